@@ -1,0 +1,48 @@
+"""hub4eval: scoring of HUB-4 templette information extraction from speech.
+
+The library API (everything the CLI does, without the CLI)::
+
+    import hub4eval
+    ref = hub4eval.read_templates("ref.tpl")
+    hyp = hub4eval.read_templates("hyp.tpl", role="hypothesis")
+    corpus = hub4eval.read_corpus("text.sgml")
+
+Names are imported lazily so that ``hub4eval --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+__version__ = "0.1.0"
+
+_EXPORTS = {
+    "read_templates": "hub4eval.templates",
+    "parse_templates": "hub4eval.templates",
+    "write_templates": "hub4eval.templates",
+    "read_corpus": "hub4eval.corpus",
+    "parse_corpus": "hub4eval.corpus",
+    "InputError": "hub4eval.errors",
+    "InputWarning": "hub4eval.errors",
+    "Hub4EvalError": "hub4eval.errors",
+    "TemplateSet": "hub4eval.model",
+    "InstanceSet": "hub4eval.model",
+    "Instance": "hub4eval.model",
+    "Slot": "hub4eval.model",
+    "FillAlternative": "hub4eval.model",
+    "PointerFill": "hub4eval.model",
+    "TextFill": "hub4eval.model",
+    "Extent": "hub4eval.model",
+    "Corpus": "hub4eval.model",
+    "Document": "hub4eval.model",
+}
+
+__all__ = sorted(_EXPORTS) + ["__version__"]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'hub4eval' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)

@@ -1,0 +1,3 @@
+from hub4eval.cli import main
+
+main()

@@ -1,0 +1,11 @@
+"""Command-line interface: a thin layer over the library API.
+
+Each command lives in its own module and registers itself on ``app``.
+"""
+
+from __future__ import annotations
+
+from . import check, score  # noqa: F401  (registers the commands)
+from .app import app, main
+
+__all__ = ["app", "main"]

@@ -1,0 +1,69 @@
+"""The typer application and the one place where errors become exit codes."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+import typer
+
+from ..errors import InputError, InputWarning
+
+EXIT_BAD_INPUT = 2
+
+app = typer.Typer(
+    name="hub4eval",
+    help="Score HUB-4 templette information extraction (reference vs hypothesis), "
+    "from human transcripts or raw ASR output.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def print_warnings(warnings: Iterable[InputWarning], quiet: bool = False) -> None:
+    """Warnings go to stderr, one line each, unless ``--quiet``."""
+    if quiet:
+        return
+    for warning in warnings:
+        typer.echo(str(warning), err=True)
+
+
+def fail(error: InputError) -> typer.Exit:
+    """Print the one-line message of ``error`` and return the exit to raise."""
+    typer.echo(str(error), err=True)
+    return typer.Exit(EXIT_BAD_INPUT)
+
+
+def command(*args: Any, **kwargs: Any) -> Callable[[F], F]:
+    """Register a command whose ``InputError`` becomes one line + exit status 2."""
+
+    def decorate(function: F) -> F:
+        @functools.wraps(function)
+        def wrapper(*a: Any, **kw: Any) -> Any:
+            try:
+                return function(*a, **kw)
+            except InputError as error:
+                raise fail(error) from None
+            except KeyboardInterrupt:
+                typer.echo("interrupted", err=True)
+                raise typer.Exit(130) from None
+
+        app.command(*args, **kwargs)(wrapper)
+        return function
+
+    return decorate
+
+
+def main() -> None:
+    """Console-script entry point."""
+    try:
+        app()
+    except BrokenPipeError:  # `hub4eval score ... | head`
+        sys.stderr.close()
+        sys.exit(0)

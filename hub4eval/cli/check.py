@@ -1,0 +1,1 @@
+"""`hub4eval check`: validate a templette file (and its corpus)."""

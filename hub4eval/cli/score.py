@@ -1,0 +1,1 @@
+"""`hub4eval score`: score a hypothesis templette file against a reference."""

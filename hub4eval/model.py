@@ -1,0 +1,214 @@
+"""The data model: frozen dataclasses for templette files and text corpora.
+
+Template set -> instance sets (by DOCID) -> instances -> slots ->
+fill-alternatives -> single fills (pointer or text), as in spec §2; a corpus is
+a sequence of documents with their extractable character spans (§1).
+Positions (line, column) are kept for messages but do not take part in
+equality, so a written-back and re-parsed set compares equal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal, Union
+
+if TYPE_CHECKING:
+    from .errors import InputWarning
+
+Role = Literal["reference", "hypothesis"]
+
+
+@dataclass(frozen=True)
+class Extent:
+    """Character (or, after §7, column) interval; ``end`` exclusive for characters."""
+
+    start: int
+    end: int
+
+    def encloses(self, other: Extent) -> bool:
+        """Procedure: (a, b) encloses (c, d) iff a <= c <= b and a <= d <= b."""
+        return self.start <= other.start <= self.end and self.start <= other.end <= self.end
+
+    def overlaps(self, other: Extent) -> bool:
+        """Procedure: any of a<=c<=b, a<=d<=b, c<=a<=d, c<=b<=d."""
+        a, b, c, d = self.start, self.end, other.start, other.end
+        return a <= c <= b or a <= d <= b or c <= a <= d or c <= b <= d
+
+    def __str__(self) -> str:
+        return f"{self.start}..{self.end}"
+
+
+@dataclass(frozen=True)
+class PointerFill:
+    """``<TYPE-DOCID-N>``: a reference to an instance of the same file."""
+
+    type: str
+    docid: str
+    number: int
+    line: int = field(default=0, compare=False)
+    column: int = field(default=0, compare=False)
+
+    @property
+    def key(self) -> str:
+        return f"<{self.type}-{self.docid}-{self.number}>"
+
+    def __str__(self) -> str:
+        return self.key
+
+
+@dataclass(frozen=True)
+class TextFill:
+    """A content string with optional extents.
+
+    ``content`` is the maximal string (reference brackets removed).
+    ``minimal_spans`` are (start, end) offsets of each minimal string inside
+    ``content``; without brackets there is one span covering all of it.
+    ``extents`` are the pairs as written; ``extent`` is the maximal extent and
+    ``minimal_extents`` the minimal ones (given, or derived from the maximal
+    extent and the minimal string's offset, §2).
+    """
+
+    content: str
+    minimal_spans: tuple[tuple[int, int], ...]
+    extents: tuple[Extent, ...] = ()
+    minimal_extents: tuple[Extent, ...] = ()
+    bracketed: bool = False
+    quoted: bool = True
+    line: int = field(default=0, compare=False)
+    column: int = field(default=0, compare=False)
+
+    @property
+    def extent(self) -> Extent | None:
+        return self.extents[0] if self.extents else None
+
+    @property
+    def minimal_strings(self) -> tuple[str, ...]:
+        return tuple(self.content[a:b] for a, b in self.minimal_spans)
+
+    def __str__(self) -> str:
+        text = f'"{self.content}"'
+        if self.extent is not None:
+            text += f" {self.extent}"
+        return text
+
+
+Fill = Union[PointerFill, TextFill]
+
+
+@dataclass(frozen=True)
+class FillAlternative:
+    """One way to fill a slot: a set of single fills."""
+
+    fills: tuple[Fill, ...]
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A named slot; ``optional`` is the ``?`` marker before the first fill."""
+
+    name: str
+    alternatives: tuple[FillAlternative, ...]
+    optional: bool = False
+    line: int = field(default=0, compare=False)
+    column: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True)
+class Instance:
+    """An instance ``<TYPE-DOCID-N> :=`` and its slots."""
+
+    type: str
+    docid: str
+    number: int
+    slots: tuple[Slot, ...]
+    line: int = field(default=0, compare=False)
+    column: int = field(default=0, compare=False)
+
+    @property
+    def key(self) -> str:
+        return f"<{self.type}-{self.docid}-{self.number}>"
+
+    def slot(self, name: str) -> Slot | None:
+        for slot in self.slots:
+            if slot.name == name:
+                return slot
+        return None
+
+    @property
+    def optional(self) -> bool:
+        """``OBJ_STATUS: OPTIONAL`` marks a reference instance optional."""
+        slot = self.slot("OBJ_STATUS")
+        if slot is None:
+            return False
+        return any(
+            isinstance(fill, TextFill) and fill.content.strip().upper() == "OPTIONAL"
+            for alternative in slot.alternatives
+            for fill in alternative.fills
+        )
+
+
+@dataclass(frozen=True)
+class InstanceSet:
+    """The instances of one document, grouped by the DOCID of their headers."""
+
+    docid: str
+    instances: tuple[Instance, ...]
+
+
+@dataclass(frozen=True)
+class TemplateSet:
+    """A whole templette file."""
+
+    instance_sets: tuple[InstanceSet, ...]
+    role: Role = "reference"
+    path: str = field(default="", compare=False)
+    warnings: tuple[InputWarning, ...] = field(default=(), compare=False)
+
+    @property
+    def instances(self) -> tuple[Instance, ...]:
+        return tuple(inst for iset in self.instance_sets for inst in iset.instances)
+
+    def instance_set(self, docid: str) -> InstanceSet | None:
+        for iset in self.instance_sets:
+            if iset.docid == docid:
+                return iset
+        return None
+
+
+@dataclass(frozen=True)
+class Document:
+    """One text document of a corpus.
+
+    ``text`` runs from the ``<`` of the opening document tag to the end of the
+    closing tag; offsets in templettes index it (§1). ``offset`` is where it
+    starts in the file, ``line`` the file line it starts on. ``extractable`` are
+    the (start, end) spans of ``text`` outside tags and non-extractable
+    elements. An unsegmented corpus has one document with ``docid`` None that
+    is the whole file.
+    """
+
+    docid: str | None
+    text: str
+    offset: int
+    line: int
+    extractable: tuple[tuple[int, int], ...]
+
+    def extractable_text(self) -> str:
+        return "".join(self.text[a:b] for a, b in self.extractable)
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """A text corpus file: its documents in file order."""
+
+    documents: tuple[Document, ...]
+    segmented: bool = True
+    path: str = field(default="", compare=False)
+    warnings: tuple[InputWarning, ...] = field(default=(), compare=False)
+
+    def document(self, docid: str) -> Document | None:
+        for doc in self.documents:
+            if doc.docid == docid:
+                return doc
+        return None

@@ -1,0 +1,98 @@
+"""§3: pure string normalizers applied to fills (and, through tokens, to texts).
+
+Whiteouts replace characters by spaces so that character offsets and extents
+stay valid; only premodifier stripping changes a string's start, and it reports
+how many characters it removed so the caller can move the extent.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from functools import lru_cache
+
+DEFAULT_NON_EXTRACTABLE = ("ANNOTATION",)
+DEFAULT_PREMODIFIERS = ("a", "an", "the", "and")
+APOSTROPHES = "'\u2019"
+HYPHENS = "-\u2010\u2011"
+_TAG = re.compile(r"<[^<>]*>")
+
+
+@lru_cache(maxsize=16)
+def _element_pattern(names: tuple[str, ...]) -> re.Pattern[str] | None:
+    if not names:
+        return None
+    alternatives = "|".join(re.escape(n) for n in names)
+    return re.compile(
+        rf"<\s*({alternatives})(\s[^<>]*)?>.*?<\s*/\s*\1\s*>", re.IGNORECASE | re.DOTALL
+    )
+
+
+def _blank(match: re.Match[str]) -> str:
+    return re.sub(r"[^\n]", " ", match.group(0))
+
+
+def whiteout_tags(text: str, non_extractable: Iterable[str] = DEFAULT_NON_EXTRACTABLE) -> str:
+    """White out non-extractable elements with their content, then any tag.
+
+    >>> text = "a <ANNOTATION> (x) </ANNOTATION> b <TURN> c"
+    >>> whiteout_tags(text).split(), len(whiteout_tags(text)) == len(text)
+    (['a', 'b', 'c'], True)
+    """
+    pattern = _element_pattern(tuple(non_extractable))
+    if pattern is not None:
+        text = pattern.sub(_blank, text)
+    return _TAG.sub(_blank, text)
+
+
+def _is_word_char(ch: str) -> bool:
+    return ch.isalnum()
+
+
+def whiteout_punctuation(text: str) -> str:
+    """White out Unicode punctuation, keeping word-internal apostrophes and hyphens.
+
+    >>> whiteout_punctuation("Anchorage,... isn't 2-0 (uh)").split()
+    ['Anchorage', "isn't", '2-0', 'uh']
+    """
+    chars = list(text)
+    for i, ch in enumerate(chars):
+        if not unicodedata.category(ch).startswith("P"):
+            continue
+        if ch in APOSTROPHES or ch in HYPHENS:
+            before = text[i - 1] if i > 0 else ""
+            after = text[i + 1] if i + 1 < len(text) else ""
+            if before and after and _is_word_char(before) and _is_word_char(after):
+                continue
+        chars[i] = " "
+    return "".join(chars)
+
+
+def collapse_whitespace(text: str) -> str:
+    """Every whitespace run becomes one space; the ends are trimmed."""
+    return " ".join(text.split())
+
+
+def strip_premodifiers(text: str, premodifiers: Iterable[str] = DEFAULT_PREMODIFIERS) -> tuple[str, int]:
+    """Remove leading premodifier words, repeatedly; return (rest, characters removed).
+
+    The count covers any leading whitespace, each removed word and the
+    whitespace after it, as written, so an extent's start moves right by it.
+    A string made only of premodifiers is returned unchanged (count 0).
+
+    >>> strip_premodifiers("The host of the tournament")
+    ('host of the tournament', 4)
+    >>> strip_premodifiers("the a")
+    ('the a', 0)
+    """
+    words = {w.lower() for w in premodifiers}
+    if all(word.lower() in words for word in text.split()):
+        return text, 0
+    position = 0
+    while True:
+        match = re.match(r"\s*(\S+)\s*", text[position:])
+        if match is None or match.group(1).lower() not in words:
+            break
+        position += match.end()
+    return text[position:], position

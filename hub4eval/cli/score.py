@@ -1,1 +1,98 @@
 """`hub4eval score`: score a hypothesis templette file against a reference."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+
+from . import options as o
+from .app import command, print_warnings
+
+
+def make_console(stderr: bool = False) -> Console:
+    """A console that stays wide enough for the 17-column tables when piped."""
+    console = Console(stderr=stderr)
+    if not console.is_terminal:
+        console = Console(stderr=stderr, width=160, no_color=True)
+    return console
+
+
+@command("score")
+def score_command(
+    ref: Path = typer.Argument(..., help="Reference templette file."),
+    hyp: Path = typer.Argument(..., help="Hypothesis templette file."),
+    ref_text: Optional[Path] = o.RefText,
+    hyp_text: Optional[Path] = o.HypText,
+    unsegmented: Optional[bool] = o.Unsegmented,
+    compare: str = o.Compare,
+    content: str = o.Content,
+    glm: str = o.Glm,
+    beta: float = o.Beta,
+    min_map_f: Optional[float] = o.MinMapF,
+    unscored_slot: Optional[list[str]] = o.UnscoredSlot,
+    premodifiers: str = o.Premodifiers,
+    keep_punctuation: bool = o.KeepPunctuation,
+    case_sensitive: bool = o.CaseSensitive,
+    non_extractable: Optional[list[str]] = o.NonExtractable,
+    fillers: str = o.Fillers,
+    doc_tag: str = o.DocTag,
+    docno_tag: str = o.DocnoTag,
+    encoding: str = o.Encoding,
+    json_path: Optional[str] = typer.Option(
+        None, "--json", help="Write the full result as JSON to PATH ('-' for standard output)."
+    ),
+    csv_path: Optional[str] = typer.Option(None, "--csv", help="Write one row per slot (and type, and ALL) as CSV."),
+    by: Optional[list[str]] = typer.Option(
+        None, "--by", help="Also print a table per 'document' or per 'type'; repeatable."
+    ),
+    sort: Optional[str] = typer.Option(
+        None, "--sort", help="Sort --by tables by a metric, worst first (e.g. F), or by a count (e.g. MIS)."
+    ),
+    show_mapping: bool = typer.Option(False, "--show-mapping", help="Print which instances were mapped, with each pair's F."),
+    quiet: bool = o.Quiet,
+) -> None:
+    """Score HYP against REF: per-slot table, type subtotals, overall row and headline."""
+    from ..api import score_files
+    from ..errors import UsageError
+    from ..metrics import METRICS
+    from .. import report
+
+    for level in by or ():
+        if level not in ("document", "type"):
+            raise UsageError(f"unknown --by value {level!r}", hint="use document or type")
+    if sort is not None and sort.upper() not in METRICS + report.COUNT_COLUMNS:
+        raise UsageError(f"unknown --sort value {sort!r}", hint="use a metric such as F or a count such as MIS")
+    config = o.build_config(
+        compare=compare, content=content, glm=glm, beta=beta, min_map_f=min_map_f,
+        unscored_slot=unscored_slot, premodifiers=premodifiers, keep_punctuation=keep_punctuation,
+        case_sensitive=case_sensitive, non_extractable=non_extractable, fillers=fillers,
+        unsegmented=unsegmented,
+    )
+    result = score_files(
+        ref, hyp, ref_text=o.existing(ref_text), hyp_text=o.existing(hyp_text), config=config,
+        encoding=encoding, doc_tag=doc_tag, docno_tag=docno_tag,
+    )
+    print_warnings(result.warnings, quiet)
+    if json_path is not None:
+        report.write_text(report.to_json_text(result), json_path)
+    if csv_path is not None:
+        report.write_text(report.to_csv_text(result), csv_path)
+    if json_path == "-":
+        return  # standard output holds the JSON only
+    console = make_console()
+    console.print(report.slot_table(result))
+    for level in by or ():
+        console.print()
+        console.print(report.level_table(result, level, sort))
+    if show_mapping:
+        console.print()
+        console.print(report.mapping_table(result))
+    console.print()
+    wer = report.wer_line(result)
+    if wer:
+        console.print(wer, highlight=False)
+    console.print(report.headline(result), highlight=False)
+    console.print(f"[dim]{result.signature}[/dim]", highlight=False)

@@ -1,0 +1,190 @@
+"""The library API: score template sets (and their texts) without the CLI.
+
+>>> import hub4eval.api as api
+>>> result = api.score_files("examples/sample/ref.tpl", "examples/sample/hyp.tpl")  # doctest: +SKIP
+>>> result.total.as_dict()["F"]  # doctest: +SKIP
+1.0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import partial
+from pathlib import Path
+
+from .config import ScoreConfig
+from .errors import InputWarning, UsageError
+from .mapping import Mapper, points_of
+from .model import Corpus, Extent, InstanceSet, TemplateSet, TextFill
+from .prepare import FillPreparer
+from .result import ScoreResult
+
+
+def load_glm(spec: str):  # -> Glm | None
+    """``default`` (the shipped English file), ``none``, or a GLM file path."""
+    if spec == "none":
+        return None
+    from .glm import default_glm, read_glm
+
+    if spec == "default":
+        return default_glm()
+    return read_glm(spec)
+
+
+def texts_differ(ref: Corpus, hyp: Corpus) -> bool:
+    """Whether extents must be normalized by alignment (§7)."""
+    return ref.segmented != hyp.segmented or ref.documents != hyp.documents
+
+
+def _hyp_set_extent(iset: InstanceSet, preparer: FillPreparer) -> Extent | None:
+    """§7.4: smallest start and largest end of the set's normalized text-fill extents."""
+    starts, ends = [], []
+    for inst in iset.instances:
+        for slot in inst.slots:
+            for alternative in slot.alternatives:
+                for fill in alternative.fills:
+                    if isinstance(fill, TextFill) and fill.extent is not None:
+                        extent = preparer(fill, inst.docid).maximal.extent
+                        if extent is not None:
+                            starts.append(extent.start)
+                            ends.append(extent.end)
+    if not starts:
+        return None
+    return Extent(min(starts), max(ends))
+
+
+def score(
+    ref: TemplateSet,
+    hyp: TemplateSet,
+    *,
+    ref_corpus: Corpus | None = None,
+    hyp_corpus: Corpus | None = None,
+    config: ScoreConfig | None = None,
+) -> ScoreResult:
+    """Score ``hyp`` against ``ref`` (spec §3-§7).
+
+    Args:
+        ref: the reference template set.
+        hyp: the hypothesis template set.
+        ref_corpus: the reference text corpus (optional: validates extents).
+        hyp_corpus: the hypothesis text corpus; when it differs from the
+            reference corpus, extents are normalized by word alignment (§7)
+            and content is compared as noisy data by default (§6).
+        config: scoring options.
+
+    Raises:
+        InputError: bad input (unknown DOCID, extent outside its document,
+            a cycle of pointer types, ...).
+    """
+    config = config or ScoreConfig()
+    warnings: list[InputWarning] = [*ref.warnings, *hyp.warnings]
+    if hyp_corpus is not None and ref_corpus is None:
+        raise UsageError("a hypothesis text needs a reference text", hint="add --ref-text")
+    if config.unsegmented and hyp_corpus is None:
+        raise UsageError("--unsegmented needs the hypothesis text", hint="add --hyp-text")
+    aligned = ref_corpus is not None and hyp_corpus is not None and texts_differ(ref_corpus, hyp_corpus)
+    texts = "none" if ref_corpus is None else ("aligned" if aligned else "same")
+    noisy = config.content == "noisy" or (config.content == "auto" and aligned)
+    if ref_corpus is not None:
+        from .validate import check_against_corpus
+
+        warnings += [*ref_corpus.warnings, *check_against_corpus(ref, ref_corpus)]
+        if hyp_corpus is not None:
+            warnings += hyp_corpus.warnings
+        warnings += check_against_corpus(hyp, hyp_corpus if hyp_corpus is not None else ref_corpus)
+    glm = load_glm(config.glm) if (aligned or noisy) else None
+    glm_apply = None
+    if glm is not None:
+        from .glm import apply_glm
+
+        glm_apply = partial(apply_glm, glm=glm)
+        warnings += getattr(glm, "warnings", ())
+    alignment = None
+    unsegmented = False
+    if aligned:
+        from .textalign import align_corpora
+
+        alignment = align_corpora(
+            ref_corpus,  # type: ignore[arg-type]
+            hyp_corpus,  # type: ignore[arg-type]
+            glm=glm,
+            keep_punctuation=config.keep_punctuation,
+            case_sensitive=config.case_sensitive,
+            unsegmented=config.unsegmented,
+        )
+        warnings += alignment.warnings
+        unsegmented = alignment.unsegmented
+    ref_prep = FillPreparer(
+        config,
+        map_extent=alignment.ref_extent if alignment is not None else None,
+        glm_apply=glm_apply,
+        reference=True,
+    )
+    hyp_prep = FillPreparer(
+        config,
+        map_extent=alignment.hyp_extent if alignment is not None else None,
+        glm_apply=glm_apply,
+        reference=False,
+        unsegmented=unsegmented,
+    )
+    mapper = Mapper(config, ref_prep, hyp_prep, noisy=noisy)
+    if unsegmented:
+        matches = mapper.match_template_sets(
+            ref,
+            hyp,
+            ref_extent=lambda iset: alignment.document_extent(iset.docid),  # type: ignore[union-attr]
+            hyp_extent=lambda iset: _hyp_set_extent(iset, hyp_prep),
+        )
+    else:
+        matches = mapper.match_template_sets(ref, hyp)
+    wer = alignment.wer_summary() if alignment is not None and hasattr(alignment, "wer_summary") else None
+    return ScoreResult(
+        matches=matches,
+        points=points_of(matches),
+        config=config,
+        signature=config.signature(texts=texts),
+        warnings=tuple(warnings),
+        wer=wer,
+        alignment=alignment,
+    )
+
+
+def score_files(
+    ref_path: str | Path,
+    hyp_path: str | Path,
+    *,
+    ref_text: str | Path | None = None,
+    hyp_text: str | Path | None = None,
+    config: ScoreConfig | None = None,
+    encoding: str = "utf-8",
+    doc_tag: str = "DOC",
+    docno_tag: str = "DOCNO",
+) -> ScoreResult:
+    """Read the files and :func:`score` them; the CLI's ``score`` command."""
+    from .templates import read_templates
+
+    config = config or ScoreConfig()
+    ref = read_templates(str(ref_path), role="reference", encoding=encoding)
+    hyp = read_templates(str(hyp_path), role="hypothesis", encoding=encoding)
+    corpora: list[Corpus | None] = []
+    if hyp_text is not None and ref_text is None:
+        raise UsageError("--hyp-text needs --ref-text", hint="give the reference text too")
+    for path in (ref_text, hyp_text):
+        if path is None:
+            corpora.append(None)
+            continue
+        from .corpus import read_corpus
+
+        corpora.append(
+            read_corpus(
+                str(path),
+                doc_tag=doc_tag,
+                docno_tag=docno_tag,
+                non_extractable=config.non_extractable,
+                encoding=encoding,
+            )
+        )
+    return score(ref, hyp, ref_corpus=corpora[0], hyp_corpus=corpora[1], config=config)
+
+
+__all__: Sequence[str] = ("score", "score_files", "texts_differ", "load_glm")

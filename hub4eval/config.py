@@ -1,0 +1,106 @@
+"""Every option that changes a score, in one frozen dataclass.
+
+The CLI builds a :class:`ScoreConfig` from its options and the library API
+takes one; :meth:`ScoreConfig.signature` makes a score self-describing (it is
+printed under every table and stored in the JSON).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from fractions import Fraction
+from typing import Literal
+
+from .errors import UsageError
+from .normalize import DEFAULT_NON_EXTRACTABLE, DEFAULT_PREMODIFIERS
+
+CompareMode = Literal["both", "content", "extent"]
+ContentMode = Literal["auto", "clean", "noisy"]
+
+DEFAULT_UNSCORED_SLOTS = ("COMMENT", "DOC_NR", "OBJ_STATUS")
+DEFAULT_FILLERS = ("uh", "um", "er", "ah", "eh", "hm", "hmm", "mm", "uhm", "%hesitation")
+
+
+@dataclass(frozen=True)
+class ScoreConfig:
+    """Scoring options (spec §3-§8); the defaults are the procedure's.
+
+    Attributes:
+        compare: which aspects of a text fill give points (§6).
+        content: clean or noisy content comparison; ``auto`` is noisy exactly
+            when the two text corpora differ (§6).
+        beta: weight of recall against precision in F (§4).
+        min_map_f: when set, instances are mapped only if the pair's F is
+            greater than this (MUC-style threshold); None maps every pair, as
+            the procedure does, F = 0 included (§5).
+        unscored_slots: slot names that give no points (§5).
+        premodifiers: leading words removed from fills (§3.5).
+        keep_punctuation: turn off the punctuation whiteout (§3.2).
+        case_sensitive: compare case-sensitively (§3.3).
+        non_extractable: SGML elements whose content is not text (§1, §3.1).
+        fillers: reference filler words, optional in noisy comparison (§6).
+        glm: spelling-normalization file used when texts differ: ``default``
+            (the shipped ``mapping_files/en.glm``), ``none``, or a path (§8).
+        unsegmented: treat the hypothesis corpus as unsegmented; None decides
+            automatically (no document tags) (§7.4).
+    """
+
+    compare: CompareMode = "both"
+    content: ContentMode = "auto"
+    beta: float = 1.0
+    min_map_f: float | None = None
+    unscored_slots: tuple[str, ...] = DEFAULT_UNSCORED_SLOTS
+    premodifiers: tuple[str, ...] = DEFAULT_PREMODIFIERS
+    keep_punctuation: bool = False
+    case_sensitive: bool = False
+    non_extractable: tuple[str, ...] = DEFAULT_NON_EXTRACTABLE
+    fillers: tuple[str, ...] = DEFAULT_FILLERS
+    glm: str = "default"
+    unsegmented: bool | None = None
+
+    def __post_init__(self) -> None:
+        if self.compare not in ("both", "content", "extent"):
+            raise UsageError(
+                f"unknown --compare value {self.compare!r}", hint="use both, content or extent"
+            )
+        if self.content not in ("auto", "clean", "noisy"):
+            raise UsageError(
+                f"unknown --content value {self.content!r}", hint="use auto, clean or noisy"
+            )
+        if not self.beta > 0:
+            raise UsageError(f"--beta must be positive, got {self.beta}")
+        if self.min_map_f is not None and not 0 <= self.min_map_f < 1:
+            raise UsageError(f"--min-map-f must be in [0, 1), got {self.min_map_f}")
+
+    @property
+    def beta_squared(self) -> Fraction:
+        """beta**2 as an exact fraction, so F ties are exact (§5)."""
+        beta = Fraction(str(self.beta))
+        return beta * beta
+
+    @property
+    def compares_content(self) -> bool:
+        return self.compare in ("both", "content")
+
+    @property
+    def compares_extent(self) -> bool:
+        return self.compare in ("both", "extent")
+
+    def signature(self, *, texts: str = "none", version: str | None = None) -> str:
+        """A one-line description of every option, e.g. for the report footer.
+
+        Args:
+            texts: how texts were used: ``none``, ``same`` or ``aligned``.
+            version: hub4eval's version (default: the installed one).
+        """
+        if version is None:
+            from . import __version__ as version
+        parts = [f"hub4eval {version}", f"texts:{texts}"]
+        for field in fields(self):
+            value = getattr(self, field.name)
+            if isinstance(value, tuple):
+                value = ",".join(value) or "-"
+            elif value is None:
+                value = "auto" if field.name == "unsegmented" else "none"
+            parts.append(f"{field.name}:{value}")
+        return "|".join(parts)

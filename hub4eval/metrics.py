@@ -1,0 +1,107 @@
+"""§4: point counts and the metrics derived from them.
+
+Counts are the source of truth: they add up from single points to slots,
+types, documents and the whole set; metrics are always computed from summed
+counts, never averaged. A metric whose denominator is zero is ``None``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal
+
+Category = Literal["COR", "INC", "MIS", "SPU", "OPT", "REM"]
+CATEGORIES: tuple[Category, ...] = ("COR", "INC", "MIS", "SPU", "OPT", "REM")
+METRICS = ("REC", "PRE", "F", "UND", "OVG", "SUB", "ERR")
+
+
+@dataclass(frozen=True)
+class Counts:
+    """How many points of each category."""
+
+    cor: int = 0
+    inc: int = 0
+    mis: int = 0
+    spu: int = 0
+    opt: int = 0
+    rem: int = 0
+
+    @classmethod
+    def of(cls, category: Category) -> Counts:
+        return cls(**{category.lower(): 1})
+
+    def __add__(self, other: Counts) -> Counts:
+        return Counts(
+            self.cor + other.cor,
+            self.inc + other.inc,
+            self.mis + other.mis,
+            self.spu + other.spu,
+            self.opt + other.opt,
+            self.rem + other.rem,
+        )
+
+    def __radd__(self, other: object) -> Counts:
+        if other == 0:  # sum() starts from 0
+            return self
+        return NotImplemented
+
+    @property
+    def pos(self) -> int:
+        """POS = COR + INC + MIS."""
+        return self.cor + self.inc + self.mis
+
+    @property
+    def act(self) -> int:
+        """ACT = COR + INC + SPU."""
+        return self.cor + self.inc + self.spu
+
+    @property
+    def errors(self) -> int:
+        """INC + MIS + SPU, the tie-breaker of the greedy mapping (§5)."""
+        return self.inc + self.mis + self.spu
+
+    def f_exact(self, beta_squared: Fraction = Fraction(1)) -> Fraction:
+        """F as an exact fraction, 0 when there is nothing correct (§5 ties).
+
+        F = (b^2 + 1) PRE REC / (b^2 PRE + REC) = (b^2 + 1) COR / (b^2 POS + ACT).
+        """
+        if self.cor == 0:
+            return Fraction(0)
+        return (beta_squared + 1) * self.cor / (beta_squared * self.pos + self.act)
+
+    def metrics(self, beta: float = 1.0) -> dict[str, float | None]:
+        """REC PRE F UND OVG SUB ERR as fractions in [0, 1], None when undefined.
+
+        F is defined whenever POS + ACT > 0 (0 when COR = 0), so a system that
+        answers nothing scores F = 0 rather than an undefined F.
+        """
+        b2 = Fraction(str(beta)) ** 2
+
+        def ratio(num: int | Fraction, den: int | Fraction) -> float | None:
+            return None if den == 0 else float(Fraction(num) / den)
+
+        return {
+            "REC": ratio(self.cor, self.pos),
+            "PRE": ratio(self.cor, self.act),
+            "F": ratio((b2 + 1) * self.cor, b2 * self.pos + self.act),
+            "UND": ratio(self.mis, self.pos),
+            "OVG": ratio(self.spu, self.act),
+            "SUB": ratio(self.inc, self.cor + self.inc),
+            "ERR": ratio(self.errors, self.cor + self.inc + self.spu + self.mis),
+        }
+
+    def as_dict(self, beta: float = 1.0) -> dict[str, int | float | None]:
+        """The §9 COUNTS object: POS ACT COR INC MIS SPU OPT REM and the metrics."""
+        out: dict[str, int | float | None] = {
+            "POS": self.pos,
+            "ACT": self.act,
+            "COR": self.cor,
+            "INC": self.inc,
+            "MIS": self.mis,
+            "SPU": self.spu,
+            "OPT": self.opt,
+            "REM": self.rem,
+        }
+        out.update(self.metrics(beta))
+        return out

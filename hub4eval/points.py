@@ -1,0 +1,76 @@
+"""Placed points: a verdict with the instance, slot and fills it belongs to."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .compare import Kind
+from .metrics import Category
+from .model import Fill, Instance, PointerFill, TextFill
+
+
+def fill_text(fill: Fill) -> str:
+    """A fill as written in a templette file (reference brackets restored)."""
+    if isinstance(fill, PointerFill):
+        return fill.key
+    content = fill.content
+    if fill.bracketed:
+        for start, end in sorted(fill.minimal_spans, reverse=True):
+            content = content[:start] + "[" + content[start:end] + "]" + content[end:]
+    text = f'"{content}"'
+    if fill.extents:
+        text += " ##" + "".join(f"{e.start}#{e.end}#" for e in fill.extents)
+    return text
+
+
+@dataclass(frozen=True)
+class FillRef:
+    """Where a fill is: its instance, slot, text and line."""
+
+    instance: str
+    slot: str
+    fill: str
+    line: int
+
+    @classmethod
+    def of(cls, instance: Instance, slot: str, fill: Fill) -> FillRef:
+        return cls(instance.key, slot, fill_text(fill), fill.line)
+
+    def as_dict(self) -> dict[str, str | int]:
+        return {"instance": self.instance, "slot": self.slot, "fill": self.fill, "line": self.line}
+
+
+@dataclass(frozen=True)
+class Point:
+    """One scored (or unscored: OPT, REM) point of the mapping (§4, §6)."""
+
+    kind: Kind
+    category: Category
+    docid: str
+    type: str
+    slot: str
+    ref: FillRef | None
+    hyp: FillRef | None
+    reason: str
+    ref_fill: Fill | None = None
+    hyp_fill: Fill | None = None
+
+    @property
+    def slot_key(self) -> str:
+        """``TYPE.SLOT``, the row of the per-slot table."""
+        return f"{self.type}.{self.slot}"
+
+    def as_dict(self) -> dict[str, object]:
+        """The §9 JSON form of a point."""
+        return {
+            "slot": self.slot_key,
+            "document": self.docid,
+            "kind": self.kind,
+            "category": self.category,
+            "ref": None if self.ref is None else self.ref.as_dict(),
+            "hyp": None if self.hyp is None else self.hyp.as_dict(),
+            "reason": self.reason,
+        }
+
+
+__all__ = ["FillRef", "Point", "fill_text", "TextFill"]

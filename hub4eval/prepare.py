@@ -1,0 +1,127 @@
+"""§3 and §7.3 applied to fills: what a text fill looks like when compared.
+
+For every text fill this computes, once, the normalized content strings
+(clean comparison), their tokens (noisy comparison, after the GLM), and the
+extents after premodifier stripping and, when the texts differ, after
+mapping characters to alignment columns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from .config import ScoreConfig
+from .model import Extent, TextFill
+from .normalize import (
+    collapse_whitespace,
+    strip_premodifiers,
+    whiteout_punctuation,
+    whiteout_tags,
+)
+from .tokens import Token, tokenize
+
+
+class ExtentMapper(Protocol):
+    """Maps a character extent of a document to alignment columns (§7.3)."""
+
+    def __call__(self, docid: str | None, extent: Extent) -> Extent | None: ...
+
+
+@dataclass(frozen=True)
+class PreparedString:
+    """One content string (maximal or minimal) ready for comparison."""
+
+    text: str  # §3-normalized, whitespace folded
+    tokens: tuple[Token, ...]  # the same after tokenization and the GLM
+    extent: Extent | None  # after premodifier shift and §7 mapping; None: matches nothing
+
+
+@dataclass(frozen=True)
+class PreparedFill:
+    """A text fill as the comparison sees it."""
+
+    fill: TextFill
+    maximal: PreparedString
+    minimals: tuple[PreparedString, ...]
+    has_extent: bool  # the fill has an extent part (§6: extent point exists)
+
+
+def _shifted(extent: Extent, removed: int) -> Extent:
+    start = min(extent.start + removed, extent.end)
+    return Extent(start, extent.end)
+
+
+class FillPreparer:
+    """Prepares text fills of one side (reference or hypothesis), memoized.
+
+    Args:
+        config: the scoring options.
+        map_extent: character extents -> column extents when texts differ;
+            None when raw offsets are compared.
+        glm_apply: token sequence -> token sequence (the §8 mapping), or None.
+        reference: reference fills have minimal strings; hypothesis fills
+            use only their first extent.
+        unsegmented: hypothesis offsets count from the start of the file, so
+            the mapper gets ``None`` as the document.
+    """
+
+    def __init__(
+        self,
+        config: ScoreConfig,
+        *,
+        map_extent: ExtentMapper | None = None,
+        glm_apply: Callable[[Sequence[Token]], Sequence[Token]] | None = None,
+        reference: bool = True,
+        unsegmented: bool = False,
+    ) -> None:
+        self.config = config
+        self.map_extent = map_extent
+        self.glm_apply = glm_apply
+        self.reference = reference
+        self.unsegmented = unsegmented
+        self._cache: dict[tuple[str, int], PreparedFill] = {}
+
+    def _string(self, raw: str, extent: Extent | None, docid: str) -> PreparedString:
+        cfg = self.config
+        text = whiteout_tags(raw, cfg.non_extractable)
+        if not cfg.keep_punctuation:
+            text = whiteout_punctuation(text)
+        stripped, removed = strip_premodifiers(text, cfg.premodifiers)
+        if extent is not None:
+            extent = _shifted(extent, removed)
+            if self.map_extent is not None:
+                extent = self.map_extent(None if self.unsegmented else docid, extent)
+        # Tokens come from the tag-whited, premodifier-stripped string as written:
+        # the tokenizer keeps fragment hyphens and parentheses that whiteout drops.
+        raw_stripped = whiteout_tags(raw, cfg.non_extractable)[removed:]
+        tokens = tokenize(
+            raw_stripped, keep_punctuation=cfg.keep_punctuation, case_sensitive=cfg.case_sensitive
+        )
+        if self.glm_apply is not None:
+            tokens = tuple(self.glm_apply(tokens))
+        folded = collapse_whitespace(stripped)
+        if not cfg.case_sensitive:
+            folded = folded.lower()
+        return PreparedString(folded, tokens, extent)
+
+    def __call__(self, fill: TextFill, docid: str) -> PreparedFill:
+        key = (docid, id(fill))
+        cached = self._cache.get(key)
+        if cached is not None and cached.fill is fill:
+            return cached
+        maximal = self._string(fill.content, fill.extent, docid)
+        if self.reference:
+            minimal_extents: Sequence[Extent | None] = fill.minimal_extents or (None,) * len(
+                fill.minimal_spans
+            )
+            minimals = tuple(
+                self._string(fill.content[a:b], ext, docid)
+                for (a, b), ext in zip(fill.minimal_spans, minimal_extents)
+            )
+        else:
+            minimals = (maximal,)
+        prepared = PreparedFill(fill, maximal, minimals, fill.extent is not None)
+        self._cache[key] = prepared
+        return prepared

@@ -1,0 +1,152 @@
+"""Reports of a :class:`~hub4eval.result.ScoreResult`: rich tables, JSON, CSV.
+
+Tables print percentages with one decimal and ``-`` for an undefined metric;
+JSON holds fractions in [0, 1] and ``null`` (§4, §9).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+from collections.abc import Iterable
+from typing import Any
+
+from rich.table import Table
+
+from .metrics import METRICS, Counts
+from .result import ScoreResult
+
+COUNT_COLUMNS = ("POS", "ACT", "COR", "INC", "MIS", "SPU", "OPT", "REM")
+COLUMNS = COUNT_COLUMNS + METRICS
+
+
+def percent(value: float | None) -> str:
+    """A fraction as a percentage with one decimal, ``-`` when undefined."""
+    return "-" if value is None else f"{100 * value:.1f}"
+
+
+def _cells(counts: Counts, beta: float) -> list[str]:
+    values = counts.as_dict(beta)
+    return [str(values[c]) for c in COUNT_COLUMNS] + [percent(values[m]) for m in METRICS]  # type: ignore[arg-type]
+
+
+def _new_table(first: str, title: str) -> Table:
+    table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
+    table.add_column(first, no_wrap=True)
+    for column in COLUMNS:
+        table.add_column(column, justify="right")
+    return table
+
+
+def slot_table(result: ScoreResult) -> Table:
+    """Per slot, with a subtotal row per type and the overall row (§9)."""
+    beta = result.config.beta
+    table = _new_table("SLOT", "Scores per slot")
+    by_type = result.by("type")
+    slots = result.by("slot")
+    for type_name, type_counts in by_type.items():
+        for slot_key, counts in slots.items():
+            if slot_key.split(".", 1)[0] == type_name:
+                table.add_row(slot_key, *_cells(counts, beta))
+        table.add_row(f"{type_name} (all)", *_cells(type_counts, beta), style="bold")
+        table.add_section()
+    for kind, counts in result.by("kind").items():
+        table.add_row(f"{kind} points", *_cells(counts, beta), style="dim")
+    table.add_section()
+    table.add_row("ALL", *_cells(result.total, beta), style="bold")
+    return table
+
+
+def level_table(result: ScoreResult, level: str, sort: str | None = None) -> Table:
+    """Per document or per type; ``sort`` by a metric (worst first) or a count (largest first)."""
+    beta = result.config.beta
+    rows = list(result.by(level).items())
+    if sort:
+        key = sort.upper()
+
+        def order(item: tuple[str, Counts]) -> tuple:
+            value = item[1].as_dict(beta)[key]
+            if key in METRICS:  # worst first; undefined last
+                return (value is None, value if value is not None else 0.0, item[0])
+            return (-(value or 0), item[0])
+
+        rows.sort(key=order)
+    table = _new_table(level.upper(), f"Scores per {level}")
+    for name, counts in rows:
+        table.add_row(name, *_cells(counts, beta))
+    table.add_section()
+    table.add_row("ALL", *_cells(result.total, beta), style="bold")
+    return table
+
+
+def mapping_table(result: ScoreResult) -> Table:
+    """Which hypothesis instance was mapped to which reference instance, with the pair's F."""
+    table = Table(title="Instance mapping", title_justify="left", show_edge=False, pad_edge=False)
+    table.add_column("REFERENCE", no_wrap=True)
+    table.add_column("HYPOTHESIS", no_wrap=True)
+    table.add_column("F", justify="right")
+    for ref, hyp, f in result.instance_pairs():
+        table.add_row(ref or "-", hyp or "-", percent(f) if ref and hyp else "")
+    return table
+
+
+def headline(result: ScoreResult) -> str:
+    """One line: ``F = 87.5  REC = 80.0  PRE = 96.6  (POS 20  ACT 17  COR 16 ...)``."""
+    total = result.total
+    m = total.metrics(result.config.beta)
+    f_name = "F" if result.config.beta == 1 else f"F(beta={result.config.beta:g})"
+    return (
+        f"{f_name} = {percent(m['F'])}  REC = {percent(m['REC'])}  PRE = {percent(m['PRE'])}  "
+        f"(POS {total.pos}  ACT {total.act}  COR {total.cor}  INC {total.inc}  "
+        f"MIS {total.mis}  SPU {total.spu}  OPT {total.opt}  REM {total.rem})"
+    )
+
+
+def wer_line(result: ScoreResult) -> str | None:
+    """The hypothesis text's word error rate, when texts differ."""
+    wer = result.wer
+    if not wer:
+        return None
+    rate = wer.get("wer")
+    return (
+        f"hypothesis text WER = {percent(rate)}  (ref words {wer.get('ref_words')}  "
+        f"sub {wer.get('substitutions')}  del {wer.get('deletions')}  ins {wer.get('insertions')})"
+    )
+
+
+def to_json_text(result: ScoreResult) -> str:
+    """The §9 JSON, stable: sorted keys are not used (the order is the file order)."""
+    return json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n"
+
+
+def write_text(text: str, path: str) -> None:
+    """Write to ``path``, or to standard output for ``-``."""
+    if path == "-":
+        sys.stdout.write(text)
+        return
+    with open(path, "w", encoding="utf-8", newline="") as handle:
+        handle.write(text)
+
+
+def to_csv_text(result: ScoreResult) -> str:
+    """One row per slot (TYPE.SLOT), then one per type and the overall row."""
+    beta = result.config.beta
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["level", "name", *COLUMNS])
+
+    def rows(level: str, items: Iterable[tuple[str, Counts]]) -> None:
+        for name, counts in items:
+            values: dict[str, Any] = counts.as_dict(beta)
+            writer.writerow(
+                [level, name]
+                + [values[c] for c in COUNT_COLUMNS]
+                + ["" if values[m] is None else f"{values[m]:.6f}" for m in METRICS]
+            )
+
+    rows("slot", result.by("slot").items())
+    rows("type", result.by("type").items())
+    rows("all", [("ALL", result.total)])
+    return buffer.getvalue()

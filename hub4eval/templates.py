@@ -1,0 +1,680 @@
+"""Reading and writing templette files (spec §2).
+
+This module owns the templette syntax.  Parsing is done by Lark with the
+grammar ``grammars/templette.lark`` (LALR, contextual lexer); a Transformer
+turns the parse tree straight into the frozen dataclasses of
+:mod:`hub4eval.model`, so no Lark object leaves this module.  The checks a
+context-free grammar cannot express are made here too, each raising an
+:class:`~hub4eval.errors.InputError` positioned at the offending character:
+malformed pointers, bad extents, reference ``[...]`` brackets and their
+extent counts, ``/`` in a hypothesis, duplicate headers and slots, and
+pointers to instances that do not exist.
+
+Decisions the specification leaves open:
+
+* ``SLOT:`` with nothing after it is a slot with zero fill-alternatives when
+  the next line is another slot, a header or the end of the file.  When the
+  next line is a fill, that fill is the slot's first fill.
+* A reference fill without brackets takes at most one extent (``1 + k`` with
+  ``k = 0`` groups).  An empty ``[]`` group is an error.
+* ``?`` in a hypothesis is ignored, with a warning.
+* A leading byte-order mark is dropped.
+"""
+
+from __future__ import annotations
+
+import codecs
+import difflib
+import functools
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
+
+from .errors import InputError, InputWarning
+from .model import (
+    Extent,
+    Fill,
+    FillAlternative,
+    Instance,
+    InstanceSet,
+    PointerFill,
+    Role,
+    Slot,
+    TemplateSet,
+    TextFill,
+)
+from .resources import data_path
+
+__all__ = ["parse_templates", "read_templates", "write_templates"]
+
+_ROLES = ("reference", "hypothesis")
+
+# <TYPE-DOCID-N>: TYPE up to the first hyphen, N (digits) after the last one.
+_POINTER_RE = re.compile(r"<([^\s<>-]+)-(\S+)-([0-9]+)>")
+_POINTER_HINT = "a pointer is <TYPE-DOCID-N>: a type, a document id and a number joined by hyphens"
+_SLOT_NAME_RE = re.compile(r"[A-Za-z0-9_-]+")
+
+
+@functools.cache
+def _parser() -> Lark:
+    """The templette parser, built once per process."""
+    grammar = data_path("grammars", "templette.lark").read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", lexer="contextual", propagate_positions=True)
+
+
+# --------------------------------------------------------------------- reading
+
+
+def read_templates(path: str | Path, role: Role = "reference", encoding: str = "utf-8") -> TemplateSet:
+    """Read and parse a templette file.
+
+    Args:
+        path: the file to read.
+        role: ``"reference"`` or ``"hypothesis"``; decides how brackets,
+            ``/`` and extra extents are treated (§2).
+        encoding: the text encoding of the file.
+
+    Returns:
+        The parsed template set; problems that still allow scoring are in
+        its ``warnings``.
+
+    Raises:
+        InputError: the file is missing, unreadable, not valid in
+            ``encoding``, or not a valid templette file.
+    """
+    name = str(path)
+    text = read_text(name, encoding)
+    return parse_templates(text, name, role)
+
+
+def read_text(path: str, encoding: str) -> str:
+    """Read a whole text file, turning every failure into an InputError.
+
+    Args:
+        path: the file to read.
+        encoding: its text encoding.
+
+    Returns:
+        The decoded text, without a leading byte-order mark.
+
+    Raises:
+        InputError: missing file, a directory, unreadable file, unknown
+            encoding, or bytes that are not valid in ``encoding`` (positioned
+            at the first bad byte).
+    """
+    try:
+        codecs.lookup(encoding)
+    except LookupError:
+        raise InputError(
+            f"unknown text encoding {encoding!r}", path, hint="use a Python codec name such as utf-8 or latin-1"
+        ) from None
+    file = Path(path)
+    if file.is_dir():
+        raise InputError("is a directory, not a file", path, hint="give the path of a file")
+    try:
+        data = file.read_bytes()
+    except FileNotFoundError:
+        raise InputError("no such file", path, hint="check the path and the current directory") from None
+    except PermissionError:
+        raise InputError("permission denied", path, hint="check the file's permissions") from None
+    except OSError as error:
+        raise InputError(f"cannot read the file: {error.strerror or error}", path) from None
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as error:
+        line, column = _byte_position(data, error.start, encoding)
+        raise InputError(
+            f"byte 0x{data[error.start]:02x} at byte offset {error.start} is not valid {encoding}",
+            path,
+            line,
+            column,
+            hint="give the file's real encoding with --encoding (e.g. latin-1)",
+        ) from None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def _byte_position(data: bytes, offset: int, encoding: str) -> tuple[int, int]:
+    """1-based line and character column of byte ``offset`` in ``data``."""
+    before = data[:offset]
+    line_start = before.rfind(b"\n") + 1
+    column = len(before[line_start:].decode(encoding, errors="replace")) + 1
+    return before.count(b"\n") + 1, column
+
+
+def parse_templates(text: str, path: str = "<string>", role: Role = "reference") -> TemplateSet:
+    """Parse the text of a templette file.
+
+    Args:
+        text: the file's content.
+        path: the file name used in messages.
+        role: ``"reference"`` or ``"hypothesis"`` (§2): in a reference,
+            ``[...]`` marks minimal strings and ``/`` starts an alternative; in
+            a hypothesis brackets are literal, ``/`` is an error and only the
+            first extent of a fill is kept.
+
+    Returns:
+        The template set: instances grouped by the DOCID of their headers, in
+        order of first appearance, with warnings attached.
+
+    Raises:
+        InputError: a syntax error or an invalid construct, positioned at
+            the offending character with a hint.
+        ValueError: ``role`` is neither "reference" nor "hypothesis".
+    """
+    if role not in _ROLES:
+        raise ValueError(f"role must be 'reference' or 'hypothesis', not {role!r}")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    # The grammar ends every line with a newline; a last line without one is fine.
+    source = text if text.endswith("\n") else text + "\n"
+    try:
+        tree = _parser().parse(source)
+    except UnexpectedInput as error:
+        raise _syntax_error(error, text, path) from None
+    builder = _Builder(path, role)
+    try:
+        instances: tuple[Instance, ...] = builder.transform(tree)
+    except VisitError as error:
+        if isinstance(error.orig_exc, InputError):
+            raise error.orig_exc from None
+        raise
+    _check_pointers(instances, path)
+    warnings = builder.warnings
+    if not instances:
+        warnings.append(InputWarning("no instances in the file", path))
+    return TemplateSet(
+        instance_sets=_group(instances), role=role, path=path, warnings=tuple(warnings)
+    )
+
+
+def _group(instances: Iterable[Instance]) -> tuple[InstanceSet, ...]:
+    """Instance sets by DOCID, in order of each DOCID's first appearance."""
+    by_docid: dict[str, list[Instance]] = {}
+    for instance in instances:
+        by_docid.setdefault(instance.docid, []).append(instance)
+    return tuple(InstanceSet(docid, tuple(group)) for docid, group in by_docid.items())
+
+
+def _check_pointers(instances: tuple[Instance, ...], path: str) -> None:
+    """Every pointer fill must name an instance of the same file."""
+    keys = {instance.key for instance in instances}
+    for instance in instances:
+        for slot in instance.slots:
+            for alternative in slot.alternatives:
+                for fill in alternative.fills:
+                    if isinstance(fill, PointerFill) and fill.key not in keys:
+                        close = difflib.get_close_matches(fill.key, sorted(keys), n=3)
+                        hint = (
+                            f"did you mean {' or '.join(close)}?"
+                            if close
+                            else "add an instance with this header, or fix the pointer"
+                        )
+                        raise InputError(
+                            f"pointer {fill.key} refers to no instance of this file",
+                            path,
+                            fill.line,
+                            fill.column,
+                            hint=hint,
+                        )
+
+
+# ---------------------------------------------------------- syntax errors
+
+_WORDS = {
+    "HEADER": "an instance header '<TYPE-DOCID-N> :='",
+    "SLOT_NAME": "a slot name followed by ':'",
+    "POINTER": "a pointer '<TYPE-DOCID-N>'",
+    "QUOTED": "a quoted fill",
+    "UNQUOTED": "a fill",
+    "DOUBLE_HASH": "an extent part '##a#b#'",
+    "NUMBER": "an integer offset",
+    "HASH": "'#'",
+    "SLASH": "'/'",
+    "OPTIONAL_MARK": "'?'",
+    "_NL": "the end of the line",
+    "$END": "the end of the file",
+}
+_FILL_TERMINALS = {"POINTER", "QUOTED", "UNQUOTED"}
+
+
+def _describe(token: Token) -> str:
+    """Plain words for a token the parser did not expect."""
+    kind = token.type
+    value = str(token).strip()
+    if kind == "HEADER":
+        return f"instance header {value}"
+    if kind == "SLOT_NAME":
+        return f"slot {value.rstrip(':').strip()!r}"
+    if kind == "POINTER":
+        return f"pointer {value}"
+    if kind in ("QUOTED", "UNQUOTED"):
+        return f"fill {value!r}"
+    if kind == "NUMBER":
+        return f"number {value}"
+    if kind == "DOUBLE_HASH":
+        return "extent part '##'"
+    if kind == "_NL":
+        return "end of the line"
+    return _WORDS.get(kind, repr(value))
+
+
+def _expected_words(expected: Iterable[str]) -> str:
+    order = list(_WORDS)
+    names = sorted(set(expected) & set(order), key=order.index)
+    if "QUOTED" in names and "UNQUOTED" in names:
+        names.remove("QUOTED")
+    words = [_WORDS[name] for name in names]
+    if not words:
+        return "nothing more"
+    if len(words) == 1:
+        return words[0]
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _end_position(text: str) -> tuple[int, int]:
+    """Line and column just after the last non-blank character of ``text``."""
+    stripped = text.rstrip()
+    line = stripped.count("\n") + 1
+    column = len(stripped) - (stripped.rfind("\n") + 1) + 1
+    return line, column
+
+
+def _syntax_error(error: UnexpectedInput, text: str, path: str) -> InputError:
+    """Translate a Lark parse error into a positioned message in plain words."""
+    if isinstance(error, UnexpectedCharacters):
+        char = error.char
+        line, column = error.line, error.column
+        if char == '"':
+            return InputError(
+                "unterminated quoted fill", path, line, column, hint="end the content with '\"' on the same line"
+            )
+        what = "a tab" if char == "\t" else repr(char)
+        return InputError(
+            f"unexpected character {what}; expected {_expected_words(error.allowed)}",
+            path,
+            line,
+            column,
+            hint=_hint_for(error.allowed, None),
+        )
+    if isinstance(error, UnexpectedToken):
+        token = error.token
+        expected = set(error.expected)
+        if token.type == "$END":
+            line, column = _end_position(text)
+            return InputError(
+                f"unexpected end of the file; expected {_expected_words(expected)}",
+                path,
+                line,
+                column,
+                hint=_hint_for(expected, token),
+            )
+        line, column = token.line, token.column
+        if token.type == "SLOT_NAME" and "SLOT_NAME" not in expected:
+            return InputError(
+                f"{_describe(token)} before any instance header",
+                path,
+                line,
+                column,
+                hint="start each instance with a header line such as <TYPE-DOCID-1> :=",
+            )
+        at_line_start = bool(expected & {"SLOT_NAME", "HEADER"})
+        if at_line_start and token.type in _FILL_TERMINALS | {"SLASH", "DOUBLE_HASH"} and not expected & _FILL_TERMINALS:
+            where = "any slot" if "SLOT_NAME" in expected else "any instance header"
+            hint = "slot names are letters, digits, '_' and '-', followed by ':'"
+            if token.type == "POINTER" and "HEADER" in expected:
+                hint = "an instance header needs ':=' after the pointer; " + hint
+            return InputError(f"{_describe(token)} before {where}", path, line, column, hint=hint)
+        return InputError(
+            f"unexpected {_describe(token)}; expected {_expected_words(expected)}",
+            path,
+            line,
+            column,
+            hint=_hint_for(expected, token),
+        )
+    line = getattr(error, "line", None)
+    column = getattr(error, "column", None)
+    return InputError("syntax error", path, line, column, hint="see the templette syntax in spec §2")
+
+
+def _hint_for(expected: Iterable[str], token: Token | None) -> str:
+    """A one-line hint for a generic syntax error."""
+    expected = set(expected)
+    if token is not None and token.type == "DOUBLE_HASH":
+        return "write the content before its extent part, e.g. \"text\" ##10#20#"
+    if "NUMBER" in expected:
+        return "an extent part is '##' then integers each followed by '#', e.g. ##10#20#"
+    if expected & _FILL_TERMINALS:
+        return "a fill is a pointer <TYPE-DOCID-N>, \"quoted text\" or plain text, optionally followed by ##a#b#"
+    return "one header, slot or fill per line; see the templette syntax in spec §2"
+
+
+# ---------------------------------------------------------------- building
+
+
+def _parse_pointer(token: Token, path: str, text: str | None = None) -> tuple[str, str, int]:
+    """Split ``<TYPE-DOCID-N>`` into its parts or raise a positioned error."""
+    value = (text if text is not None else str(token)).strip()
+    match = _POINTER_RE.fullmatch(value)
+    if match is None:
+        raise InputError(f"malformed pointer {value}", path, token.line, token.column, hint=_POINTER_HINT)
+    return match.group(1), match.group(2), int(match.group(3))
+
+
+class _Builder(Transformer[Token, Any]):
+    """Turns the parse tree into :mod:`hub4eval.model` dataclasses.
+
+    Each rule method returns a dataclass (or a plain tuple for the pieces a
+    parent rule assembles).  Checks that need positions raise InputError;
+    Lark wraps those in VisitError, which :func:`parse_templates` unwraps.
+    """
+
+    def __init__(self, path: str, role: Role) -> None:
+        super().__init__(visit_tokens=False)
+        self.path = path
+        self.role = role
+        self.warnings: list[InputWarning] = []
+
+    def _error(self, message: str, token: Token, hint: str) -> InputError:
+        return InputError(message, self.path, token.line, token.column, hint=hint)
+
+    def _warn(self, message: str, line: int | None, column: int | None) -> None:
+        self.warnings.append(InputWarning(message, self.path, line, column))
+
+    # -- the file and its instances
+
+    def start(self, instances: list[Instance]) -> tuple[Instance, ...]:
+        seen: dict[str, Instance] = {}
+        for instance in instances:
+            first = seen.get(instance.key)
+            if first is not None:
+                raise InputError(
+                    f"duplicate instance header {instance.key}",
+                    self.path,
+                    instance.line,
+                    instance.column,
+                    hint=f"the same header is already on line {first.line}; renumber one of them",
+                )
+            seen[instance.key] = instance
+        return tuple(instances)
+
+    def instance(self, children: list[Any]) -> Instance:
+        header: Token = children[0]
+        slots: list[Slot] = children[1:]
+        pointer = str(header).rsplit(":=", 1)[0]
+        type_, docid, number = _parse_pointer(header, self.path, pointer)
+        seen: dict[str, Slot] = {}
+        for slot in slots:
+            first = seen.get(slot.name)
+            if first is not None:
+                raise InputError(
+                    f"duplicate slot {slot.name} in instance {pointer.strip()}",
+                    self.path,
+                    slot.line,
+                    slot.column,
+                    hint=f"the slot is already on line {first.line}; put every fill of a slot under one name",
+                )
+            seen[slot.name] = slot
+        return Instance(type_, docid, number, tuple(slots), line=header.line, column=header.column)
+
+    # -- slots
+
+    def _slot_head(self, children: list[Any]) -> tuple[Token, str, bool, list[Any]]:
+        name_token: Token = children[0]
+        name = str(name_token).rstrip(":").strip()
+        rest = children[1:]
+        optional = False
+        if rest and isinstance(rest[0], Token) and rest[0].type == "OPTIONAL_MARK":
+            optional = True
+            if self.role == "hypothesis":
+                self._warn(f"'?' (optional slot) means nothing in a hypothesis; ignored for {name}",
+                           rest[0].line, rest[0].column)
+                optional = False
+            rest = rest[1:]
+        return name_token, name, optional, rest
+
+    def empty_slot(self, children: list[Any]) -> Slot:
+        token, name, optional, _ = self._slot_head(children)
+        return Slot(name, (), optional=optional, line=token.line, column=token.column)
+
+    def slot(self, children: list[Any]) -> Slot:
+        token, name, optional, rest = self._slot_head(children)
+        alternatives: list[FillAlternative] = []
+        for item in rest:
+            if isinstance(item, Token):  # SLASH
+                if self.role == "hypothesis":
+                    raise self._error(
+                        f"'/' (a second fill-alternative) in hypothesis slot {name}",
+                        item,
+                        "a hypothesis slot has exactly one fill-alternative; list its fills one per line without '/'",
+                    )
+                continue
+            alternatives.append(item)
+        return Slot(name, tuple(alternatives), optional=optional, line=token.line, column=token.column)
+
+    def alternative(self, fills: list[Fill]) -> FillAlternative:
+        return FillAlternative(tuple(fills), line=fills[0].line)
+
+    def fill_line(self, children: list[Fill]) -> Fill:
+        return children[0]
+
+    # -- single fills
+
+    def pointer_fill(self, children: list[Token]) -> PointerFill:
+        token = children[0]
+        type_, docid, number = _parse_pointer(token, self.path)
+        return PointerFill(type_, docid, number, line=token.line, column=token.column)
+
+    def extent_part(self, children: list[Token]) -> tuple[Token, tuple[Extent, ...]]:
+        opener = children[0]
+        numbers = [token for token in children[1:] if token.type == "NUMBER"]
+        for token in numbers:
+            if token.startswith("-"):
+                raise self._error(
+                    f"negative extent offset {token}", token, "offsets count characters from 0 at the document's '<'"
+                )
+        if len(numbers) % 2:
+            raise self._error(
+                f"odd number of extent offsets ({len(numbers)})",
+                opener,
+                "extents come in pairs: ##start#end# (more pairs for minimal extents)",
+            )
+        extents: list[Extent] = []
+        for first, second in zip(numbers[::2], numbers[1::2]):
+            start, end = int(first), int(second)
+            if start > end:
+                raise self._error(
+                    f"reversed extent {start}..{end} (start after end)",
+                    first,
+                    "write the start offset first: ##start#end#",
+                )
+            extents.append(Extent(start, end))
+        return opener, tuple(extents)
+
+    def text_fill(self, children: list[Any]) -> TextFill:
+        token: Token = children[0]
+        opener, extents = children[1] if len(children) > 1 else (None, ())
+        quoted = token.type == "QUOTED"
+        raw = str(token)[1:-1] if quoted else str(token).rstrip()
+        content_column = token.column + (1 if quoted else 0)
+        position = {"line": token.line, "column": token.column}
+        if self.role == "hypothesis":
+            if len(extents) > 1:
+                self._warn(
+                    f"hypothesis fill has {len(extents)} extents; only the first is used",
+                    opener.line,
+                    opener.column,
+                )
+                extents = extents[:1]
+            return TextFill(raw, ((0, len(raw)),), extents, extents[:1], quoted=quoted, **position)
+        content, spans = self._minimal_spans(raw, token.line, content_column)
+        bracketed = spans is not None
+        if spans is None:
+            spans = ((0, len(content)),)
+            if len(extents) > 1:
+                raise self._error(
+                    f"reference fill without [minimal] brackets has {len(extents)} extents; expected 1",
+                    opener,
+                    "mark the minimal strings with [...] or keep only the maximal extent",
+                )
+            minimal = extents
+        elif not extents:
+            minimal = ()
+        elif len(extents) == 1:
+            start = extents[0].start
+            minimal = tuple(Extent(start + a, start + b) for a, b in spans)
+        elif len(extents) == 1 + len(spans):
+            minimal = extents[1:]
+        else:
+            groups = len(spans)
+            raise self._error(
+                f"reference fill with {groups} bracket group{'s' if groups > 1 else ''} has {len(extents)} "
+                f"extents; expected 1 or {1 + groups}",
+                opener,
+                "give the maximal extent only, or the maximal extent followed by one extent per [...] group",
+            )
+        return TextFill(content, spans, extents, minimal, bracketed=bracketed, quoted=quoted, **position)
+
+    def _minimal_spans(
+        self, raw: str, line: int, column: int
+    ) -> tuple[str, tuple[tuple[int, int], ...] | None]:
+        """Remove reference ``[...]`` groups; return the maximal string and spans.
+
+        ``column`` is the file column of ``raw[0]``.  Spans are None when the
+        content has no brackets.
+        """
+        if "[" not in raw and "]" not in raw:
+            return raw, None
+        pieces: list[str] = []
+        spans: list[tuple[int, int]] = []
+        length = 0
+        open_at: int | None = None
+        open_length = 0
+        for index, char in enumerate(raw):
+            where = {"line": line, "column": column + index}
+            if char == "[":
+                if open_at is not None:
+                    raise InputError(
+                        "nested '[' in reference content",
+                        self.path,
+                        hint=f"close the group opened at column {column + open_at} first; minimal strings do not nest",
+                        **where,
+                    )
+                open_at, open_length = index, length
+            elif char == "]":
+                if open_at is None:
+                    raise InputError(
+                        "']' without a matching '[' in reference content",
+                        self.path,
+                        hint="mark each minimal string as [text]",
+                        **where,
+                    )
+                if length == open_length:
+                    raise InputError(
+                        "empty minimal string '[]' in reference content",
+                        self.path,
+                        hint="put the minimal string between the brackets, or remove them",
+                        **where,
+                    )
+                spans.append((open_length, length))
+                open_at = None
+            else:
+                pieces.append(char)
+                length += 1
+        if open_at is not None:
+            raise InputError(
+                "'[' without a matching ']' in reference content",
+                self.path,
+                line,
+                column + open_at,
+                hint="close the minimal string with ']'",
+            )
+        return "".join(pieces), tuple(spans)
+
+
+# ----------------------------------------------------------------- writing
+
+# Unquoted content that reads back unchanged on any fill line: it must lex as
+# UNQUOTED, not start a comment, and not look like a slot name.
+_UNQUOTED_RE = re.compile(r'(?:[^\s"<\/?#;]|#(?!#))(?:[^\r\n#]|#(?!#))*')
+_SLOT_LIKE_RE = re.compile(r"[A-Za-z0-9_-]+[ \t]*:")
+
+
+def write_templates(tset: TemplateSet) -> str:
+    """Write a template set in templette syntax.
+
+    ``parse_templates(write_templates(x), role=x.role) == x`` for every set the
+    parser can produce.  Unquoted content that would not read back the same is
+    written quoted.
+
+    Args:
+        tset: the template set.
+
+    Returns:
+        The file text, one instance per block, blank lines between blocks.
+
+    Raises:
+        ValueError: the set cannot be written faithfully (a line break in
+            content, a literal bracket in reference content, several
+            alternatives in a hypothesis slot, a bad slot name).
+    """
+    reference = tset.role == "reference"
+    blocks: list[str] = []
+    for instance in tset.instances:
+        lines = [f"{instance.key} :="]
+        for slot in instance.slots:
+            lines.extend(_slot_lines(slot, reference))
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks) + "\n" if blocks else ""
+
+
+def _slot_lines(slot: Slot, reference: bool) -> list[str]:
+    if not _SLOT_NAME_RE.fullmatch(slot.name):
+        raise ValueError(f"slot name {slot.name!r} is not letters, digits, '_' and '-'")
+    if not reference and len(slot.alternatives) > 1:
+        raise ValueError(f"hypothesis slot {slot.name} has {len(slot.alternatives)} alternatives; at most 1 allowed")
+    head = f"    {slot.name}:"
+    mark = " ?" if slot.optional else ""
+    if not slot.alternatives:
+        return [head + mark]
+    indent = " " * (len(head) + 1)
+    lines: list[str] = []
+    for number, alternative in enumerate(slot.alternatives):
+        for index, fill in enumerate(alternative.fills):
+            text = _fill_text(fill, reference)
+            if index:
+                lines.append(indent + text)
+            elif number == 0:
+                lines.append(f"{head}{mark} {text}")
+            else:
+                lines.append(" " * (len(head) - 1) + "/ " + text)
+    return lines
+
+
+def _fill_text(fill: Fill, reference: bool) -> str:
+    if isinstance(fill, PointerFill):
+        return fill.key
+    content = fill.content
+    if "\n" in content or "\r" in content:
+        raise ValueError(f"fill content {content!r} contains a line break")
+    if reference:
+        if "[" in content or "]" in content:
+            raise ValueError(f"reference content {content!r} has a literal bracket, which would read as [minimal]")
+        if fill.bracketed:
+            marked: list[str] = []
+            last = 0
+            for start, end in fill.minimal_spans:
+                marked += [content[last:start], "[", content[start:end], "]"]
+                last = end
+            marked.append(content[last:])
+            content = "".join(marked)
+    if fill.quoted or not _UNQUOTED_RE.fullmatch(content) or content != content.strip() or _SLOT_LIKE_RE.match(content):
+        text = f'"{content}"'
+    else:
+        text = content
+    if fill.extents:
+        text += " ##" + "".join(f"{extent.start}#{extent.end}#" for extent in fill.extents)
+    return text

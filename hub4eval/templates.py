@@ -640,7 +640,7 @@ def _slot_lines(slot: Slot, reference: bool) -> list[str]:
     mark = " ?" if slot.optional else ""
     if not slot.alternatives:
         return [head + mark]
-    indent = " " * (len(head) + 1)
+    indent = " " * (len(head) + len(mark) + 1)  # continuation fills line up with the first
     lines: list[str] = []
     for number, alternative in enumerate(slot.alternatives):
         for index, fill in enumerate(alternative.fills):
@@ -650,7 +650,7 @@ def _slot_lines(slot: Slot, reference: bool) -> list[str]:
             elif number == 0:
                 lines.append(f"{head}{mark} {text}")
             else:
-                lines.append(" " * (len(head) - 1) + "/ " + text)
+                lines.append(indent[:-2] + "/ " + text)
     return lines
 
 

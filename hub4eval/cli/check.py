@@ -1,1 +1,98 @@
-"""`hub4eval check`: validate a templette file (and its corpus)."""
+"""`hub4eval check`: validate a templette file (and its corpus).
+
+Parses the file as a reference or a hypothesis, optionally checks it against
+its text corpus, prints a summary of what was read and the warnings, and
+exits 0 when the file is valid (2 with a one-line ``FILE:LINE:COL`` message
+otherwise, through :func:`~hub4eval.cli.app.command`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from ..model import PointerFill, TemplateSet
+from .app import command, print_warnings
+
+
+def summary_table(tset: TemplateSet) -> Table:
+    """A table of what a template set holds: sets, instances, slots, fills.
+
+    Args:
+        tset: a parsed template set.
+
+    Returns:
+        A two-column rich table (what, how many).
+    """
+    instances = tset.instances
+    slots = [slot for instance in instances for slot in instance.slots]
+    alternatives = [alt for slot in slots for alt in slot.alternatives]
+    fills = [fill for alt in alternatives for fill in alt.fills]
+    pointers = sum(isinstance(fill, PointerFill) for fill in fills)
+    by_type = Counter(instance.type for instance in instances)
+
+    table = Table(title=f"{tset.path or 'templates'} ({tset.role})", title_justify="left")
+    table.add_column("what")
+    table.add_column("count", justify="right")
+    table.add_row("documents (instance sets)", str(len(tset.instance_sets)))
+    table.add_row("instances", str(len(instances)))
+    for type_, count in by_type.items():
+        table.add_row(f"  {type_}", str(count))
+    table.add_row("optional instances", str(sum(instance.optional for instance in instances)))
+    table.add_row("slots", str(len(slots)))
+    table.add_row("optional slots", str(sum(slot.optional for slot in slots)))
+    table.add_row("empty slots", str(sum(not slot.alternatives for slot in slots)))
+    table.add_row("fill-alternatives", str(len(alternatives)))
+    table.add_row("slots with several alternatives", str(sum(len(slot.alternatives) > 1 for slot in slots)))
+    table.add_row("fills", str(len(fills)))
+    table.add_row("  pointer fills", str(pointers))
+    table.add_row("  text fills", str(len(fills) - pointers))
+    return table
+
+
+@command("check")
+def check_command(
+    file: Path = typer.Argument(..., help="Templette file to check."),
+    text: Optional[Path] = typer.Option(
+        None,
+        "--text",
+        help="Text corpus (SGML) the file's offsets refer to: checks DOCIDs, extents and content.",
+    ),
+    hypothesis: bool = typer.Option(
+        False,
+        "--hypothesis/--reference",
+        help="Read the file as a hypothesis (brackets literal, no '/') or as a reference (default).",
+    ),
+    encoding: str = typer.Option("utf-8", "--encoding", help="Encoding of the input files (e.g. latin-1)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print no summary and no warnings, only errors."),
+) -> None:
+    """Check that FILE is a valid templette file; print a summary and the warnings."""
+    from ..templates import read_templates
+    from ..validate import check_against_corpus
+
+    role = "hypothesis" if hypothesis else "reference"
+    tset = read_templates(str(file), role=role, encoding=encoding)
+    warnings = list(tset.warnings)
+    if text is not None:
+        from ..corpus import read_corpus
+
+        corpus = read_corpus(str(text), encoding=encoding)
+        warnings += [*corpus.warnings, *check_against_corpus(tset, corpus)]
+    print_warnings(warnings, quiet)
+    if quiet:
+        return
+    console = Console()
+    if not console.is_terminal:
+        console = Console(width=100, no_color=True)
+    console.print(summary_table(tset))
+    against = f" against {text}" if text is not None else ""
+    console.print(
+        f"{file}: valid {role} templette file{against} ({len(warnings)} warning{'s' if len(warnings) != 1 else ''})",
+        highlight=False,
+        soft_wrap=True,
+    )

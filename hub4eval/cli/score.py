@@ -95,4 +95,4 @@ def score_command(
     if wer:
         console.print(wer, highlight=False)
     console.print(report.headline(result), highlight=False)
-    console.print(f"[dim]{result.signature}[/dim]", highlight=False)
+    console.print(f"[dim]{result.signature}[/dim]", highlight=False, soft_wrap=True)

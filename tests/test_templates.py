@@ -470,3 +470,20 @@ def test_write_then_parse_round_trips(tset: TemplateSet) -> None:
     again = parse_templates(text, "gen.tpl", tset.role)
     assert again == tset, text
     assert write_templates(again) == text
+
+
+_TEMPLETTE_ALPHABET = st.sampled_from(list('<>:=-#/?;"[] \t\nAXD1209_.') + ["\r\n", "##", ":=", "<T-D-1>"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_TEMPLETTE_ALPHABET, max_size=60).map("".join), st.sampled_from(["reference", "hypothesis"]))
+def test_any_text_parses_or_raises_input_error(text: str, role: str) -> None:
+    try:
+        tset = parse_templates(text, "fuzz.tpl", role)  # type: ignore[arg-type]
+    except InputError as error:
+        assert error.path == "fuzz.tpl"
+        assert error.line is not None and error.line >= 1
+        assert error.column is not None and error.column >= 1
+        assert "\n" not in str(error)
+    else:
+        assert parse_templates(write_templates(tset), "fuzz.tpl", role) == tset  # type: ignore[arg-type]

@@ -1,0 +1,113 @@
+"""Tests of checking a template set against its text corpus."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hub4eval.errors import InputError
+from hub4eval.model import Corpus, Document
+from hub4eval.templates import parse_templates, read_templates
+from hub4eval.validate import check_against_corpus
+
+D1 = "<DOC>\n<DOCNO> D1 </DOCNO>\nThe big   red\ndog barked.\n</DOC>"
+D2 = "<DOC>\n<DOCNO> PRI19980302.2000.2923 </DOCNO>\nA cat.\n</DOC>"
+# Offsets in D1: "The" is 26..29; "big   red\ndog" is 30..43.
+
+
+def document(docid: str | None, text: str, offset: int = 0, line: int = 1) -> Document:
+    return Document(docid, text, offset, line, ((0, len(text)),))
+
+
+CORPUS = Corpus(
+    (document("D1", D1), document("PRI19980302.2000.2923", D2, len(D1) + 1, 5)), segmented=True, path="text.sgml"
+)
+
+
+def check(templates: str, corpus: Corpus = CORPUS, role: str = "reference") -> tuple:
+    return check_against_corpus(parse_templates(templates, "t.tpl", role), corpus)  # type: ignore[arg-type]
+
+
+def test_offsets_in_the_fixture() -> None:
+    assert D1[26:29] == "The"
+    assert D1[30:43] == "big   red\ndog"
+    assert len(D2) == 58
+
+
+def test_matching_content_gives_no_warning() -> None:
+    assert check('<T-D1-1> :=\n  X: "big red dog" ##30#43#\n  Y: "[The] big" ##26#33#\n  Z: "no extent"\n') == ()
+
+
+def test_mismatching_content_warns_with_both_strings() -> None:
+    warnings = check('<T-D1-1> :=\n  X: "big red cat" ##30#43#\n')
+    assert len(warnings) == 1
+    warning = warnings[0]
+    assert (warning.path, warning.line, warning.column) == ("t.tpl", 2, 6)
+    assert "'big red cat' does not match the text at 30..43: 'big red dog'" in warning.message
+
+
+def test_unknown_docid_suggests_close_ones() -> None:
+    with pytest.raises(InputError) as info:
+        check("<T-D1-1> :=\n  X: a\n<T-PRI19980302.2000.2932-1> :=\n  X: b\n")
+    err = info.value
+    assert (err.path, err.line, err.column) == ("t.tpl", 3, 1)
+    assert err.message == (
+        "document PRI19980302.2000.2932 (of <T-PRI19980302.2000.2932-1>) is not in the text corpus text.sgml"
+    )
+    assert err.hint is not None and "did you mean PRI19980302.2000.2923?" in err.hint
+
+
+def test_unknown_docid_without_close_match() -> None:
+    with pytest.raises(InputError) as info:
+        check("<T-XYZ.12345-1> :=\n")
+    assert "is not in the text corpus" in info.value.message
+    assert "right text file" in (info.value.hint or "")
+
+
+@pytest.mark.parametrize(
+    ("extent", "column"),
+    [("##40#999#", 6), ("##0#59#", 6)],
+)
+def test_extent_outside_document_is_an_error(extent: str, column: int) -> None:
+    with pytest.raises(InputError) as info:
+        check(f'<T-PRI19980302.2000.2923-1> :=\n  X: "x" {extent}\n')
+    err = info.value
+    assert (err.line, err.column) == (2, column)
+    assert "lies outside document PRI19980302.2000.2923 (length 58)" in err.message
+    assert "'<'" in (err.hint or "")
+
+
+def test_extent_at_the_very_end_is_fine() -> None:
+    warnings = check(f'<T-PRI19980302.2000.2923-1> :=\n  X: "</DOC>" ##{len(D2) - 6}#{len(D2)}#\n')
+    assert warnings == ()
+
+
+def test_given_minimal_extent_outside_is_an_error() -> None:
+    with pytest.raises(InputError, match="extent 30..500"):
+        check('<T-D1-1> :=\n  X: "[The] big" ##26#33#30#500#\n')
+
+
+def test_hypothesis_is_checked_too() -> None:
+    with pytest.raises(InputError, match="document D9"):
+        check("<T-D9-1> :=\n  X: a\n", role="hypothesis")
+
+
+def test_unsegmented_corpus_checks_only_extents_against_the_file() -> None:
+    raw = "the big red dog barked"
+    corpus = Corpus((document(None, raw),), segmented=False)
+    # DOCIDs are free and content is not compared in an unsegmented corpus.
+    assert check('<T-ANY-1> :=\n  X: "cat" ##4#7#\n', corpus) == ()
+    with pytest.raises(InputError) as info:
+        check('<T-ANY-1> :=\n  X: "dog" ##16#23#\n', corpus)
+    assert "lies outside the text file (length 22)" in info.value.message
+    assert (info.value.line, info.value.column) == (2, 6)
+
+
+def test_sample_against_its_corpus(examples: Path) -> None:
+    corpus_module = pytest.importorskip("hub4eval.corpus")
+    corpus = corpus_module.read_corpus(str(examples / "sample" / "text.sgml"))
+    ref = read_templates(examples / "sample" / "ref.tpl")
+    hyp = read_templates(examples / "sample" / "hyp.tpl", role="hypothesis")
+    assert check_against_corpus(ref, corpus) == ()
+    assert check_against_corpus(hyp, corpus) == ()

@@ -401,9 +401,12 @@ def test_write_refuses_literal_brackets_in_reference() -> None:
 _NAME = st.from_regex(r"[A-Za-z0-9_][A-Za-z0-9_-]{0,8}", fullmatch=True)
 _TYPE = st.from_regex(r"[A-Z][A-Z_]{0,7}", fullmatch=True)
 _DOCID = st.from_regex(r"[A-Z0-9][A-Z0-9.-]{0,10}", fullmatch=True)
-# Content characters: anything printable on one line except brackets, which
-# are markup in a reference.
-_CHAR = st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp"), blacklist_characters="[]\ufeff")
+# Content characters: anything printable on one line (tabs and templette
+# punctuation included) except brackets, which are markup in a reference.
+_CHAR = st.one_of(
+    st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp"), blacklist_characters="[]\ufeff"),
+    st.sampled_from('\t"#/<>?;'),
+)
 _UNQUOTED = st.from_regex(r"[A-Za-z0-9][A-Za-z0-9 .,'&/-]{0,15}[A-Za-z0-9.]", fullmatch=True)
 
 

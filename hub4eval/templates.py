@@ -321,8 +321,10 @@ def _syntax_error(error: UnexpectedInput, text: str, path: str) -> InputError:
                 column,
                 hint="start each instance with a header line such as <TYPE-DOCID-1> :=",
             )
-        at_line_start = bool(expected & {"SLOT_NAME", "HEADER"})
-        if at_line_start and token.type in _FILL_TERMINALS | {"SLASH", "DOUBLE_HASH"} and not expected & _FILL_TERMINALS:
+        # At the start of a line where only a header or a slot may come: a fill
+        # there has no slot (or no instance) to belong to.
+        at_line_start = bool(expected & {"SLOT_NAME", "HEADER"}) and not expected & _FILL_TERMINALS
+        if at_line_start and token.type in _FILL_TERMINALS | {"SLASH", "DOUBLE_HASH"}:
             where = "any slot" if "SLOT_NAME" in expected else "any instance header"
             hint = "slot names are letters, digits, '_' and '-', followed by ':'"
             if token.type == "POINTER" and "HEADER" in expected:
@@ -430,8 +432,11 @@ class _Builder(Transformer[Token, Any]):
         if rest and isinstance(rest[0], Token) and rest[0].type == "OPTIONAL_MARK":
             optional = True
             if self.role == "hypothesis":
-                self._warn(f"'?' (optional slot) means nothing in a hypothesis; ignored for {name}",
-                           rest[0].line, rest[0].column)
+                self._warn(
+                    f"'?' (optional slot) means nothing in a hypothesis; ignored for {name}",
+                    rest[0].line,
+                    rest[0].column,
+                )
                 optional = False
             rest = rest[1:]
         return name_token, name, optional, rest

@@ -1,0 +1,634 @@
+"""§8: global mapping files (GLM): read NIST ``csrfilt`` rules, apply them to tokens.
+
+A GLM file lists spelling rules that bring two transcripts to one normal form
+before they are compared (``colour`` and ``color`` both become ``color``).
+This module owns the reader (:func:`read_glm`, :func:`parse_glm`), the parsed
+file (:class:`Glm`), the rule applier (:func:`apply_glm`) and the shipped
+English file (:func:`default_glm`, ``mapping_files/en.glm``).
+
+File format (the subset of NIST1 that hub4eval reads)::
+
+    ;; a comment line                      ;; also after a rule or header
+    * name "en.glm"                        header fields: name, desc, format,
+    * format = 'NIST1'                     max_nrules, copy_no_hit, case_sensitive
+    colour => color / [ ] __ [ ]           LHS => RHS, then an optional context
+    [can't] => [can not] / [ ] __ [ ]      brackets only group words
+    uh => { uh / @ } / [ ] __ [ ]          `@` = nothing: the produced token is optional
+    [it's] => [{ it's / it is }]           other alternations: the first choice is produced
+    'cause => because                      no context at all = the empty context
+
+The only context hub4eval supports is the empty one (``/ [ ] __ [ ]``, or
+``/ [ ] __``, ``/ __ [ ]``, ``/ __``, or none). A rule whose context holds
+words is skipped with an :class:`~hub4eval.errors.InputWarning` (``FILE:LINE``);
+a malformed rule is an :class:`~hub4eval.errors.InputError` (``FILE:LINE:COL``).
+
+Both sides of a rule are normalized by the one tokenizer
+(:func:`hub4eval.tokens.tokenize`), so a rule is written the way text is
+written (``U.S.`` is the two tokens ``u s``; ``2-0`` stays one token) and it
+matches the tokens the scorer compares. Typographic apostrophes (U+2019) match
+ASCII ones. The tokenizer's punctuation whiteout is assumed: under
+``--keep-punctuation`` a rule such as ``mr => mister`` no longer matches the
+token ``mr.``.
+
+Applying rules (:func:`apply_glm`): one left-to-right pass; at each token the
+longest rule left-hand side that matches the following tokens is replaced by
+its right-hand side, and the pass continues after the replaced run, so
+produced tokens are never rewritten again. Spans of produced tokens:
+
+* a right-hand side with as many tokens as the replaced run: the k-th produced
+  token takes the span of the k-th replaced token;
+* any other length: every produced token takes the span of the whole replaced
+  run (first start, last end); extents therefore stay exact: the first
+  produced token starts where the run starts and the last ends where it ends;
+* an empty right-hand side (``x => @``) deletes the run.
+
+A produced token is ``parenthesized`` if a token it replaces is (the whole run
+for the many-to-many case), and ``optional`` if the rule marks it so or every
+replaced token already was.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from .errors import InputError, InputWarning
+from .tokens import Token, tokenize
+
+__all__ = ["Glm", "GlmRule", "apply_glm", "default_glm", "parse_glm", "read_glm"]
+
+_HEADER_FIELDS = ("name", "desc", "format", "max_nrules", "copy_no_hit", "case_sensitive")
+_TRUE = {"t", "true", "y", "yes", "1"}
+_FALSE = {"f", "false", "n", "no", "0"}
+_LEXEME = re.compile(r"[\[\]{}/]|[^\s\[\]{}/]+")
+_HEADER = re.compile(r"\*\s*([A-Za-z_][A-Za-z0-9_]*)\s*(=)?\s*(.*)$")
+_RIGHT_QUOTE = "\u2019"
+
+
+@dataclass(frozen=True)
+class GlmRule:
+    """One mapping rule, normalized by the tokenizer.
+
+    Attributes:
+        lhs: the token texts the rule matches, in order (at least one).
+        rhs: the token texts it produces (empty: the run is deleted).
+        optional: for each produced token, whether it is optional (``@``).
+        line: the rule's line in its file (1-based).
+        source: the rule as written, without its comment.
+    """
+
+    lhs: tuple[str, ...]
+    rhs: tuple[str, ...]
+    optional: tuple[bool, ...]
+    line: int = 0
+    source: str = ""
+
+    def normalized(self) -> str:
+        """The rule as one canonical line (the digest is computed over these).
+
+        >>> GlmRule(("uh",), ("uh",), (True,)).normalized()
+        'uh => uh?'
+        """
+        produced = " ".join(w + ("?" if o else "") for w, o in zip(self.rhs, self.optional)) or "@"
+        return f"{' '.join(self.lhs)} => {produced}"
+
+
+@dataclass(frozen=True)
+class Glm:
+    """A parsed GLM file: header fields, rules, warnings and a content digest.
+
+    Attributes:
+        path: where the rules came from (a file path or ``<string>``).
+        rules: the applicable rules in file order (skipped rules are absent).
+        name: the ``* name`` header field, if any.
+        desc: the ``* desc`` header field, if any.
+        format: the ``* format`` header field, if any (``NIST1``).
+        max_nrules: the ``* max_nrules`` header field, if any.
+        copy_no_hit: the ``* copy_no_hit`` flag (words no rule hits are kept;
+            hub4eval always keeps them).
+        case_sensitive: the ``* case_sensitive`` flag; when false (the
+            default) rules match tokens whatever their case.
+        warnings: problems that did not stop reading (skipped rules, ...).
+        digest: sha1 (hex) of the normalized rules and the case flag, for
+            reproducibility signatures (``glm:`` + ``digest[:8]``).
+    """
+
+    path: str
+    rules: tuple[GlmRule, ...]
+    name: str | None = None
+    desc: str | None = None
+    format: str | None = None
+    max_nrules: int | None = None
+    copy_no_hit: bool = True
+    case_sensitive: bool = False
+    warnings: tuple[InputWarning, ...] = ()
+    digest: str = ""
+    _index: dict[str, tuple[GlmRule, ...]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        if not self.digest:
+            object.__setattr__(self, "digest", _digest(self.rules, self.case_sensitive))
+        index: dict[str, list[GlmRule]] = {}
+        for rule in self.rules:
+            index.setdefault(rule.lhs[0], []).append(rule)
+        # Longest left-hand side first; file order among equal lengths.
+        object.__setattr__(
+            self,
+            "_index",
+            {first: tuple(sorted(rules, key=lambda r: -len(r.lhs))) for first, rules in index.items()},
+        )
+
+    def __len__(self) -> int:
+        return len(self.rules)
+
+
+def _digest(rules: Sequence[GlmRule], case_sensitive: bool) -> str:
+    lines = [f"case_sensitive={'T' if case_sensitive else 'F'}"]
+    lines += [rule.normalized() for rule in rules]
+    return hashlib.sha1("\n".join(lines).encode("utf-8")).hexdigest()
+
+
+def _match_key(text: str, case_sensitive: bool) -> str:
+    if _RIGHT_QUOTE in text:
+        text = text.replace(_RIGHT_QUOTE, "'")
+    return text if case_sensitive else text.lower()
+
+
+# ---------------------------------------------------------------- reading
+
+
+def read_glm(path: str | Path, encoding: str = "utf-8") -> Glm:
+    """Read a GLM file.
+
+    Args:
+        path: the file.
+        encoding: its text encoding.
+
+    Returns:
+        The parsed :class:`Glm`; skipped rules are listed in its ``warnings``.
+
+    Raises:
+        InputError: the file cannot be read or decoded, or a line is malformed
+            (``FILE:LINE:COL: message``).
+    """
+    name = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as error:
+        raise InputError(
+            f"cannot read the GLM file: {error.strerror or error}",
+            path=name,
+            hint="give an existing mapping file, or --glm none",
+        ) from error
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as error:
+        before = data[: error.start]
+        line = before.count(b"\n") + 1
+        column = error.start - (before.rfind(b"\n") + 1) + 1
+        raise InputError(
+            f"the GLM file is not valid {encoding}",
+            path=name,
+            line=line,
+            column=column,
+            hint="save it as UTF-8",
+        ) from error
+    return parse_glm(text, path=name)
+
+
+def parse_glm(text: str, path: str = "<string>") -> Glm:
+    """Parse the text of a GLM file.
+
+    Args:
+        text: the file's content.
+        path: the name used in errors and warnings.
+
+    Returns:
+        The parsed :class:`Glm`.
+
+    Raises:
+        InputError: a malformed header or rule, with ``FILE:LINE:COL``.
+
+    >>> glm = parse_glm("* case_sensitive = 'F'\\nColour => color / [ ] __ [ ] ;; UK\\n")
+    >>> [r.normalized() for r in glm.rules], glm.case_sensitive
+    (['colour => color'], False)
+    """
+    header: dict[str, str] = {}
+    header_lines: dict[str, int] = {}
+    warnings: list[InputWarning] = []
+    rules: list[GlmRule] = []
+    seen: dict[tuple[str, ...], GlmRule] = {}
+    case_sensitive = False
+    for number, raw in enumerate(text.splitlines(), start=1):
+        stripped = raw.strip()
+        if not stripped or stripped.startswith(";;"):
+            continue
+        if stripped.startswith("*"):
+            key, value = _parse_header(raw, path, number)
+            if key in header:
+                warnings.append(
+                    InputWarning(
+                        f"header field {key!r} repeats line {header_lines[key]}; the last value is used",
+                        path,
+                        number,
+                    )
+                )
+            if key not in _HEADER_FIELDS:
+                warnings.append(
+                    InputWarning(
+                        f"unknown header field {key!r} ignored (known: {', '.join(_HEADER_FIELDS)})",
+                        path,
+                        number,
+                    )
+                )
+            header[key] = value
+            header_lines[key] = number
+            if key == "case_sensitive":
+                case_sensitive = _flag(value, path, number, raw)
+            continue
+        rule = _parse_rule(raw, path, number, case_sensitive, warnings)
+        if rule is None:
+            continue
+        previous = seen.get(rule.lhs)
+        if previous is not None:
+            if (previous.rhs, previous.optional) != (rule.rhs, rule.optional):
+                warnings.append(
+                    InputWarning(
+                        f"rule for `{' '.join(rule.lhs)}` repeats line {previous.line} with a "
+                        "different right-hand side; the first rule is kept",
+                        path,
+                        number,
+                    )
+                )
+            continue
+        seen[rule.lhs] = rule
+        rules.append(rule)
+
+    fmt = header.get("format")
+    if fmt is not None and fmt.upper() != "NIST1":
+        warnings.append(
+            InputWarning(f"format {fmt!r} is read as NIST1", path, header_lines["format"])
+        )
+    max_nrules = None
+    if "max_nrules" in header:
+        try:
+            max_nrules = int(header["max_nrules"])
+        except ValueError:
+            raise InputError(
+                f"max_nrules must be a whole number, not {header['max_nrules']!r}",
+                path=path,
+                line=header_lines["max_nrules"],
+                column=1,
+                hint="write e.g. * max_nrules = '2500'",
+            ) from None
+    copy_no_hit = True
+    if "copy_no_hit" in header:
+        copy_no_hit = _flag(header["copy_no_hit"], path, header_lines["copy_no_hit"], "")
+        if not copy_no_hit:
+            warnings.append(
+                InputWarning(
+                    "copy_no_hit = 'F' is not supported: words that no rule hits are kept",
+                    path,
+                    header_lines["copy_no_hit"],
+                )
+            )
+    return Glm(
+        path=path,
+        rules=tuple(rules),
+        name=header.get("name"),
+        desc=header.get("desc"),
+        format=fmt,
+        max_nrules=max_nrules,
+        copy_no_hit=copy_no_hit,
+        case_sensitive=case_sensitive,
+        warnings=tuple(warnings),
+    )
+
+
+def _strip_quotes(value: str) -> str:
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        return value[1:-1]
+    return value
+
+
+def _without_comment(line: str, quoted: bool = False) -> str:
+    """Drop a trailing ``;;`` comment (outside quoted values when ``quoted``).
+
+    Rule words may start with an apostrophe (``'cause``), so only header
+    lines have quotes.
+    """
+    if not quoted:
+        cut = line.find(";;")
+        return line if cut < 0 else line[:cut]
+    quote = ""
+    for i, ch in enumerate(line):
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "'\"" and (i == 0 or line[i - 1].isspace() or line[i - 1] == "="):
+            quote = ch
+        elif line.startswith(";;", i):
+            return line[:i]
+    return line
+
+
+def _parse_header(raw: str, path: str, number: int) -> tuple[str, str]:
+    body = _without_comment(raw, quoted=True).strip()
+    match = _HEADER.match(body)
+    if match is None or not match.group(3).strip():
+        raise InputError(
+            "malformed header line",
+            path=path,
+            line=number,
+            column=raw.index("*") + 1,
+            hint="write * NAME \"VALUE\" or * NAME = 'VALUE'",
+        )
+    return match.group(1).lower(), _strip_quotes(match.group(3).strip())
+
+
+def _flag(value: str, path: str, number: int, raw: str) -> bool:
+    folded = value.strip().lower()
+    if folded in _TRUE:
+        return True
+    if folded in _FALSE:
+        return False
+    column = raw.find(value) + 1 if raw and value in raw else 1
+    raise InputError(
+        f"expected 'T' or 'F', not {value!r}",
+        path=path,
+        line=number,
+        column=column,
+        hint="header flags are 'T' (true) or 'F' (false)",
+    )
+
+
+def _lex(text: str, base: int) -> list[tuple[str, int]]:
+    """Lexemes of ``text`` with their 1-based columns (``base`` = offset in the line)."""
+    return [(m.group(0), base + m.start() + 1) for m in _LEXEME.finditer(text)]
+
+
+class _RuleError(Exception):
+    def __init__(self, message: str, column: int, hint: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.column = column
+        self.hint = hint
+
+
+def _parse_rule(
+    raw: str, path: str, number: int, case_sensitive: bool, warnings: list[InputWarning]
+) -> GlmRule | None:
+    body = _without_comment(raw)
+    source = body.strip()
+    try:
+        arrow = body.find("=>")
+        if arrow < 0:
+            first = len(body) - len(body.lstrip()) + 1
+            raise _RuleError("a rule needs `=>`", first, "write LHS => RHS / [ ] __ [ ]")
+        second = body.find("=>", arrow + 2)
+        if second >= 0:
+            raise _RuleError("more than one `=>` in a rule", second + 1, "write one rule per line")
+        lhs_words = _parse_lhs(_lex(body[:arrow], 0), arrow + 1)
+        rhs_items, context = _split_rhs(_lex(body[arrow + 2 :], arrow + 2), arrow + 1)
+        produced = _parse_rhs(rhs_items, arrow + 1)
+        if context is not None and not _empty_context(context):
+            warnings.append(
+                InputWarning(
+                    f"unsupported context `{body[context[0][1] - 1 :].strip()}`: rule skipped "
+                    "(only the empty context `[ ] __ [ ]` is supported)",
+                    path,
+                    number,
+                )
+            )
+            return None
+        lhs = tuple(
+            _match_key(t.text, case_sensitive)
+            for t in tokenize(" ".join(w for w, _ in lhs_words), case_sensitive=case_sensitive)
+        )
+        if not lhs:
+            raise _RuleError(
+                "the left-hand side has no word once punctuation is whited out",
+                lhs_words[0][1],
+                "a rule must match at least one token",
+            )
+        rhs: list[str] = []
+        optional: list[bool] = []
+        for word, opt in produced:
+            for token in tokenize(word, case_sensitive=case_sensitive):
+                rhs.append(token.text if case_sensitive else token.text.lower())
+                optional.append(opt)
+    except _RuleError as error:
+        raise InputError(
+            error.message, path=path, line=number, column=error.column, hint=error.hint
+        ) from None
+    return GlmRule(lhs, tuple(rhs), tuple(optional), number, source)
+
+
+def _parse_lhs(lexemes: list[tuple[str, int]], arrow_column: int) -> list[tuple[str, int]]:
+    words: list[tuple[str, int]] = []
+    depth = 0
+    for lexeme, column in lexemes:
+        if lexeme == "[":
+            depth += 1
+        elif lexeme == "]":
+            depth -= 1
+            if depth < 0:
+                raise _RuleError("`]` without `[`", column, "balance the brackets")
+        elif lexeme in ("{", "}", "/", "@", "__"):
+            raise _RuleError(
+                f"`{lexeme}` is not allowed on the left-hand side",
+                column,
+                "the left-hand side is plain words, optionally in [ ]",
+            )
+        else:
+            words.append((lexeme, column))
+    if depth:
+        raise _RuleError("`[` without `]` on the left-hand side", arrow_column, "balance the brackets")
+    if not words:
+        raise _RuleError("empty left-hand side", arrow_column, "write at least one word before `=>`")
+    return words
+
+
+def _split_rhs(
+    lexemes: list[tuple[str, int]], arrow_column: int
+) -> tuple[list[tuple[str, int]], list[tuple[str, int]] | None]:
+    """Split the right side at its first `/` outside braces: (RHS, context or None)."""
+    depth = 0
+    for k, (lexeme, column) in enumerate(lexemes):
+        if lexeme == "{":
+            if depth:
+                raise _RuleError("nested `{`", column, "alternations cannot be nested")
+            depth = 1
+        elif lexeme == "}":
+            if not depth:
+                raise _RuleError("`}` without `{`", column, "balance the braces")
+            depth = 0
+        elif lexeme == "/" and not depth:
+            return lexemes[:k], lexemes[k + 1 :]
+    if depth:
+        raise _RuleError("`{` without `}`", arrow_column, "close the alternation with `}`")
+    return lexemes, None
+
+
+def _parse_rhs(items: list[tuple[str, int]], arrow_column: int) -> list[tuple[str, bool]]:
+    """The produced words of a right-hand side, each with its optional mark."""
+    if not items:
+        raise _RuleError(
+            "empty right-hand side", arrow_column + 2, "write the replacement, or @ to delete"
+        )
+    produced: list[tuple[str, bool]] = []
+    depth = 0
+    k = 0
+    while k < len(items):
+        lexeme, column = items[k]
+        if lexeme == "[":
+            depth += 1
+        elif lexeme == "]":
+            depth -= 1
+            if depth < 0:
+                raise _RuleError("`]` without `[`", column, "balance the brackets")
+        elif lexeme == "{":
+            end = k + 1
+            while items[end][0] != "}":
+                end += 1
+            produced += _alternation(items[k + 1 : end], column)
+            k = end
+        elif lexeme == "__":
+            raise _RuleError("`__` outside a context", column, "a context follows ` / `")
+        elif lexeme != "@":
+            produced.append((lexeme, False))
+        k += 1
+    if depth:
+        raise _RuleError("`[` without `]` on the right-hand side", arrow_column, "balance the brackets")
+    return produced
+
+
+def _alternation(items: list[tuple[str, int]], brace_column: int) -> list[tuple[str, bool]]:
+    choices: list[list[tuple[str, int]]] = [[]]
+    for lexeme, column in items:
+        if lexeme == "/":
+            choices.append([])
+        elif lexeme in ("[", "]"):
+            continue
+        elif lexeme == "__":
+            raise _RuleError("`__` inside an alternation", column, "a context follows ` / `")
+        else:
+            choices[-1].append((lexeme, column))
+    for choice in choices:
+        if not choice:
+            raise _RuleError(
+                "empty choice in an alternation", brace_column, "write { a / b }, or @ for nothing"
+            )
+        if len(choice) > 1 and any(word == "@" for word, _ in choice):
+            at = next(column for word, column in choice if word == "@")
+            raise _RuleError("`@` must be a choice by itself", at, "write { uh / @ }")
+    nothing = any(choice[0][0] == "@" for choice in choices)
+    words = next((choice for choice in choices if choice[0][0] != "@"), [])
+    return [(word, nothing) for word, _ in words]
+
+
+def _empty_context(context: list[tuple[str, int]]) -> bool:
+    marks = [lexeme for lexeme, _ in context if lexeme == "__"]
+    if len(marks) != 1:
+        column = context[0][1] if context else 1
+        raise _RuleError(
+            "a context needs exactly one `__`", column, "write / [ ] __ [ ] (or drop the context)"
+        )
+    depth = 0
+    for lexeme, column in context:
+        if lexeme == "[":
+            depth += 1
+        elif lexeme == "]":
+            depth -= 1
+            if depth < 0:
+                raise _RuleError("`]` without `[` in the context", column, "balance the brackets")
+        elif lexeme in ("{", "}", "/"):
+            raise _RuleError(f"`{lexeme}` in a context", column, "write / [ ] __ [ ]")
+    return all(lexeme in ("[", "]", "__") for lexeme, _ in context)
+
+
+# ---------------------------------------------------------------- applying
+
+
+def apply_glm(tokens: Sequence[Token], glm: Glm) -> tuple[Token, ...]:
+    """Rewrite ``tokens`` with the rules of ``glm`` (one pass, longest match first).
+
+    Args:
+        tokens: tokens from :func:`hub4eval.tokens.tokenize`.
+        glm: the rules.
+
+    Returns:
+        The rewritten tokens; spans follow the rule in the module docstring.
+
+    >>> glm = parse_glm("nineteen eighty six => 1986\\ncannot => can not\\nuh => { uh / @ }")
+    >>> [(t.text, t.start, t.end, t.optional) for t in apply_glm(tokenize("Uh, nineteen eighty six"), glm)]
+    [('uh', 0, 2, True), ('1986', 4, 23, False)]
+    >>> [(t.text, t.start, t.end) for t in apply_glm(tokenize("I cannot"), glm)]
+    [('i', 0, 1), ('can', 2, 8), ('not', 2, 8)]
+    """
+    index = glm._index
+    if not index:
+        return tuple(tokens)
+    case_sensitive = glm.case_sensitive
+    texts = [_match_key(t.text, case_sensitive) for t in tokens]
+    total = len(texts)
+    out: list[Token] = []
+    append = out.append
+    i = 0
+    while i < total:
+        candidates = index.get(texts[i])
+        if candidates is not None:
+            for rule in candidates:
+                width = len(rule.lhs)
+                if width == 1 or (
+                    i + width <= total and tuple(texts[i + 1 : i + width]) == rule.lhs[1:]
+                ):
+                    out.extend(_produce(tokens[i : i + width], rule))
+                    i += width
+                    break
+            else:
+                append(tokens[i])
+                i += 1
+        else:
+            append(tokens[i])
+            i += 1
+    return tuple(out)
+
+
+def _produce(replaced: Sequence[Token], rule: GlmRule) -> list[Token]:
+    if len(rule.rhs) == len(replaced):
+        return [
+            Token(
+                text,
+                old.start,
+                old.end,
+                parenthesized=old.parenthesized,
+                optional=optional or old.optional,
+            )
+            for text, optional, old in zip(rule.rhs, rule.optional, replaced)
+        ]
+    start, end = replaced[0].start, replaced[-1].end
+    parenthesized = any(t.parenthesized for t in replaced)
+    all_optional = all(t.optional for t in replaced)
+    return [
+        Token(text, start, end, parenthesized=parenthesized, optional=optional or all_optional)
+        for text, optional in zip(rule.rhs, rule.optional)
+    ]
+
+
+@cache
+def default_glm() -> Glm:
+    """The shipped English mapping file, ``mapping_files/en.glm`` (read once).
+
+    Raises:
+        FileNotFoundError: the installation lacks the file.
+    """
+    from .resources import data_path
+
+    return read_glm(data_path("mapping_files", "en.glm"))

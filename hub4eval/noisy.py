@@ -1,0 +1,147 @@
+"""§6 "Content, noisy data": comparing a fill's tokens when the texts differ.
+
+Pure functions over token tuples (:class:`hub4eval.tokens.Token`, after §3 and
+the spelling mapping of §8). On the reference side a token is *optional* when
+it is a filler (``uh``, ...), a word fragment (``buni-``), parenthesized
+(``(uh)``) or marked optional by a GLM rule (``{ uh / @ }``). On the
+hypothesis side fillers and GLM-optional tokens are dropped.
+
+A hypothesis is correct iff
+
+1. its tokens equal a contiguous run of the reference maximal tokens once zero
+   or more optional tokens of that run are deleted, and
+2. for some reference minimal string, its tokens with zero or more optional
+   tokens deleted equal a contiguous run of the hypothesis tokens.
+
+Both tests are one subsequence match in which only optional reference tokens
+may be skipped: a dynamic program over (reference position, hypothesis
+position), O(len(ref) * len(hyp)) time, never an enumeration of subsets.
+Tokens are compared by their ``text``; filler membership ignores case.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .config import DEFAULT_FILLERS as _DEFAULT_FILLER_WORDS
+from .tokens import Token
+
+__all__ = ["DEFAULT_FILLERS", "is_optional_reference", "noisy_content_correct"]
+
+DEFAULT_FILLERS: frozenset[str] = frozenset(_DEFAULT_FILLER_WORDS)
+
+
+def _is_filler(token: Token, fillers: frozenset[str]) -> bool:
+    return token.text in fillers or token.text.lower() in fillers
+
+
+def is_optional_reference(token: Token, fillers: frozenset[str] = DEFAULT_FILLERS) -> bool:
+    """Whether a reference token may be left out of a match.
+
+    >>> is_optional_reference(Token("buni-", 5, 10)), is_optional_reference(Token("glen", 0, 4))
+    (True, False)
+    """
+    return token.optional or token.parenthesized or token.fragment or _is_filler(token, fillers)
+
+
+def _runs_into(pattern: Sequence[str], optional: Sequence[bool], target: Sequence[str]) -> bool:
+    """Whether ``pattern``, with some optional tokens deleted, equals a run of ``target``.
+
+    ``reach`` holds the target positions where a match of the pattern tokens
+    read so far can end; a run may start anywhere, so it starts full.
+    """
+    reach = set(range(len(target) + 1))
+    for word, skippable in zip(pattern, optional):
+        advanced = {j + 1 for j in reach if j < len(target) and target[j] == word}
+        reach = advanced | reach if skippable else advanced
+        if not reach:
+            return False
+    return True
+
+
+def _is_run_of(hyp: Sequence[str], ref: Sequence[str], optional: Sequence[bool]) -> bool:
+    """Whether ``hyp`` equals a run of ``ref`` once optional tokens of the run are deleted.
+
+    ``at[i]``: the hypothesis tokens read so far can be matched by a run that
+    ends just before ``ref[i]`` (optional tokens after the last match skipped).
+    A run may start anywhere, so before any token is read every position is
+    reachable. A run that matches no token at all is not allowed (``hyp`` is
+    never empty here).
+    """
+    n = len(ref)
+    at = [True] * (n + 1)
+    for word in hyp:
+        nxt = [False] * (n + 1)
+        for i in range(n):
+            if at[i] and ref[i] == word:
+                nxt[i + 1] = True
+        # Skip optional reference tokens after a match, left to right.
+        for i in range(n):
+            if nxt[i] and optional[i]:
+                nxt[i + 1] = True
+        if not any(nxt):
+            return False
+        at = nxt
+    return True
+
+
+def _show(tokens: Sequence[Token]) -> str:
+    return "`" + " ".join(t.text for t in tokens) + "`"
+
+
+def noisy_content_correct(
+    ref_max: Sequence[Token],
+    ref_minimals: Sequence[Sequence[Token]],
+    hyp: Sequence[Token],
+    fillers: frozenset[str] = DEFAULT_FILLERS,
+) -> tuple[bool, str]:
+    """Compare a hypothesis fill with a reference fill as noisy data (§6).
+
+    Args:
+        ref_max: tokens of the reference maximal string.
+        ref_minimals: tokens of each reference minimal string; empty means the
+            maximal string is the only minimal string.
+        hyp: tokens of the hypothesis string.
+        fillers: filler words (lower case): optional in the reference,
+            dropped from the hypothesis.
+
+    Returns:
+        (correct, the reason in words).
+
+    >>> from hub4eval.tokens import tokenize
+    >>> ref = tokenize("Glen Buni- Bunting")
+    >>> noisy_content_correct(ref, [ref], tokenize("glen uh bunting"))[0]
+    True
+    >>> noisy_content_correct(ref, [ref], tokenize("glen"))
+    (False, 'no minimal string `glen buni- bunting` (optional: `buni-`) inside the hypothesis `glen`')
+    """
+    fillers = frozenset(w.lower() for w in fillers)
+    hyp_kept = [t for t in hyp if not t.optional and not _is_filler(t, fillers)]
+    hyp_words = [t.text for t in hyp_kept]
+    if not hyp_words:
+        dropped = f" (dropped: {_show(hyp)})" if hyp else ""
+        return False, f"the hypothesis has no words once fillers are dropped{dropped}"
+
+    ref_optional = [is_optional_reference(t, fillers) for t in ref_max]
+    if not _is_run_of(hyp_words, [t.text for t in ref_max], ref_optional):
+        skippable = [t for t, o in zip(ref_max, ref_optional) if o]
+        note = f" (optional: {_show(skippable)})" if skippable else ""
+        return False, (
+            f"hypothesis tokens {_show(hyp_kept)} are not a run of the reference "
+            f"{_show(ref_max)}{note}"
+        )
+
+    minimals = [m for m in ref_minimals] or [ref_max]
+    for minimal in minimals:
+        optional = [is_optional_reference(t, fillers) for t in minimal]
+        if _runs_into([t.text for t in minimal], optional, hyp_words):
+            return True, (
+                f"hypothesis tokens {_show(hyp_kept)} are a run of the reference "
+                f"{_show(ref_max)} and contain the minimal string {_show(minimal)}"
+            )
+    described = []
+    for minimal in minimals:
+        skippable = [t for t in minimal if is_optional_reference(t, fillers)]
+        note = f" (optional: {_show(skippable)})" if skippable else ""
+        described.append(_show(minimal) + note)
+    return False, f"no minimal string {' or '.join(described)} inside the hypothesis {_show(hyp_kept)}"

@@ -55,6 +55,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from .errors import InputError, InputWarning
 from .tokens import Token, tokenize
@@ -127,22 +128,22 @@ class Glm:
     case_sensitive: bool = False
     warnings: tuple[InputWarning, ...] = ()
     digest: str = ""
-    _index: dict[str, tuple[GlmRule, ...]] = field(
-        default_factory=dict, init=False, repr=False, compare=False
-    )
+    _trie: dict[str | None, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self.digest:
             object.__setattr__(self, "digest", _digest(self.rules, self.case_sensitive))
-        index: dict[str, list[GlmRule]] = {}
+        # A word trie keyed by the first word, then the next, ...; the key None
+        # holds the rule ending there. Walking it finds the longest match in
+        # at most (longest left-hand side) steps, however many rules share a
+        # first word (`two` starts over a hundred in en.glm).
+        trie: dict[str | None, Any] = {}
         for rule in self.rules:
-            index.setdefault(rule.lhs[0], []).append(rule)
-        # Longest left-hand side first; file order among equal lengths.
-        object.__setattr__(
-            self,
-            "_index",
-            {first: tuple(sorted(rules, key=lambda r: -len(r.lhs))) for first, rules in index.items()},
-        )
+            node = trie
+            for word in rule.lhs:
+                node = node.setdefault(word, {})
+            node.setdefault(None, rule)
+        object.__setattr__(self, "_trie", trie)
 
     def __len__(self) -> int:
         return len(self.rules)
@@ -572,52 +573,55 @@ def apply_glm(tokens: Sequence[Token], glm: Glm) -> tuple[Token, ...]:
     >>> [(t.text, t.start, t.end) for t in apply_glm(tokenize("I cannot"), glm)]
     [('i', 0, 1), ('can', 2, 8), ('not', 2, 8)]
     """
-    index = glm._index
-    if not index:
+    trie = glm._trie
+    if not trie:
         return tuple(tokens)
-    case_sensitive = glm.case_sensitive
-    texts = [_match_key(t.text, case_sensitive) for t in tokens]
+    if glm.case_sensitive:
+        texts = [t.text for t in tokens]
+    else:
+        texts = [t.text.lower() for t in tokens]
+    texts = [_match_key(t, True) if _RIGHT_QUOTE in t else t for t in texts]
     total = len(texts)
     out: list[Token] = []
     append = out.append
     i = 0
     while i < total:
-        candidates = index.get(texts[i])
-        if candidates is not None:
-            for rule in candidates:
-                width = len(rule.lhs)
-                if width == 1 or (
-                    i + width <= total and tuple(texts[i + 1 : i + width]) == rule.lhs[1:]
-                ):
-                    out.extend(_produce(tokens[i : i + width], rule))
-                    i += width
-                    break
-            else:
-                append(tokens[i])
-                i += 1
-        else:
+        node = trie.get(texts[i])
+        if node is None:
             append(tokens[i])
             i += 1
+            continue
+        rule = node.get(None)
+        width = 1
+        j = i + 1
+        while j < total:
+            node = node.get(texts[j])
+            if node is None:
+                break
+            j += 1
+            found = node.get(None)
+            if found is not None:
+                rule, width = found, j - i
+        if rule is None:
+            append(tokens[i])
+            i += 1
+            continue
+        out.extend(_produce(tokens[i : i + width], rule))
+        i += width
     return tuple(out)
 
 
 def _produce(replaced: Sequence[Token], rule: GlmRule) -> list[Token]:
     if len(rule.rhs) == len(replaced):
         return [
-            Token(
-                text,
-                old.start,
-                old.end,
-                parenthesized=old.parenthesized,
-                optional=optional or old.optional,
-            )
+            Token(text, old.start, old.end, old.parenthesized, optional or old.optional)
             for text, optional, old in zip(rule.rhs, rule.optional, replaced)
         ]
     start, end = replaced[0].start, replaced[-1].end
     parenthesized = any(t.parenthesized for t in replaced)
     all_optional = all(t.optional for t in replaced)
     return [
-        Token(text, start, end, parenthesized=parenthesized, optional=optional or all_optional)
+        Token(text, start, end, parenthesized, optional or all_optional)
         for text, optional in zip(rule.rhs, rule.optional)
     ]
 

@@ -434,9 +434,11 @@ def _parse_rule(
 def _parse_lhs(lexemes: list[tuple[str, int]], arrow_column: int) -> list[tuple[str, int]]:
     words: list[tuple[str, int]] = []
     depth = 0
+    opened = arrow_column
     for lexeme, column in lexemes:
         if lexeme == "[":
             depth += 1
+            opened = column
         elif lexeme == "]":
             depth -= 1
             if depth < 0:
@@ -450,7 +452,7 @@ def _parse_lhs(lexemes: list[tuple[str, int]], arrow_column: int) -> list[tuple[
         else:
             words.append((lexeme, column))
     if depth:
-        raise _RuleError("`[` without `]` on the left-hand side", arrow_column, "balance the brackets")
+        raise _RuleError("`[` without `]` on the left-hand side", opened, "balance the brackets")
     if not words:
         raise _RuleError("empty left-hand side", arrow_column, "write at least one word before `=>`")
     return words
@@ -461,11 +463,12 @@ def _split_rhs(
 ) -> tuple[list[tuple[str, int]], list[tuple[str, int]] | None]:
     """Split the right side at its first `/` outside braces: (RHS, context or None)."""
     depth = 0
+    opened = arrow_column
     for k, (lexeme, column) in enumerate(lexemes):
         if lexeme == "{":
             if depth:
                 raise _RuleError("nested `{`", column, "alternations cannot be nested")
-            depth = 1
+            depth, opened = 1, column
         elif lexeme == "}":
             if not depth:
                 raise _RuleError("`}` without `{`", column, "balance the braces")
@@ -473,7 +476,7 @@ def _split_rhs(
         elif lexeme == "/" and not depth:
             return lexemes[:k], lexemes[k + 1 :]
     if depth:
-        raise _RuleError("`{` without `}`", arrow_column, "close the alternation with `}`")
+        raise _RuleError("`{` without `}`", opened, "close the alternation with `}`")
     return lexemes, None
 
 
@@ -485,11 +488,13 @@ def _parse_rhs(items: list[tuple[str, int]], arrow_column: int) -> list[tuple[st
         )
     produced: list[tuple[str, bool]] = []
     depth = 0
+    opened = arrow_column
     k = 0
     while k < len(items):
         lexeme, column = items[k]
         if lexeme == "[":
             depth += 1
+            opened = column
         elif lexeme == "]":
             depth -= 1
             if depth < 0:
@@ -506,7 +511,7 @@ def _parse_rhs(items: list[tuple[str, int]], arrow_column: int) -> list[tuple[st
             produced.append((lexeme, False))
         k += 1
     if depth:
-        raise _RuleError("`[` without `]` on the right-hand side", arrow_column, "balance the brackets")
+        raise _RuleError("`[` without `]` on the right-hand side", opened, "balance the brackets")
     return produced
 
 

@@ -1,0 +1,255 @@
+"""§6 "Content, noisy data": the token comparison of hub4eval.noisy."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hub4eval.noisy import DEFAULT_FILLERS, is_optional_reference, noisy_content_correct
+from hub4eval.tokens import Token, tokenize
+
+
+def check(ref: str, hyp: str, minimals: list[str] | None = None) -> tuple[bool, str]:
+    ref_tokens = tokenize(ref)
+    minimal_tokens = [tokenize(m) for m in minimals] if minimals is not None else [ref_tokens]
+    return noisy_content_correct(ref_tokens, minimal_tokens, tokenize(hyp), DEFAULT_FILLERS)
+
+
+def test_default_fillers() -> None:
+    assert DEFAULT_FILLERS == frozenset("uh um er ah eh hm hmm mm uhm %hesitation".split())
+
+
+@pytest.mark.parametrize(
+    ("token", "optional"),
+    [
+        (Token("uh", 0, 2), True),
+        (Token("UHM", 0, 3), True),
+        (Token("buni-", 0, 5), True),
+        (Token("bunting", 0, 7, parenthesized=True), True),
+        (Token("yes", 0, 3, optional=True), True),
+        (Token("-", 0, 1), False),
+        (Token("glen", 0, 4), False),
+    ],
+)
+def test_optional_reference_tokens(token: Token, optional: bool) -> None:
+    assert is_optional_reference(token, DEFAULT_FILLERS) is optional
+
+
+# ---------------------------------------------------------------- the spec's examples
+
+
+def test_fragment_in_reference_is_optional() -> None:
+    assert check("Glen Buni- Bunting", "glen bunting")[0]
+
+
+def test_whole_minimal_string_must_be_in_hypothesis() -> None:
+    correct, reason = check("Glen Bunting", "glen")
+    assert not correct
+    assert reason == "no minimal string `glen bunting` inside the hypothesis `glen`"
+
+
+def test_bracketed_minimal_string() -> None:
+    assert check("Glen Bunting", "glen", minimals=["Glen"])[0]
+    assert check("Glen Bunting", "glen bunting", minimals=["Glen"])[0]
+    assert not check("Glen Bunting", "bunting", minimals=["Glen"])[0]
+
+
+def test_empty_hypothesis_is_not_correct() -> None:
+    correct, reason = check("Glen Bunting", "uh um")
+    assert not correct
+    assert reason == "the hypothesis has no words once fillers are dropped (dropped: `uh um`)"
+    assert not check("Glen Bunting", "")[0]
+
+
+# ---------------------------------------------------------------- condition 1
+
+
+def test_hypothesis_fillers_are_dropped() -> None:
+    assert check("south africa", "uh south um africa")[0]
+
+
+def test_reference_fillers_and_parenthesized_tokens_are_optional() -> None:
+    assert check("south uh (er) africa", "south africa", minimals=["south africa"])[0]
+    assert check("south (new) africa", "south africa", minimals=["south"])[0]
+    assert check("south (new) africa", "south new africa", minimals=["south"])[0]
+
+
+def test_glm_optional_tokens() -> None:
+    ref = (Token("south", 0, 5), Token("yeah", 6, 10, optional=True), Token("africa", 11, 17))
+    hyp = (Token("south", 0, 5), Token("africa", 6, 12), Token("well", 13, 17, optional=True))
+    assert noisy_content_correct(ref, [ref], hyp, DEFAULT_FILLERS)[0]
+
+
+def test_hypothesis_must_be_a_contiguous_run() -> None:
+    correct, reason = check("the host of the south africa tournament", "host tournament", ["host"])
+    assert not correct
+    assert reason == (
+        "hypothesis tokens `host tournament` are not a run of the reference "
+        "`the host of the south africa tournament`"
+    )
+
+
+def test_run_reason_lists_optional_tokens() -> None:
+    correct, reason = check("south uh africa", "africa south", ["africa"])
+    assert not correct
+    assert reason == (
+        "hypothesis tokens `africa south` are not a run of the reference "
+        "`south uh africa` (optional: `uh`)"
+    )
+
+
+def test_hypothesis_words_out_of_order_or_extra_are_incorrect() -> None:
+    assert not check("glen bunting", "bunting glen")[0]
+    assert not check("glen bunting", "glen bunting jr")[0]
+    assert not check("glen bunting", "glen x bunting")[0]
+
+
+def test_a_run_inside_the_maximal_string() -> None:
+    assert check("the winner south africa", "south africa", ["south africa"])[0]
+
+
+def test_non_optional_reference_tokens_inside_the_run_cannot_be_skipped() -> None:
+    assert not check("south new africa", "south africa", ["south"])[0]
+
+
+def test_optional_token_matching_a_hypothesis_token() -> None:
+    # The fragment may be matched or skipped: either way is fine.
+    assert check("buni- buni- bunting", "buni- bunting")[0]
+    assert check("glen buni- bunting", "glen buni- bunting")[0]
+
+
+# ---------------------------------------------------------------- condition 2
+
+
+def test_minimal_string_with_optional_tokens() -> None:
+    assert check("south uh africa", "south africa", ["south uh africa"])[0]
+
+
+def test_any_of_several_minimal_strings() -> None:
+    assert check("glen bunting of denver", "denver", ["glen bunting", "denver"])[0]
+    correct, reason = check("glen bunting of denver", "of", ["glen bunting", "denver"])
+    assert not correct
+    assert reason == "no minimal string `glen bunting` or `denver` inside the hypothesis `of`"
+
+
+def test_minimal_reason_lists_optional_tokens() -> None:
+    correct, reason = check("south africa", "south", ["south (new) africa"])
+    assert not correct
+    assert reason == "no minimal string `south new africa` (optional: `new`) inside the hypothesis `south`"
+
+
+def test_no_minimal_strings_means_the_maximal_string() -> None:
+    ref = tokenize("south africa")
+    assert noisy_content_correct(ref, [], tokenize("south africa"))[0]
+    assert not noisy_content_correct(ref, [], tokenize("south"))[0]
+
+
+def test_correct_reason() -> None:
+    correct, reason = check("Glen Buni- Bunting", "glen bunting")
+    assert correct
+    assert reason == (
+        "hypothesis tokens `glen bunting` are a run of the reference `glen buni- bunting` "
+        "and contain the minimal string `glen buni- bunting`"
+    )
+
+
+def test_custom_fillers_are_case_insensitive() -> None:
+    ref, hyp = tokenize("south you know africa"), tokenize("south africa")
+    assert not noisy_content_correct(ref, [ref], hyp, frozenset())[0]
+    assert noisy_content_correct(ref, [ref], hyp, frozenset({"You", "KNOW"}))[0]
+
+
+def test_long_fill_is_fast() -> None:
+    ref = tokenize(" ".join(["uh word"] * 2000))
+    hyp = tokenize(" ".join(["word"] * 2000))
+    assert noisy_content_correct(ref, [ref], hyp)[0]
+
+
+# ---------------------------------------------------------------- properties
+
+WORDS = ("glen", "bunting", "south", "africa", "cup")
+OPTIONAL_KINDS = ("filler", "fragment", "paren", "glm")
+
+
+@st.composite
+def reference_tokens(draw: st.DrawFn) -> tuple[Token, ...]:
+    """Reference tokens with at least one non-optional word, some optional ones."""
+    items = draw(
+        st.lists(
+            st.one_of(
+                st.tuples(st.just("word"), st.sampled_from(WORDS)),
+                st.tuples(st.sampled_from(OPTIONAL_KINDS), st.sampled_from(WORDS)),
+            ),
+            min_size=1,
+            max_size=8,
+        ).filter(lambda xs: any(kind == "word" for kind, _ in xs))
+    )
+    tokens = []
+    for k, (kind, word) in enumerate(items):
+        text = {"filler": "uh", "fragment": word[:3] + "-"}.get(kind, word)
+        tokens.append(
+            Token(text, 10 * k, 10 * k + len(text), parenthesized=kind == "paren", optional=kind == "glm")
+        )
+    return tuple(tokens)
+
+
+def _plain(tokens: tuple[Token, ...] | list[Token]) -> tuple[Token, ...]:
+    return tuple(Token(t.text, 10 * k, 10 * k + len(t.text)) for k, t in enumerate(tokens))
+
+
+@given(reference_tokens(), st.data())
+def test_reference_without_some_optional_tokens_is_correct(ref: tuple[Token, ...], data: st.DataObject) -> None:
+    keep = [
+        not is_optional_reference(t) or data.draw(st.booleans(), label=f"keep {t.text}") for t in ref
+    ]
+    hyp = _plain([t for t, k in zip(ref, keep) if k])
+    correct, reason = noisy_content_correct(ref, [ref], hyp)
+    assert correct, reason
+
+
+@given(reference_tokens(), st.data())
+def test_an_extra_word_makes_it_incorrect(ref: tuple[Token, ...], data: st.DataObject) -> None:
+    hyp = [t for t in ref if not is_optional_reference(t)]
+    position = data.draw(st.integers(0, len(hyp)), label="position")
+    hyp.insert(position, Token("zebra", 0, 5))
+    correct, _ = noisy_content_correct(ref, [ref], _plain(hyp))
+    assert not correct
+
+
+def _brute_force(
+    ref: tuple[Token, ...], minimals: list[tuple[Token, ...]], hyp: tuple[Token, ...]
+) -> bool:
+    """The definition, by enumerating every set of deleted optional tokens."""
+    kept_hyp = [t.text for t in hyp if not t.optional and t.text not in DEFAULT_FILLERS]
+    if not kept_hyp:
+        return False
+
+    def variants(tokens: tuple[Token, ...]) -> set[tuple[str, ...]]:
+        optional = [k for k, t in enumerate(tokens) if is_optional_reference(t)]
+        out = set()
+        for r in range(len(optional) + 1):
+            for gone in combinations(optional, r):
+                out.add(tuple(t.text for k, t in enumerate(tokens) if k not in gone))
+        return out
+
+    def runs(words: list[str] | tuple[str, ...]) -> set[tuple[str, ...]]:
+        return {tuple(words[a:b]) for a in range(len(words) + 1) for b in range(a, len(words) + 1)}
+
+    ref_runs = {v for a in range(len(ref)) for b in range(a + 1, len(ref) + 1) for v in variants(ref[a:b])}
+    if tuple(kept_hyp) not in ref_runs:
+        return False
+    hyp_runs = runs(kept_hyp)
+    return any(v in hyp_runs for m in (minimals or [ref]) for v in variants(m))
+
+
+@settings(max_examples=300)
+@given(reference_tokens(), st.lists(st.sampled_from((*WORDS, "uh", "glen-", "sou-")), max_size=6), st.data())
+def test_agrees_with_brute_force(ref: tuple[Token, ...], hyp_words: list[str], data: st.DataObject) -> None:
+    a = data.draw(st.integers(0, len(ref) - 1), label="minimal start")
+    b = data.draw(st.integers(a + 1, len(ref)), label="minimal end")
+    minimals = [ref[a:b]]
+    hyp = tuple(Token(w, 0, len(w)) for w in hyp_words)
+    assert noisy_content_correct(ref, minimals, hyp)[0] == _brute_force(ref, minimals, hyp)

@@ -245,9 +245,9 @@ def test_shipped_en_glm_parses_without_warnings() -> None:
 
 
 def test_shipped_en_glm_is_what_the_script_generates() -> None:
-    from hub4eval.resources import data_path
-
     import importlib.util
+
+    from hub4eval.resources import data_path
 
     script = data_path("mapping_files", "make_en_glm.py")
     spec = importlib.util.spec_from_file_location("make_en_glm", script)

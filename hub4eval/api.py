@@ -14,6 +14,7 @@ from pathlib import Path
 
 from .config import ScoreConfig
 from .errors import InputWarning, UsageError
+from .gcpause import paused_gc
 from .mapping import Mapper, points_of
 from .model import Corpus, Extent, InstanceSet, TemplateSet, TextFill
 from .prepare import FillPreparer
@@ -76,6 +77,19 @@ def score(
         InputError: bad input (unknown DOCID, extent outside its document,
             a cycle of pointer types, ...).
     """
+    with paused_gc():
+        return _score(ref, hyp, ref_corpus=ref_corpus, hyp_corpus=hyp_corpus, config=config)
+
+
+def _score(
+    ref: TemplateSet,
+    hyp: TemplateSet,
+    *,
+    ref_corpus: Corpus | None = None,
+    hyp_corpus: Corpus | None = None,
+    config: ScoreConfig | None = None,
+) -> ScoreResult:
+    """:func:`score` without the collector pause."""
     config = config or ScoreConfig()
     warnings: list[InputWarning] = [*ref.warnings, *hyp.warnings]
     if hyp_corpus is not None and ref_corpus is None:
@@ -119,6 +133,7 @@ def score(
         map_extent=alignment.ref_extent if alignment is not None else None,
         glm_apply=glm_apply,
         reference=True,
+        tokens=noisy,
     )
     hyp_prep = FillPreparer(
         config,
@@ -126,6 +141,7 @@ def score(
         glm_apply=glm_apply,
         reference=False,
         unsegmented=unsegmented,
+        tokens=noisy,
     )
     mapper = Mapper(config, ref_prep, hyp_prep, noisy=noisy)
     if unsegmented:
@@ -161,6 +177,24 @@ def score_files(
     docno_tag: str = "DOCNO",
 ) -> ScoreResult:
     """Read the files and :func:`score` them; the CLI's ``score`` command."""
+    with paused_gc():
+        return _score_files(
+            ref_path, hyp_path, ref_text=ref_text, hyp_text=hyp_text, config=config,
+            encoding=encoding, doc_tag=doc_tag, docno_tag=docno_tag,
+        )
+
+
+def _score_files(
+    ref_path: str | Path,
+    hyp_path: str | Path,
+    *,
+    ref_text: str | Path | None,
+    hyp_text: str | Path | None,
+    config: ScoreConfig | None,
+    encoding: str,
+    doc_tag: str,
+    docno_tag: str,
+) -> ScoreResult:
     from .templates import read_templates
 
     config = config or ScoreConfig()

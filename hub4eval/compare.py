@@ -7,7 +7,7 @@ instance, slot and fills to make it a :class:`hub4eval.points.Point`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -20,13 +20,37 @@ Kind = Literal["pointer", "content", "extent"]
 KINDS: tuple[Kind, ...] = ("pointer", "content", "extent")
 
 
-@dataclass(frozen=True)
 class Verdict:
-    """One point before it is placed: its kind, category and the reason."""
+    """One point before it is placed: its kind, category and the reason.
 
-    kind: Kind
-    category: Category
-    reason: str
+    The reason may be given as a function that makes the text: most verdicts
+    belong to candidate pairs that the greedy mapping does not choose, and
+    their reasons are never read, so they are never formatted.
+    """
+
+    __slots__ = ("kind", "category", "_reason")
+
+    def __init__(self, kind: Kind, category: Category, reason: str | Callable[[], str]) -> None:
+        self.kind = kind
+        self.category = category
+        self._reason = reason
+
+    @property
+    def reason(self) -> str:
+        if not isinstance(self._reason, str):
+            self._reason = self._reason()
+        return self._reason
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Verdict):
+            return NotImplemented
+        return (self.kind, self.category, self.reason) == (other.kind, other.category, other.reason)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.category, self.reason))
+
+    def __repr__(self) -> str:
+        return f"Verdict({self.kind!r}, {self.category!r}, {self.reason!r})"
 
 
 def _q(text: str) -> str:
@@ -37,84 +61,143 @@ def _extents(extents: tuple[Extent | None, ...]) -> str:
     return ", ".join(str(e) for e in extents if e is not None) or "none"
 
 
-def _clean_content(ref: PreparedFill, hyp: PreparedFill) -> Verdict:
+# The rules of §6 are the *_status functions; verdicts add the reason in words.
+
+
+def clean_content_status(ref: PreparedFill, hyp: PreparedFill) -> str:
+    """``ok``, ``outside`` (not inside the maximal string) or ``no-minimal``."""
     hyp_text = hyp.maximal.text
-    ref_text = ref.maximal.text
-    if hyp_text not in ref_text:
-        return Verdict(
-            "content",
-            "INC",
-            f"hypothesis {_q(hyp_text)} is not inside the reference maximal string {_q(ref_text)}",
-        )
+    if hyp_text not in ref.maximal.text:
+        return "outside"
     for minimal in ref.minimals:
         if minimal.text in hyp_text:
-            return Verdict(
-                "content",
-                "COR",
-                f"hypothesis {_q(hyp_text)} is inside {_q(ref_text)} and contains "
-                f"the minimal string {_q(minimal.text)}",
-            )
-    wanted = " or ".join(_q(m.text) for m in ref.minimals)
+            return "ok"
+    return "no-minimal"
+
+
+def _clean_reason(status: str, ref: PreparedFill, hyp: PreparedFill) -> str:
+    hyp_text, ref_text = _q(hyp.maximal.text), _q(ref.maximal.text)
+    if status == "outside":
+        return f"hypothesis {hyp_text} is not inside the reference maximal string {ref_text}"
+    if status == "no-minimal":
+        wanted = " or ".join(_q(m.text) for m in ref.minimals)
+        return f"hypothesis {hyp_text} does not contain any minimal string: {wanted}"
+    found = next(m.text for m in ref.minimals if m.text in hyp.maximal.text)
+    return f"hypothesis {hyp_text} is inside {ref_text} and contains the minimal string {_q(found)}"
+
+
+def _clean_content(ref: PreparedFill, hyp: PreparedFill) -> Verdict:
+    status = clean_content_status(ref, hyp)
     return Verdict(
-        "content",
-        "INC",
-        f"hypothesis {_q(hyp_text)} does not contain any minimal string: {wanted}",
+        "content", "COR" if status == "ok" else "INC", lambda: _clean_reason(status, ref, hyp)
     )
 
 
 def _noisy_content(ref: PreparedFill, hyp: PreparedFill, fillers: frozenset[str]) -> Verdict:
-    from .noisy import noisy_content_correct
-
-    correct, reason = noisy_content_correct(
-        ref.maximal.tokens, [m.tokens for m in ref.minimals], hyp.maximal.tokens, fillers
-    )
+    correct, reason = _noisy(ref, hyp, fillers)
     return Verdict("content", "COR" if correct else "INC", reason)
 
 
-def _extent(ref: PreparedFill, hyp: PreparedFill) -> Verdict:
-    if not hyp.has_extent:
-        return Verdict("extent", "INC", "the hypothesis fill has no extent")
-    if not ref.has_extent:
-        return Verdict("extent", "INC", "the reference fill has no extent")
-    hyp_extent = hyp.maximal.extent
-    ref_extent = ref.maximal.extent
-    if hyp_extent is None:
-        return Verdict("extent", "INC", "the hypothesis extent touches no aligned word")
-    if ref_extent is None:
-        return Verdict("extent", "INC", "the reference extent touches no aligned word")
-    if not ref_extent.encloses(hyp_extent):
-        return Verdict(
-            "extent", "INC", f"extent {hyp_extent} not enclosed in {ref_extent}"
-        )
-    minimal_extents = tuple(m.extent for m in ref.minimals)
-    for minimal in minimal_extents:
-        if minimal is not None and minimal.overlaps(hyp_extent):
-            return Verdict(
-                "extent",
-                "COR",
-                f"extent {hyp_extent} enclosed in {ref_extent}, overlaps minimal {minimal}",
-            )
-    return Verdict(
-        "extent",
-        "INC",
-        f"extent {hyp_extent} enclosed in {ref_extent} but overlaps no minimal extent "
-        f"({_extents(minimal_extents)})",
+def _noisy(ref: PreparedFill, hyp: PreparedFill, fillers: frozenset[str]) -> tuple[bool, str]:
+    from .noisy import noisy_content_correct
+
+    return noisy_content_correct(
+        ref.maximal.tokens, [m.tokens for m in ref.minimals], hyp.maximal.tokens, fillers
     )
 
 
+def extent_status(ref: PreparedFill, hyp: PreparedFill) -> str:
+    """``ok`` or why not: ``no-hyp-extent``, ``no-ref-extent``, ``hyp-unaligned``,
+    ``ref-unaligned``, ``not-enclosed``, ``no-minimal``."""
+    if not hyp.has_extent:
+        return "no-hyp-extent"
+    if not ref.has_extent:
+        return "no-ref-extent"
+    hyp_extent = hyp.maximal.extent
+    ref_extent = ref.maximal.extent
+    if hyp_extent is None:
+        return "hyp-unaligned"
+    if ref_extent is None:
+        return "ref-unaligned"
+    if not ref_extent.encloses(hyp_extent):
+        return "not-enclosed"
+    for minimal in ref.minimals:
+        if minimal.extent is not None and minimal.extent.overlaps(hyp_extent):
+            return "ok"
+    return "no-minimal"
+
+
+_EXTENT_REASONS = {
+    "no-hyp-extent": "the hypothesis fill has no extent",
+    "no-ref-extent": "the reference fill has no extent",
+    "hyp-unaligned": "the hypothesis extent touches no aligned word",
+    "ref-unaligned": "the reference extent touches no aligned word",
+}
+
+
+def _extent_reason(status: str, ref: PreparedFill, hyp: PreparedFill) -> str:
+    if status in _EXTENT_REASONS:
+        return _EXTENT_REASONS[status]
+    hyp_extent, ref_extent = hyp.maximal.extent, ref.maximal.extent
+    if status == "not-enclosed":
+        return f"extent {hyp_extent} not enclosed in {ref_extent}"
+    minimal_extents = tuple(m.extent for m in ref.minimals)
+    if status == "no-minimal":
+        return (
+            f"extent {hyp_extent} enclosed in {ref_extent} but overlaps no minimal extent "
+            f"({_extents(minimal_extents)})"
+        )
+    found = next(e for e in minimal_extents if e is not None and e.overlaps(hyp_extent))  # type: ignore[arg-type]
+    return f"extent {hyp_extent} enclosed in {ref_extent}, overlaps minimal {found}"
+
+
+def _extent(ref: PreparedFill, hyp: PreparedFill) -> Verdict:
+    status = extent_status(ref, hyp)
+    return Verdict(
+        "extent", "COR" if status == "ok" else "INC", lambda: _extent_reason(status, ref, hyp)
+    )
+
+
+@dataclass(frozen=True)
+class TextComparison:
+    """What to compare in text fills: the options of §6, resolved once."""
+
+    content: bool = True
+    extent: bool = True
+    noisy: bool = False
+    fillers: frozenset[str] = frozenset()
+
+    @classmethod
+    def of(cls, config: ScoreConfig, noisy: bool) -> TextComparison:
+        return cls(config.compares_content, config.compares_extent, noisy, frozenset(config.fillers))
+
+
 def compare_text(
-    ref: PreparedFill, hyp: PreparedFill, config: ScoreConfig, noisy: bool
+    ref: PreparedFill, hyp: PreparedFill, how: TextComparison
 ) -> tuple[Verdict, ...]:
     """The points of a reference/hypothesis text fill pair (one per aspect)."""
-    verdicts: list[Verdict] = []
-    if config.compares_content:
-        if noisy:
-            verdicts.append(_noisy_content(ref, hyp, frozenset(config.fillers)))
+    if how.content:
+        content = _noisy_content(ref, hyp, how.fillers) if how.noisy else _clean_content(ref, hyp)
+        if how.extent and (ref.has_extent or hyp.has_extent):
+            return (content, _extent(ref, hyp))
+        return (content,)
+    if how.extent and (ref.has_extent or hyp.has_extent):
+        return (_extent(ref, hyp),)
+    return ()
+
+
+def text_categories(ref: PreparedFill, hyp: PreparedFill, how: TextComparison) -> tuple[str, ...]:
+    """The categories :func:`compare_text` gives, without making verdicts (fast path)."""
+    categories = []
+    if how.content:
+        if how.noisy:
+            correct = _noisy(ref, hyp, how.fillers)[0]
         else:
-            verdicts.append(_clean_content(ref, hyp))
-    if config.compares_extent and (ref.has_extent or hyp.has_extent):
-        verdicts.append(_extent(ref, hyp))
-    return tuple(verdicts)
+            correct = clean_content_status(ref, hyp) == "ok"
+        categories.append("COR" if correct else "INC")
+    if how.extent and (ref.has_extent or hyp.has_extent):
+        categories.append("COR" if extent_status(ref, hyp) == "ok" else "INC")
+    return tuple(categories)
 
 
 def unpaired_text(
@@ -144,18 +227,19 @@ def compare_pointer(
     """COR iff the two pointed-to instances are mapped to each other."""
     mapped = instance_mapping.get(ref.key)
     if mapped == hyp.key:
-        return Verdict("pointer", "COR", f"{ref.key} is mapped to {hyp.key}")
+        return Verdict("pointer", "COR", lambda: f"{ref.key} is mapped to {hyp.key}")
     if mapped is None:
         return Verdict(
             "pointer",
             "INC",
-            f"pointer: reference instance {ref.key} is mapped to nothing, "
+            lambda: f"pointer: reference instance {ref.key} is mapped to nothing, "
             f"hypothesis points to {hyp.key}",
         )
     return Verdict(
         "pointer",
         "INC",
-        f"pointer: reference instance {ref.key} mapped to {mapped}, hypothesis points to {hyp.key}",
+        lambda: f"pointer: reference instance {ref.key} mapped to {mapped}, "
+        f"hypothesis points to {hyp.key}",
     )
 
 

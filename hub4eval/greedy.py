@@ -19,7 +19,7 @@ T = TypeVar("T")
 
 def tie_key(counts: Counts, ref_index: int, hyp_index: int, beta_squared: Fraction) -> tuple:
     """Sort key of a pair: higher F, higher COR, fewer INC+MIS+SPU, earlier ref, earlier hyp."""
-    return (-counts.f_exact(beta_squared), -counts.cor, counts.errors, ref_index, hyp_index)
+    return (-counts.f_key(beta_squared), -counts.cor, counts.errors, ref_index, hyp_index)
 
 
 def greedy_map(
@@ -51,6 +51,8 @@ def greedy_map(
     used_hyp: set[int] = set()
     chosen = []
     threshold = None if min_f is None else Fraction(str(min_f))
+    if len(ranked) == 1 and threshold is None:
+        return list(ranked)
     for ref_index, hyp_index, payload in ranked:
         if ref_index in used_ref or hyp_index in used_hyp:
             continue

@@ -12,11 +12,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Union
 
 from .compare import (
+    TextComparison,
     Verdict,
     compare_pointer,
     compare_text,
+    text_categories,
     unpaired_pointer,
     unpaired_text,
 )
@@ -29,8 +32,22 @@ from .points import FillRef, Point
 from .prepare import FillPreparer, PreparedFill
 
 
+_TALLIES: dict[tuple[str, ...], Counts] = {}
+
+
+Item = Union[PreparedFill, PointerFill]  # a single fill as the mapping compares it
+
+
+def _fills(items: Sequence[Item]) -> tuple[Fill, ...]:
+    return tuple(item.fill if isinstance(item, PreparedFill) else item for item in items)
+
+
 def _counts(verdicts: Sequence[Verdict]) -> Counts:
-    return sum((Counts.of(v.category) for v in verdicts), Counts())
+    key = tuple([v.category for v in verdicts])
+    counts = _TALLIES.get(key)
+    if counts is None:
+        counts = _TALLIES[key] = Counts.tally(key)
+    return counts
 
 
 @dataclass(frozen=True)
@@ -43,11 +60,21 @@ class FillMatch:
 
 @dataclass(frozen=True)
 class SlotMatch:
+    """A slot pair: the chosen reference alternative against the hypothesis fills."""
+
     name: str
     alternative: int | None  # index of the chosen reference alternative
-    ref_fills: tuple[Fill, ...]
-    hyp_fills: tuple[Fill, ...]
+    ref_items: tuple[Item, ...]
+    hyp_items: tuple[Item, ...]
     match: FillMatch
+
+    @property
+    def ref_fills(self) -> tuple[Fill, ...]:
+        return _fills(self.ref_items)
+
+    @property
+    def hyp_fills(self) -> tuple[Fill, ...]:
+        return _fills(self.hyp_items)
 
 
 @dataclass(frozen=True)
@@ -134,43 +161,61 @@ class Mapper:
         self.noisy = noisy
         self.beta_squared: Fraction = config.beta_squared
         self.unscored = frozenset(config.unscored_slots)
-        self._text_cache: dict[tuple[int, int], tuple[Verdict, ...]] = {}
+        self.how = TextComparison.of(config, noisy)
+        self._views: dict[tuple[int, bool], tuple[Instance, dict]] = {}
+
+    # -- per-instance preparation --------------------------------------------
+
+    def _view(self, inst: Instance, reference: bool) -> dict[str, tuple[Slot, tuple[tuple[Item, ...], ...]]]:
+        """The scored slots of an instance with their fills prepared, computed once."""
+        key = (id(inst), reference)
+        cached = self._views.get(key)
+        if cached is not None and cached[0] is inst:
+            return cached[1]
+        prep = self.ref_prep if reference else self.hyp_prep
+        view = {}
+        for slot in inst.slots:
+            if slot.name in self.unscored or slot.name in view:
+                continue
+            alternatives = slot.alternatives if reference else slot.alternatives[:1]
+            view[slot.name] = (
+                slot,
+                tuple(
+                    tuple(
+                        prep(f, inst.docid) if isinstance(f, TextFill) else f
+                        for f in alternative.fills
+                    )
+                    for alternative in alternatives
+                ),
+            )
+        self._views[key] = (inst, view)
+        return view
 
     # -- single fills -------------------------------------------------------
 
-    def _text_pair(self, ref: PreparedFill, hyp: PreparedFill) -> tuple[Verdict, ...]:
-        key = (id(ref), id(hyp))
-        verdicts = self._text_cache.get(key)
-        if verdicts is None:
-            verdicts = compare_text(ref, hyp, self.config, self.noisy)
-            self._text_cache[key] = verdicts
-        return verdicts
-
     def match_fills(
         self,
-        ref_fills: Sequence[Fill],
-        hyp_fills: Sequence[Fill],
-        ref_docid: str,
-        hyp_docid: str,
+        ref_items: Sequence[Item],
+        hyp_items: Sequence[Item],
         *,
         optional_slot: bool,
         mapping: Mapping[str, str],
         removable: Callable[[PointerFill], bool],
     ) -> FillMatch:
         """Greedy between the single fills of two alternatives (§5); leftovers MIS/SPU."""
-        ref_prepared = [
-            self.ref_prep(f, ref_docid) if isinstance(f, TextFill) else None for f in ref_fills
-        ]
-        hyp_prepared = [
-            self.hyp_prep(f, hyp_docid) if isinstance(f, TextFill) else None for f in hyp_fills
-        ]
+        config, how = self.config, self.how
+        if len(ref_items) == 1 and len(hyp_items) == 1:
+            ref_item, hyp_item = ref_items[0], hyp_items[0]
+            if isinstance(ref_item, PreparedFill) and isinstance(hyp_item, PreparedFill):
+                verdicts = compare_text(ref_item, hyp_item, how)
+                return FillMatch(((0, 0, verdicts),), _counts(verdicts))
         candidates = []
-        for i, ref_fill in enumerate(ref_fills):
-            for j, hyp_fill in enumerate(hyp_fills):
-                if isinstance(ref_fill, PointerFill) and isinstance(hyp_fill, PointerFill):
-                    verdicts: tuple[Verdict, ...] = (compare_pointer(ref_fill, hyp_fill, mapping),)
-                elif isinstance(ref_fill, TextFill) and isinstance(hyp_fill, TextFill):
-                    verdicts = self._text_pair(ref_prepared[i], hyp_prepared[j])  # type: ignore[arg-type]
+        for i, ref_item in enumerate(ref_items):
+            for j, hyp_item in enumerate(hyp_items):
+                if isinstance(ref_item, PointerFill) and isinstance(hyp_item, PointerFill):
+                    verdicts: tuple[Verdict, ...] = (compare_pointer(ref_item, hyp_item, mapping),)
+                elif isinstance(ref_item, PreparedFill) and isinstance(hyp_item, PreparedFill):
+                    verdicts = compare_text(ref_item, hyp_item, how)
                 else:
                     continue  # a pointer and a text fill are never compared
                 candidates.append((i, j, (verdicts, _counts(verdicts))))
@@ -183,28 +228,26 @@ class Mapper:
             total += counts
             used_ref.add(i)
             used_hyp.add(j)
-        for i, fill in enumerate(ref_fills):
+        for i, item in enumerate(ref_items):
             if i in used_ref:
                 continue
-            if isinstance(fill, PointerFill):
+            if isinstance(item, PointerFill):
                 verdicts = (
                     unpaired_pointer(
-                        fill, reference=True, optional_slot=optional_slot, removed=removable(fill)
+                        item, reference=True, optional_slot=optional_slot, removed=removable(item)
                     ),
                 )
             else:
-                verdicts = unpaired_text(
-                    ref_prepared[i], self.config, reference=True, optional_slot=optional_slot  # type: ignore[arg-type]
-                )
+                verdicts = unpaired_text(item, config, reference=True, optional_slot=optional_slot)
             pairs.append((i, None, verdicts))
             total += _counts(verdicts)
-        for j, fill in enumerate(hyp_fills):
+        for j, item in enumerate(hyp_items):
             if j in used_hyp:
                 continue
-            if isinstance(fill, PointerFill):
-                verdicts = (unpaired_pointer(fill, reference=False),)
+            if isinstance(item, PointerFill):
+                verdicts = (unpaired_pointer(item, reference=False),)
             else:
-                verdicts = unpaired_text(hyp_prepared[j], self.config, reference=False)  # type: ignore[arg-type]
+                verdicts = unpaired_text(item, config, reference=False)
             pairs.append((None, j, verdicts))
             total += _counts(verdicts)
         return FillMatch(tuple(pairs), total)
@@ -214,37 +257,41 @@ class Mapper:
     def match_slot(
         self,
         name: str,
-        ref_slot: Slot | None,
-        hyp_slot: Slot | None,
-        ref_docid: str,
-        hyp_docid: str,
+        ref_slot: tuple[Slot, tuple[tuple[Item, ...], ...]] | None,
+        hyp_slot: tuple[Slot, tuple[tuple[Item, ...], ...]] | None,
         mapping: Mapping[str, str],
         removable: Callable[[PointerFill], bool],
     ) -> SlotMatch:
         """The hypothesis alternative against the best reference alternative (§5)."""
-        hyp_fills: tuple[Fill, ...] = ()
-        if hyp_slot is not None and hyp_slot.alternatives:
-            hyp_fills = hyp_slot.alternatives[0].fills
-        alternatives = ref_slot.alternatives if ref_slot is not None else ()
-        optional = ref_slot is not None and ref_slot.optional
+        hyp_items: tuple[Item, ...] = ()
+        if hyp_slot is not None and hyp_slot[1]:
+            hyp_items = hyp_slot[1][0]
+        alternatives = ref_slot[1] if ref_slot is not None else ()
+        optional = ref_slot is not None and ref_slot[0].optional
         if not alternatives:
             match = self.match_fills(
-                (), hyp_fills, ref_docid, hyp_docid,
-                optional_slot=optional, mapping=mapping, removable=removable,
+                (), hyp_items, optional_slot=optional, mapping=mapping, removable=removable
             )
-            return SlotMatch(name, None, (), hyp_fills, match)
-        best: tuple[tuple, int, FillMatch] | None = None
-        for index, alternative in enumerate(alternatives):
+            return SlotMatch(name, None, (), hyp_items, match)
+        if len(alternatives) == 1:
+            index = 0
             match = self.match_fills(
-                alternative.fills, hyp_fills, ref_docid, hyp_docid,
+                alternatives[0], hyp_items,
                 optional_slot=optional, mapping=mapping, removable=removable,
             )
-            key = tie_key(match.counts, index, 0, self.beta_squared)
-            if best is None or key < best[0]:
-                best = (key, index, match)
-        assert best is not None
-        _, index, match = best
-        return SlotMatch(name, index, alternatives[index].fills, hyp_fills, match)
+        else:
+            best: tuple[tuple, int, FillMatch] | None = None
+            for k, alternative in enumerate(alternatives):
+                candidate = self.match_fills(
+                    alternative, hyp_items,
+                    optional_slot=optional, mapping=mapping, removable=removable,
+                )
+                key = tie_key(candidate.counts, k, 0, self.beta_squared)
+                if best is None or key < best[0]:
+                    best = (key, k, candidate)
+            assert best is not None
+            _, index, match = best
+        return SlotMatch(name, index, alternatives[index], hyp_items, match)
 
     # -- instances ----------------------------------------------------------
 
@@ -258,27 +305,96 @@ class Mapper:
         """Points of a pair (or of one instance against nothing) over the scored slots."""
         if ref is not None and hyp is None and ref.optional:
             return InstanceMatch(ref, None, (), Counts())  # unmapped optional: nothing at all
-        names: list[str] = []
-        for inst in (ref, hyp):
-            if inst is not None:
-                for slot in inst.slots:
-                    if slot.name not in self.unscored and slot.name not in names:
-                        names.append(slot.name)
-        ref_docid = ref.docid if ref is not None else ""
-        hyp_docid = hyp.docid if hyp is not None else ""
-        slots = tuple(
-            self.match_slot(
-                name,
-                ref.slot(name) if ref is not None else None,
-                hyp.slot(name) if hyp is not None else None,
-                ref_docid,
-                hyp_docid,
-                mapping,
-                removable,
-            )
-            for name in names
-        )
-        return InstanceMatch(ref, hyp, slots, sum((s.match.counts for s in slots), Counts()))
+        ref_view = self._view(ref, True) if ref is not None else {}
+        hyp_view = self._view(hyp, False) if hyp is not None else {}
+        names = list(ref_view)
+        names += [name for name in hyp_view if name not in ref_view]
+        how = self.how
+        slots = []
+        total = Counts()
+        for name in names:
+            ref_slot, hyp_slot = ref_view.get(name), hyp_view.get(name)
+            if ref_slot is not None and hyp_slot is not None:
+                ref_alternatives, hyp_alternatives = ref_slot[1], hyp_slot[1]
+                if (
+                    len(ref_alternatives) == 1
+                    and len(ref_alternatives[0]) == 1
+                    and hyp_alternatives
+                    and len(hyp_alternatives[0]) == 1
+                    and type(ref_alternatives[0][0]) is PreparedFill
+                    and type(hyp_alternatives[0][0]) is PreparedFill
+                ):
+                    # the common case, one text fill on each side: no greedy needed
+                    verdicts = compare_text(ref_alternatives[0][0], hyp_alternatives[0][0], how)
+                    counts = _counts(verdicts)
+                    slots.append(
+                        SlotMatch(
+                            name,
+                            0,
+                            ref_alternatives[0],
+                            hyp_alternatives[0],
+                            FillMatch(((0, 0, verdicts),), counts),
+                        )
+                    )
+                    total += counts
+                    continue
+            slot = self.match_slot(name, ref_slot, hyp_slot, mapping, removable)
+            slots.append(slot)
+            total += slot.match.counts
+        return InstanceMatch(ref, hyp, tuple(slots), total)
+
+    def pair_counts(
+        self,
+        ref: Instance,
+        hyp: Instance,
+        mapping: Mapping[str, str],
+        removable: Callable[[PointerFill], bool],
+    ) -> Counts:
+        """The counts :meth:`match_instance` would give the pair, without its points.
+
+        Every candidate pair needs its counts for the greedy choice, but only
+        the chosen pairs need points; single text fills (the common case) are
+        counted straight from the §6 rules.
+        """
+        ref_view, hyp_view = self._view(ref, True), self._view(hyp, False)
+        how = self.how
+        cor = inc = mis = spu = opt = rem = 0
+        for name in (*ref_view, *(n for n in hyp_view if n not in ref_view)):
+            ref_slot, hyp_slot = ref_view.get(name), hyp_view.get(name)
+            if ref_slot is not None and hyp_slot is not None:
+                ref_alternatives, hyp_alternatives = ref_slot[1], hyp_slot[1]
+                if (
+                    len(ref_alternatives) == 1
+                    and len(ref_alternatives[0]) == 1
+                    and hyp_alternatives
+                    and len(hyp_alternatives[0]) == 1
+                    and type(ref_alternatives[0][0]) is PreparedFill
+                    and type(hyp_alternatives[0][0]) is PreparedFill
+                ):
+                    for category in text_categories(
+                        ref_alternatives[0][0], hyp_alternatives[0][0], how  # type: ignore[arg-type]
+                    ):
+                        if category == "COR":
+                            cor += 1
+                        else:
+                            inc += 1
+                    continue
+            elif hyp_slot is None and ref_slot is not None and len(ref_slot[1]) == 1:
+                items = ref_slot[1][0]
+                if all(type(item) is PreparedFill for item in items):
+                    # a reference slot the hypothesis lacks: every point MIS (OPT if optional)
+                    points = sum(
+                        how.content + (how.extent and item.has_extent) for item in items  # type: ignore[union-attr]
+                    )
+                    if ref_slot[0].optional:
+                        opt += points
+                    else:
+                        mis += points
+                    continue
+            c = self.match_slot(name, ref_slot, hyp_slot, mapping, removable).match.counts
+            cor, inc, mis = cor + c.cor, inc + c.inc, mis + c.mis
+            spu, opt, rem = spu + c.spu, opt + c.opt, rem + c.rem
+        return Counts(cor, inc, mis, spu, opt, rem)
 
     def match_sets(
         self, ref: InstanceSet | None, hyp: InstanceSet | None, order: Sequence[str]
@@ -301,13 +417,16 @@ class Mapper:
             if not refs and not hyps:
                 continue
             candidates = [
-                (i, j, self.match_instance(r, h, mapping, removable))
+                (i, j, self.pair_counts(r, h, mapping, removable))
                 for i, r in enumerate(refs)
                 for j, h in enumerate(hyps)
             ]
-            chosen = greedy_map(
-                candidates, lambda m: m.counts, self.beta_squared, self.config.min_map_f
-            )
+            chosen = [
+                (i, j, self.match_instance(refs[i], hyps[j], mapping, removable))
+                for i, j, _ in greedy_map(
+                    candidates, lambda c: c, self.beta_squared, self.config.min_map_f
+                )
+            ]
             for _, _, match in chosen:
                 mapping[match.ref.key] = match.hyp.key  # type: ignore[union-attr]
             mapped_ref = {i for i, _, _ in chosen}
@@ -377,9 +496,10 @@ def points_of(matches: Sequence[SetMatch]) -> tuple[Point, ...]:
             owner = inst.ref if inst.ref is not None else inst.hyp
             assert owner is not None
             for slot in inst.slots:
+                ref_fills, hyp_fills = slot.ref_fills, slot.hyp_fills
                 for i, j, verdicts in slot.match.pairs:
-                    ref_fill = slot.ref_fills[i] if i is not None else None
-                    hyp_fill = slot.hyp_fills[j] if j is not None else None
+                    ref_fill = ref_fills[i] if i is not None else None
+                    hyp_fill = hyp_fills[j] if j is not None else None
                     ref_ref = (
                         FillRef.of(inst.ref, slot.name, ref_fill)
                         if ref_fill is not None and inst.ref is not None

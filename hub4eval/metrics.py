@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from collections.abc import Iterable
 from typing import Literal
 
 Category = Literal["COR", "INC", "MIS", "SPU", "OPT", "REM"]
@@ -16,7 +17,7 @@ CATEGORIES: tuple[Category, ...] = ("COR", "INC", "MIS", "SPU", "OPT", "REM")
 METRICS = ("REC", "PRE", "F", "UND", "OVG", "SUB", "ERR")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Counts:
     """How many points of each category."""
 
@@ -29,7 +30,16 @@ class Counts:
 
     @classmethod
     def of(cls, category: Category) -> Counts:
-        return cls(**{category.lower(): 1})
+        """One point of ``category``."""
+        return _UNIT[category]
+
+    @classmethod
+    def tally(cls, categories: Iterable[str]) -> Counts:
+        """Counts of a sequence of categories."""
+        values = dict.fromkeys(CATEGORIES, 0)
+        for category in categories:
+            values[category] += 1  # type: ignore[index]
+        return cls(*values.values())
 
     def __add__(self, other: Counts) -> Counts:
         return Counts(
@@ -61,6 +71,19 @@ class Counts:
         """INC + MIS + SPU, the tie-breaker of the greedy mapping (§5)."""
         return self.inc + self.mis + self.spu
 
+    def f_key(self, beta_squared: Fraction = Fraction(1)) -> float:
+        """F as a float that ties exactly when the exact F ties (§5 tie order).
+
+        F = (p + q) COR / (p POS + q ACT) with beta^2 = p / q; numerator and
+        denominator are exact integers and IEEE division is correctly rounded,
+        so equal fractions give equal floats, and distinct fractions of counts
+        below 2**26 differ by more than the rounding error.
+        """
+        if self.cor == 0:
+            return 0.0
+        p, q = beta_squared.numerator, beta_squared.denominator
+        return ((p + q) * self.cor) / (p * self.pos + q * self.act)
+
     def f_exact(self, beta_squared: Fraction = Fraction(1)) -> Fraction:
         """F as an exact fraction, 0 when there is nothing correct (§5 ties).
 
@@ -76,10 +99,10 @@ class Counts:
         F is defined whenever POS + ACT > 0 (0 when COR = 0), so a system that
         answers nothing scores F = 0 rather than an undefined F.
         """
-        b2 = Fraction(str(beta)) ** 2
+        b2 = beta * beta
 
-        def ratio(num: int | Fraction, den: int | Fraction) -> float | None:
-            return None if den == 0 else float(Fraction(num) / den)
+        def ratio(num: float, den: float) -> float | None:
+            return None if den == 0 else num / den
 
         return {
             "REC": ratio(self.cor, self.pos),
@@ -105,3 +128,8 @@ class Counts:
         }
         out.update(self.metrics(beta))
         return out
+
+
+_UNIT: dict[str, Counts] = {
+    category: Counts(*(int(c == category) for c in CATEGORIES)) for category in CATEGORIES
+}

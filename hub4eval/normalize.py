@@ -8,6 +8,7 @@ how many characters it removed so the caller can move the extent.
 from __future__ import annotations
 
 import re
+import sys
 import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
@@ -46,8 +47,21 @@ def whiteout_tags(text: str, non_extractable: Iterable[str] = DEFAULT_NON_EXTRAC
     return _TAG.sub(_blank, text)
 
 
-def _is_word_char(ch: str) -> bool:
-    return ch.isalnum()
+@lru_cache(maxsize=1)
+def _punctuation_pattern() -> re.Pattern[str]:
+    """Every Unicode punctuation character, except a word-internal apostrophe or hyphen.
+
+    Built once per process (a scan of the code points) and only when needed.
+    """
+    kept = APOSTROPHES + HYPHENS
+    others = "".join(
+        re.escape(chr(code))
+        for code in range(sys.maxunicode + 1)
+        if unicodedata.category(chr(code)).startswith("P") and chr(code) not in kept
+    )
+    ah = re.escape(kept)
+    # an apostrophe/hyphen is whited out unless a letter or digit is on both sides
+    return re.compile(rf"[{others}]|(?<![^\W_])[{ah}]|[{ah}](?![^\W_])")
 
 
 def whiteout_punctuation(text: str) -> str:
@@ -55,23 +69,20 @@ def whiteout_punctuation(text: str) -> str:
 
     >>> whiteout_punctuation("Anchorage,... isn't 2-0 (uh)").split()
     ['Anchorage', "isn't", '2-0', 'uh']
+    >>> whiteout_punctuation("-x- 'y' a_b")
+    ' x   y  a b'
     """
-    chars = list(text)
-    for i, ch in enumerate(chars):
-        if not unicodedata.category(ch).startswith("P"):
-            continue
-        if ch in APOSTROPHES or ch in HYPHENS:
-            before = text[i - 1] if i > 0 else ""
-            after = text[i + 1] if i + 1 < len(text) else ""
-            if before and after and _is_word_char(before) and _is_word_char(after):
-                continue
-        chars[i] = " "
-    return "".join(chars)
+    return _punctuation_pattern().sub(" ", text)
 
 
 def collapse_whitespace(text: str) -> str:
     """Every whitespace run becomes one space; the ends are trimmed."""
     return " ".join(text.split())
+
+
+@lru_cache(maxsize=16)
+def _word_set(words: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(w.lower() for w in words)
 
 
 def strip_premodifiers(text: str, premodifiers: Iterable[str] = DEFAULT_PREMODIFIERS) -> tuple[str, int]:
@@ -86,7 +97,10 @@ def strip_premodifiers(text: str, premodifiers: Iterable[str] = DEFAULT_PREMODIF
     >>> strip_premodifiers("the a")
     ('the a', 0)
     """
-    words = {w.lower() for w in premodifiers}
+    words = _word_set(tuple(premodifiers))
+    first = text.split(None, 1)
+    if not first or first[0].lower() not in words:
+        return text, 0
     if all(word.lower() in words for word in text.split()):
         return text, 0
     position = 0

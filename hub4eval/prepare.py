@@ -34,7 +34,7 @@ class PreparedString:
     """One content string (maximal or minimal) ready for comparison."""
 
     text: str  # §3-normalized, whitespace folded
-    tokens: tuple[Token, ...]  # the same after tokenization and the GLM
+    tokens: tuple[Token, ...]  # the same after tokenization and the GLM (noisy comparison only)
     extent: Extent | None  # after premodifier shift and §7 mapping; None: matches nothing
 
 
@@ -65,6 +65,7 @@ class FillPreparer:
             use only their first extent.
         unsegmented: hypothesis offsets count from the start of the file, so
             the mapper gets ``None`` as the document.
+        tokens: compute tokens (needed by noisy content comparison only).
     """
 
     def __init__(
@@ -75,17 +76,19 @@ class FillPreparer:
         glm_apply: Callable[[Sequence[Token]], Sequence[Token]] | None = None,
         reference: bool = True,
         unsegmented: bool = False,
+        tokens: bool = True,
     ) -> None:
         self.config = config
         self.map_extent = map_extent
         self.glm_apply = glm_apply
         self.reference = reference
         self.unsegmented = unsegmented
+        self.tokens = tokens
         self._cache: dict[tuple[str, int], PreparedFill] = {}
 
     def _string(self, raw: str, extent: Extent | None, docid: str) -> PreparedString:
         cfg = self.config
-        text = whiteout_tags(raw, cfg.non_extractable)
+        text = whiteout_tags(raw, cfg.non_extractable) if "<" in raw else raw
         if not cfg.keep_punctuation:
             text = whiteout_punctuation(text)
         stripped, removed = strip_premodifiers(text, cfg.premodifiers)
@@ -95,12 +98,14 @@ class FillPreparer:
                 extent = self.map_extent(None if self.unsegmented else docid, extent)
         # Tokens come from the tag-whited, premodifier-stripped string as written:
         # the tokenizer keeps fragment hyphens and parentheses that whiteout drops.
-        raw_stripped = whiteout_tags(raw, cfg.non_extractable)[removed:]
-        tokens = tokenize(
-            raw_stripped, keep_punctuation=cfg.keep_punctuation, case_sensitive=cfg.case_sensitive
-        )
-        if self.glm_apply is not None:
-            tokens = tuple(self.glm_apply(tokens))
+        tokens: tuple[Token, ...] = ()
+        if self.tokens:
+            raw_stripped = (whiteout_tags(raw, cfg.non_extractable) if "<" in raw else raw)[removed:]
+            tokens = tokenize(
+                raw_stripped, keep_punctuation=cfg.keep_punctuation, case_sensitive=cfg.case_sensitive
+            )
+            if self.glm_apply is not None:
+                tokens = tuple(self.glm_apply(tokens))
         folded = collapse_whitespace(stripped)
         if not cfg.case_sensitive:
             folded = folded.lower()
@@ -116,10 +121,14 @@ class FillPreparer:
             minimal_extents: Sequence[Extent | None] = fill.minimal_extents or (None,) * len(
                 fill.minimal_spans
             )
-            minimals = tuple(
-                self._string(fill.content[a:b], ext, docid)
-                for (a, b), ext in zip(fill.minimal_spans, minimal_extents)
-            )
+            whole = ((0, len(fill.content)),)
+            if fill.minimal_spans == whole and tuple(minimal_extents) == fill.extents[:1]:
+                minimals = (maximal,)  # no brackets: the minimal string is the maximal one
+            else:
+                minimals = tuple(
+                    self._string(fill.content[a:b], ext, docid)
+                    for (a, b), ext in zip(fill.minimal_spans, minimal_extents)
+                )
         else:
             minimals = (maximal,)
         prepared = PreparedFill(fill, maximal, minimals, fill.extent is not None)

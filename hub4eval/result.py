@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from .config import ScoreConfig
 from .errors import InputWarning
 from .mapping import SetMatch
-from .metrics import Counts
+from .metrics import CATEGORIES, Counts
 from .points import Point
 
 LEVELS: dict[str, Callable[[Point], str]] = {
@@ -22,11 +23,15 @@ LEVELS: dict[str, Callable[[Point], str]] = {
 
 def group_counts(points: tuple[Point, ...], key: Callable[[Point], str]) -> dict[str, Counts]:
     """Summed counts per group, groups in order of first appearance."""
-    groups: dict[str, Counts] = {}
+    index = {category: k for k, category in enumerate(CATEGORIES)}
+    tallies: dict[str, list[int]] = {}
     for point in points:
         name = key(point)
-        groups[name] = groups.get(name, Counts()) + Counts.of(point.category)
-    return groups
+        tally = tallies.get(name)
+        if tally is None:
+            tally = tallies[name] = [0] * len(CATEGORIES)
+        tally[index[point.category]] += 1
+    return {name: Counts(*tally) for name, tally in tallies.items()}
 
 
 @dataclass(frozen=True)
@@ -41,13 +46,17 @@ class ScoreResult:
     wer: dict[str, Any] | None = None  # word error rate of the hypothesis text, when texts differ
     alignment: Any = field(default=None, compare=False)  # textalign.CorpusAlignment or None
 
-    @property
+    @cached_property
     def total(self) -> Counts:
-        return sum((Counts.of(p.category) for p in self.points), Counts())
+        return group_counts(self.points, lambda p: "").get("", Counts())
+
+    @cached_property
+    def _levels(self) -> dict[str, dict[str, Counts]]:
+        return {level: group_counts(self.points, key) for level, key in LEVELS.items()}
 
     def by(self, level: str) -> dict[str, Counts]:
         """Counts per ``slot`` (TYPE.SLOT), ``type``, ``document`` or ``kind``."""
-        return group_counts(self.points, LEVELS[level])
+        return dict(self._levels[level])
 
     def instance_pairs(self) -> list[tuple[str | None, str | None, float | None]]:
         """(reference pointer, hypothesis pointer, pair F) for every instance."""

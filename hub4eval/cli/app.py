@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 import typer
 
 from ..errors import InputError, InputWarning
+from ..gcpause import paused_gc
 
 EXIT_BAD_INPUT = 2
 
@@ -47,7 +48,8 @@ def command(*args: Any, **kwargs: Any) -> Callable[[F], F]:
         @functools.wraps(function)
         def wrapper(*a: Any, **kw: Any) -> Any:
             try:
-                return function(*a, **kw)
+                with paused_gc():  # bulk work on many small objects: see gcpause
+                    return function(*a, **kw)
             except InputError as error:
                 raise fail(error) from None
             except KeyboardInterrupt:

@@ -1,0 +1,96 @@
+"""Generate a synthetic reference/hypothesis templette pair for scoring benchmarks.
+
+    python benchmarks/gen_templates.py OUTDIR --docs 10000 --instances 100000 --seed 1
+
+Each document gets one TEMPLATE instance pointing to its events; events have
+five text slots with extents over a Zipfian vocabulary. The hypothesis is the
+reference with errors: dropped and spurious events, changed and dropped
+fills, shifted extents, reordered instances.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from pathlib import Path
+
+SLOTS = ("S_EVENT", "WINNER", "LOSER", "SCORE", "LOCATION")
+
+
+def zipf_words(rnd: random.Random, n: int) -> list[str]:
+    vocabulary = [f"w{i}" for i in range(5000)]
+    weights = [1 / (i + 1) for i in range(len(vocabulary))]
+    return rnd.choices(vocabulary, weights, k=n)
+
+
+def fill(rnd: random.Random, start: int) -> tuple[str, int, int]:
+    words = zipf_words(rnd, rnd.randint(1, 3))
+    content = " ".join(words)
+    return content, start, start + len(content)
+
+
+def generate(docs: int, instances: int, seed: int, error: float) -> tuple[str, str]:
+    rnd = random.Random(seed)
+    per_doc = max(1, instances // docs - 1)
+    ref_lines: list[str] = []
+    hyp_lines: list[str] = []
+    for d in range(docs):
+        docid = f"SYN{d:07d}.0000"
+        events = []
+        for e in range(1, per_doc + 1):
+            slots = {}
+            for slot in SLOTS:
+                slots[slot] = fill(rnd, rnd.randint(0, 5000))
+            events.append((e, slots))
+        ref_lines.append(f"<TEMPLATE-{docid}-1> :=")
+        ref_lines.append("    EVENT: " + "\n           ".join(f"<EV-{docid}-{e}>" for e, _ in events))
+        for e, slots in events:
+            ref_lines.append(f"<EV-{docid}-{e}> :=")
+            for slot, (content, a, b) in slots.items():
+                ref_lines.append(f'    {slot}: "{content}" ##{a}#{b}#')
+        kept = [ev for ev in events if rnd.random() > error]
+        rnd.shuffle(kept)
+        hyp_events = []
+        for e, slots in kept:
+            new = {}
+            for slot, (content, a, b) in slots.items():
+                r = rnd.random()
+                if r < error / 2:
+                    continue  # dropped fill
+                if r < error:
+                    content, a, b = fill(rnd, a)  # wrong fill
+                elif r < 1.5 * error:
+                    a, b = a + 1, b + 1  # shifted extent
+                new[slot] = (content, a, b)
+            hyp_events.append((e, new))
+        for k in range(rnd.randint(0, 1) if rnd.random() < error else 0):
+            hyp_events.append((per_doc + 1 + k, {s: fill(rnd, rnd.randint(0, 5000)) for s in SLOTS}))
+        hyp_lines.append(f"<TEMPLATE-{docid}-1> :=")
+        if hyp_events:
+            hyp_lines.append(
+                "    EVENT: " + "\n           ".join(f"<EV-{docid}-{e}>" for e, _ in hyp_events)
+            )
+        for e, slots in hyp_events:
+            hyp_lines.append(f"<EV-{docid}-{e}> :=")
+            for slot, (content, a, b) in slots.items():
+                hyp_lines.append(f'    {slot}: "{content}" ##{a}#{b}#')
+    return "\n".join(ref_lines) + "\n", "\n".join(hyp_lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("outdir", type=Path)
+    parser.add_argument("--docs", type=int, default=10000)
+    parser.add_argument("--instances", type=int, default=100000)
+    parser.add_argument("--error", type=float, default=0.15)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    args.outdir.mkdir(parents=True, exist_ok=True)
+    ref, hyp = generate(args.docs, args.instances, args.seed, args.error)
+    (args.outdir / "ref.tpl").write_text(ref)
+    (args.outdir / "hyp.tpl").write_text(hyp)
+    print(f"wrote {args.outdir}/ref.tpl ({ref.count(':=')} instances) and hyp.tpl ({hyp.count(':=')})")
+
+
+if __name__ == "__main__":
+    main()

@@ -731,6 +731,12 @@ def _run_band(k: SimpleNamespace, r: np.ndarray, h: np.ndarray, dlo: int, dhi: i
     return int(cost), out_r[:ncols], out_h[:ncols], out_k[:ncols]
 
 
+def _certifying_width(cost: int, delta: int) -> int:
+    """Smallest ``w >= 0`` with ``INDEL * (|delta| + 2w + 2) >= cost``."""
+    units = -(-cost // INDEL)  # ceil: the bound must reach the cost itself
+    return max(0, -(-(units - abs(delta) - 2) // 2))
+
+
 def _certified_band(k: SimpleNamespace, r: np.ndarray, h: np.ndarray, voc: _Vocab, r_base: int, h_base: int,
                     upper: int | None, budget: int) -> tuple[int, np.ndarray, np.ndarray, np.ndarray] | None:
     """Band DP widened until it is provably optimal, or None if the band would exceed ``budget`` cells.
@@ -750,7 +756,7 @@ def _certified_band(k: SimpleNamespace, r: np.ndarray, h: np.ndarray, voc: _Voca
     if upper is None:
         w = _BAND_START
     else:
-        w = max(0, -(-(upper // INDEL - abs(delta) - 2) // 2))
+        w = _certifying_width(upper, delta)
     while True:
         dlo, dhi = min(0, delta) - w, max(0, delta) + w
         if _band_cells(n, m, dlo, dhi) > budget:
@@ -758,7 +764,7 @@ def _certified_band(k: SimpleNamespace, r: np.ndarray, h: np.ndarray, voc: _Voca
         result = _run_band(k, r, h, dlo, dhi, voc, r_base, h_base)
         if (dlo <= -m and dhi >= n) or result[0] <= INDEL * (abs(delta) + 2 * w + 2):
             return result
-        w = max(w + 1, -(-(result[0] // INDEL - abs(delta) - 2) // 2))
+        w = max(w + 1, _certifying_width(result[0], delta))
 
 
 def _hirschberg(k: SimpleNamespace, r: np.ndarray, h: np.ndarray, voc: _Vocab, r_base: int, h_base: int,

@@ -423,3 +423,10 @@ def test_numba_is_imported_lazily() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize(("cost", "delta"), [(0, 0), (300, 0), (469_517, 3), (469_500, 3), (601, -5), (5000, 40)])
+def test_certifying_width_reaches_the_cost(cost: int, delta: int) -> None:
+    w = align._certifying_width(cost, delta)
+    assert align.INDEL * (abs(delta) + 2 * w + 2) >= cost
+    assert w == 0 or align.INDEL * (abs(delta) + 2 * (w - 1) + 2) < cost

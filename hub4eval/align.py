@@ -54,12 +54,17 @@ Optimality guarantee (what ``Alignment.exact`` records):
 3. Beyond that budget the seeded alignment is returned with ``exact=False``:
    a valid alignment whose ``cost`` is exactly the cost of its columns,
    optimal among the alignments that contain its anchor runs, and such that
-   no single run could be removed at a lower cost (last pass). It is not
+   no single run could be removed at a lower cost (when the last pass drops
+   nothing). It is not
    proven globally optimal: a coincidental n-gram match that survives the
    check could cost more than the optimum. Measured: in 20,000 random
    small-vocabulary cases forced onto this route (6,204 used anchors) and on
-   synthetic 20,000- and 50,000-word corpora at 15% and 30% WER (optimum from
-   a wide certified band), the seeded cost always equalled the optimum.
+   synthetic 20,000-word (15% and 30% WER) and 50,000-word (15% WER) corpora,
+   optimum from a wide certified band, the seeded cost always equalled the
+   optimum (``benchmarks/RESULTS.md``). A gap between anchors is aligned
+   optimally unless it exceeds every budget (``HIRSCHBERG_MAX_CELLS`` and a
+   band of ``BAND_MAX_CELLS``), which only long stretches sharing no anchor
+   reach; it then gets the widest band that fits, and ``exact`` is False.
 
 Memory is linear in ``len(ref) + len(hyp)``: the full matrix is used only up
 to ``FULL_CELLS`` cells (one byte of traceback per cell), bands up to
@@ -715,9 +720,10 @@ class _Columns:
 
 
 def _band_cells(n: int, m: int, dlo: int, dhi: int) -> int:
-    """Upper bound of the cells of a band (what ``_k_band`` allocates)."""
+    """Number of cells of a band (what ``_k_band`` allocates, one byte each)."""
     dlo, dhi = max(dlo, -m), min(dhi, n)
-    return (n + 1) * (dhi - dlo + 1)
+    i = np.arange(n + 1, dtype=np.int64)
+    return int((np.minimum(m, i - dlo) - np.maximum(0, i - dhi) + 1).sum())
 
 
 def _run_band(k: SimpleNamespace, r: np.ndarray, h: np.ndarray, dlo: int, dhi: int, voc: _Vocab,
@@ -802,10 +808,24 @@ def _solve_gap(k: SimpleNamespace, r: np.ndarray, h: np.ndarray, voc: _Vocab, r_
     n, m = len(r), len(h)
     if n * m <= HIRSCHBERG_MAX_CELLS:
         return _hirschberg(k, r, h, voc, r_base, h_base, out), True
-    # No exact method fits the budget: the widest affordable band, not certified.
+    # No exact method fits the budgets: the widest band that fits, not
+    # certified; when even the narrowest band does not fit (lengths very
+    # different), Hirschberg regardless of time (memory stays linear).
     delta = n - m
-    w = max(0, (BAND_MAX_CELLS // (n + 1) - abs(delta) - 1) // 2)
-    res = _run_band(k, r, h, min(0, delta) - w, max(0, delta) + w, voc, r_base, h_base)
+
+    def cells(w: int) -> int:
+        return _band_cells(n, m, min(0, delta) - w, max(0, delta) + w)
+
+    if cells(0) > BAND_MAX_CELLS:
+        return _hirschberg(k, r, h, voc, r_base, h_base, out), True
+    lo, hi = 0, n + m
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if cells(mid) <= BAND_MAX_CELLS:
+            lo = mid
+        else:
+            hi = mid - 1
+    res = _run_band(k, r, h, min(0, delta) - lo, max(0, delta) + lo, voc, r_base, h_base)
     out.add(*res[1:])
     return res[0], False
 

@@ -260,6 +260,30 @@ def test_seeded_route_without_certification(pair, monkeypatch) -> None:
         assert al.cost == best
 
 
+@given(pair=related_pairs(max_size=40), budget=st.integers(0, 300))
+@PROPERTY
+def test_gap_fallbacks_without_hirschberg_budget(pair, budget: int, monkeypatch) -> None:
+    """Gaps beyond every budget: the widest band that fits (not certified), or Hirschberg."""
+    ref, hyp = pair
+    monkeypatch.setattr(align, "FULL_CELLS", 2)
+    monkeypatch.setattr(align, "HIRSCHBERG_MAX_CELLS", 0)
+    monkeypatch.setattr(align, "BAND_MAX_CELLS", budget)
+    al = align_words(ref, hyp)
+    assert_valid(al, ref, hyp)
+    best = _align_reference(ref, hyp).cost
+    assert al.cost >= best
+    if al.exact:
+        assert al.cost == best
+
+
+@given(st.integers(0, 30), st.integers(0, 30), st.integers(-40, 5), st.integers(-5, 40))
+@FEW
+def test_band_cells_counts_the_kernel_allocation(n: int, m: int, dlo: int, dhi: int) -> None:
+    dlo, dhi = min(dlo, 0, n - m), max(dhi, 0, n - m)
+    expected = sum(1 for i in range(n + 1) for j in range(m + 1) if dlo <= i - j <= dhi)
+    assert align._band_cells(n, m, dlo, dhi) == expected
+
+
 def test_anchor_runs_follow_unique_ngrams() -> None:
     k = align._kernels()
     ref = "a b c d e f g h x y".split()

@@ -456,12 +456,13 @@ def test_certifying_width_reaches_the_cost(cost: int, delta: int) -> None:
     assert w == 0 or align.INDEL * (abs(delta) + 2 * (w - 1) + 2) < cost
 
 
-def test_only_the_package_module_writes_numba_cache() -> None:
+def test_only_the_package_module_writes_numba_cache(monkeypatch) -> None:
     """A copy imported under another name must not write cache entries hub4eval.align cannot load."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("align_copy", align.__file__)
     copy = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "align_copy", copy)
     spec.loader.exec_module(copy)
     assert type(copy._kernels().band._cache).__name__ == "NullCache"
     assert type(align._kernels().band._cache).__name__ != "NullCache"

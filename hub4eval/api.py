@@ -15,7 +15,7 @@ from pathlib import Path
 from .config import ScoreConfig
 from .errors import InputWarning, UsageError
 from .gcpause import paused_gc
-from .mapping import Mapper, points_of
+from .mapping import Mapper
 from .model import Corpus, Extent, InstanceSet, TemplateSet, TextFill
 from .prepare import FillPreparer
 from .result import ScoreResult
@@ -156,7 +156,6 @@ def _score(
     wer = alignment.wer_summary() if alignment is not None and hasattr(alignment, "wer_summary") else None
     return ScoreResult(
         matches=matches,
-        points=points_of(matches),
         config=config,
         signature=config.signature(texts=texts),
         warnings=tuple(warnings),

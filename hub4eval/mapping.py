@@ -9,7 +9,7 @@ verdicts and counts; points with their fills are made for the chosen mapping.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Union
@@ -485,6 +485,21 @@ class Mapper:
             if j not in mapped_hyp
         ]
         return tuple(matches)
+
+
+def point_keys(matches: Sequence[SetMatch]) -> Iterator[tuple[str, str, str, str, str]]:
+    """(docid, type, slot, kind, category) of every point, in :func:`points_of` order."""
+    for set_match in matches:
+        docid = set_match.docid
+        for inst in set_match.instances:
+            owner = inst.ref if inst.ref is not None else inst.hyp
+            assert owner is not None
+            type_name = owner.type
+            for slot in inst.slots:
+                name = slot.name
+                for _, _, verdicts in slot.match.pairs:
+                    for verdict in verdicts:
+                        yield (docid, type_name, name, verdict.kind, verdict.category)
 
 
 def points_of(matches: Sequence[SetMatch]) -> tuple[Point, ...]:

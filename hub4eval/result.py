@@ -2,36 +2,49 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
 from .config import ScoreConfig
 from .errors import InputWarning
-from .mapping import SetMatch
+from .mapping import SetMatch, point_keys, points_of
 from .metrics import CATEGORIES, Counts
 from .points import Point
 
-LEVELS: dict[str, Callable[[Point], str]] = {
-    "slot": lambda p: p.slot_key,
-    "type": lambda p: p.type,
-    "document": lambda p: p.docid,
-    "kind": lambda p: p.kind,
+# where a point's key sits in the tuples of mapping.point_keys: (docid, type, slot, kind, category)
+LEVELS: dict[str, Callable[[tuple[str, str, str, str, str]], str]] = {
+    "slot": lambda key: f"{key[1]}.{key[2]}",
+    "type": lambda key: key[1],
+    "document": lambda key: key[0],
+    "kind": lambda key: key[3],
 }
 
 
-def group_counts(points: tuple[Point, ...], key: Callable[[Point], str]) -> dict[str, Counts]:
-    """Summed counts per group, groups in order of first appearance."""
+def group_counts(
+    keys: Iterable[tuple[str, str, str, str, str]], levels: dict[str, Callable] = LEVELS
+) -> dict[str, dict[str, Counts]]:
+    """Summed counts per group of every level, groups in order of first appearance."""
     index = {category: k for k, category in enumerate(CATEGORIES)}
-    tallies: dict[str, list[int]] = {}
-    for point in points:
-        name = key(point)
-        tally = tallies.get(name)
-        if tally is None:
-            tally = tallies[name] = [0] * len(CATEGORIES)
-        tally[index[point.category]] += 1
-    return {name: Counts(*tally) for name, tally in tallies.items()}
+    tallies: dict[str, dict[str, list[int]]] = {level: {} for level in levels}
+    total = [0] * len(CATEGORIES)
+    for key in keys:
+        position = index[key[4]]
+        total[position] += 1
+        for level, name_of in levels.items():
+            groups = tallies[level]
+            name = name_of(key)
+            tally = groups.get(name)
+            if tally is None:
+                tally = groups[name] = [0] * len(CATEGORIES)
+            tally[position] += 1
+    out = {
+        level: {name: Counts(*tally) for name, tally in groups.items()}
+        for level, groups in tallies.items()
+    }
+    out["all"] = {"": Counts(*total)}
+    return out
 
 
 @dataclass(frozen=True)
@@ -39,7 +52,6 @@ class ScoreResult:
     """Everything a report needs; built by :func:`hub4eval.api.score`."""
 
     matches: tuple[SetMatch, ...]
-    points: tuple[Point, ...]
     config: ScoreConfig
     signature: str
     warnings: tuple[InputWarning, ...] = ()
@@ -47,12 +59,18 @@ class ScoreResult:
     alignment: Any = field(default=None, compare=False)  # textalign.CorpusAlignment or None
 
     @cached_property
-    def total(self) -> Counts:
-        return group_counts(self.points, lambda p: "").get("", Counts())
+    def points(self) -> tuple[Point, ...]:
+        """Every point with its fills and reason (made on first use: reports
+        that need only counts never pay for a million point objects)."""
+        return points_of(self.matches)
 
     @cached_property
     def _levels(self) -> dict[str, dict[str, Counts]]:
-        return {level: group_counts(self.points, key) for level, key in LEVELS.items()}
+        return group_counts(point_keys(self.matches))
+
+    @property
+    def total(self) -> Counts:
+        return self._levels["all"][""]
 
     def by(self, level: str) -> dict[str, Counts]:
         """Counts per ``slot`` (TYPE.SLOT), ``type``, ``document`` or ``kind``."""

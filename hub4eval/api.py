@@ -8,12 +8,14 @@
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
 
 from .config import ScoreConfig
-from .errors import InputWarning, UsageError
+from .errors import InputError, InputWarning, UsageError
 from .gcpause import paused_gc
 from .mapping import Mapper
 from .model import Corpus, Extent, InstanceSet, TemplateSet, TextFill
@@ -106,7 +108,23 @@ def _score(
         if hyp_corpus is not None:
             warnings += hyp_corpus.warnings
         warnings += check_against_corpus(hyp, hyp_corpus if hyp_corpus is not None else ref_corpus)
-    glm = load_glm(config.glm) if (aligned or noisy) else None
+    if ref_corpus is not None and hyp_corpus is not None:
+        warnings += _check_corpus_pairing(ref_corpus, hyp_corpus)
+    elif ref_corpus is not None and not ref_corpus.segmented:
+        raise _unsegmented_reference(ref_corpus)
+    uses_glm = aligned or noisy
+    # A GLM file named by the user is read even when it will not be used, so
+    # that a bad file is reported on every run, not only on the runs with texts.
+    glm = load_glm(config.glm) if uses_glm or config.glm not in ("default", "none") else None
+    if glm is not None and not uses_glm:
+        warnings.append(
+            InputWarning(
+                "--glm is not used: spelling normalization applies only when the texts differ "
+                "(--hyp-text) or with --content noisy",
+                config.glm,
+            )
+        )
+        glm = None
     glm_apply = None
     if glm is not None:
         from .glm import apply_glm
@@ -164,6 +182,67 @@ def _score(
     )
 
 
+def _unsegmented_reference(corpus: Corpus) -> UsageError:
+    return UsageError(
+        "the reference text has no document tags; reference offsets count from each document's "
+        "opening tag (§1)",
+        corpus.path or None,
+        hint="is this the hypothesis (ASR) text? give it with --hyp-text; or set --doc-tag/--docno-tag",
+    )
+
+
+def _check_corpus_pairing(ref: Corpus, hyp: Corpus) -> list[InputWarning]:
+    """Catch swapped or mismatched text files before they give a meaningless score.
+
+    The reference text must be segmented (its offsets are per document).  Two
+    segmented texts are paired by DOCID (§7.2): none in common means the wrong
+    files were given; each unpaired document is a warning.
+    """
+    if not ref.segmented:
+        raise _unsegmented_reference(ref)
+    if not hyp.segmented:
+        return []
+    ref_ids = [doc.docid for doc in ref.documents]
+    hyp_ids = [doc.docid for doc in hyp.documents]
+    if ref_ids and hyp_ids and not set(ref_ids) & set(hyp_ids):
+        raise UsageError(
+            f"no document of the hypothesis text is in the reference text {ref.path or ''}".rstrip()
+            + f" (e.g. {hyp_ids[0]} vs {ref_ids[0]})",
+            hyp.path or None,
+            hint="check that --ref-text and --hyp-text belong to the same documents; "
+            "give --unsegmented to align by words instead of DOCNO",
+        )
+    warnings = []
+    for docid in sorted(set(hyp_ids) - set(ref_ids)):
+        warnings.append(InputWarning(f"document {docid} of the hypothesis text is not in the reference text", hyp.path or None))
+    for docid in sorted(set(ref_ids) - set(hyp_ids)):
+        warnings.append(InputWarning(f"document {docid} of the reference text is not in the hypothesis text", ref.path or None))
+    return warnings
+
+
+_TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9._:-]*")
+
+
+def _check_tag(value: str, option: str) -> None:
+    if not _TAG_NAME.fullmatch(value):
+        raise UsageError(
+            f"{option} {value!r} is not an SGML element name",
+            hint=f"give the name without brackets, e.g. {option} {'DOC' if option == '--doc-tag' else 'DOCNO'}",
+        )
+
+
+def _too_large(path: str | Path) -> InputError:
+    try:
+        size = f"{os.path.getsize(path):,} bytes"
+    except OSError:
+        size = "size unknown"
+    return InputError(
+        f"the file is too large to read into memory ({size})",
+        str(path),
+        hint="check that this is the right file; score a large corpus in parts",
+    )
+
+
 def score_files(
     ref_path: str | Path,
     hyp_path: str | Path,
@@ -197,26 +276,39 @@ def _score_files(
     from .templates import read_templates
 
     config = config or ScoreConfig()
-    ref = read_templates(str(ref_path), role="reference", encoding=encoding)
-    hyp = read_templates(str(hyp_path), role="hypothesis", encoding=encoding)
-    corpora: list[Corpus | None] = []
     if hyp_text is not None and ref_text is None:
         raise UsageError("--hyp-text needs --ref-text", hint="give the reference text too")
+    _check_tag(doc_tag, "--doc-tag")
+    _check_tag(docno_tag, "--docno-tag")
+    if doc_tag.upper() == docno_tag.upper():
+        raise UsageError(f"--doc-tag and --docno-tag are both {doc_tag!r}", hint="they name different elements")
+    try:
+        ref = read_templates(str(ref_path), role="reference", encoding=encoding)
+    except MemoryError:
+        raise _too_large(ref_path) from None
+    try:
+        hyp = read_templates(str(hyp_path), role="hypothesis", encoding=encoding)
+    except MemoryError:
+        raise _too_large(hyp_path) from None
+    corpora: list[Corpus | None] = []
     for path in (ref_text, hyp_text):
         if path is None:
             corpora.append(None)
             continue
         from .corpus import read_corpus
 
-        corpora.append(
-            read_corpus(
-                str(path),
-                doc_tag=doc_tag,
-                docno_tag=docno_tag,
-                non_extractable=config.non_extractable,
-                encoding=encoding,
+        try:
+            corpora.append(
+                read_corpus(
+                    str(path),
+                    doc_tag=doc_tag,
+                    docno_tag=docno_tag,
+                    non_extractable=config.non_extractable,
+                    encoding=encoding,
+                )
             )
-        )
+        except MemoryError:
+            raise _too_large(path) from None
     return score(ref, hyp, ref_corpus=corpora[0], hyp_corpus=corpora[1], config=config)
 
 

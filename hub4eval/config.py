@@ -7,6 +7,7 @@ printed under every table and stored in the JSON).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import Literal
@@ -67,8 +68,10 @@ class ScoreConfig:
             raise UsageError(
                 f"unknown --content value {self.content!r}", hint="use auto, clean or noisy"
             )
-        if not self.beta > 0:
-            raise UsageError(f"--beta must be positive, got {self.beta}")
+        # math.isfinite: inf would pass "> 0" and then break the exact F
+        # arithmetic (Fraction('inf')) with a traceback.
+        if not (isinstance(self.beta, (int, float)) and math.isfinite(self.beta) and self.beta > 0):
+            raise UsageError(f"--beta must be positive and finite, got {self.beta}", hint="e.g. --beta 1")
         if self.min_map_f is not None and not 0 <= self.min_map_f < 1:
             raise UsageError(f"--min-map-f must be in [0, 1), got {self.min_map_f}")
 

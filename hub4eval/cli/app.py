@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import functools
+import os
 import sys
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
+import click
 import typer
 
 from ..errors import InputError, InputWarning
 from ..gcpause import paused_gc
 
 EXIT_BAD_INPUT = 2
+EXIT_INTERNAL = 1
 
 app = typer.Typer(
     name="hub4eval",
@@ -55,6 +58,32 @@ def command(*args: Any, **kwargs: Any) -> Callable[[F], F]:
             except KeyboardInterrupt:
                 typer.echo("interrupted", err=True)
                 raise typer.Exit(130) from None
+            except MemoryError:
+                # Inputs far beyond what fits in memory (a wrong file, an
+                # audio file): one line, like any other bad input.
+                raise fail(
+                    InputError(
+                        "out of memory: the input files are too large for this machine",
+                        hint="check that the right files were given; score a large corpus in parts",
+                    )
+                ) from None
+            except (typer.Exit, typer.Abort, click.exceptions.ClickException):
+                raise
+            except Exception as error:
+                # A bug, not bad input: exit 1 (never 2, so tests and scripts can
+                # tell them apart) and one line; HUB4EVAL_DEBUG=1 shows the traceback.
+                if os.environ.get("HUB4EVAL_DEBUG"):
+                    raise
+                detail = " ".join(str(error).split())
+                if len(detail) > 300:
+                    detail = detail[:297] + "..."
+                typer.echo(
+                    f"hub4eval: internal error: {type(error).__name__}: {detail} "
+                    "(hint: this is a bug in hub4eval, please report it with the input files; "
+                    "set HUB4EVAL_DEBUG=1 to see the traceback)",
+                    err=True,
+                )
+                raise typer.Exit(EXIT_INTERNAL) from None
 
         app.command(*args, **kwargs)(wrapper)
         return function

@@ -20,6 +20,21 @@ def make_console(stderr: bool = False) -> Console:
     return console
 
 
+def _write(text: str, path: str, option: str) -> None:
+    """Write an output file; an unwritable path is a usage error, not a traceback."""
+    from .. import report
+    from ..errors import UsageError
+
+    try:
+        report.write_text(text, path)
+    except OSError as error:
+        raise UsageError(
+            f"cannot write the {option} output: {error.strerror or error}",
+            path,
+            hint="check that the directory exists and is writable",
+        ) from None
+
+
 @command("score")
 def score_command(
     ref: Path = typer.Argument(..., help="Reference templette file."),
@@ -77,9 +92,9 @@ def score_command(
     )
     print_warnings(result.warnings, quiet)
     if json_path is not None:
-        report.write_text(report.to_json_text(result), json_path)
+        _write(report.to_json_text(result), json_path, "--json")
     if csv_path is not None:
-        report.write_text(report.to_csv_text(result), csv_path)
+        _write(report.to_csv_text(result), csv_path, "--csv")
     if json_path == "-":
         return  # standard output holds the JSON only
     console = make_console()

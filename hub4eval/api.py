@@ -231,7 +231,8 @@ def _check_tag(value: str, option: str) -> None:
         )
 
 
-def _too_large(path: str | Path) -> InputError:
+def too_large_error(path: str | Path) -> InputError:
+    """The error for a file that does not fit in memory (a wrong file, most likely)."""
     try:
         size = f"{os.path.getsize(path):,} bytes"
     except OSError:
@@ -285,11 +286,11 @@ def _score_files(
     try:
         ref = read_templates(str(ref_path), role="reference", encoding=encoding)
     except MemoryError:
-        raise _too_large(ref_path) from None
+        raise too_large_error(ref_path) from None
     try:
         hyp = read_templates(str(hyp_path), role="hypothesis", encoding=encoding)
     except MemoryError:
-        raise _too_large(hyp_path) from None
+        raise too_large_error(hyp_path) from None
     corpora: list[Corpus | None] = []
     for path in (ref_text, hyp_text):
         if path is None:
@@ -308,7 +309,7 @@ def _score_files(
                 )
             )
         except MemoryError:
-            raise _too_large(path) from None
+            raise too_large_error(path) from None
     return score(ref, hyp, ref_corpus=corpora[0], hyp_corpus=corpora[1], config=config)
 
 

@@ -76,12 +76,22 @@ def check_command(
     from ..validate import check_against_corpus
 
     role = "hypothesis" if hypothesis else "reference"
-    tset = read_templates(str(file), role=role, encoding=encoding)
+    try:
+        tset = read_templates(str(file), role=role, encoding=encoding)
+    except MemoryError:
+        from ..api import too_large_error
+
+        raise too_large_error(file) from None
     warnings = list(tset.warnings)
     if text is not None:
         from ..corpus import read_corpus
 
-        corpus = read_corpus(str(text), encoding=encoding)
+        try:
+            corpus = read_corpus(str(text), encoding=encoding)
+        except MemoryError:
+            from ..api import too_large_error
+
+            raise too_large_error(text) from None
         warnings += [*corpus.warnings, *check_against_corpus(tset, corpus)]
     print_warnings(warnings, quiet)
     if quiet:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import os
 import sys
+import unicodedata
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
@@ -30,17 +31,29 @@ app = typer.Typer(
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def one_line(text: str) -> str:
+    """``text`` with line breaks and other control characters escaped (``\\x0b``).
+
+    Messages quote pieces of the input, which may hold a vertical tab, a form
+    feed or U+2028; printed raw, they would split the promised single line.
+    """
+    return "".join(
+        char if char == "\t" or unicodedata.category(char) not in ("Cc", "Zl", "Zp") else repr(char)[1:-1]
+        for char in text
+    )
+
+
 def print_warnings(warnings: Iterable[InputWarning], quiet: bool = False) -> None:
     """Warnings go to stderr, one line each, unless ``--quiet``."""
     if quiet:
         return
     for warning in warnings:
-        typer.echo(str(warning), err=True)
+        typer.echo(one_line(str(warning)), err=True)
 
 
 def fail(error: InputError) -> typer.Exit:
     """Print the one-line message of ``error`` and return the exit to raise."""
-    typer.echo(str(error), err=True)
+    typer.echo(one_line(str(error)), err=True)
     return typer.Exit(EXIT_BAD_INPUT)
 
 

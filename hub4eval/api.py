@@ -101,6 +101,12 @@ def _score(
     aligned = ref_corpus is not None and hyp_corpus is not None and texts_differ(ref_corpus, hyp_corpus)
     texts = "none" if ref_corpus is None else ("aligned" if aligned else "same")
     noisy = config.content == "noisy" or (config.content == "auto" and aligned)
+    # Before the templates are checked against the texts: swapped or unrelated
+    # text files are the cause to report, not the DOCIDs they then lack.
+    if ref_corpus is not None and hyp_corpus is not None:
+        warnings += _check_corpus_pairing(ref_corpus, hyp_corpus)
+    elif ref_corpus is not None and not ref_corpus.segmented:
+        raise _unsegmented_reference(ref_corpus)
     if ref_corpus is not None:
         from .validate import check_against_corpus
 
@@ -108,10 +114,6 @@ def _score(
         if hyp_corpus is not None:
             warnings += hyp_corpus.warnings
         warnings += check_against_corpus(hyp, hyp_corpus if hyp_corpus is not None else ref_corpus)
-    if ref_corpus is not None and hyp_corpus is not None:
-        warnings += _check_corpus_pairing(ref_corpus, hyp_corpus)
-    elif ref_corpus is not None and not ref_corpus.segmented:
-        raise _unsegmented_reference(ref_corpus)
     uses_glm = aligned or noisy
     # A GLM file named by the user is read even when it will not be used, so
     # that a bad file is reported on every run, not only on the runs with texts.
@@ -146,6 +148,8 @@ def _score(
         )
         warnings += alignment.warnings
         unsegmented = alignment.unsegmented
+    if not unsegmented:
+        warnings += _check_docids(ref, hyp)
     ref_prep = FillPreparer(
         config,
         map_extent=alignment.ref_extent if alignment is not None else None,
@@ -182,6 +186,21 @@ def _score(
     )
 
 
+def _check_docids(ref: TemplateSet, hyp: TemplateSet) -> list[InputWarning]:
+    """Instance sets pair by DOCID: none in common scores 0 and is almost surely the wrong file."""
+    ref_ids = [iset.docid for iset in ref.instance_sets]
+    hyp_ids = [iset.docid for iset in hyp.instance_sets]
+    if not ref_ids or not hyp_ids or set(ref_ids) & set(hyp_ids):
+        return []
+    return [
+        InputWarning(
+            f"no DOCID of the hypothesis is in the reference (e.g. {hyp_ids[0]} vs {ref_ids[0]}): "
+            "every reference instance is missing and every hypothesis instance spurious",
+            hyp.path or None,
+        )
+    ]
+
+
 def _unsegmented_reference(corpus: Corpus) -> UsageError:
     return UsageError(
         "the reference text has no document tags; reference offsets count from each document's "
@@ -200,6 +219,8 @@ def _check_corpus_pairing(ref: Corpus, hyp: Corpus) -> list[InputWarning]:
     """
     if not ref.segmented:
         raise _unsegmented_reference(ref)
+    if not any(doc.text.strip() for doc in hyp.documents):
+        return [InputWarning("the hypothesis text is empty: every reference word is deleted", hyp.path or None)]
     if not hyp.segmented:
         return []
     ref_ids = [doc.docid for doc in ref.documents]

@@ -77,7 +77,8 @@ def _unknown_docid(tset: TemplateSet, corpus: Corpus, instance: Instance, docids
     if close:
         hint = f"did you mean {' or '.join(close)}?"
     elif docids:
-        hint = f"the corpus has {len(docids)} documents, e.g. {docids[0]}; is this the right text file?"
+        count = f"{len(docids)} document{'s' if len(docids) != 1 else ''}"
+        hint = f"the corpus has {count}, e.g. {docids[0]}; is this the right text file?"
     else:
         hint = "the corpus has no documents; is this the right text file?"
     where = f" {corpus.path}" if corpus.path else ""

@@ -199,6 +199,13 @@ TEMPLATE_CASES: dict[str, Case] = {
         "ref.tpl: warning: no instances in the file",
         exit_code=0,
     ),
+    "hypothesis for other documents": Case(
+        {"ref.tpl": OK, "hyp.tpl": "<T-E-1> :=\n  X: a\n"},
+        score(),
+        "hyp.tpl: warning: no DOCID of the hypothesis is in the reference (e.g. E vs D): every reference "
+        "instance is missing and every hypothesis instance spurious",
+        exit_code=0,
+    ),
     "non-UTF-8 bytes": Case(
         {"ref.tpl": OK, "hyp.tpl": '<T-D-1> :=\n  X: "caf\u00e9"\n'.encode("latin-1")},
         score(),
@@ -321,7 +328,74 @@ OPTION_CASES: dict[str, Case] = {
     ),
 }
 
-ALL_CASES = {**TEMPLATE_CASES, **OPTION_CASES}
+DOCID = "PRI19980302.2000.2923"
+ONE_DOC = f"<DOC>\n<DOCNO> {DOCID} </DOCNO>\n<TEXT>\nEgypt won.\n</TEXT>\n</DOC>\n"
+ONE_DOC_TPL = f'<E-{DOCID}-1> :=\n  WINNER: "Egypt" ##52#57#\n'
+assert ONE_DOC[52:57] == "Egypt"
+
+
+def with_text(*more: str, ref: str = "ref.tpl", hyp: str = "hyp.tpl") -> list[str]:
+    return ["score", ref, hyp, "--ref-text", "text.sgml", *more]
+
+
+CORPUS_CASES: dict[str, Case] = {
+    "DOCID not in the corpus": Case(
+        {"ref.tpl": "<T-X-1> :=\n  X: a\n", "hyp.tpl": SAMPLE_HYP, "text.sgml": SAMPLE_TEXT},
+        with_text(),
+        "ref.tpl:1:1: document X (of <T-X-1>) is not in the text corpus text.sgml (hint: the corpus has 3 "
+        "documents, e.g. ABC19980307.1830.1415; is this the right text file?)",
+    ),
+    "DOCID with a typo": Case(
+        {"ref.tpl": SAMPLE_REF, "hyp.tpl": SAMPLE_HYP.replace("2923-1> :=", "2932-1> :=").replace("2923-1>\n", "2932-1>\n"),
+         "text.sgml": SAMPLE_TEXT},
+        with_text(),
+        "hyp.tpl:7:1: document PRI19980302.2000.2932 (of <TEMPLATE-PRI19980302.2000.2932-1>) is not in the text "
+        "corpus text.sgml (hint: did you mean PRI19980302.2000.2923 or PRI19980317.2000.2025?)",
+    ),
+    "extent outside its document": Case(
+        {"ref.tpl": SAMPLE_REF.replace("##332#337#", "##332#937#"), "hyp.tpl": SAMPLE_HYP, "text.sgml": SAMPLE_TEXT},
+        with_text(),
+        "ref.tpl:18:13: extent 332..937 of 'Egypt' lies outside document PRI19980302.2000.2923 (length 593) "
+        "(hint: offsets count characters from 0 at the '<' of the document's opening tag)",
+    ),
+    "content does not match the text": Case(
+        {"ref.tpl": SAMPLE_REF, "hyp.tpl": SAMPLE_HYP.replace('"Egypt" ##332#337#', '"Egypy" ##332#337#'),
+         "text.sgml": SAMPLE_TEXT},
+        with_text(),
+        "hyp.tpl:13:13: warning: content 'Egypy' does not match the text at 332..337: 'Egypt'",
+        exit_code=0,
+    ),
+    "unsegmented reference text": Case(
+        {"ref.tpl": OK, "hyp.tpl": OK, "text.sgml": "egypt won the cup\n"},
+        with_text(),
+        "text.sgml: the reference text has no document tags; reference offsets count from each document's "
+        "opening tag (§1) (hint: is this the hypothesis (ASR) text? give it with --hyp-text; or set "
+        "--doc-tag/--docno-tag)",
+    ),
+    "hypothesis text of other documents": Case(
+        {"ref.tpl": ONE_DOC_TPL, "hyp.tpl": ONE_DOC_TPL, "text.sgml": ONE_DOC,
+         "hyp.sgml": ONE_DOC.replace(DOCID, "OTHER")},
+        with_text("--hyp-text", "hyp.sgml"),
+        "hyp.sgml: no document of the hypothesis text is in the reference text text.sgml (e.g. OTHER vs "
+        f"{DOCID}) (hint: check that --ref-text and --hyp-text belong to the same documents; give "
+        "--unsegmented to align by words instead of DOCNO)",
+    ),
+    "hypothesis text lacks a document": Case(
+        {"ref.tpl": ONE_DOC_TPL, "hyp.tpl": ONE_DOC_TPL,
+         "text.sgml": ONE_DOC + ONE_DOC.replace(DOCID, "D2"), "hyp.sgml": ONE_DOC.replace("won", "one")},
+        with_text("--hyp-text", "hyp.sgml"),
+        "text.sgml: warning: document D2 of the reference text is not in the hypothesis text",
+        exit_code=0,
+    ),
+    "empty hypothesis text": Case(
+        {"ref.tpl": ONE_DOC_TPL, "hyp.tpl": OK, "text.sgml": ONE_DOC, "hyp.sgml": ""},
+        with_text("--hyp-text", "hyp.sgml"),
+        "hyp.sgml: warning: the hypothesis text is empty: every reference word is deleted",
+        exit_code=0,
+    ),
+}
+
+ALL_CASES = {**TEMPLATE_CASES, **OPTION_CASES, **CORPUS_CASES}
 
 
 # ------------------------------------------------------------------ running
@@ -356,14 +430,40 @@ def assert_one_line(case: Case, result) -> None:  # noqa: ANN001
         assert result.stdout == ""
 
 
-@pytest.mark.parametrize("name", list(ALL_CASES))
+# Problems the corpus reader (hub4eval.corpus) detects: the exact wording is
+# its own; each must be one positioned line naming the text file.
+CORPUS_READER_CASES = {
+    "duplicate DOCNO": (SAMPLE_TEXT + SAMPLE_TEXT[: SAMPLE_TEXT.index("</DOC>") + 7], r"text\.sgml:\d+:\d+: .*DOCNO|duplicate"),
+    "unclosed document": (SAMPLE_TEXT[: SAMPLE_TEXT.rindex("</DOC>")], r"text\.sgml:\d+:\d+: .*(unclosed|DOC)"),
+    "missing DOCNO": (SAMPLE_TEXT.replace("<DOCNO> ABC19980307.1830.1415 </DOCNO>", ""), r"text\.sgml:\d+:\d+: .*DOCNO"),
+    "non-UTF-8 text": (SAMPLE_TEXT.replace("Egypt", "\u00c9gypt").encode("latin-1"), r"text\.sgml:\d+:\d+: .*utf-8"),
+}
+
+
+@needs_corpus
+@pytest.mark.parametrize("name", list(CORPUS_READER_CASES))
+def test_corpus_reader_errors(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    text, pattern = CORPUS_READER_CASES[name]
+    files = {"ref.tpl": SAMPLE_REF, "hyp.tpl": SAMPLE_HYP, "text.sgml": text}
+    result = run_case(Case(files, with_text(), ""), tmp_path, monkeypatch)
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    [line] = result.stderr.splitlines()
+    assert re.match(pattern, line), line
+
+
+def corpus_marks(names):
+    return [pytest.param(name, marks=needs_corpus) if name in CORPUS_CASES else name for name in names]
+
+
+@pytest.mark.parametrize("name", corpus_marks(ALL_CASES))
 def test_row(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     case = ALL_CASES[name]
     result = run_case(case, tmp_path, monkeypatch)
     assert_one_line(case, result)
 
 
-@pytest.mark.parametrize("name", [name for name, case in ALL_CASES.items() if case.warning])
+@pytest.mark.parametrize("name", corpus_marks(name for name, case in ALL_CASES.items() if case.warning))
 def test_warnings_are_in_the_json(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     case = ALL_CASES[name]
     result = run_case(case, tmp_path, monkeypatch, ["--json", "-"])
@@ -372,7 +472,7 @@ def test_warnings_are_in_the_json(name: str, tmp_path: Path, monkeypatch: pytest
     assert case.message in result.stderr.splitlines()
 
 
-@pytest.mark.parametrize("name", [name for name, case in ALL_CASES.items() if case.warning])
+@pytest.mark.parametrize("name", corpus_marks(name for name, case in ALL_CASES.items() if case.warning))
 def test_quiet_hides_warnings_but_keeps_them_in_the_json(
     name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

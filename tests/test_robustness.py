@@ -640,3 +640,26 @@ def test_the_table_matches_the_code(name: str) -> None:
     """Each exact message is in docs/input-errors.md (as `code`, `|` escaped)."""
     message = ALL_CASES[name].message.replace("|", "\\|")
     assert f"`{message}`" in _documented_messages() or f"``{message}``" in _documented_messages(), name
+
+
+def test_the_huge_file_row_matches_the_code() -> None:
+    assert f"`{HUGE_MESSAGE}`" in _documented_messages()
+
+
+OUT_OF_MEMORY = (
+    "out of memory: the input files are too large for this machine "
+    "(hint: check that the right files were given; score a large corpus in parts)"
+)
+
+
+def test_out_of_memory_while_scoring_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Memory running out after the files were read (in the mapping, say)."""
+    import hub4eval.api
+
+    def exhausted(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(hub4eval.api, "score", exhausted)
+    result = run_case(Case({"ref.tpl": OK, "hyp.tpl": OK}, score(), OUT_OF_MEMORY), tmp_path, monkeypatch)
+    assert_one_line(Case({}, [], OUT_OF_MEMORY), result)
+    assert OUT_OF_MEMORY in " ".join(_documented_messages().split())

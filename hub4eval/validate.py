@@ -61,6 +61,8 @@ def check_against_corpus(tset: TemplateSet, corpus: Corpus) -> tuple[InputWarnin
                 warning = _content_mismatch(tset, fill, document)
                 if warning is not None:
                     warnings.append(warning)
+                else:
+                    warnings += _minimal_mismatches(tset, fill, document)
     return tuple(warnings)
 
 
@@ -128,3 +130,30 @@ def _content_mismatch(tset: TemplateSet, fill: TextFill, document: Document) -> 
         fill.line,
         fill.column,
     )
+
+
+def _minimal_mismatches(tset: TemplateSet, fill: TextFill, document: Document) -> list[InputWarning]:
+    """Each ``[minimal]`` string against the text at its minimal extent.
+
+    Checked only when the maximal string matched: then a mismatch means the
+    minimal extent (given, or derived from the maximal one when the content's
+    spacing differs from the text's) points at other characters, and the
+    extent points would be decided on the wrong span.
+    """
+    if not fill.bracketed:
+        return []
+    warnings = []
+    for (a, b), extent in zip(fill.minimal_spans, fill.minimal_extents):
+        written = _fold(fill.content[a:b])
+        actual = _fold(document.text[extent.start : extent.end])
+        if written != actual:
+            warnings.append(
+                InputWarning(
+                    f"minimal string {_shorten(written)!r} does not match the text at its minimal extent "
+                    f"{extent.start}..{extent.end}: {_shorten(actual)!r}",
+                    tset.path,
+                    fill.line,
+                    fill.column,
+                )
+            )
+    return warnings

@@ -365,6 +365,14 @@ CORPUS_CASES: dict[str, Case] = {
         "hyp.tpl:13:13: warning: content 'Egypy' does not match the text at 332..337: 'Egypt'",
         exit_code=0,
     ),
+    "minimal string does not match the text": Case(
+        {"ref.tpl": SAMPLE_REF.replace("##295#326#314#326#", "##295#326#313#325#"), "hyp.tpl": SAMPLE_HYP,
+         "text.sgml": SAMPLE_TEXT},
+        with_text(),
+        "ref.tpl:19:12: warning: minimal string 'south Africa' does not match the text at its minimal extent "
+        "313..325: 'south Afric'",
+        exit_code=0,
+    ),
     "unsegmented reference text": Case(
         {"ref.tpl": OK, "hyp.tpl": OK, "text.sgml": "egypt won the cup\n"},
         with_text(),

@@ -202,6 +202,10 @@ def _check_docids(ref: TemplateSet, hyp: TemplateSet) -> list[InputWarning]:
 
 
 def _unsegmented_reference(corpus: Corpus) -> UsageError:
+    if not any(doc.text.strip() for doc in corpus.documents):
+        return UsageError(
+            "the reference text is empty", corpus.path or None, hint="give the reference corpus with --ref-text"
+        )
     return UsageError(
         "the reference text has no document tags; reference offsets count from each document's "
         "opening tag (§1)",

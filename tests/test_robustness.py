@@ -380,6 +380,11 @@ CORPUS_CASES: dict[str, Case] = {
         "opening tag (§1) (hint: is this the hypothesis (ASR) text? give it with --hyp-text; or set "
         "--doc-tag/--docno-tag)",
     ),
+    "empty reference text": Case(
+        {"ref.tpl": OK, "hyp.tpl": OK, "text.sgml": "\n"},
+        with_text(),
+        "text.sgml: the reference text is empty (hint: give the reference corpus with --ref-text)",
+    ),
     "hypothesis text of other documents": Case(
         {"ref.tpl": ONE_DOC_TPL, "hyp.tpl": ONE_DOC_TPL, "text.sgml": ONE_DOC,
          "hyp.sgml": ONE_DOC.replace(DOCID, "OTHER")},

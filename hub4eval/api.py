@@ -98,13 +98,17 @@ def _score(
         raise UsageError("a hypothesis text needs a reference text", hint="add --ref-text")
     if config.unsegmented and hyp_corpus is None:
         raise UsageError("--unsegmented needs the hypothesis text", hint="add --hyp-text")
+    if config.unsegmented and hyp_corpus is not None:
+        from .corpus import as_unsegmented
+
+        hyp_corpus = as_unsegmented(hyp_corpus)  # offsets from the start of the file (§7.4)
     aligned = ref_corpus is not None and hyp_corpus is not None and texts_differ(ref_corpus, hyp_corpus)
     texts = "none" if ref_corpus is None else ("aligned" if aligned else "same")
     noisy = config.content == "noisy" or (config.content == "auto" and aligned)
     # Before the templates are checked against the texts: swapped or unrelated
     # text files are the cause to report, not the DOCIDs they then lack.
     if ref_corpus is not None and hyp_corpus is not None:
-        warnings += _check_corpus_pairing(ref_corpus, hyp_corpus)
+        _check_corpus_pairing(ref_corpus, hyp_corpus, by_words=config.unsegmented is True)
     elif ref_corpus is not None and not ref_corpus.segmented:
         raise _unsegmented_reference(ref_corpus)
     if ref_corpus is not None:
@@ -113,7 +117,11 @@ def _score(
         warnings += [*ref_corpus.warnings, *check_against_corpus(ref, ref_corpus)]
         if hyp_corpus is not None:
             warnings += hyp_corpus.warnings
-        warnings += check_against_corpus(hyp, hyp_corpus if hyp_corpus is not None else ref_corpus)
+        warnings += check_against_corpus(
+            hyp,
+            hyp_corpus if hyp_corpus is not None else ref_corpus,
+            as_stream=hyp_corpus is not None and config.unsegmented is True,
+        )
     uses_glm = aligned or noisy
     # A GLM file named by the user is read even when it will not be used, so
     # that a bad file is reported on every run, not only on the runs with texts.
@@ -201,48 +209,45 @@ def _check_docids(ref: TemplateSet, hyp: TemplateSet) -> list[InputWarning]:
     ]
 
 
-def _unsegmented_reference(corpus: Corpus) -> UsageError:
+def _unsegmented_reference(corpus: Corpus) -> InputError:
     if not any(doc.text.strip() for doc in corpus.documents):
-        return UsageError(
-            "the reference text is empty", corpus.path or None, hint="give the reference corpus with --ref-text"
+        return InputError(
+            "the reference text is empty", corpus.path or None, 1, 1, hint="give the reference corpus with --ref-text"
         )
-    return UsageError(
+    return InputError(
         "the reference text has no document tags; reference offsets count from each document's "
         "opening tag (§1)",
         corpus.path or None,
+        1,
+        1,
         hint="is this the hypothesis (ASR) text? give it with --hyp-text; or set --doc-tag/--docno-tag",
     )
 
 
-def _check_corpus_pairing(ref: Corpus, hyp: Corpus) -> list[InputWarning]:
+def _check_corpus_pairing(ref: Corpus, hyp: Corpus, by_words: bool) -> None:
     """Catch swapped or mismatched text files before they give a meaningless score.
 
     The reference text must be segmented (its offsets are per document).  Two
-    segmented texts are paired by DOCID (§7.2): none in common means the wrong
-    files were given; each unpaired document is a warning.
+    segmented texts are paired by DOCID (§7.2) unless ``by_words``
+    (``--unsegmented``): none in common means the wrong files were given.
+    (Single unpaired documents, and an empty hypothesis text, are warnings of
+    the alignment, :func:`hub4eval.textalign.align_corpora`.)
     """
     if not ref.segmented:
         raise _unsegmented_reference(ref)
-    if not any(doc.text.strip() for doc in hyp.documents):
-        return [InputWarning("the hypothesis text is empty: every reference word is deleted", hyp.path or None)]
-    if not hyp.segmented:
-        return []
-    ref_ids = [doc.docid for doc in ref.documents]
-    hyp_ids = [doc.docid for doc in hyp.documents]
-    if ref_ids and hyp_ids and not set(ref_ids) & set(hyp_ids):
-        raise UsageError(
+    if not hyp.segmented or by_words:
+        return
+    ref_ids = {doc.docid for doc in ref.documents}
+    hyp_docs = [doc for doc in hyp.documents if doc.text.strip()]
+    if ref_ids and hyp_docs and not any(doc.docid in ref_ids for doc in hyp_docs):
+        raise InputError(
             f"no document of the hypothesis text is in the reference text {ref.path or ''}".rstrip()
-            + f" (e.g. {hyp_ids[0]} vs {ref_ids[0]})",
+            + f" (e.g. {hyp_docs[0].docid} vs {ref.documents[0].docid})",
             hyp.path or None,
+            hyp_docs[0].line,
             hint="check that --ref-text and --hyp-text belong to the same documents; "
             "give --unsegmented to align by words instead of DOCNO",
         )
-    warnings = []
-    for docid in sorted(set(hyp_ids) - set(ref_ids)):
-        warnings.append(InputWarning(f"document {docid} of the hypothesis text is not in the reference text", hyp.path or None))
-    for docid in sorted(set(ref_ids) - set(hyp_ids)):
-        warnings.append(InputWarning(f"document {docid} of the reference text is not in the hypothesis text", ref.path or None))
-    return warnings
 
 
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9._:-]*")

@@ -20,7 +20,7 @@ __all__ = ["check_against_corpus"]
 _SHOWN = 60  # characters of a string shown in a mismatch warning
 
 
-def check_against_corpus(tset: TemplateSet, corpus: Corpus) -> tuple[InputWarning, ...]:
+def check_against_corpus(tset: TemplateSet, corpus: Corpus, *, as_stream: bool = False) -> tuple[InputWarning, ...]:
     """Check DOCIDs, extents and content of ``tset`` against ``corpus``.
 
     In a segmented corpus every DOCID of the template set must be a document,
@@ -33,6 +33,9 @@ def check_against_corpus(tset: TemplateSet, corpus: Corpus) -> tuple[InputWarnin
     Args:
         tset: a parsed template set (reference or hypothesis).
         corpus: the text corpus its offsets refer to.
+        as_stream: the corpus is segmented but scored as unsegmented
+            (``--unsegmented``): offsets count from the start of the file, so
+            only the extents are checked, against the end of its last document.
 
     Returns:
         Warnings about content that does not match the text, in file order.
@@ -43,11 +46,14 @@ def check_against_corpus(tset: TemplateSet, corpus: Corpus) -> tuple[InputWarnin
             file.
     """
     warnings: list[InputWarning] = []
-    if not corpus.segmented:
-        whole = corpus.documents[0] if corpus.documents else Document(None, "", 0, 1, ())
+    if not corpus.segmented or as_stream:
+        if corpus.segmented:
+            length = max((doc.offset + len(doc.text) for doc in corpus.documents), default=0)
+        else:
+            length = len(corpus.documents[0].text) if corpus.documents else 0
         for instance in tset.instances:
             for fill in _text_fills(instance):
-                _check_extents(tset, fill, whole, "the text file")
+                _check_extents(tset, fill, length, "the text file")
         return ()
     docids = [doc.docid for doc in corpus.documents if doc.docid is not None]
     for iset in tset.instance_sets:
@@ -57,7 +63,7 @@ def check_against_corpus(tset: TemplateSet, corpus: Corpus) -> tuple[InputWarnin
             raise _unknown_docid(tset, corpus, first, docids)
         for instance in iset.instances:
             for fill in _text_fills(instance):
-                _check_extents(tset, fill, document, f"document {iset.docid}")
+                _check_extents(tset, fill, len(document.text), f"document {iset.docid}")
                 warning = _content_mismatch(tset, fill, document)
                 if warning is not None:
                     warnings.append(warning)
@@ -93,8 +99,7 @@ def _unknown_docid(tset: TemplateSet, corpus: Corpus, instance: Instance, docids
     )
 
 
-def _check_extents(tset: TemplateSet, fill: TextFill, document: Document, name: str) -> None:
-    length = len(document.text)
+def _check_extents(tset: TemplateSet, fill: TextFill, length: int, name: str) -> None:
     for extent in (*fill.extents, *fill.minimal_extents):
         if not 0 <= extent.start <= extent.end <= length:
             raise InputError(

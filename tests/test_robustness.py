@@ -376,20 +376,20 @@ CORPUS_CASES: dict[str, Case] = {
     "unsegmented reference text": Case(
         {"ref.tpl": OK, "hyp.tpl": OK, "text.sgml": "egypt won the cup\n"},
         with_text(),
-        "text.sgml: the reference text has no document tags; reference offsets count from each document's "
+        "text.sgml:1:1: the reference text has no document tags; reference offsets count from each document's "
         "opening tag (§1) (hint: is this the hypothesis (ASR) text? give it with --hyp-text; or set "
         "--doc-tag/--docno-tag)",
     ),
     "empty reference text": Case(
         {"ref.tpl": OK, "hyp.tpl": OK, "text.sgml": "\n"},
         with_text(),
-        "text.sgml: the reference text is empty (hint: give the reference corpus with --ref-text)",
+        "text.sgml:1:1: the reference text is empty (hint: give the reference corpus with --ref-text)",
     ),
     "hypothesis text of other documents": Case(
         {"ref.tpl": ONE_DOC_TPL, "hyp.tpl": ONE_DOC_TPL, "text.sgml": ONE_DOC,
          "hyp.sgml": ONE_DOC.replace(DOCID, "OTHER")},
         with_text("--hyp-text", "hyp.sgml"),
-        "hyp.sgml: no document of the hypothesis text is in the reference text text.sgml (e.g. OTHER vs "
+        "hyp.sgml:1: no document of the hypothesis text is in the reference text text.sgml (e.g. OTHER vs "
         f"{DOCID}) (hint: check that --ref-text and --hyp-text belong to the same documents; give "
         "--unsegmented to align by words instead of DOCNO)",
     ),
@@ -729,3 +729,14 @@ def test_out_of_memory_while_scoring_is_one_line(tmp_path: Path, monkeypatch: py
     result = run_case(Case({"ref.tpl": OK, "hyp.tpl": OK}, score(), OUT_OF_MEMORY), tmp_path, monkeypatch)
     assert_one_line(Case({}, [], OUT_OF_MEMORY), result)
     assert OUT_OF_MEMORY in " ".join(_documented_messages().split())
+
+
+def test_unsegmented_option_aligns_texts_of_other_documents(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hint of "hypothesis text of other documents" works: --unsegmented aligns by words."""
+    case = CORPUS_CASES["hypothesis text of other documents"]
+    other = case.files["hyp.sgml"]
+    assert isinstance(other, str) and other[36:41] == "Egypt"  # offsets from the start of the file
+    files = {**case.files, "hyp.tpl": ONE_DOC_TPL.replace("##52#57#", "##36#41#")}
+    result = run_case(Case(files, case.args, ""), tmp_path, monkeypatch, ["--unsegmented", "--json", "-"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["summary"]["COR"] == 2

@@ -24,7 +24,7 @@ from .errors import InputError, InputWarning
 from .model import Corpus, Document
 from .normalize import DEFAULT_NON_EXTRACTABLE
 
-__all__ = ["parse_corpus", "read_corpus"]
+__all__ = ["as_unsegmented", "parse_corpus", "read_corpus"]
 
 _TAG = re.compile(r"<(/?)\s*([A-Za-z][\w.:-]*)?[^<>]*>|<")
 
@@ -254,6 +254,26 @@ def _document(
         if min(b, close_tag.start - start) > max(a, open_tag.end - start)
     )
     return Document(docid, text[start:end], start, line, spans)
+
+
+def as_unsegmented(corpus: Corpus) -> Corpus:
+    """A segmented corpus seen as one stream: offsets from the start of the file (§7.4).
+
+    Used when ``--unsegmented`` is asked for a hypothesis text that has
+    document tags; text between documents (not kept) becomes blanks.
+    """
+    if not corpus.segmented:
+        return corpus
+    pieces: list[str] = []
+    spans: list[tuple[int, int]] = []
+    position = 0
+    for doc in corpus.documents:
+        pieces.append(" " * (doc.offset - position))
+        pieces.append(doc.text)
+        spans.extend((doc.offset + a, doc.offset + b) for a, b in doc.extractable)
+        position = doc.offset + len(doc.text)
+    whole = Document(None, "".join(pieces), 0, 1, tuple(spans))
+    return Corpus((whole,), segmented=False, path=corpus.path, warnings=corpus.warnings)
 
 
 def read_corpus(

@@ -196,14 +196,9 @@ def align_corpora(
     ref_tokens = {doc.docid: document_tokens(doc, **options) for doc in ref.documents}
 
     if unsegmented:
-        hyp_tokens_list = [document_tokens(doc, **options) for doc in hyp.documents]
-        # a segmented hypothesis scored as unsegmented: documents in file order, offsets per file
-        hyp_all: list[Token] = []
-        for doc, tokens in zip(hyp.documents, hyp_tokens_list):
-            hyp_all.extend(
-                Token(t.text, t.start + doc.offset, t.end + doc.offset, t.parenthesized, t.optional)
-                for t in tokens
-            )
+        from .corpus import as_unsegmented
+
+        hyp_all = [t for doc in as_unsegmented(hyp).documents for t in document_tokens(doc, **options)]
         ref_all = [t for doc in ref.documents for t in ref_tokens[doc.docid]]
         alignment = align_words([t.text for t in ref_all], [t.text for t in hyp_all])
         ref_columns = _columns(alignment.ref_index, len(ref_all))

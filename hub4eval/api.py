@@ -187,7 +187,7 @@ def _score(
     return ScoreResult(
         matches=matches,
         config=config,
-        signature=config.signature(texts=texts),
+        signature=config.signature(texts=texts, glm_digest=glm.digest if glm is not None else None),
         warnings=tuple(warnings),
         wer=wer,
         alignment=alignment,

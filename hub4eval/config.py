@@ -89,12 +89,17 @@ class ScoreConfig:
     def compares_extent(self) -> bool:
         return self.compare in ("both", "extent")
 
-    def signature(self, *, texts: str = "none", version: str | None = None) -> str:
+    def signature(
+        self, *, texts: str = "none", version: str | None = None, glm_digest: str | None = None
+    ) -> str:
         """A one-line description of every option, e.g. for the report footer.
 
         Args:
             texts: how texts were used: ``none``, ``same`` or ``aligned``.
             version: hub4eval's version (default: the installed one).
+            glm_digest: digest of the GLM rules actually applied; shown as
+                ``glm:NAME@sha1:XXXXXXXX`` so that two runs with different
+                mapping files never share a signature.
         """
         if version is None:
             from . import __version__ as version
@@ -105,5 +110,7 @@ class ScoreConfig:
                 value = ",".join(value) or "-"
             elif value is None:
                 value = "auto" if field.name == "unsegmented" else "none"
+            if field.name == "glm" and glm_digest:
+                value = f"{value}@sha1:{glm_digest[:8]}"
             parts.append(f"{field.name}:{value}")
         return "|".join(parts)

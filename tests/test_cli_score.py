@@ -127,3 +127,14 @@ def test_real_subprocess_scores_the_sample():
     )
     assert proc.returncode == 0, proc.stderr
     assert "F = 100.0  REC = 100.0  PRE = 100.0" in proc.stdout
+
+
+def test_signature_names_every_option_and_the_glm_digest():
+    from dataclasses import fields
+
+    from hub4eval.config import ScoreConfig
+
+    signature = ScoreConfig().signature(texts="aligned", glm_digest="0123456789abcdef")
+    for field in fields(ScoreConfig):
+        assert f"|{field.name}:" in signature
+    assert "glm:default@sha1:01234567" in signature

@@ -396,9 +396,19 @@ def random_pair(seed: int) -> tuple[str, str]:
     return file(False), file(True)
 
 
-@pytest.mark.parametrize("example", ["sample", "clean", "random"])
+@pytest.mark.parametrize("example", ["sample", "clean", "random", "aligned"])
 def test_json_is_byte_identical_across_hash_seeds(example: str, tmp_path: Path) -> None:
-    if example == "random":
+    if example == "aligned":
+        # A hypothesis text with misrecognized words (same lengths, so the
+        # sample's offsets still fit): alignment, GLM and noisy content run.
+        text = (EXAMPLES / "sample" / "text.sgml").read_text(encoding="utf-8")
+        asr = text.replace("Egypt", "Egipt").replace("tournament", "turn a men").replace("Beating", "Beeting")
+        (tmp_path / "hyp.sgml").write_text(asr, encoding="utf-8")
+        args = [
+            "examples/sample/ref.tpl", "examples/sample/hyp.tpl", "--ref-text", "examples/sample/text.sgml",
+            "--hyp-text", str(tmp_path / "hyp.sgml"),
+        ]
+    elif example == "random":
         ref, hyp = random_pair(7)
         (tmp_path / "ref.tpl").write_text(ref, encoding="utf-8")
         (tmp_path / "hyp.tpl").write_text(hyp, encoding="utf-8")
@@ -407,7 +417,11 @@ def test_json_is_byte_identical_across_hash_seeds(example: str, tmp_path: Path) 
         args = [f"examples/{example}/ref.tpl", f"examples/{example}/hyp.tpl"]
     outputs = {seed: run_subprocess(args, seed) for seed in ("0", "1", "4242")}
     assert len(set(outputs.values())) == 1
-    assert json.loads(outputs["0"])["summary"]["POS"] >= 0
+    data = json.loads(outputs["0"])
+    assert data["summary"]["POS"] > 0
+    if example == "aligned":
+        assert data["signature"].split("|")[1] == "texts:aligned"
+        assert 0 < data["summary"]["COR"] < data["summary"]["POS"]
 
 
 @PROPERTY

@@ -116,7 +116,7 @@ def wer_line(result: ScoreResult) -> str | None:
     )
 
 
-def to_json_text(result: ScoreResult) -> str:
+def to_json_text(result: ScoreResult, extra: dict[str, Any] | None = None) -> str:
     """The §9 JSON: one top-level key per line, one entry of each table or list per line.
 
     Keys keep the file order. Written with the C encoder (compact entries)
@@ -128,7 +128,9 @@ def to_json_text(result: ScoreResult) -> str:
         return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
     lines = []
-    for key, value in result.to_json().items():
+    data = result.to_json()
+    data.update(extra or {})
+    for key, value in data.items():
         if isinstance(value, dict) and value and all(isinstance(v, dict) for v in value.values()):
             body = ",\n".join(f"    {dump(k)}: {dump(v)}" for k, v in value.items())
             lines.append(f"  {dump(key)}: {{\n{body}\n  }}")

@@ -120,6 +120,15 @@ class CorpusAlignment:
             return None
         return Extent(side.columns[0], side.columns[-1])
 
+    def rows_for(self, docid: str | None) -> list[tuple[str, str, int]]:
+        """The aligned words of the column space reference document ``docid`` lives in."""
+        if self.unsegmented:
+            return self.documents[0].rows() if self.documents else []
+        for document in self.documents:
+            if document.ref_docid == docid or (document.ref_docid is None and document.hyp_docid == docid):
+                return document.rows()
+        return []
+
     def per_document(self) -> list[dict[str, Any]]:
         """WER counts per aligned document."""
         return [

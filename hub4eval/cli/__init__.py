@@ -5,7 +5,7 @@ Each command lives in its own module and registers itself on ``app``.
 
 from __future__ import annotations
 
-from . import align, check, score  # noqa: F401  (registers the commands)
+from . import align, check, compare, explain, score  # noqa: F401  (registers the commands)
 from .app import app, main
 
 __all__ = ["app", "main"]

@@ -67,6 +67,13 @@ def score_command(
         None, "--sort", help="Sort --by tables by a metric, worst first (e.g. F), or by a count (e.g. MIS)."
     ),
     show_mapping: bool = typer.Option(False, "--show-mapping", help="Print which instances were mapped, with each pair's F."),
+    html_path: Optional[str] = typer.Option(
+        None, "--html", help="Write a self-contained HTML report (tables, F chart, drill-down) to PATH."
+    ),
+    bootstrap: int = typer.Option(
+        0, "--bootstrap", help="Document-level bootstrap resamples for 95% intervals of REC, PRE and F (0: none)."
+    ),
+    seed: int = typer.Option(12345, "--seed", help="Random seed of --bootstrap (same seed, same intervals)."),
     quiet: bool = o.Quiet,
 ) -> None:
     """Score HYP against REF: per-slot table, type subtotals, overall row and headline."""
@@ -91,8 +98,23 @@ def score_command(
         encoding=encoding, doc_tag=doc_tag, docno_tag=docno_tag,
     )
     print_warnings(result.warnings, quiet)
+    intervals = None
+    if bootstrap < 0:
+        raise UsageError(f"--bootstrap must be 0 or more, got {bootstrap}")
+    if bootstrap:
+        from ..bootstrap import bootstrap_intervals
+
+        intervals = bootstrap_intervals(list(result.by("document").values()), bootstrap, seed, beta)
     if json_path is not None:
-        _write(report.to_json_text(result), json_path, "--json")
+        extra = None if intervals is None else {
+            "bootstrap": {"resamples": bootstrap, "seed": seed, "level": 0.95,
+                          **{m: list(v) for m, v in intervals.items()}}
+        }
+        _write(report.to_json_text(result, extra), json_path, "--json")
+    if html_path is not None:
+        from ..html import to_html
+
+        _write(to_html(result), html_path, "--html")
     if csv_path is not None:
         _write(report.to_csv_text(result), csv_path, "--csv")
     if json_path == "-":
@@ -110,4 +132,10 @@ def score_command(
     if wer:
         console.print(wer, highlight=False)
     console.print(report.headline(result), highlight=False)
+    if intervals is not None:
+        console.print(
+            f"95% intervals ({bootstrap} document resamples, seed {seed}): "
+            + "  ".join(f"{m} {report.percent(lo)}..{report.percent(hi)}" for m, (lo, hi) in intervals.items()),
+            highlight=False,
+        )
     console.print(f"[dim]{result.signature}[/dim]", highlight=False, soft_wrap=True)

@@ -1,0 +1,93 @@
+"""`hub4eval compare`: is system A really better than system B? (paired bootstrap)"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from . import options as o
+from .app import command, print_warnings
+
+
+@command("compare")
+def compare_command(
+    ref: Path = typer.Argument(..., help="Reference templette file."),
+    hyp_a: Path = typer.Argument(..., help="Hypothesis of system A."),
+    hyp_b: Path = typer.Argument(..., help="Hypothesis of system B."),
+    ref_text: Optional[Path] = o.RefText,
+    hyp_text: Optional[Path] = o.HypText,
+    unsegmented: Optional[bool] = o.Unsegmented,
+    compare: str = o.Compare,
+    content: str = o.Content,
+    glm: str = o.Glm,
+    beta: float = o.Beta,
+    min_map_f: Optional[float] = o.MinMapF,
+    unscored_slot: Optional[list[str]] = o.UnscoredSlot,
+    premodifiers: str = o.Premodifiers,
+    keep_punctuation: bool = o.KeepPunctuation,
+    case_sensitive: bool = o.CaseSensitive,
+    non_extractable: Optional[list[str]] = o.NonExtractable,
+    fillers: str = o.Fillers,
+    doc_tag: str = o.DocTag,
+    docno_tag: str = o.DocnoTag,
+    encoding: str = o.Encoding,
+    bootstrap: int = typer.Option(10000, "--bootstrap", help="Paired document-level bootstrap resamples."),
+    seed: int = typer.Option(12345, "--seed", help="Random seed of the resampling."),
+    json_path: Optional[str] = typer.Option(None, "--json", help="Write the comparison as JSON to PATH ('-' for standard output)."),
+    quiet: bool = o.Quiet,
+) -> None:
+    """Score A and B against REF (same texts for both) and test F(A) - F(B) by paired bootstrap."""
+    import json
+
+    from .. import report
+    from ..api import score_files
+    from ..bootstrap import paired_bootstrap
+    from ..errors import UsageError
+    from ..metrics import Counts
+    from .score import make_console
+
+    if bootstrap < 1:
+        raise UsageError(f"--bootstrap must be at least 1, got {bootstrap}")
+    config = o.build_config(
+        compare=compare, content=content, glm=glm, beta=beta, min_map_f=min_map_f,
+        unscored_slot=unscored_slot, premodifiers=premodifiers, keep_punctuation=keep_punctuation,
+        case_sensitive=case_sensitive, non_extractable=non_extractable, fillers=fillers,
+        unsegmented=unsegmented,
+    )
+    results = [
+        score_files(
+            ref, hyp, ref_text=o.existing(ref_text), hyp_text=o.existing(hyp_text), config=config,
+            encoding=encoding, doc_tag=doc_tag, docno_tag=docno_tag,
+        )
+        for hyp in (hyp_a, hyp_b)
+    ]
+    for result in results:
+        print_warnings(result.warnings, quiet)
+    docs_a, docs_b = results[0].by("document"), results[1].by("document")
+    documents = list(dict.fromkeys([*docs_a, *docs_b]))
+    outcome = paired_bootstrap(
+        [docs_a.get(d, Counts()) for d in documents],
+        [docs_b.get(d, Counts()) for d in documents],
+        bootstrap, seed, beta,
+    )
+    if json_path is not None:
+        data = {"A": str(hyp_a), "B": str(hyp_b), "documents": len(documents), **outcome,
+                "signature": results[0].signature}
+        report.write_text(json.dumps(data, indent=2) + "\n", json_path)
+        if json_path == "-":
+            return
+    console = make_console()
+    low, high = outcome["interval"]
+    difference = outcome["difference"]
+    console.print(f"A  {hyp_a}: {report.headline(results[0])}", highlight=False)
+    console.print(f"B  {hyp_b}: {report.headline(results[1])}", highlight=False)
+    console.print(
+        f"F(A) - F(B) = {report.percent(difference)} points  "
+        f"95% interval {report.percent(low)}..{report.percent(high)}  "
+        f"p = {'-' if outcome['p_value'] is None else format(outcome['p_value'], '.4f')}  "
+        f"({bootstrap} paired document resamples over {len(documents)} documents, seed {seed})",
+        highlight=False,
+    )
+    console.print(f"[dim]{results[0].signature}[/dim]", highlight=False, soft_wrap=True)

@@ -454,3 +454,37 @@ def test_a_hypothesis_copying_the_reference_is_perfect(ref, compare) -> None:
     summary = data["summary"]
     assert summary["COR"] == summary["POS"] == summary["ACT"], summary
     assert summary["OPT"] == summary["REM"] == 0
+
+
+# ------------------------------------------------------- text documents order
+
+
+def _documents(text: str) -> list[str]:
+    return [block + "</DOC>\n" for block in text.split("</DOC>\n") if block.strip()]
+
+
+@pytest.mark.parametrize("aligned", [False, True])
+def test_reordering_text_documents_changes_nothing(aligned: bool, tmp_path: Path) -> None:
+    """Offsets count per document (§1), so document order in the corpora does not matter."""
+    text = (EXAMPLES / "sample" / "text.sgml").read_text(encoding="utf-8")
+    assert len(_documents(text)) == 3 and "".join(_documents(text)) == text
+    asr = text.replace("Egypt", "Egipt").replace("tournament", "turn a men").replace("Beating", "Beeting")
+
+    def run(order: list[int]) -> dict:
+        ref_text, hyp_text = tmp_path / f"ref{order}.sgml", tmp_path / f"hyp{order}.sgml"
+        ref_text.write_text("".join(_documents(text)[i] for i in order), encoding="utf-8")
+        hyp_text.write_text("".join(_documents(asr)[i] for i in order), encoding="utf-8")
+        args = ["score", str(EXAMPLES / "sample" / "ref.tpl"), str(EXAMPLES / "sample" / "hyp.tpl"),
+                "--ref-text", str(ref_text), "--json", "-"]
+        if aligned:
+            args += ["--hyp-text", str(hyp_text)]
+        result = runner.invoke(app, args)
+        assert result.exit_code == 0, result.output
+        return json.loads(result.stdout)
+
+    before, after = run([0, 1, 2]), run([2, 0, 1])
+    assert counts(after) == counts(before)
+    assert mapping_as_sets(after) == mapping_as_sets(before)
+    if aligned:
+        assert before["summary"]["COR"] < before["summary"]["POS"]
+        assert after["wer"] == before["wer"]

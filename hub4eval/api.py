@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 
@@ -63,6 +63,7 @@ def score(
     ref_corpus: Corpus | None = None,
     hyp_corpus: Corpus | None = None,
     config: ScoreConfig | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> ScoreResult:
     """Score ``hyp`` against ``ref`` (spec §3-§7).
 
@@ -74,13 +75,17 @@ def score(
             reference corpus, extents are normalized by word alignment (§7)
             and content is compared as noisy data by default (§6).
         config: scoring options.
+        progress: called as ``progress(done, total)`` while instance sets
+            are mapped (e.g. to drive a progress bar).
 
     Raises:
         InputError: bad input (unknown DOCID, extent outside its document,
             a cycle of pointer types, ...).
     """
     with paused_gc():
-        return _score(ref, hyp, ref_corpus=ref_corpus, hyp_corpus=hyp_corpus, config=config)
+        return _score(
+            ref, hyp, ref_corpus=ref_corpus, hyp_corpus=hyp_corpus, config=config, progress=progress
+        )
 
 
 def _score(
@@ -90,6 +95,7 @@ def _score(
     ref_corpus: Corpus | None = None,
     hyp_corpus: Corpus | None = None,
     config: ScoreConfig | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> ScoreResult:
     """:func:`score` without the collector pause."""
     config = config or ScoreConfig()
@@ -173,7 +179,15 @@ def _score(
         unsegmented=unsegmented,
         tokens=noisy,
     )
-    mapper = Mapper(config, ref_prep, hyp_prep, noisy=noisy)
+    done = [0]
+    total_sets = len(ref.instance_sets)
+
+    def advance(step: int) -> None:
+        done[0] += step
+        if progress is not None:
+            progress(done[0], total_sets)
+
+    mapper = Mapper(config, ref_prep, hyp_prep, noisy=noisy, progress=advance if progress else None)
     if unsegmented:
         matches = mapper.match_template_sets(
             ref,
@@ -284,12 +298,13 @@ def score_files(
     encoding: str = "utf-8",
     doc_tag: str = "DOC",
     docno_tag: str = "DOCNO",
+    progress: Callable[[int, int], None] | None = None,
 ) -> ScoreResult:
     """Read the files and :func:`score` them; the CLI's ``score`` command."""
     with paused_gc():
         return _score_files(
             ref_path, hyp_path, ref_text=ref_text, hyp_text=hyp_text, config=config,
-            encoding=encoding, doc_tag=doc_tag, docno_tag=docno_tag,
+            encoding=encoding, doc_tag=doc_tag, docno_tag=docno_tag, progress=progress,
         )
 
 
@@ -303,6 +318,7 @@ def _score_files(
     encoding: str,
     doc_tag: str,
     docno_tag: str,
+    progress: Callable[[int, int], None] | None = None,
 ) -> ScoreResult:
     from .templates import read_templates
 
@@ -340,7 +356,9 @@ def _score_files(
             )
         except MemoryError:
             raise too_large_error(path) from None
-    return score(ref, hyp, ref_corpus=corpora[0], hyp_corpus=corpora[1], config=config)
+    return score(
+        ref, hyp, ref_corpus=corpora[0], hyp_corpus=corpora[1], config=config, progress=progress
+    )
 
 
 __all__: Sequence[str] = ("score", "score_files", "texts_differ", "load_glm")

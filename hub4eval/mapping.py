@@ -9,6 +9,7 @@ verdicts and counts; points with their fills are made for the chosen mapping.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -154,8 +155,10 @@ class Mapper:
         hyp_prep: FillPreparer,
         *,
         noisy: bool = False,
+        progress: Callable[[int], None] | None = None,
     ) -> None:
         self.config = config
+        self.progress = progress  # called with the number of reference instance sets done
         self.ref_prep = ref_prep
         self.hyp_prep = hyp_prep
         self.noisy = noisy
@@ -458,6 +461,8 @@ class Mapper:
             matches = []
             for iset in ref.instance_sets:
                 matches.append(self.match_sets(iset, hyp_by_docid.pop(iset.docid, None), order))
+                if self.progress is not None:
+                    self.progress(1)
             for iset in hyp.instance_sets:
                 if iset.docid in hyp_by_docid:
                     matches.append(self.match_sets(None, iset, order))
@@ -465,12 +470,8 @@ class Mapper:
         ref_extents = [ref_extent(iset) for iset in ref.instance_sets]
         hyp_extents = [hyp_extent(iset) for iset in hyp.instance_sets]
         candidates = [
-            (i, j, self.match_sets(r, h, order))
-            for i, r in enumerate(ref.instance_sets)
-            for j, h in enumerate(hyp.instance_sets)
-            if ref_extents[i] is not None
-            and hyp_extents[j] is not None
-            and ref_extents[i].overlaps(hyp_extents[j])  # type: ignore[union-attr]
+            (i, j, self.match_sets(ref.instance_sets[i], hyp.instance_sets[j], order))
+            for i, j in _overlapping(ref_extents, hyp_extents)
         ]
         chosen = greedy_map(candidates, lambda m: m.counts, self.beta_squared)
         by_ref = {i: m for i, _, m in chosen}
@@ -485,6 +486,31 @@ class Mapper:
             if j not in mapped_hyp
         ]
         return tuple(matches)
+
+
+def _overlapping(
+    ref_extents: Sequence[Extent | None], hyp_extents: Sequence[Extent | None]
+) -> list[tuple[int, int]]:
+    """(i, j) pairs whose extents overlap (§7.4), in (i, j) order.
+
+    Reference sets are documents in file order, so their extents are sorted and
+    do not overlap each other: each hypothesis extent finds its range of
+    reference extents by bisection instead of being tried against all of them.
+    """
+    known = sorted((e.start, e.end, i) for i, e in enumerate(ref_extents) if e is not None)
+    ordered = all(known[k][1] <= known[k + 1][0] for k in range(len(known) - 1))
+    starts = [start for start, _, _ in known]
+    ends = [end for _, end, _ in known]
+    pairs = []
+    for j, extent in enumerate(hyp_extents):
+        if extent is None:
+            continue
+        if ordered:
+            window = known[bisect.bisect_left(ends, extent.start) : bisect.bisect_right(starts, extent.end)]
+        else:
+            window = known
+        pairs += [(i, j) for start, end, i in window if Extent(start, end).overlaps(extent)]
+    return sorted(pairs)
 
 
 def point_keys(matches: Sequence[SetMatch]) -> Iterator[tuple[str, str, str, str, str]]:

@@ -223,3 +223,25 @@ def test_compare_cli(tmp_path):
     assert data["difference"] > 0 and 0 <= data["p_value"] <= 1 and data["documents"] == 3
     table = runner.invoke(app, ["compare", str(CLEAN / "ref.tpl"), str(CLEAN / "hyp.tpl"), str(worse), "--bootstrap", "300"])
     assert "F(A) - F(B) = " in table.stdout and "p = " in table.stdout
+
+
+def test_progress_callback_counts_every_reference_set_and_bar_is_quiet_when_piped():
+    seen = []
+    score_files(CLEAN / "ref.tpl", CLEAN / "hyp.tpl", progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(1, 3), (2, 3), (3, 3)]
+    from hub4eval.cli.score import progress_bar
+
+    with progress_bar("x", quiet=False) as advance:  # not a terminal under pytest
+        assert advance is None
+
+
+def test_overlapping_sets_found_by_bisection_match_all_pairs():
+    from hub4eval.mapping import _overlapping
+    from hub4eval.model import Extent
+
+    refs = [Extent(0, 9), Extent(10, 19), None, Extent(20, 29)]
+    hyps = [Extent(5, 12), None, Extent(19, 20), Extent(30, 40), Extent(29, 29)]
+    brute = sorted(
+        (i, j) for i, r in enumerate(refs) for j, h in enumerate(hyps) if r and h and r.overlaps(h)
+    )
+    assert _overlapping(refs, hyps) == brute == [(0, 0), (1, 0), (1, 2), (3, 2), (3, 4)]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Optional
 
@@ -18,6 +20,25 @@ def make_console(stderr: bool = False) -> Console:
     if not console.is_terminal:
         console = Console(stderr=stderr, width=160, no_color=True)
     return console
+
+
+@contextmanager
+def progress_bar(description: str, quiet: bool) -> Iterator[Callable[[int, int], None] | None]:
+    """A rich progress bar on stderr when it is a terminal (and not --quiet); else nothing."""
+    console = Console(stderr=True)
+    if quiet or not console.is_terminal:
+        yield None
+        return
+    from rich.progress import Progress
+
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task(description, total=None)
+
+        def advance(done: int, total: int) -> None:
+            if done % 50 == 0 or done == total:
+                progress.update(task, completed=done, total=total)
+
+        yield advance
 
 
 def _write(text: str, path: str, option: str) -> None:
@@ -93,10 +114,11 @@ def score_command(
         case_sensitive=case_sensitive, non_extractable=non_extractable, fillers=fillers,
         unsegmented=unsegmented,
     )
-    result = score_files(
-        ref, hyp, ref_text=o.existing(ref_text), hyp_text=o.existing(hyp_text), config=config,
-        encoding=encoding, doc_tag=doc_tag, docno_tag=docno_tag,
-    )
+    with progress_bar("mapping documents", quiet) as advance:
+        result = score_files(
+            ref, hyp, ref_text=o.existing(ref_text), hyp_text=o.existing(hyp_text), config=config,
+            encoding=encoding, doc_tag=doc_tag, docno_tag=docno_tag, progress=advance,
+        )
     print_warnings(result.warnings, quiet)
     intervals = None
     if bootstrap < 0:

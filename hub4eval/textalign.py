@@ -13,7 +13,14 @@ in that space by the alignment (§7.4).
 
 GLM-optional tokens (fillers such as ``uh``) are aligned like any word: they
 are words of the text, and dropping them would leave extents that touch only
-a filler with nothing to map to.
+a filler with nothing to map to. (So a deleted or inserted filler counts as a
+WER error, unlike sclite's optionally deletable words.)
+
+WER per document in unsegmented mode: the one corpus-wide alignment is split
+by reference document. A column holding a reference word belongs to that
+word's document; an insertion belongs to the document of the nearest
+reference word before it (before the first one: that word's document), so words
+the recognizer inserted at a story boundary count against the story before.
 """
 
 from __future__ import annotations
@@ -21,11 +28,17 @@ from __future__ import annotations
 import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from .errors import InputWarning
 from .model import Corpus, Document, Extent
 from .tokens import Token, tokenize
+
+if TYPE_CHECKING:
+    from .align import Alignment
+    from .glm import Glm
 
 
 @dataclass(frozen=True)
@@ -58,31 +71,36 @@ class DocumentAlignment:
     hyp_docid: str | None
     ref_tokens: tuple[Token, ...]
     hyp_tokens: tuple[Token, ...]
-    alignment: Any  # hub4eval.align.Alignment
+    alignment: Alignment
 
-    def counts(self) -> dict[str, int]:
-        a = self.alignment
+    def counts(self, columns: slice = slice(None)) -> dict[str, int]:
+        """Word and column counts (of the columns in ``columns`` only, if given)."""
+        kinds = np.bincount(np.asarray(self.alignment.kinds[columns], dtype=np.int64), minlength=4)
+        matches, substitutions, deletions, insertions = (int(k) for k in kinds[:4])
         return {
-            "ref_words": len(self.ref_tokens),
-            "hyp_words": len(self.hyp_tokens),
-            "matches": a.matches,
-            "substitutions": a.substitutions,
-            "deletions": a.deletions,
-            "insertions": a.insertions,
+            "ref_words": matches + substitutions + deletions,
+            "hyp_words": matches + substitutions + insertions,
+            "matches": matches,
+            "substitutions": substitutions,
+            "deletions": deletions,
+            "insertions": insertions,
         }
 
-    def rows(self) -> list[tuple[str, str, int]]:
-        """(reference word, hypothesis word, kind) per column; '' for a gap."""
-        out = []
-        for r, h, k in zip(self.alignment.ref_index, self.alignment.hyp_index, self.alignment.kinds):
-            out.append(
-                (
-                    self.ref_tokens[r].text if r >= 0 else "",
-                    self.hyp_tokens[h].text if h >= 0 else "",
-                    int(k),
-                )
+    def rows(self, columns: slice = slice(None)) -> list[tuple[str, str, int]]:
+        """(reference word, hypothesis word, kind) per column; '' for a gap.
+
+        ``kind`` is :data:`hub4eval.align.MATCH` (0), ``SUBSTITUTION`` (1),
+        ``DELETION`` (2) or ``INSERTION`` (3).
+        """
+        a = self.alignment
+        return [
+            (
+                self.ref_tokens[r].text if r >= 0 else "",
+                self.hyp_tokens[h].text if h >= 0 else "",
+                k,
             )
-        return out
+            for r, h, k in zip(a.ref_index[columns].tolist(), a.hyp_index[columns].tolist(), a.kinds[columns].tolist())
+        ]
 
 
 def _wer(counts: dict[str, int]) -> dict[str, Any]:
@@ -102,6 +120,8 @@ class CorpusAlignment:
     warnings: tuple[InputWarning, ...]
     _ref: dict[str, _Side] = field(repr=False, compare=False)
     _hyp: dict[str | None, _Side] = field(repr=False, compare=False)
+    _spans: tuple[tuple[str, int, int], ...] = field(default=(), repr=False, compare=False)
+    """Unsegmented: per reference document, its DOCID and its [start, end) columns."""
 
     def ref_extent(self, docid: str | None, extent: Extent) -> Extent | None:
         """A reference fill's character extent in document ``docid`` -> columns."""
@@ -129,11 +149,24 @@ class CorpusAlignment:
                 return document.rows()
         return []
 
+    def document_views(self) -> list[tuple[str | None, str | None, DocumentAlignment, slice]]:
+        """(reference DOCID, hypothesis DOCID, alignment, columns) per document.
+
+        Segmented: one entry per aligned pair (all its columns). Unsegmented:
+        one entry per reference document, holding the columns it owns in the
+        corpus-wide alignment (see the module docstring); the hypothesis
+        DOCID is None.
+        """
+        if self.unsegmented and self._spans:
+            [whole] = self.documents
+            return [(docid, None, whole, slice(start, end)) for docid, start, end in self._spans]
+        return [(d.ref_docid, d.hyp_docid, d, slice(None)) for d in self.documents]
+
     def per_document(self) -> list[dict[str, Any]]:
-        """WER counts per aligned document."""
+        """WER counts per document (per reference document when unsegmented)."""
         return [
-            {"ref_docid": d.ref_docid, "hyp_docid": d.hyp_docid, **_wer(d.counts())}
-            for d in self.documents
+            {"ref_docid": ref_id, "hyp_docid": hyp_id, **_wer(document.counts(columns))}
+            for ref_id, hyp_id, document, columns in self.document_views()
         ]
 
     def wer_summary(self) -> dict[str, Any]:
@@ -148,7 +181,7 @@ class CorpusAlignment:
 
 
 def document_tokens(
-    document: Document, *, glm: Any = None, keep_punctuation: bool = False, case_sensitive: bool = False
+    document: Document, *, glm: Glm | None = None, keep_punctuation: bool = False, case_sensitive: bool = False
 ) -> tuple[Token, ...]:
     """A document's extractable words (§7.1), GLM-normalized (§8); spans index ``document.text``."""
     tokens = tokenize(
@@ -164,20 +197,41 @@ def document_tokens(
     return tokens
 
 
-def _columns(index: Sequence[int], size: int) -> tuple[int, ...]:
-    """Column of each token, from the per-column token indices."""
-    columns = [0] * size
-    for column, token in enumerate(index):
-        if token >= 0:
-            columns[token] = column
-    return tuple(columns)
+def _columns(index: np.ndarray, size: int) -> tuple[int, ...]:
+    """Column of each token, from the per-column token indices (-1: gap)."""
+    present = np.flatnonzero(index >= 0)
+    columns = np.zeros(size, dtype=np.int64)
+    columns[index[present]] = present
+    return tuple(columns.tolist())
+
+
+def _owned_columns(ref_index: np.ndarray, sizes: Sequence[int]) -> list[tuple[int, int]]:
+    """[start, end) columns owned by each reference document of the given token counts.
+
+    A column belongs to the document of its reference token; an insertion to
+    the document of the last reference token before it (before every
+    reference token: the document of the first one; no reference token at
+    all: the first document). Columns of one document are contiguous because
+    reference tokens appear in order.
+    """
+    if not sizes:
+        return []
+    bounds = np.cumsum(np.asarray(sizes, dtype=np.int64))  # token index -> document by bisection
+    if ref_index.size == 0 or bounds[-1] == 0:
+        owner = np.zeros(ref_index.size, dtype=np.int64)
+    else:
+        last_ref = np.maximum.accumulate(np.where(ref_index >= 0, ref_index, -1))
+        owner = np.searchsorted(bounds, np.maximum(last_ref, 0), side="right")
+    starts = np.searchsorted(owner, np.arange(len(sizes)), side="left")
+    ends = np.searchsorted(owner, np.arange(len(sizes)), side="right")
+    return list(zip(starts.tolist(), ends.tolist()))
 
 
 def align_corpora(
     ref: Corpus,
     hyp: Corpus,
     *,
-    glm: Any = None,
+    glm: Glm | None = None,
     keep_punctuation: bool = False,
     case_sensitive: bool = False,
     unsegmented: bool | None = None,
@@ -223,7 +277,10 @@ def align_corpora(
                 InputWarning("the hypothesis text is empty: every reference word is deleted", hyp.path or None)
             )
         document = DocumentAlignment(None, None, tuple(ref_all), tuple(hyp_all), alignment)
-        return CorpusAlignment(True, (document,), tuple(warnings), sides, {None: hyp_side})
+        docids = [doc.docid for doc in ref.documents if doc.docid is not None]
+        owned = _owned_columns(alignment.ref_index, [len(ref_tokens[d]) for d in docids])
+        spans = tuple((d, start, end) for d, (start, end) in zip(docids, owned))
+        return CorpusAlignment(True, (document,), tuple(warnings), sides, {None: hyp_side}, spans)
 
     hyp_by_id = {doc.docid: doc for doc in hyp.documents}
     pairs: list[tuple[str | None, str | None, tuple[Token, ...], tuple[Token, ...]]] = []

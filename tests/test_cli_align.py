@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
 
 import jiwer
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from hub4eval.cli import app
@@ -23,7 +26,9 @@ def test_wer_table_and_show():
     )
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert "(unsegmented)" in out
+    assert [line for line in out.splitlines() if line.startswith("id:")] == [
+        "id: ABC19980120.1830.0500", "id: ABC19980120.1830.0600",
+    ]
     assert "REF:" in out and "HYP:" in out and "Eval:" in out
     assert "JANEIRO" not in out  # a match stays lower case
     ref_line = next(line for line in out.splitlines() if line.startswith("REF:") and "de" in line.lower().split())
@@ -58,3 +63,173 @@ def test_missing_file_is_exit_2():
     result = runner.invoke(app, ["align", "nope.sgml", str(ASR / "reference.sgml")])
     assert result.exit_code == 2
     assert "nope.sgml" in result.output and "Traceback" not in result.output
+
+
+# ------------------------------------------------------------ exact tables
+
+
+def _table_rows(out: str) -> dict[str, list[str]]:
+    """DOCUMENT -> [REF WORDS, MATCH, SUB, DEL, INS, WER] from the rich table."""
+    rows = {}
+    for line in out.splitlines():
+        cells = [c.strip() for c in line.replace("┃", "│").split("│")]
+        if len(cells) == 7 and cells[1].isdigit():
+            rows[cells[0]] = cells[1:]
+    return rows
+
+
+def test_unsegmented_table_is_per_reference_document():
+    result = runner.invoke(
+        app, ["align", str(ASR / "reference.sgml"), str(ASR / "asr_unsegmented.sgml"), "--glm", "none"]
+    )
+    assert result.exit_code == 0, result.output
+    assert _table_rows(result.stdout) == {
+        "ABC19980120.1830.0500": ["26", "18", "2", "6", "0", "30.8"],
+        "ABC19980120.1830.0600": ["16", "12", "2", "2", "0", "25.0"],
+        "ALL": ["42", "30", "4", "8", "0", "28.6"],
+    }
+    assert "unsegmented hypothesis" in result.stdout
+
+
+def test_segmented_table_with_the_default_glm():
+    result = runner.invoke(app, ["align", str(ASR / "reference.sgml"), str(ASR / "asr_segmented.sgml")])
+    assert result.exit_code == 0, result.output
+    assert _table_rows(result.stdout) == {
+        "ABC19980120.1830.0500": ["24", "21", "1", "2", "0", "12.5"],  # the/de, buni- and uh deleted
+        "ABC19980120.1830.0600": ["16", "15", "1", "0", "1", "12.5"],  # um inserted, hinges/hingis
+        "ALL": ["40", "36", "2", "2", "1", "12.5"],
+    }
+    assert "unsegmented hypothesis" not in result.stdout
+
+
+def test_forcing_unsegmented_on_a_segmented_hypothesis_gives_the_same_errors():
+    args = ["align", str(ASR / "reference.sgml"), str(ASR / "asr_segmented.sgml"), "--json", "-"]
+    by_docid = json.loads(runner.invoke(app, args).stdout)
+    as_stream = json.loads(runner.invoke(app, [*args, "--unsegmented"]).stdout)
+    assert by_docid["summary"] == as_stream["summary"]
+    assert [d["errors"] for d in by_docid["documents"]] == [d["errors"] for d in as_stream["documents"]]
+    assert [d["hyp_docid"] for d in as_stream["documents"]] == [None, None]
+
+
+def test_show_prints_pra_rows():
+    result = runner.invoke(app, ["align", str(ASR / "reference.sgml"), str(ASR / "asr_segmented.sgml"), "--show"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert [line for line in lines if line.startswith("id:")] == [
+        "id: ABC19980120.1830.0500", "id: ABC19980120.1830.0600",
+    ]
+    ref = [line for line in lines if line.startswith("REF:")]
+    hyp = [line for line in lines if line.startswith("HYP:")]
+    evals = [line for line in lines if line.startswith("Eval:")]
+    assert ref[0].split()[1:4] == ["abc19980120", "1830", "0500"]  # matches stay lower case
+    first_ref, first_hyp = ref[0].split(), hyp[0].split()
+    assert "BUNI-" in first_ref and "***" in first_hyp and "THE" in first_hyp and "DE" in first_ref
+    assert ref[1].split()[4] == "***" and hyp[1].split()[4] == "UM"  # an insertion
+    # the columns line up: each REF cell starts where its HYP cell does, and so do Eval labels
+    for r, h, e in zip(ref, hyp, evals):
+        starts = [m.start() for m in re.finditer(r"\S+", r)]
+        assert starts == [m.start() for m in re.finditer(r"\S+", h)]
+        assert {m.start() for m in re.finditer(r"\S+", e)} <= set(starts)
+    assert evals[0].split()[1:] == ["S", "D", "D"]
+    assert evals[1].split()[1:] == ["I", "S"]
+
+
+def test_one_sided_documents_are_rows_and_warnings(tmp_path):
+    (tmp_path / "r.sgml").write_text("<DOC><DOCNO> A </DOCNO> one two </DOC>\n<DOC><DOCNO> B </DOCNO> three </DOC>\n")
+    (tmp_path / "h.sgml").write_text("<DOC><DOCNO> A </DOCNO> one two </DOC>\n<DOC><DOCNO> C </DOCNO> four </DOC>\n")
+    result = runner.invoke(app, ["align", str(tmp_path / "r.sgml"), str(tmp_path / "h.sgml")])
+    assert result.exit_code == 0, result.output
+    assert _table_rows(result.stdout) == {
+        "A": ["3", "3", "0", "0", "0", "0.0"],
+        "B": ["2", "0", "0", "2", "0", "100.0"],
+        "C (hypothesis only)": ["0", "0", "0", "0", "2", "-"],
+        "ALL": ["5", "3", "0", "2", "2", "80.0"],
+    }
+    assert "document B of the reference text is not in the hypothesis text" in result.stderr
+    assert "document C of the hypothesis text is not in the reference text" in result.stderr
+
+
+def test_corpus_options(tmp_path):
+    (tmp_path / "r.sgml").write_bytes(
+        "<STORY><ID> s1 </ID> Égypte won <NOTE> not text </NOTE> the cup </STORY>\n".encode("latin-1")
+    )
+    (tmp_path / "h.sgml").write_bytes("<STORY><ID> s1 </ID> egypt won the cup </STORY>\n".encode("latin-1"))
+    args = ["align", str(tmp_path / "r.sgml"), str(tmp_path / "h.sgml"), "--glm", "none"]
+    bad = runner.invoke(app, args)
+    assert bad.exit_code == 2 and "latin-1" in bad.stderr and "r.sgml:1:" in bad.stderr
+    result = runner.invoke(
+        app,
+        [*args, "--encoding", "latin-1", "--doc-tag", "STORY", "--docno-tag", "ID", "--non-extractable", "note",
+         "--json", "-"],
+    )
+    assert result.exit_code == 0, result.output
+    [document] = json.loads(result.stdout)["documents"]
+    assert document["ref_docid"] == "s1"
+    assert (document["ref_words"], document["substitutions"], document["matches"]) == (5, 1, 4)  # égypte/egypt
+
+
+def test_directory_and_bad_corpus_are_one_line(tmp_path):
+    result = runner.invoke(app, ["align", str(tmp_path), str(ASR / "reference.sgml")])
+    assert result.exit_code == 2 and "directory" in result.stderr
+    (tmp_path / "dup.sgml").write_text("<DOC><DOCNO> A </DOCNO></DOC>\n<DOC><DOCNO> A </DOCNO></DOC>\n")
+    result = runner.invoke(app, ["align", str(tmp_path / "dup.sgml"), str(ASR / "reference.sgml")])
+    assert result.exit_code == 2
+    assert result.stderr.strip().endswith(
+        "dup.sgml:2:6: duplicate DOCNO A (first at line 1) (hint: every document of a corpus needs its own identifier)"
+    )
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_every_option_has_help():
+    import typer.main
+
+    command = typer.main.get_command(app).commands["align"]
+    names = {param.name for param in command.params}
+    assert {"show", "unsegmented", "glm", "encoding", "doc_tag", "docno_tag", "non_extractable"} <= names
+    for param in command.params:
+        assert getattr(param, "help", None), param.name
+
+
+# ------------------------------------------------------------ against jiwer
+
+_VOCAB = ("egypt", "won", "the", "cup", "south", "africa", "h-", "heart", "part", "a")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(_VOCAB), max_size=15), st.lists(st.sampled_from(_VOCAB), max_size=15))
+def test_never_fewer_errors_than_jiwer(ref, hyp):
+    """jiwer minimizes the error count; §7.2 minimizes a weighted cost, so never fewer errors."""
+    from hub4eval.align import align_words
+
+    ours = align_words(ref, hyp)
+    if not ref:
+        assert ours.errors == len(hyp)
+        return
+    if not hyp:
+        assert ours.errors == len(ref)
+        return
+    theirs = jiwer.process_words(" ".join(ref), " ".join(hyp))
+    assert ours.errors >= theirs.substitutions + theirs.deletions + theirs.insertions
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from(_VOCAB), min_size=1, max_size=15), st.data())
+def test_equal_to_jiwer_on_pure_edits(ref, data):
+    """Only deletions, only insertions, or only substitutions: both count the same errors."""
+    from hub4eval.align import align_words
+
+    kind = data.draw(st.sampled_from(["delete", "insert", "substitute"]))
+    positions = sorted(data.draw(st.sets(st.integers(0, len(ref) - 1))))
+    if kind == "delete":
+        hyp = [w for i, w in enumerate(ref) if i not in positions]
+    elif kind == "insert":
+        hyp = [x for i, w in enumerate(ref) for x in ((["zzz"] if i in positions else []) + [w])]
+    else:
+        hyp = ["qqq" if i in positions else w for i, w in enumerate(ref)]
+    ours = align_words(ref, hyp)
+    assert ours.errors == len(positions)
+    if hyp:
+        theirs = jiwer.process_words(" ".join(ref), " ".join(hyp))
+        assert ours.errors == theirs.substitutions + theirs.deletions + theirs.insertions
+        if kind == "substitute":
+            assert (ours.substitutions, theirs.substitutions) == (len(positions), len(positions))

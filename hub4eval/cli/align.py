@@ -94,18 +94,26 @@ def align_command(
         ]
 
     for document in alignment.per_document():
-        name = document["ref_docid"] or document["hyp_docid"] or "(unsegmented)"
+        name = document["ref_docid"] or f"{document['hyp_docid'] or '(unsegmented)'} (hypothesis only)"
+        if document["ref_docid"] is None and document["hyp_docid"] is None:
+            name = "(unsegmented)"
         table.add_row(*row(name, document))
     table.add_section()
     table.add_row(*row("ALL", summary), style="bold")
     console.print(table)
+    if alignment.unsegmented:
+        console.print(
+            "unsegmented hypothesis: aligned against all reference documents at once, counted per "
+            "reference document (an insertion counts where the reference word before it is)",
+            highlight=False,
+        )
     if show:
         width = max(40, (console.width or 100) - 6)
-        for document in alignment.documents:
+        for ref_id, hyp_id, document, columns in alignment.document_views():
             console.print()
-            name = document.ref_docid or document.hyp_docid or "(unsegmented)"
-            console.print(f"id: {name}", highlight=False)
-            for ref_line, hyp_line, eval_line in _pra_rows(document.rows(), width):
+            name = ref_id or hyp_id or "(unsegmented)"
+            console.print(f"id: {name}", highlight=False, markup=False)
+            for ref_line, hyp_line, eval_line in _pra_rows(document.rows(columns), width):
                 console.print(f"REF:  {ref_line}", highlight=False, markup=False)
                 console.print(f"HYP:  {hyp_line}", highlight=False, markup=False)
                 console.print(f"Eval: {eval_line}".rstrip(), highlight=False, markup=False)

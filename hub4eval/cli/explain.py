@@ -1,9 +1,14 @@
-"""`hub4eval explain`: every point matching the filters, with its fills and the reason."""
+"""`hub4eval explain`: every point matching the filters, with its fills and the reason.
+
+The rows come from :func:`hub4eval.explain.explain`; this module only renders
+them. On a terminal the fill's words in the aligned context are highlighted;
+piped, they are put in brackets so the output stays plain text.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
@@ -11,13 +16,28 @@ from . import options as o
 from .app import command, print_warnings
 
 
-def _context_lines(context, plain: bool) -> tuple[str, str]:  # noqa: ANN001
-    """REF and HYP lines of an aligned context; the fill's words marked."""
+def context_lines(context: Any, plain: bool) -> tuple[str, str]:
+    """The REF and HYP lines of an aligned context, one padded cell per column.
+
+    Args:
+        context: a :class:`hub4eval.explain.Context`.
+        plain: mark the fill's words with ``[...]``; else with rich markup
+            (bold reverse), the words themselves escaped.
+
+    Returns:
+        The reference line and the hypothesis line; a gap (a word on one side
+        only) shows as ``***``.
+    """
     from rich.markup import escape
 
+    from ..explain import GAP
+
     ref_cells, hyp_cells = [], []
-    for ref, hyp, ref_on, hyp_on in zip(context.ref_words, context.hyp_words, context.ref_marked, context.hyp_marked):
-        ref, hyp = ref or "***", hyp or "***"
+    for ref, hyp, kind, ref_on, hyp_on in zip(
+        context.ref_words, context.hyp_words, context.kinds, context.ref_marked, context.hyp_marked
+    ):
+        if kind != GAP:
+            ref, hyp = ref or "***", hyp or "***"
         size = max(len(ref), len(hyp))
         ref, hyp = ref.ljust(size), hyp.ljust(size)
         if plain:
@@ -28,7 +48,43 @@ def _context_lines(context, plain: bool) -> tuple[str, str]:  # noqa: ANN001
             hyp = f"[bold reverse]{escape(hyp)}[/]" if hyp_on else escape(hyp)
         ref_cells.append(ref)
         hyp_cells.append(hyp)
-    return " ".join(ref_cells), " ".join(hyp_cells)
+    return " ".join(ref_cells).rstrip(), " ".join(hyp_cells).rstrip()
+
+
+def _print_blocks(console: Any, rows: list[Any], plain: bool) -> None:
+    """One block per point: header line, REF, HYP, why, aligned context."""
+    from rich.markup import escape
+
+    for row in rows:
+        point = row.point
+        console.print(
+            f"[bold]{point.category}[/bold] {point.kind:<7} {escape(point.slot_key)}  {escape(point.docid)}",
+            highlight=False,
+        )
+        for label, fill, where in (("REF", row.ref_fill, row.ref_where), ("HYP", row.hyp_fill, row.hyp_where)):
+            text = "-" if fill is None else escape(fill) + f"  ({escape(where)})"
+            console.print(f"  {label}  {text}", highlight=False)
+        console.print(f"  why  {escape(row.reason)}", highlight=False)
+        if row.context is not None:
+            ref_line, hyp_line = context_lines(row.context, plain)
+            console.print(f"  aligned REF: {ref_line}", highlight=False, markup=not plain)
+            console.print(f"  aligned HYP: {hyp_line}", highlight=False, markup=not plain)
+
+
+def _print_table(console: Any, rows: list[Any]) -> None:
+    """One table row per point: the two fills side by side, then the reason."""
+    from rich.table import Table
+
+    table = Table(show_edge=False, pad_edge=False, title="Points", title_justify="left")
+    for column in ("CAT", "KIND", "SLOT", "DOCUMENT", "REFERENCE", "HYPOTHESIS", "REASON"):
+        table.add_column(column, overflow="fold")
+    for row in rows:
+        point = row.point
+        table.add_row(
+            point.category, point.kind, point.slot_key, point.docid,
+            row.ref_fill or "-", row.hyp_fill or "-", row.reason,
+        )
+    console.print(table, markup=False)
 
 
 @command("explain")
@@ -41,6 +97,8 @@ def explain_command(
     category: Optional[list[str]] = typer.Option(
         None, "--category", help="Only points of this category: COR INC MIS SPU OPT REM; repeatable."
     ),
+    context: int = typer.Option(4, "--context", min=0, help="Aligned words shown on each side of a fill (texts differ)."),
+    table: bool = typer.Option(False, "--table", help="One table row per point (fills side by side), no aligned context."),
     ref_text: Optional[Path] = o.RefText,
     hyp_text: Optional[Path] = o.HypText,
     unsegmented: Optional[bool] = o.Unsegmented,
@@ -60,12 +118,13 @@ def explain_command(
     encoding: str = o.Encoding,
     quiet: bool = o.Quiet,
 ) -> None:
-    """List every point matching the filters: category, reference and hypothesis fills, reason."""
-    from rich.markup import escape
+    """List every point matching the filters: category, reference and hypothesis fills, reason.
 
+    Filters combine (AND); a repeated filter matches any of its values.
+    """
     from ..api import score_files
-    from ..explain import aligned_context, select_points
-    from .score import make_console
+    from ..explain import explain, tally
+    from .score import make_console, progress_bar
 
     config = o.build_config(
         compare=compare, content=content, glm=glm, beta=beta, min_map_f=min_map_f,
@@ -73,35 +132,21 @@ def explain_command(
         case_sensitive=case_sensitive, non_extractable=non_extractable, fillers=fillers,
         unsegmented=unsegmented,
     )
-    result = score_files(
-        ref, hyp, ref_text=o.existing(ref_text), hyp_text=o.existing(hyp_text), config=config,
-        encoding=encoding, doc_tag=doc_tag, docno_tag=docno_tag,
-    )
+    with progress_bar("mapping documents", quiet) as advance:
+        result = score_files(
+            ref, hyp, ref_text=o.existing(ref_text), hyp_text=o.existing(hyp_text), config=config,
+            encoding=encoding, doc_tag=doc_tag, docno_tag=docno_tag, progress=advance,
+        )
     print_warnings(result.warnings, quiet)
-    points = select_points(
-        result, slots=slot or (), types=type_ or (), documents=doc or (), categories=category or ()
+    rows = explain(
+        result, slots=slot or (), types=type_ or (), documents=doc or (), categories=category or (),
+        around=context,
     )
     console = make_console()
-    plain = not console.is_terminal
-    for point in points:
-        console.print(
-            f"[bold]{point.category}[/bold] {point.kind:<7} {escape(point.slot_key)}  {escape(point.docid)}",
-            highlight=False,
-        )
-        console.print(f"  REF  {escape(point.ref.fill) if point.ref else '-'}"
-                      + (f"  ({escape(point.ref.instance)}, line {point.ref.line})" if point.ref else ""),
-                      highlight=False)
-        console.print(f"  HYP  {escape(point.hyp.fill) if point.hyp else '-'}"
-                      + (f"  ({escape(point.hyp.instance)}, line {point.hyp.line})" if point.hyp else ""),
-                      highlight=False)
-        console.print(f"  why  {escape(point.reason)}", highlight=False)
-        context = aligned_context(result, point)
-        if context is not None:
-            ref_line, hyp_line = _context_lines(context, plain)
-            console.print(f"  aligned REF: {ref_line}", highlight=False, markup=not plain)
-            console.print(f"  aligned HYP: {hyp_line}", highlight=False, markup=not plain)
-    counts = {}
-    for point in points:
-        counts[point.category] = counts.get(point.category, 0) + 1
+    if table:
+        _print_table(console, rows)
+    else:
+        _print_blocks(console, rows, plain=not console.is_terminal)
+    counts = tally(row.point for row in rows)
     summary = "  ".join(f"{c} {n}" for c, n in counts.items()) or "none"
-    console.print(f"{len(points)} points ({summary})", highlight=False)
+    console.print(f"{len(rows)} points ({summary})", highlight=False)

@@ -292,3 +292,27 @@ def test_counts_add_up(case, unsegmented):
         assert row["matches"] + row["substitutions"] + row["deletions"] == row["ref_words"]
         assert row["matches"] + row["substitutions"] + row["insertions"] == row["hyp_words"]
         assert row["errors"] == row["substitutions"] + row["deletions"] + row["insertions"]
+
+
+def test_unsegmented_columns_are_split_by_reference_document():
+    """Insertions count in the document of the reference word before them."""
+    import numpy as np
+
+    from hub4eval.textalign import _owned_columns
+
+    # columns: ins, r0, r1, ins, ins, r2, ins   (documents of 2, 0 and 1 tokens)
+    ref_index = np.array([-1, 0, 1, -1, -1, 2, -1], dtype=np.int32)
+    assert _owned_columns(ref_index, [2, 0, 1]) == [(0, 5), (5, 5), (5, 7)]
+    assert _owned_columns(ref_index, [0, 3]) == [(0, 0), (0, 7)]
+    assert _owned_columns(np.array([-1, -1], dtype=np.int32), [0, 0]) == [(0, 2), (2, 2)]
+    assert _owned_columns(np.array([], dtype=np.int32), [1]) == [(0, 0)]
+    ref = parse_corpus(
+        "<DOC><DOCNO>A</DOCNO> one two </DOC><DOC><DOCNO>B</DOCNO> three </DOC>", "r", non_extractable=HIDE_DOCNO
+    )
+    alignment = align_corpora(ref, parse_corpus("zero one two extra three four", "h"))
+    rows = {row["ref_docid"]: row for row in alignment.per_document()}
+    assert (rows["A"]["ref_words"], rows["A"]["insertions"]) == (2, 2)  # zero, extra
+    assert (rows["B"]["ref_words"], rows["B"]["insertions"]) == (1, 1)  # four
+    views = alignment.document_views()
+    assert [(r, h) for r, h, _, _ in views] == [("A", None), ("B", None)]
+    assert [w for _, _, d, c in views for w in d.rows(c)] == alignment.documents[0].rows()

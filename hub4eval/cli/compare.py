@@ -1,4 +1,10 @@
-"""`hub4eval compare`: is system A really better than system B? (paired bootstrap)"""
+"""`hub4eval compare`: is system A really better than system B? (paired bootstrap)
+
+Both hypotheses are scored against the same reference with the same options;
+the per-document counts of the two results then go through
+:func:`hub4eval.bootstrap.paired_bootstrap` over the union of their documents
+(a document one system has no counts for counts zero points for it).
+"""
 
 from __future__ import annotations
 
@@ -41,53 +47,65 @@ def compare_command(
     """Score A and B against REF (same texts for both) and test F(A) - F(B) by paired bootstrap."""
     import json
 
+    from rich.markup import escape
+
     from .. import report
     from ..api import score_files
-    from ..bootstrap import paired_bootstrap
+    from ..bootstrap import document_counts, paired_bootstrap
     from ..errors import UsageError
     from ..metrics import Counts
-    from .score import make_console
+    from .score import _write, make_console, progress_bar
 
     if bootstrap < 1:
-        raise UsageError(f"--bootstrap must be at least 1, got {bootstrap}")
+        raise UsageError(f"--bootstrap must be at least 1, got {bootstrap}", hint="e.g. --bootstrap 10000")
     config = o.build_config(
         compare=compare, content=content, glm=glm, beta=beta, min_map_f=min_map_f,
         unscored_slot=unscored_slot, premodifiers=premodifiers, keep_punctuation=keep_punctuation,
         case_sensitive=case_sensitive, non_extractable=non_extractable, fillers=fillers,
         unsegmented=unsegmented,
     )
-    results = [
-        score_files(
-            ref, hyp, ref_text=o.existing(ref_text), hyp_text=o.existing(hyp_text), config=config,
-            encoding=encoding, doc_tag=doc_tag, docno_tag=docno_tag,
-        )
-        for hyp in (hyp_a, hyp_b)
-    ]
-    for result in results:
-        print_warnings(result.warnings, quiet)
-    docs_a, docs_b = results[0].by("document"), results[1].by("document")
+    results = []
+    for hyp in (hyp_a, hyp_b):
+        with progress_bar(f"scoring {hyp.name}", quiet) as advance:
+            results.append(
+                score_files(
+                    ref, hyp, ref_text=o.existing(ref_text), hyp_text=o.existing(hyp_text), config=config,
+                    encoding=encoding, doc_tag=doc_tag, docno_tag=docno_tag, progress=advance,
+                )
+            )
+    # The reference (and texts) are read twice: print a warning they share once.
+    print_warnings(dict.fromkeys([*results[0].warnings, *results[1].warnings]), quiet)
+    docs_a, docs_b = document_counts(results[0]), document_counts(results[1])
     documents = list(dict.fromkeys([*docs_a, *docs_b]))
-    outcome = paired_bootstrap(
-        [docs_a.get(d, Counts()) for d in documents],
-        [docs_b.get(d, Counts()) for d in documents],
-        bootstrap, seed, beta,
-    )
+    with progress_bar("paired bootstrap resamples", quiet) as advance:
+        outcome = paired_bootstrap(
+            [docs_a.get(d, Counts()) for d in documents],
+            [docs_b.get(d, Counts()) for d in documents],
+            bootstrap, seed, beta, progress=advance,
+        )
     if json_path is not None:
         data = {"A": str(hyp_a), "B": str(hyp_b), "documents": len(documents), **outcome,
                 "signature": results[0].signature}
-        report.write_text(json.dumps(data, indent=2) + "\n", json_path)
+        _write(json.dumps(data, indent=2) + "\n", json_path, "--json")
         if json_path == "-":
             return
     console = make_console()
     low, high = outcome["interval"]
-    difference = outcome["difference"]
-    console.print(f"A  {hyp_a}: {report.headline(results[0])}", highlight=False)
-    console.print(f"B  {hyp_b}: {report.headline(results[1])}", highlight=False)
+    p_value = outcome["p_value"]
+    console.print(f"A  {escape(str(hyp_a))}: {report.headline(results[0])}", highlight=False, soft_wrap=True)
+    console.print(f"B  {escape(str(hyp_b))}: {report.headline(results[1])}", highlight=False, soft_wrap=True)
     console.print(
-        f"F(A) - F(B) = {report.percent(difference)} points  "
+        f"F(A) - F(B) = {report.percent(outcome['difference'])} points  "
         f"95% interval {report.percent(low)}..{report.percent(high)}  "
-        f"p = {'-' if outcome['p_value'] is None else format(outcome['p_value'], '.4f')}  "
-        f"({bootstrap} paired document resamples over {len(documents)} documents, seed {seed})",
+        f"p = {'-' if p_value is None else format(p_value, '.4f')}  "
+        f"(two-sided {'-' if p_value is None else format(outcome['p_two_sided'], '.4f')})",
         highlight=False,
+        soft_wrap=True,
     )
-    console.print(f"[dim]{results[0].signature}[/dim]", highlight=False, soft_wrap=True)
+    console.print(
+        f"paired bootstrap: {bootstrap} document resamples over {len(documents)} documents, seed {seed}; "
+        "p = share of resamples where the difference is 0 or of the opposite sign",
+        highlight=False,
+        soft_wrap=True,
+    )
+    console.print(f"[dim]{escape(results[0].signature)}[/dim]", highlight=False, soft_wrap=True)

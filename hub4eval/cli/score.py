@@ -108,6 +108,8 @@ def score_command(
             raise UsageError(f"unknown --by value {level!r}", hint="use document or type")
     if sort is not None and sort.upper() not in METRICS + report.COUNT_COLUMNS:
         raise UsageError(f"unknown --sort value {sort!r}", hint="use a metric such as F or a count such as MIS")
+    if bootstrap < 0:
+        raise UsageError(f"--bootstrap must be 0 or more, got {bootstrap}", hint="e.g. --bootstrap 10000")
     config = o.build_config(
         compare=compare, content=content, glm=glm, beta=beta, min_map_f=min_map_f,
         unscored_slot=unscored_slot, premodifiers=premodifiers, keep_punctuation=keep_punctuation,
@@ -121,12 +123,13 @@ def score_command(
         )
     print_warnings(result.warnings, quiet)
     intervals = None
-    if bootstrap < 0:
-        raise UsageError(f"--bootstrap must be 0 or more, got {bootstrap}")
     if bootstrap:
-        from ..bootstrap import bootstrap_intervals
+        from ..bootstrap import bootstrap_intervals, document_counts
 
-        intervals = bootstrap_intervals(list(result.by("document").values()), bootstrap, seed, beta)
+        with progress_bar("bootstrap resamples", quiet) as advance:
+            intervals = bootstrap_intervals(
+                list(document_counts(result).values()), bootstrap, seed, beta, progress=advance
+            )
     if json_path is not None:
         extra = None if intervals is None else {
             "bootstrap": {"resamples": bootstrap, "seed": seed, "level": 0.95,
@@ -136,7 +139,8 @@ def score_command(
     if html_path is not None:
         from ..html import to_html
 
-        _write(to_html(result), html_path, "--html")
+        note = f"{bootstrap} document resamples, seed {seed}" if intervals is not None else ""
+        _write(to_html(result, intervals=intervals, bootstrap_note=note), html_path, "--html")
     if csv_path is not None:
         _write(report.to_csv_text(result), csv_path, "--csv")
     if json_path == "-":

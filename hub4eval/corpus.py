@@ -76,15 +76,28 @@ def _extractable(
     spans: list[tuple[int, int]] = []
     position = start
     open_element: _Tag | None = None
+    depth = 0  # the same element nested inside itself
     for tag in tags:
         if tag.name in non_extractable:
-            if not tag.closing and open_element is None:
+            if open_element is None:
+                if tag.closing:
+                    line, column = lines.position(tag.start)
+                    raise InputError(
+                        f"</{tag.name}> without an open <{tag.name}>",
+                        path,
+                        line,
+                        column,
+                        hint=f"check the spelling of the opening <{tag.name}> tag: "
+                        "without it the element's content would be read as text",
+                    )
                 if tag.start > position:
                     spans.append((position - start, tag.start - start))
-                open_element = tag
-            elif tag.closing and open_element is not None and tag.name == open_element.name:
-                open_element = None
-                position = tag.end
+                open_element, depth = tag, 1
+            elif tag.name == open_element.name:
+                depth += -1 if tag.closing else 1
+                if depth == 0:
+                    open_element = None
+                    position = tag.end
             continue
         if open_element is not None:
             continue
@@ -128,8 +141,9 @@ def parse_corpus(
 
     Raises:
         InputError: a tag never closed, a document not closed, a stray closing
-            tag, a document without (or with two) identifiers, a duplicate
-            identifier; positioned in ``path``.
+            tag (of a document or a non-extractable element), a non-extractable
+            element not closed, a document without (or with two) identifiers,
+            an empty or duplicate identifier; positioned in ``path``.
     """
     lines = _Lines(text)
     doc, docno = doc_tag.upper(), docno_tag.upper()

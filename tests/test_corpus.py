@@ -297,3 +297,36 @@ def test_long_unsegmented_stream_is_fast():
     corpus = parse_corpus(text, "asr.txt")
     assert time.perf_counter() - began < 5.0
     assert not corpus.segmented and len(corpus.documents[0].extractable) == 200_000
+
+
+def test_stray_closing_tag_of_a_non_extractable_element():
+    """A misspelt opening tag would silently make the element's content text."""
+    with pytest.raises(InputError) as info:
+        parse_corpus("<DOC><DOCNO> A </DOCNO>\n<ANOTATION> (on camera) </ANNOTATION> words </DOC>", "c.sgml")
+    assert str(info.value) == (
+        "c.sgml:2:25: </ANNOTATION> without an open <ANNOTATION> (hint: check the spelling of the opening "
+        "<ANNOTATION> tag: without it the element's content would be read as text)"
+    )
+
+
+def test_the_sample_with_a_misspelt_annotation_tag(tmp_path):
+    """The row of docs/input-errors.md, through the CLI."""
+    from typer.testing import CliRunner
+
+    from hub4eval.cli import app
+
+    text = (EXAMPLES / "sample" / "text.sgml").read_text(encoding="utf-8")
+    (tmp_path / "text.sgml").write_text(text.replace("<ANNOTATION>  (on camera)", "<ANOTATION>  (on camera)"))
+    result = CliRunner().invoke(app, ["align", str(tmp_path / "text.sgml"), str(tmp_path / "text.sgml")])
+    assert result.exit_code == 2
+    row = next(line for line in (EXAMPLES.parent / "docs" / "input-errors.md").read_text().splitlines()
+               if line.startswith("| stray closing tag of a non-extractable element"))
+    message = row.split("| `")[-1].rstrip("` |").replace("\\|", "|")
+    assert result.stderr.strip() == str(tmp_path / message)
+
+
+def test_nested_non_extractable_element_hides_all_of_it():
+    doc = parse_corpus(
+        "<DOC><DOCNO> A </DOCNO> a <ANNOTATION> b <ANNOTATION> c </ANNOTATION> d </ANNOTATION> e </DOC>"
+    ).documents[0]
+    assert doc.extractable_text().split() == ["A", "a", "e"]

@@ -29,6 +29,7 @@ from .metrics import Counts
 DEFAULT_SEED = 12345
 DEFAULT_LEVEL = 0.95
 _CELLS = 4_000_000  # weight-matrix cells per block: ~32 MB of float64, whatever the corpus size
+_MAX_BLOCK = 2_000  # resamples per block at most, so a progress bar moves even for few documents
 
 Progress = Callable[[int, int], None]
 
@@ -86,7 +87,7 @@ def _resampled_sums(
 
     documents = arrays[0].shape[0]
     rng = np.random.default_rng(seed)
-    block = max(1, min(n, _CELLS // max(documents, 1)))
+    block = max(1, min(n, _MAX_BLOCK, _CELLS // max(documents, 1)))
     done = 0
     while done < n:
         size = min(block, n - done)

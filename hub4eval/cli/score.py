@@ -31,11 +31,18 @@ def progress_bar(description: str, quiet: bool) -> Iterator[Callable[[int, int],
         return
     from rich.progress import Progress
 
+    import time
+
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task(description, total=None)
+        last = [0.0]
 
         def advance(done: int, total: int) -> None:
-            if done % 50 == 0 or done == total:
+            # Callers report per document or per block of resamples, in any step:
+            # pass on at most 20 updates a second (and always the last one).
+            now = time.monotonic()
+            if done == total or now - last[0] >= 0.05:
+                last[0] = now
                 progress.update(task, completed=done, total=total)
 
         yield advance

@@ -462,6 +462,13 @@ CORPUS_CASES: dict[str, Case] = {
         "text.sgml:15:1: <ANNOTATION> element is not closed "
         "(hint: add </ANNOTATION> before the end of its document)",
     ),
+    "stray closing tag of a non-extractable element": Case(
+        {"ref.tpl": SAMPLE_REF, "hyp.tpl": SAMPLE_HYP,
+         "text.sgml": SAMPLE_TEXT.replace("<ANNOTATION>  (on camera)", "<ANOTATION>  (on camera)")},
+        with_text(),
+        "text.sgml:15:27: </ANNOTATION> without an open <ANNOTATION> (hint: check the spelling of the opening "
+        "<ANNOTATION> tag: without it the element's content would be read as text)",
+    ),
     "non-UTF-8 text": Case(
         {"ref.tpl": SAMPLE_REF, "hyp.tpl": SAMPLE_HYP,
          "text.sgml": SAMPLE_TEXT.replace("Egypt has", "\u00c9gypt has").encode("latin-1")},
@@ -740,3 +747,14 @@ def test_unsegmented_option_aligns_texts_of_other_documents(tmp_path: Path, monk
     result = run_case(Case(files, case.args, ""), tmp_path, monkeypatch, ["--unsegmented", "--json", "-"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["summary"]["COR"] == 2
+
+
+def test_every_row_of_the_table_is_a_test_case() -> None:
+    """The other direction: each message in the table comes from a case above."""
+    known = {case.message for case in ALL_CASES.values()} | {HUGE_MESSAGE}
+    rows = [line for line in _documented_messages().splitlines() if line.startswith("| ") and "`" in line]
+    assert len(rows) >= len(ALL_CASES)
+    for row in rows:
+        cell = row.rstrip().rstrip("|").rstrip().rsplit(" | ", 1)[1]
+        message = cell.strip("`").replace("\\|", "|")
+        assert message in known, f"row without a test case: {row[:100]}"

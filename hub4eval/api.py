@@ -288,6 +288,35 @@ def too_large_error(path: str | Path) -> InputError:
     )
 
 
+def read_templates_checked(path: str | Path, role: str, encoding: str, doc_tag: str = "DOC") -> TemplateSet:
+    """:func:`hub4eval.templates.read_templates`, with two mistakes made plain.
+
+    A file too large for memory is one positioned error, and a text corpus
+    given in place of a templette file (the files swapped on the command
+    line) keeps the parser's message but gets a hint that says so.
+    """
+    from .templates import read_templates
+
+    try:
+        return read_templates(str(path), role=role, encoding=encoding)  # type: ignore[arg-type]
+    except MemoryError:
+        raise too_large_error(path) from None
+    except InputError as error:
+        if error.line is not None and _looks_like_corpus(path, doc_tag):
+            hint = "this looks like a text corpus (SGML), not a templette file; give it with --ref-text or --hyp-text"
+            raise InputError(error.message, error.path, error.line, error.column, hint=hint) from None
+        raise
+
+
+def _looks_like_corpus(path: str | Path, doc_tag: str) -> bool:
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(200).lstrip(b"\xef\xbb\xbf \t\r\n")
+    except OSError:
+        return False
+    return head.upper().startswith(b"<" + doc_tag.upper().encode("ascii", "replace"))
+
+
 def score_files(
     ref_path: str | Path,
     hyp_path: str | Path,
@@ -320,7 +349,6 @@ def _score_files(
     docno_tag: str,
     progress: Callable[[int, int], None] | None = None,
 ) -> ScoreResult:
-    from .templates import read_templates
 
     config = config or ScoreConfig()
     if hyp_text is not None and ref_text is None:
@@ -329,14 +357,8 @@ def _score_files(
     _check_tag(docno_tag, "--docno-tag")
     if doc_tag.upper() == docno_tag.upper():
         raise UsageError(f"--doc-tag and --docno-tag are both {doc_tag!r}", hint="they name different elements")
-    try:
-        ref = read_templates(str(ref_path), role="reference", encoding=encoding)
-    except MemoryError:
-        raise too_large_error(ref_path) from None
-    try:
-        hyp = read_templates(str(hyp_path), role="hypothesis", encoding=encoding)
-    except MemoryError:
-        raise too_large_error(hyp_path) from None
+    ref = read_templates_checked(ref_path, "reference", encoding, doc_tag)
+    hyp = read_templates_checked(hyp_path, "hypothesis", encoding, doc_tag)
     corpora: list[Corpus | None] = []
     for path in (ref_text, hyp_text):
         if path is None:

@@ -212,6 +212,12 @@ TEMPLATE_CASES: dict[str, Case] = {
         "hyp.tpl:2:10: byte 0xe9 at byte offset 20 is not valid utf-8 "
         "(hint: give the file's real encoding with --encoding (e.g. latin-1))",
     ),
+    "text corpus given as a templette file": Case(
+        {"ref.tpl": OK, "text.sgml": SAMPLE_TEXT},
+        score("ref.tpl", "text.sgml"),
+        "text.sgml:1:1: pointer <DOC> before any instance header (hint: this looks like a text corpus (SGML), "
+        "not a templette file; give it with --ref-text or --hyp-text)",
+    ),
     "missing file": Case(
         {"hyp.tpl": OK},
         score(),

@@ -72,16 +72,12 @@ def check_command(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print no summary and no warnings, only errors."),
 ) -> None:
     """Check that FILE is a valid templette file; print a summary and the warnings."""
-    from ..templates import read_templates
     from ..validate import check_against_corpus
 
     role = "hypothesis" if hypothesis else "reference"
-    try:
-        tset = read_templates(str(file), role=role, encoding=encoding)
-    except MemoryError:
-        from ..api import too_large_error
+    from ..api import read_templates_checked
 
-        raise too_large_error(file) from None
+    tset = read_templates_checked(file, role, encoding)
     warnings = list(tset.warnings)
     if text is not None:
         from ..corpus import read_corpus

@@ -57,6 +57,18 @@ _ROLES = ("reference", "hypothesis")
 _POINTER_RE = re.compile(r"<([^\s<>-]+)-(\S+)-([0-9]+)>")
 _POINTER_HINT = "a pointer is <TYPE-DOCID-N>: a type, a document id and a number joined by hyphens"
 _SLOT_NAME_RE = re.compile(r"[A-Za-z0-9_-]+")
+_NUMBER_RE = re.compile(r"-?[0-9]+")
+
+
+def _skip_blanks(text: str, position: int) -> int:
+    while position < len(text) and text[position] in " \t\f":
+        position += 1
+    return position
+
+
+def _at(token: Token, column: int) -> Token:
+    """A token standing at another column of the same line (for messages)."""
+    return Token(token.type, "", line=token.line, column=column)
 
 
 @functools.cache
@@ -235,7 +247,7 @@ _WORDS = {
     "POINTER": "a pointer '<TYPE-DOCID-N>'",
     "QUOTED": "a quoted fill",
     "UNQUOTED": "a fill",
-    "DOUBLE_HASH": "an extent part '##a#b#'",
+    "EXTENT": "an extent part '##a#b#'",
     "NUMBER": "an integer offset",
     "HASH": "'#'",
     "SLASH": "'/'",
@@ -260,7 +272,7 @@ def _describe(token: Token) -> str:
         return f"fill {value!r}"
     if kind == "NUMBER":
         return f"number {value}"
-    if kind == "DOUBLE_HASH":
+    if kind == "EXTENT":
         return "extent part '##'"
     if kind == "_NL":
         return "end of the line"
@@ -329,7 +341,7 @@ def _syntax_error(error: UnexpectedInput, text: str, path: str) -> InputError:
         # At the start of a line where only a header or a slot may come: a fill
         # there has no slot (or no instance) to belong to.
         at_line_start = bool(expected & {"SLOT_NAME", "HEADER"}) and not expected & _FILL_TERMINALS
-        if at_line_start and token.type in _FILL_TERMINALS | {"SLASH", "DOUBLE_HASH"}:
+        if at_line_start and token.type in _FILL_TERMINALS | {"SLASH", "EXTENT"}:
             where = "any slot" if "SLOT_NAME" in expected else "any instance header"
             hint = "slot names are letters, digits, '_' and '-', followed by ':'"
             if token.type == "POINTER" and "HEADER" in expected:
@@ -350,7 +362,7 @@ def _syntax_error(error: UnexpectedInput, text: str, path: str) -> InputError:
 def _hint_for(expected: Iterable[str], token: Token | None) -> str:
     """A one-line hint for a generic syntax error."""
     expected = set(expected)
-    if token is not None and token.type == "DOUBLE_HASH":
+    if token is not None and token.type == "EXTENT":
         return "write the content before its extent part, e.g. \"text\" ##10#20#"
     if "NUMBER" in expected:
         return "an extent part is '##' then integers each followed by '#', e.g. ##10#20#"
@@ -477,6 +489,36 @@ class _Builder(Transformer[Token, Any]):
 
     # -- single fills
 
+    def _extent_numbers(self, opener: Token) -> list[Token]:
+        """The integers of an EXTENT token ``##a#b#...``, as positioned tokens."""
+        body = str(opener)[2:]
+        end = len(body.rstrip())
+        base = opener.column + 2
+        hint = "an extent part is '##' then integers each followed by '#', e.g. ##10#20#"
+        numbers: list[Token] = []
+        position = _skip_blanks(body, 0)
+        while True:
+            match = _NUMBER_RE.match(body, position)
+            if match is None:
+                rest = body[position:end].strip()
+                what = "end of the line" if not rest else f"fill {rest!r}"
+                wanted = "an integer offset" + (" or the end of the line" if numbers else "")
+                raise self._error(f"unexpected {what}; expected {wanted}", _at(opener, base + position), hint)
+            numbers.append(Token("NUMBER", match.group(0), line=opener.line, column=base + match.start()))
+            position = _skip_blanks(body, match.end())
+            if position >= end:
+                return numbers
+            if body[position] != "#":
+                rest = body[position:end].strip()
+                raise self._error(
+                    f"unexpected fill {rest!r}; expected '#' or the end of the line",
+                    _at(opener, base + position),
+                    hint,
+                )
+            position = _skip_blanks(body, position + 1)
+            if position >= end:
+                return numbers
+
     def pointer_fill(self, children: list[Token]) -> PointerFill:
         token = children[0]
         type_, docid, number = _parse_pointer(token, self.path)
@@ -484,7 +526,7 @@ class _Builder(Transformer[Token, Any]):
 
     def extent_part(self, children: list[Token]) -> tuple[Token, tuple[Extent, ...]]:
         opener = children[0]
-        numbers = [token for token in children[1:] if token.type == "NUMBER"]
+        numbers = self._extent_numbers(opener)
         for token in numbers:
             if token.startswith("-"):
                 raise self._error(

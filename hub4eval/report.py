@@ -68,8 +68,9 @@ def level_table(result: ScoreResult, level: str, sort: str | None = None) -> Tab
 
         def order(item: tuple[str, Counts]) -> tuple:
             value = item[1].as_dict(beta)[key]
-            if key in METRICS:  # worst first; undefined last
-                return (value is None, value if value is not None else 0.0, item[0])
+            if key in METRICS:  # worst first (low REC/PRE/F, high UND/OVG/SUB/ERR); undefined last
+                worst_first = value if key in ("REC", "PRE", "F") else -(value or 0.0)
+                return (value is None, worst_first if value is not None else 0.0, item[0])
             return (-(value or 0), item[0])
 
         rows.sort(key=order)

@@ -138,3 +138,13 @@ def test_signature_names_every_option_and_the_glm_digest():
     for field in fields(ScoreConfig):
         assert f"|{field.name}:" in signature
     assert "glm:default@sha1:01234567" in signature
+
+
+def test_sort_by_an_error_rate_puts_the_highest_first():
+    result = runner.invoke(
+        app, ["score", str(CLEAN / "ref.tpl"), str(CLEAN / "hyp.tpl"), "--by", "document", "--sort", "UND"]
+    )
+    assert result.exit_code == 0, result.output
+    docs = [line.split()[0] for line in result.stdout.splitlines() if line[:3] in ("ABC", "CNN", "VOA")]
+    # UND: CNN 100.0, VOA 16.7, ABC undefined (no reference points): last
+    assert docs == ["CNN19980112.1600.0100", "VOA19980111.2300.0414", "ABC19980113.1830.0200"]

@@ -640,14 +640,24 @@ def test_large_file_is_scored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
 
 @pytest.mark.xfail(
     strict=True,
-    reason="templates.py converts extent digits with int() and hits Python's 4300-digit limit; "
-    "it should reject an absurd offset with a positioned error (reported to the parser owner)",
+    reason="templates.py converts the digits with int() (extent_part, _parse_pointer) and hits Python's "
+    "4300-digit limit; it should reject an absurd number with a positioned error (reported to the parser owner)",
 )
-def test_absurdly_long_extent_offset_is_a_positioned_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    case = Case({"ref.tpl": '<T-D-1> :=\n  X: "a" ##1#' + "9" * 5000 + "#\n", "hyp.tpl": OK}, score(), "")
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ('<T-D-1> :=\n  X: "a" ##1#' + "9" * 5000 + "#\n", 2),  # an extent offset
+        ("<T-D-" + "9" * 5000 + "> :=\n  X: a\n", 1),  # a one-up number
+    ],
+    ids=["extent offset", "one-up number"],
+)
+def test_absurdly_long_number_is_a_positioned_error(
+    text: str, line: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    case = Case({"ref.tpl": text, "hyp.tpl": OK}, score(), "")
     result = run_case(case, tmp_path, monkeypatch)
     assert result.exit_code == 2, result.output
-    assert re.match(r"ref\.tpl:2:\d+: ", result.stderr)
+    assert re.match(rf"ref\.tpl:{line}:\d+: ", result.stderr)
 
 
 def test_internal_error_is_one_line_and_exit_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -105,9 +105,27 @@ def command(*args: Any, **kwargs: Any) -> Callable[[F], F]:
 
 
 def main() -> None:
-    """Console-script entry point."""
+    """Console-script entry point.
+
+    The process ends with ``os._exit`` once output is flushed: a large
+    evaluation leaves millions of small objects, and freeing them one by one
+    at interpreter exit took seconds after the work was done. Every file the
+    commands write is closed by then (context managers).
+    """
+    code: int | str | None = 0
     try:
         app()
     except BrokenPipeError:  # `hub4eval score ... | head`
         sys.stderr.close()
-        sys.exit(0)
+        code = 0
+    except SystemExit as exit_:
+        code = exit_.code
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (BrokenPipeError, ValueError):
+        pass
+    if isinstance(code, str):  # sys.exit("message") prints the message, status 1
+        print(code, file=sys.stderr)
+        code = 1
+    os._exit(code or 0)

@@ -42,6 +42,9 @@ class InputError(Hub4EvalError):
         self.hint = hint
         super().__init__(self.format())
 
+    def __reduce__(self):  # noqa: ANN204 - keep the fields across processes (parallel parsing)
+        return (type(self), (self.message, self.path, self.line, self.column, self.hint))
+
     def format(self) -> str:
         where = _where(self.path, self.line, self.column)
         text = f"{where}: {self.message}" if where else self.message

@@ -58,6 +58,7 @@ _POINTER_RE = re.compile(r"<([^\s<>-]+)-(\S+)-([0-9]+)>")
 _POINTER_HINT = "a pointer is <TYPE-DOCID-N>: a type, a document id and a number joined by hyphens"
 _SLOT_NAME_RE = re.compile(r"[A-Za-z0-9_-]+")
 _NUMBER_RE = re.compile(r"-?[0-9]+")
+_MAX_DIGITS = 18  # longer numbers are no offsets; and int() refuses 4,300 digits
 
 
 def _skip_blanks(text: str, position: int) -> int:
@@ -380,6 +381,11 @@ def _parse_pointer(token: Token, path: str, text: str | None = None) -> tuple[st
     match = _POINTER_RE.fullmatch(value)
     if match is None:
         raise InputError(f"malformed pointer {value}", path, token.line, token.column, hint=_POINTER_HINT)
+    if len(match.group(3)) > _MAX_DIGITS:
+        raise InputError(
+            f"one-up number has {len(match.group(3))} digits; at most {_MAX_DIGITS}",
+            path, token.line, token.column, hint=_POINTER_HINT,
+        )
     return match.group(1), match.group(2), int(match.group(3))
 
 
@@ -504,6 +510,12 @@ class _Builder(Transformer[Token, Any]):
                 what = "end of the line" if not rest else f"fill {rest!r}"
                 wanted = "an integer offset" + (" or the end of the line" if numbers else "")
                 raise self._error(f"unexpected {what}; expected {wanted}", _at(opener, base + position), hint)
+            if len(match.group(0).lstrip("-")) > _MAX_DIGITS:
+                raise self._error(
+                    f"extent offset has {len(match.group(0).lstrip('-'))} digits; at most {_MAX_DIGITS}",
+                    _at(opener, base + match.start()),
+                    "offsets count characters of a document",
+                )
             numbers.append(Token("NUMBER", match.group(0), line=opener.line, column=base + match.start()))
             position = _skip_blanks(body, match.end())
             if position >= end:

@@ -116,7 +116,7 @@ def _score(
     if ref_corpus is not None and hyp_corpus is not None:
         _check_corpus_pairing(ref_corpus, hyp_corpus, by_words=config.unsegmented is True)
     elif ref_corpus is not None and not ref_corpus.segmented:
-        raise _unsegmented_reference(ref_corpus)
+        raise unsegmented_reference_error(ref_corpus)
     if ref_corpus is not None:
         from .validate import check_against_corpus
 
@@ -223,7 +223,7 @@ def _check_docids(ref: TemplateSet, hyp: TemplateSet) -> list[InputWarning]:
     ]
 
 
-def _unsegmented_reference(corpus: Corpus) -> InputError:
+def unsegmented_reference_error(corpus: Corpus) -> InputError:
     if not any(doc.text.strip() for doc in corpus.documents):
         return InputError(
             "the reference text is empty", corpus.path or None, 1, 1, hint="give the reference corpus with --ref-text"
@@ -248,7 +248,7 @@ def _check_corpus_pairing(ref: Corpus, hyp: Corpus, by_words: bool) -> None:
     the alignment, :func:`hub4eval.textalign.align_corpora`.)
     """
     if not ref.segmented:
-        raise _unsegmented_reference(ref)
+        raise unsegmented_reference_error(ref)
     if not hyp.segmented or by_words:
         return
     ref_ids = {doc.docid for doc in ref.documents}

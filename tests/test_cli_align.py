@@ -233,3 +233,11 @@ def test_equal_to_jiwer_on_pure_edits(ref, data):
         assert ours.errors == theirs.substitutions + theirs.deletions + theirs.insertions
         if kind == "substitute":
             assert (ours.substitutions, theirs.substitutions) == (len(positions), len(positions))
+
+
+def test_reference_without_documents_is_an_error(tmp_path):
+    raw = tmp_path / "asr.txt"
+    raw.write_text("egypt won the cup\n")
+    result = runner.invoke(app, ["align", str(raw), str(ASR / "reference.sgml")])
+    assert result.exit_code == 2
+    assert "the reference text has no document tags" in result.output and "Traceback" not in result.output

@@ -59,7 +59,7 @@ def align_command(
     from rich.table import Table
 
     from .. import report
-    from ..api import load_glm
+    from ..api import load_glm, unsegmented_reference_error
     from ..corpus import read_corpus
     from ..normalize import DEFAULT_NON_EXTRACTABLE
     from ..textalign import align_corpora
@@ -70,6 +70,8 @@ def align_command(
         read_corpus(str(path), doc_tag=doc_tag, docno_tag=docno_tag, non_extractable=hidden, encoding=encoding)
         for path in (ref_text, hyp_text)
     ]
+    if not corpora[0].segmented:  # raw text (or a templette file) given as the reference
+        raise unsegmented_reference_error(corpora[0])
     glm_file = load_glm(glm)
     alignment = align_corpora(
         corpora[0], corpora[1], glm=glm_file, keep_punctuation=keep_punctuation,

@@ -530,7 +530,11 @@ def point_keys(matches: Sequence[SetMatch]) -> Iterator[tuple[str, str, str, str
 
 def points_of(matches: Sequence[SetMatch]) -> tuple[Point, ...]:
     """The points of a mapping, with their fills and reasons, in file order."""
-    points: list[Point] = []
+    return tuple(iter_points(matches))
+
+
+def iter_points(matches: Sequence[SetMatch]) -> Iterator[Point]:
+    """:func:`points_of` one at a time (a million points need not all be in memory)."""
     for set_match in matches:
         docid = set_match.docid
         for inst in set_match.instances:
@@ -552,18 +556,15 @@ def points_of(matches: Sequence[SetMatch]) -> tuple[Point, ...]:
                         else None
                     )
                     for verdict in verdicts:
-                        points.append(
-                            Point(
-                                verdict.kind,
-                                verdict.category,
-                                docid,
-                                owner.type,
-                                slot.name,
-                                ref_ref,
-                                hyp_ref,
-                                verdict.reason,
-                                ref_fill,
-                                hyp_fill,
-                            )
+                        yield Point(
+                            verdict.kind,
+                            verdict.category,
+                            docid,
+                            owner.type,
+                            slot.name,
+                            ref_ref,
+                            hyp_ref,
+                            verdict.reason,
+                            ref_fill,
+                            hyp_fill,
                         )
-    return tuple(points)

@@ -10,7 +10,7 @@ import csv
 import io
 import json
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from rich.table import Table
@@ -117,39 +117,61 @@ def wer_line(result: ScoreResult) -> str | None:
     )
 
 
-def to_json_text(result: ScoreResult, extra: dict[str, Any] | None = None) -> str:
-    """The §9 JSON: one top-level key per line, one entry of each table or list per line.
+def iter_json_text(result: ScoreResult, extra: dict[str, Any] | None = None) -> Iterator[str]:
+    """The §9 JSON in pieces: one top-level key per line, one entry of each table or list per line.
 
-    Keys keep the file order. Written with the C encoder (compact entries)
-    because the indenting encoder is pure Python and took seconds per million
-    points.
+    Keys keep the file order. Entries are written with the C encoder (the
+    indenting encoder is pure Python and took seconds per million points),
+    and the points are streamed, never all held as dictionaries at once.
     """
 
     def dump(value: Any) -> str:
         return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
-    lines = []
-    data = result.to_json()
+    def entries(key: str, values: Iterable[str], opening: str, closing: str) -> Iterator[str]:
+        yield f"  {dump(key)}: {opening}"
+        first = True
+        for value in values:
+            yield ("\n    " if first else ",\n    ") + value
+            first = False
+        yield f"\n  {closing}" if not first else closing
+
+    data = result.to_json(points=False)
     data.update(extra or {})
-    for key, value in data.items():
+    keys = list(data)
+    keys.insert(keys.index("mapping") + 1, "points")
+    yield "{\n"
+    for n, key in enumerate(keys):
+        if n:
+            yield ",\n"
+        if key == "points":
+            yield from entries(key, (dump(p.as_dict()) for p in result.iter_points()), "[", "]")
+            continue
+        value = data[key]
         if isinstance(value, dict) and value and all(isinstance(v, dict) for v in value.values()):
-            body = ",\n".join(f"    {dump(k)}: {dump(v)}" for k, v in value.items())
-            lines.append(f"  {dump(key)}: {{\n{body}\n  }}")
+            yield from entries(key, (f"{dump(k)}: {dump(v)}" for k, v in value.items()), "{", "}")
         elif isinstance(value, list) and value:
-            body = ",\n".join(f"    {dump(v)}" for v in value)
-            lines.append(f"  {dump(key)}: [\n{body}\n  ]")
+            yield from entries(key, (dump(v) for v in value), "[", "]")
         else:
-            lines.append(f"  {dump(key)}: {dump(value)}")
-    return "{\n" + ",\n".join(lines) + "\n}\n"
+            yield f"  {dump(key)}: {dump(value)}"
+    yield "\n}\n"
 
 
-def write_text(text: str, path: str) -> None:
-    """Write to ``path``, or to standard output for ``-``."""
+def to_json_text(result: ScoreResult, extra: dict[str, Any] | None = None) -> str:
+    """The whole §9 JSON as one string (see :func:`iter_json_text`)."""
+    return "".join(iter_json_text(result, extra))
+
+
+def write_text(text: str | Iterable[str], path: str) -> None:
+    """Write text (or its pieces) to ``path``, or to standard output for ``-``."""
+    pieces = [text] if isinstance(text, str) else text
     if path == "-":
-        sys.stdout.write(text)
+        for piece in pieces:
+            sys.stdout.write(piece)
         return
     with open(path, "w", encoding="utf-8", newline="") as handle:
-        handle.write(text)
+        for piece in pieces:
+            handle.write(piece)
 
 
 def to_csv_text(result: ScoreResult) -> str:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
 from .config import ScoreConfig
 from .errors import InputWarning
-from .mapping import SetMatch, point_keys, points_of
+from .mapping import SetMatch, iter_points, point_keys, points_of
 from .metrics import CATEGORIES, Counts
 from .points import Point
 
@@ -101,8 +101,13 @@ class ScoreResult:
             for m in self.matches
         ]
 
-    def to_json(self) -> dict[str, Any]:
-        """The §9 JSON object."""
+    def iter_points(self) -> Iterator[Point]:
+        """The points one at a time: the cached tuple if made, else made on the fly."""
+        cached = self.__dict__.get("points")
+        return iter(cached) if cached is not None else iter_points(self.matches)
+
+    def to_json(self, points: bool = True) -> dict[str, Any]:
+        """The §9 JSON object (``points=False``: without the "points" list)."""
         beta = self.config.beta
         out: dict[str, Any] = {
             "signature": self.signature,
@@ -120,7 +125,8 @@ class ScoreResult:
             "instances": [[r, h] for r, h, _ in self.instance_pairs() if r and h],
             "instance_f": [[r, h, f] for r, h, f in self.instance_pairs()],
         }
-        out["points"] = [p.as_dict() for p in self.points]
+        if points:
+            out["points"] = [p.as_dict() for p in self.iter_points()]
         out["warnings"] = [str(w) for w in self.warnings]
         if self.wer is not None:
             out["wer"] = self.wer

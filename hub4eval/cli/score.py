@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Optional
@@ -48,7 +48,7 @@ def progress_bar(description: str, quiet: bool) -> Iterator[Callable[[int, int],
         yield advance
 
 
-def _write(text: str, path: str, option: str) -> None:
+def _write(text: str | Iterable[str], path: str, option: str) -> None:
     """Write an output file; an unwritable path is a usage error, not a traceback."""
     from .. import report
     from ..errors import UsageError
@@ -142,7 +142,7 @@ def score_command(
             "bootstrap": {"resamples": bootstrap, "seed": seed, "level": 0.95,
                           **{m: list(v) for m, v in intervals.items()}}
         }
-        _write(report.to_json_text(result, extra), json_path, "--json")
+        _write(report.iter_json_text(result, extra), json_path, "--json")
     if html_path is not None:
         from ..html import to_html
 

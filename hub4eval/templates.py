@@ -2,13 +2,19 @@
 
 This module owns the templette syntax.  Parsing is done by Lark with the
 grammar ``grammars/templette.lark`` (LALR, contextual lexer); a Transformer
-turns the parse tree straight into the frozen dataclasses of
-:mod:`hub4eval.model`, so no Lark object leaves this module.  The checks a
-context-free grammar cannot express are made here too, each raising an
-:class:`~hub4eval.errors.InputError` positioned at the offending character:
-malformed pointers, bad extents, reference ``[...]`` brackets and their
-extent counts, ``/`` in a hypothesis, duplicate headers and slots, and
+running inside the parser builds the frozen dataclasses of
+:mod:`hub4eval.model` directly, so no Lark object leaves this module.  The
+checks a context-free grammar cannot express are made here too, each raising
+an :class:`~hub4eval.errors.InputError` positioned at the offending
+character: malformed pointers, bad extents, reference ``[...]`` brackets and
+their extent counts, ``/`` in a hypothesis, duplicate headers and slots, and
 pointers to instances that do not exist.
+
+For speed, every file is read with the grammar's line-level rules (one token
+per line, whose pieces :class:`_LineBuilder` cuts out with regular
+expressions).  Only a file that fails is read again with the token-level
+rules of the same language, which find the offending piece and say what was
+expected there (:class:`_TokenBuilder`, :func:`_syntax_error`).
 
 Decisions the specification leaves open:
 
@@ -26,6 +32,7 @@ from __future__ import annotations
 import codecs
 import difflib
 import functools
+import gc
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -67,22 +74,20 @@ def _skip_blanks(text: str, position: int) -> int:
     return position
 
 
-def _at(token: Token, column: int) -> Token:
-    """A token standing at another column of the same line (for messages)."""
-    return Token(token.type, "", line=token.line, column=column)
-
-
 @functools.cache
-def _parser() -> tuple[Lark, _Builder]:
-    """The templette parser and its Transformer, built once per process.
+def _parser(start: str) -> tuple[Lark, _LineBuilder | _TokenBuilder]:
+    """The templette parser for grammar rule ``start`` and its Transformer,
+    built once per process.
 
-    The Transformer runs inside the LALR parser (no parse tree is built) and
-    positions come from the tokens: this made parsing about twice as fast. The
+    ``"start"`` is the line-level grammar every file goes through;
+    ``"tokens"`` the token-level one that explains a rejected file (see
+    ``grammars/templette.lark``).  The Transformer runs inside the LALR parser
+    (no parse tree is built) and positions come from the tokens.  The
     builder's per-file state is reset before each parse (not thread-safe).
     """
     grammar = data_path("grammars", "templette.lark").read_text(encoding="utf-8")
-    builder = _Builder("<string>", "reference")
-    return Lark(grammar, parser="lalr", lexer="contextual", transformer=builder), builder
+    builder = _LineBuilder() if start == "start" else _TokenBuilder()
+    return Lark(grammar, start=start, parser="lalr", lexer="contextual", transformer=builder), builder
 
 
 # --------------------------------------------------------------------- reading
@@ -190,7 +195,42 @@ def parse_templates(text: str, path: str = "<string>", role: Role = "reference")
         text = text[1:]
     # The grammar ends every line with a newline; a last line without one is fine.
     source = text if text.endswith("\n") else text + "\n"
-    parser, builder = _parser()
+    # Reading allocates objects for every line and frees almost none: the
+    # cyclic garbage collector, triggered by the allocations, would only
+    # rescan them again and again (a third of the time on a large file).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        instances, warnings = _parse(source, text, path, role)
+        _check_headers(instances, path)
+        _check_pointers(instances, path)
+        if not instances:
+            warnings.append(InputWarning("no instances in the file", path))
+        return TemplateSet(instance_sets=_group(instances), role=role, path=path, warnings=tuple(warnings))
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _parse(source: str, text: str, path: str, role: Role) -> tuple[tuple[Instance, ...], list[InputWarning]]:
+    """The instances and warnings of a file, or the InputError of its first problem.
+
+    The line-level parser reads valid files.  When it stops (a syntax error or
+    a failed check), the token-level parser reads the file again, from the
+    start, to report the first problem piece by piece, with the same message
+    whatever the line-level parser saw.  (Checks across the whole file, such
+    as duplicate headers, come after either parser.)
+    """
+    parser, builder = _parser("start")
+    builder.reset(path, role)
+    try:
+        return parser.parse(source), builder.warnings
+    except (UnexpectedInput, InputError):
+        pass
+    except VisitError as error:
+        if not isinstance(error.orig_exc, InputError):
+            raise
+    parser, builder = _parser("tokens")
     builder.reset(path, role)
     try:
         instances: tuple[Instance, ...] = parser.parse(source)
@@ -200,13 +240,8 @@ def parse_templates(text: str, path: str = "<string>", role: Role = "reference")
         if isinstance(error.orig_exc, InputError):
             raise error.orig_exc from None
         raise
-    _check_pointers(instances, path)
-    warnings = builder.warnings
-    if not instances:
-        warnings.append(InputWarning("no instances in the file", path))
-    return TemplateSet(
-        instance_sets=_group(instances), role=role, path=path, warnings=tuple(warnings)
-    )
+    # Only reached if the two grammars disagree: the token-level one decides.
+    return instances, builder.warnings
 
 
 def _group(instances: Iterable[Instance]) -> tuple[InstanceSet, ...]:
@@ -215,6 +250,23 @@ def _group(instances: Iterable[Instance]) -> tuple[InstanceSet, ...]:
     for instance in instances:
         by_docid.setdefault(instance.docid, []).append(instance)
     return tuple(InstanceSet(docid, tuple(group)) for docid, group in by_docid.items())
+
+
+def _check_headers(instances: tuple[Instance, ...], path: str) -> None:
+    """No two instances may have the same header."""
+    seen: dict[str, Instance] = {}
+    for instance in instances:
+        key = instance.key
+        first = seen.get(key)
+        if first is not None:
+            raise InputError(
+                f"duplicate instance header {key}",
+                path,
+                instance.line,
+                instance.column,
+                hint=f"the same header is already on line {first.line}; renumber one of them",
+            )
+        seen[key] = instance
 
 
 def _check_pointers(instances: tuple[Instance, ...], path: str) -> None:
@@ -375,133 +427,90 @@ def _hint_for(expected: Iterable[str], token: Token | None) -> str:
 # ---------------------------------------------------------------- building
 
 
-def _parse_pointer(token: Token, path: str, text: str | None = None) -> tuple[str, str, int]:
+def _parse_pointer(value: str, path: str, line: int, column: int) -> tuple[str, str, int]:
     """Split ``<TYPE-DOCID-N>`` into its parts or raise a positioned error."""
-    value = (text if text is not None else str(token)).strip()
+    value = value.strip()
     match = _POINTER_RE.fullmatch(value)
     if match is None:
-        raise InputError(f"malformed pointer {value}", path, token.line, token.column, hint=_POINTER_HINT)
+        raise InputError(f"malformed pointer {value}", path, line, column, hint=_POINTER_HINT)
     if len(match.group(3)) > _MAX_DIGITS:
         raise InputError(
             f"one-up number has {len(match.group(3))} digits; at most {_MAX_DIGITS}",
-            path, token.line, token.column, hint=_POINTER_HINT,
+            path, line, column, hint=_POINTER_HINT,
         )
     return match.group(1), match.group(2), int(match.group(3))
 
 
-class _Builder(Transformer[Token, Any]):
-    """Turns the parse tree into :mod:`hub4eval.model` dataclasses.
+class _Checks(Transformer[Token, Any]):
+    """What both Transformers share: per-file state, and building and checking
+    the pieces of a line once they have been cut out (a fill's content, its
+    extent part, a header) with their line and column.
 
-    Each rule method returns a dataclass (or a plain tuple for the pieces a
-    parent rule assembles).  Checks that need positions raise InputError;
-    Lark wraps those in VisitError, which :func:`parse_templates` unwraps.
+    Checks raise :class:`InputError`; when Lark wraps one in VisitError,
+    :func:`_parse` unwraps it.
     """
 
-    def __init__(self, path: str, role: Role) -> None:
+    def __init__(self) -> None:
         super().__init__(visit_tokens=False)
-        self.reset(path, role)
+        self.reset("<string>", "reference")
 
     def reset(self, path: str, role: Role) -> None:
         """Start a new file."""
         self.path = path
         self.role = role
+        self.hypothesis = role == "hypothesis"
         self.warnings: list[InputWarning] = []
 
-    def _error(self, message: str, token: Token, hint: str) -> InputError:
-        return InputError(message, self.path, token.line, token.column, hint=hint)
+    def _error(self, message: str, line: int, column: int, hint: str) -> InputError:
+        return InputError(message, self.path, line, column, hint=hint)
 
     def _warn(self, message: str, line: int | None, column: int | None) -> None:
         self.warnings.append(InputWarning(message, self.path, line, column))
 
-    # -- the file and its instances
-
-    def start(self, instances: list[Instance]) -> tuple[Instance, ...]:
-        seen: dict[str, Instance] = {}
-        for instance in instances:
-            first = seen.get(instance.key)
-            if first is not None:
-                raise InputError(
-                    f"duplicate instance header {instance.key}",
-                    self.path,
-                    instance.line,
-                    instance.column,
-                    hint=f"the same header is already on line {first.line}; renumber one of them",
-                )
-            seen[instance.key] = instance
-        return tuple(instances)
-
-    def instance(self, children: list[Any]) -> Instance:
-        header: Token = children[0]
-        slots: list[Slot] = children[1:]
-        pointer = str(header).rsplit(":=", 1)[0]
-        type_, docid, number = _parse_pointer(header, self.path, pointer)
-        seen: dict[str, Slot] = {}
-        for slot in slots:
-            first = seen.get(slot.name)
-            if first is not None:
-                raise InputError(
-                    f"duplicate slot {slot.name} in instance {pointer.strip()}",
-                    self.path,
-                    slot.line,
-                    slot.column,
-                    hint=f"the slot is already on line {first.line}; put every fill of a slot under one name",
-                )
-            seen[slot.name] = slot
-        return Instance(type_, docid, number, tuple(slots), line=header.line, column=header.column)
-
-    # -- slots
-
-    def _slot_head(self, children: list[Any]) -> tuple[Token, str, bool, list[Any]]:
-        name_token: Token = children[0]
-        name = str(name_token).rstrip(":").strip()
-        rest = children[1:]
-        optional = False
-        if rest and isinstance(rest[0], Token) and rest[0].type == "OPTIONAL_MARK":
-            optional = True
-            if self.role == "hypothesis":
-                self._warn(
-                    f"'?' (optional slot) means nothing in a hypothesis; ignored for {name}",
-                    rest[0].line,
-                    rest[0].column,
-                )
-                optional = False
-            rest = rest[1:]
-        return name_token, name, optional, rest
-
-    def empty_slot(self, children: list[Any]) -> Slot:
-        token, name, optional, _ = self._slot_head(children)
-        return Slot(name, (), optional=optional, line=token.line, column=token.column)
-
-    def slot(self, children: list[Any]) -> Slot:
-        token, name, optional, rest = self._slot_head(children)
-        alternatives: list[FillAlternative] = []
-        for item in rest:
-            if isinstance(item, Token):  # SLASH
-                if self.role == "hypothesis":
-                    raise self._error(
-                        f"'/' (a second fill-alternative) in hypothesis slot {name}",
-                        item,
-                        "a hypothesis slot has exactly one fill-alternative; list its fills one per line without '/'",
+    def _instance(self, pointer: str, slots: list[Slot], line: int, column: int) -> Instance:
+        """An instance from its header's pointer text and its slots."""
+        type_, docid, number = _parse_pointer(pointer, self.path, line, column)
+        if len(slots) > 1:
+            seen: dict[str, Slot] = {}
+            for slot in slots:
+                first = seen.get(slot.name)
+                if first is not None:
+                    raise InputError(
+                        f"duplicate slot {slot.name} in instance {pointer.strip()}",
+                        self.path,
+                        slot.line,
+                        slot.column,
+                        hint=f"the slot is already on line {first.line}; put every fill of a slot under one name",
                     )
-                continue
-            alternatives.append(item)
-        return Slot(name, tuple(alternatives), optional=optional, line=token.line, column=token.column)
+                seen[slot.name] = slot
+        return Instance(type_, docid, number, tuple(slots), line=line, column=column)
 
-    def alternative(self, fills: list[Fill]) -> FillAlternative:
-        return FillAlternative(tuple(fills), line=fills[0].line)
+    def _optional(self, name: str, line: int, column: int) -> bool:
+        """A '?' before the first fill: optional in a reference, a warning in a hypothesis."""
+        if self.hypothesis:
+            self._warn(f"'?' (optional slot) means nothing in a hypothesis; ignored for {name}", line, column)
+            return False
+        return True
 
-    def fill_line(self, children: list[Fill]) -> Fill:
-        return children[0]
+    def _no_alternatives(self, name: str, line: int, column: int) -> None:
+        """A '/' at ``line``:``column``: an error in a hypothesis slot."""
+        if self.hypothesis:
+            raise self._error(
+                f"'/' (a second fill-alternative) in hypothesis slot {name}",
+                line,
+                column,
+                "a hypothesis slot has exactly one fill-alternative; list its fills one per line without '/'",
+            )
 
     # -- single fills
 
-    def _extent_numbers(self, opener: Token) -> list[Token]:
-        """The integers of an EXTENT token ``##a#b#...``, as positioned tokens."""
-        body = str(opener)[2:]
+    def _extent_numbers(self, part: str, line: int, column: int) -> list[tuple[str, int]]:
+        """The integers of an extent part ``##a#b#...`` at ``column``, each with its column."""
+        body = part[2:]
         end = len(body.rstrip())
-        base = opener.column + 2
+        base = column + 2
         hint = "an extent part is '##' then integers each followed by '#', e.g. ##10#20#"
-        numbers: list[Token] = []
+        numbers: list[tuple[str, int]] = []
         position = _skip_blanks(body, 0)
         while True:
             match = _NUMBER_RE.match(body, position)
@@ -509,87 +518,88 @@ class _Builder(Transformer[Token, Any]):
                 rest = body[position:end].strip()
                 what = "end of the line" if not rest else f"fill {rest!r}"
                 wanted = "an integer offset" + (" or the end of the line" if numbers else "")
-                raise self._error(f"unexpected {what}; expected {wanted}", _at(opener, base + position), hint)
+                raise self._error(f"unexpected {what}; expected {wanted}", line, base + position, hint)
             if len(match.group(0).lstrip("-")) > _MAX_DIGITS:
                 raise self._error(
                     f"extent offset has {len(match.group(0).lstrip('-'))} digits; at most {_MAX_DIGITS}",
-                    _at(opener, base + match.start()),
+                    line,
+                    base + match.start(),
                     "offsets count characters of a document",
                 )
-            numbers.append(Token("NUMBER", match.group(0), line=opener.line, column=base + match.start()))
+            numbers.append((match.group(0), base + match.start()))
             position = _skip_blanks(body, match.end())
             if position >= end:
                 return numbers
             if body[position] != "#":
                 rest = body[position:end].strip()
                 raise self._error(
-                    f"unexpected fill {rest!r}; expected '#' or the end of the line",
-                    _at(opener, base + position),
-                    hint,
+                    f"unexpected fill {rest!r}; expected '#' or the end of the line", line, base + position, hint
                 )
             position = _skip_blanks(body, position + 1)
             if position >= end:
                 return numbers
 
-    def pointer_fill(self, children: list[Token]) -> PointerFill:
-        token = children[0]
-        type_, docid, number = _parse_pointer(token, self.path)
-        return PointerFill(type_, docid, number, line=token.line, column=token.column)
-
-    def extent_part(self, children: list[Token]) -> tuple[Token, tuple[Extent, ...]]:
-        opener = children[0]
-        numbers = self._extent_numbers(opener)
-        for token in numbers:
-            if token.startswith("-"):
+    def _extents(self, part: str, line: int, column: int) -> tuple[Extent, ...]:
+        """The checked extents of an extent part ``##a#b#...`` at ``column``."""
+        simple = _SIMPLE_EXTENT_RE.fullmatch(part)
+        if simple is not None:  # the usual ##a#b#: no need to go number by number
+            start, end = map(int, simple.groups())
+            if start <= end:
+                return (Extent(start, end),)
+        numbers = self._extent_numbers(part, line, column)
+        for text, where in numbers:
+            if text.startswith("-"):
                 raise self._error(
-                    f"negative extent offset {token}", token, "offsets count characters from 0 at the document's '<'"
+                    f"negative extent offset {text}", line, where, "offsets count characters from 0 at the document's '<'"
                 )
         if len(numbers) % 2:
             raise self._error(
                 f"odd number of extent offsets ({len(numbers)})",
-                opener,
+                line,
+                column,
                 "extents come in pairs: ##start#end# (more pairs for minimal extents)",
             )
         extents: list[Extent] = []
-        for first, second in zip(numbers[::2], numbers[1::2]):
+        for (first, where), (second, _) in zip(numbers[::2], numbers[1::2]):
             start, end = int(first), int(second)
             if start > end:
                 raise self._error(
-                    f"reversed extent {start}..{end} (start after end)",
-                    first,
-                    "write the start offset first: ##start#end#",
+                    f"reversed extent {start}..{end} (start after end)", line, where, "write the start offset first: ##start#end#"
                 )
             extents.append(Extent(start, end))
-        return opener, tuple(extents)
+        return tuple(extents)
 
-    def text_fill(self, children: list[Any]) -> TextFill:
-        token: Token = children[0]
-        opener, extents = children[1] if len(children) > 1 else (None, ())
-        quoted = token.type == "QUOTED"
-        raw = str(token)[1:-1] if quoted else str(token).rstrip()
-        content_column = token.column + (1 if quoted else 0)
-        position = {"line": token.line, "column": token.column}
-        if self.role == "hypothesis":
+    def _text_fill(
+        self,
+        raw: str,
+        quoted: bool,
+        line: int,
+        column: int,
+        extents: tuple[Extent, ...],
+        extent_column: int,
+    ) -> TextFill:
+        """A text fill: ``raw`` content as written (brackets included), at
+        ``line``:``column`` (its quote, if quoted); ``extents`` from the extent
+        part at ``extent_column`` of the same line."""
+        if self.hypothesis:
             if len(extents) > 1:
                 self._warn(
-                    f"hypothesis fill has {len(extents)} extents; only the first is used",
-                    opener.line,
-                    opener.column,
+                    f"hypothesis fill has {len(extents)} extents; only the first is used", line, extent_column
                 )
                 extents = extents[:1]
-            return TextFill(raw, ((0, len(raw)),), extents, extents[:1], quoted=quoted, **position)
-        content, spans = self._minimal_spans(raw, token.line, content_column)
-        bracketed = spans is not None
-        if spans is None:
-            spans = ((0, len(content)),)
+            return TextFill(raw, ((0, len(raw)),), extents, extents, quoted=quoted, line=line, column=column)
+        if "[" not in raw and "]" not in raw:
             if len(extents) > 1:
                 raise self._error(
                     f"reference fill without [minimal] brackets has {len(extents)} extents; expected 1",
-                    opener,
+                    line,
+                    extent_column,
                     "mark the minimal strings with [...] or keep only the maximal extent",
                 )
-            minimal = extents
-        elif not extents:
+            return TextFill(raw, ((0, len(raw)),), extents, extents, quoted=quoted, line=line, column=column)
+        content, spans = self._minimal_spans(raw, line, column + 1 if quoted else column)
+        minimal: tuple[Extent, ...]
+        if not extents:
             minimal = ()
         elif len(extents) == 1:
             start = extents[0].start
@@ -601,21 +611,17 @@ class _Builder(Transformer[Token, Any]):
             raise self._error(
                 f"reference fill with {groups} bracket group{'s' if groups > 1 else ''} has {len(extents)} "
                 f"extents; expected 1 or {1 + groups}",
-                opener,
+                line,
+                extent_column,
                 "give the maximal extent only, or the maximal extent followed by one extent per [...] group",
             )
-        return TextFill(content, spans, extents, minimal, bracketed=bracketed, quoted=quoted, **position)
+        return TextFill(content, spans, extents, minimal, bracketed=True, quoted=quoted, line=line, column=column)
 
-    def _minimal_spans(
-        self, raw: str, line: int, column: int
-    ) -> tuple[str, tuple[tuple[int, int], ...] | None]:
+    def _minimal_spans(self, raw: str, line: int, column: int) -> tuple[str, tuple[tuple[int, int], ...]]:
         """Remove reference ``[...]`` groups; return the maximal string and spans.
 
-        ``column`` is the file column of ``raw[0]``.  Spans are None when the
-        content has no brackets.
+        ``column`` is the file column of ``raw[0]``; ``raw`` has a bracket.
         """
-        if "[" not in raw and "]" not in raw:
-            return raw, None
         pieces: list[str] = []
         spans: list[tuple[int, int]] = []
         length = 0
@@ -661,6 +667,173 @@ class _Builder(Transformer[Token, Any]):
                 hint="close the minimal string with ']'",
             )
         return "".join(pieces), tuple(spans)
+
+
+# The pieces of a line token (grammars/templette.lark, LINE LEVEL).  The
+# lexer has already checked the line: these expressions only cut it up.  A
+# fill is nine groups: a pointer | quoted content, then its extent part |
+# plain content, then its extent part; an extent part that is just ##a#b#
+# (the usual case) comes as its two numbers, any other as its text (three
+# groups: a, b, text).
+_EXTENT_PATTERN = r"(?:##([0-9]{1,18})#([0-9]{1,18})#?[ \t\f]*(?=\r?\n)|(##[^\r\n]*))?"
+_FILL_PATTERN = (
+    r"(<[^<>\r\n]*>)"
+    r'|"([^\r\n]*)"(?![^\r\n]*")[ \t\f]*' + _EXTENT_PATTERN
+    + r"|((?:[^\r\n#]|#(?!#))+)" + _EXTENT_PATTERN
+)
+_FILL_GROUPS = 9
+_FILL_LINE_RE = re.compile(_FILL_PATTERN)  # fill = groups 1-9
+_SLASH_LINE_RE = re.compile(r"/[ \t\f]*(?:" + _FILL_PATTERN + ")?")  # fill = groups 1-9
+# name = group 1, '?' = group 2, fill = groups 3-11
+_SLOT_LINE_RE = re.compile(r"([A-Za-z0-9_-]+)[ \t]*:[ \t\f]*(?:(\?)[ \t\f]*)?(?:" + _FILL_PATTERN + ")?")
+_SIMPLE_EXTENT_RE = re.compile(r"##([0-9]{1,18})#([0-9]{1,18})#?[ \t\f]*")
+_REST_OF_LINE_RE = re.compile(r"[^\r\n]*")
+
+
+class _LineBuilder(_Checks):
+    """The Transformer of the line-level grammar (rule ``start``).
+
+    Its methods receive line tokens: the line's pieces are cut out of the
+    token text with the regular expressions above, and positioned at the
+    token's column plus their offset in the line.  The usual cases (one line
+    per slot, an extent part ##a#b#, no brackets) take short cuts; everything
+    else goes through the checks shared with :class:`_TokenBuilder`.
+    """
+
+    def start(self, instances: list[Instance]) -> tuple[Instance, ...]:
+        return tuple(instances)
+
+    def instance(self, children: list[Any]) -> Instance:
+        header: Token = children[0]
+        return self._instance(header[: header.index(">") + 1], children[1:], header.line, header.column)
+
+    def empty_slot(self, children: list[Token]) -> Slot:
+        head = children[0]
+        match = _SLOT_LINE_RE.match(head)
+        assert match is not None
+        name = match.group(1)
+        optional = match.group(2) is not None and self._optional(name, head.line, head.column + match.start(2))
+        return Slot(name, (), optional, head.line, head.column)
+
+    def alternative(self, children: list[Token]) -> list[Token]:
+        return children  # the slot reads its lines in order (warnings in file order)
+
+    def slot(self, children: list[Any]) -> Slot:
+        head: Token = children[0]
+        match = _SLOT_LINE_RE.match(head)
+        assert match is not None
+        name = match.group(1)
+        fills: list[Fill] = [self._fill(match, 2, head)] if head.type == "SLOT_FILL" else []
+        alternatives: list[FillAlternative] = []
+        for item in children[1:]:
+            if type(item) is list:  # '/' and the lines of the next alternative
+                alternatives.append(FillAlternative(tuple(fills), fills[0].line))
+                slash = item[0]
+                self._no_alternatives(name, slash.line, slash.column)
+                fills = [self._fill(_SLASH_LINE_RE.match(slash), 0, slash)] if slash.type == "SLASH_FILL" else []
+                for line in item[1:]:
+                    fills.append(self._fill(_FILL_LINE_RE.match(line), 0, line))
+            else:
+                fills.append(self._fill(_FILL_LINE_RE.match(item), 0, item))
+        alternatives.append(FillAlternative(tuple(fills), fills[0].line))
+        optional = match.group(2) is not None and self._optional(name, head.line, head.column + match.start(2))
+        return Slot(name, tuple(alternatives), optional, head.line, head.column)
+
+    def _fill(self, match: re.Match[str] | None, group: int, token: Token) -> Fill:
+        """The fill in groups ``group + 1`` to ``group + 9`` of ``match``, a
+        match of a line expression on line token ``token``."""
+        assert match is not None
+        pointer, quoted, start, end, part, plain, plain_start, plain_end, plain_part = match.groups()[
+            group : group + _FILL_GROUPS
+        ]
+        line = token.line
+        if pointer is not None:
+            column = token.column + match.start(group + 1)
+            return PointerFill(*_parse_pointer(pointer, self.path, line, column), line, column)
+        if quoted is not None:
+            raw, is_quoted = quoted, True
+            column = token.column + match.start(group + 2) - 1  # at the quote
+            first = group + 3
+        else:
+            raw, is_quoted = plain.rstrip(), False
+            start, end, part = plain_start, plain_end, plain_part
+            column = token.column + match.start(group + 6)
+            first = group + 7
+        extent_column = 0
+        extents: tuple[Extent, ...] = ()
+        if start is not None:
+            extent_column = token.column + match.start(first) - 2
+            start, end = int(start), int(end)
+            if start > end:  # reversed: the general reading raises the error
+                self._extents(_REST_OF_LINE_RE.match(token, match.start(first) - 2).group(), line, extent_column)
+            extents = (Extent(start, end),)
+        elif part is not None:
+            extent_column = token.column + match.start(first + 2)
+            extents = self._extents(part, line, extent_column)
+        if len(extents) < 2 and (self.hypothesis or ("[" not in raw and "]" not in raw)):
+            return TextFill(raw, ((0, len(raw)),), extents, extents, False, is_quoted, line, column)
+        return self._text_fill(raw, is_quoted, line, column, extents, extent_column)
+
+
+class _TokenBuilder(_Checks):
+    """The Transformer of the token-level grammar (rule ``tokens``), run only
+    to explain a file the line-level parser rejected.  Its checks run as the
+    parser reduces each piece, so the first problem it meets in the file,
+    syntax or check, is the one reported.
+    """
+
+    def tokens(self, instances: list[Instance]) -> tuple[Instance, ...]:
+        return tuple(instances)
+
+    def t_instance(self, children: list[Any]) -> Instance:
+        header: Token = children[0]
+        return self._instance(str(header).rsplit(":=", 1)[0], children[1:], header.line, header.column)
+
+    def _slot_head(self, children: list[Any]) -> tuple[Token, str, bool, list[Any]]:
+        name_token: Token = children[0]
+        name = str(name_token).rstrip(":").strip()
+        rest = children[1:]
+        optional = False
+        if rest and isinstance(rest[0], Token) and rest[0].type == "OPTIONAL_MARK":
+            optional = self._optional(name, rest[0].line, rest[0].column)
+            rest = rest[1:]
+        return name_token, name, optional, rest
+
+    def t_empty_slot(self, children: list[Any]) -> Slot:
+        token, name, optional, _ = self._slot_head(children)
+        return Slot(name, (), optional=optional, line=token.line, column=token.column)
+
+    def t_slot(self, children: list[Any]) -> Slot:
+        token, name, optional, rest = self._slot_head(children)
+        alternatives: list[FillAlternative] = []
+        for item in rest:
+            if isinstance(item, Token):  # SLASH
+                self._no_alternatives(name, item.line, item.column)
+                continue
+            alternatives.append(item)
+        return Slot(name, tuple(alternatives), optional=optional, line=token.line, column=token.column)
+
+    def t_alternative(self, fills: list[Fill]) -> FillAlternative:
+        return FillAlternative(tuple(fills), line=fills[0].line)
+
+    def t_fill_line(self, children: list[Fill]) -> Fill:
+        return children[0]
+
+    def t_pointer_fill(self, children: list[Token]) -> PointerFill:
+        token = children[0]
+        type_, docid, number = _parse_pointer(str(token), self.path, token.line, token.column)
+        return PointerFill(type_, docid, number, line=token.line, column=token.column)
+
+    def t_extent_part(self, children: list[Token]) -> tuple[Token, tuple[Extent, ...]]:
+        opener = children[0]
+        return opener, self._extents(str(opener), opener.line, opener.column)
+
+    def t_text_fill(self, children: list[Any]) -> TextFill:
+        token: Token = children[0]
+        opener, extents = children[1] if len(children) > 1 else (None, ())
+        quoted = token.type == "QUOTED"
+        raw = str(token)[1:-1] if quoted else str(token).rstrip()
+        return self._text_fill(raw, quoted, token.line, token.column, extents, opener.column if opener else 0)
 
 
 # ----------------------------------------------------------------- writing
@@ -746,3 +919,4 @@ def _fill_text(fill: Fill, reference: bool) -> str:
     if fill.extents:
         text += " ##" + "".join(f"{extent.start}#{extent.end}#" for extent in fill.extents)
     return text
+

@@ -1,0 +1,244 @@
+"""The two templette grammars accept the same files and build the same sets.
+
+``grammars/templette.lark`` holds the language twice: the line-level grammar
+(rule ``start``, one token per line) reads every file; the token-level grammar
+(rule ``tokens``) re-reads a rejected file to explain its first problem.  If
+the line-level one accepted a file the token-level one rejects, a bad file
+would be scored; if it rejected a good one, reading it would be slow.  So, on
+generated files (good ones, and ones with a piece wrong here and there), both
+must accept with the same instances, positions and warnings, or both reject.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hub4eval.errors import InputError, InputWarning
+from hub4eval.model import Instance
+from hub4eval.templates import _parser, parse_templates, write_templates
+
+# ----------------------------------------------------------- generated files
+
+def _mostly(good: st.SearchStrategy[str], bad: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    """``good`` 15 times in 16, else ``bad``: most files have one problem or none."""
+    return st.integers(0, 15).flatmap(lambda i: bad if i == 0 else good)
+
+
+_BLANKS = _mostly(st.sampled_from(["", "", " ", "  ", "\t", "\f"]), st.sampled_from(["\xa0", " \v"]))
+# Between a pointer and ':=', or a slot name and ':'.
+_NAME_BLANKS = _mostly(st.sampled_from(["", " ", "\t"]), st.sampled_from(["\f", "\xa0"]))
+_INDENT = st.sampled_from(["", " ", "    ", "\t", " \f"])
+_POINTER = _mostly(
+    st.sampled_from(["<T-D-1>", "<E-D-2>", "<E-D.1-3>"]),
+    st.sampled_from(["<T-D-x>", "<TD1>", "<T-D-" + "1" * 19 + ">", "<>"]),
+)
+_CONTENT = st.lists(
+    _mostly(
+        st.sampled_from(["a", "b c", " ", "\t", "#", ":", ";", "X:", "=", "[a]"]),
+        st.sampled_from(["[", "]", "##", '"', "<", ">", "/", "?"]),
+    ),
+    max_size=5,
+).map("".join)
+_NUMBER = st.one_of(st.integers(0, 40).map(str), st.sampled_from(["-3", "007", "1" * 19, "x", ""]))
+
+
+@st.composite
+def _extent_parts(draw: st.DrawFn) -> str:
+    if draw(st.integers(0, 3)):
+        start = draw(st.integers(0, 40))
+        numbers = [str(start), str(start + draw(st.integers(0, 9)))] * draw(st.integers(1, 2))
+    else:
+        numbers = draw(st.lists(_NUMBER, max_size=6))
+    text = "##" + draw(_BLANKS)
+    for index, number in enumerate(numbers):
+        text += number + draw(_BLANKS)
+        if index < len(numbers) - 1 or draw(st.booleans()):
+            text += "#" + draw(_BLANKS)
+    return text
+
+
+@st.composite
+def _fills(draw: st.DrawFn) -> str:
+    kind = draw(st.sampled_from(["pointer", "quoted", "plain"]))
+    if kind == "pointer":
+        fill = draw(_POINTER)
+    elif kind == "quoted":
+        fill = '"' + draw(_CONTENT) + '"'
+    else:
+        fill = draw(_CONTENT).lstrip() or "a"
+    if kind != "pointer" and draw(st.booleans()) or draw(_mostly(st.just(""), st.just("after"))):
+        fill += draw(_BLANKS) + draw(_extent_parts())
+    # Now and then something after the fill: a quote, content, a second extent part.
+    return fill + draw(_mostly(st.just(""), st.sampled_from(['"', ' b"', '" x', " x", " ##1#2#"])))
+
+
+@st.composite
+def _lines(draw: st.DrawFn, kind: str) -> str:
+    indent = draw(_INDENT)
+    if kind == "header":
+        after = draw(_mostly(st.sampled_from(["", " "]), st.sampled_from([" x", " <T-D-1>"])))
+        return indent + draw(_POINTER) + draw(_NAME_BLANKS) + ":=" + after
+    if kind == "slot":
+        name = draw(_mostly(st.sampled_from(["X", "Y", "S_1", "a-b"]), st.just("X Y"))) + draw(_NAME_BLANKS) + ":"
+        mark = draw(_mostly(st.sampled_from(["", "", "?", "? "]), st.just("??")))
+        return indent + name + draw(_BLANKS) + mark + (draw(_fills()) if draw(st.integers(0, 4)) else "")
+    if kind == "fill":
+        return indent + draw(_fills())
+    if kind == "slash":
+        return indent + "/" + draw(_BLANKS) + (draw(_fills()) if draw(st.integers(0, 4)) else "")
+    if kind == "comment":
+        return indent + ";" + draw(_CONTENT)
+    if kind == "blank":
+        return indent
+    return draw(st.text(st.sampled_from(list('<>:=-#/?;"[] \tAXD1') + ["\r"]), max_size=8))
+
+
+@st.composite
+def templette_texts(draw: st.DrawFn) -> str:
+    """Mostly well-formed files with, now and then, a line of another kind or a stray character."""
+    kinds: list[str] = []
+    for _ in range(draw(st.integers(0, 3))):
+        kinds.append("header")
+        for _ in range(draw(st.integers(0, 3))):
+            kinds.append("slot")
+            extra = st.sampled_from(["fill", "fill", "slash", "comment", "blank"])
+            kinds.extend(draw(st.lists(extra, max_size=2)))
+    if kinds and draw(st.integers(0, 3)) == 0:
+        odd = st.sampled_from(["header", "slot", "fill", "slash", "comment", "blank", "junk"])
+        kinds.insert(draw(st.integers(0, len(kinds))), draw(odd))
+    newline = draw(st.sampled_from(["\n", "\n", "\r\n"]))
+    text = newline.join(draw(_lines(kind)) for kind in kinds)
+    if draw(st.booleans()):
+        text += newline
+    return text
+
+
+# ----------------------------------------------------------------- comparing
+
+
+def _parse_with(start: str, text: str, role: str) -> tuple[Any, ...]:
+    """The outcome of one grammar on ``text``: what it built (with positions)
+    and warned about, or that it failed."""
+    parser, builder = _parser(start)
+    builder.reset("t.tpl", role)  # type: ignore[arg-type]
+    source = text if text.endswith("\n") else text + "\n"
+    try:
+        instances = parser.parse(source)
+    except InputError:
+        return ("rejected",)
+    except Exception as error:  # Lark's syntax errors, or a check wrapped in VisitError
+        if type(error).__name__ == "VisitError" and not isinstance(error.orig_exc, InputError):  # type: ignore[attr-defined]
+            raise
+        return ("rejected",)
+    return ("accepted", _positions(instances), _warnings(builder.warnings))
+
+
+def _positions(instances: tuple[Instance, ...]) -> list[tuple[Any, ...]]:
+    rows: list[tuple[Any, ...]] = []
+    for instance in instances:
+        rows.append((instance.key, instance.line, instance.column))
+        for slot in instance.slots:
+            rows.append((slot.name, slot.optional, slot.line, slot.column))
+            for alternative in slot.alternatives:
+                rows.append(("alternative", alternative.line))
+                rows.extend((repr(fill), fill.line, fill.column) for fill in alternative.fills)
+    return rows
+
+
+def _warnings(warnings: list[InputWarning]) -> list[tuple[Any, ...]]:
+    return [(w.message, w.line, w.column) for w in warnings]
+
+
+
+@settings(max_examples=400, deadline=None)
+@given(templette_texts(), st.sampled_from(["reference", "hypothesis"]))
+def test_both_grammars_accept_the_same_files_with_the_same_result(text: str, role: str) -> None:
+    assert _parse_with("start", text, role) == _parse_with("tokens", text, role), text
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(list('<>:=-#/?;"[] \t\nAXD1209_.\f') + ["\r\n", "##", ":=", "<T-D-1>"]), max_size=60).map(
+        "".join
+    ),
+    st.sampled_from(["reference", "hypothesis"]),
+)
+def test_both_grammars_agree_on_any_text(text: str, role: str) -> None:
+    assert _parse_with("start", text, role) == _parse_with("tokens", text, role), text
+
+
+# Lines where reading whole lines could go wrong: which line kind wins, where
+# quoted content ends, blanks other than spaces, what may follow a piece.
+_TRICKY_LINES = [
+    '  X: "a" ##1#2" x',
+    '  X: "a" "b" ##1#2#',
+    '  X: "a" ##1#2#"',
+    "  X: a\n  /\n  Y: not a slot",
+    "  X: a\n  /\n<T-D-1> :=",
+    "  X: a\n  / Y: z",
+    "  X:\n  Y: z",
+    "  X: Y: z",
+    "  X: a\n  AB: ## 1",
+    "  X: a\n  AB:",
+    "  X: a\n  <T-D-1>:=x",
+    "  X: ?",
+    "  X: ?\n    a",
+    "  X: ??",
+    '  X:?"a"',
+    "  X: ?\n  / a",
+    "  X:\n  / a",
+    "  X: a\n \f b",
+    "  X: a\n \f;b",
+    "  X: a\n\f\n  b",
+    "  X: a\n ;c\n\n  b",
+    "  X: a ## 1 # 2",
+    "  X: a ## 1 # 2 #  ",
+    "  X: a ##1#2#\xa0",
+    "  X: a ##1#2# \xa0",
+    "  X: a\xa0",
+    "  X: \xa0a",
+    "  X: a#b ##1#2",
+    "  X: a ##",
+    "  X: a ##1#2#3#4#",
+    "  X: [a] b ##1#5#1#2#",
+    "  X: <T-D-1> ##1#2#",
+    "  X: <T-D-1>  ",
+    "  X: a\r",
+    "  X: a\r\n  b\r\n",
+    "  X: a\u2028b",
+    "  X\t: a",
+    "  X\f: a",
+]
+
+
+@pytest.mark.parametrize("lines", _TRICKY_LINES)
+@pytest.mark.parametrize("role", ["reference", "hypothesis"])
+@pytest.mark.parametrize("before", ["", "  ; a comment\n", "\n\n"])
+def test_both_grammars_agree_on_tricky_lines(lines: str, role: str, before: str) -> None:
+    text = before + "<T-D-1> :=\n" + lines + "\n  LAST: b\n"
+    assert _parse_with("start", text, role) == _parse_with("tokens", text, role), text
+
+
+@pytest.mark.parametrize(("name", "role"), [("ref.tpl", "reference"), ("hyp.tpl", "hypothesis")])
+def test_the_sample_is_read_by_the_line_level_grammar(examples: Path, name: str, role: str) -> None:
+    text = (examples / "sample" / name).read_text(encoding="utf-8")
+    outcome = _parse_with("start", text, role)
+    assert outcome[0] == "accepted"
+    assert outcome == _parse_with("tokens", text, role)
+
+
+def test_written_files_are_read_by_the_line_level_grammar() -> None:
+    text = (
+        "; a comment\n\n<T-D-1> :=\n  X: ? \"a [b]\" ##1#4#\n       \"c\"\n     / d ##5#6#\n"
+        "     /\n       Y: not a slot\n  EMPTY:\n  NEXT:\n    <T-D-1>\n"
+    )
+    tset = parse_templates(text, "t.tpl")
+    for written in (text, write_templates(tset)):
+        outcome = _parse_with("start", written, "reference")
+        assert outcome[0] == "accepted", written
+        assert outcome == _parse_with("tokens", written, "reference")

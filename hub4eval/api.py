@@ -308,43 +308,6 @@ def read_templates_checked(path: str | Path, role: str, encoding: str, doc_tag: 
         raise
 
 
-PARALLEL_PARSE_BYTES = 4_000_000  # below this, a second process costs more than it saves
-
-
-def _read_pair(
-    ref_path: str | Path, hyp_path: str | Path, encoding: str, doc_tag: str
-) -> tuple[TemplateSet, TemplateSet]:
-    """Read the reference and the hypothesis; large files are parsed in parallel.
-
-    Parsing is about half the time of a large evaluation and the two files
-    are independent: with two or more cores, the hypothesis is parsed in a
-    forked process while this one parses the reference (the result comes back
-    pickled, which costs about a third of parsing). Errors are reported in the
-    same order as without it: the reference's first.
-    """
-    import multiprocessing
-
-    try:
-        size = os.path.getsize(ref_path) + os.path.getsize(hyp_path)
-    except OSError:
-        size = 0
-    if (
-        size < PARALLEL_PARSE_BYTES
-        or (os.cpu_count() or 1) < 2
-        or "fork" not in multiprocessing.get_all_start_methods()
-    ):
-        return (
-            read_templates_checked(ref_path, "reference", encoding, doc_tag),
-            read_templates_checked(hyp_path, "hypothesis", encoding, doc_tag),
-        )
-    from concurrent.futures import ProcessPoolExecutor
-
-    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as pool:
-        future = pool.submit(read_templates_checked, hyp_path, "hypothesis", encoding, doc_tag)
-        ref = read_templates_checked(ref_path, "reference", encoding, doc_tag)
-        return ref, future.result()
-
-
 def _looks_like_corpus(path: str | Path, doc_tag: str) -> bool:
     try:
         with open(path, "rb") as handle:
@@ -394,7 +357,8 @@ def _score_files(
     _check_tag(docno_tag, "--docno-tag")
     if doc_tag.upper() == docno_tag.upper():
         raise UsageError(f"--doc-tag and --docno-tag are both {doc_tag!r}", hint="they name different elements")
-    ref, hyp = _read_pair(ref_path, hyp_path, encoding, doc_tag)
+    ref = read_templates_checked(ref_path, "reference", encoding, doc_tag)
+    hyp = read_templates_checked(hyp_path, "hypothesis", encoding, doc_tag)
     corpora: list[Corpus | None] = []
     for path in (ref_text, hyp_text):
         if path is None:

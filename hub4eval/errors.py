@@ -42,7 +42,7 @@ class InputError(Hub4EvalError):
         self.hint = hint
         super().__init__(self.format())
 
-    def __reduce__(self):  # noqa: ANN204 - keep the fields across processes (parallel parsing)
+    def __reduce__(self):  # noqa: ANN204 - keep the fields when pickled (process pools)
         return (type(self), (self.message, self.path, self.line, self.column, self.hint))
 
     def format(self) -> str:

@@ -43,6 +43,26 @@ def _fills(items: Sequence[Item]) -> tuple[Fill, ...]:
     return tuple(item.fill if isinstance(item, PreparedFill) else item for item in items)
 
 
+SlotView = tuple[Slot, tuple[tuple[Item, ...], ...]]  # a slot and its prepared alternatives
+
+
+def _single_text_pair(
+    ref_slot: SlotView | None, hyp_slot: SlotView | None
+) -> tuple[PreparedFill, PreparedFill] | None:
+    """The two fills when each side is exactly one text fill (one alternative), else None."""
+    if ref_slot is None or hyp_slot is None:
+        return None
+    ref_alternatives, hyp_alternatives = ref_slot[1], hyp_slot[1]
+    if len(ref_alternatives) != 1 or len(ref_alternatives[0]) != 1:
+        return None
+    if not hyp_alternatives or len(hyp_alternatives[0]) != 1:
+        return None
+    ref_fill, hyp_fill = ref_alternatives[0][0], hyp_alternatives[0][0]
+    if type(ref_fill) is PreparedFill and type(hyp_fill) is PreparedFill:
+        return ref_fill, hyp_fill
+    return None
+
+
 def _counts(verdicts: Sequence[Verdict]) -> Counts:
     key = tuple([v.category for v in verdicts])
     counts = _TALLIES.get(key)
@@ -317,30 +337,14 @@ class Mapper:
         total = Counts()
         for name in names:
             ref_slot, hyp_slot = ref_view.get(name), hyp_view.get(name)
-            if ref_slot is not None and hyp_slot is not None:
-                ref_alternatives, hyp_alternatives = ref_slot[1], hyp_slot[1]
-                if (
-                    len(ref_alternatives) == 1
-                    and len(ref_alternatives[0]) == 1
-                    and hyp_alternatives
-                    and len(hyp_alternatives[0]) == 1
-                    and type(ref_alternatives[0][0]) is PreparedFill
-                    and type(hyp_alternatives[0][0]) is PreparedFill
-                ):
-                    # the common case, one text fill on each side: no greedy needed
-                    verdicts = compare_text(ref_alternatives[0][0], hyp_alternatives[0][0], how)
-                    counts = _counts(verdicts)
-                    slots.append(
-                        SlotMatch(
-                            name,
-                            0,
-                            ref_alternatives[0],
-                            hyp_alternatives[0],
-                            FillMatch(((0, 0, verdicts),), counts),
-                        )
-                    )
-                    total += counts
-                    continue
+            single = _single_text_pair(ref_slot, hyp_slot)
+            if single is not None:  # the common case: no greedy needed
+                verdicts = compare_text(single[0], single[1], how)
+                counts = _counts(verdicts)
+                match = FillMatch(((0, 0, verdicts),), counts)
+                slots.append(SlotMatch(name, 0, (single[0],), (single[1],), match))
+                total += counts
+                continue
             slot = self.match_slot(name, ref_slot, hyp_slot, mapping, removable)
             slots.append(slot)
             total += slot.match.counts
@@ -364,25 +368,15 @@ class Mapper:
         cor = inc = mis = spu = opt = rem = 0
         for name in (*ref_view, *(n for n in hyp_view if n not in ref_view)):
             ref_slot, hyp_slot = ref_view.get(name), hyp_view.get(name)
-            if ref_slot is not None and hyp_slot is not None:
-                ref_alternatives, hyp_alternatives = ref_slot[1], hyp_slot[1]
-                if (
-                    len(ref_alternatives) == 1
-                    and len(ref_alternatives[0]) == 1
-                    and hyp_alternatives
-                    and len(hyp_alternatives[0]) == 1
-                    and type(ref_alternatives[0][0]) is PreparedFill
-                    and type(hyp_alternatives[0][0]) is PreparedFill
-                ):
-                    for category in text_categories(
-                        ref_alternatives[0][0], hyp_alternatives[0][0], how  # type: ignore[arg-type]
-                    ):
-                        if category == "COR":
-                            cor += 1
-                        else:
-                            inc += 1
-                    continue
-            elif hyp_slot is None and ref_slot is not None and len(ref_slot[1]) == 1:
+            single = _single_text_pair(ref_slot, hyp_slot)
+            if single is not None:
+                for category in text_categories(single[0], single[1], how):
+                    if category == "COR":
+                        cor += 1
+                    else:
+                        inc += 1
+                continue
+            if hyp_slot is None and ref_slot is not None and len(ref_slot[1]) == 1:
                 items = ref_slot[1][0]
                 if all(type(item) is PreparedFill for item in items):
                     # a reference slot the hypothesis lacks: every point MIS (OPT if optional)

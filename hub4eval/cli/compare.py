@@ -50,11 +50,10 @@ def compare_command(
     from rich.markup import escape
 
     from .. import report
-    from ..api import score_files
     from ..bootstrap import document_counts, paired_bootstrap
     from ..errors import UsageError
     from ..metrics import Counts
-    from .score import _write, make_console, progress_bar
+    from .score import _write, make_console, progress_bar, score_with_progress
 
     if bootstrap < 1:
         raise UsageError(f"--bootstrap must be at least 1, got {bootstrap}", hint="e.g. --bootstrap 10000")
@@ -64,15 +63,13 @@ def compare_command(
         case_sensitive=case_sensitive, non_extractable=non_extractable, fillers=fillers,
         unsegmented=unsegmented,
     )
-    results = []
-    for hyp in (hyp_a, hyp_b):
-        with progress_bar(f"scoring {hyp.name}", quiet) as advance:
-            results.append(
-                score_files(
-                    ref, hyp, ref_text=o.existing(ref_text), hyp_text=o.existing(hyp_text), config=config,
-                    encoding=encoding, doc_tag=doc_tag, docno_tag=docno_tag, progress=advance,
-                )
-            )
+    results = [
+        score_with_progress(
+            ref, hyp, config, description=f"scoring {hyp.name}", quiet=quiet, ref_text=ref_text,
+            hyp_text=hyp_text, encoding=encoding, doc_tag=doc_tag, docno_tag=docno_tag,
+        )
+        for hyp in (hyp_a, hyp_b)
+    ]
     # The reference (and texts) are read twice: print a warning they share once.
     print_warnings(dict.fromkeys([*results[0].warnings, *results[1].warnings]), quiet)
     docs_a, docs_b = document_counts(results[0]), document_counts(results[1])

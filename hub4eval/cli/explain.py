@@ -122,9 +122,8 @@ def explain_command(
 
     Filters combine (AND); a repeated filter matches any of its values.
     """
-    from ..api import score_files
     from ..explain import explain, tally
-    from .score import make_console, progress_bar
+    from .score import make_console, score_with_progress
 
     config = o.build_config(
         compare=compare, content=content, glm=glm, beta=beta, min_map_f=min_map_f,
@@ -132,11 +131,10 @@ def explain_command(
         case_sensitive=case_sensitive, non_extractable=non_extractable, fillers=fillers,
         unsegmented=unsegmented,
     )
-    with progress_bar("mapping documents", quiet) as advance:
-        result = score_files(
-            ref, hyp, ref_text=o.existing(ref_text), hyp_text=o.existing(hyp_text), config=config,
-            encoding=encoding, doc_tag=doc_tag, docno_tag=docno_tag, progress=advance,
-        )
+    result = score_with_progress(
+        ref, hyp, config, description="mapping documents", quiet=quiet, ref_text=ref_text,
+        hyp_text=hyp_text, encoding=encoding, doc_tag=doc_tag, docno_tag=docno_tag,
+    )
     print_warnings(result.warnings, quiet)
     rows = explain(
         result, slots=slot or (), types=type_ or (), documents=doc or (), categories=category or (),

@@ -5,13 +5,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 from rich.console import Console
 
 from . import options as o
 from .app import command, print_warnings
+
+if TYPE_CHECKING:
+    from ..config import ScoreConfig
+    from ..result import ScoreResult
 
 
 def make_console(stderr: bool = False) -> Console:
@@ -46,6 +50,29 @@ def progress_bar(description: str, quiet: bool) -> Iterator[Callable[[int, int],
                 progress.update(task, completed=done, total=total)
 
         yield advance
+
+
+def score_with_progress(
+    ref: Path,
+    hyp: Path,
+    config: ScoreConfig,
+    *,
+    description: str,
+    quiet: bool,
+    ref_text: Path | None,
+    hyp_text: Path | None,
+    encoding: str,
+    doc_tag: str,
+    docno_tag: str,
+) -> ScoreResult:
+    """:func:`hub4eval.api.score_files` with the text options of the CLI and a progress bar."""
+    from ..api import score_files
+
+    with progress_bar(description, quiet) as advance:
+        return score_files(
+            ref, hyp, ref_text=o.existing(ref_text), hyp_text=o.existing(hyp_text), config=config,
+            encoding=encoding, doc_tag=doc_tag, docno_tag=docno_tag, progress=advance,
+        )
 
 
 def _write(text: str | Iterable[str], path: str, option: str) -> None:
@@ -105,7 +132,6 @@ def score_command(
     quiet: bool = o.Quiet,
 ) -> None:
     """Score HYP against REF: per-slot table, type subtotals, overall row and headline."""
-    from ..api import score_files
     from ..errors import UsageError
     from ..metrics import METRICS
     from .. import report
@@ -123,11 +149,10 @@ def score_command(
         case_sensitive=case_sensitive, non_extractable=non_extractable, fillers=fillers,
         unsegmented=unsegmented,
     )
-    with progress_bar("mapping documents", quiet) as advance:
-        result = score_files(
-            ref, hyp, ref_text=o.existing(ref_text), hyp_text=o.existing(hyp_text), config=config,
-            encoding=encoding, doc_tag=doc_tag, docno_tag=docno_tag, progress=advance,
-        )
+    result = score_with_progress(
+        ref, hyp, config, description="mapping documents", quiet=quiet, ref_text=ref_text,
+        hyp_text=hyp_text, encoding=encoding, doc_tag=doc_tag, docno_tag=docno_tag,
+    )
     print_warnings(result.warnings, quiet)
     intervals = None
     if bootstrap:

@@ -56,6 +56,7 @@ def _hyp_set_extent(iset: InstanceSet, preparer: FillPreparer) -> Extent | None:
     return Extent(min(starts), max(ends))
 
 
+@paused_gc()  # bulk work on many small objects: see gcpause
 def score(
     ref: TemplateSet,
     hyp: TemplateSet,
@@ -82,22 +83,6 @@ def score(
         InputError: bad input (unknown DOCID, extent outside its document,
             a cycle of pointer types, ...).
     """
-    with paused_gc():
-        return _score(
-            ref, hyp, ref_corpus=ref_corpus, hyp_corpus=hyp_corpus, config=config, progress=progress
-        )
-
-
-def _score(
-    ref: TemplateSet,
-    hyp: TemplateSet,
-    *,
-    ref_corpus: Corpus | None = None,
-    hyp_corpus: Corpus | None = None,
-    config: ScoreConfig | None = None,
-    progress: Callable[[int, int], None] | None = None,
-) -> ScoreResult:
-    """:func:`score` without the collector pause."""
     config = config or ScoreConfig()
     warnings: list[InputWarning] = [*ref.warnings, *hyp.warnings]
     if hyp_corpus is not None and ref_corpus is None:
@@ -317,6 +302,7 @@ def _looks_like_corpus(path: str | Path, doc_tag: str) -> bool:
     return head.upper().startswith(b"<" + doc_tag.upper().encode("ascii", "replace"))
 
 
+@paused_gc()
 def score_files(
     ref_path: str | Path,
     hyp_path: str | Path,
@@ -330,26 +316,6 @@ def score_files(
     progress: Callable[[int, int], None] | None = None,
 ) -> ScoreResult:
     """Read the files and :func:`score` them; the CLI's ``score`` command."""
-    with paused_gc():
-        return _score_files(
-            ref_path, hyp_path, ref_text=ref_text, hyp_text=hyp_text, config=config,
-            encoding=encoding, doc_tag=doc_tag, docno_tag=docno_tag, progress=progress,
-        )
-
-
-def _score_files(
-    ref_path: str | Path,
-    hyp_path: str | Path,
-    *,
-    ref_text: str | Path | None,
-    hyp_text: str | Path | None,
-    config: ScoreConfig | None,
-    encoding: str,
-    doc_tag: str,
-    docno_tag: str,
-    progress: Callable[[int, int], None] | None = None,
-) -> ScoreResult:
-
     config = config or ScoreConfig()
     if hyp_text is not None and ref_text is None:
         raise UsageError("--hyp-text needs --ref-text", hint="give the reference text too")

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 
 @contextmanager
 def paused_gc() -> Iterator[None]:
-    """Disable the cyclic collector inside the block (nesting-safe)."""
+    """Disable the cyclic collector inside the block, or a decorated function (nesting-safe)."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:

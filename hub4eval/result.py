@@ -120,10 +120,11 @@ class ScoreResult:
             ("kind", "by_kind"),
         ):
             out[name] = {key: counts.as_dict(beta) for key, counts in self.by(level).items()}
+        instance_pairs = self.instance_pairs()
         out["mapping"] = {
             "instance_sets": [list(pair) for pair in self.instance_set_pairs()],
-            "instances": [[r, h] for r, h, _ in self.instance_pairs() if r and h],
-            "instance_f": [[r, h, f] for r, h, f in self.instance_pairs()],
+            "instances": [[r, h] for r, h, _ in instance_pairs if r and h],
+            "instance_f": [[r, h, f] for r, h, f in instance_pairs],
         }
         if points:
             out["points"] = [p.as_dict() for p in self.iter_points()]

@@ -1,4 +1,4 @@
-"""Wall time and peak memory of ``hub4eval.align`` against ``jiwer.process_words``.
+"""Wall time and peak memory of ``hub4eval.align`` against ``jiwer.process_words`` and NIST sclite.
 
 Not part of the test suite. Every measurement runs in a fresh subprocess so
 that peak memory (``ru_maxrss``) belongs to that measurement alone; the table
@@ -7,6 +7,18 @@ shows the process peak and, in brackets, its growth during the timed call
 kernels are loaded from numba's cache and exercised on a small input first;
 the one-off compilation time (empty cache) is measured separately.
 
+sclite (NIST SCTK, a C program) is found with ``--sclite PATH`` or on the
+PATH; without it its columns say "not installed". It gets the same words as
+``trn`` files (``words (spk_NNNNNN)``, one utterance a line) and is timed as
+one ``sclite -r ref.trn trn -h hyp.trn trn -i rm -o rsum stdout -f 0``
+process, started from a fresh measuring subprocess once the files are
+written; its MB is that child's peak RSS (``RUSAGE_CHILDREN``), and its WER
+is read from the "Sum" row of the raw summary. sclite allocates a full
+matrix of about (1.05 x words)^2 8-byte cells and refuses utterances over 65,534 words
+("refused" cell, exit status 1); it is not run on unsegmented inputs above
+``--sclite-max`` words (default 1e5): at 1e6 words it reads the input for
+about 4 minutes before refusing.
+
 Cases:
 
 * unsegmented: one utterance of N reference words (hypothesis at ~15% WER),
@@ -14,12 +26,14 @@ Cases:
   "skipped" beyond.
 * segmented: 1e6 words in 20-word sentences aligned sentence by sentence:
   ``hub4eval.align.align_many`` against one ``jiwer.process_words`` call on
-  the lists of sentences, plus a plain ``align_words`` loop for reference.
+  the lists of sentences, plus a plain ``align_words`` loop for reference;
+  sclite gets one ``trn`` line per sentence.
 
 Usage::
 
     python benchmarks/bench_align.py            # full table (a few minutes)
     python benchmarks/bench_align.py --quick    # sizes up to 1e5
+    python benchmarks/bench_align.py --sclite /opt/sctk/bin/sclite
 """
 
 from __future__ import annotations
@@ -28,7 +42,9 @@ import argparse
 import json
 import os
 import platform
+import re
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -41,13 +57,69 @@ sys.path.insert(0, str(HERE.parent))
 
 WER = 0.15
 SEED = 1
+SCLITE_LIMIT = 65_534  # words per utterance (MAX_MATRIX_SIZE - 1 in sclite's netstr1.h)
 
 
 def _peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: KiB
 
 
-def _worker(tool: str, case: str, n: int) -> dict:
+def _write_trn(path: Path, sentences: list[list[str]]) -> None:
+    with open(path, "w") as out:
+        for i, words in enumerate(sentences):
+            out.write(f"{' '.join(words)} (spk_{i:06d})\n")
+
+
+def _sclite_refusal(stderr: str) -> str:
+    if "larger than" in stderr and "elements" in stderr:
+        return f"> {SCLITE_LIMIT:,} words"
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    return (lines[-1][:40] if lines else "no message")
+
+
+def _sclite_worker(sclite: str, case: str, n: int, data, timeout: float) -> dict:
+    """Write ``trn`` files, then time one sclite child process (peak RSS from RUSAGE_CHILDREN)."""
+    if case == "unsegmented":
+        refs, hyps = [data[0]], [data[1]]
+    else:
+        refs, hyps = [r for r, _ in data], [h for _, h in data]
+    result: dict = {"tool": "sclite", "case": case, "n": n}
+    with tempfile.TemporaryDirectory() as tmp:
+        ref, hyp = Path(tmp, "ref.trn"), Path(tmp, "hyp.trn")
+        _write_trn(ref, refs)
+        _write_trn(hyp, hyps)
+        cmd = [sclite, "-r", str(ref), "trn", "-h", str(hyp), "trn", "-i", "rm", "-o", "rsum", "stdout", "-f", "0"]
+        start = time.perf_counter()
+        try:
+            done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=tmp)
+        except subprocess.TimeoutExpired:
+            result["refused"] = f"timed out after {timeout:.0f} s"
+            return result
+        result["seconds"] = time.perf_counter() - start
+    result["peak_mb"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    row = next((line for line in done.stdout.splitlines() if re.match(r"\s*\|\s*Sum\s*\|", line)), None)
+    if done.returncode != 0 or row is None:
+        result["refused"] = _sclite_refusal(done.stderr)
+        return result
+    # | Sum | #Snt #Wrd | Corr Sub Del Ins Err S.Err |
+    try:
+        numbers = [int(x) for x in row.replace("|", " ").split()[1:]]
+        result["wer"] = numbers[6] / numbers[1]
+    except (ValueError, IndexError, ZeroDivisionError):
+        result["wer"] = None  # unexpected report layout: time and memory still count
+    return result
+
+
+def _sclite_version(sclite: str) -> str:
+    try:
+        done = subprocess.run([sclite], capture_output=True, text=True, timeout=30)
+    except OSError as exc:
+        return f"not runnable ({exc})"
+    found = re.search(r"sclite Version: ([^,\s]+), SCTK Version: (\S+)", done.stdout + done.stderr)
+    return f"sclite {found.group(1)} (SCTK {found.group(2)})" if found else "sclite (version not printed)"
+
+
+def _worker(tool: str, case: str, n: int, sclite: str | None = None, timeout: float = 1200) -> dict:
     """Run one measurement in this process; returns a JSON-able dict."""
     from gen_text import make_pair, make_segmented
 
@@ -55,6 +127,8 @@ def _worker(tool: str, case: str, n: int) -> dict:
         data = make_pair(n, WER, SEED)
     else:
         data = make_segmented(n, 20, WER, SEED)
+    if tool == "sclite":
+        return _sclite_worker(sclite, case, n, data, timeout)
     result: dict = {"tool": tool, "case": case, "n": n}
     if tool.startswith("hub4eval"):
         from hub4eval import align
@@ -114,15 +188,49 @@ def _fmt_mem(r: dict) -> str:
     return f"{r['peak_mb']:.0f} (+{r['growth_mb']:.0f})"
 
 
+def _sclite_cells(ours: dict, sclite: str | None, case: str, n: int, args) -> tuple[str, str, str, str]:
+    """sclite s, sclite MB, ratio vs sclite (hub4eval / sclite), sclite WER."""
+    if sclite is None:
+        return ("not installed",) * 3 + ("-",)
+    if case == "unsegmented" and n > args.sclite_max:
+        why = f"> {SCLITE_LIMIT:,} words" if n > SCLITE_LIMIT else "> --sclite-max"
+        return (f"not run ({why})", "-", "-", "-")
+    theirs = _sclite(sclite, case, n, args)
+    if "refused" in theirs:
+        took = f" after {theirs['seconds']:.1f} s" if "seconds" in theirs else ""
+        return (f"refused{took}: {theirs['refused']}", f"{theirs.get('peak_mb', 0):.0f}" if took else "-", "-", "-")
+    wer = "?" if theirs["wer"] is None else f"{theirs['wer']:.4f}"
+    return (f"{theirs['seconds']:.3f}", f"{theirs['peak_mb']:.0f}", f"{ours['seconds'] / theirs['seconds']:.2f}", wer)
+
+
+_SCLITE_CACHE: dict = {}
+
+
+def _sclite(sclite: str, case: str, n: int, args) -> dict:
+    key = (case, n)
+    if key not in _SCLITE_CACHE:
+        _SCLITE_CACHE[key] = _run(["--worker", "sclite", case, str(n), "--sclite", sclite,
+                                   "--sclite-timeout", str(args.sclite_timeout)])
+    return _SCLITE_CACHE[key]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="hub4eval aligner benchmark")
     parser.add_argument("--quick", action="store_true", help="sizes up to 1e5 only")
     parser.add_argument("--jiwer-max", type=int, default=100_000, help="largest unsegmented N for jiwer")
+    parser.add_argument("--sclite", metavar="PATH", help="sclite executable (default: sclite on the PATH; "
+                        "its columns say 'not installed' when there is none)")
+    parser.add_argument("--sclite-max", type=int, default=100_000,
+                        help=f"largest unsegmented N for sclite (it refuses more than {SCLITE_LIMIT:,} words "
+                        "per utterance, but only after reading them: ~4 min at 1e6)")
+    parser.add_argument("--sclite-timeout", type=float, default=1200, help="seconds before an sclite run is "
+                        "recorded as timed out")
     parser.add_argument("--worker", nargs=3, metavar=("TOOL", "CASE", "N"), help=argparse.SUPPRESS)
     parser.add_argument("--compile-worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        print(json.dumps(_worker(args.worker[0], args.worker[1], int(args.worker[2]))))
+        print(json.dumps(_worker(args.worker[0], args.worker[1], int(args.worker[2]), args.sclite,
+                                 args.sclite_timeout)))
         return
     if args.compile_worker:
         print(json.dumps(_compile_worker()))
@@ -134,6 +242,15 @@ def main() -> None:
 
     print(f"# numba {version('numba')}, jiwer {version('jiwer')}, rapidfuzz {version('rapidfuzz')}, "
           f"WER ~{WER:.0%}, seed {SEED}")
+    sclite = args.sclite or shutil.which("sclite")
+    if sclite and not (os.path.isfile(sclite) and os.access(sclite, os.X_OK)):
+        print(f"# sclite: {sclite} is not an executable file; sclite columns say 'not installed'")
+        sclite = None
+    if sclite:
+        sclite = os.path.abspath(sclite)
+        print(f"# {_sclite_version(sclite)}: {sclite}")
+    else:
+        print("# sclite: not installed (give --sclite PATH or put it on the PATH)")
 
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
@@ -144,7 +261,8 @@ def main() -> None:
           f"(one-off compilation about {cold['seconds'] - warm['seconds']:.1f} s)\n")
 
     sizes = [1_000, 10_000, 100_000] + ([] if args.quick else [1_000_000])
-    header = "| case | N words | hub4eval s | hub4eval MB | jiwer s | jiwer MB | time ratio | exact | WER hub4eval / jiwer |"
+    header = ("| case | N words | hub4eval s | hub4eval MB | jiwer s | jiwer MB | ratio vs jiwer | sclite s | "
+              "sclite MB | ratio vs sclite | exact | WER hub4eval / jiwer / sclite |")
     print(header)
     print("|---" * (header.count("|") - 1) + "|")
     for n in sizes:
@@ -155,19 +273,23 @@ def main() -> None:
                                  f"{ours['seconds'] / theirs['seconds']:.2f}", f"{theirs['wer']:.4f}")
         else:
             jt = jm = ratio = jw = "skipped"
+        st, sm, sratio, sw = _sclite_cells(ours, sclite, "unsegmented", n, args)
         print(f"| unsegmented | {n:,} | {ours['seconds']:.3f} | {_fmt_mem(ours)} | {jt} | {jm} | {ratio} | "
-              f"{ours['exact']} | {ours['wer']:.4f} / {jw} |", flush=True)
+              f"{st} | {sm} | {sratio} | {ours['exact']} | {ours['wer']:.4f} / {jw} / {sw} |", flush=True)
     seg = 100_000 if args.quick else 1_000_000
     ours = _run(["--worker", "hub4eval", "segmented", str(seg)])
     theirs = _run(["--worker", "jiwer", "segmented", str(seg)])
+    st, sm, sratio, sw = _sclite_cells(ours, sclite, "segmented", seg, args)
     print(f"| segmented, align_many | {seg:,} | {ours['seconds']:.3f} | {_fmt_mem(ours)} | {theirs['seconds']:.3f} | "
-          f"{_fmt_mem(theirs)} | {ours['seconds'] / theirs['seconds']:.2f} | {ours['exact']} | "
-          f"{ours['wer']:.4f} / {theirs['wer']:.4f} |", flush=True)
+          f"{_fmt_mem(theirs)} | {ours['seconds'] / theirs['seconds']:.2f} | {st} | {sm} | {sratio} | "
+          f"{ours['exact']} | {ours['wer']:.4f} / {theirs['wer']:.4f} / {sw} |", flush=True)
     loop = _run(["--worker", "hub4eval-loop", "segmented", str(seg)])
+    st, sm, sratio, sw = _sclite_cells(loop, sclite, "segmented", seg, args)
     print(f"| segmented, align_words loop | {seg:,} | {loop['seconds']:.3f} | {_fmt_mem(loop)} | "
           f"{theirs['seconds']:.3f} | {_fmt_mem(theirs)} | {loop['seconds'] / theirs['seconds']:.2f} | "
-          f"{loop['exact']} | {loop['wer']:.4f} / {theirs['wer']:.4f} |")
-    print("\nMB: peak RSS of the measuring process (growth during the timed call in brackets).")
+          f"{st} | {sm} | {sratio} | {loop['exact']} | {loop['wer']:.4f} / {theirs['wer']:.4f} / {sw} |")
+    print("\nMB: peak RSS of the measuring process (growth during the timed call in brackets); for sclite the "
+          "peak RSS of the sclite process.\nRatios: hub4eval time / other tool's time (below 1: hub4eval is faster).")
 
 
 if __name__ == "__main__":

@@ -165,11 +165,12 @@ class TextComparison:
     content: bool = True
     extent: bool = True
     noisy: bool = False
-    fillers: frozenset[str] = frozenset()
+    fillers: frozenset[str] = frozenset()  # lower case
 
     @classmethod
     def of(cls, config: ScoreConfig, noisy: bool) -> TextComparison:
-        return cls(config.compares_content, config.compares_extent, noisy, frozenset(config.fillers))
+        fillers = frozenset(word.lower() for word in config.fillers)
+        return cls(config.compares_content, config.compares_extent, noisy, fillers)
 
 
 def compare_text(

@@ -8,7 +8,7 @@ candidates once and scanning gives exactly that result in O(P log P).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import TypeVar
 
@@ -62,3 +62,48 @@ def greedy_map(
         used_hyp.add(hyp_index)
         chosen.append((ref_index, hyp_index, payload))
     return chosen
+
+
+def greedy_map_sparse(
+    n_ref: int,
+    n_hyp: int,
+    promising: Iterable[tuple[int, int]],
+    counts_of: Callable[[int, int], Counts],
+    beta_squared: Fraction = Fraction(1),
+    min_f: float | None = None,
+) -> list[tuple[int, int]]:
+    """The (reference, hypothesis) pairs :func:`greedy_map` chooses among all
+    ``n_ref * n_hyp`` pairs, counting only the pairs that matter.
+
+    ``promising`` must hold every pair with a COR point (it may hold more).
+    A pair without COR has F = 0 and ranks after every pair with F > 0, so
+    the promising pairs with F > 0 are chosen first, exactly as the full
+    scan would; the F = 0 pairs are then ranked only among the objects still
+    unmapped, since a pair with a mapped object would be skipped.
+    ``counts_of(i, j)`` is called at most once per pair, and not at all for
+    a single pair that is mapped whatever its counts.
+
+    Returns:
+        The chosen pairs, best first.
+
+    >>> table = {(0, 0): Counts(cor=1), (1, 1): Counts(inc=1), (1, 0): Counts(mis=2)}
+    >>> greedy_map_sparse(2, 2, [(0, 0)], lambda i, j: table.get((i, j), Counts(mis=3)))
+    [(0, 0), (1, 1)]
+    """
+    if n_ref == 1 and n_hyp == 1 and min_f is None:
+        return [(0, 0)]
+    counted = {(i, j): counts_of(i, j) for i, j in promising}
+    positive = [(i, j, c) for (i, j), c in counted.items() if c.cor]
+    chosen = [(i, j) for i, j, _ in greedy_map(positive, lambda c: c, beta_squared, min_f)]
+    if min_f is not None and min_f >= 0:
+        return chosen  # pairs with F = 0 are never mapped
+    used_ref = {i for i, _ in chosen}
+    used_hyp = {j for _, j in chosen}
+    free_hyp = [j for j in range(n_hyp) if j not in used_hyp]
+    rest = [
+        (i, j, counted[i, j] if (i, j) in counted else counts_of(i, j))
+        for i in range(n_ref)
+        if i not in used_ref
+        for j in free_hyp
+    ]
+    return chosen + [(i, j) for i, j, _ in greedy_map(rest, lambda c: c, beta_squared, min_f)]

@@ -10,11 +10,19 @@ verdicts and counts; points with their fills are made for the chosen mapping.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Union
 
+from .candidates import (
+    Key,
+    hypothesis_pointer_key,
+    hypothesis_text_keys,
+    reference_pointer_key,
+    reference_text_keys,
+    sharing_pairs,
+)
 from .compare import (
     TextComparison,
     Verdict,
@@ -26,7 +34,7 @@ from .compare import (
 )
 from .config import ScoreConfig
 from .errors import InputError
-from .greedy import greedy_map, tie_key
+from .greedy import greedy_map, greedy_map_sparse, tie_key
 from .metrics import Counts
 from .model import Extent, Fill, Instance, InstanceSet, PointerFill, Slot, TemplateSet, TextFill
 from .points import FillRef, Point
@@ -34,6 +42,7 @@ from .prepare import FillPreparer, PreparedFill
 
 
 _TALLIES: dict[tuple[str, ...], Counts] = {}
+_ALL_PAIRS = 16  # up to this many instance pairs of a type, all are counted (no key index)
 
 
 Item = Union[PreparedFill, PointerFill]  # a single fill as the mapping compares it
@@ -186,6 +195,7 @@ class Mapper:
         self.unscored = frozenset(config.unscored_slots)
         self.how = TextComparison.of(config, noisy)
         self._views: dict[tuple[int, bool], tuple[Instance, dict]] = {}
+        self._text_keys: dict[tuple[int, bool], tuple[Instance, list[Key], list[tuple[str, PointerFill]]]] = {}
 
     # -- per-instance preparation --------------------------------------------
 
@@ -196,23 +206,53 @@ class Mapper:
         if cached is not None and cached[0] is inst:
             return cached[1]
         prep = self.ref_prep if reference else self.hyp_prep
+        docid, unscored = inst.docid, self.unscored
         view = {}
         for slot in inst.slots:
-            if slot.name in self.unscored or slot.name in view:
+            name = slot.name
+            if name in unscored or name in view:
                 continue
-            alternatives = slot.alternatives if reference else slot.alternatives[:1]
-            view[slot.name] = (
-                slot,
-                tuple(
-                    tuple(
-                        prep(f, inst.docid) if isinstance(f, TextFill) else f
-                        for f in alternative.fills
-                    )
-                    for alternative in alternatives
-                ),
-            )
+            prepared = []
+            for alternative in slot.alternatives if reference else slot.alternatives[:1]:
+                prepared.append(
+                    tuple([prep(f, docid) if type(f) is TextFill else f for f in alternative.fills])
+                )
+            view[name] = (slot, tuple(prepared))
         self._views[key] = (inst, view)
         return view
+
+    def _keys(self, inst: Instance, reference: bool, mapping: Mapping[str, str]) -> list[Key]:
+        """Keys shared by any two instances that can score a COR (see :mod:`hub4eval.candidates`)."""
+        key = (id(inst), reference)
+        cached = self._text_keys.get(key)
+        if cached is None or cached[0] is not inst:
+            text_keys: list[Key] = []
+            pointers: list[tuple[str, PointerFill]] = []
+            how = self.how
+            for name, (_, alternatives) in self._view(inst, reference).items():
+                for alternative in alternatives:
+                    for item in alternative:
+                        if type(item) is PreparedFill:
+                            text_keys += (
+                                reference_text_keys(name, item, how)
+                                if reference
+                                else hypothesis_text_keys(name, item, how)
+                            )
+                        else:
+                            pointers.append((name, item))  # type: ignore[arg-type]
+            cached = self._text_keys[key] = (inst, text_keys, pointers)
+        _, keys, pointers = cached
+        if not pointers:
+            return keys
+        keys = list(keys)
+        for name, fill in pointers:
+            if reference:
+                pointer_key = reference_pointer_key(name, fill, mapping)
+                if pointer_key is not None:
+                    keys.append(pointer_key)
+            else:
+                keys.append(hypothesis_pointer_key(name, fill))
+        return keys
 
     # -- single fills -------------------------------------------------------
 
@@ -232,17 +272,15 @@ class Mapper:
             if isinstance(ref_item, PreparedFill) and isinstance(hyp_item, PreparedFill):
                 verdicts = compare_text(ref_item, hyp_item, how)
                 return FillMatch(((0, 0, verdicts),), _counts(verdicts))
-        candidates = []
-        for i, ref_item in enumerate(ref_items):
-            for j, hyp_item in enumerate(hyp_items):
-                if isinstance(ref_item, PointerFill) and isinstance(hyp_item, PointerFill):
-                    verdicts: tuple[Verdict, ...] = (compare_pointer(ref_item, hyp_item, mapping),)
-                elif isinstance(ref_item, PreparedFill) and isinstance(hyp_item, PreparedFill):
-                    verdicts = compare_text(ref_item, hyp_item, how)
-                else:
-                    continue  # a pointer and a text fill are never compared
-                candidates.append((i, j, (verdicts, _counts(verdicts))))
-        chosen = greedy_map(candidates, lambda payload: payload[1], self.beta_squared)
+        if all(type(item) is PointerFill for item in (*ref_items, *hyp_items)):
+            chosen = []
+            for i, j in _pointer_pairs(ref_items, hyp_items, mapping):  # type: ignore[arg-type]
+                verdicts = (compare_pointer(ref_items[i], hyp_items[j], mapping),)  # type: ignore[arg-type]
+                chosen.append((i, j, (verdicts, _counts(verdicts))))
+        else:
+            chosen = greedy_map(
+                self._fill_candidates(ref_items, hyp_items, mapping), lambda p: p[1], self.beta_squared
+            )
         pairs: list[tuple[int | None, int | None, tuple[Verdict, ...]]] = []
         total = Counts()
         used_ref, used_hyp = set(), set()
@@ -274,6 +312,22 @@ class Mapper:
             pairs.append((None, j, verdicts))
             total += _counts(verdicts)
         return FillMatch(tuple(pairs), total)
+
+    def _fill_candidates(
+        self, ref_items: Sequence[Item], hyp_items: Sequence[Item], mapping: Mapping[str, str]
+    ) -> list[tuple[int, int, tuple[tuple[Verdict, ...], Counts]]]:
+        """Every comparable fill pair with its verdicts and counts."""
+        candidates = []
+        for i, ref_item in enumerate(ref_items):
+            for j, hyp_item in enumerate(hyp_items):
+                if isinstance(ref_item, PointerFill) and isinstance(hyp_item, PointerFill):
+                    verdicts: tuple[Verdict, ...] = (compare_pointer(ref_item, hyp_item, mapping),)
+                elif isinstance(ref_item, PreparedFill) and isinstance(hyp_item, PreparedFill):
+                    verdicts = compare_text(ref_item, hyp_item, self.how)
+                else:
+                    continue  # a pointer and a text fill are never compared
+                candidates.append((i, j, (verdicts, _counts(verdicts))))
+        return candidates
 
     # -- slots --------------------------------------------------------------
 
@@ -413,15 +467,24 @@ class Mapper:
             hyps = [inst for inst in hyp_instances if inst.type == type_name]
             if not refs and not hyps:
                 continue
-            candidates = [
-                (i, j, self.pair_counts(r, h, mapping, removable))
-                for i, r in enumerate(refs)
-                for j, h in enumerate(hyps)
-            ]
+            if len(refs) * len(hyps) <= _ALL_PAIRS:
+                promising: Iterable[tuple[int, int]] = [
+                    (i, j) for i in range(len(refs)) for j in range(len(hyps))
+                ]
+            else:  # only pairs that can have a COR are counted before the F = 0 pairs
+                promising = sharing_pairs(
+                    [self._keys(r, True, mapping) for r in refs],
+                    [self._keys(h, False, mapping) for h in hyps],
+                )
             chosen = [
                 (i, j, self.match_instance(refs[i], hyps[j], mapping, removable))
-                for i, j, _ in greedy_map(
-                    candidates, lambda c: c, self.beta_squared, self.config.min_map_f
+                for i, j in greedy_map_sparse(
+                    len(refs),
+                    len(hyps),
+                    promising,
+                    lambda i, j: self.pair_counts(refs[i], hyps[j], mapping, removable),
+                    self.beta_squared,
+                    self.config.min_map_f,
                 )
             ]
             for _, _, match in chosen:
@@ -480,6 +543,37 @@ class Mapper:
             if j not in mapped_hyp
         ]
         return tuple(matches)
+
+
+def _pointer_pairs(
+    ref_fills: Sequence[PointerFill], hyp_fills: Sequence[PointerFill], mapping: Mapping[str, str]
+) -> list[tuple[int, int]]:
+    """The pairs :func:`greedy_map` chooses between two lists of pointers, in linear time.
+
+    A pointer pair is one point: COR (F = 1) when the reference target is
+    mapped to the hypothesis target, else INC (F = 0, one error). All COR
+    pairs tie, so they are taken in (reference, hypothesis) order; then the
+    INC pairs, which also all tie: the first reference pointer left pairs
+    with the first hypothesis pointer left, and so on.
+    """
+    waiting: dict[str, list[int]] = {}  # hypothesis target -> its pointers, in order
+    for j, fill in enumerate(hyp_fills):
+        waiting.setdefault(fill.key, []).append(j)
+    pairs = []
+    used_hyp: set[int] = set()
+    left_ref = []
+    for i, fill in enumerate(ref_fills):
+        mapped = mapping.get(fill.key)
+        queue = waiting.get(mapped) if mapped is not None else None
+        if queue:
+            j = queue.pop(0)
+            pairs.append((i, j))
+            used_hyp.add(j)
+        else:
+            left_ref.append(i)
+    left_hyp = (j for j in range(len(hyp_fills)) if j not in used_hyp)
+    pairs += zip(left_ref, left_hyp)
+    return pairs
 
 
 def _overlapping(

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from .config import DEFAULT_FILLERS as _DEFAULT_FILLER_WORDS
 from .tokens import Token
 
-__all__ = ["DEFAULT_FILLERS", "is_optional_reference", "noisy_content_correct"]
+__all__ = ["DEFAULT_FILLERS", "is_optional_reference", "kept_hypothesis_tokens", "noisy_content_correct"]
 
 DEFAULT_FILLERS: frozenset[str] = frozenset(_DEFAULT_FILLER_WORDS)
 
@@ -42,6 +42,14 @@ def is_optional_reference(token: Token, fillers: frozenset[str] = DEFAULT_FILLER
     (True, False)
     """
     return token.optional or token.parenthesized or token.fragment or _is_filler(token, fillers)
+
+
+def kept_hypothesis_tokens(hyp: Sequence[Token], fillers: frozenset[str]) -> list[Token]:
+    """The hypothesis tokens that must be matched: fillers and GLM-optional tokens dropped.
+
+    ``fillers`` are lower case.
+    """
+    return [t for t in hyp if not t.optional and not _is_filler(t, fillers)]
 
 
 def _runs_into(pattern: Sequence[str], optional: Sequence[bool], target: Sequence[str]) -> bool:
@@ -116,7 +124,7 @@ def noisy_content_correct(
     (False, 'no minimal string `glen buni- bunting` (optional: `buni-`) inside the hypothesis `glen`')
     """
     fillers = frozenset(w.lower() for w in fillers)
-    hyp_kept = [t for t in hyp if not t.optional and not _is_filler(t, fillers)]
+    hyp_kept = kept_hypothesis_tokens(hyp, fillers)
     hyp_words = [t.text for t in hyp_kept]
     if not hyp_words:
         dropped = f" (dropped: {_show(hyp)})" if hyp else ""

@@ -85,30 +85,42 @@ class FillPreparer:
         self.unsegmented = unsegmented
         self.tokens = tokens
         self._cache: dict[tuple[str, int], PreparedFill] = {}
+        self._texts: dict[str, tuple[str, int, tuple[Token, ...]]] = {}
 
-    def _string(self, raw: str, extent: Extent | None, docid: str) -> PreparedString:
+    def _normalized(self, raw: str) -> tuple[str, int, tuple[Token, ...]]:
+        """(§3-normalized text, characters of premodifiers removed, tokens) of a content string.
+
+        They depend on the string only, so each distinct string is normalized once.
+        """
+        cached = self._texts.get(raw)
+        if cached is not None:
+            return cached
         cfg = self.config
-        text = whiteout_tags(raw, cfg.non_extractable) if "<" in raw else raw
-        if not cfg.keep_punctuation:
-            text = whiteout_punctuation(text)
+        whited = whiteout_tags(raw, cfg.non_extractable) if "<" in raw else raw
+        text = whited if cfg.keep_punctuation else whiteout_punctuation(whited)
         stripped, removed = strip_premodifiers(text, cfg.premodifiers)
-        if extent is not None:
-            extent = _shifted(extent, removed)
-            if self.map_extent is not None:
-                extent = self.map_extent(None if self.unsegmented else docid, extent)
         # Tokens come from the tag-whited, premodifier-stripped string as written:
         # the tokenizer keeps fragment hyphens and parentheses that whiteout drops.
         tokens: tuple[Token, ...] = ()
         if self.tokens:
-            raw_stripped = (whiteout_tags(raw, cfg.non_extractable) if "<" in raw else raw)[removed:]
             tokens = tokenize(
-                raw_stripped, keep_punctuation=cfg.keep_punctuation, case_sensitive=cfg.case_sensitive
+                whited[removed:], keep_punctuation=cfg.keep_punctuation, case_sensitive=cfg.case_sensitive
             )
             if self.glm_apply is not None:
                 tokens = tuple(self.glm_apply(tokens))
         folded = collapse_whitespace(stripped)
         if not cfg.case_sensitive:
             folded = folded.lower()
+        cached = self._texts[raw] = (folded, removed, tokens)
+        return cached
+
+    def _string(self, raw: str, extent: Extent | None, docid: str) -> PreparedString:
+        folded, removed, tokens = self._normalized(raw)
+        if extent is not None:
+            if removed:
+                extent = _shifted(extent, removed)
+            if self.map_extent is not None:
+                extent = self.map_extent(None if self.unsegmented else docid, extent)
         return PreparedString(folded, tokens, extent)
 
     def __call__(self, fill: TextFill, docid: str) -> PreparedFill:
@@ -116,21 +128,18 @@ class FillPreparer:
         cached = self._cache.get(key)
         if cached is not None and cached.fill is fill:
             return cached
-        maximal = self._string(fill.content, fill.extent, docid)
-        if self.reference:
-            minimal_extents: Sequence[Extent | None] = fill.minimal_extents or (None,) * len(
-                fill.minimal_spans
-            )
-            whole = ((0, len(fill.content)),)
-            if fill.minimal_spans == whole and tuple(minimal_extents) == fill.extents[:1]:
-                minimals = (maximal,)  # no brackets: the minimal string is the maximal one
-            else:
-                minimals = tuple(
-                    self._string(fill.content[a:b], ext, docid)
-                    for (a, b), ext in zip(fill.minimal_spans, minimal_extents)
-                )
+        content, extents = fill.content, fill.extents
+        extent = extents[0] if extents else None
+        maximal = self._string(content, extent, docid)
+        spans = fill.minimal_spans
+        if not self.reference:
+            minimals: tuple[PreparedString, ...] = (maximal,)
+        elif len(spans) == 1 and spans[0] == (0, len(content)) and fill.minimal_extents == extents[:1]:
+            minimals = (maximal,)  # no brackets: the minimal string is the maximal one
         else:
-            minimals = (maximal,)
-        prepared = PreparedFill(fill, maximal, minimals, fill.extent is not None)
-        self._cache[key] = prepared
+            minimal_extents: Sequence[Extent | None] = fill.minimal_extents or (None,) * len(spans)
+            minimals = tuple(
+                self._string(content[a:b], ext, docid) for (a, b), ext in zip(spans, minimal_extents)
+            )
+        prepared = self._cache[key] = PreparedFill(fill, maximal, minimals, extent is not None)
         return prepared

@@ -104,6 +104,20 @@ def command(*args: Any, **kwargs: Any) -> Callable[[F], F]:
     return decorate
 
 
+_KEPT: list[Any] = []
+
+
+def keep_until_exit(value: Any) -> Any:
+    """Keep ``value`` alive until :func:`main` ends the process, and return it.
+
+    A result of a large evaluation is millions of small objects; freeing
+    them one by one when the command returns took seconds of a run, and
+    ``os._exit`` releases them at once.
+    """
+    _KEPT.append(value)
+    return value
+
+
 def main() -> None:
     """Console-script entry point.
 

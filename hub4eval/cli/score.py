@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 
 from . import options as o
-from .app import command, print_warnings
+from .app import command, keep_until_exit, print_warnings
 
 if TYPE_CHECKING:
     from ..config import ScoreConfig
@@ -69,10 +69,11 @@ def score_with_progress(
     from ..api import score_files
 
     with progress_bar(description, quiet) as advance:
-        return score_files(
+        result = score_files(
             ref, hyp, ref_text=o.existing(ref_text), hyp_text=o.existing(hyp_text), config=config,
             encoding=encoding, doc_tag=doc_tag, docno_tag=docno_tag, progress=advance,
         )
+    return keep_until_exit(result)  # freed by the process exit, not object by object
 
 
 def _write(text: str | Iterable[str], path: str, option: str) -> None:

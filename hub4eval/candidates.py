@@ -21,20 +21,21 @@ counting exactly):
   covers.
 
 Every key carries the slot name: fills are compared only within a slot. A
-reference fill with too many keys gets the slot's wildcard, which every
-hypothesis fill of that slot carries.
+reference fill that would have too many keys gets the wildcard instead,
+which pairs it with every hypothesis instance.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from .compare import TextComparison
 from .model import PointerFill
 from .noisy import kept_hypothesis_tokens
 from .prepare import PreparedFill
 
-Key = tuple  # ("p" | "c" | "w" | "x" | "*", slot name, value)
+Key = tuple  # ("p" | "c" | "w" | "x", slot name, value)
+WILDCARD: Key = ("*",)  # a reference fill with too many keys: shared with every hypothesis
 
 _BLOCK = 64  # columns per extent block
 _MAX_KEYS = 256  # more keys for one reference fill: use the slot's wildcard instead
@@ -56,42 +57,44 @@ def _substrings_with(text: str, minimals: Iterable[str]) -> set[str] | None:
     return found
 
 
-def reference_text_keys(slot: str, fill: PreparedFill, how: TextComparison) -> Iterator[Key]:
+def reference_text_keys(slot: str, fill: PreparedFill, how: TextComparison) -> list[Key]:
     """Keys of a reference text fill: one of them is shared with any hypothesis fill it can COR."""
+    keys: list[Key] = []
+    maximal = fill.maximal
     if how.content:
         if how.noisy:
-            for token in fill.maximal.tokens:
-                yield ("w", slot, token.text)
+            keys += [("w", slot, token.text) for token in maximal.tokens]
+        elif fill.minimals == (maximal,):  # no brackets: only the maximal string itself
+            keys.append(("c", slot, maximal.text))
         else:
-            substrings = _substrings_with(fill.maximal.text, {m.text for m in fill.minimals})
+            substrings = _substrings_with(maximal.text, {m.text for m in fill.minimals})
             if substrings is None:
-                yield ("*", slot, None)
-            else:
-                for text in substrings:
-                    yield ("c", slot, text)
-    extent = fill.maximal.extent
+                return [WILDCARD]
+            keys += [("c", slot, text) for text in substrings]
+    extent = maximal.extent
     if how.extent and fill.has_extent and extent is not None:
         first, last = extent.start // _BLOCK, extent.end // _BLOCK
         if last - first >= _MAX_KEYS:
-            yield ("*", slot, None)
-        else:
-            for block in range(first, last + 1):
-                yield ("x", slot, block)
+            return [WILDCARD]
+        keys += [("x", slot, block) for block in range(first, last + 1)]
+    return keys
 
 
-def hypothesis_text_keys(slot: str, fill: PreparedFill, how: TextComparison) -> Iterator[Key]:
+def hypothesis_text_keys(slot: str, fill: PreparedFill, how: TextComparison) -> list[Key]:
     """Keys of a hypothesis text fill (see :func:`reference_text_keys`)."""
-    yield ("*", slot, None)
+    keys: list[Key] = []
+    maximal = fill.maximal
     if how.content:
         if how.noisy:
-            kept = kept_hypothesis_tokens(fill.maximal.tokens, how.fillers)
+            kept = kept_hypothesis_tokens(maximal.tokens, how.fillers)
             if kept:
-                yield ("w", slot, kept[0].text)
+                keys.append(("w", slot, kept[0].text))
         else:
-            yield ("c", slot, fill.maximal.text)
-    extent = fill.maximal.extent
+            keys.append(("c", slot, maximal.text))
+    extent = maximal.extent
     if how.extent and fill.has_extent and extent is not None:
-        yield ("x", slot, extent.start // _BLOCK)
+        keys.append(("x", slot, extent.start // _BLOCK))
+    return keys
 
 
 def reference_pointer_key(slot: str, fill: PointerFill, mapping: Mapping[str, str]) -> Key | None:
@@ -105,7 +108,8 @@ def hypothesis_pointer_key(slot: str, fill: PointerFill) -> Key:
 
 
 def sharing_pairs(ref_keys: Sequence[Iterable[Key]], hyp_keys: Sequence[Iterable[Key]]) -> set[tuple[int, int]]:
-    """(i, j) for every reference i and hypothesis j that share a key."""
+    """(i, j) for every reference i and hypothesis j that share a key
+    (a reference with the :data:`WILDCARD` key pairs with every hypothesis)."""
     index: dict[Key, list[int]] = {}
     for j, keys in enumerate(hyp_keys):
         for key in keys:
@@ -114,9 +118,9 @@ def sharing_pairs(ref_keys: Sequence[Iterable[Key]], hyp_keys: Sequence[Iterable
                 index[key] = [j]
             elif holders[-1] != j:
                 holders.append(j)
+    every = range(len(hyp_keys))
     pairs: set[tuple[int, int]] = set()
     for i, keys in enumerate(ref_keys):
         for key in keys:
-            for j in index.get(key, ()):
-                pairs.add((i, j))
+            pairs.update((i, j) for j in (every if key == WILDCARD else index.get(key, ())))
     return pairs

@@ -80,7 +80,7 @@ def _counts(verdicts: Sequence[Verdict]) -> Counts:
     return counts
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FillMatch:
     """Single fills of one reference alternative against the hypothesis fills."""
 
@@ -88,7 +88,7 @@ class FillMatch:
     counts: Counts
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SlotMatch:
     """A slot pair: the chosen reference alternative against the hypothesis fills."""
 
@@ -107,7 +107,7 @@ class SlotMatch:
         return _fills(self.hyp_items)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class InstanceMatch:
     """A mapped pair, or an instance mapped to nothing (the other side None)."""
 
@@ -117,7 +117,7 @@ class InstanceMatch:
     counts: Counts
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SetMatch:
     """Two instance sets mapped to each other, or one mapped to nothing."""
 
@@ -144,7 +144,8 @@ def type_order(ref: TemplateSet, hyp: TemplateSet) -> tuple[str, ...]:
             for slot in inst.slots:
                 for alternative in slot.alternatives:
                     for fill in alternative.fills:
-                        if isinstance(fill, PointerFill):
+                        # one edge per pair of types: the first pointer names it in messages
+                        if type(fill) is PointerFill and all(t != fill.type for t, _, _ in targets):
                             targets.append((fill.type, fill, tset.path))
                             edges.setdefault(fill.type, [])
     order: list[str] = []
@@ -388,64 +389,16 @@ class Mapper:
         names += [name for name in hyp_view if name not in ref_view]
         how = self.how
         slots = []
-        total = Counts()
         for name in names:
             ref_slot, hyp_slot = ref_view.get(name), hyp_view.get(name)
             single = _single_text_pair(ref_slot, hyp_slot)
             if single is not None:  # the common case: no greedy needed
                 verdicts = compare_text(single[0], single[1], how)
-                counts = _counts(verdicts)
-                match = FillMatch(((0, 0, verdicts),), counts)
+                match = FillMatch(((0, 0, verdicts),), _counts(verdicts))
                 slots.append(SlotMatch(name, 0, (single[0],), (single[1],), match))
-                total += counts
-                continue
-            slot = self.match_slot(name, ref_slot, hyp_slot, mapping, removable)
-            slots.append(slot)
-            total += slot.match.counts
-        return InstanceMatch(ref, hyp, tuple(slots), total)
-
-    def pair_counts(
-        self,
-        ref: Instance,
-        hyp: Instance,
-        mapping: Mapping[str, str],
-        removable: Callable[[PointerFill], bool],
-    ) -> Counts:
-        """The counts :meth:`match_instance` would give the pair, without its points.
-
-        Every candidate pair needs its counts for the greedy choice, but only
-        the chosen pairs need points; single text fills (the common case) are
-        counted straight from the §6 rules.
-        """
-        ref_view, hyp_view = self._view(ref, True), self._view(hyp, False)
-        how = self.how
-        cor = inc = mis = spu = opt = rem = 0
-        for name in (*ref_view, *(n for n in hyp_view if n not in ref_view)):
-            ref_slot, hyp_slot = ref_view.get(name), hyp_view.get(name)
-            single = _single_text_pair(ref_slot, hyp_slot)
-            if single is not None:
-                for category in text_categories(single[0], single[1], how):
-                    if category == "COR":
-                        cor += 1
-                    else:
-                        inc += 1
-                continue
-            if hyp_slot is None and ref_slot is not None and len(ref_slot[1]) == 1:
-                items = ref_slot[1][0]
-                if all(type(item) is PreparedFill for item in items):
-                    # a reference slot the hypothesis lacks: every point MIS (OPT if optional)
-                    points = sum(
-                        how.content + (how.extent and item.has_extent) for item in items  # type: ignore[union-attr]
-                    )
-                    if ref_slot[0].optional:
-                        opt += points
-                    else:
-                        mis += points
-                    continue
-            c = self.match_slot(name, ref_slot, hyp_slot, mapping, removable).match.counts
-            cor, inc, mis = cor + c.cor, inc + c.inc, mis + c.mis
-            spu, opt, rem = spu + c.spu, opt + c.opt, rem + c.rem
-        return Counts(cor, inc, mis, spu, opt, rem)
+            else:
+                slots.append(self.match_slot(name, ref_slot, hyp_slot, mapping, removable))
+        return InstanceMatch(ref, hyp, tuple(slots), Counts.total([slot.match.counts for slot in slots]))
 
     def match_sets(
         self, ref: InstanceSet | None, hyp: InstanceSet | None, order: Sequence[str]
@@ -476,15 +429,17 @@ class Mapper:
                     [self._keys(r, True, mapping) for r in refs],
                     [self._keys(h, False, mapping) for h in hyps],
                 )
+            # A counted pair keeps its match: most counted pairs are the chosen ones.
+            counted: dict[tuple[int, int], InstanceMatch] = {}
+
+            def counts_of(i: int, j: int) -> Counts:
+                match = counted[i, j] = self.match_instance(refs[i], hyps[j], mapping, removable)
+                return match.counts
+
             chosen = [
-                (i, j, self.match_instance(refs[i], hyps[j], mapping, removable))
+                (i, j, counted.get((i, j)) or self.match_instance(refs[i], hyps[j], mapping, removable))
                 for i, j in greedy_map_sparse(
-                    len(refs),
-                    len(hyps),
-                    promising,
-                    lambda i, j: self.pair_counts(refs[i], hyps[j], mapping, removable),
-                    self.beta_squared,
-                    self.config.min_map_f,
+                    len(refs), len(hyps), promising, counts_of, self.beta_squared, self.config.min_map_f
                 )
             ]
             for _, _, match in chosen:
@@ -499,7 +454,7 @@ class Mapper:
             for j, h in enumerate(hyps):
                 if j not in mapped_hyp:
                     matches.append(self.match_instance(None, h, mapping, removable))
-        return SetMatch(ref, hyp, tuple(matches), sum((m.counts for m in matches), Counts()))
+        return SetMatch(ref, hyp, tuple(matches), Counts.total([m.counts for m in matches]))
 
     # -- instance sets ------------------------------------------------------
 

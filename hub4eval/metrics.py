@@ -41,6 +41,15 @@ class Counts:
             values[category] += 1  # type: ignore[index]
         return cls(*values.values())
 
+    @classmethod
+    def total(cls, counts: Iterable[Counts]) -> Counts:
+        """The sum of many counts, made once (``sum`` makes one per term)."""
+        cor = inc = mis = spu = opt = rem = 0
+        for c in counts:
+            cor, inc, mis = cor + c.cor, inc + c.inc, mis + c.mis
+            spu, opt, rem = spu + c.spu, opt + c.opt, rem + c.rem
+        return cls(cor, inc, mis, spu, opt, rem)
+
     def __add__(self, other: Counts) -> Counts:
         return Counts(
             self.cor + other.cor,

@@ -10,6 +10,7 @@ equality, so a written-back and re-parsed set compares equal.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Literal, Union
 
 if TYPE_CHECKING:
@@ -48,7 +49,7 @@ class PointerFill:
     line: int = field(default=0, compare=False)
     column: int = field(default=0, compare=False)
 
-    @property
+    @cached_property  # read for every comparison and point; made once
     def key(self) -> str:
         return f"<{self.type}-{self.docid}-{self.number}>"
 
@@ -125,7 +126,7 @@ class Instance:
     line: int = field(default=0, compare=False)
     column: int = field(default=0, compare=False)
 
-    @property
+    @cached_property  # read for every comparison and point; made once
     def key(self) -> str:
         return f"<{self.type}-{self.docid}-{self.number}>"
 
@@ -135,7 +136,7 @@ class Instance:
                 return slot
         return None
 
-    @property
+    @cached_property
     def optional(self) -> bool:
         """``OBJ_STATUS: OPTIONAL`` marks a reference instance optional."""
         slot = self.slot("OBJ_STATUS")

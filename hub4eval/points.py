@@ -23,7 +23,7 @@ def fill_text(fill: Fill) -> str:
     return text
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FillRef:
     """Where a fill is: its instance, slot, text and line."""
 
@@ -40,7 +40,7 @@ class FillRef:
         return {"instance": self.instance, "slot": self.slot, "fill": self.fill, "line": self.line}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Point:
     """One scored (or unscored: OPT, REM) point of the mapping (§4, §6)."""
 

@@ -29,7 +29,7 @@ class ExtentMapper(Protocol):
     def __call__(self, docid: str | None, extent: Extent) -> Extent | None: ...
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PreparedString:
     """One content string (maximal or minimal) ready for comparison."""
 
@@ -38,7 +38,7 @@ class PreparedString:
     extent: Extent | None  # after premodifier shift and §7 mapping; None: matches nothing
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PreparedFill:
     """A text fill as the comparison sees it."""
 

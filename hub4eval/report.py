@@ -117,6 +117,10 @@ def wer_line(result: ScoreResult) -> str | None:
     )
 
 
+# One encoder for every entry: json.dumps with options builds a new encoder per call.
+_ENTRY_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
+
+
 def iter_json_text(result: ScoreResult, extra: dict[str, Any] | None = None) -> Iterator[str]:
     """The §9 JSON in pieces: one top-level key per line, one entry of each table or list per line.
 
@@ -125,8 +129,7 @@ def iter_json_text(result: ScoreResult, extra: dict[str, Any] | None = None) -> 
     and the points are streamed, never all held as dictionaries at once.
     """
 
-    def dump(value: Any) -> str:
-        return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    dump = _ENTRY_ENCODER.encode
 
     def entries(key: str, values: Iterable[str], opening: str, closing: str) -> Iterator[str]:
         yield f"  {dump(key)}: {opening}"

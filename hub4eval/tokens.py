@@ -19,7 +19,7 @@ from .normalize import HYPHENS, whiteout_punctuation
 _WORD = re.compile(r"\S+")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Token:
     """A normalized word and the character span [start, end) it came from."""
 

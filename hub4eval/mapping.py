@@ -49,7 +49,7 @@ Item = Union[PreparedFill, PointerFill]  # a single fill as the mapping compares
 
 
 def _fills(items: Sequence[Item]) -> tuple[Fill, ...]:
-    return tuple(item.fill if isinstance(item, PreparedFill) else item for item in items)
+    return tuple([item.fill if type(item) is PreparedFill else item for item in items])
 
 
 SlotView = tuple[Slot, tuple[tuple[Item, ...], ...]]  # a slot and its prepared alternatives
@@ -576,38 +576,33 @@ def points_of(matches: Sequence[SetMatch]) -> tuple[Point, ...]:
     return tuple(iter_points(matches))
 
 
-def iter_points(matches: Sequence[SetMatch]) -> Iterator[Point]:
-    """:func:`points_of` one at a time (a million points need not all be in memory)."""
+FillPair = tuple[str, str, str, "FillRef | None", "FillRef | None", "Fill | None", "Fill | None", tuple[Verdict, ...]]
+
+
+def iter_fill_pairs(matches: Sequence[SetMatch]) -> Iterator[FillPair]:
+    """(docid, type, slot, ref FillRef, hyp FillRef, ref fill, hyp fill, verdicts) of
+    every fill pair (or fill left over) of a mapping, in file order."""
     for set_match in matches:
         docid = set_match.docid
         for inst in set_match.instances:
-            owner = inst.ref if inst.ref is not None else inst.hyp
-            assert owner is not None
+            ref, hyp = inst.ref, inst.hyp
+            type_name = (ref if ref is not None else hyp).type  # type: ignore[union-attr]
             for slot in inst.slots:
+                name = slot.name
                 ref_fills, hyp_fills = slot.ref_fills, slot.hyp_fills
                 for i, j, verdicts in slot.match.pairs:
                     ref_fill = ref_fills[i] if i is not None else None
                     hyp_fill = hyp_fills[j] if j is not None else None
-                    ref_ref = (
-                        FillRef.of(inst.ref, slot.name, ref_fill)
-                        if ref_fill is not None and inst.ref is not None
-                        else None
-                    )
-                    hyp_ref = (
-                        FillRef.of(inst.hyp, slot.name, hyp_fill)
-                        if hyp_fill is not None and inst.hyp is not None
-                        else None
-                    )
-                    for verdict in verdicts:
-                        yield Point(
-                            verdict.kind,
-                            verdict.category,
-                            docid,
-                            owner.type,
-                            slot.name,
-                            ref_ref,
-                            hyp_ref,
-                            verdict.reason,
-                            ref_fill,
-                            hyp_fill,
-                        )
+                    ref_ref = FillRef.of(ref, name, ref_fill) if ref_fill is not None and ref is not None else None
+                    hyp_ref = FillRef.of(hyp, name, hyp_fill) if hyp_fill is not None and hyp is not None else None
+                    yield docid, type_name, name, ref_ref, hyp_ref, ref_fill, hyp_fill, verdicts
+
+
+def iter_points(matches: Sequence[SetMatch]) -> Iterator[Point]:
+    """:func:`points_of` one at a time (a million points need not all be in memory)."""
+    for docid, type_name, slot, ref_ref, hyp_ref, ref_fill, hyp_fill, verdicts in iter_fill_pairs(matches):
+        for verdict in verdicts:
+            yield Point(
+                verdict.kind, verdict.category, docid, type_name, slot,
+                ref_ref, hyp_ref, verdict.reason, ref_fill, hyp_fill,
+            )

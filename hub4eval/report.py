@@ -121,6 +121,27 @@ def wer_line(result: ScoreResult) -> str | None:
 _ENTRY_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
 
 
+def _point_entries(result: ScoreResult) -> Iterator[str]:
+    """Each point as :meth:`hub4eval.points.Point.as_dict` encodes, made from the fill pairs:
+    the slot, document and fills are encoded once per pair, not once per point."""
+    encode = _ENTRY_ENCODER.encode
+    encode_string = json.encoder.encode_basestring  # what that encoder does with a str
+    heads: dict[tuple[str, str, str], str] = {}
+    for docid, type_name, slot, ref_ref, hyp_ref, _, _, verdicts in result.iter_fill_pairs():
+        head = heads.get((type_name, slot, docid))
+        if head is None:
+            head = heads[type_name, slot, docid] = (
+                f'{{"slot": {encode(f"{type_name}.{slot}")}, "document": {encode(docid)}, "kind": '
+            )
+        ref = "null" if ref_ref is None else encode(ref_ref.as_dict())
+        hyp = "null" if hyp_ref is None else encode(hyp_ref.as_dict())
+        for verdict in verdicts:
+            yield (
+                f'{head}"{verdict.kind}", "category": "{verdict.category}", "ref": {ref}, '
+                f'"hyp": {hyp}, "reason": {encode_string(verdict.reason)}}}'
+            )
+
+
 def iter_json_text(result: ScoreResult, extra: dict[str, Any] | None = None) -> Iterator[str]:
     """The §9 JSON in pieces: one top-level key per line, one entry of each table or list per line.
 
@@ -148,7 +169,7 @@ def iter_json_text(result: ScoreResult, extra: dict[str, Any] | None = None) -> 
         if n:
             yield ",\n"
         if key == "points":
-            yield from entries(key, (dump(p.as_dict()) for p in result.iter_points()), "[", "]")
+            yield from entries(key, _point_entries(result), "[", "]")
             continue
         value = data[key]
         if isinstance(value, dict) and value and all(isinstance(v, dict) for v in value.values()):

@@ -9,7 +9,7 @@ from typing import Any
 
 from .config import ScoreConfig
 from .errors import InputWarning
-from .mapping import SetMatch, iter_points, point_keys, points_of
+from .mapping import FillPair, SetMatch, iter_fill_pairs, iter_points, point_keys, points_of
 from .metrics import CATEGORIES, Counts
 from .points import Point
 
@@ -105,6 +105,10 @@ class ScoreResult:
         """The points one at a time: the cached tuple if made, else made on the fly."""
         cached = self.__dict__.get("points")
         return iter(cached) if cached is not None else iter_points(self.matches)
+
+    def iter_fill_pairs(self) -> Iterator[FillPair]:
+        """The fill pairs behind the points, each with its verdicts (see :func:`hub4eval.mapping.iter_fill_pairs`)."""
+        return iter_fill_pairs(self.matches)
 
     def to_json(self, points: bool = True) -> dict[str, Any]:
         """The §9 JSON object (``points=False``: without the "points" list)."""

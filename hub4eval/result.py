@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -25,20 +26,24 @@ LEVELS: dict[str, Callable[[tuple[str, str, str, str, str]], str]] = {
 def group_counts(
     keys: Iterable[tuple[str, str, str, str, str]], levels: dict[str, Callable] = LEVELS
 ) -> dict[str, dict[str, Counts]]:
-    """Summed counts per group of every level, groups in order of first appearance."""
+    """Summed counts per group of every level, groups in order of first appearance.
+
+    Equal keys are counted first (a C loop; a Counter keeps first-appearance
+    order), then the far fewer distinct keys are added into each level.
+    """
     index = {category: k for k, category in enumerate(CATEGORIES)}
     tallies: dict[str, dict[str, list[int]]] = {level: {} for level in levels}
     total = [0] * len(CATEGORIES)
-    for key in keys:
+    for key, times in Counter(keys).items():
         position = index[key[4]]
-        total[position] += 1
+        total[position] += times
         for level, name_of in levels.items():
             groups = tallies[level]
             name = name_of(key)
             tally = groups.get(name)
             if tally is None:
                 tally = groups[name] = [0] * len(CATEGORIES)
-            tally[position] += 1
+            tally[position] += times
     out = {
         level: {name: Counts(*tally) for name, tally in groups.items()}
         for level, groups in tallies.items()

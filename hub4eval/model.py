@@ -10,7 +10,6 @@ equality, so a written-back and re-parsed set compares equal.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import TYPE_CHECKING, Literal, Union
 
 if TYPE_CHECKING:
@@ -49,7 +48,7 @@ class PointerFill:
     line: int = field(default=0, compare=False)
     column: int = field(default=0, compare=False)
 
-    @cached_property  # read for every comparison and point; made once
+    @property
     def key(self) -> str:
         return f"<{self.type}-{self.docid}-{self.number}>"
 
@@ -126,7 +125,7 @@ class Instance:
     line: int = field(default=0, compare=False)
     column: int = field(default=0, compare=False)
 
-    @cached_property  # read for every comparison and point; made once
+    @property
     def key(self) -> str:
         return f"<{self.type}-{self.docid}-{self.number}>"
 
@@ -136,7 +135,7 @@ class Instance:
                 return slot
         return None
 
-    @cached_property
+    @property
     def optional(self) -> bool:
         """``OBJ_STATUS: OPTIONAL`` marks a reference instance optional."""
         slot = self.slot("OBJ_STATUS")

@@ -72,6 +72,8 @@ def whiteout_punctuation(text: str) -> str:
     >>> whiteout_punctuation("-x- 'y' a_b")
     ' x   y  a b'
     """
+    if text.replace(" ", "").isalnum():  # letters and digits only: nothing to white out
+        return text
     return _punctuation_pattern().sub(" ", text)
 
 

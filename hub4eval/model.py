@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 Role = Literal["reference", "hypothesis"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Extent:
     """Character (or, after §7, column) interval; ``end`` exclusive for characters."""
 
@@ -38,7 +38,7 @@ class Extent:
         return f"{self.start}..{self.end}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PointerFill:
     """``<TYPE-DOCID-N>``: a reference to an instance of the same file."""
 
@@ -56,7 +56,7 @@ class PointerFill:
         return self.key
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TextFill:
     """A content string with optional extents.
 
@@ -95,7 +95,7 @@ class TextFill:
 Fill = Union[PointerFill, TextFill]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FillAlternative:
     """One way to fill a slot: a set of single fills."""
 
@@ -103,7 +103,7 @@ class FillAlternative:
     line: int = field(default=0, compare=False)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Slot:
     """A named slot; ``optional`` is the ``?`` marker before the first fill."""
 
@@ -114,7 +114,7 @@ class Slot:
     column: int = field(default=0, compare=False)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Instance:
     """An instance ``<TYPE-DOCID-N> :=`` and its slots."""
 
@@ -148,7 +148,7 @@ class Instance:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class InstanceSet:
     """The instances of one document, grouped by the DOCID of their headers."""
 
@@ -156,7 +156,7 @@ class InstanceSet:
     instances: tuple[Instance, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TemplateSet:
     """A whole templette file."""
 
@@ -176,7 +176,7 @@ class TemplateSet:
         return None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Document:
     """One text document of a corpus.
 
@@ -198,7 +198,7 @@ class Document:
         return "".join(self.text[a:b] for a, b in self.extractable)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Corpus:
     """A text corpus file: its documents in file order."""
 

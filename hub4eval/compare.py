@@ -187,20 +187,6 @@ def compare_text(
     return ()
 
 
-def text_categories(ref: PreparedFill, hyp: PreparedFill, how: TextComparison) -> tuple[str, ...]:
-    """The categories :func:`compare_text` gives, without making verdicts (fast path)."""
-    categories = []
-    if how.content:
-        if how.noisy:
-            correct = _noisy(ref, hyp, how.fillers)[0]
-        else:
-            correct = clean_content_status(ref, hyp) == "ok"
-        categories.append("COR" if correct else "INC")
-    if how.extent and (ref.has_extent or hyp.has_extent):
-        categories.append("COR" if extent_status(ref, hyp) == "ok" else "INC")
-    return tuple(categories)
-
-
 def unpaired_text(
     fill: PreparedFill, config: ScoreConfig, *, reference: bool, optional_slot: bool = False
 ) -> tuple[Verdict, ...]:

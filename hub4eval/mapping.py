@@ -28,7 +28,6 @@ from .compare import (
     Verdict,
     compare_pointer,
     compare_text,
-    text_categories,
     unpaired_pointer,
     unpaired_text,
 )

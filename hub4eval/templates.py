@@ -10,8 +10,9 @@ character: malformed pointers, bad extents, reference ``[...]`` brackets and
 their extent counts, ``/`` in a hypothesis, duplicate headers and slots, and
 pointers to instances that do not exist.
 
-For speed, every file is read with the grammar's line-level rules (one token
-per line, whose pieces :class:`_LineBuilder` cuts out with regular
+For speed, every file is read with the grammar's instance-level rules (one
+token per instance: its header line and every line under it, which
+:class:`_InstanceBuilder` cuts into slots, fills and their pieces with regular
 expressions).  Only a file that fails is read again with the token-level
 rules of the same language, which find the offending piece and say what was
 expected there (:class:`_TokenBuilder`, :func:`_syntax_error`).
@@ -75,18 +76,18 @@ def _skip_blanks(text: str, position: int) -> int:
 
 
 @functools.cache
-def _parser(start: str) -> tuple[Lark, _LineBuilder | _TokenBuilder]:
+def _parser(start: str) -> tuple[Lark, _InstanceBuilder | _TokenBuilder]:
     """The templette parser for grammar rule ``start`` and its Transformer,
     built once per process.
 
-    ``"start"`` is the line-level grammar every file goes through;
+    ``"start"`` is the instance-level grammar every file goes through;
     ``"tokens"`` the token-level one that explains a rejected file (see
     ``grammars/templette.lark``).  The Transformer runs inside the LALR parser
     (no parse tree is built) and positions come from the tokens.  The
     builder's per-file state is reset before each parse (not thread-safe).
     """
     grammar = data_path("grammars", "templette.lark").read_text(encoding="utf-8")
-    builder = _LineBuilder() if start == "start" else _TokenBuilder()
+    builder = _InstanceBuilder() if start == "start" else _TokenBuilder()
     return Lark(grammar, start=start, parser="lalr", lexer="contextual", transformer=builder), builder
 
 
@@ -201,9 +202,9 @@ def parse_templates(text: str, path: str = "<string>", role: Role = "reference")
     collecting = gc.isenabled()
     gc.disable()
     try:
-        instances, warnings = _parse(source, text, path, role)
+        instances, pointers, warnings = _parse(source, text, path, role)
         _check_headers(instances, path)
-        _check_pointers(instances, path)
+        _check_pointers(instances, pointers, path)
         if not instances:
             warnings.append(InputWarning("no instances in the file", path))
         return TemplateSet(instance_sets=_group(instances), role=role, path=path, warnings=tuple(warnings))
@@ -212,19 +213,22 @@ def parse_templates(text: str, path: str = "<string>", role: Role = "reference")
             gc.enable()
 
 
-def _parse(source: str, text: str, path: str, role: Role) -> tuple[tuple[Instance, ...], list[InputWarning]]:
-    """The instances and warnings of a file, or the InputError of its first problem.
+def _parse(
+    source: str, text: str, path: str, role: Role
+) -> tuple[tuple[Instance, ...], list[PointerFill], list[InputWarning]]:
+    """The instances, pointer fills and warnings of a file, or the InputError
+    of its first problem.
 
-    The line-level parser reads valid files.  When it stops (a syntax error or
+    The instance-level parser reads valid files.  When it stops (a syntax error or
     a failed check), the token-level parser reads the file again, from the
     start, to report the first problem piece by piece, with the same message
-    whatever the line-level parser saw.  (Checks across the whole file, such
+    whatever the instance-level parser saw.  (Checks across the whole file, such
     as duplicate headers, come after either parser.)
     """
     parser, builder = _parser("start")
     builder.reset(path, role)
     try:
-        return parser.parse(source), builder.warnings
+        return parser.parse(source), builder.pointers, builder.warnings
     except (UnexpectedInput, InputError):
         pass
     except VisitError as error:
@@ -241,7 +245,7 @@ def _parse(source: str, text: str, path: str, role: Role) -> tuple[tuple[Instanc
             raise error.orig_exc from None
         raise
     # Only reached if the two grammars disagree: the token-level one decides.
-    return instances, builder.warnings
+    return instances, builder.pointers, builder.warnings
 
 
 def _group(instances: Iterable[Instance]) -> tuple[InstanceSet, ...]:
@@ -269,27 +273,20 @@ def _check_headers(instances: tuple[Instance, ...], path: str) -> None:
         seen[key] = instance
 
 
-def _check_pointers(instances: tuple[Instance, ...], path: str) -> None:
-    """Every pointer fill must name an instance of the same file."""
+def _check_pointers(instances: tuple[Instance, ...], pointers: list[PointerFill], path: str) -> None:
+    """Every pointer fill must name an instance of the same file.
+
+    ``pointers`` are the file's pointer fills in file order, as the parser
+    built them (cheaper than walking every fill of every instance again).
+    """
     keys = {instance.key for instance in instances}
-    for instance in instances:
-        for slot in instance.slots:
-            for alternative in slot.alternatives:
-                for fill in alternative.fills:
-                    if isinstance(fill, PointerFill) and fill.key not in keys:
-                        close = difflib.get_close_matches(fill.key, sorted(keys), n=3)
-                        hint = (
-                            f"did you mean {' or '.join(close)}?"
-                            if close
-                            else "add an instance with this header, or fix the pointer"
-                        )
-                        raise InputError(
-                            f"pointer {fill.key} refers to no instance of this file",
-                            path,
-                            fill.line,
-                            fill.column,
-                            hint=hint,
-                        )
+    for fill in pointers:
+        if fill.key not in keys:
+            close = difflib.get_close_matches(fill.key, sorted(keys), n=3)
+            hint = f"did you mean {' or '.join(close)}?" if close else "add an instance with this header, or fix the pointer"
+            raise InputError(
+                f"pointer {fill.key} refers to no instance of this file", path, fill.line, fill.column, hint=hint
+            )
 
 
 # ---------------------------------------------------------- syntax errors
@@ -460,6 +457,13 @@ class _Checks(Transformer[Token, Any]):
         self.role = role
         self.hypothesis = role == "hypothesis"
         self.warnings: list[InputWarning] = []
+        self.pointers: list[PointerFill] = []  # every pointer fill, in file order
+
+    def _pointer_fill(self, pointer: str, line: int, column: int) -> PointerFill:
+        """The pointer fill ``<TYPE-DOCID-N>`` at ``line``:``column``, checked and recorded."""
+        fill = PointerFill(*_parse_pointer(pointer, self.path, line, column), line, column)
+        self.pointers.append(fill)
+        return fill
 
     def _error(self, message: str, line: int, column: int, hint: str) -> InputError:
         return InputError(message, self.path, line, column, hint=hint)
@@ -483,7 +487,7 @@ class _Checks(Transformer[Token, Any]):
                         hint=f"the slot is already on line {first.line}; put every fill of a slot under one name",
                     )
                 seen[slot.name] = slot
-        return Instance(type_, docid, number, tuple(slots), line=line, column=column)
+        return Instance(type_, docid, number, tuple(slots), line, column)
 
     def _optional(self, name: str, line: int, column: int) -> bool:
         """A '?' before the first fill: optional in a reference, a warning in a hypothesis."""
@@ -669,12 +673,14 @@ class _Checks(Transformer[Token, Any]):
         return "".join(pieces), tuple(spans)
 
 
-# The pieces of a line token (grammars/templette.lark, LINE LEVEL).  The
-# lexer has already checked the line: these expressions only cut it up.  A
-# fill is nine groups: a pointer | quoted content, then its extent part |
-# plain content, then its extent part; an extent part that is just ##a#b#
-# (the usual case) comes as its two numbers, any other as its text (three
-# groups: a, b, text).
+# The lines of an instance token (grammars/templette.lark, INSTANCE LEVEL).
+# The lexer has already checked every line: these expressions only cut them
+# up.  Each matches one line from its first character of content through its
+# line end (_EOL), so the next match starts where this one ends.  A fill is
+# nine groups: a pointer | quoted content, then its extent part | plain
+# content, then its extent part; an extent part that is just ##a#b# (the usual
+# case) comes as its two numbers, any other as its text (three groups: a, b,
+# text).
 _EXTENT_PATTERN = r"(?:##([0-9]{1,18})#([0-9]{1,18})#?[ \t\f]*(?=\r?\n)|(##[^\r\n]*))?"
 _FILL_PATTERN = (
     r"(<[^<>\r\n]*>)"
@@ -682,93 +688,157 @@ _FILL_PATTERN = (
     + r"|((?:[^\r\n#]|#(?!#))+)" + _EXTENT_PATTERN
 )
 _FILL_GROUPS = 9
-_FILL_LINE_RE = re.compile(_FILL_PATTERN)  # fill = groups 1-9
-_SLASH_LINE_RE = re.compile(r"/[ \t\f]*(?:" + _FILL_PATTERN + ")?")  # fill = groups 1-9
-# name = group 1, '?' = group 2, fill = groups 3-11
-_SLOT_LINE_RE = re.compile(r"([A-Za-z0-9_-]+)[ \t]*:[ \t\f]*(?:(\?)[ \t\f]*)?(?:" + _FILL_PATTERN + ")?")
+_LINE_END_PATTERN = r"[ \t\f]*(?:\r?\n[ \t]*(?:;[^\r\n]*)?)+[ \t\f]*"
+# pointer = group 1
+_HEADER_LINE_RE = re.compile(r"(<[^<>\r\n]*>)[ \t]*:=" + _LINE_END_PATTERN)
+# A slot line (name = group 1, '?' = group 2), a '/' line (group 3) or a fill
+# line; the fill, if any, is group 4, its pieces groups 5-13.
+_LINE_RE = re.compile(
+    r"(?:([A-Za-z0-9_-]+)[ \t]*:[ \t\f]*(?:(\?)[ \t\f]*)?|(/)[ \t\f]*)?"
+    r"((?:" + _FILL_PATTERN + "))?" + _LINE_END_PATTERN
+)
+# The line after a bare '/' is a fill, whatever it starts with; groups 1-9.
+_FILL_AFTER_SLASH_RE = re.compile("(?:" + _FILL_PATTERN + ")" + _LINE_END_PATTERN)
+# The usual line, read three times quicker: a slot name or none, then quoted
+# content without an inner '"' and one extent ##a#b#, or a pointer; nothing
+# else on the line, and no blank or comment line after it.  Groups as in
+# _LINE_RE: name 1, '?' 2; then content 3, a 4, b 5 | pointer 6; the next
+# line's indentation 7.  _LINE_RE cuts such a line into the same pieces.
+_COMMON_LINE_RE = re.compile(
+    r'(?:([A-Za-z0-9_-]+): (?:(\?) )?)?(?:"([^"\r\n]*)" ##([0-9]{1,18})#([0-9]{1,18})#|(<[^<>\r\n]*>))'
+    r"\n( *)(?![ \t\f\r\n;])"
+)
 _SIMPLE_EXTENT_RE = re.compile(r"##([0-9]{1,18})#([0-9]{1,18})#?[ \t\f]*")
 _REST_OF_LINE_RE = re.compile(r"[^\r\n]*")
 
 
-class _LineBuilder(_Checks):
-    """The Transformer of the line-level grammar (rule ``start``).
+class _InstanceBuilder(_Checks):
+    """The Transformer of the instance-level grammar (rule ``start``).
 
-    Its methods receive line tokens: the line's pieces are cut out of the
-    token text with the regular expressions above, and positioned at the
-    token's column plus their offset in the line.  The usual cases (one line
-    per slot, an extent part ##a#b#, no brackets) take short cuts; everything
-    else goes through the checks shared with :class:`_TokenBuilder`.
+    Each INSTANCE token is a header line and the slot, fill and '/' lines
+    under it.  :meth:`instance` walks its lines with the regular expressions
+    above, groups them into slots and fill-alternatives as the grammar's
+    comment describes, and positions every piece: the line is the token's line
+    plus the line ends before it, the column counts from the last line end.
+    The usual cases (an extent part ##a#b#, no brackets) take short cuts;
+    everything else goes through the checks shared with :class:`_TokenBuilder`,
+    in the same order, so that warnings come out the same.
     """
 
     def start(self, instances: list[Instance]) -> tuple[Instance, ...]:
         return tuple(instances)
 
-    def instance(self, children: list[Any]) -> Instance:
-        header: Token = children[0]
-        return self._instance(header[: header.index(">") + 1], children[1:], header.line, header.column)
-
-    def empty_slot(self, children: list[Token]) -> Slot:
-        head = children[0]
-        match = _SLOT_LINE_RE.match(head)
-        assert match is not None
-        name = match.group(1)
-        optional = match.group(2) is not None and self._optional(name, head.line, head.column + match.start(2))
-        return Slot(name, (), optional, head.line, head.column)
-
-    def alternative(self, children: list[Token]) -> list[Token]:
-        return children  # the slot reads its lines in order (warnings in file order)
-
-    def slot(self, children: list[Any]) -> Slot:
-        head: Token = children[0]
-        match = _SLOT_LINE_RE.match(head)
-        assert match is not None
-        name = match.group(1)
-        fills: list[Fill] = [self._fill(match, 2, head)] if head.type == "SLOT_FILL" else []
-        alternatives: list[FillAlternative] = []
-        for item in children[1:]:
-            if type(item) is list:  # '/' and the lines of the next alternative
-                alternatives.append(FillAlternative(tuple(fills), fills[0].line))
-                slash = item[0]
-                self._no_alternatives(name, slash.line, slash.column)
-                fills = [self._fill(_SLASH_LINE_RE.match(slash), 0, slash)] if slash.type == "SLASH_FILL" else []
-                for line in item[1:]:
-                    fills.append(self._fill(_FILL_LINE_RE.match(line), 0, line))
+    def instance(self, children: list[Token]) -> Instance:
+        token = children[0]
+        header = _HEADER_LINE_RE.match(token)
+        assert header is not None
+        slots: list[Slot] = []
+        head: re.Match[str] | None = None  # the first line of the slot being read
+        head_line = head_offset = 0
+        alternatives: list[FillAlternative] = []  # its complete alternatives
+        fills: list[Fill] = []  # and the fills of the one being read
+        after_slash = False  # the line before was a bare '/'
+        position = header.end()
+        line = token.line + token.count("\n", 0, position)
+        line_start = token.rfind("\n", 0, position) + 1
+        end = len(token)
+        while position < end:
+            offset = 1 - line_start  # the file column of token[i], for i on this line
+            if after_slash:
+                common = None
+                match = _FILL_AFTER_SLASH_RE.match(token, position)
+                assert match is not None
+                fills.append(self._fill(match, 0, line, offset))
+                after_slash = False
             else:
-                fills.append(self._fill(_FILL_LINE_RE.match(item), 0, item))
-        alternatives.append(FillAlternative(tuple(fills), fills[0].line))
-        optional = match.group(2) is not None and self._optional(name, head.line, head.column + match.start(2))
-        return Slot(name, tuple(alternatives), optional, head.line, head.column)
+                common = _COMMON_LINE_RE.match(token, position)
+                match = common or _LINE_RE.match(token, position)
+                assert match is not None
+                if match[1] is not None:  # a slot line: the slot before it is complete
+                    if head is not None:
+                        slots.append(self._slot(head, head_line, head_offset, alternatives, fills))
+                    head, head_line, head_offset = match, line, offset
+                    alternatives, fills = [], []
+                elif common is None and match[3] is not None:  # '/': the alternative before it is complete
+                    assert head is not None
+                    alternatives.append(FillAlternative(tuple(fills), fills[0].line))
+                    self._no_alternatives(head[1], line, offset + match.start(3))
+                    fills = []
+                    after_slash = match[4] is None
+                if common is not None:
+                    fills.append(self._common_fill(common, line, offset))
+                elif match[4] is not None:
+                    fills.append(self._fill(match, 4, line, offset))
+            if common is not None:  # one line end, then the indentation
+                line += 1
+                line_start = common.start(7)
+                position = common.end()
+            else:
+                next_line = match.end()
+                line += token.count("\n", position, next_line)
+                line_start = token.rfind("\n", position, next_line) + 1
+                position = next_line
+        if head is not None:
+            slots.append(self._slot(head, head_line, head_offset, alternatives, fills))
+        return self._instance(header[1], slots, token.line, token.column)
 
-    def _fill(self, match: re.Match[str] | None, group: int, token: Token) -> Fill:
+    def _slot(
+        self, head: re.Match[str], line: int, offset: int, alternatives: list[FillAlternative], fills: list[Fill]
+    ) -> Slot:
+        """The slot whose first line ``head`` is on ``line`` (file column of
+        character i: ``offset + i``), with the alternatives and fills read
+        under it; no fills at all is an empty slot."""
+        name = head[1]
+        if fills:
+            alternatives.append(FillAlternative(tuple(fills), fills[0].line))
+        optional = head[2] is not None and self._optional(name, line, offset + head.start(2))
+        return Slot(name, tuple(alternatives), optional, line, offset + head.start())
+
+    def _common_fill(self, match: re.Match[str], line: int, offset: int) -> Fill:
+        """The fill of ``match``, a match of _COMMON_LINE_RE on ``line`` (file
+        column of character i: ``offset + i``).  Its content has no bracket
+        (or is a hypothesis's) and its extent is in order, or _fill reads it."""
+        _, _, content, start, end, pointer, _ = match.groups()
+        if pointer is not None:
+            column = offset + match.start(6)
+            return self._pointer_fill(pointer, line, column)
+        start, end = int(start), int(end)
+        if start > end or not self.hypothesis and ("[" in content or "]" in content):
+            return self._fill(_LINE_RE.match(match.string, match.start()), 4, line, offset)  # type: ignore[arg-type]
+        extents = (Extent(start, end),)
+        return TextFill(content, ((0, len(content)),), extents, extents, False, True, line, offset + match.start(3) - 1)
+
+    def _fill(self, match: re.Match[str], group: int, line: int, offset: int) -> Fill:
         """The fill in groups ``group + 1`` to ``group + 9`` of ``match``, a
-        match of a line expression on line token ``token``."""
-        assert match is not None
+        match of a line expression on ``line`` (file column of character i:
+        ``offset + i``)."""
         pointer, quoted, start, end, part, plain, plain_start, plain_end, plain_part = match.groups()[
             group : group + _FILL_GROUPS
         ]
-        line = token.line
         if pointer is not None:
-            column = token.column + match.start(group + 1)
-            return PointerFill(*_parse_pointer(pointer, self.path, line, column), line, column)
+            column = offset + match.start(group + 1)
+            return self._pointer_fill(pointer, line, column)
         if quoted is not None:
             raw, is_quoted = quoted, True
-            column = token.column + match.start(group + 2) - 1  # at the quote
+            column = offset + match.start(group + 2) - 1  # at the quote
             first = group + 3
         else:
             raw, is_quoted = plain.rstrip(), False
             start, end, part = plain_start, plain_end, plain_part
-            column = token.column + match.start(group + 6)
+            column = offset + match.start(group + 6)
             first = group + 7
         extent_column = 0
         extents: tuple[Extent, ...] = ()
         if start is not None:
-            extent_column = token.column + match.start(first) - 2
+            extent_column = offset + match.start(first) - 2
             start, end = int(start), int(end)
             if start > end:  # reversed: the general reading raises the error
-                self._extents(_REST_OF_LINE_RE.match(token, match.start(first) - 2).group(), line, extent_column)
+                rest = _REST_OF_LINE_RE.match(match.string, match.start(first) - 2)
+                assert rest is not None
+                self._extents(rest.group(), line, extent_column)
             extents = (Extent(start, end),)
         elif part is not None:
-            extent_column = token.column + match.start(first + 2)
+            extent_column = offset + match.start(first + 2)
             extents = self._extents(part, line, extent_column)
         if len(extents) < 2 and (self.hypothesis or ("[" not in raw and "]" not in raw)):
             return TextFill(raw, ((0, len(raw)),), extents, extents, False, is_quoted, line, column)
@@ -777,7 +847,7 @@ class _LineBuilder(_Checks):
 
 class _TokenBuilder(_Checks):
     """The Transformer of the token-level grammar (rule ``tokens``), run only
-    to explain a file the line-level parser rejected.  Its checks run as the
+    to explain a file the instance-level parser rejected.  Its checks run as the
     parser reduces each piece, so the first problem it meets in the file,
     syntax or check, is the one reported.
     """
@@ -821,8 +891,7 @@ class _TokenBuilder(_Checks):
 
     def t_pointer_fill(self, children: list[Token]) -> PointerFill:
         token = children[0]
-        type_, docid, number = _parse_pointer(str(token), self.path, token.line, token.column)
-        return PointerFill(type_, docid, number, line=token.line, column=token.column)
+        return self._pointer_fill(str(token), token.line, token.column)
 
     def t_extent_part(self, children: list[Token]) -> tuple[Token, tuple[Extent, ...]]:
         opener = children[0]

@@ -23,22 +23,28 @@ KINDS: tuple[Kind, ...] = ("pointer", "content", "extent")
 class Verdict:
     """One point before it is placed: its kind, category and the reason.
 
-    The reason may be given as a function that makes the text: most verdicts
-    belong to candidate pairs that the greedy mapping does not choose, and
-    their reasons are never read, so they are never formatted.
+    The reason may be given as a function and its arguments, which make the
+    text when it is first read: a large evaluation has a million verdicts,
+    many of them never read (or read only by the reports that show reasons),
+    and a function with an argument tuple is smaller and quicker to make
+    than the formatted text or a closure.
     """
 
-    __slots__ = ("kind", "category", "_reason")
+    __slots__ = ("kind", "category", "_reason", "_args")
 
-    def __init__(self, kind: Kind, category: Category, reason: str | Callable[[], str]) -> None:
+    def __init__(
+        self, kind: Kind, category: Category, reason: str | Callable[..., str], *args: object
+    ) -> None:
         self.kind = kind
         self.category = category
         self._reason = reason
+        self._args = args
 
     @property
     def reason(self) -> str:
         if not isinstance(self._reason, str):
-            self._reason = self._reason()
+            self._reason = self._reason(*self._args)
+            self._args = ()
         return self._reason
 
     def __eq__(self, other: object) -> bool:
@@ -89,7 +95,7 @@ def _clean_reason(status: str, ref: PreparedFill, hyp: PreparedFill) -> str:
 def _clean_content(ref: PreparedFill, hyp: PreparedFill) -> Verdict:
     status = clean_content_status(ref, hyp)
     return Verdict(
-        "content", "COR" if status == "ok" else "INC", lambda: _clean_reason(status, ref, hyp)
+        "content", "COR" if status == "ok" else "INC", _clean_reason, status, ref, hyp
     )
 
 
@@ -154,7 +160,7 @@ def _extent_reason(status: str, ref: PreparedFill, hyp: PreparedFill) -> str:
 def _extent(ref: PreparedFill, hyp: PreparedFill) -> Verdict:
     status = extent_status(ref, hyp)
     return Verdict(
-        "extent", "COR" if status == "ok" else "INC", lambda: _extent_reason(status, ref, hyp)
+        "extent", "COR" if status == "ok" else "INC", _extent_reason, status, ref, hyp
     )
 
 
@@ -208,26 +214,20 @@ def unpaired_text(
     return tuple(verdicts)
 
 
+def _pointer_reason(ref: PointerFill, hyp: PointerFill, mapped: str | None) -> str:
+    if mapped == hyp.key:
+        return f"{ref.key} is mapped to {hyp.key}"
+    if mapped is None:
+        return f"pointer: reference instance {ref.key} is mapped to nothing, hypothesis points to {hyp.key}"
+    return f"pointer: reference instance {ref.key} mapped to {mapped}, hypothesis points to {hyp.key}"
+
+
 def compare_pointer(
     ref: PointerFill, hyp: PointerFill, instance_mapping: Mapping[str, str]
 ) -> Verdict:
     """COR iff the two pointed-to instances are mapped to each other."""
     mapped = instance_mapping.get(ref.key)
-    if mapped == hyp.key:
-        return Verdict("pointer", "COR", lambda: f"{ref.key} is mapped to {hyp.key}")
-    if mapped is None:
-        return Verdict(
-            "pointer",
-            "INC",
-            lambda: f"pointer: reference instance {ref.key} is mapped to nothing, "
-            f"hypothesis points to {hyp.key}",
-        )
-    return Verdict(
-        "pointer",
-        "INC",
-        lambda: f"pointer: reference instance {ref.key} mapped to {mapped}, "
-        f"hypothesis points to {hyp.key}",
-    )
+    return Verdict("pointer", "COR" if mapped == hyp.key else "INC", _pointer_reason, ref, hyp, mapped)
 
 
 def unpaired_pointer(

@@ -254,6 +254,13 @@ class Mapper:
                 keys.append(hypothesis_pointer_key(name, fill))
         return keys
 
+    def _forget(self) -> None:
+        """Drop the per-instance caches (the matches keep what they need)."""
+        self._views.clear()
+        self._text_keys.clear()
+        self.ref_prep.forget()
+        self.hyp_prep.forget()
+
     # -- single fills -------------------------------------------------------
 
     def match_fills(
@@ -472,6 +479,7 @@ class Mapper:
             matches = []
             for iset in ref.instance_sets:
                 matches.append(self.match_sets(iset, hyp_by_docid.pop(iset.docid, None), order))
+                self._forget()  # each set is mapped once: its memory is reused for the next
                 if self.progress is not None:
                     self.progress(1)
             for iset in hyp.instance_sets:

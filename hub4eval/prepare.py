@@ -87,6 +87,10 @@ class FillPreparer:
         self._cache: dict[tuple[str, int], PreparedFill] = {}
         self._texts: dict[str, tuple[str, int, tuple[Token, ...]]] = {}
 
+    def forget(self) -> None:
+        """Drop the prepared fills kept so far (not the normalized strings: they recur)."""
+        self._cache.clear()
+
     def _normalized(self, raw: str) -> tuple[str, int, tuple[Token, ...]]:
         """(§3-normalized text, characters of premodifiers removed, tokens) of a content string.
 

@@ -583,12 +583,12 @@ def points_of(matches: Sequence[SetMatch]) -> tuple[Point, ...]:
     return tuple(iter_points(matches))
 
 
-FillPair = tuple[str, str, str, "FillRef | None", "FillRef | None", "Fill | None", "Fill | None", tuple[Verdict, ...]]
+FillPair = tuple[str, str, str, "Instance | None", "Instance | None", "Fill | None", "Fill | None", tuple[Verdict, ...]]
 
 
 def iter_fill_pairs(matches: Sequence[SetMatch]) -> Iterator[FillPair]:
-    """(docid, type, slot, ref FillRef, hyp FillRef, ref fill, hyp fill, verdicts) of
-    every fill pair (or fill left over) of a mapping, in file order."""
+    """(docid, type, slot, ref instance, hyp instance, ref fill, hyp fill, verdicts) of
+    every fill pair (or fill left over, the other fill None) of a mapping, in file order."""
     for set_match in matches:
         docid = set_match.docid
         for inst in set_match.instances:
@@ -600,14 +600,14 @@ def iter_fill_pairs(matches: Sequence[SetMatch]) -> Iterator[FillPair]:
                 for i, j, verdicts in slot.match.pairs:
                     ref_fill = ref_fills[i] if i is not None else None
                     hyp_fill = hyp_fills[j] if j is not None else None
-                    ref_ref = FillRef.of(ref, name, ref_fill) if ref_fill is not None and ref is not None else None
-                    hyp_ref = FillRef.of(hyp, name, hyp_fill) if hyp_fill is not None and hyp is not None else None
-                    yield docid, type_name, name, ref_ref, hyp_ref, ref_fill, hyp_fill, verdicts
+                    yield docid, type_name, name, ref, hyp, ref_fill, hyp_fill, verdicts
 
 
 def iter_points(matches: Sequence[SetMatch]) -> Iterator[Point]:
     """:func:`points_of` one at a time (a million points need not all be in memory)."""
-    for docid, type_name, slot, ref_ref, hyp_ref, ref_fill, hyp_fill, verdicts in iter_fill_pairs(matches):
+    for docid, type_name, slot, ref, hyp, ref_fill, hyp_fill, verdicts in iter_fill_pairs(matches):
+        ref_ref = FillRef.of(ref, slot, ref_fill) if ref_fill is not None and ref is not None else None
+        hyp_ref = FillRef.of(hyp, slot, hyp_fill) if hyp_fill is not None and hyp is not None else None
         for verdict in verdicts:
             yield Point(
                 verdict.kind, verdict.category, docid, type_name, slot,

@@ -69,6 +69,17 @@ _NUMBER_RE = re.compile(r"-?[0-9]+")
 _MAX_DIGITS = 18  # longer numbers are no offsets; and int() refuses 4,300 digits
 
 
+_WHOLE_SPANS: dict[int, tuple[tuple[int, int], ...]] = {}
+
+
+def _whole_span(length: int) -> tuple[tuple[int, int], ...]:
+    """``((0, length),)``, the minimal span of a fill without brackets, one tuple per length."""
+    spans = _WHOLE_SPANS.get(length)
+    if spans is None:
+        spans = _WHOLE_SPANS[length] = ((0, length),)
+    return spans
+
+
 def _skip_blanks(text: str, position: int) -> int:
     while position < len(text) and text[position] in " \t\f":
         position += 1
@@ -591,7 +602,7 @@ class _Checks(Transformer[Token, Any]):
                     f"hypothesis fill has {len(extents)} extents; only the first is used", line, extent_column
                 )
                 extents = extents[:1]
-            return TextFill(raw, ((0, len(raw)),), extents, extents, quoted=quoted, line=line, column=column)
+            return TextFill(raw, _whole_span(len(raw)), extents, extents, quoted=quoted, line=line, column=column)
         if "[" not in raw and "]" not in raw:
             if len(extents) > 1:
                 raise self._error(
@@ -600,7 +611,7 @@ class _Checks(Transformer[Token, Any]):
                     extent_column,
                     "mark the minimal strings with [...] or keep only the maximal extent",
                 )
-            return TextFill(raw, ((0, len(raw)),), extents, extents, quoted=quoted, line=line, column=column)
+            return TextFill(raw, _whole_span(len(raw)), extents, extents, quoted=quoted, line=line, column=column)
         content, spans = self._minimal_spans(raw, line, column + 1 if quoted else column)
         minimal: tuple[Extent, ...]
         if not extents:
@@ -806,7 +817,7 @@ class _InstanceBuilder(_Checks):
         if start > end or not self.hypothesis and ("[" in content or "]" in content):
             return self._fill(_LINE_RE.match(match.string, match.start()), 4, line, offset)  # type: ignore[arg-type]
         extents = (Extent(start, end),)
-        return TextFill(content, ((0, len(content)),), extents, extents, False, True, line, offset + match.start(3) - 1)
+        return TextFill(content, _whole_span(len(content)), extents, extents, False, True, line, offset + match.start(3) - 1)
 
     def _fill(self, match: re.Match[str], group: int, line: int, offset: int) -> Fill:
         """The fill in groups ``group + 1`` to ``group + 9`` of ``match``, a
@@ -841,7 +852,7 @@ class _InstanceBuilder(_Checks):
             extent_column = offset + match.start(first + 2)
             extents = self._extents(part, line, extent_column)
         if len(extents) < 2 and (self.hypothesis or ("[" not in raw and "]" not in raw)):
-            return TextFill(raw, ((0, len(raw)),), extents, extents, False, is_quoted, line, column)
+            return TextFill(raw, _whole_span(len(raw)), extents, extents, False, is_quoted, line, column)
         return self._text_fill(raw, is_quoted, line, column, extents, extent_column)
 
 

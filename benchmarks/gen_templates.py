@@ -11,16 +11,20 @@ fills, shifted extents, reordered instances.
 from __future__ import annotations
 
 import argparse
+import itertools
 import random
 from pathlib import Path
 
 SLOTS = ("S_EVENT", "WINNER", "LOSER", "SCORE", "LOCATION")
 
 
+VOCABULARY = [f"w{i}" for i in range(5000)]
+CUMULATIVE_WEIGHTS = list(itertools.accumulate(1 / (i + 1) for i in range(len(VOCABULARY))))  # Zipf
+
+
 def zipf_words(rnd: random.Random, n: int) -> list[str]:
-    vocabulary = [f"w{i}" for i in range(5000)]
-    weights = [1 / (i + 1) for i in range(len(vocabulary))]
-    return rnd.choices(vocabulary, weights, k=n)
+    # cum_weights once, not per call: the same draws as choices(weights=...), 5000x less work
+    return rnd.choices(VOCABULARY, cum_weights=CUMULATIVE_WEIGHTS, k=n)
 
 
 def fill(rnd: random.Random, start: int) -> tuple[str, int, int]:

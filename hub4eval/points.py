@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from .compare import Kind
@@ -38,6 +39,18 @@ class FillRef:
 
     def as_dict(self) -> dict[str, str | int]:
         return {"instance": self.instance, "slot": self.slot, "fill": self.fill, "line": self.line}
+
+    @staticmethod
+    def json_of(instance: Instance | None, slot: str, fill: Fill | None) -> str:
+        """``FillRef.of(instance, slot, fill).as_dict()`` as JSON (``null`` without both),
+        written directly: the --json writer makes one per fill pair of a large result."""
+        if instance is None or fill is None:
+            return "null"
+        encode = json.encoder.encode_basestring  # ensure_ascii=False, as the report's encoder
+        return (
+            f'{{"instance": {encode(instance.key)}, "slot": {encode(slot)}, '
+            f'"fill": {encode(fill_text(fill))}, "line": {fill.line}}}'
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,8 +16,7 @@ from typing import Any
 from rich.table import Table
 
 from .metrics import METRICS, Counts
-from .model import Fill, Instance
-from .points import fill_text
+from .points import FillRef
 from .result import ScoreResult
 
 COUNT_COLUMNS = ("POS", "ACT", "COR", "INC", "MIS", "SPU", "OPT", "REM")
@@ -129,23 +128,14 @@ def _point_entries(result: ScoreResult) -> Iterator[str]:
     encode = _ENTRY_ENCODER.encode
     encode_string = json.encoder.encode_basestring  # what that encoder does with a str
     heads: dict[tuple[str, str, str], str] = {}
-
-    def fill_ref(instance: Instance | None, slot: str, fill: Fill | None) -> str:
-        if instance is None or fill is None:
-            return "null"
-        return (  # FillRef.of(instance, slot, fill).as_dict(), encoded
-            f'{{"instance": {encode_string(instance.key)}, "slot": {encode_string(slot)}, '
-            f'"fill": {encode_string(fill_text(fill))}, "line": {fill.line}}}'
-        )
-
     for docid, type_name, slot, ref_inst, hyp_inst, ref_fill, hyp_fill, verdicts in result.iter_fill_pairs():
         head = heads.get((type_name, slot, docid))
         if head is None:
             head = heads[type_name, slot, docid] = (
                 f'{{"slot": {encode(f"{type_name}.{slot}")}, "document": {encode(docid)}, "kind": '
             )
-        ref = fill_ref(ref_inst, slot, ref_fill)
-        hyp = fill_ref(hyp_inst, slot, hyp_fill)
+        ref = FillRef.json_of(ref_inst, slot, ref_fill)
+        hyp = FillRef.json_of(hyp_inst, slot, hyp_fill)
         for verdict in verdicts:
             yield (
                 f'{head}"{verdict.kind}", "category": "{verdict.category}", "ref": {ref}, '

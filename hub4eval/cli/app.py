@@ -64,7 +64,9 @@ def command(*args: Any, **kwargs: Any) -> Callable[[F], F]:
         @functools.wraps(function)
         def wrapper(*a: Any, **kw: Any) -> Any:
             try:
-                with paused_gc():  # bulk work on many small objects: see gcpause
+                # Bulk work on many small objects, kept until the process exits:
+                # frozen on the way out, never walked by the collector (see gcpause).
+                with paused_gc(freeze=True):
                     return function(*a, **kw)
             except InputError as error:
                 raise fail(error) from None

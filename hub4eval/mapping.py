@@ -38,6 +38,7 @@ from .metrics import Counts
 from .model import Extent, Fill, Instance, InstanceSet, PointerFill, Slot, TemplateSet, TextFill
 from .points import FillRef, Point
 from .prepare import FillPreparer, PreparedFill
+from .records import quick_init
 
 
 _TALLIES: dict[tuple[str, ...], Counts] = {}
@@ -79,6 +80,7 @@ def _counts(verdicts: Sequence[Verdict]) -> Counts:
     return counts
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class FillMatch:
     """Single fills of one reference alternative against the hypothesis fills."""
@@ -87,6 +89,7 @@ class FillMatch:
     counts: Counts
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class SlotMatch:
     """A slot pair: the chosen reference alternative against the hypothesis fills."""
@@ -106,6 +109,7 @@ class SlotMatch:
         return _fills(self.hyp_items)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class InstanceMatch:
     """A mapped pair, or an instance mapped to nothing (the other side None)."""
@@ -116,6 +120,7 @@ class InstanceMatch:
     counts: Counts
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class SetMatch:
     """Two instance sets mapped to each other, or one mapped to nothing."""

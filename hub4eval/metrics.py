@@ -12,11 +12,14 @@ from fractions import Fraction
 from collections.abc import Iterable
 from typing import Literal
 
+from .records import quick_init
+
 Category = Literal["COR", "INC", "MIS", "SPU", "OPT", "REM"]
 CATEGORIES: tuple[Category, ...] = ("COR", "INC", "MIS", "SPU", "OPT", "REM")
 METRICS = ("REC", "PRE", "F", "UND", "OVG", "SUB", "ERR")
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Counts:
     """How many points of each category."""

@@ -12,12 +12,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Union
 
+from .records import quick_init
+
 if TYPE_CHECKING:
     from .errors import InputWarning
 
 Role = Literal["reference", "hypothesis"]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Extent:
     """Character (or, after §7, column) interval; ``end`` exclusive for characters."""
@@ -38,6 +41,7 @@ class Extent:
         return f"{self.start}..{self.end}"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PointerFill:
     """``<TYPE-DOCID-N>``: a reference to an instance of the same file."""
@@ -56,6 +60,7 @@ class PointerFill:
         return self.key
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TextFill:
     """A content string with optional extents.
@@ -95,6 +100,7 @@ class TextFill:
 Fill = Union[PointerFill, TextFill]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class FillAlternative:
     """One way to fill a slot: a set of single fills."""
@@ -103,6 +109,7 @@ class FillAlternative:
     line: int = field(default=0, compare=False)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Slot:
     """A named slot; ``optional`` is the ``?`` marker before the first fill."""
@@ -114,6 +121,7 @@ class Slot:
     column: int = field(default=0, compare=False)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Instance:
     """An instance ``<TYPE-DOCID-N> :=`` and its slots."""
@@ -148,6 +156,7 @@ class Instance:
         )
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class InstanceSet:
     """The instances of one document, grouped by the DOCID of their headers."""
@@ -156,6 +165,7 @@ class InstanceSet:
     instances: tuple[Instance, ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TemplateSet:
     """A whole templette file."""
@@ -176,6 +186,7 @@ class TemplateSet:
         return None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Document:
     """One text document of a corpus.
@@ -198,6 +209,7 @@ class Document:
         return "".join(self.text[a:b] for a, b in self.extractable)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Corpus:
     """A text corpus file: its documents in file order."""

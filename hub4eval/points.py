@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from .compare import Kind
 from .metrics import Category
 from .model import Fill, Instance, PointerFill, TextFill
+from .records import quick_init
 
 
 def fill_text(fill: Fill) -> str:
@@ -24,6 +25,7 @@ def fill_text(fill: Fill) -> str:
     return text
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class FillRef:
     """Where a fill is: its instance, slot, text and line."""
@@ -53,6 +55,7 @@ class FillRef:
         )
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Point:
     """One scored (or unscored: OPT, REM) point of the mapping (§4, §6)."""

@@ -20,6 +20,7 @@ from .normalize import (
     whiteout_punctuation,
     whiteout_tags,
 )
+from .records import quick_init
 from .tokens import Token, tokenize
 
 
@@ -29,6 +30,7 @@ class ExtentMapper(Protocol):
     def __call__(self, docid: str | None, extent: Extent) -> Extent | None: ...
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PreparedString:
     """One content string (maximal or minimal) ready for comparison."""
@@ -38,6 +40,7 @@ class PreparedString:
     extent: Extent | None  # after premodifier shift and §7 mapping; None: matches nothing
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PreparedFill:
     """A text fill as the comparison sees it."""

@@ -15,10 +15,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .normalize import HYPHENS, whiteout_punctuation
+from .records import quick_init
 
 _WORD = re.compile(r"\S+")
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Token:
     """A normalized word and the character span [start, end) it came from."""

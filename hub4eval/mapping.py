@@ -52,24 +52,11 @@ def _fills(items: Sequence[Item]) -> tuple[Fill, ...]:
     return tuple([item.fill if type(item) is PreparedFill else item for item in items])
 
 
-SlotView = tuple[Slot, tuple[tuple[Item, ...], ...]]  # a slot and its prepared alternatives
-
-
-def _single_text_pair(
-    ref_slot: SlotView | None, hyp_slot: SlotView | None
-) -> tuple[PreparedFill, PreparedFill] | None:
-    """The two fills when each side is exactly one text fill (one alternative), else None."""
-    if ref_slot is None or hyp_slot is None:
-        return None
-    ref_alternatives, hyp_alternatives = ref_slot[1], hyp_slot[1]
-    if len(ref_alternatives) != 1 or len(ref_alternatives[0]) != 1:
-        return None
-    if not hyp_alternatives or len(hyp_alternatives[0]) != 1:
-        return None
-    ref_fill, hyp_fill = ref_alternatives[0][0], hyp_alternatives[0][0]
-    if type(ref_fill) is PreparedFill and type(hyp_fill) is PreparedFill:
-        return ref_fill, hyp_fill
-    return None
+# A scored slot of an instance with its fills prepared (see Mapper._view): the
+# slot, its alternatives (a hypothesis keeps only its first), and the text
+# fill when the slot is exactly one (the common case), else None.  A plain
+# tuple: there is one per slot of every instance.
+SlotView = tuple[Slot, tuple[tuple[Item, ...], ...], Union[PreparedFill, None]]
 
 
 def _counts(verdicts: Sequence[Verdict]) -> Counts:
@@ -80,13 +67,9 @@ def _counts(verdicts: Sequence[Verdict]) -> Counts:
     return counts
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
-class FillMatch:
-    """Single fills of one reference alternative against the hypothesis fills."""
-
-    pairs: tuple[tuple[int | None, int | None, tuple[Verdict, ...]], ...]
-    counts: Counts
+FillPairs = tuple[tuple[int | None, int | None, tuple[Verdict, ...]], ...]
+"""(reference fill index, hypothesis fill index, verdicts) of every fill pair or
+fill left over (the other index None) of two alternatives."""
 
 
 @quick_init
@@ -98,7 +81,8 @@ class SlotMatch:
     alternative: int | None  # index of the chosen reference alternative
     ref_items: tuple[Item, ...]
     hyp_items: tuple[Item, ...]
-    match: FillMatch
+    pairs: FillPairs
+    counts: Counts
 
     @property
     def ref_fills(self) -> tuple[Fill, ...]:
@@ -199,16 +183,18 @@ class Mapper:
         self.beta_squared: Fraction = config.beta_squared
         self.unscored = frozenset(config.unscored_slots)
         self.how = TextComparison.of(config, noisy)
-        self._views: dict[tuple[int, bool], tuple[Instance, dict]] = {}
-        self._text_keys: dict[tuple[int, bool], tuple[Instance, list[Key], list[tuple[str, PointerFill]]]] = {}
+        # Per side (index 1: reference, 0: hypothesis), by id() of the instance,
+        # which the value keeps alive: its slot views and its candidate keys.
+        self._views: tuple[dict[int, tuple[Instance, dict[str, SlotView]]], ...] = ({}, {})
+        self._text_keys: tuple[dict[int, tuple[Instance, list[Key], list[tuple[str, PointerFill]]]], ...] = ({}, {})
 
     # -- per-instance preparation --------------------------------------------
 
-    def _view(self, inst: Instance, reference: bool) -> dict[str, tuple[Slot, tuple[tuple[Item, ...], ...]]]:
+    def _view(self, inst: Instance, reference: bool) -> dict[str, SlotView]:
         """The scored slots of an instance with their fills prepared, computed once."""
-        key = (id(inst), reference)
-        cached = self._views.get(key)
-        if cached is not None and cached[0] is inst:
+        views = self._views[reference]
+        cached = views.get(id(inst))
+        if cached is not None:
             return cached[1]
         prep = self.ref_prep if reference else self.hyp_prep
         docid, unscored = inst.docid, self.unscored
@@ -217,24 +203,26 @@ class Mapper:
             name = slot.name
             if name in unscored or name in view:
                 continue
-            prepared = []
-            for alternative in slot.alternatives if reference else slot.alternatives[:1]:
-                prepared.append(
-                    tuple([prep(f, docid) if type(f) is TextFill else f for f in alternative.fills])
-                )
-            view[name] = (slot, tuple(prepared))
-        self._views[key] = (inst, view)
+            prepared = tuple([
+                tuple([prep(f, docid) if type(f) is TextFill else f for f in alternative.fills])
+                for alternative in (slot.alternatives if reference else slot.alternatives[:1])
+            ])
+            single = None
+            if len(prepared) == 1 and len(prepared[0]) == 1 and type(prepared[0][0]) is PreparedFill:
+                single = prepared[0][0]
+            view[name] = (slot, prepared, single)
+        views[id(inst)] = (inst, view)
         return view
 
     def _keys(self, inst: Instance, reference: bool, mapping: Mapping[str, str]) -> list[Key]:
         """Keys shared by any two instances that can score a COR (see :mod:`hub4eval.candidates`)."""
-        key = (id(inst), reference)
-        cached = self._text_keys.get(key)
-        if cached is None or cached[0] is not inst:
+        cache = self._text_keys[reference]
+        cached = cache.get(id(inst))
+        if cached is None:
             text_keys: list[Key] = []
             pointers: list[tuple[str, PointerFill]] = []
             how = self.how
-            for name, (_, alternatives) in self._view(inst, reference).items():
+            for name, (_, alternatives, _) in self._view(inst, reference).items():
                 for alternative in alternatives:
                     for item in alternative:
                         if type(item) is PreparedFill:
@@ -245,7 +233,7 @@ class Mapper:
                             )
                         else:
                             pointers.append((name, item))  # type: ignore[arg-type]
-            cached = self._text_keys[key] = (inst, text_keys, pointers)
+            cached = cache[id(inst)] = (inst, text_keys, pointers)
         _, keys, pointers = cached
         if not pointers:
             return keys
@@ -261,8 +249,9 @@ class Mapper:
 
     def _forget(self) -> None:
         """Drop the per-instance caches (the matches keep what they need)."""
-        self._views.clear()
-        self._text_keys.clear()
+        for caches in (self._views, self._text_keys):
+            for cache in caches:
+                cache.clear()
         self.ref_prep.forget()
         self.hyp_prep.forget()
 
@@ -276,14 +265,14 @@ class Mapper:
         optional_slot: bool,
         mapping: Mapping[str, str],
         removable: Callable[[PointerFill], bool],
-    ) -> FillMatch:
+    ) -> tuple[FillPairs, Counts]:
         """Greedy between the single fills of two alternatives (§5); leftovers MIS/SPU."""
         config, how = self.config, self.how
         if len(ref_items) == 1 and len(hyp_items) == 1:
             ref_item, hyp_item = ref_items[0], hyp_items[0]
             if isinstance(ref_item, PreparedFill) and isinstance(hyp_item, PreparedFill):
                 verdicts = compare_text(ref_item, hyp_item, how)
-                return FillMatch(((0, 0, verdicts),), _counts(verdicts))
+                return ((0, 0, verdicts),), _counts(verdicts)
         if all(type(item) is PointerFill for item in (*ref_items, *hyp_items)):
             chosen = []
             for i, j in _pointer_pairs(ref_items, hyp_items, mapping):  # type: ignore[arg-type]
@@ -323,7 +312,7 @@ class Mapper:
                 verdicts = unpaired_text(item, config, reference=False)
             pairs.append((None, j, verdicts))
             total += _counts(verdicts)
-        return FillMatch(tuple(pairs), total)
+        return tuple(pairs), total
 
     def _fill_candidates(
         self, ref_items: Sequence[Item], hyp_items: Sequence[Item], mapping: Mapping[str, str]
@@ -346,8 +335,8 @@ class Mapper:
     def match_slot(
         self,
         name: str,
-        ref_slot: tuple[Slot, tuple[tuple[Item, ...], ...]] | None,
-        hyp_slot: tuple[Slot, tuple[tuple[Item, ...], ...]] | None,
+        ref_slot: SlotView | None,
+        hyp_slot: SlotView | None,
         mapping: Mapping[str, str],
         removable: Callable[[PointerFill], bool],
     ) -> SlotMatch:
@@ -358,29 +347,29 @@ class Mapper:
         alternatives = ref_slot[1] if ref_slot is not None else ()
         optional = ref_slot is not None and ref_slot[0].optional
         if not alternatives:
-            match = self.match_fills(
+            pairs, counts = self.match_fills(
                 (), hyp_items, optional_slot=optional, mapping=mapping, removable=removable
             )
-            return SlotMatch(name, None, (), hyp_items, match)
+            return SlotMatch(name, None, (), hyp_items, pairs, counts)
         if len(alternatives) == 1:
             index = 0
-            match = self.match_fills(
+            pairs, counts = self.match_fills(
                 alternatives[0], hyp_items,
                 optional_slot=optional, mapping=mapping, removable=removable,
             )
         else:
-            best: tuple[tuple, int, FillMatch] | None = None
+            best: tuple[tuple, int, FillPairs, Counts] | None = None
             for k, alternative in enumerate(alternatives):
-                candidate = self.match_fills(
+                pairs, counts = self.match_fills(
                     alternative, hyp_items,
                     optional_slot=optional, mapping=mapping, removable=removable,
                 )
-                key = tie_key(candidate.counts, k, 0, self.beta_squared)
+                key = tie_key(counts, k, 0, self.beta_squared)
                 if best is None or key < best[0]:
-                    best = (key, k, candidate)
+                    best = (key, k, pairs, counts)
             assert best is not None
-            _, index, match = best
-        return SlotMatch(name, index, alternatives[index], hyp_items, match)
+            _, index, pairs, counts = best
+        return SlotMatch(name, index, alternatives[index], hyp_items, pairs, counts)
 
     # -- instances ----------------------------------------------------------
 
@@ -396,20 +385,22 @@ class Mapper:
             return InstanceMatch(ref, None, (), Counts())  # unmapped optional: nothing at all
         ref_view = self._view(ref, True) if ref is not None else {}
         hyp_view = self._view(hyp, False) if hyp is not None else {}
-        names = list(ref_view)
-        names += [name for name in hyp_view if name not in ref_view]
         how = self.how
         slots = []
-        for name in names:
-            ref_slot, hyp_slot = ref_view.get(name), hyp_view.get(name)
-            single = _single_text_pair(ref_slot, hyp_slot)
-            if single is not None:  # the common case: no greedy needed
-                verdicts = compare_text(single[0], single[1], how)
-                match = FillMatch(((0, 0, verdicts),), _counts(verdicts))
-                slots.append(SlotMatch(name, 0, (single[0],), (single[1],), match))
+        for name, ref_slot in ref_view.items():
+            hyp_slot = hyp_view.get(name)
+            if hyp_slot is not None and ref_slot[2] is not None and hyp_slot[2] is not None:
+                # the common case, one text fill on each side: no greedy needed
+                verdicts = compare_text(ref_slot[2], hyp_slot[2], how)
+                slots.append(
+                    SlotMatch(name, 0, ref_slot[1][0], hyp_slot[1][0], ((0, 0, verdicts),), _counts(verdicts))
+                )
             else:
                 slots.append(self.match_slot(name, ref_slot, hyp_slot, mapping, removable))
-        return InstanceMatch(ref, hyp, tuple(slots), Counts.total([slot.match.counts for slot in slots]))
+        for name, hyp_slot in hyp_view.items():
+            if name not in ref_view:
+                slots.append(self.match_slot(name, None, hyp_slot, mapping, removable))
+        return InstanceMatch(ref, hyp, tuple(slots), Counts.total([slot.counts for slot in slots]))
 
     def match_sets(
         self, ref: InstanceSet | None, hyp: InstanceSet | None, order: Sequence[str]
@@ -578,7 +569,7 @@ def point_keys(matches: Sequence[SetMatch]) -> Iterator[tuple[str, str, str, str
             type_name = owner.type
             for slot in inst.slots:
                 name = slot.name
-                for _, _, verdicts in slot.match.pairs:
+                for _, _, verdicts in slot.pairs:
                     for verdict in verdicts:
                         yield (docid, type_name, name, verdict.kind, verdict.category)
 
@@ -602,7 +593,7 @@ def iter_fill_pairs(matches: Sequence[SetMatch]) -> Iterator[FillPair]:
             for slot in inst.slots:
                 name = slot.name
                 ref_fills, hyp_fills = slot.ref_fills, slot.hyp_fills
-                for i, j, verdicts in slot.match.pairs:
+                for i, j, verdicts in slot.pairs:
                     ref_fill = ref_fills[i] if i is not None else None
                     hyp_fill = hyp_fills[j] if j is not None else None
                     yield docid, type_name, name, ref, hyp, ref_fill, hyp_fill, verdicts

@@ -47,7 +47,7 @@ def _hyp_set_extent(iset: InstanceSet, preparer: FillPreparer) -> Extent | None:
             for alternative in slot.alternatives:
                 for fill in alternative.fills:
                     if isinstance(fill, TextFill) and fill.extent is not None:
-                        extent = preparer(fill, inst.docid).maximal.extent
+                        extent = preparer.prepare(fill, inst.docid).maximal.extent
                         if extent is not None:
                             starts.append(extent.start)
                             ends.append(extent.end)

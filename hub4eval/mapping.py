@@ -196,16 +196,25 @@ class Mapper:
         cached = views.get(id(inst))
         if cached is not None:
             return cached[1]
-        prep = self.ref_prep if reference else self.hyp_prep
+        prepare = (self.ref_prep if reference else self.hyp_prep).prepare
         docid, unscored = inst.docid, self.unscored
-        view = {}
+        view: dict[str, SlotView] = {}
         for slot in inst.slots:
             name = slot.name
             if name in unscored or name in view:
                 continue
+            alternatives = slot.alternatives
+            if len(alternatives) == 1 and len(alternatives[0].fills) == 1:  # the common slot
+                fill = alternatives[0].fills[0]
+                if type(fill) is TextFill:
+                    single = prepare(fill, docid)
+                    view[name] = (slot, ((single,),), single)
+                else:
+                    view[name] = (slot, ((fill,),), None)
+                continue
             prepared = tuple([
-                tuple([prep(f, docid) if type(f) is TextFill else f for f in alternative.fills])
-                for alternative in (slot.alternatives if reference else slot.alternatives[:1])
+                tuple([prepare(f, docid) if type(f) is TextFill else f for f in alternative.fills])
+                for alternative in (alternatives if reference else alternatives[:1])
             ])
             single = None
             if len(prepared) == 1 and len(prepared[0]) == 1 and type(prepared[0][0]) is PreparedFill:
@@ -252,8 +261,6 @@ class Mapper:
         for caches in (self._views, self._text_keys):
             for cache in caches:
                 cache.clear()
-        self.ref_prep.forget()
-        self.hyp_prep.forget()
 
     # -- single fills -------------------------------------------------------
 
@@ -273,7 +280,9 @@ class Mapper:
             if isinstance(ref_item, PreparedFill) and isinstance(hyp_item, PreparedFill):
                 verdicts = compare_text(ref_item, hyp_item, how)
                 return ((0, 0, verdicts),), _counts(verdicts)
-        if all(type(item) is PointerFill for item in (*ref_items, *hyp_items)):
+        if not ref_items or not hyp_items:
+            chosen = []  # an instance mapped to nothing, or a slot on one side only
+        elif all(type(item) is PointerFill for item in (*ref_items, *hyp_items)):
             chosen = []
             for i, j in _pointer_pairs(ref_items, hyp_items, mapping):  # type: ignore[arg-type]
                 verdicts = (compare_pointer(ref_items[i], hyp_items[j], mapping),)  # type: ignore[arg-type]

@@ -57,7 +57,11 @@ def _shifted(extent: Extent, removed: int) -> Extent:
 
 
 class FillPreparer:
-    """Prepares text fills of one side (reference or hypothesis), memoized.
+    """Prepares text fills of one side (reference or hypothesis).
+
+    Each distinct content string is normalized once (they recur across
+    documents); a fill itself is prepared each time :meth:`prepare` is
+    called (the mapping asks once per fill).
 
     Args:
         config: the scoring options.
@@ -87,12 +91,7 @@ class FillPreparer:
         self.reference = reference
         self.unsegmented = unsegmented
         self.tokens = tokens
-        self._cache: dict[tuple[str, int], PreparedFill] = {}
         self._texts: dict[str, tuple[str, int, tuple[Token, ...]]] = {}
-
-    def forget(self) -> None:
-        """Drop the prepared fills kept so far (not the normalized strings: they recur)."""
-        self._cache.clear()
 
     def _normalized(self, raw: str) -> tuple[str, int, tuple[Token, ...]]:
         """(§3-normalized text, characters of premodifiers removed, tokens) of a content string.
@@ -122,7 +121,7 @@ class FillPreparer:
         return cached
 
     def _string(self, raw: str, extent: Extent | None, docid: str) -> PreparedString:
-        folded, removed, tokens = self._normalized(raw)
+        folded, removed, tokens = self._texts.get(raw) or self._normalized(raw)
         if extent is not None:
             if removed:
                 extent = _shifted(extent, removed)
@@ -130,11 +129,8 @@ class FillPreparer:
                 extent = self.map_extent(None if self.unsegmented else docid, extent)
         return PreparedString(folded, tokens, extent)
 
-    def __call__(self, fill: TextFill, docid: str) -> PreparedFill:
-        key = (docid, id(fill))
-        cached = self._cache.get(key)
-        if cached is not None and cached.fill is fill:
-            return cached
+    def prepare(self, fill: TextFill, docid: str) -> PreparedFill:
+        """The fill as the comparison sees it; ``docid`` is its instance's document."""
         content, extents = fill.content, fill.extents
         extent = extents[0] if extents else None
         maximal = self._string(content, extent, docid)
@@ -148,5 +144,4 @@ class FillPreparer:
             minimals = tuple(
                 self._string(content[a:b], ext, docid) for (a, b), ext in zip(spans, minimal_extents)
             )
-        prepared = self._cache[key] = PreparedFill(fill, maximal, minimals, extent is not None)
-        return prepared
+        return PreparedFill(fill, maximal, minimals, extent is not None)

@@ -121,8 +121,8 @@ def test_a_fill_pair_with_a_cor_point_shares_a_key(glm_apply, refs, data):
     config = ScoreConfig()
     ref_prep = FillPreparer(config, glm_apply=glm_apply, reference=True)
     hyp_prep = FillPreparer(config, glm_apply=glm_apply, reference=False)
-    prepared_refs = [ref_prep(f, "D") for f in refs]
-    prepared_hyps = [hyp_prep(f, "D") for f in hyps]
+    prepared_refs = [ref_prep.prepare(f, "D") for f in refs]
+    prepared_hyps = [hyp_prep.prepare(f, "D") for f in hyps]
     for how, block in [(how, block) for how in COMPARISONS for block in (64, 5)]:
         with pytest.MonkeyPatch.context() as patch:  # small blocks: extents cross block bounds
             patch.setattr(candidates, "_BLOCK", block)
@@ -140,10 +140,10 @@ def test_keys_tell_apart_fills_that_cannot_score():
     config = ScoreConfig()
     prep = FillPreparer(config, reference=True)
     how = TextComparison(True, True, False)
-    ref = prep(TextFill("Egypt", ((0, 5),), (Extent(0, 5),), (Extent(0, 5),)), "D")
-    far = prep(TextFill("Ghana", ((0, 5),), (Extent(900, 905),), (Extent(900, 905),)), "D")
-    near = prep(TextFill("Ghana", ((0, 5),), (Extent(2, 5),), (Extent(2, 5),)), "D")
-    same = prep(TextFill("egypt", ((0, 5),), (Extent(900, 905),), (Extent(900, 905),)), "D")
+    ref = prep.prepare(TextFill("Egypt", ((0, 5),), (Extent(0, 5),), (Extent(0, 5),)), "D")
+    far = prep.prepare(TextFill("Ghana", ((0, 5),), (Extent(900, 905),), (Extent(900, 905),)), "D")
+    near = prep.prepare(TextFill("Ghana", ((0, 5),), (Extent(2, 5),), (Extent(2, 5),)), "D")
+    same = prep.prepare(TextFill("egypt", ((0, 5),), (Extent(900, 905),), (Extent(900, 905),)), "D")
     shared = sharing_pairs(
         [list(reference_text_keys("S", ref, how))],
         [list(hypothesis_text_keys("S", f, how)) for f in (far, near, same)],
@@ -157,8 +157,8 @@ def test_a_reference_fill_with_too_many_substrings_matches_its_whole_slot():
     config = ScoreConfig()
     how = TextComparison(True, False, False)
     content = "x" * 80
-    ref = FillPreparer(config, reference=True)(TextFill(content, ((40, 41),)), "D")
-    hyp = FillPreparer(config, reference=False)(TextFill("unrelated", ((0, 9),)), "D")
+    ref = FillPreparer(config, reference=True).prepare(TextFill(content, ((40, 41),)), "D")
+    hyp = FillPreparer(config, reference=False).prepare(TextFill("unrelated", ((0, 9),)), "D")
     assert candidates.WILDCARD in set(reference_text_keys("S", ref, how))
     assert sharing_pairs([list(reference_text_keys("S", ref, how))], [list(hypothesis_text_keys("S", hyp, how))]) == {(0, 0)}
 

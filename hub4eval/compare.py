@@ -193,10 +193,23 @@ def compare_text(
     return ()
 
 
+_UNPAIRED: dict[tuple[bool, bool, bool, bool, bool], tuple[Verdict, ...]] = {}
+
+
 def unpaired_text(
     fill: PreparedFill, config: ScoreConfig, *, reference: bool, optional_slot: bool = False
 ) -> tuple[Verdict, ...]:
-    """MIS (OPT in an optional slot) or SPU for each point the fill would have had."""
+    """MIS (OPT in an optional slot) or SPU for each point the fill would have had.
+
+    These verdicts depend on five facts only, so each combination is made once
+    and shared (a verdict is never changed once made): an evaluation has
+    hundreds of thousands of fills left over.
+    """
+    optional_slot = optional_slot and reference
+    key = (reference, optional_slot, config.compares_content, config.compares_extent, fill.has_extent)
+    shared = _UNPAIRED.get(key)
+    if shared is not None:
+        return shared
     if reference:
         category: Category = "OPT" if optional_slot else "MIS"
         reason = (
@@ -211,7 +224,8 @@ def unpaired_text(
         verdicts.append(Verdict("content", category, reason))
     if config.compares_extent and fill.has_extent:
         verdicts.append(Verdict("extent", category, reason))
-    return tuple(verdicts)
+    shared = _UNPAIRED[key] = tuple(verdicts)
+    return shared
 
 
 def _pointer_reason(ref: PointerFill, hyp: PointerFill, mapped: str | None) -> str:

@@ -89,7 +89,7 @@ def _clean_reason(status: str, ref: PreparedFill, hyp: PreparedFill) -> str:
         wanted = " or ".join(_q(m.text) for m in ref.minimals)
         return f"hypothesis {hyp_text} does not contain any minimal string: {wanted}"
     found = next(m.text for m in ref.minimals if m.text in hyp.maximal.text)
-    return f"hypothesis {hyp_text} is inside {ref_text} and contains the minimal string {_q(found)}"
+    return f"hypothesis {hyp_text} is inside {ref_text} and contains the minimal string `{found}`"
 
 
 def _clean_content(ref: PreparedFill, hyp: PreparedFill) -> Verdict:
@@ -147,6 +147,8 @@ def _extent_reason(status: str, ref: PreparedFill, hyp: PreparedFill) -> str:
     hyp_extent, ref_extent = hyp.maximal.extent, ref.maximal.extent
     if status == "not-enclosed":
         return f"extent {hyp_extent} not enclosed in {ref_extent}"
+    if status == "ok" and ref.minimals == (ref.maximal,):  # no minimal string of its own
+        return f"extent {hyp_extent} enclosed in {ref_extent}, overlaps minimal {ref_extent}"
     minimal_extents = tuple(m.extent for m in ref.minimals)
     if status == "no-minimal":
         return (

@@ -19,10 +19,13 @@ def fill_text(fill: Fill) -> str:
     if fill.bracketed:
         for start, end in sorted(fill.minimal_spans, reverse=True):
             content = content[:start] + "[" + content[start:end] + "]" + content[end:]
-    text = f'"{content}"'
-    if fill.extents:
-        text += " ##" + "".join(f"{e.start}#{e.end}#" for e in fill.extents)
-    return text
+    extents = fill.extents
+    if len(extents) == 1:  # the usual fill, written for each of a million points by --json
+        extent = extents[0]
+        return f'"{content}" ##{extent.start}#{extent.end}#'
+    if extents:
+        return f'"{content}" ##' + "".join(f"{e.start}#{e.end}#" for e in extents)
+    return f'"{content}"'
 
 
 @quick_init

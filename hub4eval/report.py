@@ -11,7 +11,7 @@ import io
 import json
 import sys
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, TextIO
 
 from rich.table import Table
 
@@ -191,12 +191,22 @@ def write_text(text: str | Iterable[str], path: str) -> None:
     """Write text (or its pieces) to ``path``, or to standard output for ``-``."""
     pieces = [text] if isinstance(text, str) else text
     if path == "-":
-        for piece in pieces:
-            sys.stdout.write(piece)
+        _write_batched(pieces, sys.stdout)
         return
     with open(path, "w", encoding="utf-8", newline="") as handle:
-        for piece in pieces:
-            handle.write(piece)
+        _write_batched(pieces, handle)
+
+
+def _write_batched(pieces: Iterable[str], handle: TextIO, size: int = 4096) -> None:
+    """Write ``pieces`` joined ``size`` at a time: a write per piece cost more
+    than the writing itself for the million small pieces of a large --json."""
+    batch: list[str] = []
+    for piece in pieces:
+        batch.append(piece)
+        if len(batch) >= size:
+            handle.write("".join(batch))
+            batch.clear()
+    handle.write("".join(batch))
 
 
 def to_csv_text(result: ScoreResult) -> str:

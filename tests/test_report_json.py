@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -49,3 +51,54 @@ def test_streamed_json_escapes_documents_fills_and_reasons(docid, ref_contents, 
     streamed = _streamed(result)
     assert streamed == json.loads(json.dumps(result.to_json()))
     assert [p["document"] for p in streamed["points"]] == [docid] * len(streamed["points"])
+
+
+# -- the pieces the --json writer makes for every point ------------------------
+
+from hub4eval.compare import TextComparison, compare_text  # noqa: E402
+from hub4eval.model import Extent, PointerFill  # noqa: E402
+from hub4eval.points import fill_text  # noqa: E402
+from hub4eval.prepare import FillPreparer  # noqa: E402
+from hub4eval.report import write_text  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    "fill, written",
+    [
+        (TextFill("Bulls", ((0, 5),), (Extent(3, 8),), (Extent(3, 8),)), '"Bulls" ##3#8#'),
+        (TextFill("Bulls", ((0, 5),)), '"Bulls"'),
+        (
+            TextFill("the Bulls", ((4, 9),), (Extent(0, 9), Extent(4, 9)), (Extent(4, 9),), bracketed=True),
+            '"the [Bulls]" ##0#9#4#9#',
+        ),
+        (PointerFill("EV", "D1", 2), "<EV-D1-2>"),
+    ],
+)
+def test_fill_text_writes_the_fill_as_in_a_templette_file(fill, written):
+    assert fill_text(fill) == written
+
+
+@pytest.mark.parametrize(
+    "ref, reason",
+    [
+        (TextFill("x y", ((0, 3),), (Extent(0, 5),), (Extent(0, 5),)), "extent 1..3 enclosed in 0..5, overlaps minimal 0..5"),
+        (
+            TextFill("x y", ((2, 3),), (Extent(0, 5), Extent(2, 3)), (Extent(2, 3),), bracketed=True),
+            "extent 1..3 enclosed in 0..5, overlaps minimal 2..3",
+        ),
+    ],
+)
+def test_extent_reason_names_the_minimal_extent_it_overlaps(ref, reason):
+    config = ScoreConfig()
+    prepared_ref = FillPreparer(config, reference=True).prepare(ref, "D")
+    prepared_hyp = FillPreparer(config, reference=False).prepare(TextFill("x", ((0, 1),), (Extent(1, 3),), (Extent(1, 3),)), "D")
+    _, extent = compare_text(prepared_ref, prepared_hyp, TextComparison.of(config, noisy=False))
+    assert (extent.category, extent.reason) == ("COR", reason)
+
+
+def test_write_text_keeps_every_piece_in_order_across_batches(tmp_path, capsys):
+    pieces = [f"{n}\n" for n in range(10_001)]  # more than two batches
+    write_text(iter(pieces), str(tmp_path / "out.json"))
+    assert (tmp_path / "out.json").read_text(encoding="utf-8") == "".join(pieces)
+    write_text(iter(pieces), "-")
+    assert capsys.readouterr().out == "".join(pieces)

@@ -601,11 +601,17 @@ def iter_fill_pairs(matches: Sequence[SetMatch]) -> Iterator[FillPair]:
             type_name = (ref if ref is not None else hyp).type  # type: ignore[union-attr]
             for slot in inst.slots:
                 name = slot.name
-                ref_fills, hyp_fills = slot.ref_fills, slot.hyp_fills
+                ref_items, hyp_items = slot.ref_items, slot.hyp_items
                 for i, j, verdicts in slot.pairs:
-                    ref_fill = ref_fills[i] if i is not None else None
-                    hyp_fill = hyp_fills[j] if j is not None else None
-                    yield docid, type_name, name, ref, hyp, ref_fill, hyp_fill, verdicts
+                    # the fill of each item (a PreparedFill's, or the PointerFill itself),
+                    # without building the slot's whole ref_fills/hyp_fills tuples
+                    ref_fill = None if i is None else ref_items[i]
+                    if type(ref_fill) is PreparedFill:
+                        ref_fill = ref_fill.fill
+                    hyp_fill = None if j is None else hyp_items[j]
+                    if type(hyp_fill) is PreparedFill:
+                        hyp_fill = hyp_fill.fill
+                    yield docid, type_name, name, ref, hyp, ref_fill, hyp_fill, verdicts  # type: ignore[misc]
 
 
 def iter_points(matches: Sequence[SetMatch]) -> Iterator[Point]:

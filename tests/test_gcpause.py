@@ -79,3 +79,12 @@ def test_cli_command_freezes_its_objects_on_the_way_out():
     assert outcome.exit_code == 0, outcome.output
     assert gc.get_freeze_count() > 0
     assert gc.isenabled()
+
+
+def test_the_readme_pattern_keeps_a_library_result_out_of_the_collectors_reach():
+    gc.disable()
+    result = score_files(SAMPLE / "ref.tpl", SAMPLE / "hyp.tpl")
+    assert not gc.isenabled()  # scoring leaves the collector as it found it
+    gc.freeze()
+    gc.enable()
+    assert not _seen_by_collector(result.matches[0])

@@ -756,58 +756,55 @@ class _InstanceBuilder(_Checks):
         hypothesis = self.hypothesis
         while position < end:
             offset = 1 - line_start  # the file column of token[i], for i on this line
-            common = None if after_slash else _COMMON_LINE_RE.match(token, position)
-            if common is not None:  # the usual line, read here without further calls
-                name, _, content, start, stop, pointer, _ = common.groups()
-                if name is not None:  # a slot line: the slot before it is complete
-                    if head is not None:
-                        slots.append(self._slot(head, head_line, head_offset, alternatives, fills))
-                    head, head_line, head_offset = common, line, offset
-                    alternatives, fills = [], []
-                if pointer is not None:
-                    fills.append(self._pointer_fill(pointer, line, offset + common.start(6)))
-                else:
-                    first, last = int(start), int(stop)
-                    if first > last or not hypothesis and ("[" in content or "]" in content):
-                        # a reversed extent or reference brackets: the general reading
-                        fills.append(self._fill(_LINE_RE.match(token, position), 4, line, offset))  # type: ignore[arg-type]
-                    else:
-                        extents = (Extent(first, last),)
-                        fills.append(
-                            TextFill(
-                                content, _whole_span(len(content)), extents, extents, False, True,
-                                line, offset + common.start(3) - 1,
-                            )
-                        )
-                line += 1  # one line end, then the indentation
-                line_start = common.start(7)
-                position = common.end()
-                continue
             if after_slash:
+                common = None
                 match = _FILL_AFTER_SLASH_RE.match(token, position)
                 assert match is not None
                 fills.append(self._fill(match, 0, line, offset))
                 after_slash = False
             else:
-                match = _LINE_RE.match(token, position)
+                common = _COMMON_LINE_RE.match(token, position)
+                match = common or _LINE_RE.match(token, position)
                 assert match is not None
                 if match[1] is not None:  # a slot line: the slot before it is complete
                     if head is not None:
                         slots.append(self._slot(head, head_line, head_offset, alternatives, fills))
                     head, head_line, head_offset = match, line, offset
                     alternatives, fills = [], []
-                elif match[3] is not None:  # '/': the alternative before it is complete
+                elif common is None and match[3] is not None:  # '/': the alternative before it is complete
                     assert head is not None
                     alternatives.append(FillAlternative(tuple(fills), fills[0].line))
                     self._no_alternatives(head[1], line, offset + match.start(3))
                     fills = []
                     after_slash = match[4] is None
-                if match[4] is not None:
+                if common is not None:  # the usual fill, read here without a call
+                    _, _, content, start, stop, pointer, _ = common.groups()
+                    if pointer is not None:
+                        fills.append(self._pointer_fill(pointer, line, offset + common.start(6)))
+                    else:
+                        first, last = int(start), int(stop)
+                        if first > last or not hypothesis and ("[" in content or "]" in content):
+                            # a reversed extent or reference brackets: the general reading
+                            fills.append(self._fill(_LINE_RE.match(token, position), 4, line, offset))  # type: ignore[arg-type]
+                        else:
+                            extents = (Extent(first, last),)
+                            fills.append(
+                                TextFill(
+                                    content, _whole_span(len(content)), extents, extents, False, True,
+                                    line, offset + common.start(3) - 1,
+                                )
+                            )
+                elif match[4] is not None:
                     fills.append(self._fill(match, 4, line, offset))
-            next_line = match.end()
-            line += token.count("\n", position, next_line)
-            line_start = token.rfind("\n", position, next_line) + 1
-            position = next_line
+            if common is not None:  # one line end, then the indentation
+                line += 1
+                line_start = common.start(7)
+                position = common.end()
+            else:
+                next_line = match.end()
+                line += token.count("\n", position, next_line)
+                line_start = token.rfind("\n", position, next_line) + 1
+                position = next_line
         if head is not None:
             slots.append(self._slot(head, head_line, head_offset, alternatives, fills))
         return self._instance(header[1], slots, token.line, token.column)

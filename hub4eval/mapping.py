@@ -48,10 +48,6 @@ _ALL_PAIRS = 16  # up to this many instance pairs of a type, all are counted (no
 Item = Union[PreparedFill, PointerFill]  # a single fill as the mapping compares it
 
 
-def _fills(items: Sequence[Item]) -> tuple[Fill, ...]:
-    return tuple([item.fill if type(item) is PreparedFill else item for item in items])
-
-
 # A scored slot of an instance with its fills prepared (see Mapper._view): the
 # slot, its alternatives (a hypothesis keeps only its first), and the text
 # fill when the slot is exactly one (the common case), else None.  A plain
@@ -83,14 +79,6 @@ class SlotMatch:
     hyp_items: tuple[Item, ...]
     pairs: FillPairs
     counts: Counts
-
-    @property
-    def ref_fills(self) -> tuple[Fill, ...]:
-        return _fills(self.ref_items)
-
-    @property
-    def hyp_fills(self) -> tuple[Fill, ...]:
-        return _fills(self.hyp_items)
 
 
 @quick_init
@@ -203,7 +191,7 @@ class Mapper:
             name = slot.name
             if name in unscored or name in view:
                 continue
-            alternatives = slot.alternatives
+            alternatives = slot.alternatives if reference else slot.alternatives[:1]
             if len(alternatives) == 1 and len(alternatives[0].fills) == 1:  # the common slot
                 fill = alternatives[0].fills[0]
                 if type(fill) is TextFill:
@@ -214,12 +202,9 @@ class Mapper:
                 continue
             prepared = tuple([
                 tuple([prepare(f, docid) if type(f) is TextFill else f for f in alternative.fills])
-                for alternative in (alternatives if reference else alternatives[:1])
+                for alternative in alternatives
             ])
-            single = None
-            if len(prepared) == 1 and len(prepared[0]) == 1 and type(prepared[0][0]) is PreparedFill:
-                single = prepared[0][0]
-            view[name] = (slot, prepared, single)
+            view[name] = (slot, prepared, None)
         views[id(inst)] = (inst, view)
         return view
 
@@ -603,8 +588,7 @@ def iter_fill_pairs(matches: Sequence[SetMatch]) -> Iterator[FillPair]:
                 name = slot.name
                 ref_items, hyp_items = slot.ref_items, slot.hyp_items
                 for i, j, verdicts in slot.pairs:
-                    # the fill of each item (a PreparedFill's, or the PointerFill itself),
-                    # without building the slot's whole ref_fills/hyp_fills tuples
+                    # the fill of each item: a PreparedFill's, or the PointerFill itself
                     ref_fill = None if i is None else ref_items[i]
                     if type(ref_fill) is PreparedFill:
                         ref_fill = ref_fill.fill

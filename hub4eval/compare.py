@@ -89,7 +89,7 @@ def _clean_reason(status: str, ref: PreparedFill, hyp: PreparedFill) -> str:
         wanted = " or ".join(_q(m.text) for m in ref.minimals)
         return f"hypothesis {hyp_text} does not contain any minimal string: {wanted}"
     found = next(m.text for m in ref.minimals if m.text in hyp.maximal.text)
-    return f"hypothesis {hyp_text} is inside {ref_text} and contains the minimal string `{found}`"
+    return f"hypothesis {hyp_text} is inside {ref_text} and contains the minimal string {_q(found)}"
 
 
 def _clean_content(ref: PreparedFill, hyp: PreparedFill) -> Verdict:

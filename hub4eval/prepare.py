@@ -93,14 +93,10 @@ class FillPreparer:
         self.tokens = tokens
         self._texts: dict[str, tuple[str, int, tuple[Token, ...]]] = {}
 
-    def _normalized(self, raw: str) -> tuple[str, int, tuple[Token, ...]]:
-        """(§3-normalized text, characters of premodifiers removed, tokens) of a content string.
-
-        They depend on the string only, so each distinct string is normalized once.
-        """
-        cached = self._texts.get(raw)
-        if cached is not None:
-            return cached
+    def _normalize(self, raw: str) -> tuple[str, int, tuple[Token, ...]]:
+        """(§3-normalized text, characters of premodifiers removed, tokens) of a content
+        string, remembered: they depend on the string only, so :meth:`_string` asks
+        once per distinct string."""
         cfg = self.config
         whited = whiteout_tags(raw, cfg.non_extractable) if "<" in raw else raw
         text = whited if cfg.keep_punctuation else whiteout_punctuation(whited)
@@ -121,7 +117,7 @@ class FillPreparer:
         return cached
 
     def _string(self, raw: str, extent: Extent | None, docid: str) -> PreparedString:
-        folded, removed, tokens = self._texts.get(raw) or self._normalized(raw)
+        folded, removed, tokens = self._texts.get(raw) or self._normalize(raw)
         if extent is not None:
             if removed:
                 extent = _shifted(extent, removed)

@@ -1,4 +1,4 @@
-"""Wall time and peak memory of ``hub4eval.align`` against ``jiwer.process_words`` and NIST sclite.
+"""Wall time and peak memory of ``hub4eval.text.align`` against ``jiwer.process_words`` and NIST sclite.
 
 Not part of the test suite. Every measurement runs in a fresh subprocess so
 that peak memory (``ru_maxrss``) belongs to that measurement alone; the table
@@ -25,7 +25,7 @@ Cases:
   N = 1e3 .. 1e6; jiwer only up to ``--jiwer-max`` words (default 1e5),
   "skipped" beyond.
 * segmented: 1e6 words in 20-word sentences aligned sentence by sentence:
-  ``hub4eval.align.align_many`` against one ``jiwer.process_words`` call on
+  ``hub4eval.text.align.align_many`` against one ``jiwer.process_words`` call on
   the lists of sentences, plus a plain ``align_words`` loop for reference;
   sclite gets one ``trn`` line per sentence.
 
@@ -131,7 +131,7 @@ def _worker(tool: str, case: str, n: int, sclite: str | None = None, timeout: fl
         return _sclite_worker(sclite, case, n, data, timeout)
     result: dict = {"tool": tool, "case": case, "n": n}
     if tool.startswith("hub4eval"):
-        from hub4eval import align
+        from hub4eval.text import align
 
         _compile_worker()  # load every kernel from the cache before timing
         base = _peak_mb()
@@ -167,7 +167,7 @@ def _worker(tool: str, case: str, n: int, sclite: str | None = None, timeout: fl
 
 def _compile_worker() -> dict:
     """First-call time with an empty numba cache, then the warm load time in a second process."""
-    from hub4eval import align
+    from hub4eval.text import align
 
     start = time.perf_counter()
     align.align_words(["a", "b"] * 2000, ["a", "c"] * 2100)  # band, batch, anchors, pruning

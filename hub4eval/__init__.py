@@ -18,11 +18,11 @@ from typing import Any
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "read_templates": "hub4eval.templates",
-    "parse_templates": "hub4eval.templates",
-    "write_templates": "hub4eval.templates",
-    "read_corpus": "hub4eval.corpus",
-    "parse_corpus": "hub4eval.corpus",
+    "read_templates": "hub4eval.io.templettes",
+    "parse_templates": "hub4eval.io.templettes",
+    "write_templates": "hub4eval.io.templettes",
+    "read_corpus": "hub4eval.io.corpus",
+    "parse_corpus": "hub4eval.io.corpus",
     "InputError": "hub4eval.errors",
     "InputWarning": "hub4eval.errors",
     "Hub4EvalError": "hub4eval.errors",

@@ -14,20 +14,20 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 
-from .config import ScoreConfig
-from .errors import InputError, InputWarning, UsageError
-from .gcpause import paused_gc
-from .mapping import Mapper
-from .model import Corpus, Extent, InstanceSet, TemplateSet, TextFill
-from .prepare import FillPreparer
-from .result import ScoreResult
+from hub4eval.config import ScoreConfig
+from hub4eval.errors import InputError, InputWarning, UsageError
+from hub4eval.util.gcpause import paused_gc
+from hub4eval.scoring.mapping import Mapper
+from hub4eval.model import Corpus, Extent, InstanceSet, TemplateSet, TextFill
+from hub4eval.scoring.fills import FillPreparer
+from hub4eval.scoring.result import ScoreResult
 
 
 def load_glm(spec: str):  # -> Glm | None
     """``default`` (the shipped English file), ``none``, or a GLM file path."""
     if spec == "none":
         return None
-    from .glm import default_glm, read_glm
+    from hub4eval.text.glm import default_glm, read_glm
 
     if spec == "default":
         return default_glm()
@@ -90,7 +90,7 @@ def score(
     if config.unsegmented and hyp_corpus is None:
         raise UsageError("--unsegmented needs the hypothesis text", hint="add --hyp-text")
     if config.unsegmented and hyp_corpus is not None:
-        from .corpus import as_unsegmented
+        from hub4eval.io.corpus import as_unsegmented
 
         hyp_corpus = as_unsegmented(hyp_corpus)  # offsets from the start of the file (§7.4)
     aligned = ref_corpus is not None and hyp_corpus is not None and texts_differ(ref_corpus, hyp_corpus)
@@ -103,7 +103,7 @@ def score(
     elif ref_corpus is not None and not ref_corpus.segmented:
         raise unsegmented_reference_error(ref_corpus)
     if ref_corpus is not None:
-        from .validate import check_against_corpus
+        from hub4eval.io.validate import check_against_corpus
 
         warnings += [*ref_corpus.warnings, *check_against_corpus(ref, ref_corpus)]
         if hyp_corpus is not None:
@@ -128,14 +128,14 @@ def score(
         glm = None
     glm_apply = None
     if glm is not None:
-        from .glm import apply_glm
+        from hub4eval.text.glm import apply_glm
 
         glm_apply = partial(apply_glm, glm=glm)
         warnings += getattr(glm, "warnings", ())
     alignment = None
     unsegmented = False
     if aligned:
-        from .textalign import align_corpora
+        from hub4eval.text.columns import align_corpora
 
         alignment = align_corpora(
             ref_corpus,  # type: ignore[arg-type]
@@ -230,7 +230,7 @@ def _check_corpus_pairing(ref: Corpus, hyp: Corpus, by_words: bool) -> None:
     segmented texts are paired by DOCID (§7.2) unless ``by_words``
     (``--unsegmented``): none in common means the wrong files were given.
     (Single unpaired documents, and an empty hypothesis text, are warnings of
-    the alignment, :func:`hub4eval.textalign.align_corpora`.)
+    the alignment, :func:`hub4eval.text.columns.align_corpora`.)
     """
     if not ref.segmented:
         raise unsegmented_reference_error(ref)
@@ -274,13 +274,13 @@ def too_large_error(path: str | Path) -> InputError:
 
 
 def read_templates_checked(path: str | Path, role: str, encoding: str, doc_tag: str = "DOC") -> TemplateSet:
-    """:func:`hub4eval.templates.read_templates`, with two mistakes made plain.
+    """:func:`hub4eval.io.templettes.read_templates`, with two mistakes made plain.
 
     A file too large for memory is one positioned error, and a text corpus
     given in place of a templette file (the files swapped on the command
     line) keeps the parser's message but gets a hint that says so.
     """
-    from .templates import read_templates
+    from hub4eval.io.templettes import read_templates
 
     try:
         return read_templates(str(path), role=role, encoding=encoding)  # type: ignore[arg-type]
@@ -330,7 +330,7 @@ def score_files(
         if path is None:
             corpora.append(None)
             continue
-        from .corpus import read_corpus
+        from hub4eval.io.corpus import read_corpus
 
         try:
             corpora.append(

@@ -12,8 +12,8 @@ from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import Literal
 
-from .errors import UsageError
-from .normalize import DEFAULT_NON_EXTRACTABLE, DEFAULT_PREMODIFIERS
+from hub4eval.errors import UsageError
+from hub4eval.text.normalize import DEFAULT_NON_EXTRACTABLE, DEFAULT_PREMODIFIERS
 
 CompareMode = Literal["both", "content", "extent"]
 ContentMode = Literal["auto", "clean", "noisy"]
@@ -102,7 +102,7 @@ class ScoreConfig:
                 mapping files never share a signature.
         """
         if version is None:
-            from . import __version__ as version
+            from hub4eval import __version__ as version
         parts = [f"hub4eval {version}", f"texts:{texts}"]
         for field in fields(self):
             value = getattr(self, field.name)

@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Union
 
-from .records import quick_init
+from hub4eval.util.records import quick_init
 
 if TYPE_CHECKING:
-    from .errors import InputWarning
+    from hub4eval.errors import InputWarning
 
 Role = Literal["reference", "hypothesis"]
 

@@ -253,7 +253,7 @@ def build() -> str:
 def check(text: str) -> None:
     """Parse with hub4eval's reader: no warning, no rule lost to a duplicate."""
     sys.path.insert(0, str(OUTPUT.parent.parent))
-    from hub4eval.glm import parse_glm
+    from hub4eval.text.glm import parse_glm
 
     glm = parse_glm(text, path=str(OUTPUT))
     if glm.warnings:

@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rapidfuzz.distance import Levenshtein
 
-from hub4eval import align
-from hub4eval.align import (
+from hub4eval.text import align
+from hub4eval.text.align import (
     DELETION,
     INSERTION,
     MATCH,
@@ -439,7 +439,7 @@ def test_wer_matches_jiwer_on_a_corpus() -> None:
 def test_numba_is_imported_lazily() -> None:
     code = (
         "import sys, runpy\n"
-        "import hub4eval.align\n"
+        "import hub4eval.text.align\n"
         "sys.argv = ['hub4eval', '--help']\n"
         "try:\n    runpy.run_module('hub4eval', run_name='__main__')\n"
         "except SystemExit:\n    pass\n"
@@ -457,7 +457,7 @@ def test_certifying_width_reaches_the_cost(cost: int, delta: int) -> None:
 
 
 def test_only_the_package_module_writes_numba_cache(monkeypatch) -> None:
-    """A copy imported under another name must not write cache entries hub4eval.align cannot load."""
+    """A copy imported under another name must not write cache entries hub4eval.text.align cannot load."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("align_copy", align.__file__)

@@ -40,9 +40,9 @@ from typer.testing import CliRunner
 from hub4eval.api import score, score_files
 from hub4eval.cli import app
 from hub4eval.config import ScoreConfig
-from hub4eval.corpus import parse_corpus, read_corpus
+from hub4eval.io.corpus import parse_corpus, read_corpus
 from hub4eval.model import Extent, TextFill
-from hub4eval.templates import read_templates
+from hub4eval.io.templettes import read_templates
 
 from conftest import EXAMPLES
 

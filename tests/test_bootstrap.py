@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from hub4eval.api import score_files
-from hub4eval.bootstrap import (
+from hub4eval.report.confidence import (
     DEFAULT_SEED,
     _array,
     _resampled_sums,
@@ -21,7 +21,7 @@ from hub4eval.bootstrap import (
     paired_bootstrap,
 )
 from hub4eval.cli import app
-from hub4eval.metrics import Counts
+from hub4eval.scoring.metrics import Counts
 
 from conftest import EXAMPLES
 from scoring_helpers import run
@@ -49,7 +49,7 @@ def test_each_resample_draws_as_many_documents_as_there_are():
 
 @pytest.mark.parametrize("cells", [10**9, 25 * 7])  # one block; blocks of 7 resamples
 def test_weights_times_counts_equal_summing_the_drawn_documents(monkeypatch, cells):
-    import hub4eval.bootstrap as bootstrap
+    import hub4eval.report.confidence as bootstrap
 
     monkeypatch.setattr(bootstrap, "_CELLS", cells)
     docs = random_documents(n=25)
@@ -118,7 +118,7 @@ def test_bad_arguments(n, level):
 
 
 def test_progress_reports_blocks_up_to_n(monkeypatch):
-    import hub4eval.bootstrap as bootstrap
+    import hub4eval.report.confidence as bootstrap
 
     monkeypatch.setattr(bootstrap, "_CELLS", 200 * 100)  # blocks of 100 resamples over 200 documents
     seen = []

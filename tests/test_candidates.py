@@ -1,7 +1,7 @@
 """The shortcuts of the instance mapping give the procedure's result exactly.
 
-- :mod:`hub4eval.candidates`: a fill pair that scores a COR always shares a key;
-- :func:`hub4eval.greedy.greedy_map_sparse` chooses what :func:`greedy_map`
+- :mod:`hub4eval.scoring.candidates`: a fill pair that scores a COR always shares a key;
+- :func:`hub4eval.scoring.greedy.greedy_map_sparse` chooses what :func:`greedy_map`
   chooses over all pairs;
 - pointer-only slots are paired in linear time as the greedy would pair them;
 - end to end, scoring with the key index equals scoring every pair.
@@ -15,21 +15,23 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hub4eval import candidates, mapping
+from hub4eval.scoring import candidates
+
+from hub4eval.scoring import mapping
 from hub4eval.api import score
-from hub4eval.candidates import (
+from hub4eval.scoring.candidates import (
     hypothesis_pointer_key,
     hypothesis_text_keys,
     reference_pointer_key,
     reference_text_keys,
     sharing_pairs,
 )
-from hub4eval.compare import TextComparison, compare_pointer, compare_text
+from hub4eval.scoring.verdicts import TextComparison, compare_pointer, compare_text
 from hub4eval.config import ScoreConfig
-from hub4eval.glm import apply_glm
-from hub4eval.greedy import greedy_map, greedy_map_sparse
+from hub4eval.text.glm import apply_glm
+from hub4eval.scoring.greedy import greedy_map, greedy_map_sparse
 from hub4eval.api import load_glm
-from hub4eval.metrics import Counts
+from hub4eval.scoring.metrics import Counts
 from hub4eval.model import (
     Extent,
     FillAlternative,
@@ -40,7 +42,7 @@ from hub4eval.model import (
     TemplateSet,
     TextFill,
 )
-from hub4eval.prepare import FillPreparer
+from hub4eval.scoring.fills import FillPreparer
 
 from strategies import template_sets
 

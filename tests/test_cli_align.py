@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from hub4eval.cli import app
-from hub4eval.corpus import read_corpus
-from hub4eval.textalign import document_tokens
+from hub4eval.io.corpus import read_corpus
+from hub4eval.text.columns import document_tokens
 
 from conftest import EXAMPLES
 
@@ -199,7 +199,7 @@ _VOCAB = ("egypt", "won", "the", "cup", "south", "africa", "h-", "heart", "part"
 @given(st.lists(st.sampled_from(_VOCAB), max_size=15), st.lists(st.sampled_from(_VOCAB), max_size=15))
 def test_never_fewer_errors_than_jiwer(ref, hyp):
     """jiwer minimizes the error count; §7.2 minimizes a weighted cost, so never fewer errors."""
-    from hub4eval.align import align_words
+    from hub4eval.text.align import align_words
 
     ours = align_words(ref, hyp)
     if not ref:
@@ -216,7 +216,7 @@ def test_never_fewer_errors_than_jiwer(ref, hyp):
 @given(st.lists(st.sampled_from(_VOCAB), min_size=1, max_size=15), st.data())
 def test_equal_to_jiwer_on_pure_edits(ref, data):
     """Only deletions, only insertions, or only substitutions: both count the same errors."""
-    from hub4eval.align import align_words
+    from hub4eval.text.align import align_words
 
     kind = data.draw(st.sampled_from(["delete", "insert", "substitute"]))
     positions = sorted(data.draw(st.sets(st.integers(0, len(ref) - 1))))

@@ -100,7 +100,7 @@ def test_missing_file_and_bad_encoding(runner: CliRunner, tmp_path: Path) -> Non
 
 
 def test_with_text_corpus(runner: CliRunner, examples: Path) -> None:
-    pytest.importorskip("hub4eval.corpus")
+    pytest.importorskip("hub4eval.io.corpus")
     sample = examples / "sample"
     result = runner.invoke(app, ["check", str(sample / "ref.tpl"), "--text", str(sample / "text.sgml")])
     assert result.exit_code == 0, result.output
@@ -108,7 +108,7 @@ def test_with_text_corpus(runner: CliRunner, examples: Path) -> None:
 
 
 def test_with_text_corpus_unknown_docid(runner: CliRunner, examples: Path, tmp_path: Path) -> None:
-    pytest.importorskip("hub4eval.corpus")
+    pytest.importorskip("hub4eval.io.corpus")
     path = write(tmp_path, "<T-PRI19980302.2000.2932-1> :=\n  X: a\n")
     result = runner.invoke(app, ["check", str(path), "--text", str(examples / "sample" / "text.sgml")])
     assert result.exit_code == 2

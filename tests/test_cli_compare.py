@@ -8,9 +8,9 @@ import pytest
 from typer.testing import CliRunner
 
 from hub4eval.api import score_files
-from hub4eval.bootstrap import document_counts, paired_bootstrap
+from hub4eval.report.confidence import document_counts, paired_bootstrap
 from hub4eval.cli import app
-from hub4eval.metrics import Counts
+from hub4eval.scoring.metrics import Counts
 
 from conftest import EXAMPLES
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from hub4eval.corpus import parse_corpus, read_corpus
+from hub4eval.io.corpus import parse_corpus, read_corpus
 from hub4eval.errors import InputError
-from hub4eval.templates import read_templates
+from hub4eval.io.templettes import read_templates
 
 from conftest import EXAMPLES
 

@@ -11,7 +11,7 @@ from hub4eval.api import score_files
 from hub4eval.cli import app
 from hub4eval.cli.explain import context_lines
 from hub4eval.errors import UsageError
-from hub4eval.explain import GAP, aligned_context, explain, select_points, tally
+from hub4eval.report.explain import GAP, aligned_context, explain, select_points, tally
 
 from conftest import EXAMPLES
 

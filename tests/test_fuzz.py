@@ -28,15 +28,15 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from hub4eval.cli import app
-from hub4eval.templates import write_templates
+from hub4eval.io.templettes import write_templates
 
 from strategies import DOCIDS, WORDS, as_hypothesis, template_sets
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "examples" / "sample"
 SAMPLE_FILES = {name: (SAMPLE / name).read_bytes() for name in ("ref.tpl", "hyp.tpl", "text.sgml")}
-HAS_CORPUS = importlib.util.find_spec("hub4eval.corpus") is not None
-needs_corpus = pytest.mark.skipif(not HAS_CORPUS, reason="hub4eval.corpus (text corpora) has not landed yet")
+HAS_CORPUS = importlib.util.find_spec("hub4eval.io.corpus") is not None
+needs_corpus = pytest.mark.skipif(not HAS_CORPUS, reason="hub4eval.io.corpus (text corpora) has not landed yet")
 
 QUICK = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 LONG = settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from hub4eval.api import score_files
 from hub4eval.cli import app
-from hub4eval.gcpause import paused_gc
+from hub4eval.util.gcpause import paused_gc
 
 from conftest import EXAMPLES
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from hub4eval.errors import InputError
-from hub4eval.glm import Glm, apply_glm, default_glm, parse_glm, read_glm
-from hub4eval.tokens import Token, tokenize
+from hub4eval.text.glm import Glm, apply_glm, default_glm, parse_glm, read_glm
+from hub4eval.text.tokens import Token, tokenize
 
 EVERY_CONSTRUCT = """\
 ;; A test file with every construct hub4eval reads.
@@ -247,7 +247,7 @@ def test_shipped_en_glm_parses_without_warnings() -> None:
 def test_shipped_en_glm_is_what_the_script_generates() -> None:
     import importlib.util
 
-    from hub4eval.resources import data_path
+    from hub4eval.util.resources import data_path
 
     script = data_path("mapping_files", "make_en_glm.py")
     spec = importlib.util.spec_from_file_location("make_en_glm", script)

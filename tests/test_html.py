@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from hub4eval.api import score_files
 from hub4eval.cli import app
-from hub4eval.html import to_html
+from hub4eval.report.html import to_html
 
 from conftest import EXAMPLES
 from scoring_helpers import run

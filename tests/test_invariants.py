@@ -40,7 +40,7 @@ from hub4eval.model import (
     TemplateSet,
     TextFill,
 )
-from hub4eval.templates import write_templates
+from hub4eval.io.templettes import write_templates
 
 from strategies import as_hypothesis, template_sets
 

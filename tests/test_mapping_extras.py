@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from hub4eval.api import score_files
-from hub4eval.mapping import _overlapping
+from hub4eval.scoring.mapping import _overlapping
 from hub4eval.model import Extent
 
 from conftest import EXAMPLES

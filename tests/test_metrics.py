@@ -2,7 +2,7 @@ from fractions import Fraction
 
 import pytest
 
-from hub4eval.metrics import Counts
+from hub4eval.scoring.metrics import Counts
 
 
 def test_pos_act_and_f():

@@ -1,4 +1,4 @@
-"""§6 "Content, noisy data": the token comparison of hub4eval.noisy."""
+"""§6 "Content, noisy data": the token comparison of hub4eval.scoring.noisy."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hub4eval.noisy import DEFAULT_FILLERS, is_optional_reference, noisy_content_correct
-from hub4eval.tokens import Token, tokenize
+from hub4eval.scoring.noisy import DEFAULT_FILLERS, is_optional_reference, noisy_content_correct
+from hub4eval.text.tokens import Token, tokenize
 
 
 def check(ref: str, hyp: str, minimals: list[str] | None = None) -> tuple[bool, str]:

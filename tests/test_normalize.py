@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hub4eval import normalize
+from hub4eval.text import normalize
 
 
 @settings(max_examples=500, deadline=None)

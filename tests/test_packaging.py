@@ -27,7 +27,7 @@ def test_wheel_ships_the_grammar_and_the_mapping_file(tmp_path):
     target = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(target)
     probe = (
-        "import hub4eval.resources as r, hub4eval.templates as t, hub4eval.glm as g;"
+        "import hub4eval.util.resources as r, hub4eval.io.templettes as t, hub4eval.text.glm as g;"
         "print(r.data_path('grammars', 'templette.lark'));"
         "print(len(t.parse_templates('<T-D-1> :=\\n  A: x\\n').instances), len(g.default_glm().rules) > 100)"
     )

@@ -15,9 +15,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import hub4eval
-from hub4eval import records
+from hub4eval.util import records
 from hub4eval.model import Extent, TextFill
-from hub4eval.records import quick_init
+from hub4eval.util.records import quick_init
 
 
 def twins():
@@ -104,10 +104,10 @@ def test_refuses_what_it_would_not_reproduce():
 def package_records():
     """Every class of hub4eval given a quick __init__."""
     found = []
-    for info in pkgutil.iter_modules(hub4eval.__path__):
-        if info.name == "__main__":
+    for info in pkgutil.walk_packages(hub4eval.__path__, prefix="hub4eval."):
+        if info.name == "hub4eval.__main__":
             continue
-        module = importlib.import_module(f"hub4eval.{info.name}")
+        module = importlib.import_module(info.name)
         for value in vars(module).values():
             if isinstance(value, type) and value.__module__ == module.__name__:
                 if value.__init__.__qualname__ == f"{value.__qualname__}.__init__" and "_set_" in str(

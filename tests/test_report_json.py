@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from hub4eval.api import score
 from hub4eval.config import ScoreConfig
 from hub4eval.model import FillAlternative, Instance, InstanceSet, Slot, TemplateSet, TextFill
-from hub4eval.report import iter_json_text
+from hub4eval.report.tables import iter_json_text
 
 from strategies import template_sets
 
@@ -55,11 +55,11 @@ def test_streamed_json_escapes_documents_fills_and_reasons(docid, ref_contents, 
 
 # -- the pieces the --json writer makes for every point ------------------------
 
-from hub4eval.compare import TextComparison, compare_text  # noqa: E402
+from hub4eval.scoring.verdicts import TextComparison, compare_text  # noqa: E402
 from hub4eval.model import Extent, PointerFill  # noqa: E402
-from hub4eval.points import fill_text  # noqa: E402
-from hub4eval.prepare import FillPreparer  # noqa: E402
-from hub4eval.report import write_text  # noqa: E402
+from hub4eval.scoring.points import fill_text  # noqa: E402
+from hub4eval.scoring.fills import FillPreparer  # noqa: E402
+from hub4eval.report.tables import write_text  # noqa: E402
 
 
 @pytest.mark.parametrize(

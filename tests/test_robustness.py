@@ -29,8 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "input-errors.md"
 SAMPLE = ROOT / "examples" / "sample"
 
-HAS_CORPUS = importlib.util.find_spec("hub4eval.corpus") is not None
-needs_corpus = pytest.mark.skipif(not HAS_CORPUS, reason="hub4eval.corpus (text corpora) has not landed yet")
+HAS_CORPUS = importlib.util.find_spec("hub4eval.io.corpus") is not None
+needs_corpus = pytest.mark.skipif(not HAS_CORPUS, reason="hub4eval.io.corpus (text corpora) has not landed yet")
 
 OK = "<T-D-1> :=\n  X: a\n"
 SAMPLE_REF = (SAMPLE / "ref.tpl").read_text(encoding="utf-8")

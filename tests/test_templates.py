@@ -20,7 +20,7 @@ from hub4eval.model import (
     TemplateSet,
     TextFill,
 )
-from hub4eval.templates import parse_templates, read_templates, write_templates
+from hub4eval.io.templettes import parse_templates, read_templates, write_templates
 
 
 def parse(text: str, role: str = "reference") -> TemplateSet:

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from hub4eval.errors import InputError, InputWarning
 from hub4eval.model import Instance
-from hub4eval.templates import _parser, parse_templates, write_templates
+from hub4eval.io.templettes import _parser, parse_templates, write_templates
 
 # ----------------------------------------------------------- generated files
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from hub4eval.corpus import parse_corpus
+from hub4eval.io.corpus import parse_corpus
 from hub4eval.model import Extent
-from hub4eval.textalign import align_corpora
+from hub4eval.text.columns import align_corpora
 
 # The procedure's example; DOCNO is made non-extractable so that the columns are
 # exactly the procedure's (its example has no identifier element).

@@ -13,11 +13,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import EXAMPLES
-from hub4eval.corpus import parse_corpus, read_corpus
-from hub4eval.glm import default_glm
+from hub4eval.io.corpus import parse_corpus, read_corpus
+from hub4eval.text.glm import default_glm
 from hub4eval.model import Extent, TextFill
-from hub4eval.templates import read_templates
-from hub4eval.textalign import align_corpora, document_tokens
+from hub4eval.io.templettes import read_templates
+from hub4eval.text.columns import align_corpora, document_tokens
 
 # The procedure's texts. Its documents have no identifier element; ours put
 # <DOCNO> at the end (and make it non-extractable) so that every character
@@ -298,7 +298,7 @@ def test_unsegmented_columns_are_split_by_reference_document():
     """Insertions count in the document of the reference word before them."""
     import numpy as np
 
-    from hub4eval.textalign import _owned_columns
+    from hub4eval.text.columns import _owned_columns
 
     # columns: ins, r0, r1, ins, ins, r2, ins   (documents of 2, 0 and 1 tokens)
     ref_index = np.array([-1, 0, 1, -1, -1, 2, -1], dtype=np.int32)

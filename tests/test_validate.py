@@ -8,8 +8,8 @@ import pytest
 
 from hub4eval.errors import InputError
 from hub4eval.model import Corpus, Document
-from hub4eval.templates import parse_templates, read_templates
-from hub4eval.validate import check_against_corpus
+from hub4eval.io.templettes import parse_templates, read_templates
+from hub4eval.io.validate import check_against_corpus
 
 D1 = "<DOC>\n<DOCNO> D1 </DOCNO>\nThe big   red\ndog barked.\n</DOC>"
 D2 = "<DOC>\n<DOCNO> PRI19980302.2000.2923 </DOCNO>\nA cat.\n</DOC>"
@@ -105,7 +105,7 @@ def test_unsegmented_corpus_checks_only_extents_against_the_file() -> None:
 
 
 def test_sample_against_its_corpus(examples: Path) -> None:
-    corpus_module = pytest.importorskip("hub4eval.corpus")
+    corpus_module = pytest.importorskip("hub4eval.io.corpus")
     corpus = corpus_module.read_corpus(str(examples / "sample" / "text.sgml"))
     ref = read_templates(examples / "sample" / "ref.tpl")
     hyp = read_templates(examples / "sample" / "hyp.tpl", role="hypothesis")

@@ -5,7 +5,7 @@ Each command lives in its own module and registers itself on ``app``.
 
 from __future__ import annotations
 
-from . import align, check, compare, explain, score  # noqa: F401  (registers the commands)
-from .app import app, main
+from hub4eval.cli import align, check, compare, explain, score  # noqa: F401  (registers the commands)
+from hub4eval.cli.app import app, main
 
 __all__ = ["app", "main"]

@@ -7,8 +7,8 @@ from typing import Optional
 
 import typer
 
-from . import options as o
-from .app import command, print_warnings
+from hub4eval.cli import options as o
+from hub4eval.cli.app import command, print_warnings
 
 KIND_LABELS = ("", "S", "D", "I")
 
@@ -58,12 +58,12 @@ def align_command(
 
     from rich.table import Table
 
-    from .. import report
-    from ..api import load_glm, unsegmented_reference_error
-    from ..corpus import read_corpus
-    from ..normalize import DEFAULT_NON_EXTRACTABLE
-    from ..textalign import align_corpora
-    from .score import make_console
+    from hub4eval.report import tables as report
+    from hub4eval.api import load_glm, unsegmented_reference_error
+    from hub4eval.io.corpus import read_corpus
+    from hub4eval.text.normalize import DEFAULT_NON_EXTRACTABLE
+    from hub4eval.text.columns import align_corpora
+    from hub4eval.cli.score import make_console
 
     hidden = tuple(non_extractable) if non_extractable else DEFAULT_NON_EXTRACTABLE
     corpora = [

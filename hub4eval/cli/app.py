@@ -12,8 +12,8 @@ from typing import Any, TypeVar
 import click
 import typer
 
-from ..errors import InputError, InputWarning
-from ..gcpause import paused_gc
+from hub4eval.errors import InputError, InputWarning
+from hub4eval.util.gcpause import paused_gc
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 1

@@ -16,8 +16,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ..model import PointerFill, TemplateSet
-from .app import command, print_warnings
+from hub4eval.model import PointerFill, TemplateSet
+from hub4eval.cli.app import command, print_warnings
 
 
 def summary_table(tset: TemplateSet) -> Table:
@@ -72,20 +72,20 @@ def check_command(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print no summary and no warnings, only errors."),
 ) -> None:
     """Check that FILE is a valid templette file; print a summary and the warnings."""
-    from ..validate import check_against_corpus
+    from hub4eval.io.validate import check_against_corpus
 
     role = "hypothesis" if hypothesis else "reference"
-    from ..api import read_templates_checked
+    from hub4eval.api import read_templates_checked
 
     tset = read_templates_checked(file, role, encoding)
     warnings = list(tset.warnings)
     if text is not None:
-        from ..corpus import read_corpus
+        from hub4eval.io.corpus import read_corpus
 
         try:
             corpus = read_corpus(str(text), encoding=encoding)
         except MemoryError:
-            from ..api import too_large_error
+            from hub4eval.api import too_large_error
 
             raise too_large_error(text) from None
         warnings += [*corpus.warnings, *check_against_corpus(tset, corpus)]

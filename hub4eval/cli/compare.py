@@ -2,7 +2,7 @@
 
 Both hypotheses are scored against the same reference with the same options;
 the per-document counts of the two results then go through
-:func:`hub4eval.bootstrap.paired_bootstrap` over the union of their documents
+:func:`hub4eval.report.confidence.paired_bootstrap` over the union of their documents
 (a document one system has no counts for counts zero points for it).
 """
 
@@ -13,8 +13,8 @@ from typing import Optional
 
 import typer
 
-from . import options as o
-from .app import command, print_warnings
+from hub4eval.cli import options as o
+from hub4eval.cli.app import command, print_warnings
 
 
 @command("compare")
@@ -49,11 +49,11 @@ def compare_command(
 
     from rich.markup import escape
 
-    from .. import report
-    from ..bootstrap import document_counts, paired_bootstrap
-    from ..errors import UsageError
-    from ..metrics import Counts
-    from .score import _write, make_console, progress_bar, score_with_progress
+    from hub4eval.report import tables as report
+    from hub4eval.report.confidence import document_counts, paired_bootstrap
+    from hub4eval.errors import UsageError
+    from hub4eval.scoring.metrics import Counts
+    from hub4eval.cli.score import _write, make_console, progress_bar, score_with_progress
 
     if bootstrap < 1:
         raise UsageError(f"--bootstrap must be at least 1, got {bootstrap}", hint="e.g. --bootstrap 10000")

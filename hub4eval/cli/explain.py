@@ -1,6 +1,6 @@
 """`hub4eval explain`: every point matching the filters, with its fills and the reason.
 
-The rows come from :func:`hub4eval.explain.explain`; this module only renders
+The rows come from :func:`hub4eval.report.explain.explain`; this module only renders
 them. On a terminal the fill's words in the aligned context are highlighted;
 piped, they are put in brackets so the output stays plain text.
 """
@@ -12,15 +12,15 @@ from typing import Any, Optional
 
 import typer
 
-from . import options as o
-from .app import command, print_warnings
+from hub4eval.cli import options as o
+from hub4eval.cli.app import command, print_warnings
 
 
 def context_lines(context: Any, plain: bool) -> tuple[str, str]:
     """The REF and HYP lines of an aligned context, one padded cell per column.
 
     Args:
-        context: a :class:`hub4eval.explain.Context`.
+        context: a :class:`hub4eval.report.explain.Context`.
         plain: mark the fill's words with ``[...]``; else with rich markup
             (bold reverse), the words themselves escaped.
 
@@ -30,7 +30,7 @@ def context_lines(context: Any, plain: bool) -> tuple[str, str]:
     """
     from rich.markup import escape
 
-    from ..explain import GAP
+    from hub4eval.report.explain import GAP
 
     ref_cells, hyp_cells = [], []
     for ref, hyp, kind, ref_on, hyp_on in zip(
@@ -122,8 +122,8 @@ def explain_command(
 
     Filters combine (AND); a repeated filter matches any of its values.
     """
-    from ..explain import explain, tally
-    from .score import make_console, score_with_progress
+    from hub4eval.report.explain import explain, tally
+    from hub4eval.cli.score import make_console, score_with_progress
 
     config = o.build_config(
         compare=compare, content=content, glm=glm, beta=beta, min_map_f=min_map_f,

@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING, Optional
 import typer
 from rich.console import Console
 
-from . import options as o
-from .app import command, keep_until_exit, print_warnings
+from hub4eval.cli import options as o
+from hub4eval.cli.app import command, keep_until_exit, print_warnings
 
 if TYPE_CHECKING:
-    from ..config import ScoreConfig
-    from ..result import ScoreResult
+    from hub4eval.config import ScoreConfig
+    from hub4eval.scoring.result import ScoreResult
 
 
 def make_console(stderr: bool = False) -> Console:
@@ -66,7 +66,7 @@ def score_with_progress(
     docno_tag: str,
 ) -> ScoreResult:
     """:func:`hub4eval.api.score_files` with the text options of the CLI and a progress bar."""
-    from ..api import score_files
+    from hub4eval.api import score_files
 
     with progress_bar(description, quiet) as advance:
         result = score_files(
@@ -78,8 +78,8 @@ def score_with_progress(
 
 def _write(text: str | Iterable[str], path: str, option: str) -> None:
     """Write an output file; an unwritable path is a usage error, not a traceback."""
-    from .. import report
-    from ..errors import UsageError
+    from hub4eval.report import tables as report
+    from hub4eval.errors import UsageError
 
     try:
         report.write_text(text, path)
@@ -133,9 +133,9 @@ def score_command(
     quiet: bool = o.Quiet,
 ) -> None:
     """Score HYP against REF: per-slot table, type subtotals, overall row and headline."""
-    from ..errors import UsageError
-    from ..metrics import METRICS
-    from .. import report
+    from hub4eval.errors import UsageError
+    from hub4eval.scoring.metrics import METRICS
+    from hub4eval.report import tables as report
 
     for level in by or ():
         if level not in ("document", "type"):
@@ -157,7 +157,7 @@ def score_command(
     print_warnings(result.warnings, quiet)
     intervals = None
     if bootstrap:
-        from ..bootstrap import bootstrap_intervals, document_counts
+        from hub4eval.report.confidence import bootstrap_intervals, document_counts
 
         with progress_bar("bootstrap resamples", quiet) as advance:
             intervals = bootstrap_intervals(
@@ -170,7 +170,7 @@ def score_command(
         }
         _write(report.iter_json_text(result, extra), json_path, "--json")
     if html_path is not None:
-        from ..html import to_html
+        from hub4eval.report.html import to_html
 
         note = f"{bootstrap} document resamples, seed {seed}" if intervals is not None else ""
         _write(to_html(result, intervals=intervals, bootstrap_note=note), html_path, "--html")

@@ -42,8 +42,8 @@ from typing import Any
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 
-from .errors import InputError, InputWarning
-from .model import (
+from hub4eval.errors import InputError, InputWarning
+from hub4eval.model import (
     Extent,
     Fill,
     FillAlternative,
@@ -55,7 +55,7 @@ from .model import (
     TemplateSet,
     TextFill,
 )
-from .resources import data_path
+from hub4eval.util.resources import data_path
 
 __all__ = ["parse_templates", "read_templates", "write_templates"]
 

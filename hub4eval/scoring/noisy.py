@@ -1,6 +1,6 @@
 """§6 "Content, noisy data": comparing a fill's tokens when the texts differ.
 
-Pure functions over token tuples (:class:`hub4eval.tokens.Token`, after §3 and
+Pure functions over token tuples (:class:`hub4eval.text.tokens.Token`, after §3 and
 the spelling mapping of §8). On the reference side a token is *optional* when
 it is a filler (``uh``, ...), a word fragment (``buni-``), parenthesized
 (``(uh)``) or marked optional by a GLM rule (``{ uh / @ }``). On the
@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .config import DEFAULT_FILLERS as _DEFAULT_FILLER_WORDS
-from .tokens import Token
+from hub4eval.config import DEFAULT_FILLERS as _DEFAULT_FILLER_WORDS
+from hub4eval.text.tokens import Token
 
 __all__ = ["DEFAULT_FILLERS", "is_optional_reference", "kept_hypothesis_tokens", "noisy_content_correct"]
 
@@ -116,7 +116,7 @@ def noisy_content_correct(
     Returns:
         (correct, the reason in words).
 
-    >>> from hub4eval.tokens import tokenize
+    >>> from hub4eval.text.tokens import tokenize
     >>> ref = tokenize("Glen Buni- Bunting")
     >>> noisy_content_correct(ref, [ref], tokenize("glen uh bunting"))[0]
     True

@@ -79,7 +79,7 @@ file when that is writable, else in the user-wide cache directory
 (e.g. ``~/.cache/numba``). A fresh cache costs a few seconds of compilation on the
 first call in a process; later processes load it in well under a second. The
 cache is invalidated when this file changes. The module caches only when
-imported as ``hub4eval.align`` (see ``_kernels``). With ``NUMBA_DISABLE_JIT=1`` the
+imported as ``hub4eval.text.align`` (see ``_kernels``). With ``NUMBA_DISABLE_JIT=1`` the
 same kernels run as (slow) Python.
 """
 
@@ -653,8 +653,8 @@ def _kernels() -> SimpleNamespace:
             # numba keys its cache by source file, but the cached code refers to
             # the module by name: a copy loaded under another name (``python -m
             # doctest hub4eval/align.py`` imports it as ``align``) would write
-            # entries that hub4eval.align cannot load. Only cache the real module.
-            cache = __name__ == "hub4eval.align"
+            # entries that hub4eval.text.align cannot load. Only cache the real module.
+            cache = __name__ == "hub4eval.text.align"
             for name in _KERNEL_NAMES:
                 if not isinstance(g[name], numba.core.dispatcher.Dispatcher):
                     g[name] = numba.njit(cache=cache, nogil=True)(g[name])

@@ -12,7 +12,7 @@ from fractions import Fraction
 from collections.abc import Iterable
 from typing import Literal
 
-from .records import quick_init
+from hub4eval.util.records import quick_init
 
 Category = Literal["COR", "INC", "MIS", "SPU", "OPT", "REM"]
 CATEGORIES: tuple[Category, ...] = ("COR", "INC", "MIS", "SPU", "OPT", "REM")

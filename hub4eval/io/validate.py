@@ -12,8 +12,8 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator
 
-from .errors import InputError, InputWarning
-from .model import Corpus, Document, Extent, Instance, TemplateSet, TextFill
+from hub4eval.errors import InputError, InputWarning
+from hub4eval.model import Corpus, Document, Extent, Instance, TemplateSet, TextFill
 
 __all__ = ["check_against_corpus"]
 

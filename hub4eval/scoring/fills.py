@@ -12,16 +12,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from .config import ScoreConfig
-from .model import Extent, TextFill
-from .normalize import (
+from hub4eval.config import ScoreConfig
+from hub4eval.model import Extent, TextFill
+from hub4eval.text.normalize import (
     collapse_whitespace,
     strip_premodifiers,
     whiteout_punctuation,
     whiteout_tags,
 )
-from .records import quick_init
-from .tokens import Token, tokenize
+from hub4eval.util.records import quick_init
+from hub4eval.text.tokens import Token, tokenize
 
 
 class ExtentMapper(Protocol):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-_PACKAGE_DIR = Path(__file__).resolve().parent
+_PACKAGE_DIR = Path(__file__).resolve().parent.parent  # hub4eval/
 
 
 def data_path(folder: str, name: str) -> Path:

@@ -1,8 +1,8 @@
 """§6: comparing single fills, giving verdicts (kind, category, reason).
 
-Pure functions over prepared fills (see :mod:`hub4eval.prepare`). A verdict
+Pure functions over prepared fills (see :mod:`hub4eval.scoring.fills`). A verdict
 says in words why a point is what it is; the mapping layer attaches the
-instance, slot and fills to make it a :class:`hub4eval.points.Point`.
+instance, slot and fills to make it a :class:`hub4eval.scoring.points.Point`.
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from .config import ScoreConfig
-from .metrics import Category
-from .model import Extent, PointerFill
-from .prepare import PreparedFill
+from hub4eval.config import ScoreConfig
+from hub4eval.scoring.metrics import Category
+from hub4eval.model import Extent, PointerFill
+from hub4eval.scoring.fills import PreparedFill
 
 Kind = Literal["pointer", "content", "extent"]
 KINDS: tuple[Kind, ...] = ("pointer", "content", "extent")
@@ -105,7 +105,7 @@ def _noisy_content(ref: PreparedFill, hyp: PreparedFill, fillers: frozenset[str]
 
 
 def _noisy(ref: PreparedFill, hyp: PreparedFill, fillers: frozenset[str]) -> tuple[bool, str]:
-    from .noisy import noisy_content_correct
+    from hub4eval.scoring.noisy import noisy_content_correct
 
     return noisy_content_correct(
         ref.maximal.tokens, [m.tokens for m in ref.minimals], hyp.maximal.tokens, fillers

@@ -23,7 +23,7 @@ words is skipped with an :class:`~hub4eval.errors.InputWarning` (``FILE:LINE``);
 a malformed rule is an :class:`~hub4eval.errors.InputError` (``FILE:LINE:COL``).
 
 Both sides of a rule are normalized by the one tokenizer
-(:func:`hub4eval.tokens.tokenize`), so a rule is written the way text is
+(:func:`hub4eval.text.tokens.tokenize`), so a rule is written the way text is
 written (``U.S.`` is the two tokens ``u s``; ``2-0`` stays one token) and it
 matches the tokens the scorer compares. Typographic apostrophes (U+2019) match
 ASCII ones. The tokenizer's punctuation whiteout is assumed: under
@@ -57,8 +57,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError, InputWarning
-from .tokens import Token, tokenize
+from hub4eval.errors import InputError, InputWarning
+from hub4eval.text.tokens import Token, tokenize
 
 __all__ = ["Glm", "GlmRule", "apply_glm", "default_glm", "parse_glm", "read_glm"]
 
@@ -566,7 +566,7 @@ def apply_glm(tokens: Sequence[Token], glm: Glm) -> tuple[Token, ...]:
     """Rewrite ``tokens`` with the rules of ``glm`` (one pass, longest match first).
 
     Args:
-        tokens: tokens from :func:`hub4eval.tokens.tokenize`.
+        tokens: tokens from :func:`hub4eval.text.tokens.tokenize`.
         glm: the rules.
 
     Returns:
@@ -638,6 +638,6 @@ def default_glm() -> Glm:
     Raises:
         FileNotFoundError: the installation lacks the file.
     """
-    from .resources import data_path
+    from hub4eval.util.resources import data_path
 
     return read_glm(data_path("mapping_files", "en.glm"))

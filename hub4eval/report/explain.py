@@ -1,6 +1,6 @@
 """The drill-down: which points, and why (spec §9 "Drill-down").
 
-Pure functions over a :class:`~hub4eval.result.ScoreResult`, no printing:
+Pure functions over a :class:`~hub4eval.scoring.result.ScoreResult`, no printing:
 
 * :func:`select_points`: the points matching filters by slot, type, document
   and category. A value that no point has is a :class:`UsageError` that
@@ -10,7 +10,7 @@ Pure functions over a :class:`~hub4eval.result.ScoreResult`, no printing:
 * :func:`explain`: both at once, as :class:`ExplainRow` objects that the CLI
   and the HTML report render.
 
-The reasons themselves are made where the verdicts are (:mod:`hub4eval.compare`).
+The reasons themselves are made where the verdicts are (:mod:`hub4eval.scoring.verdicts`).
 """
 
 from __future__ import annotations
@@ -21,16 +21,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import UsageError
-from .metrics import CATEGORIES
-from .model import Extent, TextFill
-from .points import FillRef, Point
-from .result import ScoreResult
+from hub4eval.errors import UsageError
+from hub4eval.scoring.metrics import CATEGORIES
+from hub4eval.model import Extent, TextFill
+from hub4eval.scoring.points import FillRef, Point
+from hub4eval.scoring.result import ScoreResult
 
 GAP = -1
 """``Context.kinds`` value of the elision cell between two distant windows."""
 
-_POINTER_RE = re.compile(r"<([^\s<>-]+)-(\S+)-([0-9]+)>")  # as hub4eval.templates: DOCID may hold hyphens
+_POINTER_RE = re.compile(r"<([^\s<>-]+)-(\S+)-([0-9]+)>")  # as hub4eval.io.templettes: DOCID may hold hyphens
 
 
 def _closest(value: str, known: Sequence[str]) -> list[str]:
@@ -136,7 +136,7 @@ class Context:
     Attributes:
         ref_words: the reference word of each column ('' for an insertion).
         hyp_words: the hypothesis word of each column ('' for a deletion).
-        kinds: :mod:`hub4eval.align` MATCH, SUBSTITUTION, DELETION or
+        kinds: :mod:`hub4eval.text.align` MATCH, SUBSTITUTION, DELETION or
             INSERTION per column; :data:`GAP` for the "…" cell that stands
             for the columns left out between two distant fills.
         ref_marked: True for the columns of the reference fill.

@@ -14,8 +14,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .normalize import HYPHENS, whiteout_punctuation
-from .records import quick_init
+from hub4eval.text.normalize import HYPHENS, whiteout_punctuation
+from hub4eval.util.records import quick_init
 
 _WORD = re.compile(r"\S+")
 

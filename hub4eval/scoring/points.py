@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from .compare import Kind
-from .metrics import Category
-from .model import Fill, Instance, PointerFill, TextFill
-from .records import quick_init
+from hub4eval.scoring.verdicts import Kind
+from hub4eval.scoring.metrics import Category
+from hub4eval.model import Fill, Instance, PointerFill, TextFill
+from hub4eval.util.records import quick_init
 
 
 def fill_text(fill: Fill) -> str:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from .metrics import Counts
+from hub4eval.scoring.metrics import Counts
 
 DEFAULT_SEED = 12345
 DEFAULT_LEVEL = 0.95
@@ -35,7 +35,7 @@ Progress = Callable[[int, int], None]
 
 
 def document_counts(result: Any) -> dict[str, Counts]:
-    """Counts of every document of a :class:`~hub4eval.result.ScoreResult`.
+    """Counts of every document of a :class:`~hub4eval.scoring.result.ScoreResult`.
 
     Unlike ``result.by("document")``, a document whose instance sets gave no
     point at all (e.g. only optional instances, left unmatched) is kept with

@@ -1,4 +1,4 @@
-"""Reports of a :class:`~hub4eval.result.ScoreResult`: rich tables, JSON, CSV.
+"""Reports of a :class:`~hub4eval.scoring.result.ScoreResult`: rich tables, JSON, CSV.
 
 Tables print percentages with one decimal and ``-`` for an undefined metric;
 JSON holds fractions in [0, 1] and ``null`` (§4, §9).
@@ -15,9 +15,9 @@ from typing import Any, TextIO
 
 from rich.table import Table
 
-from .metrics import METRICS, Counts
-from .points import FillRef
-from .result import ScoreResult
+from hub4eval.scoring.metrics import METRICS, Counts
+from hub4eval.scoring.points import FillRef
+from hub4eval.scoring.result import ScoreResult
 
 COUNT_COLUMNS = ("POS", "ACT", "COR", "INC", "MIS", "SPU", "OPT", "REM")
 COLUMNS = COUNT_COLUMNS + METRICS
@@ -123,7 +123,7 @@ _ENTRY_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
 
 
 def _point_entries(result: ScoreResult) -> Iterator[str]:
-    """Each point as :meth:`hub4eval.points.Point.as_dict` encodes, made from the fill pairs:
+    """Each point as :meth:`hub4eval.scoring.points.Point.as_dict` encodes, made from the fill pairs:
     the slot, document and fills are encoded once per pair, not once per point."""
     encode = _ENTRY_ENCODER.encode
     encode_string = json.encoder.encode_basestring  # what that encoder does with a str

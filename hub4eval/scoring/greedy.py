@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import TypeVar
 
-from .metrics import Counts
+from hub4eval.scoring.metrics import Counts
 
 T = TypeVar("T")
 

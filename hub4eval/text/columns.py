@@ -1,8 +1,8 @@
 """§7: from two different text corpora to comparable (column) extents.
 
-Each document's extractable text is tokenized (:mod:`hub4eval.tokens`, spans
+Each document's extractable text is tokenized (:mod:`hub4eval.text.tokens`, spans
 kept), spelling-normalized by the GLM (§8) on both sides, and aligned word by
-word (:mod:`hub4eval.align`). A character extent then becomes the alignment
+word (:mod:`hub4eval.text.align`). A character extent then becomes the alignment
 columns of the first and last token it touches (§7.3).
 
 Segmented hypothesis: documents are paired by DOCID and aligned one by one;
@@ -32,13 +32,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .errors import InputWarning
-from .model import Corpus, Document, Extent
-from .tokens import Token, tokenize
+from hub4eval.errors import InputWarning
+from hub4eval.model import Corpus, Document, Extent
+from hub4eval.text.tokens import Token, tokenize
 
 if TYPE_CHECKING:
-    from .align import Alignment
-    from .glm import Glm
+    from hub4eval.text.align import Alignment
+    from hub4eval.text.glm import Glm
 
 
 @dataclass(frozen=True)
@@ -89,7 +89,7 @@ class DocumentAlignment:
     def rows(self, columns: slice = slice(None)) -> list[tuple[str, str, int]]:
         """(reference word, hypothesis word, kind) per column; '' for a gap.
 
-        ``kind`` is :data:`hub4eval.align.MATCH` (0), ``SUBSTITUTION`` (1),
+        ``kind`` is :data:`hub4eval.text.align.MATCH` (0), ``SUBSTITUTION`` (1),
         ``DELETION`` (2) or ``INSERTION`` (3).
         """
         a = self.alignment
@@ -191,7 +191,7 @@ def document_tokens(
         case_sensitive=case_sensitive,
     )
     if glm is not None:
-        from .glm import apply_glm
+        from hub4eval.text.glm import apply_glm
 
         tokens = apply_glm(tokens, glm)
     return tokens
@@ -241,7 +241,7 @@ def align_corpora(
     Args:
         ref: the reference corpus (segmented).
         hyp: the hypothesis corpus.
-        glm: a :class:`hub4eval.glm.Glm` applied to both sides, or None.
+        glm: a :class:`hub4eval.text.glm.Glm` applied to both sides, or None.
         keep_punctuation: tokenize without the punctuation whiteout.
         case_sensitive: keep case in tokens.
         unsegmented: align the hypothesis as one stream against all reference
@@ -250,7 +250,7 @@ def align_corpora(
     Returns:
         The alignment, with warnings for documents present on one side only.
     """
-    from .align import align_many, align_words
+    from hub4eval.text.align import align_many, align_words
 
     options = {"glm": glm, "keep_punctuation": keep_punctuation, "case_sensitive": case_sensitive}
     if unsegmented is None:
@@ -259,7 +259,7 @@ def align_corpora(
     ref_tokens = {doc.docid: document_tokens(doc, **options) for doc in ref.documents}
 
     if unsegmented:
-        from .corpus import as_unsegmented
+        from hub4eval.io.corpus import as_unsegmented
 
         hyp_all = [t for doc in as_unsegmented(hyp).documents for t in document_tokens(doc, **options)]
         ref_all = [t for doc in ref.documents for t in ref_tokens[doc.docid]]

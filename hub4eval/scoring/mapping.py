@@ -3,7 +3,7 @@
 Levels: instance sets (by DOCID, or by overlapping extents for an unsegmented
 hypothesis, §7.4) -> instances of one type, types in pointer-dependency order
 -> slots by name -> the best reference fill-alternative -> single fills. Each
-level uses :func:`hub4eval.greedy.greedy_map`. Candidate pairs carry only
+level uses :func:`hub4eval.scoring.greedy.greedy_map`. Candidate pairs carry only
 verdicts and counts; points with their fills are made for the chosen mapping.
 """
 
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Union
 
-from .candidates import (
+from hub4eval.scoring.candidates import (
     Key,
     hypothesis_pointer_key,
     hypothesis_text_keys,
@@ -23,7 +23,7 @@ from .candidates import (
     reference_text_keys,
     sharing_pairs,
 )
-from .compare import (
+from hub4eval.scoring.verdicts import (
     TextComparison,
     Verdict,
     compare_pointer,
@@ -31,14 +31,14 @@ from .compare import (
     unpaired_pointer,
     unpaired_text,
 )
-from .config import ScoreConfig
-from .errors import InputError
-from .greedy import greedy_map, greedy_map_sparse, tie_key
-from .metrics import Counts
-from .model import Extent, Fill, Instance, InstanceSet, PointerFill, Slot, TemplateSet, TextFill
-from .points import FillRef, Point
-from .prepare import FillPreparer, PreparedFill
-from .records import quick_init
+from hub4eval.config import ScoreConfig
+from hub4eval.errors import InputError
+from hub4eval.scoring.greedy import greedy_map, greedy_map_sparse, tie_key
+from hub4eval.scoring.metrics import Counts
+from hub4eval.model import Extent, Fill, Instance, InstanceSet, PointerFill, Slot, TemplateSet, TextFill
+from hub4eval.scoring.points import FillRef, Point
+from hub4eval.scoring.fills import FillPreparer, PreparedFill
+from hub4eval.util.records import quick_init
 
 
 _TALLIES: dict[tuple[str, ...], Counts] = {}
@@ -209,7 +209,7 @@ class Mapper:
         return view
 
     def _keys(self, inst: Instance, reference: bool, mapping: Mapping[str, str]) -> list[Key]:
-        """Keys shared by any two instances that can score a COR (see :mod:`hub4eval.candidates`)."""
+        """Keys shared by any two instances that can score a COR (see :mod:`hub4eval.scoring.candidates`)."""
         cache = self._text_keys[reference]
         cached = cache.get(id(inst))
         if cached is None:

@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from html import escape
 
-from .explain import GAP, Context, explain, tally
-from .metrics import METRICS, Counts
-from .report import COUNT_COLUMNS, headline, percent, wer_line
-from .result import ScoreResult
+from hub4eval.report.explain import GAP, Context, explain, tally
+from hub4eval.scoring.metrics import METRICS, Counts
+from hub4eval.report.tables import COUNT_COLUMNS, headline, percent, wer_line
+from hub4eval.scoring.result import ScoreResult
 
 _CSS = """
 body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222;max-width:90em}
@@ -144,7 +144,7 @@ def to_html(
         result: the scored result.
         title: page title and heading (escaped).
         intervals: bootstrap intervals per metric (see
-            :func:`hub4eval.bootstrap.bootstrap_intervals`), shown under the headline.
+            :func:`hub4eval.report.confidence.bootstrap_intervals`), shown under the headline.
         bootstrap_note: how they were made, e.g. ``10000 document resamples, seed 12345``.
 
     Returns:

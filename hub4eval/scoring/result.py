@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from .config import ScoreConfig
-from .errors import InputWarning
-from .mapping import FillPair, SetMatch, iter_fill_pairs, iter_points, point_keys, points_of
-from .metrics import CATEGORIES, Counts
-from .points import Point
+from hub4eval.config import ScoreConfig
+from hub4eval.errors import InputWarning
+from hub4eval.scoring.mapping import FillPair, SetMatch, iter_fill_pairs, iter_points, point_keys, points_of
+from hub4eval.scoring.metrics import CATEGORIES, Counts
+from hub4eval.scoring.points import Point
 
 # where a point's key sits in the tuples of mapping.point_keys: (docid, type, slot, kind, category)
 LEVELS: dict[str, Callable[[tuple[str, str, str, str, str]], str]] = {
@@ -112,7 +112,7 @@ class ScoreResult:
         return iter(cached) if cached is not None else iter_points(self.matches)
 
     def iter_fill_pairs(self) -> Iterator[FillPair]:
-        """The fill pairs behind the points, each with its verdicts (see :func:`hub4eval.mapping.iter_fill_pairs`)."""
+        """The fill pairs behind the points, each with its verdicts (see :func:`hub4eval.scoring.mapping.iter_fill_pairs`)."""
         return iter_fill_pairs(self.matches)
 
     def to_json(self, points: bool = True) -> dict[str, Any]:

@@ -1,0 +1,9 @@
+"""Stage 2, normalize and align: from strings and corpora to comparable tokens and columns.
+
+Owns the string normalizers (tags, punctuation, premodifiers), the one
+tokenizer, spelling normalization by global mapping files (GLM), the word
+aligner (costs, compiled kernels, the seeded route for long texts), and the
+alignment of two corpora into columns that extents are normalized to.
+
+May import: the foundation and :mod:`hub4eval.io`. Never a later stage.
+"""

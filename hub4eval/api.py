@@ -16,11 +16,11 @@ from pathlib import Path
 
 from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError, InputWarning, UsageError
-from hub4eval.util.gcpause import paused_gc
-from hub4eval.scoring.mapping import Mapper
 from hub4eval.model import Corpus, Extent, InstanceSet, TemplateSet, TextFill
 from hub4eval.scoring.fills import FillPreparer
+from hub4eval.scoring.mapping import Mapper
 from hub4eval.scoring.result import ScoreResult
+from hub4eval.util.gcpause import paused_gc
 
 
 def load_glm(spec: str):  # -> Glm | None

@@ -13,11 +13,12 @@ from fractions import Fraction
 from typing import Literal
 
 from hub4eval.errors import UsageError
-from hub4eval.text.normalize import DEFAULT_NON_EXTRACTABLE, DEFAULT_PREMODIFIERS
 
 CompareMode = Literal["both", "content", "extent"]
 ContentMode = Literal["auto", "clean", "noisy"]
 
+DEFAULT_NON_EXTRACTABLE = ("ANNOTATION",)
+DEFAULT_PREMODIFIERS = ("a", "an", "the", "and")
 DEFAULT_UNSCORED_SLOTS = ("COMMENT", "DOC_NR", "OBJ_STATUS")
 DEFAULT_FILLERS = ("uh", "um", "er", "ah", "eh", "hm", "hmm", "mm", "uhm", "%hesitation")
 

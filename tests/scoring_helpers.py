@@ -6,8 +6,8 @@ import textwrap
 
 from hub4eval.api import score
 from hub4eval.config import ScoreConfig
-from hub4eval.scoring.result import ScoreResult
 from hub4eval.io.templettes import parse_templates
+from hub4eval.scoring.result import ScoreResult
 
 
 def run(ref: str, hyp: str, **options) -> ScoreResult:

@@ -14,19 +14,22 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rapidfuzz.distance import Levenshtein
 
-from hub4eval.text import align
 from hub4eval.text.align import (
     DELETION,
     INSERTION,
     MATCH,
     SUBSTITUTION,
     Alignment,
-    _align_reference,
-    _column_cost,
     align_many,
     align_words,
+    codes,
+    costs,
+    exact,
+    kernels,
+    seeded,
     substitution_cost,
 )
+from hub4eval.text.align.costs import _align_reference, _column_cost
 
 # monkeypatch sets the same module constants for every example, so a
 # function-scoped fixture is fine here.
@@ -116,8 +119,8 @@ def test_substitution_cost_bounds(a: str, b: str) -> None:
     assert cost == substitution_cost(b, a)
     if a == b:
         assert cost == 0
-    elif cost != align.FRAGMENT:
-        assert 200 <= cost <= 400 < 2 * align.INDEL
+    elif cost != costs.FRAGMENT:
+        assert 200 <= cost <= 400 < 2 * costs.INDEL
 
 
 word_text = st.text(st.characters(exclude_categories=("Cs",)), min_size=1, max_size=10)
@@ -128,11 +131,11 @@ maybe_fragment = st.one_of(word_text, word_text.map(lambda w: w + "-"))
 @PROPERTY
 def test_kernel_costs_match_rapidfuzz(vocab: list[str]) -> None:
     """The numba Levenshtein on code points (any Unicode, fragments) agrees with rapidfuzz."""
-    k = align._kernels()
-    (codes,), voc = align._encode([vocab])
+    k = kernels._kernels()
+    (coded,), voc = codes._encode([vocab])
     buf = np.empty(voc.maxlen + 2, np.int64)
-    for x, a in zip(codes.tolist(), vocab):
-        for y, b in zip(codes.tolist(), vocab):
+    for x, a in zip(coded.tolist(), vocab):
+        for y, b in zip(coded.tolist(), vocab):
             assert k.lev(voc.chars, voc.offs, x, y, buf) == Levenshtein.distance(a, b)
             assert k.sub_cost(x, y, voc.chars, voc.offs, voc.frag, buf) == substitution_cost(a, b)
 
@@ -201,11 +204,11 @@ def test_cost_is_symmetric(pair: tuple[list[str], list[str]]) -> None:
 @FEW
 def test_hirschberg_is_optimal(pair: tuple[list[str], list[str]], monkeypatch) -> None:
     ref, hyp = pair
-    monkeypatch.setattr(align, "FULL_CELLS", 4)  # recurse down to tiny leaves
-    k = align._kernels()
-    (rc, hc), voc = align._encode((ref, hyp))
-    cols = align._Columns()
-    cost = align._hirschberg(k, rc, hc, voc, 0, 0, cols)
+    monkeypatch.setattr(exact, "FULL_CELLS", 4)  # recurse down to tiny leaves
+    k = kernels._kernels()
+    (rc, hc), voc = codes._encode((ref, hyp))
+    cols = codes._Columns()
+    cost = exact._hirschberg(k, rc, hc, voc, 0, 0, cols)
     r, h, kinds = cols.arrays()
     al = Alignment(r.astype(np.int32), h.astype(np.int32), cost, kinds)
     assert_valid(al, ref, hyp)
@@ -217,15 +220,15 @@ def test_hirschberg_is_optimal(pair: tuple[list[str], list[str]], monkeypatch) -
 def test_certified_band_is_optimal(pair: tuple[list[str], list[str]]) -> None:
     """Started at the narrowest band (no upper bound) and widened once, the band DP is optimal."""
     ref, hyp = pair
-    k = align._kernels()
-    (rc, hc), voc = align._encode((ref, hyp))
+    k = kernels._kernels()
+    (rc, hc), voc = codes._encode((ref, hyp))
     for start in (0, 1):
-        old = align._BAND_START
-        align._BAND_START = start
+        old = exact._BAND_START
+        exact._BAND_START = start
         try:
-            result = align._certified_band(k, rc, hc, voc, 0, 0, None, 10**9)
+            result = exact._certified_band(k, rc, hc, voc, 0, 0, None, 10**9)
         finally:
-            align._BAND_START = old
+            exact._BAND_START = old
         assert result is not None
         al = Alignment(result[1], result[2], result[0], result[3])
         assert_valid(al, ref, hyp)
@@ -237,7 +240,7 @@ def test_certified_band_is_optimal(pair: tuple[list[str], list[str]]) -> None:
 def test_seeded_route_is_certified_when_the_band_fits(pair, monkeypatch) -> None:
     """Anchoring + gap DPs, then the certifying band: optimal, flagged exact."""
     ref, hyp = pair
-    monkeypatch.setattr(align, "FULL_CELLS", 0)
+    monkeypatch.setattr(exact, "FULL_CELLS", 0)
     al = align_words(ref, hyp)
     assert_valid(al, ref, hyp)
     assert al.exact
@@ -250,8 +253,8 @@ def test_seeded_route_without_certification(pair, monkeypatch) -> None:
     """With no band budget the seeded alignment stays valid and never beats the optimum;
     it is flagged exact only when no anchor was used (then the gap DP is the whole DP)."""
     ref, hyp = pair
-    monkeypatch.setattr(align, "FULL_CELLS", 2)
-    monkeypatch.setattr(align, "BAND_MAX_CELLS", 0)
+    monkeypatch.setattr(exact, "FULL_CELLS", 2)
+    monkeypatch.setattr(exact, "BAND_MAX_CELLS", 0)
     al = align_words(ref, hyp)
     assert_valid(al, ref, hyp)
     best = _align_reference(ref, hyp).cost
@@ -265,9 +268,9 @@ def test_seeded_route_without_certification(pair, monkeypatch) -> None:
 def test_gap_fallbacks_without_hirschberg_budget(pair, budget: int, monkeypatch) -> None:
     """Gaps beyond every budget: the widest band that fits (not certified), or Hirschberg."""
     ref, hyp = pair
-    monkeypatch.setattr(align, "FULL_CELLS", 2)
-    monkeypatch.setattr(align, "HIRSCHBERG_MAX_CELLS", 0)
-    monkeypatch.setattr(align, "BAND_MAX_CELLS", budget)
+    monkeypatch.setattr(exact, "FULL_CELLS", 2)
+    monkeypatch.setattr(exact, "HIRSCHBERG_MAX_CELLS", 0)
+    monkeypatch.setattr(exact, "BAND_MAX_CELLS", budget)
     al = align_words(ref, hyp)
     assert_valid(al, ref, hyp)
     best = _align_reference(ref, hyp).cost
@@ -281,27 +284,27 @@ def test_gap_fallbacks_without_hirschberg_budget(pair, budget: int, monkeypatch)
 def test_band_cells_counts_the_kernel_allocation(n: int, m: int, dlo: int, dhi: int) -> None:
     dlo, dhi = min(dlo, 0, n - m), max(dhi, 0, n - m)
     expected = sum(1 for i in range(n + 1) for j in range(m + 1) if dlo <= i - j <= dhi)
-    assert align._band_cells(n, m, dlo, dhi) == expected
+    assert exact._band_cells(n, m, dlo, dhi) == expected
 
 
 def test_anchor_runs_follow_unique_ngrams() -> None:
-    k = align._kernels()
+    k = kernels._kernels()
     ref = "a b c d e f g h x y".split()
     hyp = "a b c d e f g h z y".split()
-    (rc, hc), _ = align._encode((ref, hyp))
-    rs, hs, ln = align._anchor_runs(k, rc, hc, 4)
+    (rc, hc), _ = codes._encode((ref, hyp))
+    rs, hs, ln = seeded._anchor_runs(k, rc, hc, 4)
     assert (rs.tolist(), hs.tolist(), ln.tolist()) == ([0], [0], [8])
     # A repeated 4-gram ("p q r s") is no anchor; overlapping anchors on one diagonal merge.
     ref = "p q r s t u v w p q r s".split()
     hyp = "t u v w p q r s".split()
-    (rc, hc), _ = align._encode((ref, hyp))
-    rs, hs, ln = align._anchor_runs(k, rc, hc, 4)
+    (rc, hc), _ = codes._encode((ref, hyp))
+    rs, hs, ln = seeded._anchor_runs(k, rc, hc, 4)
     assert (rs.tolist(), hs.tolist(), ln.tolist()) == ([4], [0], [7])
     # Crossing anchors: the increasing chain keeps one of them.
     ref = "a b c d x y z w".split()
     hyp = "x y z w a b c d".split()
-    (rc, hc), _ = align._encode((ref, hyp))
-    rs, hs, ln = align._anchor_runs(k, rc, hc, 4)
+    (rc, hc), _ = codes._encode((ref, hyp))
+    rs, hs, ln = seeded._anchor_runs(k, rc, hc, 4)
     assert (rs.tolist(), hs.tolist(), ln.tolist()) == ([4], [0], [4])
 
 
@@ -332,9 +335,9 @@ def test_medium_input_is_certified_optimal() -> None:
     al = align_words(ref, hyp)
     assert al.exact
     assert_valid(al, ref, hyp)
-    k = align._kernels()
-    (rc, hc), voc = align._encode((ref, hyp))
-    assert align._hirschberg(k, rc, hc, voc, 0, 0, align._Columns()) == al.cost
+    k = kernels._kernels()
+    (rc, hc), voc = codes._encode((ref, hyp))
+    assert exact._hirschberg(k, rc, hc, voc, 0, 0, codes._Columns()) == al.cost
 
 
 def test_long_input_linear_route() -> None:
@@ -345,7 +348,7 @@ def test_long_input_linear_route() -> None:
     assert np.array_equal(r[r >= 0], np.arange(len(ref)))
     assert np.array_equal(h[h >= 0], np.arange(len(hyp)))
     assert not al.exact
-    assert al.cost == int(np.where(al.kinds >= DELETION, align.INDEL, 0).sum()) + sum(
+    assert al.cost == int(np.where(al.kinds >= DELETION, costs.INDEL, 0).sum()) + sum(
         substitution_cost(ref[i], hyp[j])
         for i, j in zip(r[al.kinds == SUBSTITUTION].tolist(), h[al.kinds == SUBSTITUTION].tolist())
     )
@@ -366,7 +369,7 @@ def test_align_many_equals_align_words(batch) -> None:
 
 
 def test_align_many_long_pair_falls_back(monkeypatch) -> None:
-    monkeypatch.setattr(align, "FULL_CELLS", 10)
+    monkeypatch.setattr(exact, "FULL_CELLS", 10)
     batch = [("a b c d e".split(), "a x c d".split()), (["a"], ["b"])]
     many = align_many(batch)
     for (ref, hyp), al in zip(batch, many):
@@ -451,18 +454,18 @@ def test_numba_is_imported_lazily() -> None:
 
 @pytest.mark.parametrize(("cost", "delta"), [(0, 0), (300, 0), (469_517, 3), (469_500, 3), (601, -5), (5000, 40)])
 def test_certifying_width_reaches_the_cost(cost: int, delta: int) -> None:
-    w = align._certifying_width(cost, delta)
-    assert align.INDEL * (abs(delta) + 2 * w + 2) >= cost
-    assert w == 0 or align.INDEL * (abs(delta) + 2 * (w - 1) + 2) < cost
+    w = exact._certifying_width(cost, delta)
+    assert costs.INDEL * (abs(delta) + 2 * w + 2) >= cost
+    assert w == 0 or costs.INDEL * (abs(delta) + 2 * (w - 1) + 2) < cost
 
 
 def test_only_the_package_module_writes_numba_cache(monkeypatch) -> None:
     """A copy imported under another name must not write cache entries hub4eval.text.align cannot load."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("align_copy", align.__file__)
+    spec = importlib.util.spec_from_file_location("align_copy", kernels.__file__)
     copy = importlib.util.module_from_spec(spec)
     monkeypatch.setitem(sys.modules, "align_copy", copy)
     spec.loader.exec_module(copy)
     assert type(copy._kernels().band._cache).__name__ == "NullCache"
-    assert type(align._kernels().band._cache).__name__ != "NullCache"
+    assert type(kernels._kernels().band._cache).__name__ != "NullCache"

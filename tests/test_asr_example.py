@@ -35,16 +35,15 @@ import dataclasses
 import json
 
 import pytest
+from conftest import EXAMPLES
 from typer.testing import CliRunner
 
 from hub4eval.api import score, score_files
 from hub4eval.cli import app
 from hub4eval.config import ScoreConfig
 from hub4eval.io.corpus import parse_corpus, read_corpus
-from hub4eval.model import Extent, TextFill
 from hub4eval.io.templettes import read_templates
-
-from conftest import EXAMPLES
+from hub4eval.model import Extent, TextFill
 
 ASR = EXAMPLES / "asr"
 FILES = dict(ref_text=ASR / "reference.sgml", hyp_text=ASR / "asr_unsegmented.sgml")

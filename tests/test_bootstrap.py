@@ -7,24 +7,23 @@ import random
 
 import numpy as np
 import pytest
+from conftest import EXAMPLES
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scoring_helpers import run
 from typer.testing import CliRunner
 
 from hub4eval.api import score_files
+from hub4eval.cli import app
 from hub4eval.report.confidence import (
     DEFAULT_SEED,
     _array,
     _resampled_sums,
     bootstrap_intervals,
     document_counts,
-    paired_bootstrap,
 )
-from hub4eval.cli import app
+from hub4eval.report.systems import paired_bootstrap
 from hub4eval.scoring.metrics import Counts
-
-from conftest import EXAMPLES
-from scoring_helpers import run
 
 CLEAN = EXAMPLES / "clean"
 runner = CliRunner()

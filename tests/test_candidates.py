@@ -14,24 +14,10 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import template_sets
 
-from hub4eval.scoring import candidates
-
-from hub4eval.scoring import mapping
-from hub4eval.api import score
-from hub4eval.scoring.candidates import (
-    hypothesis_pointer_key,
-    hypothesis_text_keys,
-    reference_pointer_key,
-    reference_text_keys,
-    sharing_pairs,
-)
-from hub4eval.scoring.verdicts import TextComparison, compare_pointer, compare_text
+from hub4eval.api import load_glm, score
 from hub4eval.config import ScoreConfig
-from hub4eval.text.glm import apply_glm
-from hub4eval.scoring.greedy import greedy_map, greedy_map_sparse
-from hub4eval.api import load_glm
-from hub4eval.scoring.metrics import Counts
 from hub4eval.model import (
     Extent,
     FillAlternative,
@@ -42,9 +28,19 @@ from hub4eval.model import (
     TemplateSet,
     TextFill,
 )
+from hub4eval.scoring import candidates, mapping
+from hub4eval.scoring.candidates import (
+    hypothesis_pointer_key,
+    hypothesis_text_keys,
+    reference_pointer_key,
+    reference_text_keys,
+    sharing_pairs,
+)
 from hub4eval.scoring.fills import FillPreparer
-
-from strategies import template_sets
+from hub4eval.scoring.greedy import greedy_map, greedy_map_sparse
+from hub4eval.scoring.metrics import Counts
+from hub4eval.scoring.verdicts import TextComparison, compare_pointer, compare_text
+from hub4eval.text.glm import apply_glm
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

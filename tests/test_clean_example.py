@@ -38,10 +38,9 @@ Per slot (COR INC MIS SPU OPT REM):
 from __future__ import annotations
 
 import pytest
+from conftest import EXAMPLES
 
 from hub4eval.api import score_files
-
-from conftest import EXAMPLES
 
 CLEAN = EXAMPLES / "clean"
 

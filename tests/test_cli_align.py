@@ -6,6 +6,7 @@ import json
 import re
 
 import jiwer
+from conftest import EXAMPLES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -13,8 +14,6 @@ from typer.testing import CliRunner
 from hub4eval.cli import app
 from hub4eval.io.corpus import read_corpus
 from hub4eval.text.columns import document_tokens
-
-from conftest import EXAMPLES
 
 ASR = EXAMPLES / "asr"
 runner = CliRunner()

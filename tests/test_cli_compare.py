@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import EXAMPLES
 from typer.testing import CliRunner
 
 from hub4eval.api import score_files
-from hub4eval.report.confidence import document_counts, paired_bootstrap
 from hub4eval.cli import app
+from hub4eval.report.confidence import document_counts
+from hub4eval.report.systems import paired_bootstrap
 from hub4eval.scoring.metrics import Counts
-
-from conftest import EXAMPLES
 
 SAMPLE, CLEAN, ASR = EXAMPLES / "sample", EXAMPLES / "clean", EXAMPLES / "asr"
 runner = CliRunner()

@@ -8,11 +8,10 @@ import json
 import subprocess
 import sys
 
+from conftest import EXAMPLES
 from typer.testing import CliRunner
 
 from hub4eval.cli import app
-
-from conftest import EXAMPLES
 
 CLEAN = EXAMPLES / "clean"
 SAMPLE = EXAMPLES / "sample"

@@ -12,14 +12,14 @@ import re
 import time
 
 import pytest
+from conftest import EXAMPLES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import EXAMPLES
-from hub4eval.io.corpus import as_unsegmented, parse_corpus, read_corpus
 from hub4eval.errors import InputError
-from hub4eval.model import TextFill
+from hub4eval.io.corpus import as_unsegmented, parse_corpus, read_corpus
 from hub4eval.io.templettes import read_templates
+from hub4eval.model import TextFill
 
 
 def _fold(text: str) -> str:

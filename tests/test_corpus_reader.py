@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import pytest
-
-from hub4eval.io.corpus import parse_corpus, read_corpus
-from hub4eval.errors import InputError
-from hub4eval.io.templettes import read_templates
-
 from conftest import EXAMPLES
+
+from hub4eval.errors import InputError
+from hub4eval.io.corpus import parse_corpus, read_corpus
+from hub4eval.io.templettes import read_templates
 
 
 def test_sample_offsets_and_docids():

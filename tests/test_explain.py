@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from conftest import EXAMPLES
 from typer.testing import CliRunner
 
 from hub4eval.api import score_files
@@ -12,8 +13,6 @@ from hub4eval.cli import app
 from hub4eval.cli.explain import context_lines
 from hub4eval.errors import UsageError
 from hub4eval.report.explain import GAP, aligned_context, explain, select_points, tally
-
-from conftest import EXAMPLES
 
 CLEAN, SAMPLE, ASR = EXAMPLES / "clean", EXAMPLES / "sample", EXAMPLES / "asr"
 ASR_TEXTS = ["--ref-text", str(ASR / "reference.sgml"), "--hyp-text", str(ASR / "asr_unsegmented.sgml")]

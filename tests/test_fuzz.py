@@ -25,12 +25,11 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import DOCIDS, WORDS, as_hypothesis, template_sets
 from typer.testing import CliRunner
 
 from hub4eval.cli import app
 from hub4eval.io.templettes import write_templates
-
-from strategies import DOCIDS, WORDS, as_hypothesis, template_sets
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "examples" / "sample"

@@ -5,13 +5,12 @@ from __future__ import annotations
 import gc
 
 import pytest
+from conftest import EXAMPLES
 from typer.testing import CliRunner
 
 from hub4eval.api import score_files
 from hub4eval.cli import app
 from hub4eval.util.gcpause import paused_gc
-
-from conftest import EXAMPLES
 
 SAMPLE = EXAMPLES / "sample"
 

@@ -10,14 +10,13 @@ import re
 from html.parser import HTMLParser
 
 import pytest
+from conftest import EXAMPLES
+from scoring_helpers import run
 from typer.testing import CliRunner
 
 from hub4eval.api import score_files
 from hub4eval.cli import app
 from hub4eval.report.html import to_html
-
-from conftest import EXAMPLES
-from scoring_helpers import run
 
 CLEAN, ASR = EXAMPLES / "clean", EXAMPLES / "asr"
 runner = CliRunner()

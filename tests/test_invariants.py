@@ -27,9 +27,11 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import as_hypothesis, template_sets
 from typer.testing import CliRunner
 
 from hub4eval.cli import app
+from hub4eval.io.templettes import write_templates
 from hub4eval.model import (
     Extent,
     FillAlternative,
@@ -40,9 +42,6 @@ from hub4eval.model import (
     TemplateSet,
     TextFill,
 )
-from hub4eval.io.templettes import write_templates
-
-from strategies import as_hypothesis, template_sets
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

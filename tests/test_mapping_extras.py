@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from hub4eval.api import score_files
-from hub4eval.scoring.mapping import _overlapping
-from hub4eval.model import Extent
-
 from conftest import EXAMPLES
 from scoring_helpers import run
+
+from hub4eval.api import score_files
+from hub4eval.model import Extent
+from hub4eval.scoring.mapping import _overlapping
 
 CLEAN = EXAMPLES / "clean"
 

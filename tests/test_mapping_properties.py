@@ -6,11 +6,10 @@ from dataclasses import replace
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import as_hypothesis, template_sets
 
 from hub4eval.api import score
 from hub4eval.model import FillAlternative, TemplateSet
-
-from strategies import as_hypothesis, template_sets
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

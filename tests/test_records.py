@@ -15,8 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import hub4eval
-from hub4eval.util import records
 from hub4eval.model import Extent, TextFill
+from hub4eval.util import records
 from hub4eval.util.records import quick_init
 
 

@@ -5,16 +5,14 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import template_sets
 
 from hub4eval.api import score
 from hub4eval.config import ScoreConfig
 from hub4eval.model import FillAlternative, Instance, InstanceSet, Slot, TemplateSet, TextFill
-from hub4eval.report.tables import iter_json_text
-
-from strategies import template_sets
+from hub4eval.report.export import iter_json_text
 
 # Strings the JSON encoder must escape or keep as they are (ensure_ascii=False).
 AWKWARD = st.text(alphabet=st.sampled_from(['"', "\\", "é", "\u2028", "\t", "x", " ", "<", "'", "ü"]), min_size=1, max_size=6)
@@ -55,11 +53,11 @@ def test_streamed_json_escapes_documents_fills_and_reasons(docid, ref_contents, 
 
 # -- the pieces the --json writer makes for every point ------------------------
 
-from hub4eval.scoring.verdicts import TextComparison, compare_text  # noqa: E402
 from hub4eval.model import Extent, PointerFill  # noqa: E402
-from hub4eval.scoring.points import fill_text  # noqa: E402
+from hub4eval.report.export import write_text  # noqa: E402
 from hub4eval.scoring.fills import FillPreparer  # noqa: E402
-from hub4eval.report.tables import write_text  # noqa: E402
+from hub4eval.scoring.points import fill_text  # noqa: E402
+from hub4eval.scoring.verdicts import TextComparison, compare_text  # noqa: E402
 
 
 @pytest.mark.parametrize(

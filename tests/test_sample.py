@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 
-from hub4eval.api import score_files
-from hub4eval.cli import app
+from conftest import EXAMPLES
 from typer.testing import CliRunner
 
-from conftest import EXAMPLES
+from hub4eval.api import score_files
+from hub4eval.cli import app
 
 SAMPLE = EXAMPLES / "sample"
 

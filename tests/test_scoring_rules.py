@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from scoring_helpers import cats, counts, run
 
 from hub4eval.errors import InputError
-from scoring_helpers import cats, counts, run
 
 EVENT_REF = """\
 <SPORTS_EVENT-D1-1> :=

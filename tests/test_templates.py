@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hub4eval.errors import InputError
+from hub4eval.io.templettes import parse_templates, read_templates, write_templates
 from hub4eval.model import (
     Extent,
     FillAlternative,
@@ -20,7 +21,6 @@ from hub4eval.model import (
     TemplateSet,
     TextFill,
 )
-from hub4eval.io.templettes import parse_templates, read_templates, write_templates
 
 
 def parse(text: str, role: str = "reference") -> TemplateSet:

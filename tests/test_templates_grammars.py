@@ -22,8 +22,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hub4eval.errors import InputError, InputWarning
+from hub4eval.io.templettes import parse_templates, write_templates
+from hub4eval.io.templettes.reader import _parser
 from hub4eval.model import Instance
-from hub4eval.io.templettes import _parser, parse_templates, write_templates
 
 # ----------------------------------------------------------- generated files
 

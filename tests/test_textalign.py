@@ -9,15 +9,15 @@ counts.
 
 from __future__ import annotations
 
+from conftest import EXAMPLES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import EXAMPLES
 from hub4eval.io.corpus import parse_corpus, read_corpus
-from hub4eval.text.glm import default_glm
-from hub4eval.model import Extent, TextFill
 from hub4eval.io.templettes import read_templates
+from hub4eval.model import Extent, TextFill
 from hub4eval.text.columns import align_corpora, document_tokens
+from hub4eval.text.glm import default_glm
 
 # The procedure's texts. Its documents have no identifier element; ours put
 # <DOCNO> at the end (and make it non-extractable) so that every character

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from hub4eval.errors import InputError
-from hub4eval.model import Corpus, Document
 from hub4eval.io.templettes import parse_templates, read_templates
 from hub4eval.io.validate import check_against_corpus
+from hub4eval.model import Corpus, Document
 
 D1 = "<DOC>\n<DOCNO> D1 </DOCNO>\nThe big   red\ndog barked.\n</DOC>"
 D2 = "<DOC>\n<DOCNO> PRI19980302.2000.2923 </DOCNO>\nA cat.\n</DOC>"

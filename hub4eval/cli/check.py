@@ -16,8 +16,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from hub4eval.model import PointerFill, TemplateSet
 from hub4eval.cli.app import command, print_warnings
+from hub4eval.model import PointerFill, TemplateSet
 
 
 def summary_table(tset: TemplateSet) -> Table:

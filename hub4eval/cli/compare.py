@@ -49,11 +49,12 @@ def compare_command(
 
     from rich.markup import escape
 
-    from hub4eval.report import tables as report
-    from hub4eval.report.confidence import document_counts, paired_bootstrap
-    from hub4eval.errors import UsageError
-    from hub4eval.scoring.metrics import Counts
     from hub4eval.cli.score import _write, make_console, progress_bar, score_with_progress
+    from hub4eval.errors import UsageError
+    from hub4eval.report import tables as report
+    from hub4eval.report.confidence import document_counts
+    from hub4eval.report.systems import paired_bootstrap
+    from hub4eval.scoring.metrics import Counts
 
     if bootstrap < 1:
         raise UsageError(f"--bootstrap must be at least 1, got {bootstrap}", hint="e.g. --bootstrap 10000")

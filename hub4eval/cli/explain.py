@@ -122,8 +122,8 @@ def explain_command(
 
     Filters combine (AND); a repeated filter matches any of its values.
     """
-    from hub4eval.report.explain import explain, tally
     from hub4eval.cli.score import make_console, score_with_progress
+    from hub4eval.report.explain import explain, tally
 
     config = o.build_config(
         compare=compare, content=content, glm=glm, beta=beta, min_map_f=min_map_f,

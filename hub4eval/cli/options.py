@@ -7,8 +7,13 @@ from typing import Optional
 
 import typer
 
-from hub4eval.config import DEFAULT_FILLERS, DEFAULT_UNSCORED_SLOTS, ScoreConfig
-from hub4eval.text.normalize import DEFAULT_NON_EXTRACTABLE, DEFAULT_PREMODIFIERS
+from hub4eval.config import (
+    DEFAULT_FILLERS,
+    DEFAULT_NON_EXTRACTABLE,
+    DEFAULT_PREMODIFIERS,
+    DEFAULT_UNSCORED_SLOTS,
+    ScoreConfig,
+)
 
 RefText = typer.Option(
     None, "--ref-text", help="Reference text corpus (SGML); validates extents, needed for --hyp-text."

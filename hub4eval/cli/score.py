@@ -33,9 +33,9 @@ def progress_bar(description: str, quiet: bool) -> Iterator[Callable[[int, int],
     if quiet or not console.is_terminal:
         yield None
         return
-    from rich.progress import Progress
-
     import time
+
+    from rich.progress import Progress
 
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task(description, total=None)
@@ -78,11 +78,11 @@ def score_with_progress(
 
 def _write(text: str | Iterable[str], path: str, option: str) -> None:
     """Write an output file; an unwritable path is a usage error, not a traceback."""
-    from hub4eval.report import tables as report
     from hub4eval.errors import UsageError
+    from hub4eval.report import export
 
     try:
-        report.write_text(text, path)
+        export.write_text(text, path)
     except OSError as error:
         raise UsageError(
             f"cannot write the {option} output: {error.strerror or error}",
@@ -134,8 +134,9 @@ def score_command(
 ) -> None:
     """Score HYP against REF: per-slot table, type subtotals, overall row and headline."""
     from hub4eval.errors import UsageError
-    from hub4eval.scoring.metrics import METRICS
+    from hub4eval.report import export
     from hub4eval.report import tables as report
+    from hub4eval.scoring.metrics import METRICS
 
     for level in by or ():
         if level not in ("document", "type"):
@@ -168,14 +169,14 @@ def score_command(
             "bootstrap": {"resamples": bootstrap, "seed": seed, "level": 0.95,
                           **{m: list(v) for m, v in intervals.items()}}
         }
-        _write(report.iter_json_text(result, extra), json_path, "--json")
+        _write(export.iter_json_text(result, extra), json_path, "--json")
     if html_path is not None:
         from hub4eval.report.html import to_html
 
         note = f"{bootstrap} document resamples, seed {seed}" if intervals is not None else ""
         _write(to_html(result, intervals=intervals, bootstrap_note=note), html_path, "--html")
     if csv_path is not None:
-        _write(report.to_csv_text(result), csv_path, "--csv")
+        _write(export.to_csv_text(result), csv_path, "--csv")
     if json_path == "-":
         return  # standard output holds the JSON only
     console = make_console()

@@ -20,9 +20,9 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from hub4eval.config import DEFAULT_NON_EXTRACTABLE
 from hub4eval.errors import InputError, InputWarning
 from hub4eval.model import Corpus, Document
-from hub4eval.text.normalize import DEFAULT_NON_EXTRACTABLE
 
 __all__ = ["as_unsegmented", "parse_corpus", "read_corpus"]
 
@@ -305,7 +305,7 @@ def read_corpus(
             position of the first bad byte), or any error of
             :func:`parse_corpus`.
     """
-    from hub4eval.io.templettes import read_text
+    from hub4eval.io.files import read_text
 
     name = str(path)
     return parse_corpus(

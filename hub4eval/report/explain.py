@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from hub4eval.errors import UsageError
-from hub4eval.scoring.metrics import CATEGORIES
 from hub4eval.model import Extent, TextFill
+from hub4eval.scoring.metrics import CATEGORIES
 from hub4eval.scoring.points import FillRef, Point
 from hub4eval.scoring.result import ScoreResult
 

@@ -19,8 +19,8 @@ from collections.abc import Mapping
 from html import escape
 
 from hub4eval.report.explain import GAP, Context, explain, tally
-from hub4eval.scoring.metrics import METRICS, Counts
 from hub4eval.report.tables import COUNT_COLUMNS, headline, percent, wer_line
+from hub4eval.scoring.metrics import METRICS, Counts
 from hub4eval.scoring.result import ScoreResult
 
 _CSS = """

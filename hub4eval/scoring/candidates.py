@@ -29,10 +29,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from hub4eval.scoring.verdicts import TextComparison
 from hub4eval.model import PointerFill
-from hub4eval.scoring.noisy import kept_hypothesis_tokens
 from hub4eval.scoring.fills import PreparedFill
+from hub4eval.scoring.noisy import kept_hypothesis_tokens
+from hub4eval.scoring.verdicts import TextComparison
 
 Key = tuple  # ("p" | "c" | "w" | "x", slot name, value)
 WILDCARD: Key = ("*",)  # a reference fill with too many keys: shared with every hypothesis

@@ -20,8 +20,8 @@ from hub4eval.text.normalize import (
     whiteout_punctuation,
     whiteout_tags,
 )
-from hub4eval.util.records import quick_init
 from hub4eval.text.tokens import Token, tokenize
+from hub4eval.util.records import quick_init
 
 
 class ExtentMapper(Protocol):

@@ -15,6 +15,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Union
 
+from hub4eval.config import ScoreConfig
+from hub4eval.errors import InputError
+from hub4eval.model import Extent, Fill, Instance, InstanceSet, PointerFill, Slot, TemplateSet, TextFill
 from hub4eval.scoring.candidates import (
     Key,
     hypothesis_pointer_key,
@@ -23,6 +26,10 @@ from hub4eval.scoring.candidates import (
     reference_text_keys,
     sharing_pairs,
 )
+from hub4eval.scoring.fills import FillPreparer, PreparedFill
+from hub4eval.scoring.greedy import greedy_map, greedy_map_sparse, tie_key
+from hub4eval.scoring.metrics import Counts
+from hub4eval.scoring.points import FillRef, Point
 from hub4eval.scoring.verdicts import (
     TextComparison,
     Verdict,
@@ -31,15 +38,7 @@ from hub4eval.scoring.verdicts import (
     unpaired_pointer,
     unpaired_text,
 )
-from hub4eval.config import ScoreConfig
-from hub4eval.errors import InputError
-from hub4eval.scoring.greedy import greedy_map, greedy_map_sparse, tie_key
-from hub4eval.scoring.metrics import Counts
-from hub4eval.model import Extent, Fill, Instance, InstanceSet, PointerFill, Slot, TemplateSet, TextFill
-from hub4eval.scoring.points import FillRef, Point
-from hub4eval.scoring.fills import FillPreparer, PreparedFill
 from hub4eval.util.records import quick_init
-
 
 _TALLIES: dict[tuple[str, ...], Counts] = {}
 _ALL_PAIRS = 16  # up to this many instance pairs of a type, all are counted (no key index)

@@ -7,9 +7,9 @@ counts, never averaged. A metric whose denominator is zero is ``None``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from collections.abc import Iterable
 from typing import Literal
 
 from hub4eval.util.records import quick_init

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from hub4eval.scoring.verdicts import Kind
-from hub4eval.scoring.metrics import Category
 from hub4eval.model import Fill, Instance, PointerFill, TextFill
+from hub4eval.scoring.metrics import Category
+from hub4eval.scoring.verdicts import Kind
 from hub4eval.util.records import quick_init
 
 

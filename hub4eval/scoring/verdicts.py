@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from hub4eval.config import ScoreConfig
-from hub4eval.scoring.metrics import Category
 from hub4eval.model import Extent, PointerFill
 from hub4eval.scoring.fills import PreparedFill
+from hub4eval.scoring.metrics import Category
 
 Kind = Literal["pointer", "content", "extent"]
 KINDS: tuple[Kind, ...] = ("pointer", "content", "extent")

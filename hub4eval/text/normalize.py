@@ -13,8 +13,8 @@ import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 
-DEFAULT_NON_EXTRACTABLE = ("ANNOTATION",)
-DEFAULT_PREMODIFIERS = ("a", "an", "the", "and")
+from hub4eval.config import DEFAULT_NON_EXTRACTABLE, DEFAULT_PREMODIFIERS
+
 APOSTROPHES = "'\u2019"
 HYPHENS = "-\u2010\u2011"
 _TAG = re.compile(r"<[^<>]*>")

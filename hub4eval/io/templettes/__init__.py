@@ -1,0 +1,40 @@
+"""Reading and writing templette files (spec §2).
+
+This module owns the templette syntax.  Parsing is done by Lark with the
+grammar ``grammars/templette.lark`` (LALR, contextual lexer); a Transformer
+running inside the parser builds the frozen dataclasses of
+:mod:`hub4eval.model` directly, so no Lark object leaves this module.  The
+checks a context-free grammar cannot express are made here too, each raising
+an :class:`~hub4eval.errors.InputError` positioned at the offending
+character: malformed pointers, bad extents, reference ``[...]`` brackets and
+their extent counts, ``/`` in a hypothesis, duplicate headers and slots, and
+pointers to instances that do not exist.
+
+For speed, every file is read with the grammar's instance-level rules (one
+token per instance: its header line and every line under it, which
+:class:`InstanceBuilder` cuts into slots, fills and their pieces with regular
+expressions).  Only a file that fails is read again with the token-level
+rules of the same language, which find the offending piece and say what was
+expected there (:class:`TokenBuilder`, :func:`syntax_error`).
+
+Decisions the specification leaves open:
+
+* ``SLOT:`` with nothing after it is a slot with zero fill-alternatives when
+  the next line is another slot, a header or the end of the file.  When the
+  next line is a fill, that fill is the slot's first fill.
+* A reference fill without brackets takes at most one extent (``1 + k`` with
+  ``k = 0`` groups).  An empty ``[]`` group is an error.
+* ``?`` in a hypothesis is ignored, with a warning.
+* A leading byte-order mark is dropped.
+
+Modules: :mod:`.reader` (the parsers and file-wide checks), :mod:`.builders`
+(the two Transformers), :mod:`.checks` (checks on pieces of a line),
+:mod:`.messages` (syntax-error messages), :mod:`.writer`.
+"""
+
+from __future__ import annotations
+
+from hub4eval.io.templettes.reader import parse_templates, read_templates
+from hub4eval.io.templettes.writer import write_templates
+
+__all__ = ["parse_templates", "read_templates", "write_templates"]

@@ -1,0 +1,288 @@
+"""The two Transformers that build a template set while Lark parses a file.
+
+:class:`InstanceBuilder` reads every file through the instance-level grammar
+(one token per instance, cut into lines by regular expressions, with short
+cuts for the usual line); :class:`TokenBuilder` reads a rejected file again
+through the token-level grammar to find its first problem.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from lark import Token
+
+from hub4eval.io.templettes.checks import Checks, whole_span
+from hub4eval.model import (
+    Extent,
+    Fill,
+    FillAlternative,
+    Instance,
+    PointerFill,
+    Slot,
+    TextFill,
+)
+
+# The lexer has already checked every line: these expressions only cut them
+# up.  Each matches one line from its first character of content through its
+# line end (_EOL), so the next match starts where this one ends.  A fill is
+# nine groups: a pointer | quoted content, then its extent part | plain
+# content, then its extent part; an extent part that is just ##a#b# (the usual
+# case) comes as its two numbers, any other as its text (three groups: a, b,
+# text).
+_EXTENT_PATTERN = r"(?:##([0-9]{1,18})#([0-9]{1,18})#?[ \t\f]*(?=\r?\n)|(##[^\r\n]*))?"
+_FILL_PATTERN = (
+    r"(<[^<>\r\n]*>)"
+    r'|"([^\r\n]*)"(?![^\r\n]*")[ \t\f]*' + _EXTENT_PATTERN + r"|((?:[^\r\n#]|#(?!#))+)" + _EXTENT_PATTERN
+)
+_FILL_GROUPS = 9
+_LINE_END_PATTERN = r"[ \t\f]*(?:\r?\n[ \t]*(?:;[^\r\n]*)?)+[ \t\f]*"
+# pointer = group 1
+_HEADER_LINE_RE = re.compile(r"(<[^<>\r\n]*>)[ \t]*:=" + _LINE_END_PATTERN)
+# A slot line (name = group 1, '?' = group 2), a '/' line (group 3) or a fill
+# line; the fill, if any, is group 4, its pieces groups 5-13.
+_LINE_RE = re.compile(
+    r"(?:([A-Za-z0-9_-]+)[ \t]*:[ \t\f]*(?:(\?)[ \t\f]*)?|(/)[ \t\f]*)?"
+    r"((?:" + _FILL_PATTERN + "))?" + _LINE_END_PATTERN
+)
+# The line after a bare '/' is a fill, whatever it starts with; groups 1-9.
+_FILL_AFTER_SLASH_RE = re.compile("(?:" + _FILL_PATTERN + ")" + _LINE_END_PATTERN)
+# The usual line, read three times quicker: a slot name or none, then quoted
+# content without an inner '"' and one extent ##a#b#, or a pointer; nothing
+# else on the line, and no blank or comment line after it.  Groups as in
+# _LINE_RE: name 1, '?' 2; then content 3, a 4, b 5 | pointer 6; the next
+# line's indentation 7.  _LINE_RE cuts such a line into the same pieces.
+_COMMON_LINE_RE = re.compile(
+    r'(?:([A-Za-z0-9_-]+): (?:(\?) )?)?(?:"([^"\r\n]*)" ##([0-9]{1,18})#([0-9]{1,18})#|(<[^<>\r\n]*>))'
+    r"\n( *)(?![ \t\f\r\n;])"
+)
+_REST_OF_LINE_RE = re.compile(r"[^\r\n]*")
+
+
+class InstanceBuilder(Checks):
+    """The Transformer of the instance-level grammar (rule ``start``).
+
+    Each INSTANCE token is a header line and the slot, fill and '/' lines
+    under it.  :meth:`instance` walks its lines with the regular expressions
+    above, groups them into slots and fill-alternatives as the grammar's
+    comment describes, and positions every piece: the line is the token's line
+    plus the line ends before it, the column counts from the last line end.
+    The usual cases (an extent part ##a#b#, no brackets) take short cuts;
+    everything else goes through the checks shared with :class:`TokenBuilder`,
+    in the same order, so that warnings come out the same.
+    """
+
+    def start(self, instances: list[Instance]) -> tuple[Instance, ...]:
+        return tuple(instances)
+
+    def instance(self, children: list[Token]) -> Instance:
+        token = children[0]
+        header = _HEADER_LINE_RE.match(token)
+        assert header is not None
+        slots: list[Slot] = []
+        head: re.Match[str] | None = None  # the first line of the slot being read
+        head_line = head_offset = 0
+        alternatives: list[FillAlternative] = []  # its complete alternatives
+        fills: list[Fill] = []  # and the fills of the one being read
+        after_slash = False  # the line before was a bare '/'
+        position = header.end()
+        line = token.line + token.count("\n", 0, position)
+        line_start = token.rfind("\n", 0, position) + 1
+        end = len(token)
+        hypothesis = self.hypothesis
+        while position < end:
+            offset = 1 - line_start  # the file column of token[i], for i on this line
+            if after_slash:
+                common = None
+                match = _FILL_AFTER_SLASH_RE.match(token, position)
+                assert match is not None
+                fills.append(self._fill(match, 0, line, offset))
+                after_slash = False
+            else:
+                common = _COMMON_LINE_RE.match(token, position)
+                match = common or _LINE_RE.match(token, position)
+                assert match is not None
+                if match[1] is not None:  # a slot line: the slot before it is complete
+                    if head is not None:
+                        slots.append(self._slot(head, head_line, head_offset, alternatives, fills))
+                    head, head_line, head_offset = match, line, offset
+                    alternatives, fills = [], []
+                elif common is None and match[3] is not None:  # '/': the alternative before it is complete
+                    assert head is not None
+                    alternatives.append(FillAlternative(tuple(fills), fills[0].line))
+                    self._no_alternatives(head[1], line, offset + match.start(3))
+                    fills = []
+                    after_slash = match[4] is None
+                if common is not None:  # the usual fill, read here without a call
+                    _, _, content, start, stop, pointer, _ = common.groups()
+                    if pointer is not None:
+                        fills.append(self._pointer_fill(pointer, line, offset + common.start(6)))
+                    else:
+                        first, last = int(start), int(stop)
+                        if first > last or not hypothesis and ("[" in content or "]" in content):
+                            # a reversed extent or reference brackets: the general reading
+                            fills.append(self._fill(_LINE_RE.match(token, position), 4, line, offset))  # type: ignore[arg-type]
+                        else:
+                            extents = (Extent(first, last),)
+                            fills.append(
+                                TextFill(
+                                    content,
+                                    whole_span(len(content)),
+                                    extents,
+                                    extents,
+                                    False,
+                                    True,
+                                    line,
+                                    offset + common.start(3) - 1,
+                                )
+                            )
+                elif match[4] is not None:
+                    fills.append(self._fill(match, 4, line, offset))
+            if common is not None:  # one line end, then the indentation
+                line += 1
+                line_start = common.start(7)
+                position = common.end()
+            else:
+                next_line = match.end()
+                line += token.count("\n", position, next_line)
+                line_start = token.rfind("\n", position, next_line) + 1
+                position = next_line
+        if head is not None:
+            slots.append(self._slot(head, head_line, head_offset, alternatives, fills))
+        return self._instance(header[1], slots, token.line, token.column)
+
+    def _slot(
+        self,
+        head: re.Match[str],
+        line: int,
+        offset: int,
+        alternatives: list[FillAlternative],
+        fills: list[Fill],
+    ) -> Slot:
+        """The slot whose first line ``head`` is on ``line`` (file column of
+        character i: ``offset + i``), with the alternatives and fills read
+        under it; no fills at all is an empty slot."""
+        name = head[1]
+        if fills:
+            alternatives.append(FillAlternative(tuple(fills), fills[0].line))
+        optional = head[2] is not None and self._optional(name, line, offset + head.start(2))
+        return Slot(name, tuple(alternatives), optional, line, offset + head.start())
+
+    def _fill(self, match: re.Match[str], group: int, line: int, offset: int) -> Fill:
+        """The fill in groups ``group + 1`` to ``group + 9`` of ``match``, a
+        match of a line expression on ``line`` (file column of character i:
+        ``offset + i``)."""
+        pointer, quoted, start, end, part, plain, plain_start, plain_end, plain_part = match.groups()[
+            group : group + _FILL_GROUPS
+        ]
+        if pointer is not None:
+            column = offset + match.start(group + 1)
+            return self._pointer_fill(pointer, line, column)
+        if quoted is not None:
+            raw, is_quoted = quoted, True
+            column = offset + match.start(group + 2) - 1  # at the quote
+            first = group + 3
+        else:
+            raw, is_quoted = plain.rstrip(), False
+            start, end, part = plain_start, plain_end, plain_part
+            column = offset + match.start(group + 6)
+            first = group + 7
+        extent_column = 0
+        extents: tuple[Extent, ...] = ()
+        if start is not None:
+            extent_column = offset + match.start(first) - 2
+            start, end = int(start), int(end)
+            if start > end:  # reversed: the general reading raises the error
+                rest = _REST_OF_LINE_RE.match(match.string, match.start(first) - 2)
+                assert rest is not None
+                self._extents(rest.group(), line, extent_column)
+            extents = (Extent(start, end),)
+        elif part is not None:
+            extent_column = offset + match.start(first + 2)
+            extents = self._extents(part, line, extent_column)
+        if len(extents) < 2 and (self.hypothesis or ("[" not in raw and "]" not in raw)):
+            return TextFill(
+                raw,
+                whole_span(len(raw)),
+                extents,
+                extents,
+                False,
+                is_quoted,
+                line,
+                column,
+            )
+        return self._text_fill(raw, is_quoted, line, column, extents, extent_column)
+
+
+class TokenBuilder(Checks):
+    """The Transformer of the token-level grammar (rule ``tokens``), run only
+    to explain a file the instance-level parser rejected.  Its checks run as the
+    parser reduces each piece, so the first problem it meets in the file,
+    syntax or check, is the one reported.
+    """
+
+    def tokens(self, instances: list[Instance]) -> tuple[Instance, ...]:
+        return tuple(instances)
+
+    def t_instance(self, children: list[Any]) -> Instance:
+        header: Token = children[0]
+        return self._instance(str(header).rsplit(":=", 1)[0], children[1:], header.line, header.column)
+
+    def _slot_head(self, children: list[Any]) -> tuple[Token, str, bool, list[Any]]:
+        name_token: Token = children[0]
+        name = str(name_token).rstrip(":").strip()
+        rest = children[1:]
+        optional = False
+        if rest and isinstance(rest[0], Token) and rest[0].type == "OPTIONAL_MARK":
+            optional = self._optional(name, rest[0].line, rest[0].column)
+            rest = rest[1:]
+        return name_token, name, optional, rest
+
+    def t_empty_slot(self, children: list[Any]) -> Slot:
+        token, name, optional, _ = self._slot_head(children)
+        return Slot(name, (), optional=optional, line=token.line, column=token.column)
+
+    def t_slot(self, children: list[Any]) -> Slot:
+        token, name, optional, rest = self._slot_head(children)
+        alternatives: list[FillAlternative] = []
+        for item in rest:
+            if isinstance(item, Token):  # SLASH
+                self._no_alternatives(name, item.line, item.column)
+                continue
+            alternatives.append(item)
+        return Slot(
+            name,
+            tuple(alternatives),
+            optional=optional,
+            line=token.line,
+            column=token.column,
+        )
+
+    def t_alternative(self, fills: list[Fill]) -> FillAlternative:
+        return FillAlternative(tuple(fills), line=fills[0].line)
+
+    def t_fill_line(self, children: list[Fill]) -> Fill:
+        return children[0]
+
+    def t_pointer_fill(self, children: list[Token]) -> PointerFill:
+        token = children[0]
+        return self._pointer_fill(str(token), token.line, token.column)
+
+    def t_extent_part(self, children: list[Token]) -> tuple[Token, tuple[Extent, ...]]:
+        opener = children[0]
+        return opener, self._extents(str(opener), opener.line, opener.column)
+
+    def t_text_fill(self, children: list[Any]) -> TextFill:
+        token: Token = children[0]
+        opener, extents = children[1] if len(children) > 1 else (None, ())
+        quoted = token.type == "QUOTED"
+        raw = str(token)[1:-1] if quoted else str(token).rstrip()
+        return self._text_fill(
+            raw,
+            quoted,
+            token.line,
+            token.column,
+            extents,
+            opener.column if opener else 0,
+        )

@@ -1,0 +1,197 @@
+"""Reading a templette file: the Lark parsers, the file-wide checks, grouping by DOCID."""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import gc
+from collections.abc import Iterable
+from pathlib import Path
+
+from lark import Lark
+from lark.exceptions import UnexpectedInput, VisitError
+
+from hub4eval.errors import InputError, InputWarning
+from hub4eval.io.files import read_text
+from hub4eval.io.templettes.builders import InstanceBuilder, TokenBuilder
+from hub4eval.io.templettes.messages import syntax_error
+from hub4eval.model import (
+    Instance,
+    InstanceSet,
+    PointerFill,
+    Role,
+    TemplateSet,
+)
+from hub4eval.util.resources import data_path
+
+_ROLES = ("reference", "hypothesis")
+
+
+@functools.cache
+def _parser(start: str) -> tuple[Lark, InstanceBuilder | TokenBuilder]:
+    """The templette parser for grammar rule ``start`` and its Transformer,
+    built once per process.
+
+    ``"start"`` is the instance-level grammar every file goes through;
+    ``"tokens"`` the token-level one that explains a rejected file (see
+    ``grammars/templette.lark``).  The Transformer runs inside the LALR parser
+    (no parse tree is built) and positions come from the tokens.  The
+    builder's per-file state is reset before each parse (not thread-safe).
+    """
+    grammar = data_path("grammars", "templette.lark").read_text(encoding="utf-8")
+    builder = InstanceBuilder() if start == "start" else TokenBuilder()
+    return Lark(grammar, start=start, parser="lalr", lexer="contextual", transformer=builder), builder
+
+
+def read_templates(path: str | Path, role: Role = "reference", encoding: str = "utf-8") -> TemplateSet:
+    """Read and parse a templette file.
+
+    Args:
+        path: the file to read.
+        role: ``"reference"`` or ``"hypothesis"``; decides how brackets,
+            ``/`` and extra extents are treated (§2).
+        encoding: the text encoding of the file.
+
+    Returns:
+        The parsed template set; problems that still allow scoring are in
+        its ``warnings``.
+
+    Raises:
+        InputError: the file is missing, unreadable, not valid in
+            ``encoding``, or not a valid templette file.
+    """
+    name = str(path)
+    text = read_text(name, encoding)
+    return parse_templates(text, name, role)
+
+
+def parse_templates(text: str, path: str = "<string>", role: Role = "reference") -> TemplateSet:
+    """Parse the text of a templette file.
+
+    Args:
+        text: the file's content.
+        path: the file name used in messages.
+        role: ``"reference"`` or ``"hypothesis"`` (§2): in a reference,
+            ``[...]`` marks minimal strings and ``/`` starts an alternative; in
+            a hypothesis brackets are literal, ``/`` is an error and only the
+            first extent of a fill is kept.
+
+    Returns:
+        The template set: instances grouped by the DOCID of their headers, in
+        order of first appearance, with warnings attached.
+
+    Raises:
+        InputError: a syntax error or an invalid construct, positioned at
+            the offending character with a hint.
+        ValueError: ``role`` is neither "reference" nor "hypothesis".
+    """
+    if role not in _ROLES:
+        raise ValueError(f"role must be 'reference' or 'hypothesis', not {role!r}")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    # The grammar ends every line with a newline; a last line without one is fine.
+    source = text if text.endswith("\n") else text + "\n"
+    # Reading allocates objects for every line and frees almost none: the
+    # cyclic garbage collector, triggered by the allocations, would only
+    # rescan them again and again (a third of the time on a large file).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        instances, pointers, warnings = _parse(source, text, path, role)
+        _check_headers(instances, path)
+        _check_pointers(instances, pointers, path)
+        if not instances:
+            warnings.append(InputWarning("no instances in the file", path))
+        return TemplateSet(
+            instance_sets=_group(instances),
+            role=role,
+            path=path,
+            warnings=tuple(warnings),
+        )
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _parse(
+    source: str, text: str, path: str, role: Role
+) -> tuple[tuple[Instance, ...], list[PointerFill], list[InputWarning]]:
+    """The instances, pointer fills and warnings of a file, or the InputError
+    of its first problem.
+
+    The instance-level parser reads valid files.  When it stops (a syntax error or
+    a failed check), the token-level parser reads the file again, from the
+    start, to report the first problem piece by piece, with the same message
+    whatever the instance-level parser saw.  (Checks across the whole file, such
+    as duplicate headers, come after either parser.)
+    """
+    parser, builder = _parser("start")
+    builder.reset(path, role)
+    try:
+        return parser.parse(source), builder.pointers, builder.warnings
+    except (UnexpectedInput, InputError):
+        pass
+    except VisitError as error:
+        if not isinstance(error.orig_exc, InputError):
+            raise
+    parser, builder = _parser("tokens")
+    builder.reset(path, role)
+    try:
+        instances: tuple[Instance, ...] = parser.parse(source)
+    except UnexpectedInput as error:
+        raise syntax_error(error, text, path) from None
+    except VisitError as error:
+        if isinstance(error.orig_exc, InputError):
+            raise error.orig_exc from None
+        raise
+    # Only reached if the two grammars disagree: the token-level one decides.
+    return instances, builder.pointers, builder.warnings
+
+
+def _group(instances: Iterable[Instance]) -> tuple[InstanceSet, ...]:
+    """Instance sets by DOCID, in order of each DOCID's first appearance."""
+    by_docid: dict[str, list[Instance]] = {}
+    for instance in instances:
+        by_docid.setdefault(instance.docid, []).append(instance)
+    return tuple(InstanceSet(docid, tuple(group)) for docid, group in by_docid.items())
+
+
+def _check_headers(instances: tuple[Instance, ...], path: str) -> None:
+    """No two instances may have the same header."""
+    seen: dict[str, Instance] = {}
+    for instance in instances:
+        key = instance.key
+        first = seen.get(key)
+        if first is not None:
+            raise InputError(
+                f"duplicate instance header {key}",
+                path,
+                instance.line,
+                instance.column,
+                hint=f"the same header is already on line {first.line}; renumber one of them",
+            )
+        seen[key] = instance
+
+
+def _check_pointers(instances: tuple[Instance, ...], pointers: list[PointerFill], path: str) -> None:
+    """Every pointer fill must name an instance of the same file.
+
+    ``pointers`` are the file's pointer fills in file order, as the parser
+    built them (cheaper than walking every fill of every instance again).
+    """
+    keys = {instance.key for instance in instances}
+    for fill in pointers:
+        if fill.key not in keys:
+            close = difflib.get_close_matches(fill.key, sorted(keys), n=3)
+            hint = (
+                f"did you mean {' or '.join(close)}?"
+                if close
+                else "add an instance with this header, or fix the pointer"
+            )
+            raise InputError(
+                f"pointer {fill.key} refers to no instance of this file",
+                path,
+                fill.line,
+                fill.column,
+                hint=hint,
+            )

@@ -1,0 +1,191 @@
+"""The alignment's costs, its result type, and a slow pure-Python reference aligner.
+
+Costs are integers in hundredths of the specification's units (see the
+package docstring); :func:`_align_reference` is the plain full-matrix DP
+that the compiled kernels are tested against.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+COST_SCALE = 100
+"""Integer cost units per spec unit (§7.2 costs are multiplied by this)."""
+INDEL = 300
+"""Cost of an insertion or a deletion."""
+FRAGMENT = 100
+"""Cost of a fragment (``h-``) against a word its stem prefixes."""
+SUB_BASE = 200
+SUB_SPAN = 200
+"""A substitution costs ``SUB_BASE + SUB_SPAN * normalized edit distance``."""
+
+MATCH, SUBSTITUTION, DELETION, INSERTION = 0, 1, 2, 3
+"""Column kinds, as stored in ``Alignment.kinds``."""
+
+
+@dataclass(frozen=True, eq=False)
+class Alignment:
+    """A word alignment: columns in order, each a match, substitution, deletion or insertion.
+
+    Every reference index and every hypothesis index appears exactly once, in
+    increasing order.
+
+    Attributes:
+        ref_index: int32, per column the reference token index, or -1 for an
+            insertion.
+        hyp_index: int32, per column the hypothesis token index, or -1 for a
+            deletion.
+        cost: total cost on the integer scale (``COST_SCALE`` per spec unit:
+            insertion/deletion 300, match 0, substitution 100 to 400).
+        kinds: int8, per column ``MATCH``, ``SUBSTITUTION``, ``DELETION`` or
+            ``INSERTION``.
+        exact: True when ``cost`` is proven to be the minimum (see the module
+            docstring); False only for very long inputs aligned via anchors.
+    """
+
+    ref_index: np.ndarray
+    hyp_index: np.ndarray
+    cost: int
+    kinds: np.ndarray
+    exact: bool = True
+
+    @property
+    def columns(self) -> int:
+        """Number of columns."""
+        return int(self.ref_index.shape[0])
+
+    def _count(self, kind: int) -> int:
+        return int(np.count_nonzero(self.kinds == kind))
+
+    @property
+    def matches(self) -> int:
+        """Columns pairing identical words."""
+        return self._count(MATCH)
+
+    @property
+    def substitutions(self) -> int:
+        """Columns pairing different words."""
+        return self._count(SUBSTITUTION)
+
+    @property
+    def deletions(self) -> int:
+        """Reference words aligned with nothing."""
+        return self._count(DELETION)
+
+    @property
+    def insertions(self) -> int:
+        """Hypothesis words aligned with nothing."""
+        return self._count(INSERTION)
+
+    @property
+    def errors(self) -> int:
+        """Substitutions + deletions + insertions."""
+        return self.columns - self.matches
+
+    @property
+    def wer(self) -> float | None:
+        """Word error rate, ``errors / len(ref)``; None when the reference is empty."""
+        n_ref = self.columns - self.insertions
+        return None if n_ref == 0 else self.errors / n_ref
+
+
+
+# ---------------------------------------------------------------------------
+# Costs (pure Python; the reference for the kernels)
+
+
+def substitution_cost(a: str, b: str) -> int:
+    """Cost of aligning word ``a`` with word ``b`` in one column (§7.2).
+
+    Args:
+        a: a normalized word.
+        b: a normalized word.
+
+    Returns:
+        0 for identical words, ``FRAGMENT`` (100) when one is a fragment whose
+        stem prefixes the other, else ``200 + round(200 * lev / max_len)``.
+
+    >>> substitution_cost("heart", "heart"), substitution_cost("h-", "heart")
+    (0, 100)
+    >>> substitution_cost("heart", "part"), substitution_cost("a", "the")
+    (280, 400)
+    """
+    if a == b:
+        return 0
+    if (_is_fragment(a) and b.startswith(a[:-1])) or (_is_fragment(b) and a.startswith(b[:-1])):
+        return FRAGMENT
+    from rapidfuzz.distance import Levenshtein
+
+    d = Levenshtein.distance(a, b)
+    mx = max(len(a), len(b))
+    return SUB_BASE + (SUB_SPAN * d + mx // 2) // mx
+
+
+def _is_fragment(word: str) -> bool:
+    return len(word) > 1 and word.endswith("-")
+
+
+def _align_reference(ref: Sequence[str], hyp: Sequence[str]) -> Alignment:
+    """Slow full-matrix DP in pure Python: the reference for tests.
+
+    Uses ``substitution_cost`` (rapidfuzz distances) and the module's
+    tie-breaking rule (deletion, then insertion, then diagonal).
+
+    Args:
+        ref: reference words.
+        hyp: hypothesis words.
+
+    Returns:
+        The optimal alignment.
+    """
+    n, m = len(ref), len(hyp)
+    cost = [[0] * (m + 1) for _ in range(n + 1)]
+    move = [[0] * (m + 1) for _ in range(n + 1)]
+    for j in range(1, m + 1):
+        cost[0][j] = j * INDEL
+        move[0][j] = 2
+    for i in range(1, n + 1):
+        cost[i][0] = i * INDEL
+        move[i][0] = 1
+        for j in range(1, m + 1):
+            best, step = cost[i - 1][j] + INDEL, 1
+            if cost[i][j - 1] + INDEL < best:
+                best, step = cost[i][j - 1] + INDEL, 2
+            diagonal = cost[i - 1][j - 1] + substitution_cost(ref[i - 1], hyp[j - 1])
+            if diagonal < best:
+                best, step = diagonal, 0
+            cost[i][j] = best
+            move[i][j] = step
+    cols: list[tuple[int, int, int]] = []
+    i, j = n, m
+    while i > 0 or j > 0:
+        step = move[i][j]
+        if step == 0:
+            cols.append((i - 1, j - 1, MATCH if ref[i - 1] == hyp[j - 1] else SUBSTITUTION))
+            i, j = i - 1, j - 1
+        elif step == 1:
+            cols.append((i - 1, -1, DELETION))
+            i -= 1
+        else:
+            cols.append((-1, j - 1, INSERTION))
+            j -= 1
+    cols.reverse()
+    return Alignment(
+        ref_index=np.array([c[0] for c in cols], dtype=np.int32),
+        hyp_index=np.array([c[1] for c in cols], dtype=np.int32),
+        cost=cost[n][m],
+        kinds=np.array([c[2] for c in cols], dtype=np.int8),
+    )
+
+
+
+def _column_cost(ref: Sequence[str], hyp: Sequence[str], alignment: Alignment) -> int:
+    """Recompute an alignment's cost from its columns (used by tests)."""
+    total = 0
+    for i, j in zip(alignment.ref_index.tolist(), alignment.hyp_index.tolist()):
+        total += INDEL if i < 0 or j < 0 else substitution_cost(ref[i], hyp[j])
+    return total
+

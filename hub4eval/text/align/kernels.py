@@ -1,0 +1,390 @@
+"""The numba kernels: Levenshtein and substitution costs, the band DP, batches, anchors.
+
+Plain Python functions, compiled on first use by :func:`_kernels` (numba's
+on-disk cache makes later runs skip compilation). They call each other
+through this module's globals, so they must stay in one module.
+"""
+
+from __future__ import annotations
+
+import threading
+from types import SimpleNamespace
+
+import numpy as np
+
+# ---------------------------------------------------------------------------
+# numba kernels: plain functions here, compiled lazily by _kernels(), which
+# rebinds each module-level name to its compiled dispatcher so that kernels
+# calling each other resolve to compiled code.
+from hub4eval.text.align.costs import DELETION, FRAGMENT, INDEL, INSERTION, MATCH, SUB_BASE, SUB_SPAN, SUBSTITUTION
+
+_BIG = 1 << 60
+"""Infinity for the band DP's cost arrays (int64)."""
+
+
+def _k_lev(chars, offs, a, b, buf):  # pragma: no cover - compiled
+    """Levenshtein distance of vocabulary words ``a`` and ``b`` (code points)."""
+    a0 = offs[a]
+    la = offs[a + 1] - a0
+    b0 = offs[b]
+    lb = offs[b + 1] - b0
+    while la > 0 and lb > 0 and chars[a0] == chars[b0]:
+        a0 += 1
+        b0 += 1
+        la -= 1
+        lb -= 1
+    while la > 0 and lb > 0 and chars[a0 + la - 1] == chars[b0 + lb - 1]:
+        la -= 1
+        lb -= 1
+    if la == 0:
+        return lb
+    if lb == 0:
+        return la
+    for j in range(lb + 1):
+        buf[j] = j
+    for i in range(1, la + 1):
+        diag = buf[0]
+        buf[0] = i
+        ca = chars[a0 + i - 1]
+        for j in range(1, lb + 1):
+            up = buf[j]
+            best = diag if ca == chars[b0 + j - 1] else diag + 1
+            if up + 1 < best:
+                best = up + 1
+            if buf[j - 1] + 1 < best:
+                best = buf[j - 1] + 1
+            buf[j] = best
+            diag = up
+    return buf[lb]
+
+
+def _k_prefix_stem(chars, offs, frag_word, other):  # pragma: no cover - compiled
+    """Whether the stem of fragment ``frag_word`` (without its hyphen) prefixes ``other``."""
+    f0 = offs[frag_word]
+    stem = offs[frag_word + 1] - f0 - 1
+    o0 = offs[other]
+    if offs[other + 1] - o0 < stem:
+        return False
+    for t in range(stem):
+        if chars[f0 + t] != chars[o0 + t]:
+            return False
+    return True
+
+
+def _k_sub_cost(a, b, chars, offs, frag, buf):  # pragma: no cover - compiled
+    """``substitution_cost`` on vocabulary codes."""
+    if a == b:
+        return 0
+    if frag[a] and _k_prefix_stem(chars, offs, a, b):
+        return FRAGMENT
+    if frag[b] and _k_prefix_stem(chars, offs, b, a):
+        return FRAGMENT
+    d = _k_lev(chars, offs, a, b, buf)
+    la = offs[a + 1] - offs[a]
+    lb = offs[b + 1] - offs[b]
+    mx = la if la > lb else lb
+    return SUB_BASE + (SUB_SPAN * d + mx // 2) // mx
+
+
+def _k_band(r, h, dlo, dhi, chars, offs, frag, buf, out_r, out_h, out_k, pos, r_base, h_base):  # pragma: no cover
+    """DP of ``r`` against ``h`` restricted to diagonals ``dlo <= i - j <= dhi``.
+
+    The band must contain diagonals 0 and ``n - m``; ``dlo = -m, dhi = n`` is
+    the full matrix. Traceback directions take one byte per band cell. The
+    columns are written in order to ``out_*[pos:pos + ncols]`` with indices
+    offset by ``r_base``/``h_base``; the slots up to ``pos + n + m`` are used
+    as scratch.
+
+    Returns:
+        (cost, ncols).
+    """
+    n = r.shape[0]
+    m = h.shape[0]
+    if dlo < -m:
+        dlo = -m
+    if dhi > n:
+        dhi = n
+    width = dhi - dlo + 1
+    rowstart = np.empty(n + 2, np.int64)
+    total = 0
+    for i in range(n + 1):
+        jlo = i - dhi if i > dhi else 0
+        jhi = i - dlo if i - dlo < m else m
+        rowstart[i] = total
+        total += jhi - jlo + 1
+    rowstart[n + 1] = total
+    dirs = np.empty(total, np.int8)
+    prev = np.full(width + 2, _BIG, np.int64)
+    cur = np.full(width + 2, _BIG, np.int64)
+    # Row 0: position of column j in a row i is j + dhi - i + 1.
+    jhi0 = -dlo if -dlo < m else m
+    for j in range(jhi0 + 1):
+        cur[j + dhi + 1] = j * INDEL
+        dirs[j] = 2
+    for i in range(1, n + 1):
+        prev, cur = cur, prev
+        jlo = i - dhi if i > dhi else 0
+        jhi = i - dlo if i - dlo < m else m
+        pbase = dhi - i + 1
+        cur[jlo + pbase - 1] = _BIG
+        cur[jhi + pbase + 1] = _BIG
+        base = rowstart[i] - jlo
+        ri = r[i - 1]
+        for j in range(jlo, jhi + 1):
+            p = j + pbase
+            # Priority on ties: deletion, insertion, diagonal (module docstring).
+            best = prev[p + 1] + INDEL
+            step = 1
+            c = cur[p - 1] + INDEL
+            if c < best:
+                best = c
+                step = 2
+            if j > 0 and prev[p] < best:
+                hj = h[j - 1]
+                c = prev[p] if ri == hj else prev[p] + _k_sub_cost(ri, hj, chars, offs, frag, buf)
+                if c < best:
+                    best = c
+                    step = 0
+            cur[p] = best
+            dirs[base + j] = step
+    cost = cur[m + dhi - n + 1]
+    # Traceback, writing columns backwards from the end of the scratch area.
+    i = n
+    j = m
+    w = pos + n + m - 1
+    while i > 0 or j > 0:
+        if i == 0:
+            step = 2
+        elif j == 0:
+            step = 1
+        else:
+            jlo = i - dhi if i > dhi else 0
+            step = dirs[rowstart[i] + j - jlo]
+        if step == 0:
+            out_r[w] = r_base + i - 1
+            out_h[w] = h_base + j - 1
+            out_k[w] = MATCH if r[i - 1] == h[j - 1] else SUBSTITUTION
+            i -= 1
+            j -= 1
+        elif step == 1:
+            out_r[w] = r_base + i - 1
+            out_h[w] = -1
+            out_k[w] = DELETION
+            i -= 1
+        else:
+            out_r[w] = -1
+            out_h[w] = h_base + j - 1
+            out_k[w] = INSERTION
+            j -= 1
+        w -= 1
+    ncols = pos + n + m - 1 - w
+    if w + 1 != pos:
+        for t in range(ncols):
+            out_r[pos + t] = out_r[w + 1 + t]
+            out_h[pos + t] = out_h[w + 1 + t]
+            out_k[pos + t] = out_k[w + 1 + t]
+    return cost, ncols
+
+
+def _k_batch(r, h, rs, re, hs, he, chars, offs, frag, maxlen, full_cells, local,
+             out_r, out_h, out_k, seg_pos, seg_cols, seg_cost):  # pragma: no cover - compiled
+    """Align many segment pairs ``r[rs:re]`` / ``h[hs:he]`` in one call.
+
+    Identical segments become runs of matches; segments with at most
+    ``full_cells`` cells are solved by the full DP; larger ones are left to
+    the caller (``seg_cols = -1``). Columns are written contiguously in
+    segment order; ``seg_pos`` is where each segment's columns start.
+
+    Returns:
+        Total number of columns written.
+    """
+    buf = np.empty(maxlen + 2, np.int64)
+    pos = 0
+    for s in range(rs.shape[0]):
+        n = re[s] - rs[s]
+        m = he[s] - hs[s]
+        rb = 0 if local else rs[s]
+        hb = 0 if local else hs[s]
+        seg_pos[s] = pos
+        same = n == m
+        if same:
+            for t in range(n):
+                if r[rs[s] + t] != h[hs[s] + t]:
+                    same = False
+                    break
+        if same:
+            for t in range(n):
+                out_r[pos + t] = rb + t
+                out_h[pos + t] = hb + t
+                out_k[pos + t] = MATCH
+            seg_cols[s] = n
+            seg_cost[s] = 0
+            pos += n
+        elif n * m <= full_cells:
+            cost, ncols = _k_band(r[rs[s]:re[s]], h[hs[s]:he[s]], -m, n, chars, offs, frag, buf,
+                                  out_r, out_h, out_k, pos, rb, hb)
+            seg_cols[s] = ncols
+            seg_cost[s] = cost
+            pos += ncols
+        else:
+            seg_cols[s] = -1
+            seg_cost[s] = 0
+    return pos
+
+
+def _k_last_row(r, h, chars, offs, frag, buf, row):  # pragma: no cover - compiled
+    """Last row of the DP of ``r`` against ``h`` (costs against every prefix of ``h``), into ``row``."""
+    m = h.shape[0]
+    for j in range(m + 1):
+        row[j] = j * INDEL
+    for i in range(1, r.shape[0] + 1):
+        diag = row[0]
+        row[0] = i * INDEL
+        ri = r[i - 1]
+        for j in range(1, m + 1):
+            up = row[j]
+            hj = h[j - 1]
+            best = diag if ri == hj else diag + _k_sub_cost(ri, hj, chars, offs, frag, buf)
+            if up + INDEL < best:
+                best = up + INDEL
+            if row[j - 1] + INDEL < best:
+                best = row[j - 1] + INDEL
+            row[j] = best
+            diag = up
+
+
+def _k_lis(vals):  # pragma: no cover - compiled
+    """Indices of a longest strictly increasing subsequence of ``vals`` (patience sorting)."""
+    size = vals.shape[0]
+    tails = np.empty(size + 1, np.int64)
+    prevs = np.empty(size + 1, np.int64)
+    length = 0
+    for t in range(size):
+        v = vals[t]
+        lo = 0
+        hi = length
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if vals[tails[mid]] < v:
+                lo = mid + 1
+            else:
+                hi = mid
+        prevs[t] = tails[lo - 1] if lo > 0 else -1
+        tails[lo] = t
+        if lo == length:
+            length += 1
+    res = np.empty(length, np.int64)
+    if length > 0:
+        t = tails[length - 1]
+        for q in range(length - 1, -1, -1):
+            res[q] = t
+            t = prevs[t]
+    return res
+
+
+def _k_runs(ai, aj, k):  # pragma: no cover - compiled
+    """Merge a chain of k-gram anchors (increasing in both) into runs of matches.
+
+    Anchors on the same diagonal that overlap or touch extend the current run;
+    an anchor that overlaps the current run on another diagonal is dropped.
+
+    Returns:
+        (ref starts, hyp starts, lengths) of the runs.
+    """
+    size = ai.shape[0]
+    rs = np.empty(size, np.int64)
+    hs = np.empty(size, np.int64)
+    ln = np.empty(size, np.int64)
+    cnt = 0
+    for t in range(size):
+        i = ai[t]
+        j = aj[t]
+        if cnt > 0:
+            ci = rs[cnt - 1]
+            cj = hs[cnt - 1]
+            cl = ln[cnt - 1]
+            if i - j == ci - cj and i <= ci + cl:
+                if i + k - ci > cl:
+                    ln[cnt - 1] = i + k - ci
+                continue
+            if i < ci + cl or j < cj + cl:
+                continue
+        rs[cnt] = i
+        hs[cnt] = j
+        ln[cnt] = k
+        cnt += 1
+    return rs[:cnt], hs[:cnt], ln[:cnt]
+
+
+def _k_prune(r, h, ar, ah, al, gap_cost, chars, offs, frag, maxlen, max_cells, keep):  # pragma: no cover
+    """One left-to-right pass dropping anchor runs that do not pay for themselves.
+
+    Run ``t`` is dropped when the optimal DP of the window from the end of the
+    last kept run to the start of run ``t + 1`` (so ignoring run ``t``) costs
+    less than the two gaps around it. Windows of more than ``max_cells`` cells
+    are not checked (the run is kept). ``gap_cost[t]`` is the cost of the gap
+    before run ``t`` (``gap_cost[len(ar)]``: after the last run); ``keep`` is
+    updated in place.
+
+    Returns:
+        Number of runs dropped.
+    """
+    buf = np.empty(maxlen + 2, np.int64)
+    nruns = ar.shape[0]
+    n = r.shape[0]
+    m = h.shape[0]
+    dropped = 0
+    last_r = 0
+    last_h = 0
+    before = gap_cost[0]
+    for t in range(nruns):
+        if not keep[t]:
+            continue
+        # Next kept run after t.
+        u = t + 1
+        while u < nruns and not keep[u]:
+            u += 1
+        end_r = ar[u] if u < nruns else n
+        end_h = ah[u] if u < nruns else m
+        after = gap_cost[u]
+        wr = end_r - last_r
+        wh = end_h - last_h
+        if wr * wh <= max_cells:
+            row = np.empty(wh + 1, np.int64)
+            _k_last_row(r[last_r:end_r], h[last_h:end_h], chars, offs, frag, buf, row)
+            if row[wh] < before + after:
+                keep[t] = False
+                dropped += 1
+                before = row[wh]
+                continue
+        last_r = ar[t] + al[t]
+        last_h = ah[t] + al[t]
+        before = after
+    return dropped
+
+
+_KERNEL_NAMES = ("_k_lev", "_k_prefix_stem", "_k_sub_cost", "_k_band", "_k_batch", "_k_last_row", "_k_lis", "_k_runs",
+                 "_k_prune")
+_kernel_lock = threading.Lock()
+_compiled: SimpleNamespace | None = None
+
+
+def _kernels() -> SimpleNamespace:
+    """Compile (or load from numba's on-disk cache) the kernels on first use."""
+    global _compiled
+    with _kernel_lock:
+        if _compiled is None:
+            import numba
+
+            g = globals()
+            # numba keys its cache by source file, but the cached code refers to
+            # the module by name: a copy loaded under another name (``python -m
+            # doctest hub4eval/align.py`` imports it as ``align``) would write
+            # entries that hub4eval.text.align.kernels cannot load. Only cache the real module.
+            cache = __name__ == "hub4eval.text.align.kernels"
+            for name in _KERNEL_NAMES:
+                if not isinstance(g[name], numba.core.dispatcher.Dispatcher):
+                    g[name] = numba.njit(cache=cache, nogil=True)(g[name])
+            _compiled = SimpleNamespace(**{name[3:]: g[name] for name in _KERNEL_NAMES})
+        return _compiled
+

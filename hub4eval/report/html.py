@@ -320,7 +320,7 @@ function drilldown(data) {
         data.docs.forEach(function (d, k) { if (d.indexOf(text) >= 0) { docMask[k] = 1; matched++; } });
       }
       status.textContent = matched === 1 && exact >= 0 ? "" :
-        fmt(matched) + " document" + (matched === 1 ? "" : "s") + " contain \u201c" + text + "\u201d";
+        fmt(matched) + (matched === 1 ? " document contains" : " documents contain") + " \u201c" + text + "\u201d";
     }
   }
   function select(slot) {

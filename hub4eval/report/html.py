@@ -1,27 +1,60 @@
-"""A self-contained HTML report: tables, a bar chart of F per slot, the drill-down.
+"""A self-contained HTML report that scales: tables, a bar chart of F per slot, the drill-down.
 
-One file with inline CSS and an inline SVG chart; no script, no external
-resource, so it opens in any browser from disk or as a mail attachment and
-fetches nothing. Every piece of input text (fills, reasons, DOCIDs, slot names,
-file names) goes through :func:`html.escape`.
+One file with inline CSS, an inline SVG chart and a small inline script (plain
+JavaScript, no framework); it fetches nothing, so it opens from disk or as a
+mail attachment. The per-slot table and the chart are plain HTML. Everything
+that grows with the corpus (the per-document table, the mapping, every point
+of the drill-down) is embedded once as compact data and rendered on demand,
+a page of rows at a time (issue #18: a 10,000-document report used to hold 13
+million page elements).
 
-Sections: headline (and bootstrap intervals when given), signature, warnings,
-per-slot table with type subtotals and the overall row, F per slot chart,
-per-document table, the mapping of instance sets and instances, and the
-drill-down: every point with its category, fills and reason (and the aligned
-words around the fills when the texts differ), one collapsible ``<details>``
-section per slot.
+The data is one JSON object in a ``<script type="application/json">`` block:
+
+* string tables (``inst``, ``fills``, ``reasons``, ``words``) hold each
+  distinct string once; points refer to them by index;
+* points are columns (one array per field). Indices that mostly grow by one
+  are delta-coded (``doc``, instances, lines), fills and reasons are "fresh"
+  coded: ``-1`` takes the next new string of the table, ``-1 - d`` (d from 1
+  to 16) repeats the string d places before that next new one (the content
+  and extent points of a fill pair show the same fills), ``n >= 0`` repeats
+  string ``n``. Reference fields are listed only for the points that have a
+  reference fill (``side`` & 1), hypothesis fields for those with a
+  hypothesis fill (``side`` & 2);
+* when the JSON is large it is deflated (zlib) and base64-encoded
+  (``data-encoding="deflate-base64"``); the page inflates it with the
+  browser's ``DecompressionStream``. Small reports hold the JSON as is.
+
+Text from the input reaches the page only as data: HTML parts go through
+:func:`html.escape`, the JSON escapes ``<`` and U+2028/U+2029, and the script
+inserts every string with ``textContent``, never as markup.
 """
 
 from __future__ import annotations
 
+import base64
+import json
+import zlib
 from collections.abc import Mapping
 from html import escape
+from operator import attrgetter
+from typing import Any
 
-from hub4eval.report.explain import GAP, Context, explain, tally
+import numpy as np
+
+from hub4eval.report.explain import GAP, aligned_context
 from hub4eval.report.tables import COUNT_COLUMNS, headline, percent, wer_line
-from hub4eval.scoring.metrics import METRICS, Counts
+from hub4eval.scoring.metrics import CATEGORIES, METRICS, Counts
 from hub4eval.scoring.result import ScoreResult
+
+PAGE_SIZE = 100
+"""Rows per page of the long tables and of each slot's drill-down."""
+
+COMPRESS_ABOVE = 1 << 20
+"""Data larger than this (characters of JSON) is embedded deflated (``compress=None``)."""
+
+_ZLIB_LEVEL = 3  # 10,000 documents: 0.9 s for 19.8 MB (level 1: 0.6 s, 20.8 MB; level 6: 3.1 s, 17.3 MB)
+
+KINDS = ("pointer", "content", "extent")
 
 _CSS = """
 body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222;max-width:90em}
@@ -41,14 +74,326 @@ details{margin:.3em 0} summary{cursor:pointer} summary span{margin-left:.6em}
 .ctx td{border:0;padding:0 4px;text-align:left;white-space:pre}
 .ctx td.label{color:#666} .ctx .on{background:#ffe08a;font-weight:bold} .ctx .sub{color:#a15c00}
 .ctx .gap{color:#999} .scroll{overflow-x:auto}
+.pager{margin:.4em 0;display:flex;gap:.4em;align-items:center;flex-wrap:wrap}
+.pager button{font:inherit;padding:1px 8px}
+.filters{display:flex;gap:1em;flex-wrap:wrap;align-items:center;margin:.5em 0;padding:.5em;background:#f7f7f7}
+.filters label{white-space:nowrap} .status{color:#666}
+th.sortable{cursor:pointer;text-decoration:underline dotted} th.sorted{background:#dde6f0}
+button.link{font:inherit;border:0;background:none;padding:0;color:#1a4f8a;cursor:pointer;text-decoration:underline}
+"""
+
+# Plain JavaScript (ES2018), no framework; every string from the data is set with textContent.
+_JS = r"""
+(function () {
+"use strict";
+var PAGE = __PAGE__;
+var byId = function (id) { return document.getElementById(id); };
+function el(tag, cls, text) {
+  var e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  return e;
+}
+function fmt(n) { return n.toLocaleString("en-US"); }
+
+async function readData() {
+  var block = byId("hub4eval-data");
+  var text = block.textContent;
+  if (block.getAttribute("data-encoding") === "deflate-base64") {
+    if (typeof DecompressionStream === "undefined") {
+      throw new Error("this browser cannot inflate the embedded data (no DecompressionStream)");
+    }
+    var binary = atob(text.trim());
+    var bytes = new Uint8Array(binary.length);
+    for (var i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
+    text = await new Response(stream).text();
+  }
+  return JSON.parse(text);
+}
+
+function undelta(values, out, mask, side) {
+  var previous = 0, j = 0;
+  for (var i = 0; i < out.length; i++) {
+    if (side[i] & mask) { previous += values[j++]; out[i] = previous; } else out[i] = -1;
+  }
+  return out;
+}
+/* "Fresh" coding: -1 takes the next new string of the table, -1 - d (d = 1..16) the string d places
+   before it, n >= 0 string n. Reference and hypothesis fills share one table, reference first. */
+function unfresh(columns, outs, masks, side) {
+  var next = 0, j = columns.map(function () { return 0; });
+  for (var i = 0; i < side.length; i++) {
+    for (var c = 0; c < columns.length; c++) {
+      if (side[i] & masks[c]) {
+        var v = columns[c][j[c]++];
+        outs[c][i] = v === -1 ? next++ : (v < 0 ? next + 1 + v : v);
+      } else outs[c][i] = -1;
+    }
+  }
+}
+
+function decode(data) {
+  var p = data.points, n = p.n, all = new Uint8Array(n).fill(3);
+  var side = Uint8Array.from(p.side);
+  var pts = {
+    n: n, side: side,
+    slot: Uint16Array.from(p.slot), kind: Uint8Array.from(p.kind), cat: Uint8Array.from(p.cat),
+    doc: undelta(p.doc, new Int32Array(n), 3, all),
+    refInst: undelta(p.refInst, new Int32Array(n), 1, side),
+    refFill: new Int32Array(n),
+    refLine: undelta(p.refLine, new Int32Array(n), 1, side),
+    hypInst: undelta(p.hypInst, new Int32Array(n), 2, side),
+    hypFill: new Int32Array(n),
+    hypLine: undelta(p.hypLine, new Int32Array(n), 2, side),
+    reason: new Int32Array(n),
+    ctx: p.ctx ? Int32Array.from(p.ctx) : null
+  };
+  unfresh([p.refFill, p.hypFill], [pts.refFill, pts.hypFill], [1, 2], side);
+  unfresh([p.reason], [pts.reason], [3], all);
+  var counts = new Int32Array(data.slots.length);
+  for (var i = 0; i < n; i++) counts[pts.slot[i]]++;
+  var bySlot = [];
+  for (var s = 0; s < counts.length; s++) bySlot.push(new Int32Array(counts[s]));
+  var fill = new Int32Array(counts.length);
+  for (i = 0; i < n; i++) { s = pts.slot[i]; bySlot[s][fill[s]++] = i; }
+  data.pts = pts;
+  data.bySlot = bySlot;
+  return data;
+}
+
+/* A table showing one page of rows at a time, with a pager above it. */
+function Paged(host, head, opts) {
+  this.host = host; this.opts = opts; this.page = 0;
+  this.nav = el("div", "pager");
+  this.first = el("button", null, "\u00ab First"); this.prev = el("button", null, "\u2039 Previous");
+  this.next = el("button", null, "Next \u203a"); this.last = el("button", null, "Last \u00bb");
+  this.info = el("span", "status");
+  var self = this;
+  [this.first, this.prev, this.next, this.last].forEach(function (b) { b.type = "button"; });
+  this.first.onclick = function () { self.show(0); };
+  this.prev.onclick = function () { self.show(self.page - 1); };
+  this.next.onclick = function () { self.show(self.page + 1); };
+  this.last.onclick = function () { self.show(Infinity); };
+  this.nav.append(this.first, this.prev, this.next, this.last, this.info);
+  this.table = el("table", opts.className || "");
+  if (opts.id) this.table.id = opts.id;
+  var tr = el("tr");
+  this.heads = head.map(function (name, column) {
+    var th = el("th", null, name);
+    if (opts.sort) { th.className = "sortable"; th.title = "sort"; th.onclick = function () { opts.sort(column, th); }; }
+    tr.append(th);
+    return th;
+  });
+  var thead = el("thead"); thead.append(tr);
+  this.body = el("tbody"); this.foot = el("tfoot");
+  this.table.append(thead, this.body, this.foot);
+  var wrap = el("div", "scroll"); wrap.append(this.table);
+  host.append(this.nav, wrap);
+  if (opts.foot) opts.foot(this.foot);
+}
+Paged.prototype.show = function (page) {
+  var total = this.opts.count(), pages = Math.max(1, Math.ceil(total / PAGE));
+  this.page = Math.max(0, Math.min(pages - 1, page));
+  var start = this.page * PAGE, end = Math.min(total, start + PAGE);
+  var rows = document.createDocumentFragment();
+  for (var i = start; i < end; i++) rows.append(this.opts.row(i));
+  this.body.replaceChildren(rows);
+  this.info.textContent = total ? "rows " + fmt(start + 1) + "\u2013" + fmt(end) + " of " + fmt(total) +
+    " (page " + fmt(this.page + 1) + " of " + fmt(pages) + ")" : (this.opts.empty || "no rows");
+  this.first.disabled = this.prev.disabled = this.page === 0;
+  this.next.disabled = this.last.disabled = this.page >= pages - 1;
+  this.first.hidden = this.prev.hidden = this.next.hidden = this.last.hidden = pages === 1;
+};
+
+function cellRow(cells, cls) {
+  var tr = el("tr", cls);
+  cells.forEach(function (c) { tr.append(el("td", null, c)); });
+  return tr;
+}
+
+/* Worst first, as `--sort`: lowest REC, PRE, F; highest of the rest; undefined ("-") last. */
+function sortKey(value, lowFirst) {
+  if (value === "-") return Infinity;
+  var v = parseFloat(value);
+  return lowFirst ? v : -v;
+}
+
+function documentsTable(data, showDocument) {
+  var docs = data.documents, order = docs.rows.map(function (_, i) { return i; });
+  var head = ["DOCUMENT"].concat(docs.columns);
+  var view = new Paged(byId("documents-view"), head, {
+    id: "documents",
+    count: function () { return order.length; },
+    row: function (i) {
+      var row = docs.rows[order[i]], tr = el("tr"), td = el("td"), b = el("button", "link", row[0]);
+      b.type = "button"; b.title = "show this document's points in the drill-down";
+      b.onclick = function () { showDocument(row[0]); };
+      td.append(b); tr.append(td);
+      for (var c = 1; c < row.length; c++) tr.append(el("td", null, row[c]));
+      return tr;
+    },
+    foot: function (tfoot) { tfoot.append(cellRow(docs.total, "all")); },
+    sort: function (column, th) {
+      view.heads.forEach(function (h) { h.classList.remove("sorted"); });
+      th.classList.add("sorted");
+      if (column === 0) order.sort(function (a, b) { return a - b; });
+      else {
+        var lowFirst = docs.lowFirst.indexOf(docs.columns[column - 1]) >= 0;
+        var keys = docs.rows.map(function (r) { return sortKey(r[column], lowFirst); });
+        order.sort(function (a, b) { return (keys[a] - keys[b]) || (a - b); });
+      }
+      view.show(0);
+    }
+  });
+  view.show(0);
+}
+
+function mappingTables(data) {
+  var sets = data.setMapping, pairs = data.mapping, inst = data.inst;
+  var name = function (i) { return i < 0 ? "-" : inst[i]; };
+  new Paged(byId("set-mapping-view"), ["REFERENCE DOCUMENT", "HYPOTHESIS DOCUMENT"], {
+    id: "set-mapping", className: "left", count: function () { return sets.length; },
+    row: function (i) { return cellRow([sets[i][0] || "-", sets[i][1] || "-"]); }
+  }).show(0);
+  new Paged(byId("mapping-view"), ["REFERENCE INSTANCE", "HYPOTHESIS INSTANCE", "F"], {
+    id: "mapping", className: "left", count: function () { return pairs.length / 3; },
+    row: function (i) {
+      var f = pairs[3 * i + 2];
+      return cellRow([name(pairs[3 * i]), name(pairs[3 * i + 1]), f === null ? "" : f]);
+    }
+  }).show(0);
+}
+
+function fillCell(data, fill, inst, line) {
+  var td = el("td");
+  if (fill < 0) { td.textContent = "-"; return td; }
+  td.append(el("code", null, data.fills[fill]), el("br"), el("small", null, data.inst[inst] + ", line " + line));
+  return td;
+}
+
+/* Context: [n, ref words (n), hyp words (n), codes (n)]; code & 3: 0 match, 1 differ, 2 gap; 4 ref fill, 8 hyp fill. */
+function contextTable(data, c) {
+  var n = c[0], table = el("table", "ctx");
+  [["REF", 1, 4], ["HYP", 1 + n, 8]].forEach(function (side) {
+    var tr = el("tr");
+    tr.append(el("td", "label", side[0]));
+    for (var k = 0; k < n; k++) {
+      var code = c[1 + 2 * n + k], classes = [];
+      if (code & side[2]) classes.push("on");
+      if ((code & 3) === 2) classes.push("gap"); else if ((code & 3) === 1) classes.push("sub");
+      tr.append(el("td", classes.join(" "), data.words[c[side[1] + k]] || "***"));
+    }
+    table.append(tr);
+  });
+  return table;
+}
+
+function pointRow(data, i) {
+  var p = data.pts, cat = data.categories[p.cat[i]], tr = el("tr");
+  tr.append(el("td", cat, cat), el("td", null, data.kinds[p.kind[i]]), el("td", null, data.docs[p.doc[i]]));
+  tr.append(fillCell(data, p.refFill[i], p.refInst[i], p.refLine[i]));
+  tr.append(fillCell(data, p.hypFill[i], p.hypInst[i], p.hypLine[i]));
+  var reason = el("td", "reason", data.reasons[p.reason[i]]);
+  if (p.ctx && p.ctx[i] >= 0) reason.append(contextTable(data, data.contexts[p.ctx[i]]));
+  tr.append(reason);
+  return tr;
+}
+
+function drilldown(data) {
+  var p = data.pts, views = [];
+  var typeSelect = byId("filter-type"), catSelect = byId("filter-category"), docInput = byId("filter-document");
+  var status = byId("filter-status");
+  data.types.forEach(function (t, i) { var o = el("option", null, t); o.value = String(i); typeSelect.append(o); });
+  data.categories.forEach(function (c, i) { var o = el("option", null, c); o.value = String(i); catSelect.append(o); });
+  var docMask = null, wantType = -1, wantCat = -1;
+  function readFilters() {
+    wantType = typeSelect.value === "" ? -1 : +typeSelect.value;
+    wantCat = catSelect.value === "" ? -1 : +catSelect.value;
+    var text = docInput.value.trim();
+    docMask = null;
+    status.textContent = "";
+    if (text) {
+      docMask = new Uint8Array(data.docs.length);
+      var exact = data.docs.indexOf(text), matched = 0;
+      if (exact >= 0) { docMask[exact] = 1; matched = 1; } else {
+        data.docs.forEach(function (d, k) { if (d.indexOf(text) >= 0) { docMask[k] = 1; matched++; } });
+      }
+      status.textContent = matched === 1 && exact >= 0 ? "" :
+        fmt(matched) + (matched === 1 ? " document contains" : " documents contain") + " \u201c" + text + "\u201d";
+    }
+  }
+  function select(slot) {
+    var all = data.bySlot[slot];
+    if (docMask === null && wantCat < 0) return all;
+    var out = [];
+    for (var k = 0; k < all.length; k++) {
+      var i = all[k];
+      if ((wantCat < 0 || p.cat[i] === wantCat) && (docMask === null || docMask[p.doc[i]])) out.push(i);
+    }
+    return out;
+  }
+  function refresh() {
+    readFilters();
+    document.querySelectorAll("#drilldown details").forEach(function (d) {
+      d.hidden = wantType >= 0 && data.slotType[+d.getAttribute("data-slot")] !== wantType;
+    });
+    views.forEach(function (v) { if (v.built) { v.list = select(v.slot); v.paged.show(0); } });
+  }
+  function open(details) {
+    var slot = +details.getAttribute("data-slot"), view = views[slot];
+    if (!view.built) {
+      var body = details.querySelector(".points-view");
+      body.replaceChildren();
+      view.built = true;
+      view.list = select(slot);
+      view.paged = new Paged(body, ["CATEGORY", "KIND", "DOCUMENT", "REFERENCE", "HYPOTHESIS", "REASON"], {
+        className: "left points", empty: "no point of this slot matches the filters",
+        count: function () { return view.list.length; },
+        row: function (k) { return pointRow(data, view.list[k]); }
+      });
+      view.paged.show(0);
+    }
+  }
+  document.querySelectorAll("#drilldown details").forEach(function (d) {
+    var slot = +d.getAttribute("data-slot");
+    views[slot] = { slot: slot, built: false };
+    d.addEventListener("toggle", function () { if (d.open) open(d); });
+    if (d.open) open(d);
+  });
+  typeSelect.onchange = catSelect.onchange = refresh;
+  docInput.onchange = refresh;
+  byId("filters").onsubmit = function (e) { e.preventDefault(); refresh(); };
+  return function showDocument(docid) {
+    docInput.value = docid;
+    refresh();
+    byId("drilldown-heading").scrollIntoView();
+  };
+}
+
+readData().then(function (raw) {
+  var data = decode(raw);
+  var showDocument = drilldown(data);
+  documentsTable(data, showDocument);
+  mappingTables(data);
+  byId("data-status").textContent = fmt(data.pts.n) + " points loaded.";
+  document.body.setAttribute("data-ready", "1");
+}).catch(function (error) {
+  byId("data-status").textContent = "The report's data could not be read: " + error.message;
+  document.body.setAttribute("data-ready", "error");
+});
+})();
 """
 
 
 def _row(name: str, counts: Counts, beta: float, css: str = "") -> str:
-    values = counts.as_dict(beta)
-    cells = [str(values[c]) for c in COUNT_COLUMNS] + [percent(values[m]) for m in METRICS]  # type: ignore[arg-type]
     attribute = f' class="{css}"' if css else ""
-    return f"<tr{attribute}><td>{escape(name)}</td>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>"
+    return f"<tr{attribute}><td>{escape(name)}</td>" + "".join(f"<td>{c}</td>" for c in _cells(counts, beta)) + "</tr>"
+
+
+def _cells(counts: Counts, beta: float) -> list[str]:
+    values = counts.as_dict(beta)
+    return [str(values[c]) for c in COUNT_COLUMNS] + [percent(values[m]) for m in METRICS]  # type: ignore[arg-type]
 
 
 def _header(first: str) -> str:
@@ -79,55 +424,212 @@ def _chart(result: ScoreResult) -> str:
     return "".join(parts)
 
 
-def _context(context: Context) -> str:
-    """Aligned REF/HYP words as a two-row table, the fills' words highlighted."""
-    rows = []
-    for label, words, marked in (
-        ("REF", context.ref_words, context.ref_marked),
-        ("HYP", context.hyp_words, context.hyp_marked),
-    ):
-        cells = [f'<td class="label">{label}</td>']
-        for word, kind, on in zip(words, context.kinds, marked):
-            classes = ["on"] if on else []
-            if kind == GAP:
-                classes.append("gap")
-            elif kind != 0:  # not a match: substitution, deletion or insertion
-                classes.append("sub")
-            attribute = f' class="{" ".join(classes)}"' if classes else ""
-            cells.append(f"<td{attribute}>{escape(word or '***')}</td>")
-        rows.append("<tr>" + "".join(cells) + "</tr>")
-    return '<table class="ctx">' + "".join(rows) + "</table>"
+def _delta(values: list[int]) -> list[int]:
+    """Differences from the previous value (the first from 0)."""
+    if not values:
+        return []
+    return np.diff(np.asarray(values, dtype=np.int64), prepend=0).tolist()
 
 
-def _fill(fill: str | None, where: str | None) -> str:
-    if fill is None:
-        return "-"
-    return f'<code>{escape(fill)}</code><br><small>{escape(where or "")}</small>'
+class _Strings:
+    """A string table: each distinct string once, in first-seen order."""
+
+    def __init__(self) -> None:
+        self.index: dict[str, int] = {}
+
+    def get(self, text: str) -> int:
+        index = self.index.get(text)
+        if index is None:
+            index = self.index[text] = len(self.index)
+        return index
+
+    def table(self) -> list[str]:
+        return list(self.index)
 
 
-def _drilldown(result: ScoreResult) -> list[str]:
+def _context_code(context: Any, words: _Strings) -> list[int]:
+    """``[n, ref words, hyp words, codes]``: see ``contextTable`` in the script."""
+    codes = []
+    for kind, on_ref, on_hyp in zip(context.kinds, context.ref_marked, context.hyp_marked, strict=True):
+        code = 2 if kind == GAP else (0 if kind == 0 else 1)  # 0: match; else substitution, deletion, insertion
+        codes.append(code | (4 if on_ref else 0) | (8 if on_hyp else 0))
+    return [
+        len(codes),
+        *(words.get(w) for w in context.ref_words),
+        *(words.get(w) for w in context.hyp_words),
+        *codes,
+    ]
+
+
+def _index(values: list[Any]) -> tuple[list[Any], list[int]]:
+    """(distinct values in first-seen order, each value's index in that table)."""
+    table = list(dict.fromkeys(values))
+    position = {value: i for i, value in enumerate(table)}
+    return table, list(map(position.__getitem__, values))
+
+
+def _fresh(indices: list[int]) -> list[int]:
+    """Indices into a first-seen-order table, "fresh" coded (see the module docstring).
+
+    ``-1``: the next new string; ``-1 - d`` (d = 1.._BACK): the string d places
+    before the next new one (a fill repeated by the next point); ``n >= 0``: string n.
+    """
+    if not indices:
+        return []
+    codes = np.asarray(indices, dtype=np.int64)
+    following = np.maximum.accumulate(np.concatenate(([-1], codes[:-1]))) + 1  # index of the next new string
+    distance = following - codes
+    out = np.where(distance <= _BACK, -1 - distance, codes)
+    return out.tolist()
+
+
+_BACK = 16
+
+_SIDE_FLAGS = ((), (True,), (False,), (True, False))  # per side code: is each listed fill the reference one
+
+
+def report_data(result: ScoreResult, around: int = 4) -> dict[str, Any]:
+    """The data the page renders on demand (see the module docstring for its coding).
+
+    Args:
+        result: the scored result.
+        around: words of aligned context on each side of a fill (texts differ).
+    """
+    beta = result.config.beta
+    # A million points: one column at a time with C-level map/dict calls, not one Python loop.
+    points = list(result.iter_points())
+    types = list(map(attrgetter("type"), points))
+    slot_keys, slot_col = _index(list(zip(types, map(attrgetter("slot"), points), strict=True)))
+    type_names, type_of_slot = _index([t for t, _ in slot_keys])
+    kind_col = list(map({k: i for i, k in enumerate(KINDS)}.__getitem__, map(attrgetter("kind"), points)))
+    cat_col = list(map({c: i for i, c in enumerate(CATEGORIES)}.__getitem__, map(attrgetter("category"), points)))
+    docs, doc_col = _index(list(map(attrgetter("docid"), points)))
+    all_refs = list(map(attrgetter("ref"), points))
+    all_hyps = list(map(attrgetter("hyp"), points))
+    side_col = [(ref is not None) + 2 * (hyp is not None) for ref, hyp in zip(all_refs, all_hyps, strict=True)]
+    refs = [ref for ref in all_refs if ref is not None]
+    hyps = [hyp for hyp in all_hyps if hyp is not None]
+    # Reference and hypothesis fills share one table, the reference first within a point.
+    both = [f for pair in zip(all_refs, all_hyps, strict=True) for f in pair if f is not None]
+    fills, fill_codes = _index(list(map(attrgetter("fill"), both)))
+    fill_fresh = _fresh(fill_codes)
+    is_ref = [flag for side in side_col for flag in _SIDE_FLAGS[side]]
+    ref_fill = [code for code, flag in zip(fill_fresh, is_ref, strict=True) if flag]
+    hyp_fill = [code for code, flag in zip(fill_fresh, is_ref, strict=True) if not flag]
+    inst, inst_codes = _index(list(map(attrgetter("instance"), refs)) + list(map(attrgetter("instance"), hyps)))
+    reasons, reason_codes = _index(list(map(attrgetter("reason"), points)))
+    contexts: list[list[int]] = []
+    ctx_col: list[int] = []
+    words = _Strings()
+    if result.alignment is not None:
+        for point in points:
+            context = aligned_context(result, point, around)
+            if context is None:
+                ctx_col.append(-1)
+            else:
+                ctx_col.append(len(contexts))
+                contexts.append(_context_code(context, words))
+    points_data: dict[str, Any] = {
+        "n": len(points),
+        "slot": slot_col,
+        "kind": kind_col,
+        "cat": cat_col,
+        "side": side_col,
+        "doc": _delta(doc_col),
+        "refInst": _delta(inst_codes[: len(refs)]),
+        "refFill": ref_fill,
+        "refLine": _delta(list(map(attrgetter("line"), refs))),
+        "hypInst": _delta(inst_codes[len(refs) :]),
+        "hypFill": hyp_fill,
+        "hypLine": _delta(list(map(attrgetter("line"), hyps))),
+        "reason": _fresh(reason_codes),
+    }
+    if result.alignment is not None:
+        points_data["ctx"] = ctx_col
+    del points, all_refs, all_hyps, both
+    by_document = result.by("document")
+    inst_index = {key: i for i, key in enumerate(inst)}  # the mapping may name instances without points
+    mapping: list[Any] = []
+    for ref_key, hyp_key, f in result.instance_pairs():
+        mapping += [
+            -1 if ref_key is None else inst_index.setdefault(ref_key, len(inst_index)),
+            -1 if hyp_key is None else inst_index.setdefault(hyp_key, len(inst_index)),
+            percent(f) if ref_key and hyp_key else None,
+        ]
+    return {
+        "version": 1,
+        "slots": [f"{t}.{s}" for t, s in slot_keys],
+        "types": type_names,
+        "slotType": type_of_slot,
+        "categories": list(CATEGORIES),
+        "kinds": list(KINDS),
+        "docs": docs,
+        "inst": list(inst_index),
+        "fills": fills,
+        "reasons": reasons,
+        "words": words.table(),
+        "points": points_data,
+        "contexts": contexts,
+        "documents": {
+            "columns": [*COUNT_COLUMNS, *METRICS],
+            "lowFirst": ["REC", "PRE", "F"],
+            "rows": [[name, *_cells(counts, beta)] for name, counts in by_document.items()],
+            "total": ["ALL", *_cells(result.total, beta)],
+        },
+        "setMapping": [list(pair) for pair in result.instance_set_pairs()],
+        "mapping": mapping,
+    }
+
+
+def _script_safe(text: str) -> str:
+    """JSON text that is safe inside a ``<script>`` element.
+
+    ``<`` only occurs inside JSON strings, where ``\\u003c`` reads back the same:
+    no ``</script`` or ``<!--`` can close or confuse the element.
+    """
+    return text.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+def embed(data: dict[str, Any], compress: bool | None = None) -> tuple[str, str]:
+    """(encoding, text) of the data block: ``json`` or ``deflate-base64``.
+
+    ``compress=None`` deflates when the JSON is longer than :data:`COMPRESS_ABOVE`.
+    """
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    if compress is None:
+        compress = len(text) > COMPRESS_ABOVE
+    if not compress:
+        return "json", _script_safe(text)
+    packed = zlib.compress(text.encode("utf-8"), _ZLIB_LEVEL)
+    return "deflate-base64", base64.b64encode(packed).decode("ascii")
+
+
+def read_embedded(html_text: str) -> dict[str, Any]:
+    """The data block of a report, decoded (for tests and tools; the page does this in JavaScript)."""
+    start = html_text.index('<script type="application/json" id="hub4eval-data"')
+    encoding = html_text[html_text.index('data-encoding="', start) + 15 :].split('"', 1)[0]
+    body_start = html_text.index(">", start) + 1
+    body = html_text[body_start : html_text.index("</script>", body_start)]
+    if encoding == "deflate-base64":
+        body = zlib.decompress(base64.b64decode(body)).decode("utf-8")
+    return json.loads(body)
+
+
+def _slot_sections(data: dict[str, Any]) -> list[str]:
+    """One collapsible section per slot, with its points' tally; rows are rendered when opened."""
+    slot_col = np.asarray(data["points"]["slot"], dtype=np.int64)
+    cat_col = np.asarray(data["points"]["cat"], dtype=np.int64)
+    n_cat = len(CATEGORIES)
+    tallies = np.bincount(slot_col * n_cat + cat_col, minlength=len(data["slots"]) * n_cat).reshape(-1, n_cat)
     out = []
-    by_slot: dict[str, list] = {}
-    for row in explain(result):
-        by_slot.setdefault(row.point.slot_key, []).append(row)
-    for key, rows in by_slot.items():
-        summary = "".join(f'<span class="{c}">{c} {n}</span>' for c, n in tally(r.point for r in rows).items())
-        out.append(f"<details><summary><b>{escape(key)}</b>{summary}</summary>")
-        out.append(
-            '<table class="left points"><tr><th>CATEGORY</th><th>KIND</th><th>DOCUMENT</th>'
-            "<th>REFERENCE</th><th>HYPOTHESIS</th><th>REASON</th></tr>"
+    for slot, key in enumerate(data["slots"]):
+        summary = "".join(
+            f'<span class="{c}">{c} {int(n):,}</span>' for c, n in zip(CATEGORIES, tallies[slot], strict=True) if n
         )
-        for row in rows:
-            p = row.point
-            reason = escape(p.reason)
-            if row.context is not None:
-                reason += _context(row.context)
-            out.append(
-                f'<tr><td class="{escape(p.category)}">{escape(p.category)}</td><td>{escape(p.kind)}</td>'
-                f"<td>{escape(p.docid)}</td><td>{_fill(row.ref_fill, row.ref_where)}</td>"
-                f"<td>{_fill(row.hyp_fill, row.hyp_where)}</td><td>{reason}</td></tr>"
-            )
-        out.append("</table></details>")
+        out.append(
+            f'<details data-slot="{slot}"><summary><b>{escape(key)}</b>{summary}</summary>'
+            f'<div class="points-view"><p class="status">Loading…</p></div></details>'
+        )
     return out
 
 
@@ -137,6 +639,7 @@ def to_html(
     *,
     intervals: Mapping[str, tuple[float | None, float | None]] | None = None,
     bootstrap_note: str = "",
+    compress: bool | None = None,
 ) -> str:
     """The whole report as one HTML document.
 
@@ -146,11 +649,14 @@ def to_html(
         intervals: bootstrap intervals per metric (see
             :func:`hub4eval.report.confidence.bootstrap_intervals`), shown under the headline.
         bootstrap_note: how they were made, e.g. ``10000 document resamples, seed 12345``.
+        compress: deflate the embedded data (True), keep it plain JSON (False), or
+            decide by its size (None, see :data:`COMPRESS_ABOVE`).
 
     Returns:
         The HTML text.
     """
     beta = result.config.beta
+    data = report_data(result)
     out = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -171,6 +677,11 @@ def to_html(
         out.append("<h2>Warnings</h2><ul>")
         out += [f"<li>{escape(str(w))}</li>" for w in result.warnings]
         out.append("</ul>")
+    out.append(
+        '<noscript><p><b>The per-document table, the mapping and the drill-down need JavaScript;'
+        " the tables above and the chart do not.</b></p></noscript>"
+    )
+    out.append('<p id="data-status" class="status">Loading the report data…</p>')
 
     out.append('<h2>Scores per slot</h2><div class="scroll"><table id="slots">' + _header("SLOT"))
     slots = result.by("slot")
@@ -184,26 +695,37 @@ def to_html(
     out.append(_row("ALL", result.total, beta, "all") + "</table></div>")
     out.append("<h2>F per slot</h2>" + _chart(result))
 
-    out.append('<h2>Scores per document</h2><div class="scroll"><table id="documents">' + _header("DOCUMENT"))
-    out += [_row(name, counts, beta) for name, counts in result.by("document").items()]
-    out.append(_row("ALL", result.total, beta, "all") + "</table></div>")
+    n_docs = len(data["documents"]["rows"])
+    out.append(
+        f"<h2>Scores per document</h2><p>{n_docs:,} documents, {PAGE_SIZE} a page; click a column heading"
+        " to sort by it, worst first (lowest REC, PRE, F; highest of the other columns; undefined last),"
+        " and a document to list its points in the drill-down.</p>"
+        '<div id="documents-view"></div>'
+    )
+    out.append("<h2>Mapping</h2><p>Which hypothesis document and instance was mapped to which reference one"
+               " (<code>-</code>: left unmapped), with each instance pair's F.</p>")
+    out.append('<div id="set-mapping-view"></div><div id="mapping-view"></div>')
 
-    out.append('<h2>Mapping</h2><table id="set-mapping" class="left"><tr><th>REFERENCE DOCUMENT</th><th>HYPOTHESIS DOCUMENT</th></tr>')
-    for ref, hyp in result.instance_set_pairs():
-        out.append(f"<tr><td>{escape(ref or '-')}</td><td>{escape(hyp or '-')}</td></tr>")
-    out.append("</table>")
-    out.append('<table id="mapping" class="left"><tr><th>REFERENCE INSTANCE</th><th>HYPOTHESIS INSTANCE</th><th>F</th></tr>')
-    for ref, hyp, f in result.instance_pairs():
-        out.append(
-            f"<tr><td>{escape(ref or '-')}</td><td>{escape(hyp or '-')}</td>"
-            f"<td>{percent(f) if ref and hyp else ''}</td></tr>"
-        )
-    out.append("</table>")
-
-    out.append("<h2>Drill-down</h2><p>Every point, per slot (click to open).</p>")
-    out += _drilldown(result)
+    out.append(
+        '<h2 id="drilldown-heading">Drill-down</h2>'
+        f"<p>Every point, per slot: open a slot to list its points, {PAGE_SIZE} a page. The filters apply to"
+        " every slot; a document filter keeps the documents whose DOCID is the text given, or else contains it.</p>"
+        '<form id="filters" class="filters">'
+        '<label>Type <select id="filter-type"><option value="">all</option></select></label>'
+        '<label>Category <select id="filter-category"><option value="">all</option></select></label>'
+        '<label>Document <input id="filter-document" type="search" placeholder="DOCID or part of it"></label>'
+        '<button type="submit">Apply</button> <span id="filter-status" class="status"></span></form>'
+        '<div id="drilldown">'
+    )
+    out += _slot_sections(data)
+    if not data["slots"]:
+        out.append("<p>No points.</p>")
+    out.append("</div>")
+    encoding, payload = embed(data, compress)
+    out.append(f'<script type="application/json" id="hub4eval-data" data-encoding="{encoding}">{payload}</script>')
+    out.append("<script>" + _JS.replace("__PAGE__", str(PAGE_SIZE)) + "</script>")
     out.append("</body></html>")
     return "\n".join(out) + "\n"
 
 
-__all__ = ["to_html"]
+__all__ = ["COMPRESS_ABOVE", "PAGE_SIZE", "embed", "read_embedded", "report_data", "to_html"]

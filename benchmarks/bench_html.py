@@ -1,0 +1,126 @@
+"""How the HTML report scales: its size, the time to write it, the time to open it in Chromium.
+
+    python benchmarks/bench_html.py REF.tpl HYP.tpl [--out DIR] [--chromium /usr/bin/chromium]
+
+e.g. on the set of ``python benchmarks/gen_templates.py OUTDIR --docs 10000
+--instances 100000 --seed 1``. It runs, each as a real process,
+``python -m hub4eval score REF HYP -q`` with and without ``--html`` (the
+difference is the time to write the report), then opens the report in
+headless Chromium through Playwright (``pip install playwright``; Chromium
+from the system, e.g. Debian's ``chromium``) and measures, from navigation:
+the per-slot table visible, the data read (the per-document table rendered),
+then opening the drill-down of the slot with the most points until its first
+rows show, the next page, and a category filter. Issue #18's targets: under
+25 MB, written in a few seconds, open in under 5 s, the drill-down usable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+
+
+def run_score(ref: Path, hyp: Path, html: Path | None) -> float:
+    command = [sys.executable, "-m", "hub4eval", "score", str(ref), str(hyp), "-q"]
+    if html is not None:
+        command += ["--html", str(html)]
+    start = time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def open_in_browser(report: Path, chromium: str) -> dict[str, float | int | str]:
+    from playwright.sync_api import sync_playwright
+
+    figures: dict[str, float | int | str] = {}
+    with sync_playwright() as pw, tempfile.TemporaryDirectory() as profile:
+        context = pw.chromium.launch_persistent_context(
+            profile, executable_path=chromium, args=CHROMIUM_ARGS, headless=True,
+            viewport={"width": 1300, "height": 1000},
+        )  # fmt: skip
+        figures["chromium"] = context.browser.version if context.browser else "?"
+        page = context.new_page()
+        start = time.perf_counter()
+        page.goto(report.as_uri(), wait_until="commit", timeout=120_000)
+        page.wait_for_selector("#slots", state="visible", timeout=120_000)
+        figures["slot table visible s"] = time.perf_counter() - start
+        page.wait_for_selector("body[data-ready]", timeout=120_000)
+        page.wait_for_selector("#documents tbody tr", timeout=120_000)
+        figures["data read, all tables rendered s"] = time.perf_counter() - start
+        assert page.get_attribute("body", "data-ready") == "1", page.text_content("#data-status")
+        figures["page elements"] = page.evaluate("document.getElementsByTagName('*').length")
+        # The slot with the most points.
+        sizes = page.eval_on_selector_all(
+            "#drilldown details", "ds => ds.map(d => [...d.querySelectorAll('summary span')]"
+            ".reduce((n, s) => n + Number(s.textContent.split(' ')[1].replace(/,/g, '')), 0))"
+        )
+        biggest = max(range(len(sizes)), key=sizes.__getitem__)
+        figures["biggest slot points"] = sizes[biggest]
+        details = page.locator("#drilldown details").nth(biggest)
+        start = time.perf_counter()
+        details.locator("summary").click()
+        details.locator("table.points > tbody > tr").first.wait_for()
+        figures["open biggest drill-down s"] = time.perf_counter() - start
+        figures["rows shown"] = details.locator("table.points > tbody > tr").count()
+        start = time.perf_counter()
+        first_document = details.locator("table.points > tbody > tr td").nth(2).text_content()
+        details.get_by_role("button", name="Next").click()
+        page.wait_for_function(
+            "([d, t]) => d.querySelector('table.points > tbody > tr td:nth-child(3)').textContent !== t",
+            arg=[details.element_handle(), first_document],
+        )
+        figures["next page s"] = time.perf_counter() - start
+        start = time.perf_counter()
+        page.select_option("#filter-category", label="MIS")
+        page.wait_for_function(
+            "d => [...d.querySelectorAll('table.points > tbody > tr td:first-child')].every(c => c.textContent === 'MIS')",
+            arg=details.element_handle(),
+        )
+        figures["category filter s"] = time.perf_counter() - start
+        figures["page elements after"] = page.evaluate("document.getElementsByTagName('*').length")
+        context.close()
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("ref", type=Path)
+    parser.add_argument("hyp", type=Path)
+    parser.add_argument("--out", type=Path, default=None, help="directory for the report (default: a temporary one)")
+    parser.add_argument("--chromium", default="/usr/bin/chromium")
+    args = parser.parse_args()
+    out_dir = args.out or Path(tempfile.mkdtemp(prefix="bench_html_"))
+    report = out_dir / "report.html"
+    without = run_score(args.ref, args.hyp, None)
+    with_html = run_score(args.ref, args.hyp, report)
+    print(f"# {time.strftime('%Y-%m-%d')}, {os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
+    print(f"score without --html: {without:.1f} s; with --html: {with_html:.1f} s; writing the report: "
+          f"{with_html - without:.1f} s")
+    print(f"report size: {report.stat().st_size / 1e6:.1f} MB ({report})")
+    if not (Path(args.chromium).exists() and _has_playwright()):
+        print("browser figures skipped: no chromium or no playwright")
+        return
+    for name, value in open_in_browser(report, args.chromium).items():
+        print(f"{name}: {value:.2f}" if isinstance(value, float) else f"{name}: {value}")
+
+
+def _has_playwright() -> bool:
+    try:
+        import playwright  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+if __name__ == "__main__":
+    main()

@@ -69,7 +69,7 @@ CLASSES = [
     # scores and ranges
     (["7", "5"], ["7-5", "7 to 5", "7-to-5"], ["seven to five", "seven five", "seven-five"]),
     (["6", "3"], ["6-3"], ["six to three"]),
-    (["2", "0"], ["2-0"], ["two to nothing", "two to zero", "two zero"]),
+    (["2", "0"], ["2-0"], ["two to nothing", "two to zero", "two zero", "two nil", "two to nil", "two-nil"]),
     (["10", "15", "percent"], ["10-15%", "10 to 15 percent"], ["ten to fifteen percent"]),
     # durations and lists keep their words
     (["3", "hours", "2", "minutes"], ["3 hours, 2 minutes"], ["three hours two minutes"]),
@@ -369,7 +369,7 @@ def test_doctests() -> None:
 
 _VOCAB = [
     "one", "two", "three", "twenty", "nineteen", "ninety", "four", "hundred", "thousand", "million",
-    "first", "second", "twenty-first", "point", "zero", "oh", "and", "a", "half", "to", "nothing",
+    "first", "second", "twenty-first", "point", "zero", "oh", "and", "a", "half", "to", "nothing", "nil",
     "dollars", "per", "cent", "percent", "july", "may", "Jan.", "of", "the", "who", "nineties",
     "hundreds", "$12,500", "$3.5", "0.45", ".45", "7-5", "6-year-old", "21st", "1990's", "5%", "%",
     "(sixty", "three)", "six-", "--", ",", "U.S.", "12:30", "1,100", "2-0.", "<TURN>", "e-mail",

@@ -66,7 +66,8 @@ percent                     ``5%`` / ``five per cent`` -> ``5`` ``percent``
 decimals                    ``0.45`` (``.45``, ``point four five``, ``zero point
                             four five``); digits after the point kept as written
 scores and ranges           two tokens: ``7-5`` / ``7 to 5`` / ``seven to five`` /
-                            ``seven five`` -> ``7`` ``5``; ``two to nothing`` ->
+                            ``seven five`` -> ``7`` ``5``; ``two to nothing``,
+                            ``two to nil`` and ``two nil`` ->
                             ``2`` ``0``
 everything else             untouched (durations keep their words: ``3 hours 2
                             minutes``; ``one`` after ``the``/``this``/``no``/...
@@ -133,6 +134,7 @@ class Language:
         zero_word: a zero the library knows, put before a bare decimal word.
         range_words: dropped between two cardinals (``to``).
         score_zero: a word read as 0 after a cardinal and a range word (``nothing``).
+        score_nil: a word read as 0 right after a cardinal (``two nil``).
         articles: absorbed before a number that starts with a scale word (``a hundred``).
         and_a_half: between a cardinal and a scale word, adds one half
             (``two and a half million`` -> 2500000).
@@ -172,6 +174,7 @@ class Language:
     currency_symbols: dict[str, str] = field(default_factory=dict)
     unit_words: dict[str, str] = field(default_factory=dict)
     unit_pairs: dict[tuple[str, str], str] = field(default_factory=dict)
+    score_nil: frozenset[str] = frozenset()
 
     def ordinal(self, digits: str) -> str:
         """The written ordinal of a digit string (English suffixes)."""
@@ -191,7 +194,8 @@ _ENGLISH = Language(
     decimal_word="point",
     zero_word="zero",
     range_words=frozenset({"to"}),
-    score_zero=frozenset({"nothing"}),
+    score_zero=frozenset({"nothing", "nil"}),
+    score_nil=frozenset({"nil"}),
     articles=frozenset({"a"}),
     and_a_half=("and", "a", "half"),
     year_heads=frozenset(range(13, 21)),
@@ -862,6 +866,11 @@ def _glue(elements: list, items: list[_Item], words: _Words) -> list:
                 item, nxt = items[element], items[elements[e + 1]]
                 out.append(_Num(language.unit_pairs[pair], element, elements[e + 1], False, False, None, item.start, nxt.end))
                 e += 2
+                continue
+            if word in language.score_nil and not prev.unit and prev.text.isdigit():
+                item = items[element]  # two nil -> 2 0 (a score, like two to nothing)
+                out.append(_Num("0", element, element, False, False, None, item.start, item.end))
+                e += 1
                 continue
             if word in language.unit_words:
                 item = items[element]

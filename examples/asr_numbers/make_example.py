@@ -559,7 +559,7 @@ recognizer. The reference transcript writes numbers as a newspaper does
 (`98-71`, `$3.5 million`, `July 4th`, `.47`); the recognizer writes what it heard
 as lower-case words (`ninety eight to seventy one`). Scoring the hypothesis
 templates against the reference ones therefore tests how the scorer treats
-spoken and written forms of numbers (spec §7, §8.2) on genuine recognition
+spoken and written forms of numbers on genuine recognition
 errors, not hand-typed ones.
 
 ## Files
@@ -574,7 +574,7 @@ errors, not hand-typed ones.
 | `make_example.py` | regenerates all of the above |
 
 Offsets are character offsets counted from the `<` of each `<DOC>`, end
-exclusive (spec §1, §2). Slots of `EVENT`: WHO, AGAINST, SCORE, AMOUNT, COUNT,
+exclusive. Slots of `EVENT`: WHO, AGAINST, SCORE, AMOUNT, COUNT,
 RATE, CHANGE, RANK, DURATION, DATE, LOCATION (a slot may hold two fills);
 `TEMPLATE` has DOC_NR (not scored) and the EVENT pointer.
 
@@ -607,10 +607,10 @@ python3 make_example.py            # --voice, --speed, --out; --asr-from asr.sgm
 4. `hyp.tpl`: the spoken rendering of each story (`forty eight` for `48`, each
    spoken word carrying the character span of its written number) is aligned
    with the recognizer's words by a minimum-cost word alignment with the costs
-   of spec §7.2. Each reference fill becomes the recognizer's words in the
+   of hub4eval's aligner. Each reference fill becomes the recognizer's words in the
    columns of its words (insertions between them included), content verbatim,
    extent in `asr.sgml`; a fill whose words were all deleted is dropped. This
-   is the "ceiling" extractor of spec §11: every error it makes is the
+   is the "ceiling" extractor (a perfect extractor on the recognizer output): every error it makes is the
    recognizer's (or the scorer's, if it cannot see that `forty eight` is `48`).
 
 Tool versions: espeak-ng `{versions.get('espeak-ng', '?')}` (Debian package), sox `{versions.get('sox', '?')}`,
@@ -630,10 +630,13 @@ hub4eval check hyp.tpl --text asr.sgml --hypothesis
 hub4eval score ref.tpl hyp.tpl --ref-text reference.sgml --hyp-text asr.sgml
 ```
 
-Until the scorer brings spoken and written numbers to one form (spec §8.2),
-most number fills are content errors even where the recognizer got the number
-right (`ninety eight to seventy one` against `98-71`), and several number
-extents do not align to the same columns.
+hub4eval brings spoken and written numbers to one form on both sides
+(`--spoken-forms en`, the default; see docs/spoken-forms.md): every number
+the recognizer got right, with the words around it in its fill, is correct in
+content and in extent (`ninety eight to seventy one` against `98-71`,
+`three point five million dollars` against `$3.5 million`). F is 70.4 with
+it and 50.6 with `--spoken-forms none`; what is left is the recognizer's
+errors (`went to find` for `7-5`, `nineteen ninety far` for `1994`).
 
 ## Caveats
 
@@ -643,9 +646,9 @@ extents do not align to the same columns.
   all the same. The voice was chosen for the lowest word error rate among a
   dozen espeak-ng voices (above), on these very stories.
 - The word error rate above is against the spoken rendering; the WER that
-  hub4eval prints aligns the written reference, so it is higher until numbers
-  are normalized.
-- Where the alignment has a tie, it follows the tie rule of spec §7.2
+  hub4eval prints aligns the written reference after numbers are brought to
+  one form, and it also counts the DOCNO words the recognizer never heard.
+- Where the alignment has a tie, it follows hub4eval's tie rule
   (deletion, then insertion, then substitution, from the end): `twelve
   thousand` heard as `the whale thousand` aligns `the` to `twelve` and counts
   `whale` as an insertion, so the projected fill starts at `the`.

@@ -83,6 +83,8 @@ class ScoreConfig:
             raise UsageError(f"--min-map-f must be in [0, 1), got {self.min_map_f}")
         if isinstance(self.glm, str):
             object.__setattr__(self, "glm", (self.glm,))
+        elif not isinstance(self.glm, tuple):  # a list from a library caller
+            object.__setattr__(self, "glm", tuple(self.glm))
         if not self.glm:
             object.__setattr__(self, "glm", ("none",))
         if "none" in self.glm and len(self.glm) > 1:

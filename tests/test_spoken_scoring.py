@@ -163,3 +163,13 @@ def test_align_command_takes_both_options(tmp_path: Path) -> None:
     assert spoken["matches"] > plain["matches"]
     bad = runner.invoke(app, [*common, "--spoken-forms", "xx"])
     assert bad.exit_code == 2
+
+
+def test_config_reads_one_glm_or_several() -> None:
+    assert ScoreConfig(glm="mine.glm").glm == ("mine.glm",)
+    assert ScoreConfig(glm=["default", "mine.glm"]).glm == ("default", "mine.glm")
+    assert ScoreConfig(glm="none").glm_files == ()
+    assert ScoreConfig().glm_files == ("default",)
+    # spoken forms are named with the library version; none is just none
+    assert "|spoken_forms:en@text2num-" in ScoreConfig().signature()
+    assert "|spoken_forms:none|" in ScoreConfig(spoken_forms="none").signature()

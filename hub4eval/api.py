@@ -23,15 +23,23 @@ from hub4eval.scoring.result import ScoreResult
 from hub4eval.util.gcpause import paused_gc
 
 
-def load_glm(spec: str):  # -> Glm | None
-    """``default`` (the shipped English file), ``none``, or a GLM file path."""
-    if spec == "none":
+def load_glm(spec: str | Sequence[str]):  # -> Glm | GlmStack | None
+    """``default`` (the shipped English file), ``none``, or a GLM file path;
+    several (a sequence) are stacked and apply in the order given."""
+    specs = [spec] if isinstance(spec, str) else list(spec)
+    specs = [s for s in specs if s != "none"]
+    if not specs:
         return None
-    from hub4eval.text.glm import default_glm, read_glm
+    from hub4eval.text.glm import default_glm, read_glm, stack_glms
 
-    if spec == "default":
-        return default_glm()
-    return read_glm(spec)
+    return stack_glms([default_glm() if s == "default" else read_glm(s) for s in specs])
+
+
+def _glm_digests(glm) -> tuple[str, ...] | None:  # glm: Glm | GlmStack | None
+    """One digest per applied mapping file, for the signature."""
+    if glm is None:
+        return None
+    return glm.digests if hasattr(glm, "digests") else (glm.digest,)
 
 
 def texts_differ(ref: Corpus, hyp: Corpus) -> bool:
@@ -116,13 +124,13 @@ def score(
     uses_glm = aligned or noisy
     # A GLM file named by the user is read even when it will not be used, so
     # that a bad file is reported on every run, not only on the runs with texts.
-    glm = load_glm(config.glm) if uses_glm or config.glm not in ("default", "none") else None
+    glm = load_glm(config.glm) if uses_glm or config.glm not in (("default",), ("none",)) else None
     if glm is not None and not uses_glm:
         warnings.append(
             InputWarning(
                 "--glm is not used: spelling normalization applies only when the texts differ "
                 "(--hyp-text) or with --content noisy",
-                config.glm,
+                next((g for g in config.glm if g != "default"), "default"),
             )
         )
         glm = None
@@ -144,6 +152,7 @@ def score(
             keep_punctuation=config.keep_punctuation,
             case_sensitive=config.case_sensitive,
             unsegmented=config.unsegmented,
+            spoken_forms=config.spoken_forms,
         )
         warnings += alignment.warnings
         unsegmented = alignment.unsegmented
@@ -186,7 +195,7 @@ def score(
     return ScoreResult(
         matches=matches,
         config=config,
-        signature=config.signature(texts=texts, glm_digest=glm.digest if glm is not None else None),
+        signature=config.signature(texts=texts, glm_digest=_glm_digests(glm)),
         warnings=tuple(warnings),
         wer=wer,
         alignment=alignment,

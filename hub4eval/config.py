@@ -20,6 +20,7 @@ ContentMode = Literal["auto", "clean", "noisy"]
 DEFAULT_NON_EXTRACTABLE = ("ANNOTATION",)
 DEFAULT_PREMODIFIERS = ("a", "an", "the", "and")
 DEFAULT_UNSCORED_SLOTS = ("COMMENT", "DOC_NR", "OBJ_STATUS")
+SPOKEN_FORMS = ("en", "none")  # hub4eval.text.spoken.LANGUAGES, and none
 DEFAULT_FILLERS = ("uh", "um", "er", "ah", "eh", "hm", "hmm", "mm", "uhm", "%hesitation")
 
 
@@ -41,8 +42,12 @@ class ScoreConfig:
         case_sensitive: compare case-sensitively (§3.3).
         non_extractable: SGML elements whose content is not text (§1, §3.1).
         fillers: reference filler words, optional in noisy comparison (§6).
-        glm: spelling-normalization file used when texts differ: ``default``
-            (the shipped ``mapping_files/en.glm``), ``none``, or a path (§8).
+        glm: spelling-normalization files used when texts differ, applied in
+            this order: ``default`` (the shipped ``mapping_files/en.glm``) or a
+            path each; ``("none",)`` for none (§8). A single string is read
+            as a one-file tuple.
+        spoken_forms: language whose spoken and written number forms are
+            brought to one form when texts differ (``en``), or ``none`` (§8.2).
         unsegmented: treat the hypothesis corpus as unsegmented; None decides
             automatically (no document tags) (§7.4).
     """
@@ -57,7 +62,8 @@ class ScoreConfig:
     case_sensitive: bool = False
     non_extractable: tuple[str, ...] = DEFAULT_NON_EXTRACTABLE
     fillers: tuple[str, ...] = DEFAULT_FILLERS
-    glm: str = "default"
+    glm: tuple[str, ...] = ("default",)
+    spoken_forms: str = "en"
     unsegmented: bool | None = None
 
     def __post_init__(self) -> None:
@@ -75,6 +81,22 @@ class ScoreConfig:
             raise UsageError(f"--beta must be positive and finite, got {self.beta}", hint="e.g. --beta 1")
         if self.min_map_f is not None and not 0 <= self.min_map_f < 1:
             raise UsageError(f"--min-map-f must be in [0, 1), got {self.min_map_f}")
+        if isinstance(self.glm, str):
+            object.__setattr__(self, "glm", (self.glm,))
+        elif not isinstance(self.glm, tuple):  # a list from a library caller
+            object.__setattr__(self, "glm", tuple(self.glm))
+        if not self.glm:
+            object.__setattr__(self, "glm", ("none",))
+        if "none" in self.glm and len(self.glm) > 1:
+            raise UsageError(
+                "--glm none cannot be combined with other mapping files",
+                hint="give --glm none alone, or only files",
+            )
+        if self.spoken_forms not in SPOKEN_FORMS:
+            raise UsageError(
+                f"unknown --spoken-forms value {self.spoken_forms!r}",
+                hint=f"use {' or '.join(SPOKEN_FORMS)}",
+            )
 
     @property
     def beta_squared(self) -> Fraction:
@@ -90,16 +112,28 @@ class ScoreConfig:
     def compares_extent(self) -> bool:
         return self.compare in ("both", "extent")
 
+    @property
+    def glm_files(self) -> tuple[str, ...]:
+        """The mapping files to apply, in order (empty for ``none``)."""
+        return () if self.glm == ("none",) else self.glm
+
     def signature(
-        self, *, texts: str = "none", version: str | None = None, glm_digest: str | None = None
+        self,
+        *,
+        texts: str = "none",
+        version: str | None = None,
+        glm_digest: str | tuple[str, ...] | None = None,
     ) -> str:
         """A one-line description of every option, e.g. for the report footer.
 
         Args:
             texts: how texts were used: ``none``, ``same`` or ``aligned``.
             version: hub4eval's version (default: the installed one).
-            glm_digest: digest of the GLM rules actually applied; shown as
-                ``glm:NAME@sha1:XXXXXXXX`` so that two runs with different
+            glm_digest: digest of the GLM rules actually applied, one per
+                file when several are stacked; shown as
+                ``glm:default@sha1:XXXXXXXX`` for the shipped file and
+                ``sha1:XXXXXXXX`` for another (never its path), joined by
+                ``+`` in the order they apply, so that two runs with different
                 mapping files never share a signature.
         """
         if version is None:
@@ -112,6 +146,22 @@ class ScoreConfig:
             elif value is None:
                 value = "auto" if field.name == "unsegmented" else "none"
             if field.name == "glm" and glm_digest:
-                value = f"{value}@sha1:{glm_digest[:8]}"
+                digests = (glm_digest,) if isinstance(glm_digest, str) else glm_digest
+                value = "+".join(
+                    f"default@sha1:{d[:8]}" if name == "default" else f"sha1:{d[:8]}"
+                    for name, d in zip(self.glm, digests, strict=True)
+                )
+            if field.name == "spoken_forms" and value != "none":
+                value = f"{value}@text2num-{_text2num_version()}"
             parts.append(f"{field.name}:{value}")
         return "|".join(parts)
+
+
+def _text2num_version() -> str:
+    """The installed text2num's version: it parses the number words (§8.2)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("text2num")
+    except PackageNotFoundError:  # pragma: no cover - a declared dependency
+        return "?"

@@ -311,19 +311,35 @@ OPTION_CASES: dict[str, Case] = {
     "GLM rule without =>": Case(
         {"ref.tpl": OK, "hyp.tpl": OK, "bad.glm": ";; spelling\ncolour color\n"},
         score("ref.tpl", "hyp.tpl", "--glm", "bad.glm", "--content", "noisy"),
-        "bad.glm:2:1: a rule needs `=>` (hint: write LHS => RHS / [ ] __ [ ])",
+        "bad.glm:2:1: warning: a rule needs `=>`: rule skipped (write LHS => RHS / [ ] __ [ ])",
+        exit_code=0,
     ),
     "GLM rule with an empty right-hand side": Case(
         {"ref.tpl": OK, "hyp.tpl": OK, "bad.glm": "colour => \n"},
-        score("ref.tpl", "hyp.tpl", "--glm", "bad.glm"),
-        "bad.glm:1:10: empty right-hand side (hint: write the replacement, or @ to delete)",
-    ),
-    "GLM rule with a context": Case(
-        {"ref.tpl": OK, "hyp.tpl": OK, "ctx.glm": "colour => color / [ the ] __ [ ]\n"},
-        score("ref.tpl", "hyp.tpl", "--glm", "ctx.glm", "--content", "noisy"),
-        "ctx.glm:1: warning: unsupported context `[ the ] __ [ ]`: rule skipped "
-        "(only the empty context `[ ] __ [ ]` is supported)",
+        score("ref.tpl", "hyp.tpl", "--glm", "bad.glm", "--content", "noisy"),
+        "bad.glm:1:10: warning: empty right-hand side: rule skipped (write the replacement, or @ to delete)",
         exit_code=0,
+    ),
+    "GLM rule with an alternation in its context": Case(
+        {"ref.tpl": OK, "hyp.tpl": OK, "ctx.glm": "colour => color / [ { the / a } ] __ [ ]\n"},
+        score("ref.tpl", "hyp.tpl", "--glm", "ctx.glm", "--content", "noisy"),
+        "ctx.glm:1:21: warning: `{` in a context: rule skipped (write / [ ] __ [ ])",
+        exit_code=0,
+    ),
+    "GLM header line that cannot be read": Case(
+        {"ref.tpl": OK, "hyp.tpl": OK, "bad.glm": "* case_sensitive = 'maybe'\n"},
+        score("ref.tpl", "hyp.tpl", "--glm", "bad.glm"),
+        "bad.glm:1:21: expected 'T' or 'F', not 'maybe' (hint: header flags are 'T' (true) or 'F' (false))",
+    ),
+    "unknown --spoken-forms": Case(
+        {"ref.tpl": OK, "hyp.tpl": OK},
+        score("ref.tpl", "hyp.tpl", "--spoken-forms", "klingon"),
+        "unknown --spoken-forms value 'klingon' (hint: use en or none)",
+    ),
+    "--glm none with another file": Case(
+        {"ref.tpl": OK, "hyp.tpl": OK},
+        score("ref.tpl", "hyp.tpl", "--glm", "none", "--glm", "default"),
+        "--glm none cannot be combined with other mapping files (hint: give --glm none alone, or only files)",
     ),
     "GLM file that is not used": Case(
         {"ref.tpl": OK, "hyp.tpl": OK, "good.glm": "colour => color\n"},
@@ -682,7 +698,7 @@ def run_module(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.parametrize("name", ["duplicate header", "non-UTF-8 bytes", "unknown --compare", "GLM rule without =>"])
+@pytest.mark.parametrize("name", ["duplicate header", "non-UTF-8 bytes", "unknown --compare", "GLM header line that cannot be read"])
 def test_subprocess_error_is_one_line(name: str, tmp_path: Path) -> None:
     case = ALL_CASES[name]
     write_files(tmp_path, case.files)

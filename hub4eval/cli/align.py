@@ -43,7 +43,8 @@ def align_command(
     hyp_text: Path = typer.Argument(..., help="Hypothesis text corpus (e.g. ASR output, with or without documents)."),
     show: bool = typer.Option(False, "--show", help="Print the aligned words (REF/HYP rows like sclite's pra output)."),
     unsegmented: Optional[bool] = o.Unsegmented,
-    glm: str = o.Glm,
+    glm: Optional[list[str]] = o.Glm,
+    spoken_forms: str = o.SpokenForms,
     keep_punctuation: bool = o.KeepPunctuation,
     case_sensitive: bool = o.CaseSensitive,
     non_extractable: Optional[list[str]] = o.NonExtractable,
@@ -60,25 +61,28 @@ def align_command(
 
     from hub4eval.api import load_glm, unsegmented_reference_error
     from hub4eval.cli.score import make_console
-    from hub4eval.config import DEFAULT_NON_EXTRACTABLE
+    from hub4eval.config import DEFAULT_NON_EXTRACTABLE, ScoreConfig
     from hub4eval.io.corpus import read_corpus
     from hub4eval.report import export
     from hub4eval.report import tables as report
     from hub4eval.text.columns import align_corpora
 
     hidden = tuple(non_extractable) if non_extractable else DEFAULT_NON_EXTRACTABLE
+    # ScoreConfig checks --glm and --spoken-forms as the scoring commands do
+    options = ScoreConfig(glm=tuple(glm) if glm else ("default",), spoken_forms=spoken_forms)
     corpora = [
         read_corpus(str(path), doc_tag=doc_tag, docno_tag=docno_tag, non_extractable=hidden, encoding=encoding)
         for path in (ref_text, hyp_text)
     ]
     if not corpora[0].segmented:  # raw text (or a templette file) given as the reference
         raise unsegmented_reference_error(corpora[0])
-    glm_file = load_glm(glm)
+    glm_file = load_glm(options.glm)
     alignment = align_corpora(
         corpora[0], corpora[1], glm=glm_file, keep_punctuation=keep_punctuation,
-        case_sensitive=case_sensitive, unsegmented=unsegmented,
+        case_sensitive=case_sensitive, unsegmented=unsegmented, spoken_forms=options.spoken_forms,
     )
-    print_warnings([*corpora[0].warnings, *corpora[1].warnings, *alignment.warnings], quiet)
+    glm_warnings = glm_file.warnings if glm_file is not None else ()
+    print_warnings([*glm_warnings, *corpora[0].warnings, *corpora[1].warnings, *alignment.warnings], quiet)
     summary = alignment.wer_summary()
     if json_path is not None:
         data = {"summary": summary, "documents": alignment.per_document()}

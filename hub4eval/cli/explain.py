@@ -104,7 +104,8 @@ def explain_command(
     unsegmented: Optional[bool] = o.Unsegmented,
     compare: str = o.Compare,
     content: str = o.Content,
-    glm: str = o.Glm,
+    glm: Optional[list[str]] = o.Glm,
+    spoken_forms: str = o.SpokenForms,
     beta: float = o.Beta,
     min_map_f: Optional[float] = o.MinMapF,
     unscored_slot: Optional[list[str]] = o.UnscoredSlot,
@@ -129,7 +130,7 @@ def explain_command(
         compare=compare, content=content, glm=glm, beta=beta, min_map_f=min_map_f,
         unscored_slot=unscored_slot, premodifiers=premodifiers, keep_punctuation=keep_punctuation,
         case_sensitive=case_sensitive, non_extractable=non_extractable, fillers=fillers,
-        unsegmented=unsegmented,
+        unsegmented=unsegmented, spoken_forms=spoken_forms,
     )
     result = score_with_progress(
         ref, hyp, config, description="mapping documents", quiet=quiet, ref_text=ref_text,

@@ -35,10 +35,17 @@ Content = typer.Option(
     "auto", "--content", help="Content comparison: clean, noisy, or auto (noisy when the texts differ)."
 )
 Glm = typer.Option(
-    "default",
+    None,
     "--glm",
     help="Spelling-normalization (GLM) file applied when texts differ: a path, 'default' "
-    "(the shipped mapping_files/en.glm) or 'none'.",
+    "(the shipped mapping_files/en.glm) or 'none'; repeatable, the files apply in the order "
+    "given (--glm default --glm mine.glm). Default: default.",
+)
+SpokenForms = typer.Option(
+    "en",
+    "--spoken-forms",
+    help="When texts differ, bring spoken and written numbers to one form on both sides "
+    "(fifty eight = 58, $12,500 = twelve thousand five hundred dollars): en, or none.",
 )
 Beta = typer.Option(1.0, "--beta", help="Weight of recall against precision in F (1: equal weight).")
 MinMapF = typer.Option(
@@ -79,7 +86,7 @@ def build_config(
     *,
     compare: str,
     content: str,
-    glm: str,
+    glm: Optional[list[str]],
     beta: float,
     min_map_f: Optional[float],
     unscored_slot: Optional[list[str]],
@@ -89,6 +96,7 @@ def build_config(
     non_extractable: Optional[list[str]],
     fillers: str,
     unsegmented: Optional[bool],
+    spoken_forms: str = "en",
 ) -> ScoreConfig:
     """Turn CLI option values into a :class:`ScoreConfig` (raises UsageError on bad values)."""
     return ScoreConfig(
@@ -102,7 +110,8 @@ def build_config(
         case_sensitive=case_sensitive,
         non_extractable=tuple(non_extractable) if non_extractable else DEFAULT_NON_EXTRACTABLE,
         fillers=tuple(fillers.split()),
-        glm=glm,
+        glm=tuple(glm) if glm else ("default",),
+        spoken_forms=spoken_forms,
         unsegmented=unsegmented,
     )
 

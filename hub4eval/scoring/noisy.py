@@ -16,7 +16,9 @@ A hypothesis is correct iff
 Both tests are one subsequence match in which only optional reference tokens
 may be skipped: a dynamic program over (reference position, hypothesis
 position), O(len(ref) * len(hyp)) time, never an enumeration of subsets.
-Tokens are compared by their ``text``; filler membership ignores case.
+Tokens are compared by their ``text`` without a trailing possessive
+(``clinton's`` and ``clinton`` are no difference, §8.2); filler membership
+ignores case.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from hub4eval.config import DEFAULT_FILLERS as _DEFAULT_FILLER_WORDS
+from hub4eval.text.spoken import strip_possessive
 from hub4eval.text.tokens import Token
 
 __all__ = ["DEFAULT_FILLERS", "is_optional_reference", "kept_hypothesis_tokens", "noisy_content_correct"]
@@ -125,13 +128,13 @@ def noisy_content_correct(
     """
     fillers = frozenset(w.lower() for w in fillers)
     hyp_kept = kept_hypothesis_tokens(hyp, fillers)
-    hyp_words = [t.text for t in hyp_kept]
+    hyp_words = [strip_possessive(t.text) for t in hyp_kept]
     if not hyp_words:
         dropped = f" (dropped: {_show(hyp)})" if hyp else ""
         return False, f"the hypothesis has no words once fillers are dropped{dropped}"
 
     ref_optional = [is_optional_reference(t, fillers) for t in ref_max]
-    if not _is_run_of(hyp_words, [t.text for t in ref_max], ref_optional):
+    if not _is_run_of(hyp_words, [strip_possessive(t.text) for t in ref_max], ref_optional):
         skippable = [t for t, o in zip(ref_max, ref_optional) if o]
         note = f" (optional: {_show(skippable)})" if skippable else ""
         return False, (
@@ -142,7 +145,7 @@ def noisy_content_correct(
     minimals = [m for m in ref_minimals] or [ref_max]
     for minimal in minimals:
         optional = [is_optional_reference(t, fillers) for t in minimal]
-        if _runs_into([t.text for t in minimal], optional, hyp_words):
+        if _runs_into([strip_possessive(t.text) for t in minimal], optional, hyp_words):
             return True, (
                 f"hypothesis tokens {_show(hyp_kept)} are a run of the reference "
                 f"{_show(ref_max)} and contain the minimal string {_show(minimal)}"

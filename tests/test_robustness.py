@@ -87,7 +87,8 @@ TEMPLATE_CASES: dict[str, Case] = {
         {"ref.tpl": b'<T-D-1> :=\r  X: "a"\r', "hyp.tpl": OK},
         score(),
         "ref.tpl:1:11: unexpected character '\\r'; expected the end of the line "
-        "(hint: one header, slot or fill per line; see the templette syntax in spec §2)",
+        "(hint: one header, slot or fill per line; a line is a header '<TYPE-DOCID-N> :=', a slot 'NAME: fill', "
+        "one more fill of that slot, '/ fill' to start another alternative, or a comment starting with ';')",
     ),
     "malformed pointer": Case(
         {"ref.tpl": "<T-D> :=\n  X: a\n", "hyp.tpl": OK},
@@ -383,7 +384,7 @@ CORPUS_CASES: dict[str, Case] = {
         {"ref.tpl": OK, "hyp.tpl": OK, "text.sgml": "egypt won the cup\n"},
         with_text(),
         "text.sgml:1:1: the reference text has no document tags; reference offsets count from each document's "
-        "opening tag (§1) (hint: is this the hypothesis (ASR) text? give it with --hyp-text; or set "
+        "opening tag (hint: is this the hypothesis (ASR) text? give it with --hyp-text; or set "
         "--doc-tag/--docno-tag)",
     ),
     "empty reference text": Case(

@@ -53,7 +53,7 @@ def align_command(
     json_path: Optional[str] = typer.Option(None, "--json", help="Write the WER counts as JSON to PATH ('-' for standard output)."),
     quiet: bool = o.Quiet,
 ) -> None:
-    """Align two text corpora word by word (§7) and print the word error rate per document."""
+    """Align two text corpora word by word and print the word error rate per document."""
     import json
 
     from rich.table import Table

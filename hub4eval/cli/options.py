@@ -22,7 +22,7 @@ HypText = typer.Option(
     None,
     "--hyp-text",
     help="Hypothesis text corpus (e.g. ASR output). When it differs from --ref-text, extents are "
-    "normalized by word alignment and content is compared as noisy data (§6, §7).",
+    "normalized by word alignment and content is compared as noisy data.",
 )
 Unsegmented = typer.Option(
     None,

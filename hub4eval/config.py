@@ -21,6 +21,8 @@ DEFAULT_NON_EXTRACTABLE = ("ANNOTATION",)
 DEFAULT_PREMODIFIERS = ("a", "an", "the", "and")
 DEFAULT_UNSCORED_SLOTS = ("COMMENT", "DOC_NR", "OBJ_STATUS")
 DEFAULT_FILLERS = ("uh", "um", "er", "ah", "eh", "hm", "hmm", "mm", "uhm", "%hesitation")
+# The options that change a word alignment and its WER (`hub4eval align`).
+ALIGNMENT_FIELDS = ("keep_punctuation", "case_sensitive", "non_extractable", "glm", "unsegmented")
 
 
 @dataclass(frozen=True)
@@ -91,27 +93,45 @@ class ScoreConfig:
         return self.compare in ("both", "extent")
 
     def signature(
-        self, *, texts: str = "none", version: str | None = None, glm_digest: str | None = None
+        self,
+        *,
+        texts: str = "none",
+        version: str | None = None,
+        glm_digest: str | None = None,
+        only: tuple[str, ...] | None = None,
     ) -> str:
         """A one-line description of every option, e.g. for the report footer.
 
         Args:
             texts: how texts were used: ``none``, ``same`` or ``aligned``.
             version: hub4eval's version (default: the installed one).
-            glm_digest: digest of the GLM rules actually applied; shown as
-                ``glm:NAME@sha1:XXXXXXXX`` so that two runs with different
-                mapping files never share a signature.
+            glm_digest: digest of the GLM rules actually applied. The shipped
+                file shows as ``glm:default@sha1:XXXXXXXX``, another file as
+                ``glm:sha1:XXXXXXXX`` (its rules, never its path: the same
+                file elsewhere gives the same signature, two different files
+                never share one). A file given but not applied (the texts do
+                not differ) shows as ``glm:unused``.
+            only: the fields to show (default: all), e.g. ``ALIGNMENT_FIELDS``.
         """
         if version is None:
             from hub4eval import __version__ as version
         parts = [f"hub4eval {version}", f"texts:{texts}"]
         for field in fields(self):
+            if only is not None and field.name not in only:
+                continue
             value = getattr(self, field.name)
             if isinstance(value, tuple):
                 value = ",".join(value) or "-"
             elif value is None:
                 value = "auto" if field.name == "unsegmented" else "none"
-            if field.name == "glm" and glm_digest:
-                value = f"{value}@sha1:{glm_digest[:8]}"
+            if field.name == "glm":
+                value = _glm_signature(value, glm_digest)
             parts.append(f"{field.name}:{value}")
         return "|".join(parts)
+
+
+def _glm_signature(glm: str, digest: str | None) -> str:
+    """The GLM part of a signature: by its rules' digest, never by its path."""
+    if glm in ("default", "none"):
+        return f"{glm}@sha1:{digest[:8]}" if digest and glm == "default" else glm
+    return f"sha1:{digest[:8]}" if digest else "unused"

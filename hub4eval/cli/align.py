@@ -56,11 +56,12 @@ def align_command(
     """Align two text corpora word by word and print the word error rate per document."""
     import json
 
+    from rich.markup import escape
     from rich.table import Table
 
     from hub4eval.api import load_glm, unsegmented_reference_error
     from hub4eval.cli.score import make_console
-    from hub4eval.config import DEFAULT_NON_EXTRACTABLE
+    from hub4eval.config import ALIGNMENT_FIELDS, DEFAULT_NON_EXTRACTABLE, ScoreConfig
     from hub4eval.io.corpus import read_corpus
     from hub4eval.report import export
     from hub4eval.report import tables as report
@@ -73,7 +74,14 @@ def align_command(
     ]
     if not corpora[0].segmented:  # raw text (or a templette file) given as the reference
         raise unsegmented_reference_error(corpora[0])
+    config = ScoreConfig(
+        glm=glm, keep_punctuation=keep_punctuation, case_sensitive=case_sensitive,
+        non_extractable=hidden, unsegmented=unsegmented,
+    )
     glm_file = load_glm(glm)
+    signature = config.signature(
+        texts="aligned", glm_digest=glm_file.digest if glm_file is not None else None, only=ALIGNMENT_FIELDS
+    )
     alignment = align_corpora(
         corpora[0], corpora[1], glm=glm_file, keep_punctuation=keep_punctuation,
         case_sensitive=case_sensitive, unsegmented=unsegmented,
@@ -81,7 +89,7 @@ def align_command(
     print_warnings([*corpora[0].warnings, *corpora[1].warnings, *alignment.warnings], quiet)
     summary = alignment.wer_summary()
     if json_path is not None:
-        data = {"summary": summary, "documents": alignment.per_document()}
+        data = {"signature": signature, "summary": summary, "documents": alignment.per_document()}
         export.write_text(json.dumps(data, indent=2) + "\n", json_path)
         if json_path == "-":
             return
@@ -126,3 +134,4 @@ def align_command(
         f"sub {summary['substitutions']}  del {summary['deletions']}  ins {summary['insertions']})",
         highlight=False,
     )
+    console.print(f"[dim]{escape(signature)}[/dim]", highlight=False, soft_wrap=True)

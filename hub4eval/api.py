@@ -263,7 +263,7 @@ def _check_tag(value: str, option: str) -> None:
 def too_large_error(path: str | Path) -> InputError:
     """The error for a file that does not fit in memory (a wrong file, most likely)."""
     try:
-        size = f"{os.path.getsize(path):,} bytes"
+        size = f"{os.path.getsize(path):,} bytes" if str(path) != "-" else "size unknown"
     except OSError:
         size = "size unknown"
     return InputError(
@@ -294,6 +294,8 @@ def read_templates_checked(path: str | Path, role: str, encoding: str, doc_tag: 
 
 
 def _looks_like_corpus(path: str | Path, doc_tag: str) -> bool:
+    if str(path) == "-":  # standard input is read once, already consumed
+        return False
     try:
         with open(path, "rb") as handle:
             head = handle.read(200).lstrip(b"\xef\xbb\xbf \t\r\n")

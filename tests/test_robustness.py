@@ -232,25 +232,38 @@ TEMPLATE_CASES: dict[str, Case] = {
 }
 
 OPTION_CASES: dict[str, Case] = {
+    "two inputs from standard input": Case(
+        {},
+        score("-", "-"),
+        "REF and HYP both read standard input ('-') (hint: standard input can be read once: give all but one of "
+        "them as files)",
+    ),
+    "two outputs to standard output": Case(
+        {"ref.tpl": OK, "hyp.tpl": OK},
+        score("ref.tpl", "hyp.tpl", "--json", "-", "--csv", "-"),
+        "--json and --csv both write to standard output ('-') (hint: standard output holds one output: write the "
+        "others to files)",
+    ),
     "unknown --compare": Case(
         {"ref.tpl": OK, "hyp.tpl": OK},
         score("ref.tpl", "hyp.tpl", "--compare", "words"),
-        "unknown --compare value 'words' (hint: use both, content or extent)",
+        "invalid value for '--compare': 'words' is not one of 'both', 'content', 'extent' (hint: see hub4eval score --help)",
     ),
     "unknown --content": Case(
         {"ref.tpl": OK, "hyp.tpl": OK},
         score("ref.tpl", "hyp.tpl", "--content", "dirty"),
-        "unknown --content value 'dirty' (hint: use auto, clean or noisy)",
+        "invalid value for '--content': 'dirty' is not one of 'auto', 'clean', 'noisy' (hint: see hub4eval score --help)",
     ),
     "unknown --by": Case(
         {"ref.tpl": OK, "hyp.tpl": OK},
         score("ref.tpl", "hyp.tpl", "--by", "slot"),
-        "unknown --by value 'slot' (hint: use document or type)",
+        "invalid value for '--by': 'slot' is not one of 'document', 'type' (hint: see hub4eval score --help)",
     ),
     "unknown --sort": Case(
         {"ref.tpl": OK, "hyp.tpl": OK},
         score("ref.tpl", "hyp.tpl", "--by", "type", "--sort", "X"),
-        "unknown --sort value 'X' (hint: use a metric such as F or a count such as MIS)",
+        "invalid value for '--sort': 'X' is not one of "
+        "'f', 'rec', 'pre', 'und', 'ovg', 'sub', 'err', 'pos', 'act', 'cor', 'inc', 'mis', 'spu', 'opt', 'rem' (hint: see hub4eval score --help)",
     ),
     "--beta not positive": Case(
         {"ref.tpl": OK, "hyp.tpl": OK},
@@ -577,7 +590,7 @@ def test_bad_number_for_an_option_is_a_usage_error(tmp_path: Path, monkeypatch: 
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(app, ["score", "ref.tpl", "hyp.tpl", "--beta", "abc"])
     assert result.exit_code == 2
-    assert "Invalid value for '--beta'" in result.stderr
+    assert result.stderr.startswith("invalid value for '--beta': ") and result.stderr.count("\n") == 1
     assert "Traceback" not in result.output
 
 

@@ -39,8 +39,10 @@ def _pra_rows(rows: list[tuple[str, str, int]], width: int) -> list[tuple[str, s
 
 @command("align")
 def align_command(
-    ref_text: Path = typer.Argument(..., help="Reference text corpus (SGML documents)."),
-    hyp_text: Path = typer.Argument(..., help="Hypothesis text corpus (e.g. ASR output, with or without documents)."),
+    ref_text: Path = typer.Argument(..., help="Reference text corpus (SGML documents; '-' for standard input)."),
+    hyp_text: Path = typer.Argument(
+        ..., help="Hypothesis text corpus (e.g. ASR output, with or without documents; '-' for standard input)."
+    ),
     show: bool = typer.Option(False, "--show", help="Print the aligned words (REF/HYP rows like sclite's pra output)."),
     unsegmented: Optional[bool] = o.Unsegmented,
     glm: str = o.Glm,
@@ -67,7 +69,8 @@ def align_command(
     from hub4eval.report import tables as report
     from hub4eval.text.columns import align_corpora
 
-    hidden = tuple(non_extractable) if non_extractable else DEFAULT_NON_EXTRACTABLE
+    o.one_from_stdin(REF_TEXT=ref_text, HYP_TEXT=hyp_text)
+    hidden = o.words("--non-extractable", non_extractable, DEFAULT_NON_EXTRACTABLE)
     corpora = [
         read_corpus(str(path), doc_tag=doc_tag, docno_tag=docno_tag, non_extractable=hidden, encoding=encoding)
         for path in (ref_text, hyp_text)

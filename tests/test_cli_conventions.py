@@ -43,7 +43,7 @@ def test_shell_completion_completes_commands_and_choices():
 
 @pytest.mark.parametrize(
     ("command", "choices"),
-    [("score", ["both|content|extent", "auto|clean|noisy", "document|type"]), ("explain", ["cor|inc|mis", "spu|opt|rem"])],
+    [("score", ["both|content|extent", "auto|clean|noisy", "document|type"]), ("explain", ["COR|INC|MIS|SPU|OPT|REM"])],
 )
 def test_help_lists_the_choices(command, choices):
     text = invoke(command, "--help", env={"COLUMNS": "200"}).stdout

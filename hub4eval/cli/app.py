@@ -61,6 +61,7 @@ class OneLineUsageErrors(TyperGroup):
 app = typer.Typer(
     name="hub4eval",
     cls=OneLineUsageErrors,
+    rich_markup_mode=None,  # plain help, wrapped to the terminal (rich panels cut long words at 80 columns)
     no_args_is_help=True,
     add_completion=True,
     pretty_exceptions_enable=False,

@@ -95,7 +95,8 @@ def explain_command(
     type_: Optional[list[str]] = typer.Option(None, "--type", help="Only points of this instance type; repeatable."),
     doc: Optional[list[str]] = typer.Option(None, "--doc", help="Only points of this document (DOCID); repeatable."),
     category: Optional[list[o.CategoryChoice]] = typer.Option(
-        None, "--category", case_sensitive=False, help="Only points of this category; repeatable."
+        None, "--category", case_sensitive=False, metavar="COR|INC|MIS|SPU|OPT|REM",
+        help="Only points of this category (any case); repeatable."
     ),
     context: int = typer.Option(4, "--context", min=0, help="Aligned words shown on each side of a fill (texts differ)."),
     table: bool = typer.Option(False, "--table", help="One table row per point (fills side by side), no aligned context."),

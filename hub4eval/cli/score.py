@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,10 +20,12 @@ if TYPE_CHECKING:
 
 
 def make_console(stderr: bool = False) -> Console:
-    """A console that stays wide enough for the 17-column tables when piped."""
+    """A console for the tables: the terminal's width; piped, ``$COLUMNS`` if set, else 160."""
     console = Console(stderr=stderr)
     if not console.is_terminal:
-        console = Console(stderr=stderr, width=160, no_color=True)
+        columns = os.environ.get("COLUMNS", "")
+        width = int(columns) if columns.isdigit() and int(columns) > 0 else 160
+        console = Console(stderr=stderr, width=width, no_color=True)
     return console
 
 
@@ -120,10 +123,10 @@ def score_command(
         "then only the CSV is printed)."
     ),
     by: Optional[list[o.LevelChoice]] = typer.Option(
-        None, "--by", case_sensitive=False, help="Also print a table per document or per type; repeatable."
+        None, "--by", case_sensitive=False, metavar="document|type", help="Also print a table per document or per type; repeatable."
     ),
     sort: Optional[o.SortChoice] = typer.Option(
-        None, "--sort", case_sensitive=False,
+        None, "--sort", case_sensitive=False, metavar="F|REC|PRE|UND|OVG|SUB|ERR|POS|ACT|COR|INC|MIS|SPU|OPT|REM",
         help="Sort --by tables by a metric, worst first (e.g. F), or by a count, largest first (e.g. MIS).",
     ),
     show_mapping: bool = typer.Option(False, "--show-mapping", help="Print which instances were mapped, with each pair's F."),
@@ -191,10 +194,14 @@ def score_command(
     if to_stdout:
         return  # standard output holds that output only
     console = make_console()
-    console.print(report.slot_table(result))
+    for n, table in enumerate(report.slot_tables(result, console.width)):
+        if n:
+            console.print()
+        console.print(table)
     for level in by or ():
-        console.print()
-        console.print(report.level_table(result, level, sort))
+        for table in report.level_tables(result, level, sort, console.width):
+            console.print()
+            console.print(table)
     if show_mapping:
         console.print()
         console.print(report.mapping_table(result))

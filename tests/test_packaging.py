@@ -24,6 +24,7 @@ def test_wheel_ships_the_grammar_and_the_mapping_file(tmp_path):
     assert "hub4eval/mapping_files/en.glm" in names
     # typed package (PEP 561) and its licence text travel with the wheel
     assert "hub4eval/py.typed" in names
+    assert "hub4eval/docs/score-output.schema.json" in names
     assert any(name.endswith(".dist-info/licenses/LICENSE") or name.endswith(".dist-info/LICENSE") for name in names)
     metadata = next(n for n in names if n.endswith(".dist-info/METADATA"))
     requires = [

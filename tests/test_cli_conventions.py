@@ -81,7 +81,9 @@ def test_dash_reads_a_templette_file_from_standard_input():
     assert from_stdin["summary"] == from_files["summary"] and from_stdin["summary"]["COR"] == 13
     proc = subprocess.run(
         [sys.executable, "-m", "hub4eval", "score", "-", str(SAMPLE / "hyp.tpl"), "--json", "-"],
-        input=(SAMPLE / "ref.tpl").read_bytes(), capture_output=True, cwd=ROOT,
+        input=(SAMPLE / "ref.tpl").read_bytes(),
+        capture_output=True,
+        cwd=ROOT,
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["summary"] == from_files["summary"]
@@ -92,8 +94,9 @@ def test_dash_reads_a_text_corpus_from_standard_input():
     from_files = _json(invoke("score", *args, "--hyp-text", ASR / "asr_unsegmented.sgml"))
     from_stdin = _json(invoke("score", *args, "--hyp-text", "-", input=(ASR / "asr_unsegmented.sgml").read_bytes()))
     assert from_stdin["summary"] == from_files["summary"] and from_stdin["wer"] == from_files["wer"]
-    aligned = _json(invoke("align", "-", ASR / "asr_unsegmented.sgml", "--json", "-",
-                           input=(ASR / "reference.sgml").read_bytes()))
+    aligned = _json(
+        invoke("align", "-", ASR / "asr_unsegmented.sgml", "--json", "-", input=(ASR / "reference.sgml").read_bytes())
+    )
     assert aligned["summary"] == from_files["wer"] or aligned["summary"]["wer"] == from_files["wer"]["wer"]
 
 
@@ -104,8 +107,17 @@ def test_a_bad_byte_from_standard_input_is_positioned():
 
 
 def test_compare_reads_a_reference_from_standard_input_for_both_systems():
-    result = invoke("compare", "-", SAMPLE / "hyp.tpl", SAMPLE / "hyp.tpl", "--bootstrap", "20", "--json", "-",
-                    input=(SAMPLE / "ref.tpl").read_bytes())
+    result = invoke(
+        "compare",
+        "-",
+        SAMPLE / "hyp.tpl",
+        SAMPLE / "hyp.tpl",
+        "--bootstrap",
+        "20",
+        "--json",
+        "-",
+        input=(SAMPLE / "ref.tpl").read_bytes(),
+    )
     data = _json(result)
     assert data["difference"] == 0 and data["documents"] == 3
 
@@ -139,8 +151,9 @@ def test_two_outputs_on_standard_output_is_a_usage_error(pair):
 
 
 def _signature(*options: str, quiet: bool = True) -> tuple[str, str]:
-    result = invoke("score", SAMPLE / "ref.tpl", SAMPLE / "hyp.tpl", "--json", "-", *(["-q"] if quiet else []),
-                    *options)
+    result = invoke(
+        "score", SAMPLE / "ref.tpl", SAMPLE / "hyp.tpl", "--json", "-", *(["-q"] if quiet else []), *options
+    )
     return _json(result)["signature"], result.stderr
 
 

@@ -17,14 +17,36 @@ SCHEMA = json.loads((ROOT / "docs" / "score-output.schema.json").read_text(encod
 ASR = EXAMPLES / "asr"
 RUNS = {
     "sample": [EXAMPLES / "sample" / "ref.tpl", EXAMPLES / "sample" / "hyp.tpl"],
-    "sample with same texts": [EXAMPLES / "sample" / "ref.tpl", EXAMPLES / "sample" / "hyp.tpl",
-                               "--ref-text", EXAMPLES / "sample" / "text.sgml"],
-    "clean": [EXAMPLES / "clean" / "ref.tpl", EXAMPLES / "clean" / "hyp.tpl", "--ref-text",
-              EXAMPLES / "clean" / "text.sgml"],
-    "asr": [ASR / "ref.tpl", ASR / "hyp.tpl", "--ref-text", ASR / "reference.sgml",
-            "--hyp-text", ASR / "asr_unsegmented.sgml"],
-    "asr, bootstrap": [ASR / "ref.tpl", ASR / "hyp.tpl", "--ref-text", ASR / "reference.sgml",
-                                 "--hyp-text", ASR / "asr_unsegmented.sgml", "--bootstrap", "30"],
+    "sample with same texts": [
+        EXAMPLES / "sample" / "ref.tpl",
+        EXAMPLES / "sample" / "hyp.tpl",
+        "--ref-text",
+        EXAMPLES / "sample" / "text.sgml",
+    ],
+    "clean": [
+        EXAMPLES / "clean" / "ref.tpl",
+        EXAMPLES / "clean" / "hyp.tpl",
+        "--ref-text",
+        EXAMPLES / "clean" / "text.sgml",
+    ],
+    "asr": [
+        ASR / "ref.tpl",
+        ASR / "hyp.tpl",
+        "--ref-text",
+        ASR / "reference.sgml",
+        "--hyp-text",
+        ASR / "asr_unsegmented.sgml",
+    ],
+    "asr, bootstrap": [
+        ASR / "ref.tpl",
+        ASR / "hyp.tpl",
+        "--ref-text",
+        ASR / "reference.sgml",
+        "--hyp-text",
+        ASR / "asr_unsegmented.sgml",
+        "--bootstrap",
+        "30",
+    ],
 }
 
 
@@ -70,8 +92,14 @@ def _break(data: dict, how: str) -> dict:
 
 @pytest.mark.parametrize(
     "how",
-    ["percent, not fraction", "missing count", "unknown category", "slot key without type", "no signature",
-     "fill without line"],
+    [
+        "percent, not fraction",
+        "missing count",
+        "unknown category",
+        "slot key without type",
+        "no signature",
+        "fill without line",
+    ],
 )
 def test_the_schema_rejects_broken_output(how):
     """So that the validation above can fail: each change breaks one rule the schema states."""

@@ -18,8 +18,19 @@ RULES = ";; a small mapping\nthe winners => winners / [ ] __ [ ]\ncairo => kairo
 def _score_signature(*options: str) -> str:
     result = CliRunner().invoke(
         app,
-        ["score", str(ASR / "ref.tpl"), str(ASR / "hyp.tpl"), "--ref-text", str(ASR / "reference.sgml"),
-         "--hyp-text", str(ASR / "asr_unsegmented.sgml"), "--json", "-", "-q", *options],
+        [
+            "score",
+            str(ASR / "ref.tpl"),
+            str(ASR / "hyp.tpl"),
+            "--ref-text",
+            str(ASR / "reference.sgml"),
+            "--hyp-text",
+            str(ASR / "asr_unsegmented.sgml"),
+            "--json",
+            "-",
+            "-q",
+            *options,
+        ],
     )
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)["signature"]
@@ -74,13 +85,18 @@ def test_align_json_carries_the_options_that_change_the_alignment(tmp_path):
     parts = signature.split("|")
     assert parts[0].startswith("hub4eval ") and parts[1] == "texts:aligned"
     assert {p.split(":", 1)[0] for p in parts[2:]} == {
-        "keep_punctuation", "case_sensitive", "non_extractable", "glm", "unsegmented"
+        "keep_punctuation",
+        "case_sensitive",
+        "non_extractable",
+        "glm",
+        "unsegmented",
     }
     assert f"glm:default@sha1:{default_glm().digest[:8]}" in parts
     assert _align("--case-sensitive")["signature"] != signature
-    assert "non_extractable:ANNOTATION,DOCNO" in _align(
-        "--non-extractable", "ANNOTATION", "--non-extractable", "DOCNO"
-    )["signature"]
+    assert (
+        "non_extractable:ANNOTATION,DOCNO"
+        in _align("--non-extractable", "ANNOTATION", "--non-extractable", "DOCNO")["signature"]
+    )
     path = tmp_path / "mine.glm"
     path.write_text(RULES, encoding="utf-8")
     custom = _align("--glm", str(path))["signature"]

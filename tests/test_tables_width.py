@@ -20,8 +20,18 @@ from hub4eval.cli import app
 ASR = EXAMPLES / "asr"
 CLEAN = EXAMPLES / "clean"
 RUNS = {
-    "asr": [ASR / "ref.tpl", ASR / "hyp.tpl", "--ref-text", ASR / "reference.sgml",
-            "--hyp-text", ASR / "asr_unsegmented.sgml", "--by", "document", "--by", "type"],
+    "asr": [
+        ASR / "ref.tpl",
+        ASR / "hyp.tpl",
+        "--ref-text",
+        ASR / "reference.sgml",
+        "--hyp-text",
+        ASR / "asr_unsegmented.sgml",
+        "--by",
+        "document",
+        "--by",
+        "type",
+    ],
     "clean": [CLEAN / "ref.tpl", CLEAN / "hyp.tpl", "--by", "document", "--sort", "F"],
 }
 VALUE = re.compile(r"^(?:\d+|\d+\.\d|-)$")
@@ -85,7 +95,10 @@ def test_a_long_slot_name_folds_and_the_numbers_stay_whole(tmp_path):
 def test_a_real_process_with_columns_80_uses_the_narrow_layout():
     proc = subprocess.run(
         [sys.executable, "-m", "hub4eval", "score", *map(str, RUNS["asr"][:6])],
-        capture_output=True, text=True, cwd=ROOT, env={"COLUMNS": "80", "PATH": "", "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={"COLUMNS": "80", "PATH": "", "PYTHONPATH": str(ROOT)},
     )
     assert proc.returncode == 0, proc.stderr
     assert "Scores per slot (counts)" in proc.stdout and "…" not in proc.stdout

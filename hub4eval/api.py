@@ -35,7 +35,7 @@ def load_glm(spec: str | Sequence[str]):  # -> Glm | GlmStack | None
     return stack_glms([default_glm() if s == "default" else read_glm(s) for s in specs])
 
 
-def _glm_digests(glm) -> tuple[str, ...] | None:  # glm: Glm | GlmStack | None
+def glm_digests(glm) -> tuple[str, ...] | None:  # glm: Glm | GlmStack | None
     """One digest per applied mapping file, for the signature."""
     if glm is None:
         return None
@@ -195,7 +195,7 @@ def score(
     return ScoreResult(
         matches=matches,
         config=config,
-        signature=config.signature(texts=texts, glm_digest=_glm_digests(glm)),
+        signature=config.signature(texts=texts, glm_digest=glm_digests(glm)),
         warnings=tuple(warnings),
         wer=wer,
         alignment=alignment,
@@ -224,7 +224,7 @@ def unsegmented_reference_error(corpus: Corpus) -> InputError:
         )
     return InputError(
         "the reference text has no document tags; reference offsets count from each document's "
-        "opening tag (§1)",
+        "opening tag",
         corpus.path or None,
         1,
         1,
@@ -272,7 +272,7 @@ def _check_tag(value: str, option: str) -> None:
 def too_large_error(path: str | Path) -> InputError:
     """The error for a file that does not fit in memory (a wrong file, most likely)."""
     try:
-        size = f"{os.path.getsize(path):,} bytes"
+        size = f"{os.path.getsize(path):,} bytes" if str(path) != "-" else "size unknown"
     except OSError:
         size = "size unknown"
     return InputError(
@@ -303,6 +303,8 @@ def read_templates_checked(path: str | Path, role: str, encoding: str, doc_tag: 
 
 
 def _looks_like_corpus(path: str | Path, doc_tag: str) -> bool:
+    if str(path) == "-":  # standard input is read once, already consumed
+        return False
     try:
         with open(path, "rb") as handle:
             head = handle.read(200).lstrip(b"\xef\xbb\xbf \t\r\n")

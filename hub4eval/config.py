@@ -22,6 +22,8 @@ DEFAULT_PREMODIFIERS = ("a", "an", "the", "and")
 DEFAULT_UNSCORED_SLOTS = ("COMMENT", "DOC_NR", "OBJ_STATUS")
 SPOKEN_FORMS = ("en", "none")  # hub4eval.text.spoken.LANGUAGES, and none
 DEFAULT_FILLERS = ("uh", "um", "er", "ah", "eh", "hm", "hmm", "mm", "uhm", "%hesitation")
+# The options that change a word alignment and its WER (`hub4eval align`).
+ALIGNMENT_FIELDS = ("keep_punctuation", "case_sensitive", "non_extractable", "glm", "spoken_forms", "unsegmented")
 
 
 @dataclass(frozen=True)
@@ -123,6 +125,7 @@ class ScoreConfig:
         texts: str = "none",
         version: str | None = None,
         glm_digest: str | tuple[str, ...] | None = None,
+        only: tuple[str, ...] | None = None,
     ) -> str:
         """A one-line description of every option, e.g. for the report footer.
 
@@ -130,27 +133,24 @@ class ScoreConfig:
             texts: how texts were used: ``none``, ``same`` or ``aligned``.
             version: hub4eval's version (default: the installed one).
             glm_digest: digest of the GLM rules actually applied, one per
-                file when several are stacked; shown as
-                ``glm:default@sha1:XXXXXXXX`` for the shipped file and
-                ``sha1:XXXXXXXX`` for another (never its path), joined by
-                ``+`` in the order they apply, so that two runs with different
-                mapping files never share a signature.
+                file when several are stacked (see :func:`_glm_signature`):
+                by its rules, never its path, so the same file elsewhere gives
+                the same signature and two different files never share one.
+            only: the fields to show (default: all), e.g. ``ALIGNMENT_FIELDS``.
         """
         if version is None:
             from hub4eval import __version__ as version
         parts = [f"hub4eval {version}", f"texts:{texts}"]
         for field in fields(self):
+            if only is not None and field.name not in only:
+                continue
             value = getattr(self, field.name)
             if isinstance(value, tuple):
                 value = ",".join(value) or "-"
             elif value is None:
                 value = "auto" if field.name == "unsegmented" else "none"
-            if field.name == "glm" and glm_digest:
-                digests = (glm_digest,) if isinstance(glm_digest, str) else glm_digest
-                value = "+".join(
-                    f"default@sha1:{d[:8]}" if name == "default" else f"sha1:{d[:8]}"
-                    for name, d in zip(self.glm, digests, strict=True)
-                )
+            if field.name == "glm":
+                value = _glm_signature(self.glm, glm_digest)
             if field.name == "spoken_forms" and value != "none":
                 value = f"{value}@text2num-{_text2num_version()}"
             parts.append(f"{field.name}:{value}")
@@ -165,3 +165,22 @@ def _text2num_version() -> str:
         return version("text2num")
     except PackageNotFoundError:  # pragma: no cover - a declared dependency
         return "?"
+
+
+def _glm_signature(glm: tuple[str, ...], digest: str | tuple[str, ...] | None) -> str:
+    """The GLM part of a signature: each file by its rules' digest, never by its path.
+
+    The shipped file shows as ``default@sha1:XXXXXXXX``, another as
+    ``sha1:XXXXXXXX``, stacked files joined by ``+`` in the order they apply;
+    without digests (the texts do not differ, so no file was applied) the
+    shipped file shows as ``default`` and another as ``unused``.
+    """
+    if glm == ("none",):
+        return "none"
+    if not digest:
+        return "+".join("default" if name == "default" else "unused" for name in glm)
+    digests = (digest,) if isinstance(digest, str) else digest
+    return "+".join(
+        f"default@sha1:{d[:8]}" if name == "default" else f"sha1:{d[:8]}"
+        for name, d in zip(glm, digests, strict=True)
+    )

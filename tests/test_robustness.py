@@ -87,7 +87,8 @@ TEMPLATE_CASES: dict[str, Case] = {
         {"ref.tpl": b'<T-D-1> :=\r  X: "a"\r', "hyp.tpl": OK},
         score(),
         "ref.tpl:1:11: unexpected character '\\r'; expected the end of the line "
-        "(hint: one header, slot or fill per line; see the templette syntax in spec §2)",
+        "(hint: one header, slot or fill per line; a line is a header '<TYPE-DOCID-N> :=', a slot 'NAME: fill', "
+        "one more fill of that slot, '/ fill' to start another alternative, or a comment starting with ';')",
     ),
     "malformed pointer": Case(
         {"ref.tpl": "<T-D> :=\n  X: a\n", "hyp.tpl": OK},
@@ -231,25 +232,38 @@ TEMPLATE_CASES: dict[str, Case] = {
 }
 
 OPTION_CASES: dict[str, Case] = {
+    "two inputs from standard input": Case(
+        {},
+        score("-", "-"),
+        "REF and HYP both read standard input ('-') (hint: standard input can be read once: give all but one of "
+        "them as files)",
+    ),
+    "two outputs to standard output": Case(
+        {"ref.tpl": OK, "hyp.tpl": OK},
+        score("ref.tpl", "hyp.tpl", "--json", "-", "--csv", "-"),
+        "--json and --csv both write to standard output ('-') (hint: standard output holds one output: write the "
+        "others to files)",
+    ),
     "unknown --compare": Case(
         {"ref.tpl": OK, "hyp.tpl": OK},
         score("ref.tpl", "hyp.tpl", "--compare", "words"),
-        "unknown --compare value 'words' (hint: use both, content or extent)",
+        "invalid value for '--compare': 'words' is not one of 'both', 'content', 'extent' (hint: see hub4eval score --help)",
     ),
     "unknown --content": Case(
         {"ref.tpl": OK, "hyp.tpl": OK},
         score("ref.tpl", "hyp.tpl", "--content", "dirty"),
-        "unknown --content value 'dirty' (hint: use auto, clean or noisy)",
+        "invalid value for '--content': 'dirty' is not one of 'auto', 'clean', 'noisy' (hint: see hub4eval score --help)",
     ),
     "unknown --by": Case(
         {"ref.tpl": OK, "hyp.tpl": OK},
         score("ref.tpl", "hyp.tpl", "--by", "slot"),
-        "unknown --by value 'slot' (hint: use document or type)",
+        "invalid value for '--by': 'slot' is not one of 'document', 'type' (hint: see hub4eval score --help)",
     ),
     "unknown --sort": Case(
         {"ref.tpl": OK, "hyp.tpl": OK},
         score("ref.tpl", "hyp.tpl", "--by", "type", "--sort", "X"),
-        "unknown --sort value 'X' (hint: use a metric such as F or a count such as MIS)",
+        "invalid value for '--sort': 'X' is not one of "
+        "'f', 'rec', 'pre', 'und', 'ovg', 'sub', 'err', 'pos', 'act', 'cor', 'inc', 'mis', 'spu', 'opt', 'rem' (hint: see hub4eval score --help)",
     ),
     "--beta not positive": Case(
         {"ref.tpl": OK, "hyp.tpl": OK},
@@ -399,7 +413,7 @@ CORPUS_CASES: dict[str, Case] = {
         {"ref.tpl": OK, "hyp.tpl": OK, "text.sgml": "egypt won the cup\n"},
         with_text(),
         "text.sgml:1:1: the reference text has no document tags; reference offsets count from each document's "
-        "opening tag (§1) (hint: is this the hypothesis (ASR) text? give it with --hyp-text; or set "
+        "opening tag (hint: is this the hypothesis (ASR) text? give it with --hyp-text; or set "
         "--doc-tag/--docno-tag)",
     ),
     "empty reference text": Case(
@@ -592,7 +606,7 @@ def test_bad_number_for_an_option_is_a_usage_error(tmp_path: Path, monkeypatch: 
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(app, ["score", "ref.tpl", "hyp.tpl", "--beta", "abc"])
     assert result.exit_code == 2
-    assert "Invalid value for '--beta'" in result.stderr
+    assert result.stderr.startswith("invalid value for '--beta': ") and result.stderr.count("\n") == 1
     assert "Traceback" not in result.output
 
 

@@ -39,8 +39,10 @@ def _pra_rows(rows: list[tuple[str, str, int]], width: int) -> list[tuple[str, s
 
 @command("align")
 def align_command(
-    ref_text: Path = typer.Argument(..., help="Reference text corpus (SGML documents)."),
-    hyp_text: Path = typer.Argument(..., help="Hypothesis text corpus (e.g. ASR output, with or without documents)."),
+    ref_text: Path = typer.Argument(..., help="Reference text corpus (SGML documents; '-' for standard input)."),
+    hyp_text: Path = typer.Argument(
+        ..., help="Hypothesis text corpus (e.g. ASR output, with or without documents; '-' for standard input)."
+    ),
     show: bool = typer.Option(False, "--show", help="Print the aligned words (REF/HYP rows like sclite's pra output)."),
     unsegmented: Optional[bool] = o.Unsegmented,
     glm: Optional[list[str]] = o.Glm,
@@ -54,38 +56,46 @@ def align_command(
     json_path: Optional[str] = typer.Option(None, "--json", help="Write the WER counts as JSON to PATH ('-' for standard output)."),
     quiet: bool = o.Quiet,
 ) -> None:
-    """Align two text corpora word by word (§7) and print the word error rate per document."""
+    """Align two text corpora word by word and print the word error rate per document."""
     import json
 
+    from rich.markup import escape
     from rich.table import Table
 
-    from hub4eval.api import load_glm, unsegmented_reference_error
+    from hub4eval.api import glm_digests, load_glm, unsegmented_reference_error
     from hub4eval.cli.score import make_console
-    from hub4eval.config import DEFAULT_NON_EXTRACTABLE, ScoreConfig
+    from hub4eval.config import ALIGNMENT_FIELDS, DEFAULT_NON_EXTRACTABLE, ScoreConfig
     from hub4eval.io.corpus import read_corpus
     from hub4eval.report import export
     from hub4eval.report import tables as report
     from hub4eval.text.columns import align_corpora
 
-    hidden = tuple(non_extractable) if non_extractable else DEFAULT_NON_EXTRACTABLE
+    o.one_from_stdin(REF_TEXT=ref_text, HYP_TEXT=hyp_text)
+    hidden = o.words("--non-extractable", non_extractable, DEFAULT_NON_EXTRACTABLE)
     # ScoreConfig checks --glm and --spoken-forms as the scoring commands do
-    options = ScoreConfig(glm=tuple(glm) if glm else ("default",), spoken_forms=spoken_forms)
+    config = ScoreConfig(
+        glm=tuple(glm) if glm else ("default",), spoken_forms=spoken_forms, keep_punctuation=keep_punctuation,
+        case_sensitive=case_sensitive, non_extractable=hidden, unsegmented=unsegmented,
+    )
     corpora = [
         read_corpus(str(path), doc_tag=doc_tag, docno_tag=docno_tag, non_extractable=hidden, encoding=encoding)
         for path in (ref_text, hyp_text)
     ]
     if not corpora[0].segmented:  # raw text (or a templette file) given as the reference
         raise unsegmented_reference_error(corpora[0])
-    glm_file = load_glm(options.glm)
+    glm_file = load_glm(config.glm)
+    signature = config.signature(
+        texts="aligned", glm_digest=glm_digests(glm_file), only=ALIGNMENT_FIELDS
+    )
     alignment = align_corpora(
         corpora[0], corpora[1], glm=glm_file, keep_punctuation=keep_punctuation,
-        case_sensitive=case_sensitive, unsegmented=unsegmented, spoken_forms=options.spoken_forms,
+        case_sensitive=case_sensitive, unsegmented=unsegmented, spoken_forms=config.spoken_forms,
     )
     glm_warnings = glm_file.warnings if glm_file is not None else ()
     print_warnings([*glm_warnings, *corpora[0].warnings, *corpora[1].warnings, *alignment.warnings], quiet)
     summary = alignment.wer_summary()
     if json_path is not None:
-        data = {"summary": summary, "documents": alignment.per_document()}
+        data = {"signature": signature, "summary": summary, "documents": alignment.per_document()}
         export.write_text(json.dumps(data, indent=2) + "\n", json_path)
         if json_path == "-":
             return
@@ -130,3 +140,4 @@ def align_command(
         f"sub {summary['substitutions']}  del {summary['deletions']}  ins {summary['insertions']})",
         highlight=False,
     )
+    console.print(f"[dim]{escape(signature)}[/dim]", highlight=False, soft_wrap=True)

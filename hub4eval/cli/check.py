@@ -57,11 +57,12 @@ def summary_table(tset: TemplateSet) -> Table:
 
 @command("check")
 def check_command(
-    file: Path = typer.Argument(..., help="Templette file to check."),
+    file: Path = typer.Argument(..., help="Templette file to check ('-' for standard input)."),
     text: Optional[Path] = typer.Option(
         None,
         "--text",
-        help="Text corpus (SGML) the file's offsets refer to: checks DOCIDs, extents and content.",
+        help="Text corpus (SGML; '-' for standard input) the file's offsets refer to: checks DOCIDs, "
+        "extents and content.",
     ),
     hypothesis: bool = typer.Option(
         False,
@@ -72,8 +73,10 @@ def check_command(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print no summary and no warnings, only errors."),
 ) -> None:
     """Check that FILE is a valid templette file; print a summary and the warnings."""
+    from hub4eval.cli.options import one_from_stdin
     from hub4eval.io.validate import check_against_corpus
 
+    one_from_stdin(FILE=file, **{"--text": text})
     role = "hypothesis" if hypothesis else "reference"
     from hub4eval.api import read_templates_checked
 

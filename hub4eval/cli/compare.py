@@ -19,24 +19,24 @@ from hub4eval.cli.app import command, print_warnings
 
 @command("compare")
 def compare_command(
-    ref: Path = typer.Argument(..., help="Reference templette file."),
-    hyp_a: Path = typer.Argument(..., help="Hypothesis of system A."),
-    hyp_b: Path = typer.Argument(..., help="Hypothesis of system B."),
+    ref: Path = typer.Argument(..., help="Reference templette file ('-' for standard input)."),
+    hyp_a: Path = typer.Argument(..., help="Hypothesis of system A ('-' for standard input)."),
+    hyp_b: Path = typer.Argument(..., help="Hypothesis of system B ('-' for standard input)."),
     ref_text: Optional[Path] = o.RefText,
     hyp_text: Optional[Path] = o.HypText,
     unsegmented: Optional[bool] = o.Unsegmented,
-    compare: str = o.Compare,
-    content: str = o.Content,
+    compare: o.CompareChoice = o.Compare,
+    content: o.ContentChoice = o.Content,
     glm: Optional[list[str]] = o.Glm,
     spoken_forms: str = o.SpokenForms,
     beta: float = o.Beta,
     min_map_f: Optional[float] = o.MinMapF,
     unscored_slot: Optional[list[str]] = o.UnscoredSlot,
-    premodifiers: str = o.Premodifiers,
+    premodifiers: list[str] = o.Premodifiers,
     keep_punctuation: bool = o.KeepPunctuation,
     case_sensitive: bool = o.CaseSensitive,
     non_extractable: Optional[list[str]] = o.NonExtractable,
-    fillers: str = o.Fillers,
+    fillers: list[str] = o.Fillers,
     doc_tag: str = o.DocTag,
     docno_tag: str = o.DocnoTag,
     encoding: str = o.Encoding,
@@ -59,6 +59,7 @@ def compare_command(
 
     if bootstrap < 1:
         raise UsageError(f"--bootstrap must be at least 1, got {bootstrap}", hint="e.g. --bootstrap 10000")
+    o.one_from_stdin(REF=ref, A=hyp_a, B=hyp_b, **{"--ref-text": ref_text, "--hyp-text": hyp_text})
     config = o.build_config(
         compare=compare, content=content, glm=glm, beta=beta, min_map_f=min_map_f,
         unscored_slot=unscored_slot, premodifiers=premodifiers, keep_punctuation=keep_punctuation,

@@ -32,9 +32,11 @@ class ScoreConfig:
         content: clean or noisy content comparison; ``auto`` is noisy exactly
             when the two text corpora differ (§6).
         beta: weight of recall against precision in F (§4).
-        min_map_f: when set, instances are mapped only if the pair's F is
-            greater than this (MUC-style threshold); None maps every pair, as
-            the procedure does, F = 0 included (§5).
+        min_map_f: when set above 0, instance pairs (only instance pairs: not
+            instance sets, alternatives or single fills) are mapped only if
+            their F is greater than this (MUC-style threshold); None, and 0
+            given explicitly, map every pair, as the procedure does, F = 0
+            included (§5, v1.1). 0 is stored as None, so both sign the same.
         unscored_slots: slot names that give no points (§5).
         premodifiers: leading words removed from fills (§3.5).
         keep_punctuation: turn off the punctuation whiteout (§3.2).
@@ -75,6 +77,10 @@ class ScoreConfig:
             raise UsageError(f"--beta must be positive and finite, got {self.beta}", hint="e.g. --beta 1")
         if self.min_map_f is not None and not 0 <= self.min_map_f < 1:
             raise UsageError(f"--min-map-f must be in [0, 1), got {self.min_map_f}")
+        if self.min_map_f == 0:
+            # §5 (v1.1): 0 always means the procedure (every pair mapped);
+            # one value for it keeps the signature and the mapping the same.
+            object.__setattr__(self, "min_map_f", None)
 
     @property
     def beta_squared(self) -> Fraction:

@@ -44,8 +44,9 @@ Beta = typer.Option(1.0, "--beta", help="Weight of recall against precision in F
 MinMapF = typer.Option(
     None,
     "--min-map-f",
-    help="Map instances only when the pair's F is greater than this (MUC-style threshold). "
-    "Default: map every pair, F = 0 included, as the procedure does.",
+    help="Map instance pairs only when their F is greater than this (MUC-style threshold; "
+    "instance pairs only, not fills or instance sets). Default (and 0): map every pair, "
+    "F = 0 included, as the procedure does.",
 )
 UnscoredSlot = typer.Option(
     None,

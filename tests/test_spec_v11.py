@@ -60,3 +60,82 @@ def test_min_map_f_applies_to_instance_pairs_only():
     assert cats(run(ref, hyp, min_map_f=0.3)) == ["COR", "INC", "INC"]
     # and above the pair's F (1/3 is not > 0.34) the instances are not mapped at all
     assert sorted(cats(run(ref, hyp, min_map_f=0.34))) == ["MIS"] * 3 + ["SPU"] * 3
+
+
+# Exact F for every finite beta > 0 -------------------------------------------
+
+from fractions import Fraction  # noqa: E402
+
+from conftest import EXAMPLES  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from hub4eval.scoring.metrics import Counts  # noqa: E402
+
+CLEAN = EXAMPLES / "clean"
+
+
+def _reject_constant(name: str):
+    raise AssertionError(f"invalid JSON constant {name}")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(0, 50), st.integers(0, 50), st.integers(0, 50), st.integers(0, 50),
+    st.sampled_from([1e-300, 1e-200, 1e-20, 0.3, 1.0, 2.0, 1e20, 1e200, 1e300, 1.7976931348623157e308]),
+)
+def test_f_is_the_exact_formula_for_any_finite_beta(cor, inc, mis, spu, beta):
+    counts = Counts(cor=cor, inc=inc, mis=mis, spu=spu)
+    f = counts.metrics(beta)["F"]
+    if counts.pos + counts.act == 0:
+        assert f is None  # undefined only when POS = ACT = 0
+        return
+    b2 = Fraction(str(beta)) ** 2  # the formula in exact rational arithmetic, rounded once
+    assert f == float((1 + b2) * cor / (b2 * counts.pos + counts.act))
+    assert 0.0 <= f <= 1.0
+
+
+def test_f_limits_of_huge_and_tiny_beta():
+    # COR 1, INC 1, MIS 1: POS 3, ACT 2. b -> infinity: F -> COR/POS = 1/3 (recall);
+    # b -> 0: F -> COR/ACT = 1/2 (precision). The naive float formula gives NaN and None here.
+    counts = Counts(cor=1, inc=1, mis=1)
+    assert counts.metrics(1e200)["F"] == 1 / 3
+    assert counts.metrics(1e-300)["F"] == 1 / 2
+    assert Counts(mis=1).metrics(1e-300)["F"] == 0.0  # POS > 0, nothing correct: 0, not undefined
+
+
+def test_huge_and_tiny_beta_in_json_tables_and_html(tmp_path):
+    ref, hyp = str(CLEAN / "ref.tpl"), str(CLEAN / "hyp.tpl")
+    base = json.loads(runner.invoke(app, ["score", ref, hyp, "--json", "-"]).stdout)["summary"]
+    # clean example: COR 13, POS 31, ACT 20 (F = 26/51 with beta 1)
+    expected = {"1e200": base["REC"], "1e-300": base["PRE"]}  # 13/31 and 13/20, the limits
+    for beta, f in expected.items():
+        html = tmp_path / f"r{beta}.html"
+        result = runner.invoke(app, ["score", ref, hyp, "--beta", beta, "--json", "-", "--html", str(html)])
+        assert result.exit_code == 0, result.output
+        data = json.loads(result.stdout, parse_constant=_reject_constant)
+        assert data["summary"]["F"] == f
+        assert "NaN" not in html.read_text(encoding="utf-8")
+        table = runner.invoke(app, ["score", ref, hyp, "--beta", beta])
+        assert table.exit_code == 0, table.output
+        assert f") = {100 * f:.1f}  REC" in table.stdout  # F(beta=...) = ...
+
+
+def test_beta_must_be_finite_and_positive(tmp_path):
+    ref, hyp = str(CLEAN / "ref.tpl"), str(CLEAN / "hyp.tpl")
+    for beta in ("0", "-1", "inf", "nan", "1e400"):
+        result = runner.invoke(app, ["score", ref, hyp, "--beta", beta])
+        assert result.exit_code == 2, (beta, result.output)
+        assert "--beta must be positive and finite" in result.output
+
+
+def test_bootstrap_f_has_no_nan_for_huge_or_tiny_beta():
+    import numpy as np
+
+    from hub4eval.report.confidence import _metrics
+
+    # rows: COR INC MIS SPU. Row 1: POS 3 ACT 2; row 2: nothing correct; row 3: nothing at all.
+    sums = np.array([[1, 1, 1, 0], [0, 1, 0, 1], [0, 0, 0, 0]], dtype=np.float64)
+    for beta, first in ((1e200, 1 / 3), (1e-300, 1 / 2)):  # the recall and precision limits
+        f = _metrics(sums, beta)["F"]
+        assert f[0] == first and f[1] == 0.0 and np.isnan(f[2])

@@ -112,6 +112,12 @@ TEMPLATE_CASES: dict[str, Case] = {
         score(),
         "hyp.tpl:2:6: pointer <E-D-2> refers to no instance of this file (hint: did you mean <E-D-1> or <T-D-1>?)",
     ),
+    "pointer into another instance set": Case(
+        {"ref.tpl": OK, "hyp.tpl": "<T-D1-1> :=\n  EV: <E-D2-1>\n<E-D2-1> :=\n  Y: a\n"},
+        score(),
+        "hyp.tpl:2:7: pointer <E-D2-1> in <T-D1-1> points into the instance set of document D2, "
+        "not into its own (D1) (hint: a pointer names an instance of the same document: write <TYPE-D1-N>)",
+    ),
     "pointer-type cycle": Case(
         {"ref.tpl": "<A-D-1> :=\n  X: <B-D-1>\n<B-D-1> :=\n  Y: <A-D-1>\n", "hyp.tpl": OK},
         score(),

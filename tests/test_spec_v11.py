@@ -139,3 +139,28 @@ def test_bootstrap_f_has_no_nan_for_huge_or_tiny_beta():
     for beta, first in ((1e200, 1 / 3), (1e-300, 1 / 2)):  # the recall and precision limits
         f = _metrics(sums, beta)["F"]
         assert f[0] == first and f[1] == 0.0 and np.isnan(f[2])
+
+
+# A pointer stays inside its instance set -------------------------------------
+
+import pytest  # noqa: E402
+
+from hub4eval.errors import InputError  # noqa: E402
+from hub4eval.io.templettes import parse_templates  # noqa: E402
+
+
+@pytest.mark.parametrize("role", ["reference", "hypothesis"])
+def test_pointer_into_another_instance_set_is_an_input_error_at_the_pointer(role):
+    text = "<T-D1-1> :=\n  A: x\n  EV: <E-D1-1>\n      <E-D2-1>\n<E-D1-1> :=\n  Y: a\n<E-D2-1> :=\n  Y: a\n"
+    with pytest.raises(InputError) as caught:
+        parse_templates(text, "t.tpl", role=role)
+    error = caught.value
+    # the second fill of EV, line 4, column 7 (after six blanks), names document D2 from D1
+    assert (error.path, error.line, error.column) == ("t.tpl", 4, 7)
+    assert "<E-D2-1>" in str(error) and "D1" in str(error)
+
+
+def test_pointer_inside_its_instance_set_is_accepted():
+    text = "<T-D1-1> :=\n  EV: <E-D1-1>\n<E-D1-1> :=\n  Y: a\n<E-D2-1> :=\n  Y: a\n"
+    tset = parse_templates(text, "t.tpl", role="reference")
+    assert [iset.docid for iset in tset.instance_sets] == ["D1", "D2"]

@@ -8,6 +8,7 @@ printed under every table and stored in the JSON).
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import Literal
@@ -18,6 +19,7 @@ CompareMode = Literal["both", "content", "extent"]
 ContentMode = Literal["auto", "clean", "noisy"]
 
 DEFAULT_NON_EXTRACTABLE = ("ANNOTATION",)
+DEFAULT_SPOKEN_ELEMENT = "TEXT"
 DEFAULT_PREMODIFIERS = ("a", "an", "the", "and")
 DEFAULT_UNSCORED_SLOTS = ("COMMENT", "DOC_NR", "OBJ_STATUS")
 DEFAULT_FILLERS = ("uh", "um", "er", "ah", "eh", "hm", "hmm", "mm", "uhm", "%hesitation")
@@ -42,6 +44,9 @@ class ScoreConfig:
         keep_punctuation: turn off the punctuation whiteout (§3.2).
         case_sensitive: compare case-sensitively (§3.3).
         non_extractable: SGML elements whose content is not text (§1, §3.1).
+        spoken_element: in a document that has this element, only the text
+            inside it is spoken (aligned and counted in WER); a document
+            without it is all spoken (§1, §7.1).
         fillers: reference filler words, optional in noisy comparison (§6).
         glm: spelling-normalization file used when texts differ: ``default``
             (the shipped ``mapping_files/en.glm``), ``none``, or a path (§8).
@@ -58,6 +63,7 @@ class ScoreConfig:
     keep_punctuation: bool = False
     case_sensitive: bool = False
     non_extractable: tuple[str, ...] = DEFAULT_NON_EXTRACTABLE
+    spoken_element: str = DEFAULT_SPOKEN_ELEMENT
     fillers: tuple[str, ...] = DEFAULT_FILLERS
     glm: str = "default"
     unsegmented: bool | None = None
@@ -75,6 +81,11 @@ class ScoreConfig:
         # arithmetic (Fraction('inf')) with a traceback.
         if not (isinstance(self.beta, (int, float)) and math.isfinite(self.beta) and self.beta > 0):
             raise UsageError(f"--beta must be positive and finite, got {self.beta}", hint="e.g. --beta 1")
+        if not (isinstance(self.spoken_element, str) and re.fullmatch(r"[A-Za-z][\w.:-]*", self.spoken_element)):
+            raise UsageError(
+                f"--spoken-element {self.spoken_element!r} is not an SGML element name",
+                hint="give the name without brackets, e.g. --spoken-element TEXT",
+            )
         if self.min_map_f is not None and not 0 <= self.min_map_f < 1:
             raise UsageError(f"--min-map-f must be in [0, 1), got {self.min_map_f}")
         if self.min_map_f == 0:

@@ -47,6 +47,7 @@ def align_command(
     keep_punctuation: bool = o.KeepPunctuation,
     case_sensitive: bool = o.CaseSensitive,
     non_extractable: Optional[list[str]] = o.NonExtractable,
+    spoken_element: str = o.SpokenElement,
     doc_tag: str = o.DocTag,
     docno_tag: str = o.DocnoTag,
     encoding: str = o.Encoding,
@@ -60,15 +61,19 @@ def align_command(
 
     from hub4eval.api import load_glm, unsegmented_reference_error
     from hub4eval.cli.score import make_console
-    from hub4eval.config import DEFAULT_NON_EXTRACTABLE
+    from hub4eval.config import DEFAULT_NON_EXTRACTABLE, ScoreConfig
     from hub4eval.io.corpus import read_corpus
     from hub4eval.report import export
     from hub4eval.report import tables as report
     from hub4eval.text.columns import align_corpora
 
     hidden = tuple(non_extractable) if non_extractable else DEFAULT_NON_EXTRACTABLE
+    ScoreConfig(spoken_element=spoken_element)  # the same check of the name as in score
     corpora = [
-        read_corpus(str(path), doc_tag=doc_tag, docno_tag=docno_tag, non_extractable=hidden, encoding=encoding)
+        read_corpus(
+            str(path), doc_tag=doc_tag, docno_tag=docno_tag, non_extractable=hidden, encoding=encoding,
+            spoken_element=spoken_element,
+        )
         for path in (ref_text, hyp_text)
     ]
     if not corpora[0].segmented:  # raw text (or a templette file) given as the reference

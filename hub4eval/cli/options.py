@@ -11,6 +11,7 @@ from hub4eval.config import (
     DEFAULT_FILLERS,
     DEFAULT_NON_EXTRACTABLE,
     DEFAULT_PREMODIFIERS,
+    DEFAULT_SPOKEN_ELEMENT,
     DEFAULT_UNSCORED_SLOTS,
     ScoreConfig,
 )
@@ -65,6 +66,13 @@ NonExtractable = typer.Option(
     "--non-extractable",
     help=f"SGML element whose content is not text; repeatable (default: {' '.join(DEFAULT_NON_EXTRACTABLE)}).",
 )
+SpokenElement = typer.Option(
+    DEFAULT_SPOKEN_ELEMENT,
+    "--spoken-element",
+    help="In a document that has this element, only the text inside it is spoken: aligned and "
+    "counted in WER (header elements such as DOCNO and DATE_TIME are not). A document without "
+    "it is all spoken.",
+)
 Fillers = typer.Option(
     " ".join(DEFAULT_FILLERS),
     "--fillers",
@@ -90,6 +98,7 @@ def build_config(
     non_extractable: Optional[list[str]],
     fillers: str,
     unsegmented: Optional[bool],
+    spoken_element: str = DEFAULT_SPOKEN_ELEMENT,
 ) -> ScoreConfig:
     """Turn CLI option values into a :class:`ScoreConfig` (raises UsageError on bad values)."""
     return ScoreConfig(
@@ -102,6 +111,7 @@ def build_config(
         keep_punctuation=keep_punctuation,
         case_sensitive=case_sensitive,
         non_extractable=tuple(non_extractable) if non_extractable else DEFAULT_NON_EXTRACTABLE,
+        spoken_element=spoken_element,
         fillers=tuple(fillers.split()),
         glm=glm,
         unsegmented=unsegmented,

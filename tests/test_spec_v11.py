@@ -7,12 +7,27 @@ values are derived by hand in the comments.
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 
+import pytest
+from conftest import EXAMPLES
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scoring_helpers import cats, run
 from typer.testing import CliRunner
 
+from hub4eval.api import score as score_sets
+from hub4eval.api import texts_differ
 from hub4eval.cli import app
 from hub4eval.config import ScoreConfig
+from hub4eval.errors import InputError
+from hub4eval.io.corpus import parse_corpus
+from hub4eval.io.templettes import parse_templates
+from hub4eval.scoring.metrics import Counts
+from hub4eval.text.align import DELETION, INSERTION, MATCH, SUBSTITUTION, align_words
+from hub4eval.text.align.costs import substitution_cost
+from hub4eval.text.columns import align_corpora
+from hub4eval.text.tokens import tokenize
 
 runner = CliRunner()
 
@@ -64,13 +79,6 @@ def test_min_map_f_applies_to_instance_pairs_only():
 
 # Exact F for every finite beta > 0 -------------------------------------------
 
-from fractions import Fraction  # noqa: E402
-
-from conftest import EXAMPLES  # noqa: E402
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-from hub4eval.scoring.metrics import Counts  # noqa: E402
 
 CLEAN = EXAMPLES / "clean"
 
@@ -143,11 +151,6 @@ def test_bootstrap_f_has_no_nan_for_huge_or_tiny_beta():
 
 # A pointer stays inside its instance set -------------------------------------
 
-import pytest  # noqa: E402
-
-from hub4eval.errors import InputError  # noqa: E402
-from hub4eval.io.templettes import parse_templates  # noqa: E402
-
 
 @pytest.mark.parametrize("role", ["reference", "hypothesis"])
 def test_pointer_into_another_instance_set_is_an_input_error_at_the_pointer(role):
@@ -167,8 +170,6 @@ def test_pointer_inside_its_instance_set_is_accepted():
 
 
 # Filler, fragment and parenthesized status from the raw token; the empty run ---
-
-from hub4eval.text.tokens import tokenize  # noqa: E402
 
 
 def test_percent_hesitation_is_a_filler_in_the_reference():
@@ -229,10 +230,6 @@ def test_empty_run_counts_when_many_instances_are_mapped():
 
 # Spoken text: only the text inside <TEXT> is aligned and counted in WER -----------
 
-from hub4eval.api import score as score_sets  # noqa: E402
-from hub4eval.api import texts_differ  # noqa: E402
-from hub4eval.io.corpus import parse_corpus  # noqa: E402
-from hub4eval.text.columns import align_corpora  # noqa: E402
 
 STORY = (
     "<DOC>\n<DOCNO> D1 </DOCNO>\n<DOCTYPE> NEWS STORY </DOCTYPE>\n<DATE_TIME> 01/20/1998 19:00 </DATE_TIME>\n"
@@ -342,3 +339,98 @@ def test_blank_lines_before_the_first_document_score_as_the_same_text(tmp_path):
     data = json.loads(result.stdout)
     assert "texts:same" in data["signature"]
     assert data["summary"]["COR"] == 2
+
+
+# Alignment costs and the tie rule (kept) -----------------------------------------
+
+
+MAT, SUB, DEL, INS = MATCH, SUBSTITUTION, DELETION, INSERTION
+
+
+def _columns(ref: str, hyp: str):
+    r, h = ref.split(), hyp.split()
+    a = align_words(r, h)
+    cols = [
+        (r[i] if i >= 0 else "", h[j] if j >= 0 else "", k)
+        for i, j, k in zip(a.ref_index.tolist(), a.hyp_index.tolist(), a.kinds.tolist(), strict=True)
+    ]
+    return cols, a.cost
+
+
+def test_substitution_costs_on_the_hundredths_scale():
+    assert substitution_cost("heart", "heart") == 0
+    assert substitution_cost("h-", "heart") == 100  # fragment whose stem `h` prefixes the word
+    # heart/part: lev 2 (h->p, drop e), max length 5: 200 + 200*2/5 = 280
+    assert substitution_cost("heart", "part") == 280
+    # the/a: lev 3, max 3: 200 + 200 = 400; h-/a: `h` does not prefix `a`, lev 2, max 2: 400
+    assert substitution_cost("the", "a") == 400 and substitution_cost("h-", "a") == 400
+    # one letter differs in 16: 200 * 1/16 = 12.5, rounded half up to 13 (not to the even 12)
+    assert substitution_cost("abcdefghijklmnop", "abcdefghijklmnoq") == 213
+    assert substitution_cost("-", "a") == 400  # `-` alone is not a fragment: lev 1, max 1 -> 200 + 200
+
+
+def test_general_motors_figure():
+    # THE/A 400 + H- deleted 300 + HEART/PART 280 = 980. The other path of the same cost
+    # (THE deleted 300 + H-/A 400 + HEART/PART 280 = 980) loses the tie: tracing back from the
+    # end, at (the h-, a) a deletion (of h-) and the diagonal (h-/a) both cost 700, and the
+    # deletion is preferred.
+    cols, cost = _columns("the h- heart of general motors", "a part of general motors")
+    assert cost == 980
+    assert cols == [
+        ("the", "a", SUB), ("h-", "", DEL), ("heart", "part", SUB),
+        ("of", "of", MAT), ("general", "general", MAT), ("motors", "motors", MAT),
+    ]
+    assert [c for c, (_, h, _) in enumerate(cols) if h in ("general", "motors")] == [4, 5]  # ##4#5#
+
+
+def test_tie_between_two_equal_cost_paths():
+    # ref x y, hyp z: `x/z + y deleted` and `x deleted + y/z` both cost 400 + 300 = 700.
+    # From the end (y, z): deletion of y (cost(x, z) 400 + 300) ties the diagonal y/z
+    # (cost(x, -) 300 + 400); deletion first: y is deleted, x/z substituted.
+    cols, cost = _columns("x y", "z")
+    assert cost == 700 and cols == [("x", "z", SUB), ("y", "", DEL)]
+    # ref z, hyp x y: insertion of y ties the diagonal z/y; insertion before the diagonal.
+    cols, cost = _columns("z", "x y")
+    assert cost == 700 and cols == [("z", "x", SUB), ("", "y", INS)]
+
+
+# Unmapped reference instances, a missing slot against alternatives, substrings (kept)
+
+
+def test_unmapped_reference_instance_opt_rem_and_opt_over_rem():
+    ref = (
+        "<T-D-1> :=\n"
+        '  A: "x"\n'          # plain slot: MIS
+        "  B: <EV-D-1>\n"     # pointer to an unmapped optional instance: REM
+        "  C: ? <EV-D-1>\n"   # optional slot and such a pointer: OPT wins over REM
+        '  D: ? "y"\n'        # optional slot: OPT
+        "<EV-D-1> :=\n"
+        "  OBJ_STATUS: OPTIONAL\n"
+        '  W: "w"\n'          # an unmapped optional instance gives nothing at all
+    )
+    hyp = '<Z-D-1> :=\n  Q: "q"\n'  # another type: nothing maps; its point is SPU
+    result = run(ref, hyp)
+    assert sorted((p.slot, p.category) for p in result.points) == [
+        ("A", "MIS"), ("B", "REM"), ("C", "OPT"), ("D", "OPT"), ("Q", "SPU"),
+    ]
+
+
+def test_missing_hypothesis_slot_is_charged_against_the_cheapest_alternative():
+    # alternative 1 has two fills (2 MIS), alternative 2 one fill (1 MIS): the fewest errors win
+    ref = '<E-D-1> :=\n  A: "x"\n  S: "p"\n     "q"\n   / "r"\n'
+    hyp = '<E-D-1> :=\n  A: "x"\n'
+    result = run(ref, hyp)
+    assert sorted((p.slot, p.category) for p in result.points) == [("A", "COR"), ("S", "MIS")]
+    [missed] = [p for p in result.points if p.slot == "S"]
+    assert (missed.as_dict()["ref"]["fill"], missed.as_dict()["ref"]["line"]) == ('"r"', 5)
+    # equal errors: the earliest alternative
+    tied = run('<E-D-1> :=\n  A: "x"\n  S: "p"\n   / "r"\n', hyp)
+    [missed] = [p for p in tied.points if p.slot == "S"]
+    assert missed.as_dict()["ref"]["fill"] == '"p"'
+
+
+def test_clean_content_compares_character_substrings():
+    # `ian team` is a character substring of `egyptian team` (not word-bounded) and contains `team`
+    ref = '<E-D-1> :=\n  A: "Egyptian [team]"\n'
+    assert cats(run(ref, '<E-D-1> :=\n  A: "ian team"\n')) == ["COR"]
+    assert cats(run(ref, '<E-D-1> :=\n  A: "gyptian tea"\n')) == ["INC"]  # lacks the minimal `team`

@@ -230,7 +230,7 @@ def unsegmented_reference_error(corpus: Corpus) -> InputError:
         )
     return InputError(
         "the reference text has no document tags; reference offsets count from each document's "
-        "opening tag (§1)",
+        "opening tag",
         corpus.path or None,
         1,
         1,

@@ -267,6 +267,12 @@ OPTION_CASES: dict[str, Case] = {
         score("ref.tpl", "hyp.tpl", "--beta", "inf"),
         "--beta must be positive and finite, got inf (hint: e.g. --beta 1)",
     ),
+    "--spoken-element not an element name": Case(
+        {"ref.tpl": OK, "hyp.tpl": OK},
+        score("ref.tpl", "hyp.tpl", "--spoken-element", "<TEXT>"),
+        "--spoken-element '<TEXT>' is not an SGML element name "
+        "(hint: give the name without brackets, e.g. --spoken-element TEXT)",
+    ),
     "--min-map-f out of range": Case(
         {"ref.tpl": OK, "hyp.tpl": OK},
         score("ref.tpl", "hyp.tpl", "--min-map-f", "1"),
@@ -389,7 +395,7 @@ CORPUS_CASES: dict[str, Case] = {
         {"ref.tpl": OK, "hyp.tpl": OK, "text.sgml": "egypt won the cup\n"},
         with_text(),
         "text.sgml:1:1: the reference text has no document tags; reference offsets count from each document's "
-        "opening tag (§1) (hint: is this the hypothesis (ASR) text? give it with --hyp-text; or set "
+        "opening tag (hint: is this the hypothesis (ASR) text? give it with --hyp-text; or set "
         "--doc-tag/--docno-tag)",
     ),
     "empty reference text": Case(
@@ -473,6 +479,17 @@ CORPUS_CASES: dict[str, Case] = {
         with_text(),
         "text.sgml:15:1: <ANNOTATION> element is not closed "
         "(hint: add </ANNOTATION> before the end of its document)",
+    ),
+    "spoken element not closed": Case(
+        {"ref.tpl": SAMPLE_REF, "hyp.tpl": SAMPLE_HYP, "text.sgml": SAMPLE_TEXT.replace("</TEXT>", "", 1)},
+        with_text(),
+        "text.sgml:6:1: <TEXT> element is not closed (hint: add </TEXT> after the spoken text of the document)",
+    ),
+    "stray closing tag of the spoken element": Case(
+        {"ref.tpl": SAMPLE_REF, "hyp.tpl": SAMPLE_HYP, "text.sgml": SAMPLE_TEXT.replace("<TEXT>", "", 1)},
+        with_text(),
+        "text.sgml:21:1: </TEXT> without an open <TEXT> "
+        "(hint: every </TEXT> closes an earlier <TEXT> (the spoken text of the document))",
     ),
     "stray closing tag of a non-extractable element": Case(
         {"ref.tpl": SAMPLE_REF, "hyp.tpl": SAMPLE_HYP,

@@ -43,8 +43,15 @@ def glm_digests(glm) -> tuple[str, ...] | None:  # glm: Glm | GlmStack | None
 
 
 def texts_differ(ref: Corpus, hyp: Corpus) -> bool:
-    """Whether extents must be normalized by alignment (§7)."""
-    return ref.segmented != hyp.segmented or ref.documents != hyp.documents
+    """Whether extents must be normalized by alignment (§7, v1.1).
+
+    Only the segmentation and the sequence of (DOCID, document text from
+    ``<DOC>`` through ``</DOC>``) count: where the documents lie in the file
+    (blank lines between or before them) does not.
+    """
+    if ref.segmented != hyp.segmented:
+        return True
+    return [(d.docid, d.text) for d in ref.documents] != [(d.docid, d.text) for d in hyp.documents]
 
 
 def _hyp_set_extent(iset: InstanceSet, preparer: FillPreparer) -> Extent | None:
@@ -97,6 +104,14 @@ def score(
         raise UsageError("a hypothesis text needs a reference text", hint="add --ref-text")
     if config.unsegmented and hyp_corpus is None:
         raise UsageError("--unsegmented needs the hypothesis text", hint="add --hyp-text")
+    if ref_corpus is not None or hyp_corpus is not None:
+        from hub4eval.io.corpus import with_spoken_element
+
+        # the spoken element is a scoring option: corpora read with another one follow it (§1)
+        if ref_corpus is not None:
+            ref_corpus = with_spoken_element(ref_corpus, config.spoken_element)
+        if hyp_corpus is not None:
+            hyp_corpus = with_spoken_element(hyp_corpus, config.spoken_element)
     if config.unsegmented and hyp_corpus is not None:
         from hub4eval.io.corpus import as_unsegmented
 
@@ -351,6 +366,7 @@ def score_files(
                     docno_tag=docno_tag,
                     non_extractable=config.non_extractable,
                     encoding=encoding,
+                    spoken_element=config.spoken_element,
                 )
             )
         except MemoryError:

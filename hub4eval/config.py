@@ -8,6 +8,7 @@ printed under every table and stored in the JSON).
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import Literal
@@ -18,12 +19,13 @@ CompareMode = Literal["both", "content", "extent"]
 ContentMode = Literal["auto", "clean", "noisy"]
 
 DEFAULT_NON_EXTRACTABLE = ("ANNOTATION",)
+DEFAULT_SPOKEN_ELEMENT = "TEXT"
 DEFAULT_PREMODIFIERS = ("a", "an", "the", "and")
 DEFAULT_UNSCORED_SLOTS = ("COMMENT", "DOC_NR", "OBJ_STATUS")
 SPOKEN_FORMS = ("en", "none")  # hub4eval.text.spoken.LANGUAGES, and none
 DEFAULT_FILLERS = ("uh", "um", "er", "ah", "eh", "hm", "hmm", "mm", "uhm", "%hesitation")
 # The options that change a word alignment and its WER (`hub4eval align`).
-ALIGNMENT_FIELDS = ("keep_punctuation", "case_sensitive", "non_extractable", "glm", "spoken_forms", "unsegmented")
+ALIGNMENT_FIELDS = ("keep_punctuation", "case_sensitive", "non_extractable", "spoken_element", "glm", "spoken_forms", "unsegmented")
 
 
 @dataclass(frozen=True)
@@ -35,14 +37,19 @@ class ScoreConfig:
         content: clean or noisy content comparison; ``auto`` is noisy exactly
             when the two text corpora differ (§6).
         beta: weight of recall against precision in F (§4).
-        min_map_f: when set, instances are mapped only if the pair's F is
-            greater than this (MUC-style threshold); None maps every pair, as
-            the procedure does, F = 0 included (§5).
+        min_map_f: when set above 0, instance pairs (only instance pairs: not
+            instance sets, alternatives or single fills) are mapped only if
+            their F is greater than this (MUC-style threshold); None, and 0
+            given explicitly, map every pair, as the procedure does, F = 0
+            included (§5, v1.1). 0 is stored as None, so both sign the same.
         unscored_slots: slot names that give no points (§5).
         premodifiers: leading words removed from fills (§3.5).
         keep_punctuation: turn off the punctuation whiteout (§3.2).
         case_sensitive: compare case-sensitively (§3.3).
         non_extractable: SGML elements whose content is not text (§1, §3.1).
+        spoken_element: in a document that has this element, only the text
+            inside it is spoken (aligned and counted in WER); a document
+            without it is all spoken (§1, §7.1).
         fillers: reference filler words, optional in noisy comparison (§6).
         glm: spelling-normalization files used when texts differ, applied in
             this order: ``default`` (the shipped ``mapping_files/en.glm``) or a
@@ -63,6 +70,7 @@ class ScoreConfig:
     keep_punctuation: bool = False
     case_sensitive: bool = False
     non_extractable: tuple[str, ...] = DEFAULT_NON_EXTRACTABLE
+    spoken_element: str = DEFAULT_SPOKEN_ELEMENT
     fillers: tuple[str, ...] = DEFAULT_FILLERS
     glm: tuple[str, ...] = ("default",)
     spoken_forms: str = "en"
@@ -81,6 +89,11 @@ class ScoreConfig:
         # arithmetic (Fraction('inf')) with a traceback.
         if not (isinstance(self.beta, (int, float)) and math.isfinite(self.beta) and self.beta > 0):
             raise UsageError(f"--beta must be positive and finite, got {self.beta}", hint="e.g. --beta 1")
+        if not (isinstance(self.spoken_element, str) and re.fullmatch(r"[A-Za-z][\w.:-]*", self.spoken_element)):
+            raise UsageError(
+                f"--spoken-element {self.spoken_element!r} is not an SGML element name",
+                hint="give the name without brackets, e.g. --spoken-element TEXT",
+            )
         if self.min_map_f is not None and not 0 <= self.min_map_f < 1:
             raise UsageError(f"--min-map-f must be in [0, 1), got {self.min_map_f}")
         if isinstance(self.glm, str):
@@ -99,6 +112,10 @@ class ScoreConfig:
                 f"unknown --spoken-forms value {self.spoken_forms!r}",
                 hint=f"use {' or '.join(SPOKEN_FORMS)}",
             )
+        if self.min_map_f == 0:
+            # §5 (v1.1): 0 always means the procedure (every pair mapped);
+            # one value for it keeps the signature and the mapping the same.
+            object.__setattr__(self, "min_map_f", None)
 
     @property
     def beta_squared(self) -> Fraction:

@@ -113,6 +113,12 @@ TEMPLATE_CASES: dict[str, Case] = {
         score(),
         "hyp.tpl:2:6: pointer <E-D-2> refers to no instance of this file (hint: did you mean <E-D-1> or <T-D-1>?)",
     ),
+    "pointer into another instance set": Case(
+        {"ref.tpl": OK, "hyp.tpl": "<T-D1-1> :=\n  EV: <E-D2-1>\n<E-D2-1> :=\n  Y: a\n"},
+        score(),
+        "hyp.tpl:2:7: pointer <E-D2-1> in <T-D1-1> points into the instance set of document D2, "
+        "not into its own (D1) (hint: a pointer names an instance of the same document: write <TYPE-D1-N>)",
+    ),
     "pointer-type cycle": Case(
         {"ref.tpl": "<A-D-1> :=\n  X: <B-D-1>\n<B-D-1> :=\n  Y: <A-D-1>\n", "hyp.tpl": OK},
         score(),
@@ -274,6 +280,12 @@ OPTION_CASES: dict[str, Case] = {
         {"ref.tpl": OK, "hyp.tpl": OK},
         score("ref.tpl", "hyp.tpl", "--beta", "inf"),
         "--beta must be positive and finite, got inf (hint: e.g. --beta 1)",
+    ),
+    "--spoken-element not an element name": Case(
+        {"ref.tpl": OK, "hyp.tpl": OK},
+        score("ref.tpl", "hyp.tpl", "--spoken-element", "<TEXT>"),
+        "--spoken-element '<TEXT>' is not an SGML element name "
+        "(hint: give the name without brackets, e.g. --spoken-element TEXT)",
     ),
     "--min-map-f out of range": Case(
         {"ref.tpl": OK, "hyp.tpl": OK},
@@ -497,6 +509,17 @@ CORPUS_CASES: dict[str, Case] = {
         with_text(),
         "text.sgml:15:1: <ANNOTATION> element is not closed "
         "(hint: add </ANNOTATION> before the end of its document)",
+    ),
+    "spoken element not closed": Case(
+        {"ref.tpl": SAMPLE_REF, "hyp.tpl": SAMPLE_HYP, "text.sgml": SAMPLE_TEXT.replace("</TEXT>", "", 1)},
+        with_text(),
+        "text.sgml:6:1: <TEXT> element is not closed (hint: add </TEXT> after the spoken text of the document)",
+    ),
+    "stray closing tag of the spoken element": Case(
+        {"ref.tpl": SAMPLE_REF, "hyp.tpl": SAMPLE_HYP, "text.sgml": SAMPLE_TEXT.replace("<TEXT>", "", 1)},
+        with_text(),
+        "text.sgml:21:1: </TEXT> without an open <TEXT> "
+        "(hint: every </TEXT> closes an earlier <TEXT> (the spoken text of the document))",
     ),
     "stray closing tag of a non-extractable element": Case(
         {"ref.tpl": SAMPLE_REF, "hyp.tpl": SAMPLE_HYP,

@@ -88,6 +88,7 @@ def test_align_json_carries_the_options_that_change_the_alignment(tmp_path):
         "keep_punctuation",
         "case_sensitive",
         "non_extractable",
+        "spoken_element",
         "glm",
         "spoken_forms",
         "unsegmented",

@@ -50,6 +50,7 @@ def align_command(
     keep_punctuation: bool = o.KeepPunctuation,
     case_sensitive: bool = o.CaseSensitive,
     non_extractable: Optional[list[str]] = o.NonExtractable,
+    spoken_element: str = o.SpokenElement,
     doc_tag: str = o.DocTag,
     docno_tag: str = o.DocnoTag,
     encoding: str = o.Encoding,
@@ -75,10 +76,13 @@ def align_command(
     # ScoreConfig checks --glm and --spoken-forms as the scoring commands do
     config = ScoreConfig(
         glm=tuple(glm) if glm else ("default",), spoken_forms=spoken_forms, keep_punctuation=keep_punctuation,
-        case_sensitive=case_sensitive, non_extractable=hidden, unsegmented=unsegmented,
+        case_sensitive=case_sensitive, non_extractable=hidden, spoken_element=spoken_element, unsegmented=unsegmented,
     )
     corpora = [
-        read_corpus(str(path), doc_tag=doc_tag, docno_tag=docno_tag, non_extractable=hidden, encoding=encoding)
+        read_corpus(
+            str(path), doc_tag=doc_tag, docno_tag=docno_tag, non_extractable=hidden, encoding=encoding,
+            spoken_element=spoken_element,
+        )
         for path in (ref_text, hyp_text)
     ]
     if not corpora[0].segmented:  # raw text (or a templette file) given as the reference

@@ -19,6 +19,7 @@ from hub4eval.config import (
     DEFAULT_FILLERS,
     DEFAULT_NON_EXTRACTABLE,
     DEFAULT_PREMODIFIERS,
+    DEFAULT_SPOKEN_ELEMENT,
     DEFAULT_UNSCORED_SLOTS,
     ScoreConfig,
 )
@@ -95,8 +96,9 @@ Beta = typer.Option(1.0, "--beta", help="Weight of recall against precision in F
 MinMapF = typer.Option(
     None,
     "--min-map-f",
-    help="Map instances only when the pair's F is greater than this (MUC-style threshold). "
-    "Default: map every pair, F = 0 included, as the procedure does.",
+    help="Map instance pairs only when their F is greater than this (MUC-style threshold; "
+    "instance pairs only, not fills or instance sets). Default (and 0): map every pair, "
+    "F = 0 included, as the procedure does.",
 )
 UnscoredSlot = typer.Option(
     None,
@@ -119,6 +121,13 @@ NonExtractable = typer.Option(
     metavar="ELEMENT",
     help=f"SGML element whose content is not text; repeatable, replaces the default "
     f"({' '.join(DEFAULT_NON_EXTRACTABLE)}; '' for none).",
+)
+SpokenElement = typer.Option(
+    DEFAULT_SPOKEN_ELEMENT,
+    "--spoken-element",
+    help="In a document that has this element, only the text inside it is spoken: aligned and "
+    "counted in WER (header elements such as DOCNO and DATE_TIME are not). A document without "
+    "it is all spoken.",
 )
 Fillers = typer.Option(
     list(DEFAULT_FILLERS),
@@ -148,6 +157,7 @@ def build_config(
     fillers: str | list[str],
     unsegmented: Optional[bool],
     spoken_forms: str = "en",
+    spoken_element: str = DEFAULT_SPOKEN_ELEMENT,
 ) -> ScoreConfig:
     """Turn CLI option values into a :class:`ScoreConfig` (raises UsageError on bad values)."""
     return ScoreConfig(
@@ -160,6 +170,7 @@ def build_config(
         keep_punctuation=keep_punctuation,
         case_sensitive=case_sensitive,
         non_extractable=words("--non-extractable", non_extractable, DEFAULT_NON_EXTRACTABLE),
+        spoken_element=spoken_element,
         fillers=words("--fillers", fillers),
         glm=tuple(glm) if glm else ("default",),
         spoken_forms=spoken_forms,

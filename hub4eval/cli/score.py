@@ -112,6 +112,7 @@ def score_command(
     keep_punctuation: bool = o.KeepPunctuation,
     case_sensitive: bool = o.CaseSensitive,
     non_extractable: Optional[list[str]] = o.NonExtractable,
+    spoken_element: str = o.SpokenElement,
     fillers: list[str] = o.Fillers,
     doc_tag: str = o.DocTag,
     docno_tag: str = o.DocnoTag,
@@ -164,6 +165,7 @@ def score_command(
         compare=compare, content=content, glm=glm, beta=beta, min_map_f=min_map_f,
         unscored_slot=unscored_slot, premodifiers=premodifiers, keep_punctuation=keep_punctuation,
         case_sensitive=case_sensitive, non_extractable=non_extractable, fillers=fillers,
+        spoken_element=spoken_element,
         unsegmented=unsegmented, spoken_forms=spoken_forms,
     )
     result = score_with_progress(

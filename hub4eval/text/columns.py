@@ -1,6 +1,6 @@
 """§7: from two different text corpora to comparable (column) extents.
 
-Each document's extractable text is tokenized (:mod:`hub4eval.text.tokens`, spans
+Each document's spoken text (§1: inside ``<TEXT>`` when it has one) is tokenized (:mod:`hub4eval.text.tokens`, spans
 kept), spelling-normalized by the GLM (§8) on both sides, and aligned word by
 word (:mod:`hub4eval.text.align`). A character extent then becomes the alignment
 columns of the first and last token it touches (§7.3).
@@ -188,11 +188,15 @@ def document_tokens(
     case_sensitive: bool = False,
     spoken_forms: str | None = None,
 ) -> tuple[Token, ...]:
-    """A document's extractable words (§7.1), numbers in one form (§8.2), then
-    GLM-normalized (§8); spans index ``document.text``."""
+    """A document's spoken words (§1, §7.1), numbers in one form (§8.2), then
+    GLM-normalized (§8); spans index ``document.text``.
+
+    Only spoken text is aligned: in a document with a ``<TEXT>`` element (the
+    corpus's spoken element) the header elements get no column.
+    """
     tokens = tokenize(
         document.text,
-        document.extractable,
+        document.spoken_spans(),
         keep_punctuation=keep_punctuation,
         case_sensitive=case_sensitive,
     )

@@ -726,7 +726,10 @@ def _fitting(rules: list[GlmRule] | None, texts: Sequence[str], start: int, end:
 def _produce(replaced: Sequence[Token], rule: GlmRule) -> list[Token]:
     if len(rule.rhs) == len(replaced):
         return [
-            Token(text, old.start, old.end, old.parenthesized, optional or old.optional)
+            Token(
+                text, old.start, old.end, old.parenthesized, optional or old.optional,
+                old.form if text == old.text else None,  # a new word has no raw form (§6)
+            )
             for text, optional, old in zip(rule.rhs, rule.optional, replaced, strict=True)
         ]
     start, end = replaced[0].start, replaced[-1].end

@@ -936,6 +936,10 @@ def spoken_forms(
     words = _words(lang)
     trigger = words.trigger
     classes = words.classes
+    # A score word read as 0 (`two nil`) becomes a number too, so its window
+    # must reach as far as a number's: `one nil to nothing` is then read as
+    # `1 0 to nothing` reads (normalizing twice changes nothing).
+    zeros = words.language.score_nil
     hits: list[int] = []
     append = hits.append
     for i, token in enumerate(tokens):
@@ -943,7 +947,7 @@ def spoken_forms(
         if cls is None:
             trigger(token.text)
             cls = classes[token.text]
-        if cls >= _NUMBER and cls != _BLOCKED:
+        if (cls >= _NUMBER and cls != _BLOCKED) or token.text in zeros:
             append(i)
     if not hits:
         return tuple(tokens)

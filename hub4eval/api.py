@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from collections.abc import Callable, Sequence
@@ -240,7 +241,8 @@ def project_files(
     # scoring against no hypothesis checks the inputs and aligns the texts as `score` would
     empty = TemplateSet((), role="hypothesis")
     result = score(ref, empty, ref_corpus=ref_corpus, hyp_corpus=hyp_corpus, config=config, ceiling=False)
-    return project(ref, result.alignment, hyp_corpus)
+    projected = project(ref, result.alignment, hyp_corpus)
+    return dataclasses.replace(projected, warnings=result.warnings)
 
 
 def _check_docids(ref: TemplateSet, hyp: TemplateSet) -> list[InputWarning]:

@@ -121,15 +121,18 @@ class Attributor:
         return None
 
     def note(
-        self, category: str, ref_inst: Instance | None, hyp_inst: Instance | None,
+        self, category: str, ref_docid: str | None, hyp_docid: str | None,
         ref_fill: Fill | None, hyp_fill: Fill | None,
     ) -> str:
-        """What the recognizer did, in words (for a recognition error), else ''."""
-        if category in ("INC", "MIS") and ref_inst is not None:
-            rows = self.misrecognition(ref_inst.docid, ref_fill)
+        """What the recognizer did to a recognition error's words, in words; else ''.
+
+        ``ref_docid``, ``hyp_docid``: the documents of the fills' instances.
+        """
+        if category in ("INC", "MIS"):
+            rows = self.misrecognition(ref_docid, ref_fill)
             return describe(rows) if rows else ""
-        if category == "SPU" and hyp_inst is not None:
-            rows = self.hallucination(hyp_inst.docid, hyp_fill)
+        if category == "SPU":
+            rows = self.hallucination(hyp_docid, hyp_fill)
             if rows:
                 return describe(rows)
         return ""

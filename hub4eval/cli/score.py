@@ -192,7 +192,10 @@ def score_command(
         from hub4eval.report.html import to_html
 
         note = f"{bootstrap} document resamples, seed {seed}" if intervals is not None else ""
-        _write(to_html(result, intervals=intervals, bootstrap_note=note), html_path, "--html")
+        _write(
+            to_html(result, intervals=intervals, bootstrap_note=note, ceiling_intervals=ceiling_bounds),
+            html_path, "--html",
+        )
     if csv_path is not None:
         _write(export.to_csv_text(result), csv_path, "--csv")
     if json_path == "-":

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from html import escape
 
 from hub4eval.report.explain import GAP, Context, explain, tally
-from hub4eval.report.tables import COUNT_COLUMNS, headline, percent, wer_line
+from hub4eval.report.tables import COUNT_COLUMNS, ceiling_line, entity_wer_line, headline, percent, wer_line
 from hub4eval.scoring.metrics import METRICS, Counts
 from hub4eval.scoring.result import ScoreResult
 
@@ -120,10 +120,14 @@ def _drilldown(result: ScoreResult) -> list[str]:
         for row in rows:
             p = row.point
             reason = escape(p.reason)
+            if p.cause is not None:  # §11: what the error was lost to
+                note = f": {row.cause_note}" if row.cause_note else ""
+                reason += f'<br><small class="cause">lost to {escape(p.cause)}{escape(note)}</small>'
             if row.context is not None:
                 reason += _context(row.context)
+            cause = f' data-cause="{escape(p.cause)}"' if p.cause is not None else ""
             out.append(
-                f'<tr><td class="{escape(p.category)}">{escape(p.category)}</td><td>{escape(p.kind)}</td>'
+                f'<tr{cause}><td class="{escape(p.category)}">{escape(p.category)}</td><td>{escape(p.kind)}</td>'
                 f"<td>{escape(p.docid)}</td><td>{_fill(row.ref_fill, row.ref_where)}</td>"
                 f"<td>{_fill(row.hyp_fill, row.hyp_where)}</td><td>{reason}</td></tr>"
             )
@@ -137,6 +141,7 @@ def to_html(
     *,
     intervals: Mapping[str, tuple[float | None, float | None]] | None = None,
     bootstrap_note: str = "",
+    ceiling_intervals: Mapping[str, tuple[float | None, float | None]] | None = None,
 ) -> str:
     """The whole report as one HTML document.
 
@@ -146,6 +151,8 @@ def to_html(
         intervals: bootstrap intervals per metric (see
             :func:`hub4eval.report.confidence.bootstrap_intervals`), shown under the headline.
         bootstrap_note: how they were made, e.g. ``10000 document resamples, seed 12345``.
+        ceiling_intervals: intervals of the ceiling line (see
+            :func:`hub4eval.report.confidence.ceiling_intervals`).
 
     Returns:
         The HTML text.
@@ -166,6 +173,9 @@ def to_html(
     wer = wer_line(result)
     if wer:
         out.append(f"<p>{escape(wer)}</p>")
+    for line, name in ((entity_wer_line(result), "entity-wer"), (ceiling_line(result, ceiling_intervals), "ceiling")):
+        if line:
+            out.append(f'<p id="{name}">{escape(line)}</p>')
     out.append(f'<p class="signature">{escape(result.signature)}</p>')
     if result.warnings:
         out.append("<h2>Warnings</h2><ul>")

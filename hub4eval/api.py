@@ -8,11 +8,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError, InputWarning, UsageError
@@ -80,8 +82,10 @@ def score(
     hyp_corpus: Corpus | None = None,
     config: ScoreConfig | None = None,
     progress: Callable[[int, int], None] | None = None,
+    ceiling: bool | None = None,
+    alignment: Any = None,
 ) -> ScoreResult:
-    """Score ``hyp`` against ``ref`` (spec §3-§7).
+    """Score ``hyp`` against ``ref`` (spec §3-§7, §11).
 
     Args:
         ref: the reference template set.
@@ -93,6 +97,12 @@ def score(
         config: scoring options.
         progress: called as ``progress(done, total)`` while instance sets
             are mapped (e.g. to drive a progress bar).
+        ceiling: also score the reference projected onto the hypothesis
+            text (§11, ``result.ceiling``): None (default) when the texts
+            differ, True always (the same texts give 100 %), False never.
+        alignment: the :class:`~hub4eval.text.columns.CorpusAlignment` of
+            these two corpora with these options, made before (reused
+            instead of aligning again).
 
     Raises:
         InputError: bad input (unknown DOCID, extent outside its document,
@@ -155,9 +165,13 @@ def score(
 
         glm_apply = partial(apply_glm, glm=glm)
         warnings += getattr(glm, "warnings", ())
-    alignment = None
+    given_alignment, alignment = alignment, None
     unsegmented = False
-    if aligned:
+    if aligned and given_alignment is not None:
+        alignment = given_alignment
+        warnings += alignment.warnings
+        unsegmented = alignment.unsegmented
+    elif aligned:
         from hub4eval.text.columns import align_corpora
 
         alignment = align_corpora(
@@ -207,6 +221,14 @@ def score(
     else:
         matches = mapper.match_template_sets(ref, hyp)
     wer = alignment.wer_summary() if alignment is not None and hasattr(alignment, "wer_summary") else None
+    ceiling_result = None
+    if ceiling or (ceiling is None and aligned):
+        from hub4eval.scoring.projection import project
+
+        ceiling_result = score(
+            ref, project(ref, alignment, hyp_corpus), ref_corpus=ref_corpus, hyp_corpus=hyp_corpus,
+            config=config, ceiling=False, alignment=alignment,
+        )
     return ScoreResult(
         matches=matches,
         config=config,
@@ -214,7 +236,37 @@ def score(
         warnings=tuple(warnings),
         wer=wer,
         alignment=alignment,
+        ceiling=ceiling_result,
     )
+
+
+def project_files(
+    ref_path: str | Path,
+    *,
+    ref_text: str | Path,
+    hyp_text: str | Path,
+    config: ScoreConfig | None = None,
+    encoding: str = "utf-8",
+    doc_tag: str = "DOC",
+    docno_tag: str = "DOCNO",
+) -> TemplateSet:
+    """The reference templates projected onto the hypothesis text (§11 ceiling), as a hypothesis set.
+
+    Written with :func:`hub4eval.io.templettes.write_templates`, it is a valid
+    hypothesis file that scores as the ceiling against ``ref_path`` with the
+    same texts and options.
+    """
+    from hub4eval.scoring.projection import project
+
+    config = config or ScoreConfig()
+    ref, _, (ref_corpus, hyp_corpus) = _read_inputs(
+        ref_path, None, ref_text, hyp_text, config, encoding, doc_tag, docno_tag
+    )
+    # scoring against no hypothesis checks the inputs and aligns the texts as `score` would
+    empty = TemplateSet((), role="hypothesis")
+    result = score(ref, empty, ref_corpus=ref_corpus, hyp_corpus=hyp_corpus, config=config, ceiling=False)
+    projected = project(ref, result.alignment, hyp_corpus)
+    return dataclasses.replace(projected, warnings=result.warnings)
 
 
 def _check_docids(ref: TemplateSet, hyp: TemplateSet) -> list[InputWarning]:
@@ -340,9 +392,28 @@ def score_files(
     doc_tag: str = "DOC",
     docno_tag: str = "DOCNO",
     progress: Callable[[int, int], None] | None = None,
+    ceiling: bool | None = None,
 ) -> ScoreResult:
-    """Read the files and :func:`score` them; the CLI's ``score`` command."""
+    """Read the files and :func:`score` them; the CLI's ``score`` command (``ceiling``: see :func:`score`)."""
     config = config or ScoreConfig()
+    ref, hyp, corpora = _read_inputs(ref_path, hyp_path, ref_text, hyp_text, config, encoding, doc_tag, docno_tag)
+    assert hyp is not None
+    return score(
+        ref, hyp, ref_corpus=corpora[0], hyp_corpus=corpora[1], config=config, progress=progress, ceiling=ceiling
+    )
+
+
+def _read_inputs(
+    ref_path: str | Path,
+    hyp_path: str | Path | None,
+    ref_text: str | Path | None,
+    hyp_text: str | Path | None,
+    config: ScoreConfig,
+    encoding: str,
+    doc_tag: str,
+    docno_tag: str,
+) -> tuple[TemplateSet, TemplateSet | None, list[Corpus | None]]:
+    """The templette files and the two corpora (None where not given), checked."""
     if hyp_text is not None and ref_text is None:
         raise UsageError("--hyp-text needs --ref-text", hint="give the reference text too")
     _check_tag(doc_tag, "--doc-tag")
@@ -350,7 +421,7 @@ def score_files(
     if doc_tag.upper() == docno_tag.upper():
         raise UsageError(f"--doc-tag and --docno-tag are both {doc_tag!r}", hint="they name different elements")
     ref = read_templates_checked(ref_path, "reference", encoding, doc_tag)
-    hyp = read_templates_checked(hyp_path, "hypothesis", encoding, doc_tag)
+    hyp = None if hyp_path is None else read_templates_checked(hyp_path, "hypothesis", encoding, doc_tag)
     corpora: list[Corpus | None] = []
     for path in (ref_text, hyp_text):
         if path is None:
@@ -371,9 +442,7 @@ def score_files(
             )
         except MemoryError:
             raise too_large_error(path) from None
-    return score(
-        ref, hyp, ref_corpus=corpora[0], hyp_corpus=corpora[1], config=config, progress=progress
-    )
+    return ref, hyp, corpora
 
 
-__all__: Sequence[str] = ("score", "score_files", "texts_differ", "load_glm")
+__all__: Sequence[str] = ("score", "score_files", "project_files", "texts_differ", "load_glm")

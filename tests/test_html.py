@@ -186,11 +186,14 @@ def expected_points(result) -> list[dict]:
             c = row.context
             kinds = tuple(2 if k == GAP else (0 if k == 0 else 1) for k in c.kinds)
             context = (c.ref_words, c.hyp_words, kinds, c.ref_marked, c.hyp_marked)
+        reason = p.reason
+        if p.cause is not None:  # what the error was lost to, as explain prints it
+            reason += f"; lost to {p.cause}" + (f": {row.cause_note}" if row.cause_note else "")
         rows.append(
             {
                 "slot": p.slot_key, "type": p.type, "kind": p.kind, "category": p.category, "document": p.docid,
                 "ref": row.ref_fill, "ref_where": row.ref_where, "hyp": row.hyp_fill, "hyp_where": row.hyp_where,
-                "reason": p.reason, "context": context,
+                "reason": reason, "context": context,
             }
         )  # fmt: skip
     return rows

@@ -9,7 +9,7 @@ the per-document counts of the two results then go through
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
@@ -72,9 +72,11 @@ def compare_command(
         score_with_progress(
             ref, hyp, config, description=f"scoring {hyp.name}", quiet=quiet, ref_text=ref_text,
             hyp_text=hyp_text, encoding=encoding, doc_tag=doc_tag, docno_tag=docno_tag,
+            ceiling=None if number == 0 else False,  # one ceiling: the same reference and texts
         )
-        for hyp in (hyp_a, hyp_b)
+        for number, hyp in enumerate((hyp_a, hyp_b))
     ]
+    causes = [_cause_split(result) for result in results]
     # The reference (and texts) are read twice: print a warning they share once.
     print_warnings(dict.fromkeys([*results[0].warnings, *results[1].warnings]), quiet)
     docs_a, docs_b = document_counts(results[0]), document_counts(results[1])
@@ -88,6 +90,10 @@ def compare_command(
     if json_path is not None:
         data = {"A": str(hyp_a), "B": str(hyp_b), "documents": len(documents), **outcome,
                 "signature": results[0].signature}
+        if causes[0] is not None:
+            data["by_cause"] = {"A": causes[0], "B": causes[1]}
+        if results[0].ceiling is not None:
+            data["ceiling_F"] = results[0].ceiling.total.metrics(beta)["F"]
         _write(json.dumps(data, indent=2) + "\n", json_path, "--json")
         if json_path == "-":
             return
@@ -96,6 +102,27 @@ def compare_command(
     p_value = outcome["p_value"]
     console.print(f"A  {escape(str(hyp_a))}: {report.headline(results[0])}", highlight=False, soft_wrap=True)
     console.print(f"B  {escape(str(hyp_b))}: {report.headline(results[1])}", highlight=False, soft_wrap=True)
+    if causes[0] is not None:
+        for name, split in zip("AB", causes, strict=True):
+            console.print(
+                f"{name}  errors lost to recognition {sum(split['recognition'].values())} "
+                f"(INC {split['recognition']['INC']}  MIS {split['recognition']['MIS']}  "
+                f"SPU {split['recognition']['SPU']})  to extraction {sum(split['extraction'].values())} "
+                f"(INC {split['extraction']['INC']}  MIS {split['extraction']['MIS']}  "
+                f"SPU {split['extraction']['SPU']})",
+                highlight=False, soft_wrap=True,
+            )
+    if results[0].ceiling is not None:
+        ceiling_f = results[0].ceiling.total.metrics(beta)["F"]
+        fractions = []
+        for name, result in zip("AB", results, strict=True):
+            f = result.total.metrics(beta)["F"]
+            fractions.append(f"F({name}) / ceiling = {report.percent(None if f is None or not ceiling_f else f / ceiling_f)}")
+        console.print(
+            f"ceiling (reference projected onto the hypothesis text): F = {report.percent(ceiling_f)}  "
+            + "  ".join(fractions),
+            highlight=False, soft_wrap=True,
+        )
     console.print(
         f"F(A) - F(B) = {report.percent(outcome['difference'])} points  "
         f"95% interval {report.percent(low)}..{report.percent(high)}  "
@@ -111,3 +138,9 @@ def compare_command(
         soft_wrap=True,
     )
     console.print(f"[dim]{escape(results[0].signature)}[/dim]", highlight=False, soft_wrap=True)
+
+
+def _cause_split(result: Any) -> dict[str, dict[str, int]] | None:
+    """A result's errors by cause (recognition / extraction: INC, MIS, SPU), or None (same texts)."""
+    causes = result.causes
+    return causes["all"][""] if causes else None

@@ -65,6 +65,9 @@ def _print_blocks(console: Any, rows: list[Any], plain: bool) -> None:
             text = "-" if fill is None else escape(fill) + f"  ({escape(where)})"
             console.print(f"  {label}  {text}", highlight=False)
         console.print(f"  why  {escape(row.reason)}", highlight=False)
+        if row.cause is not None:
+            note = f": {row.cause_note}" if row.cause_note else ""
+            console.print(f"  lost to {row.cause}{escape(note)}", highlight=False)
         if row.context is not None:
             ref_line, hyp_line = context_lines(row.context, plain)
             console.print(f"  aligned REF: {ref_line}", highlight=False, markup=not plain)
@@ -82,7 +85,9 @@ def _print_table(console: Any, rows: list[Any]) -> None:
         point = row.point
         table.add_row(
             point.category, point.kind, point.slot_key, point.docid,
-            row.ref_fill or "-", row.hyp_fill or "-", row.reason,
+            row.ref_fill or "-", row.hyp_fill or "-",
+            row.reason + (f" (lost to {row.cause}{': ' + row.cause_note if row.cause_note else ''})"
+                          if row.cause is not None else ""),
         )
     console.print(table, markup=False)
 
@@ -97,6 +102,11 @@ def explain_command(
     category: Optional[list[o.CategoryChoice]] = typer.Option(
         None, "--category", case_sensitive=False, metavar="COR|INC|MIS|SPU|OPT|REM",
         help="Only points of this category (any case); repeatable."
+    ),
+    cause: Optional[list[str]] = typer.Option(
+        None, "--cause",
+        help="Only error points lost to this cause when the texts differ: recognition (the recognizer "
+        "misheard the fill's words) or extraction (the words were right); repeatable.",
     ),
     context: int = typer.Option(4, "--context", min=0, help="Aligned words shown on each side of a fill (texts differ)."),
     table: bool = typer.Option(False, "--table", help="One table row per point (fills side by side), no aligned context."),
@@ -144,7 +154,7 @@ def explain_command(
     print_warnings(result.warnings, quiet)
     rows = explain(
         result, slots=slot or (), types=type_ or (), documents=doc or (), categories=category or (),
-        around=context,
+        causes=cause or (), around=context,
     )
     console = make_console()
     if table:

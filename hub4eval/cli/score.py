@@ -67,14 +67,18 @@ def score_with_progress(
     encoding: str,
     doc_tag: str,
     docno_tag: str,
+    ceiling: bool | None = False,
 ) -> ScoreResult:
-    """:func:`hub4eval.api.score_files` with the text options of the CLI and a progress bar."""
+    """:func:`hub4eval.api.score_files` with the text options of the CLI and a progress bar.
+
+    ``ceiling``: also score the reference projected onto the hypothesis text
+    (None: when the texts differ; see :func:`hub4eval.api.score`)."""
     from hub4eval.api import score_files
 
     with progress_bar(description, quiet) as advance:
         result = score_files(
             ref, hyp, ref_text=o.existing(ref_text), hyp_text=o.existing(hyp_text), config=config,
-            encoding=encoding, doc_tag=doc_tag, docno_tag=docno_tag, progress=advance,
+            encoding=encoding, doc_tag=doc_tag, docno_tag=docno_tag, progress=advance, ceiling=ceiling,
         )
     return keep_until_exit(result)  # freed by the process exit, not object by object
 
@@ -139,6 +143,11 @@ def score_command(
         0, "--bootstrap", help="Document-level bootstrap resamples for 95% intervals of REC, PRE and F (0: none)."
     ),
     seed: int = typer.Option(12345, "--seed", help="Random seed of --bootstrap (same seed, same intervals)."),
+    ceiling: bool = typer.Option(
+        True, "--ceiling/--no-ceiling",
+        help="When the texts differ, also score the reference templates projected onto the hypothesis "
+        "text: the best F any extractor can reach on this recognizer's output.",
+    ),
     quiet: bool = o.Quiet,
 ) -> None:
     """Score HYP against REF: per-slot table, type subtotals, overall row and headline."""
@@ -171,27 +180,39 @@ def score_command(
     result = score_with_progress(
         ref, hyp, config, description="mapping documents", quiet=quiet, ref_text=ref_text,
         hyp_text=hyp_text, encoding=encoding, doc_tag=doc_tag, docno_tag=docno_tag,
+        ceiling=None if ceiling else False,
     )
     print_warnings(result.warnings, quiet)
-    intervals = None
+    intervals = ceiling_bounds = None
     if bootstrap:
-        from hub4eval.report.confidence import bootstrap_intervals, document_counts
+        from hub4eval.report.confidence import bootstrap_intervals, ceiling_intervals, document_counts
 
         with progress_bar("bootstrap resamples", quiet) as advance:
             intervals = bootstrap_intervals(
                 list(document_counts(result).values()), bootstrap, seed, beta, progress=advance
             )
+        if result.ceiling is not None:
+            with progress_bar("bootstrap resamples (ceiling)", quiet) as advance:
+                ceiling_bounds = ceiling_intervals(
+                    document_counts(result), document_counts(result.ceiling), bootstrap, seed, beta,
+                    progress=advance,
+                )
     if json_path is not None:
         extra = None if intervals is None else {
             "bootstrap": {"resamples": bootstrap, "seed": seed, "level": 0.95,
-                          **{m: list(v) for m, v in intervals.items()}}
+                          **{m: list(v) for m, v in intervals.items()},
+                          **({} if ceiling_bounds is None else
+                             {"ceiling": {m: list(v) for m, v in ceiling_bounds.items()}})}
         }
         _write(export.iter_json_text(result, extra), json_path, "--json")
     if html_path is not None:
         from hub4eval.report.html import to_html
 
         note = f"{bootstrap} document resamples, seed {seed}" if intervals is not None else ""
-        _write(to_html(result, intervals=intervals, bootstrap_note=note), html_path, "--html")
+        _write(
+            to_html(result, intervals=intervals, bootstrap_note=note, ceiling_intervals=ceiling_bounds),
+            html_path, "--html",
+        )
     if csv_path is not None:
         _write(export.to_csv_text(result), csv_path, "--csv")
     if to_stdout:
@@ -208,10 +229,17 @@ def score_command(
     if show_mapping:
         console.print()
         console.print(report.mapping_table(result))
+    causes = report.cause_table(result)
+    if causes is not None:
+        console.print()
+        console.print(causes)
     console.print()
     wer = report.wer_line(result)
     if wer:
         console.print(wer, highlight=False)
+    entity_wer = report.entity_wer_line(result)
+    if entity_wer:
+        console.print(entity_wer, highlight=False)
     console.print(report.headline(result), highlight=False)
     if intervals is not None:
         console.print(
@@ -219,4 +247,7 @@ def score_command(
             + "  ".join(f"{m} {report.percent(lo)}..{report.percent(hi)}" for m, (lo, hi) in intervals.items()),
             highlight=False,
         )
+    ceiling_text = report.ceiling_line(result, ceiling_bounds)
+    if ceiling_text:
+        console.print(ceiling_text, highlight=False)
     console.print(f"[dim]{result.signature}[/dim]", highlight=False, soft_wrap=True)

@@ -9,6 +9,8 @@ document was drawn), and its matrix product with the count array gives every
 resample's summed counts at once — never a re-scoring.
 
 * :func:`bootstrap_intervals`: percentile intervals of REC, PRE and F.
+* :func:`ceiling_intervals`: the system's F, the ceiling's F (§11) and their
+  ratio, both results resampled on the same draws.
 * :func:`hub4eval.report.systems.paired_bootstrap` (system A against system
   B) resamples with the same helpers.
 
@@ -164,4 +166,49 @@ def bootstrap_intervals(
     return {name: _percentiles(np.concatenate(arrays), level) for name, arrays in values.items()}
 
 
-__all__ = ["DEFAULT_SEED", "bootstrap_intervals", "document_counts"]
+def ceiling_intervals(
+    system: dict[str, Counts],
+    ceiling: dict[str, Counts],
+    n: int,
+    seed: int = DEFAULT_SEED,
+    beta: float = 1.0,
+    level: float = DEFAULT_LEVEL,
+    *,
+    progress: Progress | None = None,
+) -> dict[str, tuple[float | None, float | None]]:
+    """Percentile intervals of the system's F, the ceiling's F and their ratio (§11).
+
+    The two results are resampled together: each resample draws documents
+    (the union of both results' DOCIDs, a DOCID missing on one side counting
+    zero there) and scores the system and the ceiling on the same draw.
+
+    Args:
+        system: counts per document of the system (:func:`document_counts`).
+        ceiling: the same for the projected reference.
+        n, seed, beta, level, progress: as :func:`bootstrap_intervals`.
+
+    Returns:
+        ``{"F": ..., "ceiling_F": ..., "fraction_of_ceiling": ...}``, each
+        (low, high); a resample where a value is undefined is left out for it.
+    """
+    import numpy as np
+
+    _check(n, level)
+    names = ("F", "ceiling_F", "fraction_of_ceiling")
+    docids = list(dict.fromkeys([*system, *ceiling]))
+    if not docids or n == 0:
+        return {m: (None, None) for m in names}
+    arrays = [_array([side.get(d, Counts()) for d in docids]) for side in (system, ceiling)]
+    values: dict[str, list[Any]] = {m: [] for m in names}
+    for sums_system, sums_ceiling in _resampled_sums(arrays, n, seed, progress):
+        f_system = _metrics(sums_system, beta)["F"]
+        f_ceiling = _metrics(sums_ceiling, beta)["F"]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = np.where(f_ceiling > 0, f_system / f_ceiling, np.nan)
+        values["F"].append(f_system)
+        values["ceiling_F"].append(f_ceiling)
+        values["fraction_of_ceiling"].append(ratio)
+    return {name: _percentiles(np.concatenate(chunks), level) for name, chunks in values.items()}
+
+
+__all__ = ["DEFAULT_SEED", "bootstrap_intervals", "ceiling_intervals", "document_counts"]

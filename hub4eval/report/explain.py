@@ -86,6 +86,7 @@ def select_points(
     types: Sequence[str] = (),
     documents: Sequence[str] = (),
     categories: Sequence[str] = (),
+    causes: Sequence[str] = (),
 ) -> list[Point]:
     """The points matching every given filter, in file order.
 
@@ -98,6 +99,8 @@ def select_points(
         types: instance types.
         documents: DOCIDs.
         categories: COR, INC, MIS, SPU, OPT or REM (any case).
+        causes: ``recognition`` or ``extraction`` (any case): error points
+            of that cause (§11; only when the texts differ).
 
     Returns:
         The matching points.
@@ -109,6 +112,19 @@ def select_points(
     _check(types, list(result.by("type")), "--type")
     _check(documents, list(result.by("document")), "--doc")
     _check([c.upper() for c in categories], CATEGORIES, "--category")
+    wanted_causes = {c.lower() for c in causes}
+    if wanted_causes:
+        from hub4eval.scoring.attribution import CAUSES
+
+        unknown = sorted(wanted_causes - set(CAUSES))
+        if unknown:
+            raise UsageError(f"unknown --cause value {unknown[0]!r}", hint="use recognition or extraction")
+        if result.alignment is None:
+            raise UsageError(
+                "--cause needs two different texts: errors are blamed on the recognizer only when "
+                "the hypothesis text differs from the reference text",
+                hint="give the reference text with --ref-text and the recognizer's output with --hyp-text",
+            )
     wanted_slots, wanted_types, wanted_documents = set(slots), set(types), set(documents)
     wanted_categories = {c.upper() for c in categories}
     return [
@@ -118,6 +134,7 @@ def select_points(
         and (not wanted_types or p.type in wanted_types)
         and (not wanted_documents or p.docid in wanted_documents)
         and (not wanted_categories or p.category in wanted_categories)
+        and (not wanted_causes or p.cause in wanted_causes)
     ]
 
 
@@ -245,6 +262,9 @@ class ExplainRow:
         ref_where: ``<INSTANCE>, line N`` of the reference fill, or None.
         hyp_where: the same for the hypothesis fill.
         context: aligned words around the fills (texts differ), or None.
+        cause_note: for a recognition error, what the recognizer did to
+            the fill's words ("the recognizer heard `hinges` for `hingis`");
+            else ''.
     """
 
     point: Point
@@ -253,6 +273,12 @@ class ExplainRow:
     ref_where: str | None
     hyp_where: str | None
     context: Context | None
+    cause_note: str = ""
+
+    @property
+    def cause(self) -> str | None:
+        """``recognition``, ``extraction`` or None (not an error, or the texts are the same)."""
+        return self.point.cause
 
     @property
     def category(self) -> str:
@@ -274,6 +300,7 @@ def explain(
     types: Sequence[str] = (),
     documents: Sequence[str] = (),
     categories: Sequence[str] = (),
+    causes: Sequence[str] = (),
     around: int = 4,
 ) -> list[ExplainRow]:
     """The drill-down rows of the points matching the filters (see :func:`select_points`).
@@ -284,6 +311,7 @@ def explain(
         types: instance types.
         documents: DOCIDs.
         categories: point categories.
+        causes: error causes, ``recognition`` or ``extraction``.
         around: words of aligned context on each side of a fill.
 
     Raises:
@@ -297,9 +325,21 @@ def explain(
             _where(point.ref),
             _where(point.hyp),
             aligned_context(result, point, around),
+            cause_note(result, point),
         )
-        for point in select_points(result, slots=slots, types=types, documents=documents, categories=categories)
+        for point in select_points(
+            result, slots=slots, types=types, documents=documents, categories=categories, causes=causes
+        )
     ]
+
+
+def cause_note(result: ScoreResult, point: Point) -> str:
+    """What the recognizer did to a recognition error's words (see :meth:`Attributor.note`)."""
+    if point.cause != "recognition" or result.attributor is None:
+        return ""
+    ref_docid = None if point.ref is None else _instance_docid(point.ref)
+    hyp_docid = None if point.hyp is None else _instance_docid(point.hyp)
+    return result.attributor.note(point.category, ref_docid, hyp_docid, point.ref_fill, point.hyp_fill)
 
 
 __all__ = ["GAP", "Context", "ExplainRow", "aligned_context", "explain", "select_points", "tally"]

@@ -20,6 +20,8 @@ COUNT_COLUMNS = ("POS", "ACT", "COR", "INC", "MIS", "SPU", "OPT", "REM")
 COLUMNS = COUNT_COLUMNS + METRICS
 
 
+_CAUSE_JSON = {None: "null", "recognition": '"recognition"', "extraction": '"extraction"'}
+
 # One encoder for every entry: json.dumps with options builds a new encoder per call.
 _ENTRY_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
 
@@ -30,6 +32,7 @@ def _point_entries(result: ScoreResult) -> Iterator[str]:
     encode = _ENTRY_ENCODER.encode
     encode_string = json.encoder.encode_basestring  # what that encoder does with a str
     heads: dict[tuple[str, str, str], str] = {}
+    attributor = result.attributor  # §11 cause of each error point, when the texts differ
     for docid, type_name, slot, ref_inst, hyp_inst, ref_fill, hyp_fill, verdicts in result.iter_fill_pairs():
         head = heads.get((type_name, slot, docid))
         if head is None:
@@ -39,9 +42,13 @@ def _point_entries(result: ScoreResult) -> Iterator[str]:
         ref = FillRef.json_of(ref_inst, slot, ref_fill)
         hyp = FillRef.json_of(hyp_inst, slot, hyp_fill)
         for verdict in verdicts:
+            cause = None
+            if attributor is not None:
+                cause = attributor.cause(verdict.category, ref_inst, hyp_inst, ref_fill, hyp_fill)
             yield (
                 f'{head}"{verdict.kind}", "category": "{verdict.category}", "ref": {ref}, '
-                f'"hyp": {hyp}, "reason": {encode_string(verdict.reason)}}}'
+                f'"hyp": {hyp}, "reason": {encode_string(verdict.reason)}, '
+                f'"cause": {_CAUSE_JSON[cause]}}}'
             )
 
 

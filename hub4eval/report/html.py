@@ -41,8 +41,8 @@ from typing import Any
 
 import numpy as np
 
-from hub4eval.report.explain import GAP, aligned_context
-from hub4eval.report.tables import COUNT_COLUMNS, headline, percent, wer_line
+from hub4eval.report.explain import GAP, aligned_context, cause_note
+from hub4eval.report.tables import COUNT_COLUMNS, ceiling_line, entity_wer_line, headline, percent, wer_line
 from hub4eval.scoring.metrics import CATEGORIES, METRICS, Counts
 from hub4eval.scoring.result import ScoreResult
 
@@ -488,6 +488,14 @@ _BACK = 16
 _SIDE_FLAGS = ((), (True,), (False,), (True, False))  # per side code: is each listed fill the reference one
 
 
+def _reason(result: ScoreResult, point: Any) -> str:
+    """A point's reason, and what its error was lost to (texts differ)."""
+    if point.cause is None:
+        return point.reason
+    note = cause_note(result, point)
+    return f"{point.reason}; lost to {point.cause}" + (f": {note}" if note else "")
+
+
 def report_data(result: ScoreResult, around: int = 4) -> dict[str, Any]:
     """The data the page renders on demand (see the module docstring for its coding).
 
@@ -517,7 +525,9 @@ def report_data(result: ScoreResult, around: int = 4) -> dict[str, Any]:
     ref_fill = [code for code, flag in zip(fill_fresh, is_ref, strict=True) if flag]
     hyp_fill = [code for code, flag in zip(fill_fresh, is_ref, strict=True) if not flag]
     inst, inst_codes = _index(list(map(attrgetter("instance"), refs)) + list(map(attrgetter("instance"), hyps)))
-    reasons, reason_codes = _index(list(map(attrgetter("reason"), points)))
+    # An error lost to the recognizer or the extractor says so after its reason.
+    reasons, reason_codes = _index([_reason(result, point) for point in points] if result.alignment is not None else
+                                   list(map(attrgetter("reason"), points)))
     contexts: list[list[int]] = []
     ctx_col: list[int] = []
     words = _Strings()
@@ -640,6 +650,7 @@ def to_html(
     intervals: Mapping[str, tuple[float | None, float | None]] | None = None,
     bootstrap_note: str = "",
     compress: bool | None = None,
+    ceiling_intervals: Mapping[str, tuple[float | None, float | None]] | None = None,
 ) -> str:
     """The whole report as one HTML document.
 
@@ -651,6 +662,8 @@ def to_html(
         bootstrap_note: how they were made, e.g. ``10000 document resamples, seed 12345``.
         compress: deflate the embedded data (True), keep it plain JSON (False), or
             decide by its size (None, see :data:`COMPRESS_ABOVE`).
+        ceiling_intervals: intervals of the ceiling line (see
+            :func:`hub4eval.report.confidence.ceiling_intervals`).
 
     Returns:
         The HTML text.
@@ -669,9 +682,9 @@ def to_html(
         shown = "  ".join(f"{m} {percent(lo)}..{percent(hi)}" for m, (lo, hi) in intervals.items())
         note = f" ({escape(bootstrap_note)})" if bootstrap_note else ""
         out.append(f'<p id="intervals">95% intervals{note}: {escape(shown)}</p>')
-    wer = wer_line(result)
-    if wer:
-        out.append(f"<p>{escape(wer)}</p>")
+    for line in (wer_line(result), entity_wer_line(result), ceiling_line(result, ceiling_intervals)):
+        if line:
+            out.append(f"<p>{escape(line)}</p>")
     out.append(f'<p class="signature">{escape(result.signature)}</p>')
     if result.warnings:
         out.append("<h2>Warnings</h2><ul>")

@@ -150,3 +150,76 @@ def wer_line(result: ScoreResult) -> str | None:
         f"hypothesis text WER = {percent(rate)}  (ref words {wer.get('ref_words')}  "
         f"sub {wer.get('substitutions')}  del {wer.get('deletions')}  ins {wer.get('insertions')})"
     )
+
+
+def cause_table(result: ScoreResult) -> Table | None:
+    """What the recognizer cost: errors lost to recognition and to extraction, per slot and overall.
+
+    One row per slot (TYPE.SLOT) that has an error or a reference fill, and
+    ALL; the entity WER column is the word error rate inside the reference
+    fills of the slot. None when the texts are the same (no attribution).
+    """
+    causes = result.causes
+    if not causes:
+        return None
+    from hub4eval.scoring.attribution import cause_totals
+
+    entity = result.entity_wer or {"summary": None, "by_slot": {}}
+    table = Table(
+        title="What the recognizer cost (errors lost to recognition / to extraction)",
+        title_justify="left", show_edge=False, pad_edge=False,
+    )
+    # Compact enough for 80 columns: each cause's errors as INC/MIS/SPU in one cell.
+    table.add_column("SLOT", no_wrap=True)
+    for column in ("ERRORS", "RECOG\nINC/MIS/SPU", "EXTRACT\nINC/MIS/SPU", "RECOG\n%", "ENTITY\nWER"):
+        table.add_column(column, justify="right", no_wrap=True)
+
+    def row(name: str, split: dict[str, dict[str, int]], wer: dict | None, style: str | None = None) -> None:
+        totals = cause_totals(split)
+        errors = totals["recognition"] + totals["extraction"]
+        recognition, extraction = split["recognition"], split["extraction"]
+        table.add_row(
+            name, str(errors),
+            "/".join(str(recognition[c]) for c in ("INC", "MIS", "SPU")),
+            "/".join(str(extraction[c]) for c in ("INC", "MIS", "SPU")),
+            percent(totals["recognition"] / errors if errors else None),
+            percent(None if wer is None else wer.get("wer")),
+            style=style,
+        )
+
+    for slot_key, split in causes["slot"].items():
+        row(slot_key, split, entity["by_slot"].get(slot_key))
+    table.add_section()
+    row("ALL", causes["all"][""], entity["summary"], style="bold")
+    return table
+
+
+def ceiling_line(result: ScoreResult, intervals: dict | None = None) -> str | None:
+    """``F = 80.0  ceiling F = 90.9  F / ceiling = 88.0`` (with 95% intervals if given), or None.
+
+    ``intervals``: :func:`hub4eval.report.confidence.ceiling_intervals` output.
+    """
+    summary = result.ceiling_summary()
+    if summary is None:
+        return None
+    names = (("F", "F"), ("ceiling_F", "ceiling F"), ("fraction_of_ceiling", "F / ceiling"))
+    parts = []
+    for key, label in names:
+        text = f"{label} = {percent(summary[key])}"
+        if intervals is not None and key in intervals:
+            low, high = intervals[key]
+            text += f" ({percent(low)}..{percent(high)})"
+        parts.append(text)
+    return "ceiling (reference projected onto the hypothesis text): " + "  ".join(parts)
+
+
+def entity_wer_line(result: ScoreResult) -> str | None:
+    """The WER inside the reference fills, beside the text WER, when texts differ."""
+    entity = result.entity_wer
+    if not entity:
+        return None
+    summary = entity["summary"]
+    return (
+        f"entity WER = {percent(summary['wer'])}  (words inside reference fills {summary['ref_words']}  "
+        f"sub {summary['substitutions']}  del {summary['deletions']}  ins {summary['insertions']})"
+    )

@@ -73,6 +73,7 @@ class Point:
     reason: str
     ref_fill: Fill | None = None
     hyp_fill: Fill | None = None
+    cause: str | None = None  # §11: "recognition" or "extraction" for an error when texts differ
 
     @property
     def slot_key(self) -> str:
@@ -89,6 +90,7 @@ class Point:
             "ref": None if self.ref is None else self.ref.as_dict(),
             "hyp": None if self.hyp is None else self.hyp.as_dict(),
             "reason": self.reason,
+            "cause": self.cause,
         }
 
 

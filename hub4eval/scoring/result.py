@@ -62,11 +62,52 @@ class ScoreResult:
     warnings: tuple[InputWarning, ...] = ()
     wer: dict[str, Any] | None = None  # word error rate of the hypothesis text, when texts differ
     alignment: Any = field(default=None, compare=False)  # textalign.CorpusAlignment or None
+    ceiling: ScoreResult | None = field(default=None, compare=False)
+    """§11: the reference projected onto the hypothesis text, scored (when asked for and texts differ)."""
+
+    @cached_property
+    def attributor(self) -> Any:
+        """The §11 cause of error points (:class:`hub4eval.scoring.attribution.Attributor`);
+        None when the texts are the same or not given."""
+        if self.alignment is None:
+            return None
+        from hub4eval.scoring.attribution import Attributor
+
+        return Attributor(self.alignment)
+
+    @cached_property
+    def causes(self) -> dict[str, dict[str, dict[str, dict[str, int]]]]:
+        """Error points by cause at every level (see :func:`hub4eval.scoring.attribution.cause_counts`)."""
+        from hub4eval.scoring.attribution import cause_counts
+
+        return cause_counts(self)
+
+    @cached_property
+    def entity_wer(self) -> dict[str, Any] | None:
+        """WER inside the reference fills, overall and per slot (texts differ), else None."""
+        from hub4eval.scoring.attribution import entity_wer
+
+        return entity_wer(self)
+
+    def ceiling_summary(self) -> dict[str, Any] | None:
+        """System F, ceiling F and their ratio (None when undefined), or None without a ceiling."""
+        if self.ceiling is None:
+            return None
+        beta = self.config.beta
+        system_f = self.total.metrics(beta)["F"]
+        ceiling_f = self.ceiling.total.metrics(beta)["F"]
+        ratio = None if system_f is None or not ceiling_f else system_f / ceiling_f
+        return {"F": system_f, "ceiling_F": ceiling_f, "fraction_of_ceiling": ratio,
+                "ceiling": self.ceiling.total.as_dict(beta)}
 
     @cached_property
     def points(self) -> tuple[Point, ...]:
         """Every point with its fills and reason (made on first use: reports
         that need only counts never pay for a million point objects)."""
+        if self.alignment is not None:
+            from hub4eval.scoring.attribution import attributed_points
+
+            return tuple(attributed_points(self))
         return points_of(self.matches)
 
     @cached_property
@@ -109,7 +150,13 @@ class ScoreResult:
     def iter_points(self) -> Iterator[Point]:
         """The points one at a time: the cached tuple if made, else made on the fly."""
         cached = self.__dict__.get("points")
-        return iter(cached) if cached is not None else iter_points(self.matches)
+        if cached is not None:
+            return iter(cached)
+        if self.alignment is not None:
+            from hub4eval.scoring.attribution import attributed_points
+
+            return attributed_points(self)
+        return iter_points(self.matches)
 
     def iter_fill_pairs(self) -> Iterator[FillPair]:
         """The fill pairs behind the points, each with its verdicts (see :func:`hub4eval.scoring.mapping.iter_fill_pairs`)."""
@@ -140,4 +187,16 @@ class ScoreResult:
         out["warnings"] = [str(w) for w in self.warnings]
         if self.wer is not None:
             out["wer"] = self.wer
+        if self.attributor is not None:
+            causes = self.causes
+            out["by_cause"] = {
+                "summary": causes["all"][""],
+                **{name: causes[level] for level, name in (
+                    ("slot", "by_slot"), ("type", "by_type"), ("document", "by_document"), ("kind", "by_kind"),
+                )},
+            }
+            out["entity_wer"] = self.entity_wer
+        ceiling = self.ceiling_summary()
+        if ceiling is not None:
+            out["ceiling"] = ceiling
         return out

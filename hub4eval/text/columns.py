@@ -179,6 +179,19 @@ class CorpusAlignment:
                 total[key] += value
         return _wer(total)
 
+    def column_space(self, docid: str | None, *, reference: bool = True) -> int | None:
+        """Index in ``documents`` of the alignment whose columns an extent of ``docid`` maps to.
+
+        ``reference``: ``docid`` is a reference document; else a hypothesis
+        document (ignored when unsegmented: one column space for all).
+        """
+        if self.unsegmented:
+            return 0 if self.documents else None
+        for number, document in enumerate(self.documents):
+            if (document.ref_docid if reference else document.hyp_docid) == docid:
+                return number
+        return None
+
 
 def document_tokens(
     document: Document,

@@ -1,0 +1,270 @@
+"""§11: what the recognizer cost — the cause of every error point, and entity WER.
+
+When the reference and hypothesis texts differ, every INC, MIS and SPU point
+gets a cause:
+
+* ``"recognition"``: an INC or MIS point of a *misrecognized* reference fill
+  (some spoken token its maximal extent touches is not aligned to an
+  identical hypothesis token, or a hypothesis token was inserted between
+  them), or an SPU point of a *hallucinated* hypothesis fill (its tokens are
+  all insertions or substitutions);
+* ``"extraction"``: every other error point: the recognizer got the words
+  right and the extractor did not. Pointer points are always extraction
+  errors, and so is a text fill whose extent touches no spoken token (a set
+  fill, a fill without extent, a header element): there is no recognized
+  word to blame.
+
+COR, OPT and REM points are not errors and have no cause (``None``); nor has
+any point when the texts are the same or not given (no recognizer to blame).
+
+The test is made on the alignment columns (:mod:`hub4eval.text.columns`), so
+it sees the tokens exactly as the aligner saw them (after punctuation and
+case folding, the GLM and any spoken-form normalization plugged in there).
+The extents used are the maximal extents as written (no premodifier strip).
+
+Entity WER (:func:`entity_wer`): the word error rate restricted to the
+columns inside the reference fills' maximal extents (from the column of the
+first token to the column of the last, so insertions inside a fill count),
+overall and per slot; a column inside several fills counts once. Fills of
+unscored slots are left out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from hub4eval.model import Extent, Fill, Instance, TextFill
+from hub4eval.scoring.points import FillRef, Point
+from hub4eval.text.align import DELETION, INSERTION, MATCH, SUBSTITUTION
+
+RECOGNITION = "recognition"
+EXTRACTION = "extraction"
+CAUSES = (RECOGNITION, EXTRACTION)
+ERROR_CATEGORIES = ("INC", "MIS", "SPU")
+
+Row = tuple[str, str, int]  # (reference word, hypothesis word, column kind); '' for a gap
+
+
+class Attributor:
+    """Decides the cause of error points over one :class:`~hub4eval.text.columns.CorpusAlignment`.
+
+    Results are remembered per (document, extent): a fill recurs in many
+    points (its content and extent points, and every pair the mapping tried).
+    """
+
+    def __init__(self, alignment: Any) -> None:
+        self.alignment = alignment
+        self._ref: dict[tuple[str | None, Extent], tuple[Row, ...]] = {}
+        self._hyp: dict[tuple[str | None, Extent], tuple[Row, ...] | None] = {}
+
+    def _rows(self, docid: str | None, columns: Extent, reference: bool) -> tuple[Any, list[Row]]:
+        space = self.alignment.column_space(docid, reference=reference)
+        document = self.alignment.documents[space]
+        kinds = document.alignment.kinds[columns.start : columns.end + 1]
+        return kinds, document.rows(slice(columns.start, columns.end + 1))
+
+    def misrecognition(self, docid: str | None, fill: Fill | None) -> tuple[Row, ...]:
+        """The non-matching columns inside a reference fill's maximal extent; () when recognized.
+
+        A fill without an extent, a pointer, or an extent touching no spoken
+        token counts as recognized (nothing the recognizer could have lost).
+        """
+        if type(fill) is not TextFill or fill.extent is None:
+            return ()
+        key = (docid, fill.extent)
+        found = self._ref.get(key)
+        if found is None:
+            columns = self.alignment.ref_extent(docid, fill.extent)
+            found = ()
+            if columns is not None and self.alignment.column_space(docid, reference=True) is not None:
+                kinds, rows = self._rows(docid, columns, True)
+                if (kinds != MATCH).any():
+                    found = tuple(row for row in rows if row[2] != MATCH)
+            self._ref[key] = found
+        return found
+
+    def hallucination(self, docid: str | None, fill: Fill | None) -> tuple[Row, ...] | None:
+        """The columns of a hypothesis fill when its tokens are all insertions or
+        substitutions (hallucinated); None otherwise (or no extent, no token touched)."""
+        if type(fill) is not TextFill or fill.extent is None:
+            return None
+        key = (docid, fill.extent)
+        if key in self._hyp:
+            return self._hyp[key]
+        found: tuple[Row, ...] | None = None
+        columns = self.alignment.hyp_extent(docid, fill.extent)
+        if columns is not None and self.alignment.column_space(docid, reference=False) is not None:
+            kinds, rows = self._rows(docid, columns, False)
+            if not (kinds == MATCH).any():
+                found = tuple(row for row in rows if row[2] != DELETION)
+        self._hyp[key] = found
+        return found
+
+    def cause(
+        self,
+        category: str,
+        ref_inst: Instance | None,
+        hyp_inst: Instance | None,
+        ref_fill: Fill | None,
+        hyp_fill: Fill | None,
+    ) -> str | None:
+        """``"recognition"``, ``"extraction"``, or None for a point that is not an error."""
+        if category == "INC" or category == "MIS":
+            if ref_inst is not None and self.misrecognition(ref_inst.docid, ref_fill):
+                return RECOGNITION
+            return EXTRACTION
+        if category == "SPU":
+            if hyp_inst is not None and self.hallucination(hyp_inst.docid, hyp_fill) is not None:
+                return RECOGNITION
+            return EXTRACTION
+        return None
+
+    def note(
+        self, category: str, ref_docid: str | None, hyp_docid: str | None,
+        ref_fill: Fill | None, hyp_fill: Fill | None,
+    ) -> str:
+        """What the recognizer did to a recognition error's words, in words; else ''.
+
+        ``ref_docid``, ``hyp_docid``: the documents of the fills' instances.
+        """
+        if category in ("INC", "MIS"):
+            rows = self.misrecognition(ref_docid, ref_fill)
+            return describe(rows) if rows else ""
+        if category == "SPU":
+            rows = self.hallucination(hyp_docid, hyp_fill)
+            if rows:
+                return describe(rows)
+        return ""
+
+
+def describe(rows: Iterable[Row]) -> str:
+    """``the recognizer heard `hinges` for `hingis`; missed `de``` from non-matching columns."""
+    parts = []
+    for ref, hyp, kind in rows:
+        if kind == SUBSTITUTION:
+            parts.append(f"heard `{hyp}` for `{ref}`")
+        elif kind == DELETION:
+            parts.append(f"missed `{ref}`")
+        elif kind == INSERTION:
+            parts.append(f"heard `{hyp}` where nothing was said")
+    return "the recognizer " + "; ".join(parts) if parts else ""
+
+
+def attributed_points(result: Any) -> Iterator[Point]:
+    """The points of ``result`` in file order, each with its cause (see the module docstring)."""
+    attributor: Attributor | None = result.attributor
+    for docid, type_name, slot, ref, hyp, ref_fill, hyp_fill, verdicts in result.iter_fill_pairs():
+        ref_ref = FillRef.of(ref, slot, ref_fill) if ref_fill is not None and ref is not None else None
+        hyp_ref = FillRef.of(hyp, slot, hyp_fill) if hyp_fill is not None and hyp is not None else None
+        for verdict in verdicts:
+            cause = None
+            if attributor is not None:
+                cause = attributor.cause(verdict.category, ref, hyp, ref_fill, hyp_fill)
+            yield Point(
+                verdict.kind, verdict.category, docid, type_name, slot,
+                ref_ref, hyp_ref, verdict.reason, ref_fill, hyp_fill, cause,
+            )
+
+
+def _empty() -> dict[str, dict[str, int]]:
+    return {cause: dict.fromkeys(ERROR_CATEGORIES, 0) for cause in CAUSES}
+
+
+def cause_counts(result: Any) -> dict[str, dict[str, dict[str, dict[str, int]]]]:
+    """Error points by cause at every level: ``{level: {group: {cause: {INC, MIS, SPU}}}}``.
+
+    Levels are ``slot``, ``type``, ``document``, ``kind`` and ``all`` (one
+    group, ""), groups in the order of ``result.by(level)``. For every group
+    and category, recognition + extraction equals the group's count. Empty
+    when the result has no attribution (same texts).
+    """
+    attributor: Attributor | None = result.attributor
+    if attributor is None:
+        return {}
+    levels = ("slot", "type", "document", "kind")
+    out: dict[str, dict[str, dict[str, dict[str, int]]]] = {
+        level: {name: _empty() for name in result.by(level)} for level in levels
+    }
+    out["all"] = {"": _empty()}
+    for docid, type_name, slot, ref, hyp, ref_fill, hyp_fill, verdicts in result.iter_fill_pairs():
+        for verdict in verdicts:
+            category = verdict.category
+            if category not in ERROR_CATEGORIES:
+                continue
+            cause = attributor.cause(category, ref, hyp, ref_fill, hyp_fill)
+            for level, name in (
+                ("slot", f"{type_name}.{slot}"), ("type", type_name), ("document", docid), ("kind", verdict.kind),
+                ("all", ""),
+            ):
+                out[level][name][cause][category] += 1  # type: ignore[index]
+    return out
+
+
+def cause_totals(split: dict[str, dict[str, int]]) -> dict[str, int]:
+    """Errors per cause of one group of :func:`cause_counts`."""
+    return {cause: sum(split[cause].values()) for cause in CAUSES}
+
+
+def entity_wer(result: Any) -> dict[str, Any] | None:
+    """WER restricted to the reference fills' columns: ``{"summary": ..., "by_slot": {...}}``.
+
+    Each entry has the counts of :meth:`hub4eval.text.columns.DocumentAlignment.counts`
+    plus ``errors`` and ``wer`` (None without reference words). None when the
+    texts were not aligned.
+    """
+    import numpy as np
+
+    alignment = result.alignment
+    if alignment is None:
+        return None
+    unscored = set(result.config.unscored_slots)
+    by_slot: dict[str, dict[int, set[int]]] = {}
+    for set_match in result.matches:
+        iset = set_match.ref
+        if iset is None:
+            continue
+        for inst in iset.instances:
+            space = alignment.column_space(inst.docid, reference=True)
+            if space is None:
+                continue
+            for slot in inst.slots:
+                if slot.name in unscored:
+                    continue
+                for alternative in slot.alternatives:
+                    for fill in alternative.fills:
+                        if type(fill) is not TextFill or fill.extent is None:
+                            continue
+                        columns = alignment.ref_extent(inst.docid, fill.extent)
+                        if columns is None:
+                            continue
+                        spaces = by_slot.setdefault(f"{inst.type}.{slot.name}", {})
+                        spaces.setdefault(space, set()).update(range(columns.start, columns.end + 1))
+
+    def wer_of(spaces: dict[int, set[int]]) -> dict[str, Any]:
+        total = dict.fromkeys(("ref_words", "hyp_words", "matches", "substitutions", "deletions", "insertions"), 0)
+        for space, columns in spaces.items():
+            counts = alignment.documents[space].counts(np.fromiter(sorted(columns), dtype=np.int64))
+            for key, value in counts.items():
+                total[key] += value
+        errors = total["substitutions"] + total["deletions"] + total["insertions"]
+        return {**total, "errors": errors, "wer": errors / total["ref_words"] if total["ref_words"] else None}
+
+    union: dict[int, set[int]] = {}
+    for spaces in by_slot.values():
+        for space, columns in spaces.items():
+            union.setdefault(space, set()).update(columns)
+    return {"summary": wer_of(union), "by_slot": {key: wer_of(spaces) for key, spaces in by_slot.items()}}
+
+
+__all__ = [
+    "CAUSES",
+    "EXTRACTION",
+    "RECOGNITION",
+    "Attributor",
+    "attributed_points",
+    "cause_counts",
+    "cause_totals",
+    "describe",
+    "entity_wer",
+]

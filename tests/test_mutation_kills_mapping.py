@@ -1,0 +1,148 @@
+"""Greedy mapping (hub4eval/scoring/greedy.py, mapping.py): tests that kill their mutants (issue #21).
+
+The mapping ranks candidate pairs by higher F, then higher COR, then fewer
+INC + MIS + SPU, then file order. The earlier tests never had two pairs where
+higher F and higher COR disagree, so "highest F first" could be dropped
+unnoticed: every case below is built so that each key of the order decides.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from scoring_helpers import cats, counts, run
+
+from hub4eval.scoring.greedy import greedy_map, greedy_map_sparse, tie_key
+from hub4eval.scoring.metrics import Counts
+
+# F = 2 COR / (POS + ACT) with beta = 1:
+HIGH_F = Counts(cor=1)  # POS 1, ACT 1: F = 1, one COR
+MORE_COR = Counts(cor=2, inc=3)  # POS 5, ACT 5: F = 4/10, two COR
+
+
+def _pairs(chosen):
+    return [(r, h) for r, h, _ in chosen]
+
+
+def test_higher_f_beats_more_cor():
+    # both pairs want hypothesis 0; the one with higher F wins, wherever it is listed
+    assert _pairs(greedy_map([(0, 0, MORE_COR), (1, 0, HIGH_F)], lambda c: c)) == [(1, 0)]
+    assert _pairs(greedy_map([(0, 0, HIGH_F), (1, 0, MORE_COR)], lambda c: c)) == [(0, 0)]
+    assert tie_key(HIGH_F, 1, 0, Fraction(1)) < tie_key(MORE_COR, 0, 0, Fraction(1))
+
+
+def test_beta_decides_which_pair_has_the_higher_f():
+    # COR 2, MIS 3: REC 2/5, PRE 1.  COR 1, SPU 1: REC 1, PRE 1/2.
+    recall_poor = Counts(cor=2, mis=3)
+    precision_poor = Counts(cor=1, spu=1)
+    # beta^2 = 1: F = 4/7 against 2/3: the second wins
+    candidates = [(0, 0, recall_poor), (1, 0, precision_poor)]
+    assert _pairs(greedy_map(candidates, lambda c: c)) == [(1, 0)]
+    # beta^2 = 1/4 (precision weighs more): 5/4*2 / (1/4*5 + 2) = 10/13 against 5/4 / (1/4 + 2) = 5/9
+    assert _pairs(greedy_map(candidates, lambda c: c, Fraction(1, 4))) == [(0, 0)]
+
+
+def test_equal_f_then_more_cor_then_fewer_errors_then_file_order():
+    # F = 1 both; two COR beat one
+    assert _pairs(greedy_map([(0, 0, Counts(cor=1)), (1, 0, Counts(cor=2))], lambda c: c)) == [(1, 0)]
+    # F = 4/8 both, COR 2 both; errors 2 (INC 2) beat errors 4 (MIS 2 + SPU 2)
+    fewer = Counts(cor=2, inc=2)
+    more = Counts(cor=2, mis=2, spu=2)
+    assert fewer.f_exact() == more.f_exact() == Fraction(1, 2)
+    assert _pairs(greedy_map([(0, 0, more), (1, 0, fewer)], lambda c: c)) == [(1, 0)]
+    # all equal: the earlier reference, then the earlier hypothesis
+    assert _pairs(greedy_map([(1, 0, fewer), (0, 0, fewer)], lambda c: c)) == [(0, 0)]
+    assert _pairs(greedy_map([(0, 1, fewer), (0, 0, fewer)], lambda c: c)) == [(0, 0)]
+
+
+def test_each_object_is_mapped_once():
+    a, b = Counts(cor=3), Counts(cor=2)
+    # (0,0) is best; (0,1) and (1,0) share an object with it; (1,1) is left
+    chosen = greedy_map([(0, 0, a), (0, 1, a), (1, 0, a), (1, 1, b)], lambda c: c)
+    assert _pairs(chosen) == [(0, 0), (1, 1)]
+
+
+def test_min_f_maps_only_pairs_strictly_above_it():
+    half = Counts(cor=1, inc=1)  # F = 1/2
+    assert _pairs(greedy_map([(0, 0, half)], lambda c: c, min_f=0.5)) == []
+    assert _pairs(greedy_map([(0, 0, half)], lambda c: c, min_f=0.4)) == [(0, 0)]
+    assert _pairs(greedy_map([(0, 0, Counts(mis=1))], lambda c: c, min_f=0.0)) == []
+    # without a threshold a lone pair is mapped whatever its counts
+    assert _pairs(greedy_map([(0, 0, Counts(mis=1))], lambda c: c)) == [(0, 0)]
+    assert _pairs(greedy_map([(0, 0, Counts(mis=1)), (1, 1, Counts(spu=1))], lambda c: c)) == [(0, 0), (1, 1)]
+
+
+def test_sparse_mapping_equals_the_full_scan():
+    table = {
+        (0, 0): Counts(cor=2, inc=3),
+        (0, 1): Counts(cor=1),
+        (1, 0): Counts(inc=1),
+        (1, 1): Counts(cor=1, mis=1),
+        (2, 2): Counts(mis=2),
+        (2, 0): Counts(inc=2),
+    }
+
+    def counts_of(i, j):
+        return table.get((i, j), Counts(mis=1, spu=1))
+
+    full = _pairs(greedy_map([(i, j, counts_of(i, j)) for i in range(3) for j in range(3)], lambda c: c))
+    promising = [(i, j) for (i, j), c in table.items() if c.cor]
+    assert greedy_map_sparse(3, 3, promising, counts_of) == full == [(0, 1), (1, 0), (2, 2)]
+    # with a threshold the pairs without COR (F = 0) are never mapped
+    assert greedy_map_sparse(3, 3, promising, counts_of, min_f=0.0) == [(0, 1)]
+    assert greedy_map_sparse(3, 3, promising, counts_of, min_f=0.9) == [(0, 1)]
+    assert greedy_map_sparse(3, 3, promising, counts_of, min_f=0.99 + 0.01) == []
+
+
+def test_sparse_mapping_counts_each_pair_at_most_once_and_a_lone_pair_never():
+    calls = []
+
+    def counts_of(i, j):
+        calls.append((i, j))
+        return Counts(mis=1)
+
+    assert greedy_map_sparse(1, 1, [(0, 0)], counts_of) == [(0, 0)]
+    assert calls == []
+    assert greedy_map_sparse(1, 1, [(0, 0)], counts_of, min_f=0.0) == []
+    assert calls == [(0, 0)]
+    calls.clear()
+    assert greedy_map_sparse(2, 2, [(0, 0)], counts_of) == [(0, 0), (1, 1)]
+    assert sorted(calls) == [(0, 0), (0, 1), (1, 0), (1, 1)]  # each once
+
+
+# -- through scoring: the same choices made by the instance mapping ---------------
+
+HYP = '<EV-D-1> :=\n    A: "x"\n    B: "y"\n    C: "c"\n'
+# against HYP: COR 1 (A), SPU 2 (B, C): POS 1, ACT 3, F = 2/4
+FEW_COR = '<EV-D-1> :=\n    A: "x"\n'
+# against HYP: COR 2 (A, B), INC 1 (C), MIS 3 (D, E, G): POS 6, ACT 3, F = 4/9
+MANY_COR = '<EV-D-2> :=\n    A: "x"\n    B: "y"\n    C: "p"\n    D: "p"\n    E: "p"\n    G: "p"\n'
+
+
+def test_instance_mapping_prefers_higher_f_to_more_cor():
+    for ref in (FEW_COR + MANY_COR, MANY_COR + FEW_COR):
+        result = run(ref, HYP)
+        mapped = {(r, h) for r, h, _ in result.instance_pairs() if r and h}
+        assert mapped == {("<EV-D-1>", "<EV-D-1>")}
+        # mapped pair: COR 1, SPU 2; <EV-D-2> unmapped: 6 MIS
+        assert counts(result) == {"COR": 1, "INC": 0, "MIS": 6, "SPU": 2, "OPT": 0, "REM": 0}
+
+
+def test_instance_mapping_with_a_recall_weighted_beta_prefers_more_cor():
+    # beta = 2: F = 5 COR / (4 POS + ACT): FEW_COR 5/7 = 0.714, MANY_COR 10/27 = 0.370: still FEW_COR;
+    # beta = 4: F = 17 COR / (16 POS + ACT): FEW_COR 17/19, MANY_COR 34/99: still FEW_COR. Both
+    # orders agree here, so make recall decide: MANY_COR with no MIS.
+    many = '<EV-D-2> :=\n    A: "x"\n    B: "y"\n    C: "p"\n'  # COR 2, INC 1: POS 3, ACT 3
+    few = '<EV-D-1> :=\n    A: "x"\n    Z: "z"\n    W: "w"\n'  # COR 1, MIS 2, SPU 2: POS 3, ACT 3
+    result = run(few + many, HYP)
+    assert {(r, h) for r, h, _ in result.instance_pairs() if r and h} == {("<EV-D-2>", "<EV-D-1>")}
+
+
+def test_slot_alternative_with_the_higher_f_is_chosen():
+    # reference alternatives for the slot: ("x" "q" "r") or ("x"); hypothesis ("x" "y")
+    # first: COR 1, MIS 2, SPU 1: F = 2/(3+2) = 2/5; second: COR 1, SPU 1: F = 2/(1+2) = 2/3
+    ref = '<EV-D-1> :=\n    A: "x"\n       "q"\n       "r"\n     / "x"\n'
+    hyp = '<EV-D-1> :=\n    A: "x"\n       "y"\n'
+    result = run(ref, hyp)
+    assert counts(result) == {"COR": 1, "INC": 0, "MIS": 0, "SPU": 1, "OPT": 0, "REM": 0}
+    assert cats(result) == ["COR", "SPU"]

@@ -128,14 +128,13 @@ def test_instance_mapping_prefers_higher_f_to_more_cor():
         assert counts(result) == {"COR": 1, "INC": 0, "MIS": 6, "SPU": 2, "OPT": 0, "REM": 0}
 
 
-def test_instance_mapping_with_a_recall_weighted_beta_prefers_more_cor():
-    # beta = 2: F = 5 COR / (4 POS + ACT): FEW_COR 5/7 = 0.714, MANY_COR 10/27 = 0.370: still FEW_COR;
-    # beta = 4: F = 17 COR / (16 POS + ACT): FEW_COR 17/19, MANY_COR 34/99: still FEW_COR. Both
-    # orders agree here, so make recall decide: MANY_COR with no MIS.
-    many = '<EV-D-2> :=\n    A: "x"\n    B: "y"\n    C: "p"\n'  # COR 2, INC 1: POS 3, ACT 3
-    few = '<EV-D-1> :=\n    A: "x"\n    Z: "z"\n    W: "w"\n'  # COR 1, MIS 2, SPU 2: POS 3, ACT 3
-    result = run(few + many, HYP)
+def test_instance_mapping_uses_the_beta_of_the_options():
+    # beta = 0.5 (b^2 = 1/4): F = 5/4 COR / (1/4 POS + ACT):
+    # FEW_COR 5/4 / (1/4 + 3) = 5/13 = 0.385; MANY_COR 10/4 / (6/4 + 3) = 5/9 = 0.556
+    result = run(FEW_COR + MANY_COR, HYP, beta=0.5)
     assert {(r, h) for r, h, _ in result.instance_pairs() if r and h} == {("<EV-D-2>", "<EV-D-1>")}
+    # mapped pair: COR 2, INC 1, MIS 3; <EV-D-1> unmapped: 1 MIS
+    assert counts(result) == {"COR": 2, "INC": 1, "MIS": 4, "SPU": 0, "OPT": 0, "REM": 0}
 
 
 def test_slot_alternative_with_the_higher_f_is_chosen():

@@ -145,3 +145,16 @@ def test_slot_alternative_with_the_higher_f_is_chosen():
     result = run(ref, hyp)
     assert counts(result) == {"COR": 1, "INC": 0, "MIS": 0, "SPU": 1, "OPT": 0, "REM": 0}
     assert cats(result) == ["COR", "SPU"]
+
+
+def test_an_instance_pointing_to_two_types_is_mapped_after_both():
+    # the template is first in the file and points to two types: both must be mapped
+    # before its pointers are compared, or the second pointer would find no mapping (INC)
+    text = '<T-D-1> :=\n    EVENT: <EV-D-1>\n    WHO: <P-D-1>\n<EV-D-1> :=\n    W: "a"\n<P-D-1> :=\n    N: "b"\n'
+    result = run(text, text)
+    assert sorted((p.slot, p.kind, p.category) for p in result.points) == [
+        ("EVENT", "pointer", "COR"),
+        ("N", "content", "COR"),
+        ("W", "content", "COR"),
+        ("WHO", "pointer", "COR"),
+    ]

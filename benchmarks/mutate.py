@@ -71,9 +71,10 @@ MODULES: dict[str, tuple[str, list[str]]] = {
         "hub4eval/scoring/mapping.py",
         [
             "tests/test_mutation_kills_mapping.py",
-            "tests/test_mapping_extras.py",
+            "tests/test_mutation_kills_verdicts.py",
             "tests/test_scoring_rules.py",
             "tests/test_clean_example.py",
+            "tests/test_mapping_extras.py",
             "tests/test_candidates.py",
             "tests/test_asr_example.py",
         ],

@@ -158,3 +158,21 @@ def test_an_instance_pointing_to_two_types_is_mapped_after_both():
         ("W", "content", "COR"),
         ("WHO", "pointer", "COR"),
     ]
+
+
+def test_with_a_threshold_pairs_without_cor_are_never_counted():
+    # with --min-map-f a pair with F = 0 cannot be mapped, so the sparse scan does not
+    # count the pairs left out of the promising ones (a large set has millions of them)
+    calls = []
+
+    def counts_of(i, j):
+        calls.append((i, j))
+        return Counts(cor=1) if (i, j) == (0, 0) else Counts(mis=1)
+
+    for min_f in (0.0, 0.5):
+        calls.clear()
+        assert greedy_map_sparse(3, 3, [(0, 0)], counts_of, min_f=min_f) == [(0, 0)]
+        assert calls == [(0, 0)]
+    calls.clear()
+    assert greedy_map_sparse(3, 3, [(0, 0)], counts_of) == [(0, 0), (1, 1), (2, 2)]
+    assert len(calls) == 1 + 4  # the promising pair, then the 2 x 2 pairs of the objects left

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
 from scoring_helpers import cats, counts, run
 
+from hub4eval.errors import InputError
 from hub4eval.scoring.greedy import greedy_map, greedy_map_sparse, tie_key
 from hub4eval.scoring.metrics import Counts
 
@@ -176,3 +178,21 @@ def test_with_a_threshold_pairs_without_cor_are_never_counted():
     calls.clear()
     assert greedy_map_sparse(3, 3, [(0, 0)], counts_of) == [(0, 0), (1, 1), (2, 2)]
     assert len(calls) == 1 + 4  # the promising pair, then the 2 x 2 pairs of the objects left
+
+
+@pytest.mark.parametrize(
+    ("ref", "where", "cycle"),
+    [
+        # T is outside the cycle: the message names only the types in it
+        ("<T-D-1> :=\n  E: <A-D-1>\n<A-D-1> :=\n  X: <B-D-1>\n<B-D-1> :=\n  Y: <A-D-1>\n", "ref.tpl:6:6", "A -> B -> A"),
+        # a type pointing to itself
+        ('<A-D-1> :=\n  X: <A-D-2>\n<A-D-2> :=\n  Y: "a"\n', "ref.tpl:2:6", "A -> A"),
+    ],
+)
+def test_a_cycle_of_pointer_types_is_one_error_at_the_pointer_that_closes_it(ref, where, cycle):
+    with pytest.raises(InputError) as caught:
+        run(ref, "")
+    assert str(caught.value) == (
+        f"{where}: instance types point to each other in a cycle ({cycle}); pointer points cannot be decided "
+        "(hint: a type may only point to types that do not point back to it)"
+    )

@@ -210,12 +210,21 @@ def test_pointer_verdicts():
     assert (inc.category, inc.reason) == (
         "INC", "pointer: reference instance <EV-D-1> is mapped to nothing, hypothesis points to <EV-D-9>"
     )
-    assert unpaired_pointer(hyp, reference=False).category == "SPU"
-    assert unpaired_pointer(ref, reference=True).category == "MIS"
-    assert unpaired_pointer(ref, reference=True, optional_slot=True).category == "OPT"
-    assert unpaired_pointer(ref, reference=True, removed=True).category == "REM"
-    # a hypothesis pointer is SPU even in an optional slot or to a removed instance
-    assert unpaired_pointer(hyp, reference=False, optional_slot=True, removed=True).category == "SPU"
+    left_over = [
+        unpaired_pointer(hyp, reference=False),
+        unpaired_pointer(ref, reference=True),
+        unpaired_pointer(ref, reference=True, optional_slot=True),
+        unpaired_pointer(ref, reference=True, removed=True),
+        # a hypothesis pointer is SPU even in an optional slot or to a removed instance
+        unpaired_pointer(hyp, reference=False, optional_slot=True, removed=True),
+    ]
+    assert [(v.kind, v.category, v.reason) for v in left_over] == [
+        ("pointer", "SPU", "no reference pointer for <EV-D-9>"),
+        ("pointer", "MIS", "no hypothesis pointer for <EV-D-1>"),
+        ("pointer", "OPT", "<EV-D-1> in an optional slot left unmatched"),
+        ("pointer", "REM", "<EV-D-1> points to an optional instance that no hypothesis instance matched"),
+        ("pointer", "SPU", "no reference pointer for <EV-D-9>"),
+    ]
 
 
 def test_verdict_equality_and_lazy_reason():
@@ -233,6 +242,18 @@ def test_verdict_equality_and_lazy_reason():
     assert hash(lazy) == hash(Verdict("content", "COR", "1-2"))
     assert lazy.__eq__("x") is NotImplemented
     assert repr(lazy) == "Verdict('content', 'COR', '1-2')"
+
+
+def test_text_comparison_defaults_compare_content_and_extent_cleanly():
+    how = TextComparison()
+    assert (how.content, how.extent, how.noisy, how.fillers) == (True, True, False, frozenset())
+    with pytest.raises(AttributeError):
+        how.noisy = True  # type: ignore[misc]  # frozen: one comparison serves a whole evaluation
+
+
+def test_unpaired_reference_fill_outside_an_optional_slot_by_default():
+    fill = _fill(_s("egypt", Extent(0, 5)))
+    assert [v.category for v in unpaired_text(fill, ScoreConfig(), reference=True)] == ["MIS", "MIS"]
 
 
 def test_text_comparison_from_the_options():

@@ -13,8 +13,11 @@ from fractions import Fraction
 import pytest
 from scoring_helpers import cats, counts, run
 
+from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError
+from hub4eval.scoring.fills import FillPreparer
 from hub4eval.scoring.greedy import greedy_map, greedy_map_sparse, tie_key
+from hub4eval.scoring.mapping import Mapper
 from hub4eval.scoring.metrics import Counts
 
 # F = 2 COR / (POS + ACT) with beta = 1:
@@ -196,3 +199,19 @@ def test_a_cycle_of_pointer_types_is_one_error_at_the_pointer_that_closes_it(ref
         f"{where}: instance types point to each other in a cycle ({cycle}); pointer points cannot be decided "
         "(hint: a type may only point to types that do not point back to it)"
     )
+
+
+def test_an_empty_slot_has_no_fill_to_pair():
+    # B is empty on one side: the fill on the other side is left over (SPU or MIS)
+    full = '<E-D-1> :=\n    A: "x"\n    B: "y"\n'
+    empty = '<E-D-1> :=\n    A: "x"\n    B:\n'
+    assert [(p.slot, p.category) for p in run(empty, full).points] == [("A", "COR"), ("B", "SPU")]
+    assert [(p.slot, p.category) for p in run(full, empty).points] == [("A", "COR"), ("B", "MIS")]
+    assert [(p.slot, p.category) for p in run(empty, empty).points] == [("A", "COR")]
+
+
+def test_a_mapper_compares_clean_text_unless_told_noisy():
+    config = ScoreConfig()
+    ref_prep, hyp_prep = FillPreparer(config), FillPreparer(config, reference=False)
+    assert Mapper(config, ref_prep, hyp_prep).how.noisy is False
+    assert Mapper(config, ref_prep, hyp_prep, noisy=True).how.noisy is True

@@ -215,3 +215,16 @@ def test_a_mapper_compares_clean_text_unless_told_noisy():
     ref_prep, hyp_prep = FillPreparer(config), FillPreparer(config, reference=False)
     assert Mapper(config, ref_prep, hyp_prep).how.noisy is False
     assert Mapper(config, ref_prep, hyp_prep, noisy=True).how.noisy is True
+
+
+def test_a_text_fill_and_a_pointer_are_never_compared():
+    # slot A holds a text fill on one side and a pointer on the other: both are left over
+    ref = '<T-D-1> :=\n    A: "x"\n<EV-D-1> :=\n    W: "w"\n'
+    hyp = '<T-D-1> :=\n    A: <EV-D-1>\n<EV-D-1> :=\n    W: "w"\n'
+    points = sorted((p.slot, p.kind, p.category) for p in run(ref, hyp).points)
+    assert points == [("A", "content", "MIS"), ("A", "pointer", "SPU"), ("W", "content", "COR")]
+    # two fills each, a text fill and a pointer: each pairs with its own kind
+    ref2 = '<T-D-1> :=\n    A: "x"\n       <EV-D-1>\n<EV-D-1> :=\n    W: "w"\n'
+    hyp2 = '<T-D-1> :=\n    A: <EV-D-1>\n       "x"\n<EV-D-1> :=\n    W: "w"\n'
+    points = sorted((p.slot, p.kind, p.category) for p in run(ref2, hyp2).points)
+    assert points == [("A", "content", "COR"), ("A", "pointer", "COR"), ("W", "content", "COR")]

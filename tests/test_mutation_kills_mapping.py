@@ -228,3 +228,26 @@ def test_a_text_fill_and_a_pointer_are_never_compared():
     hyp2 = '<T-D-1> :=\n    A: <EV-D-1>\n       "x"\n<EV-D-1> :=\n    W: "w"\n'
     points = sorted((p.slot, p.kind, p.category) for p in run(ref2, hyp2).points)
     assert points == [("A", "content", "COR"), ("A", "pointer", "COR"), ("W", "content", "COR")]
+
+
+def test_points_of_a_slot_follow_the_reference_fills_then_the_hypothesis_fills():
+    # the greedy pairs x-x and y-y (hypothesis fills 1 and 0); the points come in
+    # reference order (x, y), then the hypothesis fill left over (z)
+    ref = '<E-D-1> :=\n    A: "x"\n       "y"\n'
+    hyp = '<E-D-1> :=\n    A: "z"\n       "y"\n       "x"\n'
+    points = run(ref, hyp).points
+    assert [(p.ref.fill if p.ref else None, p.hyp.fill if p.hyp else None, p.category) for p in points] == [
+        ('"x"', '"x"', "COR"),
+        ('"y"', '"y"', "COR"),
+        (None, '"z"', "SPU"),
+    ]
+
+
+def test_slot_matches_record_the_chosen_reference_alternative():
+    # one fill a side: alternative 0; two alternatives: the second is the better one (see
+    # test_slot_alternative_with_the_higher_f_is_chosen)
+    one = run('<EV-D-1> :=\n    A: "x"\n', '<EV-D-1> :=\n    A: "x"\n')
+    two = run('<EV-D-1> :=\n    A: "x"\n       "q"\n       "r"\n     / "x"\n', '<EV-D-1> :=\n    A: "x"\n       "y"\n')
+    [slot_one] = one.matches[0].instances[0].slots
+    [slot_two] = two.matches[0].instances[0].slots
+    assert (slot_one.alternative, slot_two.alternative) == (0, 1)

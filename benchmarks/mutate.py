@@ -116,6 +116,39 @@ EQUIVALENT: dict[str, dict[str, str]] = {
             "_ALL_PAIRS only chooses between counting every instance pair and the key index; both "
             "give the same mapping (tests/test_candidates.py checks it), only the speed differs"
         ),
+        "Mapper.match_sets: len(refs) * len(hyps) <= _ALL_PAIRS -> not len(refs) * len(hyps) <= _ALL_PAIRS": (
+            "the same choice as _ALL_PAIRS: every pair or the key index, the same mapping"
+        ),
+        "Mapper.match_sets: len(refs) * len(hyps) <= _ALL_PAIRS -> len(refs) * len(hyps) < _ALL_PAIRS": (
+            "the same choice as _ALL_PAIRS: every pair or the key index, the same mapping"
+        ),
+        "_overlapping: known[k][1] <= known[k + 1][0] -> known[k][1] < known[k + 1][0]": (
+            "touching reference extents then take the full scan instead of the bisection: same pairs"
+        ),
+        "_overlapping: 1 -> 0 #2": (
+            "`known[k][1] <= known[k][0]` holds only for empty extents: the full scan is taken, same pairs"
+        ),
+        "_overlapping: k + 1 -> k - 1": (
+            "compares each extent with the one before: false for sorted extents, so the full scan is "
+            "taken, same pairs"
+        ),
+        "_overlapping: 0 -> 1": (
+            "`ordered` then means the ends are sorted, which is all the bisection needs: same pairs"
+        ),
+        "type_order.visit: 2 -> 3": "the 'done' mark is only ever compared with 1 (visiting) and None",
+        "Mapper.match_fills: not ref_items or not hyp_items -> not ref_items and (not hyp_items)": (
+            "with one side empty the other branches choose no pair either (no candidates, no pointer pairs)"
+        ),
+        "Mapper.match_slot: 1 -> 0 #4": (
+            "`len(alternatives) == 0` in the one-alternative short cut: the loop over alternatives "
+            "gives the same result for one alternative"
+        ),
+        "Mapper.match_slot: 0 -> 1 #5": (
+            "the hypothesis index in the key ranking a slot's alternatives is the same constant for all"
+        ),
+        "Mapper.match_slot: key < best[0] -> key <= best[0]": (
+            "keys of alternatives hold their index k, so two keys are never equal"
+        ),
     },
     "verdicts": {
         "_extent_reason: status == 'ok' -> status != 'ok'": (

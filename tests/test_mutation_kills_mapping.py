@@ -15,9 +15,11 @@ from scoring_helpers import cats, counts, run
 
 from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError
+from hub4eval.io.templettes import parse_templates
+from hub4eval.model import Extent
 from hub4eval.scoring.fills import FillPreparer
 from hub4eval.scoring.greedy import greedy_map, greedy_map_sparse, tie_key
-from hub4eval.scoring.mapping import Mapper
+from hub4eval.scoring.mapping import Mapper, _overlapping
 from hub4eval.scoring.metrics import Counts
 
 # F = 2 COR / (POS + ACT) with beta = 1:
@@ -251,3 +253,26 @@ def test_slot_matches_record_the_chosen_reference_alternative():
     [slot_one] = one.matches[0].instances[0].slots
     [slot_two] = two.matches[0].instances[0].slots
     assert (slot_one.alternative, slot_two.alternative) == (0, 1)
+
+
+def test_overlap_search_with_a_reference_extent_inside_another():
+    # sorted by start, (0, 100) then (10, 20): their ends are not in order, so a
+    # bisection over the ends would miss (0, 100), which overlaps (50, 60)
+    refs = [Extent(0, 100), Extent(10, 20)]
+    assert _overlapping(refs, [Extent(50, 60), Extent(15, 15)]) == [(0, 0), (0, 1), (1, 1)]
+
+
+def test_instance_sets_are_paired_by_docid_unless_both_sides_have_extents():
+    ref = parse_templates('<E-D1-1> :=\n    A: "x"\n', "ref.tpl", role="reference")
+    hyp = parse_templates('<E-D1-1> :=\n    A: "x"\n', "hyp.tpl", role="hypothesis")
+    config = ScoreConfig()
+
+    def mapper():
+        return Mapper(config, FillPreparer(config), FillPreparer(config, reference=False))
+
+    # an extent function for one side only: still by DOCID
+    [match] = mapper().match_template_sets(ref, hyp, ref_extent=lambda s: None)
+    assert (match.ref is not None, match.hyp is not None, match.counts.cor) == (True, True, 1)
+    # both: by overlap, and extents that overlap nothing leave both sets unmapped
+    matches = mapper().match_template_sets(ref, hyp, ref_extent=lambda s: None, hyp_extent=lambda s: None)
+    assert [(m.ref is not None, m.hyp is not None) for m in matches] == [(True, False), (False, True)]

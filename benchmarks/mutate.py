@@ -135,6 +135,10 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "_overlapping: 0 -> 1": (
             "`ordered` then means the ends are sorted, which is all the bisection needs: same pairs"
         ),
+        "Mapper._view: 1 -> 0 #4": (
+            "`len(alternatives[0].fills) == 0` in the one-fill short cut: an alternative always holds "
+            "a fill (an empty slot has no alternative), so the general branch runs, with the same result"
+        ),
         "type_order.visit: 2 -> 3": "the 'done' mark is only ever compared with 1 (visiting) and None",
         "Mapper.match_fills: not ref_items or not hyp_items -> not ref_items and (not hyp_items)": (
             "with one side empty the other branches choose no pair either (no candidates, no pointer pairs)"

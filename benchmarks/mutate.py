@@ -139,6 +139,10 @@ EQUIVALENT: dict[str, dict[str, str]] = {
             "`len(alternatives[0].fills) == 0` in the one-fill short cut: an alternative always holds "
             "a fill (an empty slot has no alternative), so the general branch runs, with the same result"
         ),
+        "Mapper.match_fills: 1 -> 0 #4": (
+            "chosen pairs sorted by (reference, reference) instead of (reference, hypothesis): each "
+            "reference fill is in one pair at most, so the order is the same"
+        ),
         "type_order.visit: 2 -> 3": "the 'done' mark is only ever compared with 1 (visiting) and None",
         "Mapper.match_fills: not ref_items or not hyp_items -> not ref_items and (not hyp_items)": (
             "with one side empty the other branches choose no pair either (no candidates, no pointer pairs)"

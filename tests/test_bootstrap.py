@@ -182,7 +182,13 @@ def test_pairing_matters_a_small_consistent_gain_is_significant():
 
 def test_paired_is_deterministic_under_a_seed():
     docs, other = random_documents(1), random_documents(2)
-    assert paired_bootstrap(docs, other, 500, seed=3) == paired_bootstrap(docs, other, 500, seed=3)
+    first = paired_bootstrap(docs, other, 500, seed=3)
+    assert first == paired_bootstrap(docs, other, 500, seed=3)
+    # the seed is what makes it so: another seed draws other resamples, hence another interval
+    again = paired_bootstrap(docs, other, 500, seed=4)
+    assert again["interval"] != first["interval"] and again["seed"] == 4
+    # while the point estimates do not depend on resampling at all
+    assert (again["F_A"], again["F_B"], again["difference"]) == (first["F_A"], first["F_B"], first["difference"])
 
 
 def test_paired_needs_the_same_documents():

@@ -96,7 +96,11 @@ def test_missing_file_and_bad_encoding(runner: CliRunner, tmp_path: Path) -> Non
     result = runner.invoke(app, ["check", str(path)])
     assert result.exit_code == 2
     assert result.stderr.startswith(f"{path}:2:6: byte 0xe9 at byte offset 16 is not valid utf-8")
-    assert runner.invoke(app, ["check", str(path), "--encoding", "latin-1"]).exit_code == 0
+    latin = runner.invoke(app, ["check", str(path), "--encoding", "latin-1"])
+    assert latin.exit_code == 0 and latin.stderr == ""
+    assert f"{path}: valid reference templette file (0 warnings)" in latin.stdout
+    row = next(line for line in latin.stdout.splitlines() if "text fills" in line)
+    assert row.replace("│", " ").split() == ["text", "fills", "1"]  # the \xe9 fill was read
 
 
 def test_with_text_corpus(runner: CliRunner, examples: Path) -> None:

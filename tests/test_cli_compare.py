@@ -140,7 +140,8 @@ def test_usage_errors_are_one_line_exit_2(args, message):
 
 def test_missing_hypothesis_file_exit_2(tmp_path):
     result = compare(SAMPLE / "ref.tpl", SAMPLE / "hyp.tpl", tmp_path / "nope.tpl")
-    assert result.exit_code == 2 and "nope.tpl" in result.output
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == f"{tmp_path / 'nope.tpl'}: no such file (hint: check the path and the current directory)\n"
 
 
 def test_help_lists_the_options():

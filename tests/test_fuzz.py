@@ -20,6 +20,7 @@ import re
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -115,6 +116,15 @@ def _score_random_sets(ref_set, hyp_set, compare: str) -> None:
         assert data is not None
         run(["check", str(ref)], must_score=True)
         run(["check", str(hyp), "--hypothesis"], must_score=True)
+        # Consistent counts alone would pass if every fill scored INC: the reference
+        # scored against itself (one alternative, no brackets) must be perfect.
+        same = replace(as_hypothesis(ref_set), role="reference")
+        ref.write_text(write_templates(same), encoding="utf-8")
+        hyp.write_text(write_templates(as_hypothesis(ref_set)), encoding="utf-8")
+        summary = run(["score", str(ref), str(hyp), "--compare", compare, "--json", "-"], must_score=True)["summary"]
+        assert summary["INC"] == summary["MIS"] == summary["SPU"] == 0, summary
+        assert summary["COR"] == summary["POS"] == summary["ACT"], summary
+        assert summary["F"] == (1.0 if summary["POS"] else None), summary
 
 
 random_pairs = st.tuples(

@@ -1,0 +1,512 @@
+"""Mutation testing of the scoring core (issue #21): do the tests notice a small change?
+
+Each *mutant* is the package with one small change to one module: a comparison
+operator (``<`` -> ``<=``, ``==`` -> ``!=``, ``in`` -> ``not in``, ...), an
+arithmetic operator (``+`` -> ``-``, ``*`` -> ``/``, ...), ``and`` <-> ``or``,
+a ``not`` removed, a condition negated (``if``, ``while``, conditional
+expressions, comprehension filters), a unary minus removed, a constant changed
+(0 -> 1, 1 -> 0, n -> n + 1, ``True`` <-> ``False``, a point category such as
+``"COR"`` -> ``"INC"``, a short word-like string ``"ok"`` -> ``"okX"``).
+Docstrings, type annotations, ``assert`` statements and the text of messages
+(strings with spaces, f-strings) are not mutated.
+
+A mutant is *killed* when its module's test subset fails or runs past the
+timeout; it *survives* when every test passes. The score of a module is
+killed / (mutants - equivalent), where the equivalent survivors are listed,
+each with the reason, in ``EQUIVALENT`` below and in docs/testing.md.
+
+Usage (from the repository root; niced, one process at a time)::
+
+    nice -n 10 python benchmarks/mutate.py                    # every module
+    nice -n 10 python benchmarks/mutate.py metrics normalize  # some modules
+    python benchmarks/mutate.py --list metrics                # the mutants only
+    nice -n 10 python benchmarks/mutate.py --only 'f_key' metrics  # mutants whose id contains f_key
+
+To add a module, add an entry to ``MODULES``: its file and the fast tests
+that should kill its mutants.
+
+How it runs: the package, tests and examples are copied once to a temporary
+directory (no ``__pycache__``); for each mutant the mutated module (made with
+``ast.unparse``) is written there and a forked child of this process, which
+has already imported pytest, hypothesis and the heavy libraries, runs
+``pytest -x`` on the module's tests in the copy. Hypothesis runs derandomized
+(the same examples every run) without its example database. Nothing in the
+working tree is modified.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import copy
+import os
+import re
+import shutil
+import signal
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# module name -> (file, tests run against each of its mutants, fastest killers first).
+# Docstring examples of the module are run too (pytest --doctest-modules on the file).
+MODULES: dict[str, tuple[str, list[str]]] = {
+    "metrics": (
+        "hub4eval/scoring/metrics.py",
+        ["tests/test_mutation_kills_metrics.py", "tests/test_metrics.py", "tests/test_scoring_rules.py"],
+    ),
+    "greedy": (
+        "hub4eval/scoring/greedy.py",
+        [
+            "tests/test_mutation_kills_mapping.py",
+            "tests/test_mapping_extras.py",
+            "tests/test_scoring_rules.py",
+            "tests/test_candidates.py",
+        ],
+    ),
+    "mapping": (
+        "hub4eval/scoring/mapping.py",
+        [
+            "tests/test_mutation_kills_mapping.py",
+            "tests/test_mutation_kills_verdicts.py",
+            "tests/test_scoring_rules.py",
+            "tests/test_clean_example.py",
+            "tests/test_mapping_extras.py",
+            "tests/test_candidates.py",
+            "tests/test_asr_example.py",
+        ],
+    ),
+    "verdicts": (
+        "hub4eval/scoring/verdicts.py",
+        [
+            "tests/test_mutation_kills_verdicts.py",
+            "tests/test_scoring_rules.py",
+            "tests/test_clean_example.py",
+            "tests/test_explain.py",
+        ],
+    ),
+    "noisy": (
+        "hub4eval/scoring/noisy.py",
+        ["tests/test_mutation_kills_verdicts.py", "tests/test_noisy.py", "tests/test_asr_example.py"],
+    ),
+    "normalize": (
+        "hub4eval/text/normalize.py",
+        ["tests/test_mutation_kills_normalize.py", "tests/test_normalize.py", "tests/test_scoring_rules.py"],
+    ),
+}
+
+# Survivors that no test can kill because the mutant behaves exactly like the
+# original: module -> {mutant id: why}. Ids are printed by the run (see
+# Mutant.ident); they name the function and the change, not a line number, so
+# they survive edits elsewhere in the file. docs/testing.md explains each one.
+EQUIVALENT: dict[str, dict[str, str]] = {
+    "metrics": {},
+    "greedy": {
+        "<module>: 'T' -> 'TX'": "the name given to TypeVar is only shown by type checkers",
+        "greedy_map: 1 -> 0 #3": (
+            "`len(ranked) == 0` instead of `== 1` in the lone-pair short cut: the loop maps a lone "
+            "pair without a threshold anyway, and an empty list gives [] both ways"
+        ),
+    },
+    "mapping": {
+        "<module>: 16 -> 17": (
+            "_ALL_PAIRS only chooses between counting every instance pair and the key index; both "
+            "give the same mapping (tests/test_candidates.py checks it), only the speed differs"
+        ),
+        "Mapper.match_sets: len(refs) * len(hyps) <= _ALL_PAIRS -> not len(refs) * len(hyps) <= _ALL_PAIRS": (
+            "the same choice as _ALL_PAIRS: every pair or the key index, the same mapping"
+        ),
+        "Mapper.match_sets: len(refs) * len(hyps) <= _ALL_PAIRS -> len(refs) * len(hyps) < _ALL_PAIRS": (
+            "the same choice as _ALL_PAIRS: every pair or the key index, the same mapping"
+        ),
+        "_overlapping: known[k][1] <= known[k + 1][0] -> known[k][1] < known[k + 1][0]": (
+            "touching reference extents then take the full scan instead of the bisection: same pairs"
+        ),
+        "_overlapping: 1 -> 0 #2": (
+            "`known[k][1] <= known[k][0]` holds only for empty extents: the full scan is taken, same pairs"
+        ),
+        "_overlapping: k + 1 -> k - 1": (
+            "compares each extent with the one before: false for sorted extents, so the full scan is "
+            "taken, same pairs"
+        ),
+        "_overlapping: 0 -> 1": (
+            "`ordered` then means the ends are sorted, which is all the bisection needs: same pairs"
+        ),
+        "Mapper._view: 1 -> 0 #4": (
+            "`len(alternatives[0].fills) == 0` in the one-fill short cut: an alternative always holds "
+            "a fill (an empty slot has no alternative), so the general branch runs, with the same result"
+        ),
+        "Mapper.match_fills: 1 -> 0 #4": (
+            "chosen pairs sorted by (reference, reference) instead of (reference, hypothesis): each "
+            "reference fill is in one pair at most, so the order is the same"
+        ),
+        "type_order.visit: 2 -> 3": "the 'done' mark is only ever compared with 1 (visiting) and None",
+        "Mapper.match_fills: not ref_items or not hyp_items -> not ref_items and (not hyp_items)": (
+            "with one side empty the other branches choose no pair either (no candidates, no pointer pairs)"
+        ),
+        "Mapper.match_slot: 1 -> 0 #4": (
+            "`len(alternatives) == 0` in the one-alternative short cut: the loop over alternatives "
+            "gives the same result for one alternative"
+        ),
+        "Mapper.match_slot: 0 -> 1 #5": (
+            "the hypothesis index in the key ranking a slot's alternatives is the same constant for all"
+        ),
+        "Mapper.match_slot: key < best[0] -> key <= best[0]": (
+            "keys of alternatives hold their index k, so two keys are never equal"
+        ),
+    },
+    "verdicts": {
+        "_extent_reason: status == 'ok' -> status != 'ok'": (
+            "a short cut for a fill without brackets: its only minimal extent is its maximal one, so "
+            "an enclosed extent always overlaps it (status 'no-minimal' cannot occur) and the general "
+            "branch names the same extent"
+        ),
+        "_extent_reason: 'ok' -> 'okX'": "the same short cut never taken: the general branch gives the same text",
+    },
+    "noisy": {
+        "_runs_into: 1 -> 0": (
+            "the end position of a non-empty target can only start a match of skipped tokens, "
+            "and position 0 is always reachable too, so the outcome is the same"
+        ),
+        "_is_run_of: 1 -> 0": "at[n] is never read before it is replaced (the loop reads at[0..n-1])",
+    },
+    "normalize": {
+        "_element_pattern: 16 -> 17": "lru_cache size: a cache holds results, never changes them",
+        "_word_set: 16 -> 17": "lru_cache size: a cache holds results, never changes them",
+        "_punctuation_pattern: sys.maxunicode + 1 -> sys.maxunicode - 1": (
+            "leaves out U+10FFFE and U+10FFFF, noncharacters, which are not punctuation"
+        ),
+        "_punctuation_pattern: 1 -> 0": "leaves out U+10FFFF, a noncharacter, which is not punctuation",
+    },
+}
+
+CATEGORY_NEXT = {"COR": "INC", "INC": "COR", "MIS": "SPU", "SPU": "MIS", "OPT": "MIS", "REM": "MIS"}
+_WORD = re.compile(r"[A-Za-z][\w-]{0,24}\Z")
+
+_CMP_SWAP = {
+    ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
+    ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.In: ast.NotIn, ast.NotIn: ast.In,
+    ast.Is: ast.IsNot, ast.IsNot: ast.Is,
+}
+_BIN_SWAP = {
+    ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Div, ast.Div: ast.Mult,
+    ast.FloorDiv: ast.Div, ast.Mod: ast.FloorDiv, ast.Pow: ast.Mult,
+    ast.BitOr: ast.BitAnd, ast.BitAnd: ast.BitOr,
+}
+
+
+@dataclass
+class Mutant:
+    module: str
+    index: int  # position in the walk, to find the node again in a fresh tree
+    where: str  # enclosing function or class, dotted
+    line: int
+    before: str
+    after: str
+    kind: str
+    occurrence: int = 0  # same where/before/after earlier in the file
+
+    @property
+    def ident(self) -> str:
+        suffix = f" #{self.occurrence + 1}" if self.occurrence else ""
+        return f"{self.where}: {self.before} -> {self.after}{suffix}"
+
+
+def _skipped_nodes(tree: ast.AST) -> set[int]:
+    """ids of nodes never mutated: docstrings, annotations, asserts, __all__."""
+    skip: set[int] = set()
+
+    def cover(node: ast.AST | None) -> None:
+        if node is not None:
+            skip.update(id(n) for n in ast.walk(node))
+
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                cover(body[0])
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            cover(node)  # attribute docstrings
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            cover(node.returns)
+            for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs, node.args.vararg, node.args.kwarg):
+                if a is not None:
+                    cover(a.annotation)
+        if isinstance(node, ast.AnnAssign):
+            cover(node.annotation)
+            if isinstance(node.target, ast.Name) and node.target.id[:1].isupper():
+                cover(node.value)  # type aliases
+        if isinstance(node, ast.Assert):
+            cover(node)
+        if isinstance(node, ast.JoinedStr):
+            cover(node)  # message text
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+            cover(node)
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in (
+            "tuple", "dict", "list", "Union", "Literal", "set", "frozenset", "Callable", "Iterable", "Sequence",
+        ):
+            cover(node)  # a type expression outside an annotation
+    return skip
+
+
+def _mutations(node: ast.AST, skip: set[int]) -> list[tuple[str, ast.AST]]:
+    """(kind, replacement node) of each mutation of ``node`` itself."""
+    if id(node) in skip:
+        return []
+    out: list[tuple[str, ast.AST]] = []
+    if isinstance(node, ast.Compare):
+        for k, op in enumerate(node.ops):
+            swap = _CMP_SWAP.get(type(op))
+            if swap is not None:
+                new = copy.deepcopy(node)
+                new.ops[k] = swap()
+                out.append(("compare", new))
+    elif isinstance(node, ast.BinOp):
+        swap = _BIN_SWAP.get(type(node.op))
+        if swap is not None:
+            new = copy.deepcopy(node)
+            new.op = swap()
+            out.append(("arith", new))
+    elif isinstance(node, ast.AugAssign):
+        swap = _BIN_SWAP.get(type(node.op))
+        if swap is not None:
+            new = copy.deepcopy(node)
+            new.op = swap()
+            out.append(("arith", new))
+    elif isinstance(node, ast.BoolOp):
+        new = copy.deepcopy(node)
+        new.op = ast.Or() if isinstance(node.op, ast.And) else ast.And()
+        out.append(("boolop", new))
+    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Not, ast.USub)):
+        out.append(("unary", copy.deepcopy(node.operand)))
+    elif isinstance(node, ast.Constant):
+        value = node.value
+        if isinstance(value, bool):
+            out.append(("constant", ast.Constant(not value)))
+        elif isinstance(value, int):
+            out.append(("constant", ast.Constant(1 if value == 0 else 0 if value == 1 else value + 1)))
+        elif isinstance(value, float):
+            out.append(("constant", ast.Constant(1.0 if value == 0 else 0.0 if value == 1 else value + 1)))
+        elif isinstance(value, str) and value in CATEGORY_NEXT:
+            out.append(("category", ast.Constant(CATEGORY_NEXT[value])))
+        elif isinstance(value, str) and _WORD.match(value):
+            out.append(("string", ast.Constant(value + "X")))
+    return out
+
+
+def _conditions(node: ast.AST, skip: set[int]) -> list[ast.AST]:
+    """Condition expressions of ``node`` that may be negated."""
+    if isinstance(node, (ast.If, ast.While, ast.IfExp)):
+        tests = [node.test]
+    elif isinstance(node, ast.comprehension):
+        tests = list(node.ifs)
+    else:
+        return []
+    # negating `a == b` or `not a` is the same mutant as `a != b` or dropping the `not`
+    return [
+        t for t in tests
+        if id(t) not in skip
+        and not (isinstance(t, ast.UnaryOp) and isinstance(t.op, ast.Not))
+        and not (isinstance(t, ast.Compare) and len(t.ops) == 1 and not isinstance(t.ops[0], (ast.Lt, ast.LtE, ast.Gt, ast.GtE)))
+    ]
+
+
+def _walk(tree: ast.AST):
+    """Nodes in a fixed order with their enclosing function/class name."""
+    stack: list[tuple[ast.AST, str]] = [(tree, "<module>")]
+    while stack:
+        node, where = stack.pop()
+        yield node, where
+        inner = where
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            inner = node.name if where == "<module>" else f"{where}.{node.name}"
+        stack.extend((child, inner) for child in reversed(list(ast.iter_child_nodes(node))))
+
+
+def _apply(tree: ast.Module, index: int, sub: int) -> ast.Module:
+    """A copy of ``tree`` with mutation ``sub`` of the ``index``-th node applied."""
+    tree = copy.deepcopy(tree)
+    skip = _skipped_nodes(tree)
+    for k, (node, _) in enumerate(_walk(tree)):
+        if k != index:
+            continue
+        options = _mutations(node, skip)
+        if sub < len(options):
+            _replace(tree, node, options[sub][1])
+        else:
+            test = _conditions(node, skip)[sub - len(options)]
+            _replace(tree, test, ast.UnaryOp(ast.Not(), test))
+        return ast.fix_missing_locations(tree)
+    raise IndexError(index)
+
+
+def _replace(tree: ast.AST, old: ast.AST, new: ast.AST) -> None:
+    for parent in ast.walk(tree):
+        for field, value in ast.iter_fields(parent):
+            if value is old:
+                setattr(parent, field, new)
+                return
+            if isinstance(value, list):
+                for k, item in enumerate(value):
+                    if item is old:
+                        value[k] = new
+                        return
+    raise LookupError("node not found")
+
+
+def mutants(module: str) -> tuple[ast.Module, list[tuple[Mutant, int]]]:
+    path = ROOT / MODULES[module][0]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skip = _skipped_nodes(tree)
+    found: list[tuple[Mutant, int]] = []
+    seen: dict[str, int] = {}
+    for index, (node, where) in enumerate(_walk(tree)):
+        options = [(kind, new) for kind, new in _mutations(node, skip)]
+        options += [("condition", ast.UnaryOp(ast.Not(), t)) for t in _conditions(node, skip)]
+        for sub, (kind, new) in enumerate(options):
+            if kind == "condition":
+                before = ast.unparse(_conditions(node, skip)[sub - (len(options) - len(_conditions(node, skip)))])
+                after = ast.unparse(new)
+            else:
+                before, after = ast.unparse(node), ast.unparse(new)
+            before, after = before.splitlines()[0][:90], after.splitlines()[0][:90]
+            m = Mutant(module, index, where, getattr(node, "lineno", 0), before, after, kind)
+            key = f"{where}: {before} -> {after}"
+            m.occurrence = seen.get(key, 0)
+            seen[key] = m.occurrence + 1
+            found.append((m, sub))
+    return tree, found
+
+
+def _prepare_copy() -> Path:
+    work = Path(tempfile.mkdtemp(prefix="hub4eval-mutants-"))
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis")
+    for name in ("hub4eval", "tests", "examples", "grammars", "mapping_files"):
+        if (ROOT / name).exists():
+            shutil.copytree(ROOT / name, work / name, ignore=ignore)
+    shutil.copy(ROOT / "pyproject.toml", work / "pyproject.toml")
+    return work
+
+
+def _run_tests(work: Path, files: list[str], module_file: str, timeout: float, verbose: bool) -> str:
+    """'killed', 'survived' or 'timeout' for the tree as it is in ``work``."""
+    pid = os.fork()
+    if pid == 0:  # child
+        try:
+            os.chdir(work)
+            sys.path.insert(0, str(work))
+            sys.dont_write_bytecode = True
+            if not verbose:
+                fd = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(fd, 1)
+                os.dup2(fd, 2)
+            import hypothesis
+            import pytest
+
+            hypothesis.settings.register_profile("mutation", database=None, derandomize=True, deadline=None)
+            hypothesis.settings.load_profile("mutation")
+            args = ["-x", "-q", "-p", "no:cacheprovider", "-m", "not fuzz and not slow", "--doctest-modules",
+                    module_file, *files]
+            code = pytest.main(args)
+        except BaseException:
+            code = 99
+        os._exit(int(code))
+    deadline = time.monotonic() + timeout
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            code = os.waitstatus_to_exitcode(status)
+            if code == 0:
+                return "survived"
+            if code == 5:
+                return "no-tests"
+            return "killed" if code in (1, 2) else f"error({code})"
+        if time.monotonic() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            return "timeout"
+        time.sleep(0.05)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("modules", nargs="*", help=f"modules to mutate (default: all of {', '.join(MODULES)})")
+    parser.add_argument("--list", action="store_true", help="list the mutants and stop")
+    parser.add_argument("--only", help="only the mutants whose id contains this text")
+    parser.add_argument("--verbose", action="store_true", help="show pytest's output")
+    args = parser.parse_args(argv)
+    modules = args.modules or list(MODULES)
+    for module in modules:
+        if module not in MODULES:
+            parser.error(f"unknown module {module!r}; known: {', '.join(MODULES)}")
+    # the libraries every child needs, imported once here
+    import hypothesis  # noqa: F401
+    import numpy  # noqa: F401
+    import pytest  # noqa: F401
+
+    work = None if args.list else _prepare_copy()
+    if work is not None:
+        os.environ["NUMBA_CACHE_DIR"] = str(work / ".numba")
+        os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
+    summary = []
+    try:
+        for module in modules:
+            module_file, files = MODULES[module]
+            files = [f for f in files if (ROOT / f).exists() and (work is None or (work / f).exists())]
+            tree, found = mutants(module)
+            if args.only:
+                found = [(m, s) for m, s in found if args.only in m.ident]
+            if args.list:
+                for m, _ in found:
+                    print(f"{module}:{m.line}: [{m.kind}] {m.ident}")
+                continue
+            target = work / module_file
+            original = target.read_text(encoding="utf-8")
+            started = time.monotonic()
+            target.write_text(ast.unparse(tree), encoding="utf-8")
+            baseline = _run_tests(work, files, module_file, 900, args.verbose)
+            base_time = time.monotonic() - started
+            if baseline != "survived":
+                line = f"{module}: the unmutated module does not pass its tests ({baseline}); skipped"
+                print(line, flush=True)
+                summary.append(line)
+                target.write_text(original, encoding="utf-8")
+                continue
+            timeout = max(30.0, 5 * base_time)
+            print(f"== {module}: {len(found)} mutants, tests {base_time:.1f} s unmutated", flush=True)
+            equivalent = EQUIVALENT.get(module, {})
+            killed = survived = equiv = 0
+            for m, sub in found:
+                target.write_text(ast.unparse(_apply(tree, m.index, sub)), encoding="utf-8")
+                outcome = _run_tests(work, files, module_file, timeout, args.verbose)
+                if outcome in ("killed", "timeout") or outcome.startswith("error"):
+                    killed += 1
+                    if m.ident in equivalent:
+                        print(f"   listed as equivalent but killed: {m.ident}", flush=True)
+                elif m.ident in equivalent:
+                    equiv += 1
+                    print(f"  equivalent {module}:{m.line}: {m.ident}", flush=True)
+                else:
+                    survived += 1
+                    print(f"  SURVIVED {module}:{m.line}: [{m.kind}] {m.ident}", flush=True)
+            target.write_text(original, encoding="utf-8")
+            total = killed + survived
+            score = 100.0 * killed / total if total else 100.0
+            elapsed = time.monotonic() - started
+            line = (f"{module}: {len(found)} mutants, {killed} killed, {survived} survived, "
+                    f"{equiv} equivalent: {score:.1f} % of non-equivalent mutants killed ({elapsed:.0f} s)")
+            print(line, flush=True)
+            summary.append(line)
+    finally:
+        if work is not None:
+            shutil.rmtree(work, ignore_errors=True)
+    if summary:
+        print("\n".join(["", "Summary:", *summary]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -182,7 +182,11 @@ def score(
         )
     else:
         matches = mapper.match_template_sets(ref, hyp)
-    wer = alignment.wer_summary() if alignment is not None and hasattr(alignment, "wer_summary") else None
+    wer = None
+    if alignment is not None and hasattr(alignment, "wer_summary"):
+        from hub4eval.text.wer import corpus_wer
+
+        wer = corpus_wer(alignment)["summary"]  # sclite's counts; the §7 ones beside them if they differ
     return ScoreResult(
         matches=matches,
         config=config,

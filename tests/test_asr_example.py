@@ -83,7 +83,7 @@ def test_cli_prints_wer_and_scores(tmp_path):
          "--hyp-text", str(ASR / "asr_unsegmented.sgml"), "--json", str(out)],
     )
     assert result.exit_code == 0, result.output
-    assert "hypothesis text WER = 25.0" in result.stdout
+    assert "hypothesis text WER (sclite alignment) = 25.0" in result.stdout
     assert "F = 80.0  REC = 81.8  PRE = 78.3" in result.stdout
     assert json.loads(out.read_text())["wer"]["wer"] == 0.25
 

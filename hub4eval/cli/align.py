@@ -41,7 +41,7 @@ def _pra_rows(rows: list[tuple[str, str, int]], width: int) -> list[tuple[str, s
 def align_command(
     ref_text: Path = typer.Argument(..., help="Reference text corpus (SGML documents)."),
     hyp_text: Path = typer.Argument(..., help="Hypothesis text corpus (e.g. ASR output, with or without documents)."),
-    show: bool = typer.Option(False, "--show", help="Print the aligned words (REF/HYP rows like sclite's pra output)."),
+    show: bool = typer.Option(False, "--show", help="Print the aligned words (REF/HYP rows like sclite's pra output) of the weighted alignment used for extents."),
     unsegmented: Optional[bool] = o.Unsegmented,
     glm: str = o.Glm,
     keep_punctuation: bool = o.KeepPunctuation,
@@ -79,14 +79,16 @@ def align_command(
         case_sensitive=case_sensitive, unsegmented=unsegmented,
     )
     print_warnings([*corpora[0].warnings, *corpora[1].warnings, *alignment.warnings], quiet)
-    summary = alignment.wer_summary()
+    from hub4eval.text.wer import corpus_wer
+
+    data = corpus_wer(alignment)  # sclite's counts, and the extents' alignment's when they differ
+    summary = data["summary"]
     if json_path is not None:
-        data = {"summary": summary, "documents": alignment.per_document()}
         export.write_text(json.dumps(data, indent=2) + "\n", json_path)
         if json_path == "-":
             return
     console = make_console()
-    table = Table(title="Word error rate", title_justify="left", show_edge=False, pad_edge=False)
+    table = Table(title="Word error rate (sclite alignment)", title_justify="left", show_edge=False, pad_edge=False)
     for column in ("DOCUMENT", "REF WORDS", "MATCH", "SUB", "DEL", "INS", "WER"):
         table.add_column(column, justify="left" if column == "DOCUMENT" else "right")
 
@@ -96,7 +98,7 @@ def align_command(
             str(counts["deletions"]), str(counts["insertions"]), report.percent(counts["wer"]),
         ]
 
-    for document in alignment.per_document():
+    for document in data["documents"]:
         name = document["ref_docid"] or f"{document['hyp_docid'] or '(unsegmented)'} (hypothesis only)"
         if document["ref_docid"] is None and document["hyp_docid"] is None:
             name = "(unsegmented)"
@@ -112,6 +114,8 @@ def align_command(
         )
     if show:
         width = max(40, (console.width or 100) - 6)
+        console.print()
+        console.print("aligned words: the weighted alignment used for extents", highlight=False)
         for ref_id, hyp_id, document, columns in alignment.document_views():
             console.print()
             name = ref_id or hyp_id or "(unsegmented)"
@@ -121,8 +125,4 @@ def align_command(
                 console.print(f"HYP:  {hyp_line}", highlight=False, markup=False)
                 console.print(f"Eval: {eval_line}".rstrip(), highlight=False, markup=False)
     console.print()
-    console.print(
-        f"WER = {report.percent(summary['wer'])}  (ref words {summary['ref_words']}  "
-        f"sub {summary['substitutions']}  del {summary['deletions']}  ins {summary['insertions']})",
-        highlight=False,
-    )
+    console.print(report.wer_text(summary), highlight=False)

@@ -59,10 +59,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 from numba import njit
+
+if TYPE_CHECKING:
+    from hub4eval.text.columns import CorpusAlignment
 
 __all__ = [
     "AlignedOp",
@@ -814,3 +817,85 @@ def sclite_align_full(ref: Sequence[str], hyp: Sequence[str]) -> SCliteAlignment
     n, m = len(a), len(b)
     o, r, h, _ = _base_align(a, b, 0, n, 0, m)
     return _to_alignment(o, r, h, True)
+
+
+# --------------------------------------------------------------------------
+# corpus WER: sclite's counts on the tokens of a §7 corpus alignment
+# --------------------------------------------------------------------------
+
+COUNT_KEYS = ("ref_words", "hyp_words", "matches", "substitutions", "deletions", "insertions")
+
+
+def _counts(ops: np.ndarray) -> dict[str, int]:
+    matches, substitutions, deletions, insertions = (
+        int(k) for k in np.bincount(np.asarray(ops, dtype=np.int64), minlength=4)[:4]
+    )
+    return {
+        "ref_words": matches + substitutions + deletions,
+        "hyp_words": matches + substitutions + insertions,
+        "matches": matches,
+        "substitutions": substitutions,
+        "deletions": deletions,
+        "insertions": insertions,
+    }
+
+
+def _rates(counts: dict[str, int]) -> dict[str, Any]:
+    out: dict[str, Any] = dict(counts)
+    out["errors"] = counts["substitutions"] + counts["deletions"] + counts["insertions"]
+    out["wer"] = out["errors"] / counts["ref_words"] if counts["ref_words"] else None
+    return out
+
+
+def _with_weighted(sclite: dict[str, Any], weighted: dict[str, Any]) -> dict[str, Any]:
+    """sclite's counts, labelled, plus the weighted alignment's when they differ."""
+    out = {**sclite, "alignment": "sclite"}
+    keys = ("matches", "substitutions", "deletions", "insertions")
+    if any(sclite[k] != weighted[k] for k in keys):
+        out["weighted_alignment"] = {k: weighted[k] for k in (*keys, "errors", "wer")}
+    return out
+
+
+def corpus_wer(alignment: CorpusAlignment) -> dict[str, Any]:
+    """WER of a hypothesis text as sclite computes it, overall and per document.
+
+    The words are the tokens of ``alignment`` (normalized as for §7: punctuation
+    whiteout, case, GLM); each aligned pair of documents (segmented), or the
+    whole token stream against all reference documents (unsegmented), is
+    aligned again with :func:`sclite_align_arrays`. Unsegmented, the counts are
+    split by reference document like the §7 columns: an insertion counts for
+    the document of the reference word before it.
+
+    Returns:
+        ``{"summary": COUNTS, "documents": [{"ref_docid", "hyp_docid", **COUNTS}]}``
+        where COUNTS holds ``ref_words hyp_words matches substitutions deletions
+        insertions errors wer`` from sclite's alignment, ``"alignment":
+        "sclite"``, and, only when they differ, the counts of the weighted
+        alignment used for extents under ``"weighted_alignment"``.
+    """
+    from hub4eval.text.columns import _owned_columns
+
+    total = dict.fromkeys(COUNT_KEYS, 0)
+    documents: list[dict[str, Any]] = []
+    weighted_rows = alignment.per_document()
+    if alignment.unsegmented and alignment._spans:
+        [whole] = alignment.documents
+        ops, ref_index, _ = sclite_align_arrays([t.text for t in whole.ref_tokens], [t.text for t in whole.hyp_tokens])
+        sizes = [len(alignment._ref[docid].tokens) for docid, _, _ in alignment._spans]
+        owned = _owned_columns(ref_index, sizes)
+        for (docid, _, _), (start, end), weighted in zip(alignment._spans, owned, weighted_rows, strict=True):
+            counts = _counts(ops[start:end])
+            documents.append({"ref_docid": docid, "hyp_docid": None, **_with_weighted(_rates(counts), weighted)})
+        total = _counts(ops)
+    else:
+        for document, weighted in zip(alignment.documents, weighted_rows, strict=True):
+            ops, _, _ = sclite_align_arrays(
+                [t.text for t in document.ref_tokens], [t.text for t in document.hyp_tokens]
+            )
+            counts = _counts(ops)
+            for key in COUNT_KEYS:
+                total[key] += counts[key]
+            row = {"ref_docid": document.ref_docid, "hyp_docid": document.hyp_docid}
+            documents.append({**row, **_with_weighted(_rates(counts), weighted)})
+    summary = _with_weighted(_rates(total), alignment.wer_summary())
+    return {"summary": summary, "documents": documents}

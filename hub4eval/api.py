@@ -318,8 +318,15 @@ def score_files(
     doc_tag: str = "DOC",
     docno_tag: str = "DOCNO",
     progress: Callable[[int, int], None] | None = None,
+    text_format: str | None = None,
+    hyp_text_format: str | None = None,
 ) -> ScoreResult:
-    """Read the files and :func:`score` them; the CLI's ``score`` command."""
+    """Read the files and :func:`score` them; the CLI's ``score`` command.
+
+    ``text_format`` is the format of both texts (``sgml``, ``ctm``, ``trn``,
+    ``stm``, ``txt``; None: by extension), ``hyp_text_format`` overrides it for
+    the hypothesis text (:mod:`hub4eval.io.formats`).
+    """
     config = config or ScoreConfig()
     if hyp_text is not None and ref_text is None:
         raise UsageError("--hyp-text needs --ref-text", hint="give the reference text too")
@@ -330,16 +337,21 @@ def score_files(
     ref = read_templates_checked(ref_path, "reference", encoding, doc_tag)
     hyp = read_templates_checked(hyp_path, "hypothesis", encoding, doc_tag)
     corpora: list[Corpus | None] = []
-    for path in (ref_text, hyp_text):
+    from hub4eval.io.formats import check_text_format
+
+    check_text_format(text_format)
+    check_text_format(hyp_text_format, "--hyp-text-format")
+    for path, form in ((ref_text, text_format), (hyp_text, hyp_text_format or text_format)):
         if path is None:
             corpora.append(None)
             continue
-        from hub4eval.io.corpus import read_corpus
+        from hub4eval.io.formats import read_text_corpus
 
         try:
             corpora.append(
-                read_corpus(
+                read_text_corpus(
                     str(path),
+                    form,
                     doc_tag=doc_tag,
                     docno_tag=docno_tag,
                     non_extractable=config.non_extractable,

@@ -39,8 +39,8 @@ def _pra_rows(rows: list[tuple[str, str, int]], width: int) -> list[tuple[str, s
 
 @command("align")
 def align_command(
-    ref_text: Path = typer.Argument(..., help="Reference text corpus (SGML documents)."),
-    hyp_text: Path = typer.Argument(..., help="Hypothesis text corpus (e.g. ASR output, with or without documents)."),
+    ref_text: Path = typer.Argument(..., help="Reference text corpus (SGML documents, ctm, trn or stm)."),
+    hyp_text: Path = typer.Argument(..., help="Hypothesis text corpus (e.g. ASR output: SGML with or without documents, ctm, trn, stm or plain text)."),
     show: bool = typer.Option(False, "--show", help="Print the aligned words (REF/HYP rows like sclite's pra output) of the weighted alignment used for extents."),
     unsegmented: Optional[bool] = o.Unsegmented,
     glm: str = o.Glm,
@@ -50,6 +50,8 @@ def align_command(
     doc_tag: str = o.DocTag,
     docno_tag: str = o.DocnoTag,
     encoding: str = o.Encoding,
+    text_format: Optional[str] = o.TextFormat,
+    hyp_text_format: Optional[str] = o.HypTextFormat,
     json_path: Optional[str] = typer.Option(None, "--json", help="Write the WER counts as JSON to PATH ('-' for standard output)."),
     quiet: bool = o.Quiet,
 ) -> None:
@@ -61,15 +63,19 @@ def align_command(
     from hub4eval.api import load_glm, unsegmented_reference_error
     from hub4eval.cli.score import make_console
     from hub4eval.config import DEFAULT_NON_EXTRACTABLE
-    from hub4eval.io.corpus import read_corpus
+    from hub4eval.io.formats import check_text_format, read_text_corpus
     from hub4eval.report import export
     from hub4eval.report import tables as report
     from hub4eval.text.columns import align_corpora
 
     hidden = tuple(non_extractable) if non_extractable else DEFAULT_NON_EXTRACTABLE
+    check_text_format(text_format)
+    check_text_format(hyp_text_format, "--hyp-text-format")
     corpora = [
-        read_corpus(str(path), doc_tag=doc_tag, docno_tag=docno_tag, non_extractable=hidden, encoding=encoding)
-        for path in (ref_text, hyp_text)
+        read_text_corpus(
+            str(path), form, doc_tag=doc_tag, docno_tag=docno_tag, non_extractable=hidden, encoding=encoding
+        )
+        for path, form in ((ref_text, text_format), (hyp_text, hyp_text_format or text_format))
     ]
     if not corpora[0].segmented:  # raw text (or a templette file) given as the reference
         raise unsegmented_reference_error(corpora[0])

@@ -116,6 +116,8 @@ def explain_command(
     doc_tag: str = o.DocTag,
     docno_tag: str = o.DocnoTag,
     encoding: str = o.Encoding,
+    text_format: Optional[str] = o.TextFormat,
+    hyp_text_format: Optional[str] = o.HypTextFormat,
     quiet: bool = o.Quiet,
 ) -> None:
     """List every point matching the filters: category, reference and hypothesis fills, reason.
@@ -134,6 +136,7 @@ def explain_command(
     result = score_with_progress(
         ref, hyp, config, description="mapping documents", quiet=quiet, ref_text=ref_text,
         hyp_text=hyp_text, encoding=encoding, doc_tag=doc_tag, docno_tag=docno_tag,
+            text_format=text_format, hyp_text_format=hyp_text_format,
     )
     print_warnings(result.warnings, quiet)
     rows = explain(

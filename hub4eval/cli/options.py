@@ -16,7 +16,9 @@ from hub4eval.config import (
 )
 
 RefText = typer.Option(
-    None, "--ref-text", help="Reference text corpus (SGML); validates extents, needed for --hyp-text."
+    None,
+    "--ref-text",
+    help="Reference text corpus (SGML, ctm, trn or stm); validates extents, needed for --hyp-text.",
 )
 HypText = typer.Option(
     None,
@@ -71,6 +73,17 @@ Fillers = typer.Option(
 )
 DocTag = typer.Option("DOC", "--doc-tag", help="Generic identifier of the document tags in the corpora.")
 DocnoTag = typer.Option("DOCNO", "--docno-tag", help="Generic identifier of the document-identifier element.")
+TextFormat = typer.Option(
+    None,
+    "--text-format",
+    help="Format of the text corpora: sgml, ctm, trn, stm or txt (default: by file extension, "
+    ".ctm .trn .stm .txt; any other extension is SGML). See docs/text-formats.md.",
+)
+HypTextFormat = typer.Option(
+    None,
+    "--hyp-text-format",
+    help="Format of the hypothesis text only, when it differs from the reference's: sgml, ctm, trn, stm or txt.",
+)
 Encoding = typer.Option("utf-8", "--encoding", help="Encoding of every input file (e.g. latin-1 for old NIST data).")
 Quiet = typer.Option(False, "--quiet", "-q", help="Print no warnings and no progress.")
 

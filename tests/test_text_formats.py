@@ -170,7 +170,9 @@ def test_every_word_is_at_its_offset(lines):
     for text, form in ((trn, "trn"), (ctm, "ctm")):
         corpus = parse_text_corpus(text, "x", form)
         whole = corpus_text(corpus)
-        for document, (docid, words) in zip(corpus.documents, [m for m in merged if m[1] or form == "trn"]):
+        for document, (docid, words) in zip(
+            corpus.documents, [m for m in merged if m[1] or form == "trn"], strict=True
+        ):
             assert document.docid == docid
             found = [(m.group(0), m.start()) for m in re.finditer(r"\S+", document.text)]
             assert [w for w, _ in found] == words
@@ -338,8 +340,8 @@ def _moved_hyp(tmp_path: Path, built_text: str) -> Path:
     old = _sgml_words()
     new = [(m.group(0), m.start(), m.end()) for m in re.finditer(r"\S+", built_text)]
     assert [w for w, _, _ in old] == [w for w, _, _ in new]
-    starts = {s: s2 for (_, s, _), (_, s2, _) in zip(old, new)}
-    ends = {e: e2 for (_, _, e), (_, _, e2) in zip(old, new)}
+    starts = {s: s2 for (_, s, _), (_, s2, _) in zip(old, new, strict=True)}
+    ends = {e: e2 for (_, _, e), (_, _, e2) in zip(old, new, strict=True)}
     text = re.sub(
         r"##(\d+)#(\d+)#",
         lambda m: f"##{starts[int(m.group(1))]}#{ends[int(m.group(2))]}#",
@@ -351,8 +353,7 @@ def _moved_hyp(tmp_path: Path, built_text: str) -> Path:
 def _points(result) -> list[tuple]:
     """Every point, the hypothesis fill without its extent (its offsets differ by construction)."""
     return sorted(
-        (p.slot, p.kind, p.category, p.reason, str(p.ref), re.sub(r" ##[0-9#]+", "", str(p.hyp)))
-        for p in result.points
+        (p.slot, p.kind, p.category, p.reason, str(p.ref), re.sub(r" ##[0-9#]+", "", str(p.hyp))) for p in result.points
     )
 
 

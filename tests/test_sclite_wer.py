@@ -263,3 +263,82 @@ def test_200k_words_runs():
     check_consistent(al, ref, hyp)
     assert al.ref_length == n and al.hyp_length == len(hyp)
     assert dt < 120, dt
+
+
+# ------------------------------------------------------------------ end to end: trn files through `hub4eval align`
+
+
+def test_align_command_on_the_fixture_trn_files_prints_sclites_counts(tmp_path):
+    """The fixtures' utterances written back as the trn files sclite read (same ids, same words):
+    `hub4eval align` gives every utterance (a document) and the total sclite's counts."""
+    from typer.testing import CliRunner
+
+    from hub4eval.cli import app
+
+    # words the tokenizer keeps as they are (after lower-casing, as sclite does): no punctuation
+    plain = [c for c in CASES if all(w.isalnum() for w in (c["ref"] + " " + c["hyp"]).split())]
+    assert len(plain) > 700
+    (tmp_path / "ref.trn").write_text("".join(f"{c['ref']} ({c['id']})\n" for c in plain))
+    (tmp_path / "hyp.trn").write_text("".join(f"{c['hyp']} ({c['id']})\n" for c in plain))
+    result = CliRunner().invoke(
+        app, ["align", str(tmp_path / "ref.trn"), str(tmp_path / "hyp.trn"), "--glm", "none", "--json", "-"]
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    keys = ("matches", "substitutions", "deletions", "insertions")
+    got = {row["ref_docid"]: [row[k] for k in keys] for row in data["documents"]}
+    assert got == {c["id"]: c["counts"] for c in plain}
+    assert [data["summary"][k] for k in keys] == [sum(c["counts"][k] for c in plain) for k in range(4)]
+    assert data["summary"]["alignment"] == "sclite"
+    # the weighted alignment used for extents differs on some utterances, and says so
+    assert any("weighted_alignment" in row for row in data["documents"])
+
+
+def _sclite_binary() -> str | None:
+    import shutil
+
+    return os.environ.get("HUB4EVAL_SCLITE") or shutil.which("sclite")
+
+
+@pytest.mark.skipif(
+    _sclite_binary() is None,
+    reason="no sclite binary (set HUB4EVAL_SCLITE=/path/to/sclite, built from usnistgov/SCTK): "
+    "the stored fixtures above are checked instead",
+)
+def test_live_sclite_agrees_on_the_asr_example_tokens(tmp_path):
+    """With a real sclite at hand: the ASR example's normalized tokens, one utterance per
+    reference document, scored by sclite and by `hub4eval align` on the same trn files."""
+    import importlib.util
+
+    from typer.testing import CliRunner
+
+    from hub4eval.cli import app
+    from hub4eval.io.corpus import read_corpus
+    from hub4eval.text.columns import document_tokens
+
+    spec = importlib.util.spec_from_file_location(
+        "make_sclite_fixtures", os.path.join(os.path.dirname(HERE), "benchmarks", "make_sclite_fixtures.py")
+    )
+    maker = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(maker)
+    examples = os.path.join(os.path.dirname(HERE), "examples", "asr")
+    ref = read_corpus(os.path.join(examples, "reference.sgml"))
+    hyp = read_corpus(os.path.join(examples, "asr_segmented.sgml"))
+    cases = [
+        {
+            "id": f"spk00_{k:05d}",
+            "ref": [t.text for t in document_tokens(r)],
+            "hyp": [t.text for t in document_tokens(hyp.document(r.docid))],
+        }
+        for k, r in enumerate(ref.documents)
+    ]
+    paths, _ = maker.run_sclite(_sclite_binary(), cases, str(tmp_path))
+    sclite_counts = {key: [sum(op == x for op, _, _ in items) for x in "CSDI"] for key, items in paths.items()}
+    result = CliRunner().invoke(
+        app,
+        ["align", str(tmp_path / "ref.trn"), str(tmp_path / "hyp.trn"), "--glm", "none", "--json", "-"],
+    )
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)["documents"]
+    keys = ("matches", "substitutions", "deletions", "insertions")
+    assert {row["ref_docid"]: [row[k] for k in keys] for row in rows} == sclite_counts

@@ -394,3 +394,12 @@ def test_cli_scores_a_ctm_hypothesis_given_by_option(tmp_path):
     assert "F = 80.0  REC = 81.8  PRE = 78.3" in result.stdout  # the SGML hypothesis's score
     wrong = runner.invoke(app, [*args, "--hyp-text", str(hyp_text), "--unsegmented"])  # read as SGML: no words
     assert "F = 80.0" not in wrong.stdout
+
+
+def test_library_facade_reads_formats_and_aligns_like_sclite(tmp_path):
+    import hub4eval
+
+    corpus = hub4eval.read_text_corpus(str(_write(tmp_path, "a.ctm", CTM)))
+    assert hub4eval.corpus_text(corpus) == "In soccer Brazil\num tennis\n"
+    # a b c / a c d: C D C I costs 3 + 3 = 6, less than C S S (4 + 4 = 8)
+    assert hub4eval.sclite_align("a b c".split(), "a c d".split()).op_string() == "CDCI"

@@ -342,3 +342,35 @@ def test_live_sclite_agrees_on_the_asr_example_tokens(tmp_path):
     rows = json.loads(result.stdout)["documents"]
     keys = ("matches", "substitutions", "deletions", "insertions")
     assert {row["ref_docid"]: [row[k] for k in keys] for row in rows} == sclite_counts
+
+
+def test_align_says_which_alignment_each_count_comes_from(tmp_path):
+    """abcd abce / abce abcf: sclite deletes abcd and inserts abcf (3 + 0 + 3 = 6 < two
+    substitutions, 4 + 4 = 8); the weighted alignment for extents substitutes twice
+    (each 200 + round(200 * 1/4) = 250 hundredths, 500 < 600)."""
+    from typer.testing import CliRunner
+
+    from hub4eval.cli import app
+
+    (tmp_path / "r.trn").write_text("abcd abce (u1)\n")
+    (tmp_path / "h.trn").write_text("abce abcf (u1)\n")
+    args = ["align", str(tmp_path / "r.trn"), str(tmp_path / "h.trn")]
+    result = CliRunner().invoke(app, [*args, "--show"])
+    assert result.exit_code == 0, result.output
+    assert "Word error rate (sclite alignment)" in result.stdout
+    assert "aligned words: the weighted alignment used for extents" in result.stdout
+    assert result.stdout.rstrip().endswith(
+        "WER (sclite alignment) = 100.0  (ref words 2  sub 0  del 1  ins 1); "
+        "the alignment used for extents: 100.0  (sub 2  del 0  ins 0)"
+    )
+    summary = json.loads(CliRunner().invoke(app, [*args, "--json", "-"]).stdout)["summary"]
+    assert (summary["matches"], summary["substitutions"], summary["deletions"], summary["insertions"]) == (1, 0, 1, 1)
+    assert summary["alignment"] == "sclite"
+    assert summary["weighted_alignment"] == {
+        "matches": 0,
+        "substitutions": 2,
+        "deletions": 0,
+        "insertions": 0,
+        "errors": 2,
+        "wer": 1.0,
+    }

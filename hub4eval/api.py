@@ -23,20 +23,35 @@ from hub4eval.scoring.result import ScoreResult
 from hub4eval.util.gcpause import paused_gc
 
 
-def load_glm(spec: str):  # -> Glm | None
-    """``default`` (the shipped English file), ``none``, or a GLM file path."""
-    if spec == "none":
+def load_glm(spec: str | Sequence[str]):  # -> Glm | GlmStack | None
+    """``default`` (the shipped English file), ``none``, or a GLM file path;
+    several (a sequence) are stacked and apply in the order given."""
+    specs = [spec] if isinstance(spec, str) else list(spec)
+    specs = [s for s in specs if s != "none"]
+    if not specs:
         return None
-    from hub4eval.text.glm import default_glm, read_glm
+    from hub4eval.text.glm import default_glm, read_glm, stack_glms
 
-    if spec == "default":
-        return default_glm()
-    return read_glm(spec)
+    return stack_glms([default_glm() if s == "default" else read_glm(s) for s in specs])
+
+
+def glm_digests(glm) -> tuple[str, ...] | None:  # glm: Glm | GlmStack | None
+    """One digest per applied mapping file, for the signature."""
+    if glm is None:
+        return None
+    return glm.digests if hasattr(glm, "digests") else (glm.digest,)
 
 
 def texts_differ(ref: Corpus, hyp: Corpus) -> bool:
-    """Whether extents must be normalized by alignment (§7)."""
-    return ref.segmented != hyp.segmented or ref.documents != hyp.documents
+    """Whether extents must be normalized by alignment (§7, v1.1).
+
+    Only the segmentation and the sequence of (DOCID, document text from
+    ``<DOC>`` through ``</DOC>``) count: where the documents lie in the file
+    (blank lines between or before them) does not.
+    """
+    if ref.segmented != hyp.segmented:
+        return True
+    return [(d.docid, d.text) for d in ref.documents] != [(d.docid, d.text) for d in hyp.documents]
 
 
 def _hyp_set_extent(iset: InstanceSet, preparer: FillPreparer) -> Extent | None:
@@ -89,6 +104,14 @@ def score(
         raise UsageError("a hypothesis text needs a reference text", hint="add --ref-text")
     if config.unsegmented and hyp_corpus is None:
         raise UsageError("--unsegmented needs the hypothesis text", hint="add --hyp-text")
+    if ref_corpus is not None or hyp_corpus is not None:
+        from hub4eval.io.corpus import with_spoken_element
+
+        # the spoken element is a scoring option: corpora read with another one follow it (§1)
+        if ref_corpus is not None:
+            ref_corpus = with_spoken_element(ref_corpus, config.spoken_element)
+        if hyp_corpus is not None:
+            hyp_corpus = with_spoken_element(hyp_corpus, config.spoken_element)
     if config.unsegmented and hyp_corpus is not None:
         from hub4eval.io.corpus import as_unsegmented
 
@@ -116,13 +139,13 @@ def score(
     uses_glm = aligned or noisy
     # A GLM file named by the user is read even when it will not be used, so
     # that a bad file is reported on every run, not only on the runs with texts.
-    glm = load_glm(config.glm) if uses_glm or config.glm not in ("default", "none") else None
+    glm = load_glm(config.glm) if uses_glm or config.glm not in (("default",), ("none",)) else None
     if glm is not None and not uses_glm:
         warnings.append(
             InputWarning(
                 "--glm is not used: spelling normalization applies only when the texts differ "
                 "(--hyp-text) or with --content noisy",
-                config.glm,
+                next((g for g in config.glm if g != "default"), "default"),
             )
         )
         glm = None
@@ -144,6 +167,7 @@ def score(
             keep_punctuation=config.keep_punctuation,
             case_sensitive=config.case_sensitive,
             unsegmented=config.unsegmented,
+            spoken_forms=config.spoken_forms,
         )
         warnings += alignment.warnings
         unsegmented = alignment.unsegmented
@@ -190,7 +214,7 @@ def score(
     return ScoreResult(
         matches=matches,
         config=config,
-        signature=config.signature(texts=texts, glm_digest=glm.digest if glm is not None else None),
+        signature=config.signature(texts=texts, glm_digest=glm_digests(glm)),
         warnings=tuple(warnings),
         wer=wer,
         alignment=alignment,
@@ -219,7 +243,7 @@ def unsegmented_reference_error(corpus: Corpus) -> InputError:
         )
     return InputError(
         "the reference text has no document tags; reference offsets count from each document's "
-        "opening tag (§1)",
+        "opening tag",
         corpus.path or None,
         1,
         1,
@@ -267,7 +291,7 @@ def _check_tag(value: str, option: str) -> None:
 def too_large_error(path: str | Path) -> InputError:
     """The error for a file that does not fit in memory (a wrong file, most likely)."""
     try:
-        size = f"{os.path.getsize(path):,} bytes"
+        size = f"{os.path.getsize(path):,} bytes" if str(path) != "-" else "size unknown"
     except OSError:
         size = "size unknown"
     return InputError(
@@ -298,6 +322,8 @@ def read_templates_checked(path: str | Path, role: str, encoding: str, doc_tag: 
 
 
 def _looks_like_corpus(path: str | Path, doc_tag: str) -> bool:
+    if str(path) == "-":  # standard input is read once, already consumed
+        return False
     try:
         with open(path, "rb") as handle:
             head = handle.read(200).lstrip(b"\xef\xbb\xbf \t\r\n")
@@ -356,6 +382,7 @@ def score_files(
                     docno_tag=docno_tag,
                     non_extractable=config.non_extractable,
                     encoding=encoding,
+                    spoken_element=config.spoken_element,
                 )
             )
         except MemoryError:

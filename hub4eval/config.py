@@ -8,6 +8,7 @@ printed under every table and stored in the JSON).
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import Literal
@@ -18,9 +19,13 @@ CompareMode = Literal["both", "content", "extent"]
 ContentMode = Literal["auto", "clean", "noisy"]
 
 DEFAULT_NON_EXTRACTABLE = ("ANNOTATION",)
+DEFAULT_SPOKEN_ELEMENT = "TEXT"
 DEFAULT_PREMODIFIERS = ("a", "an", "the", "and")
 DEFAULT_UNSCORED_SLOTS = ("COMMENT", "DOC_NR", "OBJ_STATUS")
+SPOKEN_FORMS = ("en", "none")  # hub4eval.text.spoken.LANGUAGES, and none
 DEFAULT_FILLERS = ("uh", "um", "er", "ah", "eh", "hm", "hmm", "mm", "uhm", "%hesitation")
+# The options that change a word alignment and its WER (`hub4eval align`).
+ALIGNMENT_FIELDS = ("keep_punctuation", "case_sensitive", "non_extractable", "spoken_element", "glm", "spoken_forms", "unsegmented")
 
 
 @dataclass(frozen=True)
@@ -32,17 +37,26 @@ class ScoreConfig:
         content: clean or noisy content comparison; ``auto`` is noisy exactly
             when the two text corpora differ (§6).
         beta: weight of recall against precision in F (§4).
-        min_map_f: when set, instances are mapped only if the pair's F is
-            greater than this (MUC-style threshold); None maps every pair, as
-            the procedure does, F = 0 included (§5).
+        min_map_f: when set above 0, instance pairs (only instance pairs: not
+            instance sets, alternatives or single fills) are mapped only if
+            their F is greater than this (MUC-style threshold); None, and 0
+            given explicitly, map every pair, as the procedure does, F = 0
+            included (§5, v1.1). 0 is stored as None, so both sign the same.
         unscored_slots: slot names that give no points (§5).
         premodifiers: leading words removed from fills (§3.5).
         keep_punctuation: turn off the punctuation whiteout (§3.2).
         case_sensitive: compare case-sensitively (§3.3).
         non_extractable: SGML elements whose content is not text (§1, §3.1).
+        spoken_element: in a document that has this element, only the text
+            inside it is spoken (aligned and counted in WER); a document
+            without it is all spoken (§1, §7.1).
         fillers: reference filler words, optional in noisy comparison (§6).
-        glm: spelling-normalization file used when texts differ: ``default``
-            (the shipped ``mapping_files/en.glm``), ``none``, or a path (§8).
+        glm: spelling-normalization files used when texts differ, applied in
+            this order: ``default`` (the shipped ``mapping_files/en.glm``) or a
+            path each; ``("none",)`` for none (§8). A single string is read
+            as a one-file tuple.
+        spoken_forms: language whose spoken and written number forms are
+            brought to one form when texts differ (``en``), or ``none`` (§8.2).
         unsegmented: treat the hypothesis corpus as unsegmented; None decides
             automatically (no document tags) (§7.4).
     """
@@ -56,8 +70,10 @@ class ScoreConfig:
     keep_punctuation: bool = False
     case_sensitive: bool = False
     non_extractable: tuple[str, ...] = DEFAULT_NON_EXTRACTABLE
+    spoken_element: str = DEFAULT_SPOKEN_ELEMENT
     fillers: tuple[str, ...] = DEFAULT_FILLERS
-    glm: str = "default"
+    glm: tuple[str, ...] = ("default",)
+    spoken_forms: str = "en"
     unsegmented: bool | None = None
 
     def __post_init__(self) -> None:
@@ -73,8 +89,33 @@ class ScoreConfig:
         # arithmetic (Fraction('inf')) with a traceback.
         if not (isinstance(self.beta, (int, float)) and math.isfinite(self.beta) and self.beta > 0):
             raise UsageError(f"--beta must be positive and finite, got {self.beta}", hint="e.g. --beta 1")
+        if not (isinstance(self.spoken_element, str) and re.fullmatch(r"[A-Za-z][\w.:-]*", self.spoken_element)):
+            raise UsageError(
+                f"--spoken-element {self.spoken_element!r} is not an SGML element name",
+                hint="give the name without brackets, e.g. --spoken-element TEXT",
+            )
         if self.min_map_f is not None and not 0 <= self.min_map_f < 1:
             raise UsageError(f"--min-map-f must be in [0, 1), got {self.min_map_f}")
+        if isinstance(self.glm, str):
+            object.__setattr__(self, "glm", (self.glm,))
+        elif not isinstance(self.glm, tuple):  # a list from a library caller
+            object.__setattr__(self, "glm", tuple(self.glm))
+        if not self.glm:
+            object.__setattr__(self, "glm", ("none",))
+        if "none" in self.glm and len(self.glm) > 1:
+            raise UsageError(
+                "--glm none cannot be combined with other mapping files",
+                hint="give --glm none alone, or only files",
+            )
+        if self.spoken_forms not in SPOKEN_FORMS:
+            raise UsageError(
+                f"unknown --spoken-forms value {self.spoken_forms!r}",
+                hint=f"use {' or '.join(SPOKEN_FORMS)}",
+            )
+        if self.min_map_f == 0:
+            # §5 (v1.1): 0 always means the procedure (every pair mapped);
+            # one value for it keeps the signature and the mapping the same.
+            object.__setattr__(self, "min_map_f", None)
 
     @property
     def beta_squared(self) -> Fraction:
@@ -90,28 +131,73 @@ class ScoreConfig:
     def compares_extent(self) -> bool:
         return self.compare in ("both", "extent")
 
+    @property
+    def glm_files(self) -> tuple[str, ...]:
+        """The mapping files to apply, in order (empty for ``none``)."""
+        return () if self.glm == ("none",) else self.glm
+
     def signature(
-        self, *, texts: str = "none", version: str | None = None, glm_digest: str | None = None
+        self,
+        *,
+        texts: str = "none",
+        version: str | None = None,
+        glm_digest: str | tuple[str, ...] | None = None,
+        only: tuple[str, ...] | None = None,
     ) -> str:
         """A one-line description of every option, e.g. for the report footer.
 
         Args:
             texts: how texts were used: ``none``, ``same`` or ``aligned``.
             version: hub4eval's version (default: the installed one).
-            glm_digest: digest of the GLM rules actually applied; shown as
-                ``glm:NAME@sha1:XXXXXXXX`` so that two runs with different
-                mapping files never share a signature.
+            glm_digest: digest of the GLM rules actually applied, one per
+                file when several are stacked (see :func:`_glm_signature`):
+                by its rules, never its path, so the same file elsewhere gives
+                the same signature and two different files never share one.
+            only: the fields to show (default: all), e.g. ``ALIGNMENT_FIELDS``.
         """
         if version is None:
             from hub4eval import __version__ as version
         parts = [f"hub4eval {version}", f"texts:{texts}"]
         for field in fields(self):
+            if only is not None and field.name not in only:
+                continue
             value = getattr(self, field.name)
             if isinstance(value, tuple):
                 value = ",".join(value) or "-"
             elif value is None:
                 value = "auto" if field.name == "unsegmented" else "none"
-            if field.name == "glm" and glm_digest:
-                value = f"{value}@sha1:{glm_digest[:8]}"
+            if field.name == "glm":
+                value = _glm_signature(self.glm, glm_digest)
+            if field.name == "spoken_forms" and value != "none":
+                value = f"{value}@text2num-{_text2num_version()}"
             parts.append(f"{field.name}:{value}")
         return "|".join(parts)
+
+
+def _text2num_version() -> str:
+    """The installed text2num's version: it parses the number words (§8.2)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("text2num")
+    except PackageNotFoundError:  # pragma: no cover - a declared dependency
+        return "?"
+
+
+def _glm_signature(glm: tuple[str, ...], digest: str | tuple[str, ...] | None) -> str:
+    """The GLM part of a signature: each file by its rules' digest, never by its path.
+
+    The shipped file shows as ``default@sha1:XXXXXXXX``, another as
+    ``sha1:XXXXXXXX``, stacked files joined by ``+`` in the order they apply;
+    without digests (the texts do not differ, so no file was applied) the
+    shipped file shows as ``default`` and another as ``unused``.
+    """
+    if glm == ("none",):
+        return "none"
+    if not digest:
+        return "+".join("default" if name == "default" else "unused" for name in glm)
+    digests = (digest,) if isinstance(digest, str) else digest
+    return "+".join(
+        f"default@sha1:{d[:8]}" if name == "default" else f"sha1:{d[:8]}"
+        for name, d in zip(glm, digests, strict=True)
+    )

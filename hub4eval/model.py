@@ -196,7 +196,9 @@ class Document:
     starts in the file, ``line`` the file line it starts on. ``extractable`` are
     the (start, end) spans of ``text`` outside tags and non-extractable
     elements. An unsegmented corpus has one document with ``docid`` None that
-    is the whole file.
+    is the whole file. ``spoken`` are the extractable spans inside the spoken
+    element (``<TEXT>``), or None when the document has no such element and
+    all its extractable text is spoken (§1, v1.1).
     """
 
     docid: str | None
@@ -204,9 +206,14 @@ class Document:
     offset: int
     line: int
     extractable: tuple[tuple[int, int], ...]
+    spoken: tuple[tuple[int, int], ...] | None = None
 
     def extractable_text(self) -> str:
         return "".join(self.text[a:b] for a, b in self.extractable)
+
+    def spoken_spans(self) -> tuple[tuple[int, int], ...]:
+        """The spans of spoken text: aligned and counted in WER (§1, §7.1)."""
+        return self.extractable if self.spoken is None else self.spoken
 
 
 @quick_init
@@ -218,6 +225,7 @@ class Corpus:
     segmented: bool = True
     path: str = field(default="", compare=False)
     warnings: tuple[InputWarning, ...] = field(default=(), compare=False)
+    spoken_element: str = field(default="TEXT", compare=False)
 
     def document(self, docid: str) -> Document | None:
         for doc in self.documents:

@@ -1,7 +1,7 @@
 """Golden: examples/asr, a raw unsegmented ASR hypothesis scored against a human transcript.
 
-Derivation (defaults: compare both, noisy content, the shipped GLM, unsegmented
-because asr_unsegmented.sgml has no document tags):
+Derivation (defaults: compare both, noisy content, spoken forms en, the shipped
+GLM, unsegmented because asr_unsegmented.sgml has no document tags):
 
 Instance sets: asr1's text fills lie in the columns of the first reference
 document, asr2's in the second: each overlaps one reference set only (§7.4).
@@ -9,8 +9,9 @@ document, asr2's in the second: each overlaps one reference set only (§7.4).
 ABC19980120.1830.0500 <-> asr1
   WINNER  "Brazil" / "brazil"                      COR COR
   LOSER   "Chile" / "chile"                        COR COR
-  SCORE   "two to nothing" / "two nil": both become the token `2-0` by the
-          GLM, content COR; aligned as one column on both sides: extent COR
+  SCORE   "two to nothing" / "two nil": both become the tokens `2` `0` by the
+          spoken forms (before the GLM sees them), content COR; aligned as the
+          same two columns on both sides: extent COR
   LOCATION "Rio de Janeiro" / "rio the janeiro": content INC (misrecognized
           `the`); the same three columns: extent COR
   DATE    "Wednesday" / "wednesday"                COR COR
@@ -25,8 +26,13 @@ ABC19980120.1830.0600 <-> asr2
   asr2-2 WINNER "melbourne" unmapped:             SPU SPU
   TEMPLATE EVENT: <asr2-1> COR, <asr2-2> SPU
 Total COR 18, INC 2, MIS 2, SPU 3: POS 22, ACT 23, F = 36/45 = 0.8.
-Without the GLM (--glm none) "two to nothing" / "two nil" is content INC:
-COR 17, INC 3.
+Without the GLM (--glm none) the spoken forms alone make the score COR; the
+GLM alone (--spoken-forms none) does too (its rules make both `2-0`); without
+either, "two to nothing" / "two nil" is content INC: COR 17, INC 3.
+Text WER: the reference has 41 words (25 + 16: `2 0` is two); the raw hypothesis
+lacks the 6 DOCNO words (5 deleted, the last one of the second document
+substituted by the inserted `um`), `buni-` and `uh` are deleted, `the`/`de` and
+`hinges`/`hingis` substituted: 7 deletions + 3 substitutions = 10; 10 / 41 = 24.4 %.
 """
 
 from __future__ import annotations
@@ -63,14 +69,20 @@ def test_unsegmented_asr_scores_as_derived():
     scorer = [p for p in result.points if p.slot == "SCORER"]
     assert [p.category for p in scorer] == ["COR", "COR"]
     assert "texts:aligned" in result.signature
-    assert result.wer is not None and result.wer["ref_words"] == 40
+    # spoken words only (inside <TEXT>, no DOCNO): 22 + 13; `two to nothing` and
+    # `two nil` are both the two tokens `2 0` (spoken forms)
+    assert result.wer is not None and result.wer["ref_words"] == 35
 
 
-def test_glm_turns_the_score_content_from_inc_into_cor():
-    with_glm = score_files(ASR / "ref.tpl", ASR / "hyp.tpl", **FILES)
-    without = score_files(ASR / "ref.tpl", ASR / "hyp.tpl", config=ScoreConfig(glm="none"), **FILES)
+def test_glm_or_spoken_forms_turn_the_score_content_from_inc_into_cor():
+    def run(**options):
+        return score_files(ASR / "ref.tpl", ASR / "hyp.tpl", config=ScoreConfig(**options), **FILES)
+
     pick = lambda r: [p.category for p in r.points if p.slot == "SCORE" and p.kind == "content"]  # noqa: E731
-    assert pick(with_glm) == ["COR", "COR"]
+    assert pick(run()) == ["COR", "COR"]
+    assert pick(run(glm="none")) == ["COR", "COR"]
+    assert pick(run(spoken_forms="none")) == ["COR", "COR"]
+    without = run(glm="none", spoken_forms="none")
     assert pick(without) == ["INC", "COR"]
     assert (without.total.cor, without.total.inc) == (17, 3)
 
@@ -83,9 +95,10 @@ def test_cli_prints_wer_and_scores(tmp_path):
          "--hyp-text", str(ASR / "asr_unsegmented.sgml"), "--json", str(out)],
     )
     assert result.exit_code == 0, result.output
-    assert "hypothesis text WER (sclite alignment) = 25.0" in result.stdout
+    # the/de S, buni- D, uh D, um I, hinges/hingis S: 5 errors in 35 spoken words = 14.3%
+    assert "hypothesis text WER (sclite alignment) = 14.3" in result.stdout
     assert "F = 80.0  REC = 81.8  PRE = 78.3" in result.stdout
-    assert json.loads(out.read_text())["wer"]["wer"] == 0.25
+    assert json.loads(out.read_text())["wer"]["wer"] == 5 / 35
 
 
 def _shift(tset, offsets):

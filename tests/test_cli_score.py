@@ -102,9 +102,9 @@ def test_csv_rows(tmp_path):
 
 def test_bad_option_values_exit_2_with_one_line():
     for args, message in (
-        (["--compare", "words"], "unknown --compare value 'words'"),
+        (["--compare", "words"], "invalid value for '--compare': 'words' is not one of 'both', 'content', 'extent'"),
         (["--beta", "0"], "--beta must be positive"),
-        (["--by", "slot"], "unknown --by value 'slot'"),
+        (["--by", "slot"], "invalid value for '--by': 'slot' is not one of 'document', 'type'"),
         (["--min-map-f", "1.5"], "--min-map-f must be in [0, 1)"),
     ):
         result = runner.invoke(app, ["score", str(CLEAN / "ref.tpl"), str(CLEAN / "hyp.tpl"), *args])

@@ -331,8 +331,13 @@ def test_swapping_reference_and_hypothesis_swaps_recall_and_precision(case) -> N
     a, b, compare = case
     if compare == "both":
         a, b = canonical_extents(a), canonical_extents(b)
-    forward = score_sets(as_role(a, "reference"), as_role(b, "hypothesis"), "--compare", compare)
-    backward = score_sets(as_role(b, "reference"), as_role(a, "hypothesis"), "--compare", compare)
+    # Premodifier stripping is not symmetric: it moves the start of "the africa"
+    # but not of "africa the", so an extent that encloses the other one way round
+    # does not the other way (a counterexample hypothesis found). Without
+    # premodifiers, content and extents compare alike both ways.
+    options = ("--compare", compare, "--premodifiers", "")
+    forward = score_sets(as_role(a, "reference"), as_role(b, "hypothesis"), *options)
+    backward = score_sets(as_role(b, "reference"), as_role(a, "hypothesis"), *options)
     assert_swapped(forward, backward)
 
 

@@ -57,11 +57,18 @@ def test_bracketed_minimal_string() -> None:
     assert not check("Glen Bunting", "bunting", minimals=["Glen"])[0]
 
 
-def test_empty_hypothesis_is_not_correct() -> None:
+def test_empty_hypothesis_is_correct_only_against_an_optional_minimal_string() -> None:
+    # The empty sequence is a run of every sequence: condition 1 holds; condition 2
+    # needs a minimal string that is empty once its optional tokens are deleted.
     correct, reason = check("Glen Bunting", "uh um")
     assert not correct
-    assert reason == "the hypothesis has no words once fillers are dropped (dropped: `uh um`)"
+    assert reason == (
+        "the hypothesis has no words once fillers are dropped (dropped: `uh um`), "
+        "and no minimal string `glen bunting` is made of optional tokens only"
+    )
     assert not check("Glen Bunting", "")[0]
+    assert check("Glen uh Bunting", "um", minimals=["uh"])[0]  # minimal `uh`: a filler only
+    assert check("Glen Buni- Bunting", "", minimals=["Buni-"])[0]  # a fragment only
 
 
 # ---------------------------------------------------------------- condition 1
@@ -224,8 +231,6 @@ def _brute_force(
 ) -> bool:
     """The definition, by enumerating every set of deleted optional tokens."""
     kept_hyp = [t.text for t in hyp if not t.optional and t.text not in DEFAULT_FILLERS]
-    if not kept_hyp:
-        return False
 
     def variants(tokens: tuple[Token, ...]) -> set[tuple[str, ...]]:
         optional = [k for k, t in enumerate(tokens) if is_optional_reference(t)]
@@ -239,6 +244,7 @@ def _brute_force(
         return {tuple(words[a:b]) for a in range(len(words) + 1) for b in range(a, len(words) + 1)}
 
     ref_runs = {v for a in range(len(ref)) for b in range(a + 1, len(ref) + 1) for v in variants(ref[a:b])}
+    ref_runs.add(())  # the empty sequence is a contiguous run of every sequence
     if tuple(kept_hyp) not in ref_runs:
         return False
     hyp_runs = runs(kept_hyp)

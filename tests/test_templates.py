@@ -444,11 +444,14 @@ def template_sets(draw: st.DrawFn) -> TemplateSet:
         st.lists(st.tuples(_TYPE, _DOCID, st.integers(0, 99)), min_size=1, max_size=6, unique=True)
     )
     pointers = [PointerFill(*key) for key in keys]
-    fill = st.one_of(text_fills(role), st.sampled_from(pointers))
-    alternative = st.builds(lambda fills: FillAlternative(tuple(fills)), st.lists(fill, min_size=1, max_size=3))
     max_alternatives = 3 if role == "reference" else 1
     instances = []
     for type_, docid, number in keys:
+        # a pointer names an instance of its own instance set (same DOCID)
+        fill = st.one_of(text_fills(role), st.sampled_from([p for p in pointers if p.docid == docid]))
+        alternative = st.builds(
+            lambda fills: FillAlternative(tuple(fills)), st.lists(fill, min_size=1, max_size=3)
+        )
         names = draw(st.lists(_NAME, max_size=5, unique=True))
         slots = tuple(
             Slot(

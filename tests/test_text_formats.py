@@ -264,7 +264,14 @@ def test_unknown_document_and_unknown_format_exit_2(tmp_path):
     for command in (["text", str(path)], ["align", str(path), str(path)]):
         result = runner.invoke(app, [*command, "--text-format", "ctn"])
         assert result.exit_code == 2, command
-        assert result.stderr == "unknown --text-format value 'ctn' (hint: use sgml, ctm, trn, stm or txt)\n"
+        assert result.stderr == (
+            "invalid value for '--text-format': 'ctn' is not one of 'sgml', 'ctm', 'trn', 'stm', 'txt' "
+            f"(hint: see hub4eval {command[0]} --help)\n"
+        )
+    # upper case is accepted like the extensions
+    assert runner.invoke(app, ["text", str(path), "--text-format", "TRN"]).stdout == corpus_text(
+        read_text_corpus(str(path))
+    )
 
 
 # ----------------------------------------------------------------- hub4eval text

@@ -187,10 +187,16 @@ def test_segmented_like_the_reference_gives_the_same_relative_columns():
         base = as_stream.document_extent(docid)
         local = by_docid.ref_extent(docid, extent)
         wide = as_stream.ref_extent(docid, extent)
+        if extent == Extent(14, 35):  # DOC_NR: the <DOCNO> header is not spoken, it has no column
+            assert local is None and wide is None
+            continue
         assert local is not None and wide is not None
-        assert Extent(wide.start - base.start, wide.end - base.start) == local
+        # relative to the document's first reference word: an insertion before it (story 2's
+        # `um`) is a column of this document alone, of the story before in the stream
+        first = by_docid.document_extent(docid).start
+        assert Extent(wide.start - base.start, wide.end - base.start) == Extent(local.start - first, local.end - first)
         checked += 1
-    assert checked == 12
+    assert checked == 10  # 12 extents, less the two DOC_NR extents
     # hypothesis words: per-document offsets in one mode, file offsets in the other
     for doc in hyp.documents:
         for words in ("brazil", "rio the janeiro", "martina hinges", "melbourne"):
@@ -200,7 +206,10 @@ def test_segmented_like_the_reference_gives_the_same_relative_columns():
             in_file = _extent(segmented_text, words)
             wide = as_stream.hyp_extent(None, in_file)
             base = as_stream.document_extent(doc.docid)
-            assert Extent(wide.start - base.start, wide.end - base.start) == local
+            first = by_docid.document_extent(doc.docid).start
+            assert Extent(wide.start - base.start, wide.end - base.start) == Extent(
+                local.start - first, local.end - first
+            )
     assert by_docid.wer_summary()["errors"] == as_stream.wer_summary()["errors"]
 
 

@@ -39,57 +39,81 @@ def _pra_rows(rows: list[tuple[str, str, int]], width: int) -> list[tuple[str, s
 
 @command("align")
 def align_command(
-    ref_text: Path = typer.Argument(..., help="Reference text corpus (SGML documents, ctm, trn or stm)."),
-    hyp_text: Path = typer.Argument(..., help="Hypothesis text corpus (e.g. ASR output: SGML with or without documents, ctm, trn, stm or plain text)."),
-    show: bool = typer.Option(False, "--show", help="Print the aligned words (REF/HYP rows like sclite's pra output) of the weighted alignment used for extents."),
+    ref_text: Path = typer.Argument(
+        ..., help="Reference text corpus (SGML documents, ctm, trn or stm; '-' for standard input)."
+    ),
+    hyp_text: Path = typer.Argument(
+        ..., help="Hypothesis text corpus (e.g. ASR output: SGML with or without documents, ctm, trn, stm or "
+        "plain text; '-' for standard input)."
+    ),
+    show: bool = typer.Option(
+        False, "--show",
+        help="Print the aligned words (REF/HYP rows like sclite's pra output) of the weighted alignment used "
+        "for extents.",
+    ),
     unsegmented: Optional[bool] = o.Unsegmented,
-    glm: str = o.Glm,
+    glm: Optional[list[str]] = o.Glm,
+    spoken_forms: str = o.SpokenForms,
     keep_punctuation: bool = o.KeepPunctuation,
     case_sensitive: bool = o.CaseSensitive,
     non_extractable: Optional[list[str]] = o.NonExtractable,
+    spoken_element: str = o.SpokenElement,
     doc_tag: str = o.DocTag,
     docno_tag: str = o.DocnoTag,
     encoding: str = o.Encoding,
-    text_format: Optional[str] = o.TextFormat,
-    hyp_text_format: Optional[str] = o.HypTextFormat,
+    text_format: Optional[o.TextFormatChoice] = o.TextFormat,
+    hyp_text_format: Optional[o.TextFormatChoice] = o.HypTextFormat,
     json_path: Optional[str] = typer.Option(None, "--json", help="Write the WER counts as JSON to PATH ('-' for standard output)."),
     quiet: bool = o.Quiet,
 ) -> None:
-    """Align two text corpora word by word (§7) and print the word error rate per document."""
+    """Align two text corpora word by word and print the word error rate per document."""
     import json
 
+    from rich.markup import escape
     from rich.table import Table
 
-    from hub4eval.api import load_glm, unsegmented_reference_error
+    from hub4eval.api import glm_digests, load_glm, unsegmented_reference_error
     from hub4eval.cli.score import make_console
-    from hub4eval.config import DEFAULT_NON_EXTRACTABLE
+    from hub4eval.config import ALIGNMENT_FIELDS, DEFAULT_NON_EXTRACTABLE, ScoreConfig
     from hub4eval.io.formats import check_text_format, read_text_corpus
     from hub4eval.report import export
     from hub4eval.report import tables as report
     from hub4eval.text.columns import align_corpora
 
-    hidden = tuple(non_extractable) if non_extractable else DEFAULT_NON_EXTRACTABLE
+    o.one_from_stdin(REF_TEXT=ref_text, HYP_TEXT=hyp_text)
+    hidden = o.words("--non-extractable", non_extractable, DEFAULT_NON_EXTRACTABLE)
+    # ScoreConfig checks --glm and --spoken-forms as the scoring commands do
+    config = ScoreConfig(
+        glm=tuple(glm) if glm else ("default",), spoken_forms=spoken_forms, keep_punctuation=keep_punctuation,
+        case_sensitive=case_sensitive, non_extractable=hidden, spoken_element=spoken_element, unsegmented=unsegmented,
+    )
     check_text_format(text_format)
     check_text_format(hyp_text_format, "--hyp-text-format")
     corpora = [
         read_text_corpus(
-            str(path), form, doc_tag=doc_tag, docno_tag=docno_tag, non_extractable=hidden, encoding=encoding
+            str(path), form, doc_tag=doc_tag, docno_tag=docno_tag, non_extractable=hidden, encoding=encoding,
+            spoken_element=spoken_element,
         )
         for path, form in ((ref_text, text_format), (hyp_text, hyp_text_format or text_format))
     ]
     if not corpora[0].segmented:  # raw text (or a templette file) given as the reference
         raise unsegmented_reference_error(corpora[0])
-    glm_file = load_glm(glm)
+    glm_file = load_glm(config.glm)
+    signature = config.signature(
+        texts="aligned", glm_digest=glm_digests(glm_file), only=ALIGNMENT_FIELDS
+    )
     alignment = align_corpora(
         corpora[0], corpora[1], glm=glm_file, keep_punctuation=keep_punctuation,
-        case_sensitive=case_sensitive, unsegmented=unsegmented,
+        case_sensitive=case_sensitive, unsegmented=unsegmented, spoken_forms=config.spoken_forms,
     )
-    print_warnings([*corpora[0].warnings, *corpora[1].warnings, *alignment.warnings], quiet)
+    glm_warnings = glm_file.warnings if glm_file is not None else ()
+    print_warnings([*glm_warnings, *corpora[0].warnings, *corpora[1].warnings, *alignment.warnings], quiet)
     from hub4eval.text.wer import corpus_wer
 
-    data = corpus_wer(alignment)  # sclite's counts, and the extents' alignment's when they differ
-    summary = data["summary"]
+    wer = corpus_wer(alignment)  # sclite's counts, and the extents' alignment's when they differ
+    summary = wer["summary"]
     if json_path is not None:
+        data = {"signature": signature, **wer}
         export.write_text(json.dumps(data, indent=2) + "\n", json_path)
         if json_path == "-":
             return
@@ -104,7 +128,7 @@ def align_command(
             str(counts["deletions"]), str(counts["insertions"]), report.percent(counts["wer"]),
         ]
 
-    for document in data["documents"]:
+    for document in wer["documents"]:
         name = document["ref_docid"] or f"{document['hyp_docid'] or '(unsegmented)'} (hypothesis only)"
         if document["ref_docid"] is None and document["hyp_docid"] is None:
             name = "(unsegmented)"
@@ -132,3 +156,4 @@ def align_command(
                 console.print(f"Eval: {eval_line}".rstrip(), highlight=False, markup=False)
     console.print()
     console.print(report.wer_text(summary), highlight=False)
+    console.print(f"[dim]{escape(signature)}[/dim]", highlight=False, soft_wrap=True)

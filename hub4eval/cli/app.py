@@ -11,6 +11,12 @@ from typing import Any, TypeVar
 
 import click
 import typer
+from typer.core import TyperGroup
+
+try:  # typer >= 0.20 carries its own copy of click: its exceptions are that copy's
+    from typer._click import exceptions as click_errors
+except ImportError:  # pragma: no cover - older typer uses click itself
+    from click import exceptions as click_errors
 
 from hub4eval.errors import InputError, InputWarning
 from hub4eval.util.gcpause import paused_gc
@@ -18,17 +24,85 @@ from hub4eval.util.gcpause import paused_gc
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 1
 
+class OneLineUsageErrors(TyperGroup):
+    """A bad option or argument is one line on stderr and exit status 2, like bad input.
+
+    click prints a usage error as several lines (usage, a pointer to --help,
+    a framed message); hub4eval's rule is one line a script can read.
+    """
+
+    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        try:
+            code = super().main(*args, standalone_mode=False, **kwargs)
+        except click_errors.NoArgsIsHelpError as error:
+            typer.echo(error.ctx.get_help() if error.ctx is not None else error.format_message())
+            sys.exit(0)
+        except click_errors.UsageError as error:
+            names, context = [], error.ctx
+            while context is not None and context.parent is not None:  # the root's name is the program's
+                names.append(context.info_name or "")
+                context = context.parent
+            help_command = " ".join(["hub4eval", *reversed(names), "--help"])
+            message = error.format_message().replace("Value error, ", "").rstrip(".")
+            message = message[:1].lower() + message[1:]
+            typer.echo(one_line(f"{message} (hint: see {help_command})"), err=True)
+            sys.exit(EXIT_BAD_INPUT)
+        except click_errors.ClickException as error:
+            error.show()
+            sys.exit(error.exit_code)
+        except typer.Abort:
+            typer.echo("Aborted!", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
 app = typer.Typer(
     name="hub4eval",
-    help="Score HUB-4 templette information extraction (reference vs hypothesis), "
-    "from human transcripts or raw ASR output.",
+    cls=OneLineUsageErrors,
+    rich_markup_mode=None,  # plain help, wrapped to the terminal (rich panels cut long words at 80 columns)
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from hub4eval import __version__
+
+        typer.echo(f"hub4eval {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: bool = typer.Option(
+        False, "--version", callback=_print_version, is_eager=True, help="Print hub4eval's version and exit."
+    ),
+) -> None:
+    """Score HUB-4 templette information extraction (reference vs hypothesis), from human
+    transcripts or raw ASR output.
+
+    Shell completion: run 'hub4eval --install-completion' once (bash, zsh, fish or
+    PowerShell), then open a new shell.
+    """
+
+
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+def current_params() -> dict[str, Any]:
+    """The parameters of the command being run ({} outside a command)."""
+    try:
+        from typer._click.globals import get_current_context
+    except ImportError:  # pragma: no cover - older typer uses click itself
+        from click import get_current_context
+    context = get_current_context(silent=True)
+    return dict(context.params) if context is not None else {}
 
 
 def one_line(text: str) -> str:

@@ -16,6 +16,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from hub4eval.cli import options as o
 from hub4eval.cli.app import command, print_warnings
 from hub4eval.model import PointerFill, TemplateSet
 
@@ -57,11 +58,12 @@ def summary_table(tset: TemplateSet) -> Table:
 
 @command("check")
 def check_command(
-    file: Path = typer.Argument(..., help="Templette file to check."),
+    file: Path = typer.Argument(..., help="Templette file to check ('-' for standard input)."),
     text: Optional[Path] = typer.Option(
         None,
         "--text",
-        help="Text corpus (SGML, ctm, trn, stm or plain text) the file's offsets refer to: checks DOCIDs, extents and content.",
+        help="Text corpus (SGML, ctm, trn, stm or plain text; '-' for standard input) the file's offsets refer to: "
+        "checks DOCIDs, extents and content.",
     ),
     hypothesis: bool = typer.Option(
         False,
@@ -69,14 +71,16 @@ def check_command(
         help="Read the file as a hypothesis (brackets literal, no '/') or as a reference (default).",
     ),
     encoding: str = typer.Option("utf-8", "--encoding", help="Encoding of the input files (e.g. latin-1)."),
-    text_format: Optional[str] = typer.Option(
-        None, "--text-format", help="Format of --text: sgml, ctm, trn, stm or txt (default: by file extension)."
+    text_format: Optional[o.TextFormatChoice] = typer.Option(
+        None, "--text-format", case_sensitive=False, help="Format of --text: sgml, ctm, trn, stm or txt (default: by file extension)."
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print no summary and no warnings, only errors."),
 ) -> None:
     """Check that FILE is a valid templette file; print a summary and the warnings."""
+    from hub4eval.cli.options import one_from_stdin
     from hub4eval.io.validate import check_against_corpus
 
+    one_from_stdin(FILE=file, **{"--text": text})
     role = "hypothesis" if hypothesis else "reference"
     from hub4eval.api import read_templates_checked
 

@@ -19,28 +19,30 @@ from hub4eval.cli.app import command, print_warnings
 
 @command("compare")
 def compare_command(
-    ref: Path = typer.Argument(..., help="Reference templette file."),
-    hyp_a: Path = typer.Argument(..., help="Hypothesis of system A."),
-    hyp_b: Path = typer.Argument(..., help="Hypothesis of system B."),
+    ref: Path = typer.Argument(..., help="Reference templette file ('-' for standard input)."),
+    hyp_a: Path = typer.Argument(..., help="Hypothesis of system A ('-' for standard input)."),
+    hyp_b: Path = typer.Argument(..., help="Hypothesis of system B ('-' for standard input)."),
     ref_text: Optional[Path] = o.RefText,
     hyp_text: Optional[Path] = o.HypText,
     unsegmented: Optional[bool] = o.Unsegmented,
-    compare: str = o.Compare,
-    content: str = o.Content,
-    glm: str = o.Glm,
+    compare: o.CompareChoice = o.Compare,
+    content: o.ContentChoice = o.Content,
+    glm: Optional[list[str]] = o.Glm,
+    spoken_forms: str = o.SpokenForms,
     beta: float = o.Beta,
     min_map_f: Optional[float] = o.MinMapF,
     unscored_slot: Optional[list[str]] = o.UnscoredSlot,
-    premodifiers: str = o.Premodifiers,
+    premodifiers: list[str] = o.Premodifiers,
     keep_punctuation: bool = o.KeepPunctuation,
     case_sensitive: bool = o.CaseSensitive,
     non_extractable: Optional[list[str]] = o.NonExtractable,
-    fillers: str = o.Fillers,
+    spoken_element: str = o.SpokenElement,
+    fillers: list[str] = o.Fillers,
     doc_tag: str = o.DocTag,
     docno_tag: str = o.DocnoTag,
     encoding: str = o.Encoding,
-    text_format: Optional[str] = o.TextFormat,
-    hyp_text_format: Optional[str] = o.HypTextFormat,
+    text_format: Optional[o.TextFormatChoice] = o.TextFormat,
+    hyp_text_format: Optional[o.TextFormatChoice] = o.HypTextFormat,
     bootstrap: int = typer.Option(10000, "--bootstrap", help="Paired document-level bootstrap resamples."),
     seed: int = typer.Option(12345, "--seed", help="Random seed of the resampling."),
     json_path: Optional[str] = typer.Option(None, "--json", help="Write the comparison as JSON to PATH ('-' for standard output)."),
@@ -60,11 +62,13 @@ def compare_command(
 
     if bootstrap < 1:
         raise UsageError(f"--bootstrap must be at least 1, got {bootstrap}", hint="e.g. --bootstrap 10000")
+    o.one_from_stdin(REF=ref, A=hyp_a, B=hyp_b, **{"--ref-text": ref_text, "--hyp-text": hyp_text})
     config = o.build_config(
         compare=compare, content=content, glm=glm, beta=beta, min_map_f=min_map_f,
         unscored_slot=unscored_slot, premodifiers=premodifiers, keep_punctuation=keep_punctuation,
         case_sensitive=case_sensitive, non_extractable=non_extractable, fillers=fillers,
-        unsegmented=unsegmented,
+        spoken_element=spoken_element,
+        unsegmented=unsegmented, spoken_forms=spoken_forms,
     )
     results = [
         score_with_progress(

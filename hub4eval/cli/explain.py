@@ -34,7 +34,7 @@ def context_lines(context: Any, plain: bool) -> tuple[str, str]:
 
     ref_cells, hyp_cells = [], []
     for ref, hyp, kind, ref_on, hyp_on in zip(
-        context.ref_words, context.hyp_words, context.kinds, context.ref_marked, context.hyp_marked
+        context.ref_words, context.hyp_words, context.kinds, context.ref_marked, context.hyp_marked, strict=True
     ):
         if kind != GAP:
             ref, hyp = ref or "***", hyp or "***"
@@ -89,35 +89,38 @@ def _print_table(console: Any, rows: list[Any]) -> None:
 
 @command("explain")
 def explain_command(
-    ref: Path = typer.Argument(..., help="Reference templette file."),
-    hyp: Path = typer.Argument(..., help="Hypothesis templette file."),
+    ref: Path = typer.Argument(..., help="Reference templette file ('-' for standard input)."),
+    hyp: Path = typer.Argument(..., help="Hypothesis templette file ('-' for standard input)."),
     slot: Optional[list[str]] = typer.Option(None, "--slot", help="Only points of this slot, as TYPE.SLOT; repeatable."),
     type_: Optional[list[str]] = typer.Option(None, "--type", help="Only points of this instance type; repeatable."),
     doc: Optional[list[str]] = typer.Option(None, "--doc", help="Only points of this document (DOCID); repeatable."),
-    category: Optional[list[str]] = typer.Option(
-        None, "--category", help="Only points of this category: COR INC MIS SPU OPT REM; repeatable."
+    category: Optional[list[o.CategoryChoice]] = typer.Option(
+        None, "--category", case_sensitive=False, metavar="COR|INC|MIS|SPU|OPT|REM",
+        help="Only points of this category (any case); repeatable."
     ),
     context: int = typer.Option(4, "--context", min=0, help="Aligned words shown on each side of a fill (texts differ)."),
     table: bool = typer.Option(False, "--table", help="One table row per point (fills side by side), no aligned context."),
     ref_text: Optional[Path] = o.RefText,
     hyp_text: Optional[Path] = o.HypText,
     unsegmented: Optional[bool] = o.Unsegmented,
-    compare: str = o.Compare,
-    content: str = o.Content,
-    glm: str = o.Glm,
+    compare: o.CompareChoice = o.Compare,
+    content: o.ContentChoice = o.Content,
+    glm: Optional[list[str]] = o.Glm,
+    spoken_forms: str = o.SpokenForms,
     beta: float = o.Beta,
     min_map_f: Optional[float] = o.MinMapF,
     unscored_slot: Optional[list[str]] = o.UnscoredSlot,
-    premodifiers: str = o.Premodifiers,
+    premodifiers: list[str] = o.Premodifiers,
     keep_punctuation: bool = o.KeepPunctuation,
     case_sensitive: bool = o.CaseSensitive,
     non_extractable: Optional[list[str]] = o.NonExtractable,
-    fillers: str = o.Fillers,
+    spoken_element: str = o.SpokenElement,
+    fillers: list[str] = o.Fillers,
     doc_tag: str = o.DocTag,
     docno_tag: str = o.DocnoTag,
     encoding: str = o.Encoding,
-    text_format: Optional[str] = o.TextFormat,
-    hyp_text_format: Optional[str] = o.HypTextFormat,
+    text_format: Optional[o.TextFormatChoice] = o.TextFormat,
+    hyp_text_format: Optional[o.TextFormatChoice] = o.HypTextFormat,
     quiet: bool = o.Quiet,
 ) -> None:
     """List every point matching the filters: category, reference and hypothesis fills, reason.
@@ -127,11 +130,14 @@ def explain_command(
     from hub4eval.cli.score import make_console, score_with_progress
     from hub4eval.report.explain import explain, tally
 
+    o.one_from_stdin(REF=ref, HYP=hyp, **{"--ref-text": ref_text, "--hyp-text": hyp_text})
+    category = [o.choice(c) for c in category or ()]
     config = o.build_config(
         compare=compare, content=content, glm=glm, beta=beta, min_map_f=min_map_f,
         unscored_slot=unscored_slot, premodifiers=premodifiers, keep_punctuation=keep_punctuation,
         case_sensitive=case_sensitive, non_extractable=non_extractable, fillers=fillers,
-        unsegmented=unsegmented,
+        spoken_element=spoken_element,
+        unsegmented=unsegmented, spoken_forms=spoken_forms,
     )
     result = score_with_progress(
         ref, hyp, config, description="mapping documents", quiet=quiet, ref_text=ref_text,

@@ -1,7 +1,15 @@
-"""Options shared by the commands that score (score, explain, compare)."""
+"""Options shared by the commands that score (score, explain, compare).
+
+Conventions of every command: an option with fixed choices lists them (an
+unknown value is a usage error that names them); a list option is repeated,
+one value each time (``--premodifiers a --premodifiers the``), replaces its
+default, and ``''`` given alone means an empty list; ``-`` as a file name
+reads standard input (for one input at most).
+"""
 
 from __future__ import annotations
 
+from enum import Enum
 from pathlib import Path
 from typing import Optional
 
@@ -11,20 +19,58 @@ from hub4eval.config import (
     DEFAULT_FILLERS,
     DEFAULT_NON_EXTRACTABLE,
     DEFAULT_PREMODIFIERS,
+    DEFAULT_SPOKEN_ELEMENT,
     DEFAULT_UNSCORED_SLOTS,
     ScoreConfig,
 )
 
+
+class CompareChoice(str, Enum):
+    both = "both"
+    content = "content"
+    extent = "extent"
+
+
+class ContentChoice(str, Enum):
+    auto = "auto"
+    clean = "clean"
+    noisy = "noisy"
+
+
+class TextFormatChoice(str, Enum):
+    sgml = "sgml"
+    ctm = "ctm"
+    trn = "trn"
+    stm = "stm"
+    txt = "txt"
+
+
+class LevelChoice(str, Enum):
+    document = "document"
+    type = "type"
+
+
+# --sort: a metric (worst first) or a count (largest first); same names as the table columns.
+SortChoice = Enum(  # type: ignore[misc]
+    "SortChoice",
+    {name: name for name in ("F", "REC", "PRE", "UND", "OVG", "SUB", "ERR",
+                             "POS", "ACT", "COR", "INC", "MIS", "SPU", "OPT", "REM")},
+    type=str,
+)
+CategoryChoice = Enum(  # type: ignore[misc]
+    "CategoryChoice", {name: name for name in ("COR", "INC", "MIS", "SPU", "OPT", "REM")}, type=str
+)
+
+
 RefText = typer.Option(
-    None,
-    "--ref-text",
-    help="Reference text corpus (SGML, ctm, trn or stm); validates extents, needed for --hyp-text.",
+    None, "--ref-text", help="Reference text corpus (SGML, ctm, trn or stm; '-' for standard input); validates "
+    "extents, needed for --hyp-text."
 )
 HypText = typer.Option(
     None,
     "--hyp-text",
-    help="Hypothesis text corpus (e.g. ASR output). When it differs from --ref-text, extents are "
-    "normalized by word alignment and content is compared as noisy data (§6, §7).",
+    help="Hypothesis text corpus (e.g. ASR output; '-' for standard input). When it differs from --ref-text, extents are "
+    "normalized by word alignment and content is compared as noisy data.",
 )
 Unsegmented = typer.Option(
     None,
@@ -32,56 +78,85 @@ Unsegmented = typer.Option(
     help="Treat the hypothesis text as one unsegmented stream (default: automatic, "
     "unsegmented when it has no document tags).",
 )
-Compare = typer.Option("both", "--compare", help="Aspects of text fills that give points: both, content or extent.")
+Compare = typer.Option(
+    CompareChoice.both.value, "--compare", case_sensitive=False,
+    help="Aspects of text fills that give points: content, extent, or both.",
+)
 Content = typer.Option(
-    "auto", "--content", help="Content comparison: clean, noisy, or auto (noisy when the texts differ)."
+    ContentChoice.auto.value, "--content", case_sensitive=False,
+    help="Content comparison: clean (substrings), noisy (tokens, fillers optional), or auto (noisy when the "
+    "texts differ).",
 )
 Glm = typer.Option(
-    "default",
+    None,
     "--glm",
     help="Spelling-normalization (GLM) file applied when texts differ: a path, 'default' "
-    "(the shipped mapping_files/en.glm) or 'none'.",
+    "(the shipped mapping_files/en.glm) or 'none'; repeatable, the files apply in the order "
+    "given (--glm default --glm mine.glm). Default: default.",
+)
+SpokenForms = typer.Option(
+    "en",
+    "--spoken-forms",
+    help="When texts differ, bring spoken and written numbers to one form on both sides "
+    "(fifty eight = 58, $12,500 = twelve thousand five hundred dollars): en, or none.",
 )
 Beta = typer.Option(1.0, "--beta", help="Weight of recall against precision in F (1: equal weight).")
 MinMapF = typer.Option(
     None,
     "--min-map-f",
-    help="Map instances only when the pair's F is greater than this (MUC-style threshold). "
-    "Default: map every pair, F = 0 included, as the procedure does.",
+    help="Map instance pairs only when their F is greater than this (MUC-style threshold; "
+    "instance pairs only, not fills or instance sets). Default (and 0): map every pair, "
+    "F = 0 included, as the procedure does.",
 )
 UnscoredSlot = typer.Option(
     None,
     "--unscored-slot",
-    help=f"Slot that gives no points; repeatable, replaces the default ({' '.join(DEFAULT_UNSCORED_SLOTS)}).",
+    metavar="SLOT",
+    help=f"Slot that gives no points; repeatable, replaces the default ({' '.join(DEFAULT_UNSCORED_SLOTS)}; "
+    "'' for none).",
 )
 Premodifiers = typer.Option(
-    " ".join(DEFAULT_PREMODIFIERS),
+    list(DEFAULT_PREMODIFIERS),
     "--premodifiers",
-    help="Leading words removed from fills before comparison (space separated; '' for none).",
+    metavar="WORD",
+    help="Leading word removed from fills before comparison; repeatable, replaces the default ('' for none).",
 )
 KeepPunctuation = typer.Option(False, "--keep-punctuation", help="Do not white out punctuation in fills and texts.")
 CaseSensitive = typer.Option(False, "--case-sensitive", help="Compare case-sensitively.")
 NonExtractable = typer.Option(
     None,
     "--non-extractable",
-    help=f"SGML element whose content is not text; repeatable (default: {' '.join(DEFAULT_NON_EXTRACTABLE)}).",
+    metavar="ELEMENT",
+    help=f"SGML element whose content is not text; repeatable, replaces the default "
+    f"({' '.join(DEFAULT_NON_EXTRACTABLE)}; '' for none).",
+)
+SpokenElement = typer.Option(
+    DEFAULT_SPOKEN_ELEMENT,
+    "--spoken-element",
+    help="In a document that has this element, only the text inside it is spoken: aligned and "
+    "counted in WER (header elements such as DOCNO and DATE_TIME are not). A document without "
+    "it is all spoken.",
 )
 Fillers = typer.Option(
-    " ".join(DEFAULT_FILLERS),
+    list(DEFAULT_FILLERS),
     "--fillers",
-    help="Filler words, optional in the reference and dropped from the hypothesis in noisy comparison.",
+    metavar="WORD",
+    help="Filler word, optional in the reference and dropped from the hypothesis in noisy comparison; "
+    "repeatable, replaces the default ('' for none).",
 )
 DocTag = typer.Option("DOC", "--doc-tag", help="Generic identifier of the document tags in the corpora.")
 DocnoTag = typer.Option("DOCNO", "--docno-tag", help="Generic identifier of the document-identifier element.")
 TextFormat = typer.Option(
     None,
     "--text-format",
+    case_sensitive=False,
     help="Format of the text corpora: sgml, ctm, trn, stm or txt (default: by file extension, "
     ".ctm .trn .stm .txt; any other extension is SGML). See docs/text-formats.md.",
 )
 HypTextFormat = typer.Option(
     None,
     "--hyp-text-format",
+    case_sensitive=False,
     help="Format of the hypothesis text only, when it differs from the reference's: sgml, ctm, trn, stm or txt.",
 )
 Encoding = typer.Option("utf-8", "--encoding", help="Encoding of every input file (e.g. latin-1 for old NIST data).")
@@ -90,35 +165,92 @@ Quiet = typer.Option(False, "--quiet", "-q", help="Print no warnings and no prog
 
 def build_config(
     *,
-    compare: str,
-    content: str,
-    glm: str,
+    compare: str | Enum,
+    content: str | Enum,
+    glm: Optional[list[str]],
     beta: float,
     min_map_f: Optional[float],
     unscored_slot: Optional[list[str]],
-    premodifiers: str,
+    premodifiers: str | list[str],
     keep_punctuation: bool,
     case_sensitive: bool,
     non_extractable: Optional[list[str]],
-    fillers: str,
+    fillers: str | list[str],
     unsegmented: Optional[bool],
+    spoken_forms: str = "en",
+    spoken_element: str = DEFAULT_SPOKEN_ELEMENT,
 ) -> ScoreConfig:
     """Turn CLI option values into a :class:`ScoreConfig` (raises UsageError on bad values)."""
     return ScoreConfig(
-        compare=compare,  # type: ignore[arg-type]
-        content=content,  # type: ignore[arg-type]
+        compare=choice(compare),  # type: ignore[arg-type]
+        content=choice(content),  # type: ignore[arg-type]
         beta=beta,
         min_map_f=min_map_f,
-        unscored_slots=tuple(unscored_slot) if unscored_slot else DEFAULT_UNSCORED_SLOTS,
-        premodifiers=tuple(premodifiers.split()),
+        unscored_slots=words("--unscored-slot", unscored_slot, DEFAULT_UNSCORED_SLOTS),
+        premodifiers=words("--premodifiers", premodifiers),
         keep_punctuation=keep_punctuation,
         case_sensitive=case_sensitive,
-        non_extractable=tuple(non_extractable) if non_extractable else DEFAULT_NON_EXTRACTABLE,
-        fillers=tuple(fillers.split()),
-        glm=glm,
+        non_extractable=words("--non-extractable", non_extractable, DEFAULT_NON_EXTRACTABLE),
+        spoken_element=spoken_element,
+        fillers=words("--fillers", fillers),
+        glm=tuple(glm) if glm else ("default",),
+        spoken_forms=spoken_forms,
         unsegmented=unsegmented,
     )
 
 
 def existing(path: Optional[Path]) -> Optional[str]:
     return None if path is None else str(path)
+
+
+def choice(value: str | Enum) -> str:
+    """The plain value of a choice option (typer passes an Enum member)."""
+    return value.value if isinstance(value, Enum) else value
+
+
+def words(option: str, values: str | list[str] | None, default: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The values of a repeatable list option; None (not given) is ``default``.
+
+    ``''`` alone is the empty list. The old form, one value holding several
+    space-separated words (``--premodifiers "a an the"``), is still read, word
+    by word, with a deprecation warning on stderr (not with ``--quiet``).
+    """
+    if values is None:
+        return default
+    if isinstance(values, str):
+        values = [values]
+    out: list[str] = []
+    for value in values:
+        parts = value.split()
+        if len(parts) > 1:
+            _deprecated(option, value)
+        out.extend(parts)
+    return tuple(out)
+
+
+def _deprecated(option: str, value: str) -> None:
+    from hub4eval.cli.app import current_params
+
+    if current_params().get("quiet"):
+        return
+    repeated = " ".join(f"{option} {word}" for word in value.split())
+    typer.echo(
+        f"warning: {option} {value!r}: a space-separated list is deprecated; repeat the option: {repeated}",
+        err=True,
+    )
+
+
+def one_from_stdin(**paths: object) -> None:
+    """Standard input can be read once: at most one of ``paths`` may be ``-``.
+
+    Raises:
+        UsageError: two or more inputs are ``-``.
+    """
+    from hub4eval.errors import UsageError
+
+    named = [name for name, path in paths.items() if path is not None and str(path) == "-"]
+    if len(named) > 1:
+        raise UsageError(
+            f"{' and '.join(named)} both read standard input ('-')",
+            hint="standard input can be read once: give all but one of them as files",
+        )

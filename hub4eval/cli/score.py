@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,10 +20,12 @@ if TYPE_CHECKING:
 
 
 def make_console(stderr: bool = False) -> Console:
-    """A console that stays wide enough for the 17-column tables when piped."""
+    """A console for the tables: the terminal's width; piped, ``$COLUMNS`` if set, else 160."""
     console = Console(stderr=stderr)
     if not console.is_terminal:
-        console = Console(stderr=stderr, width=160, no_color=True)
+        columns = os.environ.get("COLUMNS", "")
+        width = int(columns) if columns.isdigit() and int(columns) > 0 else 160
+        console = Console(stderr=stderr, width=width, no_color=True)
     return console
 
 
@@ -96,36 +99,42 @@ def _write(text: str | Iterable[str], path: str, option: str) -> None:
 
 @command("score")
 def score_command(
-    ref: Path = typer.Argument(..., help="Reference templette file."),
-    hyp: Path = typer.Argument(..., help="Hypothesis templette file."),
+    ref: Path = typer.Argument(..., help="Reference templette file ('-' for standard input)."),
+    hyp: Path = typer.Argument(..., help="Hypothesis templette file ('-' for standard input)."),
     ref_text: Optional[Path] = o.RefText,
     hyp_text: Optional[Path] = o.HypText,
     unsegmented: Optional[bool] = o.Unsegmented,
-    compare: str = o.Compare,
-    content: str = o.Content,
-    glm: str = o.Glm,
+    compare: o.CompareChoice = o.Compare,
+    content: o.ContentChoice = o.Content,
+    glm: Optional[list[str]] = o.Glm,
+    spoken_forms: str = o.SpokenForms,
     beta: float = o.Beta,
     min_map_f: Optional[float] = o.MinMapF,
     unscored_slot: Optional[list[str]] = o.UnscoredSlot,
-    premodifiers: str = o.Premodifiers,
+    premodifiers: list[str] = o.Premodifiers,
     keep_punctuation: bool = o.KeepPunctuation,
     case_sensitive: bool = o.CaseSensitive,
     non_extractable: Optional[list[str]] = o.NonExtractable,
-    fillers: str = o.Fillers,
+    spoken_element: str = o.SpokenElement,
+    fillers: list[str] = o.Fillers,
     doc_tag: str = o.DocTag,
     docno_tag: str = o.DocnoTag,
     encoding: str = o.Encoding,
-    text_format: Optional[str] = o.TextFormat,
-    hyp_text_format: Optional[str] = o.HypTextFormat,
+    text_format: Optional[o.TextFormatChoice] = o.TextFormat,
+    hyp_text_format: Optional[o.TextFormatChoice] = o.HypTextFormat,
     json_path: Optional[str] = typer.Option(
         None, "--json", help="Write the full result as JSON to PATH ('-' for standard output)."
     ),
-    csv_path: Optional[str] = typer.Option(None, "--csv", help="Write one row per slot (and type, and ALL) as CSV."),
-    by: Optional[list[str]] = typer.Option(
-        None, "--by", help="Also print a table per 'document' or per 'type'; repeatable."
+    csv_path: Optional[str] = typer.Option(
+        None, "--csv", help="Write one row per slot (and type, and ALL) as CSV to PATH ('-' for standard output, "
+        "then only the CSV is printed)."
     ),
-    sort: Optional[str] = typer.Option(
-        None, "--sort", help="Sort --by tables by a metric, worst first (e.g. F), or by a count (e.g. MIS)."
+    by: Optional[list[o.LevelChoice]] = typer.Option(
+        None, "--by", case_sensitive=False, metavar="document|type", help="Also print a table per document or per type; repeatable."
+    ),
+    sort: Optional[o.SortChoice] = typer.Option(
+        None, "--sort", case_sensitive=False, metavar="F|REC|PRE|UND|OVG|SUB|ERR|POS|ACT|COR|INC|MIS|SPU|OPT|REM",
+        help="Sort --by tables by a metric, worst first (e.g. F), or by a count, largest first (e.g. MIS).",
     ),
     show_mapping: bool = typer.Option(False, "--show-mapping", help="Print which instances were mapped, with each pair's F."),
     html_path: Optional[str] = typer.Option(
@@ -143,18 +152,26 @@ def score_command(
     from hub4eval.report import tables as report
     from hub4eval.scoring.metrics import METRICS
 
-    for level in by or ():
-        if level not in ("document", "type"):
-            raise UsageError(f"unknown --by value {level!r}", hint="use document or type")
+    by = [o.choice(level) for level in by or ()]
+    sort = None if sort is None else o.choice(sort)
     if sort is not None and sort.upper() not in METRICS + report.COUNT_COLUMNS:
         raise UsageError(f"unknown --sort value {sort!r}", hint="use a metric such as F or a count such as MIS")
+    to_stdout = [name for name, path in (("--json", json_path), ("--csv", csv_path), ("--html", html_path))
+                 if path == "-"]
+    if len(to_stdout) > 1:
+        raise UsageError(
+            f"{' and '.join(to_stdout)} both write to standard output ('-')",
+            hint="standard output holds one output: write the others to files",
+        )
+    o.one_from_stdin(REF=ref, HYP=hyp, **{"--ref-text": ref_text, "--hyp-text": hyp_text})
     if bootstrap < 0:
         raise UsageError(f"--bootstrap must be 0 or more, got {bootstrap}", hint="e.g. --bootstrap 10000")
     config = o.build_config(
         compare=compare, content=content, glm=glm, beta=beta, min_map_f=min_map_f,
         unscored_slot=unscored_slot, premodifiers=premodifiers, keep_punctuation=keep_punctuation,
         case_sensitive=case_sensitive, non_extractable=non_extractable, fillers=fillers,
-        unsegmented=unsegmented,
+        spoken_element=spoken_element,
+        unsegmented=unsegmented, spoken_forms=spoken_forms,
     )
     result = score_with_progress(
         ref, hyp, config, description="mapping documents", quiet=quiet, ref_text=ref_text,
@@ -183,13 +200,17 @@ def score_command(
         _write(to_html(result, intervals=intervals, bootstrap_note=note), html_path, "--html")
     if csv_path is not None:
         _write(export.to_csv_text(result), csv_path, "--csv")
-    if json_path == "-":
-        return  # standard output holds the JSON only
+    if to_stdout:
+        return  # standard output holds that output only
     console = make_console()
-    console.print(report.slot_table(result))
+    for n, table in enumerate(report.slot_tables(result, console.width)):
+        if n:
+            console.print()
+        console.print(table)
     for level in by or ():
-        console.print()
-        console.print(report.level_table(result, level, sort))
+        for table in report.level_tables(result, level, sort, console.width):
+            console.print()
+            console.print(table)
     if show_mapping:
         console.print()
         console.print(report.mapping_table(result))

@@ -17,7 +17,7 @@ Doc = typer.Option(None, "--doc", help="Print only this document's text (offsets
 @command("text")
 def text_command(
     file: Path = File,
-    text_format: str | None = o.TextFormat,
+    text_format: o.TextFormatChoice | None = o.TextFormat,
     doc: str | None = Doc,
     doc_tag: str = o.DocTag,
     docno_tag: str = o.DocnoTag,

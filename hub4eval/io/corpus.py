@@ -20,11 +20,11 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from hub4eval.config import DEFAULT_NON_EXTRACTABLE
+from hub4eval.config import DEFAULT_NON_EXTRACTABLE, DEFAULT_SPOKEN_ELEMENT
 from hub4eval.errors import InputError, InputWarning
 from hub4eval.model import Corpus, Document
 
-__all__ = ["as_unsegmented", "parse_corpus", "read_corpus"]
+__all__ = ["as_unsegmented", "parse_corpus", "read_corpus", "with_spoken_element"]
 
 _TAG = re.compile(r"<(/?)\s*([A-Za-z][\w.:-]*)?[^<>]*>|<")
 
@@ -118,6 +118,61 @@ def _extractable(
     return tuple(spans)
 
 
+def _spoken(
+    tags: Sequence[_Tag],
+    start: int,
+    extractable: tuple[tuple[int, int], ...],
+    element: str,
+    path: str,
+    lines: _Lines | None,
+) -> tuple[tuple[int, int], ...] | None:
+    """The extractable spans (relative to ``start``) inside ``element``; None without one (§1).
+
+    ``lines`` None: a malformed element is read leniently (to the end), for
+    corpora already checked when they were read.
+    """
+    inside: list[tuple[int, int]] = []
+    opened: _Tag | None = None
+    depth = 0
+    for tag in tags:
+        if tag.name != element:
+            continue
+        if not tag.closing:
+            if depth == 0:
+                opened = tag
+            depth += 1
+        elif depth == 0:
+            if lines is not None:
+                raise InputError(
+                    f"</{element}> without an open <{element}>",
+                    path,
+                    *lines.position(tag.start),
+                    hint=f"every </{element}> closes an earlier <{element}> (the spoken text of the document)",
+                )
+        else:
+            depth -= 1
+            if depth == 0 and opened is not None:
+                inside.append((opened.end - start, tag.start - start))
+    if opened is None:
+        return None
+    if depth:
+        if lines is not None:
+            raise InputError(
+                f"<{element}> element is not closed",
+                path,
+                *lines.position(opened.start),
+                hint=f"add </{element}> after the spoken text of the document",
+            )
+        inside.append((opened.end - start, 1 << 62))
+    spoken = []
+    for a, b in extractable:
+        for c, d in inside:
+            lo, hi = max(a, c), min(b, d)
+            if lo < hi:
+                spoken.append((lo, hi))
+    return tuple(spoken)
+
+
 def parse_corpus(
     text: str,
     path: str = "<string>",
@@ -125,6 +180,7 @@ def parse_corpus(
     doc_tag: str = "DOC",
     docno_tag: str = "DOCNO",
     non_extractable: Iterable[str] = DEFAULT_NON_EXTRACTABLE,
+    spoken_element: str = DEFAULT_SPOKEN_ELEMENT,
 ) -> Corpus:
     """Parse the text of a corpus file.
 
@@ -134,6 +190,8 @@ def parse_corpus(
         doc_tag: generic identifier of the document tags (case-insensitive).
         docno_tag: generic identifier of the document-identifier element.
         non_extractable: elements whose content is not text.
+        spoken_element: in a document that has this element, only the
+            extractable text inside it is spoken (§1).
 
     Returns:
         The corpus; unsegmented (one document, DOCID None) when the file has no
@@ -147,6 +205,7 @@ def parse_corpus(
     """
     lines = _Lines(text)
     doc, docno = doc_tag.upper(), docno_tag.upper()
+    spoken_name = spoken_element.upper()
     hidden = frozenset(name.upper() for name in non_extractable)
     tags = _tags(text, path, lines)
     warnings: list[InputWarning] = []
@@ -158,8 +217,10 @@ def parse_corpus(
     if not any(tag.name == doc for tag in tags):
         # No document tags: raw ASR output. An empty file lands here too; the
         # caller knows whether it was the reference or the hypothesis and says so.
-        whole = Document(None, text, 0, 1, _extractable(tags, 0, len(text), hidden, path, lines))
-        return Corpus((whole,), segmented=False, path=path, warnings=())
+        extractable = _extractable(tags, 0, len(text), hidden, path, lines)
+        spoken = _spoken(tags, 0, extractable, spoken_name, path, lines)
+        whole = Document(None, text, 0, 1, extractable, spoken)
+        return Corpus((whole,), segmented=False, path=path, warnings=(), spoken_element=spoken_element)
 
     documents: list[Document] = []
     seen: dict[str, int] = {}
@@ -192,7 +253,12 @@ def parse_corpus(
                 hint=f"every </{doc_tag}> closes an earlier <{doc_tag}>",
             )
         inner = tags[first_tag + 1 : index]
-        documents.append(_document(text, opened, tag, inner, docno, docno_tag, hidden, seen, path, lines))
+        document = _document(text, opened, tag, inner, docno, docno_tag, hidden, seen, path, lines)
+        spoken = _spoken(inner, opened.start, document.extractable, spoken_name, path, lines)
+        if spoken is not None:
+            document = Document(document.docid, document.text, document.offset, document.line,
+                                document.extractable, spoken)
+        documents.append(document)
         opened, outside = None, tag.end
     if opened is not None:
         raise error(
@@ -204,7 +270,9 @@ def parse_corpus(
         stray = outside + len(text[outside:]) - len(text[outside:].lstrip())
         line, column = lines.position(stray)
         warnings.append(InputWarning("text outside any document is ignored", path, line, column))
-    return Corpus(tuple(documents), segmented=True, path=path, warnings=tuple(warnings))
+    return Corpus(
+        tuple(documents), segmented=True, path=path, warnings=tuple(warnings), spoken_element=spoken_element
+    )
 
 
 def _document(
@@ -280,14 +348,47 @@ def as_unsegmented(corpus: Corpus) -> Corpus:
         return corpus
     pieces: list[str] = []
     spans: list[tuple[int, int]] = []
+    spoken: list[tuple[int, int]] = []
     position = 0
     for doc in corpus.documents:
         pieces.append(" " * (doc.offset - position))
         pieces.append(doc.text)
         spans.extend((doc.offset + a, doc.offset + b) for a, b in doc.extractable)
+        spoken.extend((doc.offset + a, doc.offset + b) for a, b in doc.spoken_spans())
         position = doc.offset + len(doc.text)
-    whole = Document(None, "".join(pieces), 0, 1, tuple(spans))
-    return Corpus((whole,), segmented=False, path=corpus.path, warnings=corpus.warnings)
+    whole = Document(None, "".join(pieces), 0, 1, tuple(spans), None if spoken == spans else tuple(spoken))
+    return Corpus(
+        (whole,), segmented=False, path=corpus.path, warnings=corpus.warnings, spoken_element=corpus.spoken_element
+    )
+
+
+def with_spoken_element(corpus: Corpus, element: str) -> Corpus:
+    """``corpus`` with its spoken text read from ``element`` instead (§1).
+
+    For a corpus parsed with another spoken element than the one a score
+    asks for (the library API); the documents keep their tags in ``text``.
+    """
+    if corpus.spoken_element.upper() == element.upper():
+        return corpus
+    name = element.upper()
+    documents = []
+    for doc in corpus.documents:
+        tags = _tags_lenient(doc.text)
+        documents.append(
+            Document(doc.docid, doc.text, doc.offset, doc.line, doc.extractable,
+                     _spoken(tags, 0, doc.extractable, name, corpus.path, None))
+        )
+    return Corpus(
+        tuple(documents), corpus.segmented, corpus.path, corpus.warnings, spoken_element=element
+    )
+
+
+def _tags_lenient(text: str) -> list[_Tag]:
+    return [
+        _Tag(m.start(), m.end(), (m.group(2) or "").upper(), bool(m.group(1)))
+        for m in _TAG.finditer(text)
+        if m.group(0) != "<"
+    ]
 
 
 def read_corpus(
@@ -297,6 +398,7 @@ def read_corpus(
     docno_tag: str = "DOCNO",
     non_extractable: Iterable[str] = DEFAULT_NON_EXTRACTABLE,
     encoding: str = "utf-8",
+    spoken_element: str = DEFAULT_SPOKEN_ELEMENT,
 ) -> Corpus:
     """Read and parse a corpus file (see :func:`parse_corpus`).
 
@@ -314,4 +416,5 @@ def read_corpus(
         doc_tag=doc_tag,
         docno_tag=docno_tag,
         non_extractable=non_extractable,
+        spoken_element=spoken_element,
     )

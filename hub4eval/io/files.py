@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import codecs
+import sys
 from pathlib import Path
 
 from hub4eval.errors import InputError
+
+STDIN = "-"  # the path that means standard input
 
 
 def read_text(path: str, encoding: str) -> str:
     """Read a whole text file, turning every failure into an InputError.
 
     Args:
-        path: the file to read.
+        path: the file to read; ``-`` reads standard input (whole, as bytes,
+            decoded with ``encoding`` like a file). A file named ``-`` is
+            ``./-``.
         encoding: its text encoding.
 
     Returns:
@@ -31,6 +36,9 @@ def read_text(path: str, encoding: str) -> str:
             path,
             hint="use a Python codec name such as utf-8 or latin-1",
         ) from None
+    if path == STDIN:
+        data = _read_stdin(path)
+        return _decode(data, path, encoding)
     file = Path(path)
     if file.is_dir():
         raise InputError("is a directory, not a file", path, hint="give the path of a file")
@@ -42,6 +50,35 @@ def read_text(path: str, encoding: str) -> str:
         raise InputError("permission denied", path, hint="check the file's permissions") from None
     except OSError as error:
         raise InputError(f"cannot read the file: {error.strerror or error}", path) from None
+    return _decode(data, path, encoding)
+
+
+_STDIN: list[tuple[object, bytes]] = []  # (the stream, what was read from it); holds the stream alive
+
+
+def _read_stdin(path: str) -> bytes:
+    """All of standard input; read once, the same bytes again on a second read
+    (``compare`` reads its reference once per system)."""
+    for stream_read, data in _STDIN:
+        if stream_read is sys.stdin:
+            return data
+    stream = getattr(sys.stdin, "buffer", None)
+    try:
+        if stream is not None:
+            data = stream.read()
+        else:
+            text = sys.stdin.read()  # a text-only stream (e.g. replaced by a test runner)
+            data = text.encode("utf-8") if isinstance(text, str) else text
+        _STDIN[:] = [(sys.stdin, data)]
+        return data
+    except (OSError, ValueError) as error:
+        raise InputError(
+            f"cannot read standard input: {error}", path, hint="pipe or redirect a file into hub4eval"
+        ) from None
+
+
+def _decode(data: bytes, path: str, encoding: str) -> str:
+    """``data`` decoded; an invalid byte is a positioned InputError."""
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as error:

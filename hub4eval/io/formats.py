@@ -39,7 +39,7 @@ import os
 import re
 from collections.abc import Iterable
 
-from hub4eval.config import DEFAULT_NON_EXTRACTABLE
+from hub4eval.config import DEFAULT_NON_EXTRACTABLE, DEFAULT_SPOKEN_ELEMENT
 from hub4eval.errors import InputError, UsageError
 from hub4eval.model import Corpus, Document
 
@@ -59,9 +59,13 @@ _FIELD = re.compile(r"\S+")
 
 
 def check_text_format(value: str | None, option: str = "--text-format") -> str | None:
-    """``value`` lower-cased if it is a known format (None stays None), else a UsageError."""
+    """``value`` lower-cased if it is a known format (None stays None), else a UsageError.
+
+    An Enum member (the CLI's choice) counts as its value.
+    """
     if value is None:
         return None
+    value = str(getattr(value, "value", value))
     if value.lower() not in TEXT_FORMATS:
         raise UsageError(
             f"unknown {option} value {value!r}",
@@ -273,8 +277,13 @@ def parse_text_corpus(
     doc_tag: str = "DOC",
     docno_tag: str = "DOCNO",
     non_extractable: Iterable[str] = DEFAULT_NON_EXTRACTABLE,
+    spoken_element: str = DEFAULT_SPOKEN_ELEMENT,
 ) -> Corpus:
     """Parse the text of a corpus file in ``text_format`` (see the module docstring).
+
+    In ctm, trn, stm and plain text every word is spoken (they have no header
+    elements); ``doc_tag``, ``docno_tag``, ``non_extractable`` and
+    ``spoken_element`` apply to SGML only.
 
     Raises:
         UsageError: unknown format.
@@ -284,8 +293,16 @@ def parse_text_corpus(
     if text_format == "sgml":
         from hub4eval.io.corpus import parse_corpus
 
-        return parse_corpus(text, path, doc_tag=doc_tag, docno_tag=docno_tag, non_extractable=non_extractable)
-    return _PARSERS[text_format](text, path)
+        return parse_corpus(
+            text,
+            path,
+            doc_tag=doc_tag,
+            docno_tag=docno_tag,
+            non_extractable=non_extractable,
+            spoken_element=spoken_element,
+        )
+    corpus = _PARSERS[text_format](text, path)
+    return Corpus(corpus.documents, corpus.segmented, path, corpus.warnings, spoken_element=spoken_element)
 
 
 def read_text_corpus(
@@ -296,6 +313,7 @@ def read_text_corpus(
     docno_tag: str = "DOCNO",
     non_extractable: Iterable[str] = DEFAULT_NON_EXTRACTABLE,
     encoding: str = "utf-8",
+    spoken_element: str = DEFAULT_SPOKEN_ELEMENT,
 ) -> Corpus:
     """Read a corpus file in ``text_format`` (None: by its extension, SGML when unknown)."""
     from hub4eval.io.files import read_text
@@ -309,6 +327,7 @@ def read_text_corpus(
         doc_tag=doc_tag,
         docno_tag=docno_tag,
         non_extractable=non_extractable,
+        spoken_element=spoken_element,
     )
 
 

@@ -60,12 +60,20 @@ def _metrics(sums: Any, beta: float) -> dict[str, Any]:
 
     cor, inc, mis, spu = sums.T
     pos, act = cor + inc + mis, cor + inc + spu
-    b2 = beta * beta
+    # F = (1 + b^2) COR / (b^2 POS + ACT), written so that no b over- or
+    # underflows: for b >= 1 divided through by b^2 (c = 1/b^2 may round to 0,
+    # leaving REC), for b < 1 as it is (b^2 may round to 0, leaving PRE).
+    if beta >= 1:
+        c = 1 / (beta * beta)
+        num, den = (1 + c) * cor, pos + c * act
+    else:
+        b2 = beta * beta
+        num, den = (1 + b2) * cor, b2 * pos + act
     with np.errstate(divide="ignore", invalid="ignore"):
         return {
             "REC": np.where(pos > 0, cor / pos, np.nan),
             "PRE": np.where(act > 0, cor / act, np.nan),
-            "F": np.where(b2 * pos + act > 0, (b2 + 1) * cor / (b2 * pos + act), np.nan),
+            "F": np.where(pos + act > 0, np.where(cor > 0, num / den, 0.0), np.nan),
         }
 
 

@@ -2,10 +2,19 @@
 
 Tables print percentages with one decimal and ``-`` for an undefined metric;
 JSON holds fractions in [0, 1] and ``null`` (§4, §9).
+
+Layout: a score table is one wide table (name, 8 counts, 7 metrics) when it
+fits the width it is printed at; otherwise two tables with the same rows,
+the counts then the metrics, so that no number is ever cut (see
+:func:`fitted`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from rich.console import Console
+from rich.measure import Measurement
 from rich.table import Table
 
 from hub4eval.scoring.metrics import METRICS, Counts
@@ -20,39 +29,72 @@ def percent(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f}"
 
 
-def _cells(counts: Counts, beta: float) -> list[str]:
+def _cells(counts: Counts, beta: float, columns: tuple[str, ...] = COLUMNS) -> list[str]:
     values = counts.as_dict(beta)
-    return [str(values[c]) for c in COUNT_COLUMNS] + [percent(values[m]) for m in METRICS]  # type: ignore[arg-type]
+    return [str(values[c]) if c in COUNT_COLUMNS else percent(values[c]) for c in columns]  # type: ignore[arg-type]
 
 
-def _new_table(first: str, title: str) -> Table:
+def _new_table(first: str, title: str, columns: tuple[str, ...] = COLUMNS) -> Table:
     table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
-    table.add_column(first, no_wrap=True)
-    for column in COLUMNS:
-        table.add_column(column, justify="right")
+    wide = columns == COLUMNS
+    # In the narrow layout a long name folds onto a second line; numbers never wrap.
+    table.add_column(first, no_wrap=wide, overflow="fold")
+    for column in columns:
+        table.add_column(column, justify="right", no_wrap=True)
     return table
 
 
-def slot_table(result: ScoreResult) -> Table:
+def natural_width(table: Table) -> int:
+    """The width ``table`` takes when nothing is wrapped or cut."""
+    console = Console(width=100_000)
+    return Measurement.get(console, console.options, table).maximum
+
+
+def fitted(make: Callable[[tuple[str, ...], str], Table], width: int) -> list[Table]:
+    """One wide table if it fits in ``width`` columns, else counts and metrics as two tables.
+
+    Args:
+        make: builds the table with the given value columns and title suffix.
+        width: the width available (the terminal's, or ``$COLUMNS``).
+    """
+    wide = make(COLUMNS, "")
+    if natural_width(wide) <= width:
+        return [wide]
+    return [make(COUNT_COLUMNS, " (counts)"), make(METRICS, " (metrics, %)")]
+
+
+def slot_tables(result: ScoreResult, width: int) -> list[Table]:
+    """:func:`slot_table` laid out for ``width`` columns (see :func:`fitted`)."""
+    return fitted(lambda columns, suffix: slot_table(result, columns, suffix), width)
+
+
+def level_tables(result: ScoreResult, level: str, sort: str | None, width: int) -> list[Table]:
+    """:func:`level_table` laid out for ``width`` columns (see :func:`fitted`)."""
+    return fitted(lambda columns, suffix: level_table(result, level, sort, columns, suffix), width)
+
+
+def slot_table(result: ScoreResult, columns: tuple[str, ...] = COLUMNS, suffix: str = "") -> Table:
     """Per slot, with a subtotal row per type and the overall row (§9)."""
     beta = result.config.beta
-    table = _new_table("SLOT", "Scores per slot")
+    table = _new_table("SLOT", "Scores per slot" + suffix, columns)
     by_type = result.by("type")
     slots = result.by("slot")
     for type_name, type_counts in by_type.items():
         for slot_key, counts in slots.items():
             if slot_key.split(".", 1)[0] == type_name:
-                table.add_row(slot_key, *_cells(counts, beta))
-        table.add_row(f"{type_name} (all)", *_cells(type_counts, beta), style="bold")
+                table.add_row(slot_key, *_cells(counts, beta, columns))
+        table.add_row(f"{type_name} (all)", *_cells(type_counts, beta, columns), style="bold")
         table.add_section()
     for kind, counts in result.by("kind").items():
-        table.add_row(f"{kind} points", *_cells(counts, beta), style="dim")
+        table.add_row(f"{kind} points", *_cells(counts, beta, columns), style="dim")
     table.add_section()
-    table.add_row("ALL", *_cells(result.total, beta), style="bold")
+    table.add_row("ALL", *_cells(result.total, beta, columns), style="bold")
     return table
 
 
-def level_table(result: ScoreResult, level: str, sort: str | None = None) -> Table:
+def level_table(
+    result: ScoreResult, level: str, sort: str | None = None, columns: tuple[str, ...] = COLUMNS, suffix: str = ""
+) -> Table:
     """Per document or per type; ``sort`` by a metric (worst first) or a count (largest first)."""
     beta = result.config.beta
     rows = list(result.by(level).items())
@@ -67,11 +109,11 @@ def level_table(result: ScoreResult, level: str, sort: str | None = None) -> Tab
             return (-(value or 0), item[0])
 
         rows.sort(key=order)
-    table = _new_table(level.upper(), f"Scores per {level}")
+    table = _new_table(level.upper(), f"Scores per {level}" + suffix, columns)
     for name, counts in rows:
-        table.add_row(name, *_cells(counts, beta))
+        table.add_row(name, *_cells(counts, beta, columns))
     table.add_section()
-    table.add_row("ALL", *_cells(result.total, beta), style="bold")
+    table.add_row("ALL", *_cells(result.total, beta, columns), style="bold")
     return table
 
 

@@ -15,7 +15,9 @@ counting exactly):
   string and contains a minimal string, so it is one of the substrings of
   the maximal string that contain a minimal one;
 - noisy content: the first kept hypothesis word is a word of the reference
-  maximal string (the hypothesis is a run of it, optional words skipped);
+  maximal string (the hypothesis is a run of it, optional words skipped); a
+  hypothesis with no kept word shares the empty key with every reference
+  that has a minimal string of optional tokens only (§6: the empty run);
 - extent: the hypothesis extent starts inside the reference maximal extent,
   so its start falls in a block of ``_BLOCK`` columns the reference extent
   covers.
@@ -31,7 +33,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from hub4eval.model import PointerFill
 from hub4eval.scoring.fills import PreparedFill
-from hub4eval.scoring.noisy import kept_hypothesis_tokens
+from hub4eval.scoring.noisy import is_optional_reference, kept_hypothesis_tokens
 from hub4eval.scoring.verdicts import TextComparison
 
 Key = tuple  # ("p" | "c" | "w" | "x", slot name, value)
@@ -64,6 +66,10 @@ def reference_text_keys(slot: str, fill: PreparedFill, how: TextComparison) -> l
     if how.content:
         if how.noisy:
             keys += [("w", slot, token.text) for token in maximal.tokens]
+            if any(
+                all(is_optional_reference(t, how.fillers) for t in minimal.tokens) for minimal in fill.minimals
+            ):
+                keys.append(("w", slot, ""))  # an empty hypothesis can be correct (§6)
         elif fill.minimals == (maximal,):  # no brackets: only the maximal string itself
             keys.append(("c", slot, maximal.text))
         else:
@@ -87,8 +93,7 @@ def hypothesis_text_keys(slot: str, fill: PreparedFill, how: TextComparison) -> 
     if how.content:
         if how.noisy:
             kept = kept_hypothesis_tokens(maximal.tokens, how.fillers)
-            if kept:
-                keys.append(("w", slot, kept[0].text))
+            keys.append(("w", slot, kept[0].text if kept else ""))
         else:
             keys.append(("c", slot, maximal.text))
     extent = maximal.extent

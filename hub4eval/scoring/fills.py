@@ -20,6 +20,7 @@ from hub4eval.text.normalize import (
     whiteout_punctuation,
     whiteout_tags,
 )
+from hub4eval.text.spoken import spoken_forms
 from hub4eval.text.tokens import Token, tokenize
 from hub4eval.util.records import quick_init
 
@@ -105,9 +106,10 @@ class FillPreparer:
         # the tokenizer keeps fragment hyphens and parentheses that whiteout drops.
         tokens: tuple[Token, ...] = ()
         if self.tokens:
-            tokens = tokenize(
-                whited[removed:], keep_punctuation=cfg.keep_punctuation, case_sensitive=cfg.case_sensitive
-            )
+            piece = whited[removed:]
+            tokens = tokenize(piece, keep_punctuation=cfg.keep_punctuation, case_sensitive=cfg.case_sensitive)
+            if cfg.spoken_forms != "none":  # §8.2, before the GLM as for documents
+                tokens = spoken_forms(tokens, piece, lang=cfg.spoken_forms, case_sensitive=cfg.case_sensitive)
             if self.glm_apply is not None:
                 tokens = tuple(self.glm_apply(tokens))
         folded = collapse_whitespace(stripped)

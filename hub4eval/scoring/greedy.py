@@ -35,7 +35,8 @@ def greedy_map(
             indices give the file order used to break ties.
         counts_of: payload -> :class:`Counts` of the pair.
         beta_squared: beta**2 of F.
-        min_f: when set, only pairs with F > min_f are mapped.
+        min_f: when set above 0, only pairs with F > min_f are mapped; None
+            or 0 maps every pair, F = 0 included (§5).
 
     Returns:
         The chosen triples, best first.
@@ -50,7 +51,7 @@ def greedy_map(
     used_ref: set[int] = set()
     used_hyp: set[int] = set()
     chosen = []
-    threshold = None if min_f is None else Fraction(str(min_f))
+    threshold = Fraction(str(min_f)) if min_f else None  # 0 is the procedure (§5)
     if len(ranked) == 1 and threshold is None:
         return list(ranked)
     for ref_index, hyp_index, payload in ranked:
@@ -90,12 +91,14 @@ def greedy_map_sparse(
     >>> greedy_map_sparse(2, 2, [(0, 0)], lambda i, j: table.get((i, j), Counts(mis=3)))
     [(0, 0), (1, 1)]
     """
+    if not min_f:
+        min_f = None  # 0 is the procedure: every pair is mapped (§5)
     if n_ref == 1 and n_hyp == 1 and min_f is None:
         return [(0, 0)]
     counted = {(i, j): counts_of(i, j) for i, j in promising}
     positive = [(i, j, c) for (i, j), c in counted.items() if c.cor]
     chosen = [(i, j) for i, j, _ in greedy_map(positive, lambda c: c, beta_squared, min_f)]
-    if min_f is not None and min_f >= 0:
+    if min_f is not None and min_f > 0:
         return chosen  # pairs with F = 0 are never mapped
     used_ref = {i for i, _ in chosen}
     used_hyp = {j for _, j in chosen}

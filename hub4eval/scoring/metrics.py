@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Literal
 
 from hub4eval.util.records import quick_init
@@ -105,21 +106,37 @@ class Counts:
             return Fraction(0)
         return (beta_squared + 1) * self.cor / (beta_squared * self.pos + self.act)
 
+    def f(self, beta: float = 1.0) -> float | None:
+        """F for weight ``beta``, exact for every finite beta > 0 (§4, v1.1).
+
+        F = (b^2 + 1) COR / (b^2 POS + ACT) with b^2 = p / q read exactly
+        (``beta`` as the decimal it prints as) is (p + q) COR / (p POS + q ACT):
+        a quotient of exact integers, which Python divides with correct
+        rounding however large they are. So ``--beta 1e200`` or ``1e-300``
+        neither overflows nor underflows: F lies in [0, 1], is 0 when COR = 0,
+        and is None (undefined) only when POS = ACT = 0.
+        """
+        if self.pos + self.act == 0:
+            return None
+        if self.cor == 0:
+            return 0.0
+        p, q = _beta_squared(beta)
+        return ((p + q) * self.cor) / (p * self.pos + q * self.act)
+
     def metrics(self, beta: float = 1.0) -> dict[str, float | None]:
         """REC PRE F UND OVG SUB ERR as fractions in [0, 1], None when undefined.
 
         F is defined whenever POS + ACT > 0 (0 when COR = 0), so a system that
         answers nothing scores F = 0 rather than an undefined F.
         """
-        b2 = beta * beta
 
-        def ratio(num: float, den: float) -> float | None:
+        def ratio(num: int, den: int) -> float | None:
             return None if den == 0 else num / den
 
         return {
             "REC": ratio(self.cor, self.pos),
             "PRE": ratio(self.cor, self.act),
-            "F": ratio((b2 + 1) * self.cor, b2 * self.pos + self.act),
+            "F": self.f(beta),
             "UND": ratio(self.mis, self.pos),
             "OVG": ratio(self.spu, self.act),
             "SUB": ratio(self.inc, self.cor + self.inc),
@@ -140,6 +157,16 @@ class Counts:
         }
         out.update(self.metrics(beta))
         return out
+
+
+@lru_cache(maxsize=16)
+def _beta_squared(beta: float) -> tuple[int, int]:
+    """beta**2 as (numerator, denominator), beta read as the decimal it prints as."""
+    b = Fraction(str(beta))
+    if b <= 0:
+        raise ValueError(f"beta must be positive, got {beta}")
+    b2 = b * b
+    return b2.numerator, b2.denominator
 
 
 _UNIT: dict[str, Counts] = {

@@ -16,7 +16,9 @@ A hypothesis is correct iff
 Both tests are one subsequence match in which only optional reference tokens
 may be skipped: a dynamic program over (reference position, hypothesis
 position), O(len(ref) * len(hyp)) time, never an enumeration of subsets.
-Tokens are compared by their ``text``; filler membership ignores case.
+Tokens are compared by their ``text`` without a trailing possessive
+(``clinton's`` and ``clinton`` are no difference, §8.2); filler membership
+ignores case.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from hub4eval.config import DEFAULT_FILLERS as _DEFAULT_FILLER_WORDS
+from hub4eval.text.spoken import strip_possessive
 from hub4eval.text.tokens import Token
 
 __all__ = ["DEFAULT_FILLERS", "is_optional_reference", "kept_hypothesis_tokens", "noisy_content_correct"]
@@ -32,7 +35,9 @@ DEFAULT_FILLERS: frozenset[str] = frozenset(_DEFAULT_FILLER_WORDS)
 
 
 def _is_filler(token: Token, fillers: frozenset[str]) -> bool:
-    return token.text in fillers or token.text.lower() in fillers
+    """Read from the raw token less its outer punctuation (§6): ``%hesitation``, ``uh,``."""
+    form = token.raw_form
+    return form in fillers or form.lower() in fillers
 
 
 def is_optional_reference(token: Token, fillers: frozenset[str] = DEFAULT_FILLERS) -> bool:
@@ -73,8 +78,7 @@ def _is_run_of(hyp: Sequence[str], ref: Sequence[str], optional: Sequence[bool])
     ``at[i]``: the hypothesis tokens read so far can be matched by a run that
     ends just before ``ref[i]`` (optional tokens after the last match skipped).
     A run may start anywhere, so before any token is read every position is
-    reachable. A run that matches no token at all is not allowed (``hyp`` is
-    never empty here).
+    reachable, so an empty ``hyp`` is a run of every ``ref`` (§6, v1.1).
     """
     n = len(ref)
     at = [True] * (n + 1)
@@ -125,13 +129,11 @@ def noisy_content_correct(
     """
     fillers = frozenset(w.lower() for w in fillers)
     hyp_kept = kept_hypothesis_tokens(hyp, fillers)
-    hyp_words = [t.text for t in hyp_kept]
-    if not hyp_words:
-        dropped = f" (dropped: {_show(hyp)})" if hyp else ""
-        return False, f"the hypothesis has no words once fillers are dropped{dropped}"
-
+    hyp_words = [strip_possessive(t.text) for t in hyp_kept]
+    # An empty hypothesis (fillers only) is a run of every reference (§6, v1.1):
+    # it is correct exactly when some minimal string is made of optional tokens only.
     ref_optional = [is_optional_reference(t, fillers) for t in ref_max]
-    if not _is_run_of(hyp_words, [t.text for t in ref_max], ref_optional):
+    if not _is_run_of(hyp_words, [strip_possessive(t.text) for t in ref_max], ref_optional):
         skippable = [t for t, o in zip(ref_max, ref_optional) if o]
         note = f" (optional: {_show(skippable)})" if skippable else ""
         return False, (
@@ -142,7 +144,13 @@ def noisy_content_correct(
     minimals = [m for m in ref_minimals] or [ref_max]
     for minimal in minimals:
         optional = [is_optional_reference(t, fillers) for t in minimal]
-        if _runs_into([t.text for t in minimal], optional, hyp_words):
+        if _runs_into([strip_possessive(t.text) for t in minimal], optional, hyp_words):
+            if not hyp_words:
+                dropped = f" (dropped: {_show(hyp)})" if hyp else ""
+                return True, (
+                    f"the hypothesis has no words once fillers are dropped{dropped}, and the "
+                    f"minimal string {_show(minimal)} is made of optional tokens only"
+                )
             return True, (
                 f"hypothesis tokens {_show(hyp_kept)} are a run of the reference "
                 f"{_show(ref_max)} and contain the minimal string {_show(minimal)}"
@@ -152,4 +160,10 @@ def noisy_content_correct(
         skippable = [t for t in minimal if is_optional_reference(t, fillers)]
         note = f" (optional: {_show(skippable)})" if skippable else ""
         described.append(_show(minimal) + note)
+    if not hyp_words:
+        dropped = f" (dropped: {_show(hyp)})" if hyp else ""
+        return False, (
+            f"the hypothesis has no words once fillers are dropped{dropped}, and no minimal string "
+            f"{' or '.join(described)} is made of optional tokens only"
+        )
     return False, f"no minimal string {' or '.join(described)} inside the hypothesis {_show(hyp_kept)}"

@@ -1,6 +1,6 @@
 """§7: from two different text corpora to comparable (column) extents.
 
-Each document's extractable text is tokenized (:mod:`hub4eval.text.tokens`, spans
+Each document's spoken text (§1: inside ``<TEXT>`` when it has one) is tokenized (:mod:`hub4eval.text.tokens`, spans
 kept), spelling-normalized by the GLM (§8) on both sides, and aligned word by
 word (:mod:`hub4eval.text.align`). A character extent then becomes the alignment
 columns of the first and last token it touches (§7.3).
@@ -38,7 +38,7 @@ from hub4eval.text.tokens import Token, tokenize
 
 if TYPE_CHECKING:
     from hub4eval.text.align import Alignment
-    from hub4eval.text.glm import Glm
+    from hub4eval.text.glm import Glm, GlmStack
 
 
 @dataclass(frozen=True)
@@ -181,15 +181,30 @@ class CorpusAlignment:
 
 
 def document_tokens(
-    document: Document, *, glm: Glm | None = None, keep_punctuation: bool = False, case_sensitive: bool = False
+    document: Document,
+    *,
+    glm: Glm | GlmStack | None = None,
+    keep_punctuation: bool = False,
+    case_sensitive: bool = False,
+    spoken_forms: str | None = None,
 ) -> tuple[Token, ...]:
-    """A document's extractable words (§7.1), GLM-normalized (§8); spans index ``document.text``."""
+    """A document's spoken words (§1, §7.1), numbers in one form (§8.2), then
+    GLM-normalized (§8); spans index ``document.text``.
+
+    Only spoken text is aligned: in a document with a ``<TEXT>`` element (the
+    corpus's spoken element) the header elements get no column.
+    """
     tokens = tokenize(
         document.text,
-        document.extractable,
+        document.spoken_spans(),
         keep_punctuation=keep_punctuation,
         case_sensitive=case_sensitive,
     )
+    if spoken_forms not in (None, "none"):
+        # before the GLM: its rules match words and would cut number phrases
+        from hub4eval.text.spoken import spoken_forms as normalize_numbers
+
+        tokens = normalize_numbers(tokens, document.text, lang=spoken_forms, case_sensitive=case_sensitive)
     if glm is not None:
         from hub4eval.text.glm import apply_glm
 
@@ -231,28 +246,37 @@ def align_corpora(
     ref: Corpus,
     hyp: Corpus,
     *,
-    glm: Glm | None = None,
+    glm: Glm | GlmStack | None = None,
     keep_punctuation: bool = False,
     case_sensitive: bool = False,
     unsegmented: bool | None = None,
+    spoken_forms: str | None = None,
 ) -> CorpusAlignment:
     """Align two corpora (§7).
 
     Args:
         ref: the reference corpus (segmented).
         hyp: the hypothesis corpus.
-        glm: a :class:`hub4eval.text.glm.Glm` applied to both sides, or None.
+        glm: a :class:`hub4eval.text.glm.Glm` (or a stack of them) applied to
+            both sides, or None.
         keep_punctuation: tokenize without the punctuation whiteout.
         case_sensitive: keep case in tokens.
         unsegmented: align the hypothesis as one stream against all reference
             documents; None: when the hypothesis corpus has no document tags.
+        spoken_forms: language of the spoken/written number forms brought to
+            one form on both sides (``en``), or None/``none`` (§8.2).
 
     Returns:
         The alignment, with warnings for documents present on one side only.
     """
     from hub4eval.text.align import align_many, align_words
 
-    options = {"glm": glm, "keep_punctuation": keep_punctuation, "case_sensitive": case_sensitive}
+    options = {
+        "glm": glm,
+        "keep_punctuation": keep_punctuation,
+        "case_sensitive": case_sensitive,
+        "spoken_forms": spoken_forms,
+    }
     if unsegmented is None:
         unsegmented = not hyp.segmented
     warnings: list[InputWarning] = []

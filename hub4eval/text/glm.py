@@ -17,10 +17,36 @@ File format (the subset of NIST1 that hub4eval reads)::
     [it's] => [{ it's / it is }]           other alternations: the first choice is produced
     'cause => because                      no context at all = the empty context
 
-The only context hub4eval supports is the empty one (``/ [ ] __ [ ]``, or
-``/ [ ] __``, ``/ __ [ ]``, ``/ __``, or none). A rule whose context holds
-words is skipped with an :class:`~hub4eval.errors.InputWarning` (``FILE:LINE``);
-a malformed rule is an :class:`~hub4eval.errors.InputError` (``FILE:LINE:COL``).
+Files are read as NIST's ``csrfilt`` (SCTK ``rfilter1``) reads them, so the
+GLM files NIST ships with SCTK (``en20030506.glm``, ``en20090415.glm``) load
+unchanged:
+
+* a context ``/ LEFT __ RIGHT`` restricts the rule to places where the words
+  of LEFT come just before the matched words and those of RIGHT just after
+  (``BINYAMIN => BENJAMIN / __ [ NETANYAHU ]``); ``[ ]`` marks a word
+  boundary, which token matching always has, so ``/ [ ] __ [ ]``, ``/ [ ] __``,
+  ``/ __ [ ]``, ``/ __`` and no context at all are the same context. The
+  contexts are compared with the input tokens, as ``rfilter1`` compares them
+  with its input line, not with what earlier rules produced.
+* a rule line that cannot be read (no ``=>``, unbalanced brackets or braces,
+  an empty side, ...) is skipped with an
+  :class:`~hub4eval.errors.InputWarning` naming ``FILE:LINE:COL``; NIST's own
+  files have such lines (``[WEBSTER'S] => [{WEBSTER'S / WEBSTER IS / WEBSTER
+  HAS}`` lacks its ``]``). A malformed header line stays an
+  :class:`~hub4eval.errors.InputError`: it changes how every rule reads.
+* ``;; INPUT_DEPENDENT_APPLICATION = "..."`` comments (rules below meant for
+  one input type or one side only) are noted with a warning; hub4eval applies
+  one rule set to both texts, so the rules below are applied to both (with
+  the first alternative produced, a rule meant for one side keeps both equal).
+
+Differences from ``rfilter1`` (it rewrites characters, hub4eval rewrites
+tokens): a rule only matches whole tokens (``rfilter1`` would also rewrite
+``ANALYSE`` inside ``ANALYSED`` when the rule has no boundary), and when rules
+overlap the longest left-hand side wins (``rfilter1`` takes the first in file
+order).
+
+Several files can be stacked (:func:`stack_glms`): each applies to the output
+of the previous one, in the order given.
 
 Both sides of a rule are normalized by the one tokenizer
 (:func:`hub4eval.text.tokens.tokenize`), so a rule is written the way text is
@@ -60,7 +86,7 @@ from typing import Any
 from hub4eval.errors import InputError, InputWarning
 from hub4eval.text.tokens import Token, tokenize
 
-__all__ = ["Glm", "GlmRule", "apply_glm", "default_glm", "parse_glm", "read_glm"]
+__all__ = ["Glm", "GlmRule", "GlmStack", "apply_glm", "default_glm", "parse_glm", "read_glm", "stack_glms"]
 
 _HEADER_FIELDS = ("name", "desc", "format", "max_nrules", "copy_no_hit", "case_sensitive")
 _TRUE = {"t", "true", "y", "yes", "1"}
@@ -68,6 +94,7 @@ _FALSE = {"f", "false", "n", "no", "0"}
 _LEXEME = re.compile(r"[\[\]{}/]|[^\s\[\]{}/]+")
 _HEADER = re.compile(r"\*\s*([A-Za-z_][A-Za-z0-9_]*)\s*(=)?\s*(.*)$")
 _RIGHT_QUOTE = "\u2019"
+_INPUT_DEPENDENT = re.compile(r';;\s+INPUT_DEPENDENT_APPLICATION\s*=\s*"([^"]*)"')
 
 
 @dataclass(frozen=True)
@@ -80,6 +107,8 @@ class GlmRule:
         optional: for each produced token, whether it is optional (``@``).
         line: the rule's line in its file (1-based).
         source: the rule as written, without its comment.
+        left: the words that must come just before ``lhs`` (its context).
+        right: the words that must come just after ``lhs``.
     """
 
     lhs: tuple[str, ...]
@@ -87,6 +116,8 @@ class GlmRule:
     optional: tuple[bool, ...]
     line: int = 0
     source: str = ""
+    left: tuple[str, ...] = ()
+    right: tuple[str, ...] = ()
 
     def normalized(self) -> str:
         """The rule as one canonical line (the digest is computed over these).
@@ -94,8 +125,16 @@ class GlmRule:
         >>> GlmRule(("uh",), ("uh",), (True,)).normalized()
         'uh => uh?'
         """
-        produced = " ".join(w + ("?" if o else "") for w, o in zip(self.rhs, self.optional)) or "@"
-        return f"{' '.join(self.lhs)} => {produced}"
+        produced = " ".join(w + ("?" if o else "") for w, o in zip(self.rhs, self.optional, strict=True)) or "@"
+        context = f" / {' '.join(self.left)} __ {' '.join(self.right)}".replace("  ", " ").rstrip()
+        return f"{' '.join(self.lhs)} => {produced}" + (context if self.left or self.right else "")
+
+    def fits(self, texts: Sequence[str], start: int, end: int) -> bool:
+        """Whether the context holds around ``texts[start:end]`` (the matched words)."""
+        left, right = self.left, self.right
+        if left and (start < len(left) or tuple(texts[start - len(left) : start]) != left):
+            return False
+        return not right or tuple(texts[end : end + len(right)]) == right
 
 
 @dataclass(frozen=True)
@@ -134,19 +173,56 @@ class Glm:
         if not self.digest:
             object.__setattr__(self, "digest", _digest(self.rules, self.case_sensitive))
         # A word trie keyed by the first word, then the next, ...; the key None
-        # holds the rule ending there. Walking it finds the longest match in
-        # at most (longest left-hand side) steps, however many rules share a
-        # first word (`two` starts over a hundred in en.glm).
+        # holds the rules ending there, in file order (one left-hand side may
+        # have rules with different contexts). Walking it finds the longest
+        # match in at most (longest left-hand side) steps, however many rules
+        # share a first word (`two` starts over a hundred in en.glm).
         trie: dict[str | None, Any] = {}
         for rule in self.rules:
             node = trie
             for word in rule.lhs:
                 node = node.setdefault(word, {})
-            node.setdefault(None, rule)
+            node.setdefault(None, []).append(rule)
         object.__setattr__(self, "_trie", trie)
 
     def __len__(self) -> int:
         return len(self.rules)
+
+
+@dataclass(frozen=True)
+class GlmStack:
+    """GLM files applied one after the other (``--glm default --glm mine.glm``).
+
+    Attributes:
+        glms: the files, in the order they apply.
+        warnings: the files' warnings, in order.
+        digest: sha1 (hex) of the files' digests in order.
+    """
+
+    glms: tuple[Glm, ...]
+    warnings: tuple[InputWarning, ...] = ()
+    digest: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "warnings", tuple(w for g in self.glms for w in g.warnings))
+        joined = "\n".join(g.digest for g in self.glms)
+        object.__setattr__(self, "digest", hashlib.sha1(joined.encode("ascii")).hexdigest())
+
+    @property
+    def digests(self) -> tuple[str, ...]:
+        return tuple(g.digest for g in self.glms)
+
+    def __len__(self) -> int:
+        return sum(len(g) for g in self.glms)
+
+
+def stack_glms(glms: Sequence[Glm]) -> Glm | GlmStack | None:
+    """One file as itself, several as a :class:`GlmStack`, none as None."""
+    if not glms:
+        return None
+    if len(glms) == 1:
+        return glms[0]
+    return GlmStack(tuple(glms))
 
 
 def _digest(rules: Sequence[GlmRule], case_sensitive: bool) -> str:
@@ -175,8 +251,9 @@ def read_glm(path: str | Path, encoding: str = "utf-8") -> Glm:
         The parsed :class:`Glm`; skipped rules are listed in its ``warnings``.
 
     Raises:
-        InputError: the file cannot be read or decoded, or a line is malformed
-            (``FILE:LINE:COL: message``).
+        InputError: the file cannot be read or decoded, or a header line is
+            malformed (``FILE:LINE:COL: message``); a malformed rule line is
+            a warning.
     """
     name = str(path)
     try:
@@ -214,7 +291,8 @@ def parse_glm(text: str, path: str = "<string>") -> Glm:
         The parsed :class:`Glm`.
 
     Raises:
-        InputError: a malformed header or rule, with ``FILE:LINE:COL``.
+        InputError: a malformed header line, with ``FILE:LINE:COL`` (a rule
+            line that cannot be read is skipped with a warning).
 
     >>> glm = parse_glm("* case_sensitive = 'F'\\nColour => color / [ ] __ [ ] ;; UK\\n")
     >>> [r.normalized() for r in glm.rules], glm.case_sensitive
@@ -224,11 +302,21 @@ def parse_glm(text: str, path: str = "<string>") -> Glm:
     header_lines: dict[str, int] = {}
     warnings: list[InputWarning] = []
     rules: list[GlmRule] = []
-    seen: dict[tuple[str, ...], GlmRule] = {}
+    seen: dict[tuple[tuple[str, ...], ...], GlmRule] = {}
     case_sensitive = False
     for number, raw in enumerate(text.splitlines(), start=1):
         stripped = raw.strip()
         if not stripped or stripped.startswith(";;"):
+            dependent = _INPUT_DEPENDENT.match(stripped)
+            if dependent:
+                warnings.append(
+                    InputWarning(
+                        f"the rules below are meant for input {dependent.group(1)!r} only; "
+                        "hub4eval applies them to both texts",
+                        path,
+                        number,
+                    )
+                )
             continue
         if stripped.startswith("*"):
             key, value = _parse_header(raw, path, number)
@@ -253,10 +341,17 @@ def parse_glm(text: str, path: str = "<string>") -> Glm:
             if key == "case_sensitive":
                 case_sensitive = _flag(value, path, number, raw)
             continue
-        rule = _parse_rule(raw, path, number, case_sensitive, warnings)
-        if rule is None:
+        try:
+            rule = _parse_rule(raw, path, number, case_sensitive)
+        except InputError as error:
+            # rfilter1 would read such a line as some garbled rule; skipping
+            # it, with the place named, is the honest reading.
+            warnings.append(
+                InputWarning(f"{error.message}: rule skipped ({error.hint})", path, number, error.column)
+            )
             continue
-        previous = seen.get(rule.lhs)
+        key = (rule.lhs, rule.left, rule.right)
+        previous = seen.get(key)
         if previous is not None:
             if (previous.rhs, previous.optional) != (rule.rhs, rule.optional):
                 warnings.append(
@@ -268,7 +363,7 @@ def parse_glm(text: str, path: str = "<string>") -> Glm:
                     )
                 )
             continue
-        seen[rule.lhs] = rule
+        seen[key] = rule
         rules.append(rule)
 
     fmt = header.get("format")
@@ -382,9 +477,7 @@ class _RuleError(Exception):
         self.hint = hint
 
 
-def _parse_rule(
-    raw: str, path: str, number: int, case_sensitive: bool, warnings: list[InputWarning]
-) -> GlmRule | None:
+def _parse_rule(raw: str, path: str, number: int, case_sensitive: bool) -> GlmRule:
     body = _without_comment(raw)
     source = body.strip()
     try:
@@ -398,20 +491,8 @@ def _parse_rule(
         lhs_words = _parse_lhs(_lex(body[:arrow], 0), arrow + 1)
         rhs_items, context = _split_rhs(_lex(body[arrow + 2 :], arrow + 2), arrow + 1)
         produced = _parse_rhs(rhs_items, arrow + 1)
-        if context is not None and not _empty_context(context):
-            warnings.append(
-                InputWarning(
-                    f"unsupported context `{body[context[0][1] - 1 :].strip()}`: rule skipped "
-                    "(only the empty context `[ ] __ [ ]` is supported)",
-                    path,
-                    number,
-                )
-            )
-            return None
-        lhs = tuple(
-            _match_key(t.text, case_sensitive)
-            for t in tokenize(" ".join(w for w, _ in lhs_words), case_sensitive=case_sensitive)
-        )
+        left_words, right_words = _parse_context(context) if context is not None else ([], [])
+        lhs = _keys(lhs_words, case_sensitive)
         if not lhs:
             raise _RuleError(
                 "the left-hand side has no word once punctuation is whited out",
@@ -428,7 +509,14 @@ def _parse_rule(
         raise InputError(
             error.message, path=path, line=number, column=error.column, hint=error.hint
         ) from None
-    return GlmRule(lhs, tuple(rhs), tuple(optional), number, source)
+    left, right = _keys(left_words, case_sensitive), _keys(right_words, case_sensitive)
+    return GlmRule(lhs, tuple(rhs), tuple(optional), number, source, left, right)
+
+
+def _keys(words: list[tuple[str, int]], case_sensitive: bool) -> tuple[str, ...]:
+    """Match keys of rule words, cut into tokens as text is."""
+    joined = " ".join(w for w, _ in words)
+    return tuple(_match_key(t.text, case_sensitive) for t in tokenize(joined, case_sensitive=case_sensitive))
 
 
 def _parse_lhs(lexemes: list[tuple[str, int]], arrow_column: int) -> list[tuple[str, int]]:
@@ -539,7 +627,8 @@ def _alternation(items: list[tuple[str, int]], brace_column: int) -> list[tuple[
     return [(word, nothing) for word, _ in words]
 
 
-def _empty_context(context: list[tuple[str, int]]) -> bool:
+def _parse_context(context: list[tuple[str, int]]) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
+    """The words before and after ``__`` in a context (``[`` ``]`` are boundaries)."""
     marks = [lexeme for lexeme, _ in context if lexeme == "__"]
     if len(marks) != 1:
         column = context[0][1] if context else 1
@@ -554,20 +643,23 @@ def _empty_context(context: list[tuple[str, int]]) -> bool:
             depth -= 1
             if depth < 0:
                 raise _RuleError("`]` without `[` in the context", column, "balance the brackets")
-        elif lexeme in ("{", "}", "/"):
+        elif lexeme in ("{", "}", "/", "@"):
             raise _RuleError(f"`{lexeme}` in a context", column, "write / [ ] __ [ ]")
-    return all(lexeme in ("[", "]", "__") for lexeme, _ in context)
+    slot = next(k for k, (lexeme, _) in enumerate(context) if lexeme == "__")
+    left = [(w, c) for w, c in context[:slot] if w not in ("[", "]")]
+    right = [(w, c) for w, c in context[slot + 1 :] if w not in ("[", "]")]
+    return left, right
 
 
 # ---------------------------------------------------------------- applying
 
 
-def apply_glm(tokens: Sequence[Token], glm: Glm) -> tuple[Token, ...]:
+def apply_glm(tokens: Sequence[Token], glm: Glm | GlmStack) -> tuple[Token, ...]:
     """Rewrite ``tokens`` with the rules of ``glm`` (one pass, longest match first).
 
     Args:
         tokens: tokens from :func:`hub4eval.text.tokens.tokenize`.
-        glm: the rules.
+        glm: the rules (a :class:`GlmStack`: each file's rules in turn).
 
     Returns:
         The rewritten tokens; spans follow the rule in the module docstring.
@@ -578,6 +670,11 @@ def apply_glm(tokens: Sequence[Token], glm: Glm) -> tuple[Token, ...]:
     >>> [(t.text, t.start, t.end) for t in apply_glm(tokenize("I cannot"), glm)]
     [('i', 0, 1), ('can', 2, 8), ('not', 2, 8)]
     """
+    if isinstance(glm, GlmStack):
+        out = tuple(tokens)
+        for one in glm.glms:
+            out = apply_glm(out, one)
+        return out
     trie = glm._trie
     if not trie:
         return tuple(tokens)
@@ -596,7 +693,7 @@ def apply_glm(tokens: Sequence[Token], glm: Glm) -> tuple[Token, ...]:
             append(tokens[i])
             i += 1
             continue
-        rule = node.get(None)
+        rule = _fitting(node.get(None), texts, i, i + 1)
         width = 1
         j = i + 1
         while j < total:
@@ -604,7 +701,7 @@ def apply_glm(tokens: Sequence[Token], glm: Glm) -> tuple[Token, ...]:
             if node is None:
                 break
             j += 1
-            found = node.get(None)
+            found = _fitting(node.get(None), texts, i, j)
             if found is not None:
                 rule, width = found, j - i
         if rule is None:
@@ -616,18 +713,31 @@ def apply_glm(tokens: Sequence[Token], glm: Glm) -> tuple[Token, ...]:
     return tuple(out)
 
 
+def _fitting(rules: list[GlmRule] | None, texts: Sequence[str], start: int, end: int) -> GlmRule | None:
+    """The first of ``rules`` (file order) whose context holds around ``texts[start:end]``."""
+    if rules is None:
+        return None
+    for rule in rules:
+        if not (rule.left or rule.right) or rule.fits(texts, start, end):
+            return rule
+    return None
+
+
 def _produce(replaced: Sequence[Token], rule: GlmRule) -> list[Token]:
     if len(rule.rhs) == len(replaced):
         return [
-            Token(text, old.start, old.end, old.parenthesized, optional or old.optional)
-            for text, optional, old in zip(rule.rhs, rule.optional, replaced)
+            Token(
+                text, old.start, old.end, old.parenthesized, optional or old.optional,
+                old.form if text == old.text else None,  # a new word has no raw form (§6)
+            )
+            for text, optional, old in zip(rule.rhs, rule.optional, replaced, strict=True)
         ]
     start, end = replaced[0].start, replaced[-1].end
     parenthesized = any(t.parenthesized for t in replaced)
     all_optional = all(t.optional for t in replaced)
     return [
         Token(text, start, end, parenthesized, optional or all_optional)
-        for text, optional in zip(rule.rhs, rule.optional)
+        for text, optional in zip(rule.rhs, rule.optional, strict=True)
     ]
 
 

@@ -6,11 +6,20 @@ word-internal punctuation (``U.S.``) splits like a space would. Two marks of
 spoken text survive the whiteout because noisy comparison (§6) and the aligner
 (§7) need them: a word fragment keeps its trailing hyphen (``buni-``), and a
 token inside parentheses (``(uh)``) is marked ``parenthesized``.
+
+Filler, fragment and parenthesized status is read from the *raw* token (§6,
+v1.1): the whitespace-split token as written, less its outer punctuation
+(leading punctuation other than ``%`` and ``(``, trailing punctuation other
+than ``-`` and ``)``), before the punctuation whiteout. So ``%hesitation``
+and ``uh,`` are fillers, ``(uh).`` is parenthesized, ``buni-,`` is a fragment
+and ``--`` is nothing. A token keeps that raw form in ``form`` when it differs
+from its text (``%hesitation`` -> text ``hesitation``).
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -30,6 +39,12 @@ class Token:
     end: int
     parenthesized: bool = False
     optional: bool = False  # set by a GLM rule such as `{ uh / @ }` (§8)
+    form: str | None = None  # the raw token less outer punctuation, when not ``text`` (§6)
+
+    @property
+    def raw_form(self) -> str:
+        """The raw token less its outer punctuation, which filler status is read from (§6)."""
+        return self.text if self.form is None else self.form
 
     @property
     def fragment(self) -> bool:
@@ -37,9 +52,26 @@ class Token:
         return len(self.text) > 1 and self.text.endswith("-")
 
 
-def _fragment_end(raw: str) -> bool:
-    stripped = raw.rstrip(")]}\"'.,;:!?")
-    return len(stripped) > 1 and stripped[-1] in HYPHENS and stripped[-2].isalnum()
+def _is_punctuation(char: str) -> bool:
+    return unicodedata.category(char).startswith("P")
+
+
+def outer_stripped(raw: str) -> str:
+    """``raw`` less leading punctuation other than ``%`` and ``(`` and trailing
+    punctuation other than hyphens and ``)`` (§6).
+
+    >>> [outer_stripped(w) for w in ("%hesitation", "uh,", "(uh).", "buni-,", "--", '"(uh)"')]
+    ['%hesitation', 'uh', '(uh)', 'buni-', '', '(uh)']
+    """
+    start, end = 0, len(raw)
+    while start < end and raw[start] not in "%(" and _is_punctuation(raw[start]):
+        start += 1
+    while end > start and raw[end - 1] not in _KEPT_AT_END and _is_punctuation(raw[end - 1]):
+        end -= 1
+    return raw[start:end]
+
+
+_KEPT_AT_END = HYPHENS + ")"
 
 
 def tokenize(
@@ -76,22 +108,28 @@ def tokenize(
             base = span_start + raw_match.start()
             opens = raw.count("(")
             closes = raw.count(")")
-            parenthesized = depth > 0 or raw.startswith("(")
+            form = outer_stripped(raw)
+            parenthesized = depth > 0 or form.startswith("(")
             depth = max(0, depth + opens - closes)
+            fragment = len(form) > 1 and form[-1] in HYPHENS
+            if not case_sensitive:
+                form = form.lower()
             cleaned = raw if keep_punctuation else whiteout_punctuation(raw)
             pieces = list(_WORD.finditer(cleaned))
             for k, word_match in enumerate(pieces):
                 word = word_match.group(0)
                 if not case_sensitive:
                     word = word.lower()
-                if k == len(pieces) - 1 and not keep_punctuation and _fragment_end(raw):
+                if k == len(pieces) - 1 and not keep_punctuation and fragment:
                     word += "-"
                 tokens.append(
                     Token(
-                        text=word,
-                        start=offset + base + word_match.start(),
-                        end=offset + base + word_match.end(),
-                        parenthesized=parenthesized,
+                        word,
+                        offset + base + word_match.start(),
+                        offset + base + word_match.end(),
+                        parenthesized,
+                        False,
+                        None if form == word else form,
                     )
                 )
     return tuple(tokens)

@@ -24,6 +24,11 @@ _WORDS = {
     "$END": "the end of the file",
 }
 _FILL_TERMINALS = {"POINTER", "QUOTED", "UNQUOTED"}
+# The templette syntax in words, for hints (users do not have the specification).
+SYNTAX_HINT = (
+    "a line is a header '<TYPE-DOCID-N> :=', a slot 'NAME: fill', one more fill of that slot, "
+    "'/ fill' to start another alternative, or a comment starting with ';'"
+)
 
 
 def _describe(token: Token) -> str:
@@ -128,7 +133,7 @@ def syntax_error(error: UnexpectedInput, text: str, path: str) -> InputError:
         )
     line = getattr(error, "line", None)
     column = getattr(error, "column", None)
-    return InputError("syntax error", path, line, column, hint="see the templette syntax in spec §2")
+    return InputError("syntax error", path, line, column, hint=SYNTAX_HINT)
 
 
 def _hint_for(expected: Iterable[str], token: Token | None) -> str:
@@ -140,4 +145,4 @@ def _hint_for(expected: Iterable[str], token: Token | None) -> str:
         return "an extent part is '##' then integers each followed by '#', e.g. ##10#20#"
     if expected & _FILL_TERMINALS:
         return 'a fill is a pointer <TYPE-DOCID-N>, "quoted text" or plain text, optionally followed by ##a#b#'
-    return "one header, slot or fill per line; see the templette syntax in spec §2"
+    return "one header, slot or fill per line; " + SYNTAX_HINT

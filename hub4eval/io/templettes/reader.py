@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import functools
 import gc
@@ -174,13 +175,26 @@ def _check_headers(instances: tuple[Instance, ...], path: str) -> None:
 
 
 def _check_pointers(instances: tuple[Instance, ...], pointers: list[PointerFill], path: str) -> None:
-    """Every pointer fill must name an instance of the same file.
+    """Every pointer fill must name an instance of the same file and of the
+    same instance set (the DOCID of the instance that holds it, §2 v1.1).
 
     ``pointers`` are the file's pointer fills in file order, as the parser
-    built them (cheaper than walking every fill of every instance again).
+    built them (cheaper than walking every fill of every instance again);
+    the instance holding a fill is the last one whose header comes before it.
     """
     keys = {instance.key for instance in instances}
+    header_lines = [instance.line for instance in instances]
     for fill in pointers:
+        holder = instances[bisect.bisect_right(header_lines, fill.line) - 1] if instances else None
+        if fill.key in keys and holder is not None and fill.docid != holder.docid:
+            raise InputError(
+                f"pointer {fill.key} in {holder.key} points into the instance set of document "
+                f"{fill.docid}, not into its own ({holder.docid})",
+                path,
+                fill.line,
+                fill.column,
+                hint=f"a pointer names an instance of the same document: write <TYPE-{holder.docid}-N>",
+            )
         if fill.key not in keys:
             close = difflib.get_close_matches(fill.key, sorted(keys), n=3)
             hint = (

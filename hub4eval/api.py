@@ -220,7 +220,11 @@ def score(
         )
     else:
         matches = mapper.match_template_sets(ref, hyp)
-    wer = alignment.wer_summary() if alignment is not None and hasattr(alignment, "wer_summary") else None
+    wer = None
+    if alignment is not None and hasattr(alignment, "wer_summary"):
+        from hub4eval.text.wer import corpus_wer
+
+        wer = corpus_wer(alignment)["summary"]  # sclite's counts; the §7 ones beside them if they differ
     ceiling_result = None
     if ceiling or (ceiling is None and aligned):
         from hub4eval.scoring.projection import project
@@ -393,10 +397,20 @@ def score_files(
     docno_tag: str = "DOCNO",
     progress: Callable[[int, int], None] | None = None,
     ceiling: bool | None = None,
+    text_format: str | None = None,
+    hyp_text_format: str | None = None,
 ) -> ScoreResult:
-    """Read the files and :func:`score` them; the CLI's ``score`` command (``ceiling``: see :func:`score`)."""
+    """Read the files and :func:`score` them; the CLI's ``score`` command.
+
+    ``ceiling``: see :func:`score`. ``text_format`` is the format of both texts
+    (``sgml``, ``ctm``, ``trn``, ``stm``, ``txt``; None: by extension),
+    ``hyp_text_format`` overrides it for the hypothesis text
+    (:mod:`hub4eval.io.formats`).
+    """
     config = config or ScoreConfig()
-    ref, hyp, corpora = _read_inputs(ref_path, hyp_path, ref_text, hyp_text, config, encoding, doc_tag, docno_tag)
+    ref, hyp, corpora = _read_inputs(
+        ref_path, hyp_path, ref_text, hyp_text, config, encoding, doc_tag, docno_tag, text_format, hyp_text_format
+    )
     assert hyp is not None
     return score(
         ref, hyp, ref_corpus=corpora[0], hyp_corpus=corpora[1], config=config, progress=progress, ceiling=ceiling
@@ -412,8 +426,13 @@ def _read_inputs(
     encoding: str,
     doc_tag: str,
     docno_tag: str,
+    text_format: str | None = None,
+    hyp_text_format: str | None = None,
 ) -> tuple[TemplateSet, TemplateSet | None, list[Corpus | None]]:
-    """The templette files and the two corpora (None where not given), checked."""
+    """The templette files and the two corpora (None where not given), checked.
+
+    ``text_format`` reads both texts, ``hyp_text_format`` overrides it for the
+    hypothesis text (None: by the file's extension)."""
     if hyp_text is not None and ref_text is None:
         raise UsageError("--hyp-text needs --ref-text", hint="give the reference text too")
     _check_tag(doc_tag, "--doc-tag")
@@ -423,16 +442,21 @@ def _read_inputs(
     ref = read_templates_checked(ref_path, "reference", encoding, doc_tag)
     hyp = None if hyp_path is None else read_templates_checked(hyp_path, "hypothesis", encoding, doc_tag)
     corpora: list[Corpus | None] = []
-    for path in (ref_text, hyp_text):
+    from hub4eval.io.formats import check_text_format
+
+    check_text_format(text_format)
+    check_text_format(hyp_text_format, "--hyp-text-format")
+    for path, form in ((ref_text, text_format), (hyp_text, hyp_text_format or text_format)):
         if path is None:
             corpora.append(None)
             continue
-        from hub4eval.io.corpus import read_corpus
+        from hub4eval.io.formats import read_text_corpus
 
         try:
             corpora.append(
-                read_corpus(
+                read_text_corpus(
                     str(path),
+                    form,
                     doc_tag=doc_tag,
                     docno_tag=docno_tag,
                     non_extractable=config.non_extractable,

@@ -96,7 +96,7 @@ def test_cli_prints_wer_and_scores(tmp_path):
     )
     assert result.exit_code == 0, result.output
     # the/de S, buni- D, uh D, um I, hinges/hingis S: 5 errors in 35 spoken words = 14.3%
-    assert "hypothesis text WER = 14.3" in result.stdout
+    assert "hypothesis text WER (sclite alignment) = 14.3" in result.stdout
     assert "F = 80.0  REC = 81.8  PRE = 78.3" in result.stdout
     assert json.loads(out.read_text())["wer"]["wer"] == 5 / 35
 

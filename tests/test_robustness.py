@@ -549,7 +549,46 @@ CORPUS_CASES: dict[str, Case] = {
     ),
 }
 
-ALL_CASES = {**TEMPLATE_CASES, **OPTION_CASES, **CORPUS_CASES}
+FORMAT_CASES: dict[str, Case] = {
+    "ctm line with a missing field": Case(
+        {"hyp.ctm": "rec1 1 0.00 0.30 in\nrec1 1 0.30 soccer\n"},
+        ["text", "hyp.ctm"],
+        "hyp.ctm:2:19: a ctm line has 5 or 6 fields, found 4 "
+        "(hint: a line reads FILE CHANNEL BEGIN DURATION WORD [CONFIDENCE], separated by blanks)",
+    ),
+    "ctm time that is not a number": Case(
+        {"hyp.ctm": "rec1 1 0,30 0.30 in\n"},
+        ["text", "hyp.ctm"],
+        "hyp.ctm:1:8: BEGIN time '0,30' is not a number "
+        "(hint: a line reads FILE CHANNEL BEGIN DURATION WORD [CONFIDENCE])",
+    ),
+    "trn line without its id": Case(
+        {"ref.trn": "in soccer (s1)\n", "hyp.trn": "in soccer\n"},
+        ["align", "ref.trn", "hyp.trn"],
+        "hyp.trn:1:10: a trn line ends with its utterance id in parentheses "
+        "(hint: write the words, then the id: 'the words here (speaker1-utt001)')",
+    ),
+    "trn id that comes back": Case(
+        {"ref.trn": "a (s1)\nb (s2)\nc (s1)\n"},
+        ["text", "ref.trn"],
+        "ref.trn:3:3: utterance id s1 comes back after other ids (first at line 1) "
+        "(hint: keep the lines of one utterance together, or give each its own id)",
+    ),
+    "stm segment ending before it begins": Case(
+        {"ref.stm": "rec1 1 spk1 2.0 1.0 in soccer\n"},
+        ["text", "ref.stm"],
+        "ref.stm:1:17: segment ends (1.0) before it begins (2.0) "
+        "(hint: END is the time the segment ends, not its duration)",
+    ),
+    "unknown text format": Case(
+        {"ref.trn": "a (s1)\n"},
+        ["text", "ref.trn", "--text-format", "ctn"],
+        "invalid value for '--text-format': 'ctn' is not one of 'sgml', 'ctm', 'trn', 'stm', 'txt' "
+        "(hint: see hub4eval text --help)",
+    ),
+}
+
+ALL_CASES = {**TEMPLATE_CASES, **OPTION_CASES, **CORPUS_CASES, **FORMAT_CASES}
 
 
 # ------------------------------------------------------------------ running

@@ -39,11 +39,18 @@ def _pra_rows(rows: list[tuple[str, str, int]], width: int) -> list[tuple[str, s
 
 @command("align")
 def align_command(
-    ref_text: Path = typer.Argument(..., help="Reference text corpus (SGML documents; '-' for standard input)."),
-    hyp_text: Path = typer.Argument(
-        ..., help="Hypothesis text corpus (e.g. ASR output, with or without documents; '-' for standard input)."
+    ref_text: Path = typer.Argument(
+        ..., help="Reference text corpus (SGML documents, ctm, trn or stm; '-' for standard input)."
     ),
-    show: bool = typer.Option(False, "--show", help="Print the aligned words (REF/HYP rows like sclite's pra output)."),
+    hyp_text: Path = typer.Argument(
+        ..., help="Hypothesis text corpus (e.g. ASR output: SGML with or without documents, ctm, trn, stm or "
+        "plain text; '-' for standard input)."
+    ),
+    show: bool = typer.Option(
+        False, "--show",
+        help="Print the aligned words (REF/HYP rows like sclite's pra output) of the weighted alignment used "
+        "for extents.",
+    ),
     unsegmented: Optional[bool] = o.Unsegmented,
     glm: Optional[list[str]] = o.Glm,
     spoken_forms: str = o.SpokenForms,
@@ -54,6 +61,8 @@ def align_command(
     doc_tag: str = o.DocTag,
     docno_tag: str = o.DocnoTag,
     encoding: str = o.Encoding,
+    text_format: Optional[o.TextFormatChoice] = o.TextFormat,
+    hyp_text_format: Optional[o.TextFormatChoice] = o.HypTextFormat,
     json_path: Optional[str] = typer.Option(None, "--json", help="Write the WER counts as JSON to PATH ('-' for standard output)."),
     quiet: bool = o.Quiet,
 ) -> None:
@@ -66,7 +75,7 @@ def align_command(
     from hub4eval.api import glm_digests, load_glm, unsegmented_reference_error
     from hub4eval.cli.score import make_console
     from hub4eval.config import ALIGNMENT_FIELDS, DEFAULT_NON_EXTRACTABLE, ScoreConfig
-    from hub4eval.io.corpus import read_corpus
+    from hub4eval.io.formats import check_text_format, read_text_corpus
     from hub4eval.report import export
     from hub4eval.report import tables as report
     from hub4eval.text.columns import align_corpora
@@ -78,12 +87,14 @@ def align_command(
         glm=tuple(glm) if glm else ("default",), spoken_forms=spoken_forms, keep_punctuation=keep_punctuation,
         case_sensitive=case_sensitive, non_extractable=hidden, spoken_element=spoken_element, unsegmented=unsegmented,
     )
+    check_text_format(text_format)
+    check_text_format(hyp_text_format, "--hyp-text-format")
     corpora = [
-        read_corpus(
-            str(path), doc_tag=doc_tag, docno_tag=docno_tag, non_extractable=hidden, encoding=encoding,
+        read_text_corpus(
+            str(path), form, doc_tag=doc_tag, docno_tag=docno_tag, non_extractable=hidden, encoding=encoding,
             spoken_element=spoken_element,
         )
-        for path in (ref_text, hyp_text)
+        for path, form in ((ref_text, text_format), (hyp_text, hyp_text_format or text_format))
     ]
     if not corpora[0].segmented:  # raw text (or a templette file) given as the reference
         raise unsegmented_reference_error(corpora[0])
@@ -97,14 +108,17 @@ def align_command(
     )
     glm_warnings = glm_file.warnings if glm_file is not None else ()
     print_warnings([*glm_warnings, *corpora[0].warnings, *corpora[1].warnings, *alignment.warnings], quiet)
-    summary = alignment.wer_summary()
+    from hub4eval.text.wer import corpus_wer
+
+    wer = corpus_wer(alignment)  # sclite's counts, and the extents' alignment's when they differ
+    summary = wer["summary"]
     if json_path is not None:
-        data = {"signature": signature, "summary": summary, "documents": alignment.per_document()}
+        data = {"signature": signature, **wer}
         export.write_text(json.dumps(data, indent=2) + "\n", json_path)
         if json_path == "-":
             return
     console = make_console()
-    table = Table(title="Word error rate", title_justify="left", show_edge=False, pad_edge=False)
+    table = Table(title="Word error rate (sclite alignment)", title_justify="left", show_edge=False, pad_edge=False)
     for column in ("DOCUMENT", "REF WORDS", "MATCH", "SUB", "DEL", "INS", "WER"):
         table.add_column(column, justify="left" if column == "DOCUMENT" else "right")
 
@@ -114,7 +128,7 @@ def align_command(
             str(counts["deletions"]), str(counts["insertions"]), report.percent(counts["wer"]),
         ]
 
-    for document in alignment.per_document():
+    for document in wer["documents"]:
         name = document["ref_docid"] or f"{document['hyp_docid'] or '(unsegmented)'} (hypothesis only)"
         if document["ref_docid"] is None and document["hyp_docid"] is None:
             name = "(unsegmented)"
@@ -130,6 +144,8 @@ def align_command(
         )
     if show:
         width = max(40, (console.width or 100) - 6)
+        console.print()
+        console.print("aligned words: the weighted alignment used for extents", highlight=False)
         for ref_id, hyp_id, document, columns in alignment.document_views():
             console.print()
             name = ref_id or hyp_id or "(unsegmented)"
@@ -139,9 +155,5 @@ def align_command(
                 console.print(f"HYP:  {hyp_line}", highlight=False, markup=False)
                 console.print(f"Eval: {eval_line}".rstrip(), highlight=False, markup=False)
     console.print()
-    console.print(
-        f"WER = {report.percent(summary['wer'])}  (ref words {summary['ref_words']}  "
-        f"sub {summary['substitutions']}  del {summary['deletions']}  ins {summary['insertions']})",
-        highlight=False,
-    )
+    console.print(report.wer_text(summary), highlight=False)
     console.print(f"[dim]{escape(signature)}[/dim]", highlight=False, soft_wrap=True)

@@ -16,6 +16,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from hub4eval.cli import options as o
 from hub4eval.cli.app import command, print_warnings
 from hub4eval.model import PointerFill, TemplateSet
 
@@ -61,8 +62,8 @@ def check_command(
     text: Optional[Path] = typer.Option(
         None,
         "--text",
-        help="Text corpus (SGML; '-' for standard input) the file's offsets refer to: checks DOCIDs, "
-        "extents and content.",
+        help="Text corpus (SGML, ctm, trn, stm or plain text; '-' for standard input) the file's offsets refer to: "
+        "checks DOCIDs, extents and content.",
     ),
     hypothesis: bool = typer.Option(
         False,
@@ -70,6 +71,9 @@ def check_command(
         help="Read the file as a hypothesis (brackets literal, no '/') or as a reference (default).",
     ),
     encoding: str = typer.Option("utf-8", "--encoding", help="Encoding of the input files (e.g. latin-1)."),
+    text_format: Optional[o.TextFormatChoice] = typer.Option(
+        None, "--text-format", case_sensitive=False, help="Format of --text: sgml, ctm, trn, stm or txt (default: by file extension)."
+    ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print no summary and no warnings, only errors."),
 ) -> None:
     """Check that FILE is a valid templette file; print a summary and the warnings."""
@@ -83,10 +87,10 @@ def check_command(
     tset = read_templates_checked(file, role, encoding)
     warnings = list(tset.warnings)
     if text is not None:
-        from hub4eval.io.corpus import read_corpus
+        from hub4eval.io.formats import read_text_corpus
 
         try:
-            corpus = read_corpus(str(text), encoding=encoding)
+            corpus = read_text_corpus(str(text), text_format, encoding=encoding)
         except MemoryError:
             from hub4eval.api import too_large_error
 

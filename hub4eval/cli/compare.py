@@ -41,6 +41,8 @@ def compare_command(
     doc_tag: str = o.DocTag,
     docno_tag: str = o.DocnoTag,
     encoding: str = o.Encoding,
+    text_format: Optional[o.TextFormatChoice] = o.TextFormat,
+    hyp_text_format: Optional[o.TextFormatChoice] = o.HypTextFormat,
     bootstrap: int = typer.Option(10000, "--bootstrap", help="Paired document-level bootstrap resamples."),
     seed: int = typer.Option(12345, "--seed", help="Random seed of the resampling."),
     json_path: Optional[str] = typer.Option(None, "--json", help="Write the comparison as JSON to PATH ('-' for standard output)."),
@@ -73,6 +75,7 @@ def compare_command(
             ref, hyp, config, description=f"scoring {hyp.name}", quiet=quiet, ref_text=ref_text,
             hyp_text=hyp_text, encoding=encoding, doc_tag=doc_tag, docno_tag=docno_tag,
             ceiling=None if number == 0 else False,  # one ceiling: the same reference and texts
+            text_format=text_format, hyp_text_format=hyp_text_format,
         )
         for number, hyp in enumerate((hyp_a, hyp_b))
     ]

@@ -129,6 +129,8 @@ def explain_command(
     doc_tag: str = o.DocTag,
     docno_tag: str = o.DocnoTag,
     encoding: str = o.Encoding,
+    text_format: Optional[o.TextFormatChoice] = o.TextFormat,
+    hyp_text_format: Optional[o.TextFormatChoice] = o.HypTextFormat,
     quiet: bool = o.Quiet,
 ) -> None:
     """List every point matching the filters: category, reference and hypothesis fills, reason.
@@ -150,6 +152,7 @@ def explain_command(
     result = score_with_progress(
         ref, hyp, config, description="mapping documents", quiet=quiet, ref_text=ref_text,
         hyp_text=hyp_text, encoding=encoding, doc_tag=doc_tag, docno_tag=docno_tag,
+            text_format=text_format, hyp_text_format=hyp_text_format,
     )
     print_warnings(result.warnings, quiet)
     rows = explain(

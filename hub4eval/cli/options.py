@@ -37,6 +37,14 @@ class ContentChoice(str, Enum):
     noisy = "noisy"
 
 
+class TextFormatChoice(str, Enum):
+    sgml = "sgml"
+    ctm = "ctm"
+    trn = "trn"
+    stm = "stm"
+    txt = "txt"
+
+
 class LevelChoice(str, Enum):
     document = "document"
     type = "type"
@@ -55,8 +63,8 @@ CategoryChoice = Enum(  # type: ignore[misc]
 
 
 RefText = typer.Option(
-    None, "--ref-text", help="Reference text corpus (SGML; '-' for standard input); validates extents, "
-    "needed for --hyp-text."
+    None, "--ref-text", help="Reference text corpus (SGML, ctm, trn or stm; '-' for standard input); validates "
+    "extents, needed for --hyp-text."
 )
 HypText = typer.Option(
     None,
@@ -138,6 +146,19 @@ Fillers = typer.Option(
 )
 DocTag = typer.Option("DOC", "--doc-tag", help="Generic identifier of the document tags in the corpora.")
 DocnoTag = typer.Option("DOCNO", "--docno-tag", help="Generic identifier of the document-identifier element.")
+TextFormat = typer.Option(
+    None,
+    "--text-format",
+    case_sensitive=False,
+    help="Format of the text corpora: sgml, ctm, trn, stm or txt (default: by file extension, "
+    ".ctm .trn .stm .txt; any other extension is SGML). See docs/text-formats.md.",
+)
+HypTextFormat = typer.Option(
+    None,
+    "--hyp-text-format",
+    case_sensitive=False,
+    help="Format of the hypothesis text only, when it differs from the reference's: sgml, ctm, trn, stm or txt.",
+)
 Encoding = typer.Option("utf-8", "--encoding", help="Encoding of every input file (e.g. latin-1 for old NIST data).")
 Quiet = typer.Option(False, "--quiet", "-q", help="Print no warnings and no progress.")
 

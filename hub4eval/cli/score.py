@@ -68,6 +68,8 @@ def score_with_progress(
     doc_tag: str,
     docno_tag: str,
     ceiling: bool | None = False,
+    text_format: str | None = None,
+    hyp_text_format: str | None = None,
 ) -> ScoreResult:
     """:func:`hub4eval.api.score_files` with the text options of the CLI and a progress bar.
 
@@ -79,6 +81,7 @@ def score_with_progress(
         result = score_files(
             ref, hyp, ref_text=o.existing(ref_text), hyp_text=o.existing(hyp_text), config=config,
             encoding=encoding, doc_tag=doc_tag, docno_tag=docno_tag, progress=advance, ceiling=ceiling,
+            text_format=text_format, hyp_text_format=hyp_text_format,
         )
     return keep_until_exit(result)  # freed by the process exit, not object by object
 
@@ -121,6 +124,8 @@ def score_command(
     doc_tag: str = o.DocTag,
     docno_tag: str = o.DocnoTag,
     encoding: str = o.Encoding,
+    text_format: Optional[o.TextFormatChoice] = o.TextFormat,
+    hyp_text_format: Optional[o.TextFormatChoice] = o.HypTextFormat,
     json_path: Optional[str] = typer.Option(
         None, "--json", help="Write the full result as JSON to PATH ('-' for standard output)."
     ),
@@ -181,6 +186,7 @@ def score_command(
         ref, hyp, config, description="mapping documents", quiet=quiet, ref_text=ref_text,
         hyp_text=hyp_text, encoding=encoding, doc_tag=doc_tag, docno_tag=docno_tag,
         ceiling=None if ceiling else False,
+        text_format=text_format, hyp_text_format=hyp_text_format,
     )
     print_warnings(result.warnings, quiet)
     intervals = ceiling_bounds = None

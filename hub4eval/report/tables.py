@@ -145,11 +145,24 @@ def wer_line(result: ScoreResult) -> str | None:
     wer = result.wer
     if not wer:
         return None
-    rate = wer.get("wer")
-    return (
-        f"hypothesis text WER = {percent(rate)}  (ref words {wer.get('ref_words')}  "
+    return f"hypothesis text {wer_text(wer)}"
+
+
+def wer_text(wer: dict) -> str:
+    """``WER (sclite alignment) = 25.0  (ref words 40  sub 6  del 2  ins 2)``, and the
+    counts of the weighted alignment used for extents when they differ."""
+    name = "sclite alignment" if wer.get("alignment") == "sclite" else "alignment used for extents"
+    text = (
+        f"WER ({name}) = {percent(wer.get('wer'))}  (ref words {wer.get('ref_words')}  "
         f"sub {wer.get('substitutions')}  del {wer.get('deletions')}  ins {wer.get('insertions')})"
     )
+    other = wer.get("weighted_alignment")
+    if other:
+        text += (
+            f"; the alignment used for extents: {percent(other.get('wer'))}  "
+            f"(sub {other.get('substitutions')}  del {other.get('deletions')}  ins {other.get('insertions')})"
+        )
+    return text
 
 
 def cause_table(result: ScoreResult) -> Table | None:

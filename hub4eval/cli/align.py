@@ -59,10 +59,9 @@ def align_command(
     from rich.table import Table
 
     from hub4eval.api import load_glm, unsegmented_reference_error
-    from hub4eval.cli.score import make_console
+    from hub4eval.cli.score import _write, make_console
     from hub4eval.config import DEFAULT_NON_EXTRACTABLE
     from hub4eval.io.corpus import read_corpus
-    from hub4eval.report import export
     from hub4eval.report import tables as report
     from hub4eval.text.columns import align_corpora
 
@@ -82,7 +81,7 @@ def align_command(
     summary = alignment.wer_summary()
     if json_path is not None:
         data = {"summary": summary, "documents": alignment.per_document()}
-        export.write_text(json.dumps(data, indent=2) + "\n", json_path)
+        _write(json.dumps(data, indent=2) + "\n", json_path, "--json")
         if json_path == "-":
             return
     console = make_console()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import functools
 import os
 import sys
@@ -57,6 +58,50 @@ def fail(error: InputError) -> typer.Exit:
     return typer.Exit(EXIT_BAD_INPUT)
 
 
+def _silence_stdout() -> None:
+    """Point standard output at the null device after its reader went away.
+
+    Whatever is still buffered, or written before the process ends, then goes
+    nowhere instead of raising ``BrokenPipeError`` again at the final flush.
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # no real stdout (CliRunner): nothing to keep quiet
+        pass
+
+
+def _rich_broken_pipe(self: Any) -> None:
+    """Rich's answer to a closed pipe is ``SystemExit(1)``; make it a ``BrokenPipeError``
+    so that :func:`command` ends the run quietly with status 0 like every other command."""
+    self.quiet = True
+    raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
+
+
+def _install_rich_pipe_handling() -> None:
+    from rich.console import Console
+
+    Console.on_broken_pipe = _rich_broken_pipe  # the hook rich documents for this
+
+
+_install_rich_pipe_handling()
+
+
+def write_error(error: OSError) -> InputError:
+    """The one-line error for an output that cannot be written (disk full, ...).
+
+    An ``OSError`` without a file name comes from standard output (a console or
+    ``echo``); every file a command writes is named by its own handler.
+    """
+    where = error.filename if error.filename is not None else "standard output"
+    reason = error.strerror or str(error) or type(error).__name__
+    hint = "write to a disk with free space, or to another place"
+    if error.errno == errno.EISDIR:
+        hint = "give the path of a file, not of a directory"
+    return InputError(f"cannot write the output: {reason}", str(where), hint=hint)
+
+
 def command(*args: Any, **kwargs: Any) -> Callable[[F], F]:
     """Register a command whose ``InputError`` becomes one line + exit status 2."""
 
@@ -70,6 +115,16 @@ def command(*args: Any, **kwargs: Any) -> Callable[[F], F]:
                     return function(*a, **kw)
             except InputError as error:
                 raise fail(error) from None
+            except BrokenPipeError:
+                # The reader of standard output went away (`| head -1`): what
+                # it wanted it has; end quietly, status 0, for every command.
+                _silence_stdout()
+                raise typer.Exit(0) from None
+            except OSError as error:
+                # Standard output on a full disk (`> /dev/full`) and the like.
+                if error.errno is None:
+                    raise
+                raise fail(write_error(error)) from None
             except KeyboardInterrupt:
                 typer.echo("interrupted", err=True)
                 raise typer.Exit(130) from None
@@ -131,15 +186,28 @@ def main() -> None:
     code: int | str | None = 0
     try:
         app()
-    except BrokenPipeError:  # `hub4eval score ... | head`
-        sys.stderr.close()
+    except BrokenPipeError:  # `hub4eval --help | head -1`: output outside a command
+        _silence_stdout()
         code = 0
+    except OSError as error:  # `hub4eval --help > /dev/full`
+        typer.echo(one_line(str(write_error(error))), err=True)
+        code = EXIT_BAD_INPUT
     except SystemExit as exit_:
         code = exit_.code
+        if code == 1 and type(sys.stdout).__name__ == "PacifyFlushWrapper":
+            code = 0  # click (typer's copy or the original) met a closed pipe and exited 1
     try:
         sys.stdout.flush()
+    except BrokenPipeError:  # the last buffered output met a closed pipe
+        _silence_stdout()
+    except OSError as error:  # ... or a full disk: the output is incomplete
+        typer.echo(one_line(str(write_error(error))), err=True)
+        code = EXIT_BAD_INPUT
+    except ValueError:  # stdout already closed
+        pass
+    try:
         sys.stderr.flush()
-    except (BrokenPipeError, ValueError):
+    except (OSError, ValueError):
         pass
     if isinstance(code, str):  # sys.exit("message") prints the message, status 1
         print(code, file=sys.stderr)

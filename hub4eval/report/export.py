@@ -94,6 +94,7 @@ def write_text(text: str | Iterable[str], path: str) -> None:
     pieces = [text] if isinstance(text, str) else text
     if path == "-":
         _write_batched(pieces, sys.stdout)
+        sys.stdout.flush()  # a full disk or closed pipe is met here, by the caller that can report it
         return
     with open(path, "w", encoding="utf-8", newline="") as handle:
         _write_batched(pieces, handle)

@@ -1,0 +1,209 @@
+"""Issue #19: no input, option or environment makes hub4eval hang, crash or lie.
+
+Each test reproduces a failure the fuzzing campaign found (named in its
+docstring) and checks the fixed behaviour: a closed pipe ends quietly with
+status 0, a full disk or an unwritable output is one line with status 2, a
+non-text encoding is one line with status 2, and so on.  Commands run in a real
+``python -m hub4eval`` subprocess where the failure lies in the process's own
+standard output.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import EXAMPLES, ROOT
+from typer.testing import CliRunner
+
+from hub4eval.cli import app
+
+SAMPLE = EXAMPLES / "sample"
+ASR = EXAMPLES / "asr"
+runner = CliRunner()
+HAS_DEV_FULL = os.path.exists("/dev/full")
+needs_dev_full = pytest.mark.skipif(not HAS_DEV_FULL, reason="needs /dev/full (Linux)")
+
+
+def hub4eval_env(**extra: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    env.pop("HUB4EVAL_DEBUG", None)
+    env.update(extra)
+    return env
+
+
+def run_hub4eval(*args: str, stdout=subprocess.PIPE, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "hub4eval", *args], stdout=stdout, stderr=subprocess.PIPE,
+        text=True, check=False, env=hub4eval_env(**env), timeout=300,
+    )
+
+
+def run_with_closed_pipe(args: list[str], read_bytes: int = 0) -> tuple[int, str]:
+    """Run ``python -m hub4eval ARGS | head -c READ_BYTES``: read that much of
+    standard output, close the read end, and return (exit status, stderr)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "hub4eval", *args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=hub4eval_env(),
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    if read_bytes:
+        proc.stdout.read(read_bytes)
+    proc.stdout.close()  # the reader goes away, as `head` does
+    stderr = proc.stderr.read().decode("utf-8", "replace")
+    return proc.wait(timeout=300), stderr
+
+
+def one_error_line(stderr: str) -> str:
+    lines = stderr.splitlines()
+    assert len(lines) == 1, stderr
+    assert "Traceback" not in stderr and "internal error" not in stderr, stderr
+    return lines[0]
+
+
+def many_instances(path: Path, count: int) -> Path:
+    """A templette file with ``count`` instances of one document (a large output)."""
+    lines = []
+    for n in range(1, count + 1):
+        lines += [f"<EVENT-D-{n}> :=", f'    NAME: "name number {n}" ##{n}#{n + 5}#']
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+# ------------------------------------------------------------------ closed pipes
+
+
+SAMPLE_ARGS = [str(SAMPLE / "ref.tpl"), str(SAMPLE / "hyp.tpl")]
+ALIGN_ARGS = [str(ASR / "reference.sgml"), str(ASR / "asr_unsegmented.sgml")]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["score", *SAMPLE_ARGS],
+        ["score", *SAMPLE_ARGS, "--json", "-"],
+        ["explain", *SAMPLE_ARGS],
+        ["check", str(SAMPLE / "ref.tpl")],
+        ["align", *ALIGN_ARGS, "--show"],
+        ["align", *ALIGN_ARGS, "--json", "-"],
+        ["compare", str(SAMPLE / "ref.tpl"), str(SAMPLE / "hyp.tpl"), str(SAMPLE / "hyp.tpl")],
+        ["--help"],
+        ["score", "--help"],
+    ],
+    ids=lambda args: " ".join(a if "/" not in a else Path(a).name for a in args),
+)
+def test_a_closed_pipe_ends_quietly_with_status_0(args):
+    """Was: `explain | head -1`, `check | head -c1`, `align --show | head -1` exit 1
+    with no message (rich and click turn a closed pipe into exit status 1)."""
+    status, stderr = run_with_closed_pipe(args)
+    assert status == 0, stderr
+    assert stderr == ""
+
+
+def test_a_pipe_closed_after_the_first_line_of_a_long_output(tmp_path):
+    """`explain | head -1` on an output far larger than the pipe's buffer: the
+    pipe breaks in the middle of the output, not at the first write."""
+    ref = many_instances(tmp_path / "ref.tpl", 1500)
+    status, stderr = run_with_closed_pipe(["explain", str(ref), str(ref)], read_bytes=80)
+    assert status == 0, stderr
+    assert stderr == ""
+
+
+# ------------------------------------------------------------------ full disk, unwritable outputs
+
+
+@needs_dev_full
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["score", *SAMPLE_ARGS],
+        ["score", *SAMPLE_ARGS, "--json", "-"],
+        ["explain", *SAMPLE_ARGS],
+        ["check", str(SAMPLE / "ref.tpl")],
+        ["align", *ALIGN_ARGS],
+        ["compare", str(SAMPLE / "ref.tpl"), str(SAMPLE / "hyp.tpl"), str(SAMPLE / "hyp.tpl")],
+        ["--help"],
+    ],
+    ids=lambda args: " ".join(a if "/" not in a else Path(a).name for a in args),
+)
+def test_standard_output_on_a_full_disk_is_one_line_exit_2(args):
+    """Was: `score ... > /dev/full` exit 1, `internal error: OSError`."""
+    with open("/dev/full", "w") as full:
+        proc = run_hub4eval(*args, stdout=full)
+    assert proc.returncode == 2, proc.stderr
+    line = one_error_line(proc.stderr)
+    assert line.startswith("standard output: cannot write"), line
+    assert "No space left on device" in line and "(hint: " in line
+
+
+@needs_dev_full
+@pytest.mark.parametrize(
+    "args, option",
+    [
+        (["align", *ALIGN_ARGS, "--json", "/dev/full"], "--json"),
+        (["score", *SAMPLE_ARGS, "--json", "/dev/full"], "--json"),
+        (["score", *SAMPLE_ARGS, "--csv", "/dev/full"], "--csv"),
+        (["score", *SAMPLE_ARGS, "--html", "/dev/full"], "--html"),
+    ],
+)
+def test_an_output_file_on_a_full_disk_is_one_line_exit_2(args, option):
+    """Was: `align --json /dev/full` exit 1 (align lacked score's write handling)."""
+    proc = run_hub4eval(*args)
+    assert proc.returncode == 2, proc.stderr
+    line = one_error_line(proc.stderr)
+    assert line.startswith(f"/dev/full: cannot write the {option} output: No space left on device"), line
+    assert proc.stdout == ""
+
+
+def test_align_json_into_a_directory_is_one_line_exit_2(tmp_path):
+    """Was: `align --json DIR` exit 1, `internal error: IsADirectoryError`."""
+    result = runner.invoke(app, ["align", *ALIGN_ARGS, "--json", str(tmp_path)])
+    assert result.exit_code == 2, result.output
+    line = one_error_line(result.stderr)
+    assert line == (
+        f"{tmp_path}: cannot write the --json output: Is a directory "
+        "(hint: give the path of a file, not of a directory)"
+    )
+
+
+# ------------------------------------------------------------------ encodings
+
+
+@pytest.mark.parametrize("codec", ["rot13", "hex", "base64", "zlib", "bz2", "uu", "quopri"])
+def test_a_non_text_codec_is_a_one_line_error(codec):
+    """Was: `--encoding rot13|hex|base64|zlib` exit 1, `internal error: LookupError`."""
+    for command in (["score", *SAMPLE_ARGS], ["check", str(SAMPLE / "ref.tpl")],
+                    ["align", *ALIGN_ARGS]):
+        result = runner.invoke(app, [*command, "--encoding", codec])
+        assert result.exit_code == 2, result.output
+        line = one_error_line(result.stderr)
+        assert line.endswith(
+            f": {codec!r} is not a text encoding (hint: use a Python text codec name such as utf-8 or latin-1)"
+        ), line
+
+
+@pytest.mark.parametrize("codec", ["punycode", "idna", "undefined"])
+def test_a_codec_that_fails_without_a_position_is_a_one_line_error(tmp_path, codec):
+    """Was: `--encoding punycode` on non-ASCII input exit 1, `internal error: UnicodeError`."""
+    ref = tmp_path / "ref.tpl"
+    ref.write_bytes('<T-D-1> :=\n    X: "caf\u00e9"\n'.encode("latin-1"))
+    result = runner.invoke(app, ["score", str(ref), str(ref), "--encoding", codec])
+    assert result.exit_code == 2, result.output
+    assert one_error_line(result.stderr) == (
+        f"{ref}: the file cannot be decoded as {codec} "
+        "(hint: give the file's real encoding with --encoding (e.g. utf-8 or latin-1))"
+    )
+
+
+def test_a_text_codec_error_keeps_its_position(tmp_path):
+    """A codec that reports a byte offset into the file keeps FILE:LINE:COL."""
+    ref = tmp_path / "ref.tpl"
+    ref.write_bytes('<T-D-1> :=\n    X: "caf\u00e9"\n'.encode("latin-1"))
+    result = runner.invoke(app, ["check", str(ref), "--encoding", "utf-7"])
+    assert result.exit_code == 2
+    # line 2 is `    X: "caf` then the byte 0xe9: column 12, byte offset 11 + 11 = 22
+    assert one_error_line(result.stderr).startswith(f"{ref}:2:12: byte 0xe9 at byte offset 22 is not valid utf-7")

@@ -207,3 +207,42 @@ def test_a_text_codec_error_keeps_its_position(tmp_path):
     assert result.exit_code == 2
     # line 2 is `    X: "caf` then the byte 0xe9: column 12, byte offset 11 + 11 = 22
     assert one_error_line(result.stderr).startswith(f"{ref}:2:12: byte 0xe9 at byte offset 22 is not valid utf-7")
+
+
+# ------------------------------------------------------------------ CSV injection
+
+
+def test_csv_cell_neutralizes_every_formula_start():
+    from hub4eval.report.export import csv_cell
+
+    for start in ("=", "+", "-", "@", "\t", "\r"):
+        assert csv_cell(f"{start}SUM(A1)") == f"'{start}SUM(A1)"
+    for safe in ("EVENT.WINNER", "ALL", "", "a=b", "x-1", "'quoted"):
+        assert csv_cell(safe) == safe
+
+
+def test_csv_names_that_look_like_formulas_are_not_formulas(tmp_path):
+    """Was: type and slot names like `=HYPERLINK(...)` or `@SUM(A1)` written as raw CSV
+    cells, which a spreadsheet executes."""
+    import csv
+    import io
+    import json
+
+    ref = tmp_path / "ref.tpl"
+    ref.write_text(
+        '<=HYPERLINK("http://x")-D-1> :=\n    -X: "a"\n<@SUM(A1)-D-1> :=\n    Z: "c"\n'
+        "<+T-D-1> :=\n    -Y: \"d\"\n<T-D-1> :=\n    -Z: \"e\"\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "out.csv"
+    result = runner.invoke(app, ["score", str(ref), str(ref), "--csv", str(out), "--json", "-"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8"))))
+    names = [row["name"] for row in rows]
+    for name in names:
+        assert not name.startswith(("=", "+", "-", "@", "\t", "\r")), name
+    # the names are the JSON's with a leading ' exactly where they began like a formula
+    expected = [*data["by_slot"], *data["by_type"], "ALL"]
+    assert names == ["'" + n if n[0] in "=+-@" else n for n in expected]
+    assert "'=HYPERLINK(\"http://x\").-X" in names and "'@SUM(A1)" in names and "T.-Z" in names

@@ -246,3 +246,80 @@ def test_csv_names_that_look_like_formulas_are_not_formulas(tmp_path):
     expected = [*data["by_slot"], *data["by_type"], "ALL"]
     assert names == ["'" + n if n[0] in "=+-@" else n for n in expected]
     assert "'=HYPERLINK(\"http://x\").-X" in names and "'@SUM(A1)" in names and "T.-Z" in names
+
+
+# ------------------------------------------------------------------ long lines parse in linear time
+
+HEADER = "<T-D-1> :=\n"
+# Each shape makes a file whose one long line holds a run of n characters; most
+# are the shapes that took time in n squared before (two runs of blanks side by
+# side in the grammar, plain content ending in blanks, the last-quote rule).
+LONG_LINE_SHAPES = {
+    "quoted fill, blanks, stray character (the issue's case)": lambda n: HEADER + '    X: "a"' + " " * n + "x\n",
+    "quoted fill, tabs, stray character": lambda n: HEADER + '    X: "a"' + "\t" * n + "x\n",
+    "quoted fill, form feeds, stray character": lambda n: HEADER + '    X: "a"' + "\f" * n + "x\n",
+    "plain fill, blanks, lone CR": lambda n: HEADER + "    X: a" + " " * n + "\rb\n",
+    "plain fill of words, lone CR": lambda n: HEADER + "    X: " + "a " * (n // 2) + "\rb\n",
+    "optional slot, blanks, lone CR": lambda n: HEADER + "    X: ?" + " " * n + "\rx\n",
+    "header, blanks, stray character": lambda n: "<T-D-1> :=" + " " * n + "x\n",
+    "pointer fill, blanks, stray character": lambda n: HEADER + "    X: <T-D-1>" + " " * n + "x\n",
+    "extent part, blanks, lone CR": lambda n: HEADER + '    X: "a" ##1#2#' + " " * n + "\rx\n",
+    "many quotes": lambda n: HEADER + '    X: "' + '"' * n + " ##1#\rx\n",
+    "quotes and blanks": lambda n: HEADER + "    X: " + '" ' * (n // 2) + "\rx\n",
+    "many extent numbers": lambda n: HEADER + '    X: "a" ##' + "1#" * (n // 2) + "x\n",
+    "bare '/', blanks, lone CR": lambda n: HEADER + '    X: "a"\n    /' + " " * n + "\rx\n",
+    "long slot name": lambda n: HEADER + "    " + "X" * n + "\n",
+    "slot name, blanks, no colon": lambda n: HEADER + "    X" + " " * n + "x\n",
+    "plain fill with '#', lone CR": lambda n: HEADER + "    X: a" + "# " * (n // 2) + "\rx\n",
+    "long comment line": lambda n: HEADER + " " * n + ";" + "c" * n + "\n    X: a\n",
+    "valid: plain fill with inner blanks": lambda n: HEADER + "    X: a" + " " * n + "b\n",
+    "valid: quoted fill with blanks": lambda n: HEADER + '    X: "a' + " " * n + 'b" ##1#2#' + " " * n + "\n",
+}
+
+
+def parse_seconds(text: str, repeat: int = 3) -> float:
+    """The best of ``repeat`` times to parse ``text`` (an error counts as parsed)."""
+    import time
+
+    from hub4eval.errors import InputError
+    from hub4eval.io.templettes.reader import parse_templates
+
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        try:
+            parse_templates(text, "long.tpl")
+        except InputError as error:
+            assert len(str(error)) < 400, str(error)  # a long line is quoted cut short
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+@pytest.mark.parametrize("shape", list(LONG_LINE_SHAPES))
+def test_a_long_line_parses_in_linear_time(shape):
+    """Was: `X: "a"` + 20,000 blanks + `x` took 26 s and 300,000 blanks did not finish
+    (time in the square of the run). Ten times the run must take about ten times
+    as long: less than 30 times (a square would be 100 times), and seconds at most."""
+    make = LONG_LINE_SHAPES[shape]
+    parse_seconds(make(100))  # build the parsers first
+    small = parse_seconds(make(20_000))
+    # a square would already show here (seconds), and then 200,000 would run for minutes
+    assert small < 1.0, (shape, small)
+    large = parse_seconds(make(200_000))
+    # below 5 ms the clock of a shared machine is mostly noise
+    assert large < 30 * max(small, 0.005), (shape, small, large)
+    assert large < 3.0, (shape, large)
+
+
+def test_the_issue_case_is_one_line_error_quickly_from_the_command_line(tmp_path):
+    """The reported input, through `python -m hub4eval check`, with 300,000 blanks
+    (did not finish in two minutes)."""
+    path = tmp_path / "long.tpl"
+    path.write_text(LONG_LINE_SHAPES["quoted fill, blanks, stray character (the issue's case)"](300_000))
+    proc = subprocess.run(
+        [sys.executable, "-m", "hub4eval", "check", str(path)], capture_output=True, text=True,
+        env=hub4eval_env(), timeout=60, check=False,
+    )
+    assert proc.returncode == 2
+    # `    X: "a"` is 10 characters, then 300,000 blanks: the 'x' is in column 300,011
+    assert one_error_line(proc.stderr).startswith(f"{path}:2:300011: unexpected fill 'x'; expected")

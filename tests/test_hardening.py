@@ -323,3 +323,55 @@ def test_the_issue_case_is_one_line_error_quickly_from_the_command_line(tmp_path
     assert proc.returncode == 2
     # `    X: "a"` is 10 characters, then 300,000 blanks: the 'x' is in column 300,011
     assert one_error_line(proc.stderr).startswith(f"{path}:2:300011: unexpected fill 'x'; expected")
+
+
+# ------------------------------------------------------------------ a damaged numba cache
+
+ALIGN_CMD = ["align", *ALIGN_ARGS]
+
+
+@pytest.fixture(scope="module")
+def numba_cache(tmp_path_factory) -> tuple[Path, str]:
+    """A numba cache directory filled by one clean run, and that run's output."""
+    directory = tmp_path_factory.mktemp("numba-cache")
+    proc = run_hub4eval(*ALIGN_CMD, NUMBA_CACHE_DIR=str(directory))
+    assert proc.returncode == 0, proc.stderr
+    assert any(directory.rglob("*.nbi")) and any(directory.rglob("*.nbc"))
+    return directory, proc.stdout
+
+
+def _damage(directory: Path, how: str) -> int:
+    import random
+
+    rng = random.Random(how)
+    damaged = 0
+    for path in sorted(directory.rglob("*.nb?")):
+        if how == "garbage index" and path.suffix == ".nbi" or how == "garbage data" and path.suffix == ".nbc":
+            path.write_bytes(bytes(rng.randrange(256) for _ in range(300)))
+        elif how == "truncated files":
+            path.write_bytes(path.read_bytes()[:10])
+        else:
+            continue
+        damaged += 1
+    return damaged
+
+
+@pytest.mark.parametrize("how", ["garbage index", "garbage data", "truncated files"])
+def test_a_damaged_numba_cache_is_rebuilt_with_one_warning(numba_cache, tmp_path, how):
+    """Was: garbage in the cached .nbi/.nbc files made every run fail (`internal
+    error: UnpicklingError`) until the user deleted the cache."""
+    import shutil
+
+    clean, expected = numba_cache
+    directory = tmp_path / "cache"
+    shutil.copytree(clean, directory)
+    assert _damage(directory, how) > 0
+    proc = run_hub4eval(*ALIGN_CMD, NUMBA_CACHE_DIR=str(directory))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == expected  # the same result as with a sound cache
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1, proc.stderr  # warned once, not once per kernel
+    assert lines[0].startswith("hub4eval: warning: numba's cache of the alignment kernels is damaged and was removed")
+    # the cache was written afresh: the next run neither warns nor fails
+    again = run_hub4eval(*ALIGN_CMD, NUMBA_CACHE_DIR=str(directory))
+    assert again.returncode == 0 and again.stderr == "" and again.stdout == expected

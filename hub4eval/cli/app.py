@@ -7,6 +7,7 @@ import functools
 import os
 import sys
 import unicodedata
+import warnings
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
@@ -175,6 +176,14 @@ def keep_until_exit(value: Any) -> Any:
     return value
 
 
+def _show_warning(message: Any, category: Any, filename: str, lineno: int, file: Any = None, line: Any = None) -> None:
+    """A Python warning (e.g. a damaged numba cache being rebuilt) as one line on stderr."""
+    try:
+        typer.echo(one_line(f"hub4eval: warning: {message}"), err=True)
+    except (OSError, ValueError):
+        pass
+
+
 def main() -> None:
     """Console-script entry point.
 
@@ -183,6 +192,7 @@ def main() -> None:
     at interpreter exit took seconds after the work was done. Every file the
     commands write is closed by then (context managers).
     """
+    warnings.showwarning = _show_warning
     code: int | str | None = 0
     try:
         app()

@@ -375,3 +375,111 @@ def test_a_damaged_numba_cache_is_rebuilt_with_one_warning(numba_cache, tmp_path
     # the cache was written afresh: the next run neither warns nor fails
     again = run_hub4eval(*ALIGN_CMD, NUMBA_CACHE_DIR=str(directory))
     assert again.returncode == 0 and again.stderr == "" and again.stdout == expected
+
+
+# ------------------------------------------------------------------ many instances in one document
+
+
+def _many_events(n: int, seed: int, side: str) -> str:
+    """A templette file of ``n`` events and n/3 persons in one document, with
+    every shape that decides the counts of a pair without COR: optional
+    instances and slots, alternatives, fills with and without extents, several
+    fills per slot, pointers (to optional instances too), slots left out."""
+    import random
+
+    rng = random.Random(f"{seed}-{side}")
+    lines: list[str] = []
+    for k in range(1, n + 1):
+        lines.append(f"<EVENT-D-{k}> :=")
+        if side == "ref" and rng.random() < 0.1:
+            lines.append("    OBJ_STATUS: OPTIONAL")
+        for slot in ("NAME", "LOC", "WHO"):
+            if rng.random() < 0.3:
+                continue
+            mark = "? " if side == "ref" and rng.random() < 0.1 else ""
+            fills = []
+            for _ in range(rng.choice([1, 1, 1, 2])):
+                word = f"w{rng.randrange(n)}" if rng.random() < 0.8 else f"v{rng.randrange(5)}"
+                start = rng.randrange(n * 10)
+                extent = f" ##{start}#{start + rng.randrange(20)}#" if rng.random() < 0.7 else ""
+                fills.append(f'"{word}"{extent}')
+            lines.append(f"    {slot}: {mark}{fills[0]}")
+            lines += [f"        {fill}" for fill in fills[1:]]
+            if side == "ref" and rng.random() < 0.1:
+                lines.append(f'        / "alt{rng.randrange(4)}"')
+        if rng.random() < 0.4:
+            lines.append(f"    REL: <PERSON-D-{rng.randrange(1, n // 3 + 1)}>")
+    for k in range(1, n // 3 + 1):
+        lines.append(f"<PERSON-D-{k}> :=")
+        if side == "ref" and rng.random() < 0.2:
+            lines.append("    OBJ_STATUS: OPTIONAL")
+        lines.append(f'    NAME: "p{rng.randrange(max(1, n // 4))}"')
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_ranking_the_f_zero_pairs_by_shape_gives_the_full_procedure_result(monkeypatch, seed):
+    """The F = 0 pairs are ranked by the shapes of their instances, not counted
+    one by one: the result must be the procedure's, every pair counted."""
+    import json
+
+    from hub4eval.api import score
+    from hub4eval.config import ScoreConfig
+    from hub4eval.io.templettes import parse_templates
+    from hub4eval.scoring import mapping
+
+    ref = parse_templates(_many_events(60, seed, "ref"), "ref.tpl", "reference")
+    hyp = parse_templates(_many_events(60, seed, "hyp"), "hyp.tpl", "hypothesis")
+
+    def scored(all_pairs: int, config: ScoreConfig) -> str:
+        monkeypatch.setattr(mapping, "_ALL_PAIRS", all_pairs)
+        return json.dumps(score(ref, hyp, config=config).to_json(), sort_keys=True)
+
+    for config in (ScoreConfig(), ScoreConfig(compare="extent"), ScoreConfig(content="noisy")):
+        assert scored(0, config) == scored(10**9, config)
+
+
+def test_pairs_that_cannot_share_a_point_are_not_counted(monkeypatch):
+    """Was: 10,000 instances in one document took 40 s and 0.9 GB, 100,000 more
+    than 5.4 GB: every one of the n x n pairs was counted. Now a pair is counted
+    only when it can score a COR, plus one pair per two instance shapes."""
+    from hub4eval.api import score
+    from hub4eval.io.templettes import parse_templates
+    from hub4eval.scoring.mapping import Mapper
+
+    n = 3000
+    text = "".join(f'<EVENT-D-{k}> :=\n    NAME: "name {k}" ##{10 * k}#{10 * k + 5}#\n' for k in range(1, n + 1))
+    ref = parse_templates(text, "ref.tpl", "reference")
+    hyp = parse_templates(text.replace('"name ', '"other '), "hyp.tpl", "hypothesis")
+    calls = 0
+    original = Mapper.match_instance
+
+    def counting(self, *args, **kwargs):
+        nonlocal calls
+        calls += 1
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Mapper, "match_instance", counting)
+    result = score(ref, hyp)
+    # each hypothesis shares its extent block with the references in it: pairs
+    # with a COR (extent) are the n diagonal ones and their neighbours in the
+    # block; every instance is mapped to its own number (n extent COR, n content INC)
+    assert result.total.cor == n and result.total.inc == n
+    assert calls < 20 * n, calls  # all pairs would be n * n = 9,000,000
+
+
+def test_too_many_pairs_that_can_share_a_point_is_one_clear_line(monkeypatch, tmp_path):
+    """Before memory runs out: a clear one-line error, not the OOM killer."""
+    from hub4eval.scoring import mapping
+
+    monkeypatch.setattr(mapping, "MAX_CANDIDATE_PAIRS", 1000)
+    ref = tmp_path / "ref.tpl"
+    # 50 x 50 instances with the same content: all 2,500 pairs can score a COR
+    ref.write_text("".join(f'<EVENT-D-{k}> :=\n    NAME: "same"\n' for k in range(1, 51)), encoding="utf-8")
+    result = runner.invoke(app, ["score", str(ref), str(ref)])
+    assert result.exit_code == 2, result.output
+    line = one_error_line(result.stderr)
+    assert line.startswith(
+        "document D, type EVENT: 50 reference and 50 hypothesis instances give more than 1,000 pairs to compare"
+    ), line
+    assert "(hint: " in line

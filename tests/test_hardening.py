@@ -306,8 +306,8 @@ def test_a_long_line_parses_in_linear_time(shape):
     # a square would already show here (seconds), and then 200,000 would run for minutes
     assert small < 1.0, (shape, small)
     large = parse_seconds(make(200_000))
-    # below 5 ms the clock of a shared machine is mostly noise
-    assert large < 30 * max(small, 0.005), (shape, small, large)
+    # below 20 ms the clock of a busy shared machine is mostly noise
+    assert large < 30 * max(small, 0.02), (shape, small, large)
     assert large < 3.0, (shape, large)
 
 

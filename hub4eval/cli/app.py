@@ -95,12 +95,31 @@ def write_error(error: OSError) -> InputError:
     An ``OSError`` without a file name comes from standard output (a console or
     ``echo``); every file a command writes is named by its own handler.
     """
-    where = error.filename if error.filename is not None else "standard output"
     reason = error.strerror or str(error) or type(error).__name__
     hint = "write to a disk with free space, or to another place"
     if error.errno == errno.EISDIR:
         hint = "give the path of a file, not of a directory"
-    return InputError(f"cannot write the output: {reason}", str(where), hint=hint)
+    if error.filename is not None:  # a file no handler named: reading or writing it failed
+        return InputError(f"cannot read or write the file: {reason}", str(error.filename),
+                          hint="check the path, its permissions and the free disk space")
+    return InputError(f"cannot write the output: {reason}", "standard output", hint=hint)
+
+
+def internal_error(error: Exception) -> typer.Exit:
+    """A bug, not bad input: exit 1 (never 2, so tests and scripts can tell them
+    apart) and one line; HUB4EVAL_DEBUG=1 shows the traceback."""
+    if os.environ.get("HUB4EVAL_DEBUG"):
+        raise error
+    detail = " ".join(str(error).split())
+    if len(detail) > 300:
+        detail = detail[:297] + "..."
+    typer.echo(
+        f"hub4eval: internal error: {type(error).__name__}: {detail} "
+        "(hint: this is a bug in hub4eval, please report it with the input files; "
+        "set HUB4EVAL_DEBUG=1 to see the traceback)",
+        err=True,
+    )
+    return typer.Exit(EXIT_INTERNAL)
 
 
 def command(*args: Any, **kwargs: Any) -> Callable[[F], F]:
@@ -124,7 +143,7 @@ def command(*args: Any, **kwargs: Any) -> Callable[[F], F]:
             except OSError as error:
                 # Standard output on a full disk (`> /dev/full`) and the like.
                 if error.errno is None:
-                    raise
+                    raise internal_error(error) from None
                 raise fail(write_error(error)) from None
             except KeyboardInterrupt:
                 typer.echo("interrupted", err=True)
@@ -141,20 +160,7 @@ def command(*args: Any, **kwargs: Any) -> Callable[[F], F]:
             except (typer.Exit, typer.Abort, click.exceptions.ClickException):
                 raise
             except Exception as error:
-                # A bug, not bad input: exit 1 (never 2, so tests and scripts can
-                # tell them apart) and one line; HUB4EVAL_DEBUG=1 shows the traceback.
-                if os.environ.get("HUB4EVAL_DEBUG"):
-                    raise
-                detail = " ".join(str(error).split())
-                if len(detail) > 300:
-                    detail = detail[:297] + "..."
-                typer.echo(
-                    f"hub4eval: internal error: {type(error).__name__}: {detail} "
-                    "(hint: this is a bug in hub4eval, please report it with the input files; "
-                    "set HUB4EVAL_DEBUG=1 to see the traceback)",
-                    err=True,
-                )
-                raise typer.Exit(EXIT_INTERNAL) from None
+                raise internal_error(error) from None
 
         app.command(*args, **kwargs)(wrapper)
         return function

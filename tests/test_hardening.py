@@ -350,13 +350,20 @@ def _damage(directory: Path, how: str) -> int:
             path.write_bytes(bytes(rng.randrange(256) for _ in range(300)))
         elif how == "truncated files":
             path.write_bytes(path.read_bytes()[:10])
+        elif how == "flipped bits" and path.suffix == ".nbc":
+            # still a valid pickle, but its machine code is wrong: running it
+            # crashed the process (signal 11) until checksums were kept
+            data = bytearray(path.read_bytes())
+            for at in range(len(data) // 3, len(data), max(1, len(data) // 7)):
+                data[at] ^= 0x10
+            path.write_bytes(bytes(data))
         else:
             continue
         damaged += 1
     return damaged
 
 
-@pytest.mark.parametrize("how", ["garbage index", "garbage data", "truncated files"])
+@pytest.mark.parametrize("how", ["garbage index", "garbage data", "truncated files", "flipped bits"])
 def test_a_damaged_numba_cache_is_rebuilt_with_one_warning(numba_cache, tmp_path, how):
     """Was: garbage in the cached .nbi/.nbc files made every run fail (`internal
     error: UnpicklingError`) until the user deleted the cache."""

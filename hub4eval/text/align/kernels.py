@@ -435,6 +435,15 @@ def _njit(numba: Any, function: Any, cache: bool) -> Any:
         return dispatcher
 
     def load_overload(*args: Any, **kwargs: Any) -> Any:
+        verdict = _verify_cache_files(store)
+        if verdict == "damaged":
+            _drop_cache_files(store)
+            _warn_cache("numba's cache of the alignment kernels is damaged and was removed",
+                        ValueError("its files do not match the checksums written with them"))
+            return None
+        if verdict == "unverified":  # written without checksums (an older hub4eval): compile afresh
+            _drop_cache_files(store)
+            return None
         try:
             return load(*args, **kwargs)
         except Exception as error:  # MemoryError too: garbage unpickled as a huge object
@@ -445,6 +454,7 @@ def _njit(numba: Any, function: Any, cache: bool) -> Any:
     def save_overload(*args: Any, **kwargs: Any) -> None:
         try:
             save(*args, **kwargs)
+            _write_checksums(store)
         except MemoryError:
             raise
         except Exception as error:
@@ -456,6 +466,72 @@ def _njit(numba: Any, function: Any, cache: bool) -> Any:
     return dispatcher
 
 
+def _cache_files(store: Any) -> tuple[str, str, list[str]]:
+    """The cache directory, the index file name and the names of one kernel's cache files."""
+    import os
+
+    files = store._cache_file
+    directory, index = files._cache_path, files._index_name
+    stem = index[: -len(".nbi")]
+    try:
+        names = sorted(
+            name for name in os.listdir(directory)
+            if name == index or (name.startswith(stem + ".") and name.endswith(".nbc"))
+        )
+    except OSError:
+        names = []
+    return directory, index, names
+
+
+def _checksums(directory: str, names: list[str]) -> dict[str, str]:
+    import hashlib
+    import os
+
+    sums = {}
+    for name in names:
+        with open(os.path.join(directory, name), "rb") as handle:
+            sums[name] = hashlib.sha256(handle.read()).hexdigest()
+    return sums
+
+
+def _write_checksums(store: Any) -> None:
+    """Record the checksums of a kernel's cache files next to them (``.nbi.sha256``).
+
+    numba does not check its cached files: a flipped bit in compiled code
+    would crash the process. The checksums let the next run tell.
+    """
+    import json
+    import os
+
+    directory, index, names = _cache_files(store)
+    target = os.path.join(directory, index + ".sha256")
+    temporary = f"{target}.{os.getpid()}.tmp"
+    with open(temporary, "w", encoding="utf-8") as handle:
+        json.dump(_checksums(directory, names), handle)
+    os.replace(temporary, target)
+
+
+def _verify_cache_files(store: Any) -> str:
+    """"sound", "empty" (nothing cached yet), "unverified" (no checksums) or "damaged"."""
+    import json
+    import os
+
+    try:
+        directory, index, names = _cache_files(store)
+        if index not in names:
+            return "empty"
+        try:
+            with open(os.path.join(directory, index + ".sha256"), encoding="utf-8") as handle:
+                recorded = json.load(handle)
+        except FileNotFoundError:
+            return "unverified"
+        except (OSError, ValueError):
+            return "damaged"
+        return "sound" if recorded == _checksums(directory, names) else "damaged"
+    except (AttributeError, OSError, TypeError):
+        return "sound"  # numba's internals changed: leave the cache to numba
+
+
 def _drop_cache_files(store: Any) -> None:
     """Remove one kernel's cache files (its index and data files), as far as possible."""
     import os
@@ -465,7 +541,7 @@ def _drop_cache_files(store: Any) -> None:
         directory, index = files._cache_path, files._index_name
         stem = index[: -len(".nbi")]
         for name in os.listdir(directory):
-            if name == index or (name.startswith(stem + ".") and name.endswith(".nbc")):
+            if name in (index, index + ".sha256") or (name.startswith(stem + ".") and name.endswith(".nbc")):
                 try:
                     os.remove(os.path.join(directory, name))
                 except OSError:

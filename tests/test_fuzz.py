@@ -16,8 +16,13 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import re
+import subprocess
+import sys
 import tempfile
+import time
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
@@ -40,6 +45,10 @@ needs_corpus = pytest.mark.skipif(not HAS_CORPUS, reason="hub4eval.io.corpus (te
 
 QUICK = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 LONG = settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# The mutation tests of `pytest -m fuzz`: 4 x 2,500 mutated inputs (plus the
+# long-run and encoding mutations), so a fuzz run feeds hub4eval more than
+# 10,000 mutated files.
+MUTATIONS = settings(max_examples=2500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 COUNT_KEYS = ("POS", "ACT", "COR", "INC", "MIS", "SPU", "OPT", "REM")
 METRIC_KEYS = ("REC", "PRE", "F", "UND", "OVG", "SUB", "ERR")
@@ -77,19 +86,42 @@ def check_json(data: dict) -> None:
     assert isinstance(data["warnings"], list)
 
 
-def run(args: list[str], must_score: bool = False) -> dict | None:
+# Outcomes of every run of this module: printed at the end (pytest -s), and
+# appended to the file named by $HUB4EVAL_FUZZ_REPORT (docs/input-errors.md
+# records the numbers of a `pytest -m fuzz` run).
+OUTCOMES: Counter[str] = Counter()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def report_outcomes() -> Iterator[None]:
+    yield
+    if not OUTCOMES:
+        return
+    line = "fuzz outcomes: " + ", ".join(f"{key} {value}" for key, value in sorted(OUTCOMES.items()))
+    print("\n" + line)
+    target = os.environ.get("HUB4EVAL_FUZZ_REPORT")
+    if target:
+        with open(target, "a", encoding="utf-8") as handle:
+            handle.write(line + "\n")
+
+
+def run(args: list[str], must_score: bool = False, positioned: re.Pattern[str] = POSITIONED,
+        kind: str = "cli") -> dict | None:
     """Run the CLI; return the JSON when it scored, None when it refused the input."""
     result = runner.invoke(app, args)
     output = result.output
     assert "Traceback" not in output, output
     assert result.exit_code in (0, 2), (args, result.exit_code, output, result.exception)
+    OUTCOMES[f"{kind} runs"] += 1
     if result.exit_code == 2:
         assert not must_score, (args, output)
         lines = result.stderr.splitlines()
         assert len(lines) == 1, output
-        assert POSITIONED.match(lines[0]), lines[0]
+        assert positioned.match(lines[0]), lines[0]
         assert "warning:" not in lines[0]
+        OUTCOMES[f"{kind} refused (exit 2, one line)"] += 1
         return None
+    OUTCOMES[f"{kind} scored (exit 0)"] += 1
     if "--json" in args:
         data = json.loads(result.stdout)
         check_json(data)
@@ -112,10 +144,10 @@ def _score_random_sets(ref_set, hyp_set, compare: str) -> None:
         hyp = directory / "hyp.tpl"
         ref.write_text(write_templates(ref_set), encoding="utf-8")
         hyp.write_text(write_templates(hyp_set), encoding="utf-8")
-        data = run(["score", str(ref), str(hyp), "--compare", compare, "--json", "-"], must_score=True)
+        data = run(["score", str(ref), str(hyp), "--compare", compare, "--json", "-"], must_score=True, kind="valid")
         assert data is not None
-        run(["check", str(ref)], must_score=True)
-        run(["check", str(hyp), "--hypothesis"], must_score=True)
+        run(["check", str(ref)], must_score=True, kind="valid")
+        run(["check", str(hyp), "--hypothesis"], must_score=True, kind="valid")
         # Consistent counts alone would pass if every fill scored INC: the reference
         # scored against itself (one alternative, no brackets) must be perfect.
         same = replace(as_hypothesis(ref_set), role="reference")
@@ -192,10 +224,10 @@ def _score_mutation(name: str, data: bytes, with_text: bool) -> None:
         args = ["score", ref, hyp, "--json", "-"]
         if with_text:
             args += ["--ref-text", text]
-        run(args)
+        run(args, kind="mutated")
         if name != "text.sgml":
             role = "--hypothesis" if name == "hyp.tpl" else "--reference"
-            run(["check", str(directory / name), role] + (["--text", text] if with_text else []))
+            run(["check", str(directory / name), role] + (["--text", text] if with_text else []), kind="mutated")
 
 
 template_mutations = st.sampled_from(["ref.tpl", "hyp.tpl"]).flatmap(
@@ -210,7 +242,7 @@ def test_mutated_sample_templates(case) -> None:
 
 
 @pytest.mark.fuzz
-@LONG
+@MUTATIONS
 @given(template_mutations)
 def test_mutated_sample_templates_long(case) -> None:
     _score_mutation(*case, with_text=False)
@@ -230,7 +262,7 @@ def test_mutated_sample_files_with_text(case) -> None:
 
 @needs_corpus
 @pytest.mark.fuzz
-@LONG
+@MUTATIONS
 @given(any_mutation)
 def test_mutated_sample_files_with_text_long(case) -> None:
     _score_mutation(*case, with_text=True)
@@ -243,15 +275,26 @@ def mutated_written_set(draw) -> tuple[str, bytes]:
     return ("ref.tpl" if reference else "hyp.tpl"), draw(mutated(write_templates(tset).encode("utf-8")))
 
 
-@QUICK
-@given(mutated_written_set())
-def test_mutated_random_sets(case) -> None:
+def _score_mutated_set(case) -> None:
     name, data = case
     with workdir() as directory:
         (directory / name).write_bytes(data)
         other = "hyp.tpl" if name == "ref.tpl" else "ref.tpl"
         (directory / other).write_bytes(SAMPLE_FILES[other])
-        run(["score", str(directory / "ref.tpl"), str(directory / "hyp.tpl"), "--json", "-"])
+        run(["score", str(directory / "ref.tpl"), str(directory / "hyp.tpl"), "--json", "-"], kind="mutated")
+
+
+@QUICK
+@given(mutated_written_set())
+def test_mutated_random_sets(case) -> None:
+    _score_mutated_set(case)
+
+
+@pytest.mark.fuzz
+@MUTATIONS
+@given(mutated_written_set())
+def test_mutated_random_sets_long(case) -> None:
+    _score_mutated_set(case)
 
 
 # ---------------------------------------------------------- random corpora
@@ -292,7 +335,7 @@ def _score_with_corpora(case) -> None:
         if text is not None:
             (directory / "hyp.sgml").write_text(text, encoding="utf-8")
             args += ["--hyp-text", str(directory / "hyp.sgml")]
-        run([*args, "--json", "-"])
+        run([*args, "--json", "-"], kind="corpora")
 
 
 @needs_corpus
@@ -308,6 +351,253 @@ def test_random_corpora(case) -> None:
 @given(corpus_and_sets())
 def test_random_corpora_long(case) -> None:
     _score_with_corpora(case)
+
+
+# ------------------------------------------------- long runs: time bounded per byte
+
+# Runs of one character that once cost time in the square of their length
+# (blanks between pieces of a line, quotes, '#', plain words) and a stray
+# character after them.
+RUN_PIECES = [b" ", b"\t", b"\f", b'"', b"#", b"a", b"a ", b"# ", b'" ', b"-", b"1#", b"[", b"<", b";"]
+RUN_ENDS = [b"x", b"\r", b"\rx", b"", b'"', b"##", b"\x00", b"\n", b"\f\n", b" :="]
+
+
+@st.composite
+def long_runs(draw) -> tuple[str, bytes]:
+    """A sample templette file with one long run (up to 60,000 bytes) inserted in a line."""
+    name = draw(st.sampled_from(["ref.tpl", "hyp.tpl"]))
+    data = SAMPLE_FILES[name]
+    lines = data.split(b"\n")
+    index = draw(st.integers(0, len(lines) - 1))
+    line = lines[index]
+    at = draw(st.integers(0, len(line)))
+    size = draw(st.sampled_from([1_000, 5_000, 20_000, 60_000]))
+    piece = draw(st.sampled_from(RUN_PIECES))
+    run_ = piece * (size // len(piece)) + draw(st.sampled_from(RUN_ENDS))
+    lines[index] = line[:at] + run_ + line[at:]
+    data = b"\n".join(lines)
+    if draw(st.booleans()):
+        data = draw(mutated(data))
+    return name, data
+
+
+def _score_long_run(case) -> None:
+    name, data = case
+    with workdir() as directory:
+        for file, content in SAMPLE_FILES.items():
+            (directory / file).write_bytes(data if file == name else content)
+        start = time.perf_counter()
+        run(["score", str(directory / "ref.tpl"), str(directory / "hyp.tpl"), "--json", "-"], kind="long run")
+        seconds = time.perf_counter() - start
+    # linear: a fraction of a second for the sample, microseconds per byte (the
+    # square of a 20,000-byte run took 26 s); generous for a shared machine
+    assert seconds < 2.0 + 30e-6 * len(data), (seconds, len(data))
+
+
+@QUICK
+@given(long_runs())
+def test_long_runs_parse_in_time_linear_in_their_length(case) -> None:
+    _score_long_run(case)
+
+
+@pytest.mark.fuzz
+@LONG
+@given(long_runs())
+def test_long_runs_parse_in_time_linear_in_their_length_long(case) -> None:
+    _score_long_run(case)
+
+
+# ---------------------------------------------------------- encodings
+
+CODECS = ["utf-8", "latin-1", "cp1252", "utf-16", "utf-16-le", "utf-32", "utf-7", "ascii", "cp037", "koi8-r",
+          "shift_jis", "unicode_escape", "raw_unicode_escape", "punycode", "idna", "undefined", "rot13", "hex",
+          "base64", "zlib", "bz2", "uu", "quopri", "utf-9", "", "utf_8_sig", "mbcs"]
+# An encoding error names the file, with a position when the codec gives one.
+FILE_ERROR = re.compile(r"^\S+\.(tpl|sgml|glm)(:\d+)?(:\d+)?: \S")
+
+
+@st.composite
+def encoded_inputs(draw) -> tuple[str, bytes, str]:
+    name = draw(st.sampled_from(["ref.tpl", "hyp.tpl", "text.sgml"]))
+    codec = draw(st.sampled_from(CODECS))
+    data = SAMPLE_FILES[name]
+    if draw(st.booleans()):  # the file really in a text codec (if it can be)
+        target = draw(st.sampled_from(["utf-16", "latin-1", "utf-7", "cp037", "utf-32"]))
+        try:
+            data = data.decode("utf-8").encode(target)
+        except UnicodeError:
+            pass
+    if draw(st.booleans()):
+        data = draw(mutated(data))
+    return name, data, codec
+
+
+def _score_encoded(case) -> None:
+    name, data, codec = case
+    with workdir() as directory:
+        for file, content in SAMPLE_FILES.items():
+            (directory / file).write_bytes(data if file == name else content)
+        ref, hyp, text = (str(directory / f) for f in ("ref.tpl", "hyp.tpl", "text.sgml"))
+        run(["score", ref, hyp, "--ref-text", text, "--encoding", codec, "--json", "-"], positioned=FILE_ERROR,
+            kind="encoding")
+
+
+@QUICK
+@given(encoded_inputs())
+def test_any_encoding_scores_or_is_one_line(case) -> None:
+    _score_encoded(case)
+
+
+@pytest.mark.fuzz
+@LONG
+@given(encoded_inputs())
+def test_any_encoding_scores_or_is_one_line_long(case) -> None:
+    _score_encoded(case)
+
+
+# ---------------------------------------------------------- outputs that fail
+
+ROOT_ENV = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+ROOT_ENV.pop("HUB4EVAL_DEBUG", None)
+COMMANDS = {
+    "score": ["score", str(SAMPLE / "ref.tpl"), str(SAMPLE / "hyp.tpl")],
+    "explain": ["explain", str(SAMPLE / "ref.tpl"), str(SAMPLE / "hyp.tpl")],
+    "check": ["check", str(SAMPLE / "ref.tpl")],
+    "compare": ["compare", str(SAMPLE / "ref.tpl"), str(SAMPLE / "hyp.tpl"), str(SAMPLE / "hyp.tpl"),
+                "--bootstrap", "50"],
+    "align": ["align", str(ROOT / "examples" / "asr" / "reference.sgml"),
+              str(ROOT / "examples" / "asr" / "asr_unsegmented.sgml")],
+}
+FILE_OPTIONS = {"score": ["--json", "--csv", "--html"], "compare": ["--json"], "align": ["--json"]}
+
+
+@st.composite
+def failing_outputs(draw) -> tuple[list[str], str, int, bool]:
+    """A command, an output file option aimed at a place that cannot take it (or
+    none), and what happens to standard output: closed early, a full disk, or
+    nothing."""
+    command = draw(st.sampled_from(sorted(COMMANDS)))
+    args = list(COMMANDS[command])
+    options = FILE_OPTIONS.get(command, [])
+    target = draw(st.sampled_from(["none", "-", "directory", "/dev/full", "missing/dir/out"]))
+    if options and target != "none":
+        args += [draw(st.sampled_from(options)), target]
+    stdout = draw(st.sampled_from(["closed", "full", "pipe"]))
+    bad_file = bool(options) and target in ("directory", "/dev/full", "missing/dir/out")
+    return args, stdout, draw(st.integers(0, 200)), bad_file
+
+
+def _run_failing_output(case) -> None:
+    args, stdout, read, bad_file = case
+    if stdout == "full" and not os.path.exists("/dev/full"):
+        return
+    with workdir() as directory:
+        args = [str(directory) if a == "directory" else a for a in args]
+        args = [str(directory / a) if a.startswith("missing/") else a for a in args]
+        command = [sys.executable, "-m", "hub4eval", *args]
+        if stdout == "full":
+            with open("/dev/full", "wb") as full:
+                proc = subprocess.run(command, stdout=full, stderr=subprocess.PIPE, env=ROOT_ENV, timeout=300)
+            status, stderr = proc.returncode, proc.stderr.decode("utf-8", "replace")
+        else:
+            proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ROOT_ENV)
+            if stdout == "closed":
+                proc.stdout.read(read)
+                proc.stdout.close()
+            else:
+                proc.stdout.read()
+            stderr = proc.stderr.read().decode("utf-8", "replace")
+            status = proc.wait(timeout=300)
+    OUTCOMES["output runs"] += 1
+    assert "Traceback" not in stderr and "internal error" not in stderr, stderr
+    assert status in (0, 2), (args, stdout, status, stderr)
+    if status == 2:
+        OUTCOMES["output refused (exit 2, one line)"] += 1
+        assert len(stderr.splitlines()) == 1, stderr
+        assert "cannot write" in stderr, stderr
+    else:
+        OUTCOMES["output exit 0"] += 1
+        # a full disk on standard output can never end with status 0; a closed pipe
+        # ends quietly; a file option aimed at a bad place never scores silently
+        assert stdout != "full", stderr
+        # an output file aimed at a directory, a full disk or a missing directory
+        # is written before anything is printed: it can never end with status 0
+        assert not bad_file, (args, stderr)
+        assert stderr == "" or all("warning" in line for line in stderr.splitlines()), stderr
+
+
+@settings(max_examples=6, deadline=None)
+@given(failing_outputs())
+def test_outputs_that_fail_are_one_line_or_quiet(case) -> None:
+    _run_failing_output(case)
+
+
+@pytest.mark.fuzz
+@settings(max_examples=80, deadline=None)
+@given(failing_outputs())
+def test_outputs_that_fail_are_one_line_or_quiet_long(case) -> None:
+    _run_failing_output(case)
+
+
+# ---------------------------------------------------------- a damaged numba cache
+
+
+@st.composite
+def cache_damage(draw) -> list[tuple[int, str, int]]:
+    """Damage to the cache files, by file number: garbage, truncation, a flipped byte, swapped."""
+    return draw(st.lists(st.tuples(st.integers(0, 50), st.sampled_from(["garbage", "truncate", "flip", "swap", "empty"]),
+                                   st.integers(0, 10**6)), min_size=1, max_size=6))
+
+
+_CLEAN_CACHE: dict[str, Path] = {}
+
+
+def _damaged_cache_run(damage) -> None:
+    import random
+    import shutil
+
+    align = COMMANDS["align"]
+    if "dir" not in _CLEAN_CACHE:
+        directory = Path(tempfile.mkdtemp(prefix="hub4eval-numba-"))
+        proc = subprocess.run([sys.executable, "-m", "hub4eval", *align], capture_output=True,
+                              env={**ROOT_ENV, "NUMBA_CACHE_DIR": str(directory)}, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        _CLEAN_CACHE["dir"], _CLEAN_CACHE["out"] = directory, proc.stdout
+    with workdir() as work:
+        cache = work / "cache"
+        shutil.copytree(_CLEAN_CACHE["dir"], cache)
+        files = sorted(cache.rglob("*.nb?"))
+        for number, how, seed in damage:
+            path = files[number % len(files)]
+            data = path.read_bytes()
+            rng = random.Random(seed)
+            if how == "garbage":
+                data = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 400)))
+            elif how == "truncate":
+                data = data[: rng.randrange(len(data) + 1)]
+            elif how == "flip" and data:
+                at = rng.randrange(len(data))
+                data = data[:at] + bytes([data[at] ^ (1 << rng.randrange(8))]) + data[at + 1:]
+            elif how == "swap":
+                data = files[(number + 1) % len(files)].read_bytes()
+            elif how == "empty":
+                data = b""
+            path.write_bytes(data)
+        proc = subprocess.run([sys.executable, "-m", "hub4eval", *align], capture_output=True,
+                              env={**ROOT_ENV, "NUMBA_CACHE_DIR": str(cache)}, timeout=300)
+    OUTCOMES["numba cache runs"] += 1
+    stderr = proc.stderr.decode("utf-8", "replace")
+    # the same result as with a sound cache; at most one warning line
+    assert proc.returncode == 0, stderr
+    assert proc.stdout == _CLEAN_CACHE["out"]
+    assert len(stderr.splitlines()) <= 1 and (not stderr or stderr.startswith("hub4eval: warning: ")), stderr
+
+
+@pytest.mark.fuzz
+@settings(max_examples=25, deadline=None)
+@given(cache_damage())
+def test_a_damaged_numba_cache_never_fails_a_run(damage) -> None:
+    _damaged_cache_run(damage)
 
 
 # ------------------------------------------------------------ the oracle

@@ -297,6 +297,17 @@ OPTION_CASES: dict[str, Case] = {
         score("ref.tpl", "hyp.tpl", "--encoding", "utf-9"),
         "ref.tpl: unknown text encoding 'utf-9' (hint: use a Python codec name such as utf-8 or latin-1)",
     ),
+    "--encoding not a text encoding": Case(
+        {"ref.tpl": OK, "hyp.tpl": OK},
+        score("ref.tpl", "hyp.tpl", "--encoding", "rot13"),
+        "ref.tpl: 'rot13' is not a text encoding (hint: use a Python text codec name such as utf-8 or latin-1)",
+    ),
+    "--encoding that cannot decode the file": Case(
+        {"ref.tpl": '<T-D-1> :=\n  X: "caf\u00e9"\n'.encode("latin-1"), "hyp.tpl": OK},
+        score("ref.tpl", "hyp.tpl", "--encoding", "punycode"),
+        "ref.tpl: the file cannot be decoded as punycode "
+        "(hint: give the file's real encoding with --encoding (e.g. utf-8 or latin-1))",
+    ),
     "bad --doc-tag": Case(
         {"ref.tpl": OK, "hyp.tpl": OK},
         score("ref.tpl", "hyp.tpl", "--doc-tag", "<DOC>"),

@@ -73,10 +73,9 @@ def align_command(
     from rich.table import Table
 
     from hub4eval.api import glm_digests, load_glm, unsegmented_reference_error
-    from hub4eval.cli.score import make_console
+    from hub4eval.cli.score import _write, make_console
     from hub4eval.config import ALIGNMENT_FIELDS, DEFAULT_NON_EXTRACTABLE, ScoreConfig
     from hub4eval.io.formats import check_text_format, read_text_corpus
-    from hub4eval.report import export
     from hub4eval.report import tables as report
     from hub4eval.text.columns import align_corpora
 
@@ -114,7 +113,7 @@ def align_command(
     summary = wer["summary"]
     if json_path is not None:
         data = {"signature": signature, **wer}
-        export.write_text(json.dumps(data, indent=2) + "\n", json_path)
+        _write(json.dumps(data, indent=2) + "\n", json_path, "--json")
         if json_path == "-":
             return
     console = make_console()

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import errno
 import functools
 import os
 import sys
 import unicodedata
+import warnings
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
@@ -131,6 +133,69 @@ def fail(error: InputError) -> typer.Exit:
     return typer.Exit(EXIT_BAD_INPUT)
 
 
+def _silence_stdout() -> None:
+    """Point standard output at the null device after its reader went away.
+
+    Whatever is still buffered, or written before the process ends, then goes
+    nowhere instead of raising ``BrokenPipeError`` again at the final flush.
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # no real stdout (CliRunner): nothing to keep quiet
+        pass
+
+
+def _rich_broken_pipe(self: Any) -> None:
+    """Rich's answer to a closed pipe is ``SystemExit(1)``; make it a ``BrokenPipeError``
+    so that :func:`command` ends the run quietly with status 0 like every other command."""
+    self.quiet = True
+    raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
+
+
+def _install_rich_pipe_handling() -> None:
+    from rich.console import Console
+
+    Console.on_broken_pipe = _rich_broken_pipe  # the hook rich documents for this
+
+
+_install_rich_pipe_handling()
+
+
+def write_error(error: OSError) -> InputError:
+    """The one-line error for an output that cannot be written (disk full, ...).
+
+    An ``OSError`` without a file name comes from standard output (a console or
+    ``echo``); every file a command writes is named by its own handler.
+    """
+    reason = error.strerror or str(error) or type(error).__name__
+    hint = "write to a disk with free space, or to another place"
+    if error.errno == errno.EISDIR:
+        hint = "give the path of a file, not of a directory"
+    if error.filename is not None:  # a file no handler named: reading or writing it failed
+        return InputError(f"cannot read or write the file: {reason}", str(error.filename),
+                          hint="check the path, its permissions and the free disk space")
+    return InputError(f"cannot write the output: {reason}", "standard output", hint=hint)
+
+
+def internal_error(error: Exception) -> typer.Exit:
+    """A bug, not bad input: exit 1 (never 2, so tests and scripts can tell them
+    apart) and one line; HUB4EVAL_DEBUG=1 shows the traceback."""
+    if os.environ.get("HUB4EVAL_DEBUG"):
+        raise error
+    detail = " ".join(str(error).split())
+    if len(detail) > 300:
+        detail = detail[:297] + "..."
+    typer.echo(
+        f"hub4eval: internal error: {type(error).__name__}: {detail} "
+        "(hint: this is a bug in hub4eval, please report it with the input files; "
+        "set HUB4EVAL_DEBUG=1 to see the traceback)",
+        err=True,
+    )
+    return typer.Exit(EXIT_INTERNAL)
+
+
 def command(*args: Any, **kwargs: Any) -> Callable[[F], F]:
     """Register a command whose ``InputError`` becomes one line + exit status 2."""
 
@@ -144,6 +209,16 @@ def command(*args: Any, **kwargs: Any) -> Callable[[F], F]:
                     return function(*a, **kw)
             except InputError as error:
                 raise fail(error) from None
+            except BrokenPipeError:
+                # The reader of standard output went away (`| head -1`): what
+                # it wanted it has; end quietly, status 0, for every command.
+                _silence_stdout()
+                raise typer.Exit(0) from None
+            except OSError as error:
+                # Standard output on a full disk (`> /dev/full`) and the like.
+                if error.errno is None:
+                    raise internal_error(error) from None
+                raise fail(write_error(error)) from None
             except KeyboardInterrupt:
                 typer.echo("interrupted", err=True)
                 raise typer.Exit(130) from None
@@ -159,20 +234,7 @@ def command(*args: Any, **kwargs: Any) -> Callable[[F], F]:
             except (typer.Exit, typer.Abort, click.exceptions.ClickException):
                 raise
             except Exception as error:
-                # A bug, not bad input: exit 1 (never 2, so tests and scripts can
-                # tell them apart) and one line; HUB4EVAL_DEBUG=1 shows the traceback.
-                if os.environ.get("HUB4EVAL_DEBUG"):
-                    raise
-                detail = " ".join(str(error).split())
-                if len(detail) > 300:
-                    detail = detail[:297] + "..."
-                typer.echo(
-                    f"hub4eval: internal error: {type(error).__name__}: {detail} "
-                    "(hint: this is a bug in hub4eval, please report it with the input files; "
-                    "set HUB4EVAL_DEBUG=1 to see the traceback)",
-                    err=True,
-                )
-                raise typer.Exit(EXIT_INTERNAL) from None
+                raise internal_error(error) from None
 
         app.command(*args, **kwargs)(wrapper)
         return function
@@ -194,6 +256,14 @@ def keep_until_exit(value: Any) -> Any:
     return value
 
 
+def _show_warning(message: Any, category: Any, filename: str, lineno: int, file: Any = None, line: Any = None) -> None:
+    """A Python warning (e.g. a damaged numba cache being rebuilt) as one line on stderr."""
+    try:
+        typer.echo(one_line(f"hub4eval: warning: {message}"), err=True)
+    except (OSError, ValueError):
+        pass
+
+
 def main() -> None:
     """Console-script entry point.
 
@@ -202,18 +272,32 @@ def main() -> None:
     at interpreter exit took seconds after the work was done. Every file the
     commands write is closed by then (context managers).
     """
+    warnings.showwarning = _show_warning
     code: int | str | None = 0
     try:
         app()
-    except BrokenPipeError:  # `hub4eval score ... | head`
-        sys.stderr.close()
+    except BrokenPipeError:  # `hub4eval --help | head -1`: output outside a command
+        _silence_stdout()
         code = 0
+    except OSError as error:  # `hub4eval --help > /dev/full`
+        typer.echo(one_line(str(write_error(error))), err=True)
+        code = EXIT_BAD_INPUT
     except SystemExit as exit_:
         code = exit_.code
+        if code == 1 and type(sys.stdout).__name__ == "PacifyFlushWrapper":
+            code = 0  # click (typer's copy or the original) met a closed pipe and exited 1
     try:
         sys.stdout.flush()
+    except BrokenPipeError:  # the last buffered output met a closed pipe
+        _silence_stdout()
+    except OSError as error:  # ... or a full disk: the output is incomplete
+        typer.echo(one_line(str(write_error(error))), err=True)
+        code = EXIT_BAD_INPUT
+    except ValueError:  # stdout already closed
+        pass
+    try:
         sys.stderr.flush()
-    except (BrokenPipeError, ValueError):
+    except (OSError, ValueError):
         pass
     if isinstance(code, str):  # sys.exit("message") prints the message, status 1
         print(code, file=sys.stderr)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -93,11 +94,18 @@ def _write(text: str | Iterable[str], path: str, option: str) -> None:
 
     try:
         export.write_text(text, path)
+    except BrokenPipeError:
+        raise  # a closed pipe on standard output ends the run quietly (cli.app)
     except OSError as error:
+        hint = "check that the directory exists and is writable"
+        if error.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO):
+            hint = "write to a disk with free space, or to another place"
+        elif error.errno == errno.EISDIR:
+            hint = "give the path of a file, not of a directory"
         raise UsageError(
             f"cannot write the {option} output: {error.strerror or error}",
-            path,
-            hint="check that the directory exists and is writable",
+            "standard output" if path == "-" else path,
+            hint=hint,
         ) from None
 
 

@@ -29,13 +29,21 @@ def read_text(path: str, encoding: str) -> str:
             at the first bad byte).
     """
     try:
-        codecs.lookup(encoding)
-    except LookupError:
+        codec = codecs.lookup(encoding)
+    except (LookupError, TypeError, ValueError):  # ValueError: a NUL in the name
         raise InputError(
             f"unknown text encoding {encoding!r}",
             path,
             hint="use a Python codec name such as utf-8 or latin-1",
         ) from None
+    if not getattr(codec, "_is_text_encoding", True):
+        # rot13, hex, base64, zlib, ...: bytes-to-bytes or str-to-str transforms,
+        # which Python's text decoding refuses.
+        raise InputError(
+            f"{encoding!r} is not a text encoding",
+            path,
+            hint="use a Python text codec name such as utf-8 or latin-1",
+        )
     if path == STDIN:
         data = _read_stdin(path)
         return _decode(data, path, encoding)
@@ -82,7 +90,10 @@ def _decode(data: bytes, path: str, encoding: str) -> str:
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as error:
-        line, column = _byte_position(data, error.start, encoding)
+        position = _error_position(data, error, encoding)
+        if position is None:
+            raise _undecodable(path, encoding) from None
+        line, column = position
         raise InputError(
             f"byte 0x{data[error.start]:02x} at byte offset {error.start} is not valid {encoding}",
             path,
@@ -90,7 +101,28 @@ def _decode(data: bytes, path: str, encoding: str) -> str:
             column,
             hint="give the file's real encoding with --encoding (e.g. latin-1)",
         ) from None
+    except (UnicodeError, ValueError, TypeError):  # punycode, idna, undefined: no byte position
+        raise _undecodable(path, encoding) from None
     return text[1:] if text.startswith("\ufeff") else text
+
+
+def _undecodable(path: str, encoding: str) -> InputError:
+    return InputError(
+        f"the file cannot be decoded as {encoding}",
+        path,
+        hint="give the file's real encoding with --encoding (e.g. utf-8 or latin-1)",
+    )
+
+
+def _error_position(data: bytes, error: UnicodeDecodeError, encoding: str) -> tuple[int, int] | None:
+    """Line and column of a decoding error, or None when the codec's offset is not
+    an offset into ``data`` (punycode and idna decode pieces of it)."""
+    if error.object != data or not 0 <= error.start < len(data):
+        return None
+    try:
+        return _byte_position(data, error.start, encoding)
+    except (UnicodeError, ValueError, TypeError, LookupError):
+        return None
 
 
 def _byte_position(data: bytes, offset: int, encoding: str) -> tuple[int, int]:

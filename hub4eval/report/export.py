@@ -101,6 +101,7 @@ def write_text(text: str | Iterable[str], path: str) -> None:
     pieces = [text] if isinstance(text, str) else text
     if path == "-":
         _write_batched(pieces, sys.stdout)
+        sys.stdout.flush()  # a full disk or closed pipe is met here, by the caller that can report it
         return
     with open(path, "w", encoding="utf-8", newline="") as handle:
         _write_batched(pieces, handle)
@@ -118,8 +119,25 @@ def _write_batched(pieces: Iterable[str], handle: TextIO, size: int = 4096) -> N
     handle.write("".join(batch))
 
 
+# A cell that starts with one of these is a formula to a spreadsheet (CSV
+# injection); '\t' and '\r' too, as OWASP's guidance on CSV injection says.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(text: str) -> str:
+    """``text`` made safe for a spreadsheet: a leading ``'`` when it starts like a formula.
+
+    Type and slot names come from the input files: ``=HYPERLINK(...)`` as a
+    type name must not become a live formula when the CSV is opened.
+    """
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
 def to_csv_text(result: ScoreResult) -> str:
-    """One row per slot (TYPE.SLOT), then one per type and the overall row."""
+    """One row per slot (TYPE.SLOT), then one per type and the overall row.
+
+    Names that start like a spreadsheet formula get a leading ``'`` (:func:`csv_cell`).
+    """
     beta = result.config.beta
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -129,7 +147,7 @@ def to_csv_text(result: ScoreResult) -> str:
         for name, counts in items:
             values: dict[str, Any] = counts.as_dict(beta)
             writer.writerow(
-                [level, name]
+                [level, csv_cell(name)]
                 + [values[c] for c in COUNT_COLUMNS]
                 + ["" if values[m] is None else f"{values[m]:.6f}" for m in METRICS]
             )

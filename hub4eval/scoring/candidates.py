@@ -33,6 +33,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from hub4eval.model import PointerFill
 from hub4eval.scoring.fills import PreparedFill
+from hub4eval.scoring.greedy import TooManyPairs
 from hub4eval.scoring.noisy import is_optional_reference, kept_hypothesis_tokens
 from hub4eval.scoring.verdicts import TextComparison
 
@@ -112,9 +113,15 @@ def hypothesis_pointer_key(slot: str, fill: PointerFill) -> Key:
     return ("p", slot, fill.key)
 
 
-def sharing_pairs(ref_keys: Sequence[Iterable[Key]], hyp_keys: Sequence[Iterable[Key]]) -> set[tuple[int, int]]:
+def sharing_pairs(
+    ref_keys: Sequence[Iterable[Key]], hyp_keys: Sequence[Iterable[Key]], limit: int | None = None
+) -> set[tuple[int, int]]:
     """(i, j) for every reference i and hypothesis j that share a key
-    (a reference with the :data:`WILDCARD` key pairs with every hypothesis)."""
+    (a reference with the :data:`WILDCARD` key pairs with every hypothesis).
+
+    Raises:
+        TooManyPairs: more than ``limit`` pairs (checked after each reference).
+    """
     index: dict[Key, list[int]] = {}
     for j, keys in enumerate(hyp_keys):
         for key in keys:
@@ -128,4 +135,6 @@ def sharing_pairs(ref_keys: Sequence[Iterable[Key]], hyp_keys: Sequence[Iterable
     for i, keys in enumerate(ref_keys):
         for key in keys:
             pairs.update((i, j) for j in (every if key == WILDCARD else index.get(key, ())))
+        if limit is not None and len(pairs) > limit:
+            raise TooManyPairs(len(pairs))
     return pairs

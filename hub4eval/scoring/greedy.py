@@ -8,7 +8,7 @@ candidates once and scanning gives exactly that result in O(P log P).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from fractions import Fraction
 from typing import TypeVar
 
@@ -72,9 +72,18 @@ def greedy_map_sparse(
     counts_of: Callable[[int, int], Counts],
     beta_squared: Fraction = Fraction(1),
     min_f: float | None = None,
+    classes: tuple[Sequence[Hashable], Sequence[Hashable]] | None = None,
+    max_pairs: int | None = None,
 ) -> list[tuple[int, int]]:
     """The (reference, hypothesis) pairs :func:`greedy_map` chooses among all
     ``n_ref * n_hyp`` pairs, counting only the pairs that matter.
+
+    With ``classes`` (a class per reference and per hypothesis object such
+    that two pairs of the same two classes without COR have the same counts),
+    the F = 0 pairs are not counted one by one either: one pair per two
+    classes is, so the leftovers cost about their number times the number of
+    classes, not their square. ``max_pairs`` then bounds the class pairs
+    (:class:`TooManyPairs`).
 
     ``promising`` must hold every pair with a COR point (it may hold more).
     A pair without COR has F = 0 and ranks after every pair with F > 0, so
@@ -102,6 +111,8 @@ def greedy_map_sparse(
         return chosen  # pairs with F = 0 are never mapped
     used_ref = {i for i, _ in chosen}
     used_hyp = {j for _, j in chosen}
+    if classes is not None:
+        return chosen + _greedy_by_class(n_ref, n_hyp, used_ref, used_hyp, classes, counted, counts_of, max_pairs)
     free_hyp = [j for j in range(n_hyp) if j not in used_hyp]
     rest = [
         (i, j, counted[i, j] if (i, j) in counted else counts_of(i, j))
@@ -110,3 +121,93 @@ def greedy_map_sparse(
         for j in free_hyp
     ]
     return chosen + [(i, j) for i, j, _ in greedy_map(rest, lambda c: c, beta_squared, min_f)]
+
+
+class TooManyPairs(Exception):
+    """More candidate pairs than a bound: counting them would exhaust memory."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__(count)
+        self.count = count
+
+
+def _greedy_by_class(
+    n_ref: int,
+    n_hyp: int,
+    used_ref: set[int],
+    used_hyp: set[int],
+    classes: tuple[Sequence[Hashable], Sequence[Hashable]],
+    counted: dict[tuple[int, int], Counts],
+    counts_of: Callable[[int, int], Counts],
+    max_pairs: int | None,
+) -> list[tuple[int, int]]:
+    """:func:`greedy_map` over the pairs of the unmapped objects, none of which has a COR.
+
+    Every such pair has F = 0 and no COR, so the tie order ranks them by
+    INC+MIS+SPU, then reference index, then hypothesis index, and a pair's
+    INC+MIS+SPU depends only on the classes of its two objects. The counts of
+    one pair without COR per two classes give every pair's rank; for each
+    value of INC+MIS+SPU in increasing order, each free reference object in
+    file order takes the first free hypothesis object of a class at that
+    value, which is what the sorted scan of all pairs takes.
+    """
+    ref_class, hyp_class = classes
+    free_refs = [i for i in range(n_ref) if i not in used_ref]
+    free_hyp_by_class: dict[Hashable, list[int]] = {}
+    for j in range(n_hyp):
+        if j not in used_hyp:
+            free_hyp_by_class.setdefault(hyp_class[j], []).append(j)
+    if not free_refs or not free_hyp_by_class:
+        return []
+    ref_members: dict[Hashable, list[int]] = {}
+    for i in range(n_ref):
+        ref_members.setdefault(ref_class[i], []).append(i)
+    hyp_members: dict[Hashable, list[int]] = {}
+    for j in range(n_hyp):
+        hyp_members.setdefault(hyp_class[j], []).append(j)
+    ref_classes = list(dict.fromkeys(ref_class[i] for i in free_refs))
+    hyp_classes = list(free_hyp_by_class)
+    if max_pairs is not None and len(ref_classes) * len(hyp_classes) > max_pairs:
+        raise TooManyPairs(len(ref_classes) * len(hyp_classes))
+
+    def class_errors(a: Hashable, b: Hashable) -> int | None:
+        # Any pair of the two classes without COR; a pair that was not
+        # counted has none (every pair with a COR was counted).
+        for i in ref_members[a]:
+            for j in hyp_members[b]:
+                counts = counted.get((i, j))
+                if counts is None:
+                    counts = counts_of(i, j)
+                if not counts.cor:
+                    return counts.errors
+        return None  # every pair of the two classes has a COR: none is left over
+
+    levels: dict[Hashable, dict[int, list[Hashable]]] = {}  # ref class -> errors -> hyp classes
+    values: set[int] = set()
+    for a in ref_classes:
+        by_value = levels[a] = {}
+        for b in hyp_classes:
+            errors = class_errors(a, b)
+            if errors is not None:
+                by_value.setdefault(errors, []).append(b)
+                values.add(errors)
+    next_free = dict.fromkeys(hyp_classes, 0)  # index of the first hypothesis not yet taken
+    taken: set[int] = set()
+    chosen: list[tuple[int, int]] = []
+    for value in sorted(values):
+        for i in free_refs:
+            if i in used_ref:
+                continue
+            best = None
+            for b in levels[ref_class[i]].get(value, ()):
+                members, k = free_hyp_by_class[b], next_free[b]
+                while k < len(members) and members[k] in taken:
+                    k += 1
+                next_free[b] = k
+                if k < len(members) and (best is None or members[k] < best):
+                    best = members[k]
+            if best is not None:
+                used_ref.add(i)
+                taken.add(best)
+                chosen.append((i, best))
+    return chosen

@@ -10,7 +10,7 @@ verdicts and counts; points with their fills are made for the chosen mapping.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Union
@@ -27,7 +27,7 @@ from hub4eval.scoring.candidates import (
     sharing_pairs,
 )
 from hub4eval.scoring.fills import FillPreparer, PreparedFill
-from hub4eval.scoring.greedy import greedy_map, greedy_map_sparse, tie_key
+from hub4eval.scoring.greedy import TooManyPairs, greedy_map, greedy_map_sparse, tie_key
 from hub4eval.scoring.metrics import Counts
 from hub4eval.scoring.points import FillRef, Point
 from hub4eval.scoring.verdicts import (
@@ -240,6 +240,29 @@ class Mapper:
                 keys.append(hypothesis_pointer_key(name, fill))
         return keys
 
+    def _shape(self, inst: Instance, reference: bool, removable: Callable[[PointerFill], bool]) -> Hashable:
+        """What decides the counts of a pair of instances when the pair has no COR.
+
+        Without a COR every compared aspect of a fill pair is INC, so the counts
+        depend only on which slots there are, their alternatives and fills
+        (pointer or text, with an extent part or not), optional slots, and
+        which reference pointers would be REM; not on any content or offset.
+        Two pairs without COR whose instances have the same shapes have the
+        same counts (greedy_map_sparse ranks the F = 0 pairs by them).
+        """
+        shape = []
+        for name, (slot, alternatives, _) in self._view(inst, reference).items():
+            fills = tuple(
+                tuple(
+                    (True, item.has_extent) if type(item) is PreparedFill
+                    else (False, reference and removable(item))  # type: ignore[arg-type]
+                    for item in alternative
+                )
+                for alternative in alternatives
+            )
+            shape.append((name, reference and slot.optional, fills))
+        return tuple(shape)
+
     def _forget(self) -> None:
         """Drop the per-instance caches (the matches keep what they need)."""
         for caches in (self._views, self._text_keys):
@@ -415,27 +438,44 @@ class Mapper:
             hyps = [inst for inst in hyp_instances if inst.type == type_name]
             if not refs and not hyps:
                 continue
+            classes = None
             if len(refs) * len(hyps) <= _ALL_PAIRS:
                 promising: Iterable[tuple[int, int]] = [
                     (i, j) for i in range(len(refs)) for j in range(len(hyps))
                 ]
             else:  # only pairs that can have a COR are counted before the F = 0 pairs
-                promising = sharing_pairs(
-                    [self._keys(r, True, mapping) for r in refs],
-                    [self._keys(h, False, mapping) for h in hyps],
+                try:
+                    promising = sharing_pairs(
+                        [self._keys(r, True, mapping) for r in refs],
+                        [self._keys(h, False, mapping) for h in hyps],
+                        limit=MAX_CANDIDATE_PAIRS,
+                    )
+                except TooManyPairs as error:
+                    raise _too_many_pairs(refs, hyps, type_name, error.count) from None
+                # the F = 0 pairs are ranked by the shapes of their instances (see _shape)
+                classes = (
+                    [self._shape(r, True, removable) for r in refs],
+                    [self._shape(h, False, removable) for h in hyps],
                 )
-            # A counted pair keeps its match: most counted pairs are the chosen ones.
+            # A counted pair with a COR keeps its match: most of them are the chosen ones.
             counted: dict[tuple[int, int], InstanceMatch] = {}
 
             def counts_of(i: int, j: int) -> Counts:
-                match = counted[i, j] = self.match_instance(refs[i], hyps[j], mapping, removable)
+                match = self.match_instance(refs[i], hyps[j], mapping, removable)
+                if match.counts.cor:
+                    counted[i, j] = match
                 return match.counts
 
+            try:
+                pairs = greedy_map_sparse(
+                    len(refs), len(hyps), promising, counts_of, self.beta_squared, self.config.min_map_f,
+                    classes=classes, max_pairs=MAX_CANDIDATE_PAIRS,
+                )
+            except TooManyPairs as error:
+                raise _too_many_pairs(refs, hyps, type_name, error.count) from None
             chosen = [
                 (i, j, counted.get((i, j)) or self.match_instance(refs[i], hyps[j], mapping, removable))
-                for i, j in greedy_map_sparse(
-                    len(refs), len(hyps), promising, counts_of, self.beta_squared, self.config.min_map_f
-                )
+                for i, j in pairs
             ]
             for _, _, match in chosen:
                 mapping[match.ref.key] = match.hyp.key  # type: ignore[union-attr]
@@ -494,6 +534,22 @@ class Mapper:
             if j not in mapped_hyp
         ]
         return tuple(matches)
+
+
+# More candidate pairs than this in one type of one document would take
+# gigabytes (and minutes) to count: the run stops with a clear error instead.
+MAX_CANDIDATE_PAIRS = 2_000_000
+
+
+def _too_many_pairs(refs: Sequence[Instance], hyps: Sequence[Instance], type_name: str, count: int) -> InputError:
+    docid = (refs or hyps)[0].docid
+    return InputError(
+        f"document {docid}, type {type_name}: {len(refs):,} reference and {len(hyps):,} hypothesis instances "
+        f"give more than {MAX_CANDIDATE_PAIRS:,} pairs to compare ({count:,} so far); "
+        "this would exhaust the memory of the machine",
+        hint="check that the right files were given; instances of one document that could all match "
+        "each other are scored pair by pair",
+    )
 
 
 def _pointer_pairs(

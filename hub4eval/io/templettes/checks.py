@@ -13,6 +13,7 @@ from typing import Any
 from lark import Token, Transformer
 
 from hub4eval.errors import InputError, InputWarning
+from hub4eval.io.templettes.messages import quoted
 from hub4eval.model import (
     Extent,
     Instance,
@@ -151,7 +152,7 @@ class Checks(Transformer[Token, Any]):
             match = NUMBER_RE.match(body, position)
             if match is None:
                 rest = body[position:end].strip()
-                what = "end of the line" if not rest else f"fill {rest!r}"
+                what = "end of the line" if not rest else f"fill {quoted(rest)}"
                 wanted = "an integer offset" + (" or the end of the line" if numbers else "")
                 raise self._error(f"unexpected {what}; expected {wanted}", line, base + position, hint)
             if len(match.group(0).lstrip("-")) > MAX_DIGITS:
@@ -168,7 +169,7 @@ class Checks(Transformer[Token, Any]):
             if body[position] != "#":
                 rest = body[position:end].strip()
                 raise self._error(
-                    f"unexpected fill {rest!r}; expected '#' or the end of the line",
+                    f"unexpected fill {quoted(rest)}; expected '#' or the end of the line",
                     line,
                     base + position,
                     hint,
@@ -201,7 +202,7 @@ class Checks(Transformer[Token, Any]):
                 "extents come in pairs: ##start#end# (more pairs for minimal extents)",
             )
         extents: list[Extent] = []
-        for (first, where), (second, _) in zip(numbers[::2], numbers[1::2]):
+        for (first, where), (second, _) in zip(numbers[::2], numbers[1::2], strict=False):
             start, end = int(first), int(second)
             if start > end:
                 raise self._error(

@@ -31,25 +31,38 @@ SYNTAX_HINT = (
 )
 
 
+# A token quoted in a message is cut to this many characters: a line of
+# 200,000 characters must not become a message as long.
+MAX_QUOTED = 60
+
+
+def quoted(value: str, use_repr: bool = True) -> str:
+    """``repr(value)`` (or ``value`` itself), cut to :data:`MAX_QUOTED` characters when longer."""
+    if len(value) <= MAX_QUOTED:
+        return repr(value) if use_repr else value
+    cut = value[:MAX_QUOTED] + "..."
+    return f"{repr(cut) if use_repr else cut} ({len(value):,} characters)"
+
+
 def _describe(token: Token) -> str:
     """Plain words for a token the parser did not expect."""
     kind = token.type
     value = str(token).strip()
     if kind == "HEADER":
-        return f"instance header {value}"
+        return f"instance header {quoted(value, use_repr=False)}"
     if kind == "SLOT_NAME":
-        return f"slot {value.rstrip(':').strip()!r}"
+        return f"slot {quoted(value.rstrip(':').strip())}"
     if kind == "POINTER":
-        return f"pointer {value}"
+        return f"pointer {quoted(value, use_repr=False)}"
     if kind in ("QUOTED", "UNQUOTED"):
-        return f"fill {value!r}"
+        return f"fill {quoted(value)}"
     if kind == "NUMBER":
         return f"number {value}"
     if kind == "EXTENT":
         return "extent part '##'"
     if kind == "_NL":
         return "end of the line"
-    return _WORDS.get(kind, repr(value))
+    return _WORDS.get(kind, quoted(value))
 
 
 def _expected_words(expected: Iterable[str]) -> str:

@@ -10,7 +10,7 @@ equality, so a written-back and re-parsed set compares equal.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, Union
+from typing import TYPE_CHECKING, Literal
 
 from hub4eval.util.records import quick_init
 
@@ -97,7 +97,7 @@ class TextFill:
         return text
 
 
-Fill = Union[PointerFill, TextFill]
+Fill = PointerFill | TextFill
 
 
 @quick_init

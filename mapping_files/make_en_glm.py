@@ -267,7 +267,7 @@ def main() -> None:
     text = build()
     check(text)
     OUTPUT.write_text(text, encoding="utf-8")
-    print(f"wrote {OUTPUT} ({sum(1 for l in text.splitlines() if '=>' in l and not l.startswith(';;'))} rules)")
+    print(f"wrote {OUTPUT} ({sum(1 for line in text.splitlines() if '=>' in line and not line.startswith(';;'))} rules)")
 
 
 if __name__ == "__main__":

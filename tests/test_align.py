@@ -69,7 +69,7 @@ def assert_valid(al: Alignment, ref: list[str], hyp: list[str]) -> None:
     assert np.array_equal(r[r >= 0], np.arange(len(ref)))
     assert np.array_equal(h[h >= 0], np.arange(len(hyp)))
     assert not np.any((r < 0) & (h < 0))
-    for i, j, kind in zip(r.tolist(), h.tolist(), k.tolist()):
+    for i, j, kind in zip(r.tolist(), h.tolist(), k.tolist(), strict=False):
         if i < 0:
             assert kind == INSERTION
         elif j < 0:
@@ -134,8 +134,8 @@ def test_kernel_costs_match_rapidfuzz(vocab: list[str]) -> None:
     k = kernels._kernels()
     (coded,), voc = codes._encode([vocab])
     buf = np.empty(voc.maxlen + 2, np.int64)
-    for x, a in zip(coded.tolist(), vocab):
-        for y, b in zip(coded.tolist(), vocab):
+    for x, a in zip(coded.tolist(), vocab, strict=False):
+        for y, b in zip(coded.tolist(), vocab, strict=False):
             assert k.lev(voc.chars, voc.offs, x, y, buf) == Levenshtein.distance(a, b)
             assert k.sub_cost(x, y, voc.chars, voc.offs, voc.frag, buf) == substitution_cost(a, b)
 
@@ -315,7 +315,7 @@ def _corpus(n: int, error_rate: float, seed: int) -> tuple[list[str], list[str]]
     ranks = np.arange(1, len(vocab) + 1) ** -1.1
     ref = [vocab[i] for i in rng.choice(len(vocab), size=n, p=ranks / ranks.sum())]
     hyp: list[str] = []
-    for word, u in zip(ref, rng.random(n)):
+    for word, u in zip(ref, rng.random(n), strict=False):
         if u < error_rate * 0.4:
             hyp.append(vocab[rng.integers(len(vocab))])
         elif u < error_rate * 0.6:
@@ -350,7 +350,7 @@ def test_long_input_linear_route() -> None:
     assert not al.exact
     assert al.cost == int(np.where(al.kinds >= DELETION, costs.INDEL, 0).sum()) + sum(
         substitution_cost(ref[i], hyp[j])
-        for i, j in zip(r[al.kinds == SUBSTITUTION].tolist(), h[al.kinds == SUBSTITUTION].tolist())
+        for i, j in zip(r[al.kinds == SUBSTITUTION].tolist(), h[al.kinds == SUBSTITUTION].tolist(), strict=False)
     )
     assert 0.10 < al.wer < 0.25
 
@@ -363,7 +363,7 @@ def test_long_input_linear_route() -> None:
 def test_align_many_equals_align_words(batch) -> None:
     many = align_many(batch)
     assert len(many) == len(batch)
-    for (ref, hyp), al in zip(batch, many):
+    for (ref, hyp), al in zip(batch, many, strict=False):
         assert_valid(al, ref, hyp)
         assert same_columns(al, align_words(ref, hyp))
 
@@ -372,7 +372,7 @@ def test_align_many_long_pair_falls_back(monkeypatch) -> None:
     monkeypatch.setattr(exact, "FULL_CELLS", 10)
     batch = [("a b c d e".split(), "a x c d".split()), (["a"], ["b"])]
     many = align_many(batch)
-    for (ref, hyp), al in zip(batch, many):
+    for (ref, hyp), al in zip(batch, many, strict=False):
         assert_valid(al, ref, hyp)
         assert al.cost == _align_reference(ref, hyp).cost
     assert align_many([]) == []
@@ -387,7 +387,7 @@ def _jiwer_alignment(ref: list[str], hyp: list[str]) -> tuple[int, Alignment]:
     rows: list[tuple[int, int]] = []
     for chunk in out.alignments[0]:
         if chunk.type in ("equal", "substitute"):
-            rows += zip(range(chunk.ref_start_idx, chunk.ref_end_idx), range(chunk.hyp_start_idx, chunk.hyp_end_idx))
+            rows += zip(range(chunk.ref_start_idx, chunk.ref_end_idx), range(chunk.hyp_start_idx, chunk.hyp_end_idx), strict=False)
         elif chunk.type == "delete":
             rows += [(i, -1) for i in range(chunk.ref_start_idx, chunk.ref_end_idx)]
         else:
@@ -418,7 +418,7 @@ def test_against_jiwer(pair: tuple[list[str], list[str]]) -> None:
 def test_error_counts_equal_jiwer_when_only_deletions_or_insertions_are_needed(ref, data) -> None:
     """When one side is a subsequence of the other, both find exactly ``len`` difference errors."""
     keep = data.draw(st.lists(st.booleans(), min_size=len(ref), max_size=len(ref)))
-    sub = [w for w, k in zip(ref, keep) if k]
+    sub = [w for w, k in zip(ref, keep, strict=False) if k]
     ours = align_words(ref, sub)
     assert ours.errors == ours.deletions == len(ref) - len(sub)
     if sub:  # jiwer rejects an empty reference

@@ -141,7 +141,7 @@ def test_show_prints_pra_rows():
     assert "BUNI-" in first_ref and "***" in first_hyp and "THE" in first_hyp and "DE" in first_ref
     assert ref[1].split()[1] == "***" and hyp[1].split()[1] == "UM"  # an insertion
     # the columns line up: each REF cell starts where its HYP cell does, and so do Eval labels
-    for r, h, e in zip(ref, hyp, evals):
+    for r, h, e in zip(ref, hyp, evals, strict=False):
         starts = [m.start() for m in re.finditer(r"\S+", r)]
         assert starts == [m.start() for m in re.finditer(r"\S+", h)]
         assert {m.start() for m in re.finditer(r"\S+", e)} <= set(starts)

@@ -222,7 +222,7 @@ def renumbered(tset: TemplateSet, new_number: dict[tuple[str, str, int], int]) -
 def numberings(draw, tset: TemplateSet) -> dict[tuple[str, str, int], int]:
     keys = [(inst.type, inst.docid, inst.number) for inst in tset.instances]
     numbers = draw(st.lists(st.integers(1, 10**6), min_size=len(keys), max_size=len(keys), unique=True))
-    return dict(zip(keys, numbers))
+    return dict(zip(keys, numbers, strict=False))
 
 
 @st.composite

@@ -221,7 +221,7 @@ def test_reference_without_some_optional_tokens_is_correct(ref: tuple[Token, ...
     keep = [
         not is_optional_reference(t) or data.draw(st.booleans(), label=f"keep {t.text}") for t in ref
     ]
-    hyp = _plain([t for t, k in zip(ref, keep) if k])
+    hyp = _plain([t for t, k in zip(ref, keep, strict=False) if k])
     correct, reason = noisy_content_correct(ref, [ref], hyp)
     assert correct, reason
 

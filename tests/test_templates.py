@@ -417,7 +417,7 @@ def text_fills(draw: st.DrawFn, role: str) -> TextFill:
     bracketed = role == "reference" and len(content) > 0 and draw(st.booleans())
     if bracketed:
         cuts = sorted(draw(st.lists(st.integers(0, len(content)), min_size=2, max_size=6)))
-        spans = tuple((a, b) for a, b in zip(cuts[::2], cuts[1::2]) if a < b)
+        spans = tuple((a, b) for a, b in zip(cuts[::2], cuts[1::2], strict=False) if a < b)
         if not spans:
             spans, bracketed = ((0, len(content)),), False
     else:

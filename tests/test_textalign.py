@@ -102,7 +102,7 @@ def _docs(draw):
         words = draw(st.lists(st.sampled_from(_WORDS), max_size=12))
         gaps = draw(st.lists(st.sampled_from([" ", "  ", ", ", " <T> ", "\n"]), min_size=len(words) + 1,
                              max_size=len(words) + 1))
-        return "".join(g + w for g, w in zip(gaps, words)) + gaps[-1]
+        return "".join(g + w for g, w in zip(gaps, words, strict=False)) + gaps[-1]
 
     ids = draw(st.lists(st.sampled_from(["A", "B", "C"]), min_size=1, max_size=3, unique=True))
     ref = "".join(f"<DOC><DOCNO>{i}</DOCNO>{body()}</DOC>\n" for i in ids)
@@ -112,7 +112,7 @@ def _docs(draw):
 
 
 def _brute(tokens, columns, extent):
-    touched = [c for t, c in zip(tokens, columns) if t.start < extent.end and extent.start < t.end]
+    touched = [c for t, c in zip(tokens, columns, strict=False) if t.start < extent.end and extent.start < t.end]
     return Extent(touched[0], touched[-1]) if touched else None
 
 

@@ -148,7 +148,7 @@ def _minimal_mismatches(tset: TemplateSet, fill: TextFill, document: Document) -
     if not fill.bracketed:
         return []
     warnings = []
-    for (a, b), extent in zip(fill.minimal_spans, fill.minimal_extents):
+    for (a, b), extent in zip(fill.minimal_spans, fill.minimal_extents, strict=False):
         written = _fold(fill.content[a:b])
         actual = _fold(document.text[extent.start : extent.end])
         if written != actual:

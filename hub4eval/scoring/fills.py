@@ -140,6 +140,6 @@ class FillPreparer:
         else:
             minimal_extents: Sequence[Extent | None] = fill.minimal_extents or (None,) * len(spans)
             minimals = tuple(
-                self._string(content[a:b], ext, docid) for (a, b), ext in zip(spans, minimal_extents)
+                self._string(content[a:b], ext, docid) for (a, b), ext in zip(spans, minimal_extents, strict=False)
             )
         return PreparedFill(fill, maximal, minimals, extent is not None)

@@ -13,7 +13,6 @@ import bisect
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Union
 
 from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError
@@ -44,14 +43,14 @@ _TALLIES: dict[tuple[str, ...], Counts] = {}
 _ALL_PAIRS = 16  # up to this many instance pairs of a type, all are counted (no key index)
 
 
-Item = Union[PreparedFill, PointerFill]  # a single fill as the mapping compares it
+Item = PreparedFill | PointerFill  # a single fill as the mapping compares it
 
 
 # A scored slot of an instance with its fills prepared (see Mapper._view): the
 # slot, its alternatives (a hypothesis keeps only its first), and the text
 # fill when the slot is exactly one (the common case), else None.  A plain
 # tuple: there is one per slot of every instance.
-SlotView = tuple[Slot, tuple[tuple[Item, ...], ...], Union[PreparedFill, None]]
+SlotView = tuple[Slot, tuple[tuple[Item, ...], ...], PreparedFill | None]
 
 
 def _counts(verdicts: Sequence[Verdict]) -> Counts:
@@ -461,9 +460,10 @@ class Mapper:
             counted: dict[tuple[int, int], InstanceMatch] = {}
 
             def counts_of(i: int, j: int) -> Counts:
-                match = self.match_instance(refs[i], hyps[j], mapping, removable)
+                # called only by greedy_map_sparse below, within this iteration
+                match = self.match_instance(refs[i], hyps[j], mapping, removable)  # noqa: B023
                 if match.counts.cor:
-                    counted[i, j] = match
+                    counted[i, j] = match  # noqa: B023
                 return match.counts
 
             try:
@@ -579,7 +579,7 @@ def _pointer_pairs(
         else:
             left_ref.append(i)
     left_hyp = (j for j in range(len(hyp_fills)) if j not in used_hyp)
-    pairs += zip(left_ref, left_hyp)
+    pairs += zip(left_ref, left_hyp, strict=False)  # the unpaired leftovers of the longer side stay unmapped
     return pairs
 
 

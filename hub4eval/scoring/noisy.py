@@ -64,7 +64,7 @@ def _runs_into(pattern: Sequence[str], optional: Sequence[bool], target: Sequenc
     read so far can end; a run may start anywhere, so it starts full.
     """
     reach = set(range(len(target) + 1))
-    for word, skippable in zip(pattern, optional):
+    for word, skippable in zip(pattern, optional, strict=True):
         advanced = {j + 1 for j in reach if j < len(target) and target[j] == word}
         reach = advanced | reach if skippable else advanced
         if not reach:
@@ -134,7 +134,7 @@ def noisy_content_correct(
     # it is correct exactly when some minimal string is made of optional tokens only.
     ref_optional = [is_optional_reference(t, fillers) for t in ref_max]
     if not _is_run_of(hyp_words, [strip_possessive(t.text) for t in ref_max], ref_optional):
-        skippable = [t for t, o in zip(ref_max, ref_optional) if o]
+        skippable = [t for t, o in zip(ref_max, ref_optional, strict=True) if o]
         note = f" (optional: {_show(skippable)})" if skippable else ""
         return False, (
             f"hypothesis tokens {_show(hyp_kept)} are not a run of the reference "

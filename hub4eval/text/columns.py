@@ -99,7 +99,7 @@ class DocumentAlignment:
                 self.hyp_tokens[h].text if h >= 0 else "",
                 k,
             )
-            for r, h, k in zip(a.ref_index[columns].tolist(), a.hyp_index[columns].tolist(), a.kinds[columns].tolist())
+            for r, h, k in zip(a.ref_index[columns].tolist(), a.hyp_index[columns].tolist(), a.kinds[columns].tolist(), strict=True)
         ]
 
 
@@ -252,7 +252,7 @@ def _owned_columns(ref_index: np.ndarray, sizes: Sequence[int]) -> list[tuple[in
         owner = np.searchsorted(bounds, np.maximum(last_ref, 0), side="right")
     starts = np.searchsorted(owner, np.arange(len(sizes)), side="left")
     ends = np.searchsorted(owner, np.arange(len(sizes)), side="right")
-    return list(zip(starts.tolist(), ends.tolist()))
+    return list(zip(starts.tolist(), ends.tolist(), strict=True))
 
 
 def align_corpora(
@@ -316,7 +316,7 @@ def align_corpora(
         document = DocumentAlignment(None, None, tuple(ref_all), tuple(hyp_all), alignment)
         docids = [doc.docid for doc in ref.documents if doc.docid is not None]
         owned = _owned_columns(alignment.ref_index, [len(ref_tokens[d]) for d in docids])
-        spans = tuple((d, start, end) for d, (start, end) in zip(docids, owned))
+        spans = tuple((d, start, end) for d, (start, end) in zip(docids, owned, strict=False))
         return CorpusAlignment(True, (document,), tuple(warnings), sides, {None: hyp_side}, spans)
 
     hyp_by_id = {doc.docid: doc for doc in hyp.documents}
@@ -347,7 +347,7 @@ def align_corpora(
     documents = []
     ref_sides: dict[str, _Side] = {}
     hyp_sides: dict[str | None, _Side] = {}
-    for (ref_id, hyp_id, r, h), alignment in zip(pairs, alignments):
+    for (ref_id, hyp_id, r, h), alignment in zip(pairs, alignments, strict=True):
         documents.append(DocumentAlignment(ref_id, hyp_id, r, h, alignment))
         if ref_id is not None:
             ref_sides[ref_id] = _Side(r, _columns(alignment.ref_index, len(r)))

@@ -7,6 +7,9 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from hub4eval.text.align.codes import _Columns, _Vocab
+from hub4eval.text.align.costs import INDEL
+
 FULL_CELLS = 4_000_000
 """Largest ``n * m`` solved by one full-matrix DP (4 MB of traceback)."""
 BAND_MAX_CELLS = 64_000_000
@@ -14,8 +17,6 @@ BAND_MAX_CELLS = 64_000_000
 HIRSCHBERG_MAX_CELLS = 400_000_000
 """Largest ``n * m`` gap solved by Hirschberg when no certified band fits."""
 _BAND_START = 8
-from hub4eval.text.align.codes import _Columns, _Vocab
-from hub4eval.text.align.costs import INDEL
 
 
 def _band_cells(n: int, m: int, dlo: int, dhi: int) -> int:

@@ -74,7 +74,7 @@ def _sclite_refusal(stderr: str) -> str:
     if "larger than" in stderr and "elements" in stderr:
         return f"> {SCLITE_LIMIT:,} words"
     lines = [line.strip() for line in stderr.splitlines() if line.strip()]
-    return (lines[-1][:40] if lines else "no message")
+    return lines[-1][:40] if lines else "no message"
 
 
 def _sclite_worker(sclite: str, case: str, n: int, data, timeout: float) -> dict:
@@ -176,9 +176,7 @@ def _compile_worker() -> dict:
 
 
 def _run(args: list[str], env: dict | None = None, timeout: float = 1800) -> dict:
-    done = subprocess.run(
-        [sys.executable, __file__, *args], capture_output=True, text=True, env=env, timeout=timeout
-    )
+    done = subprocess.run([sys.executable, __file__, *args], capture_output=True, text=True, env=env, timeout=timeout)
     if done.returncode != 0:
         raise RuntimeError(f"worker {args} failed:\n{done.stderr}")
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -209,8 +207,9 @@ _SCLITE_CACHE: dict = {}
 def _sclite(sclite: str, case: str, n: int, args) -> dict:
     key = (case, n)
     if key not in _SCLITE_CACHE:
-        _SCLITE_CACHE[key] = _run(["--worker", "sclite", case, str(n), "--sclite", sclite,
-                                   "--sclite-timeout", str(args.sclite_timeout)])
+        _SCLITE_CACHE[key] = _run(
+            ["--worker", "sclite", case, str(n), "--sclite", sclite, "--sclite-timeout", str(args.sclite_timeout)]
+        )
     return _SCLITE_CACHE[key]
 
 
@@ -218,19 +217,28 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="hub4eval aligner benchmark")
     parser.add_argument("--quick", action="store_true", help="sizes up to 1e5 only")
     parser.add_argument("--jiwer-max", type=int, default=100_000, help="largest unsegmented N for jiwer")
-    parser.add_argument("--sclite", metavar="PATH", help="sclite executable (default: sclite on the PATH; "
-                        "its columns say 'not installed' when there is none)")
-    parser.add_argument("--sclite-max", type=int, default=100_000,
-                        help=f"largest unsegmented N for sclite (it refuses more than {SCLITE_LIMIT:,} words "
-                        "per utterance, but only after reading them: ~4 min at 1e6)")
-    parser.add_argument("--sclite-timeout", type=float, default=1200, help="seconds before an sclite run is "
-                        "recorded as timed out")
+    parser.add_argument(
+        "--sclite",
+        metavar="PATH",
+        help="sclite executable (default: sclite on the PATH; its columns say 'not installed' when there is none)",
+    )
+    parser.add_argument(
+        "--sclite-max",
+        type=int,
+        default=100_000,
+        help=f"largest unsegmented N for sclite (it refuses more than {SCLITE_LIMIT:,} words "
+        "per utterance, but only after reading them: ~4 min at 1e6)",
+    )
+    parser.add_argument(
+        "--sclite-timeout", type=float, default=1200, help="seconds before an sclite run is recorded as timed out"
+    )
     parser.add_argument("--worker", nargs=3, metavar=("TOOL", "CASE", "N"), help=argparse.SUPPRESS)
     parser.add_argument("--compile-worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        print(json.dumps(_worker(args.worker[0], args.worker[1], int(args.worker[2]), args.sclite,
-                                 args.sclite_timeout)))
+        print(
+            json.dumps(_worker(args.worker[0], args.worker[1], int(args.worker[2]), args.sclite, args.sclite_timeout))
+        )
         return
     if args.compile_worker:
         print(json.dumps(_compile_worker()))
@@ -240,8 +248,10 @@ def main() -> None:
     print(f"# {time.strftime('%Y-%m-%d')}, {os.cpu_count()} CPUs ({cpu}), Python {platform.python_version()}")
     from importlib.metadata import version
 
-    print(f"# numba {version('numba')}, jiwer {version('jiwer')}, rapidfuzz {version('rapidfuzz')}, "
-          f"WER ~{WER:.0%}, seed {SEED}")
+    print(
+        f"# numba {version('numba')}, jiwer {version('jiwer')}, rapidfuzz {version('rapidfuzz')}, "
+        f"WER ~{WER:.0%}, seed {SEED}"
+    )
     sclite = args.sclite or shutil.which("sclite")
     if sclite and not (os.path.isfile(sclite) and os.access(sclite, os.X_OK)):
         print(f"# sclite: {sclite} is not an executable file; sclite columns say 'not installed'")
@@ -256,40 +266,58 @@ def main() -> None:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
         cold = _run(["--compile-worker"], env)
         warm = _run(["--compile-worker"], env)
-    print(f"\nCompilation: calls exercising every kernel take {cold['seconds']:.1f} s with an empty "
-          f"NUMBA_CACHE_DIR and {warm['seconds']:.2f} s in a new process loading that cache "
-          f"(one-off compilation about {cold['seconds'] - warm['seconds']:.1f} s)\n")
+    print(
+        f"\nCompilation: calls exercising every kernel take {cold['seconds']:.1f} s with an empty "
+        f"NUMBA_CACHE_DIR and {warm['seconds']:.2f} s in a new process loading that cache "
+        f"(one-off compilation about {cold['seconds'] - warm['seconds']:.1f} s)\n"
+    )
 
     sizes = [1_000, 10_000, 100_000] + ([] if args.quick else [1_000_000])
-    header = ("| case | N words | hub4eval s | hub4eval MB | jiwer s | jiwer MB | ratio vs jiwer | sclite s | "
-              "sclite MB | ratio vs sclite | exact | WER hub4eval / jiwer / sclite |")
+    header = (
+        "| case | N words | hub4eval s | hub4eval MB | jiwer s | jiwer MB | ratio vs jiwer | sclite s | "
+        "sclite MB | ratio vs sclite | exact | WER hub4eval / jiwer / sclite |"
+    )
     print(header)
     print("|---" * (header.count("|") - 1) + "|")
     for n in sizes:
         ours = _run(["--worker", "hub4eval", "unsegmented", str(n)])
         if n <= args.jiwer_max:
             theirs = _run(["--worker", "jiwer", "unsegmented", str(n)])
-            jt, jm, ratio, jw = (f"{theirs['seconds']:.3f}", _fmt_mem(theirs),
-                                 f"{ours['seconds'] / theirs['seconds']:.2f}", f"{theirs['wer']:.4f}")
+            jt, jm, ratio, jw = (
+                f"{theirs['seconds']:.3f}",
+                _fmt_mem(theirs),
+                f"{ours['seconds'] / theirs['seconds']:.2f}",
+                f"{theirs['wer']:.4f}",
+            )
         else:
             jt = jm = ratio = jw = "skipped"
         st, sm, sratio, sw = _sclite_cells(ours, sclite, "unsegmented", n, args)
-        print(f"| unsegmented | {n:,} | {ours['seconds']:.3f} | {_fmt_mem(ours)} | {jt} | {jm} | {ratio} | "
-              f"{st} | {sm} | {sratio} | {ours['exact']} | {ours['wer']:.4f} / {jw} / {sw} |", flush=True)
+        print(
+            f"| unsegmented | {n:,} | {ours['seconds']:.3f} | {_fmt_mem(ours)} | {jt} | {jm} | {ratio} | "
+            f"{st} | {sm} | {sratio} | {ours['exact']} | {ours['wer']:.4f} / {jw} / {sw} |",
+            flush=True,
+        )
     seg = 100_000 if args.quick else 1_000_000
     ours = _run(["--worker", "hub4eval", "segmented", str(seg)])
     theirs = _run(["--worker", "jiwer", "segmented", str(seg)])
     st, sm, sratio, sw = _sclite_cells(ours, sclite, "segmented", seg, args)
-    print(f"| segmented, align_many | {seg:,} | {ours['seconds']:.3f} | {_fmt_mem(ours)} | {theirs['seconds']:.3f} | "
-          f"{_fmt_mem(theirs)} | {ours['seconds'] / theirs['seconds']:.2f} | {st} | {sm} | {sratio} | "
-          f"{ours['exact']} | {ours['wer']:.4f} / {theirs['wer']:.4f} / {sw} |", flush=True)
+    print(
+        f"| segmented, align_many | {seg:,} | {ours['seconds']:.3f} | {_fmt_mem(ours)} | {theirs['seconds']:.3f} | "
+        f"{_fmt_mem(theirs)} | {ours['seconds'] / theirs['seconds']:.2f} | {st} | {sm} | {sratio} | "
+        f"{ours['exact']} | {ours['wer']:.4f} / {theirs['wer']:.4f} / {sw} |",
+        flush=True,
+    )
     loop = _run(["--worker", "hub4eval-loop", "segmented", str(seg)])
     st, sm, sratio, sw = _sclite_cells(loop, sclite, "segmented", seg, args)
-    print(f"| segmented, align_words loop | {seg:,} | {loop['seconds']:.3f} | {_fmt_mem(loop)} | "
-          f"{theirs['seconds']:.3f} | {_fmt_mem(theirs)} | {loop['seconds'] / theirs['seconds']:.2f} | "
-          f"{st} | {sm} | {sratio} | {loop['exact']} | {loop['wer']:.4f} / {theirs['wer']:.4f} / {sw} |")
-    print("\nMB: peak RSS of the measuring process (growth during the timed call in brackets); for sclite the "
-          "peak RSS of the sclite process.\nRatios: hub4eval time / other tool's time (below 1: hub4eval is faster).")
+    print(
+        f"| segmented, align_words loop | {seg:,} | {loop['seconds']:.3f} | {_fmt_mem(loop)} | "
+        f"{theirs['seconds']:.3f} | {_fmt_mem(theirs)} | {loop['seconds'] / theirs['seconds']:.2f} | "
+        f"{st} | {sm} | {sratio} | {loop['exact']} | {loop['wer']:.4f} / {theirs['wer']:.4f} / {sw} |"
+    )
+    print(
+        "\nMB: peak RSS of the measuring process (growth during the timed call in brackets); for sclite the "
+        "peak RSS of the sclite process.\nRatios: hub4eval time / other tool's time (below 1: hub4eval is faster)."
+    )
 
 
 if __name__ == "__main__":

@@ -61,8 +61,9 @@ def open_in_browser(report: Path, chromium: str) -> dict[str, float | int | str]
         figures["page elements"] = page.evaluate("document.getElementsByTagName('*').length")
         # The slot with the most points.
         sizes = page.eval_on_selector_all(
-            "#drilldown details", "ds => ds.map(d => [...d.querySelectorAll('summary span')]"
-            ".reduce((n, s) => n + Number(s.textContent.split(' ')[1].replace(/,/g, '')), 0))"
+            "#drilldown details",
+            "ds => ds.map(d => [...d.querySelectorAll('summary span')]"
+            ".reduce((n, s) => n + Number(s.textContent.split(' ')[1].replace(/,/g, '')), 0))",
         )
         biggest = max(range(len(sizes)), key=sizes.__getitem__)
         figures["biggest slot points"] = sizes[biggest]
@@ -104,8 +105,10 @@ def main() -> None:
     without = run_score(args.ref, args.hyp, None)
     with_html = run_score(args.ref, args.hyp, report)
     print(f"# {time.strftime('%Y-%m-%d')}, {os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
-    print(f"score without --html: {without:.1f} s; with --html: {with_html:.1f} s; writing the report: "
-          f"{with_html - without:.1f} s")
+    print(
+        f"score without --html: {without:.1f} s; with --html: {with_html:.1f} s; writing the report: "
+        f"{with_html - without:.1f} s"
+    )
     print(f"report size: {report.stat().st_size / 1e6:.1f} MB ({report})")
     if not (Path(args.chromium).exists() and _has_playwright()):
         print("browser figures skipped: no chromium or no playwright")

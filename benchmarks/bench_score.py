@@ -54,7 +54,9 @@ def anchor_seconds(repeat: int) -> float:
     for _ in range(repeat):
         done = subprocess.run(
             [sys.executable, str(HERE / "bench_align.py"), "--worker", "jiwer", "segmented", "1000000"],
-            check=True, capture_output=True, text=True,
+            check=True,
+            capture_output=True,
+            text=True,
         )
         times.append(json.loads(done.stdout.strip().splitlines()[-1])["seconds"])
     return min(times)
@@ -79,9 +81,11 @@ def main() -> None:
     print()
     anchor = anchor_seconds(2)
     budget = TARGET_SECONDS / ANCHOR_SECONDS_AT_TARGET
-    print(f"Anchor: jiwer on 1,000,000 segmented words takes {anchor:.2f} s in this run "
-          f"(best of 2; {ANCHOR_SECONDS_AT_TARGET} s where the target was set): "
-          f"budget {budget:.1f} anchors = {budget * anchor:.1f} s here.")
+    print(
+        f"Anchor: jiwer on 1,000,000 segmented words takes {anchor:.2f} s in this run "
+        f"(best of 2; {ANCHOR_SECONDS_AT_TARGET} s where the target was set): "
+        f"budget {budget:.1f} anchors = {budget * anchor:.1f} s here."
+    )
     print()
     print("| documents | instances (ref) | points | output | seconds | MB | anchors | budget (anchors) |")
     print("|---|---|---|---|---|---|---|---|")
@@ -90,9 +94,17 @@ def main() -> None:
         folder = args.out / f"synth-{docs}-{instances}"
         if not (folder / "ref.tpl").exists():
             subprocess.run(
-                [sys.executable, str(HERE / "gen_templates.py"), str(folder),
-                 "--docs", str(docs), "--instances", str(instances)],
-                check=True, stdout=subprocess.DEVNULL,
+                [
+                    sys.executable,
+                    str(HERE / "gen_templates.py"),
+                    str(folder),
+                    "--docs",
+                    str(docs),
+                    "--instances",
+                    str(instances),
+                ],
+                check=True,
+                stdout=subprocess.DEVNULL,
             )
         out = folder / "result.json"
         out.unlink(missing_ok=True)

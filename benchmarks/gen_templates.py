@@ -71,9 +71,7 @@ def generate(docs: int, instances: int, seed: int, error: float) -> tuple[str, s
             hyp_events.append((per_doc + 1 + k, {s: fill(rnd, rnd.randint(0, 5000)) for s in SLOTS}))
         hyp_lines.append(f"<TEMPLATE-{docid}-1> :=")
         if hyp_events:
-            hyp_lines.append(
-                "    EVENT: " + "\n           ".join(f"<EV-{docid}-{e}>" for e, _ in hyp_events)
-            )
+            hyp_lines.append("    EVENT: " + "\n           ".join(f"<EV-{docid}-{e}>" for e, _ in hyp_events))
         for e, slots in hyp_events:
             hyp_lines.append(f"<EV-{docid}-{e}> :=")
             for slot, (content, a, b) in slots.items():

@@ -129,8 +129,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
             "`known[k][1] <= known[k][0]` holds only for empty extents: the full scan is taken, same pairs"
         ),
         "_overlapping: k + 1 -> k - 1": (
-            "compares each extent with the one before: false for sorted extents, so the full scan is "
-            "taken, same pairs"
+            "compares each extent with the one before: false for sorted extents, so the full scan is taken, same pairs"
         ),
         "_overlapping: 0 -> 1": (
             "`ordered` then means the ends are sorted, which is all the bisection needs: same pairs"
@@ -187,14 +186,27 @@ CATEGORY_NEXT = {"COR": "INC", "INC": "COR", "MIS": "SPU", "SPU": "MIS", "OPT": 
 _WORD = re.compile(r"[A-Za-z][\w-]{0,24}\Z")
 
 _CMP_SWAP = {
-    ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
-    ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.In: ast.NotIn, ast.NotIn: ast.In,
-    ast.Is: ast.IsNot, ast.IsNot: ast.Is,
+    ast.Lt: ast.LtE,
+    ast.LtE: ast.Lt,
+    ast.Gt: ast.GtE,
+    ast.GtE: ast.Gt,
+    ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq,
+    ast.In: ast.NotIn,
+    ast.NotIn: ast.In,
+    ast.Is: ast.IsNot,
+    ast.IsNot: ast.Is,
 }
 _BIN_SWAP = {
-    ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Div, ast.Div: ast.Mult,
-    ast.FloorDiv: ast.Div, ast.Mod: ast.FloorDiv, ast.Pow: ast.Mult,
-    ast.BitOr: ast.BitAnd, ast.BitAnd: ast.BitOr,
+    ast.Add: ast.Sub,
+    ast.Sub: ast.Add,
+    ast.Mult: ast.Div,
+    ast.Div: ast.Mult,
+    ast.FloorDiv: ast.Div,
+    ast.Mod: ast.FloorDiv,
+    ast.Pow: ast.Mult,
+    ast.BitOr: ast.BitAnd,
+    ast.BitAnd: ast.BitOr,
 }
 
 
@@ -232,7 +244,13 @@ def _skipped_nodes(tree: ast.AST) -> set[int]:
             cover(node)  # attribute docstrings
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             cover(node.returns)
-            for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs, node.args.vararg, node.args.kwarg):
+            for a in (
+                *node.args.posonlyargs,
+                *node.args.args,
+                *node.args.kwonlyargs,
+                node.args.vararg,
+                node.args.kwarg,
+            ):
                 if a is not None:
                     cover(a.annotation)
         if isinstance(node, ast.AnnAssign):
@@ -245,8 +263,22 @@ def _skipped_nodes(tree: ast.AST) -> set[int]:
             cover(node)  # message text
         if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
             cover(node)
-        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in (
-            "tuple", "dict", "list", "Union", "Literal", "set", "frozenset", "Callable", "Iterable", "Sequence",
+        if (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.value, ast.Name)
+            and node.value.id
+            in (
+                "tuple",
+                "dict",
+                "list",
+                "Union",
+                "Literal",
+                "set",
+                "frozenset",
+                "Callable",
+                "Iterable",
+                "Sequence",
+            )
         ):
             cover(node)  # a type expression outside an annotation
     return skip
@@ -307,10 +339,15 @@ def _conditions(node: ast.AST, skip: set[int]) -> list[ast.AST]:
         return []
     # negating `a == b` or `not a` is the same mutant as `a != b` or dropping the `not`
     return [
-        t for t in tests
+        t
+        for t in tests
         if id(t) not in skip
         and not (isinstance(t, ast.UnaryOp) and isinstance(t.op, ast.Not))
-        and not (isinstance(t, ast.Compare) and len(t.ops) == 1 and not isinstance(t.ops[0], (ast.Lt, ast.LtE, ast.Gt, ast.GtE)))
+        and not (
+            isinstance(t, ast.Compare)
+            and len(t.ops) == 1
+            and not isinstance(t.ops[0], (ast.Lt, ast.LtE, ast.Gt, ast.GtE))
+        )
     ]
 
 
@@ -408,8 +445,17 @@ def _run_tests(work: Path, files: list[str], module_file: str, timeout: float, v
 
             hypothesis.settings.register_profile("mutation", database=None, derandomize=True, deadline=None)
             hypothesis.settings.load_profile("mutation")
-            args = ["-x", "-q", "-p", "no:cacheprovider", "-m", "not fuzz and not slow", "--doctest-modules",
-                    module_file, *files]
+            args = [
+                "-x",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "-m",
+                "not fuzz and not slow",
+                "--doctest-modules",
+                module_file,
+                *files,
+            ]
             code = pytest.main(args)
         except BaseException:
             code = 99
@@ -496,8 +542,10 @@ def main(argv: list[str] | None = None) -> int:
             total = killed + survived
             score = 100.0 * killed / total if total else 100.0
             elapsed = time.monotonic() - started
-            line = (f"{module}: {len(found)} mutants, {killed} killed, {survived} survived, "
-                    f"{equiv} equivalent: {score:.1f} % of non-equivalent mutants killed ({elapsed:.0f} s)")
+            line = (
+                f"{module}: {len(found)} mutants, {killed} killed, {survived} survived, "
+                f"{equiv} equivalent: {score:.1f} % of non-equivalent mutants killed ({elapsed:.0f} s)"
+            )
             print(line, flush=True)
             summary.append(line)
     finally:

@@ -230,8 +230,13 @@ def score(
         from hub4eval.scoring.projection import project
 
         ceiling_result = score(
-            ref, project(ref, alignment, hyp_corpus), ref_corpus=ref_corpus, hyp_corpus=hyp_corpus,
-            config=config, ceiling=False, alignment=alignment,
+            ref,
+            project(ref, alignment, hyp_corpus),
+            ref_corpus=ref_corpus,
+            hyp_corpus=hyp_corpus,
+            config=config,
+            ceiling=False,
+            alignment=alignment,
         )
     return ScoreResult(
         matches=matches,
@@ -294,8 +299,7 @@ def unsegmented_reference_error(corpus: Corpus) -> InputError:
             "the reference text is empty", corpus.path or None, 1, 1, hint="give the reference corpus with --ref-text"
         )
     return InputError(
-        "the reference text has no document tags; reference offsets count from each document's "
-        "opening tag",
+        "the reference text has no document tags; reference offsets count from each document's opening tag",
         corpus.path or None,
         1,
         1,

@@ -25,7 +25,15 @@ DEFAULT_UNSCORED_SLOTS = ("COMMENT", "DOC_NR", "OBJ_STATUS")
 SPOKEN_FORMS = ("en", "none")  # hub4eval.text.spoken.LANGUAGES, and none
 DEFAULT_FILLERS = ("uh", "um", "er", "ah", "eh", "hm", "hmm", "mm", "uhm", "%hesitation")
 # The options that change a word alignment and its WER (`hub4eval align`).
-ALIGNMENT_FIELDS = ("keep_punctuation", "case_sensitive", "non_extractable", "spoken_element", "glm", "spoken_forms", "unsegmented")
+ALIGNMENT_FIELDS = (
+    "keep_punctuation",
+    "case_sensitive",
+    "non_extractable",
+    "spoken_element",
+    "glm",
+    "spoken_forms",
+    "unsegmented",
+)
 
 
 @dataclass(frozen=True)
@@ -78,13 +86,9 @@ class ScoreConfig:
 
     def __post_init__(self) -> None:
         if self.compare not in ("both", "content", "extent"):
-            raise UsageError(
-                f"unknown --compare value {self.compare!r}", hint="use both, content or extent"
-            )
+            raise UsageError(f"unknown --compare value {self.compare!r}", hint="use both, content or extent")
         if self.content not in ("auto", "clean", "noisy"):
-            raise UsageError(
-                f"unknown --content value {self.content!r}", hint="use auto, clean or noisy"
-            )
+            raise UsageError(f"unknown --content value {self.content!r}", hint="use auto, clean or noisy")
         # math.isfinite: inf would pass "> 0" and then break the exact F
         # arithmetic (Fraction('inf')) with a traceback.
         if not (isinstance(self.beta, (int, float)) and math.isfinite(self.beta) and self.beta > 0):
@@ -198,6 +202,5 @@ def _glm_signature(glm: tuple[str, ...], digest: str | tuple[str, ...] | None) -
         return "+".join("default" if name == "default" else "unused" for name in glm)
     digests = (digest,) if isinstance(digest, str) else digest
     return "+".join(
-        f"default@sha1:{d[:8]}" if name == "default" else f"sha1:{d[:8]}"
-        for name, d in zip(glm, digests, strict=True)
+        f"default@sha1:{d[:8]}" if name == "default" else f"sha1:{d[:8]}" for name, d in zip(glm, digests, strict=True)
     )

@@ -57,9 +57,7 @@ def template_sets(draw, reference: bool = True, max_events: int = 3, pointers: b
             for name in draw(st.lists(st.sampled_from(SLOTS), min_size=1, max_size=3, unique=True)):
                 n_alternatives = draw(st.integers(1, 2)) if reference else 1
                 alternatives = tuple(
-                    FillAlternative(
-                        tuple(draw(st.lists(text_fills(reference), min_size=1, max_size=2)))
-                    )
+                    FillAlternative(tuple(draw(st.lists(text_fills(reference), min_size=1, max_size=2))))
                     for _ in range(n_alternatives)
                 )
                 optional = reference and draw(st.integers(0, 4)) == 0

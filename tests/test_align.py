@@ -387,7 +387,11 @@ def _jiwer_alignment(ref: list[str], hyp: list[str]) -> tuple[int, Alignment]:
     rows: list[tuple[int, int]] = []
     for chunk in out.alignments[0]:
         if chunk.type in ("equal", "substitute"):
-            rows += zip(range(chunk.ref_start_idx, chunk.ref_end_idx), range(chunk.hyp_start_idx, chunk.hyp_end_idx), strict=False)
+            rows += zip(
+                range(chunk.ref_start_idx, chunk.ref_end_idx),
+                range(chunk.hyp_start_idx, chunk.hyp_end_idx),
+                strict=False,
+            )
         elif chunk.type == "delete":
             rows += [(i, -1) for i in range(chunk.ref_start_idx, chunk.ref_end_idx)]
         else:

@@ -91,8 +91,17 @@ def test_cli_prints_wer_and_scores(tmp_path):
     out = tmp_path / "r.json"
     result = CliRunner().invoke(
         app,
-        ["score", str(ASR / "ref.tpl"), str(ASR / "hyp.tpl"), "--ref-text", str(ASR / "reference.sgml"),
-         "--hyp-text", str(ASR / "asr_unsegmented.sgml"), "--json", str(out)],
+        [
+            "score",
+            str(ASR / "ref.tpl"),
+            str(ASR / "hyp.tpl"),
+            "--ref-text",
+            str(ASR / "reference.sgml"),
+            "--hyp-text",
+            str(ASR / "asr_unsegmented.sgml"),
+            "--json",
+            str(out),
+        ],
     )
     assert result.exit_code == 0, result.output
     # the/de S, buni- D, uh D, um I, hinges/hingis S: 5 errors in 35 spoken words = 14.3%
@@ -135,13 +144,14 @@ def test_segmented_like_the_reference_gives_the_same_result_in_both_modes():
     hyp_text = (ASR / "reference.sgml").read_text().replace("Rio de", "Rio the").replace("Hingis", "Hinges")
     hyp_corpus = parse_corpus(hyp_text, "hyp.sgml")
     ref = read_templates(str(ASR / "ref.tpl"))
-    hyp = dataclasses.replace(
-        read_templates(str(ASR / "ref.tpl"), role="hypothesis"), role="hypothesis"
-    )
+    hyp = dataclasses.replace(read_templates(str(ASR / "ref.tpl"), role="hypothesis"), role="hypothesis")
     segmented = score(ref, hyp, ref_corpus=ref_corpus, hyp_corpus=hyp_corpus)
     offsets = {doc.docid: doc.offset for doc in hyp_corpus.documents}
     unsegmented = score(
-        ref, _shift(hyp, offsets), ref_corpus=ref_corpus, hyp_corpus=hyp_corpus,
+        ref,
+        _shift(hyp, offsets),
+        ref_corpus=ref_corpus,
+        hyp_corpus=hyp_corpus,
         config=ScoreConfig(unsegmented=True),
     )
     assert segmented.instance_set_pairs() == unsegmented.instance_set_pairs()

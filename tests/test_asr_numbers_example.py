@@ -108,8 +108,20 @@ EXPECTED = [
 # example's README table: 16 numbers right; `31` sits in a fill the recognizer
 # turned into 31.8, `3` in a duration whose minutes it lost, `4,250` and `48`
 # in fills whose noun it misheard).
-NUMBER_FILLS_RIGHT = ["98-71", ".47", "21st", "$3.5 million", "$62", "0.45", "2005", "$180,000",
-                      "March 17th", "$450 million", "7", "2003"]
+NUMBER_FILLS_RIGHT = [
+    "98-71",
+    ".47",
+    "21st",
+    "$3.5 million",
+    "$62",
+    "0.45",
+    "2005",
+    "$180,000",
+    "March 17th",
+    "$450 million",
+    "7",
+    "2003",
+]
 
 
 def _content(fill: str) -> str:
@@ -169,8 +181,17 @@ def test_without_spoken_forms_right_numbers_are_errors() -> None:
 
 def test_cli_score_of_the_example(tmp_path) -> None:
     out = tmp_path / "r.json"
-    args = ["score", str(NUMBERS / "ref.tpl"), str(NUMBERS / "hyp.tpl"), "--ref-text", str(NUMBERS / "reference.sgml"),
-            "--hyp-text", str(NUMBERS / "asr.sgml"), "--json", str(out)]
+    args = [
+        "score",
+        str(NUMBERS / "ref.tpl"),
+        str(NUMBERS / "hyp.tpl"),
+        "--ref-text",
+        str(NUMBERS / "reference.sgml"),
+        "--hyp-text",
+        str(NUMBERS / "asr.sgml"),
+        "--json",
+        str(out),
+    ]
     run = CliRunner().invoke(app, args)
     assert run.exit_code == 0, run.output
     data = json.loads(out.read_text())

@@ -46,8 +46,12 @@ def _score(ref_words, hyp_words, ref_fills, hyp_fills, **kwargs):
     ref = parse_templates(_templates(ref_text, ref_fills), "ref.tpl", role="reference")
     hyp = parse_templates(_templates(hyp_text, hyp_fills), "hyp.tpl", role="hypothesis")
     return score(
-        ref, hyp, ref_corpus=parse_corpus(ref_text, "ref.sgml"), hyp_corpus=parse_corpus(hyp_text, "hyp.sgml"),
-        config=ScoreConfig(), **kwargs,
+        ref,
+        hyp,
+        ref_corpus=parse_corpus(ref_text, "ref.sgml"),
+        hyp_corpus=parse_corpus(hyp_text, "hyp.sgml"),
+        config=ScoreConfig(),
+        **kwargs,
     )
 
 
@@ -84,8 +88,12 @@ def test_fill_over_a_substituted_word_is_recognition_over_right_words_extraction
     assert ("WINNER", "content", "INC", "recognition") in _errors(bad)
     # the same hypothesis fill, but the recognizer heard every word right: the extractor's error
     good_words = list(WORDS)
-    good = _score(WORDS, good_words[:2] + ["martina", "hinges"] + good_words[3:],
-                  {"WINNER": "martina"}, {"WINNER": "martina hinges"})
+    good = _score(
+        WORDS,
+        good_words[:2] + ["martina", "hinges"] + good_words[3:],
+        {"WINNER": "martina"},
+        {"WINNER": "martina hinges"},
+    )
     # `martina` is recognized (an inserted `hinges` lies outside the reference fill)
     assert [e for e in _errors(good) if e[0] == "WINNER"] and all(
         cause == "extraction" for slot, *_, cause in _errors(good) if slot == "WINNER"
@@ -101,12 +109,18 @@ def test_fill_over_a_substituted_word_is_recognition_over_right_words_extraction
 
 def test_spurious_fill_of_inserted_words_is_recognition_of_heard_words_extraction():
     inserted = WORDS[:9] + ["boris", "becker"] + WORDS[9:]
-    result = _score(WORDS, inserted, {"WINNER": "martina hingis"},
-                    {"WINNER": "martina hingis", "LOSER": "boris becker", "LOCATION": "sunday"})
+    result = _score(
+        WORDS,
+        inserted,
+        {"WINNER": "martina hingis"},
+        {"WINNER": "martina hingis", "LOSER": "boris becker", "LOCATION": "sunday"},
+    )
     causes = {(slot, kind): cause for slot, kind, category, cause in _errors(result) if category == "SPU"}
     assert causes == {
-        ("LOSER", "content"): "recognition", ("LOSER", "extent"): "recognition",  # words never said
-        ("LOCATION", "content"): "extraction", ("LOCATION", "extent"): "extraction",  # `sunday` heard right
+        ("LOSER", "content"): "recognition",
+        ("LOSER", "extent"): "recognition",  # words never said
+        ("LOCATION", "content"): "extraction",
+        ("LOCATION", "extent"): "extraction",  # `sunday` heard right
     }
 
 
@@ -116,7 +130,8 @@ def test_missed_fill_over_a_deleted_word_is_recognition():
     assert {e[3] for e in _errors(result) if e[0] == "LOCATION"} == {"recognition"}
     # the ceiling cannot recover the deleted word: LOCATION is dropped from the projection
     projected = project(
-        parse_templates(_templates(_doc(WORDS), REF_FILLS), "ref.tpl"), result.alignment,
+        parse_templates(_templates(_doc(WORDS), REF_FILLS), "ref.tpl"),
+        result.alignment,
         parse_corpus(_doc(deleted), "hyp.sgml"),
     )
     assert [s.name for s in projected.instances[0].slots] == ["WINNER", "LOSER"]
@@ -139,15 +154,22 @@ def test_entity_wer_counts_only_words_inside_reference_fills():
 
 
 def test_hypothesis_equal_to_the_projection_scores_exactly_the_ceiling():
-    result = score_files(ASR / "ref.tpl", ASR / "hyp.tpl", ref_text=ASR / "reference.sgml",
-                         hyp_text=ASR / "asr_unsegmented.sgml")
+    result = score_files(
+        ASR / "ref.tpl", ASR / "hyp.tpl", ref_text=ASR / "reference.sgml", hyp_text=ASR / "asr_unsegmented.sgml"
+    )
     ceiling = result.ceiling
-    projected = project(parse_templates((ASR / "ref.tpl").read_text(), "ref.tpl"), result.alignment,
-                        parse_corpus((ASR / "asr_unsegmented.sgml").read_text(), "asr.sgml"))
+    projected = project(
+        parse_templates((ASR / "ref.tpl").read_text(), "ref.tpl"),
+        result.alignment,
+        parse_corpus((ASR / "asr_unsegmented.sgml").read_text(), "asr.sgml"),
+    )
     reread = parse_templates(write_templates(projected), "ceiling.tpl", role="hypothesis")
-    again = score(parse_templates((ASR / "ref.tpl").read_text(), "ref.tpl"), reread,
-                  ref_corpus=parse_corpus((ASR / "reference.sgml").read_text(), "ref.sgml"),
-                  hyp_corpus=parse_corpus((ASR / "asr_unsegmented.sgml").read_text(), "asr.sgml"))
+    again = score(
+        parse_templates((ASR / "ref.tpl").read_text(), "ref.tpl"),
+        reread,
+        ref_corpus=parse_corpus((ASR / "reference.sgml").read_text(), "ref.sgml"),
+        hyp_corpus=parse_corpus((ASR / "asr_unsegmented.sgml").read_text(), "asr.sgml"),
+    )
     assert again.total == ceiling.total
     assert again.total.metrics()["F"] >= result.total.metrics()["F"]
 
@@ -178,8 +200,10 @@ def _check_sums(result):
 @settings(max_examples=60, deadline=None)
 @given(
     edits=st.lists(st.sampled_from(["keep", "sub", "del", "ins"]), min_size=len(WORDS), max_size=len(WORDS)),
-    picks=st.lists(st.tuples(st.sampled_from(["WINNER", "LOSER", "LOCATION", "DATE"]),
-                             st.integers(0, 12), st.integers(1, 3)), max_size=4),
+    picks=st.lists(
+        st.tuples(st.sampled_from(["WINNER", "LOSER", "LOCATION", "DATE"]), st.integers(0, 12), st.integers(1, 3)),
+        max_size=4,
+    ),
 )
 def test_cause_counts_sum_to_error_counts_at_every_level(edits, picks):
     hyp_words: list[str] = []
@@ -213,8 +237,9 @@ def test_asr_example_json_points_carry_causes_that_sum():
     assert all(p["cause"] is None for p in data["points"] if p["category"] not in ERROR_CATEGORIES)
     # the ceiling: F of the reference projected onto the ASR text
     assert data["ceiling"]["fraction_of_ceiling"] == data["summary"]["F"] / data["ceiling"]["ceiling_F"]
-    result = score_files(ASR / "ref.tpl", ASR / "hyp.tpl", ref_text=ASR / "reference.sgml",
-                         hyp_text=ASR / "asr_unsegmented.sgml")
+    result = score_files(
+        ASR / "ref.tpl", ASR / "hyp.tpl", ref_text=ASR / "reference.sgml", hyp_text=ASR / "asr_unsegmented.sgml"
+    )
     _check_sums(result)
 
 
@@ -225,8 +250,9 @@ def test_cli_score_prints_the_cause_table_and_the_ceiling_only_when_texts_differ
     assert "What the recognizer cost" in out.stdout
     assert "ceiling (reference projected onto the hypothesis text): F = 80.0" in out.stdout
     assert "entity WER = " in out.stdout
-    same = runner.invoke(app, ["score", str(ASR / "ref.tpl"), str(ASR / "ref.tpl"),
-                               "--ref-text", str(ASR / "reference.sgml")])
+    same = runner.invoke(
+        app, ["score", str(ASR / "ref.tpl"), str(ASR / "ref.tpl"), "--ref-text", str(ASR / "reference.sgml")]
+    )
     assert same.exit_code == 0, same.output
     assert "What the recognizer cost" not in same.stdout and "ceiling" not in same.stdout
     off = runner.invoke(app, ["score", str(ASR / "ref.tpl"), str(ASR / "hyp.tpl"), *ASR_TEXTS, "--no-ceiling"])
@@ -249,29 +275,52 @@ def test_cli_explain_cause_filter_and_its_errors():
 def test_project_command_writes_a_valid_hypothesis_that_scores_as_the_ceiling(tmp_path):
     output = tmp_path / "ceiling.tpl"
     run = [sys.executable, "-m", "hub4eval"]
-    made = subprocess.run([*run, "project", str(ASR / "ref.tpl"), *ASR_TEXTS, "-o", str(output)],
-                          capture_output=True, text=True, cwd=ROOT)
+    made = subprocess.run(
+        [*run, "project", str(ASR / "ref.tpl"), *ASR_TEXTS, "-o", str(output)], capture_output=True, text=True, cwd=ROOT
+    )
     assert made.returncode == 0, made.stderr
-    checked = subprocess.run([*run, "check", str(output), "--hypothesis", "--text", str(ASR / "asr_unsegmented.sgml")],
-                             capture_output=True, text=True, cwd=ROOT)
+    checked = subprocess.run(
+        [*run, "check", str(output), "--hypothesis", "--text", str(ASR / "asr_unsegmented.sgml")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert checked.returncode == 0, checked.stdout + checked.stderr
-    scored = subprocess.run([*run, "score", str(ASR / "ref.tpl"), str(output), *ASR_TEXTS, "--json", "-"],
-                            capture_output=True, text=True, cwd=ROOT)
+    scored = subprocess.run(
+        [*run, "score", str(ASR / "ref.tpl"), str(output), *ASR_TEXTS, "--json", "-"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert scored.returncode == 0, scored.stderr
     data = json.loads(scored.stdout)
     assert data["summary"]["F"] == data["ceiling"]["ceiling_F"]
     assert data["ceiling"]["fraction_of_ceiling"] == 1.0
-    missing = subprocess.run([*run, "project", str(ASR / "ref.tpl"), "--ref-text", str(ASR / "reference.sgml"),
-                              "--hyp-text", str(tmp_path / "nope.sgml"), "-o", "-"],
-                             capture_output=True, text=True, cwd=ROOT)
+    missing = subprocess.run(
+        [
+            *run,
+            "project",
+            str(ASR / "ref.tpl"),
+            "--ref-text",
+            str(ASR / "reference.sgml"),
+            "--hyp-text",
+            str(tmp_path / "nope.sgml"),
+            "-o",
+            "-",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert missing.returncode == 2 and "Traceback" not in missing.stderr
 
 
 def test_ceiling_bootstrap_intervals_contain_the_point_values():
     from hub4eval.report.confidence import ceiling_intervals, document_counts
 
-    result = score_files(ASR / "ref.tpl", ASR / "hyp.tpl", ref_text=ASR / "reference.sgml",
-                         hyp_text=ASR / "asr_unsegmented.sgml")
+    result = score_files(
+        ASR / "ref.tpl", ASR / "hyp.tpl", ref_text=ASR / "reference.sgml", hyp_text=ASR / "asr_unsegmented.sgml"
+    )
     bounds = ceiling_intervals(document_counts(result), document_counts(result.ceiling), 500, 7)
     summary = result.ceiling_summary()
     for key in ("F", "ceiling_F", "fraction_of_ceiling"):
@@ -279,5 +328,3 @@ def test_ceiling_bootstrap_intervals_contain_the_point_values():
         assert low <= summary[key] <= high
     # the same seed gives the same intervals
     assert bounds == ceiling_intervals(document_counts(result), document_counts(result.ceiling), 500, 7)
-
-

@@ -245,7 +245,9 @@ def test_score_bootstrap_seed_option():
 
 
 def test_score_without_bootstrap_has_no_bootstrap_key():
-    data = json.loads(runner.invoke(app, ["score", str(CLEAN / "ref.tpl"), str(CLEAN / "hyp.tpl"), "--json", "-"]).stdout)
+    data = json.loads(
+        runner.invoke(app, ["score", str(CLEAN / "ref.tpl"), str(CLEAN / "hyp.tpl"), "--json", "-"]).stdout
+    )
     assert "bootstrap" not in data
 
 

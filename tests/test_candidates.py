@@ -158,7 +158,9 @@ def test_a_reference_fill_with_too_many_substrings_matches_its_whole_slot():
     ref = FillPreparer(config, reference=True).prepare(TextFill(content, ((40, 41),)), "D")
     hyp = FillPreparer(config, reference=False).prepare(TextFill("unrelated", ((0, 9),)), "D")
     assert candidates.WILDCARD in set(reference_text_keys("S", ref, how))
-    assert sharing_pairs([list(reference_text_keys("S", ref, how))], [list(hypothesis_text_keys("S", hyp, how))]) == {(0, 0)}
+    assert sharing_pairs([list(reference_text_keys("S", ref, how))], [list(hypothesis_text_keys("S", hyp, how))]) == {
+        (0, 0)
+    }
 
 
 def test_pointer_keys_follow_the_instance_mapping():
@@ -171,7 +173,13 @@ def test_pointer_keys_follow_the_instance_mapping():
 # -- greedy over promising pairs -------------------------------------------------
 
 counts = st.builds(
-    Counts, st.integers(0, 2), st.integers(0, 2), st.integers(0, 2), st.integers(0, 2), st.integers(0, 1), st.integers(0, 1)
+    Counts,
+    st.integers(0, 2),
+    st.integers(0, 2),
+    st.integers(0, 2),
+    st.integers(0, 2),
+    st.integers(0, 1),
+    st.integers(0, 1),
 )
 
 
@@ -217,7 +225,11 @@ pointers = st.builds(PointerFill, st.just("EV"), st.just("D"), st.integers(1, 4)
 
 
 @SETTINGS
-@given(st.lists(pointers, max_size=6), st.lists(pointers, max_size=6), st.dictionaries(st.integers(1, 4), st.integers(1, 4)))
+@given(
+    st.lists(pointers, max_size=6),
+    st.lists(pointers, max_size=6),
+    st.dictionaries(st.integers(1, 4), st.integers(1, 4)),
+)
 def test_pointer_slots_pair_as_the_greedy_does(refs, hyps, numbers):
     instance_mapping = {f"<EV-D-{a}>": f"<EV-D-{b}>" for a, b in numbers.items()}
     candidates = []
@@ -237,7 +249,9 @@ def _scored(ref, hyp, config, all_pairs, monkeypatch):
     return json.dumps(score(ref, hyp, config=config).to_json(), sort_keys=True)
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 @given(
     template_sets(reference=True, max_events=7),
     template_sets(reference=False, max_events=7),
@@ -252,15 +266,21 @@ def test_scoring_with_the_key_index_equals_scoring_every_pair(monkeypatch, ref, 
 
 def test_many_events_of_one_document_score_as_with_every_pair(monkeypatch):
     """A larger, hand-built document: 30 events each side, shuffled, some changed."""
+
     def event(number: int, winner: str, start: int) -> Instance:
-        fill = TextFill(winner, ((0, len(winner)),), (Extent(start, start + len(winner)),), (Extent(start, start + len(winner)),))
+        fill = TextFill(
+            winner, ((0, len(winner)),), (Extent(start, start + len(winner)),), (Extent(start, start + len(winner)),)
+        )
         return Instance("EV", "D1", number, (Slot("WINNER", (FillAlternative((fill,)),)),))
 
     names = [f"team {k}" for k in range(30)]
     refs = [event(k + 1, names[k], 20 * k) for k in range(30)]
     hyps = [event(k + 1, names[(7 * k) % 30] if k % 5 else "nobody", 20 * ((7 * k) % 30) + (k % 3)) for k in range(30)]
     template = lambda events, role: Instance(  # noqa: E731
-        "TEMPLATE", "D1", 1, (Slot("EVENT", (FillAlternative(tuple(PointerFill("EV", "D1", e.number) for e in events)),)),)
+        "TEMPLATE",
+        "D1",
+        1,
+        (Slot("EVENT", (FillAlternative(tuple(PointerFill("EV", "D1", e.number) for e in events)),)),),
     )
     ref = TemplateSet((InstanceSet("D1", (template(refs, "r"), *refs)),), role="reference")
     hyp = TemplateSet((InstanceSet("D1", (template(hyps, "h"), *hyps)),), role="hypothesis")

@@ -62,9 +62,7 @@ def result(request):
 
 
 def test_per_slot_counts(result):
-    got = {
-        slot: (c.cor, c.inc, c.mis, c.spu, c.opt, c.rem) for slot, c in result.by("slot").items()
-    }
+    got = {slot: (c.cor, c.inc, c.mis, c.spu, c.opt, c.rem) for slot, c in result.by("slot").items()}
     assert got == EXPECTED
 
 

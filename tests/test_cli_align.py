@@ -26,7 +26,8 @@ def test_wer_table_and_show():
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert [line for line in out.splitlines() if line.startswith("id:")] == [
-        "id: ABC19980120.1830.0500", "id: ABC19980120.1830.0600",
+        "id: ABC19980120.1830.0500",
+        "id: ABC19980120.1830.0600",
     ]
     assert "REF:" in out and "HYP:" in out and "Eval:" in out
     assert "JANEIRO" not in out  # a match stays lower case
@@ -37,8 +38,17 @@ def test_wer_table_and_show():
 def test_json_counts_agree_with_jiwer_on_the_same_tokens():
     result = runner.invoke(
         app,
-        ["align", str(ASR / "reference.sgml"), str(ASR / "asr_unsegmented.sgml"), "--glm", "none",
-         "--spoken-forms", "none", "--json", "-"],
+        [
+            "align",
+            str(ASR / "reference.sgml"),
+            str(ASR / "asr_unsegmented.sgml"),
+            "--glm",
+            "none",
+            "--spoken-forms",
+            "none",
+            "--json",
+            "-",
+        ],
     )
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)["summary"]
@@ -83,8 +93,15 @@ def _table_rows(out: str) -> dict[str, list[str]]:
 def test_unsegmented_table_is_per_reference_document():
     result = runner.invoke(
         app,
-        ["align", str(ASR / "reference.sgml"), str(ASR / "asr_unsegmented.sgml"), "--glm", "none",
-         "--spoken-forms", "none"],
+        [
+            "align",
+            str(ASR / "reference.sgml"),
+            str(ASR / "asr_unsegmented.sgml"),
+            "--glm",
+            "none",
+            "--spoken-forms",
+            "none",
+        ],
     )
     assert result.exit_code == 0, result.output
     # Only the text inside <TEXT> is spoken (the DOCNO header is not aligned). Without the GLM:
@@ -131,7 +148,8 @@ def test_show_prints_pra_rows():
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert [line for line in lines if line.startswith("id:")] == [
-        "id: ABC19980120.1830.0500", "id: ABC19980120.1830.0600",
+        "id: ABC19980120.1830.0500",
+        "id: ABC19980120.1830.0600",
     ]
     ref = [line for line in lines if line.startswith("REF:")]
     hyp = [line for line in lines if line.startswith("HYP:")]
@@ -174,8 +192,19 @@ def test_corpus_options(tmp_path):
     assert bad.exit_code == 2 and "latin-1" in bad.stderr and "r.sgml:1:" in bad.stderr
     result = runner.invoke(
         app,
-        [*args, "--encoding", "latin-1", "--doc-tag", "STORY", "--docno-tag", "ID", "--non-extractable", "note",
-         "--json", "-"],
+        [
+            *args,
+            "--encoding",
+            "latin-1",
+            "--doc-tag",
+            "STORY",
+            "--docno-tag",
+            "ID",
+            "--non-extractable",
+            "note",
+            "--json",
+            "-",
+        ],
     )
     assert result.exit_code == 0, result.output
     [document] = json.loads(result.stdout)["documents"]

@@ -90,7 +90,10 @@ def test_bad_input_is_one_line_and_exit_2(
 def test_missing_file_and_bad_encoding(runner: CliRunner, tmp_path: Path) -> None:
     result = runner.invoke(app, ["check", str(tmp_path / "none.tpl")])
     assert result.exit_code == 2
-    assert result.stderr.strip() == f"{tmp_path / 'none.tpl'}: no such file (hint: check the path and the current directory)"
+    assert (
+        result.stderr.strip()
+        == f"{tmp_path / 'none.tpl'}: no such file (hint: check the path and the current directory)"
+    )
     path = tmp_path / "latin.tpl"
     path.write_bytes(b"<T-D-1> :=\n  X: \xe9\n")
     result = runner.invoke(app, ["check", str(path)])

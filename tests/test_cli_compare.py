@@ -91,7 +91,9 @@ def test_matches_the_library_over_the_union_of_documents(tmp_path):
     b = document_counts(score_files(CLEAN / "ref.tpl", b_path))
     documents = list(dict.fromkeys([*a, *b]))
     assert data["documents"] == len(documents) == 3
-    expected = paired_bootstrap([a.get(d, Counts()) for d in documents], [b.get(d, Counts()) for d in documents], 700, 11)
+    expected = paired_bootstrap(
+        [a.get(d, Counts()) for d in documents], [b.get(d, Counts()) for d in documents], 700, 11
+    )
     assert data["p_value"] == expected["p_value"]
     assert data["interval"] == list(expected["interval"])
     assert data["difference"] == pytest.approx(expected["difference"])
@@ -110,8 +112,16 @@ def test_with_texts_both_systems_aligned(tmp_path):
     worse = tmp_path / "b.tpl"
     worse.write_text((ASR / "hyp.tpl").read_text().replace('"brazil" ##14#20#', '"chile" ##26#31#'))
     result = compare(
-        ASR / "ref.tpl", ASR / "hyp.tpl", worse, "--ref-text", ASR / "reference.sgml",
-        "--hyp-text", ASR / "asr_unsegmented.sgml", "--bootstrap", "300", json_out=True,
+        ASR / "ref.tpl",
+        ASR / "hyp.tpl",
+        worse,
+        "--ref-text",
+        ASR / "reference.sgml",
+        "--hyp-text",
+        ASR / "asr_unsegmented.sgml",
+        "--bootstrap",
+        "300",
+        json_out=True,
     )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)

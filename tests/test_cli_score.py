@@ -46,8 +46,12 @@ def test_beta_changes_f_only():
 
 def test_unscored_slot_option_replaces_the_default():
     data = score_json(
-        str(SAMPLE / "ref.tpl"), str(SAMPLE / "hyp.tpl"), "--unscored-slot", "DATE",
-        "--unscored-slot", "COMMENT",
+        str(SAMPLE / "ref.tpl"),
+        str(SAMPLE / "hyp.tpl"),
+        "--unscored-slot",
+        "DATE",
+        "--unscored-slot",
+        "COMMENT",
     )
     assert "SPORTS_EVENT.DATE" not in data["by_slot"]
     assert "TEMPLATE.DOC_NR" in data["by_slot"]
@@ -79,14 +83,9 @@ def test_by_document_sorted_worst_first():
 
 
 def test_show_mapping_lists_pairs_with_f():
-    result = runner.invoke(
-        app, ["score", str(CLEAN / "ref.tpl"), str(CLEAN / "hyp.tpl"), "--show-mapping"]
-    )
+    result = runner.invoke(app, ["score", str(CLEAN / "ref.tpl"), str(CLEAN / "hyp.tpl"), "--show-mapping"])
     assert result.exit_code == 0, result.output
-    row = next(
-        line for line in result.stdout.splitlines()
-        if line.startswith("<SPORTS_EVENT-VOA19980111.2300.0414-2>")
-    )
+    row = next(line for line in result.stdout.splitlines() if line.startswith("<SPORTS_EVENT-VOA19980111.2300.0414-2>"))
     assert row.split()[-1] == "80.0"
 
 
@@ -123,12 +122,17 @@ def test_missing_file_is_one_line_exit_2(tmp_path):
 def test_real_subprocess_scores_the_sample():
     proc = subprocess.run(
         [sys.executable, "-m", "hub4eval", "score", str(SAMPLE / "ref.tpl"), str(SAMPLE / "hyp.tpl")],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
     # the procedure's sample: 13 points (6 content, 6 extent, 1 pointer), all correct
-    assert "F = 100.0  REC = 100.0  PRE = 100.0  (POS 13  ACT 13  COR 13  INC 0  MIS 0  SPU 0  OPT 0  REM 0)" in proc.stdout
+    assert (
+        "F = 100.0  REC = 100.0  PRE = 100.0  (POS 13  ACT 13  COR 13  INC 0  MIS 0  SPU 0  OPT 0  REM 0)"
+        in proc.stdout
+    )
     all_row = next(line for line in proc.stdout.splitlines() if line.startswith("ALL "))
     assert all_row.replace("│", " ").split()[1:9] == ["13", "13", "13", "0", "0", "0", "0", "0"]
     assert proc.stdout.rstrip().splitlines()[-1].startswith("hub4eval 0.1.0|texts:none|compare:both|")

@@ -121,7 +121,9 @@ def test_unsegmented_file_keeps_file_offsets_and_skips_time_tags():
     assert not corpus.segmented and corpus.warnings == ()
     [doc] = corpus.documents
     assert (doc.docid, doc.offset, doc.line, doc.text) == (None, 0, 1, text)
-    words = [doc.text[m.start() + a : m.end() + a] for a, b in doc.extractable for m in re.finditer(r"\S+", doc.text[a:b])]
+    words = [
+        doc.text[m.start() + a : m.end() + a] for a, b in doc.extractable for m in re.finditer(r"\S+", doc.text[a:b])
+    ]
     assert words == ["egypt", "won", "the", "cup"]
     cup = text.index("cup")
     assert any(a <= cup and cup + 3 <= b for a, b in doc.extractable)
@@ -188,8 +190,10 @@ def test_duplicate_docno_names_both_lines():
         ("<DOC><DOCNO> A </DOCNO> x </DOC>\n<DOC", "c.sgml:2:1: '<' opens a tag that is never closed"),
         ("<DOC><DOCNO> A </DOCNO></DOC>\n<DOC><DOCNO> B </DOC>", "c.sgml:2:6: <DOCNO> element is not closed"),
         ("<DOC><DOCNO> </DOCNO></DOC>", "c.sgml:1:6: empty <DOCNO> element"),
-        ("<DOC><DOCNO> A </DOCNO><ANNOTATION></DOC>\n<DOC><DOCNO> B </DOCNO></ANNOTATION></DOC>",
-         "c.sgml:1:24: <ANNOTATION> element is not closed"),
+        (
+            "<DOC><DOCNO> A </DOCNO><ANNOTATION></DOC>\n<DOC><DOCNO> B </DOCNO></ANNOTATION></DOC>",
+            "c.sgml:1:24: <ANNOTATION> element is not closed",
+        ),
     ],
 )
 def test_more_positioned_errors(text, start):
@@ -319,8 +323,11 @@ def test_the_sample_with_a_misspelt_annotation_tag(tmp_path):
     (tmp_path / "text.sgml").write_text(text.replace("<ANNOTATION>  (on camera)", "<ANOTATION>  (on camera)"))
     result = CliRunner().invoke(app, ["align", str(tmp_path / "text.sgml"), str(tmp_path / "text.sgml")])
     assert result.exit_code == 2
-    row = next(line for line in (EXAMPLES.parent / "docs" / "input-errors.md").read_text().splitlines()
-               if line.startswith("| stray closing tag of a non-extractable element"))
+    row = next(
+        line
+        for line in (EXAMPLES.parent / "docs" / "input-errors.md").read_text().splitlines()
+        if line.startswith("| stray closing tag of a non-extractable element")
+    )
     message = row.split("| `")[-1].rstrip("` |").replace("\\|", "|")
     assert result.stderr.strip() == str(tmp_path / message)
 

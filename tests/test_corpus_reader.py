@@ -14,7 +14,9 @@ def test_sample_offsets_and_docids():
     corpus = read_corpus(str(EXAMPLES / "sample" / "text.sgml"))
     assert corpus.segmented
     assert [d.docid for d in corpus.documents] == [
-        "ABC19980307.1830.1415", "PRI19980302.2000.2923", "PRI19980317.2000.2025",
+        "ABC19980307.1830.1415",
+        "PRI19980302.2000.2923",
+        "PRI19980317.2000.2025",
     ]
     doc = corpus.document("PRI19980302.2000.2923")
     assert doc.text.startswith("<DOC>") and doc.text.endswith("</DOC>")
@@ -35,7 +37,7 @@ def test_every_reference_fill_reads_like_the_text_at_its_extent(example):
                 for fill in alternative.fills:
                     extent = getattr(fill, "extent", None)
                     if extent is not None:
-                        assert " ".join(doc.text[extent.start:extent.end].split()) == " ".join(fill.content.split())
+                        assert " ".join(doc.text[extent.start : extent.end].split()) == " ".join(fill.content.split())
                         checked += 1
     assert checked > 5
 

@@ -48,8 +48,9 @@ def test_no_filter_keeps_every_point_in_file_order(clean):
 def test_each_filter_alone(clean):
     loser = select_points(clean, slots=["SPORTS_EVENT.LOSER"])
     assert {p.slot_key for p in loser} == {"SPORTS_EVENT.LOSER"}
-    assert len(loser) == sum(clean.by("slot")["SPORTS_EVENT.LOSER"].as_dict().get(c, 0)
-                             for c in ("COR", "INC", "MIS", "SPU", "OPT", "REM"))
+    assert len(loser) == sum(
+        clean.by("slot")["SPORTS_EVENT.LOSER"].as_dict().get(c, 0) for c in ("COR", "INC", "MIS", "SPU", "OPT", "REM")
+    )
     template = select_points(clean, types=["TEMPLATE"])
     assert template and {p.type for p in template} == {"TEMPLATE"}
     cnn = select_points(clean, documents=["CNN19980112.1600.0100"])
@@ -63,12 +64,14 @@ def test_filters_combine_with_and_and_repeat_with_or(clean):
     assert [(p.category, p.kind) for p in both] == [("INC", "content")]
     either = select_points(clean, categories=["INC", "SPU"])
     assert len(either) == clean.total.inc + clean.total.spu
-    two_slots = select_points(clean, slots=["SPORTS_EVENT.LOSER", "SPORTS_EVENT.WINNER"], documents=["CNN19980112.1600.0100"])
+    two_slots = select_points(
+        clean, slots=["SPORTS_EVENT.LOSER", "SPORTS_EVENT.WINNER"], documents=["CNN19980112.1600.0100"]
+    )
     assert {p.slot_key for p in two_slots} == {"SPORTS_EVENT.LOSER", "SPORTS_EVENT.WINNER"}
     assert {p.docid for p in two_slots} == {"CNN19980112.1600.0100"}
-    assert sorted(p.category for p in select_points(clean, documents=["CNN19980112.1600.0100"], types=["TEMPLATE"])) == [
-        "MIS", "REM"
-    ]
+    assert sorted(
+        p.category for p in select_points(clean, documents=["CNN19980112.1600.0100"], types=["TEMPLATE"])
+    ) == ["MIS", "REM"]
 
 
 def test_tally_in_category_order(clean):
@@ -101,7 +104,9 @@ def test_cli_unknown_filter_is_one_line_exit_2():
     result = invoke("explain", CLEAN / "ref.tpl", CLEAN / "hyp.tpl", "--slot", "SPORTS_EVENT.WINER")
     assert result.exit_code == 2
     lines = result.output.strip().splitlines()
-    assert lines == ["unknown --slot value 'SPORTS_EVENT.WINER': no point has it (hint: did you mean SPORTS_EVENT.WINNER?)"]
+    assert lines == [
+        "unknown --slot value 'SPORTS_EVENT.WINER': no point has it (hint: did you mean SPORTS_EVENT.WINNER?)"
+    ]
 
 
 # ---------------------------------------------------------------- reasons
@@ -123,52 +128,126 @@ POINTER_HYP = '<T-D-1> :=\n  EVENT: <EV-D-3>\n<EV-D-2> :=\n  W: "a"\n<EV-D-3> :=
     ("ref", "hyp", "options", "line"),
     [
         # content, clean data
-        ('<E-D-1> :=\n  A: "defending champion [south Africa]" ##295#326#314#326#\n',
-         '<E-D-1> :=\n  A: "defending champion" ##295#313#\n', (),
-         "why  hypothesis `defending champion` does not contain any minimal string: `south africa`"),
-        ('<E-D-1> :=\n  A: "x y"\n', '<E-D-1> :=\n  A: "z"\n', (),
-         "why  hypothesis `z` is not inside the reference maximal string `x y`"),
-        ('<E-D-1> :=\n  A: "the x y"\n', '<E-D-1> :=\n  A: "X Y"\n', (),
-         "why  hypothesis `x y` is inside `x y` and contains the minimal string `x y`"),
+        (
+            '<E-D-1> :=\n  A: "defending champion [south Africa]" ##295#326#314#326#\n',
+            '<E-D-1> :=\n  A: "defending champion" ##295#313#\n',
+            (),
+            "why  hypothesis `defending champion` does not contain any minimal string: `south africa`",
+        ),
+        (
+            '<E-D-1> :=\n  A: "x y"\n',
+            '<E-D-1> :=\n  A: "z"\n',
+            (),
+            "why  hypothesis `z` is not inside the reference maximal string `x y`",
+        ),
+        (
+            '<E-D-1> :=\n  A: "the x y"\n',
+            '<E-D-1> :=\n  A: "X Y"\n',
+            (),
+            "why  hypothesis `x y` is inside `x y` and contains the minimal string `x y`",
+        ),
         # content, noisy data
-        ('<E-D-1> :=\n  A: "rio de janeiro"\n', '<E-D-1> :=\n  A: "rio the janeiro"\n', ("--content", "noisy"),
-         "why  hypothesis tokens `rio the janeiro` are not a run of the reference `rio de janeiro`"),
-        ('<E-D-1> :=\n  A: "defending champion [south africa]"\n', '<E-D-1> :=\n  A: "defending champion"\n',
-         ("--content", "noisy"),
-         "why  no minimal string `south africa` inside the hypothesis `defending champion`"),
-        ('<E-D-1> :=\n  A: "x"\n', '<E-D-1> :=\n  A: "uh"\n', ("--content", "noisy"),
-         "why  the hypothesis has no words once fillers are dropped (dropped: `uh`)"),
+        (
+            '<E-D-1> :=\n  A: "rio de janeiro"\n',
+            '<E-D-1> :=\n  A: "rio the janeiro"\n',
+            ("--content", "noisy"),
+            "why  hypothesis tokens `rio the janeiro` are not a run of the reference `rio de janeiro`",
+        ),
+        (
+            '<E-D-1> :=\n  A: "defending champion [south africa]"\n',
+            '<E-D-1> :=\n  A: "defending champion"\n',
+            ("--content", "noisy"),
+            "why  no minimal string `south africa` inside the hypothesis `defending champion`",
+        ),
+        (
+            '<E-D-1> :=\n  A: "x"\n',
+            '<E-D-1> :=\n  A: "uh"\n',
+            ("--content", "noisy"),
+            "why  the hypothesis has no words once fillers are dropped (dropped: `uh`)",
+        ),
         # extent
-        ('<E-D-1> :=\n  A: "x y" ##295#326#\n', '<E-D-1> :=\n  A: "x" ##300#330#\n', (),
-         "why  extent 300..330 not enclosed in 295..326"),
-        ('<E-D-1> :=\n  A: "ab [cd]" ##0#5#3#5#\n', '<E-D-1> :=\n  A: "ab" ##0#2#\n', (),
-         "why  extent 0..2 enclosed in 0..5 but overlaps no minimal extent (3..5)"),
-        ('<E-D-1> :=\n  A: "ab" ##0#5#\n', '<E-D-1> :=\n  A: "ab" ##1#3#\n', (),
-         "why  extent 1..3 enclosed in 0..5, overlaps minimal 0..5"),
+        (
+            '<E-D-1> :=\n  A: "x y" ##295#326#\n',
+            '<E-D-1> :=\n  A: "x" ##300#330#\n',
+            (),
+            "why  extent 300..330 not enclosed in 295..326",
+        ),
+        (
+            '<E-D-1> :=\n  A: "ab [cd]" ##0#5#3#5#\n',
+            '<E-D-1> :=\n  A: "ab" ##0#2#\n',
+            (),
+            "why  extent 0..2 enclosed in 0..5 but overlaps no minimal extent (3..5)",
+        ),
+        (
+            '<E-D-1> :=\n  A: "ab" ##0#5#\n',
+            '<E-D-1> :=\n  A: "ab" ##1#3#\n',
+            (),
+            "why  extent 1..3 enclosed in 0..5, overlaps minimal 0..5",
+        ),
         ('<E-D-1> :=\n  A: "x" ##0#1#\n', '<E-D-1> :=\n  A: "x"\n', (), "why  the hypothesis fill has no extent"),
         ('<E-D-1> :=\n  A: "x"\n', '<E-D-1> :=\n  A: "x" ##0#1#\n', (), "why  the reference fill has no extent"),
         # unpaired fills
-        ('<E-D-1> :=\n  A: "x"\n  B: "y"\n', '<E-D-1> :=\n  B: "y"\n', (),
-         "why  no hypothesis fill for this reference fill"),
-        ('<E-D-1> :=\n  B: "y"\n', '<E-D-1> :=\n  A: "x"\n  B: "y"\n', (),
-         "why  no reference fill for this hypothesis fill"),
-        ('<E-D-1> :=\n  A: ? "x"\n  B: "y"\n', '<E-D-1> :=\n  B: "y"\n', (),
-         "why  reference fill in an optional slot left unmatched"),
+        (
+            '<E-D-1> :=\n  A: "x"\n  B: "y"\n',
+            '<E-D-1> :=\n  B: "y"\n',
+            (),
+            "why  no hypothesis fill for this reference fill",
+        ),
+        (
+            '<E-D-1> :=\n  B: "y"\n',
+            '<E-D-1> :=\n  A: "x"\n  B: "y"\n',
+            (),
+            "why  no reference fill for this hypothesis fill",
+        ),
+        (
+            '<E-D-1> :=\n  A: ? "x"\n  B: "y"\n',
+            '<E-D-1> :=\n  B: "y"\n',
+            (),
+            "why  reference fill in an optional slot left unmatched",
+        ),
         # pointers
-        (POINTER_REF, POINTER_HYP, (),
-         "why  pointer: reference instance <EV-D-1> mapped to <EV-D-2>, hypothesis points to <EV-D-3>"),
-        ('<T-D-1> :=\n  E: <EV-D-1>\n<EV-D-1> :=\n  W: "a"\n', '<T-D-1> :=\n  E: <X-D-1>\n<X-D-1> :=\n  W: "a"\n', (),
-         "why  pointer: reference instance <EV-D-1> is mapped to nothing, hypothesis points to <X-D-1>"),
-        ('<T-D-1> :=\n  E: <EV-D-1>\n<EV-D-1> :=\n  W: "a"\n', '<T-D-1> :=\n  E: <EV-D-1>\n<EV-D-1> :=\n  W: "a"\n', (),
-         "why  <EV-D-1> is mapped to <EV-D-1>"),
-        ('<T-D-1> :=\n  C: "q"\n', '<T-D-1> :=\n  C: "q"\n  E: <EV-D-1>\n<EV-D-1> :=\n  W: "a"\n', (),
-         "why  no reference pointer for <EV-D-1>"),
-        ('<T-D-1> :=\n  C: "q"\n  E: <EV-D-1>\n<EV-D-1> :=\n  W: "a"\n', '<T-D-1> :=\n  C: "q"\n', (),
-         "why  no hypothesis pointer for <EV-D-1>"),
-        ('<T-D-1> :=\n  E: ? <EV-D-1>\n<EV-D-1> :=\n  W: "a"\n', '<T-D-1> :=\n  C: "q"\n', (),
-         "why  <EV-D-1> in an optional slot left unmatched"),
-        ('<T-D-1> :=\n  E: <EV-D-1>\n<EV-D-1> :=\n  OBJ_STATUS: OPTIONAL\n  W: "a"\n', '<T-D-1> :=\n  C: "q"\n', (),
-         "why  <EV-D-1> points to an optional instance that no hypothesis instance matched"),
+        (
+            POINTER_REF,
+            POINTER_HYP,
+            (),
+            "why  pointer: reference instance <EV-D-1> mapped to <EV-D-2>, hypothesis points to <EV-D-3>",
+        ),
+        (
+            '<T-D-1> :=\n  E: <EV-D-1>\n<EV-D-1> :=\n  W: "a"\n',
+            '<T-D-1> :=\n  E: <X-D-1>\n<X-D-1> :=\n  W: "a"\n',
+            (),
+            "why  pointer: reference instance <EV-D-1> is mapped to nothing, hypothesis points to <X-D-1>",
+        ),
+        (
+            '<T-D-1> :=\n  E: <EV-D-1>\n<EV-D-1> :=\n  W: "a"\n',
+            '<T-D-1> :=\n  E: <EV-D-1>\n<EV-D-1> :=\n  W: "a"\n',
+            (),
+            "why  <EV-D-1> is mapped to <EV-D-1>",
+        ),
+        (
+            '<T-D-1> :=\n  C: "q"\n',
+            '<T-D-1> :=\n  C: "q"\n  E: <EV-D-1>\n<EV-D-1> :=\n  W: "a"\n',
+            (),
+            "why  no reference pointer for <EV-D-1>",
+        ),
+        (
+            '<T-D-1> :=\n  C: "q"\n  E: <EV-D-1>\n<EV-D-1> :=\n  W: "a"\n',
+            '<T-D-1> :=\n  C: "q"\n',
+            (),
+            "why  no hypothesis pointer for <EV-D-1>",
+        ),
+        (
+            '<T-D-1> :=\n  E: ? <EV-D-1>\n<EV-D-1> :=\n  W: "a"\n',
+            '<T-D-1> :=\n  C: "q"\n',
+            (),
+            "why  <EV-D-1> in an optional slot left unmatched",
+        ),
+        (
+            '<T-D-1> :=\n  E: <EV-D-1>\n<EV-D-1> :=\n  OBJ_STATUS: OPTIONAL\n  W: "a"\n',
+            '<T-D-1> :=\n  C: "q"\n',
+            (),
+            "why  <EV-D-1> points to an optional instance that no hypothesis instance matched",
+        ),
     ],
 )
 def test_every_reason_category_through_explain(tmp_path, ref, hyp, options, line):
@@ -187,11 +266,13 @@ def test_explain_block_shows_both_fills_with_instance_and_line(tmp_path):
 
 def test_unpaired_side_shows_a_dash(tmp_path):
     out = _explain(tmp_path, '<E-D-1> :=\n  A: "x"\n  B: "y"\n', '<E-D-1> :=\n  B: "y"\n', "--category", "MIS")
-    assert "  REF  \"x\"  (<E-D-1>, line 2)" in out and "  HYP  -" in out
+    assert '  REF  "x"  (<E-D-1>, line 2)' in out and "  HYP  -" in out
 
 
 def test_table_puts_fills_side_by_side(clean):
-    result = invoke("explain", CLEAN / "ref.tpl", CLEAN / "hyp.tpl", "--table", "--slot", "SPORTS_EVENT.LOSER", "--category", "INC")
+    result = invoke(
+        "explain", CLEAN / "ref.tpl", CLEAN / "hyp.tpl", "--table", "--slot", "SPORTS_EVENT.LOSER", "--category", "INC"
+    )
     assert result.exit_code == 0, result.output
     [row] = [line for line in result.stdout.splitlines() if line.startswith("INC")]
     cells = [c.strip() for c in row.split("│")]
@@ -244,15 +325,22 @@ def test_distant_fills_get_two_windows_with_a_gap(tmp_path):
     # The hypothesis WINNER of the tennis story points at "melbourne", far from "Martina Hingis".
     hyp = (ASR / "hyp.tpl").read_text().replace('"martina hinges" ##145#159#', '"martina hinges" ##219#228#')
     (tmp_path / "hyp.tpl").write_text(hyp)
-    result = score_files(ASR / "ref.tpl", tmp_path / "hyp.tpl", ref_text=ASR / "reference.sgml",
-                         hyp_text=ASR / "asr_unsegmented.sgml")
-    [extent] = [p for p in select_points(result, slots=["SPORTS_EVENT.WINNER"], documents=["ABC19980120.1830.0600"])
-                if p.kind == "extent" and p.ref is not None]
+    result = score_files(
+        ASR / "ref.tpl", tmp_path / "hyp.tpl", ref_text=ASR / "reference.sgml", hyp_text=ASR / "asr_unsegmented.sgml"
+    )
+    [extent] = [
+        p
+        for p in select_points(result, slots=["SPORTS_EVENT.WINNER"], documents=["ABC19980120.1830.0600"])
+        if p.kind == "extent" and p.ref is not None
+    ]
     assert extent.category == "INC" and "not enclosed" in extent.reason
     context = aligned_context(result, extent, around=1)
     assert context.kinds.count(GAP) == 1
     gap = context.kinds.index(GAP)
-    assert [w for w, on in zip(context.ref_words[:gap], context.ref_marked, strict=False) if on] == ["martina", "hingis"]
+    assert [w for w, on in zip(context.ref_words[:gap], context.ref_marked, strict=False) if on] == [
+        "martina",
+        "hingis",
+    ]
     assert [w for w, on in zip(context.hyp_words[gap:], context.hyp_marked[gap:], strict=True) if on] == ["melbourne"]
     assert len(context.ref_words) < 12  # not every column in between
 
@@ -260,8 +348,18 @@ def test_distant_fills_get_two_windows_with_a_gap(tmp_path):
 def test_hypothesis_extent_on_no_word_reason_and_context(tmp_path):
     hyp = (ASR / "hyp.tpl").read_text().replace('"brazil" ##14#20#', '"brazil" ##0#3#')  # the <s> tag
     (tmp_path / "hyp.tpl").write_text(hyp)
-    out = invoke("explain", ASR / "ref.tpl", tmp_path / "hyp.tpl", *ASR_TEXTS, "--slot", "SPORTS_EVENT.WINNER",
-                 "--doc", "ABC19980120.1830.0500", "--category", "INC").stdout
+    out = invoke(
+        "explain",
+        ASR / "ref.tpl",
+        tmp_path / "hyp.tpl",
+        *ASR_TEXTS,
+        "--slot",
+        "SPORTS_EVENT.WINNER",
+        "--doc",
+        "ABC19980120.1830.0500",
+        "--category",
+        "INC",
+    ).stdout
     assert "why  the hypothesis extent touches no aligned word" in out
     assert "aligned REF:" in out and "[brazil]" in out  # the reference fill still has its context
 
@@ -273,8 +371,18 @@ def test_no_context_when_texts_are_the_same(clean):
 
 
 def test_cli_aligned_context_plain_when_piped():
-    result = invoke("explain", ASR / "ref.tpl", ASR / "hyp.tpl", *ASR_TEXTS, "--slot", "SPORTS_EVENT.LOCATION",
-                    "--category", "INC", "--context", "1")
+    result = invoke(
+        "explain",
+        ASR / "ref.tpl",
+        ASR / "hyp.tpl",
+        *ASR_TEXTS,
+        "--slot",
+        "SPORTS_EVENT.LOCATION",
+        "--category",
+        "INC",
+        "--context",
+        "1",
+    )
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0] == "INC content SPORTS_EVENT.LOCATION  ABC19980120.1830.0500"

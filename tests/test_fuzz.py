@@ -105,8 +105,9 @@ def report_outcomes() -> Iterator[None]:
             handle.write(line + "\n")
 
 
-def run(args: list[str], must_score: bool = False, positioned: re.Pattern[str] = POSITIONED,
-        kind: str = "cli") -> dict | None:
+def run(
+    args: list[str], must_score: bool = False, positioned: re.Pattern[str] = POSITIONED, kind: str = "cli"
+) -> dict | None:
     """Run the CLI; return the JSON when it scored, None when it refused the input."""
     result = runner.invoke(app, args)
     output = result.output
@@ -182,8 +183,22 @@ def test_random_valid_sets_always_score_long(pair) -> None:
 # ---------------------------------------------------------- byte mutations
 
 SPECIAL = [bytes([c]) for c in b'"#<>/[]?;:= \t\n\r-0123456789'] + [
-    b"##", b":=", b"\xff", b"\xc3", b"\xe2\x80\xa8", b"\x00", b"\xef\xbb\xbf", b"<DOC>", b"</DOC>",
-    b"<DOCNO>", b"</DOCNO>", b"<TEXT>", b"<ANNOTATION>", b"<", b"-1", b"99999999",
+    b"##",
+    b":=",
+    b"\xff",
+    b"\xc3",
+    b"\xe2\x80\xa8",
+    b"\x00",
+    b"\xef\xbb\xbf",
+    b"<DOC>",
+    b"</DOC>",
+    b"<DOCNO>",
+    b"</DOCNO>",
+    b"<TEXT>",
+    b"<ANNOTATION>",
+    b"<",
+    b"-1",
+    b"99999999",
 ]
 
 
@@ -325,7 +340,13 @@ def _score_with_corpora(case) -> None:
         (directory / "ref.tpl").write_text(write_templates(ref_set), encoding="utf-8")
         (directory / "hyp.tpl").write_text(write_templates(hyp_set), encoding="utf-8")
         (directory / "ref.sgml").write_text("".join(documents.values()), encoding="utf-8")
-        args = ["score", str(directory / "ref.tpl"), str(directory / "hyp.tpl"), "--ref-text", str(directory / "ref.sgml")]
+        args = [
+            "score",
+            str(directory / "ref.tpl"),
+            str(directory / "hyp.tpl"),
+            "--ref-text",
+            str(directory / "ref.sgml"),
+        ]
         if hyp_docs == "segmented":
             text = "".join(f"<DOC>\n<DOCNO> {docid} </DOCNO>\n{' '.join(hyp_words)}\n</DOC>\n" for docid in hyp_ids)
         elif hyp_docs == "unsegmented":
@@ -409,9 +430,35 @@ def test_long_runs_parse_in_time_linear_in_their_length_long(case) -> None:
 
 # ---------------------------------------------------------- encodings
 
-CODECS = ["utf-8", "latin-1", "cp1252", "utf-16", "utf-16-le", "utf-32", "utf-7", "ascii", "cp037", "koi8-r",
-          "shift_jis", "unicode_escape", "raw_unicode_escape", "punycode", "idna", "undefined", "rot13", "hex",
-          "base64", "zlib", "bz2", "uu", "quopri", "utf-9", "", "utf_8_sig", "mbcs"]
+CODECS = [
+    "utf-8",
+    "latin-1",
+    "cp1252",
+    "utf-16",
+    "utf-16-le",
+    "utf-32",
+    "utf-7",
+    "ascii",
+    "cp037",
+    "koi8-r",
+    "shift_jis",
+    "unicode_escape",
+    "raw_unicode_escape",
+    "punycode",
+    "idna",
+    "undefined",
+    "rot13",
+    "hex",
+    "base64",
+    "zlib",
+    "bz2",
+    "uu",
+    "quopri",
+    "utf-9",
+    "",
+    "utf_8_sig",
+    "mbcs",
+]
 # An encoding error names the file, with a position when the codec gives one.
 FILE_ERROR = re.compile(r"^\S+\.(tpl|sgml|glm)(:\d+)?(:\d+)?: \S")
 
@@ -438,8 +485,11 @@ def _score_encoded(case) -> None:
         for file, content in SAMPLE_FILES.items():
             (directory / file).write_bytes(data if file == name else content)
         ref, hyp, text = (str(directory / f) for f in ("ref.tpl", "hyp.tpl", "text.sgml"))
-        run(["score", ref, hyp, "--ref-text", text, "--encoding", codec, "--json", "-"], positioned=FILE_ERROR,
-            kind="encoding")
+        run(
+            ["score", ref, hyp, "--ref-text", text, "--encoding", codec, "--json", "-"],
+            positioned=FILE_ERROR,
+            kind="encoding",
+        )
 
 
 @QUICK
@@ -463,10 +513,19 @@ COMMANDS = {
     "score": ["score", str(SAMPLE / "ref.tpl"), str(SAMPLE / "hyp.tpl")],
     "explain": ["explain", str(SAMPLE / "ref.tpl"), str(SAMPLE / "hyp.tpl")],
     "check": ["check", str(SAMPLE / "ref.tpl")],
-    "compare": ["compare", str(SAMPLE / "ref.tpl"), str(SAMPLE / "hyp.tpl"), str(SAMPLE / "hyp.tpl"),
-                "--bootstrap", "50"],
-    "align": ["align", str(ROOT / "examples" / "asr" / "reference.sgml"),
-              str(ROOT / "examples" / "asr" / "asr_unsegmented.sgml")],
+    "compare": [
+        "compare",
+        str(SAMPLE / "ref.tpl"),
+        str(SAMPLE / "hyp.tpl"),
+        str(SAMPLE / "hyp.tpl"),
+        "--bootstrap",
+        "50",
+    ],
+    "align": [
+        "align",
+        str(ROOT / "examples" / "asr" / "reference.sgml"),
+        str(ROOT / "examples" / "asr" / "asr_unsegmented.sgml"),
+    ],
 }
 FILE_OPTIONS = {"score": ["--json", "--csv", "--html"], "compare": ["--json"], "align": ["--json"]}
 
@@ -545,8 +604,17 @@ def test_outputs_that_fail_are_one_line_or_quiet_long(case) -> None:
 @st.composite
 def cache_damage(draw) -> list[tuple[int, str, int]]:
     """Damage to the cache files, by file number: garbage, truncation, a flipped byte, swapped."""
-    return draw(st.lists(st.tuples(st.integers(0, 50), st.sampled_from(["garbage", "truncate", "flip", "swap", "empty"]),
-                                   st.integers(0, 10**6)), min_size=1, max_size=6))
+    return draw(
+        st.lists(
+            st.tuples(
+                st.integers(0, 50),
+                st.sampled_from(["garbage", "truncate", "flip", "swap", "empty"]),
+                st.integers(0, 10**6),
+            ),
+            min_size=1,
+            max_size=6,
+        )
+    )
 
 
 _CLEAN_CACHE: dict[str, Path] = {}
@@ -559,8 +627,12 @@ def _damaged_cache_run(damage) -> None:
     align = COMMANDS["align"]
     if "dir" not in _CLEAN_CACHE:
         directory = Path(tempfile.mkdtemp(prefix="hub4eval-numba-"))
-        proc = subprocess.run([sys.executable, "-m", "hub4eval", *align], capture_output=True,
-                              env={**ROOT_ENV, "NUMBA_CACHE_DIR": str(directory)}, timeout=300)
+        proc = subprocess.run(
+            [sys.executable, "-m", "hub4eval", *align],
+            capture_output=True,
+            env={**ROOT_ENV, "NUMBA_CACHE_DIR": str(directory)},
+            timeout=300,
+        )
         assert proc.returncode == 0, proc.stderr
         _CLEAN_CACHE["dir"], _CLEAN_CACHE["out"] = directory, proc.stdout
     with workdir() as work:
@@ -577,14 +649,18 @@ def _damaged_cache_run(damage) -> None:
                 data = data[: rng.randrange(len(data) + 1)]
             elif how == "flip" and data:
                 at = rng.randrange(len(data))
-                data = data[:at] + bytes([data[at] ^ (1 << rng.randrange(8))]) + data[at + 1:]
+                data = data[:at] + bytes([data[at] ^ (1 << rng.randrange(8))]) + data[at + 1 :]
             elif how == "swap":
                 data = files[(number + 1) % len(files)].read_bytes()
             elif how == "empty":
                 data = b""
             path.write_bytes(data)
-        proc = subprocess.run([sys.executable, "-m", "hub4eval", *align], capture_output=True,
-                              env={**ROOT_ENV, "NUMBA_CACHE_DIR": str(cache)}, timeout=300)
+        proc = subprocess.run(
+            [sys.executable, "-m", "hub4eval", *align],
+            capture_output=True,
+            env={**ROOT_ENV, "NUMBA_CACHE_DIR": str(cache)},
+            timeout=300,
+        )
     OUTCOMES["numba cache runs"] += 1
     stderr = proc.stderr.decode("utf-8", "replace")
     # the same result as with a sound cache; at most one warning line
@@ -605,8 +681,23 @@ def test_a_damaged_numba_cache_never_fails_a_run(damage) -> None:
 
 def test_oracle_rejects_inconsistent_counts() -> None:
     """The invariant check itself catches a broken summary (so the fuzz tests can fail)."""
-    good = {"POS": 2, "ACT": 1, "COR": 1, "INC": 0, "MIS": 1, "SPU": 0, "OPT": 0, "REM": 0,
-            "REC": 0.5, "PRE": 1.0, "F": 2 / 3, "UND": 0.5, "OVG": 0.0, "SUB": 0.0, "ERR": 0.5}
+    good = {
+        "POS": 2,
+        "ACT": 1,
+        "COR": 1,
+        "INC": 0,
+        "MIS": 1,
+        "SPU": 0,
+        "OPT": 0,
+        "REM": 0,
+        "REC": 0.5,
+        "PRE": 1.0,
+        "F": 2 / 3,
+        "UND": 0.5,
+        "OVG": 0.0,
+        "SUB": 0.0,
+        "ERR": 0.5,
+    }
     check_counts("good", good)
     for bad in ({**good, "POS": 3}, {**good, "ACT": 2}, {**good, "F": 1.5}, {**good, "REC": None}):
         with pytest.raises(AssertionError):

@@ -124,7 +124,7 @@ def test_left_context_and_rules_differing_only_by_context() -> None:
     ],
 )
 def test_malformed_rule_is_a_warning_at_its_line_and_column(line: str, column: int, message: str) -> None:
-    text = ";; header\n* name \"x\"\n" + line + "\nGOOD => FINE\n"
+    text = ';; header\n* name "x"\n' + line + "\nGOOD => FINE\n"
     glm = parse_glm(text, path="bad.glm")
     [warning] = glm.warnings
     assert (warning.path, warning.line, warning.column) == ("bad.glm", 3, column)

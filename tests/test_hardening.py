@@ -38,8 +38,13 @@ def hub4eval_env(**extra: str) -> dict[str, str]:
 
 def run_hub4eval(*args: str, stdout=subprocess.PIPE, **env: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "hub4eval", *args], stdout=stdout, stderr=subprocess.PIPE,
-        text=True, check=False, env=hub4eval_env(**env), timeout=300,
+        [sys.executable, "-m", "hub4eval", *args],
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        check=False,
+        env=hub4eval_env(**env),
+        timeout=300,
     )
 
 
@@ -48,7 +53,9 @@ def run_with_closed_pipe(args: list[str], read_bytes: int = 0) -> tuple[int, str
     standard output, close the read end, and return (exit status, stderr)."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "hub4eval", *args],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=hub4eval_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=hub4eval_env(),
     )
     assert proc.stdout is not None and proc.stderr is not None
     if read_bytes:
@@ -176,8 +183,7 @@ def test_align_json_into_a_directory_is_one_line_exit_2(tmp_path):
 @pytest.mark.parametrize("codec", ["rot13", "hex", "base64", "zlib", "bz2", "uu", "quopri"])
 def test_a_non_text_codec_is_a_one_line_error(codec):
     """Was: `--encoding rot13|hex|base64|zlib` exit 1, `internal error: LookupError`."""
-    for command in (["score", *SAMPLE_ARGS], ["check", str(SAMPLE / "ref.tpl")],
-                    ["align", *ALIGN_ARGS]):
+    for command in (["score", *SAMPLE_ARGS], ["check", str(SAMPLE / "ref.tpl")], ["align", *ALIGN_ARGS]):
         result = runner.invoke(app, [*command, "--encoding", codec])
         assert result.exit_code == 2, result.output
         line = one_error_line(result.stderr)
@@ -231,7 +237,7 @@ def test_csv_names_that_look_like_formulas_are_not_formulas(tmp_path):
     ref = tmp_path / "ref.tpl"
     ref.write_text(
         '<=HYPERLINK("http://x")-D-1> :=\n    -X: "a"\n<@SUM(A1)-D-1> :=\n    Z: "c"\n'
-        "<+T-D-1> :=\n    -Y: \"d\"\n<T-D-1> :=\n    -Z: \"e\"\n",
+        '<+T-D-1> :=\n    -Y: "d"\n<T-D-1> :=\n    -Z: "e"\n',
         encoding="utf-8",
     )
     out = tmp_path / "out.csv"
@@ -245,7 +251,7 @@ def test_csv_names_that_look_like_formulas_are_not_formulas(tmp_path):
     # the names are the JSON's with a leading ' exactly where they began like a formula
     expected = [*data["by_slot"], *data["by_type"], "ALL"]
     assert names == ["'" + n if n[0] in "=+-@" else n for n in expected]
-    assert "'=HYPERLINK(\"http://x\").-X" in names and "'@SUM(A1)" in names and "T.-Z" in names
+    assert '\'=HYPERLINK("http://x").-X' in names and "'@SUM(A1)" in names and "T.-Z" in names
 
 
 # ------------------------------------------------------------------ long lines parse in linear time
@@ -317,8 +323,12 @@ def test_the_issue_case_is_one_line_error_quickly_from_the_command_line(tmp_path
     path = tmp_path / "long.tpl"
     path.write_text(LONG_LINE_SHAPES["quoted fill, blanks, stray character (the issue's case)"](300_000))
     proc = subprocess.run(
-        [sys.executable, "-m", "hub4eval", "check", str(path)], capture_output=True, text=True,
-        env=hub4eval_env(), timeout=60, check=False,
+        [sys.executable, "-m", "hub4eval", "check", str(path)],
+        capture_output=True,
+        text=True,
+        env=hub4eval_env(),
+        timeout=60,
+        check=False,
     )
     assert proc.returncode == 2
     # `    X: "a"` is 10 characters, then 300,000 blanks: the 'x' is in column 300,011

@@ -262,9 +262,7 @@ def test_per_document_table_and_mapping(clean, clean_html):
     assert data["documents"]["total"] == ["ALL", *cells(clean.total)]
     mapping = data["mapping"]
     triples = [mapping[i : i + 3] for i in range(0, len(mapping), 3)]
-    named = [
-        (None if r < 0 else data["inst"][r], None if h < 0 else data["inst"][h], f) for r, h, f in triples
-    ]
+    named = [(None if r < 0 else data["inst"][r], None if h < 0 else data["inst"][h], f) for r, h, f in triples]
     assert named == [(r, h, percent(f) if r and h else None) for r, h, f in clean.instance_pairs()]
     assert [tuple(pair) for pair in data["setMapping"]] == clean.instance_set_pairs()
 
@@ -277,14 +275,19 @@ def test_no_external_resources(clean_html, asr):
         script = body[body.rindex("<script>") :]
         for forbidden in ("fetch(", "XMLHttpRequest", "import(", "innerHTML", "outerHTML", "insertAdjacentHTML"):
             assert forbidden not in script, forbidden
-        assert report.scripts == [{"type": "application/json", "id": "hub4eval-data", "data-encoding": report.scripts[0]["data-encoding"]}, {}]
+        assert report.scripts == [
+            {"type": "application/json", "id": "hub4eval-data", "data-encoding": report.scripts[0]["data-encoding"]},
+            {},
+        ]
 
 
 def test_svg_chart_has_one_bar_per_slot(clean, clean_html):
     report = parse(clean_html)
     assert report.tags["svg"] == 1
     assert report.tags["rect"] == 2 * len(clean.by("slot"))  # background and value bar
-    widths = [int(w) for w in re.findall(r'<rect x="\d+" y="\d+" width="(\d+)" height="\d+" fill="#3b6ea5"', clean_html)]
+    widths = [
+        int(w) for w in re.findall(r'<rect x="\d+" y="\d+" width="(\d+)" height="\d+" fill="#3b6ea5"', clean_html)
+    ]
     expected = [round(300 * (c.metrics()["F"] or 0)) for c in clean.by("slot").values()]
     assert widths == expected
 

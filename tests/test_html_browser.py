@@ -71,7 +71,9 @@ def open_report(browser, path):
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    page.on("request", lambda request: errors.append(f"request {request.url}") if request.url != path.as_uri() else None)
+    page.on(
+        "request", lambda request: errors.append(f"request {request.url}") if request.url != path.as_uri() else None
+    )
     page.goto(path.as_uri())
     page.wait_for_selector("body[data-ready]")
     assert page.get_attribute("body", "data-ready") == "1", page.text_content("#data-status")

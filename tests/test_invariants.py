@@ -79,6 +79,7 @@ def counts(data: dict) -> dict:
 
 def points_without_lines(data: dict) -> Counter:
     """The points as a multiset, ignoring file lines and order."""
+
     def strip(side):
         return None if side is None else {k: v for k, v in side.items() if k != "line"}
 
@@ -130,6 +131,7 @@ def test_reordering_instance_sets_changes_nothing(case) -> None:
 
 def test_reordering_the_clean_example() -> None:
     """The hand-written example, its documents in reverse order in both files."""
+
     def reverse_blocks(text: str) -> str:
         blocks, current = [], []
         for line in text.splitlines():
@@ -196,6 +198,7 @@ def test_noise_in_the_sample() -> None:
 
 def renumbered(tset: TemplateSet, new_number: dict[tuple[str, str, int], int]) -> TemplateSet:
     """Every header and pointer number replaced through ``new_number``."""
+
     def fill(f):
         if isinstance(f, PointerFill):
             return PointerFill(f.type, f.docid, new_number[(f.type, f.docid, f.number)])
@@ -287,6 +290,7 @@ def canonical_extents(tset: TemplateSet) -> TemplateSet:
     must enclose the hypothesis extent, not the other way round); with one
     extent per content, two extents are equal or disjoint, which is.
     """
+
     def fill(f):
         if isinstance(f, TextFill) and f.extents:
             start = 1000 * (sum(map(ord, f.content)) % 97) + len(f.content)
@@ -298,7 +302,9 @@ def canonical_extents(tset: TemplateSet) -> TemplateSet:
     for iset in tset.instance_sets:
         instances = tuple(
             Instance(
-                inst.type, inst.docid, inst.number,
+                inst.type,
+                inst.docid,
+                inst.number,
                 tuple(
                     Slot(s.name, tuple(FillAlternative(tuple(fill(f) for f in a.fills)) for a in s.alternatives))
                     for s in inst.slots
@@ -310,12 +316,28 @@ def canonical_extents(tset: TemplateSet) -> TemplateSet:
     return TemplateSet(tuple(sets), role=tset.role)
 
 
-SWAPPED = {"POS": "ACT", "ACT": "POS", "COR": "COR", "INC": "INC", "MIS": "SPU", "SPU": "MIS", "REC": "PRE", "PRE": "REC", "F": "F", "UND": "OVG", "OVG": "UND"}
+SWAPPED = {
+    "POS": "ACT",
+    "ACT": "POS",
+    "COR": "COR",
+    "INC": "INC",
+    "MIS": "SPU",
+    "SPU": "MIS",
+    "REC": "PRE",
+    "PRE": "REC",
+    "F": "F",
+    "UND": "OVG",
+    "OVG": "UND",
+}
 
 
 def assert_swapped(forward: dict, backward: dict) -> None:
     for key, other in SWAPPED.items():
-        assert forward["summary"][key] == pytest.approx(backward["summary"][other], nan_ok=True), (key, forward["summary"], backward["summary"])
+        assert forward["summary"][key] == pytest.approx(backward["summary"][other], nan_ok=True), (
+            key,
+            forward["summary"],
+            backward["summary"],
+        )
 
 
 @st.composite
@@ -357,7 +379,10 @@ def run_subprocess(args: list[str], hash_seed: str) -> bytes:
     env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": str(ROOT)}
     proc = subprocess.run(
         [sys.executable, "-m", "hub4eval", "score", *args, "--json", "-"],
-        capture_output=True, cwd=ROOT, env=env, check=False,
+        capture_output=True,
+        cwd=ROOT,
+        env=env,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr.decode()
     return proc.stdout
@@ -383,7 +408,8 @@ def random_pair(seed: int) -> tuple[str, str]:
         for d in range(12):
             events = rng.randint(0, 4)
             blocks.append(
-                f"<TEMPLATE-D{d}-1> :=\n" + "".join(f"    EVENT: <EV-D{d}-{n}>\n" for n in range(1, events + 1)[:1])
+                f"<TEMPLATE-D{d}-1> :=\n"
+                + "".join(f"    EVENT: <EV-D{d}-{n}>\n" for n in range(1, events + 1)[:1])
                 + "".join(f"           <EV-D{d}-{n}>\n" for n in range(2, events + 1))
             )
             for n in range(1, events + 1):
@@ -409,8 +435,12 @@ def test_json_is_byte_identical_across_hash_seeds(example: str, tmp_path: Path) 
         asr = text.replace("Egypt", "Egipt").replace("tournament", "turn a men").replace("Beating", "Beeting")
         (tmp_path / "hyp.sgml").write_text(asr, encoding="utf-8")
         args = [
-            "examples/sample/ref.tpl", "examples/sample/hyp.tpl", "--ref-text", "examples/sample/text.sgml",
-            "--hyp-text", str(tmp_path / "hyp.sgml"),
+            "examples/sample/ref.tpl",
+            "examples/sample/hyp.tpl",
+            "--ref-text",
+            "examples/sample/text.sgml",
+            "--hyp-text",
+            str(tmp_path / "hyp.sgml"),
         ]
     elif example == "random":
         ref, hyp = random_pair(7)
@@ -478,8 +508,15 @@ def test_reordering_text_documents_changes_nothing(aligned: bool, tmp_path: Path
         ref_text, hyp_text = tmp_path / f"ref{order}.sgml", tmp_path / f"hyp{order}.sgml"
         ref_text.write_text("".join(_documents(text)[i] for i in order), encoding="utf-8")
         hyp_text.write_text("".join(_documents(asr)[i] for i in order), encoding="utf-8")
-        args = ["score", str(EXAMPLES / "sample" / "ref.tpl"), str(EXAMPLES / "sample" / "hyp.tpl"),
-                "--ref-text", str(ref_text), "--json", "-"]
+        args = [
+            "score",
+            str(EXAMPLES / "sample" / "ref.tpl"),
+            str(EXAMPLES / "sample" / "hyp.tpl"),
+            "--ref-text",
+            str(ref_text),
+            "--json",
+            "-",
+        ]
         if aligned:
             args += ["--hyp-text", str(hyp_text)]
         result = runner.invoke(app, args)

@@ -25,9 +25,7 @@ def test_progress_callback_counts_every_reference_set_and_bar_is_quiet_when_pipe
 def test_overlapping_sets_found_by_bisection_match_all_pairs():
     refs = [Extent(0, 9), Extent(10, 19), None, Extent(20, 29)]
     hyps = [Extent(5, 12), None, Extent(19, 20), Extent(30, 40), Extent(29, 29)]
-    brute = sorted(
-        (i, j) for i, r in enumerate(refs) for j, h in enumerate(hyps) if r and h and r.overlaps(h)
-    )
+    brute = sorted((i, j) for i, r in enumerate(refs) for j, h in enumerate(hyps) if r and h and r.overlaps(h))
     assert _overlapping(refs, hyps) == brute == [(0, 0), (1, 0), (1, 2), (3, 2), (3, 4)]
 
 

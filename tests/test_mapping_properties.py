@@ -58,9 +58,7 @@ def _hyp_fill_deletions(hyp: TemplateSet):
                     new_fills = fills[:f] + fills[f + 1 :]
                     new_slot = replace(slot, alternatives=(FillAlternative(new_fills),))
                     new_inst = replace(inst, slots=inst.slots[:k] + (new_slot,) + inst.slots[k + 1 :])
-                    new_set = replace(
-                        iset, instances=iset.instances[:i] + (new_inst,) + iset.instances[i + 1 :]
-                    )
+                    new_set = replace(iset, instances=iset.instances[:i] + (new_inst,) + iset.instances[i + 1 :])
                     yield replace(
                         hyp,
                         instance_sets=hyp.instance_sets[:s] + (new_set,) + hyp.instance_sets[s + 1 :],

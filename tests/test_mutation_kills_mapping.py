@@ -192,7 +192,11 @@ def test_with_a_threshold_pairs_without_cor_are_never_counted():
     ("ref", "where", "cycle"),
     [
         # T is outside the cycle: the message names only the types in it
-        ("<T-D-1> :=\n  E: <A-D-1>\n<A-D-1> :=\n  X: <B-D-1>\n<B-D-1> :=\n  Y: <A-D-1>\n", "ref.tpl:6:6", "A -> B -> A"),
+        (
+            "<T-D-1> :=\n  E: <A-D-1>\n<A-D-1> :=\n  X: <B-D-1>\n<B-D-1> :=\n  Y: <A-D-1>\n",
+            "ref.tpl:6:6",
+            "A -> B -> A",
+        ),
         # a type pointing to itself
         ('<A-D-1> :=\n  X: <A-D-2>\n<A-D-2> :=\n  Y: "a"\n', "ref.tpl:2:6", "A -> A"),
     ],

@@ -82,7 +82,10 @@ def test_f_is_zero_without_a_correct_point_even_with_nothing_at_all():
 
 
 @given(
-    st.integers(0, 40), st.integers(0, 40), st.integers(0, 40), st.integers(0, 40),
+    st.integers(0, 40),
+    st.integers(0, 40),
+    st.integers(0, 40),
+    st.integers(0, 40),
     st.sampled_from([Fraction(1), Fraction(1, 4), Fraction(4), Fraction(9, 25)]),
 )
 def test_f_key_is_the_exact_f_rounded(cor, inc, mis, spu, beta_squared):
@@ -98,7 +101,14 @@ def test_every_metric_of_uneven_counts():
     d = UNEVEN.as_dict()
     # POS 8, ACT 6; OPT and REM are reported but enter no metric
     assert {k: d[k] for k in ("POS", "ACT", "COR", "INC", "MIS", "SPU", "OPT", "REM")} == {
-        "POS": 8, "ACT": 6, "COR": 3, "INC": 1, "MIS": 4, "SPU": 2, "OPT": 5, "REM": 7,
+        "POS": 8,
+        "ACT": 6,
+        "COR": 3,
+        "INC": 1,
+        "MIS": 4,
+        "SPU": 2,
+        "OPT": 5,
+        "REM": 7,
     }
     assert d["REC"] == pytest.approx(3 / 8)
     assert d["PRE"] == pytest.approx(3 / 6)

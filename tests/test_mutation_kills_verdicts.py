@@ -60,7 +60,8 @@ def test_clean_content_statuses_and_reasons():
     assert clean_content_status(ref, _fill(_s("egypt"))) == "outside"
     [inc] = compare_text(ref, _fill(_s("egypt")), CONTENT_ONLY)
     assert (inc.category, inc.reason) == (
-        "INC", "hypothesis `egypt` is not inside the reference maximal string `defending champion south africa`"
+        "INC",
+        "hypothesis `egypt` is not inside the reference maximal string `defending champion south africa`",
     )
     two = _fill(_s("a b c"), (_s("a"), _s("c")))
     [inc] = compare_text(two, _fill(_s("b")), CONTENT_ONLY)
@@ -93,7 +94,9 @@ def test_reference_extent_touching_no_aligned_word():
     content, extent = compare_text(ref, hyp, BOTH)
     assert content.category == "COR"
     assert (extent.kind, extent.category, extent.reason) == (
-        "extent", "INC", "the reference extent touches no aligned word"
+        "extent",
+        "INC",
+        "the reference extent touches no aligned word",
     )
     # and the hypothesis side
     hyp_unaligned = _fill(_s("brazil", None), has_extent=True)
@@ -149,7 +152,10 @@ def test_points_of_a_pair_by_mode_and_sides_with_extents(how, ref_extent, hyp_ex
     ref, hyp = _fill(_s("egypt", ref_extent)), _fill(_s("egypt", hyp_extent))
     verdicts = compare_text(ref, hyp, how)
     assert [(v.kind, v.category) for v in verdicts] == expected
-    reasons = {"no-hyp-extent": "the hypothesis fill has no extent", "no-ref-extent": "the reference fill has no extent"}
+    reasons = {
+        "no-hyp-extent": "the hypothesis fill has no extent",
+        "no-ref-extent": "the reference fill has no extent",
+    }
     if ref_extent is not None and hyp_extent is None:
         assert verdicts[-1].reason == reasons["no-hyp-extent"]
     if ref_extent is None and hyp_extent is not None:
@@ -208,7 +214,8 @@ def test_pointer_verdicts():
     assert (cor.kind, cor.category, cor.reason) == ("pointer", "COR", "<EV-D-1> is mapped to <EV-D-9>")
     inc = compare_pointer(ref, hyp, {})
     assert (inc.category, inc.reason) == (
-        "INC", "pointer: reference instance <EV-D-1> is mapped to nothing, hypothesis points to <EV-D-9>"
+        "INC",
+        "pointer: reference instance <EV-D-1> is mapped to nothing, hypothesis points to <EV-D-9>",
     )
     left_over = [
         unpaired_pointer(hyp, reference=False),
@@ -279,8 +286,7 @@ def test_noisy_cor_reason_names_the_minimal_string_that_matched():
     ok, reason = noisy_content_correct(ref, [tokenize("south"), tokenize("africa")], tokenize("africa"))
     assert ok
     assert reason == (
-        "hypothesis tokens `africa` are a run of the reference `south africa` "
-        "and contain the minimal string `africa`"
+        "hypothesis tokens `africa` are a run of the reference `south africa` and contain the minimal string `africa`"
     )
 
 
@@ -326,7 +332,9 @@ def test_noisy_reason_for_a_hypothesis_outside_the_reference():
     ref = tokenize("glen buni- bunting")
     ok, reason = noisy_content_correct(ref, [ref], tokenize("glen x"))
     assert not ok
-    assert reason == "hypothesis tokens `glen x` are not a run of the reference `glen buni- bunting` (optional: `buni-`)"
+    assert (
+        reason == "hypothesis tokens `glen x` are not a run of the reference `glen buni- bunting` (optional: `buni-`)"
+    )
     ok, reason = noisy_content_correct(tokenize("a b"), [tokenize("a b")], tokenize("c"))
     assert reason == "hypothesis tokens `c` are not a run of the reference `a b`"
 

@@ -14,7 +14,9 @@ from conftest import ROOT
 def test_wheel_ships_the_grammar_and_the_mapping_file(tmp_path):
     build = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-w", str(tmp_path), "-q"],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     if build.returncode != 0:
         pytest.skip(f"cannot build a wheel here: {build.stderr.strip()[-200:]}")
@@ -42,8 +44,12 @@ def test_wheel_ships_the_grammar_and_the_mapping_file(tmp_path):
         "print(len(t.parse_templates('<T-D-1> :=\\n  A: x\\n').instances), len(g.default_glm().rules) > 100)"
     )
     run = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=False,
-        cwd=tmp_path, env={"PYTHONPATH": str(target), "PATH": ""},
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(target), "PATH": ""},
     )
     assert run.returncode == 0, run.stderr
     first, second = run.stdout.splitlines()
@@ -68,13 +74,26 @@ def test_runs_without_the_test_only_packages(command, tmp_path):
     """jiwer and rapidfuzz are test extras: a scoring run and an alignment never import them."""
     asr = ROOT / "examples" / "asr"
     if command == "score":
-        args = ["score", asr / "ref.tpl", asr / "hyp.tpl", "--ref-text", asr / "reference.sgml",
-                "--hyp-text", asr / "asr_unsegmented.sgml", "--json", tmp_path / "out.json", "-q"]
+        args = [
+            "score",
+            asr / "ref.tpl",
+            asr / "hyp.tpl",
+            "--ref-text",
+            asr / "reference.sgml",
+            "--hyp-text",
+            asr / "asr_unsegmented.sgml",
+            "--json",
+            tmp_path / "out.json",
+            "-q",
+        ]
     else:
         args = ["align", asr / "reference.sgml", asr / "asr_unsegmented.sgml", "--show", "-q"]
     run = subprocess.run(
         [sys.executable, "-c", BLOCK_TEST_ONLY, *map(str, args)],
-        capture_output=True, text=True, check=False, cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
     )
     assert run.returncode == 0, run.stderr
     assert "WER" in run.stdout

@@ -15,13 +15,13 @@ from hub4eval.model import FillAlternative, Instance, InstanceSet, Slot, Templat
 from hub4eval.report.export import iter_json_text
 
 # Strings the JSON encoder must escape or keep as they are (ensure_ascii=False).
-AWKWARD = st.text(alphabet=st.sampled_from(['"', "\\", "é", "\u2028", "\t", "x", " ", "<", "'", "ü"]), min_size=1, max_size=6)
+AWKWARD = st.text(
+    alphabet=st.sampled_from(['"', "\\", "é", "\u2028", "\t", "x", " ", "<", "'", "ü"]), min_size=1, max_size=6
+)
 
 
 def _awkward_set(docid: str, contents: list[str], role: str) -> TemplateSet:
-    slots = tuple(
-        Slot(f"S{k}", (FillAlternative((TextFill(c, ((0, len(c)),)),)),)) for k, c in enumerate(contents)
-    )
+    slots = tuple(Slot(f"S{k}", (FillAlternative((TextFill(c, ((0, len(c)),)),)),)) for k, c in enumerate(contents))
     return TemplateSet((InstanceSet(docid, (Instance("EV", docid, 1, slots),)),), role=role)
 
 
@@ -40,7 +40,11 @@ def test_streamed_json_equals_the_result_object(ref, hyp):
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.sampled_from(['D"1', "D\\2", "Dé", "D1"]), st.lists(AWKWARD, min_size=1, max_size=3), st.lists(AWKWARD, min_size=1, max_size=3))
+@given(
+    st.sampled_from(['D"1', "D\\2", "Dé", "D1"]),
+    st.lists(AWKWARD, min_size=1, max_size=3),
+    st.lists(AWKWARD, min_size=1, max_size=3),
+)
 def test_streamed_json_escapes_documents_fills_and_reasons(docid, ref_contents, hyp_contents):
     config = ScoreConfig(keep_punctuation=True)  # quotes and backslashes reach the reasons
     result = score(
@@ -79,7 +83,10 @@ def test_fill_text_writes_the_fill_as_in_a_templette_file(fill, written):
 @pytest.mark.parametrize(
     "ref, reason",
     [
-        (TextFill("x y", ((0, 3),), (Extent(0, 5),), (Extent(0, 5),)), "extent 1..3 enclosed in 0..5, overlaps minimal 0..5"),
+        (
+            TextFill("x y", ((0, 3),), (Extent(0, 5),), (Extent(0, 5),)),
+            "extent 1..3 enclosed in 0..5, overlaps minimal 0..5",
+        ),
         (
             TextFill("x y", ((2, 3),), (Extent(0, 5), Extent(2, 3)), (Extent(2, 3),), bracketed=True),
             "extent 1..3 enclosed in 0..5, overlaps minimal 2..3",
@@ -89,7 +96,9 @@ def test_fill_text_writes_the_fill_as_in_a_templette_file(fill, written):
 def test_extent_reason_names_the_minimal_extent_it_overlaps(ref, reason):
     config = ScoreConfig()
     prepared_ref = FillPreparer(config, reference=True).prepare(ref, "D")
-    prepared_hyp = FillPreparer(config, reference=False).prepare(TextFill("x", ((0, 1),), (Extent(1, 3),), (Extent(1, 3),)), "D")
+    prepared_hyp = FillPreparer(config, reference=False).prepare(
+        TextFill("x", ((0, 1),), (Extent(1, 3),), (Extent(1, 3),)), "D"
+    )
     _, extent = compare_text(prepared_ref, prepared_hyp, TextComparison.of(config, noisy=False))
     assert (extent.category, extent.reason) == ("COR", reason)
 

@@ -405,8 +405,11 @@ CORPUS_CASES: dict[str, Case] = {
         "documents, e.g. ABC19980307.1830.1415; is this the right text file?)",
     ),
     "DOCID with a typo": Case(
-        {"ref.tpl": SAMPLE_REF, "hyp.tpl": SAMPLE_HYP.replace("2923-1> :=", "2932-1> :=").replace("2923-1>\n", "2932-1>\n"),
-         "text.sgml": SAMPLE_TEXT},
+        {
+            "ref.tpl": SAMPLE_REF,
+            "hyp.tpl": SAMPLE_HYP.replace("2923-1> :=", "2932-1> :=").replace("2923-1>\n", "2932-1>\n"),
+            "text.sgml": SAMPLE_TEXT,
+        },
         with_text(),
         "hyp.tpl:7:1: document PRI19980302.2000.2932 (of <TEMPLATE-PRI19980302.2000.2932-1>) is not in the text "
         "corpus text.sgml (hint: did you mean PRI19980302.2000.2923 or PRI19980317.2000.2025?)",
@@ -418,15 +421,21 @@ CORPUS_CASES: dict[str, Case] = {
         "(hint: offsets count characters from 0 at the '<' of the document's opening tag)",
     ),
     "content does not match the text": Case(
-        {"ref.tpl": SAMPLE_REF, "hyp.tpl": SAMPLE_HYP.replace('"Egypt" ##332#337#', '"Egypy" ##332#337#'),
-         "text.sgml": SAMPLE_TEXT},
+        {
+            "ref.tpl": SAMPLE_REF,
+            "hyp.tpl": SAMPLE_HYP.replace('"Egypt" ##332#337#', '"Egypy" ##332#337#'),
+            "text.sgml": SAMPLE_TEXT,
+        },
         with_text(),
         "hyp.tpl:13:13: warning: content 'Egypy' does not match the text at 332..337: 'Egypt'",
         exit_code=0,
     ),
     "minimal string does not match the text": Case(
-        {"ref.tpl": SAMPLE_REF.replace("##295#326#314#326#", "##295#326#313#325#"), "hyp.tpl": SAMPLE_HYP,
-         "text.sgml": SAMPLE_TEXT},
+        {
+            "ref.tpl": SAMPLE_REF.replace("##295#326#314#326#", "##295#326#313#325#"),
+            "hyp.tpl": SAMPLE_HYP,
+            "text.sgml": SAMPLE_TEXT,
+        },
         with_text(),
         "ref.tpl:19:12: warning: minimal string 'south Africa' does not match the text at its minimal extent "
         "313..325: 'south Afric'",
@@ -445,43 +454,63 @@ CORPUS_CASES: dict[str, Case] = {
         "text.sgml:1:1: the reference text is empty (hint: give the reference corpus with --ref-text)",
     ),
     "hypothesis text of other documents": Case(
-        {"ref.tpl": ONE_DOC_TPL, "hyp.tpl": ONE_DOC_TPL, "text.sgml": ONE_DOC,
-         "hyp.sgml": ONE_DOC.replace(DOCID, "OTHER")},
+        {
+            "ref.tpl": ONE_DOC_TPL,
+            "hyp.tpl": ONE_DOC_TPL,
+            "text.sgml": ONE_DOC,
+            "hyp.sgml": ONE_DOC.replace(DOCID, "OTHER"),
+        },
         with_text("--hyp-text", "hyp.sgml"),
         "hyp.sgml:1: no document of the hypothesis text is in the reference text text.sgml (e.g. OTHER vs "
         f"{DOCID}) (hint: check that --ref-text and --hyp-text belong to the same documents; give "
         "--unsegmented to align by words instead of DOCNO)",
     ),
     "hypothesis text lacks a document": Case(
-        {"ref.tpl": ONE_DOC_TPL, "hyp.tpl": ONE_DOC_TPL,
-         "text.sgml": ONE_DOC + ONE_DOC.replace(DOCID, "D2"), "hyp.sgml": ONE_DOC.replace("won", "one")},
+        {
+            "ref.tpl": ONE_DOC_TPL,
+            "hyp.tpl": ONE_DOC_TPL,
+            "text.sgml": ONE_DOC + ONE_DOC.replace(DOCID, "D2"),
+            "hyp.sgml": ONE_DOC.replace("won", "one"),
+        },
         with_text("--hyp-text", "hyp.sgml"),
         "text.sgml: warning: document D2 of the reference text is not in the hypothesis text",
         exit_code=0,
     ),
     "duplicate DOCNO": Case(
-        {"ref.tpl": SAMPLE_REF, "hyp.tpl": SAMPLE_HYP,
-         "text.sgml": SAMPLE_TEXT + SAMPLE_TEXT[: SAMPLE_TEXT.index("</DOC>") + 7]},
+        {
+            "ref.tpl": SAMPLE_REF,
+            "hyp.tpl": SAMPLE_HYP,
+            "text.sgml": SAMPLE_TEXT + SAMPLE_TEXT[: SAMPLE_TEXT.index("</DOC>") + 7],
+        },
         with_text(),
         "text.sgml:72:1: duplicate DOCNO ABC19980307.1830.1415 (first at line 2) "
         "(hint: every document of a corpus needs its own identifier)",
     ),
     "document without DOCNO": Case(
-        {"ref.tpl": SAMPLE_REF, "hyp.tpl": SAMPLE_HYP,
-         "text.sgml": SAMPLE_TEXT.replace("<DOCNO> ABC19980307.1830.1415 </DOCNO>", "")},
+        {
+            "ref.tpl": SAMPLE_REF,
+            "hyp.tpl": SAMPLE_HYP,
+            "text.sgml": SAMPLE_TEXT.replace("<DOCNO> ABC19980307.1830.1415 </DOCNO>", ""),
+        },
         with_text(),
         "text.sgml:1:1: document has no <DOCNO> element "
         "(hint: every document needs <DOCNO> ID </DOCNO> (or set --docno-tag))",
     ),
     "empty DOCNO": Case(
-        {"ref.tpl": SAMPLE_REF, "hyp.tpl": SAMPLE_HYP,
-         "text.sgml": SAMPLE_TEXT.replace("<DOCNO> ABC19980307.1830.1415 </DOCNO>", "<DOCNO>  </DOCNO>")},
+        {
+            "ref.tpl": SAMPLE_REF,
+            "hyp.tpl": SAMPLE_HYP,
+            "text.sgml": SAMPLE_TEXT.replace("<DOCNO> ABC19980307.1830.1415 </DOCNO>", "<DOCNO>  </DOCNO>"),
+        },
         with_text(),
         "text.sgml:2:1: empty <DOCNO> element (hint: the identifier is the element's non-blank characters)",
     ),
     "two DOCNOs in a document": Case(
-        {"ref.tpl": SAMPLE_REF, "hyp.tpl": SAMPLE_HYP,
-         "text.sgml": SAMPLE_TEXT.replace("1415 </DOCNO>", "1415 </DOCNO><DOCNO> X </DOCNO>")},
+        {
+            "ref.tpl": SAMPLE_REF,
+            "hyp.tpl": SAMPLE_HYP,
+            "text.sgml": SAMPLE_TEXT.replace("1415 </DOCNO>", "1415 </DOCNO><DOCNO> X </DOCNO>"),
+        },
         with_text(),
         "text.sgml:2:39: document has two <DOCNO> elements (hint: a document has exactly one identifier)",
     ),
@@ -496,8 +525,11 @@ CORPUS_CASES: dict[str, Case] = {
         "text.sgml:44:1: document <DOC> is not closed (hint: add </DOC> at the end of the document)",
     ),
     "document opened inside a document": Case(
-        {"ref.tpl": SAMPLE_REF, "hyp.tpl": SAMPLE_HYP,
-         "text.sgml": SAMPLE_TEXT.replace("</DOC>\n<DOC>\n<DOCNO> PRI19980302", "<DOC>\n<DOCNO> PRI19980302", 1)},
+        {
+            "ref.tpl": SAMPLE_REF,
+            "hyp.tpl": SAMPLE_HYP,
+            "text.sgml": SAMPLE_TEXT.replace("</DOC>\n<DOC>\n<DOCNO> PRI19980302", "<DOC>\n<DOCNO> PRI19980302", 1),
+        },
         with_text(),
         "text.sgml:24:1: <DOC> opened before the document opened at line 1 is closed "
         "(hint: close every document with </DOC>)",
@@ -508,18 +540,23 @@ CORPUS_CASES: dict[str, Case] = {
         "text.sgml:1:1: </DOC> without an open document (hint: every </DOC> closes an earlier <DOC>)",
     ),
     "unclosed tag": Case(
-        {"ref.tpl": SAMPLE_REF, "hyp.tpl": SAMPLE_HYP,
-         "text.sgml": SAMPLE_TEXT.replace("Egypt has won", "Egypt < has won")},
+        {
+            "ref.tpl": SAMPLE_REF,
+            "hyp.tpl": SAMPLE_HYP,
+            "text.sgml": SAMPLE_TEXT.replace("Egypt has won", "Egypt < has won"),
+        },
         with_text(),
         "text.sgml:32:15: '<' opens a tag that is never closed with '>' (hint: SGML tags look like <NAME> or "
         "</NAME>; a literal '<' in text must be escaped as &lt;)",
     ),
     "unclosed non-extractable element": Case(
-        {"ref.tpl": SAMPLE_REF, "hyp.tpl": SAMPLE_HYP,
-         "text.sgml": SAMPLE_TEXT.replace("<ANNOTATION>  (on camera)  </ANNOTATION>", "<ANNOTATION>  (on camera)")},
+        {
+            "ref.tpl": SAMPLE_REF,
+            "hyp.tpl": SAMPLE_HYP,
+            "text.sgml": SAMPLE_TEXT.replace("<ANNOTATION>  (on camera)  </ANNOTATION>", "<ANNOTATION>  (on camera)"),
+        },
         with_text(),
-        "text.sgml:15:1: <ANNOTATION> element is not closed "
-        "(hint: add </ANNOTATION> before the end of its document)",
+        "text.sgml:15:1: <ANNOTATION> element is not closed (hint: add </ANNOTATION> before the end of its document)",
     ),
     "spoken element not closed": Case(
         {"ref.tpl": SAMPLE_REF, "hyp.tpl": SAMPLE_HYP, "text.sgml": SAMPLE_TEXT.replace("</TEXT>", "", 1)},
@@ -533,15 +570,21 @@ CORPUS_CASES: dict[str, Case] = {
         "(hint: every </TEXT> closes an earlier <TEXT> (the spoken text of the document))",
     ),
     "stray closing tag of a non-extractable element": Case(
-        {"ref.tpl": SAMPLE_REF, "hyp.tpl": SAMPLE_HYP,
-         "text.sgml": SAMPLE_TEXT.replace("<ANNOTATION>  (on camera)", "<ANOTATION>  (on camera)")},
+        {
+            "ref.tpl": SAMPLE_REF,
+            "hyp.tpl": SAMPLE_HYP,
+            "text.sgml": SAMPLE_TEXT.replace("<ANNOTATION>  (on camera)", "<ANOTATION>  (on camera)"),
+        },
         with_text(),
         "text.sgml:15:27: </ANNOTATION> without an open <ANNOTATION> (hint: check the spelling of the opening "
         "<ANNOTATION> tag: without it the element's content would be read as text)",
     ),
     "non-UTF-8 text": Case(
-        {"ref.tpl": SAMPLE_REF, "hyp.tpl": SAMPLE_HYP,
-         "text.sgml": SAMPLE_TEXT.replace("Egypt has", "\u00c9gypt has").encode("latin-1")},
+        {
+            "ref.tpl": SAMPLE_REF,
+            "hyp.tpl": SAMPLE_HYP,
+            "text.sgml": SAMPLE_TEXT.replace("Egypt has", "\u00c9gypt has").encode("latin-1"),
+        },
         with_text(),
         "text.sgml:32:9: byte 0xc9 at byte offset 896 is not valid utf-8 "
         "(hint: give the file's real encoding with --encoding (e.g. latin-1))",
@@ -718,7 +761,11 @@ def test_huge_file_is_one_line_not_a_memory_error(command: list[str], tmp_path: 
     (tmp_path / "ok.tpl").write_text(OK, encoding="utf-8")
     proc = subprocess.run(
         [sys.executable, "-m", "hub4eval", *command],
-        capture_output=True, text=True, cwd=tmp_path, preexec_fn=_limit_memory, check=False,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        preexec_fn=_limit_memory,
+        check=False,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     assert proc.returncode == 2, proc.stderr
@@ -780,12 +827,17 @@ def test_internal_error_is_one_line_and_exit_1(tmp_path: Path, monkeypatch: pyte
 def run_module(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "hub4eval", *args],
-        capture_output=True, text=True, cwd=cwd, check=False,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        check=False,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
 
 
-@pytest.mark.parametrize("name", ["duplicate header", "non-UTF-8 bytes", "unknown --compare", "GLM header line that cannot be read"])
+@pytest.mark.parametrize(
+    "name", ["duplicate header", "non-UTF-8 bytes", "unknown --compare", "GLM header line that cannot be read"]
+)
 def test_subprocess_error_is_one_line(name: str, tmp_path: Path) -> None:
     case = ALL_CASES[name]
     write_files(tmp_path, case.files)
@@ -818,12 +870,19 @@ def test_subprocess_internal_error_shows_traceback_only_when_asked(tmp_path: Pat
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("HUB4EVAL_DEBUG", None)
-    quiet = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=tmp_path,
-                           check=False, env=env)
+    quiet = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, cwd=tmp_path, check=False, env=env
+    )
     assert quiet.returncode == 1 and "Traceback" not in quiet.stderr
     assert quiet.stderr.startswith("hub4eval: internal error: ZeroDivisionError: simulated bug")
-    debug = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=tmp_path,
-                           check=False, env={**env, "HUB4EVAL_DEBUG": "1"})
+    debug = subprocess.run(
+        [sys.executable, "-c", program],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+        env={**env, "HUB4EVAL_DEBUG": "1"},
+    )
     assert debug.returncode == 1 and "Traceback" in debug.stderr
 
 

@@ -52,8 +52,23 @@ def test_sample_cli_table_and_json(tmp_path):
     data = json.loads(out.read_text())
     assert set(data) >= {"summary", "by_slot", "by_type", "by_document", "by_kind", "mapping", "points"}
     assert data["summary"]["COR"] == 13 and data["summary"]["F"] == 1.0
-    assert set(data["summary"]) >= {"POS", "ACT", "COR", "INC", "MIS", "SPU", "OPT", "REM",
-                                    "REC", "PRE", "F", "UND", "OVG", "SUB", "ERR"}
+    assert set(data["summary"]) >= {
+        "POS",
+        "ACT",
+        "COR",
+        "INC",
+        "MIS",
+        "SPU",
+        "OPT",
+        "REM",
+        "REC",
+        "PRE",
+        "F",
+        "UND",
+        "OVG",
+        "SUB",
+        "ERR",
+    }
     assert ["PRI19980302.2000.2923", "PRI19980302.2000.2923"] in data["mapping"]["instance_sets"]
     assert len(data["points"]) == 13
     assert {p["category"] for p in data["points"]} == {"COR"}

@@ -59,10 +59,7 @@ def test_whitespace_runs_fold():
 
 
 def test_annotation_and_tags_whited_out_in_content():
-    ref = (
-        '<E-D1-1> :=\n    PLACE: "Anchorage,... <ANNOTATION>  (voice-over)  </ANNOTATION> '
-        '...Alaska"\n'
-    )
+    ref = '<E-D1-1> :=\n    PLACE: "Anchorage,... <ANNOTATION>  (voice-over)  </ANNOTATION> ...Alaska"\n'
     hyp = '<E-D1-1> :=\n    PLACE: "Anchorage Alaska"\n'
     assert cats(run(ref, hyp)) == ["COR"]
 
@@ -105,9 +102,7 @@ def test_compare_option(compare, expected):
 
 
 def test_extent_point_only_when_a_fill_has_an_extent():
-    assert [p.kind for p in run('<E-D-1> :=\n  A: "x"\n', '<E-D-1> :=\n  A: "x"\n').points] == [
-        "content"
-    ]
+    assert [p.kind for p in run('<E-D-1> :=\n  A: "x"\n', '<E-D-1> :=\n  A: "x"\n').points] == ["content"]
     one_sided = run('<E-D-1> :=\n  A: "x" ##0#1#\n', '<E-D-1> :=\n  A: "x"\n')
     assert [(p.kind, p.category) for p in one_sided.points] == [("content", "COR"), ("extent", "INC")]
     assert one_sided.points[1].reason == "the hypothesis fill has no extent"
@@ -199,10 +194,7 @@ def test_ties_go_to_earlier_reference_then_earlier_hypothesis():
 def test_tie_on_f_broken_by_more_cor():
     # POS = 4. hyp 1: 1 COR, ACT 1 -> F = 2/5; hyp 2: 2 COR 2 INC 2 SPU, ACT 6 -> F = 4/10.
     ref = '<E-D-1> :=\n  A: "x"\n  B: "y"\n  C: "z"\n  D: "w"\n'
-    hyp = (
-        '<E-D-1> :=\n  A: "x"\n'
-        '<E-D-2> :=\n  A: "x"\n  B: "y"\n  C: "n"\n  D: "n"\n  E: "s"\n  F: "t"\n'
-    )
+    hyp = '<E-D-1> :=\n  A: "x"\n<E-D-2> :=\n  A: "x"\n  B: "y"\n  C: "n"\n  D: "n"\n  E: "s"\n  F: "t"\n'
     pairs = [(r, h) for r, h, _ in run(ref, hyp).instance_pairs()]
     assert pairs[0] == ("<E-D-1>", "<E-D-2>")
 
@@ -244,7 +236,7 @@ POINTER_REF = """\
 
 
 def test_pointer_correct_when_pointed_instances_mapped():
-    hyp = "<TEMPLATE-D-1> :=\n  EVENT: <EV-D-5>\n<EV-D-5> :=\n  WINNER: \"Egypt\"\n"
+    hyp = '<TEMPLATE-D-1> :=\n  EVENT: <EV-D-5>\n<EV-D-5> :=\n  WINNER: "Egypt"\n'
     result = run(POINTER_REF, hyp)
     pointer = [p for p in result.points if p.kind == "pointer"]
     # EV-D-1 <-> EV-D-5: pointer COR; EV-D-2 is optional and unmapped: pointer REM, no points
@@ -253,8 +245,8 @@ def test_pointer_correct_when_pointed_instances_mapped():
 
 
 def test_pointer_to_instance_mapped_elsewhere_is_incorrect():
-    ref = "<T-D-1> :=\n  EVENT: <EV-D-1>\n<EV-D-1> :=\n  W: \"Egypt\"\n<EV-D-2> :=\n  W: \"Ghana\"\n"
-    hyp = "<T-D-1> :=\n  EVENT: <EV-D-2>\n<EV-D-1> :=\n  W: \"Egypt\"\n<EV-D-2> :=\n  W: \"Mali\"\n"
+    ref = '<T-D-1> :=\n  EVENT: <EV-D-1>\n<EV-D-1> :=\n  W: "Egypt"\n<EV-D-2> :=\n  W: "Ghana"\n'
+    hyp = '<T-D-1> :=\n  EVENT: <EV-D-2>\n<EV-D-1> :=\n  W: "Egypt"\n<EV-D-2> :=\n  W: "Mali"\n'
     result = run(ref, hyp)
     pointer = [p for p in result.points if p.kind == "pointer"]
     assert [p.category for p in pointer] == ["INC"]
@@ -264,14 +256,14 @@ def test_pointer_to_instance_mapped_elsewhere_is_incorrect():
 
 
 def test_optional_instance_unmapped_gives_nothing_but_mapped_is_scored():
-    ref = "<EV-D-1> :=\n  W: \"Egypt\"\n  OBJ_STATUS: OPTIONAL\n"
+    ref = '<EV-D-1> :=\n  W: "Egypt"\n  OBJ_STATUS: OPTIONAL\n'
     assert cats(run(ref, "")) == []
-    assert cats(run(ref, "<EV-D-1> :=\n  W: \"Mali\"\n")) == ["INC"]
+    assert cats(run(ref, '<EV-D-1> :=\n  W: "Mali"\n')) == ["INC"]
 
 
 def test_pointer_in_optional_slot_left_over_is_opt():
-    ref = "<T-D-1> :=\n  EVENT: ? <EV-D-1>\n<EV-D-1> :=\n  W: \"Egypt\"\n"
-    hyp = "<T-D-1> :=\n  X: \"y\"\n"
+    ref = '<T-D-1> :=\n  EVENT: ? <EV-D-1>\n<EV-D-1> :=\n  W: "Egypt"\n'
+    hyp = '<T-D-1> :=\n  X: "y"\n'
     result = run(ref, hyp)
     assert [p.category for p in result.points if p.kind == "pointer"] == ["OPT"]
 

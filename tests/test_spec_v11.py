@@ -40,8 +40,8 @@ def _write(tmp_path, name: str, text: str) -> str:
 
 # --min-map-f: 0 is the procedure, the threshold is on instance pairs only ------
 
-ZERO_REF = "<E-D-1> :=\n  A: \"x\"\n"
-ZERO_HYP = "<E-D-1> :=\n  A: \"y\"\n"
+ZERO_REF = '<E-D-1> :=\n  A: "x"\n'
+ZERO_HYP = '<E-D-1> :=\n  A: "y"\n'
 
 
 def test_min_map_f_zero_given_explicitly_maps_zero_f_pairs():
@@ -89,7 +89,10 @@ def _reject_constant(name: str):
 
 @settings(max_examples=300, deadline=None)
 @given(
-    st.integers(0, 50), st.integers(0, 50), st.integers(0, 50), st.integers(0, 50),
+    st.integers(0, 50),
+    st.integers(0, 50),
+    st.integers(0, 50),
+    st.integers(0, 50),
     st.sampled_from([1e-300, 1e-200, 1e-20, 0.3, 1.0, 2.0, 1e20, 1e200, 1e300, 1.7976931348623157e308]),
 )
 def test_f_is_the_exact_formula_for_any_finite_beta(cor, inc, mis, spu, beta):
@@ -219,9 +222,7 @@ def test_empty_run_counts_when_many_instances_are_mapped():
     # 5 x 5 instances of one type: only pairs sharing a key are counted before the F = 0 pairs.
     # R3 (minimal string `uh`) with H1 (`uh` only) is the one COR pair, F = 1: it must be chosen
     # first, so H1 maps to R3 and there is exactly one COR.
-    refs = "".join(
-        f'<E-D-{i}> :=\n  A: "{"Glen [uh] Bunting" if i == 3 else f"x{i}"}"\n' for i in range(1, 6)
-    )
+    refs = "".join(f'<E-D-{i}> :=\n  A: "{"Glen [uh] Bunting" if i == 3 else f"x{i}"}"\n' for i in range(1, 6))
     hyps = "".join(f'<E-D-{i}> :=\n  A: "{"uh" if i == 1 else f"y{i}"}"\n' for i in range(1, 6))
     result = run(refs, hyps, content="noisy")
     assert ("<E-D-3>", "<E-D-1>") in [(r, h) for r, h, _ in result.instance_pairs()]
@@ -250,7 +251,11 @@ def test_header_elements_are_not_aligned_in_segmented_mode_either():
     alignment = align_corpora(parse_corpus(STORY, "r.sgml"), parse_corpus(hyp, "h.sgml"), glm=None)
     # reference: 3 spoken words; the hypothesis's DOCNO is outside its <TEXT> too
     assert alignment.wer_summary() == {
-        **alignment.wer_summary(), "ref_words": 3, "hyp_words": 3, "matches": 3, "errors": 0,
+        **alignment.wer_summary(),
+        "ref_words": 3,
+        "hyp_words": 3,
+        "matches": 3,
+        "errors": 0,
     }
 
 
@@ -284,7 +289,10 @@ def test_library_corpus_follows_the_configs_spoken_element():
     result = score_sets(ref_tpl, hyp_tpl, ref_corpus=ref_corpus, hyp_corpus=hyp_corpus)
     assert result.wer["ref_words"] == 3 and cats(result) == ["COR", "COR"]
     other = score_sets(
-        ref_tpl, hyp_tpl, ref_corpus=ref_corpus, hyp_corpus=hyp_corpus,
+        ref_tpl,
+        hyp_tpl,
+        ref_corpus=ref_corpus,
+        hyp_corpus=hyp_corpus,
         config=ScoreConfig(spoken_element="DOCTYPE"),
     )
     # spoken is now `NEWS STORY` only: `Brazil` has no column, its extent matches nothing
@@ -295,9 +303,7 @@ def test_library_corpus_follows_the_configs_spoken_element():
 def test_reference_extent_in_a_header_element_matches_nothing_when_texts_differ():
     # the fill's extent covers `NEWS STORY` inside <DOCTYPE>: not spoken, no column: extent INC
     start = STORY.index("NEWS STORY")
-    ref_tpl = parse_templates(
-        f'<E-D1-1> :=\n  A: "news story" ##{start}#{start + 10}#\n', "r.tpl", role="reference"
-    )
+    ref_tpl = parse_templates(f'<E-D1-1> :=\n  A: "news story" ##{start}#{start + 10}#\n', "r.tpl", role="reference")
     hyp_text = "<DOC>\n<DOCNO> D1 </DOCNO>\n<TEXT>\nnews story brazil beat chile\n</TEXT>\n</DOC>\n"
     at = hyp_text.index("news story")
     hyp_tpl = parse_templates(f'<E-D1-1> :=\n  A: "news story" ##{at}#{at + 10}#\n', "h.tpl", role="hypothesis")
@@ -377,8 +383,12 @@ def test_general_motors_figure():
     cols, cost = _columns("the h- heart of general motors", "a part of general motors")
     assert cost == 980
     assert cols == [
-        ("the", "a", SUB), ("h-", "", DEL), ("heart", "part", SUB),
-        ("of", "of", MAT), ("general", "general", MAT), ("motors", "motors", MAT),
+        ("the", "a", SUB),
+        ("h-", "", DEL),
+        ("heart", "part", SUB),
+        ("of", "of", MAT),
+        ("general", "general", MAT),
+        ("motors", "motors", MAT),
     ]
     assert [c for c, (_, h, _) in enumerate(cols) if h in ("general", "motors")] == [4, 5]  # ##4#5#
 
@@ -400,18 +410,22 @@ def test_tie_between_two_equal_cost_paths():
 def test_unmapped_reference_instance_opt_rem_and_opt_over_rem():
     ref = (
         "<T-D-1> :=\n"
-        '  A: "x"\n'          # plain slot: MIS
-        "  B: <EV-D-1>\n"     # pointer to an unmapped optional instance: REM
-        "  C: ? <EV-D-1>\n"   # optional slot and such a pointer: OPT wins over REM
-        '  D: ? "y"\n'        # optional slot: OPT
+        '  A: "x"\n'  # plain slot: MIS
+        "  B: <EV-D-1>\n"  # pointer to an unmapped optional instance: REM
+        "  C: ? <EV-D-1>\n"  # optional slot and such a pointer: OPT wins over REM
+        '  D: ? "y"\n'  # optional slot: OPT
         "<EV-D-1> :=\n"
         "  OBJ_STATUS: OPTIONAL\n"
-        '  W: "w"\n'          # an unmapped optional instance gives nothing at all
+        '  W: "w"\n'  # an unmapped optional instance gives nothing at all
     )
     hyp = '<Z-D-1> :=\n  Q: "q"\n'  # another type: nothing maps; its point is SPU
     result = run(ref, hyp)
     assert sorted((p.slot, p.category) for p in result.points) == [
-        ("A", "MIS"), ("B", "REM"), ("C", "OPT"), ("D", "OPT"), ("Q", "SPU"),
+        ("A", "MIS"),
+        ("B", "REM"),
+        ("C", "OPT"),
+        ("D", "OPT"),
+        ("Q", "SPU"),
     ]
 
 

@@ -32,8 +32,11 @@ CLASSES = [
     # cardinals; thousands separators never matter
     (["48"], ["48"], ["forty eight", "forty-eight"]),
     (["63"], ["63"], ["sixty three"]),
-    (["4250"], ["4,250", "4250"], ["four thousand two hundred fifty", "forty two hundred fifty",
-                                   "four thousand two hundred and fifty"]),
+    (
+        ["4250"],
+        ["4,250", "4250"],
+        ["four thousand two hundred fifty", "forty two hundred fifty", "four thousand two hundred and fifty"],
+    ),
     (["1100", "mile"], ["1,100 mile"], ["eleven hundred mile", "one thousand one hundred mile"]),
     (["100", "people"], ["100 people"], ["a hundred people", "one hundred people"]),
     (["1000000"], ["1,000,000", "1000000"], ["a million", "one million"]),
@@ -55,9 +58,15 @@ CLASSES = [
     # money
     (["12500", "dollars"], ["$12,500", "$12500", "12,500 dollars"], ["twelve thousand five hundred dollars"]),
     (["50000", "dollars"], ["$50,000."], ["fifty thousand dollars"]),
-    (["3500000", "dollars"], ["$3.5 million", "$3,500,000", "$3.5-million"],
-     ["three point five million dollars", "three and a half million dollars",
-      "three million five hundred thousand dollars"]),
+    (
+        ["3500000", "dollars"],
+        ["$3.5 million", "$3,500,000", "$3.5-million"],
+        [
+            "three point five million dollars",
+            "three and a half million dollars",
+            "three million five hundred thousand dollars",
+        ],
+    ),
     (["1", "dollars"], ["$1"], ["one dollar"]),
     (["20", "pounds"], ["£20"], ["twenty pounds"]),
     (["50", "cents"], ["50¢"], ["fifty cents"]),
@@ -192,7 +201,11 @@ def test_words_around_numbers_are_the_same_token_objects() -> None:
 def test_fragments_and_marks_survive() -> None:
     out = forms("six- sixty (sixty three) twen- twenty")
     assert [(t.text, t.parenthesized) for t in out] == [
-        ("six-", False), ("60", False), ("63", True), ("twen-", False), ("20", False)
+        ("six-", False),
+        ("60", False),
+        ("63", True),
+        ("twen-", False),
+        ("20", False),
     ]
     assert out[0].fragment
 
@@ -368,11 +381,61 @@ def test_doctests() -> None:
 # ---------------------------------------------------------------- properties
 
 _VOCAB = [
-    "one", "two", "three", "twenty", "nineteen", "ninety", "four", "hundred", "thousand", "million",
-    "first", "second", "twenty-first", "point", "zero", "oh", "and", "a", "half", "to", "nothing", "nil",
-    "dollars", "per", "cent", "percent", "july", "may", "Jan.", "of", "the", "who", "nineties",
-    "hundreds", "$12,500", "$3.5", "0.45", ".45", "7-5", "6-year-old", "21st", "1990's", "5%", "%",
-    "(sixty", "three)", "six-", "--", ",", "U.S.", "12:30", "1,100", "2-0.", "<TURN>", "e-mail",
+    "one",
+    "two",
+    "three",
+    "twenty",
+    "nineteen",
+    "ninety",
+    "four",
+    "hundred",
+    "thousand",
+    "million",
+    "first",
+    "second",
+    "twenty-first",
+    "point",
+    "zero",
+    "oh",
+    "and",
+    "a",
+    "half",
+    "to",
+    "nothing",
+    "nil",
+    "dollars",
+    "per",
+    "cent",
+    "percent",
+    "july",
+    "may",
+    "Jan.",
+    "of",
+    "the",
+    "who",
+    "nineties",
+    "hundreds",
+    "$12,500",
+    "$3.5",
+    "0.45",
+    ".45",
+    "7-5",
+    "6-year-old",
+    "21st",
+    "1990's",
+    "5%",
+    "%",
+    "(sixty",
+    "three)",
+    "six-",
+    "--",
+    ",",
+    "U.S.",
+    "12:30",
+    "1,100",
+    "2-0.",
+    "<TURN>",
+    "e-mail",
 ]
 
 
@@ -398,7 +461,7 @@ _PLAIN_VOCAB = [w for w in _VOCAB if w.replace("-", "").replace("'", "").isalnum
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(_PLAIN_VOCAB), max_size=14))
 @example(
-    pieces=['one', 'nil', 'to', 'nothing'],
+    pieces=["one", "nil", "to", "nothing"],
 )  # a score word read as 0 must open a window like a number
 def test_canonical_words_are_their_own_canonical_form(pieces) -> None:
     """Without punctuation (which the canonical text no longer has), the

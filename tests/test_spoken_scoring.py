@@ -55,7 +55,10 @@ def _write(tmp_path: Path, ref_text: str, hyp_text: str, ref_fills: dict, hyp_fi
 
 def _categories(paths: dict[str, Path], **options) -> dict[tuple[str, str], str]:
     result = score_files(
-        paths["ref.tpl"], paths["hyp.tpl"], ref_text=paths["reference.sgml"], hyp_text=paths["asr.sgml"],
+        paths["ref.tpl"],
+        paths["hyp.tpl"],
+        ref_text=paths["reference.sgml"],
+        hyp_text=paths["asr.sgml"],
         config=ScoreConfig(**options),
     )
     return {(p.slot, p.kind): p.category for p in result.points if p.kind in ("content", "extent")}
@@ -67,10 +70,15 @@ REF = "The judge fined Acme $12,500 on March 17th, and Duke beat Navy 98-71."
 def test_extent_over_a_multi_word_spoken_number_is_correct(tmp_path: Path) -> None:
     hyp = "the judge fined acme twelve thousand five hundred dollars on march seventeenth and duke beat navy ninety eight to seventy one"
     paths = _write(
-        tmp_path, REF, hyp,
+        tmp_path,
+        REF,
+        hyp,
         {"AMOUNT": "$12,500", "DATE": "March 17th", "SCORE": "98-71"},
-        {"AMOUNT": "twelve thousand five hundred dollars", "DATE": "march seventeenth",
-         "SCORE": "ninety eight to seventy one"},
+        {
+            "AMOUNT": "twelve thousand five hundred dollars",
+            "DATE": "march seventeenth",
+            "SCORE": "ninety eight to seventy one",
+        },
     )
     got = _categories(paths)
     # $12,500 = 12500 dollars, both tokens spanning `$12,500`; the spoken words are
@@ -84,7 +92,9 @@ def test_extent_over_a_multi_word_spoken_number_is_correct(tmp_path: Path) -> No
 def test_a_number_the_recognizer_got_wrong_stays_an_error(tmp_path: Path) -> None:
     hyp = "the judge fined acme twelve thousand six hundred dollars on march seventh and duke beat navy ninety eight to seventy"
     paths = _write(
-        tmp_path, REF, hyp,
+        tmp_path,
+        REF,
+        hyp,
         {"AMOUNT": "$12,500", "DATE": "March 17th", "SCORE": "98-71"},
         {"AMOUNT": "twelve thousand six hundred dollars", "DATE": "march seventh", "SCORE": "ninety eight to seventy"},
     )
@@ -104,8 +114,11 @@ def test_possessive_is_no_difference_in_noisy_content() -> None:
 
 def test_possessive_fill_through_the_scorer(tmp_path: Path) -> None:
     paths = _write(
-        tmp_path, "President Clinton's plan passed.", "president clinton plan passed",
-        {"WHO": "Clinton's"}, {"WHO": "clinton"},
+        tmp_path,
+        "President Clinton's plan passed.",
+        "president clinton plan passed",
+        {"WHO": "Clinton's"},
+        {"WHO": "clinton"},
     )
     assert _categories(paths)[("WHO", "content")] == "COR"
 
@@ -116,8 +129,18 @@ def test_stacked_mapping_files_apply_in_order_and_are_named_in_the_signature(tmp
     paths = _write(tmp_path, "The colour changed.", "the hue changed", {"WHAT": "colour"}, {"WHAT": "hue"})
     (tmp_path / "mine.glm").write_text("color => hue\n", encoding="utf-8")
     mine = parse_glm("color => hue\n").digest[:8]
-    base = ["score", str(paths["ref.tpl"]), str(paths["hyp.tpl"]), "--ref-text", str(paths["reference.sgml"]),
-            "--hyp-text", str(paths["asr.sgml"]), "--json", "-", "--quiet"]
+    base = [
+        "score",
+        str(paths["ref.tpl"]),
+        str(paths["hyp.tpl"]),
+        "--ref-text",
+        str(paths["reference.sgml"]),
+        "--hyp-text",
+        str(paths["asr.sgml"]),
+        "--json",
+        "-",
+        "--quiet",
+    ]
 
     def run(*glm: str) -> dict:
         result = CliRunner().invoke(app, [*base, *[a for g in glm for a in ("--glm", g)]])
@@ -137,16 +160,24 @@ def _content(data: dict) -> str:
     return point["category"]
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--spoken-forms", "fr"], "unknown --spoken-forms value 'fr' (hint: use en or none)"),
-    (["--glm", "none", "--glm", "default"],
-     "--glm none cannot be combined with other mapping files (hint: give --glm none alone, or only files)"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--spoken-forms", "fr"], "unknown --spoken-forms value 'fr' (hint: use en or none)"),
+        (
+            ["--glm", "none", "--glm", "default"],
+            "--glm none cannot be combined with other mapping files (hint: give --glm none alone, or only files)",
+        ),
+    ],
+)
 def test_bad_options_are_one_line_and_exit_2_in_a_real_process(tmp_path: Path, args: list[str], message: str) -> None:
     paths = _write(tmp_path, "The colour changed.", "the hue changed", {"WHAT": "colour"}, {"WHAT": "hue"})
     proc = subprocess.run(
         [sys.executable, "-m", "hub4eval", "score", str(paths["ref.tpl"]), str(paths["hyp.tpl"]), *args],
-        capture_output=True, text=True, check=False, env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     assert proc.returncode == 2
     assert proc.stderr == message + "\n"

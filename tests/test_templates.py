@@ -201,7 +201,9 @@ def test_empty_slot_has_no_alternatives_and_next_line_fill_belongs_to_slot() -> 
 
 
 def test_comments_blank_lines_crlf_tabs_and_no_final_newline() -> None:
-    text = "; leading comment\r\n\r\n<T-D-1> :=\r\n\tX:\t\"a\"\t##0#1#\r\n   ; inside\r\n\r\n\t\"b\"\r\n\tY: c ; not a comment"
+    text = (
+        '; leading comment\r\n\r\n<T-D-1> :=\r\n\tX:\t"a"\t##0#1#\r\n   ; inside\r\n\r\n\t"b"\r\n\tY: c ; not a comment'
+    )
     tset = parse_templates(text, "t.tpl")
     x = only_slot(tset, "X")
     assert [f.content for f in x.alternatives[0].fills] == ["a", "b"]  # type: ignore[union-attr]
@@ -282,18 +284,39 @@ ERRORS = [
     ("<T-D-1> :=\n<T-D-1> :=\n", "reference", 2, 1, "duplicate instance header <T-D-1>", "line 1"),
     ("<T-D-1> :=\n  X: a\n  Y: b\n  X: c\n", "reference", 4, 3, "duplicate slot X in instance <T-D-1>", "line 2"),
     ("<T-D-1> :=\n  X: <T-D-2>\n", "reference", 2, 6, "pointer <T-D-2> refers to no instance", "<T-D-1>"),
-    ("<T-D-1> :=\n  X: a\n   / b\n", "hypothesis", 3, 4, "'/' (a second fill-alternative) in hypothesis", "exactly one"),
+    (
+        "<T-D-1> :=\n  X: a\n   / b\n",
+        "hypothesis",
+        3,
+        4,
+        "'/' (a second fill-alternative) in hypothesis",
+        "exactly one",
+    ),
     ('<T-D-1> :=\n  X: "a" ##1#2#3#\n', "reference", 2, 10, "odd number of extent offsets (3)", "pairs"),
     ('<T-D-1> :=\n  X: "a" ##1#-2#\n', "reference", 2, 14, "negative extent offset -2", "offsets"),
     ('<T-D-1> :=\n  X: "a" ##5#2#\n', "hypothesis", 2, 12, "reversed extent 5..2", "start offset first"),
     ('<T-D-1> :=\n  X: "a" ##1#2#3#4#\n', "reference", 2, 10, "without [minimal] brackets has 2 extents", "[...]"),
-    ('<T-D-1> :=\n  X: "[a] [b]" ##1#2#3#4#\n', "reference", 2, 16, "2 bracket groups has 2 extents; expected 1 or 3", ""),
+    (
+        '<T-D-1> :=\n  X: "[a] [b]" ##1#2#3#4#\n',
+        "reference",
+        2,
+        16,
+        "2 bracket groups has 2 extents; expected 1 or 3",
+        "",
+    ),
     ('<T-D-1> :=\n  X: "a [b"\n', "reference", 2, 9, "'[' without a matching ']'", "close"),
     ('<T-D-1> :=\n  X: "a] b"\n', "reference", 2, 8, "']' without a matching '['", "[text]"),
     ('<T-D-1> :=\n  X: "[a [b]]"\n', "reference", 2, 10, "nested '['", "column 7"),
     ('<T-D-1> :=\n  X: "a []"\n', "reference", 2, 10, "empty minimal string", ""),
     ('<T-D-1> :=\n  X: "abc\n', "reference", 2, 6, "unterminated quoted fill", "'\"'"),
-    ("<T-D-1> :=\n  X: a ##\n", "reference", 2, 10, "unexpected end of the line; expected an integer offset", "##10#20#"),
+    (
+        "<T-D-1> :=\n  X: a ##\n",
+        "reference",
+        2,
+        10,
+        "unexpected end of the line; expected an integer offset",
+        "##10#20#",
+    ),
     ("<T-D-1> :=\n  X: a ##1#x#\n", "reference", 2, 12, "unexpected fill 'x#'; expected an integer offset", ""),
     ('<T-D-1> :=\n  X: "a" b\n', "reference", 2, 10, "unexpected fill 'b'; expected an extent part", ""),
     ("<T-D-1> :=\n  X: ##1#2#\n", "reference", 2, 6, "unexpected extent part '##'", "content before"),
@@ -440,18 +463,14 @@ def text_fills(draw: st.DrawFn, role: str) -> TextFill:
 @st.composite
 def template_sets(draw: st.DrawFn) -> TemplateSet:
     role = draw(st.sampled_from(["reference", "hypothesis"]))
-    keys = draw(
-        st.lists(st.tuples(_TYPE, _DOCID, st.integers(0, 99)), min_size=1, max_size=6, unique=True)
-    )
+    keys = draw(st.lists(st.tuples(_TYPE, _DOCID, st.integers(0, 99)), min_size=1, max_size=6, unique=True))
     pointers = [PointerFill(*key) for key in keys]
     max_alternatives = 3 if role == "reference" else 1
     instances = []
     for type_, docid, number in keys:
         # a pointer names an instance of its own instance set (same DOCID)
         fill = st.one_of(text_fills(role), st.sampled_from([p for p in pointers if p.docid == docid]))
-        alternative = st.builds(
-            lambda fills: FillAlternative(tuple(fills)), st.lists(fill, min_size=1, max_size=3)
-        )
+        alternative = st.builds(lambda fills: FillAlternative(tuple(fills)), st.lists(fill, min_size=1, max_size=3))
         names = draw(st.lists(_NAME, max_size=5, unique=True))
         slots = tuple(
             Slot(

@@ -28,6 +28,7 @@ from hub4eval.model import Instance
 
 # ----------------------------------------------------------- generated files
 
+
 def _mostly(good: st.SearchStrategy[str], bad: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
     """``good`` 15 times in 16, else ``bad``: most files have one problem or none."""
     return st.integers(0, 15).flatmap(lambda i: bad if i == 0 else good)
@@ -158,7 +159,6 @@ def _warnings(warnings: list[InputWarning]) -> list[tuple[Any, ...]]:
     return [(w.message, w.line, w.column) for w in warnings]
 
 
-
 @settings(max_examples=400, deadline=None)
 @given(templette_texts(), st.sampled_from(["reference", "hypothesis"]))
 def test_both_grammars_accept_the_same_files_with_the_same_result(text: str, role: str) -> None:
@@ -225,7 +225,7 @@ _TRICKY_LINES = [
 # (or part of it) as that fill.
 _TRICKY_LINES += [
     "  X: a\n  /\n  ; c\n<T-D-2> :=",
-    "  X: a\n  /\n  ;c d\n  \"e",
+    '  X: a\n  /\n  ;c d\n  "e',
     "  X: a\n  /\n\n  ;\n\t\n<T-D-2> :=",
     "  X: a\n  /\n  ; <T-D-1>\n  \f\n",
     "  X: a\n  / ; b",
@@ -250,9 +250,21 @@ _USUAL_FILLS = _mostly(
     st.sampled_from(['"a b" ##1#4#', '"x" ##0#1#', "<T-D-1>", "<E-D-2>", '"" ##3#3#', '"[a] b" ##2#7#']),
     st.sampled_from(
         [
-            '"a" ##4#1#', '"a" ##1#4', '"a"  ##1#4#', '"a" ##1#4# ', '"a"\t##1#4#', '"a""b" ##1#4#',
-            '"a" ##1#4#5#9#', '"[a]" ##1#4#2#3#', '"a]" ##1#2#', '"a" ##' + "1" * 19 + "#20#", "<T-D-1> ",
-            "<T-D-x>", "a ##1#2#", '"a" ##01#2#', '"a" ##1#2#"',
+            '"a" ##4#1#',
+            '"a" ##1#4',
+            '"a"  ##1#4#',
+            '"a" ##1#4# ',
+            '"a"\t##1#4#',
+            '"a""b" ##1#4#',
+            '"a" ##1#4#5#9#',
+            '"[a]" ##1#4#2#3#',
+            '"a]" ##1#2#',
+            '"a" ##' + "1" * 19 + "#20#",
+            "<T-D-1> ",
+            "<T-D-x>",
+            "a ##1#2#",
+            '"a" ##01#2#',
+            '"a" ##1#2#"',
         ]
     ),
 )
@@ -270,7 +282,9 @@ def usual_texts(draw: st.DrawFn) -> str:
             lines.append("    " + name + ": " + mark + draw(_USUAL_FILLS))
             for _ in range(draw(st.integers(0, 2))):
                 lines.append(draw(st.sampled_from(["       ", "  ", "\t"])) + draw(_USUAL_FILLS))
-            lines.extend(draw(st.lists(_mostly(st.nothing(), st.sampled_from(["  ; c", "", "  \f", "     / x"])), max_size=1)))
+            lines.extend(
+                draw(st.lists(_mostly(st.nothing(), st.sampled_from(["  ; c", "", "  \f", "     / x"])), max_size=1))
+            )
     newline = draw(_mostly(st.just("\n"), st.just("\r\n")))
     return newline.join(lines) + draw(st.sampled_from(["", "\n"]))
 
@@ -304,7 +318,7 @@ def test_the_sample_is_read_by_the_instance_level_grammar(examples: Path, name: 
 
 def test_written_files_are_read_by_the_instance_level_grammar() -> None:
     text = (
-        "; a comment\n\n<T-D-1> :=\n  X: ? \"a [b]\" ##1#4#\n       \"c\"\n     / d ##5#6#\n"
+        '; a comment\n\n<T-D-1> :=\n  X: ? "a [b]" ##1#4#\n       "c"\n     / d ##5#6#\n'
         "     /\n       Y: not a slot\n  EMPTY:\n  NEXT:\n    <T-D-1>\n"
     )
     tset = parse_templates(text, "t.tpl")

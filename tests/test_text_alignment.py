@@ -24,8 +24,12 @@ def test_general_motors_example_gives_4_5_on_both_sides():
     alignment = align_corpora(ref, hyp)
     [doc] = alignment.documents
     assert doc.rows() == [
-        ("the", "a", 1), ("h-", "", 2), ("heart", "part", 1), ("of", "of", 0),
-        ("general", "general", 0), ("motors", "motors", 0),
+        ("the", "a", 1),
+        ("h-", "", 2),
+        ("heart", "part", 1),
+        ("of", "of", 0),
+        ("general", "general", 0),
+        ("motors", "motors", 0),
     ]
     assert alignment.ref_extent("D", _gm(REF)) == Extent(4, 5)
     assert alignment.hyp_extent("D", _gm(HYP)) == Extent(4, 5)
@@ -43,7 +47,9 @@ def test_extent_touching_no_word_maps_to_none():
 
 def test_unsegmented_hypothesis_like_segmented_one():
     ref = parse_corpus(REF + "\n" + REF.replace(" D ", " E ").replace("General", "Ford"), "r", non_extractable=HIDE)
-    seg = align_corpora(ref, parse_corpus(HYP + "\n" + HYP.replace(" D ", " E ").replace("General", "Ford"), "h", non_extractable=HIDE))
+    seg = align_corpora(
+        ref, parse_corpus(HYP + "\n" + HYP.replace(" D ", " E ").replace("General", "Ford"), "h", non_extractable=HIDE)
+    )
     raw = " A part of General Motors\n A part of Ford Motors\n"
     unseg = align_corpora(ref, parse_corpus(raw, "asr"))
     assert unseg.unsegmented and not seg.unsegmented

@@ -48,8 +48,12 @@ def test_general_motors_segmented():
     assert alignment.hyp_extent("D", Extent(16, 30)) == Extent(4, 5)
     [document] = alignment.documents
     assert document.rows() == [
-        ("the", "a", 1), ("h-", "", 2), ("heart", "part", 1),
-        ("of", "of", 0), ("general", "general", 0), ("motors", "motors", 0),
+        ("the", "a", 1),
+        ("h-", "", 2),
+        ("heart", "part", 1),
+        ("of", "of", 0),
+        ("general", "general", 0),
+        ("motors", "motors", 0),
     ]
     # the tie rule of §7.2: h- is deleted, heart/part substituted
     assert alignment.ref_extent("D", _extent(PROC_REF, "h- heart")) == Extent(1, 2)
@@ -100,8 +104,11 @@ _WORDS = ("egypt", "won", "the", "cup", "south", "africa", "h-", "2-0", "uh")
 def _docs(draw):
     def body():
         words = draw(st.lists(st.sampled_from(_WORDS), max_size=12))
-        gaps = draw(st.lists(st.sampled_from([" ", "  ", ", ", " <T> ", "\n"]), min_size=len(words) + 1,
-                             max_size=len(words) + 1))
+        gaps = draw(
+            st.lists(
+                st.sampled_from([" ", "  ", ", ", " <T> ", "\n"]), min_size=len(words) + 1, max_size=len(words) + 1
+            )
+        )
         return "".join(g + w for g, w in zip(gaps, words, strict=False)) + gaps[-1]
 
     ids = draw(st.lists(st.sampled_from(["A", "B", "C"]), min_size=1, max_size=3, unique=True))
@@ -235,8 +242,11 @@ def test_glm_makes_spoken_numbers_one_column():
     hyp_score = with_glm.hyp_extent(None, _extent(raw.documents[0].text, "two nil"))
     assert ref_score == hyp_score and ref_score.start == ref_score.end  # both the token 2-0
     without = align_corpora(ref, raw)
-    assert without.ref_extent(doc.docid, _extent(doc.text, "two to nothing")).end - \
-        without.ref_extent(doc.docid, _extent(doc.text, "two to nothing")).start == 2
+    assert (
+        without.ref_extent(doc.docid, _extent(doc.text, "two to nothing")).end
+        - without.ref_extent(doc.docid, _extent(doc.text, "two to nothing")).start
+        == 2
+    )
 
 
 def test_glm_optional_tokens_are_aligned_like_words():
@@ -255,7 +265,8 @@ def test_glm_optional_tokens_are_aligned_like_words():
 
 def test_documents_on_one_side_are_warned_and_still_get_columns():
     ref = parse_corpus(
-        "<DOC><DOCNO>A</DOCNO> one two </DOC><DOC><DOCNO>B</DOCNO> three four five </DOC>", "r.sgml",
+        "<DOC><DOCNO>A</DOCNO> one two </DOC><DOC><DOCNO>B</DOCNO> three four five </DOC>",
+        "r.sgml",
         non_extractable=HIDE_DOCNO,
     )
     hyp_text = "<DOC><DOCNO>A</DOCNO> one too </DOC><DOC><DOCNO>C</DOCNO> six </DOC>"

@@ -30,9 +30,7 @@ def _pra_rows(rows: list[tuple[str, str, int]], width: int) -> list[tuple[str, s
         while end < len(ref_cells) and (end == start or used + len(ref_cells[end]) + 1 <= width):
             used += len(ref_cells[end]) + 1
             end += 1
-        lines.append(
-            (" ".join(ref_cells[start:end]), " ".join(hyp_cells[start:end]), " ".join(eval_cells[start:end]))
-        )
+        lines.append((" ".join(ref_cells[start:end]), " ".join(hyp_cells[start:end]), " ".join(eval_cells[start:end])))
         start = end
     return lines
 
@@ -43,11 +41,13 @@ def align_command(
         ..., help="Reference text corpus (SGML documents, ctm, trn or stm; '-' for standard input)."
     ),
     hyp_text: Path = typer.Argument(
-        ..., help="Hypothesis text corpus (e.g. ASR output: SGML with or without documents, ctm, trn, stm or "
-        "plain text; '-' for standard input)."
+        ...,
+        help="Hypothesis text corpus (e.g. ASR output: SGML with or without documents, ctm, trn, stm or "
+        "plain text; '-' for standard input).",
     ),
     show: bool = typer.Option(
-        False, "--show",
+        False,
+        "--show",
         help="Print the aligned words (REF/HYP rows like sclite's pra output) of the weighted alignment used "
         "for extents.",
     ),
@@ -63,7 +63,9 @@ def align_command(
     encoding: str = o.Encoding,
     text_format: Optional[o.TextFormatChoice] = o.TextFormat,
     hyp_text_format: Optional[o.TextFormatChoice] = o.HypTextFormat,
-    json_path: Optional[str] = typer.Option(None, "--json", help="Write the WER counts as JSON to PATH ('-' for standard output)."),
+    json_path: Optional[str] = typer.Option(
+        None, "--json", help="Write the WER counts as JSON to PATH ('-' for standard output)."
+    ),
     quiet: bool = o.Quiet,
 ) -> None:
     """Align two text corpora word by word and print the word error rate per document."""
@@ -83,14 +85,24 @@ def align_command(
     hidden = o.words("--non-extractable", non_extractable, DEFAULT_NON_EXTRACTABLE)
     # ScoreConfig checks --glm and --spoken-forms as the scoring commands do
     config = ScoreConfig(
-        glm=tuple(glm) if glm else ("default",), spoken_forms=spoken_forms, keep_punctuation=keep_punctuation,
-        case_sensitive=case_sensitive, non_extractable=hidden, spoken_element=spoken_element, unsegmented=unsegmented,
+        glm=tuple(glm) if glm else ("default",),
+        spoken_forms=spoken_forms,
+        keep_punctuation=keep_punctuation,
+        case_sensitive=case_sensitive,
+        non_extractable=hidden,
+        spoken_element=spoken_element,
+        unsegmented=unsegmented,
     )
     check_text_format(text_format)
     check_text_format(hyp_text_format, "--hyp-text-format")
     corpora = [
         read_text_corpus(
-            str(path), form, doc_tag=doc_tag, docno_tag=docno_tag, non_extractable=hidden, encoding=encoding,
+            str(path),
+            form,
+            doc_tag=doc_tag,
+            docno_tag=docno_tag,
+            non_extractable=hidden,
+            encoding=encoding,
             spoken_element=spoken_element,
         )
         for path, form in ((ref_text, text_format), (hyp_text, hyp_text_format or text_format))
@@ -98,12 +110,15 @@ def align_command(
     if not corpora[0].segmented:  # raw text (or a templette file) given as the reference
         raise unsegmented_reference_error(corpora[0])
     glm_file = load_glm(config.glm)
-    signature = config.signature(
-        texts="aligned", glm_digest=glm_digests(glm_file), only=ALIGNMENT_FIELDS
-    )
+    signature = config.signature(texts="aligned", glm_digest=glm_digests(glm_file), only=ALIGNMENT_FIELDS)
     alignment = align_corpora(
-        corpora[0], corpora[1], glm=glm_file, keep_punctuation=keep_punctuation,
-        case_sensitive=case_sensitive, unsegmented=unsegmented, spoken_forms=config.spoken_forms,
+        corpora[0],
+        corpora[1],
+        glm=glm_file,
+        keep_punctuation=keep_punctuation,
+        case_sensitive=case_sensitive,
+        unsegmented=unsegmented,
+        spoken_forms=config.spoken_forms,
     )
     glm_warnings = glm_file.warnings if glm_file is not None else ()
     print_warnings([*glm_warnings, *corpora[0].warnings, *corpora[1].warnings, *alignment.warnings], quiet)
@@ -123,8 +138,13 @@ def align_command(
 
     def row(name: str, counts: dict) -> list[str]:
         return [
-            name, str(counts["ref_words"]), str(counts["matches"]), str(counts["substitutions"]),
-            str(counts["deletions"]), str(counts["insertions"]), report.percent(counts["wer"]),
+            name,
+            str(counts["ref_words"]),
+            str(counts["matches"]),
+            str(counts["substitutions"]),
+            str(counts["deletions"]),
+            str(counts["insertions"]),
+            report.percent(counts["wer"]),
         ]
 
     for document in wer["documents"]:

@@ -26,6 +26,7 @@ from hub4eval.util.gcpause import paused_gc
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 1
 
+
 class OneLineUsageErrors(TyperGroup):
     """A bad option or argument is one line on stderr and exit status 2, like bad input.
 
@@ -69,7 +70,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-
 
 
 def _print_version(value: bool) -> None:
@@ -174,8 +174,11 @@ def write_error(error: OSError) -> InputError:
     if error.errno == errno.EISDIR:
         hint = "give the path of a file, not of a directory"
     if error.filename is not None:  # a file no handler named: reading or writing it failed
-        return InputError(f"cannot read or write the file: {reason}", str(error.filename),
-                          hint="check the path, its permissions and the free disk space")
+        return InputError(
+            f"cannot read or write the file: {reason}",
+            str(error.filename),
+            hint="check the path, its permissions and the free disk space",
+        )
     return InputError(f"cannot write the output: {reason}", "standard output", hint=hint)
 
 

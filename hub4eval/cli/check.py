@@ -72,7 +72,10 @@ def check_command(
     ),
     encoding: str = typer.Option("utf-8", "--encoding", help="Encoding of the input files (e.g. latin-1)."),
     text_format: Optional[o.TextFormatChoice] = typer.Option(
-        None, "--text-format", case_sensitive=False, help="Format of --text: sgml, ctm, trn, stm or txt (default: by file extension)."
+        None,
+        "--text-format",
+        case_sensitive=False,
+        help="Format of --text: sgml, ctm, trn, stm or txt (default: by file extension).",
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print no summary and no warnings, only errors."),
 ) -> None:

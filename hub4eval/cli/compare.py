@@ -45,7 +45,9 @@ def compare_command(
     hyp_text_format: Optional[o.TextFormatChoice] = o.HypTextFormat,
     bootstrap: int = typer.Option(10000, "--bootstrap", help="Paired document-level bootstrap resamples."),
     seed: int = typer.Option(12345, "--seed", help="Random seed of the resampling."),
-    json_path: Optional[str] = typer.Option(None, "--json", help="Write the comparison as JSON to PATH ('-' for standard output)."),
+    json_path: Optional[str] = typer.Option(
+        None, "--json", help="Write the comparison as JSON to PATH ('-' for standard output)."
+    ),
     quiet: bool = o.Quiet,
 ) -> None:
     """Score A and B against REF (same texts for both) and test F(A) - F(B) by paired bootstrap."""
@@ -64,18 +66,36 @@ def compare_command(
         raise UsageError(f"--bootstrap must be at least 1, got {bootstrap}", hint="e.g. --bootstrap 10000")
     o.one_from_stdin(REF=ref, A=hyp_a, B=hyp_b, **{"--ref-text": ref_text, "--hyp-text": hyp_text})
     config = o.build_config(
-        compare=compare, content=content, glm=glm, beta=beta, min_map_f=min_map_f,
-        unscored_slot=unscored_slot, premodifiers=premodifiers, keep_punctuation=keep_punctuation,
-        case_sensitive=case_sensitive, non_extractable=non_extractable, fillers=fillers,
+        compare=compare,
+        content=content,
+        glm=glm,
+        beta=beta,
+        min_map_f=min_map_f,
+        unscored_slot=unscored_slot,
+        premodifiers=premodifiers,
+        keep_punctuation=keep_punctuation,
+        case_sensitive=case_sensitive,
+        non_extractable=non_extractable,
+        fillers=fillers,
         spoken_element=spoken_element,
-        unsegmented=unsegmented, spoken_forms=spoken_forms,
+        unsegmented=unsegmented,
+        spoken_forms=spoken_forms,
     )
     results = [
         score_with_progress(
-            ref, hyp, config, description=f"scoring {hyp.name}", quiet=quiet, ref_text=ref_text,
-            hyp_text=hyp_text, encoding=encoding, doc_tag=doc_tag, docno_tag=docno_tag,
+            ref,
+            hyp,
+            config,
+            description=f"scoring {hyp.name}",
+            quiet=quiet,
+            ref_text=ref_text,
+            hyp_text=hyp_text,
+            encoding=encoding,
+            doc_tag=doc_tag,
+            docno_tag=docno_tag,
             ceiling=None if number == 0 else False,  # one ceiling: the same reference and texts
-            text_format=text_format, hyp_text_format=hyp_text_format,
+            text_format=text_format,
+            hyp_text_format=hyp_text_format,
         )
         for number, hyp in enumerate((hyp_a, hyp_b))
     ]
@@ -88,11 +108,19 @@ def compare_command(
         outcome = paired_bootstrap(
             [docs_a.get(d, Counts()) for d in documents],
             [docs_b.get(d, Counts()) for d in documents],
-            bootstrap, seed, beta, progress=advance,
+            bootstrap,
+            seed,
+            beta,
+            progress=advance,
         )
     if json_path is not None:
-        data = {"A": str(hyp_a), "B": str(hyp_b), "documents": len(documents), **outcome,
-                "signature": results[0].signature}
+        data = {
+            "A": str(hyp_a),
+            "B": str(hyp_b),
+            "documents": len(documents),
+            **outcome,
+            "signature": results[0].signature,
+        }
         if causes[0] is not None:
             data["by_cause"] = {"A": causes[0], "B": causes[1]}
         if results[0].ceiling is not None:
@@ -113,18 +141,22 @@ def compare_command(
                 f"SPU {split['recognition']['SPU']})  to extraction {sum(split['extraction'].values())} "
                 f"(INC {split['extraction']['INC']}  MIS {split['extraction']['MIS']}  "
                 f"SPU {split['extraction']['SPU']})",
-                highlight=False, soft_wrap=True,
+                highlight=False,
+                soft_wrap=True,
             )
     if results[0].ceiling is not None:
         ceiling_f = results[0].ceiling.total.metrics(beta)["F"]
         fractions = []
         for name, result in zip("AB", results, strict=True):
             f = result.total.metrics(beta)["F"]
-            fractions.append(f"F({name}) / ceiling = {report.percent(None if f is None or not ceiling_f else f / ceiling_f)}")
+            fractions.append(
+                f"F({name}) / ceiling = {report.percent(None if f is None or not ceiling_f else f / ceiling_f)}"
+            )
         console.print(
             f"ceiling (reference projected onto the hypothesis text): F = {report.percent(ceiling_f)}  "
             + "  ".join(fractions),
-            highlight=False, soft_wrap=True,
+            highlight=False,
+            soft_wrap=True,
         )
     console.print(
         f"F(A) - F(B) = {report.percent(outcome['difference'])} points  "

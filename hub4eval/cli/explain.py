@@ -84,10 +84,18 @@ def _print_table(console: Any, rows: list[Any]) -> None:
     for row in rows:
         point = row.point
         table.add_row(
-            point.category, point.kind, point.slot_key, point.docid,
-            row.ref_fill or "-", row.hyp_fill or "-",
-            row.reason + (f" (lost to {row.cause}{': ' + row.cause_note if row.cause_note else ''})"
-                          if row.cause is not None else ""),
+            point.category,
+            point.kind,
+            point.slot_key,
+            point.docid,
+            row.ref_fill or "-",
+            row.hyp_fill or "-",
+            row.reason
+            + (
+                f" (lost to {row.cause}{': ' + row.cause_note if row.cause_note else ''})"
+                if row.cause is not None
+                else ""
+            ),
         )
     console.print(table, markup=False)
 
@@ -96,20 +104,30 @@ def _print_table(console: Any, rows: list[Any]) -> None:
 def explain_command(
     ref: Path = typer.Argument(..., help="Reference templette file ('-' for standard input)."),
     hyp: Path = typer.Argument(..., help="Hypothesis templette file ('-' for standard input)."),
-    slot: Optional[list[str]] = typer.Option(None, "--slot", help="Only points of this slot, as TYPE.SLOT; repeatable."),
+    slot: Optional[list[str]] = typer.Option(
+        None, "--slot", help="Only points of this slot, as TYPE.SLOT; repeatable."
+    ),
     type_: Optional[list[str]] = typer.Option(None, "--type", help="Only points of this instance type; repeatable."),
     doc: Optional[list[str]] = typer.Option(None, "--doc", help="Only points of this document (DOCID); repeatable."),
     category: Optional[list[o.CategoryChoice]] = typer.Option(
-        None, "--category", case_sensitive=False, metavar="COR|INC|MIS|SPU|OPT|REM",
-        help="Only points of this category (any case); repeatable."
+        None,
+        "--category",
+        case_sensitive=False,
+        metavar="COR|INC|MIS|SPU|OPT|REM",
+        help="Only points of this category (any case); repeatable.",
     ),
     cause: Optional[list[str]] = typer.Option(
-        None, "--cause",
+        None,
+        "--cause",
         help="Only error points lost to this cause when the texts differ: recognition (the recognizer "
         "misheard the fill's words) or extraction (the words were right); repeatable.",
     ),
-    context: int = typer.Option(4, "--context", min=0, help="Aligned words shown on each side of a fill (texts differ)."),
-    table: bool = typer.Option(False, "--table", help="One table row per point (fills side by side), no aligned context."),
+    context: int = typer.Option(
+        4, "--context", min=0, help="Aligned words shown on each side of a fill (texts differ)."
+    ),
+    table: bool = typer.Option(
+        False, "--table", help="One table row per point (fills side by side), no aligned context."
+    ),
     ref_text: Optional[Path] = o.RefText,
     hyp_text: Optional[Path] = o.HypText,
     unsegmented: Optional[bool] = o.Unsegmented,
@@ -143,21 +161,44 @@ def explain_command(
     o.one_from_stdin(REF=ref, HYP=hyp, **{"--ref-text": ref_text, "--hyp-text": hyp_text})
     category = [o.choice(c) for c in category or ()]
     config = o.build_config(
-        compare=compare, content=content, glm=glm, beta=beta, min_map_f=min_map_f,
-        unscored_slot=unscored_slot, premodifiers=premodifiers, keep_punctuation=keep_punctuation,
-        case_sensitive=case_sensitive, non_extractable=non_extractable, fillers=fillers,
+        compare=compare,
+        content=content,
+        glm=glm,
+        beta=beta,
+        min_map_f=min_map_f,
+        unscored_slot=unscored_slot,
+        premodifiers=premodifiers,
+        keep_punctuation=keep_punctuation,
+        case_sensitive=case_sensitive,
+        non_extractable=non_extractable,
+        fillers=fillers,
         spoken_element=spoken_element,
-        unsegmented=unsegmented, spoken_forms=spoken_forms,
+        unsegmented=unsegmented,
+        spoken_forms=spoken_forms,
     )
     result = score_with_progress(
-        ref, hyp, config, description="mapping documents", quiet=quiet, ref_text=ref_text,
-        hyp_text=hyp_text, encoding=encoding, doc_tag=doc_tag, docno_tag=docno_tag,
-            text_format=text_format, hyp_text_format=hyp_text_format,
+        ref,
+        hyp,
+        config,
+        description="mapping documents",
+        quiet=quiet,
+        ref_text=ref_text,
+        hyp_text=hyp_text,
+        encoding=encoding,
+        doc_tag=doc_tag,
+        docno_tag=docno_tag,
+        text_format=text_format,
+        hyp_text_format=hyp_text_format,
     )
     print_warnings(result.warnings, quiet)
     rows = explain(
-        result, slots=slot or (), types=type_ or (), documents=doc or (), categories=category or (),
-        causes=cause or (), around=context,
+        result,
+        slots=slot or (),
+        types=type_ or (),
+        documents=doc or (),
+        categories=category or (),
+        causes=cause or (),
+        around=context,
     )
     console = make_console()
     if table:

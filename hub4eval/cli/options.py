@@ -53,8 +53,26 @@ class LevelChoice(str, Enum):
 # --sort: a metric (worst first) or a count (largest first); same names as the table columns.
 SortChoice = Enum(  # type: ignore[misc]
     "SortChoice",
-    {name: name for name in ("F", "REC", "PRE", "UND", "OVG", "SUB", "ERR",
-                             "POS", "ACT", "COR", "INC", "MIS", "SPU", "OPT", "REM")},
+    {
+        name: name
+        for name in (
+            "F",
+            "REC",
+            "PRE",
+            "UND",
+            "OVG",
+            "SUB",
+            "ERR",
+            "POS",
+            "ACT",
+            "COR",
+            "INC",
+            "MIS",
+            "SPU",
+            "OPT",
+            "REM",
+        )
+    },
     type=str,
 )
 CategoryChoice = Enum(  # type: ignore[misc]
@@ -63,8 +81,10 @@ CategoryChoice = Enum(  # type: ignore[misc]
 
 
 RefText = typer.Option(
-    None, "--ref-text", help="Reference text corpus (SGML, ctm, trn or stm; '-' for standard input); validates "
-    "extents, needed for --hyp-text."
+    None,
+    "--ref-text",
+    help="Reference text corpus (SGML, ctm, trn or stm; '-' for standard input); validates "
+    "extents, needed for --hyp-text.",
 )
 HypText = typer.Option(
     None,
@@ -79,11 +99,15 @@ Unsegmented = typer.Option(
     "unsegmented when it has no document tags).",
 )
 Compare = typer.Option(
-    CompareChoice.both.value, "--compare", case_sensitive=False,
+    CompareChoice.both.value,
+    "--compare",
+    case_sensitive=False,
     help="Aspects of text fills that give points: content, extent, or both.",
 )
 Content = typer.Option(
-    ContentChoice.auto.value, "--content", case_sensitive=False,
+    ContentChoice.auto.value,
+    "--content",
+    case_sensitive=False,
     help="Content comparison: clean (substrings), noisy (tokens, fillers optional), or auto (noisy when the "
     "texts differ).",
 )

@@ -48,13 +48,26 @@ def project_command(
     from hub4eval.io.templettes import write_templates
 
     config = o.build_config(
-        compare="both", content="auto", glm=glm, beta=1.0, min_map_f=None, unscored_slot=None,
-        premodifiers=" ".join(o.DEFAULT_PREMODIFIERS), keep_punctuation=keep_punctuation,
-        case_sensitive=case_sensitive, non_extractable=non_extractable, fillers=" ".join(o.DEFAULT_FILLERS),
+        compare="both",
+        content="auto",
+        glm=glm,
+        beta=1.0,
+        min_map_f=None,
+        unscored_slot=None,
+        premodifiers=" ".join(o.DEFAULT_PREMODIFIERS),
+        keep_punctuation=keep_punctuation,
+        case_sensitive=case_sensitive,
+        non_extractable=non_extractable,
+        fillers=" ".join(o.DEFAULT_FILLERS),
         unsegmented=unsegmented,
     )
     projected = project_files(
-        ref, ref_text=ref_text, hyp_text=hyp_text, config=config, encoding=encoding, doc_tag=doc_tag,
+        ref,
+        ref_text=ref_text,
+        hyp_text=hyp_text,
+        config=config,
+        encoding=encoding,
+        doc_tag=doc_tag,
         docno_tag=docno_tag,
     )
     print_warnings(projected.warnings, quiet)

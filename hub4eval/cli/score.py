@@ -80,9 +80,18 @@ def score_with_progress(
 
     with progress_bar(description, quiet) as advance:
         result = score_files(
-            ref, hyp, ref_text=o.existing(ref_text), hyp_text=o.existing(hyp_text), config=config,
-            encoding=encoding, doc_tag=doc_tag, docno_tag=docno_tag, progress=advance, ceiling=ceiling,
-            text_format=text_format, hyp_text_format=hyp_text_format,
+            ref,
+            hyp,
+            ref_text=o.existing(ref_text),
+            hyp_text=o.existing(hyp_text),
+            config=config,
+            encoding=encoding,
+            doc_tag=doc_tag,
+            docno_tag=docno_tag,
+            progress=advance,
+            ceiling=ceiling,
+            text_format=text_format,
+            hyp_text_format=hyp_text_format,
         )
     return keep_until_exit(result)  # freed by the process exit, not object by object
 
@@ -138,17 +147,28 @@ def score_command(
         None, "--json", help="Write the full result as JSON to PATH ('-' for standard output)."
     ),
     csv_path: Optional[str] = typer.Option(
-        None, "--csv", help="Write one row per slot (and type, and ALL) as CSV to PATH ('-' for standard output, "
-        "then only the CSV is printed)."
+        None,
+        "--csv",
+        help="Write one row per slot (and type, and ALL) as CSV to PATH ('-' for standard output, "
+        "then only the CSV is printed).",
     ),
     by: Optional[list[o.LevelChoice]] = typer.Option(
-        None, "--by", case_sensitive=False, metavar="document|type", help="Also print a table per document or per type; repeatable."
+        None,
+        "--by",
+        case_sensitive=False,
+        metavar="document|type",
+        help="Also print a table per document or per type; repeatable.",
     ),
     sort: Optional[o.SortChoice] = typer.Option(
-        None, "--sort", case_sensitive=False, metavar="F|REC|PRE|UND|OVG|SUB|ERR|POS|ACT|COR|INC|MIS|SPU|OPT|REM",
+        None,
+        "--sort",
+        case_sensitive=False,
+        metavar="F|REC|PRE|UND|OVG|SUB|ERR|POS|ACT|COR|INC|MIS|SPU|OPT|REM",
         help="Sort --by tables by a metric, worst first (e.g. F), or by a count, largest first (e.g. MIS).",
     ),
-    show_mapping: bool = typer.Option(False, "--show-mapping", help="Print which instances were mapped, with each pair's F."),
+    show_mapping: bool = typer.Option(
+        False, "--show-mapping", help="Print which instances were mapped, with each pair's F."
+    ),
     html_path: Optional[str] = typer.Option(
         None, "--html", help="Write a self-contained HTML report (tables, F chart, drill-down) to PATH."
     ),
@@ -157,7 +177,8 @@ def score_command(
     ),
     seed: int = typer.Option(12345, "--seed", help="Random seed of --bootstrap (same seed, same intervals)."),
     ceiling: bool = typer.Option(
-        True, "--ceiling/--no-ceiling",
+        True,
+        "--ceiling/--no-ceiling",
         help="When the texts differ, also score the reference templates projected onto the hypothesis "
         "text: the best F any extractor can reach on this recognizer's output.",
     ),
@@ -173,8 +194,9 @@ def score_command(
     sort = None if sort is None else o.choice(sort)
     if sort is not None and sort.upper() not in METRICS + report.COUNT_COLUMNS:
         raise UsageError(f"unknown --sort value {sort!r}", hint="use a metric such as F or a count such as MIS")
-    to_stdout = [name for name, path in (("--json", json_path), ("--csv", csv_path), ("--html", html_path))
-                 if path == "-"]
+    to_stdout = [
+        name for name, path in (("--json", json_path), ("--csv", csv_path), ("--html", html_path)) if path == "-"
+    ]
     if len(to_stdout) > 1:
         raise UsageError(
             f"{' and '.join(to_stdout)} both write to standard output ('-')",
@@ -184,17 +206,35 @@ def score_command(
     if bootstrap < 0:
         raise UsageError(f"--bootstrap must be 0 or more, got {bootstrap}", hint="e.g. --bootstrap 10000")
     config = o.build_config(
-        compare=compare, content=content, glm=glm, beta=beta, min_map_f=min_map_f,
-        unscored_slot=unscored_slot, premodifiers=premodifiers, keep_punctuation=keep_punctuation,
-        case_sensitive=case_sensitive, non_extractable=non_extractable, fillers=fillers,
+        compare=compare,
+        content=content,
+        glm=glm,
+        beta=beta,
+        min_map_f=min_map_f,
+        unscored_slot=unscored_slot,
+        premodifiers=premodifiers,
+        keep_punctuation=keep_punctuation,
+        case_sensitive=case_sensitive,
+        non_extractable=non_extractable,
+        fillers=fillers,
         spoken_element=spoken_element,
-        unsegmented=unsegmented, spoken_forms=spoken_forms,
+        unsegmented=unsegmented,
+        spoken_forms=spoken_forms,
     )
     result = score_with_progress(
-        ref, hyp, config, description="mapping documents", quiet=quiet, ref_text=ref_text,
-        hyp_text=hyp_text, encoding=encoding, doc_tag=doc_tag, docno_tag=docno_tag,
+        ref,
+        hyp,
+        config,
+        description="mapping documents",
+        quiet=quiet,
+        ref_text=ref_text,
+        hyp_text=hyp_text,
+        encoding=encoding,
+        doc_tag=doc_tag,
+        docno_tag=docno_tag,
         ceiling=None if ceiling else False,
-        text_format=text_format, hyp_text_format=hyp_text_format,
+        text_format=text_format,
+        hyp_text_format=hyp_text_format,
     )
     print_warnings(result.warnings, quiet)
     intervals = ceiling_bounds = None
@@ -208,16 +248,27 @@ def score_command(
         if result.ceiling is not None:
             with progress_bar("bootstrap resamples (ceiling)", quiet) as advance:
                 ceiling_bounds = ceiling_intervals(
-                    document_counts(result), document_counts(result.ceiling), bootstrap, seed, beta,
+                    document_counts(result),
+                    document_counts(result.ceiling),
+                    bootstrap,
+                    seed,
+                    beta,
                     progress=advance,
                 )
     if json_path is not None:
-        extra = None if intervals is None else {
-            "bootstrap": {"resamples": bootstrap, "seed": seed, "level": 0.95,
-                          **{m: list(v) for m, v in intervals.items()},
-                          **({} if ceiling_bounds is None else
-                             {"ceiling": {m: list(v) for m, v in ceiling_bounds.items()}})}
-        }
+        extra = (
+            None
+            if intervals is None
+            else {
+                "bootstrap": {
+                    "resamples": bootstrap,
+                    "seed": seed,
+                    "level": 0.95,
+                    **{m: list(v) for m, v in intervals.items()},
+                    **({} if ceiling_bounds is None else {"ceiling": {m: list(v) for m, v in ceiling_bounds.items()}}),
+                }
+            }
+        )
         _write(export.iter_json_text(result, extra), json_path, "--json")
     if html_path is not None:
         from hub4eval.report.html import to_html
@@ -225,7 +276,8 @@ def score_command(
         note = f"{bootstrap} document resamples, seed {seed}" if intervals is not None else ""
         _write(
             to_html(result, intervals=intervals, bootstrap_note=note, ceiling_intervals=ceiling_bounds),
-            html_path, "--html",
+            html_path,
+            "--html",
         )
     if csv_path is not None:
         _write(export.to_csv_text(result), csv_path, "--csv")

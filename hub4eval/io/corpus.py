@@ -238,12 +238,10 @@ def parse_corpus(
                     tag.start,
                     hint=f"close every document with </{doc_tag}>",
                 )
-            if text[outside:tag.start].strip() and not warnings:
-                stray = outside + len(text[outside:tag.start]) - len(text[outside:tag.start].lstrip())
+            if text[outside : tag.start].strip() and not warnings:
+                stray = outside + len(text[outside : tag.start]) - len(text[outside : tag.start].lstrip())
                 line, column = lines.position(stray)
-                warnings.append(
-                    InputWarning("text outside any document is ignored", path, line, column)
-                )
+                warnings.append(InputWarning("text outside any document is ignored", path, line, column))
             opened, first_tag = tag, index
             continue
         if opened is None:
@@ -256,8 +254,9 @@ def parse_corpus(
         document = _document(text, opened, tag, inner, docno, docno_tag, hidden, seen, path, lines)
         spoken = _spoken(inner, opened.start, document.extractable, spoken_name, path, lines)
         if spoken is not None:
-            document = Document(document.docid, document.text, document.offset, document.line,
-                                document.extractable, spoken)
+            document = Document(
+                document.docid, document.text, document.offset, document.line, document.extractable, spoken
+            )
         documents.append(document)
         opened, outside = None, tag.end
     if opened is not None:
@@ -270,9 +269,7 @@ def parse_corpus(
         stray = outside + len(text[outside:]) - len(text[outside:].lstrip())
         line, column = lines.position(stray)
         warnings.append(InputWarning("text outside any document is ignored", path, line, column))
-    return Corpus(
-        tuple(documents), segmented=True, path=path, warnings=tuple(warnings), spoken_element=spoken_element
-    )
+    return Corpus(tuple(documents), segmented=True, path=path, warnings=tuple(warnings), spoken_element=spoken_element)
 
 
 def _document(
@@ -317,7 +314,9 @@ def _document(
     docid = "".join(text[opens[0].end : closing.start].split())
     if not docid:
         raise InputError(
-            f"empty <{docno_tag}> element", path, *lines.position(opens[0].start),
+            f"empty <{docno_tag}> element",
+            path,
+            *lines.position(opens[0].start),
             hint="the identifier is the element's non-blank characters",
         )
     if docid in seen:
@@ -375,12 +374,16 @@ def with_spoken_element(corpus: Corpus, element: str) -> Corpus:
     for doc in corpus.documents:
         tags = _tags_lenient(doc.text)
         documents.append(
-            Document(doc.docid, doc.text, doc.offset, doc.line, doc.extractable,
-                     _spoken(tags, 0, doc.extractable, name, corpus.path, None))
+            Document(
+                doc.docid,
+                doc.text,
+                doc.offset,
+                doc.line,
+                doc.extractable,
+                _spoken(tags, 0, doc.extractable, name, corpus.path, None),
+            )
         )
-    return Corpus(
-        tuple(documents), corpus.segmented, corpus.path, corpus.warnings, spoken_element=element
-    )
+    return Corpus(tuple(documents), corpus.segmented, corpus.path, corpus.warnings, spoken_element=element)
 
 
 def _tags_lenient(text: str) -> list[_Tag]:

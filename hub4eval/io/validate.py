@@ -129,8 +129,7 @@ def _content_mismatch(tset: TemplateSet, fill: TextFill, document: Document) -> 
     if written == actual:
         return None
     return InputWarning(
-        f"content {_shorten(written)!r} does not match the text at {extent.start}..{extent.end}: "
-        f"{_shorten(actual)!r}",
+        f"content {_shorten(written)!r} does not match the text at {extent.start}..{extent.end}: {_shorten(actual)!r}",
         tset.path,
         fill.line,
         fill.column,

@@ -79,9 +79,7 @@ def _metrics(sums: Any, beta: float) -> dict[str, Any]:
         }
 
 
-def _resampled_sums(
-    arrays: Sequence[Any], n: int, seed: int, progress: Progress | None = None
-) -> Iterator[list[Any]]:
+def _resampled_sums(arrays: Sequence[Any], n: int, seed: int, progress: Progress | None = None) -> Iterator[list[Any]]:
     """Yield, block by block, the resampled count sums of each array (same draws for all).
 
     The weights of a block are multinomial (documents draws over documents,

@@ -406,10 +406,7 @@ def _chart(result: ScoreResult) -> str:
     longest = max((len(name) for name, _ in rows), default=10)
     label = min(480, 16 + 9 * longest)  # room for upper-case names at 12px
     bar, height = 300, 22
-    parts = [
-        f'<svg width="{label + bar + 60}" height="{height * len(rows) + 10}" '
-        f'role="img" aria-label="F per slot">'
-    ]
+    parts = [f'<svg width="{label + bar + 60}" height="{height * len(rows) + 10}" role="img" aria-label="F per slot">']
     for i, (name, counts) in enumerate(rows):
         f = counts.metrics(result.config.beta)["F"]
         y = 5 + i * height
@@ -526,8 +523,11 @@ def report_data(result: ScoreResult, around: int = 4) -> dict[str, Any]:
     hyp_fill = [code for code, flag in zip(fill_fresh, is_ref, strict=True) if not flag]
     inst, inst_codes = _index(list(map(attrgetter("instance"), refs)) + list(map(attrgetter("instance"), hyps)))
     # An error lost to the recognizer or the extractor says so after its reason.
-    reasons, reason_codes = _index([_reason(result, point) for point in points] if result.alignment is not None else
-                                   list(map(attrgetter("reason"), points)))
+    reasons, reason_codes = _index(
+        [_reason(result, point) for point in points]
+        if result.alignment is not None
+        else list(map(attrgetter("reason"), points))
+    )
     contexts: list[list[int]] = []
     ctx_col: list[int] = []
     words = _Strings()
@@ -691,7 +691,7 @@ def to_html(
         out += [f"<li>{escape(str(w))}</li>" for w in result.warnings]
         out.append("</ul>")
     out.append(
-        '<noscript><p><b>The per-document table, the mapping and the drill-down need JavaScript;'
+        "<noscript><p><b>The per-document table, the mapping and the drill-down need JavaScript;"
         " the tables above and the chart do not.</b></p></noscript>"
     )
     out.append('<p id="data-status" class="status">Loading the report data…</p>')
@@ -715,8 +715,10 @@ def to_html(
         " and a document to list its points in the drill-down.</p>"
         '<div id="documents-view"></div>'
     )
-    out.append("<h2>Mapping</h2><p>Which hypothesis document and instance was mapped to which reference one"
-               " (<code>-</code>: left unmapped), with each instance pair's F.</p>")
+    out.append(
+        "<h2>Mapping</h2><p>Which hypothesis document and instance was mapped to which reference one"
+        " (<code>-</code>: left unmapped), with each instance pair's F.</p>"
+    )
     out.append('<div id="set-mapping-view"></div><div id="mapping-view"></div>')
 
     out.append(

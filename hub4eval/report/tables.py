@@ -180,7 +180,9 @@ def cause_table(result: ScoreResult) -> Table | None:
     entity = result.entity_wer or {"summary": None, "by_slot": {}}
     table = Table(
         title="What the recognizer cost (errors lost to recognition / to extraction)",
-        title_justify="left", show_edge=False, pad_edge=False,
+        title_justify="left",
+        show_edge=False,
+        pad_edge=False,
     )
     # Compact enough for 80 columns: each cause's errors as INC/MIS/SPU in one cell.
     table.add_column("SLOT", no_wrap=True)
@@ -192,7 +194,8 @@ def cause_table(result: ScoreResult) -> Table | None:
         errors = totals["recognition"] + totals["extraction"]
         recognition, extraction = split["recognition"], split["extraction"]
         table.add_row(
-            name, str(errors),
+            name,
+            str(errors),
             "/".join(str(recognition[c]) for c in ("INC", "MIS", "SPU")),
             "/".join(str(extraction[c]) for c in ("INC", "MIS", "SPU")),
             percent(totals["recognition"] / errors if errors else None),

@@ -121,8 +121,12 @@ class Attributor:
         return None
 
     def note(
-        self, category: str, ref_docid: str | None, hyp_docid: str | None,
-        ref_fill: Fill | None, hyp_fill: Fill | None,
+        self,
+        category: str,
+        ref_docid: str | None,
+        hyp_docid: str | None,
+        ref_fill: Fill | None,
+        hyp_fill: Fill | None,
     ) -> str:
         """What the recognizer did to a recognition error's words, in words; else ''.
 
@@ -162,8 +166,17 @@ def attributed_points(result: Any) -> Iterator[Point]:
             if attributor is not None:
                 cause = attributor.cause(verdict.category, ref, hyp, ref_fill, hyp_fill)
             yield Point(
-                verdict.kind, verdict.category, docid, type_name, slot,
-                ref_ref, hyp_ref, verdict.reason, ref_fill, hyp_fill, cause,
+                verdict.kind,
+                verdict.category,
+                docid,
+                type_name,
+                slot,
+                ref_ref,
+                hyp_ref,
+                verdict.reason,
+                ref_fill,
+                hyp_fill,
+                cause,
             )
 
 
@@ -194,7 +207,10 @@ def cause_counts(result: Any) -> dict[str, dict[str, dict[str, dict[str, int]]]]
                 continue
             cause = attributor.cause(category, ref, hyp, ref_fill, hyp_fill)
             for level, name in (
-                ("slot", f"{type_name}.{slot}"), ("type", type_name), ("document", docid), ("kind", verdict.kind),
+                ("slot", f"{type_name}.{slot}"),
+                ("type", type_name),
+                ("document", docid),
+                ("kind", verdict.kind),
                 ("all", ""),
             ):
                 out[level][name][cause][category] += 1  # type: ignore[index]

@@ -67,9 +67,7 @@ def reference_text_keys(slot: str, fill: PreparedFill, how: TextComparison) -> l
     if how.content:
         if how.noisy:
             keys += [("w", slot, token.text) for token in maximal.tokens]
-            if any(
-                all(is_optional_reference(t, how.fillers) for t in minimal.tokens) for minimal in fill.minimals
-            ):
+            if any(all(is_optional_reference(t, how.fillers) for t in minimal.tokens) for minimal in fill.minimals):
                 keys.append(("w", slot, ""))  # an empty hypothesis can be correct (§6)
         elif fill.minimals == (maximal,):  # no brackets: only the maximal string itself
             keys.append(("c", slot, maximal.text))

@@ -45,9 +45,7 @@ def greedy_map(
     >>> [(r, h) for r, h, _ in greedy_map(pairs, lambda c: c)]
     [(0, 1)]
     """
-    ranked = sorted(
-        candidates, key=lambda item: tie_key(counts_of(item[2]), item[0], item[1], beta_squared)
-    )
+    ranked = sorted(candidates, key=lambda item: tie_key(counts_of(item[2]), item[0], item[1], beta_squared))
     used_ref: set[int] = set()
     used_hyp: set[int] = set()
     chosen = []

@@ -129,10 +129,13 @@ def type_order(ref: TemplateSet, hyp: TemplateSet) -> tuple[str, ...]:
         state[node] = 1
         for target, fill, path in edges[node]:
             if state.get(target) == 1:
-                cycle = " -> ".join(trail[trail.index(target):] + [node, target]) if target in trail else f"{node} -> {target}"
+                cycle = (
+                    " -> ".join(trail[trail.index(target) :] + [node, target])
+                    if target in trail
+                    else f"{node} -> {target}"
+                )
                 raise InputError(
-                    f"instance types point to each other in a cycle ({cycle}); "
-                    "pointer points cannot be decided",
+                    f"instance types point to each other in a cycle ({cycle}); pointer points cannot be decided",
                     path,
                     fill.line or None,
                     fill.column or None,
@@ -198,10 +201,12 @@ class Mapper:
                 else:
                     view[name] = (slot, ((fill,),), None)
                 continue
-            prepared = tuple([
-                tuple([prepare(f, docid) if type(f) is TextFill else f for f in alternative.fills])
-                for alternative in alternatives
-            ])
+            prepared = tuple(
+                [
+                    tuple([prepare(f, docid) if type(f) is TextFill else f for f in alternative.fills])
+                    for alternative in alternatives
+                ]
+            )
             view[name] = (slot, prepared, None)
         views[id(inst)] = (inst, view)
         return view
@@ -253,8 +258,7 @@ class Mapper:
         for name, (slot, alternatives, _) in self._view(inst, reference).items():
             fills = tuple(
                 tuple(
-                    (True, item.has_extent) if type(item) is PreparedFill
-                    else (False, reference and removable(item))  # type: ignore[arg-type]
+                    (True, item.has_extent) if type(item) is PreparedFill else (False, reference and removable(item))  # type: ignore[arg-type]
                     for item in alternative
                 )
                 for alternative in alternatives
@@ -294,9 +298,7 @@ class Mapper:
                 verdicts = (compare_pointer(ref_items[i], hyp_items[j], mapping),)  # type: ignore[arg-type]
                 chosen.append((i, j, (verdicts, _counts(verdicts))))
         else:
-            chosen = greedy_map(
-                self._fill_candidates(ref_items, hyp_items, mapping), lambda p: p[1], self.beta_squared
-            )
+            chosen = greedy_map(self._fill_candidates(ref_items, hyp_items, mapping), lambda p: p[1], self.beta_squared)
         pairs: list[tuple[int | None, int | None, tuple[Verdict, ...]]] = []
         total = Counts()
         used_ref, used_hyp = set(), set()
@@ -310,9 +312,7 @@ class Mapper:
                 continue
             if isinstance(item, PointerFill):
                 verdicts = (
-                    unpaired_pointer(
-                        item, reference=True, optional_slot=optional_slot, removed=removable(item)
-                    ),
+                    unpaired_pointer(item, reference=True, optional_slot=optional_slot, removed=removable(item)),
                 )
             else:
                 verdicts = unpaired_text(item, config, reference=True, optional_slot=optional_slot)
@@ -369,15 +369,21 @@ class Mapper:
         if len(alternatives) == 1:
             index = 0
             pairs, counts = self.match_fills(
-                alternatives[0], hyp_items,
-                optional_slot=optional, mapping=mapping, removable=removable,
+                alternatives[0],
+                hyp_items,
+                optional_slot=optional,
+                mapping=mapping,
+                removable=removable,
             )
         else:
             best: tuple[tuple, int, FillPairs, Counts] | None = None
             for k, alternative in enumerate(alternatives):
                 pairs, counts = self.match_fills(
-                    alternative, hyp_items,
-                    optional_slot=optional, mapping=mapping, removable=removable,
+                    alternative,
+                    hyp_items,
+                    optional_slot=optional,
+                    mapping=mapping,
+                    removable=removable,
                 )
                 key = tie_key(counts, k, 0, self.beta_squared)
                 if best is None or key < best[0]:
@@ -407,9 +413,7 @@ class Mapper:
             if hyp_slot is not None and ref_slot[2] is not None and hyp_slot[2] is not None:
                 # the common case, one text fill on each side: no greedy needed
                 verdicts = compare_text(ref_slot[2], hyp_slot[2], how)
-                slots.append(
-                    SlotMatch(name, 0, ref_slot[1][0], hyp_slot[1][0], ((0, 0, verdicts),), _counts(verdicts))
-                )
+                slots.append(SlotMatch(name, 0, ref_slot[1][0], hyp_slot[1][0], ((0, 0, verdicts),), _counts(verdicts)))
             else:
                 slots.append(self.match_slot(name, ref_slot, hyp_slot, mapping, removable))
         for name, hyp_slot in hyp_view.items():
@@ -417,14 +421,10 @@ class Mapper:
                 slots.append(self.match_slot(name, None, hyp_slot, mapping, removable))
         return InstanceMatch(ref, hyp, tuple(slots), Counts.total([slot.counts for slot in slots]))
 
-    def match_sets(
-        self, ref: InstanceSet | None, hyp: InstanceSet | None, order: Sequence[str]
-    ) -> SetMatch:
+    def match_sets(self, ref: InstanceSet | None, hyp: InstanceSet | None, order: Sequence[str]) -> SetMatch:
         """Map the instances of two instance sets, type by type in dependency order."""
         mapping: dict[str, str] = {}
-        optional_refs = {
-            inst.key for inst in (ref.instances if ref is not None else ()) if inst.optional
-        }
+        optional_refs = {inst.key for inst in (ref.instances if ref is not None else ()) if inst.optional}
 
         def removable(fill: PointerFill) -> bool:
             return fill.key in optional_refs and fill.key not in mapping
@@ -439,9 +439,7 @@ class Mapper:
                 continue
             classes = None
             if len(refs) * len(hyps) <= _ALL_PAIRS:
-                promising: Iterable[tuple[int, int]] = [
-                    (i, j) for i in range(len(refs)) for j in range(len(hyps))
-                ]
+                promising: Iterable[tuple[int, int]] = [(i, j) for i in range(len(refs)) for j in range(len(hyps))]
             else:  # only pairs that can have a COR are counted before the F = 0 pairs
                 try:
                     promising = sharing_pairs(
@@ -468,8 +466,14 @@ class Mapper:
 
             try:
                 pairs = greedy_map_sparse(
-                    len(refs), len(hyps), promising, counts_of, self.beta_squared, self.config.min_map_f,
-                    classes=classes, max_pairs=MAX_CANDIDATE_PAIRS,
+                    len(refs),
+                    len(hyps),
+                    promising,
+                    counts_of,
+                    self.beta_squared,
+                    self.config.min_map_f,
+                    classes=classes,
+                    max_pairs=MAX_CANDIDATE_PAIRS,
                 )
             except TooManyPairs as error:
                 raise _too_many_pairs(refs, hyps, type_name, error.count) from None
@@ -483,9 +487,7 @@ class Mapper:
             mapped_hyp = {j for _, j, _ in chosen}
             by_ref = {i: m for i, _, m in chosen}
             for i, r in enumerate(refs):
-                matches.append(
-                    by_ref[i] if i in mapped_ref else self.match_instance(r, None, mapping, removable)
-                )
+                matches.append(by_ref[i] if i in mapped_ref else self.match_instance(r, None, mapping, removable))
             for j, h in enumerate(hyps):
                 if j not in mapped_hyp:
                     matches.append(self.match_instance(None, h, mapping, removable))
@@ -525,13 +527,10 @@ class Mapper:
         by_ref = {i: m for i, _, m in chosen}
         mapped_hyp = {j for _, j, _ in chosen}
         matches = [
-            by_ref[i] if i in by_ref else self.match_sets(iset, None, order)
-            for i, iset in enumerate(ref.instance_sets)
+            by_ref[i] if i in by_ref else self.match_sets(iset, None, order) for i, iset in enumerate(ref.instance_sets)
         ]
         matches += [
-            self.match_sets(None, iset, order)
-            for j, iset in enumerate(hyp.instance_sets)
-            if j not in mapped_hyp
+            self.match_sets(None, iset, order) for j, iset in enumerate(hyp.instance_sets) if j not in mapped_hyp
         ]
         return tuple(matches)
 
@@ -583,9 +582,7 @@ def _pointer_pairs(
     return pairs
 
 
-def _overlapping(
-    ref_extents: Sequence[Extent | None], hyp_extents: Sequence[Extent | None]
-) -> list[tuple[int, int]]:
+def _overlapping(ref_extents: Sequence[Extent | None], hyp_extents: Sequence[Extent | None]) -> list[tuple[int, int]]:
     """(i, j) pairs whose extents overlap (§7.4), in (i, j) order.
 
     Reference sets are documents in file order, so their extents are sorted and
@@ -660,6 +657,14 @@ def iter_points(matches: Sequence[SetMatch]) -> Iterator[Point]:
         hyp_ref = FillRef.of(hyp, slot, hyp_fill) if hyp_fill is not None and hyp is not None else None
         for verdict in verdicts:
             yield Point(
-                verdict.kind, verdict.category, docid, type_name, slot,
-                ref_ref, hyp_ref, verdict.reason, ref_fill, hyp_fill,
+                verdict.kind,
+                verdict.category,
+                docid,
+                type_name,
+                slot,
+                ref_ref,
+                hyp_ref,
+                verdict.reason,
+                ref_fill,
+                hyp_fill,
             )

@@ -169,6 +169,4 @@ def _beta_squared(beta: float) -> tuple[int, int]:
     return b2.numerator, b2.denominator
 
 
-_UNIT: dict[str, Counts] = {
-    category: Counts(*(int(c == category) for c in CATEGORIES)) for category in CATEGORIES
-}
+_UNIT: dict[str, Counts] = {category: Counts(*(int(c == category) for c in CATEGORIES)) for category in CATEGORIES}

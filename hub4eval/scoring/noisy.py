@@ -136,10 +136,7 @@ def noisy_content_correct(
     if not _is_run_of(hyp_words, [strip_possessive(t.text) for t in ref_max], ref_optional):
         skippable = [t for t, o in zip(ref_max, ref_optional, strict=True) if o]
         note = f" (optional: {_show(skippable)})" if skippable else ""
-        return False, (
-            f"hypothesis tokens {_show(hyp_kept)} are not a run of the reference "
-            f"{_show(ref_max)}{note}"
-        )
+        return False, (f"hypothesis tokens {_show(hyp_kept)} are not a run of the reference {_show(ref_max)}{note}")
 
     minimals = [m for m in ref_minimals] or [ref_max]
     for minimal in minimals:

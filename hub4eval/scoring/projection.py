@@ -33,7 +33,9 @@ from hub4eval.model import (
     TextFill,
 )
 
-_LINE_BREAKS = str.maketrans({"\r": " ", "\n": " ", "\x0b": " ", "\x0c": " ", "\x85": " ", "\u2028": " ", "\u2029": " "})
+_LINE_BREAKS = str.maketrans(
+    {"\r": " ", "\n": " ", "\x0b": " ", "\x0c": " ", "\x85": " ", "\u2028": " ", "\u2029": " "}
+)
 
 
 def _hyp_fill(content: str, start: int, end: int) -> TextFill:

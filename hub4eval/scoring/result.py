@@ -44,10 +44,7 @@ def group_counts(
             if tally is None:
                 tally = groups[name] = [0] * len(CATEGORIES)
             tally[position] += times
-    out = {
-        level: {name: Counts(*tally) for name, tally in groups.items()}
-        for level, groups in tallies.items()
-    }
+    out = {level: {name: Counts(*tally) for name, tally in groups.items()} for level, groups in tallies.items()}
     out["all"] = {"": Counts(*total)}
     return out
 
@@ -97,8 +94,12 @@ class ScoreResult:
         system_f = self.total.metrics(beta)["F"]
         ceiling_f = self.ceiling.total.metrics(beta)["F"]
         ratio = None if system_f is None or not ceiling_f else system_f / ceiling_f
-        return {"F": system_f, "ceiling_F": ceiling_f, "fraction_of_ceiling": ratio,
-                "ceiling": self.ceiling.total.as_dict(beta)}
+        return {
+            "F": system_f,
+            "ceiling_F": ceiling_f,
+            "fraction_of_ceiling": ratio,
+            "ceiling": self.ceiling.total.as_dict(beta),
+        }
 
     @cached_property
     def points(self) -> tuple[Point, ...]:
@@ -191,9 +192,15 @@ class ScoreResult:
             causes = self.causes
             out["by_cause"] = {
                 "summary": causes["all"][""],
-                **{name: causes[level] for level, name in (
-                    ("slot", "by_slot"), ("type", "by_type"), ("document", "by_document"), ("kind", "by_kind"),
-                )},
+                **{
+                    name: causes[level]
+                    for level, name in (
+                        ("slot", "by_slot"),
+                        ("type", "by_type"),
+                        ("document", "by_document"),
+                        ("kind", "by_kind"),
+                    )
+                },
             }
             out["entity_wer"] = self.entity_wer
         ceiling = self.ceiling_summary()

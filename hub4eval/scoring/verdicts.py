@@ -32,9 +32,7 @@ class Verdict:
 
     __slots__ = ("kind", "category", "_reason", "_args")
 
-    def __init__(
-        self, kind: Kind, category: Category, reason: str | Callable[..., str], *args: object
-    ) -> None:
+    def __init__(self, kind: Kind, category: Category, reason: str | Callable[..., str], *args: object) -> None:
         self.kind = kind
         self.category = category
         self._reason = reason
@@ -94,9 +92,7 @@ def _clean_reason(status: str, ref: PreparedFill, hyp: PreparedFill) -> str:
 
 def _clean_content(ref: PreparedFill, hyp: PreparedFill) -> Verdict:
     status = clean_content_status(ref, hyp)
-    return Verdict(
-        "content", "COR" if status == "ok" else "INC", _clean_reason, status, ref, hyp
-    )
+    return Verdict("content", "COR" if status == "ok" else "INC", _clean_reason, status, ref, hyp)
 
 
 def _noisy_content(ref: PreparedFill, hyp: PreparedFill, fillers: frozenset[str]) -> Verdict:
@@ -107,9 +103,7 @@ def _noisy_content(ref: PreparedFill, hyp: PreparedFill, fillers: frozenset[str]
 def _noisy(ref: PreparedFill, hyp: PreparedFill, fillers: frozenset[str]) -> tuple[bool, str]:
     from hub4eval.scoring.noisy import noisy_content_correct
 
-    return noisy_content_correct(
-        ref.maximal.tokens, [m.tokens for m in ref.minimals], hyp.maximal.tokens, fillers
-    )
+    return noisy_content_correct(ref.maximal.tokens, [m.tokens for m in ref.minimals], hyp.maximal.tokens, fillers)
 
 
 def extent_status(ref: PreparedFill, hyp: PreparedFill) -> str:
@@ -152,8 +146,7 @@ def _extent_reason(status: str, ref: PreparedFill, hyp: PreparedFill) -> str:
     minimal_extents = tuple(m.extent for m in ref.minimals)
     if status == "no-minimal":
         return (
-            f"extent {hyp_extent} enclosed in {ref_extent} but overlaps no minimal extent "
-            f"({_extents(minimal_extents)})"
+            f"extent {hyp_extent} enclosed in {ref_extent} but overlaps no minimal extent ({_extents(minimal_extents)})"
         )
     found = next(e for e in minimal_extents if e is not None and e.overlaps(hyp_extent))  # type: ignore[arg-type]
     return f"extent {hyp_extent} enclosed in {ref_extent}, overlaps minimal {found}"
@@ -161,9 +154,7 @@ def _extent_reason(status: str, ref: PreparedFill, hyp: PreparedFill) -> str:
 
 def _extent(ref: PreparedFill, hyp: PreparedFill) -> Verdict:
     status = extent_status(ref, hyp)
-    return Verdict(
-        "extent", "COR" if status == "ok" else "INC", _extent_reason, status, ref, hyp
-    )
+    return Verdict("extent", "COR" if status == "ok" else "INC", _extent_reason, status, ref, hyp)
 
 
 @dataclass(frozen=True)
@@ -181,9 +172,7 @@ class TextComparison:
         return cls(config.compares_content, config.compares_extent, noisy, fillers)
 
 
-def compare_text(
-    ref: PreparedFill, hyp: PreparedFill, how: TextComparison
-) -> tuple[Verdict, ...]:
+def compare_text(ref: PreparedFill, hyp: PreparedFill, how: TextComparison) -> tuple[Verdict, ...]:
     """The points of a reference/hypothesis text fill pair (one per aspect)."""
     if how.content:
         content = _noisy_content(ref, hyp, how.fillers) if how.noisy else _clean_content(ref, hyp)
@@ -238,9 +227,7 @@ def _pointer_reason(ref: PointerFill, hyp: PointerFill, mapped: str | None) -> s
     return f"pointer: reference instance {ref.key} mapped to {mapped}, hypothesis points to {hyp.key}"
 
 
-def compare_pointer(
-    ref: PointerFill, hyp: PointerFill, instance_mapping: Mapping[str, str]
-) -> Verdict:
+def compare_pointer(ref: PointerFill, hyp: PointerFill, instance_mapping: Mapping[str, str]) -> Verdict:
     """COR iff the two pointed-to instances are mapped to each other."""
     mapped = instance_mapping.get(ref.key)
     return Verdict("pointer", "COR" if mapped == hyp.key else "INC", _pointer_reason, ref, hyp, mapped)

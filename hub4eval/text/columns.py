@@ -99,7 +99,9 @@ class DocumentAlignment:
                 self.hyp_tokens[h].text if h >= 0 else "",
                 k,
             )
-            for r, h, k in zip(a.ref_index[columns].tolist(), a.hyp_index[columns].tolist(), a.kinds[columns].tolist(), strict=True)
+            for r, h, k in zip(
+                a.ref_index[columns].tolist(), a.hyp_index[columns].tolist(), a.kinds[columns].tolist(), strict=True
+            )
         ]
 
 
@@ -171,9 +173,7 @@ class CorpusAlignment:
 
     def wer_summary(self) -> dict[str, Any]:
         """Overall WER of the hypothesis text against the reference text."""
-        total = dict.fromkeys(
-            ("ref_words", "hyp_words", "matches", "substitutions", "deletions", "insertions"), 0
-        )
+        total = dict.fromkeys(("ref_words", "hyp_words", "matches", "substitutions", "deletions", "insertions"), 0)
         for document in self.documents:
             for key, value in document.counts().items():
                 total[key] += value

@@ -346,9 +346,7 @@ def parse_glm(text: str, path: str = "<string>") -> Glm:
         except InputError as error:
             # rfilter1 would read such a line as some garbled rule; skipping
             # it, with the place named, is the honest reading.
-            warnings.append(
-                InputWarning(f"{error.message}: rule skipped ({error.hint})", path, number, error.column)
-            )
+            warnings.append(InputWarning(f"{error.message}: rule skipped ({error.hint})", path, number, error.column))
             continue
         key = (rule.lhs, rule.left, rule.right)
         previous = seen.get(key)
@@ -368,9 +366,7 @@ def parse_glm(text: str, path: str = "<string>") -> Glm:
 
     fmt = header.get("format")
     if fmt is not None and fmt.upper() != "NIST1":
-        warnings.append(
-            InputWarning(f"format {fmt!r} is read as NIST1", path, header_lines["format"])
-        )
+        warnings.append(InputWarning(f"format {fmt!r} is read as NIST1", path, header_lines["format"]))
     max_nrules = None
     if "max_nrules" in header:
         try:
@@ -506,9 +502,7 @@ def _parse_rule(raw: str, path: str, number: int, case_sensitive: bool) -> GlmRu
                 rhs.append(token.text if case_sensitive else token.text.lower())
                 optional.append(opt)
     except _RuleError as error:
-        raise InputError(
-            error.message, path=path, line=number, column=error.column, hint=error.hint
-        ) from None
+        raise InputError(error.message, path=path, line=number, column=error.column, hint=error.hint) from None
     left, right = _keys(left_words, case_sensitive), _keys(right_words, case_sensitive)
     return GlmRule(lhs, tuple(rhs), tuple(optional), number, source, left, right)
 
@@ -571,9 +565,7 @@ def _split_rhs(
 def _parse_rhs(items: list[tuple[str, int]], arrow_column: int) -> list[tuple[str, bool]]:
     """The produced words of a right-hand side, each with its optional mark."""
     if not items:
-        raise _RuleError(
-            "empty right-hand side", arrow_column + 2, "write the replacement, or @ to delete"
-        )
+        raise _RuleError("empty right-hand side", arrow_column + 2, "write the replacement, or @ to delete")
     produced: list[tuple[str, bool]] = []
     depth = 0
     opened = arrow_column
@@ -616,9 +608,7 @@ def _alternation(items: list[tuple[str, int]], brace_column: int) -> list[tuple[
             choices[-1].append((lexeme, column))
     for choice in choices:
         if not choice:
-            raise _RuleError(
-                "empty choice in an alternation", brace_column, "write { a / b }, or @ for nothing"
-            )
+            raise _RuleError("empty choice in an alternation", brace_column, "write { a / b }, or @ for nothing")
         if len(choice) > 1 and any(word == "@" for word, _ in choice):
             at = next(column for word, column in choice if word == "@")
             raise _RuleError("`@` must be a choice by itself", at, "write { uh / @ }")
@@ -632,9 +622,7 @@ def _parse_context(context: list[tuple[str, int]]) -> tuple[list[tuple[str, int]
     marks = [lexeme for lexeme, _ in context if lexeme == "__"]
     if len(marks) != 1:
         column = context[0][1] if context else 1
-        raise _RuleError(
-            "a context needs exactly one `__`", column, "write / [ ] __ [ ] (or drop the context)"
-        )
+        raise _RuleError("a context needs exactly one `__`", column, "write / [ ] __ [ ] (or drop the context)")
     depth = 0
     for lexeme, column in context:
         if lexeme == "[":
@@ -727,7 +715,11 @@ def _produce(replaced: Sequence[Token], rule: GlmRule) -> list[Token]:
     if len(rule.rhs) == len(replaced):
         return [
             Token(
-                text, old.start, old.end, old.parenthesized, optional or old.optional,
+                text,
+                old.start,
+                old.end,
+                old.parenthesized,
+                optional or old.optional,
                 old.form if text == old.text else None,  # a new word has no raw form (§6)
             )
             for text, optional, old in zip(rule.rhs, rule.optional, replaced, strict=True)

@@ -25,9 +25,7 @@ def _element_pattern(names: tuple[str, ...]) -> re.Pattern[str] | None:
     if not names:
         return None
     alternatives = "|".join(re.escape(n) for n in names)
-    return re.compile(
-        rf"<\s*({alternatives})(\s[^<>]*)?>.*?<\s*/\s*\1\s*>", re.IGNORECASE | re.DOTALL
-    )
+    return re.compile(rf"<\s*({alternatives})(\s[^<>]*)?>.*?<\s*/\s*\1\s*>", re.IGNORECASE | re.DOTALL)
 
 
 def _blank(match: re.Match[str]) -> str:

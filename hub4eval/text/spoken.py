@@ -240,7 +240,7 @@ _WRITTEN = re.compile(
 )
 _LEAD = "$£€¥"
 _TRAIL = "%¢"
-_SEPARATING = frozenset(",;:.!?()[]{}\"")
+_SEPARATING = frozenset(',;:.!?()[]{}"')
 _DASHES = frozenset("-\u2010\u2011\u2012\u2013\u2014\u2015")
 _DECADES = {"20", "30", "40", "50", "60", "70", "80", "90"}
 
@@ -506,9 +506,9 @@ def _items(
             return [item], False, False
     lead = 0
     size = len(raw)
-    while lead < size and not (raw[lead].isalnum() or raw[lead] in _LEAD or (
-        raw[lead] == "." and lead + 1 < size and raw[lead + 1].isdigit()
-    )):
+    while lead < size and not (
+        raw[lead].isalnum() or raw[lead] in _LEAD or (raw[lead] == "." and lead + 1 < size and raw[lead + 1].isdigit())
+    ):
         lead += 1
     trail = size
     while trail > lead and not (raw[trail - 1].isalnum() or raw[trail - 1] in _TRAIL):
@@ -756,7 +756,9 @@ def _glue(elements: list, items: list[_Item], words: _Words) -> list:
                     and 10 <= int(nxt.text) <= 99
                     and nxt.last - nxt.first < 2
                 ):
-                    out.append(_Num(f"{head}{nxt.text}", element.first, nxt.last, False, True, None, element.start, nxt.end))
+                    out.append(
+                        _Num(f"{head}{nxt.text}", element.first, nxt.last, False, True, None, element.start, nxt.end)
+                    )
                     e += 2
                     continue
                 nxt = num_at(e + 2)
@@ -771,13 +773,26 @@ def _glue(elements: list, items: list[_Item], words: _Words) -> list:
                     and 1 <= int(nxt.text) <= 9
                     and nxt.first == nxt.last
                 ):
-                    out.append(_Num(f"{head}0{nxt.text}", element.first, nxt.last, False, True, None, element.start, nxt.end))
+                    out.append(
+                        _Num(f"{head}0{nxt.text}", element.first, nxt.last, False, True, None, element.start, nxt.end)
+                    )
                     e += 3
                     continue
                 if e + 1 < len(elements) and isinstance(elements[e + 1], int) and not sep_before(e + 1):
                     decade = items[elements[e + 1]]
                     if decade.kind == _DEC:
-                        out.append(_Num(f"{head}{decade.num}", element.first, elements[e + 1], False, True, None, element.start, decade.end))
+                        out.append(
+                            _Num(
+                                f"{head}{decade.num}",
+                                element.first,
+                                elements[e + 1],
+                                False,
+                                True,
+                                None,
+                                element.start,
+                                decade.end,
+                            )
+                        )
                         e += 2
                         continue
         if isinstance(element, int) and items[element].kind == _DEC:
@@ -807,7 +822,9 @@ def _glue(elements: list, items: list[_Item], words: _Words) -> list:
                 ):
                     product = _times(prev.text, value)
                     if product is not None:
-                        out[-1] = _Num(product, prev.first, element.last, False, prev.lib, prev.unit, prev.start, element.end)
+                        out[-1] = _Num(
+                            product, prev.first, element.last, False, prev.lib, prev.unit, prev.start, element.end
+                        )
                         continue
                 if (
                     single
@@ -823,7 +840,9 @@ def _glue(elements: list, items: list[_Item], words: _Words) -> list:
                     whole = out[-4]
                     product = _times(str(Decimal(whole.text) + Decimal("0.5")), value)
                     if product is not None:
-                        out[-4:] = [_Num(product, whole.first, element.last, False, True, whole.unit, whole.start, element.end)]
+                        out[-4:] = [
+                            _Num(product, whole.first, element.last, False, True, whole.unit, whole.start, element.end)
+                        ]
                         continue
                 if (
                     isinstance(prev, int)
@@ -832,7 +851,9 @@ def _glue(elements: list, items: list[_Item], words: _Words) -> list:
                     and not items[element.first].sep
                 ):
                     out.pop()
-                    element = _Num(element.text, prev, element.last, False, True, element.unit, items[prev].start, element.end)
+                    element = _Num(
+                        element.text, prev, element.last, False, True, element.unit, items[prev].start, element.end
+                    )
         out.append(element)
     elements = out
 
@@ -864,7 +885,9 @@ def _glue(elements: list, items: list[_Item], words: _Words) -> list:
             pair = (word, word_at(e + 1))
             if pair in language.unit_pairs:
                 item, nxt = items[element], items[elements[e + 1]]
-                out.append(_Num(language.unit_pairs[pair], element, elements[e + 1], False, False, None, item.start, nxt.end))
+                out.append(
+                    _Num(language.unit_pairs[pair], element, elements[e + 1], False, False, None, item.start, nxt.end)
+                )
                 e += 2
                 continue
             if word in language.score_nil and not prev.unit and prev.text.isdigit():
@@ -877,18 +900,16 @@ def _glue(elements: list, items: list[_Item], words: _Words) -> list:
                 out.append(_Num(language.unit_words[word], element, element, False, False, None, item.start, item.end))
                 e += 1
                 continue
-            if (
-                word in language.range_words
-                and not prev.unit
-                and prev.text.replace(".", "", 1).isdigit()
-            ):
+            if word in language.range_words and not prev.unit and prev.text.replace(".", "", 1).isdigit():
                 nxt = num_at(e + 1)
                 if nxt is not None and not nxt.ordinal and nxt.text.replace(".", "", 1).isdigit():
                     e += 1  # the range word is dropped
                     continue
                 if word_at(e + 1) in language.score_zero:
                     zero_item = items[elements[e + 1]]
-                    out.append(_Num("0", elements[e + 1], elements[e + 1], False, False, None, zero_item.start, zero_item.end))
+                    out.append(
+                        _Num("0", elements[e + 1], elements[e + 1], False, False, None, zero_item.start, zero_item.end)
+                    )
                     e += 2
                     continue
         out.append(element)
@@ -985,9 +1006,7 @@ def canonical_words(text: str, lang: str | None = "en") -> list[tuple[str, int, 
     return [(t.text, t.start, t.end) for t in spoken_forms(tokenize(text), text, lang=lang)]
 
 
-_CONTRACTIONS = frozenset(
-    "it's he's she's that's what's there's here's who's where's how's let's when's why's".split()
-)
+_CONTRACTIONS = frozenset("it's he's she's that's what's there's here's who's where's how's let's when's why's".split())
 
 
 def strip_possessive(word: str) -> str:

@@ -75,6 +75,7 @@ def njit(cache: bool = True) -> Any:
     entries the package cannot load)."""
     return lambda function: cached_njit(numba, function, cache and __name__ == "hub4eval.text.wer")
 
+
 if TYPE_CHECKING:
     from hub4eval.text.columns import CorpusAlignment
 

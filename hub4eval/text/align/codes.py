@@ -1,5 +1,4 @@
-"""Words as integer codes for the kernels, and the growing list of alignment columns.
-"""
+"""Words as integer codes for the kernels, and the growing list of alignment columns."""
 
 from __future__ import annotations
 
@@ -47,7 +46,6 @@ def _encode(seqs: Iterable[Sequence[str]]) -> tuple[list[np.ndarray], _Vocab]:
     return coded, _Vocab(chars, offs, frag, maxlen)
 
 
-
 class _Columns:
     """Growing list of column pieces (ref, hyp, kind arrays) in order."""
 
@@ -67,4 +65,3 @@ class _Columns:
         if len(self.r) == 1:
             return self.r[0], self.h[0], self.k[0]
         return np.concatenate(self.r), np.concatenate(self.h), np.concatenate(self.k)
-

@@ -92,7 +92,6 @@ class Alignment:
         return None if n_ref == 0 else self.errors / n_ref
 
 
-
 # ---------------------------------------------------------------------------
 # Costs (pure Python; the reference for the kernels)
 
@@ -200,11 +199,9 @@ def _align_reference(ref: Sequence[str], hyp: Sequence[str]) -> Alignment:
     )
 
 
-
 def _column_cost(ref: Sequence[str], hyp: Sequence[str], alignment: Alignment) -> int:
     """Recompute an alignment's cost from its columns (used by tests)."""
     total = 0
     for i, j in zip(alignment.ref_index.tolist(), alignment.hyp_index.tolist(), strict=True):
         total += INDEL if i < 0 or j < 0 else substitution_cost(ref[i], hyp[j])
     return total
-

@@ -1,5 +1,4 @@
-"""The entry points: one pair of word sequences, or many pairs in one compiled batch.
-"""
+"""The entry points: one pair of word sequences, or many pairs in one compiled batch."""
 
 from __future__ import annotations
 
@@ -68,9 +67,8 @@ def align_many(pairs: Iterable[tuple[Sequence[str], Sequence[str]]]) -> list[Ali
     for s in range(len(refs)):
         cols = int(seg_cols[s])
         if cols < 0:
-            result.append(_align_codes(k, r[rs[s]:re[s]], h[hs[s]:he[s]], voc))
+            result.append(_align_codes(k, r[rs[s] : re[s]], h[hs[s] : he[s]], voc))
             continue
         p = int(seg_pos[s])
-        result.append(Alignment(out_r[p:p + cols], out_h[p:p + cols], int(seg_cost[s]), out_k[p:p + cols], True))
+        result.append(Alignment(out_r[p : p + cols], out_h[p : p + cols], int(seg_cost[s]), out_k[p : p + cols], True))
     return result
-

@@ -1,5 +1,4 @@
-"""Solving one gap exactly: the certified band DP, and Hirschberg when no band fits.
-"""
+"""Solving one gap exactly: the certified band DP, and Hirschberg when no band fits."""
 
 from __future__ import annotations
 
@@ -26,8 +25,9 @@ def _band_cells(n: int, m: int, dlo: int, dhi: int) -> int:
     return int((np.minimum(m, i - dlo) - np.maximum(0, i - dhi) + 1).sum())
 
 
-def _run_band(k: SimpleNamespace, r: np.ndarray, h: np.ndarray, dlo: int, dhi: int, voc: _Vocab,
-              r_base: int, h_base: int) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+def _run_band(
+    k: SimpleNamespace, r: np.ndarray, h: np.ndarray, dlo: int, dhi: int, voc: _Vocab, r_base: int, h_base: int
+) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
     n, m = len(r), len(h)
     out_r = np.empty(n + m, np.int32)
     out_h = np.empty(n + m, np.int32)
@@ -43,8 +43,16 @@ def _certifying_width(cost: int, delta: int) -> int:
     return max(0, -(-(units - abs(delta) - 2) // 2))
 
 
-def _certified_band(k: SimpleNamespace, r: np.ndarray, h: np.ndarray, voc: _Vocab, r_base: int, h_base: int,
-                    upper: int | None, budget: int) -> tuple[int, np.ndarray, np.ndarray, np.ndarray] | None:
+def _certified_band(
+    k: SimpleNamespace,
+    r: np.ndarray,
+    h: np.ndarray,
+    voc: _Vocab,
+    r_base: int,
+    h_base: int,
+    upper: int | None,
+    budget: int,
+) -> tuple[int, np.ndarray, np.ndarray, np.ndarray] | None:
     """Band DP widened until it is provably optimal, or None if the band would exceed ``budget`` cells.
 
     A path touching a diagonal outside ``[min(0, n-m) - w, max(0, n-m) + w]``
@@ -73,8 +81,9 @@ def _certified_band(k: SimpleNamespace, r: np.ndarray, h: np.ndarray, voc: _Voca
         w = max(w + 1, _certifying_width(result[0], delta))
 
 
-def _hirschberg(k: SimpleNamespace, r: np.ndarray, h: np.ndarray, voc: _Vocab, r_base: int, h_base: int,
-                out: _Columns) -> int:
+def _hirschberg(
+    k: SimpleNamespace, r: np.ndarray, h: np.ndarray, voc: _Vocab, r_base: int, h_base: int, out: _Columns
+) -> int:
     """Optimal alignment in linear space (Hirschberg); appends columns to ``out``, returns the cost."""
     n, m = len(r), len(h)
     if n * m <= FULL_CELLS or n <= 1:
@@ -86,16 +95,18 @@ def _hirschberg(k: SimpleNamespace, r: np.ndarray, h: np.ndarray, voc: _Vocab, r
     fwd = np.empty(m + 1, np.int64)
     bwd = np.empty(m + 1, np.int64)
     k.last_row(r[:mid], h, voc.chars, voc.offs, voc.frag, buf, fwd)
-    k.last_row(np.ascontiguousarray(r[mid:][::-1]), np.ascontiguousarray(h[::-1]),
-               voc.chars, voc.offs, voc.frag, buf, bwd)
+    k.last_row(
+        np.ascontiguousarray(r[mid:][::-1]), np.ascontiguousarray(h[::-1]), voc.chars, voc.offs, voc.frag, buf, bwd
+    )
     split = int(np.argmin(fwd + bwd[::-1]))
     left = _hirschberg(k, r[:mid], h[:split], voc, r_base, h_base, out)
     right = _hirschberg(k, r[mid:], h[split:], voc, r_base + mid, h_base + split, out)
     return left + right
 
 
-def _solve_gap(k: SimpleNamespace, r: np.ndarray, h: np.ndarray, voc: _Vocab, r_base: int, h_base: int,
-               out: _Columns) -> tuple[int, bool]:
+def _solve_gap(
+    k: SimpleNamespace, r: np.ndarray, h: np.ndarray, voc: _Vocab, r_base: int, h_base: int, out: _Columns
+) -> tuple[int, bool]:
     """Align a gap too large for the full matrix: certified band, else Hirschberg, else widest band.
 
     Returns:
@@ -128,5 +139,3 @@ def _solve_gap(k: SimpleNamespace, r: np.ndarray, h: np.ndarray, voc: _Vocab, r_
     res = _run_band(k, r, h, min(0, delta) - lo, max(0, delta) + lo, voc, r_base, h_base)
     out.add(*res[1:])
     return res[0], False
-
-

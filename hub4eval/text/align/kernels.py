@@ -187,8 +187,9 @@ def _k_band(r, h, dlo, dhi, chars, offs, frag, buf, out_r, out_h, out_k, pos, r_
     return cost, ncols
 
 
-def _k_batch(r, h, rs, re, hs, he, chars, offs, frag, maxlen, full_cells, local,
-             out_r, out_h, out_k, seg_pos, seg_cols, seg_cost):  # pragma: no cover - compiled
+def _k_batch(
+    r, h, rs, re, hs, he, chars, offs, frag, maxlen, full_cells, local, out_r, out_h, out_k, seg_pos, seg_cols, seg_cost
+):  # pragma: no cover - compiled
     """Align many segment pairs ``r[rs:re]`` / ``h[hs:he]`` in one call.
 
     Identical segments become runs of matches; segments with at most
@@ -222,8 +223,9 @@ def _k_batch(r, h, rs, re, hs, he, chars, offs, frag, maxlen, full_cells, local,
             seg_cost[s] = 0
             pos += n
         elif n * m <= full_cells:
-            cost, ncols = _k_band(r[rs[s]:re[s]], h[hs[s]:he[s]], -m, n, chars, offs, frag, buf,
-                                  out_r, out_h, out_k, pos, rb, hb)
+            cost, ncols = _k_band(
+                r[rs[s] : re[s]], h[hs[s] : he[s]], -m, n, chars, offs, frag, buf, out_r, out_h, out_k, pos, rb, hb
+            )
             seg_cols[s] = ncols
             seg_cost[s] = cost
             pos += ncols
@@ -364,8 +366,17 @@ def _k_prune(r, h, ar, ah, al, gap_cost, chars, offs, frag, maxlen, max_cells, k
     return dropped
 
 
-_KERNEL_NAMES = ("_k_lev", "_k_prefix_stem", "_k_sub_cost", "_k_band", "_k_batch", "_k_last_row", "_k_lis", "_k_runs",
-                 "_k_prune")
+_KERNEL_NAMES = (
+    "_k_lev",
+    "_k_prefix_stem",
+    "_k_sub_cost",
+    "_k_band",
+    "_k_batch",
+    "_k_last_row",
+    "_k_lis",
+    "_k_runs",
+    "_k_prune",
+)
 _kernel_lock = threading.Lock()
 _compiled: SimpleNamespace | None = None
 
@@ -438,8 +449,10 @@ def cached_njit(numba: Any, function: Any, cache: bool) -> Any:
         verdict = _verify_cache_files(store)
         if verdict == "damaged":
             _drop_cache_files(store)
-            _warn_cache("numba's cache of the alignment kernels is damaged and was removed",
-                        ValueError("its files do not match the checksums written with them"))
+            _warn_cache(
+                "numba's cache of the alignment kernels is damaged and was removed",
+                ValueError("its files do not match the checksums written with them"),
+            )
             return None
         if verdict == "unverified":  # written without checksums (an older hub4eval): compile afresh
             _drop_cache_files(store)
@@ -475,7 +488,8 @@ def _cache_files(store: Any) -> tuple[str, str, list[str]]:
     stem = index[: -len(".nbi")]
     try:
         names = sorted(
-            name for name in os.listdir(directory)
+            name
+            for name in os.listdir(directory)
             if name == index or (name.startswith(stem + ".") and name.endswith(".nbc"))
         )
     except OSError:
@@ -512,7 +526,7 @@ def _write_checksums(store: Any) -> None:
 
 
 def _verify_cache_files(store: Any) -> str:
-    """"sound", "empty" (nothing cached yet), "unverified" (no checksums) or "damaged"."""
+    """ "sound", "empty" (nothing cached yet), "unverified" (no checksums) or "damaged"."""
     import json
     import os
 
@@ -548,4 +562,3 @@ def _drop_cache_files(store: Any) -> None:
                     pass
     except (AttributeError, OSError, TypeError):
         pass
-

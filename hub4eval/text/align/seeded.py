@@ -1,5 +1,4 @@
-"""The seeded route for long texts: unique n-gram anchors, checked, and exact gaps between them.
-"""
+"""The seeded route for long texts: unique n-gram anchors, checked, and exact gaps between them."""
 
 from __future__ import annotations
 
@@ -39,8 +38,9 @@ def _anchor_length(rc: np.ndarray, hc: np.ndarray) -> int:
     return int(min(ANCHOR_K_MAX, max(ANCHOR_K, np.ceil(need))))
 
 
-def _anchor_runs(k: SimpleNamespace, rc: np.ndarray, hc: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray,
-                                                                                         np.ndarray]:
+def _anchor_runs(
+    k: SimpleNamespace, rc: np.ndarray, hc: np.ndarray, size: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Runs of matches seeded by ``size``-grams unique in both sequences (longest increasing chain)."""
     empty = np.empty(0, np.int64)
     if len(rc) < size or len(hc) < size:
@@ -53,7 +53,7 @@ def _anchor_runs(k: SimpleNamespace, rc: np.ndarray, hc: np.ndarray, size: int) 
         acc = x[: len(x) - size + 1].copy()
         for t in range(1, size):
             acc *= np.uint64(0x9E3779B97F4A7C15)
-            acc ^= x[t: len(x) - size + 1 + t]
+            acc ^= x[t : len(x) - size + 1 + t]
         return acc
 
     def unique(hashes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -75,8 +75,17 @@ def _anchor_runs(k: SimpleNamespace, rc: np.ndarray, hc: np.ndarray, size: int) 
     return k.runs(ai[chain].astype(np.int64), aj[chain].astype(np.int64), size)
 
 
-def _batch(k: SimpleNamespace, r: np.ndarray, h: np.ndarray, rs: np.ndarray, re: np.ndarray, hs: np.ndarray,
-           he: np.ndarray, voc: _Vocab, local: bool) -> tuple[np.ndarray, ...]:
+def _batch(
+    k: SimpleNamespace,
+    r: np.ndarray,
+    h: np.ndarray,
+    rs: np.ndarray,
+    re: np.ndarray,
+    hs: np.ndarray,
+    he: np.ndarray,
+    voc: _Vocab,
+    local: bool,
+) -> tuple[np.ndarray, ...]:
     """Run ``_k_batch``; returns (out_r, out_h, out_k, seg_pos, seg_cols, seg_cost)."""
     total = int((re - rs).sum() + (he - hs).sum())
     out_r = np.empty(total, np.int32)
@@ -86,13 +95,32 @@ def _batch(k: SimpleNamespace, r: np.ndarray, h: np.ndarray, rs: np.ndarray, re:
     seg_pos = np.empty(nseg, np.int64)
     seg_cols = np.empty(nseg, np.int64)
     seg_cost = np.empty(nseg, np.int64)
-    used = k.batch(r, h, rs, re, hs, he, voc.chars, voc.offs, voc.frag, voc.maxlen, budgets.FULL_CELLS, local,
-                   out_r, out_h, out_k, seg_pos, seg_cols, seg_cost)
+    used = k.batch(
+        r,
+        h,
+        rs,
+        re,
+        hs,
+        he,
+        voc.chars,
+        voc.offs,
+        voc.frag,
+        voc.maxlen,
+        budgets.FULL_CELLS,
+        local,
+        out_r,
+        out_h,
+        out_k,
+        seg_pos,
+        seg_cols,
+        seg_cost,
+    )
     return out_r[:used], out_h[:used], out_k[:used], seg_pos, seg_cols, seg_cost
 
 
-def _seeded(k: SimpleNamespace, rc: np.ndarray, hc: np.ndarray, voc: _Vocab, ar: np.ndarray, ah: np.ndarray,
-            al: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool]:
+def _seeded(
+    k: SimpleNamespace, rc: np.ndarray, hc: np.ndarray, voc: _Vocab, ar: np.ndarray, ah: np.ndarray, al: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool]:
     """Alignment matching the anchor runs, each gap between them aligned optimally.
 
     Returns:
@@ -120,7 +148,9 @@ def _seeded(k: SimpleNamespace, rc: np.ndarray, hc: np.ndarray, voc: _Vocab, ar:
         for s in deferred:
             p = int(seg_pos[s])
             cols.add(out_r[start:p], out_h[start:p], out_k[start:p])
-            seg_cost[s], gap_exact = _solve_gap(k, rc[rs[s]:re[s]], hc[hs[s]:he[s]], voc, int(rs[s]), int(hs[s]), cols)
+            seg_cost[s], gap_exact = _solve_gap(
+                k, rc[rs[s] : re[s]], hc[hs[s] : he[s]], voc, int(rs[s]), int(hs[s]), cols
+            )
             exact = exact and gap_exact
             start = p
         cols.add(out_r[start:], out_h[start:], out_k[start:])
@@ -140,8 +170,9 @@ def _align_codes(k: SimpleNamespace, rc: np.ndarray, hc: np.ndarray, voc: _Vocab
         if len(ar) == 0:
             break
         keep = np.ones(len(ar), dtype=np.bool_)
-        if _ == PRUNE_PASSES or not k.prune(rc, hc, ar, ah, al, gap_cost, voc.chars, voc.offs, voc.frag,
-                                            voc.maxlen, PRUNE_MAX_CELLS, keep):
+        if _ == PRUNE_PASSES or not k.prune(
+            rc, hc, ar, ah, al, gap_cost, voc.chars, voc.offs, voc.frag, voc.maxlen, PRUNE_MAX_CELLS, keep
+        ):
             break
         ar, ah, al = ar[keep], ah[keep], al[keep]
     cost = int(gap_cost.sum())
@@ -152,5 +183,3 @@ def _align_codes(k: SimpleNamespace, rc: np.ndarray, hc: np.ndarray, voc: _Vocab
     if certified is not None:
         return Alignment(certified[1], certified[2], certified[0], certified[3], True)
     return Alignment(out_r, out_h, cost, out_k, False)
-
-

@@ -84,6 +84,7 @@ def score(
     progress: Callable[[int, int], None] | None = None,
     ceiling: bool | None = None,
     alignment: Any = None,
+    wer_summary: dict[str, Any] | None = None,
 ) -> ScoreResult:
     """Score ``hyp`` against ``ref`` (spec §3-§7, §11).
 
@@ -103,6 +104,8 @@ def score(
         alignment: the :class:`~hub4eval.text.columns.CorpusAlignment` of
             these two corpora with these options, made before (reused
             instead of aligning again).
+        wer_summary: the WER of ``alignment`` counted before (reused with it:
+            counting sclite's alignment of a million words takes seconds).
 
     Raises:
         InputError: bad input (unknown DOCID, extent outside its document,
@@ -220,8 +223,8 @@ def score(
         )
     else:
         matches = mapper.match_template_sets(ref, hyp)
-    wer = None
-    if alignment is not None and hasattr(alignment, "wer_summary"):
+    wer = wer_summary
+    if wer is None and alignment is not None and hasattr(alignment, "wer_summary"):
         from hub4eval.text.wer import corpus_wer
 
         wer = corpus_wer(alignment)["summary"]  # sclite's counts; the §7 ones beside them if they differ
@@ -237,6 +240,7 @@ def score(
             config=config,
             ceiling=False,
             alignment=alignment,
+            wer_summary=wer,  # the same texts: the same WER, not counted again
         )
     return ScoreResult(
         matches=matches,

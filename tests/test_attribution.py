@@ -328,3 +328,24 @@ def test_ceiling_bootstrap_intervals_contain_the_point_values():
         assert low <= summary[key] <= high
     # the same seed gives the same intervals
     assert bounds == ceiling_intervals(document_counts(result), document_counts(result.ceiling), 500, 7)
+
+
+def test_the_ceiling_reuses_the_systems_alignment_and_wer(monkeypatch):
+    """The ceiling is scored on the same texts: sclite's WER is counted once, not twice."""
+    import hub4eval.text.wer as wer_module
+    from hub4eval.api import score_files
+
+    calls = []
+    original = wer_module.corpus_wer
+
+    def counting(alignment):
+        calls.append(alignment)
+        return original(alignment)
+
+    monkeypatch.setattr(wer_module, "corpus_wer", counting)
+    asr = Path(__file__).resolve().parent.parent / "examples" / "asr"
+    result = score_files(
+        asr / "ref.tpl", asr / "hyp.tpl", ref_text=asr / "reference.sgml", hyp_text=asr / "asr_unsegmented.sgml"
+    )
+    assert result.ceiling is not None and len(calls) == 1
+    assert result.ceiling.wer == result.wer

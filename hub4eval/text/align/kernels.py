@@ -391,7 +391,7 @@ def _kernels() -> SimpleNamespace:
             g = globals()
             # numba keys its cache by source file, but the cached code refers to
             # the module by name: a copy loaded under another name (``python -m
-            # doctest hub4eval/align.py`` imports it as ``align``) would write
+            # doctest hub4eval/text/align/kernels.py`` imports it as ``kernels``) would write
             # entries that hub4eval.text.align.kernels cannot load. Only cache the real module.
             cache = __name__ == "hub4eval.text.align.kernels"
             for name in _KERNEL_NAMES:

@@ -96,6 +96,41 @@ MODULES: dict[str, tuple[str, list[str]]] = {
         "hub4eval/text/normalize.py",
         ["tests/test_mutation_kills_normalize.py", "tests/test_normalize.py", "tests/test_scoring_rules.py"],
     ),
+    "fills": (
+        "hub4eval/scoring/fills.py",
+        [
+            "tests/test_mutation_kills_fills.py",
+            "tests/test_mutation_kills_verdicts.py",
+            "tests/test_scoring_rules.py",
+            "tests/test_clean_example.py",
+            "tests/test_asr_example.py",
+            "tests/test_spoken_scoring.py",
+        ],
+    ),
+    "candidates": (
+        "hub4eval/scoring/candidates.py",
+        [
+            "tests/test_mutation_kills_candidates.py",
+            "tests/test_candidates.py",
+            "tests/test_mutation_kills_mapping.py",
+            "tests/test_mapping_extras.py",
+            "tests/test_scoring_rules.py",
+            "tests/test_asr_example.py",
+        ],
+    ),
+    "spoken": (
+        "hub4eval/text/spoken.py",
+        [
+            "tests/test_mutation_kills_spoken.py",
+            "tests/test_spoken.py",
+            "tests/test_spoken_scoring.py",
+            "tests/test_asr_numbers_example.py",
+        ],
+    ),
+    "attribution": (
+        "hub4eval/scoring/attribution.py",
+        ["tests/test_mutation_kills_attribution.py", "tests/test_attribution.py", "tests/test_asr_example.py"],
+    ),
 }
 
 # Survivors that no test can kill because the mutant behaves exactly like the
@@ -172,6 +207,10 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         ),
         "_is_run_of: 1 -> 0": "at[n] is never read before it is replaced (the loop reads at[0..n-1])",
     },
+    "fills": {},
+    "candidates": {},
+    "spoken": {},
+    "attribution": {},
     "normalize": {
         "_element_pattern: 16 -> 17": "lru_cache size: a cache holds results, never changes them",
         "_word_set: 16 -> 17": "lru_cache size: a cache holds results, never changes them",

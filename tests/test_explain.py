@@ -439,10 +439,24 @@ def test_by_both_levels_and_unsorted_keeps_file_order(clean):
     assert _table_rows(result.stdout, "Scores per type") == list(clean.by("type"))
 
 
-@pytest.mark.parametrize(("option", "value"), [("--by", "slot"), ("--sort", "FOO")])
-def test_bad_by_or_sort_is_exit_2(option, value):
+@pytest.mark.parametrize(
+    ("option", "value", "choices"),
+    [
+        ("--by", "slot", "'document', 'type'"),
+        (
+            "--sort",
+            "FOO",
+            "'f', 'rec', 'pre', 'und', 'ovg', 'sub', 'err', 'pos', 'act', 'cor', 'inc', 'mis', 'spu', 'opt', 'rem'",
+        ),
+    ],
+)
+def test_bad_by_or_sort_is_exit_2(option, value, choices):
     result = invoke("score", CLEAN / "ref.tpl", CLEAN / "hyp.tpl", "--by", "document", option, value)
-    assert result.exit_code == 2 and f"invalid value for '{option}': '{value}' is not one of" in result.output
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == (
+        f"invalid value for '{option}': '{value}' is not one of {choices} (hint: see hub4eval score --help)\n"
+    )
 
 
 def test_show_mapping_lists_every_instance_pair(clean):

@@ -134,10 +134,14 @@ def test_huge_and_tiny_beta_in_json_tables_and_html(tmp_path):
 
 def test_beta_must_be_finite_and_positive(tmp_path):
     ref, hyp = str(CLEAN / "ref.tpl"), str(CLEAN / "hyp.tpl")
-    for beta in ("0", "-1", "inf", "nan", "1e400"):
+    # the value as read back: 1e400 overflows to inf
+    for beta, shown in (("0", "0.0"), ("-1", "-1.0"), ("inf", "inf"), ("nan", "nan"), ("1e400", "inf")):
         result = runner.invoke(app, ["score", ref, hyp, "--beta", beta])
         assert result.exit_code == 2, (beta, result.output)
-        assert "--beta must be positive and finite" in result.output
+        assert (result.stdout, result.stderr) == (
+            "",
+            f"--beta must be positive and finite, got {shown} (hint: e.g. --beta 1)\n",
+        )
 
 
 def test_bootstrap_f_has_no_nan_for_huge_or_tiny_beta():

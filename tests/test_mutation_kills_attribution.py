@@ -106,6 +106,9 @@ def test_a_reference_document_the_hypothesis_text_lacks_is_lost_to_recognition()
     }
     rows = [row for row in explain(result, causes=["recognition"]) if row.point.docid == "D2"]
     assert [row.cause_note for row in rows] == ["the recognizer missed `martina`; missed `hingis`"] * 2
+    # entity WER: the two words of each fill, those of D2 deleted
+    summary = result.entity_wer["summary"]
+    assert (summary["ref_words"], summary["deletions"], summary["errors"], summary["wer"]) == (4, 2, 2, 2 / 4)
 
 
 def test_a_hypothesis_document_the_reference_text_lacks_is_hallucinated() -> None:
@@ -156,6 +159,9 @@ def test_a_misrecognized_fill_notes_a_word_inserted_inside_it() -> None:
     # the extent of `martina` lies inside the reference extent and is correct: one error, in content
     assert [(row.point.kind, row.point.category) for row in rows] == [("content", "INC")]
     assert {row.cause_note for row in rows} == {"the recognizer heard `de` where nothing was said"}
+    # entity WER: one insertion over the fill's two words
+    summary = result.entity_wer["summary"]
+    assert (summary["ref_words"], summary["insertions"], summary["errors"], summary["wer"]) == (2, 1, 1, 1 / 2)
 
 
 def test_points_of_an_aligned_run_name_both_fills() -> None:

@@ -1,0 +1,90 @@
+"""What a fill looks like when compared (hub4eval/scoring/fills.py): tests that kill
+its mutants (issue #21): premodifier stripping moves the extent, reference
+fills whose minimal strings have no extent, the preparer's defaults.
+"""
+
+from __future__ import annotations
+
+from scoring_helpers import cats, run
+
+from hub4eval.config import ScoreConfig
+from hub4eval.model import Extent, TextFill
+from hub4eval.scoring.fills import FillPreparer
+
+
+def test_a_stripped_premodifier_moves_the_extent_start_past_it() -> None:
+    """`the hingis` at 100..110 is compared as `hingis` at 104..110 (`the ` is 4 characters)."""
+    ref = """
+        <E-D-1> :=
+            WINNER: "hingis" ##104#110#
+    """
+    hyp = """
+        <E-D-1> :=
+            WINNER: "the hingis" ##100#110#
+    """
+    assert cats(run(ref, hyp)) == ["COR", "COR"]
+    # without premodifiers the hypothesis starts before the reference extent
+    assert cats(run(ref, hyp, premodifiers=())) == ["INC", "INC"]
+
+
+def test_the_stripped_extent_of_a_reference_fill_decides_enclosure() -> None:
+    """The reference `the hingis` is compared from 104: a hypothesis from 102 starts outside it."""
+    ref = """
+        <E-D-1> :=
+            WINNER: "the [hingis]" ##100#110#
+    """
+    inside, outside = (
+        f"""
+        <E-D-1> :=
+            WINNER: "hingis" ##{start}#110#
+        """
+        for start in (104, 102)
+    )
+    assert cats(run(ref, inside), "extent") == ["COR"]
+    assert cats(run(ref, outside), "extent") == ["INC"]
+
+
+def test_a_bracketed_reference_fill_without_extent_keeps_its_minimal_string() -> None:
+    """`[hingis] martina` without extent: `hingis` is correct (it holds the minimal string),
+    `martina` is not (it holds none)."""
+    ref = """
+        <E-D-1> :=
+            WINNER: "[hingis] martina"
+    """
+    hyp = """
+        <E-D-1> :=
+            WINNER: "{}"
+    """
+    assert cats(run(ref, hyp.format("hingis"))) == ["COR"]
+    assert cats(run(ref, hyp.format("martina"))) == ["INC"]
+    assert cats(run(ref, hyp.format("hingis martina"))) == ["COR"]
+
+
+def test_given_minimal_extents_are_used_even_for_a_whole_bracketed_string() -> None:
+    """`[martina hingis]` with its maximal extent and a minimal extent given apart from it:
+    the hypothesis must overlap the given minimal extent, not just the maximal one."""
+    ref = """
+        <E-D-1> :=
+            WINNER: "[martina hingis]" ##100#114#108#114#
+    """
+    hyp = """
+        <E-D-1> :=
+            WINNER: "martina" ##{}#
+    """
+    assert cats(run(ref, hyp.format("100#107")), "extent") == ["INC"]  # overlaps no minimal extent
+    assert cats(run(ref, hyp.format("100#114")), "extent") == ["COR"]
+
+
+def test_a_preparer_prepares_reference_fills_with_tokens_by_default() -> None:
+    """FillPreparer(config): a reference side (minimal strings from the brackets) with tokens."""
+    fill = TextFill("the martina hingis", ((12, 18),), (Extent(0, 18),), (Extent(12, 18),), bracketed=True)
+    prepared = FillPreparer(ScoreConfig()).prepare(fill, "D")
+    assert prepared.maximal.text == "martina hingis"
+    assert prepared.maximal.extent == Extent(4, 18)
+    assert [t.text for t in prepared.maximal.tokens] == ["martina", "hingis"]
+    assert [(m.text, m.extent) for m in prepared.minimals] == [("hingis", Extent(12, 18))]
+    assert [t.text for t in prepared.minimals[0].tokens] == ["hingis"]
+    # a hypothesis side: the maximal string is its only string
+    hypothesis = FillPreparer(ScoreConfig(), reference=False, tokens=False).prepare(fill, "D")
+    assert hypothesis.minimals == (hypothesis.maximal,)
+    assert hypothesis.maximal.tokens == ()

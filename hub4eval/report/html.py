@@ -42,7 +42,7 @@ from __future__ import annotations
 import base64
 import json
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 from itertools import chain, compress
 from operator import attrgetter
@@ -63,7 +63,7 @@ PAGE_SIZE = 100
 COMPRESS_ABOVE = 1 << 20
 """Data larger than this (characters of JSON) is embedded deflated (``compress=None``)."""
 
-_ZLIB_LEVEL = 3  # 10,000 documents: 0.9 s for 19.8 MB (level 1: 0.6 s, 20.8 MB; level 6: 3.1 s, 17.3 MB)
+_ZLIB_LEVEL = 1  # 10,000 documents: see "HTML report benchmark" in benchmarks/RESULTS.md
 
 KINDS = ("pointer", "content", "extent")
 
@@ -479,11 +479,20 @@ def _context_code(context: Any, words: _Strings) -> list[int]:
     ]
 
 
-def _index(values: list[Any]) -> tuple[list[Any], list[int]]:
+def _index(values: Iterable[Any]) -> tuple[list[Any], list[int]]:
     """(distinct values in first-seen order, each value's index in that table)."""
-    table = list(dict.fromkeys(values))
-    position = {value: i for i, value in enumerate(table)}
-    return table, list(map(position.__getitem__, values))
+    position: dict[Any, int] = {}
+    codes = [position.setdefault(value, len(position)) for value in values]  # one hash per value
+    return list(position), codes
+
+
+def _first_seen(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(position of the first of each distinct code, in first-seen order; each code's rank in that order)."""
+    _, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty(order.size, dtype=np.int64)
+    rank[order] = np.arange(order.size)
+    return first[order], rank[inverse.reshape(-1)]
 
 
 def _fresh(indices: Sequence[int] | np.ndarray) -> np.ndarray:
@@ -511,15 +520,30 @@ def _reason(result: ScoreResult, point: Any) -> str:
     return f"{point.reason}; lost to {point.cause}" + (f": {note}" if note else "")
 
 
-def _instance_keys(instances: Sequence[Instance]) -> list[str]:
-    """Each instance's key, made once per distinct instance (an instance is in a fill pair per slot)."""
-    distinct = {id(instance): instance for instance in instances}
-    key_of = {ident: instance.key for ident, instance in distinct.items()}
-    return list(map(key_of.__getitem__, map(id, instances)))
+def _both_given(fill: Any, instance: Any) -> bool:
+    return fill is not None and instance is not None
 
 
-_KIND_CODES = {k: i for i, k in enumerate(KINDS)}
-_CATEGORY_CODES = {c: i for i, c in enumerate(CATEGORIES)}
+def _instance_codes(instances: Sequence[Instance], keys: dict[str, int], key_of: dict[int, str]) -> np.ndarray:
+    """Each instance's index in ``keys`` (its key added when new, in first-seen order).
+
+    An instance is in a fill pair per slot: its key is made once (kept in ``key_of`` by ``id``).
+    """
+    ids = np.fromiter(map(id, instances), np.int64, len(instances))
+    first, rank = _first_seen(ids) if len(instances) else (ids, ids)
+    codes = []
+    for position in first.tolist():
+        instance = instances[position]
+        key = key_of.get(id(instance))
+        if key is None:
+            key = key_of[id(instance)] = instance.key
+        codes.append(keys.setdefault(key, len(keys)))
+    return np.asarray(codes, dtype=np.int64)[rank]
+
+
+_KIND_CATEGORY = {
+    (kind, category): k * len(CATEGORIES) + c for k, kind in enumerate(KINDS) for c, category in enumerate(CATEGORIES)
+}
 
 
 def report_data(result: ScoreResult, around: int = 4) -> dict[str, Any]:
@@ -530,85 +554,104 @@ def report_data(result: ScoreResult, around: int = 4) -> dict[str, Any]:
         around: words of aligned context on each side of a fill (texts differ).
     """
     beta = result.config.beta
-    # A million points share half a million fill pairs: everything but a point's kind, category and
-    # reason is made once per fill pair and repeated for its points (numpy), and no Point is made
-    # (1 s of the 8 s this took). The pairs come in the points' order.
+    # A million points share half a million fill pairs (in the points' order): what a pair's points
+    # share is made once per pair and repeated with numpy, tables are indexed with numpy where the
+    # values are small integers, and no Point is made (see "HTML report benchmark" in benchmarks/RESULTS.md).
     pairs = list(result.iter_fill_pairs())
     columns = tuple(zip(*pairs, strict=True)) if pairs else ((),) * 8
     docids, types, slot_names, ref_insts, hyp_insts, ref_fills, hyp_fills, verdicts = columns
     n_pairs = len(pairs)
     del pairs, columns
     per_pair = np.fromiter(map(len, verdicts), dtype=np.int64, count=n_pairs)  # points of each pair
-    point_pair = np.repeat(np.arange(n_pairs), per_pair)  # the pair of each point
     flat = list(chain.from_iterable(verdicts))
-    slot_keys, slot_codes = _index(list(zip(types, slot_names, strict=True)))
-    type_names, type_of_slot = _index([t for t, _ in slot_keys])
-    docs, doc_codes = _index(list(docids))
+    n_points = len(flat)
+    # TYPE.SLOT in first-seen order: type and slot names are few, their pairs numbered with numpy.
+    type_table, type_codes = _index(types)
+    name_table, name_codes = _index(slot_names)
+    slot_first, slot_codes = _first_seen(
+        np.asarray(type_codes, dtype=np.int64) * max(1, len(name_table)) + np.asarray(name_codes, dtype=np.int64)
+    )
+    slot_keys = [(types[k], slot_names[k]) for k in slot_first.tolist()]
+    type_names, type_of_slot = _index(t for t, _ in slot_keys)
+    docs, doc_codes = _index(docids)
     # A side is listed when the pair has both its fill and its instance.
-    has_ref = np.fromiter(
-        (f is not None and i is not None for f, i in zip(ref_fills, ref_insts, strict=True)), bool, n_pairs
-    )
-    has_hyp = np.fromiter(
-        (f is not None and i is not None for f, i in zip(hyp_fills, hyp_insts, strict=True)), bool, n_pairs
-    )
+    has_ref = np.fromiter(map(_both_given, ref_fills, ref_insts), bool, n_pairs)
+    has_hyp = np.fromiter(map(_both_given, hyp_fills, hyp_insts), bool, n_pairs)
     ref_fills = list(compress(ref_fills, has_ref))
     hyp_fills = list(compress(hyp_fills, has_hyp))
-    ref_keys = _instance_keys(list(compress(ref_insts, has_ref)))
-    hyp_keys = _instance_keys(list(compress(hyp_insts, has_hyp)))
-    inst, inst_codes = _index(ref_keys + hyp_keys)
+    inst_index: dict[str, int] = {}  # reference instances first, then hypothesis ones
+    key_of: dict[int, str] = {}
+    ref_inst_codes = _instance_codes(list(compress(ref_insts, has_ref)), inst_index, key_of)
+    hyp_inst_codes = _instance_codes(list(compress(hyp_insts, has_hyp)), inst_index, key_of)
     ref_repeat, hyp_repeat = per_pair[has_ref], per_pair[has_hyp]
-    # Reference and hypothesis fills share one table, the reference first within a pair (and a point).
-    ref_texts = list(map(fill_text, ref_fills))
-    hyp_texts = list(map(fill_text, hyp_fills))
-    ref_text_of = dict(zip(np.flatnonzero(has_ref).tolist(), ref_texts, strict=True))
-    hyp_text_of = dict(zip(np.flatnonzero(has_hyp).tolist(), hyp_texts, strict=True))
-    both = [text for k in range(n_pairs) for text in (ref_text_of.get(k), hyp_text_of.get(k)) if text is not None]
-    fills, fill_codes = _index(both)
-    fill_codes_array = np.asarray(fill_codes, dtype=np.int64)
-    both_is_ref = np.tile(np.array([True, False]), n_pairs)[np.column_stack((has_ref, has_hyp)).ravel()]
+    # Reference and hypothesis fills share one table, in first-seen order with the reference fill
+    # first within a pair (and a point): indexed in reference-then-hypothesis order, then renumbered
+    # in pair order.
+    texts, text_codes = _index(chain(map(fill_text, ref_fills), map(fill_text, hyp_fills)))
+    listed_before = np.cumsum(has_ref.astype(np.int64) + has_hyp) - has_ref - has_hyp  # fills of earlier pairs
+    in_pair_order = np.empty(len(text_codes), dtype=np.int64)
+    in_pair_order[listed_before[has_ref]] = text_codes[: len(ref_fills)]
+    in_pair_order[listed_before[has_hyp] + has_ref[has_hyp]] = text_codes[len(ref_fills) :]
+    fill_first, fill_rank = _first_seen(in_pair_order) if len(text_codes) else (in_pair_order, in_pair_order)
+    fills = [texts[code] for code in in_pair_order[fill_first].tolist()]
     ref_code = np.full(n_pairs, -1, dtype=np.int64)
     hyp_code = np.full(n_pairs, -1, dtype=np.int64)
-    ref_code[has_ref] = fill_codes_array[both_is_ref]
-    hyp_code[has_hyp] = fill_codes_array[~both_is_ref]
+    ref_code[has_ref] = fill_rank[listed_before[has_ref]]
+    hyp_code[has_hyp] = fill_rank[listed_before[has_hyp] + has_ref[has_hyp]]
     # Each point lists its pair's fills again, reference first.
+    point_pair = np.repeat(np.arange(n_pairs), per_pair)
     point_fills = np.column_stack((ref_code[point_pair], hyp_code[point_pair])).ravel()
     listed = point_fills >= 0
     fill_fresh = _fresh(point_fills[listed])
-    point_is_ref = np.tile(np.array([True, False]), len(point_pair))[listed]
+    point_is_ref = np.tile(np.array([True, False]), n_points)[listed]
+    kind_category = np.fromiter(
+        map(_KIND_CATEGORY.__getitem__, map(attrgetter("kind", "category"), flat)), np.int64, n_points
+    )
     if result.alignment is None:
-        reasons, reason_codes = _index(list(map(attrgetter("reason"), flat)))
+        reasons, reason_codes = _index(map(attrgetter("reason"), flat))
         ctx_col: list[int] | None = None
         contexts: list[list[int]] = []
         words = _Strings()
     else:
         reasons, reason_codes, ctx_col, contexts, words = _aligned_columns(result, around)
+    del flat, verdicts
     points_data: dict[str, Any] = {
-        "n": len(flat),
-        "slot": np.repeat(np.asarray(slot_codes, dtype=np.int64), per_pair),
-        "kind": np.fromiter(map(_KIND_CODES.__getitem__, map(attrgetter("kind"), flat)), np.int64, len(flat)),
-        "cat": np.fromiter(map(_CATEGORY_CODES.__getitem__, map(attrgetter("category"), flat)), np.int64, len(flat)),
+        "n": n_points,
+        "slot": np.repeat(slot_codes, per_pair),
+        "kind": kind_category // len(CATEGORIES),
+        "cat": kind_category % len(CATEGORIES),
         "side": np.repeat(has_ref + 2 * has_hyp.astype(np.int64), per_pair),
         "doc": _delta(np.repeat(np.asarray(doc_codes, dtype=np.int64), per_pair)),
-        "refInst": _delta(np.repeat(np.asarray(inst_codes[: len(ref_keys)], dtype=np.int64), ref_repeat)),
+        "refInst": _delta(np.repeat(ref_inst_codes, ref_repeat)),
         "refFill": fill_fresh[point_is_ref],
         "refLine": _delta(np.repeat(np.fromiter(map(attrgetter("line"), ref_fills), np.int64), ref_repeat)),
-        "hypInst": _delta(np.repeat(np.asarray(inst_codes[len(ref_keys) :], dtype=np.int64), hyp_repeat)),
+        "hypInst": _delta(np.repeat(hyp_inst_codes, hyp_repeat)),
         "hypFill": fill_fresh[~point_is_ref],
         "hypLine": _delta(np.repeat(np.fromiter(map(attrgetter("line"), hyp_fills), np.int64), hyp_repeat)),
         "reason": _fresh(reason_codes),
     }
     if ctx_col is not None:
         points_data["ctx"] = np.asarray(ctx_col, dtype=np.int64)
-    del flat, verdicts, ref_fills, hyp_fills, both
+    del ref_fills, hyp_fills
     by_document = result.by("document")
-    inst_index = {key: i for i, key in enumerate(inst)}  # the mapping may name instances without points
+    # The instance mapping, as result.instance_pairs() gives it, with the keys made above (the
+    # mapping may name instances without points) and F read without the other metrics.
     mapping: list[Any] = []
-    for ref_key, hyp_key, f in result.instance_pairs():
-        mapping += [
-            -1 if ref_key is None else inst_index.setdefault(ref_key, len(inst_index)),
-            -1 if hyp_key is None else inst_index.setdefault(hyp_key, len(inst_index)),
-            percent(f) if ref_key and hyp_key else None,
-        ]
+    for set_match in result.matches:
+        for pair in set_match.instances:
+            ref, hyp = pair.ref, pair.hyp
+            if ref is not None:
+                key = key_of.get(id(ref)) or ref.key
+                mapping.append(inst_index.setdefault(key, len(inst_index)))
+            else:
+                mapping.append(-1)
+            if hyp is not None:
+                key = key_of.get(id(hyp)) or hyp.key
+                mapping.append(inst_index.setdefault(key, len(inst_index)))
+            else:
+                mapping.append(-1)
+            mapping.append(percent(pair.counts.f(beta)) if ref is not None and hyp is not None else None)
+    inst = list(inst_index)
     return {
         "version": 1,
         "slots": [f"{t}.{s}" for t, s in slot_keys],
@@ -617,7 +660,7 @@ def report_data(result: ScoreResult, around: int = 4) -> dict[str, Any]:
         "categories": list(CATEGORIES),
         "kinds": list(KINDS),
         "docs": docs,
-        "inst": list(inst_index),
+        "inst": inst,
         "fills": fills,
         "reasons": reasons,
         "words": words.table(),

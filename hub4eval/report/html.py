@@ -44,8 +44,8 @@ import json
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from html import escape
-from itertools import chain, compress
-from operator import attrgetter
+from itertools import chain, compress, repeat
+from operator import attrgetter, is_not
 from typing import Any
 
 import numpy as np
@@ -488,6 +488,8 @@ def _index(values: Iterable[Any]) -> tuple[list[Any], list[int]]:
 
 def _first_seen(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(position of the first of each distinct code, in first-seen order; each code's rank in that order)."""
+    if not codes.size:
+        return codes, codes
     _, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
     order = np.argsort(first, kind="stable")
     rank = np.empty(order.size, dtype=np.int64)
@@ -520,25 +522,29 @@ def _reason(result: ScoreResult, point: Any) -> str:
     return f"{point.reason}; lost to {point.cause}" + (f": {note}" if note else "")
 
 
-def _both_given(fill: Any, instance: Any) -> bool:
-    return fill is not None and instance is not None
+def _given(values: Sequence[Any]) -> np.ndarray:
+    """Which values are not None."""
+    return np.fromiter(map(is_not, values, repeat(None)), bool, len(values))
 
 
 def _instance_codes(instances: Sequence[Instance], keys: dict[str, int], key_of: dict[int, str]) -> np.ndarray:
     """Each instance's index in ``keys`` (its key added when new, in first-seen order).
 
-    An instance is in a fill pair per slot: its key is made once (kept in ``key_of`` by ``id``).
+    An instance's fill pairs come one after the other (one per slot): its key is
+    made once per run of pairs (and kept in ``key_of`` by ``id``).
     """
+    if not instances:
+        return np.zeros(0, dtype=np.int64)
     ids = np.fromiter(map(id, instances), np.int64, len(instances))
-    first, rank = _first_seen(ids) if len(instances) else (ids, ids)
+    starts = np.flatnonzero(np.concatenate(([True], ids[1:] != ids[:-1])))
     codes = []
-    for position in first.tolist():
+    for position in starts.tolist():
         instance = instances[position]
         key = key_of.get(id(instance))
         if key is None:
             key = key_of[id(instance)] = instance.key
         codes.append(keys.setdefault(key, len(keys)))
-    return np.asarray(codes, dtype=np.int64)[rank]
+    return np.repeat(np.asarray(codes, dtype=np.int64), np.diff(np.append(starts, len(instances))))
 
 
 _KIND_CATEGORY = {
@@ -575,8 +581,8 @@ def report_data(result: ScoreResult, around: int = 4) -> dict[str, Any]:
     type_names, type_of_slot = _index(t for t, _ in slot_keys)
     docs, doc_codes = _index(docids)
     # A side is listed when the pair has both its fill and its instance.
-    has_ref = np.fromiter(map(_both_given, ref_fills, ref_insts), bool, n_pairs)
-    has_hyp = np.fromiter(map(_both_given, hyp_fills, hyp_insts), bool, n_pairs)
+    has_ref = _given(ref_fills) & _given(ref_insts)
+    has_hyp = _given(hyp_fills) & _given(hyp_insts)
     ref_fills = list(compress(ref_fills, has_ref))
     hyp_fills = list(compress(hyp_fills, has_hyp))
     inst_index: dict[str, int] = {}  # reference instances first, then hypothesis ones
@@ -584,20 +590,21 @@ def report_data(result: ScoreResult, around: int = 4) -> dict[str, Any]:
     ref_inst_codes = _instance_codes(list(compress(ref_insts, has_ref)), inst_index, key_of)
     hyp_inst_codes = _instance_codes(list(compress(hyp_insts, has_hyp)), inst_index, key_of)
     ref_repeat, hyp_repeat = per_pair[has_ref], per_pair[has_hyp]
-    # Reference and hypothesis fills share one table, in first-seen order with the reference fill
-    # first within a pair (and a point): indexed in reference-then-hypothesis order, then renumbered
-    # in pair order.
-    texts, text_codes = _index(chain(map(fill_text, ref_fills), map(fill_text, hyp_fills)))
-    listed_before = np.cumsum(has_ref.astype(np.int64) + has_hyp) - has_ref - has_hyp  # fills of earlier pairs
-    in_pair_order = np.empty(len(text_codes), dtype=np.int64)
-    in_pair_order[listed_before[has_ref]] = text_codes[: len(ref_fills)]
-    in_pair_order[listed_before[has_hyp] + has_ref[has_hyp]] = text_codes[len(ref_fills) :]
-    fill_first, fill_rank = _first_seen(in_pair_order) if len(text_codes) else (in_pair_order, in_pair_order)
-    fills = [texts[code] for code in in_pair_order[fill_first].tolist()]
-    ref_code = np.full(n_pairs, -1, dtype=np.int64)
-    hyp_code = np.full(n_pairs, -1, dtype=np.int64)
-    ref_code[has_ref] = fill_rank[listed_before[has_ref]]
-    hyp_code[has_hyp] = fill_rank[listed_before[has_hyp] + has_ref[has_hyp]]
+    # Reference and hypothesis fills share one table, the reference first within a pair: each fill
+    # is a new entry, but a hypothesis fill written as its reference fill (the usual correct answer)
+    # repeats it. Fills are rarely alike across pairs (their extents differ), so the table holds
+    # nearly each distinct text once without hashing a million strings (0.3 s).
+    ref_text = np.full(n_pairs, None, dtype=object)
+    hyp_text = np.full(n_pairs, None, dtype=object)
+    ref_text[has_ref] = list(map(fill_text, ref_fills))
+    hyp_text[has_hyp] = list(map(fill_text, hyp_fills))
+    same = has_ref & has_hyp & (ref_text == hyp_text).astype(bool)
+    texts = np.column_stack((ref_text, hyp_text)).ravel()
+    new = np.column_stack((has_ref, has_hyp & ~same)).ravel()
+    fills = texts[new].tolist()
+    entry = (np.cumsum(new) - 1).reshape(-1, 2)
+    ref_code = np.where(has_ref, entry[:, 0], -1)
+    hyp_code = np.where(same, ref_code, np.where(has_hyp, entry[:, 1], -1))
     # Each point lists its pair's fills again, reference first.
     point_pair = np.repeat(np.arange(n_pairs), per_pair)
     point_fills = np.column_stack((ref_code[point_pair], hyp_code[point_pair])).ravel()

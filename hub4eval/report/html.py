@@ -10,8 +10,12 @@ million page elements).
 
 The data is one JSON object in a ``<script type="application/json">`` block:
 
-* string tables (``inst``, ``fills``, ``reasons``, ``words``) hold each
-  distinct string once; points refer to them by index;
+* string tables (``inst``, ``reasons``, ``words``) hold each distinct
+  string once, points refer to them by index; ``fills`` holds each fill of
+  a fill pair once, in pair order, and a hypothesis fill written as its
+  reference fill (the usual correct answer) shares its entry: fills are
+  rarely alike across pairs (their extents differ), and making the table
+  this way spares hashing a million texts;
 * points are columns (one array per field). Indices that mostly grow by one
   are delta-coded (``doc``, instances, lines), fills and reasons are "fresh"
   coded: ``-1`` takes the next new string of the table, ``-1 - d`` (d from 1
@@ -29,8 +33,10 @@ The data is one JSON object in a ``<script type="application/json">`` block:
   is ``{"type": "Int8"|"Int16"|"Int32"|"Float64", "offset", "length"}``
   (the narrowest type that holds it). Encoding a million points' columns as
   JSON numbers took longer than all the rest of the report; as bytes they
-  take milliseconds, and the page views them without parsing. Small reports
-  hold the JSON as is, columns as arrays of numbers.
+  take milliseconds, and the page views them in place, without parsing
+  (typed arrays read the machine's byte order: little-endian on every
+  platform browsers run on). Small reports hold the JSON as is, columns as
+  arrays of numbers.
 
 Text from the input reaches the page only as data: HTML parts go through
 :func:`html.escape`, the JSON escapes ``<`` and U+2028/U+2029, and the script
@@ -572,7 +578,7 @@ def report_data(result: ScoreResult, around: int = 4) -> dict[str, Any]:
     flat = list(chain.from_iterable(verdicts))
     n_points = len(flat)
     # TYPE.SLOT in first-seen order: type and slot names are few, their pairs numbered with numpy.
-    type_table, type_codes = _index(types)
+    _, type_codes = _index(types)
     name_table, name_codes = _index(slot_names)
     slot_first, slot_codes = _first_seen(
         np.asarray(type_codes, dtype=np.int64) * max(1, len(name_table)) + np.asarray(name_codes, dtype=np.int64)

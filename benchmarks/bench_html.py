@@ -1,11 +1,12 @@
 """How the HTML report scales: its size, the time to write it, the time to open it in Chromium.
 
-    python benchmarks/bench_html.py REF.tpl HYP.tpl [--out DIR] [--chromium /usr/bin/chromium]
+    python benchmarks/bench_html.py REF.tpl HYP.tpl [--out DIR] [--chromium /usr/bin/chromium] [--repeat N]
 
 e.g. on the set of ``python benchmarks/gen_templates.py OUTDIR --docs 10000
 --instances 100000 --seed 1``. It runs, each as a real process,
 ``python -m hub4eval score REF HYP -q`` with and without ``--html`` (the
-difference is the time to write the report), then opens the report in
+difference is the time to write the report; wall and CPU time, the latter
+steadier on a shared machine; ``--repeat N`` runs N pairs), then opens the report in
 headless Chromium through Playwright (``pip install playwright``; Chromium
 from the system, e.g. Debian's ``chromium``) and measures, from navigation:
 the per-slot table visible, the data read (the per-document table rendered),
@@ -18,6 +19,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -30,13 +33,17 @@ CHROMIUM_ARGS = [
 ]  # fmt: skip
 
 
-def run_score(ref: Path, hyp: Path, html: Path | None) -> float:
+def run_score(ref: Path, hyp: Path, html: Path | None) -> tuple[float, float]:
+    """(wall seconds, CPU seconds: user + system) of one ``score`` process."""
     command = [sys.executable, "-m", "hub4eval", "score", str(ref), str(hyp), "-q"]
     if html is not None:
         command += ["--html", str(html)]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def open_in_browser(report: Path, chromium: str) -> dict[str, float | int | str]:
@@ -99,22 +106,35 @@ def main() -> None:
     parser.add_argument("hyp", type=Path)
     parser.add_argument("--out", type=Path, default=None, help="directory for the report (default: a temporary one)")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="pairs of runs, with and without --html in turn (medians shown)"
+    )
     args = parser.parse_args()
     out_dir = args.out or Path(tempfile.mkdtemp(prefix="bench_html_"))
     report = out_dir / "report.html"
-    without = run_score(args.ref, args.hyp, None)
-    with_html = run_score(args.ref, args.hyp, report)
-    print(f"# {time.strftime('%Y-%m-%d')}, {os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
-    print(
-        f"score without --html: {without:.1f} s; with --html: {with_html:.1f} s; writing the report: "
-        f"{with_html - without:.1f} s"
-    )
+    runs: dict[str, list[tuple[float, float]]] = {"without": [], "with": []}
+    for _ in range(args.repeat):  # interleaved, so that a change in the machine's load hits both
+        runs["without"].append(run_score(args.ref, args.hyp, None))
+        runs["with"].append(run_score(args.ref, args.hyp, report))
+    print(f"# {time.strftime('%Y-%m-%d')}, {os.cpu_count()} CPUs, Python {sys.version.split()[0]}, load {_load()}")
+    for n, what in ((0, "wall"), (1, "CPU")):
+        without = statistics.median(run[n] for run in runs["without"])
+        with_html = statistics.median(run[n] for run in runs["with"])
+        extra = [w[n] - o[n] for w, o in zip(runs["with"], runs["without"], strict=True)]
+        print(
+            f"{what}: score without --html: {without:.1f} s; with --html: {with_html:.1f} s; writing the report: "
+            f"{with_html - without:.1f} s (each pair: {', '.join(f'{e:.1f}' for e in extra)})"
+        )
     print(f"report size: {report.stat().st_size / 1e6:.1f} MB ({report})")
     if not (Path(args.chromium).exists() and _has_playwright()):
         print("browser figures skipped: no chromium or no playwright")
         return
     for name, value in open_in_browser(report, args.chromium).items():
         print(f"{name}: {value:.2f}" if isinstance(value, float) else f"{name}: {value}")
+
+
+def _load() -> str:
+    return " ".join(f"{v:.1f}" for v in os.getloadavg())
 
 
 def _has_playwright() -> bool:

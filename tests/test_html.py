@@ -339,6 +339,36 @@ def test_delta_coding_reads_back(values):
     assert undelta(html_report._delta(values), [True] * len(values)) == values
 
 
+@pytest.mark.parametrize(
+    ("values", "kind"),
+    [
+        ([], "Int8"),
+        ([0, -128, 127, 5], "Int8"),
+        ([-129, 5, 1], "Int16"),
+        ([40000, -1], "Int32"),
+        ([2**31, -3], "Float64"),
+    ],
+)
+def test_point_columns_read_back_from_the_deflated_bytes(values, kind):
+    """Each column in the narrowest type that holds it, at an offset the page can view in place."""
+    import json
+    import zlib
+    from base64 import b64decode
+
+    import numpy as np
+
+    odd = np.asarray([1, 2, 3], dtype=np.int64)  # 3 bytes: the next column starts after padding
+    data = {"points": {"n": len(values), "odd": odd, "x": np.asarray(values, dtype=np.int64)}, "s": ["é", "<"]}
+    encoding, text = html_report.embed(data, compress=True)
+    assert encoding == "deflate-base64"
+    page = f'<script type="application/json" id="hub4eval-data" data-encoding="{encoding}">{text}</script>'
+    back = read_embedded(page)
+    assert back == {"points": {"n": len(values), "odd": [1, 2, 3], "x": values}, "s": ["é", "<"]}
+    raw = zlib.decompress(b64decode(text))
+    head = json.loads(raw[4 : 4 + int.from_bytes(raw[:4], "little")])
+    assert head["points"]["x"]["type"] == kind and head["points"]["x"]["offset"] % 4 == 0
+
+
 def test_compressed_only_above_the_threshold(clean, monkeypatch):
     assert 'data-encoding="json"' in to_html(clean)  # the example's data is far below the threshold
     monkeypatch.setattr(html_report, "COMPRESS_ABOVE", 10)

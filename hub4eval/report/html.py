@@ -10,8 +10,12 @@ million page elements).
 
 The data is one JSON object in a ``<script type="application/json">`` block:
 
-* string tables (``inst``, ``fills``, ``reasons``, ``words``) hold each
-  distinct string once; points refer to them by index;
+* string tables (``inst``, ``reasons``, ``words``) hold each distinct
+  string once, points refer to them by index; ``fills`` holds each fill of
+  a fill pair once, in pair order, and a hypothesis fill written as its
+  reference fill (the usual correct answer) shares its entry: fills are
+  rarely alike across pairs (their extents differ), and making the table
+  this way spares hashing a million texts;
 * points are columns (one array per field). Indices that mostly grow by one
   are delta-coded (``doc``, instances, lines), fills and reasons are "fresh"
   coded: ``-1`` takes the next new string of the table, ``-1 - d`` (d from 1
@@ -20,9 +24,19 @@ The data is one JSON object in a ``<script type="application/json">`` block:
   string ``n``. Reference fields are listed only for the points that have a
   reference fill (``side`` & 1), hypothesis fields for those with a
   hypothesis fill (``side`` & 2);
-* when the JSON is large it is deflated (zlib) and base64-encoded
-  (``data-encoding="deflate-base64"``); the page inflates it with the
-  browser's ``DecompressionStream``. Small reports hold the JSON as is.
+* when the JSON would be large, the data is deflated (zlib) and
+  base64-encoded (``data-encoding="deflate-base64"``); the page inflates it
+  with the browser's ``DecompressionStream``. The inflated bytes are the
+  JSON's length (4 bytes, little-endian), the JSON (UTF-8), then the point
+  columns as little-endian typed arrays, each at an offset that is a multiple
+  of 4 from the first multiple of 4 after the JSON; in the JSON each column
+  is ``{"type": "Int8"|"Int16"|"Int32"|"Float64", "offset", "length"}``
+  (the narrowest type that holds it). Encoding a million points' columns as
+  JSON numbers took longer than all the rest of the report; as bytes they
+  take milliseconds, and the page views them in place, without parsing
+  (typed arrays read the machine's byte order: little-endian on every
+  platform browsers run on). Small reports hold the JSON as is, columns as
+  arrays of numbers.
 
 Text from the input reaches the page only as data: HTML parts go through
 :func:`html.escape`, the JSON escapes ``<`` and U+2028/U+2029, and the script
@@ -34,16 +48,19 @@ from __future__ import annotations
 import base64
 import json
 import zlib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from html import escape
-from operator import attrgetter
+from itertools import chain, compress, repeat
+from operator import attrgetter, is_not
 from typing import Any
 
 import numpy as np
 
+from hub4eval.model import Instance
 from hub4eval.report.explain import GAP, aligned_context, cause_note
 from hub4eval.report.tables import COUNT_COLUMNS, ceiling_line, entity_wer_line, headline, percent, wer_line
 from hub4eval.scoring.metrics import CATEGORIES, METRICS, Counts
+from hub4eval.scoring.points import fill_text
 from hub4eval.scoring.result import ScoreResult
 
 PAGE_SIZE = 100
@@ -52,7 +69,7 @@ PAGE_SIZE = 100
 COMPRESS_ABOVE = 1 << 20
 """Data larger than this (characters of JSON) is embedded deflated (``compress=None``)."""
 
-_ZLIB_LEVEL = 3  # 10,000 documents: 0.9 s for 19.8 MB (level 1: 0.6 s, 20.8 MB; level 6: 3.1 s, 17.3 MB)
+_ZLIB_LEVEL = 1  # 10,000 documents: see "HTML report benchmark" in benchmarks/RESULTS.md
 
 KINDS = ("pointer", "content", "extent")
 
@@ -96,20 +113,32 @@ function el(tag, cls, text) {
 }
 function fmt(n) { return n.toLocaleString("en-US"); }
 
+var COLUMN_TYPES = { Int8: Int8Array, Int16: Int16Array, Int32: Int32Array, Float64: Float64Array };
+
+/* Deflated data: [JSON length, 4 bytes little-endian][JSON][padding to 4][point columns]; each column
+   the JSON describes as {type, offset, length} is viewed in place (offsets from the first column). */
 async function readData() {
   var block = byId("hub4eval-data");
   var text = block.textContent;
-  if (block.getAttribute("data-encoding") === "deflate-base64") {
-    if (typeof DecompressionStream === "undefined") {
-      throw new Error("this browser cannot inflate the embedded data (no DecompressionStream)");
-    }
-    var binary = atob(text.trim());
-    var bytes = new Uint8Array(binary.length);
-    for (var i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
-    text = await new Response(stream).text();
+  if (block.getAttribute("data-encoding") !== "deflate-base64") return JSON.parse(text);
+  if (typeof DecompressionStream === "undefined") {
+    throw new Error("this browser cannot inflate the embedded data (no DecompressionStream)");
   }
-  return JSON.parse(text);
+  var binary = atob(text.trim());
+  var bytes = new Uint8Array(binary.length);
+  for (var i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
+  var buffer = await new Response(stream).arrayBuffer();
+  var length = new DataView(buffer).getUint32(0, true);
+  var data = JSON.parse(new TextDecoder().decode(new Uint8Array(buffer, 4, length)));
+  var base = 4 + length + (4 - (4 + length) % 4) % 4, p = data.points;
+  Object.keys(p).forEach(function (name) {
+    var c = p[name];
+    if (c !== null && typeof c === "object" && !Array.isArray(c)) {
+      p[name] = new COLUMN_TYPES[c.type](buffer, base + c.offset, c.length);
+    }
+  });
+  return data;
 }
 
 function undelta(values, out, mask, side) {
@@ -421,11 +450,9 @@ def _chart(result: ScoreResult) -> str:
     return "".join(parts)
 
 
-def _delta(values: list[int]) -> list[int]:
+def _delta(values: Sequence[int] | np.ndarray) -> np.ndarray:
     """Differences from the previous value (the first from 0)."""
-    if not values:
-        return []
-    return np.diff(np.asarray(values, dtype=np.int64), prepend=0).tolist()
+    return np.diff(np.asarray(values, dtype=np.int64), prepend=0)
 
 
 class _Strings:
@@ -458,31 +485,39 @@ def _context_code(context: Any, words: _Strings) -> list[int]:
     ]
 
 
-def _index(values: list[Any]) -> tuple[list[Any], list[int]]:
+def _index(values: Iterable[Any]) -> tuple[list[Any], list[int]]:
     """(distinct values in first-seen order, each value's index in that table)."""
-    table = list(dict.fromkeys(values))
-    position = {value: i for i, value in enumerate(table)}
-    return table, list(map(position.__getitem__, values))
+    position: dict[Any, int] = {}
+    codes = [position.setdefault(value, len(position)) for value in values]  # one hash per value
+    return list(position), codes
 
 
-def _fresh(indices: list[int]) -> list[int]:
+def _first_seen(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(position of the first of each distinct code, in first-seen order; each code's rank in that order)."""
+    if not codes.size:
+        return codes, codes
+    _, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty(order.size, dtype=np.int64)
+    rank[order] = np.arange(order.size)
+    return first[order], rank[inverse.reshape(-1)]
+
+
+def _fresh(indices: Sequence[int] | np.ndarray) -> np.ndarray:
     """Indices into a first-seen-order table, "fresh" coded (see the module docstring).
 
     ``-1``: the next new string; ``-1 - d`` (d = 1.._BACK): the string d places
     before the next new one (a fill repeated by the next point); ``n >= 0``: string n.
     """
-    if not indices:
-        return []
     codes = np.asarray(indices, dtype=np.int64)
+    if not codes.size:
+        return codes
     following = np.maximum.accumulate(np.concatenate(([-1], codes[:-1]))) + 1  # index of the next new string
     distance = following - codes
-    out = np.where(distance <= _BACK, -1 - distance, codes)
-    return out.tolist()
+    return np.where(distance <= _BACK, -1 - distance, codes)
 
 
 _BACK = 16
-
-_SIDE_FLAGS = ((), (True,), (False,), (True, False))  # per side code: is each listed fill the reference one
 
 
 def _reason(result: ScoreResult, point: Any) -> str:
@@ -493,6 +528,36 @@ def _reason(result: ScoreResult, point: Any) -> str:
     return f"{point.reason}; lost to {point.cause}" + (f": {note}" if note else "")
 
 
+def _given(values: Sequence[Any]) -> np.ndarray:
+    """Which values are not None."""
+    return np.fromiter(map(is_not, values, repeat(None)), bool, len(values))
+
+
+def _instance_codes(instances: Sequence[Instance], keys: dict[str, int], key_of: dict[int, str]) -> np.ndarray:
+    """Each instance's index in ``keys`` (its key added when new, in first-seen order).
+
+    An instance's fill pairs come one after the other (one per slot): its key is
+    made once per run of pairs (and kept in ``key_of`` by ``id``).
+    """
+    if not instances:
+        return np.zeros(0, dtype=np.int64)
+    ids = np.fromiter(map(id, instances), np.int64, len(instances))
+    starts = np.flatnonzero(np.concatenate(([True], ids[1:] != ids[:-1])))
+    codes = []
+    for position in starts.tolist():
+        instance = instances[position]
+        key = key_of.get(id(instance))
+        if key is None:
+            key = key_of[id(instance)] = instance.key
+        codes.append(keys.setdefault(key, len(keys)))
+    return np.repeat(np.asarray(codes, dtype=np.int64), np.diff(np.append(starts, len(instances))))
+
+
+_KIND_CATEGORY = {
+    (kind, category): k * len(CATEGORIES) + c for k, kind in enumerate(KINDS) for c, category in enumerate(CATEGORIES)
+}
+
+
 def report_data(result: ScoreResult, around: int = 4) -> dict[str, Any]:
     """The data the page renders on demand (see the module docstring for its coding).
 
@@ -501,71 +566,105 @@ def report_data(result: ScoreResult, around: int = 4) -> dict[str, Any]:
         around: words of aligned context on each side of a fill (texts differ).
     """
     beta = result.config.beta
-    # A million points: one column at a time with C-level map/dict calls, not one Python loop.
-    points = list(result.iter_points())
-    types = list(map(attrgetter("type"), points))
-    slot_keys, slot_col = _index(list(zip(types, map(attrgetter("slot"), points), strict=True)))
-    type_names, type_of_slot = _index([t for t, _ in slot_keys])
-    kind_col = list(map({k: i for i, k in enumerate(KINDS)}.__getitem__, map(attrgetter("kind"), points)))
-    cat_col = list(map({c: i for i, c in enumerate(CATEGORIES)}.__getitem__, map(attrgetter("category"), points)))
-    docs, doc_col = _index(list(map(attrgetter("docid"), points)))
-    all_refs = list(map(attrgetter("ref"), points))
-    all_hyps = list(map(attrgetter("hyp"), points))
-    side_col = [(ref is not None) + 2 * (hyp is not None) for ref, hyp in zip(all_refs, all_hyps, strict=True)]
-    refs = [ref for ref in all_refs if ref is not None]
-    hyps = [hyp for hyp in all_hyps if hyp is not None]
-    # Reference and hypothesis fills share one table, the reference first within a point.
-    both = [f for pair in zip(all_refs, all_hyps, strict=True) for f in pair if f is not None]
-    fills, fill_codes = _index(list(map(attrgetter("fill"), both)))
-    fill_fresh = _fresh(fill_codes)
-    is_ref = [flag for side in side_col for flag in _SIDE_FLAGS[side]]
-    ref_fill = [code for code, flag in zip(fill_fresh, is_ref, strict=True) if flag]
-    hyp_fill = [code for code, flag in zip(fill_fresh, is_ref, strict=True) if not flag]
-    inst, inst_codes = _index(list(map(attrgetter("instance"), refs)) + list(map(attrgetter("instance"), hyps)))
-    # An error lost to the recognizer or the extractor says so after its reason.
-    reasons, reason_codes = _index(
-        [_reason(result, point) for point in points]
-        if result.alignment is not None
-        else list(map(attrgetter("reason"), points))
+    # A million points share half a million fill pairs (in the points' order): what a pair's points
+    # share is made once per pair and repeated with numpy, tables are indexed with numpy where the
+    # values are small integers, and no Point is made (see "HTML report benchmark" in benchmarks/RESULTS.md).
+    pairs = list(result.iter_fill_pairs())
+    columns = tuple(zip(*pairs, strict=True)) if pairs else ((),) * 8
+    docids, types, slot_names, ref_insts, hyp_insts, ref_fills, hyp_fills, verdicts = columns
+    n_pairs = len(pairs)
+    del pairs, columns
+    per_pair = np.fromiter(map(len, verdicts), dtype=np.int64, count=n_pairs)  # points of each pair
+    flat = list(chain.from_iterable(verdicts))
+    n_points = len(flat)
+    # TYPE.SLOT in first-seen order: type and slot names are few, their pairs numbered with numpy.
+    _, type_codes = _index(types)
+    name_table, name_codes = _index(slot_names)
+    slot_first, slot_codes = _first_seen(
+        np.asarray(type_codes, dtype=np.int64) * max(1, len(name_table)) + np.asarray(name_codes, dtype=np.int64)
     )
-    contexts: list[list[int]] = []
-    ctx_col: list[int] = []
-    words = _Strings()
-    if result.alignment is not None:
-        for point in points:
-            context = aligned_context(result, point, around)
-            if context is None:
-                ctx_col.append(-1)
-            else:
-                ctx_col.append(len(contexts))
-                contexts.append(_context_code(context, words))
+    slot_keys = [(types[k], slot_names[k]) for k in slot_first.tolist()]
+    type_names, type_of_slot = _index(t for t, _ in slot_keys)
+    docs, doc_codes = _index(docids)
+    # A side is listed when the pair has both its fill and its instance.
+    has_ref = _given(ref_fills) & _given(ref_insts)
+    has_hyp = _given(hyp_fills) & _given(hyp_insts)
+    ref_fills = list(compress(ref_fills, has_ref))
+    hyp_fills = list(compress(hyp_fills, has_hyp))
+    inst_index: dict[str, int] = {}  # reference instances first, then hypothesis ones
+    key_of: dict[int, str] = {}
+    ref_inst_codes = _instance_codes(list(compress(ref_insts, has_ref)), inst_index, key_of)
+    hyp_inst_codes = _instance_codes(list(compress(hyp_insts, has_hyp)), inst_index, key_of)
+    ref_repeat, hyp_repeat = per_pair[has_ref], per_pair[has_hyp]
+    # Reference and hypothesis fills share one table, the reference first within a pair: each fill
+    # is a new entry, but a hypothesis fill written as its reference fill (the usual correct answer)
+    # repeats it. Fills are rarely alike across pairs (their extents differ), so the table holds
+    # nearly each distinct text once without hashing a million strings (0.3 s).
+    ref_text = np.full(n_pairs, None, dtype=object)
+    hyp_text = np.full(n_pairs, None, dtype=object)
+    ref_text[has_ref] = list(map(fill_text, ref_fills))
+    hyp_text[has_hyp] = list(map(fill_text, hyp_fills))
+    same = has_ref & has_hyp & (ref_text == hyp_text).astype(bool)
+    texts = np.column_stack((ref_text, hyp_text)).ravel()
+    new = np.column_stack((has_ref, has_hyp & ~same)).ravel()
+    fills = texts[new].tolist()
+    entry = (np.cumsum(new) - 1).reshape(-1, 2)
+    ref_code = np.where(has_ref, entry[:, 0], -1)
+    hyp_code = np.where(same, ref_code, np.where(has_hyp, entry[:, 1], -1))
+    # Each point lists its pair's fills again, reference first.
+    point_pair = np.repeat(np.arange(n_pairs), per_pair)
+    point_fills = np.column_stack((ref_code[point_pair], hyp_code[point_pair])).ravel()
+    listed = point_fills >= 0
+    fill_fresh = _fresh(point_fills[listed])
+    point_is_ref = np.tile(np.array([True, False]), n_points)[listed]
+    kind_category = np.fromiter(
+        map(_KIND_CATEGORY.__getitem__, map(attrgetter("kind", "category"), flat)), np.int64, n_points
+    )
+    if result.alignment is None:
+        reasons, reason_codes = _index(map(attrgetter("reason"), flat))
+        ctx_col: list[int] | None = None
+        contexts: list[list[int]] = []
+        words = _Strings()
+    else:
+        reasons, reason_codes, ctx_col, contexts, words = _aligned_columns(result, around)
+    del flat, verdicts
     points_data: dict[str, Any] = {
-        "n": len(points),
-        "slot": slot_col,
-        "kind": kind_col,
-        "cat": cat_col,
-        "side": side_col,
-        "doc": _delta(doc_col),
-        "refInst": _delta(inst_codes[: len(refs)]),
-        "refFill": ref_fill,
-        "refLine": _delta(list(map(attrgetter("line"), refs))),
-        "hypInst": _delta(inst_codes[len(refs) :]),
-        "hypFill": hyp_fill,
-        "hypLine": _delta(list(map(attrgetter("line"), hyps))),
+        "n": n_points,
+        "slot": np.repeat(slot_codes, per_pair),
+        "kind": kind_category // len(CATEGORIES),
+        "cat": kind_category % len(CATEGORIES),
+        "side": np.repeat(has_ref + 2 * has_hyp.astype(np.int64), per_pair),
+        "doc": _delta(np.repeat(np.asarray(doc_codes, dtype=np.int64), per_pair)),
+        "refInst": _delta(np.repeat(ref_inst_codes, ref_repeat)),
+        "refFill": fill_fresh[point_is_ref],
+        "refLine": _delta(np.repeat(np.fromiter(map(attrgetter("line"), ref_fills), np.int64), ref_repeat)),
+        "hypInst": _delta(np.repeat(hyp_inst_codes, hyp_repeat)),
+        "hypFill": fill_fresh[~point_is_ref],
+        "hypLine": _delta(np.repeat(np.fromiter(map(attrgetter("line"), hyp_fills), np.int64), hyp_repeat)),
         "reason": _fresh(reason_codes),
     }
-    if result.alignment is not None:
-        points_data["ctx"] = ctx_col
-    del points, all_refs, all_hyps, both
+    if ctx_col is not None:
+        points_data["ctx"] = np.asarray(ctx_col, dtype=np.int64)
+    del ref_fills, hyp_fills
     by_document = result.by("document")
-    inst_index = {key: i for i, key in enumerate(inst)}  # the mapping may name instances without points
+    # The instance mapping, as result.instance_pairs() gives it, with the keys made above (the
+    # mapping may name instances without points) and F read without the other metrics.
     mapping: list[Any] = []
-    for ref_key, hyp_key, f in result.instance_pairs():
-        mapping += [
-            -1 if ref_key is None else inst_index.setdefault(ref_key, len(inst_index)),
-            -1 if hyp_key is None else inst_index.setdefault(hyp_key, len(inst_index)),
-            percent(f) if ref_key and hyp_key else None,
-        ]
+    for set_match in result.matches:
+        for pair in set_match.instances:
+            ref, hyp = pair.ref, pair.hyp
+            if ref is not None:
+                key = key_of.get(id(ref)) or ref.key
+                mapping.append(inst_index.setdefault(key, len(inst_index)))
+            else:
+                mapping.append(-1)
+            if hyp is not None:
+                key = key_of.get(id(hyp)) or hyp.key
+                mapping.append(inst_index.setdefault(key, len(inst_index)))
+            else:
+                mapping.append(-1)
+            mapping.append(percent(pair.counts.f(beta)) if ref is not None and hyp is not None else None)
+    inst = list(inst_index)
     return {
         "version": 1,
         "slots": [f"{t}.{s}" for t, s in slot_keys],
@@ -574,7 +673,7 @@ def report_data(result: ScoreResult, around: int = 4) -> dict[str, Any]:
         "categories": list(CATEGORIES),
         "kinds": list(KINDS),
         "docs": docs,
-        "inst": list(inst_index),
+        "inst": inst,
         "fills": fills,
         "reasons": reasons,
         "words": words.table(),
@@ -591,6 +690,28 @@ def report_data(result: ScoreResult, around: int = 4) -> dict[str, Any]:
     }
 
 
+def _aligned_columns(
+    result: ScoreResult, around: int
+) -> tuple[list[str], list[int], list[int], list[list[int]], _Strings]:
+    """(reasons, each point's reason, each point's context or -1, contexts, words) when texts differ:
+    a reason names what an error was lost to, and the context shows the aligned words (both read
+    the points, which carry their cause)."""
+    reason_texts: list[str] = []
+    ctx_col: list[int] = []
+    contexts: list[list[int]] = []
+    words = _Strings()
+    for point in result.iter_points():
+        reason_texts.append(_reason(result, point))
+        context = aligned_context(result, point, around)
+        if context is None:
+            ctx_col.append(-1)
+        else:
+            ctx_col.append(len(contexts))
+            contexts.append(_context_code(context, words))
+    reasons, reason_codes = _index(reason_texts)
+    return reasons, reason_codes, ctx_col, contexts, words
+
+
 def _script_safe(text: str) -> str:
     """JSON text that is safe inside a ``<script>`` element.
 
@@ -600,29 +721,84 @@ def _script_safe(text: str) -> str:
     return text.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
-def embed(data: dict[str, Any], compress: bool | None = None) -> tuple[str, str]:
-    """(encoding, text) of the data block: ``json`` or ``deflate-base64``.
+_COLUMN_TYPES = (("Int8", np.int8), ("Int16", np.int16), ("Int32", np.int32))
 
-    ``compress=None`` deflates when the JSON is longer than :data:`COMPRESS_ABOVE`.
+
+def _column_bytes(values: np.ndarray) -> tuple[str, bytes]:
+    """(type name, little-endian bytes) of a column in the narrowest type that holds it."""
+    if values.size:
+        low, high = int(values.min()), int(values.max())
+        for name, dtype in _COLUMN_TYPES:
+            limits = np.iinfo(dtype)
+            if limits.min <= low and high <= limits.max:
+                return name, values.astype(np.dtype(dtype).newbyteorder("<")).tobytes()
+    else:
+        return "Int8", b""
+    return "Float64", values.astype("<f8").tobytes()  # exact up to 2**53
+
+
+def _json(data: dict[str, Any]) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def _is_column(value: Any) -> bool:
+    return isinstance(value, np.ndarray)
+
+
+def embed(data: dict[str, Any], compress: bool | None = None) -> tuple[str, str]:
+    """(encoding, text) of the data block: ``json`` or ``deflate-base64`` (see the module docstring).
+
+    ``compress=None`` deflates when the JSON would be longer than :data:`COMPRESS_ABOVE`
+    characters (each number of a column takes at least two, with its comma).
     """
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    points = data["points"]
+    columns = {name: value for name, value in points.items() if _is_column(value)}
     if compress is None:
-        compress = len(text) > COMPRESS_ABOVE
+        shortest = sum(2 * column.size - 1 for column in columns.values() if column.size)
+        compress = shortest > COMPRESS_ABOVE or len(_json(_as_lists(data))) > COMPRESS_ABOVE
     if not compress:
-        return "json", _script_safe(text)
-    packed = zlib.compress(text.encode("utf-8"), _ZLIB_LEVEL)
-    return "deflate-base64", base64.b64encode(packed).decode("ascii")
+        return "json", _script_safe(_json(_as_lists(data)))
+    layout: dict[str, Any] = {}
+    parts: list[bytes] = []
+    offset = 0
+    for name, column in columns.items():
+        kind, raw = _column_bytes(column)
+        layout[name] = {"type": kind, "offset": offset, "length": int(column.size)}
+        parts += [raw, bytes(-len(raw) % 4)]
+        offset += len(raw) + -len(raw) % 4
+    head = _json({**data, "points": {**points, **layout}}).encode("utf-8")
+    packed = b"".join([len(head).to_bytes(4, "little"), head, bytes(-(4 + len(head)) % 4), *parts])
+    return "deflate-base64", base64.b64encode(zlib.compress(packed, _ZLIB_LEVEL)).decode("ascii")
+
+
+def _as_lists(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` with its point columns as lists of numbers (for JSON)."""
+    points = {name: v.tolist() if _is_column(v) else v for name, v in data["points"].items()}
+    return {**data, "points": points}
 
 
 def read_embedded(html_text: str) -> dict[str, Any]:
-    """The data block of a report, decoded (for tests and tools; the page does this in JavaScript)."""
+    """The data block of a report, decoded, columns as lists (for tests and tools; the page does this
+    in JavaScript)."""
     start = html_text.index('<script type="application/json" id="hub4eval-data"')
     encoding = html_text[html_text.index('data-encoding="', start) + 15 :].split('"', 1)[0]
     body_start = html_text.index(">", start) + 1
     body = html_text[body_start : html_text.index("</script>", body_start)]
-    if encoding == "deflate-base64":
-        body = zlib.decompress(base64.b64decode(body)).decode("utf-8")
-    return json.loads(body)
+    if encoding != "deflate-base64":
+        return json.loads(body)
+    raw = zlib.decompress(base64.b64decode(body))
+    length = int.from_bytes(raw[:4], "little")
+    data = json.loads(raw[4 : 4 + length].decode("utf-8"))
+    base = 4 + length + -(4 + length) % 4
+    dtypes = {name: np.dtype(dtype).newbyteorder("<") for name, dtype in _COLUMN_TYPES} | {"Float64": np.dtype("<f8")}
+    points = data["points"]
+    for name, value in points.items():
+        if isinstance(value, dict):
+            dtype = dtypes[value["type"]]
+            count = value["length"]
+            column = np.frombuffer(raw, dtype, count=count, offset=base + value["offset"]) if count else []
+            points[name] = np.asarray(column, dtype=np.int64).tolist()
+    return data
 
 
 def _slot_sections(data: dict[str, Any]) -> list[str]:

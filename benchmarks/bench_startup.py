@@ -1,6 +1,9 @@
 """Benchmark start-up: `--help` and a warm `score` of the sample, as ratios to `python -c pass`.
 
-    python benchmarks/bench_startup.py [--repeat 15]
+    python benchmarks/bench_startup.py [--repeat 15] [--bytecode]
+
+It times the hub4eval that ``python -m hub4eval`` finds from the current
+directory (the current directory first, then ``PYTHONPATH``).
 
 Each measurement is a real subprocess: wall time from the parent, and CPU
 time (user + system, from wait4), which a busy machine disturbs less. The
@@ -11,6 +14,11 @@ shown, with its ratio to the anchor `python -c pass` measured in the same run.
 "warm" runs use a cache directory filled by one run before the rounds (the
 state of every run after a user's first); "cold" runs get a new, empty cache
 directory each time (a user's first run, or an unwritable cache).
+
+``--bytecode`` lets Python write and use compiled bytecode (under a temporary
+``PYTHONPYCACHEPREFIX``, filled by the first run), as an installed package
+has it; without it the environment decides (``PYTHONDONTWRITEBYTECODE=1``
+makes every run compile hub4eval's modules from source).
 
 The targets (issue #20) are 0.3 s for `--help` and for a warm `score` of the
 sample; the ratios carry them to a faster or slower machine.
@@ -45,13 +53,18 @@ def run(args: list[str], env: dict[str, str]) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=15, help="interleaved rounds (the best is shown)")
+    parser.add_argument("--bytecode", action="store_true", help="write and use bytecode (a temporary prefix)")
     args = parser.parse_args()
     hub4eval = [sys.executable, "-m", "hub4eval"]
     score = [*hub4eval, "score", str(SAMPLE / "ref.tpl"), str(SAMPLE / "hyp.tpl"), "-q"]
     with_text = [*score, "--ref-text", str(SAMPLE / "text.sgml")]
 
     with tempfile.TemporaryDirectory() as scratch:
-        warm = {**os.environ, "HUB4EVAL_CACHE_DIR": str(Path(scratch) / "warm")}
+        base = dict(os.environ)
+        if args.bytecode:
+            base.pop("PYTHONDONTWRITEBYTECODE", None)
+            base["PYTHONPYCACHEPREFIX"] = str(Path(scratch) / "pycache")
+        warm = {**base, "HUB4EVAL_CACHE_DIR": str(Path(scratch) / "warm")}
         run(with_text, warm)  # fills the cache
         commands = {
             "`python -c pass` (anchor)": ([sys.executable, "-c", "pass"], warm),
@@ -64,14 +77,19 @@ def main() -> None:
         for round_ in range(args.repeat):
             for name, (command, env) in commands.items():
                 if env is None:  # cold: a new, empty cache directory
-                    env = {**os.environ, "HUB4EVAL_CACHE_DIR": str(Path(scratch) / f"cold{round_}")}
+                    env = {**base, "HUB4EVAL_CACHE_DIR": str(Path(scratch) / f"cold{round_}")}
                 times[name].append(run(command, env))
 
     anchor_wall = min(wall for wall, _ in times["`python -c pass` (anchor)"])
     anchor_cpu = min(cpu for _, cpu in times["`python -c pass` (anchor)"])
     print(f"# {time.strftime('%Y-%m-%d')}, {os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
     print()
-    print(f"Best of {args.repeat} interleaved rounds (median in brackets).")
+    bytecode = (
+        "bytecode written and used"
+        if args.bytecode or not os.environ.get("PYTHONDONTWRITEBYTECODE")
+        else "no bytecode (PYTHONDONTWRITEBYTECODE)"
+    )
+    print(f"Best of {args.repeat} interleaved rounds (median in brackets); {bytecode}.")
     print()
     print("| start-up | wall s | vs `python -c pass` | CPU s | vs `python -c pass` |")
     print("|---|---|---|---|---|")

@@ -36,7 +36,8 @@ _ROLES = ("reference", "hypothesis")
 @functools.cache
 def _parser(start: str) -> tuple[Lark, InstanceBuilder | TokenBuilder]:
     """The templette parser for grammar rule ``start`` and its Transformer,
-    built once per process.
+    made once per process (its tables from the user's cache directory when
+    they are there).
 
     ``"start"`` is the instance-level grammar every file goes through;
     ``"tokens"`` the token-level one that explains a rejected file (see
@@ -50,6 +51,8 @@ def _parser(start: str) -> tuple[Lark, InstanceBuilder | TokenBuilder]:
     # sample): they are kept in the user's cache directory (util.diskcache),
     # under a name that digests everything they are made from; a damaged or
     # unloadable file is ignored and the tables are built as if uncached.
+    # (Lark's own cache= option is not used: it writes its file in place, not
+    # atomically, and by default into the shared temporary directory.)
     options = {"start": start, "parser": "lalr", "lexer": "contextual"}
     name = f"templette-{start}-{diskcache.key(grammar, repr(options), lark_version, sys.version)}.lark"
     cached = diskcache.read(name)

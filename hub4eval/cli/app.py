@@ -11,7 +11,6 @@ import warnings
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-import click
 import typer
 from typer.core import TyperGroup
 
@@ -234,7 +233,7 @@ def command(*args: Any, **kwargs: Any) -> Callable[[F], F]:
                         hint="check that the right files were given; score a large corpus in parts",
                     )
                 ) from None
-            except (typer.Exit, typer.Abort, click.exceptions.ClickException):
+            except (typer.Exit, typer.Abort, click_errors.ClickException):
                 raise
             except Exception as error:
                 raise internal_error(error) from None

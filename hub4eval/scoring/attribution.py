@@ -36,7 +36,6 @@ from typing import Any
 
 from hub4eval.model import Extent, Fill, Instance, TextFill
 from hub4eval.scoring.points import FillRef, Point
-from hub4eval.text.align import DELETION, INSERTION, MATCH, SUBSTITUTION
 
 RECOGNITION = "recognition"
 EXTRACTION = "extraction"
@@ -78,6 +77,8 @@ class Attributor:
             columns = self.alignment.ref_extent(docid, fill.extent)
             found = ()
             if columns is not None and self.alignment.column_space(docid, reference=True) is not None:
+                from hub4eval.text.align import MATCH  # here: the aligner imports numpy (texts differ)
+
                 kinds, rows = self._rows(docid, columns, True)
                 if (kinds != MATCH).any():
                     found = tuple(row for row in rows if row[2] != MATCH)
@@ -95,6 +96,8 @@ class Attributor:
         found: tuple[Row, ...] | None = None
         columns = self.alignment.hyp_extent(docid, fill.extent)
         if columns is not None and self.alignment.column_space(docid, reference=False) is not None:
+            from hub4eval.text.align import DELETION, MATCH
+
             kinds, rows = self._rows(docid, columns, False)
             if not (kinds == MATCH).any():
                 found = tuple(row for row in rows if row[2] != DELETION)
@@ -144,6 +147,8 @@ class Attributor:
 
 def describe(rows: Iterable[Row]) -> str:
     """``the recognizer heard `hinges` for `hingis`; missed `de``` from non-matching columns."""
+    from hub4eval.text.align import DELETION, INSERTION, SUBSTITUTION
+
     parts = []
     for ref, hyp, kind in rows:
         if kind == SUBSTITUTION:
@@ -229,11 +234,11 @@ def entity_wer(result: Any) -> dict[str, Any] | None:
     plus ``errors`` and ``wer`` (None without reference words). None when the
     texts were not aligned.
     """
-    import numpy as np
-
     alignment = result.alignment
     if alignment is None:
         return None
+    import numpy as np  # here, not at the top: numpy only when the texts differ
+
     unscored = set(result.config.unscored_slots)
     by_slot: dict[str, dict[int, set[int]]] = {}
     for set_match in result.matches:

@@ -13,13 +13,14 @@ from typing import Any
 
 from lark import Token
 
-from hub4eval.io.templettes.checks import Checks, whole_span
+from hub4eval.io.templettes.checks import MAX_DIGITS, POINTER_RE, Checks, whole_span
 from hub4eval.model import (
     Extent,
     Fill,
     FillAlternative,
     Instance,
     PointerFill,
+    Role,
     Slot,
     TextFill,
 )
@@ -58,6 +59,17 @@ _COMMON_LINE_RE = re.compile(
     r"\n( *)(?![ \t\f\r\n;])"
 )
 _REST_OF_LINE_RE = re.compile(r"[^\r\n]*")
+# The usual instance, read with one findall: a header "<...> :=" alone on its
+# line, then only usual lines, each a file line of its own (no blank or
+# comment lines): an indentation of spaces, a slot name and ": " (and "? ") or
+# none, then quoted content without an inner '"' and one extent ##a#b#, or a
+# pointer.  Groups: indentation, name, '?', content, a, b, pointer.  Every
+# line of the instance is usual iff there are as many matches as lines.
+_USUAL_HEADER_RE = re.compile(r"(<[^<>\r\n]*>) :=\n")
+_USUAL_LINE_RE = re.compile(
+    r'^( *)(?:([A-Za-z0-9_-]+): (\? )?)?(?:"([^"\r\n]*)" ##([0-9]{1,18})#([0-9]{1,18})#|(<[^<>\r\n]*>))\n',
+    re.MULTILINE,
+)
 
 
 class InstanceBuilder(Checks):
@@ -73,11 +85,23 @@ class InstanceBuilder(Checks):
     in the same order, so that warnings come out the same.
     """
 
+    def reset(self, path: str, role: Role) -> None:
+        super().reset(path, role)
+        # Per-file memos of the usual reading: the parts of each pointer
+        # text (None: malformed), and one string object per slot name, type
+        # and DOCID.
+        self._pointer_parts: dict[str, tuple[str, str, int] | None] = {}
+        self._names: dict[str, str] = {}
+
     def start(self, instances: list[Instance]) -> tuple[Instance, ...]:
+        self._pointer_parts, self._names = {}, {}  # free them with the parse
         return tuple(instances)
 
     def instance(self, children: list[Token]) -> Instance:
         token = children[0]
+        usual = self._usual_instance(token)
+        if usual is not None:
+            return usual
         header = _HEADER_LINE_RE.match(token)
         assert header is not None
         slots: list[Slot] = []
@@ -151,6 +175,86 @@ class InstanceBuilder(Checks):
         if head is not None:
             slots.append(self._slot(head, head_line, head_offset, alternatives, fills))
         return self._instance(header[1], slots, token.line, token.column)
+
+    def _usual_instance(self, token: Token) -> Instance | None:
+        """The instance of ``token`` if it is made of usual lines only
+        (see ``_USUAL_LINE_RE``), else None.
+
+        It raises nothing and warns of nothing: whatever would (a malformed
+        pointer, a reversed extent, reference brackets, a '?' in a
+        hypothesis, a duplicate slot) gives None, and :meth:`instance` reads
+        the token the general way, which reports it.  Each line is one file
+        line, so positions come from the line's index and the lengths of its
+        pieces.
+        """
+        header = _USUAL_HEADER_RE.match(token)
+        if header is None:
+            return None
+        hypothesis = self.hypothesis
+        if not hypothesis and ("[" in token or "]" in token):
+            return None
+        lines = _USUAL_LINE_RE.findall(token, header.end())
+        if len(lines) != token.count("\n") - 1:
+            return None
+        pointer_parts = self._pointer_parts
+        names = self._names
+        pointers: list[PointerFill] = []
+        slots: list[Slot] = []
+        fills: list[Fill] = []
+        name = ""
+        optional = False
+        slot_line = slot_column = 0
+        line = token.line
+        for indent, slot_name, mark, content, start, end, pointer in lines:
+            line += 1
+            column = len(indent) + 1
+            if slot_name:  # a new slot: the one before it is complete
+                if fills:
+                    alternative = FillAlternative(tuple(fills), slot_line)
+                    slots.append(Slot(name, (alternative,), optional, slot_line, slot_column))
+                    fills = []
+                name = names.get(slot_name) or names.setdefault(slot_name, slot_name)
+                slot_line, slot_column = line, column
+                column += len(slot_name) + 2
+                optional = False
+                if mark:
+                    if hypothesis:
+                        return None
+                    optional = True
+                    column += 2
+            if pointer:
+                parts = pointer_parts.get(pointer) or self._pointer_parts_of(pointer)
+                if parts is None:
+                    return None
+                fill: Fill = PointerFill(*parts, line, column)
+                pointers.append(fill)
+            else:
+                first, last = int(start), int(end)
+                if first > last:
+                    return None
+                extents = (Extent(first, last),)
+                fill = TextFill(content, whole_span(len(content)), extents, extents, False, True, line, column)
+            fills.append(fill)
+        if fills:
+            slots.append(Slot(name, (FillAlternative(tuple(fills), slot_line),), optional, slot_line, slot_column))
+        if len(slots) > 1 and len({slot.name for slot in slots}) < len(slots):
+            return None
+        parts = pointer_parts.get(header[1]) or self._pointer_parts_of(header[1])
+        if parts is None:
+            return None
+        self.pointers += pointers
+        return Instance(*parts, tuple(slots), token.line, token.column)
+
+    def _pointer_parts_of(self, pointer: str) -> tuple[str, str, int] | None:
+        """TYPE, DOCID and N of a pointer text, or None if it is malformed (memoized)."""
+        match = POINTER_RE.fullmatch(pointer)
+        parts = None
+        if match is not None and len(match[3]) <= MAX_DIGITS:
+            names = self._names
+            type_, docid = match[1], match[2]
+            parts = (names.setdefault(type_, type_), names.setdefault(docid, docid), int(match[3]))
+        self._pointer_parts[pointer] = parts
+        return parts
 
     def _slot(
         self,

@@ -2,7 +2,7 @@
 
 :class:`InstanceBuilder` reads every file through the instance-level grammar
 (one token per instance, cut into lines by regular expressions, with short
-cuts for the usual line); :class:`TokenBuilder` reads a rejected file again
+cuts for the usual instance and the usual line); :class:`TokenBuilder` reads a rejected file again
 through the token-level grammar to find its first problem.
 """
 
@@ -76,13 +76,17 @@ class InstanceBuilder(Checks):
     """The Transformer of the instance-level grammar (rule ``start``).
 
     Each INSTANCE token is a header line and the slot, fill and '/' lines
-    under it.  :meth:`instance` walks its lines with the regular expressions
-    above, groups them into slots and fill-alternatives as the grammar's
-    comment describes, and positions every piece: the line is the token's line
-    plus the line ends before it, the column counts from the last line end.
-    The usual cases (an extent part ##a#b#, no brackets) take short cuts;
-    everything else goes through the checks shared with :class:`TokenBuilder`,
-    in the same order, so that warnings come out the same.
+    under it; :meth:`start` gets them all at the end of the parse and builds
+    the instances in file order.  An instance made only of usual lines is read
+    in one go (:meth:`_usual_instance`).  Any other is read by
+    :meth:`_general_instance`, which walks its lines with the regular
+    expressions above, groups them into slots and fill-alternatives as the
+    grammar's comment describes, and positions every piece: the line is the
+    token's line plus the line ends before it, the column counts from the last
+    line end.  The usual line (an extent part ##a#b#, no brackets) takes a
+    short cut there too; everything else goes through the checks shared with
+    :class:`TokenBuilder`, in the same order, so that warnings come out the
+    same.
     """
 
     def reset(self, path: str, role: Role) -> None:
@@ -93,15 +97,15 @@ class InstanceBuilder(Checks):
         self._pointer_parts: dict[str, tuple[str, str, int] | None] = {}
         self._names: dict[str, str] = {}
 
-    def start(self, instances: list[Instance]) -> tuple[Instance, ...]:
+    def start(self, tokens: list[Token]) -> tuple[Instance, ...]:
+        """The instances of the file's INSTANCE tokens, in file order."""
+        usual, general = self._usual_instance, self._general_instance
+        instances = tuple(usual(token) or general(token) for token in tokens)
         self._pointer_parts, self._names = {}, {}  # free them with the parse
-        return tuple(instances)
+        return instances
 
-    def instance(self, children: list[Token]) -> Instance:
-        token = children[0]
-        usual = self._usual_instance(token)
-        if usual is not None:
-            return usual
+    def _general_instance(self, token: Token) -> Instance:
+        """The instance of ``token``, whatever its lines."""
         header = _HEADER_LINE_RE.match(token)
         assert header is not None
         slots: list[Slot] = []
@@ -182,8 +186,8 @@ class InstanceBuilder(Checks):
 
         It raises nothing and warns of nothing: whatever would (a malformed
         pointer, a reversed extent, reference brackets, a '?' in a
-        hypothesis, a duplicate slot) gives None, and :meth:`instance` reads
-        the token the general way, which reports it.  Each line is one file
+        hypothesis, a duplicate slot) gives None, and
+        :meth:`_general_instance` reads the token, which reports it.  Each line is one file
         line, so positions come from the line's index and the lengths of its
         pieces.
         """

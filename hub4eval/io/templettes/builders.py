@@ -204,6 +204,7 @@ class InstanceBuilder(Checks):
         names = self._names
         pointers: list[PointerFill] = []
         slots: list[Slot] = []
+        slot_names: list[str] = []
         fills: list[Fill] = []
         name = ""
         optional = False
@@ -218,6 +219,7 @@ class InstanceBuilder(Checks):
                     slots.append(Slot(name, (alternative,), optional, slot_line, slot_column))
                     fills = []
                 name = names.get(slot_name) or names.setdefault(slot_name, slot_name)
+                slot_names.append(name)
                 slot_line, slot_column = line, column
                 column += len(slot_name) + 2
                 optional = False
@@ -241,7 +243,7 @@ class InstanceBuilder(Checks):
             fills.append(fill)
         if fills:
             slots.append(Slot(name, (FillAlternative(tuple(fills), slot_line),), optional, slot_line, slot_column))
-        if len(slots) > 1 and len({slot.name for slot in slots}) < len(slots):
+        if len(set(slot_names)) < len(slot_names):  # a duplicate slot
             return None
         parts = pointer_parts.get(header[1]) or self._pointer_parts_of(header[1])
         if parts is None:
@@ -253,10 +255,11 @@ class InstanceBuilder(Checks):
         """TYPE, DOCID and N of a pointer text, or None if it is malformed (memoized)."""
         match = POINTER_RE.fullmatch(pointer)
         parts = None
-        if match is not None and len(match[3]) <= MAX_DIGITS:
-            names = self._names
-            type_, docid = match[1], match[2]
-            parts = (names.setdefault(type_, type_), names.setdefault(docid, docid), int(match[3]))
+        if match is not None:
+            type_, docid, number = match.groups()
+            if len(number) <= MAX_DIGITS:
+                names = self._names
+                parts = (names.setdefault(type_, type_), names.setdefault(docid, docid), int(number))
         self._pointer_parts[pointer] = parts
         return parts
 

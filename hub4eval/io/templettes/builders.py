@@ -2,8 +2,9 @@
 
 :class:`InstanceBuilder` reads every file through the instance-level grammar
 (one token per instance, cut into lines by regular expressions, with short
-cuts for the usual instance and the usual line); :class:`TokenBuilder` reads a rejected file again
-through the token-level grammar to find its first problem.
+cuts for the usual instance and the usual line); :class:`TokenBuilder` reads
+a rejected file again through the token-level grammar to find its first
+problem.
 """
 
 from __future__ import annotations
@@ -187,9 +188,9 @@ class InstanceBuilder(Checks):
         It raises nothing and warns of nothing: whatever would (a malformed
         pointer, a reversed extent, reference brackets, a '?' in a
         hypothesis, a duplicate slot) gives None, and
-        :meth:`_general_instance` reads the token, which reports it.  Each line is one file
-        line, so positions come from the line's index and the lengths of its
-        pieces.
+        :meth:`_general_instance` reads the token, which reports it.  Each
+        line is one file line, so positions come from the line's index and
+        the lengths of its pieces.
         """
         header = _USUAL_HEADER_RE.match(token)
         if header is None:

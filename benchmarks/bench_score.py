@@ -1,6 +1,7 @@
 """Benchmark end-to-end scoring and start-up; prints a table of times, memory and ratios.
 
     python benchmarks/bench_score.py [--sizes 1000:10000,10000:100000] [--out DIR]
+    python benchmarks/bench_score.py --phases REF HYP   (only the read limit and the phases)
 
 Each measurement is a real `hub4eval` subprocess (wall time from the parent,
 peak RSS from getrusage of the children). Start-up is compared with the anchor
@@ -13,18 +14,36 @@ budget of 30 / 3.7 = 8.1 anchors. The anchor is measured in the same run
 machine. Scoring is timed without and with --json (a million points
 written with their reasons). Synthetic template sets come from
 gen_templates.py (cached under --out).
+
+For the largest size, a worker process (``--phases-worker``) then times, in
+one process and interleaved round by round, the read limit and the phases of
+a score. The read limit is the least any reader of the two files must do:
+read their bytes, decode them (UTF-8), and split them into the lexical pieces
+of the format with one compiled regular expression and ``re.findall``
+(``READ_LIMIT_RE``: a pointer or header ``<...>`` with its ``:=``, a slot
+name with its colon, a quoted string, an extent part ``##...``, ``/``,
+``?``, a line end, any other run of non-blank characters), making only the
+token strings. The phases are reading the reference file and the
+hypothesis file into template sets (``read_templates``), mapping
+(``hub4eval.score``) and the counts of every level (``ScoreResult.total``);
+each is printed in CPU seconds (``time.process_time``) and wall seconds, and
+as a ratio to the read limit's CPU seconds in the same run.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
+import re
 import resource
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 
@@ -62,12 +81,119 @@ def anchor_seconds(repeat: int) -> float:
     return min(times)
 
 
+# The lexical pieces of a templette file, for the read limit: a pointer or
+# header (with its ':='), a slot name (with its colon), a quoted string, an
+# extent part, '/', '?', a line end, any other run of non-blank characters.
+READ_LIMIT_RE = re.compile(
+    r'<[^<>\r\n]*>(?:[ \t]*:=)?|[A-Za-z0-9_-]+[ \t]*:|"[^\r\n]*"|##[^\r\n]*|[/?]|\r?\n|[^\s"<>/?#]+'
+)
+READ_LIMIT_TEXT = (
+    "read the bytes, decode them (UTF-8) and split them with one compiled regular expression "
+    "(re.findall) into pointers and headers <...> :=, slot names NAME:, quoted strings, "
+    "extent parts ##..., '/', '?', line ends and other words"
+)
+
+
+def read_limit(path: Path) -> int:
+    """The read limit's work on one file: the number of lexical pieces."""
+    return len(READ_LIMIT_RE.findall(path.read_bytes().decode("utf-8")))
+
+
+def timed(work: Callable[..., Any], *args: Any) -> tuple[Any, float, float]:
+    """``work(*args)``, its CPU seconds and its wall seconds."""
+    cpu, wall = time.process_time(), time.perf_counter()
+    value = work(*args)
+    return value, time.process_time() - cpu, time.perf_counter() - wall
+
+
+def phases_worker(ref: Path, hyp: Path, repeat: int) -> dict[str, Any]:
+    """Best CPU and wall seconds of the read limit and of each phase of a score, in this process."""
+    from hub4eval.api import score
+    from hub4eval.io.templettes import read_templates
+
+    best: dict[str, list[float]] = {}
+    pieces = 0
+
+    def keep(name: str, cpu: float, wall: float) -> None:
+        old = best.setdefault(name, [cpu, wall])
+        old[0], old[1] = min(old[0], cpu), min(old[1], wall)
+
+    for _ in range(repeat):
+        # As the CLI runs: the cyclic collector paused for the bulk work.
+        gc.collect()
+        gc.disable()
+        try:
+            n_ref, cpu, wall = timed(read_limit, ref)
+            keep("read limit ref", cpu, wall)
+            n_hyp, cpu, wall = timed(read_limit, hyp)
+            keep("read limit hyp", cpu, wall)
+            pieces = n_ref + n_hyp
+            ref_set, cpu, wall = timed(read_templates, ref, "reference")
+            keep("parse ref", cpu, wall)
+            hyp_set, cpu, wall = timed(read_templates, hyp, "hypothesis")
+            keep("parse hyp", cpu, wall)
+            result, cpu, wall = timed(score, ref_set, hyp_set)
+            keep("map", cpu, wall)
+            _, cpu, wall = timed(getattr, result, "total")
+            keep("counts", cpu, wall)
+            del ref_set, hyp_set, result
+        finally:
+            gc.enable()
+    return {"pieces": pieces, "best": best}
+
+
+def print_phases(ref: Path, hyp: Path, repeat: int) -> None:
+    """Run :func:`phases_worker` in a child process and print its table."""
+    done = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--phases-worker", str(ref), str(hyp), "--repeat", str(repeat)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    data = json.loads(done.stdout.strip().splitlines()[-1])
+    best = data["best"]
+    rows = [
+        ("read limit ref", ["read limit ref"]),
+        ("read limit hyp", ["read limit hyp"]),
+        ("read limit (anchor)", ["read limit ref", "read limit hyp"]),
+        ("parse ref", ["parse ref"]),
+        ("parse hyp", ["parse hyp"]),
+        ("parse ref + hyp", ["parse ref", "parse hyp"]),
+        ("map", ["map"]),
+        ("counts", ["counts"]),
+        ("score (parse + map + counts)", ["parse ref", "parse hyp", "map", "counts"]),
+    ]
+    anchor = best["read limit ref"][0] + best["read limit hyp"][0]
+    print(
+        f"Read limit: {READ_LIMIT_TEXT}; {data['pieces']:,} pieces. In one worker process, "
+        f"best of {repeat} interleaved rounds, the cyclic collector paused as in the CLI:"
+    )
+    print()
+    print("| phase | CPU s | wall s | vs read limit (CPU) |")
+    print("|---|---|---|---|")
+    for label, names in rows:
+        cpu = sum(best[name][0] for name in names)
+        wall = sum(best[name][1] for name in names)
+        print(f"| {label} | {cpu:.2f} | {wall:.2f} | {cpu / anchor:.1f} |")
+    print()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000:10000,10000:100000", help="DOCS:INSTANCES,...")
     parser.add_argument("--out", type=Path, default=HERE / "out")
     parser.add_argument("--repeat", type=int, default=2, help="runs per measurement (best is shown)")
+    parser.add_argument(
+        "--phases", nargs=2, type=Path, metavar=("REF", "HYP"), help="only the read limit and the phases of these files"
+    )
+    parser.add_argument("--phases-worker", nargs=2, type=Path, metavar=("REF", "HYP"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.phases_worker:
+        print(json.dumps(phases_worker(*args.phases_worker, args.repeat)))
+        return
+    if args.phases:
+        print_phases(*args.phases, max(args.repeat, 3))
+        return
     hub4eval = [sys.executable, "-m", "hub4eval"]
 
     print(f"# {time.strftime('%Y-%m-%d')}, {os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
@@ -89,6 +215,7 @@ def main() -> None:
     print()
     print("| documents | instances (ref) | points | output | seconds | MB | anchors | budget (anchors) |")
     print("|---|---|---|---|---|---|---|---|")
+    largest = None
     for size in args.sizes.split(","):
         docs, instances = (int(x) for x in size.split(":"))
         folder = args.out / f"synth-{docs}-{instances}"
@@ -118,6 +245,11 @@ def main() -> None:
                 f"{seconds / anchor:.1f} | {target} |"
             )
         out.unlink(missing_ok=True)
+        if largest is None or docs > largest[0]:
+            largest = (docs, folder)
+    if largest is not None:
+        print()
+        print_phases(largest[1] / "ref.tpl", largest[1] / "hyp.tpl", max(args.repeat, 3))
 
 
 if __name__ == "__main__":

@@ -326,3 +326,61 @@ def test_written_files_are_read_by_the_instance_level_grammar() -> None:
         outcome = _parse_with("start", written, "reference")
         assert outcome[0] == "accepted", written
         assert outcome == _parse_with("tokens", written, "reference")
+
+
+# ------------------------------------------------ the usual instance, short cut
+
+_USUAL_INSTANCE = '<T-D-1> :=\n    A: "a b" ##1#4#\n       "c" ##5#6#\n    B: ? <T-D-2>\n  C: "q" ##3#9#\n'
+
+
+def _usual_reading(text: str, role: str, line: int = 1) -> Instance | None:
+    from lark import Token
+
+    from hub4eval.io.templettes.builders import InstanceBuilder
+
+    builder = InstanceBuilder()
+    builder.reset("t.tpl", role)  # type: ignore[arg-type]
+    return builder._usual_instance(Token("INSTANCE", text, line=line, column=1))
+
+
+@pytest.mark.parametrize("role", ["reference", "hypothesis"])
+def test_a_usual_instance_is_read_in_one_go_as_the_tokens_read_it(role: str) -> None:
+    text = _USUAL_INSTANCE if role == "reference" else _USUAL_INSTANCE.replace("? ", "")
+    instance = _usual_reading("\n\n" + text, role, line=3)
+    assert instance is None  # not a token the lexer makes: it starts with blank lines
+    instance = _usual_reading(text, role, line=1)
+    assert instance is not None
+    tokens = _parse_with("tokens", text + "<T-D-2> :=\n  X: <T-D-1>\n", role)
+    assert tokens[0] == "accepted"
+    assert _positions((instance,)) == tokens[1][: len(_positions((instance,)))]
+    assert instance.slot("B").optional is (role == "reference")  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("change", "role"),
+    [
+        (("B: ", "A: "), "reference"),  # a duplicate slot: the general reading reports it
+        (("<T-D-2>", "<T-D-x>"), "reference"),  # a malformed pointer
+        (("<T-D-1>", "<T-D>"), "reference"),  # a malformed header
+        (("##3#9#", "##9#3#"), "reference"),  # a reversed extent
+        (('"q"', '"[q]"'), "reference"),  # minimal strings
+        (("B: ? ", "B: ? "), "hypothesis"),  # '?' warns in a hypothesis
+        (('  C: "q"', '\t C: "q"'), "reference"),  # a tab in the indentation
+        (("    B:", "  ; c\n    B:"), "reference"),  # a comment line
+        (("    B:", "\n    B:"), "reference"),  # a blank line
+        (("##1#4#", "##1#4# "), "reference"),  # a blank at the end of a line
+        (("\n", "\r\n"), "reference"),  # other line ends
+        (("<T-D-1> :=", "<T-D-1>  :="), "reference"),  # two blanks before ':='
+    ],
+)
+def test_anything_unusual_leaves_the_short_cut_for_the_general_reading(change: tuple[str, str], role: str) -> None:
+    assert _usual_reading(_USUAL_INSTANCE, "reference") is not None
+    assert _usual_reading(_USUAL_INSTANCE.replace(*change), role) is None
+
+
+def test_a_duplicate_slot_of_a_usual_instance_is_reported_at_the_second() -> None:
+    text = _USUAL_INSTANCE.replace("  C: ", "  A: ") + "<T-D-2> :=\n  X: <T-D-1>\n"
+    with pytest.raises(InputError) as caught:
+        parse_templates(text, "t.tpl")
+    assert (caught.value.line, caught.value.column) == (5, 3)
+    assert "duplicate slot A" in str(caught.value)

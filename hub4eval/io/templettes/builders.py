@@ -2,8 +2,9 @@
 
 :class:`InstanceBuilder` reads every file through the instance-level grammar
 (one token per instance, cut into lines by regular expressions, with short
-cuts for the usual line); :class:`TokenBuilder` reads a rejected file again
-through the token-level grammar to find its first problem.
+cuts for the usual instance and the usual line); :class:`TokenBuilder` reads
+a rejected file again through the token-level grammar to find its first
+problem.
 """
 
 from __future__ import annotations
@@ -13,13 +14,14 @@ from typing import Any
 
 from lark import Token
 
-from hub4eval.io.templettes.checks import Checks, whole_span
+from hub4eval.io.templettes.checks import MAX_DIGITS, POINTER_RE, Checks, whole_span
 from hub4eval.model import (
     Extent,
     Fill,
     FillAlternative,
     Instance,
     PointerFill,
+    Role,
     Slot,
     TextFill,
 )
@@ -58,26 +60,53 @@ _COMMON_LINE_RE = re.compile(
     r"\n( *)(?![ \t\f\r\n;])"
 )
 _REST_OF_LINE_RE = re.compile(r"[^\r\n]*")
+# The usual instance, read with one findall: a header "<...> :=" alone on its
+# line, then only usual lines, each a file line of its own (no blank or
+# comment lines): an indentation of spaces, a slot name and ": " (and "? ") or
+# none, then quoted content without an inner '"' and one extent ##a#b#, or a
+# pointer.  Groups: indentation, name, '?', content, a, b, pointer.  Every
+# line of the instance is usual iff there are as many matches as lines.
+_USUAL_HEADER_RE = re.compile(r"(<[^<>\r\n]*>) :=\n")
+_USUAL_LINE_RE = re.compile(
+    r'^( *)(?:([A-Za-z0-9_-]+): (\? )?)?(?:"([^"\r\n]*)" ##([0-9]{1,18})#([0-9]{1,18})#|(<[^<>\r\n]*>))\n',
+    re.MULTILINE,
+)
 
 
 class InstanceBuilder(Checks):
     """The Transformer of the instance-level grammar (rule ``start``).
 
     Each INSTANCE token is a header line and the slot, fill and '/' lines
-    under it.  :meth:`instance` walks its lines with the regular expressions
-    above, groups them into slots and fill-alternatives as the grammar's
-    comment describes, and positions every piece: the line is the token's line
-    plus the line ends before it, the column counts from the last line end.
-    The usual cases (an extent part ##a#b#, no brackets) take short cuts;
-    everything else goes through the checks shared with :class:`TokenBuilder`,
-    in the same order, so that warnings come out the same.
+    under it; :meth:`start` gets them all at the end of the parse and builds
+    the instances in file order.  An instance made only of usual lines is read
+    in one go (:meth:`_usual_instance`).  Any other is read by
+    :meth:`_general_instance`, which walks its lines with the regular
+    expressions above, groups them into slots and fill-alternatives as the
+    grammar's comment describes, and positions every piece: the line is the
+    token's line plus the line ends before it, the column counts from the last
+    line end.  The usual line (an extent part ##a#b#, no brackets) takes a
+    short cut there too; everything else goes through the checks shared with
+    :class:`TokenBuilder`, in the same order, so that warnings come out the
+    same.
     """
 
-    def start(self, instances: list[Instance]) -> tuple[Instance, ...]:
-        return tuple(instances)
+    def reset(self, path: str, role: Role) -> None:
+        super().reset(path, role)
+        # Per-file memos of the usual reading: the parts of each pointer
+        # text (None: malformed), and one string object per slot name, type
+        # and DOCID.
+        self._pointer_parts: dict[str, tuple[str, str, int] | None] = {}
+        self._names: dict[str, str] = {}
 
-    def instance(self, children: list[Token]) -> Instance:
-        token = children[0]
+    def start(self, tokens: list[Token]) -> tuple[Instance, ...]:
+        """The instances of the file's INSTANCE tokens, in file order."""
+        usual, general = self._usual_instance, self._general_instance
+        instances = tuple(usual(token) or general(token) for token in tokens)
+        self._pointer_parts, self._names = {}, {}  # free them with the parse
+        return instances
+
+    def _general_instance(self, token: Token) -> Instance:
+        """The instance of ``token``, whatever its lines."""
         header = _HEADER_LINE_RE.match(token)
         assert header is not None
         slots: list[Slot] = []
@@ -151,6 +180,89 @@ class InstanceBuilder(Checks):
         if head is not None:
             slots.append(self._slot(head, head_line, head_offset, alternatives, fills))
         return self._instance(header[1], slots, token.line, token.column)
+
+    def _usual_instance(self, token: Token) -> Instance | None:
+        """The instance of ``token`` if it is made of usual lines only
+        (see ``_USUAL_LINE_RE``), else None.
+
+        It raises nothing and warns of nothing: whatever would (a malformed
+        pointer, a reversed extent, reference brackets, a '?' in a
+        hypothesis, a duplicate slot) gives None, and
+        :meth:`_general_instance` reads the token, which reports it.  Each
+        line is one file line, so positions come from the line's index and
+        the lengths of its pieces.
+        """
+        header = _USUAL_HEADER_RE.match(token)
+        if header is None:
+            return None
+        hypothesis = self.hypothesis
+        if not hypothesis and ("[" in token or "]" in token):
+            return None
+        lines = _USUAL_LINE_RE.findall(token, header.end())
+        if len(lines) != token.count("\n") - 1:
+            return None
+        pointer_parts = self._pointer_parts
+        names = self._names
+        pointers: list[PointerFill] = []
+        slots: list[Slot] = []
+        slot_names: list[str] = []
+        fills: list[Fill] = []
+        name = ""
+        optional = False
+        slot_line = slot_column = 0
+        line = token.line
+        for indent, slot_name, mark, content, start, end, pointer in lines:
+            line += 1
+            column = len(indent) + 1
+            if slot_name:  # a new slot: the one before it is complete
+                if fills:
+                    alternative = FillAlternative(tuple(fills), slot_line)
+                    slots.append(Slot(name, (alternative,), optional, slot_line, slot_column))
+                    fills = []
+                name = names.get(slot_name) or names.setdefault(slot_name, slot_name)
+                slot_names.append(name)
+                slot_line, slot_column = line, column
+                column += len(slot_name) + 2
+                optional = False
+                if mark:
+                    if hypothesis:
+                        return None
+                    optional = True
+                    column += 2
+            if pointer:
+                parts = pointer_parts.get(pointer) or self._pointer_parts_of(pointer)
+                if parts is None:
+                    return None
+                fill: Fill = PointerFill(*parts, line, column)
+                pointers.append(fill)
+            else:
+                first, last = int(start), int(end)
+                if first > last:
+                    return None
+                extents = (Extent(first, last),)
+                fill = TextFill(content, whole_span(len(content)), extents, extents, False, True, line, column)
+            fills.append(fill)
+        if fills:
+            slots.append(Slot(name, (FillAlternative(tuple(fills), slot_line),), optional, slot_line, slot_column))
+        if len(set(slot_names)) < len(slot_names):  # a duplicate slot
+            return None
+        parts = pointer_parts.get(header[1]) or self._pointer_parts_of(header[1])
+        if parts is None:
+            return None
+        self.pointers += pointers
+        return Instance(*parts, tuple(slots), token.line, token.column)
+
+    def _pointer_parts_of(self, pointer: str) -> tuple[str, str, int] | None:
+        """TYPE, DOCID and N of a pointer text, or None if it is malformed (memoized)."""
+        match = POINTER_RE.fullmatch(pointer)
+        parts = None
+        if match is not None:
+            type_, docid, number = match.groups()
+            if len(number) <= MAX_DIGITS:
+                names = self._names
+                parts = (names.setdefault(type_, type_), names.setdefault(docid, docid), int(number))
+        self._pointer_parts[pointer] = parts
+        return parts
 
     def _slot(
         self,

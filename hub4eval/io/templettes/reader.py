@@ -183,20 +183,22 @@ def _group(instances: Iterable[Instance]) -> tuple[InstanceSet, ...]:
 
 
 def _check_headers(instances: tuple[Instance, ...], path: str) -> None:
-    """No two instances may have the same header."""
-    seen: dict[str, Instance] = {}
+    """No two instances may have the same header.
+
+    Headers are compared as (TYPE, DOCID, N), which is what ``Instance.key``
+    spells (a TYPE has no hyphen), without making the string of each.
+    """
+    seen: dict[tuple[str, str, int], Instance] = {}
     for instance in instances:
-        key = instance.key
-        first = seen.get(key)
-        if first is not None:
+        first = seen.setdefault((instance.type, instance.docid, instance.number), instance)
+        if first is not instance:
             raise InputError(
-                f"duplicate instance header {key}",
+                f"duplicate instance header {instance.key}",
                 path,
                 instance.line,
                 instance.column,
                 hint=f"the same header is already on line {first.line}; renumber one of them",
             )
-        seen[key] = instance
 
 
 def _check_pointers(instances: tuple[Instance, ...], pointers: list[PointerFill], path: str) -> None:
@@ -206,31 +208,32 @@ def _check_pointers(instances: tuple[Instance, ...], pointers: list[PointerFill]
     ``pointers`` are the file's pointer fills in file order, as the parser
     built them (cheaper than walking every fill of every instance again);
     the instance holding a fill is the last one whose header comes before it.
+    Pointers and headers are compared as (TYPE, DOCID, N), as in
+    :func:`_check_headers`.
     """
-    keys = {instance.key for instance in instances}
+    keys = {(instance.type, instance.docid, instance.number) for instance in instances}
     header_lines = [instance.line for instance in instances]
     for fill in pointers:
-        holder = instances[bisect.bisect_right(header_lines, fill.line) - 1] if instances else None
-        if fill.key in keys and holder is not None and fill.docid != holder.docid:
-            raise InputError(
-                f"pointer {fill.key} in {holder.key} points into the instance set of document "
-                f"{fill.docid}, not into its own ({holder.docid})",
-                path,
-                fill.line,
-                fill.column,
-                hint=f"a pointer names an instance of the same document: write <TYPE-{holder.docid}-N>",
-            )
-        if fill.key not in keys:
-            close = difflib.get_close_matches(fill.key, sorted(keys), n=3)
-            hint = (
-                f"did you mean {' or '.join(close)}?"
-                if close
-                else "add an instance with this header, or fix the pointer"
-            )
-            raise InputError(
-                f"pointer {fill.key} refers to no instance of this file",
-                path,
-                fill.line,
-                fill.column,
-                hint=hint,
-            )
+        if (fill.type, fill.docid, fill.number) in keys:
+            holder = instances[bisect.bisect_right(header_lines, fill.line) - 1]
+            if fill.docid != holder.docid:
+                raise InputError(
+                    f"pointer {fill.key} in {holder.key} points into the instance set of document "
+                    f"{fill.docid}, not into its own ({holder.docid})",
+                    path,
+                    fill.line,
+                    fill.column,
+                    hint=f"a pointer names an instance of the same document: write <TYPE-{holder.docid}-N>",
+                )
+            continue
+        close = difflib.get_close_matches(fill.key, sorted(instance.key for instance in instances), n=3)
+        hint = (
+            f"did you mean {' or '.join(close)}?" if close else "add an instance with this header, or fix the pointer"
+        )
+        raise InputError(
+            f"pointer {fill.key} refers to no instance of this file",
+            path,
+            fill.line,
+            fill.column,
+            hint=hint,
+        )

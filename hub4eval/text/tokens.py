@@ -19,6 +19,7 @@ from its text (``%hesitation`` -> text ``hesitation``).
 from __future__ import annotations
 
 import re
+import sys
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from hub4eval.text.normalize import HYPHENS, whiteout_punctuation
 from hub4eval.util.records import quick_init
 
 _WORD = re.compile(r"\S+")
+_intern = sys.intern
 
 
 @quick_init
@@ -100,12 +102,21 @@ def tokenize(
     if spans is None:
         spans = ((0, len(text)),)
     tokens: list[Token] = []
+    append = tokens.append
     depth = 0
     for span_start, span_end in spans:
-        piece = text[span_start:span_end]
-        for raw_match in _WORD.finditer(piece):
+        for raw_match in _WORD.finditer(text, span_start, span_end):
             raw = raw_match.group(0)
-            base = span_start + raw_match.start()
+            base = raw_match.start()
+            if raw.isalnum():
+                # The common case, letters and digits only (no character of a
+                # letter or digit category is punctuation): the raw token is
+                # its own outer-stripped form and its own whiteout, one word,
+                # no parenthesis, no fragment. Words are interned: a long text
+                # repeats a small vocabulary.
+                word = _intern(raw if case_sensitive else raw.lower())
+                append(Token(word, offset + base, offset + raw_match.end(), depth > 0, False, None))
+                continue
             opens = raw.count("(")
             closes = raw.count(")")
             form = outer_stripped(raw)
@@ -122,7 +133,7 @@ def tokenize(
                     word = word.lower()
                 if k == len(pieces) - 1 and not keep_punctuation and fragment:
                     word += "-"
-                tokens.append(
+                append(
                     Token(
                         word,
                         offset + base + word_match.start(),

@@ -23,6 +23,7 @@ import sys
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 
 import numpy as np
 
@@ -167,6 +168,9 @@ class Vocabulary:
 
 
 _PARENTHESIZED, _OPTIONAL = 1, 2
+_TEXT, _START, _END, _PAREN, _OPT, _FORM = map(
+    attrgetter, ("text", "start", "end", "parenthesized", "optional", "form")
+)
 
 
 class TokenArray(Sequence[Token]):
@@ -197,20 +201,27 @@ class TokenArray(Sequence[Token]):
     @classmethod
     def of(cls, tokens: Sequence[Token], vocabulary: Vocabulary) -> TokenArray:
         """``tokens`` as arrays, their words coded by ``vocabulary`` (in token order)."""
+        # attribute getters mapped over the tokens: no Python-level loop per token
         n = len(tokens)
-        code = vocabulary.code
-        offsets = np.int64 if n and tokens[-1].end >= 2**31 else np.int32
+        texts = list(map(_TEXT, tokens))
+        codes = list(map(vocabulary.ids.get, texts))
+        if None in codes:  # words not seen before: numbered in order
+            code = vocabulary.code
+            codes = [code(word) for word in texts]
+        offsets = np.int64 if n and max(map(_END, tokens)) >= 2**31 else np.int32
+        flags = np.fromiter(map(_PAREN, tokens), np.uint8, n)
+        optional = np.fromiter(map(_OPT, tokens), np.uint8, n)
+        if optional.any():
+            flags |= optional << 1
+        every_form = list(map(_FORM, tokens))
+        forms = {} if every_form.count(None) == n else {i: f for i, f in enumerate(every_form) if f is not None}
         return cls(
             vocabulary.words,
-            np.fromiter((code(t.text) for t in tokens), np.int32, n),
-            np.fromiter((t.start for t in tokens), offsets, n),
-            np.fromiter((t.end for t in tokens), offsets, n),
-            np.fromiter(
-                ((_PARENTHESIZED if t.parenthesized else 0) | (_OPTIONAL if t.optional else 0) for t in tokens),
-                np.uint8,
-                n,
-            ),
-            {i: t.form for i, t in enumerate(tokens) if t.form is not None},
+            np.array(codes, np.int32),
+            np.fromiter(map(_START, tokens), offsets, n),
+            np.fromiter(map(_END, tokens), offsets, n),
+            flags,
+            forms,
         )
 
     @classmethod

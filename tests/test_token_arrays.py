@@ -93,3 +93,24 @@ def test_counts_by_span_equal_counts_of_each_slice():
     cuts = sorted(rng.integers(0, len(ops), 6).tolist())
     spans = list(zip([0, *cuts], [*cuts, len(ops)], strict=True))
     assert _counts_by_span(ops, spans) == [_counts(ops[a:b]) for a, b in spans]
+
+
+_plain_text = st.text(alphabet="abcXYZ019 \t\n\x0b\x0c\r\x1c\x1f", max_size=300)
+_any_text = st.text(alphabet="abcXYZ019 \n(),.-'é\xa0", max_size=300)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(_plain_text, _any_text), st.booleans(), st.integers(0, 5), st.integers(0, 1000))
+def test_words_found_with_arrays_are_the_words_found_one_by_one(text, case_sensitive, cut, offset):
+    import hub4eval.text.tokens as tokens_module
+
+    spans = [(0, cut), (cut, len(text) + 3)] if cut < len(text) else None
+    old = tokens_module._PLAIN_SPAN
+    try:
+        tokens_module._PLAIN_SPAN = 0
+        with_arrays = tokenize(text, spans, offset=offset, case_sensitive=case_sensitive)
+        tokens_module._PLAIN_SPAN = 1 << 62
+        one_by_one = tokenize(text, spans, offset=offset, case_sensitive=case_sensitive)
+    finally:
+        tokens_module._PLAIN_SPAN = old
+    assert with_arrays == one_by_one

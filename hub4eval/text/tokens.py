@@ -23,6 +23,7 @@ import sys
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from operator import attrgetter
 
 import numpy as np
@@ -32,6 +33,16 @@ from hub4eval.util.records import quick_init
 
 _WORD = re.compile(r"\S+")
 _intern = sys.intern
+_NOT_PLAIN = re.compile(r"[^\sA-Za-z0-9]")
+_PLAIN_SPAN = 200
+"""Shortest span whose words are found with arrays when it holds only ASCII letters, digits and blanks."""
+_BLANK = np.zeros(256, dtype=bool)
+_BLANK[[ord(c) for c in " \t\n\v\f\r\x1c\x1d\x1e\x1f"]] = True  # what str.split() and \s split on, in ASCII
+
+
+def _plain_words(text: str, start: int, end: int) -> bool:
+    """``text[start:end]`` holds only ASCII letters, digits and blanks."""
+    return _NOT_PLAIN.search(text, start, end) is None and text[start:end].isascii()
 
 
 @quick_init
@@ -108,6 +119,25 @@ def tokenize(
     append = tokens.append
     depth = 0
     for span_start, span_end in spans:
+        if span_end - span_start >= _PLAIN_SPAN and _plain_words(text, span_start, span_end):
+            # letters, digits and blanks only: every word takes the path below
+            # for letters and digits; the words are found all at once
+            piece = text[span_start:span_end]
+            blank = _BLANK[np.frombuffer(piece.encode("ascii"), np.uint8)]
+            edges = np.flatnonzero(np.diff(np.concatenate(([True], blank, [True])).view(np.int8)))
+            edges += offset + span_start
+            tokens.extend(
+                map(
+                    Token,
+                    map(_intern, (piece if case_sensitive else piece.lower()).split()),
+                    edges[0::2].tolist(),
+                    edges[1::2].tolist(),
+                    repeat(depth > 0),
+                    repeat(False),
+                    repeat(None),
+                )
+            )
+            continue
         for raw_match in _WORD.finditer(text, span_start, span_end):
             raw = raw_match.group(0)
             base = raw_match.start()

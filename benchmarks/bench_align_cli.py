@@ -22,6 +22,7 @@ are kept in ``--dir`` (one set per size and seed) and reused.
     python benchmarks/bench_align_cli.py                        # 1,000,000 words
     python benchmarks/bench_align_cli.py --words 10000000 --runs 1
     python benchmarks/bench_align_cli.py --forms unsegmented --runs 3
+    python benchmarks/bench_align_cli.py --code /path/to/other/checkout   # the command of another checkout
 """
 
 from __future__ import annotations
@@ -87,10 +88,10 @@ def write_files(folder: Path, n: int, doc_words: int, wer: float, seed: int) -> 
     return paths
 
 
-def run_command(ref: Path, hyp: Path, out: Path) -> dict:
-    """``python -m hub4eval align`` as a child: wall seconds and peak RSS (MB)."""
+def run_command(ref: Path, hyp: Path, out: Path, code: Path = ROOT) -> dict:
+    """``python -m hub4eval align`` (of the checkout ``code``) as a child: wall seconds and peak RSS (MB)."""
     command = [sys.executable, "-m", "hub4eval", "align", str(ref), str(hyp), "--json", str(out)]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": str(code)}
     start = time.perf_counter()
     child = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
     _, status, usage = os.wait4(child.pid, 0)
@@ -150,6 +151,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=1, help="runs of each measurement, interleaved (best kept)")
     parser.add_argument("--dir", type=Path, default=Path("/tmp/bench_align_cli"), help="where the files go")
     parser.add_argument("--skip-alignment", action="store_true", help="time the command only")
+    parser.add_argument(
+        "--code", type=Path, default=ROOT, help="checkout whose hub4eval the command runs (A/B against another branch)"
+    )
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
     forms = [f.strip() for f in args.forms.split(",") if f.strip()]
@@ -161,13 +165,14 @@ def main() -> None:
     paths = write_files(folder, args.words, args.doc_words, args.wer, args.seed)
     print(f"# files in {folder} ({time.perf_counter() - start:.0f} s)", flush=True)
     # warm numba's on-disk cache (a first compile would land in the first timing)
-    run_command(paths["ref"], paths["segmented"], folder / "warm.json")
+    asr = ROOT / "examples" / "asr"
+    run_command(asr / "reference.sgml", asr / "asr_unsegmented.sgml", folder / "warm.json", args.code)
     print("| form | command s | command peak MB | alignment s | alignment peak MB | ratio |")
     print("|---|---|---|---|---|---|")
     for form in forms:
         commands, alignments = [], []
         for _ in range(args.runs):
-            commands.append(run_command(paths["ref"], paths[form], folder / f"{form}.json"))
+            commands.append(run_command(paths["ref"], paths[form], folder / f"{form}.json", args.code))
             if not args.skip_alignment:
                 alignments.append(run_alignment(paths["words"], form))
         c = min(commands, key=lambda r: r["seconds"])

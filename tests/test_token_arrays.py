@@ -114,3 +114,18 @@ def test_words_found_with_arrays_are_the_words_found_one_by_one(text, case_sensi
     finally:
         tokens_module._PLAIN_SPAN = old
     assert with_arrays == one_by_one
+
+
+@settings(max_examples=60, deadline=None)
+@given(words, words, st.lists(st.sampled_from(["x-", "a", "ab", "b-"]), max_size=5))
+def test_aligning_the_ids_is_aligning_the_words(ref, hyp, extra):
+    from hub4eval.text.align import align_words
+    from hub4eval.text.columns import _align_coded
+
+    vocabulary = Vocabulary()
+    r = TokenArray.of(tokenize(" ".join(ref + extra)), vocabulary)
+    h = TokenArray.of(tokenize(" ".join(extra + hyp)), vocabulary)
+    got, want = _align_coded(r, h, vocabulary), align_words(r.texts(), h.texts())
+    assert got.cost == want.cost and got.exact == want.exact
+    for name in ("ref_index", "hyp_index", "kinds"):
+        assert getattr(got, name).tolist() == getattr(want, name).tolist()

@@ -285,3 +285,42 @@ def test_reference_without_documents_is_an_error(tmp_path):
     result = runner.invoke(app, ["align", str(raw), str(ASR / "reference.sgml")])
     assert result.exit_code == 2
     assert "the reference text has no document tags" in result.output and "Traceback" not in result.output
+
+
+_cell_text = st.one_of(
+    st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), min_size=1, max_size=30),
+    st.text(alphabet="abcXYZ019.-_() ", min_size=1, max_size=30),
+    st.text(alphabet="AB. é", min_size=1, max_size=5),
+)
+_count = st.integers(0, 10**7).map(str)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.lists(st.one_of(_cell_text, _count), min_size=7, max_size=7), max_size=6),
+    st.integers(40, 200),
+)
+def test_the_plain_wer_table_is_what_rich_draws(rows, width):
+    # drawn directly when piped; rich is the reference (or draws it itself: None)
+    import io
+
+    from rich.console import Console
+
+    from hub4eval.report.tables import wer_table, wer_table_plain
+
+    total = ["ALL", "1", "2", "3", "4", "5", "12.5"]
+    plain = wer_table_plain(rows, total, width)
+    if plain is None:
+        return
+    console = Console(width=width, no_color=True, file=io.StringIO())
+    console.print(wer_table(rows, total))
+    assert plain == console.file.getvalue()
+
+
+def test_the_plain_wer_table_is_used_for_plain_docids():
+    from hub4eval.report.tables import wer_table_plain
+
+    total = ["ALL", "1", "1", "0", "0", "0", "0.0"]
+    assert wer_table_plain([["DOC1", "1", "1", "0", "0", "0", "0.0"]], total, 160) is not None
+    assert wer_table_plain([["[b]x", "1", "1", "0", "0", "0", "0.0"]], total, 160) is None  # markup
+    assert wer_table_plain([["D" * 200, "1", "1", "0", "0", "0", "0.0"]], total, 160) is None  # too wide

@@ -72,7 +72,6 @@ def align_command(
     import json
 
     from rich.markup import escape
-    from rich.table import Table
 
     from hub4eval.api import glm_digests, load_glm, unsegmented_reference_error
     from hub4eval.cli.score import _write, make_console
@@ -132,9 +131,6 @@ def align_command(
         if json_path == "-":
             return
     console = make_console()
-    table = Table(title="Word error rate (sclite alignment)", title_justify="left", show_edge=False, pad_edge=False)
-    for column in ("DOCUMENT", "REF WORDS", "MATCH", "SUB", "DEL", "INS", "WER"):
-        table.add_column(column, justify="left" if column == "DOCUMENT" else "right")
 
     def row(name: str, counts: dict) -> list[str]:
         return [
@@ -147,14 +143,18 @@ def align_command(
             report.percent(counts["wer"]),
         ]
 
+    rows = []
     for document in wer["documents"]:
         name = document["ref_docid"] or f"{document['hyp_docid'] or '(unsegmented)'} (hypothesis only)"
         if document["ref_docid"] is None and document["hyp_docid"] is None:
             name = "(unsegmented)"
-        table.add_row(*row(name, document))
-    table.add_section()
-    table.add_row(*row("ALL", summary), style="bold")
-    console.print(table)
+        rows.append(row(name, document))
+    # piped (no styles): the same table drawn without rich's layout, seconds faster at 10,000 documents
+    plain = None if console.is_terminal else report.wer_table_plain(rows, row("ALL", summary), console.width)
+    if plain is None:
+        console.print(report.wer_table(rows, row("ALL", summary)))
+    else:
+        console.file.write(plain)
     if alignment.unsegmented:
         console.print(
             "unsegmented hypothesis: aligned against all reference documents at once, counted per "

@@ -165,6 +165,61 @@ def wer_text(wer: dict) -> str:
     return text
 
 
+WER_COLUMNS = ("DOCUMENT", "REF WORDS", "MATCH", "SUB", "DEL", "INS", "WER")
+WER_TITLE = "Word error rate (sclite alignment)"
+
+
+def wer_table(rows: list[list[str]], total: list[str]) -> Table:
+    """The per-document WER table of ``align``: one row per document, then the ``ALL`` row."""
+    table = Table(title=WER_TITLE, title_justify="left", show_edge=False, pad_edge=False)
+    for column in WER_COLUMNS:
+        table.add_column(column, justify="left" if column == "DOCUMENT" else "right")
+    for cells in rows:
+        table.add_row(*cells)
+    table.add_section()
+    table.add_row(*total, style="bold")
+    return table
+
+
+def wer_table_plain(rows: list[list[str]], total: list[str], width: int) -> str | None:
+    """:func:`wer_table` as rich draws it without colour or styles, drawn directly; None when rich must.
+
+    Rich measures and lays out every cell, seconds for ten thousand rows; the
+    layout here is fixed (the widest cell of each column, one space each side
+    of a rule, no outer edge), so the lines are made directly. None when the
+    table would not fit in ``width`` columns (rich wraps it), has no document
+    row, or a cell holds anything but plain ASCII without ``[`` and ``:``
+    (rich reads those as markup and emoji codes, and measures wide characters)
+    or has blanks at an end.
+    """
+    if not rows:
+        return None
+    every = [list(WER_COLUMNS), *rows, total]
+    for cells in every:
+        for cell in cells:
+            if not (cell.isascii() and cell.isprintable()) or "[" in cell or ":" in cell or cell != cell.strip():
+                return None
+    widths = [max(len(cells[k]) for cells in every) for k in range(len(WER_COLUMNS))]
+    last = len(widths) - 1
+
+    def line(cells: list[str], bar: str) -> str:
+        parts = [cells[0].ljust(widths[0])] + [cells[k].rjust(widths[k]) for k in range(1, last + 1)]
+        return f" {bar} ".join(parts)
+
+    def rule(fill: str, cross: str) -> str:
+        pieces = [fill * (widths[0] + 1)] + [fill * (w + 2) for w in widths[1:last]] + [fill * (widths[last] + 1)]
+        return cross.join(pieces)
+
+    header = line(list(WER_COLUMNS), "\u2503")
+    if len(header) > width or len(WER_TITLE) > len(header):
+        return None
+    out = [WER_TITLE.ljust(len(header)), header, rule("\u2501", "\u2547")]
+    out.extend(line(cells, "\u2502") for cells in rows)
+    out.append(rule("\u2500", "\u253c"))
+    out.append(line(total, "\u2502"))
+    return "\n".join(out) + "\n"
+
+
 def cause_table(result: ScoreResult) -> Table | None:
     """What the recognizer cost: errors lost to recognition and to extraction, per slot and overall.
 

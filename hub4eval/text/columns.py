@@ -28,13 +28,14 @@ from __future__ import annotations
 import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from hub4eval.errors import InputWarning
 from hub4eval.model import Corpus, Document, Extent
-from hub4eval.text.tokens import Token, tokenize
+from hub4eval.text.tokens import Token, TokenArray, Vocabulary, tokenize
 
 if TYPE_CHECKING:
     from hub4eval.text.align import Alignment
@@ -43,24 +44,32 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class _Side:
-    """One side's tokens of one document, with the column of each token."""
+    """One side's tokens of one document, with the column of each token.
 
-    tokens: tuple[Token, ...]
-    columns: tuple[int, ...]
-    starts: tuple[int, ...] = field(init=False, repr=False)
-    ends: tuple[int, ...] = field(init=False, repr=False)
+    The lookup tuples are made on the first extent asked (the ``align``
+    command asks none, and they cost about 100 bytes a token).
+    """
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "starts", tuple(t.start for t in self.tokens))
-        object.__setattr__(self, "ends", tuple(t.end for t in self.tokens))
+    tokens: Sequence[Token]
+    columns: np.ndarray
+
+    @cached_property
+    def _lookup(self) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+        tokens = self.tokens
+        if isinstance(tokens, TokenArray):
+            starts, ends = tuple(tokens.starts.tolist()), tuple(tokens.ends.tolist())
+        else:
+            starts, ends = tuple(t.start for t in tokens), tuple(t.end for t in tokens)
+        return starts, ends, tuple(self.columns.tolist())
 
     def extent(self, extent: Extent) -> Extent | None:
         """Columns of the first and last token that [start, end) touches; None if none."""
-        first = bisect.bisect_right(self.ends, extent.start)  # first token ending after start
-        last = bisect.bisect_left(self.starts, extent.end) - 1  # last token starting before end
+        starts, ends, columns = self._lookup
+        first = bisect.bisect_right(ends, extent.start)  # first token ending after start
+        last = bisect.bisect_left(starts, extent.end) - 1  # last token starting before end
         if first > last:
             return None
-        return Extent(self.columns[first], self.columns[last])
+        return Extent(columns[first], columns[last])
 
 
 @dataclass(frozen=True)
@@ -69,8 +78,8 @@ class DocumentAlignment:
 
     ref_docid: str | None
     hyp_docid: str | None
-    ref_tokens: tuple[Token, ...]
-    hyp_tokens: tuple[Token, ...]
+    ref_tokens: Sequence[Token]
+    hyp_tokens: Sequence[Token]
     alignment: Alignment
 
     def counts(self, columns: slice = slice(None)) -> dict[str, int]:
@@ -93,16 +102,17 @@ class DocumentAlignment:
         ``DELETION`` (2) or ``INSERTION`` (3).
         """
         a = self.alignment
+        ref, hyp = _texts(self.ref_tokens), _texts(self.hyp_tokens)
         return [
-            (
-                self.ref_tokens[r].text if r >= 0 else "",
-                self.hyp_tokens[h].text if h >= 0 else "",
-                k,
-            )
+            (ref[r] if r >= 0 else "", hyp[h] if h >= 0 else "", k)
             for r, h, k in zip(
                 a.ref_index[columns].tolist(), a.hyp_index[columns].tolist(), a.kinds[columns].tolist(), strict=True
             )
         ]
+
+
+def _texts(tokens: Sequence[Token]) -> Sequence[str]:
+    return tokens.texts() if isinstance(tokens, TokenArray) else [t.text for t in tokens]
 
 
 def _wer(counts: dict[str, int]) -> dict[str, Any]:
@@ -138,9 +148,9 @@ class CorpusAlignment:
     def document_extent(self, docid: str) -> Extent | None:
         """First and last column of a reference document's tokens (§7.4)."""
         side = self._ref.get(docid)
-        if side is None or not side.columns:
+        if side is None or not len(side.columns):
             return None
-        return Extent(side.columns[0], side.columns[-1])
+        return Extent(int(side.columns[0]), int(side.columns[-1]))
 
     def rows_for(self, docid: str | None) -> list[tuple[str, str, int]]:
         """The aligned words of the column space reference document ``docid`` lives in."""
@@ -225,12 +235,12 @@ def document_tokens(
     return tokens
 
 
-def _columns(index: np.ndarray, size: int) -> tuple[int, ...]:
+def _columns(index: np.ndarray, size: int) -> np.ndarray:
     """Column of each token, from the per-column token indices (-1: gap)."""
     present = np.flatnonzero(index >= 0)
     columns = np.zeros(size, dtype=np.int64)
     columns[index[present]] = present
-    return tuple(columns.tolist())
+    return columns
 
 
 def _owned_columns(ref_index: np.ndarray, sizes: Sequence[int]) -> list[tuple[int, int]]:
@@ -253,6 +263,22 @@ def _owned_columns(ref_index: np.ndarray, sizes: Sequence[int]) -> list[tuple[in
     starts = np.searchsorted(owner, np.arange(len(sizes)), side="left")
     ends = np.searchsorted(owner, np.arange(len(sizes)), side="right")
     return list(zip(starts.tolist(), ends.tolist(), strict=True))
+
+
+def _align_coded(ref: TokenArray, hyp: TokenArray, vocabulary: Vocabulary) -> Alignment:
+    """``align_words(ref.texts(), hyp.texts())`` without making the word lists and coding them again.
+
+    The aligner codes words in the order it first sees them, reference
+    first; ``vocabulary`` numbered them in that order (every word it holds is
+    in ``ref`` or ``hyp``), so the ids are its codes and the alignment is the
+    same. Of ten million words the lists and their codes took about a gigabyte.
+    """
+    from hub4eval.text.align.codes import _encode
+    from hub4eval.text.align.kernels import _kernels
+    from hub4eval.text.align.seeded import _align_codes
+
+    _, coded = _encode((vocabulary.words,))
+    return _align_codes(_kernels(), ref.ids, hyp.ids, coded)
 
 
 def align_corpora(
@@ -282,7 +308,7 @@ def align_corpora(
     Returns:
         The alignment, with warnings for documents present on one side only.
     """
-    from hub4eval.text.align import align_many, align_words
+    from hub4eval.text.align import align_many
 
     options = {
         "glm": glm,
@@ -293,14 +319,22 @@ def align_corpora(
     if unsegmented is None:
         unsegmented = not hyp.segmented
     warnings: list[InputWarning] = []
-    ref_tokens = {doc.docid: document_tokens(doc, **options) for doc in ref.documents}
+    # Tokens are kept as arrays, their words coded in the order they are
+    # first seen: the reference documents, then the hypothesis ones in the
+    # order they are aligned; the order the aligners code words in too.
+    vocabulary = Vocabulary()
+
+    def arrays(document: Document) -> TokenArray:
+        return TokenArray.of(document_tokens(document, **options), vocabulary)
+
+    ref_tokens = {doc.docid: arrays(doc) for doc in ref.documents}
 
     if unsegmented:
         from hub4eval.io.corpus import as_unsegmented
 
-        hyp_all = [t for doc in as_unsegmented(hyp).documents for t in document_tokens(doc, **options)]
-        ref_all = [t for doc in ref.documents for t in ref_tokens[doc.docid]]
-        alignment = align_words([t.text for t in ref_all], [t.text for t in hyp_all])
+        ref_all = TokenArray.concatenate([ref_tokens[doc.docid] for doc in ref.documents], vocabulary.words)
+        hyp_all = TokenArray.concatenate([arrays(doc) for doc in as_unsegmented(hyp).documents], vocabulary.words)
+        alignment = _align_coded(ref_all, hyp_all, vocabulary)
         ref_columns = _columns(alignment.ref_index, len(ref_all))
         sides: dict[str, _Side] = {}
         position = 0
@@ -308,19 +342,20 @@ def align_corpora(
             tokens = ref_tokens[doc.docid]
             sides[doc.docid] = _Side(tokens, ref_columns[position : position + len(tokens)])  # type: ignore[index]
             position += len(tokens)
-        hyp_side = _Side(tuple(hyp_all), _columns(alignment.hyp_index, len(hyp_all)))
-        if not hyp_all:
+        hyp_side = _Side(hyp_all, _columns(alignment.hyp_index, len(hyp_all)))
+        if not len(hyp_all):
             warnings.append(
                 InputWarning("the hypothesis text is empty: every reference word is deleted", hyp.path or None)
             )
-        document = DocumentAlignment(None, None, tuple(ref_all), tuple(hyp_all), alignment)
+        document = DocumentAlignment(None, None, ref_all, hyp_all, alignment)
         docids = [doc.docid for doc in ref.documents if doc.docid is not None]
         owned = _owned_columns(alignment.ref_index, [len(ref_tokens[d]) for d in docids])
         spans = tuple((d, start, end) for d, (start, end) in zip(docids, owned, strict=False))
         return CorpusAlignment(True, (document,), tuple(warnings), sides, {None: hyp_side}, spans)
 
     hyp_by_id = {doc.docid: doc for doc in hyp.documents}
-    pairs: list[tuple[str | None, str | None, tuple[Token, ...], tuple[Token, ...]]] = []
+    empty = TokenArray.of((), vocabulary)
+    pairs: list[tuple[str | None, str | None, TokenArray, TokenArray]] = []
     for doc in ref.documents:
         other = hyp_by_id.get(doc.docid)
         if other is None:
@@ -330,9 +365,9 @@ def align_corpora(
                     ref.path or None,
                 )
             )
-            pairs.append((doc.docid, None, ref_tokens[doc.docid], ()))  # type: ignore[index]
+            pairs.append((doc.docid, None, ref_tokens[doc.docid], empty))
         else:
-            pairs.append((doc.docid, doc.docid, ref_tokens[doc.docid], document_tokens(other, **options)))  # type: ignore[index]
+            pairs.append((doc.docid, doc.docid, ref_tokens[doc.docid], arrays(other)))
     ref_ids = set(ref_tokens)
     for doc in hyp.documents:
         if doc.docid not in ref_ids:
@@ -342,8 +377,10 @@ def align_corpora(
                     hyp.path or None,
                 )
             )
-            pairs.append((None, doc.docid, (), document_tokens(doc, **options)))
-    alignments = align_many([([t.text for t in r], [t.text for t in h]) for _, _, r, h in pairs])
+            pairs.append((None, doc.docid, empty, arrays(doc)))
+    words = np.array(vocabulary.words, dtype=object)
+    alignments = align_many([(words[r.ids].tolist(), words[h.ids].tolist()) for _, _, r, h in pairs])
+    del words
     documents = []
     ref_sides: dict[str, _Side] = {}
     hyp_sides: dict[str | None, _Side] = {}

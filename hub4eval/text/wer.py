@@ -892,18 +892,17 @@ def corpus_wer(alignment: CorpusAlignment) -> dict[str, Any]:
     weighted_rows = alignment.per_document()
     if alignment.unsegmented and alignment._spans:
         [whole] = alignment.documents
-        ops, ref_index, _ = sclite_align_arrays([t.text for t in whole.ref_tokens], [t.text for t in whole.hyp_tokens])
+        ops, ref_index, _ = _align_codes(*_codes(whole.ref_tokens, whole.hyp_tokens, shared=True))
         sizes = [len(alignment._ref[docid].tokens) for docid, _, _ in alignment._spans]
         owned = _owned_columns(ref_index, sizes)
-        for (docid, _, _), (start, end), weighted in zip(alignment._spans, owned, weighted_rows, strict=True):
-            counts = _counts(ops[start:end])
+        del ref_index
+        per_document = _counts_by_span(ops, owned)
+        for (docid, _, _), counts, weighted in zip(alignment._spans, per_document, weighted_rows, strict=True):
             documents.append({"ref_docid": docid, "hyp_docid": None, **_with_weighted(_rates(counts), weighted)})
         total = _counts(ops)
     else:
         for document, weighted in zip(alignment.documents, weighted_rows, strict=True):
-            ops, _, _ = sclite_align_arrays(
-                [t.text for t in document.ref_tokens], [t.text for t in document.hyp_tokens]
-            )
+            ops, _, _ = _align_codes(*_codes(document.ref_tokens, document.hyp_tokens))
             counts = _counts(ops)
             for key in COUNT_KEYS:
                 total[key] += counts[key]
@@ -911,3 +910,51 @@ def corpus_wer(alignment: CorpusAlignment) -> dict[str, Any]:
             documents.append({**row, **_with_weighted(_rates(counts), weighted)})
     summary = _with_weighted(_rates(total), alignment.wer_summary())
     return {"summary": summary, "documents": documents}
+
+
+def _codes(ref: Sequence[Any], hyp: Sequence[Any], *, shared: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """The words of two token sequences as :func:`_encode` codes them (first seen, reference first).
+
+    Token arrays of one alignment share a vocabulary numbered that way over
+    all reference documents and then the hypothesis: for the one unsegmented
+    pair (``shared``) its ids are already these codes. For one pair of
+    documents they are renumbered, unless the pair is small enough for the
+    full matrix, which only compares codes for equality.
+    """
+    from hub4eval.text.tokens import TokenArray
+
+    if not (isinstance(ref, TokenArray) and isinstance(hyp, TokenArray)):
+        a, b, _ = _encode([t.text for t in ref], [t.text for t in hyp])
+        return a, b
+    a, b = ref.ids.astype(np.int64), hyp.ids.astype(np.int64)
+    if shared or (len(a) + 1) * (len(b) + 1) <= _BASE_AREA or not len(a) or not len(b):
+        return a, b
+    both = np.concatenate((a, b))
+    _, first, inverse = np.unique(both, return_index=True, return_inverse=True)
+    rank = np.empty(len(first), np.int64)
+    rank[np.argsort(first, kind="stable")] = np.arange(len(first))
+    codes = rank[inverse.reshape(-1)]
+    return codes[: len(a)], codes[len(a) :]
+
+
+def _counts_by_span(ops: np.ndarray, spans: Sequence[tuple[int, int]]) -> list[dict[str, int]]:
+    """:func:`_counts` of ``ops[start:end]`` for each (start, end) of contiguous spans covering ``ops``."""
+    if not spans:
+        return []
+    lengths = np.fromiter((end - start for start, end in spans), np.int64, len(spans))
+    owner = np.repeat(np.arange(len(spans), dtype=np.int64), lengths)
+    first = spans[0][0]
+    table = np.bincount(owner * 4 + ops[first : first + len(owner)], minlength=4 * len(spans)).reshape(-1, 4)
+    out = []
+    for matches, substitutions, deletions, insertions in table.tolist():
+        out.append(
+            {
+                "ref_words": matches + substitutions + deletions,
+                "hyp_words": matches + substitutions + insertions,
+                "matches": matches,
+                "substitutions": substitutions,
+                "deletions": deletions,
+                "insertions": insertions,
+            }
+        )
+    return out

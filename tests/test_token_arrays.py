@@ -1,0 +1,131 @@
+"""Token arrays (the compact form of a text's tokens) and the per-document WER counting built on them."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hub4eval.text.tokens import Token, TokenArray, Vocabulary, tokenize
+from hub4eval.text.wer import _align_codes, _codes, _counts, _counts_by_span, _encode
+
+TEXT = "The h- heart of (uh) General Motors, %hesitation U.S. the heart"
+
+
+def test_a_token_read_back_equals_the_token_stored():
+    tokens = tokenize(TEXT)
+    assert any(t.parenthesized for t in tokens) and any(t.form is not None for t in tokens)
+    flagged = (*tokens[:2], Token(tokens[2].text, tokens[2].start, tokens[2].end, False, True, None), *tokens[3:])
+    array = TokenArray.of(flagged, Vocabulary())
+    assert len(array) == len(flagged)
+    assert [array[i] for i in range(len(array))] == list(flagged)
+    assert list(array) == list(flagged)
+    assert array == flagged and flagged == array
+    assert array[-1] == flagged[-1]
+    assert array.texts() == [t.text for t in flagged]
+
+
+def test_slices_and_concatenation_keep_the_forms_in_place():
+    tokens = tokenize(TEXT)
+    vocabulary = Vocabulary()
+    first, second = TokenArray.of(tokens[:5], vocabulary), TokenArray.of(tokens[5:], vocabulary)
+    whole = TokenArray.concatenate([first, second], vocabulary.words)
+    assert whole == tokens
+    assert whole[3:9] == tokens[3:9]
+    assert whole[::2] == tokens[::2]
+
+
+def test_words_are_numbered_in_the_order_first_seen():
+    vocabulary = Vocabulary()
+    array = TokenArray.of(tokenize("b a b c a"), vocabulary)
+    assert array.ids.tolist() == [0, 1, 0, 2, 1]
+    assert vocabulary.words == ["b", "a", "c"]
+
+
+def test_plain_words_take_the_same_route_as_any_other():
+    # the letter-and-digit fast path must give what the general path gives
+    # (spans by hand; a word inside parentheses is parenthesized on either route)
+    text = "Alpha beta2 (gamma mid delta) ÉTÉ 42 x"
+    tokens = tokenize(text)
+    assert [(t.text, t.start, t.end, t.parenthesized, t.form) for t in tokens] == [
+        ("alpha", 0, 5, False, None),
+        ("beta2", 6, 11, False, None),
+        ("gamma", 13, 18, True, "(gamma"),
+        ("mid", 19, 22, True, None),
+        ("delta", 23, 28, True, "delta)"),
+        ("été", 30, 33, False, None),
+        ("42", 34, 36, False, None),
+        ("x", 37, 38, False, None),
+    ]
+    assert tokenize(text, case_sensitive=True)[5].text == "ÉTÉ"
+
+
+words = st.lists(st.sampled_from("a b c d e f".split()), max_size=40)
+
+
+@settings(max_examples=60, deadline=None)
+@given(words, words)
+def test_codes_from_arrays_are_the_encoders_codes(ref, hyp):
+    vocabulary = Vocabulary()
+    r = TokenArray.of(tokenize(" ".join(ref)), vocabulary)
+    h = TokenArray.of(tokenize(" ".join(hyp)), vocabulary)
+    a, b, _ = _encode(ref, hyp)
+    shared_a, shared_b = _codes(r, h, shared=True)
+    assert shared_a.tolist() == a.tolist() and shared_b.tolist() == b.tolist()
+
+
+def test_a_large_pair_is_renumbered_as_the_encoder_would():
+    rng = np.random.default_rng(3)
+    vocabulary = Vocabulary()
+    TokenArray.of(tokenize("zz yy xx"), vocabulary)  # ids taken by another document first
+    ref = [f"w{x}" for x in rng.integers(0, 50, 1600)]
+    hyp = [f"w{x}" for x in rng.integers(0, 50, 1600)]
+    r = TokenArray.of(tokenize(" ".join(ref)), vocabulary)
+    h = TokenArray.of(tokenize(" ".join(hyp)), vocabulary)
+    a, b, _ = _encode(ref, hyp)
+    got_a, got_b = _codes(r, h)
+    assert got_a.tolist() == a.tolist() and got_b.tolist() == b.tolist()
+
+
+def test_counts_by_span_equal_counts_of_each_slice():
+    rng = np.random.default_rng(5)
+    ops, _, _ = _align_codes(rng.integers(0, 5, 300), rng.integers(0, 5, 280))
+    cuts = sorted(rng.integers(0, len(ops), 6).tolist())
+    spans = list(zip([0, *cuts], [*cuts, len(ops)], strict=True))
+    assert _counts_by_span(ops, spans) == [_counts(ops[a:b]) for a, b in spans]
+
+
+_plain_text = st.text(alphabet="abcXYZ019 \t\n\x0b\x0c\r\x1c\x1f", max_size=300)
+_any_text = st.text(alphabet="abcXYZ019 \n(),.-'é\xa0", max_size=300)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(_plain_text, _any_text), st.booleans(), st.integers(0, 5), st.integers(0, 1000))
+def test_words_found_with_arrays_are_the_words_found_one_by_one(text, case_sensitive, cut, offset):
+    import hub4eval.text.tokens as tokens_module
+
+    spans = [(0, cut), (cut, len(text) + 3)] if cut < len(text) else None
+    old = tokens_module._PLAIN_SPAN
+    try:
+        tokens_module._PLAIN_SPAN = 0
+        with_arrays = tokenize(text, spans, offset=offset, case_sensitive=case_sensitive)
+        tokens_module._PLAIN_SPAN = 1 << 62
+        one_by_one = tokenize(text, spans, offset=offset, case_sensitive=case_sensitive)
+    finally:
+        tokens_module._PLAIN_SPAN = old
+    assert with_arrays == one_by_one
+
+
+@settings(max_examples=60, deadline=None)
+@given(words, words, st.lists(st.sampled_from(["x-", "a", "ab", "b-"]), max_size=5))
+def test_aligning_the_ids_is_aligning_the_words(ref, hyp, extra):
+    from hub4eval.text.align import align_words
+    from hub4eval.text.columns import _align_coded
+
+    vocabulary = Vocabulary()
+    r = TokenArray.of(tokenize(" ".join(ref + extra)), vocabulary)
+    h = TokenArray.of(tokenize(" ".join(extra + hyp)), vocabulary)
+    got, want = _align_coded(r, h, vocabulary), align_words(r.texts(), h.texts())
+    assert got.cost == want.cost and got.exact == want.exact
+    for name in ("ref_index", "hyp_index", "kinds"):
+        assert getattr(got, name).tolist() == getattr(want, name).tolist()

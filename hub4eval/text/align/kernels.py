@@ -21,6 +21,14 @@ from hub4eval.text.align.costs import DELETION, FRAGMENT, INDEL, INSERTION, MATC
 
 _BIG = 1 << 60
 """Infinity for the band DP's cost arrays (int64)."""
+_FLOOR_LEN = 24
+_FLOOR_TABLE = np.array(
+    [SUB_BASE + (SUB_SPAN * d + mx // 2) // max(mx, 1) for d in range(_FLOOR_LEN) for mx in range(_FLOOR_LEN)],
+    np.int64,
+)
+"""``SUB_BASE + round(SUB_SPAN * d / mx)`` for short words (``d <= mx < _FLOOR_LEN``), without a division."""
+_CACHE_BITS = 16
+"""The substitution-cost cache of the pruned search has ``2 ** _CACHE_BITS`` slots."""
 
 
 def _k_lev(chars, offs, a, b, buf):  # pragma: no cover - compiled
@@ -366,6 +374,302 @@ def _k_prune(r, h, ar, ah, al, gap_cost, chars, offs, frag, maxlen, max_cells, k
     return dropped
 
 
+def _k_word_masks(chars, offs, out):  # pragma: no cover - compiled
+    """Per vocabulary word, the set of its characters as 64 bits (code point modulo 64)."""
+    for w in range(offs.shape[0] - 1):
+        mask = np.uint64(0)
+        for t in range(offs[w], offs[w + 1]):
+            mask |= np.uint64(1) << np.uint64(chars[t] & 63)
+        out[w] = mask
+
+
+def _k_popcount(x):  # pragma: no cover - compiled
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+def _k_sub_floor(a, b, offs, frag, masks):  # pragma: no cover - compiled
+    """A lower bound of ``_k_sub_cost(a, b)`` for ``a != b``, without an edit distance.
+
+    The edit distance is at least 1, the length difference, and the number of
+    characters of either word whose bucket (``masks``) the other lacks.
+    """
+    if frag[a] or frag[b]:
+        return FRAGMENT
+    la = offs[a + 1] - offs[a]
+    lb = offs[b + 1] - offs[b]
+    mx = la if la > lb else lb
+    d = la - lb if la > lb else lb - la
+    if d < 1:
+        d = 1
+    ma = masks[a]
+    mb = masks[b]
+    x = _k_popcount(ma & ~mb)
+    if x > d:
+        d = x
+    x = _k_popcount(mb & ~ma)
+    if x > d:
+        d = x
+    if mx < _FLOOR_LEN:
+        return _FLOOR_TABLE[d * _FLOOR_LEN + mx]
+    return SUB_BASE + (SUB_SPAN * d + mx // 2) // mx
+
+
+def _k_sub_cached(a, b, chars, offs, frag, buf, ckey, cval):  # pragma: no cover - compiled
+    """``_k_sub_cost`` through a direct-mapped cache (``ckey``: pair keys, -1 when empty)."""
+    key = a * (offs.shape[0] - 1) + b
+    slot = ((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - _CACHE_BITS)) & np.uint64(
+        (1 << _CACHE_BITS) - 1
+    )
+    if ckey[slot] == key:
+        return cval[slot]
+    c = _k_sub_cost(a, b, chars, offs, frag, buf)
+    ckey[slot] = key
+    cval[slot] = c
+    return c
+
+
+def _k_seed_table(r, h, seed, dlo, dhi, offs, frag, masks, table):  # pragma: no cover - compiled
+    """Backward DP of the seed heuristic, at every seed boundary and band diagonal.
+
+    The reference is cut into ``S = len(r) // seed`` seeds of ``seed`` words
+    (boundary ``s`` is row ``s * seed``). ``table[s, d - dlo]`` is a lower
+    bound of the cost of any path of the band from a cell of row
+    ``s * seed`` on diagonal ``d = i - j`` to the end. Between two boundaries
+    a path either changes diagonal by ``t`` (at least ``t`` insertions or
+    deletions: ``INDEL * t``), or keeps it: then it either has at least one
+    insertion and one deletion (``2 * INDEL``), or it pairs each word of the
+    seed with the hypothesis word on that diagonal (at least the sum of
+    their ``_k_sub_floor``). After the last boundary only the diagonal change to
+    ``n - m`` is counted. The table is ``INDEL``-Lipschitz in ``d``, so a
+    diagonal change of one per seed is enough, and the seed's own cost is
+    only computed (and only as far as needed) where keeping the diagonal can
+    beat changing it.
+    """
+    n = r.shape[0]
+    m = h.shape[0]
+    nseeds = n // seed
+    width = dhi - dlo + 1
+    end = n - m
+    cap = 2 * INDEL
+    for d in range(dlo, dhi + 1):
+        x = d - end
+        table[nseeds, d - dlo] = INDEL * (x if x >= 0 else -x)
+    for s in range(nseeds - 1, -1, -1):
+        a = s * seed
+        nxt = table[s + 1]
+        row = table[s]
+        for p in range(width):
+            move = _BIG
+            if p > 0:
+                move = nxt[p - 1]
+            if p + 1 < width and nxt[p + 1] < move:
+                move = nxt[p + 1]
+            move += INDEL
+            here = nxt[p]
+            if here >= move:
+                row[p] = move
+                continue
+            stay = 0
+            j = a - dlo - p
+            for t in range(seed):
+                if j < 0 or j >= m:
+                    stay = cap
+                    break
+                rw = r[a + t]
+                hw = h[j]
+                if rw != hw:
+                    stay += _k_sub_floor(rw, hw, offs, frag, masks)
+                    if stay >= cap or here + stay >= move:
+                        break
+                j += 1
+            if stay > cap:
+                stay = cap
+            row[p] = here + stay if here + stay < move else move
+
+
+def _k_astar(
+    r,
+    h,
+    dlo,
+    dhi,
+    upper,
+    seed,
+    table,
+    chars,
+    offs,
+    frag,
+    masks,
+    buf,
+    ckey,
+    cval,
+    dirs,
+    rowlo,
+    rowstart,
+    cur,
+    prev,
+    out_r,
+    out_h,
+    out_k,
+):  # pragma: no cover - compiled
+    """The band DP of ``_k_band``, computing only cells that can lie on a path costing at most ``upper``.
+
+    A cell ``(i, j)`` is kept when its cost ``g`` plus the seed heuristic
+    ``h(i, j)`` (``table`` at the next seed boundary, see ``_k_seed_table``;
+    after the last boundary the diagonal distance to ``n - m``) is at most
+    ``upper``; other cells count as unreachable. Every optimal path keeps
+    every cell (``h`` never exceeds the true remaining cost), and every cell
+    the band DP's traceback visits, or prefers to it, keeps its band value,
+    so the cost and the columns are those of ``_k_band`` on the same band.
+    Traceback directions of the kept stretch of each row take one byte per
+    cell in ``dirs``; when ``dirs`` is full the search stops.
+
+    Returns:
+        (status, value, ncols, cells): status 0 when complete (value: the
+        band optimum, columns in ``out_*[:ncols]``), 1 when ``dirs`` ran out
+        (value: a lower bound of the band optimum, the least ``g + h`` over
+        the kept cells of the last complete row).
+    """
+    n = r.shape[0]
+    m = h.shape[0]
+    if dlo < -m:
+        dlo = -m
+    if dhi > n:
+        dhi = n
+    end = n - m
+    last = (n // seed) * seed
+    cap = dirs.shape[0]
+    # Row 0: insertions only.
+    lower = upper
+    plo = 0
+    phi = -1
+    rowlo[0] = 0
+    rowstart[0] = 0
+    jmax = -dlo if -dlo < m else m
+    used = 0
+    for j in range(jmax + 1):
+        g = j * INDEL
+        d = -j
+        if last > 0:
+            hv = table[0, d - dlo]
+        else:
+            x = d - end
+            hv = INDEL * (x if x >= 0 else -x)
+        if g + hv > upper:
+            break
+        if used >= cap:
+            return 1, 0, 0, used
+        cur[j] = g
+        dirs[used] = 2
+        used += 1
+        phi = j
+        if g + hv < lower:
+            lower = g + hv
+    rowstart[1] = used
+    for i in range(1, n + 1):
+        prev, cur = cur, prev
+        s = (i + seed - 1) // seed
+        j0 = plo if plo > i - dhi else i - dhi
+        if j0 < 0:
+            j0 = 0
+        jend = i - dlo if i - dlo < m else m
+        ri = r[i - 1]
+        lo = -1
+        hi = -1
+        rowlo[i] = j0
+        base = used - j0
+        row_lower = _BIG
+        left = _BIG  # cur[j - 1], unreachable before j0
+        j = j0
+        while j <= jend:
+            if j > phi + 1 and left >= _BIG:
+                break
+            if base + j >= cap:
+                return 1, lower, 0, used
+            best = prev[j] + INDEL if j <= phi else _BIG
+            step = 1
+            c = left + INDEL
+            if c < best:
+                best = c
+                step = 2
+            if j > plo and j - 1 <= phi and prev[j - 1] < best:
+                hj = h[j - 1]
+                c = prev[j - 1]
+                if ri != hj:
+                    c += _k_sub_floor(ri, hj, offs, frag, masks)  # often enough to lose: no edit distance
+                    if c < best:
+                        c = prev[j - 1] + _k_sub_cached(ri, hj, chars, offs, frag, buf, ckey, cval)
+                if c < best:
+                    best = c
+                    step = 0
+            dirs[base + j] = step
+            if best < _BIG:
+                d = i - j
+                if i <= last:
+                    hv = table[s, d - dlo]
+                else:
+                    x = d - end
+                    hv = INDEL * (x if x >= 0 else -x)
+                if best + hv <= upper:
+                    if lo < 0:
+                        lo = j
+                    hi = j
+                    if best + hv < row_lower:
+                        row_lower = best + hv
+                else:
+                    best = _BIG
+            cur[j] = best
+            left = best
+            j += 1
+        used = base + j
+        rowstart[i + 1] = used
+        if lo < 0:
+            return 2, 0, 0, used  # impossible when upper is a path's cost
+        plo = lo
+        phi = hi
+        lower = row_lower
+    if phi < m:
+        return 2, 0, 0, used
+    cost = cur[m]
+    # Traceback (as in _k_band).
+    i = n
+    j = m
+    w = n + m - 1
+    while i > 0 or j > 0:
+        if i == 0:
+            step = 2
+        elif j == 0:
+            step = 1
+        else:
+            step = dirs[rowstart[i] + j - rowlo[i]]
+        if step == 0:
+            out_r[w] = i - 1
+            out_h[w] = j - 1
+            out_k[w] = MATCH if r[i - 1] == h[j - 1] else SUBSTITUTION
+            i -= 1
+            j -= 1
+        elif step == 1:
+            out_r[w] = i - 1
+            out_h[w] = -1
+            out_k[w] = DELETION
+            i -= 1
+        else:
+            out_r[w] = -1
+            out_h[w] = j - 1
+            out_k[w] = INSERTION
+            j -= 1
+        w -= 1
+    ncols = n + m - 1 - w
+    if w + 1 != 0:
+        for t in range(ncols):
+            out_r[t] = out_r[w + 1 + t]
+            out_h[t] = out_h[w + 1 + t]
+            out_k[t] = out_k[w + 1 + t]
+    return 0, cost, ncols, used
+
+
 _KERNEL_NAMES = (
     "_k_lev",
     "_k_prefix_stem",
@@ -376,6 +680,12 @@ _KERNEL_NAMES = (
     "_k_lis",
     "_k_runs",
     "_k_prune",
+    "_k_word_masks",
+    "_k_popcount",
+    "_k_sub_floor",
+    "_k_sub_cached",
+    "_k_seed_table",
+    "_k_astar",
 )
 _kernel_lock = threading.Lock()
 _compiled: SimpleNamespace | None = None

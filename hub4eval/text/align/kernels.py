@@ -27,6 +27,8 @@ _FLOOR_TABLE = np.array(
     np.int64,
 )
 """``SUB_BASE + round(SUB_SPAN * d / mx)`` for short words (``d <= mx < _FLOOR_LEN``), without a division."""
+_TABLE_INF = 1 << 30
+"""Entries of the heuristic table on no path costing at most the upper bound (int32)."""
 _CACHE_BITS = 16
 """The substitution-cost cache of the pruned search has ``2 ** _CACHE_BITS`` slots."""
 
@@ -243,8 +245,12 @@ def _k_batch(
     return pos
 
 
-def _k_last_row(r, h, chars, offs, frag, buf, row):  # pragma: no cover - compiled
-    """Last row of the DP of ``r`` against ``h`` (costs against every prefix of ``h``), into ``row``."""
+def _k_last_row(r, h, chars, offs, frag, lengths, masks, buf, row):  # pragma: no cover - compiled
+    """Last row of the DP of ``r`` against ``h`` (costs against every prefix of ``h``), into ``row``.
+
+    The edit distance of a substitution is computed only when its lower bound
+    (``_k_pair_floor``) does not already lose to an insertion or deletion.
+    """
     m = h.shape[0]
     for j in range(m + 1):
         row[j] = j * INDEL
@@ -252,14 +258,22 @@ def _k_last_row(r, h, chars, offs, frag, buf, row):  # pragma: no cover - compil
         diag = row[0]
         row[0] = i * INDEL
         ri = r[i - 1]
+        li = lengths[ri]
+        mi = masks[ri]
+        fi = frag[ri]
         for j in range(1, m + 1):
             up = row[j]
             hj = h[j - 1]
-            best = diag if ri == hj else diag + _k_sub_cost(ri, hj, chars, offs, frag, buf)
-            if up + INDEL < best:
-                best = up + INDEL
+            best = up + INDEL
             if row[j - 1] + INDEL < best:
                 best = row[j - 1] + INDEL
+            if ri == hj:
+                if diag < best:
+                    best = diag
+            elif diag + _k_pair_floor(li, mi, fi, lengths[hj], masks[hj], frag[hj]) < best:
+                c = diag + _k_sub_cost(ri, hj, chars, offs, frag, buf)
+                if c < best:
+                    best = c
             row[j] = best
             diag = up
 
@@ -327,7 +341,9 @@ def _k_runs(ai, aj, k):  # pragma: no cover - compiled
     return rs[:cnt], hs[:cnt], ln[:cnt]
 
 
-def _k_prune(r, h, ar, ah, al, gap_cost, chars, offs, frag, maxlen, max_cells, keep):  # pragma: no cover
+def _k_prune(
+    r, h, ar, ah, al, gap_cost, chars, offs, frag, lengths, masks, maxlen, max_cells, keep
+):  # pragma: no cover
     """One left-to-right pass dropping anchor runs that do not pay for themselves.
 
     Run ``t`` is dropped when the optimal DP of the window from the end of the
@@ -362,7 +378,7 @@ def _k_prune(r, h, ar, ah, al, gap_cost, chars, offs, frag, maxlen, max_cells, k
         wh = end_h - last_h
         if wr * wh <= max_cells:
             row = np.empty(wh + 1, np.int64)
-            _k_last_row(r[last_r:end_r], h[last_h:end_h], chars, offs, frag, buf, row)
+            _k_last_row(r[last_r:end_r], h[last_h:end_h], chars, offs, frag, lengths, masks, buf, row)
             if row[wh] < before + after:
                 keep[t] = False
                 dropped += 1
@@ -374,15 +390,6 @@ def _k_prune(r, h, ar, ah, al, gap_cost, chars, offs, frag, maxlen, max_cells, k
     return dropped
 
 
-def _k_word_masks(chars, offs, out):  # pragma: no cover - compiled
-    """Per vocabulary word, the set of its characters as 64 bits (code point modulo 64)."""
-    for w in range(offs.shape[0] - 1):
-        mask = np.uint64(0)
-        for t in range(offs[w], offs[w + 1]):
-            mask |= np.uint64(1) << np.uint64(chars[t] & 63)
-        out[w] = mask
-
-
 def _k_popcount(x):  # pragma: no cover - compiled
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
     x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
@@ -390,22 +397,20 @@ def _k_popcount(x):  # pragma: no cover - compiled
     return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
-def _k_sub_floor(a, b, offs, frag, masks):  # pragma: no cover - compiled
-    """A lower bound of ``_k_sub_cost(a, b)`` for ``a != b``, without an edit distance.
+def _k_pair_floor(la, ma, fa, lb, mb, fb):  # pragma: no cover - compiled
+    """A lower bound of the substitution cost of two different words, without an edit distance.
 
-    The edit distance is at least 1, the length difference, and the number of
-    characters of either word whose bucket (``masks``) the other lacks.
+    Each word is given by its length, its character buckets (``_Vocab.masks``)
+    and whether it is a fragment. The edit distance is at least 1, the length
+    difference, and the number of buckets of either word the other lacks; a
+    fragment may make the pair cost ``FRAGMENT``.
     """
-    if frag[a] or frag[b]:
+    if fa or fb:
         return FRAGMENT
-    la = offs[a + 1] - offs[a]
-    lb = offs[b + 1] - offs[b]
     mx = la if la > lb else lb
     d = la - lb if la > lb else lb - la
     if d < 1:
         d = 1
-    ma = masks[a]
-    mb = masks[b]
     x = _k_popcount(ma & ~mb)
     if x > d:
         d = x
@@ -431,7 +436,7 @@ def _k_sub_cached(a, b, chars, offs, frag, buf, ckey, cval):  # pragma: no cover
     return c
 
 
-def _k_seed_table(r, h, seed, dlo, dhi, offs, frag, masks, table):  # pragma: no cover - compiled
+def _k_seed_table(r, h, seed, dlo, dhi, upper, wlen, masks, frag, table):  # pragma: no cover - compiled
     """Backward DP of the seed heuristic, at every seed boundary and band diagonal.
 
     The reference is cut into ``S = len(r) // seed`` seeds of ``seed`` words
@@ -442,11 +447,19 @@ def _k_seed_table(r, h, seed, dlo, dhi, offs, frag, masks, table):  # pragma: no
     deletions: ``INDEL * t``), or keeps it: then it either has at least one
     insertion and one deletion (``2 * INDEL``), or it pairs each word of the
     seed with the hypothesis word on that diagonal (at least the sum of
-    their ``_k_sub_floor``). After the last boundary only the diagonal change to
-    ``n - m`` is counted. The table is ``INDEL``-Lipschitz in ``d``, so a
-    diagonal change of one per seed is enough, and the seed's own cost is
-    only computed (and only as far as needed) where keeping the diagonal can
-    beat changing it.
+    their ``_k_pair_floor``). After the last boundary only the diagonal change
+    to ``n - m`` is counted. The table is ``INDEL``-Lipschitz in ``d``, so a
+    diagonal change of one per seed is enough, and the seed's own cost is only
+    computed (and only as far as needed) where keeping the diagonal can beat
+    changing it.
+
+    Paths costing more than ``upper`` do not matter: a path reaching diagonal
+    ``d`` has paid at least ``INDEL * |d|``, so an entry with ``INDEL * |d| +
+    value > upper`` lies on no path costing ``upper`` or less and is set to
+    ``_TABLE_INF`` (so are the entries next to no finite one). Every path
+    costing at most ``upper`` still finds its own seed steps in the table, so
+    the table bounds its remaining cost; only rows near the end, where the
+    values are small, stay wide.
     """
     n = r.shape[0]
     m = h.shape[0]
@@ -454,14 +467,40 @@ def _k_seed_table(r, h, seed, dlo, dhi, offs, frag, masks, table):  # pragma: no
     width = dhi - dlo + 1
     end = n - m
     cap = 2 * INDEL
-    for d in range(dlo, dhi + 1):
+    # The hypothesis words' lengths, buckets and fragment flags, in text order
+    # (the inner loop walks the hypothesis).
+    hl = np.empty(m, np.int64)
+    hm = np.empty(m, np.uint64)
+    hf = np.empty(m, np.uint8)
+    for j in range(m):
+        hl[j] = wlen[h[j]]
+        hm[j] = masks[h[j]]
+        hf[j] = frag[h[j]]
+    lo = width
+    hi = -1
+    last = table[nseeds]
+    for p in range(width):
+        d = dlo + p
         x = d - end
-        table[nseeds, d - dlo] = INDEL * (x if x >= 0 else -x)
+        value = INDEL * (x if x >= 0 else -x)
+        if value + INDEL * (d if d >= 0 else -d) > upper:
+            value = _TABLE_INF
+        else:
+            if lo == width:
+                lo = p
+            hi = p
+        last[p] = value
     for s in range(nseeds - 1, -1, -1):
         a = s * seed
         nxt = table[s + 1]
         row = table[s]
-        for p in range(width):
+        plo = lo - 1 if lo > 0 else 0
+        phi = hi + 1 if hi + 1 < width else width - 1
+        row[:plo] = _TABLE_INF
+        row[phi + 1 :] = _TABLE_INF
+        lo = width
+        hi = -1
+        for p in range(plo, phi + 1):
             move = _BIG
             if p > 0:
                 move = nxt[p - 1]
@@ -469,25 +508,37 @@ def _k_seed_table(r, h, seed, dlo, dhi, offs, frag, masks, table):  # pragma: no
                 move = nxt[p + 1]
             move += INDEL
             here = nxt[p]
-            if here >= move:
-                row[p] = move
+            d = dlo + p
+            spent = INDEL * (d if d >= 0 else -d)
+            least = here if here < move else move
+            if least + spent > upper:
+                row[p] = _TABLE_INF
                 continue
-            stay = 0
-            j = a - dlo - p
-            for t in range(seed):
-                if j < 0 or j >= m:
-                    stay = cap
-                    break
-                rw = r[a + t]
-                hw = h[j]
-                if rw != hw:
-                    stay += _k_sub_floor(rw, hw, offs, frag, masks)
-                    if stay >= cap or here + stay >= move:
+            if here >= move:
+                value = move
+            else:
+                stay = 0
+                j = a - d
+                for t in range(seed):
+                    if j < 0 or j >= m:
+                        stay = cap
                         break
-                j += 1
-            if stay > cap:
-                stay = cap
-            row[p] = here + stay if here + stay < move else move
+                    rw = r[a + t]
+                    if rw != h[j]:
+                        stay += _k_pair_floor(wlen[rw], masks[rw], frag[rw], hl[j], hm[j], hf[j])
+                        if stay >= cap or here + stay >= move:
+                            break
+                    j += 1
+                if stay > cap:
+                    stay = cap
+                value = here + stay if here + stay < move else move
+            if value + spent > upper:
+                row[p] = _TABLE_INF
+                continue
+            row[p] = value
+            if lo == width:
+                lo = p
+            hi = p
 
 
 def _k_astar(
@@ -501,6 +552,7 @@ def _k_astar(
     chars,
     offs,
     frag,
+    wlen,
     masks,
     buf,
     ckey,
@@ -598,7 +650,8 @@ def _k_astar(
                 hj = h[j - 1]
                 c = prev[j - 1]
                 if ri != hj:
-                    c += _k_sub_floor(ri, hj, offs, frag, masks)  # often enough to lose: no edit distance
+                    # often enough to lose without an edit distance
+                    c += _k_pair_floor(wlen[ri], masks[ri], frag[ri], wlen[hj], masks[hj], frag[hj])
                     if c < best:
                         c = prev[j - 1] + _k_sub_cached(ri, hj, chars, offs, frag, buf, ckey, cval)
                 if c < best:
@@ -680,9 +733,8 @@ _KERNEL_NAMES = (
     "_k_lis",
     "_k_runs",
     "_k_prune",
-    "_k_word_masks",
     "_k_popcount",
-    "_k_sub_floor",
+    "_k_pair_floor",
     "_k_sub_cached",
     "_k_seed_table",
     "_k_astar",

@@ -173,7 +173,20 @@ def _align_codes(k: SimpleNamespace, rc: np.ndarray, hc: np.ndarray, voc: _Vocab
             break
         keep = np.ones(len(ar), dtype=np.bool_)
         if _ == PRUNE_PASSES or not k.prune(
-            rc, hc, ar, ah, al, gap_cost, voc.chars, voc.offs, voc.frag, voc.maxlen, PRUNE_MAX_CELLS, keep
+            rc,
+            hc,
+            ar,
+            ah,
+            al,
+            gap_cost,
+            voc.chars,
+            voc.offs,
+            voc.frag,
+            voc.lengths,
+            voc.masks,
+            voc.maxlen,
+            PRUNE_MAX_CELLS,
+            keep,
         ):
             break
         ar, ah, al = ar[keep], ah[keep], al[keep]
@@ -196,4 +209,4 @@ def _align_codes(k: SimpleNamespace, rc: np.ndarray, hc: np.ndarray, voc: _Vocab
     certified = _certified_band(k, rc, hc, voc, 0, 0, cost, budgets.BAND_MAX_CELLS)
     if certified is not None:
         return Alignment(certified[1], certified[2], certified[0], certified[3], True)
-    return Alignment(out_r, out_h, cost, out_k, False, cost - cert.lower)
+    return Alignment(out_r, out_h, cost, out_k, cert.lower >= cost, cost - cert.lower)

@@ -11,10 +11,14 @@ of both texts from cell ``(i, j)`` shows it: a cell whose cost ``g`` plus
 aligners such as A*PA, Groot Koerkamp and Ivanov 2024, whose seed heuristic
 this adapts to weighted costs).
 
-Cost: the table has ``len(ref) / 2`` rows of band width (4 bytes an entry),
-and its computation, not the search, dominates: at 10,000 words and ~15% word
-errors, ~100 ms of CPU for the table and ~10 ms for the search (1.2 million
-cells instead of the band's 15 million), against ~0.5 s for the full band.
+Cost: the table has ``len(ref) / 2`` rows of band width (4 bytes an entry);
+at 10,000 words and ~15% word errors it takes ~25 ms of CPU and the search
+~10 ms (1.2 million cells instead of the band's 15 million), against ~0.3 s
+for the full band. Its size is what limits certification: a band ``U / 300``
+diagonals wide grows with the square of the text length, so beyond
+``SEED_TABLE_MAX`` entries (at ~15% word errors, about 20,000 words) no
+table is built, and the only proven lower bound is the length difference
+(``300 * |n - m|``).
 
 The heuristic (``_k_seed_table``): the reference is cut into seeds of two
 words. Between two seed boundaries a path either changes diagonal (each step
@@ -114,8 +118,11 @@ def _certify(
     """Search the band ``dlo <= i - j <= dhi`` for the optimum, pruned by the seed heuristic.
 
     Args:
-        upper: the cost of a known alignment inside the band (the seeded one).
-        dlo, dhi: the band (it must contain diagonals 0 and ``n - m``).
+        upper: the cost of a known alignment (the seeded one).
+        dlo, dhi: the band; it must contain diagonals 0 and ``n - m`` and be
+            wide enough that a path leaving it costs at least ``upper``
+            (``exact._certifying_width``), so that its optimum, when it is
+            ``upper`` or less, is the optimum.
         max_cells: the search's cell budget.
 
     Returns:
@@ -143,9 +150,30 @@ def _certify(
     out_k = np.empty(n + m, np.int8)
     buf = np.empty(voc.maxlen + 2, np.int64)
     status, value, ncols, cells = k.astar(
-        r, h, dlo, dhi, upper, seed, table, voc.chars, voc.offs, voc.frag, voc.lengths, voc.masks, buf, ckey, cval, dirs, rowlo, rowstart, cur, prev,
-        out_r, out_h, out_k,
-    )  # fmt: skip
+        r,
+        h,
+        dlo,
+        dhi,
+        upper,
+        seed,
+        table,
+        voc.chars,
+        voc.offs,
+        voc.frag,
+        voc.lengths,
+        voc.masks,
+        buf,
+        ckey,
+        cval,
+        dirs,
+        rowlo,
+        rowstart,
+        cur,
+        prev,
+        out_r,
+        out_h,
+        out_k,
+    )
     if status == 0:
         return _Certificate(True, int(value), int(value), (out_r[:ncols], out_h[:ncols], out_k[:ncols]), int(cells))
     if status == 2:

@@ -1,4 +1,4 @@
-"""The numba kernels: Levenshtein and substitution costs, the band DP, batches, anchors.
+"""The numba kernels: Levenshtein and substitution costs, the band DP, batches, anchors, certification.
 
 Plain Python functions, compiled on first use by :func:`_kernels` (numba's
 on-disk cache makes later runs skip compilation). They call each other
@@ -394,7 +394,11 @@ def _k_popcount(x):  # pragma: no cover - compiled
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
     x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
     x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+    # Sum the bytes by shifts, not by an overflowing multiply (kernels also run as Python).
+    x = x + (x >> np.uint64(8))
+    x = x + (x >> np.uint64(16))
+    x = x + (x >> np.uint64(32))
+    return np.int64(x & np.uint64(0x7F))
 
 
 def _k_pair_floor(la, ma, fa, lb, mb, fb):  # pragma: no cover - compiled
@@ -425,9 +429,7 @@ def _k_pair_floor(la, ma, fa, lb, mb, fb):  # pragma: no cover - compiled
 def _k_sub_cached(a, b, chars, offs, frag, buf, ckey, cval):  # pragma: no cover - compiled
     """``_k_sub_cost`` through a direct-mapped cache (``ckey``: pair keys, -1 when empty)."""
     key = a * (offs.shape[0] - 1) + b
-    slot = ((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - _CACHE_BITS)) & np.uint64(
-        (1 << _CACHE_BITS) - 1
-    )
+    slot = (key ^ (key >> _CACHE_BITS) ^ (key >> (2 * _CACHE_BITS))) & ((1 << _CACHE_BITS) - 1)
     if ckey[slot] == key:
         return cval[slot]
     c = _k_sub_cost(a, b, chars, offs, frag, buf)

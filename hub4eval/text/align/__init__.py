@@ -47,11 +47,26 @@ Optimality guarantee (what ``Alignment.exact`` records):
    The seeded cost ``C`` bounds the optimum from above, so any path that leaves
    the band of diagonals ``[min(0, n-m) - w, max(0, n-m) + w]`` costs at least
    ``300 * (|n-m| + 2w + 2)`` (it needs that many insertions and deletions).
-   With ``w`` chosen so that this bound is ``>= C``, the band DP is *provably
-   optimal* (Ukkonen's argument); it is run whenever the band has at most
-   ``BAND_MAX_CELLS`` cells (at ~15% word errors, up to about 10,000 words),
-   and ``exact`` is True.
-3. Beyond that budget the seeded alignment is returned with ``exact=False``:
+   With ``w`` chosen so that this bound is ``>= C``, the optimum lies in the
+   band (Ukkonen's argument). The band is searched by a DP that skips every
+   cell which provably lies on no path costing ``C`` or less
+   (:mod:`.certify`: the cell's cost plus a *seed heuristic*, a lower bound of
+   the cost of aligning the rest, exceeds ``C``; the pruning of A* as in exact
+   aligners such as A*PA). The search ends with the band optimum and the band
+   DP's own columns (same tie-breaking), so ``exact`` is True; at ~15% word
+   errors it computes about 1/13 of the band's cells at 10,000 words. Inputs
+   within ``BAND_MAX_CELLS`` get those columns; larger ones keep the seeded
+   alignment when the search proves it optimal (the alignment is the one
+   returned before certification existed, now with ``exact`` True), and get
+   the search's columns when it finds a cheaper one.
+3. The search needs a table of the heuristic (seed boundaries x band
+   diagonals, at most ``certify.SEED_TABLE_MAX`` entries) and a cell budget
+   (``certify.SEARCH_MAX_CELLS``). Beyond them (at ~15% word errors, above
+   about 20,000 words) the seeded alignment is returned with ``exact=False``
+   and ``gap`` = its cost minus a proven lower bound of the optimum (the best
+   bound the search reached; when no table fits, only the length difference
+   ``300 * |n-m|``, so the gap is then close to the cost and says little).
+   The seeded alignment is
    a valid alignment whose ``cost`` is exactly the cost of its columns,
    optimal among the alignments that contain its anchor runs, and such that
    no single run could be removed at a lower cost (when the last pass drops
@@ -68,7 +83,9 @@ Optimality guarantee (what ``Alignment.exact`` records):
 
 Memory is linear in ``len(ref) + len(hyp)``: the full matrix is used only up
 to ``FULL_CELLS`` cells (one byte of traceback per cell), bands up to
-``BAND_MAX_CELLS`` cells, and Hirschberg's recursion keeps two cost rows.
+``BAND_MAX_CELLS`` cells, the certifying search up to ``SEED_TABLE_MAX``
+4-byte heuristic entries and ``SEARCH_MAX_CELLS`` cells, and Hirschberg's
+recursion keeps two cost rows.
 
 Kernels and caching: the DP kernels (the ``_k_*`` functions) are plain Python
 functions that ``_kernels()`` compiles with ``numba.njit(cache=True)`` on
@@ -84,7 +101,9 @@ same kernels run as (slow) Python.
 
 Modules, in the order a call goes through them: :mod:`.driver` (the entry
 points), :mod:`.codes` (words as integers), :mod:`.seeded` (anchors and gaps
-for long texts), :mod:`.exact` (certified band and Hirschberg for one gap),
+for long texts), :mod:`.certify` (the seed heuristic and the pruned band
+search that proves the seeded alignment optimal or bounds its gap),
+:mod:`.exact` (certified band and Hirschberg for one gap),
 :mod:`.kernels` (the compiled DPs), :mod:`.costs` (costs, the result type,
 the pure-Python reference).
 """

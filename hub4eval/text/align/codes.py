@@ -20,6 +20,8 @@ class _Vocab:
     offs: np.ndarray  # int64, size V + 1
     frag: np.ndarray  # uint8, 1 for a fragment
     maxlen: int
+    lengths: np.ndarray  # int64, characters of each word
+    masks: np.ndarray  # uint64, bit ``c % 64`` set for each character ``c`` of the word
 
 
 def _encode(seqs: Iterable[Sequence[str]]) -> tuple[list[np.ndarray], _Vocab]:
@@ -43,7 +45,13 @@ def _encode(seqs: Iterable[Sequence[str]]) -> tuple[list[np.ndarray], _Vocab]:
     chars = np.frombuffer("".join(words).encode("utf-32-le", "surrogatepass"), dtype=np.uint32).astype(np.int32)
     frag = np.fromiter((_is_fragment(w) for w in words), dtype=np.uint8, count=len(words))
     maxlen = int(lengths.max()) if len(words) else 0
-    return coded, _Vocab(chars, offs, frag, maxlen)
+    # Character buckets, for lower bounds of substitution costs without an edit distance.
+    masks = np.zeros(len(words), dtype=np.uint64)
+    if len(chars):
+        bits = np.left_shift(np.uint64(1), (chars & 63).astype(np.uint64))
+        nonempty = lengths > 0
+        masks[nonempty] = np.bitwise_or.reduceat(bits, offs[:-1][nonempty])
+    return coded, _Vocab(chars, offs, frag, maxlen, lengths, masks)
 
 
 class _Columns:

@@ -44,6 +44,9 @@ class Alignment:
             ``INSERTION``.
         exact: True when ``cost`` is proven to be the minimum (see the module
             docstring); False only for very long inputs aligned via anchors.
+        gap: how far ``cost`` may exceed the minimum, at most: 0 when
+            ``exact``, else ``cost`` minus a proven lower bound of the
+            minimum (the minimum lies in ``[cost - gap, cost]``).
     """
 
     ref_index: np.ndarray
@@ -51,6 +54,7 @@ class Alignment:
     cost: int
     kinds: np.ndarray
     exact: bool = True
+    gap: int = 0
 
     @property
     def columns(self) -> int:

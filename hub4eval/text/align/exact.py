@@ -94,9 +94,17 @@ def _hirschberg(
     buf = np.empty(voc.maxlen + 2, np.int64)
     fwd = np.empty(m + 1, np.int64)
     bwd = np.empty(m + 1, np.int64)
-    k.last_row(r[:mid], h, voc.chars, voc.offs, voc.frag, buf, fwd)
+    k.last_row(r[:mid], h, voc.chars, voc.offs, voc.frag, voc.lengths, voc.masks, buf, fwd)
     k.last_row(
-        np.ascontiguousarray(r[mid:][::-1]), np.ascontiguousarray(h[::-1]), voc.chars, voc.offs, voc.frag, buf, bwd
+        np.ascontiguousarray(r[mid:][::-1]),
+        np.ascontiguousarray(h[::-1]),
+        voc.chars,
+        voc.offs,
+        voc.frag,
+        voc.lengths,
+        voc.masks,
+        buf,
+        bwd,
     )
     split = int(np.argmin(fwd + bwd[::-1]))
     left = _hirschberg(k, r[:mid], h[:split], voc, r_base, h_base, out)

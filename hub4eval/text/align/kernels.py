@@ -1,4 +1,4 @@
-"""The numba kernels: Levenshtein and substitution costs, the band DP, batches, anchors.
+"""The numba kernels: Levenshtein and substitution costs, the band DP, batches, anchors, certification.
 
 Plain Python functions, compiled on first use by :func:`_kernels` (numba's
 on-disk cache makes later runs skip compilation). They call each other
@@ -21,6 +21,16 @@ from hub4eval.text.align.costs import DELETION, FRAGMENT, INDEL, INSERTION, MATC
 
 _BIG = 1 << 60
 """Infinity for the band DP's cost arrays (int64)."""
+_FLOOR_LEN = 24
+_FLOOR_TABLE = np.array(
+    [SUB_BASE + (SUB_SPAN * d + mx // 2) // max(mx, 1) for d in range(_FLOOR_LEN) for mx in range(_FLOOR_LEN)],
+    np.int64,
+)
+"""``SUB_BASE + round(SUB_SPAN * d / mx)`` for short words (``d <= mx < _FLOOR_LEN``), without a division."""
+_TABLE_INF = 1 << 30
+"""Entries of the heuristic table on no path costing at most the upper bound (int32)."""
+_CACHE_BITS = 16
+"""The substitution-cost cache of the pruned search has ``2 ** _CACHE_BITS`` slots."""
 
 
 def _k_lev(chars, offs, a, b, buf):  # pragma: no cover - compiled
@@ -235,8 +245,12 @@ def _k_batch(
     return pos
 
 
-def _k_last_row(r, h, chars, offs, frag, buf, row):  # pragma: no cover - compiled
-    """Last row of the DP of ``r`` against ``h`` (costs against every prefix of ``h``), into ``row``."""
+def _k_last_row(r, h, chars, offs, frag, lengths, masks, buf, row):  # pragma: no cover - compiled
+    """Last row of the DP of ``r`` against ``h`` (costs against every prefix of ``h``), into ``row``.
+
+    The edit distance of a substitution is computed only when its lower bound
+    (``_k_pair_floor``) does not already lose to an insertion or deletion.
+    """
     m = h.shape[0]
     for j in range(m + 1):
         row[j] = j * INDEL
@@ -244,14 +258,22 @@ def _k_last_row(r, h, chars, offs, frag, buf, row):  # pragma: no cover - compil
         diag = row[0]
         row[0] = i * INDEL
         ri = r[i - 1]
+        li = lengths[ri]
+        mi = masks[ri]
+        fi = frag[ri]
         for j in range(1, m + 1):
             up = row[j]
             hj = h[j - 1]
-            best = diag if ri == hj else diag + _k_sub_cost(ri, hj, chars, offs, frag, buf)
-            if up + INDEL < best:
-                best = up + INDEL
+            best = up + INDEL
             if row[j - 1] + INDEL < best:
                 best = row[j - 1] + INDEL
+            if ri == hj:
+                if diag < best:
+                    best = diag
+            elif diag + _k_pair_floor(li, mi, fi, lengths[hj], masks[hj], frag[hj]) < best:
+                c = diag + _k_sub_cost(ri, hj, chars, offs, frag, buf)
+                if c < best:
+                    best = c
             row[j] = best
             diag = up
 
@@ -319,7 +341,9 @@ def _k_runs(ai, aj, k):  # pragma: no cover - compiled
     return rs[:cnt], hs[:cnt], ln[:cnt]
 
 
-def _k_prune(r, h, ar, ah, al, gap_cost, chars, offs, frag, maxlen, max_cells, keep):  # pragma: no cover
+def _k_prune(
+    r, h, ar, ah, al, gap_cost, chars, offs, frag, lengths, masks, maxlen, max_cells, keep
+):  # pragma: no cover
     """One left-to-right pass dropping anchor runs that do not pay for themselves.
 
     Run ``t`` is dropped when the optimal DP of the window from the end of the
@@ -354,7 +378,7 @@ def _k_prune(r, h, ar, ah, al, gap_cost, chars, offs, frag, maxlen, max_cells, k
         wh = end_h - last_h
         if wr * wh <= max_cells:
             row = np.empty(wh + 1, np.int64)
-            _k_last_row(r[last_r:end_r], h[last_h:end_h], chars, offs, frag, buf, row)
+            _k_last_row(r[last_r:end_r], h[last_h:end_h], chars, offs, frag, lengths, masks, buf, row)
             if row[wh] < before + after:
                 keep[t] = False
                 dropped += 1
@@ -364,6 +388,341 @@ def _k_prune(r, h, ar, ah, al, gap_cost, chars, offs, frag, maxlen, max_cells, k
         last_h = ah[t] + al[t]
         before = after
     return dropped
+
+
+def _k_popcount(x):  # pragma: no cover - compiled
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    # Sum the bytes by shifts, not by an overflowing multiply (kernels also run as Python).
+    x = x + (x >> np.uint64(8))
+    x = x + (x >> np.uint64(16))
+    x = x + (x >> np.uint64(32))
+    return np.int64(x & np.uint64(0x7F))
+
+
+def _k_pair_floor(la, ma, fa, lb, mb, fb):  # pragma: no cover - compiled
+    """A lower bound of the substitution cost of two different words, without an edit distance.
+
+    Each word is given by its length, its character buckets (``_Vocab.masks``)
+    and whether it is a fragment. The edit distance is at least 1, the length
+    difference, and the number of buckets of either word the other lacks; a
+    fragment may make the pair cost ``FRAGMENT``.
+    """
+    if fa or fb:
+        return FRAGMENT
+    mx = la if la > lb else lb
+    d = la - lb if la > lb else lb - la
+    if d < 1:
+        d = 1
+    x = _k_popcount(ma & ~mb)
+    if x > d:
+        d = x
+    x = _k_popcount(mb & ~ma)
+    if x > d:
+        d = x
+    if mx < _FLOOR_LEN:
+        return _FLOOR_TABLE[d * _FLOOR_LEN + mx]
+    return SUB_BASE + (SUB_SPAN * d + mx // 2) // mx
+
+
+def _k_sub_cached(a, b, chars, offs, frag, buf, ckey, cval):  # pragma: no cover - compiled
+    """``_k_sub_cost`` through a direct-mapped cache (``ckey``: pair keys, -1 when empty)."""
+    key = a * (offs.shape[0] - 1) + b
+    slot = (key ^ (key >> _CACHE_BITS) ^ (key >> (2 * _CACHE_BITS))) & ((1 << _CACHE_BITS) - 1)
+    if ckey[slot] == key:
+        return cval[slot]
+    c = _k_sub_cost(a, b, chars, offs, frag, buf)
+    ckey[slot] = key
+    cval[slot] = c
+    return c
+
+
+def _k_seed_table(r, h, seed, dlo, dhi, upper, wlen, masks, frag, table):  # pragma: no cover - compiled
+    """Backward DP of the seed heuristic, at every seed boundary and band diagonal.
+
+    The reference is cut into ``S = len(r) // seed`` seeds of ``seed`` words
+    (boundary ``s`` is row ``s * seed``). ``table[s, d - dlo]`` is a lower
+    bound of the cost of any path of the band from a cell of row
+    ``s * seed`` on diagonal ``d = i - j`` to the end. Between two boundaries
+    a path either changes diagonal by ``t`` (at least ``t`` insertions or
+    deletions: ``INDEL * t``), or keeps it: then it either has at least one
+    insertion and one deletion (``2 * INDEL``), or it pairs each word of the
+    seed with the hypothesis word on that diagonal (at least the sum of
+    their ``_k_pair_floor``). After the last boundary only the diagonal change
+    to ``n - m`` is counted. The table is ``INDEL``-Lipschitz in ``d``, so a
+    diagonal change of one per seed is enough, and the seed's own cost is only
+    computed (and only as far as needed) where keeping the diagonal can beat
+    changing it.
+
+    Paths costing more than ``upper`` do not matter: a path reaching diagonal
+    ``d`` has paid at least ``INDEL * |d|``, so an entry with ``INDEL * |d| +
+    value > upper`` lies on no path costing ``upper`` or less and is set to
+    ``_TABLE_INF`` (so are the entries next to no finite one). Every path
+    costing at most ``upper`` still finds its own seed steps in the table, so
+    the table bounds its remaining cost; only rows near the end, where the
+    values are small, stay wide.
+    """
+    n = r.shape[0]
+    m = h.shape[0]
+    nseeds = n // seed
+    width = dhi - dlo + 1
+    end = n - m
+    cap = 2 * INDEL
+    # The hypothesis words' lengths, buckets and fragment flags, in text order
+    # (the inner loop walks the hypothesis).
+    hl = np.empty(m, np.int64)
+    hm = np.empty(m, np.uint64)
+    hf = np.empty(m, np.uint8)
+    for j in range(m):
+        hl[j] = wlen[h[j]]
+        hm[j] = masks[h[j]]
+        hf[j] = frag[h[j]]
+    lo = width
+    hi = -1
+    last = table[nseeds]
+    for p in range(width):
+        d = dlo + p
+        x = d - end
+        value = INDEL * (x if x >= 0 else -x)
+        if value + INDEL * (d if d >= 0 else -d) > upper:
+            value = _TABLE_INF
+        else:
+            if lo == width:
+                lo = p
+            hi = p
+        last[p] = value
+    for s in range(nseeds - 1, -1, -1):
+        a = s * seed
+        nxt = table[s + 1]
+        row = table[s]
+        plo = lo - 1 if lo > 0 else 0
+        phi = hi + 1 if hi + 1 < width else width - 1
+        row[:plo] = _TABLE_INF
+        row[phi + 1 :] = _TABLE_INF
+        lo = width
+        hi = -1
+        for p in range(plo, phi + 1):
+            move = _BIG
+            if p > 0:
+                move = nxt[p - 1]
+            if p + 1 < width and nxt[p + 1] < move:
+                move = nxt[p + 1]
+            move += INDEL
+            here = nxt[p]
+            d = dlo + p
+            spent = INDEL * (d if d >= 0 else -d)
+            least = here if here < move else move
+            if least + spent > upper:
+                row[p] = _TABLE_INF
+                continue
+            if here >= move:
+                value = move
+            else:
+                stay = 0
+                j = a - d
+                for t in range(seed):
+                    if j < 0 or j >= m:
+                        stay = cap
+                        break
+                    rw = r[a + t]
+                    if rw != h[j]:
+                        stay += _k_pair_floor(wlen[rw], masks[rw], frag[rw], hl[j], hm[j], hf[j])
+                        if stay >= cap or here + stay >= move:
+                            break
+                    j += 1
+                if stay > cap:
+                    stay = cap
+                value = here + stay if here + stay < move else move
+            if value + spent > upper:
+                row[p] = _TABLE_INF
+                continue
+            row[p] = value
+            if lo == width:
+                lo = p
+            hi = p
+
+
+def _k_astar(
+    r,
+    h,
+    dlo,
+    dhi,
+    upper,
+    seed,
+    table,
+    chars,
+    offs,
+    frag,
+    wlen,
+    masks,
+    buf,
+    ckey,
+    cval,
+    dirs,
+    rowlo,
+    rowstart,
+    cur,
+    prev,
+    out_r,
+    out_h,
+    out_k,
+):  # pragma: no cover - compiled
+    """The band DP of ``_k_band``, computing only cells that can lie on a path costing at most ``upper``.
+
+    A cell ``(i, j)`` is kept when its cost ``g`` plus the seed heuristic
+    ``h(i, j)`` (``table`` at the next seed boundary, see ``_k_seed_table``;
+    after the last boundary the diagonal distance to ``n - m``) is at most
+    ``upper``; other cells count as unreachable. Every optimal path keeps
+    every cell (``h`` never exceeds the true remaining cost), and every cell
+    the band DP's traceback visits, or prefers to it, keeps its band value,
+    so the cost and the columns are those of ``_k_band`` on the same band.
+    Traceback directions of the kept stretch of each row take one byte per
+    cell in ``dirs``; when ``dirs`` is full the search stops.
+
+    Returns:
+        (status, value, ncols, cells): status 0 when complete (value: the
+        band optimum, columns in ``out_*[:ncols]``), 1 when ``dirs`` ran out
+        (value: a lower bound of the band optimum, the least ``g + h`` over
+        the kept cells of the last complete row).
+    """
+    n = r.shape[0]
+    m = h.shape[0]
+    if dlo < -m:
+        dlo = -m
+    if dhi > n:
+        dhi = n
+    end = n - m
+    last = (n // seed) * seed
+    cap = dirs.shape[0]
+    # Row 0: insertions only.
+    lower = upper
+    plo = 0
+    phi = -1
+    rowlo[0] = 0
+    rowstart[0] = 0
+    jmax = -dlo if -dlo < m else m
+    used = 0
+    for j in range(jmax + 1):
+        g = j * INDEL
+        d = -j
+        if last > 0:
+            hv = table[0, d - dlo]
+        else:
+            x = d - end
+            hv = INDEL * (x if x >= 0 else -x)
+        if g + hv > upper:
+            break
+        if used >= cap:
+            return 1, 0, 0, used
+        cur[j] = g
+        dirs[used] = 2
+        used += 1
+        phi = j
+        if g + hv < lower:
+            lower = g + hv
+    rowstart[1] = used
+    for i in range(1, n + 1):
+        prev, cur = cur, prev
+        s = (i + seed - 1) // seed
+        j0 = plo if plo > i - dhi else i - dhi
+        if j0 < 0:
+            j0 = 0
+        jend = i - dlo if i - dlo < m else m
+        ri = r[i - 1]
+        lo = -1
+        hi = -1
+        rowlo[i] = j0
+        base = used - j0
+        row_lower = _BIG
+        left = _BIG  # cur[j - 1], unreachable before j0
+        j = j0
+        while j <= jend:
+            if j > phi + 1 and left >= _BIG:
+                break
+            if base + j >= cap:
+                return 1, lower, 0, used
+            best = prev[j] + INDEL if j <= phi else _BIG
+            step = 1
+            c = left + INDEL
+            if c < best:
+                best = c
+                step = 2
+            if j > plo and j - 1 <= phi and prev[j - 1] < best:
+                hj = h[j - 1]
+                c = prev[j - 1]
+                if ri != hj:
+                    # often enough to lose without an edit distance
+                    c += _k_pair_floor(wlen[ri], masks[ri], frag[ri], wlen[hj], masks[hj], frag[hj])
+                    if c < best:
+                        c = prev[j - 1] + _k_sub_cached(ri, hj, chars, offs, frag, buf, ckey, cval)
+                if c < best:
+                    best = c
+                    step = 0
+            dirs[base + j] = step
+            if best < _BIG:
+                d = i - j
+                if i <= last:
+                    hv = table[s, d - dlo]
+                else:
+                    x = d - end
+                    hv = INDEL * (x if x >= 0 else -x)
+                if best + hv <= upper:
+                    if lo < 0:
+                        lo = j
+                    hi = j
+                    if best + hv < row_lower:
+                        row_lower = best + hv
+                else:
+                    best = _BIG
+            cur[j] = best
+            left = best
+            j += 1
+        used = base + j
+        rowstart[i + 1] = used
+        if lo < 0:
+            return 2, 0, 0, used  # impossible when upper is a path's cost
+        plo = lo
+        phi = hi
+        lower = row_lower
+    if phi < m:
+        return 2, 0, 0, used
+    cost = cur[m]
+    # Traceback (as in _k_band).
+    i = n
+    j = m
+    w = n + m - 1
+    while i > 0 or j > 0:
+        if i == 0:
+            step = 2
+        elif j == 0:
+            step = 1
+        else:
+            step = dirs[rowstart[i] + j - rowlo[i]]
+        if step == 0:
+            out_r[w] = i - 1
+            out_h[w] = j - 1
+            out_k[w] = MATCH if r[i - 1] == h[j - 1] else SUBSTITUTION
+            i -= 1
+            j -= 1
+        elif step == 1:
+            out_r[w] = i - 1
+            out_h[w] = -1
+            out_k[w] = DELETION
+            i -= 1
+        else:
+            out_r[w] = -1
+            out_h[w] = j - 1
+            out_k[w] = INSERTION
+            j -= 1
+        w -= 1
+    ncols = n + m - 1 - w
+    if w + 1 != 0:
+        for t in range(ncols):
+            out_r[t] = out_r[w + 1 + t]
+            out_h[t] = out_h[w + 1 + t]
+            out_k[t] = out_k[w + 1 + t]
+    return 0, cost, ncols, used
 
 
 _KERNEL_NAMES = (
@@ -376,6 +735,11 @@ _KERNEL_NAMES = (
     "_k_lis",
     "_k_runs",
     "_k_prune",
+    "_k_popcount",
+    "_k_pair_floor",
+    "_k_sub_cached",
+    "_k_seed_table",
+    "_k_astar",
 )
 _kernel_lock = threading.Lock()
 _compiled: SimpleNamespace | None = None

@@ -6,10 +6,12 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from hub4eval.text.align import certify
 from hub4eval.text.align import exact as budgets
+from hub4eval.text.align.certify import _certify
 from hub4eval.text.align.codes import _Columns, _Vocab
 from hub4eval.text.align.costs import Alignment
-from hub4eval.text.align.exact import _certified_band, _run_band, _solve_gap
+from hub4eval.text.align.exact import _band_cells, _certified_band, _certifying_width, _run_band, _solve_gap
 
 ANCHOR_K = 4
 """Shortest anchor n-gram (see ``_anchor_length``)."""
@@ -171,15 +173,40 @@ def _align_codes(k: SimpleNamespace, rc: np.ndarray, hc: np.ndarray, voc: _Vocab
             break
         keep = np.ones(len(ar), dtype=np.bool_)
         if _ == PRUNE_PASSES or not k.prune(
-            rc, hc, ar, ah, al, gap_cost, voc.chars, voc.offs, voc.frag, voc.maxlen, PRUNE_MAX_CELLS, keep
+            rc,
+            hc,
+            ar,
+            ah,
+            al,
+            gap_cost,
+            voc.chars,
+            voc.offs,
+            voc.frag,
+            voc.lengths,
+            voc.masks,
+            voc.maxlen,
+            PRUNE_MAX_CELLS,
+            keep,
         ):
             break
         ar, ah, al = ar[keep], ah[keep], al[keep]
     cost = int(gap_cost.sum())
     if exact and len(ar) == 0:
         return Alignment(out_r, out_h, cost, out_k, True)
-    # The seeded cost bounds the optimum: a band wide enough to certify it.
+    # The seeded cost bounds the optimum: the band that certifies it
+    # (Ukkonen), searched with the cells the seed heuristic prunes skipped.
+    n, m = len(rc), len(hc)
+    w = _certifying_width(cost, n - m)
+    dlo, dhi = min(0, n - m) - w, max(0, n - m) + w
+    cert = _certify(k, rc, hc, voc, cost, dlo, dhi, certify.SEARCH_MAX_CELLS)
+    if cert.complete and cert.columns is not None:
+        if cert.cost < cost or _band_cells(n, m, dlo, dhi) <= budgets.BAND_MAX_CELLS:
+            cr, ch, ck = cert.columns
+            return Alignment(cr, ch, cert.cost, ck, True)
+        # Beyond the band budget the seeded alignment was always returned;
+        # it still is, now proven optimal.
+        return Alignment(out_r, out_h, cost, out_k, True)
     certified = _certified_band(k, rc, hc, voc, 0, 0, cost, budgets.BAND_MAX_CELLS)
     if certified is not None:
         return Alignment(certified[1], certified[2], certified[0], certified[3], True)
-    return Alignment(out_r, out_h, cost, out_k, False)
+    return Alignment(out_r, out_h, cost, out_k, cert.lower >= cost, cost - cert.lower)

@@ -1,0 +1,186 @@
+"""Certifying the seeded alignment: a seed heuristic, and the band DP pruned by it (A*-style).
+
+The seeded alignment's cost ``U`` bounds the optimum from above. Ukkonen's
+argument confines every path costing at most ``U`` to a band of diagonals
+(see :mod:`.exact`), but at ~15% word errors that band is about ``U / 300``
+diagonals wide: 15 million cells at 10,000 words. Most of them cannot lie on
+a cheap path, and a lower bound ``h(i, j)`` of the cost of aligning the rest
+of both texts from cell ``(i, j)`` shows it: a cell whose cost ``g`` plus
+``h`` exceeds ``U`` lies on no path costing ``U`` or less, so the DP skips it
+(the pruning of A* with an admissible heuristic, as in exact pairwise
+aligners such as A*PA, Groot Koerkamp and Ivanov 2024, whose seed heuristic
+this adapts to weighted costs).
+
+Cost: the table has ``len(ref) / 2`` rows of band width (4 bytes an entry);
+at 10,000 words and ~15% word errors it takes ~25 ms of CPU and the search
+~10 ms (1.2 million cells instead of the band's 15 million), against ~0.3 s
+for the full band. Its size is what limits certification: a band ``U / 300``
+diagonals wide grows with the square of the text length, so beyond
+``SEED_TABLE_MAX`` entries (at ~15% word errors, about 20,000 words) no
+table is built, and the only proven lower bound is the length difference
+(``300 * |n - m|``).
+
+The heuristic (``_k_seed_table``): the reference is cut into seeds of two
+words. Between two seed boundaries a path either changes diagonal (each step
+costs an insertion or deletion, 300), or keeps it, and then it pays either an
+insertion and a deletion (600) or the substitution of each word of the seed
+with the hypothesis word on that diagonal, of which a cheap lower bound
+(``_k_pair_floor``: lengths and letters the other word lacks, no edit
+distance) is counted. The cheapest way through these per-seed costs, from
+each boundary and diagonal to the end, is a backward DP over seed boundaries
+(one row per seed, not per word). It never exceeds the true remaining cost,
+so:
+
+* every optimal path keeps all its cells, and the search ends with the band
+  optimum: the alignment is *proven* optimal (``Alignment.exact``);
+* the cells the traceback visits, and those it prefers to them on ties, keep
+  the values of the full band DP, so the columns are the band DP's columns
+  (the same alignment, byte for byte, as the unpruned band);
+* when the search is stopped by its cell budget, the least ``g + h`` over the
+  last complete row is a proven lower bound of the optimum, so the seeded
+  alignment is returned with the proven gap ``U - lower bound``
+  (``Alignment.gap``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import SimpleNamespace
+
+import numpy as np
+
+from hub4eval.text.align.codes import _Vocab
+from hub4eval.text.align.costs import INDEL
+
+SEED_LENGTH = 2
+"""Words per seed (longer when the table would exceed ``SEED_TABLE_MAX``)."""
+SEED_LENGTH_MAX = 8
+"""Longest seed; beyond it the heuristic is not built (too coarse to prune: a seed costs at most 600)."""
+SEED_TABLE_MAX = 16_000_000
+"""Largest heuristic table (entries of 4 bytes: seed boundaries x band diagonals)."""
+SEARCH_MAX_CELLS = 64_000_000
+"""Largest number of cells the pruned DP computes (one byte of traceback each)."""
+
+
+@dataclass(frozen=True, eq=False)
+class _Certificate:
+    """Outcome of the pruned search.
+
+    Attributes:
+        complete: the search finished; ``cost`` is the band optimum.
+        cost: the band optimum (complete) or the upper bound it was given.
+        lower: a proven lower bound of the band optimum (``cost`` when complete).
+        columns: (ref index, hyp index, kinds) of the band DP's alignment, when complete.
+        cells: cells computed (traceback bytes used).
+    """
+
+    complete: bool
+    cost: int
+    lower: int
+    columns: tuple[np.ndarray, np.ndarray, np.ndarray] | None
+    cells: int
+
+
+def _seed_length(n: int, width: int) -> int:
+    """Seed length: ``SEED_LENGTH``, longer when the table would exceed ``SEED_TABLE_MAX``."""
+    need = -(-(n * width) // SEED_TABLE_MAX)
+    return max(SEED_LENGTH, need)
+
+
+def _seed_table(
+    k: SimpleNamespace,
+    r: np.ndarray,
+    h: np.ndarray,
+    voc: _Vocab,
+    dlo: int,
+    dhi: int,
+    seed: int,
+    upper: int,
+) -> np.ndarray:
+    """The seed heuristic at every seed boundary and band diagonal (``_k_seed_table``)."""
+    n = len(r)
+    nseeds = n // seed
+    table = np.empty((nseeds + 1, dhi - dlo + 1), np.int32)
+    k.seed_table(r, h, seed, dlo, dhi, upper, voc.lengths, voc.masks, voc.frag, table)
+    return table
+
+
+def _sub_cache() -> tuple[np.ndarray, np.ndarray]:
+    """An empty substitution-cost cache for the kernels (keys -1: empty slots)."""
+    from hub4eval.text.align.kernels import _CACHE_BITS
+
+    return np.full(1 << _CACHE_BITS, -1, np.int64), np.empty(1 << _CACHE_BITS, np.int64)
+
+
+def _certify(
+    k: SimpleNamespace, r: np.ndarray, h: np.ndarray, voc: _Vocab, upper: int, dlo: int, dhi: int, max_cells: int
+) -> _Certificate:
+    """Search the band ``dlo <= i - j <= dhi`` for the optimum, pruned by the seed heuristic.
+
+    Args:
+        upper: the cost of a known alignment (the seeded one).
+        dlo, dhi: the band; it must contain diagonals 0 and ``n - m`` and be
+            wide enough that a path leaving it costs at least ``upper``
+            (``exact._certifying_width``), so that its optimum, when it is
+            ``upper`` or less, is the optimum.
+        max_cells: the search's cell budget.
+
+    Returns:
+        The certificate; incomplete (with a lower bound) when the budget or
+        the heuristic's table does not fit, or when the band holds no path
+        costing ``upper`` or less (then ``upper`` is the optimum, but the
+        columns are not the band's).
+    """
+    n, m = len(r), len(h)
+    gap_only = INDEL * abs(n - m)
+    dlo, dhi = max(dlo, -m), min(dhi, n)
+    width = dhi - dlo + 1
+    seed = _seed_length(n, width)
+    if seed > SEED_LENGTH_MAX or INDEL * (n + m) >= 2**31:
+        return _Certificate(False, upper, min(upper, gap_only), None, 0)
+    table = _seed_table(k, r, h, voc, dlo, dhi, seed, upper)
+    ckey, cval = _sub_cache()
+    dirs = np.empty(max(0, max_cells), np.int8)
+    rowlo = np.empty(n + 1, np.int64)
+    rowstart = np.empty(n + 2, np.int64)
+    cur = np.empty(m + 1, np.int64)
+    prev = np.empty(m + 1, np.int64)
+    out_r = np.empty(n + m, np.int32)
+    out_h = np.empty(n + m, np.int32)
+    out_k = np.empty(n + m, np.int8)
+    buf = np.empty(voc.maxlen + 2, np.int64)
+    status, value, ncols, cells = k.astar(
+        r,
+        h,
+        dlo,
+        dhi,
+        upper,
+        seed,
+        table,
+        voc.chars,
+        voc.offs,
+        voc.frag,
+        voc.lengths,
+        voc.masks,
+        buf,
+        ckey,
+        cval,
+        dirs,
+        rowlo,
+        rowstart,
+        cur,
+        prev,
+        out_r,
+        out_h,
+        out_k,
+    )
+    if status == 0:
+        return _Certificate(True, int(value), int(value), (out_r[:ncols], out_h[:ncols], out_k[:ncols]), int(cells))
+    if status == 2:
+        # No path of the band costs ``upper`` or less, and a path leaving the
+        # band costs at least ``upper`` (Ukkonen): the optimum is ``upper``.
+        return _Certificate(False, upper, upper, None, int(cells))
+    # The table bounds the band optimum; when that exceeds ``upper`` the
+    # optimum is ``upper`` itself (above), hence the cap.
+    lower = max(int(value), int(table[0, -dlo]), gap_only)
+    return _Certificate(False, upper, min(upper, lower), None, int(cells))

@@ -1,0 +1,176 @@
+"""Tests of the certification of long alignments: the seed heuristic never exceeds the true
+remaining cost, and the pruned band DP returns the band DP's cost and columns (ties included)."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hub4eval.text.align import align_words, certify, codes, exact, kernels
+from hub4eval.text.align.costs import INDEL, _align_reference, substitution_cost
+
+PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+# Few words, fragments and near spellings: ties, cheap fragment pairs and chance matches are likely.
+VOCAB = ("the", "a", "heart", "part", "hearts", "h-", "he-", "pa-", "of", "uh", "general", "motors", "mot-")
+
+
+@st.composite
+def related(draw, max_size: int = 24):
+    """(ref, hyp): hyp is ref with substitutions, deletions and insertions, or an unrelated list."""
+    ref = draw(st.lists(st.sampled_from(VOCAB), max_size=max_size))
+    if draw(st.booleans()):
+        return ref, draw(st.lists(st.sampled_from(VOCAB), max_size=max_size))
+    hyp: list[str] = []
+    for word in ref:
+        op = draw(st.sampled_from(("keep", "keep", "keep", "sub", "del", "ins")))
+        if op == "keep":
+            hyp.append(word)
+        elif op == "sub":
+            hyp.append(draw(st.sampled_from(VOCAB)))
+        elif op == "ins":
+            hyp += [draw(st.sampled_from(VOCAB)), word]
+    return ref, hyp
+
+
+def remaining_costs(ref: list[str], hyp: list[str]) -> list[list[int]]:
+    """``T[i][j]``: the least cost of aligning ``ref[i:]`` with ``hyp[j:]`` (plain DP, backwards)."""
+    n, m = len(ref), len(hyp)
+    t = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n, -1, -1):
+        for j in range(m, -1, -1):
+            if i == n and j == m:
+                continue
+            best = None
+            if i < n:
+                best = t[i + 1][j] + INDEL
+            if j < m:
+                c = t[i][j + 1] + INDEL
+                best = c if best is None or c < best else best
+            if i < n and j < m:
+                c = t[i + 1][j + 1] + substitution_cost(ref[i], hyp[j])
+                best = c if c < best else best
+            t[i][j] = best
+    return t
+
+
+def coded(ref: list[str], hyp: list[str]):
+    (rc, hc), voc = codes._encode((ref, hyp))
+    return kernels._kernels(), rc, hc, voc, voc.masks
+
+
+def prefix_costs(ref: list[str], hyp: list[str]) -> list[list[int]]:
+    """``F[i][j]``: the least cost of aligning ``ref[:i]`` with ``hyp[:j]``."""
+    back = remaining_costs(ref[::-1], hyp[::-1])
+    return [[back[len(ref) - i][len(hyp) - j] for j in range(len(hyp) + 1)] for i in range(len(ref) + 1)]
+
+
+@given(pair=related(), seed=st.integers(1, 4), slack=st.one_of(st.none(), st.integers(0, 1500)))
+@PROPERTY
+def test_seed_heuristic_never_exceeds_the_remaining_cost(pair, seed: int, slack: int | None) -> None:
+    """h(i, j) (the table at the next seed boundary) <= the true cost of aligning the rest.
+
+    Without an upper bound this holds at every cell; with one (the optimum plus
+    ``slack``), at every cell through which some path costs at most the bound.
+    """
+    ref, hyp = pair
+    k, rc, hc, voc, _ = coded(ref, hyp)
+    n, m = len(ref), len(hyp)
+    truth = remaining_costs(ref, hyp)
+    upper = 10**9 if slack is None else truth[0][0] + slack
+    table = certify._seed_table(k, rc, hc, voc, -m, n, seed, upper)
+    prefix = prefix_costs(ref, hyp)
+    last = (n // seed) * seed
+    for i in range(n + 1):
+        for j in range(m + 1):
+            if prefix[i][j] + truth[i][j] > upper:
+                continue
+            d = i - j
+            h = int(table[-(-i // seed), d + m]) if i <= last else INDEL * abs(d - (n - m))
+            assert h <= truth[i][j], (i, j, h, truth[i][j])
+
+
+@given(a=st.text("ab", max_size=8), b=st.text("abc-", max_size=8))
+@PROPERTY
+def test_substitution_floor_is_a_lower_bound(a: str, b: str) -> None:
+    words = [w for w in (a, b) if w]
+    if len(set(words)) < 2:
+        return
+    k, rc, hc, voc, masks = coded([a], [b])
+    lengths = voc.lengths
+    x, y = int(rc[0]), int(hc[0])
+    floor = k.pair_floor(lengths[x], masks[x], voc.frag[x], lengths[y], masks[y], voc.frag[y])
+    assert floor <= substitution_cost(a, b)
+    assert k.pair_floor(lengths[y], masks[y], voc.frag[y], lengths[x], masks[x], voc.frag[x]) == floor
+
+
+@given(pair=related(), slack=st.integers(0, 2000), widen=st.integers(0, 6))
+@PROPERTY
+def test_pruned_search_is_the_band_dp(pair, slack: int, widen: int) -> None:
+    """Given any upper bound, the pruned search returns the band DP's cost and exactly its columns."""
+    ref, hyp = pair
+    k, rc, hc, voc, _ = coded(ref, hyp)
+    n, m = len(ref), len(hyp)
+    best = _align_reference(ref, hyp).cost
+    upper = best + slack
+    w = exact._certifying_width(upper, n - m) + widen
+    dlo, dhi = min(0, n - m) - w, max(0, n - m) + w
+    band_cost, br, bh, bk = exact._run_band(k, rc, hc, dlo, dhi, voc, 0, 0)
+    cert = certify._certify(k, rc, hc, voc, upper, dlo, dhi, 10**6)
+    if band_cost > upper:
+        # The optimum lies exactly on Ukkonen's bound, outside the band: proven, no columns.
+        assert not cert.complete and cert.lower == upper == best
+        return
+    assert cert.complete and cert.columns is not None
+    assert cert.cost == band_cost == best  # the certifying band holds the optimum
+    for got, want in zip(cert.columns, (br, bh, bk), strict=True):
+        assert np.array_equal(got, want)
+    assert cert.cells <= exact._band_cells(n, m, dlo, dhi)
+
+
+@given(pair=related(max_size=30), budget=st.integers(0, 200))
+@PROPERTY
+def test_stopped_search_proves_a_lower_bound(pair, budget: int) -> None:
+    """A search stopped by its cell budget still bounds the optimum from below."""
+    ref, hyp = pair
+    k, rc, hc, voc, _ = coded(ref, hyp)
+    n, m = len(ref), len(hyp)
+    best = _align_reference(ref, hyp).cost
+    upper = best + 300
+    w = exact._certifying_width(upper, n - m)
+    cert = certify._certify(k, rc, hc, voc, upper, min(0, n - m) - w, max(0, n - m) + w, budget)
+    if cert.complete:
+        assert cert.cost == cert.lower == best
+    else:
+        assert cert.columns is None
+        assert INDEL * abs(n - m) <= cert.lower <= best <= cert.cost == upper
+
+
+def test_search_computes_few_cells_on_a_long_text() -> None:
+    """4,000 words at ~15% errors: certified with a fraction of the band's cells, same alignment as the band."""
+    rng = np.random.default_rng(5)
+    vocab = [f"w{i}x{'y' * (i % 7)}" for i in range(800)]
+    ref = [vocab[i] for i in rng.integers(0, len(vocab), 4000)]
+    hyp: list[str] = []
+    for word, u in zip(ref, rng.random(len(ref)), strict=True):
+        if u < 0.06:
+            hyp.append(vocab[rng.integers(len(vocab))])
+        elif u < 0.10:
+            continue
+        elif u < 0.15:
+            hyp += ["uh", word]
+        else:
+            hyp.append(word)
+    k, rc, hc, voc, _ = coded(ref, hyp)
+    n, m = len(ref), len(hyp)
+    al = align_words(ref, hyp)
+    assert al.exact and al.gap == 0
+    w = exact._certifying_width(al.cost, n - m)
+    dlo, dhi = min(0, n - m) - w, max(0, n - m) + w
+    cert = certify._certify(k, rc, hc, voc, al.cost, dlo, dhi, 10**8)
+    band_cost, br, bh, bk = exact._run_band(k, rc, hc, dlo, dhi, voc, 0, 0)
+    assert cert.cost == band_cost == al.cost
+    assert np.array_equal(al.ref_index, br) and np.array_equal(al.hyp_index, bh)
+    # The heuristic must pay: a handful of diagonals per row instead of the whole band.
+    assert cert.cells * 4 < exact._band_cells(n, m, dlo, dhi)

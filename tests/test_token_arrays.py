@@ -6,7 +6,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hub4eval.text.tokens import Token, TokenArray, Vocabulary, tokenize
+from hub4eval.text.token_arrays import TokenArray, Vocabulary
+from hub4eval.text.tokens import Token, tokenize
 from hub4eval.text.wer import _align_codes, _codes, _counts, _counts_by_span, _encode
 
 TEXT = "The h- heart of (uh) General Motors, %hesitation U.S. the heart"

@@ -35,7 +35,8 @@ import numpy as np
 
 from hub4eval.errors import InputWarning
 from hub4eval.model import Corpus, Document, Extent
-from hub4eval.text.tokens import Token, TokenArray, Vocabulary, tokenize
+from hub4eval.text.token_arrays import TokenArray, Vocabulary
+from hub4eval.text.tokens import Token, tokenize
 
 if TYPE_CHECKING:
     from hub4eval.text.align import Alignment

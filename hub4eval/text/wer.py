@@ -921,7 +921,7 @@ def _codes(ref: Sequence[Any], hyp: Sequence[Any], *, shared: bool = False) -> t
     documents they are renumbered, unless the pair is small enough for the
     full matrix, which only compares codes for equality.
     """
-    from hub4eval.text.tokens import TokenArray
+    from hub4eval.text.token_arrays import TokenArray
 
     if not (isinstance(ref, TokenArray) and isinstance(hyp, TokenArray)):
         a, b, _ = _encode([t.text for t in ref], [t.text for t in hyp])

@@ -1,0 +1,171 @@
+"""Tokens kept as arrays: a text's words as integer ids, spans and flags.
+
+A long text has millions of tokens; :class:`TokenArray` keeps them in numpy
+arrays (about 20 bytes a token instead of 140 as objects) and makes a
+:class:`~hub4eval.text.tokens.Token` only when one is read. Only the commands
+that align texts import this module (and numpy).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from itertools import repeat
+from operator import attrgetter, is_not
+
+import numpy as np
+
+from hub4eval.text.tokens import Token
+
+
+class Vocabulary:
+    """Words as integer ids, numbered in the order they are first seen; shared by :class:`TokenArray`\\ s."""
+
+    __slots__ = ("ids", "words")
+
+    def __init__(self) -> None:
+        self.ids: dict[str, int] = {}
+        self.words: list[str] = []
+
+    def code(self, word: str) -> int:
+        """The id of ``word`` (a new one the first time)."""
+        code = self.ids.get(word)
+        if code is None:
+            code = self.ids[word] = len(self.words)
+            self.words.append(word)
+        return code
+
+
+_PARENTHESIZED, _OPTIONAL = 1, 2
+_TEXT, _START, _END, _PAREN, _OPT, _FORM = map(
+    attrgetter, ("text", "start", "end", "parenthesized", "optional", "form")
+)
+
+
+class TokenArray(Sequence[Token]):
+    """Tokens kept as arrays (a word id, a span and two flags each); a :class:`Token` is made when one is read.
+
+    A long text has millions of tokens: as objects they took about 140 bytes
+    each, here about 20. Equal to any sequence of the same tokens.
+    """
+
+    __slots__ = ("words", "ids", "starts", "ends", "flags", "forms")
+
+    def __init__(
+        self,
+        words: list[str],
+        ids: np.ndarray,
+        starts: np.ndarray,
+        ends: np.ndarray,
+        flags: np.ndarray,
+        forms: dict[int, str],
+    ) -> None:
+        self.words = words  # the vocabulary's words: ``words[ids[i]]`` is token i's text
+        self.ids = ids
+        self.starts = starts
+        self.ends = ends
+        self.flags = flags  # 1: parenthesized, 2: optional
+        self.forms = forms  # token index -> raw form, where it differs from the text
+
+    @classmethod
+    def of(cls, tokens: Sequence[Token], vocabulary: Vocabulary) -> TokenArray:
+        """``tokens`` as arrays, their words coded by ``vocabulary`` (in token order)."""
+        # attribute getters mapped over the tokens: no Python-level loop per
+        # token, and no list of a text's length (of a 10-million-word text a
+        # list of codes alone took 360 MB)
+        n = len(tokens)
+        try:
+            codes = np.fromiter(map(vocabulary.ids.__getitem__, map(_TEXT, tokens)), np.int32, n)
+        except KeyError:  # words not seen before: numbered in order
+            codes = np.fromiter(map(vocabulary.code, map(_TEXT, tokens)), np.int32, n)
+        offsets = np.int64 if n and max(map(_END, tokens)) >= 2**31 else np.int32
+        flags = np.fromiter(map(_PAREN, tokens), np.uint8, n)
+        optional = np.fromiter(map(_OPT, tokens), np.uint8, n)
+        if optional.any():
+            flags |= optional << 1
+        forms: dict[int, str] = {}
+        if any(map(is_not, map(_FORM, tokens), repeat(None))):
+            forms = {i: f for i, f in enumerate(map(_FORM, tokens)) if f is not None}
+        return cls(
+            vocabulary.words,
+            codes,
+            np.fromiter(map(_START, tokens), offsets, n),
+            np.fromiter(map(_END, tokens), offsets, n),
+            flags,
+            forms,
+        )
+
+    @classmethod
+    def concatenate(cls, parts: Sequence[TokenArray], words: list[str]) -> TokenArray:
+        """The tokens of ``parts`` one after the other (all coded with ``words``)."""
+        forms: dict[int, str] = {}
+        position = 0
+        for part in parts:
+            forms.update((position + i, form) for i, form in part.forms.items())
+            position += len(part)
+        big = any(p.starts.dtype == np.int64 for p in parts)
+        offsets = np.int64 if big else np.int32
+        return cls(
+            words,
+            np.concatenate([p.ids for p in parts]) if parts else np.empty(0, np.int32),
+            np.concatenate([p.starts for p in parts]).astype(offsets, copy=False) if parts else np.empty(0, np.int32),
+            np.concatenate([p.ends for p in parts]).astype(offsets, copy=False) if parts else np.empty(0, np.int32),
+            np.concatenate([p.flags for p in parts]) if parts else np.empty(0, np.uint8),
+            forms,
+        )
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def text(self, index: int) -> str:
+        """Token ``index``'s text (no :class:`Token` made)."""
+        return self.words[self.ids[index]]
+
+    def texts(self) -> list[str]:
+        """Every token's text, in order."""
+        words = self.words
+        return [words[i] for i in self.ids.tolist()]
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            start, stop, step = index.indices(len(self))
+            if step != 1:
+                return tuple(self)[index]
+            forms = {i - start: f for i, f in self.forms.items() if start <= i < stop}
+            return TokenArray(
+                self.words,
+                self.ids[start:stop],
+                self.starts[start:stop],
+                self.ends[start:stop],
+                self.flags[start:stop],
+                forms,
+            )
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError("token index out of range")
+        flags = int(self.flags[index])
+        return Token(
+            self.words[self.ids[index]],
+            int(self.starts[index]),
+            int(self.ends[index]),
+            bool(flags & _PARENTHESIZED),
+            bool(flags & _OPTIONAL),
+            self.forms.get(index),
+        )
+
+    def __iter__(self) -> Iterator[Token]:
+        words, forms = self.words, self.forms
+        for i, (code, start, end, flags) in enumerate(
+            zip(self.ids.tolist(), self.starts.tolist(), self.ends.tolist(), self.flags.tolist(), strict=True)
+        ):
+            yield Token(words[code], start, end, bool(flags & _PARENTHESIZED), bool(flags & _OPTIONAL), forms.get(i))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, str):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"TokenArray({len(self)} tokens)"

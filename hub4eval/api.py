@@ -262,18 +262,21 @@ def project_files(
     encoding: str = "utf-8",
     doc_tag: str = "DOC",
     docno_tag: str = "DOCNO",
+    text_format: str | None = None,
+    hyp_text_format: str | None = None,
 ) -> TemplateSet:
     """The reference templates projected onto the hypothesis text (§11 ceiling), as a hypothesis set.
 
     Written with :func:`hub4eval.io.templettes.write_templates`, it is a valid
     hypothesis file that scores as the ceiling against ``ref_path`` with the
-    same texts and options.
+    same texts and options. ``text_format`` and ``hyp_text_format``: as in
+    :func:`score_files`.
     """
     from hub4eval.scoring.projection import project
 
     config = config or ScoreConfig()
     ref, _, (ref_corpus, hyp_corpus) = _read_inputs(
-        ref_path, None, ref_text, hyp_text, config, encoding, doc_tag, docno_tag
+        ref_path, None, ref_text, hyp_text, config, encoding, doc_tag, docno_tag, text_format, hyp_text_format
     )
     # scoring against no hypothesis checks the inputs and aligns the texts as `score` would
     empty = TemplateSet((), role="hypothesis")

@@ -351,3 +351,30 @@ def test_the_ceiling_reuses_the_systems_alignment_and_wer(monkeypatch):
     )
     assert result.ceiling is not None and len(calls) == 1
     assert result.ceiling.wer == result.wer
+
+
+def test_project_reads_the_hypothesis_text_in_the_format_given(tmp_path):
+    """`project --hyp-text-format trn` reads a trn file whatever its name, as its extension would."""
+    lines = (ASR / "asr_unsegmented.sgml").read_text().splitlines()
+    words = [line.removeprefix("<s>").removesuffix("</s>").strip() for line in lines if line.strip()]
+    trn = "".join(f"{w} (asr)\n" for w in words)
+    (tmp_path / "asr.trn").write_text(trn)
+    (tmp_path / "asr.words").write_text(trn)  # an extension that means SGML
+
+    def project(hyp_text: str, *extra: str) -> subprocess.CompletedProcess:
+        out = tmp_path / f"{Path(hyp_text).name}{len(extra)}.tpl"
+        done = subprocess.run(
+            [sys.executable, "-m", "hub4eval", "project", str(ASR / "ref.tpl"), "-o", str(out), "-q",
+             "--ref-text", str(ASR / "reference.sgml"), "--hyp-text", hyp_text, "--unsegmented", *extra],
+            capture_output=True, text=True, cwd=ROOT,
+        )  # fmt: skip
+        done.stdout = out.read_text() if out.exists() else ""
+        return done
+
+    by_extension = project(str(tmp_path / "asr.trn"))
+    by_option = project(str(tmp_path / "asr.words"), "--hyp-text-format", "trn")
+    as_sgml = project(str(tmp_path / "asr.words"))
+    assert by_extension.returncode == 0 and by_option.returncode == 0, by_extension.stderr + by_option.stderr
+    assert "brazil" in by_extension.stdout.lower()
+    assert by_option.stdout == by_extension.stdout
+    assert as_sgml.stdout != by_extension.stdout  # read as SGML, "(asr)" is a word of the text

@@ -34,6 +34,8 @@ def project_command(
     non_extractable: Optional[list[str]] = o.NonExtractable,
     doc_tag: str = o.DocTag,
     docno_tag: str = o.DocnoTag,
+    text_format: Optional[o.TextFormatChoice] = o.TextFormat,
+    hyp_text_format: Optional[o.TextFormatChoice] = o.HypTextFormat,
     encoding: str = o.Encoding,
     quiet: bool = o.Quiet,
 ) -> None:
@@ -69,6 +71,8 @@ def project_command(
         encoding=encoding,
         doc_tag=doc_tag,
         docno_tag=docno_tag,
+        text_format=text_format,
+        hyp_text_format=hyp_text_format,
     )
     print_warnings(projected.warnings, quiet)
     _write(write_templates(projected), output, "--output")

@@ -351,3 +351,20 @@ def test_the_ceiling_reuses_the_systems_alignment_and_wer(monkeypatch):
     )
     assert result.ceiling is not None and len(calls) == 1
     assert result.ceiling.wer == result.wer
+
+
+def test_project_command_takes_glm_files_whole_and_warns_of_nothing(tmp_path):
+    # --glm was once typed as one string, so `--glm default` became the files d, e, f, ...;
+    # and the command passed its own defaults in the deprecated space-separated form
+    runner = CliRunner()
+    base = ["project", str(ASR / "ref.tpl"), *ASR_TEXTS, "--output", "-"]
+    plain = runner.invoke(app, base)
+    assert plain.exit_code == 0, plain.output
+    assert "deprecated" not in plain.output
+    named = runner.invoke(app, [*base, "--glm", "default"])
+    assert named.exit_code == 0, named.output
+    assert named.output == plain.output
+    missing = tmp_path / "mine.glm"
+    bad = runner.invoke(app, [*base, "--glm", "default", "--glm", str(missing)])
+    assert bad.exit_code == 2
+    assert f"{missing}: cannot read the GLM file" in bad.output

@@ -218,7 +218,7 @@ def score(
         matches = mapper.match_template_sets(
             ref,
             hyp,
-            ref_extent=lambda iset: alignment.document_extent(iset.docid),  # type: ignore[union-attr]
+            ref_extent=lambda iset: alignment.document_extent(iset.docid),
             hyp_extent=lambda iset: _hyp_set_extent(iset, hyp_prep),
         )
     else:

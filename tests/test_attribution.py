@@ -378,3 +378,20 @@ def test_project_reads_the_hypothesis_text_in_the_format_given(tmp_path):
     assert "brazil" in by_extension.stdout.lower()
     assert by_option.stdout == by_extension.stdout
     assert as_sgml.stdout != by_extension.stdout  # read as SGML, "(asr)" is a word of the text
+
+
+def test_project_command_takes_glm_files_whole_and_warns_of_nothing(tmp_path):
+    # --glm was once typed as one string, so `--glm default` became the files d, e, f, ...;
+    # and the command passed its own defaults in the deprecated space-separated form
+    runner = CliRunner()
+    base = ["project", str(ASR / "ref.tpl"), *ASR_TEXTS, "--output", "-"]
+    plain = runner.invoke(app, base)
+    assert plain.exit_code == 0, plain.output
+    assert "deprecated" not in plain.output
+    named = runner.invoke(app, [*base, "--glm", "default"])
+    assert named.exit_code == 0, named.output
+    assert named.output == plain.output
+    missing = tmp_path / "mine.glm"
+    bad = runner.invoke(app, [*base, "--glm", "default", "--glm", str(missing)])
+    assert bad.exit_code == 2
+    assert f"{missing}: cannot read the GLM file" in bad.output

@@ -8,7 +8,7 @@ import os
 import sys
 import unicodedata
 import warnings
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 import typer
@@ -17,7 +17,7 @@ from typer.core import TyperGroup
 try:  # typer >= 0.20 carries its own copy of click: its exceptions are that copy's
     from typer._click import exceptions as click_errors
 except ImportError:  # pragma: no cover - older typer uses click itself
-    from click import exceptions as click_errors
+    from click import exceptions as click_errors  # type: ignore[no-redef]  # the same module, as click has it
 
 from hub4eval.errors import InputError, InputWarning
 from hub4eval.util.gcpause import paused_gc
@@ -33,11 +33,20 @@ class OneLineUsageErrors(TyperGroup):
     a framed message); hub4eval's rule is one line a script can read.
     """
 
-    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
+        # click's parameters, named so that standalone_mode cannot also arrive by position
         if not standalone_mode:
-            return super().main(*args, standalone_mode=False, **kwargs)
+            return super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
         try:
-            code = super().main(*args, standalone_mode=False, **kwargs)
+            code = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
         except click_errors.NoArgsIsHelpError as error:
             typer.echo(error.ctx.get_help() if error.ctx is not None else error.format_message())
             sys.exit(0)
@@ -101,7 +110,7 @@ def current_params() -> dict[str, Any]:
     try:
         from typer._click.globals import get_current_context
     except ImportError:  # pragma: no cover - older typer uses click itself
-        from click import get_current_context
+        from click import get_current_context  # type: ignore[no-redef]  # the same function, as click has it
     context = get_current_context(silent=True)
     return dict(context.params) if context is not None else {}
 
@@ -156,7 +165,7 @@ def _rich_broken_pipe(self: Any) -> None:
 def _install_rich_pipe_handling() -> None:
     from rich.console import Console
 
-    Console.on_broken_pipe = _rich_broken_pipe  # the hook rich documents for this
+    Console.on_broken_pipe = _rich_broken_pipe  # type: ignore[method-assign]  # the hook rich documents for this
 
 
 _install_rich_pipe_handling()

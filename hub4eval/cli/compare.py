@@ -133,8 +133,9 @@ def compare_command(
     p_value = outcome["p_value"]
     console.print(f"A  {escape(str(hyp_a))}: {report.headline(results[0])}", highlight=False, soft_wrap=True)
     console.print(f"B  {escape(str(hyp_b))}: {report.headline(results[1])}", highlight=False, soft_wrap=True)
-    if causes[0] is not None:
-        for name, split in zip("AB", causes, strict=True):
+    cause_a, cause_b = causes
+    if cause_a is not None and cause_b is not None:  # both or neither: A and B share the texts
+        for name, split in (("A", cause_a), ("B", cause_b)):
             console.print(
                 f"{name}  errors lost to recognition {sum(split['recognition'].values())} "
                 f"(INC {split['recognition']['INC']}  MIS {split['recognition']['MIS']}  "

@@ -159,7 +159,7 @@ def explain_command(
     from hub4eval.report.explain import explain, tally
 
     o.one_from_stdin(REF=ref, HYP=hyp, **{"--ref-text": ref_text, "--hyp-text": hyp_text})
-    category = [o.choice(c) for c in category or ()]
+    categories = [o.choice(c) for c in category or ()]
     config = o.build_config(
         compare=compare,
         content=content,
@@ -196,7 +196,7 @@ def explain_command(
         slots=slot or (),
         types=type_ or (),
         documents=doc or (),
-        categories=category or (),
+        categories=categories,
         causes=cause or (),
         around=context,
     )

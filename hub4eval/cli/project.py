@@ -28,7 +28,7 @@ def project_command(
         ..., "--output", "-o", help="Where to write the projected templates ('-' for standard output)."
     ),
     unsegmented: Optional[bool] = o.Unsegmented,
-    glm: str = o.Glm,
+    glm: Optional[list[str]] = o.Glm,
     keep_punctuation: bool = o.KeepPunctuation,
     case_sensitive: bool = o.CaseSensitive,
     non_extractable: Optional[list[str]] = o.NonExtractable,
@@ -56,11 +56,11 @@ def project_command(
         beta=1.0,
         min_map_f=None,
         unscored_slot=None,
-        premodifiers=" ".join(o.DEFAULT_PREMODIFIERS),
+        premodifiers=list(o.DEFAULT_PREMODIFIERS),
         keep_punctuation=keep_punctuation,
         case_sensitive=case_sensitive,
         non_extractable=non_extractable,
-        fillers=" ".join(o.DEFAULT_FILLERS),
+        fillers=list(o.DEFAULT_FILLERS),
         unsegmented=unsegmented,
     )
     projected = project_files(

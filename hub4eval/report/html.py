@@ -422,7 +422,7 @@ def _row(name: str, counts: Counts, beta: float, css: str = "") -> str:
 
 def _cells(counts: Counts, beta: float) -> list[str]:
     values = counts.as_dict(beta)
-    return [str(values[c]) for c in COUNT_COLUMNS] + [percent(values[m]) for m in METRICS]  # type: ignore[arg-type]
+    return [str(values[c]) for c in COUNT_COLUMNS] + [percent(values[m]) for m in METRICS]
 
 
 def _header(first: str) -> str:
@@ -571,6 +571,8 @@ def report_data(result: ScoreResult, around: int = 4) -> dict[str, Any]:
     # values are small integers, and no Point is made (see "HTML report benchmark" in benchmarks/RESULTS.md).
     pairs = list(result.iter_fill_pairs())
     columns = tuple(zip(*pairs, strict=True)) if pairs else ((),) * 8
+    ref_fills: Sequence[Any]  # every pair's, then those of the pairs that list them
+    hyp_fills: Sequence[Any]
     docids, types, slot_names, ref_insts, hyp_insts, ref_fills, hyp_fills, verdicts = columns
     n_pairs = len(pairs)
     del pairs, columns
@@ -796,7 +798,9 @@ def read_embedded(html_text: str) -> dict[str, Any]:
         if isinstance(value, dict):
             dtype = dtypes[value["type"]]
             count = value["length"]
-            column = np.frombuffer(raw, dtype, count=count, offset=base + value["offset"]) if count else []
+            column: np.ndarray | list[int] = (
+                np.frombuffer(raw, dtype, count=count, offset=base + value["offset"]) if count else []
+            )
             points[name] = np.asarray(column, dtype=np.int64).tolist()
     return data
 

@@ -11,7 +11,7 @@ the counts then the metrics, so that no number is ever cut (see
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from rich.console import Console
 from rich.measure import Measurement
@@ -31,7 +31,7 @@ def percent(value: float | None) -> str:
 
 def _cells(counts: Counts, beta: float, columns: tuple[str, ...] = COLUMNS) -> list[str]:
     values = counts.as_dict(beta)
-    return [str(values[c]) if c in COUNT_COLUMNS else percent(values[c]) for c in columns]  # type: ignore[arg-type]
+    return [str(values[c]) if c in COUNT_COLUMNS else percent(values[c]) for c in columns]
 
 
 def _new_table(first: str, title: str, columns: tuple[str, ...] = COLUMNS) -> Table:
@@ -265,7 +265,9 @@ def cause_table(result: ScoreResult) -> Table | None:
     return table
 
 
-def ceiling_line(result: ScoreResult, intervals: dict | None = None) -> str | None:
+def ceiling_line(
+    result: ScoreResult, intervals: Mapping[str, tuple[float | None, float | None]] | None = None
+) -> str | None:
     """``F = 80.0  ceiling F = 90.9  F / ceiling = 88.0`` (with 95% intervals if given), or None.
 
     ``intervals``: :func:`hub4eval.report.confidence.ceiling_intervals` output.

@@ -136,7 +136,7 @@ class Attributor:
         ``ref_docid``, ``hyp_docid``: the documents of the fills' instances.
         """
         if category in ("INC", "MIS"):
-            rows = self.misrecognition(ref_docid, ref_fill)
+            rows: tuple[tuple[str, str, int], ...] | None = self.misrecognition(ref_docid, ref_fill)
             return describe(rows) if rows else ""
         if category == "SPU":
             rows = self.hallucination(hyp_docid, hyp_fill)

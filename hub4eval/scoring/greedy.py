@@ -24,7 +24,7 @@ def tie_key(counts: Counts, ref_index: int, hyp_index: int, beta_squared: Fracti
 
 def greedy_map(
     candidates: Iterable[tuple[int, int, T]],
-    counts_of: callable,
+    counts_of: Callable[[T], Counts],
     beta_squared: Fraction = Fraction(1),
     min_f: float | None = None,
 ) -> list[tuple[int, int, T]]:
@@ -48,7 +48,7 @@ def greedy_map(
     ranked = sorted(candidates, key=lambda item: tie_key(counts_of(item[2]), item[0], item[1], beta_squared))
     used_ref: set[int] = set()
     used_hyp: set[int] = set()
-    chosen = []
+    chosen: list[tuple[int, int, T]] = []
     threshold = Fraction(str(min_f)) if min_f else None  # 0 is the procedure (§5)
     if len(ranked) == 1 and threshold is None:
         return list(ranked)

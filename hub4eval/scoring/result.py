@@ -31,7 +31,7 @@ def group_counts(
     Equal keys are counted first (a C loop; a Counter keeps first-appearance
     order), then the far fewer distinct keys are added into each level.
     """
-    index = {category: k for k, category in enumerate(CATEGORIES)}
+    index: dict[str, int] = {category: k for k, category in enumerate(CATEGORIES)}
     tallies: dict[str, dict[str, list[int]]] = {level: {} for level in levels}
     total = [0] * len(CATEGORIES)
     for key, times in Counter(keys).items():

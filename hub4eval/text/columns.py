@@ -311,7 +311,7 @@ def align_corpora(
     """
     from hub4eval.text.align import align_many
 
-    options = {
+    options: dict[str, Any] = {
         "glm": glm,
         "keep_punctuation": keep_punctuation,
         "case_sensitive": case_sensitive,

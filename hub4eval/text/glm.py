@@ -348,8 +348,8 @@ def parse_glm(text: str, path: str = "<string>") -> Glm:
             # it, with the place named, is the honest reading.
             warnings.append(InputWarning(f"{error.message}: rule skipped ({error.hint})", path, number, error.column))
             continue
-        key = (rule.lhs, rule.left, rule.right)
-        previous = seen.get(key)
+        rule_key = (rule.lhs, rule.left, rule.right)
+        previous = seen.get(rule_key)
         if previous is not None:
             if (previous.rhs, previous.optional) != (rule.rhs, rule.optional):
                 warnings.append(
@@ -361,7 +361,7 @@ def parse_glm(text: str, path: str = "<string>") -> Glm:
                     )
                 )
             continue
-        seen[key] = rule
+        seen[rule_key] = rule
         rules.append(rule)
 
     fmt = header.get("format")
@@ -659,10 +659,10 @@ def apply_glm(tokens: Sequence[Token], glm: Glm | GlmStack) -> tuple[Token, ...]
     [('i', 0, 1), ('can', 2, 8), ('not', 2, 8)]
     """
     if isinstance(glm, GlmStack):
-        out = tuple(tokens)
+        applied = tuple(tokens)
         for one in glm.glms:
-            out = apply_glm(out, one)
-        return out
+            applied = apply_glm(applied, one)
+        return applied
     trie = glm._trie
     if not trie:
         return tuple(tokens)

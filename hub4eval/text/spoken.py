@@ -629,7 +629,8 @@ def _window(tokens: Sequence[Token], text: str, offset: int, words: _Words, case
     else:  # no number after all (``hundreds``, ``one's``): the tokens as they were
         return [t for it in items for t in it.toks] if any(it.kind != _W for it in items) else list(tokens)
     # 2. written numbers join the list
-    covered = {}
+    covered: dict[int, _Num] = {}
+    number: _Num | None
     for number in numbers:
         covered[number.first] = number
     for k, item in enumerate(items):

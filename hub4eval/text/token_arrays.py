@@ -125,7 +125,7 @@ class TokenArray(Sequence[Token]):
         words = self.words
         return [words[i] for i in self.ids.tolist()]
 
-    def __getitem__(self, index):  # type: ignore[override]
+    def __getitem__(self, index):
         if isinstance(index, slice):
             start, stop, step = index.indices(len(self))
             if step != 1:

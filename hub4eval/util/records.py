@@ -29,12 +29,15 @@ the same fields, equality, hash, repr and pickling, still frozen after
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-C = TypeVar("C", bound=type)
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+T = TypeVar("T", bound="DataclassInstance")
 
 
-def quick_init(cls: C) -> C:
+def quick_init(cls: type[T]) -> type[T]:
     """Replace the ``__init__`` of a frozen, slotted dataclass by one that sets the slots directly.
 
     Put it above ``@dataclass(frozen=True, slots=True)``, so that type checkers
@@ -69,5 +72,5 @@ def quick_init(cls: C) -> C:
     init.__module__ = cls.__module__
     init.__annotations__ = dict(cls.__init__.__annotations__)
     init.__doc__ = cls.__init__.__doc__
-    cls.__init__ = init  # type: ignore[misc]
+    cls.__init__ = init  # type: ignore[method-assign]  # replacing the method is the point
     return cls

@@ -10,9 +10,20 @@ problem.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from lark import Token
+if TYPE_CHECKING:
+    import lark
+
+    class Token(lark.Token):
+        """A token as lark's lexer makes it, with its position always set
+        (lark's annotations allow None, for tokens made by hand)."""
+
+        line: int
+        column: int
+
+else:
+    from lark import Token
 
 from hub4eval.io.templettes.checks import MAX_DIGITS, POINTER_RE, Checks, whole_span
 from hub4eval.model import (
@@ -207,6 +218,7 @@ class InstanceBuilder(Checks):
         slots: list[Slot] = []
         slot_names: list[str] = []
         fills: list[Fill] = []
+        fill: Fill
         name = ""
         optional = False
         slot_line = slot_column = 0
@@ -233,7 +245,7 @@ class InstanceBuilder(Checks):
                 parts = pointer_parts.get(pointer) or self._pointer_parts_of(pointer)
                 if parts is None:
                     return None
-                fill: Fill = PointerFill(*parts, line, column)
+                fill = PointerFill(*parts, line, column)
                 pointers.append(fill)
             else:
                 first, last = int(start), int(end)

@@ -88,6 +88,8 @@ def _end_position(text: str) -> tuple[int, int]:
 
 def syntax_error(error: UnexpectedInput, text: str, path: str) -> InputError:
     """Translate a Lark parse error into a positioned message in plain words."""
+    line: int | None  # None only for an error lark gives no position
+    column: int | None
     if isinstance(error, UnexpectedCharacters):
         char = error.char
         line, column = error.line, error.column

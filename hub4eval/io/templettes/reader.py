@@ -11,6 +11,7 @@ import pickle
 import sys
 from collections.abc import Iterable
 from pathlib import Path
+from typing import cast
 
 from lark import Lark
 from lark import __version__ as lark_version
@@ -151,10 +152,12 @@ def _parse(
     whatever the instance-level parser saw.  (Checks across the whole file, such
     as duplicate headers, come after either parser.)
     """
+    # The builder runs inside the parser, so parse() gives its instances, not
+    # the parse tree lark's annotation promises.
     parser, builder = _parser("start")
     builder.reset(path, role)
     try:
-        return parser.parse(source), builder.pointers, builder.warnings
+        return cast("tuple[Instance, ...]", parser.parse(source)), builder.pointers, builder.warnings
     except (UnexpectedInput, InputError):
         pass
     except VisitError as error:
@@ -163,7 +166,7 @@ def _parse(
     parser, builder = _parser("tokens")
     builder.reset(path, role)
     try:
-        instances: tuple[Instance, ...] = parser.parse(source)
+        instances = cast("tuple[Instance, ...]", parser.parse(source))
     except UnexpectedInput as error:
         raise syntax_error(error, text, path) from None
     except VisitError as error:

@@ -29,7 +29,7 @@ def _encode(seqs: Iterable[Sequence[str]]) -> tuple[list[np.ndarray], _Vocab]:
     vocab: dict[str, int] = {}
     coded = []
     for seq in seqs:
-        codes = []
+        codes: list[int] = []
         append = codes.append
         get = vocab.get
         for word in seq:

@@ -804,7 +804,7 @@ def cached_njit(numba: Any, function: Any, cache: bool) -> Any:
             raise
         _warn_cache("numba's cache directory cannot be used", error)
         return numba.njit(cache=False, nogil=True)(function)
-    store = getattr(dispatcher, "_cache", None)
+    store: Any = getattr(dispatcher, "_cache", None)
     load, save = getattr(store, "load_overload", None), getattr(store, "save_overload", None)
     if not cache or load is None or save is None:
         return dispatcher

@@ -282,24 +282,23 @@ def test_ten_megabytes_parse_in_linear_time():
     large = large + "".join(one.format(f"b{i}") for i in range(20_000))
     assert len(large) > 10_000_000
 
-    def timed(text):
-        began = time.perf_counter()
+    def timed(text):  # CPU seconds: a loaded machine slows the wall clock, not this
+        began = time.process_time()
         corpus = parse_corpus(text, "big.sgml")
-        return time.perf_counter() - began, corpus
+        return time.process_time() - began, corpus
 
     small_time, _ = timed(small)
     large_time, corpus = timed(large)
     assert len(corpus.documents) == 40_000
-    assert large_time < 10.0
-    # 20x the text: linear is ~20x; quadratic would be ~400x
+    # 20x the text: linear is ~20x; quadratic would be ~400x (the speed itself: benchmarks/)
     assert large_time < 60 * max(small_time, 0.01)
 
 
 def test_long_unsegmented_stream_is_fast():
     text = "".join(f"<time sec={i}> word{i % 97} and more words here\n" for i in range(200_000))
-    began = time.perf_counter()
+    began = time.process_time()
     corpus = parse_corpus(text, "asr.txt")
-    assert time.perf_counter() - began < 5.0
+    assert time.process_time() - began < 5.0  # CPU seconds; about 0.5 s, a quadratic scan takes minutes
     assert not corpus.segmented and len(corpus.documents[0].extractable) == 200_000
 
 

@@ -176,10 +176,10 @@ def test_long_fill_is_fast() -> None:
     ref = tokenize(" ".join(["uh word"] * 2000))
     hyp = tokenize(" ".join(["word"] * 2000))
     wrong_last = tokenize(" ".join(["word"] * 1999 + ["x"]))
-    began = time.perf_counter()
+    began = time.process_time()  # CPU seconds: steady on a loaded machine
     assert noisy_content_correct(ref, [ref], hyp)[0]
     assert not noisy_content_correct(ref, [ref], wrong_last)[0]
-    assert time.perf_counter() - began < 20.0
+    assert time.process_time() - began < 20.0
 
 
 # ---------------------------------------------------------------- properties

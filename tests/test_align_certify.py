@@ -87,7 +87,7 @@ def test_seed_heuristic_never_exceeds_the_remaining_cost(pair, seed: int, slack:
             if prefix[i][j] + truth[i][j] > upper:
                 continue
             d = i - j
-            h = int(table[-(-i // seed), d + m]) if i <= last else INDEL * abs(d - (n - m))
+            h = table.value(-(-i // seed), d) if i <= last else INDEL * abs(d - (n - m))
             assert h <= truth[i][j], (i, j, h, truth[i][j])
 
 

@@ -87,6 +87,39 @@ def _seed_length(n: int, width: int) -> int:
     return max(SEED_LENGTH, need)
 
 
+@dataclass(frozen=True, eq=False)
+class _SeedTable:
+    """The seed heuristic as the search reads it (see ``_k_seed_table``).
+
+    Attributes:
+        store, toff, tlo, thi, shift: the packed values (``kernels._k_seed_value``).
+        dlo: the band's lowest diagonal (band position ``p = d - dlo``).
+        seed: words per seed.
+        at_start: the exact value at boundary 0 on diagonal 0, a lower bound of the band optimum.
+        entries: values stored.
+    """
+
+    store: np.ndarray
+    toff: np.ndarray
+    tlo: np.ndarray
+    thi: np.ndarray
+    shift: int
+    dlo: int
+    seed: int
+    at_start: int
+    entries: int
+
+    def value(self, s: int, d: int) -> int:
+        """The stored lower bound at seed boundary ``s`` on diagonal ``d`` (``_TABLE_INF`` when infinite)."""
+        from hub4eval.text.align.kernels import _STORE_INF, _TABLE_INF
+
+        p = d - self.dlo
+        if p < self.tlo[s] or p > self.thi[s]:
+            return _TABLE_INF
+        v = int(self.store[self.toff[s] + p])
+        return _TABLE_INF if v == _STORE_INF else v << self.shift
+
+
 def _seed_table(
     k: SimpleNamespace,
     r: np.ndarray,
@@ -96,13 +129,28 @@ def _seed_table(
     dhi: int,
     seed: int,
     upper: int,
-) -> np.ndarray:
+) -> _SeedTable:
     """The seed heuristic at every seed boundary and band diagonal (``_k_seed_table``)."""
+    from hub4eval.text.align.kernels import _STORE_INF
+
     n = len(r)
     nseeds = n // seed
-    table = np.empty((nseeds + 1, dhi - dlo + 1), np.int32)
-    k.seed_table(r, h, seed, dlo, dhi, upper, voc.lengths, voc.masks, voc.frag, table)
-    return table
+    width = dhi - dlo + 1
+    # Values up to ``upper`` fit in uint16 once shifted right by ``shift``.
+    shift = 0
+    while max(0, upper) >> shift >= _STORE_INF:
+        shift += 1
+    # Only the touched part of this allocation becomes memory (the finite stretches).
+    store = np.empty((nseeds + 1) * width, np.uint16)
+    toff = np.empty(nseeds + 1, np.int64)
+    tlo = np.empty(nseeds + 1, np.int64)
+    thi = np.empty(nseeds + 1, np.int64)
+    nxt = np.empty(width, np.int64)
+    cur = np.empty(width, np.int64)
+    at_start, entries = k.seed_table(
+        r, h, seed, dlo, dhi, upper, shift, voc.lengths, voc.masks, voc.frag, store, toff, tlo, thi, nxt, cur
+    )
+    return _SeedTable(store, toff, tlo, thi, shift, dlo, seed, int(at_start), int(entries))
 
 
 def _sub_cache() -> tuple[np.ndarray, np.ndarray]:
@@ -156,7 +204,11 @@ def _certify(
         dhi,
         upper,
         seed,
-        table,
+        table.store,
+        table.toff,
+        table.tlo,
+        table.thi,
+        table.shift,
         voc.chars,
         voc.offs,
         voc.frag,
@@ -182,5 +234,5 @@ def _certify(
         return _Certificate(False, upper, upper, None, int(cells))
     # The table bounds the band optimum; when that exceeds ``upper`` the
     # optimum is ``upper`` itself (above), hence the cap.
-    lower = max(int(value), int(table[0, -dlo]), gap_only)
+    lower = max(int(value), table.at_start, gap_only)
     return _Certificate(False, upper, min(upper, lower), None, int(cells))

@@ -29,6 +29,8 @@ _FLOOR_TABLE = np.array(
 """``SUB_BASE + round(SUB_SPAN * d / mx)`` for short words (``d <= mx < _FLOOR_LEN``), without a division."""
 _TABLE_INF = 1 << 30
 """Entries of the heuristic table on no path costing at most the upper bound (int32)."""
+_STORE_INF = 65535
+"""Infinite entries of the stored seed heuristic (uint16, see ``_k_seed_table``)."""
 _CACHE_BITS = 16
 """The substitution-cost cache of the pruned search has ``2 ** _CACHE_BITS`` slots."""
 
@@ -438,30 +440,42 @@ def _k_sub_cached(a, b, chars, offs, frag, buf, ckey, cval):  # pragma: no cover
     return c
 
 
-def _k_seed_table(r, h, seed, dlo, dhi, upper, wlen, masks, frag, table):  # pragma: no cover - compiled
+def _k_seed_table(r, h, seed, dlo, dhi, upper, shift, wlen, masks, frag, store, toff, tlo, thi, nxt, cur):  # pragma: no cover
     """Backward DP of the seed heuristic, at every seed boundary and band diagonal.
 
     The reference is cut into ``S = len(r) // seed`` seeds of ``seed`` words
-    (boundary ``s`` is row ``s * seed``). ``table[s, d - dlo]`` is a lower
-    bound of the cost of any path of the band from a cell of row
-    ``s * seed`` on diagonal ``d = i - j`` to the end. Between two boundaries
-    a path either changes diagonal by ``t`` (at least ``t`` insertions or
-    deletions: ``INDEL * t``), or keeps it: then it either has at least one
-    insertion and one deletion (``2 * INDEL``), or it pairs each word of the
-    seed with the hypothesis word on that diagonal (at least the sum of
-    their ``_k_pair_floor``). After the last boundary only the diagonal change
-    to ``n - m`` is counted. The table is ``INDEL``-Lipschitz in ``d``, so a
-    diagonal change of one per seed is enough, and the seed's own cost is only
-    computed (and only as far as needed) where keeping the diagonal can beat
-    changing it.
+    (boundary ``s`` is row ``s * seed``). The value at boundary ``s`` and
+    diagonal ``d = i - j`` is a lower bound of the cost of any path of the
+    band from a cell of row ``s * seed`` on diagonal ``d`` to the end. Between
+    two boundaries a path either changes diagonal by ``t`` (at least ``t``
+    insertions or deletions: ``INDEL * t``), or keeps it: then it either has
+    at least one insertion and one deletion (``2 * INDEL``), or it pairs each
+    word of the seed with the hypothesis word on that diagonal (at least the
+    sum of their ``_k_pair_floor``). After the last boundary only the
+    diagonal change to ``n - m`` is counted. The values are
+    ``INDEL``-Lipschitz in ``d``, so a diagonal change of one per seed is
+    enough, and the seed's own cost is only computed (and only as far as
+    needed) where keeping the diagonal can beat changing it.
 
     Paths costing more than ``upper`` do not matter: a path reaching diagonal
-    ``d`` has paid at least ``INDEL * |d|``, so an entry with ``INDEL * |d| +
-    value > upper`` lies on no path costing ``upper`` or less and is set to
-    ``_TABLE_INF`` (so are the entries next to no finite one). Every path
-    costing at most ``upper`` still finds its own seed steps in the table, so
-    the table bounds its remaining cost; only rows near the end, where the
-    values are small, stay wide.
+    ``d`` has paid at least ``INDEL * |d|``, so a value with ``INDEL * |d| +
+    value > upper`` lies on no path costing ``upper`` or less and counts as
+    ``_TABLE_INF`` (so do the values next to no finite one). Every path
+    costing at most ``upper`` still finds its own seed steps, so the values
+    bound its remaining cost; only boundaries near the end, where the values
+    are small, stay wide.
+
+    Storage (what the search reads): only the stretch ``tlo[s] .. thi[s]``
+    (band positions ``p = d - dlo``) of each boundary is kept, as
+    ``store[toff[s] + p]``, rounded down to multiples of ``2 ** shift``
+    (uint16, ``_STORE_INF`` for an infinite value), boundaries packed from
+    the end of ``store`` backwards; ``upper >> shift`` must be below
+    ``_STORE_INF``. The DP
+    itself runs on exact values in the two rows ``nxt`` and ``cur`` (int64,
+    band width).
+
+    Returns:
+        (exact value at boundary 0 on diagonal 0, entries of ``store`` used).
     """
     n = r.shape[0]
     m = h.shape[0]
@@ -480,7 +494,6 @@ def _k_seed_table(r, h, seed, dlo, dhi, upper, wlen, masks, frag, table):  # pra
         hf[j] = frag[h[j]]
     lo = width
     hi = -1
-    last = table[nseeds]
     for p in range(width):
         d = dlo + p
         x = d - end
@@ -491,56 +504,89 @@ def _k_seed_table(r, h, seed, dlo, dhi, upper, wlen, masks, frag, table):  # pra
             if lo == width:
                 lo = p
             hi = p
-        last[p] = value
-    for s in range(nseeds - 1, -1, -1):
-        a = s * seed
-        nxt = table[s + 1]
-        row = table[s]
-        plo = lo - 1 if lo > 0 else 0
-        phi = hi + 1 if hi + 1 < width else width - 1
-        row[:plo] = _TABLE_INF
-        row[phi + 1 :] = _TABLE_INF
-        lo = width
-        hi = -1
-        for p in range(plo, phi + 1):
-            move = _BIG
-            if p > 0:
-                move = nxt[p - 1]
-            if p + 1 < width and nxt[p + 1] < move:
-                move = nxt[p + 1]
-            move += INDEL
-            here = nxt[p]
-            d = dlo + p
-            spent = INDEL * (d if d >= 0 else -d)
-            least = here if here < move else move
-            if least + spent > upper:
-                row[p] = _TABLE_INF
-                continue
-            if here >= move:
-                value = move
-            else:
-                stay = 0
-                j = a - d
-                for t in range(seed):
-                    if j < 0 or j >= m:
-                        stay = cap
-                        break
-                    rw = r[a + t]
-                    if rw != h[j]:
-                        stay += _k_pair_floor(wlen[rw], masks[rw], frag[rw], hl[j], hm[j], hf[j])
-                        if stay >= cap or here + stay >= move:
+        cur[p] = value
+    pos = store.shape[0]
+    plo = lo if lo < width else 0
+    phi = hi if hi >= 0 else -1
+    for s in range(nseeds, -1, -1):
+        if s < nseeds:
+            nxt, cur = cur, nxt
+            a = s * seed
+            plo = lo - 1 if lo > 0 else 0
+            phi = hi + 1 if hi + 1 < width else width - 1
+            if lo == width:  # no finite value at the next boundary
+                plo = 0
+                phi = -1
+            lo = width
+            hi = -1
+            for p in range(plo, phi + 1):
+                move = _BIG
+                if p > 0:
+                    move = nxt[p - 1]
+                if p + 1 < width and nxt[p + 1] < move:
+                    move = nxt[p + 1]
+                move += INDEL
+                here = nxt[p]
+                d = dlo + p
+                spent = INDEL * (d if d >= 0 else -d)
+                least = here if here < move else move
+                if least + spent > upper:
+                    cur[p] = _TABLE_INF
+                    continue
+                if here >= move:
+                    value = move
+                else:
+                    stay = 0
+                    j = a - d
+                    for t in range(seed):
+                        if j < 0 or j >= m:
+                            stay = cap
                             break
-                    j += 1
-                if stay > cap:
-                    stay = cap
-                value = here + stay if here + stay < move else move
-            if value + spent > upper:
-                row[p] = _TABLE_INF
-                continue
-            row[p] = value
-            if lo == width:
-                lo = p
-            hi = p
+                        rw = r[a + t]
+                        if rw != h[j]:
+                            stay += _k_pair_floor(wlen[rw], masks[rw], frag[rw], hl[j], hm[j], hf[j])
+                            if stay >= cap or here + stay >= move:
+                                break
+                        j += 1
+                    if stay > cap:
+                        stay = cap
+                    value = here + stay if here + stay < move else move
+                if value + spent > upper:
+                    cur[p] = _TABLE_INF
+                    continue
+                cur[p] = value
+                if lo == width:
+                    lo = p
+                hi = p
+            # Guards: the next boundary reads up to two positions beyond this stretch.
+            for p in (plo - 2, plo - 1, phi + 1, phi + 2):
+                if 0 <= p < width:
+                    cur[p] = _TABLE_INF
+        # Keep the stretch that can be finite.
+        if lo == width:
+            tlo[s] = 0
+            thi[s] = -1
+            toff[s] = pos
+            continue
+        pos -= hi - lo + 1
+        tlo[s] = lo
+        thi[s] = hi
+        toff[s] = pos - lo
+        for p in range(lo, hi + 1):
+            v = cur[p]
+            store[pos + p - lo] = _STORE_INF if v >= _TABLE_INF else v >> shift
+    at0 = cur[-dlo] if 0 <= -dlo < width else _TABLE_INF
+    return at0, store.shape[0] - pos
+
+
+def _k_seed_value(store, toff, tlo, thi, shift, s, p):  # pragma: no cover - compiled
+    """The stored seed heuristic at boundary ``s``, band position ``p`` (``_TABLE_INF`` when infinite)."""
+    if p < tlo[s] or p > thi[s]:
+        return _TABLE_INF
+    v = store[toff[s] + p]
+    if v == _STORE_INF:
+        return _TABLE_INF
+    return np.int64(v) << shift
 
 
 def _k_astar(
@@ -550,7 +596,11 @@ def _k_astar(
     dhi,
     upper,
     seed,
-    table,
+    store,
+    toff,
+    tlo,
+    thi,
+    shift,
     chars,
     offs,
     frag,
@@ -571,7 +621,7 @@ def _k_astar(
     """The band DP of ``_k_band``, computing only cells that can lie on a path costing at most ``upper``.
 
     A cell ``(i, j)`` is kept when its cost ``g`` plus the seed heuristic
-    ``h(i, j)`` (``table`` at the next seed boundary, see ``_k_seed_table``;
+    ``h(i, j)`` (the stored heuristic at the next seed boundary, see ``_k_seed_table``;
     after the last boundary the diagonal distance to ``n - m``) is at most
     ``upper``; other cells count as unreachable. Every optimal path keeps
     every cell (``h`` never exceeds the true remaining cost), and every cell
@@ -607,7 +657,7 @@ def _k_astar(
         g = j * INDEL
         d = -j
         if last > 0:
-            hv = table[0, d - dlo]
+            hv = _k_seed_value(store, toff, tlo, thi, shift, 0, d - dlo)
         else:
             x = d - end
             hv = INDEL * (x if x >= 0 else -x)
@@ -663,7 +713,12 @@ def _k_astar(
             if best < _BIG:
                 d = i - j
                 if i <= last:
-                    hv = table[s, d - dlo]
+                    pp = d - dlo
+                    hv = _TABLE_INF
+                    if tlo[s] <= pp <= thi[s]:
+                        sv = store[toff[s] + pp]
+                        if sv != _STORE_INF:
+                            hv = np.int64(sv) << shift
                 else:
                     x = d - end
                     hv = INDEL * (x if x >= 0 else -x)
@@ -739,6 +794,7 @@ _KERNEL_NAMES = (
     "_k_pair_floor",
     "_k_sub_cached",
     "_k_seed_table",
+    "_k_seed_value",
     "_k_astar",
 )
 _kernel_lock = threading.Lock()

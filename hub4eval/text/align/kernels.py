@@ -393,14 +393,12 @@ def _k_prune(
 
 
 def _k_popcount(x):  # pragma: no cover - compiled
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    # Sum the bytes by shifts, not by an overflowing multiply (kernels also run as Python).
-    x = x + (x >> np.uint64(8))
-    x = x + (x >> np.uint64(16))
-    x = x + (x >> np.uint64(32))
-    return np.int64(x & np.uint64(0x7F))
+    """Bits set in ``x`` (uint64); LLVM compiles this loop to one population-count instruction."""
+    c = 0
+    while x:
+        x &= x - np.uint64(1)
+        c += 1
+    return np.int64(c)
 
 
 def _k_pair_floor(la, ma, fa, lb, mb, fb):  # pragma: no cover - compiled
@@ -440,7 +438,9 @@ def _k_sub_cached(a, b, chars, offs, frag, buf, ckey, cval):  # pragma: no cover
     return c
 
 
-def _k_seed_table(r, h, seed, dlo, dhi, upper, shift, wlen, masks, frag, store, toff, tlo, thi, nxt, cur):  # pragma: no cover
+def _k_seed_table(
+    r, h, seed, dlo, dhi, upper, shift, wlen, masks, frag, store, toff, tlo, thi, nxt, cur
+):  # pragma: no cover
     """Backward DP of the seed heuristic, at every seed boundary and band diagonal.
 
     The reference is cut into ``S = len(r) // seed`` seeds of ``seed`` words
@@ -492,6 +492,10 @@ def _k_seed_table(r, h, seed, dlo, dhi, upper, shift, wlen, masks, frag, store, 
         hl[j] = wlen[h[j]]
         hm[j] = masks[h[j]]
         hf[j] = frag[h[j]]
+    sw = np.empty(seed, np.int64)
+    sl = np.empty(seed, np.int64)
+    sm = np.empty(seed, np.uint64)
+    sf = np.empty(seed, np.uint8)
     lo = width
     hi = -1
     for p in range(width):
@@ -519,6 +523,12 @@ def _k_seed_table(r, h, seed, dlo, dhi, upper, shift, wlen, masks, frag, store, 
                 phi = -1
             lo = width
             hi = -1
+            for t in range(seed):  # the seed's words, hoisted out of the diagonal loop
+                rw = r[a + t]
+                sw[t] = rw
+                sl[t] = wlen[rw]
+                sm[t] = masks[rw]
+                sf[t] = frag[rw]
             for p in range(plo, phi + 1):
                 move = _BIG
                 if p > 0:
@@ -542,9 +552,8 @@ def _k_seed_table(r, h, seed, dlo, dhi, upper, shift, wlen, masks, frag, store, 
                         if j < 0 or j >= m:
                             stay = cap
                             break
-                        rw = r[a + t]
-                        if rw != h[j]:
-                            stay += _k_pair_floor(wlen[rw], masks[rw], frag[rw], hl[j], hm[j], hf[j])
+                        if sw[t] != h[j]:
+                            stay += _k_pair_floor(sl[t], sm[t], sf[t], hl[j], hm[j], hf[j])
                             if stay >= cap or here + stay >= move:
                                 break
                         j += 1

@@ -50,7 +50,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from hub4eval.text.align.codes import _Vocab
-from hub4eval.text.align.costs import INDEL
+from hub4eval.text.align.costs import FRAGMENT, INDEL, SUB_BASE, SUB_SPAN
 
 SEED_LENGTH = 2
 """Words per seed (longer when the table would exceed ``SEED_TABLE_MAX``)."""
@@ -60,6 +60,8 @@ SEED_TABLE_MAX = 16_000_000
 """Largest heuristic table (entries of 4 bytes: seed boundaries x band diagonals)."""
 SEARCH_MAX_CELLS = 64_000_000
 """Largest number of cells the pruned DP computes (one byte of traceback each)."""
+ABSENT_MAX = 6
+"""Longest word sequence looked up by the absent-sequence bound (``_absent_bound``)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -236,3 +238,76 @@ def _certify(
     # optimum is ``upper`` itself (above), hence the cap.
     lower = max(int(value), table.at_start, gap_only)
     return _Certificate(False, upper, min(upper, lower), None, int(cells))
+
+
+# ---------------------------------------------------------------------------
+# A lower bound for texts too long for the seed table: sequences of one text
+# that the other text lacks (the seeds without a match of A*PA's seed heuristic).
+
+
+def _word_floors(voc: _Vocab, theirs: np.ndarray) -> np.ndarray:
+    """Per vocabulary word: a lower bound of the cost of a column pairing it with any *other* word of ``theirs``.
+
+    ``FRAGMENT`` when the word is a fragment or the stem of a fragment of
+    ``theirs`` prefixes it (found through hashes of prefixes: a collision
+    only lowers a floor); otherwise a substitution with edit distance 1
+    between words as long as the longest of ``theirs``.
+    """
+    nvocab = len(voc.lengths)
+    if len(theirs) == 0:
+        return np.full(nvocab, FRAGMENT, np.int64)
+    in_theirs = np.bincount(theirs, minlength=nvocab) > 0
+    # A substitution's edit distance is at least 1 and at least the length difference.
+    floors = np.full(nvocab, 1 << 40, np.int64)
+    for other in np.unique(voc.lengths[in_theirs]).tolist():
+        mx = np.maximum(np.maximum(voc.lengths, other), 1)
+        dist = np.maximum(np.abs(voc.lengths - other), 1)
+        np.minimum(floors, SUB_BASE + (SUB_SPAN * dist + mx // 2) // mx, out=floors)
+    frag = voc.frag.astype(np.bool_)
+    floors[frag] = FRAGMENT
+    stems = np.flatnonzero(frag & in_theirs)
+    if len(stems) == 0:
+        return floors
+    stem_len = voc.lengths[stems] - 1
+    starts = voc.offs[:-1]
+    prefix = np.zeros(nvocab, np.uint64)  # hash of each word's first q characters
+    for q in range(1, int(stem_len.max()) + 1):
+        longer = np.flatnonzero(voc.lengths >= q)
+        prefix[longer] = prefix[longer] * np.uint64(0x100000001B3) ^ (
+            voc.chars[starts[longer] + q - 1].astype(np.uint64) + np.uint64(1)
+        )
+        these = stems[stem_len == q]
+        if len(these):
+            floors[longer[np.isin(prefix[longer], prefix[these])]] = FRAGMENT
+    return floors
+
+
+def _absent_bound(k: SimpleNamespace, r: np.ndarray, h: np.ndarray, voc: _Vocab) -> int:
+    """A lower bound of the optimal cost from word sequences of one text that the other lacks.
+
+    If ``ref[i:i+L]`` occurs nowhere in the hypothesis, no alignment matches
+    all its words in a row: it deletes one (300), substitutes one (at least
+    ``_word_floors``) or inserts between two (300), inside those ``L`` rows.
+    Disjoint such sequences pay separately, so the heaviest set of disjoint
+    ones (``_k_absent_bound``; the sequences are found by ``_k_absent_lengths``) bounds the optimum; the same holds with the
+    texts' roles swapped, and the larger of the two bounds is returned. It
+    costs a few hashings of both texts (~0.5 s at a million words), with no
+    table over the band, so it serves where the seed table does not fit.
+    """
+    nvocab = len(voc.lengths)
+    best = 0
+    for a, b in ((r, h), (h, r)):
+        if len(a) == 0:
+            continue
+        length = np.empty(len(a), np.int64)
+        k.absent_lengths(a, b, nvocab, ABSENT_MAX, length)
+        floors = np.minimum(_word_floors(voc, b)[a], INDEL)
+        # The weight of an interval: its cheapest word (a sliding minimum over up to ABSENT_MAX words).
+        cost = floors.copy()
+        for t in range(1, ABSENT_MAX):
+            longer = np.flatnonzero(length > t)
+            if len(longer) == 0:
+                break
+            cost[longer] = np.minimum(cost[longer], floors[longer + t])
+        best = max(best, int(k.absent_bound(length, cost)))
+    return best

@@ -789,6 +789,77 @@ def _k_astar(
     return 0, cost, ncols, used
 
 
+def _k_absent_lengths(a, b, nvocab, longest, out):  # pragma: no cover - compiled
+    """``out[i]``: the least ``L <= longest`` such that ``a[i:i+L]`` occurs nowhere in ``b``, else 0.
+
+    Single words through a presence table of the vocabulary; longer sequences
+    through an open-addressing hash set of ``b``'s 64-bit sequence hashes, one
+    size at a time. A hash collision can only make a sequence look present
+    (``out`` stays 0 or gets a larger ``L``), never absent.
+    """
+    na = a.shape[0]
+    nb = b.shape[0]
+    present = np.zeros(nvocab, np.uint8)
+    for j in range(nb):
+        present[b[j]] = 1
+    for i in range(na):
+        out[i] = 0 if present[a[i]] else 1
+    bits = 4
+    while (1 << bits) < 2 * nb + 2:
+        bits += 1
+    mask = np.uint64((1 << bits) - 1)
+    keys = np.empty(1 << bits, np.uint64)
+    used = np.empty(1 << bits, np.uint8)
+    mul = np.uint64(0x9E3779B97F4A7C15)
+    for size in range(2, longest + 1):
+        if na < size:
+            break
+        used[:] = 0
+        for j in range(nb - size + 1):
+            x = np.uint64(b[j]) + np.uint64(1)
+            for t in range(1, size):
+                x = x * mul ^ (np.uint64(b[j + t]) + np.uint64(1))
+            slot = (x ^ (x >> np.uint64(29))) & mask
+            while used[slot] and keys[slot] != x:
+                slot = (slot + np.uint64(1)) & mask
+            used[slot] = 1
+            keys[slot] = x
+        for i in range(na - size + 1):
+            if out[i] != 0:
+                continue
+            x = np.uint64(a[i]) + np.uint64(1)
+            for t in range(1, size):
+                x = x * mul ^ (np.uint64(a[i + t]) + np.uint64(1))
+            slot = (x ^ (x >> np.uint64(29))) & mask
+            found = False
+            while used[slot]:
+                if keys[slot] == x:
+                    found = True
+                    break
+                slot = (slot + np.uint64(1)) & mask
+            if not found:
+                out[i] = size
+
+
+def _k_absent_bound(length, cost):  # pragma: no cover - compiled
+    """Largest total cost of disjoint intervals ``[i, i + length[i])`` (``length[i] = 0``: none at ``i``).
+
+    ``cost[i]`` is the weight of the interval starting at ``i``; a backward DP
+    over start positions (weighted interval scheduling) picks the disjoint
+    intervals of largest total weight.
+    """
+    n = length.shape[0]
+    best = np.zeros(n + 1, np.int64)
+    for i in range(n - 1, -1, -1):
+        b = best[i + 1]
+        if length[i] > 0:
+            c = cost[i] + best[i + length[i]]
+            if c > b:
+                b = c
+        best[i] = b
+    return best[0]
+
+
 _KERNEL_NAMES = (
     "_k_lev",
     "_k_prefix_stem",
@@ -805,6 +876,8 @@ _KERNEL_NAMES = (
     "_k_seed_table",
     "_k_seed_value",
     "_k_astar",
+    "_k_absent_lengths",
+    "_k_absent_bound",
 )
 _kernel_lock = threading.Lock()
 _compiled: SimpleNamespace | None = None

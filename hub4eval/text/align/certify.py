@@ -11,14 +11,18 @@ of both texts from cell ``(i, j)`` shows it: a cell whose cost ``g`` plus
 aligners such as A*PA, Groot Koerkamp and Ivanov 2024, whose seed heuristic
 this adapts to weighted costs).
 
-Cost: the table has ``len(ref) / 2`` rows of band width (4 bytes an entry);
-at 10,000 words and ~15% word errors it takes ~25 ms of CPU and the search
-~10 ms (1.2 million cells instead of the band's 15 million), against ~0.3 s
-for the full band. Its size is what limits certification: a band ``U / 300``
-diagonals wide grows with the square of the text length, so beyond
-``SEED_TABLE_MAX`` entries (at ~15% word errors, about 20,000 words) no
-table is built, and the only proven lower bound is the length difference
-(``300 * |n - m|``).
+Cost: the table has ``len(ref) / 2`` rows of band width; only the stretch of
+each row that can be finite is stored (4 bytes a value), about 20 MB at
+10,000 words and ~15% word errors. Its ~5 million values take most of the time of a
+certificate there (the substitution floors inside them dominate; the
+population count they use compiles to one instruction), and the search
+computes ~1.2 million cells instead of the band's 15 million. Its size is
+what limits certification: a band ``U / 300`` diagonals wide grows with the
+square of the text length, so beyond ``SEED_TABLE_MAX`` entries (at ~15%
+word errors, about 20,000 words) no table is built. The proven lower bound
+is then that of ``_absent_bound`` (end of this module): word sequences of one
+text that the other lacks, A*PA's seeds without a match, weighted by the
+cheapest error they force; about two thirds of the cost at ~15% word errors.
 
 The heuristic (``_k_seed_table``): the reference is cut into seeds of two
 words. Between two seed boundaries a path either changes diagonal (each step
@@ -57,7 +61,7 @@ SEED_LENGTH = 2
 SEED_LENGTH_MAX = 8
 """Longest seed; beyond it the heuristic is not built (too coarse to prune: a seed costs at most 600)."""
 SEED_TABLE_MAX = 16_000_000
-"""Largest heuristic table (entries of 4 bytes: seed boundaries x band diagonals)."""
+"""Largest heuristic table (seed boundaries x band diagonals; only its finite part is stored, 4 bytes a value)."""
 SEARCH_MAX_CELLS = 64_000_000
 """Largest number of cells the pruned DP computes (one byte of traceback each)."""
 ABSENT_MAX = 6
@@ -94,7 +98,7 @@ class _SeedTable:
     """The seed heuristic as the search reads it (see ``_k_seed_table``).
 
     Attributes:
-        store, toff, tlo, thi, shift: the packed values (``kernels._k_seed_value``).
+        store, toff, tlo, thi: the packed values (``kernels._k_seed_value``).
         dlo: the band's lowest diagonal (band position ``p = d - dlo``).
         seed: words per seed.
         at_start: the exact value at boundary 0 on diagonal 0, a lower bound of the band optimum.
@@ -105,7 +109,6 @@ class _SeedTable:
     toff: np.ndarray
     tlo: np.ndarray
     thi: np.ndarray
-    shift: int
     dlo: int
     seed: int
     at_start: int
@@ -113,13 +116,12 @@ class _SeedTable:
 
     def value(self, s: int, d: int) -> int:
         """The stored lower bound at seed boundary ``s`` on diagonal ``d`` (``_TABLE_INF`` when infinite)."""
-        from hub4eval.text.align.kernels import _STORE_INF, _TABLE_INF
+        from hub4eval.text.align.kernels import _TABLE_INF
 
         p = d - self.dlo
         if p < self.tlo[s] or p > self.thi[s]:
             return _TABLE_INF
-        v = int(self.store[self.toff[s] + p])
-        return _TABLE_INF if v == _STORE_INF else v << self.shift
+        return int(self.store[self.toff[s] + p])
 
 
 def _seed_table(
@@ -133,26 +135,20 @@ def _seed_table(
     upper: int,
 ) -> _SeedTable:
     """The seed heuristic at every seed boundary and band diagonal (``_k_seed_table``)."""
-    from hub4eval.text.align.kernels import _STORE_INF
-
     n = len(r)
     nseeds = n // seed
     width = dhi - dlo + 1
-    # Values up to ``upper`` fit in uint16 once shifted right by ``shift``.
-    shift = 0
-    while max(0, upper) >> shift >= _STORE_INF:
-        shift += 1
     # Only the touched part of this allocation becomes memory (the finite stretches).
-    store = np.empty((nseeds + 1) * width, np.uint16)
+    store = np.empty((nseeds + 1) * width, np.int32)
     toff = np.empty(nseeds + 1, np.int64)
     tlo = np.empty(nseeds + 1, np.int64)
     thi = np.empty(nseeds + 1, np.int64)
     nxt = np.empty(width, np.int64)
     cur = np.empty(width, np.int64)
     at_start, entries = k.seed_table(
-        r, h, seed, dlo, dhi, upper, shift, voc.lengths, voc.masks, voc.frag, store, toff, tlo, thi, nxt, cur
+        r, h, seed, dlo, dhi, upper, voc.lengths, voc.masks, voc.frag, store, toff, tlo, thi, nxt, cur
     )
-    return _SeedTable(store, toff, tlo, thi, shift, dlo, seed, int(at_start), int(entries))
+    return _SeedTable(store, toff, tlo, thi, dlo, seed, int(at_start), int(entries))
 
 
 def _sub_cache() -> tuple[np.ndarray, np.ndarray]:
@@ -210,7 +206,6 @@ def _certify(
         table.toff,
         table.tlo,
         table.thi,
-        table.shift,
         voc.chars,
         voc.offs,
         voc.frag,

@@ -29,8 +29,6 @@ _FLOOR_TABLE = np.array(
 """``SUB_BASE + round(SUB_SPAN * d / mx)`` for short words (``d <= mx < _FLOOR_LEN``), without a division."""
 _TABLE_INF = 1 << 30
 """Entries of the heuristic table on no path costing at most the upper bound (int32)."""
-_STORE_INF = 65535
-"""Infinite entries of the stored seed heuristic (uint16, see ``_k_seed_table``)."""
 _CACHE_BITS = 16
 """The substitution-cost cache of the pruned search has ``2 ** _CACHE_BITS`` slots."""
 
@@ -438,9 +436,7 @@ def _k_sub_cached(a, b, chars, offs, frag, buf, ckey, cval):  # pragma: no cover
     return c
 
 
-def _k_seed_table(
-    r, h, seed, dlo, dhi, upper, shift, wlen, masks, frag, store, toff, tlo, thi, nxt, cur
-):  # pragma: no cover
+def _k_seed_table(r, h, seed, dlo, dhi, upper, wlen, masks, frag, store, toff, tlo, thi, nxt, cur):  # pragma: no cover
     """Backward DP of the seed heuristic, at every seed boundary and band diagonal.
 
     The reference is cut into ``S = len(r) // seed`` seeds of ``seed`` words
@@ -467,10 +463,8 @@ def _k_seed_table(
 
     Storage (what the search reads): only the stretch ``tlo[s] .. thi[s]``
     (band positions ``p = d - dlo``) of each boundary is kept, as
-    ``store[toff[s] + p]``, rounded down to multiples of ``2 ** shift``
-    (uint16, ``_STORE_INF`` for an infinite value), boundaries packed from
-    the end of ``store`` backwards; ``upper >> shift`` must be below
-    ``_STORE_INF``. The DP
+    ``store[toff[s] + p]`` (int32, ``_TABLE_INF`` for an infinite value),
+    boundaries packed from the end of ``store`` backwards. The DP
     itself runs on exact values in the two rows ``nxt`` and ``cur`` (int64,
     band width).
 
@@ -583,19 +577,16 @@ def _k_seed_table(
         toff[s] = pos - lo
         for p in range(lo, hi + 1):
             v = cur[p]
-            store[pos + p - lo] = _STORE_INF if v >= _TABLE_INF else v >> shift
+            store[pos + p - lo] = _TABLE_INF if v >= _TABLE_INF else v
     at0 = cur[-dlo] if 0 <= -dlo < width else _TABLE_INF
     return at0, store.shape[0] - pos
 
 
-def _k_seed_value(store, toff, tlo, thi, shift, s, p):  # pragma: no cover - compiled
+def _k_seed_value(store, toff, tlo, thi, s, p):  # pragma: no cover - compiled
     """The stored seed heuristic at boundary ``s``, band position ``p`` (``_TABLE_INF`` when infinite)."""
     if p < tlo[s] or p > thi[s]:
         return _TABLE_INF
-    v = store[toff[s] + p]
-    if v == _STORE_INF:
-        return _TABLE_INF
-    return np.int64(v) << shift
+    return np.int64(store[toff[s] + p])
 
 
 def _k_astar(
@@ -609,7 +600,6 @@ def _k_astar(
     toff,
     tlo,
     thi,
-    shift,
     chars,
     offs,
     frag,
@@ -666,7 +656,7 @@ def _k_astar(
         g = j * INDEL
         d = -j
         if last > 0:
-            hv = _k_seed_value(store, toff, tlo, thi, shift, 0, d - dlo)
+            hv = _k_seed_value(store, toff, tlo, thi, 0, d - dlo)
         else:
             x = d - end
             hv = INDEL * (x if x >= 0 else -x)
@@ -723,11 +713,7 @@ def _k_astar(
                 d = i - j
                 if i <= last:
                     pp = d - dlo
-                    hv = _TABLE_INF
-                    if tlo[s] <= pp <= thi[s]:
-                        sv = store[toff[s] + pp]
-                        if sv != _STORE_INF:
-                            hv = np.int64(sv) << shift
+                    hv = np.int64(store[toff[s] + pp]) if tlo[s] <= pp <= thi[s] else _TABLE_INF
                 else:
                     x = d - end
                     hv = INDEL * (x if x >= 0 else -x)

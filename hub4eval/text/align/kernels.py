@@ -779,9 +779,11 @@ def _k_absent_lengths(a, b, nvocab, longest, out):  # pragma: no cover - compile
     """``out[i]``: the least ``L <= longest`` such that ``a[i:i+L]`` occurs nowhere in ``b``, else 0.
 
     Single words through a presence table of the vocabulary; longer sequences
-    through an open-addressing hash set of ``b``'s 64-bit sequence hashes, one
-    size at a time. A hash collision can only make a sequence look present
-    (``out`` stays 0 or gets a larger ``L``), never absent.
+    through an open-addressing hash set of ``b``'s 32-bit sequence hashes, one
+    size at a time (products stay below 2 ** 64, so the kernel also runs as
+    plain Python without overflow warnings). A hash collision can only make a
+    sequence look present (``out`` stays 0 or gets a larger ``L``), never
+    absent.
     """
     na = a.shape[0]
     nb = b.shape[0]
@@ -793,10 +795,13 @@ def _k_absent_lengths(a, b, nvocab, longest, out):  # pragma: no cover - compile
     bits = 4
     while (1 << bits) < 2 * nb + 2:
         bits += 1
+    shift = np.uint64(32 - bits if bits < 32 else 0)
     mask = np.uint64((1 << bits) - 1)
     keys = np.empty(1 << bits, np.uint64)
     used = np.empty(1 << bits, np.uint8)
-    mul = np.uint64(0x9E3779B97F4A7C15)
+    mul = np.uint64(0x01000193)  # FNV-1's 32-bit prime
+    low = np.uint64(0xFFFFFFFF)
+    spread = np.uint64(0x9E3779B1)
     for size in range(2, longest + 1):
         if na < size:
             break
@@ -804,8 +809,8 @@ def _k_absent_lengths(a, b, nvocab, longest, out):  # pragma: no cover - compile
         for j in range(nb - size + 1):
             x = np.uint64(b[j]) + np.uint64(1)
             for t in range(1, size):
-                x = x * mul ^ (np.uint64(b[j + t]) + np.uint64(1))
-            slot = (x ^ (x >> np.uint64(29))) & mask
+                x = ((x * mul) & low) ^ (np.uint64(b[j + t]) + np.uint64(1))
+            slot = (((x & low) * spread) >> shift) & mask
             while used[slot] and keys[slot] != x:
                 slot = (slot + np.uint64(1)) & mask
             used[slot] = 1
@@ -815,8 +820,8 @@ def _k_absent_lengths(a, b, nvocab, longest, out):  # pragma: no cover - compile
                 continue
             x = np.uint64(a[i]) + np.uint64(1)
             for t in range(1, size):
-                x = x * mul ^ (np.uint64(a[i + t]) + np.uint64(1))
-            slot = (x ^ (x >> np.uint64(29))) & mask
+                x = ((x * mul) & low) ^ (np.uint64(a[i + t]) + np.uint64(1))
+            slot = (((x & low) * spread) >> shift) & mask
             found = False
             while used[slot]:
                 if keys[slot] == x:

@@ -87,7 +87,7 @@ def test_seed_heuristic_never_exceeds_the_remaining_cost(pair, seed: int, slack:
             if prefix[i][j] + truth[i][j] > upper:
                 continue
             d = i - j
-            h = int(table[-(-i // seed), d + m]) if i <= last else INDEL * abs(d - (n - m))
+            h = table.value(-(-i // seed), d) if i <= last else INDEL * abs(d - (n - m))
             assert h <= truth[i][j], (i, j, h, truth[i][j])
 
 
@@ -174,3 +174,72 @@ def test_search_computes_few_cells_on_a_long_text() -> None:
     assert np.array_equal(al.ref_index, br) and np.array_equal(al.hyp_index, bh)
     # The heuristic must pay: a handful of diagonals per row instead of the whole band.
     assert cert.cells * 4 < exact._band_cells(n, m, dlo, dhi)
+
+
+# The absent-sequence bound: for texts whose seed table does not fit.
+
+
+@given(pair=related(max_size=30))
+@PROPERTY
+def test_absent_bound_never_exceeds_the_optimum(pair) -> None:
+    ref, hyp = pair
+    k, rc, hc, voc, _ = coded(ref, hyp)
+    assert certify._absent_bound(k, rc, hc, voc) <= _align_reference(ref, hyp).cost
+
+
+@given(pair=related(max_size=30))
+@PROPERTY
+def test_absent_lengths_are_the_shortest_missing_sequences(pair) -> None:
+    ref, hyp = pair
+    k, rc, hc, voc, _ = coded(ref, hyp)
+    length = np.empty(len(rc), np.int64)
+    k.absent_lengths(rc, hc, len(voc.lengths), certify.ABSENT_MAX, length)
+    grams = {tuple(hyp[j : j + size]) for size in range(1, certify.ABSENT_MAX + 1) for j in range(len(hyp) - size + 1)}
+    for i in range(len(ref)):
+        missing = [
+            size
+            for size in range(1, min(certify.ABSENT_MAX, len(ref) - i) + 1)
+            if tuple(ref[i : i + size]) not in grams
+        ]
+        assert length[i] == (missing[0] if missing else 0), (i, ref, hyp)
+
+
+@given(
+    word=st.sampled_from(VOCAB + ("hearth", "motorcar", "x")),
+    theirs=st.lists(st.sampled_from(VOCAB + ("hearth", "motorcar", "x")), min_size=1, max_size=6),
+)
+@PROPERTY
+def test_word_floor_is_a_lower_bound(word: str, theirs: list[str]) -> None:
+    """No column pairing ``word`` with a different word of ``theirs`` costs less than its floor."""
+    k, rc, hc, voc, _ = coded([word], theirs)
+    floor = int(certify._word_floors(voc, hc)[rc[0]])
+    for other in theirs:
+        if other != word:
+            assert floor <= substitution_cost(word, other), (word, other, floor)
+
+
+def test_long_text_gets_a_meaningful_proven_gap(monkeypatch) -> None:
+    """Without the seed table (too large), the gap comes from the absent sequences: far below the cost."""
+    rng = np.random.default_rng(7)
+    vocab = [f"w{i}x{'y' * (i % 7)}" for i in range(800)]
+    ref = [vocab[i] for i in rng.integers(0, len(vocab), 6000)]
+    hyp: list[str] = []
+    for word, u in zip(ref, rng.random(len(ref)), strict=True):
+        if u < 0.06:
+            hyp.append(vocab[rng.integers(len(vocab))])
+        elif u < 0.10:
+            continue
+        elif u < 0.15:
+            hyp += ["uh", word]
+        else:
+            hyp.append(word)
+    exact_alignment = align_words(ref, hyp)
+    assert exact_alignment.exact
+    monkeypatch.setattr(certify, "SEED_LENGTH_MAX", 0)  # no table: as beyond ~20,000 words
+    monkeypatch.setattr(exact, "BAND_MAX_CELLS", 0)
+    al = align_words(ref, hyp)
+    assert not al.exact and al.cost == exact_alignment.cost
+    k, rc, hc, voc, _ = coded(ref, hyp)
+    assert al.gap == al.cost - certify._absent_bound(k, rc, hc, voc)
+    # The length difference alone would leave a gap of ~99% of the cost.
+    assert al.gap < 0.5 * al.cost

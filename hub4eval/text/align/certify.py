@@ -11,14 +11,18 @@ of both texts from cell ``(i, j)`` shows it: a cell whose cost ``g`` plus
 aligners such as A*PA, Groot Koerkamp and Ivanov 2024, whose seed heuristic
 this adapts to weighted costs).
 
-Cost: the table has ``len(ref) / 2`` rows of band width (4 bytes an entry);
-at 10,000 words and ~15% word errors it takes ~25 ms of CPU and the search
-~10 ms (1.2 million cells instead of the band's 15 million), against ~0.3 s
-for the full band. Its size is what limits certification: a band ``U / 300``
-diagonals wide grows with the square of the text length, so beyond
-``SEED_TABLE_MAX`` entries (at ~15% word errors, about 20,000 words) no
-table is built, and the only proven lower bound is the length difference
-(``300 * |n - m|``).
+Cost: the table has ``len(ref) / 2`` rows of band width; only the stretch of
+each row that can be finite is stored (4 bytes a value), about 20 MB at
+10,000 words and ~15% word errors. Its ~5 million values take most of the time of a
+certificate there (the substitution floors inside them dominate; the
+population count they use compiles to one instruction), and the search
+computes ~1.2 million cells instead of the band's 15 million. Its size is
+what limits certification: a band ``U / 300`` diagonals wide grows with the
+square of the text length, so beyond ``SEED_TABLE_MAX`` entries (at ~15%
+word errors, about 20,000 words) no table is built. The proven lower bound
+is then that of ``_absent_bound`` (end of this module): word sequences of one
+text that the other lacks, A*PA's seeds without a match, weighted by the
+cheapest error they force; about two thirds of the cost at ~15% word errors.
 
 The heuristic (``_k_seed_table``): the reference is cut into seeds of two
 words. Between two seed boundaries a path either changes diagonal (each step
@@ -50,16 +54,18 @@ from types import SimpleNamespace
 import numpy as np
 
 from hub4eval.text.align.codes import _Vocab
-from hub4eval.text.align.costs import INDEL
+from hub4eval.text.align.costs import FRAGMENT, INDEL, SUB_BASE, SUB_SPAN
 
 SEED_LENGTH = 2
 """Words per seed (longer when the table would exceed ``SEED_TABLE_MAX``)."""
 SEED_LENGTH_MAX = 8
 """Longest seed; beyond it the heuristic is not built (too coarse to prune: a seed costs at most 600)."""
 SEED_TABLE_MAX = 16_000_000
-"""Largest heuristic table (entries of 4 bytes: seed boundaries x band diagonals)."""
+"""Largest heuristic table (seed boundaries x band diagonals; only its finite part is stored, 4 bytes a value)."""
 SEARCH_MAX_CELLS = 64_000_000
 """Largest number of cells the pruned DP computes (one byte of traceback each)."""
+ABSENT_MAX = 6
+"""Longest word sequence looked up by the absent-sequence bound (``_absent_bound``)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -87,6 +93,37 @@ def _seed_length(n: int, width: int) -> int:
     return max(SEED_LENGTH, need)
 
 
+@dataclass(frozen=True, eq=False)
+class _SeedTable:
+    """The seed heuristic as the search reads it (see ``_k_seed_table``).
+
+    Attributes:
+        store, toff, tlo, thi: the packed values (``kernels._k_seed_value``).
+        dlo: the band's lowest diagonal (band position ``p = d - dlo``).
+        seed: words per seed.
+        at_start: the exact value at boundary 0 on diagonal 0, a lower bound of the band optimum.
+        entries: values stored.
+    """
+
+    store: np.ndarray
+    toff: np.ndarray
+    tlo: np.ndarray
+    thi: np.ndarray
+    dlo: int
+    seed: int
+    at_start: int
+    entries: int
+
+    def value(self, s: int, d: int) -> int:
+        """The stored lower bound at seed boundary ``s`` on diagonal ``d`` (``_TABLE_INF`` when infinite)."""
+        from hub4eval.text.align.kernels import _TABLE_INF
+
+        p = d - self.dlo
+        if p < self.tlo[s] or p > self.thi[s]:
+            return _TABLE_INF
+        return int(self.store[self.toff[s] + p])
+
+
 def _seed_table(
     k: SimpleNamespace,
     r: np.ndarray,
@@ -96,13 +133,22 @@ def _seed_table(
     dhi: int,
     seed: int,
     upper: int,
-) -> np.ndarray:
+) -> _SeedTable:
     """The seed heuristic at every seed boundary and band diagonal (``_k_seed_table``)."""
     n = len(r)
     nseeds = n // seed
-    table = np.empty((nseeds + 1, dhi - dlo + 1), np.int32)
-    k.seed_table(r, h, seed, dlo, dhi, upper, voc.lengths, voc.masks, voc.frag, table)
-    return table
+    width = dhi - dlo + 1
+    # Only the touched part of this allocation becomes memory (the finite stretches).
+    store = np.empty((nseeds + 1) * width, np.int32)
+    toff = np.empty(nseeds + 1, np.int64)
+    tlo = np.empty(nseeds + 1, np.int64)
+    thi = np.empty(nseeds + 1, np.int64)
+    nxt = np.empty(width, np.int64)
+    cur = np.empty(width, np.int64)
+    at_start, entries = k.seed_table(
+        r, h, seed, dlo, dhi, upper, voc.lengths, voc.masks, voc.frag, store, toff, tlo, thi, nxt, cur
+    )
+    return _SeedTable(store, toff, tlo, thi, dlo, seed, int(at_start), int(entries))
 
 
 def _sub_cache() -> tuple[np.ndarray, np.ndarray]:
@@ -156,7 +202,10 @@ def _certify(
         dhi,
         upper,
         seed,
-        table,
+        table.store,
+        table.toff,
+        table.tlo,
+        table.thi,
         voc.chars,
         voc.offs,
         voc.frag,
@@ -182,5 +231,78 @@ def _certify(
         return _Certificate(False, upper, upper, None, int(cells))
     # The table bounds the band optimum; when that exceeds ``upper`` the
     # optimum is ``upper`` itself (above), hence the cap.
-    lower = max(int(value), int(table[0, -dlo]), gap_only)
+    lower = max(int(value), table.at_start, gap_only)
     return _Certificate(False, upper, min(upper, lower), None, int(cells))
+
+
+# ---------------------------------------------------------------------------
+# A lower bound for texts too long for the seed table: sequences of one text
+# that the other text lacks (the seeds without a match of A*PA's seed heuristic).
+
+
+def _word_floors(voc: _Vocab, theirs: np.ndarray) -> np.ndarray:
+    """Per vocabulary word: a lower bound of the cost of a column pairing it with any *other* word of ``theirs``.
+
+    ``FRAGMENT`` when the word is a fragment or the stem of a fragment of
+    ``theirs`` prefixes it (found through hashes of prefixes: a collision
+    only lowers a floor); otherwise a substitution with edit distance 1
+    between words as long as the longest of ``theirs``.
+    """
+    nvocab = len(voc.lengths)
+    if len(theirs) == 0:
+        return np.full(nvocab, FRAGMENT, np.int64)
+    in_theirs = np.bincount(theirs, minlength=nvocab) > 0
+    # A substitution's edit distance is at least 1 and at least the length difference.
+    floors = np.full(nvocab, 1 << 40, np.int64)
+    for other in np.unique(voc.lengths[in_theirs]).tolist():
+        mx = np.maximum(np.maximum(voc.lengths, other), 1)
+        dist = np.maximum(np.abs(voc.lengths - other), 1)
+        np.minimum(floors, SUB_BASE + (SUB_SPAN * dist + mx // 2) // mx, out=floors)
+    frag = voc.frag.astype(np.bool_)
+    floors[frag] = FRAGMENT
+    stems = np.flatnonzero(frag & in_theirs)
+    if len(stems) == 0:
+        return floors
+    stem_len = voc.lengths[stems] - 1
+    starts = voc.offs[:-1]
+    prefix = np.zeros(nvocab, np.uint64)  # hash of each word's first q characters
+    for q in range(1, int(stem_len.max()) + 1):
+        longer = np.flatnonzero(voc.lengths >= q)
+        prefix[longer] = prefix[longer] * np.uint64(0x100000001B3) ^ (
+            voc.chars[starts[longer] + q - 1].astype(np.uint64) + np.uint64(1)
+        )
+        these = stems[stem_len == q]
+        if len(these):
+            floors[longer[np.isin(prefix[longer], prefix[these])]] = FRAGMENT
+    return floors
+
+
+def _absent_bound(k: SimpleNamespace, r: np.ndarray, h: np.ndarray, voc: _Vocab) -> int:
+    """A lower bound of the optimal cost from word sequences of one text that the other lacks.
+
+    If ``ref[i:i+L]`` occurs nowhere in the hypothesis, no alignment matches
+    all its words in a row: it deletes one (300), substitutes one (at least
+    ``_word_floors``) or inserts between two (300), inside those ``L`` rows.
+    Disjoint such sequences pay separately, so the heaviest set of disjoint
+    ones (``_k_absent_bound``; the sequences are found by ``_k_absent_lengths``) bounds the optimum; the same holds with the
+    texts' roles swapped, and the larger of the two bounds is returned. It
+    costs a few hashings of both texts (~0.5 s at a million words), with no
+    table over the band, so it serves where the seed table does not fit.
+    """
+    nvocab = len(voc.lengths)
+    best = 0
+    for a, b in ((r, h), (h, r)):
+        if len(a) == 0:
+            continue
+        length = np.empty(len(a), np.int64)
+        k.absent_lengths(a, b, nvocab, ABSENT_MAX, length)
+        floors = np.minimum(_word_floors(voc, b)[a], INDEL)
+        # The weight of an interval: its cheapest word (a sliding minimum over up to ABSENT_MAX words).
+        cost = floors.copy()
+        for t in range(1, ABSENT_MAX):
+            longer = np.flatnonzero(length > t)
+            if len(longer) == 0:
+                break
+            cost[longer] = np.minimum(cost[longer], floors[longer + t])
+        best = max(best, int(k.absent_bound(length, cost)))
+    return best

@@ -391,14 +391,12 @@ def _k_prune(
 
 
 def _k_popcount(x):  # pragma: no cover - compiled
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    # Sum the bytes by shifts, not by an overflowing multiply (kernels also run as Python).
-    x = x + (x >> np.uint64(8))
-    x = x + (x >> np.uint64(16))
-    x = x + (x >> np.uint64(32))
-    return np.int64(x & np.uint64(0x7F))
+    """Bits set in ``x`` (uint64); LLVM compiles this loop to one population-count instruction."""
+    c = 0
+    while x:
+        x &= x - np.uint64(1)
+        c += 1
+    return np.int64(c)
 
 
 def _k_pair_floor(la, ma, fa, lb, mb, fb):  # pragma: no cover - compiled
@@ -438,30 +436,40 @@ def _k_sub_cached(a, b, chars, offs, frag, buf, ckey, cval):  # pragma: no cover
     return c
 
 
-def _k_seed_table(r, h, seed, dlo, dhi, upper, wlen, masks, frag, table):  # pragma: no cover - compiled
+def _k_seed_table(r, h, seed, dlo, dhi, upper, wlen, masks, frag, store, toff, tlo, thi, nxt, cur):  # pragma: no cover
     """Backward DP of the seed heuristic, at every seed boundary and band diagonal.
 
     The reference is cut into ``S = len(r) // seed`` seeds of ``seed`` words
-    (boundary ``s`` is row ``s * seed``). ``table[s, d - dlo]`` is a lower
-    bound of the cost of any path of the band from a cell of row
-    ``s * seed`` on diagonal ``d = i - j`` to the end. Between two boundaries
-    a path either changes diagonal by ``t`` (at least ``t`` insertions or
-    deletions: ``INDEL * t``), or keeps it: then it either has at least one
-    insertion and one deletion (``2 * INDEL``), or it pairs each word of the
-    seed with the hypothesis word on that diagonal (at least the sum of
-    their ``_k_pair_floor``). After the last boundary only the diagonal change
-    to ``n - m`` is counted. The table is ``INDEL``-Lipschitz in ``d``, so a
-    diagonal change of one per seed is enough, and the seed's own cost is only
-    computed (and only as far as needed) where keeping the diagonal can beat
-    changing it.
+    (boundary ``s`` is row ``s * seed``). The value at boundary ``s`` and
+    diagonal ``d = i - j`` is a lower bound of the cost of any path of the
+    band from a cell of row ``s * seed`` on diagonal ``d`` to the end. Between
+    two boundaries a path either changes diagonal by ``t`` (at least ``t``
+    insertions or deletions: ``INDEL * t``), or keeps it: then it either has
+    at least one insertion and one deletion (``2 * INDEL``), or it pairs each
+    word of the seed with the hypothesis word on that diagonal (at least the
+    sum of their ``_k_pair_floor``). After the last boundary only the
+    diagonal change to ``n - m`` is counted. The values are
+    ``INDEL``-Lipschitz in ``d``, so a diagonal change of one per seed is
+    enough, and the seed's own cost is only computed (and only as far as
+    needed) where keeping the diagonal can beat changing it.
 
     Paths costing more than ``upper`` do not matter: a path reaching diagonal
-    ``d`` has paid at least ``INDEL * |d|``, so an entry with ``INDEL * |d| +
-    value > upper`` lies on no path costing ``upper`` or less and is set to
-    ``_TABLE_INF`` (so are the entries next to no finite one). Every path
-    costing at most ``upper`` still finds its own seed steps in the table, so
-    the table bounds its remaining cost; only rows near the end, where the
-    values are small, stay wide.
+    ``d`` has paid at least ``INDEL * |d|``, so a value with ``INDEL * |d| +
+    value > upper`` lies on no path costing ``upper`` or less and counts as
+    ``_TABLE_INF`` (so do the values next to no finite one). Every path
+    costing at most ``upper`` still finds its own seed steps, so the values
+    bound its remaining cost; only boundaries near the end, where the values
+    are small, stay wide.
+
+    Storage (what the search reads): only the stretch ``tlo[s] .. thi[s]``
+    (band positions ``p = d - dlo``) of each boundary is kept, as
+    ``store[toff[s] + p]`` (int32, ``_TABLE_INF`` for an infinite value),
+    boundaries packed from the end of ``store`` backwards. The DP
+    itself runs on exact values in the two rows ``nxt`` and ``cur`` (int64,
+    band width).
+
+    Returns:
+        (exact value at boundary 0 on diagonal 0, entries of ``store`` used).
     """
     n = r.shape[0]
     m = h.shape[0]
@@ -478,9 +486,12 @@ def _k_seed_table(r, h, seed, dlo, dhi, upper, wlen, masks, frag, table):  # pra
         hl[j] = wlen[h[j]]
         hm[j] = masks[h[j]]
         hf[j] = frag[h[j]]
+    sw = np.empty(seed, np.int64)
+    sl = np.empty(seed, np.int64)
+    sm = np.empty(seed, np.uint64)
+    sf = np.empty(seed, np.uint8)
     lo = width
     hi = -1
-    last = table[nseeds]
     for p in range(width):
         d = dlo + p
         x = d - end
@@ -491,56 +502,91 @@ def _k_seed_table(r, h, seed, dlo, dhi, upper, wlen, masks, frag, table):  # pra
             if lo == width:
                 lo = p
             hi = p
-        last[p] = value
-    for s in range(nseeds - 1, -1, -1):
-        a = s * seed
-        nxt = table[s + 1]
-        row = table[s]
-        plo = lo - 1 if lo > 0 else 0
-        phi = hi + 1 if hi + 1 < width else width - 1
-        row[:plo] = _TABLE_INF
-        row[phi + 1 :] = _TABLE_INF
-        lo = width
-        hi = -1
-        for p in range(plo, phi + 1):
-            move = _BIG
-            if p > 0:
-                move = nxt[p - 1]
-            if p + 1 < width and nxt[p + 1] < move:
-                move = nxt[p + 1]
-            move += INDEL
-            here = nxt[p]
-            d = dlo + p
-            spent = INDEL * (d if d >= 0 else -d)
-            least = here if here < move else move
-            if least + spent > upper:
-                row[p] = _TABLE_INF
-                continue
-            if here >= move:
-                value = move
-            else:
-                stay = 0
-                j = a - d
-                for t in range(seed):
-                    if j < 0 or j >= m:
-                        stay = cap
-                        break
-                    rw = r[a + t]
-                    if rw != h[j]:
-                        stay += _k_pair_floor(wlen[rw], masks[rw], frag[rw], hl[j], hm[j], hf[j])
-                        if stay >= cap or here + stay >= move:
+        cur[p] = value
+    pos = store.shape[0]
+    plo = lo if lo < width else 0
+    phi = hi if hi >= 0 else -1
+    for s in range(nseeds, -1, -1):
+        if s < nseeds:
+            nxt, cur = cur, nxt
+            a = s * seed
+            plo = lo - 1 if lo > 0 else 0
+            phi = hi + 1 if hi + 1 < width else width - 1
+            if lo == width:  # no finite value at the next boundary
+                plo = 0
+                phi = -1
+            lo = width
+            hi = -1
+            for t in range(seed):  # the seed's words, hoisted out of the diagonal loop
+                rw = r[a + t]
+                sw[t] = rw
+                sl[t] = wlen[rw]
+                sm[t] = masks[rw]
+                sf[t] = frag[rw]
+            for p in range(plo, phi + 1):
+                move = _BIG
+                if p > 0:
+                    move = nxt[p - 1]
+                if p + 1 < width and nxt[p + 1] < move:
+                    move = nxt[p + 1]
+                move += INDEL
+                here = nxt[p]
+                d = dlo + p
+                spent = INDEL * (d if d >= 0 else -d)
+                least = here if here < move else move
+                if least + spent > upper:
+                    cur[p] = _TABLE_INF
+                    continue
+                if here >= move:
+                    value = move
+                else:
+                    stay = 0
+                    j = a - d
+                    for t in range(seed):
+                        if j < 0 or j >= m:
+                            stay = cap
                             break
-                    j += 1
-                if stay > cap:
-                    stay = cap
-                value = here + stay if here + stay < move else move
-            if value + spent > upper:
-                row[p] = _TABLE_INF
-                continue
-            row[p] = value
-            if lo == width:
-                lo = p
-            hi = p
+                        if sw[t] != h[j]:
+                            stay += _k_pair_floor(sl[t], sm[t], sf[t], hl[j], hm[j], hf[j])
+                            if stay >= cap or here + stay >= move:
+                                break
+                        j += 1
+                    if stay > cap:
+                        stay = cap
+                    value = here + stay if here + stay < move else move
+                if value + spent > upper:
+                    cur[p] = _TABLE_INF
+                    continue
+                cur[p] = value
+                if lo == width:
+                    lo = p
+                hi = p
+            # Guards: the next boundary reads up to two positions beyond this stretch.
+            for p in (plo - 2, plo - 1, phi + 1, phi + 2):
+                if 0 <= p < width:
+                    cur[p] = _TABLE_INF
+        # Keep the stretch that can be finite.
+        if lo == width:
+            tlo[s] = 0
+            thi[s] = -1
+            toff[s] = pos
+            continue
+        pos -= hi - lo + 1
+        tlo[s] = lo
+        thi[s] = hi
+        toff[s] = pos - lo
+        for p in range(lo, hi + 1):
+            v = cur[p]
+            store[pos + p - lo] = _TABLE_INF if v >= _TABLE_INF else v
+    at0 = cur[-dlo] if 0 <= -dlo < width else _TABLE_INF
+    return at0, store.shape[0] - pos
+
+
+def _k_seed_value(store, toff, tlo, thi, s, p):  # pragma: no cover - compiled
+    """The stored seed heuristic at boundary ``s``, band position ``p`` (``_TABLE_INF`` when infinite)."""
+    if p < tlo[s] or p > thi[s]:
+        return _TABLE_INF
+    return np.int64(store[toff[s] + p])
 
 
 def _k_astar(
@@ -550,7 +596,10 @@ def _k_astar(
     dhi,
     upper,
     seed,
-    table,
+    store,
+    toff,
+    tlo,
+    thi,
     chars,
     offs,
     frag,
@@ -571,7 +620,7 @@ def _k_astar(
     """The band DP of ``_k_band``, computing only cells that can lie on a path costing at most ``upper``.
 
     A cell ``(i, j)`` is kept when its cost ``g`` plus the seed heuristic
-    ``h(i, j)`` (``table`` at the next seed boundary, see ``_k_seed_table``;
+    ``h(i, j)`` (the stored heuristic at the next seed boundary, see ``_k_seed_table``;
     after the last boundary the diagonal distance to ``n - m``) is at most
     ``upper``; other cells count as unreachable. Every optimal path keeps
     every cell (``h`` never exceeds the true remaining cost), and every cell
@@ -607,7 +656,7 @@ def _k_astar(
         g = j * INDEL
         d = -j
         if last > 0:
-            hv = table[0, d - dlo]
+            hv = _k_seed_value(store, toff, tlo, thi, 0, d - dlo)
         else:
             x = d - end
             hv = INDEL * (x if x >= 0 else -x)
@@ -663,7 +712,8 @@ def _k_astar(
             if best < _BIG:
                 d = i - j
                 if i <= last:
-                    hv = table[s, d - dlo]
+                    pp = d - dlo
+                    hv = np.int64(store[toff[s] + pp]) if tlo[s] <= pp <= thi[s] else _TABLE_INF
                 else:
                     x = d - end
                     hv = INDEL * (x if x >= 0 else -x)
@@ -725,6 +775,82 @@ def _k_astar(
     return 0, cost, ncols, used
 
 
+def _k_absent_lengths(a, b, nvocab, longest, out):  # pragma: no cover - compiled
+    """``out[i]``: the least ``L <= longest`` such that ``a[i:i+L]`` occurs nowhere in ``b``, else 0.
+
+    Single words through a presence table of the vocabulary; longer sequences
+    through an open-addressing hash set of ``b``'s 32-bit sequence hashes, one
+    size at a time (products stay below 2 ** 64, so the kernel also runs as
+    plain Python without overflow warnings). A hash collision can only make a
+    sequence look present (``out`` stays 0 or gets a larger ``L``), never
+    absent.
+    """
+    na = a.shape[0]
+    nb = b.shape[0]
+    present = np.zeros(nvocab, np.uint8)
+    for j in range(nb):
+        present[b[j]] = 1
+    for i in range(na):
+        out[i] = 0 if present[a[i]] else 1
+    bits = 4
+    while (1 << bits) < 2 * nb + 2:
+        bits += 1
+    shift = np.uint64(32 - bits if bits < 32 else 0)
+    mask = np.uint64((1 << bits) - 1)
+    keys = np.empty(1 << bits, np.uint64)
+    used = np.empty(1 << bits, np.uint8)
+    mul = np.uint64(0x01000193)  # FNV-1's 32-bit prime
+    low = np.uint64(0xFFFFFFFF)
+    spread = np.uint64(0x9E3779B1)
+    for size in range(2, longest + 1):
+        if na < size:
+            break
+        used[:] = 0
+        for j in range(nb - size + 1):
+            x = np.uint64(b[j]) + np.uint64(1)
+            for t in range(1, size):
+                x = ((x * mul) & low) ^ (np.uint64(b[j + t]) + np.uint64(1))
+            slot = (((x & low) * spread) >> shift) & mask
+            while used[slot] and keys[slot] != x:
+                slot = (slot + np.uint64(1)) & mask
+            used[slot] = 1
+            keys[slot] = x
+        for i in range(na - size + 1):
+            if out[i] != 0:
+                continue
+            x = np.uint64(a[i]) + np.uint64(1)
+            for t in range(1, size):
+                x = ((x * mul) & low) ^ (np.uint64(a[i + t]) + np.uint64(1))
+            slot = (((x & low) * spread) >> shift) & mask
+            found = False
+            while used[slot]:
+                if keys[slot] == x:
+                    found = True
+                    break
+                slot = (slot + np.uint64(1)) & mask
+            if not found:
+                out[i] = size
+
+
+def _k_absent_bound(length, cost):  # pragma: no cover - compiled
+    """Largest total cost of disjoint intervals ``[i, i + length[i])`` (``length[i] = 0``: none at ``i``).
+
+    ``cost[i]`` is the weight of the interval starting at ``i``; a backward DP
+    over start positions (weighted interval scheduling) picks the disjoint
+    intervals of largest total weight.
+    """
+    n = length.shape[0]
+    best = np.zeros(n + 1, np.int64)
+    for i in range(n - 1, -1, -1):
+        b = best[i + 1]
+        if length[i] > 0:
+            c = cost[i] + best[i + length[i]]
+            if c > b:
+                b = c
+        best[i] = b
+    return best[0]
+
+
 _KERNEL_NAMES = (
     "_k_lev",
     "_k_prefix_stem",
@@ -739,7 +865,10 @@ _KERNEL_NAMES = (
     "_k_pair_floor",
     "_k_sub_cached",
     "_k_seed_table",
+    "_k_seed_value",
     "_k_astar",
+    "_k_absent_lengths",
+    "_k_absent_bound",
 )
 _kernel_lock = threading.Lock()
 _compiled: SimpleNamespace | None = None

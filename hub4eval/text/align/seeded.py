@@ -8,7 +8,7 @@ import numpy as np
 
 from hub4eval.text.align import certify
 from hub4eval.text.align import exact as budgets
-from hub4eval.text.align.certify import _certify
+from hub4eval.text.align.certify import _absent_bound, _certify
 from hub4eval.text.align.codes import _Columns, _Vocab
 from hub4eval.text.align.costs import Alignment
 from hub4eval.text.align.exact import _band_cells, _certified_band, _certifying_width, _run_band, _solve_gap
@@ -209,4 +209,9 @@ def _align_codes(k: SimpleNamespace, rc: np.ndarray, hc: np.ndarray, voc: _Vocab
     certified = _certified_band(k, rc, hc, voc, 0, 0, cost, budgets.BAND_MAX_CELLS)
     if certified is not None:
         return Alignment(certified[1], certified[2], certified[0], certified[3], True)
-    return Alignment(out_r, out_h, cost, out_k, cert.lower >= cost, cost - cert.lower)
+    lower = cert.lower
+    if lower < cost:
+        # Without a certificate: the better of the search's bound and that of
+        # the word sequences one text lacks (it needs no table over the band).
+        lower = max(lower, min(cost, _absent_bound(k, rc, hc, voc)))
+    return Alignment(out_r, out_h, cost, out_k, lower >= cost, cost - lower)

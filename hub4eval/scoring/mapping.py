@@ -152,6 +152,30 @@ def type_order(ref: TemplateSet, hyp: TemplateSet) -> tuple[str, ...]:
     return tuple(order)
 
 
+class Shapes(Sequence[Hashable]):
+    """``[shape(item) for item in items]``, each computed when first read.
+
+    The shapes of a type's instances are needed only when some instances are
+    left over once the pairs with a COR are mapped; most documents have none.
+    """
+
+    __slots__ = ("_shape", "_items", "_known")
+
+    def __init__(self, shape: Callable[[Instance], Hashable], items: Sequence[Instance]) -> None:
+        self._shape = shape
+        self._items = items
+        self._known: dict[int, Hashable] = {}
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __getitem__(self, index: int) -> Hashable:  # type: ignore[override]
+        known = self._known
+        if index not in known:
+            known[index] = self._shape(self._items[index])
+        return known[index]
+
+
 class Mapper:
     """Maps a reference template set to a hypothesis template set."""
 
@@ -449,10 +473,11 @@ class Mapper:
                     )
                 except TooManyPairs as error:
                     raise _too_many_pairs(refs, hyps, type_name, error.count) from None
-                # the F = 0 pairs are ranked by the shapes of their instances (see _shape)
+                # the F = 0 pairs are ranked by the shapes of their instances (see _shape),
+                # made only if some are left over (mapping does not change until then)
                 classes = (
-                    [self._shape(r, True, removable) for r in refs],
-                    [self._shape(h, False, removable) for h in hyps],
+                    Shapes(lambda r: self._shape(r, True, removable), refs),  # noqa: B023
+                    Shapes(lambda h: self._shape(h, False, removable), hyps),  # noqa: B023
                 )
             # A counted pair with a COR keeps its match: most of them are the chosen ones.
             counted: dict[tuple[int, int], InstanceMatch] = {}

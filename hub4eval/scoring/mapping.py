@@ -13,6 +13,7 @@ import bisect
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from operator import itemgetter
 
 from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError
@@ -40,6 +41,7 @@ from hub4eval.scoring.verdicts import (
 from hub4eval.util.records import quick_init
 
 _TALLIES: dict[tuple[str, ...], Counts] = {}
+_indices = itemgetter(0, 1)  # (reference index, hypothesis index) of a chosen fill pair
 _ALL_PAIRS = 16  # up to this many instance pairs of a type, all are counted (no key index)
 
 
@@ -54,7 +56,7 @@ SlotView = tuple[Slot, tuple[tuple[Item, ...], ...], PreparedFill | None]
 
 
 def _counts(verdicts: Sequence[Verdict]) -> Counts:
-    key = tuple([v.category for v in verdicts])
+    key = (verdicts[0].category, verdicts[1].category) if len(verdicts) == 2 else tuple([v.category for v in verdicts])
     counts = _TALLIES.get(key)
     if counts is None:
         counts = _TALLIES[key] = Counts.tally(key)
@@ -192,6 +194,7 @@ class Mapper:
         self.progress = progress  # called with the number of reference instance sets done
         self.ref_prep = ref_prep
         self.hyp_prep = hyp_prep
+        hyp_prep.share_texts(ref_prep)  # when they normalize alike: each string once
         self.noisy = noisy
         self.beta_squared: Fraction = config.beta_squared
         self.unscored = frozenset(config.unscored_slots)
@@ -324,11 +327,11 @@ class Mapper:
         else:
             chosen = greedy_map(self._fill_candidates(ref_items, hyp_items, mapping), lambda p: p[1], self.beta_squared)
         pairs: list[tuple[int | None, int | None, tuple[Verdict, ...]]] = []
-        total = Counts()
+        tallies: list[Counts] = []
         used_ref, used_hyp = set(), set()
-        for i, j, (verdicts, counts) in sorted(chosen, key=lambda c: (c[0], c[1])):
+        for i, j, (verdicts, counts) in sorted(chosen, key=_indices):
             pairs.append((i, j, verdicts))
-            total += counts
+            tallies.append(counts)
             used_ref.add(i)
             used_hyp.add(j)
         for i, item in enumerate(ref_items):
@@ -341,7 +344,7 @@ class Mapper:
             else:
                 verdicts = unpaired_text(item, config, reference=True, optional_slot=optional_slot)
             pairs.append((i, None, verdicts))
-            total += _counts(verdicts)
+            tallies.append(_counts(verdicts))
         for j, item in enumerate(hyp_items):
             if j in used_hyp:
                 continue
@@ -350,8 +353,8 @@ class Mapper:
             else:
                 verdicts = unpaired_text(item, config, reference=False)
             pairs.append((None, j, verdicts))
-            total += _counts(verdicts)
-        return tuple(pairs), total
+            tallies.append(_counts(verdicts))
+        return tuple(pairs), Counts.total(tallies)
 
     def _fill_candidates(
         self, ref_items: Sequence[Item], hyp_items: Sequence[Item], mapping: Mapping[str, str]
@@ -456,9 +459,15 @@ class Mapper:
         matches: list[InstanceMatch] = []
         ref_instances = ref.instances if ref is not None else ()
         hyp_instances = hyp.instances if hyp is not None else ()
+        ref_by_type: dict[str, list[Instance]] = {}
+        for inst in ref_instances:
+            ref_by_type.setdefault(inst.type, []).append(inst)
+        hyp_by_type: dict[str, list[Instance]] = {}
+        for inst in hyp_instances:
+            hyp_by_type.setdefault(inst.type, []).append(inst)
         for type_name in order:
-            refs = [inst for inst in ref_instances if inst.type == type_name]
-            hyps = [inst for inst in hyp_instances if inst.type == type_name]
+            refs = ref_by_type.get(type_name, [])
+            hyps = hyp_by_type.get(type_name, [])
             if not refs and not hyps:
                 continue
             classes = None

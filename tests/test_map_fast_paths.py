@@ -212,3 +212,57 @@ def test_classes_are_read_when_both_sides_have_objects_left():
         greedy_map_sparse(
             2, 2, [(0, 0)], lambda i, j: counts.get((i, j), Counts(inc=1)), classes=(_Untouchable(), _Untouchable())
         )
+
+
+# -- single text fills left over, matched without match_slot -----------------------------------
+
+REF = """<E-D-1> :=
+    A: "cup" ##10#13#
+    B: ? "egypt" ##20#25#
+    C: "nil"
+    D: "one" / "two"
+    P: <E-D-2>
+<E-D-2> :=
+    A: "two"
+"""
+HYP = """<E-D-1> :=
+    A: "cup" ##10#13#
+    E: "spare" ##30#35#
+    F: "plain"
+    G: "x" "y"
+"""
+
+
+@pytest.mark.parametrize("compare", ["both", "content", "extent"])
+def test_left_over_single_fills_match_as_match_slot_matches_them(compare):
+    from hub4eval.io.templettes import parse_templates
+    from hub4eval.scoring.mapping import Mapper
+
+    config = ScoreConfig(compare=compare)
+    [ref_set] = parse_templates(REF, "ref.tpl", "reference").instance_sets
+    [hyp_set] = parse_templates(HYP, "hyp.tpl", "hypothesis").instance_sets
+    mapper = Mapper(config, FillPreparer(config), FillPreparer(config, reference=False))
+    ref, hyp = ref_set.instances[0], hyp_set.instances[0]
+
+    def removable(fill):
+        return False
+
+    def general(r, h):
+        ref_view = mapper._view(r, True) if r is not None else {}
+        hyp_view = mapper._view(h, False) if h is not None else {}
+        slots = [mapper.match_slot(name, s, hyp_view.get(name), {}, removable) for name, s in ref_view.items()]
+        slots += [
+            mapper.match_slot(name, None, s, {}, removable) for name, s in hyp_view.items() if name not in ref_view
+        ]
+        return slots
+
+    for r, h in ((ref, hyp), (ref, None), (None, hyp)):
+        match = mapper.match_instance(r, h, {}, removable)
+        expected = general(r, h)
+        assert match.slots == tuple(expected)
+        assert match.counts == Counts.total([slot.counts for slot in expected])
+    # the fast paths were taken: optional slot B left over is OPT, spare E is SPU
+    by_name = {slot.name: slot for slot in mapper.match_instance(ref, hyp, {}, removable).slots}
+    assert {v.category for _, _, verdicts in by_name["B"].pairs for v in verdicts} == {"OPT"}
+    assert {v.category for _, _, verdicts in by_name["E"].pairs for v in verdicts} == {"SPU"}
+    assert by_name["E"].alternative is None and by_name["B"].alternative == 0

@@ -219,9 +219,11 @@ class Mapper:
             name = slot.name
             if name in unscored or name in view:
                 continue
-            alternatives = slot.alternatives if reference else slot.alternatives[:1]
-            if len(alternatives) == 1 and len(alternatives[0].fills) == 1:  # the common slot
-                fill = alternatives[0].fills[0]
+            alternatives = slot.alternatives
+            if len(alternatives) > 1 and not reference:
+                alternatives = alternatives[:1]
+            if len(alternatives) == 1 and len(fills := alternatives[0].fills) == 1:  # the common slot
+                fill = fills[0]
                 if type(fill) is TextFill:
                     single = prepare(fill, docid)
                     view[name] = (slot, ((single,),), single)
@@ -246,15 +248,15 @@ class Mapper:
             text_keys: list[Key] = []
             pointers: list[tuple[str, PointerFill]] = []
             how = self.how
-            for name, (_, alternatives, _) in self._view(inst, reference).items():
+            text_keys_of = reference_text_keys if reference else hypothesis_text_keys
+            for name, (_, alternatives, single) in self._view(inst, reference).items():
+                if single is not None:  # the common slot: one text fill
+                    text_keys += text_keys_of(name, single, how)
+                    continue
                 for alternative in alternatives:
                     for item in alternative:
                         if type(item) is PreparedFill:
-                            text_keys += (
-                                reference_text_keys(name, item, how)
-                                if reference
-                                else hypothesis_text_keys(name, item, how)
-                            )
+                            text_keys += text_keys_of(name, item, how)  # type: ignore[arg-type]
                         else:
                             pointers.append((name, item))  # type: ignore[arg-type]
             cached = cache[id(inst)] = (inst, text_keys, pointers)
@@ -433,18 +435,30 @@ class Mapper:
             return InstanceMatch(ref, None, (), Counts())  # unmapped optional: nothing at all
         ref_view = self._view(ref, True) if ref is not None else {}
         hyp_view = self._view(hyp, False) if hyp is not None else {}
-        how = self.how
+        how, config = self.how, self.config
         slots = []
         for name, ref_slot in ref_view.items():
             hyp_slot = hyp_view.get(name)
-            if hyp_slot is not None and ref_slot[2] is not None and hyp_slot[2] is not None:
+            single = ref_slot[2]
+            if single is None:
+                slots.append(self.match_slot(name, ref_slot, hyp_slot, mapping, removable))
+            elif hyp_slot is None:
+                # one text fill left over: what match_slot gives, without the greedy
+                verdicts = unpaired_text(single, config, reference=True, optional_slot=ref_slot[0].optional)
+                slots.append(SlotMatch(name, 0, ref_slot[1][0], (), ((0, None, verdicts),), _counts(verdicts)))
+            elif hyp_slot[2] is not None:
                 # the common case, one text fill on each side: no greedy needed
-                verdicts = compare_text(ref_slot[2], hyp_slot[2], how)
+                verdicts = compare_text(single, hyp_slot[2], how)
                 slots.append(SlotMatch(name, 0, ref_slot[1][0], hyp_slot[1][0], ((0, 0, verdicts),), _counts(verdicts)))
             else:
                 slots.append(self.match_slot(name, ref_slot, hyp_slot, mapping, removable))
         for name, hyp_slot in hyp_view.items():
-            if name not in ref_view:
+            if name in ref_view:
+                continue
+            if hyp_slot[2] is not None:  # one text fill left over, as above
+                verdicts = unpaired_text(hyp_slot[2], config, reference=False)
+                slots.append(SlotMatch(name, None, (), hyp_slot[1][0], ((None, 0, verdicts),), _counts(verdicts)))
+            else:
                 slots.append(self.match_slot(name, None, hyp_slot, mapping, removable))
         return InstanceMatch(ref, hyp, tuple(slots), Counts.total([slot.counts for slot in slots]))
 

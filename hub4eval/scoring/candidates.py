@@ -79,9 +79,12 @@ def reference_text_keys(slot: str, fill: PreparedFill, how: TextComparison) -> l
     extent = maximal.extent
     if how.extent and fill.has_extent and extent is not None:
         first, last = extent.start // _BLOCK, extent.end // _BLOCK
-        if last - first >= _MAX_KEYS:
+        if first == last:  # the usual short extent
+            keys.append(("x", slot, first))
+        elif last - first >= _MAX_KEYS:
             return [WILDCARD]
-        keys += [("x", slot, block) for block in range(first, last + 1)]
+        else:
+            keys += [("x", slot, block) for block in range(first, last + 1)]
     return keys
 
 
@@ -128,11 +131,19 @@ def sharing_pairs(
                 index[key] = [j]
             elif holders[-1] != j:
                 holders.append(j)
+    index.pop(WILDCARD, None)  # a wildcard pairs with every hypothesis: never looked up
     every = range(len(hyp_keys))
     pairs: set[tuple[int, int]] = set()
+    add = pairs.add
     for i, keys in enumerate(ref_keys):
         for key in keys:
-            pairs.update((i, j) for j in (every if key == WILDCARD else index.get(key, ())))
+            holders = index.get(key)
+            if holders is None:
+                if key != WILDCARD:
+                    continue
+                holders = every
+            for j in holders:
+                add((i, j))
         if limit is not None and len(pairs) > limit:
             raise TooManyPairs(len(pairs))
     return pairs

@@ -94,6 +94,16 @@ class FillPreparer:
         self.tokens = tokens
         self._texts: dict[str, tuple[str, int, tuple[Token, ...]]] = {}
 
+    def share_texts(self, other: FillPreparer) -> None:
+        """Remember normalized strings in ``other``'s memo when both normalize alike.
+
+        Normalizing depends only on the options, the GLM and whether tokens are
+        made, not on the side or the extents; a hypothesis mostly repeats the
+        reference's strings, so one memo normalizes each of them once.
+        """
+        if other.config == self.config and other.glm_apply is self.glm_apply and other.tokens == self.tokens:
+            self._texts = other._texts
+
     def _normalize(self, raw: str) -> tuple[str, int, tuple[Token, ...]]:
         """(§3-normalized text, characters of premodifiers removed, tokens) of a content
         string, remembered: they depend on the string only, so :meth:`_string` asks
@@ -131,15 +141,22 @@ class FillPreparer:
         """The fill as the comparison sees it; ``docid`` is its instance's document."""
         content, extents = fill.content, fill.extents
         extent = extents[0] if extents else None
-        maximal = self._string(content, extent, docid)
-        spans = fill.minimal_spans
+        # self._string(content, extent, docid), written out: a million fills are prepared
+        folded, removed, tokens = self._texts.get(content) or self._normalize(content)
+        if extent is not None and (removed or self.map_extent is not None):
+            if removed:
+                extent = _shifted(extent, removed)
+            if self.map_extent is not None:
+                extent = self.map_extent(None if self.unsegmented else docid, extent)
+        maximal = PreparedString(folded, tokens, extent)
         if not self.reference:
-            minimals: tuple[PreparedString, ...] = (maximal,)
-        elif len(spans) == 1 and spans[0] == (0, len(content)) and fill.minimal_extents == extents[:1]:
-            minimals = (maximal,)  # no brackets: the minimal string is the maximal one
+            return PreparedFill(fill, maximal, (maximal,), bool(extents))
+        spans = fill.minimal_spans
+        if len(spans) == 1 and spans[0] == (0, len(content)) and fill.minimal_extents == extents[:1]:
+            minimals: tuple[PreparedString, ...] = (maximal,)  # no brackets: the minimal string is the maximal one
         else:
             minimal_extents: Sequence[Extent | None] = fill.minimal_extents or (None,) * len(spans)
             minimals = tuple(
                 self._string(content[a:b], ext, docid) for (a, b), ext in zip(spans, minimal_extents, strict=False)
             )
-        return PreparedFill(fill, maximal, minimals, extent is not None)
+        return PreparedFill(fill, maximal, minimals, bool(extents))

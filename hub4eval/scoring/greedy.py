@@ -149,14 +149,14 @@ def _greedy_by_class(
     file order takes the first free hypothesis object of a class at that
     value, which is what the sorted scan of all pairs takes.
     """
-    ref_class, hyp_class = classes
     free_refs = [i for i in range(n_ref) if i not in used_ref]
+    free_hyps = [j for j in range(n_hyp) if j not in used_hyp]
+    if not free_refs or not free_hyps:
+        return []  # before any class is asked for: they may be computed on demand
+    ref_class, hyp_class = classes
     free_hyp_by_class: dict[Hashable, list[int]] = {}
-    for j in range(n_hyp):
-        if j not in used_hyp:
-            free_hyp_by_class.setdefault(hyp_class[j], []).append(j)
-    if not free_refs or not free_hyp_by_class:
-        return []
+    for j in free_hyps:
+        free_hyp_by_class.setdefault(hyp_class[j], []).append(j)
     ref_members: dict[Hashable, list[int]] = {}
     for i in range(n_ref):
         ref_members.setdefault(ref_class[i], []).append(i)

@@ -13,6 +13,7 @@ import bisect
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from operator import itemgetter
 
 from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError
@@ -40,6 +41,7 @@ from hub4eval.scoring.verdicts import (
 from hub4eval.util.records import quick_init
 
 _TALLIES: dict[tuple[str, ...], Counts] = {}
+_indices = itemgetter(0, 1)  # (reference index, hypothesis index) of a chosen fill pair
 _ALL_PAIRS = 16  # up to this many instance pairs of a type, all are counted (no key index)
 
 
@@ -54,7 +56,7 @@ SlotView = tuple[Slot, tuple[tuple[Item, ...], ...], PreparedFill | None]
 
 
 def _counts(verdicts: Sequence[Verdict]) -> Counts:
-    key = tuple([v.category for v in verdicts])
+    key = (verdicts[0].category, verdicts[1].category) if len(verdicts) == 2 else tuple([v.category for v in verdicts])
     counts = _TALLIES.get(key)
     if counts is None:
         counts = _TALLIES[key] = Counts.tally(key)
@@ -152,6 +154,30 @@ def type_order(ref: TemplateSet, hyp: TemplateSet) -> tuple[str, ...]:
     return tuple(order)
 
 
+class Shapes(Sequence[Hashable]):
+    """``[shape(item) for item in items]``, each computed when first read.
+
+    The shapes of a type's instances are needed only when some instances are
+    left over once the pairs with a COR are mapped; most documents have none.
+    """
+
+    __slots__ = ("_shape", "_items", "_known")
+
+    def __init__(self, shape: Callable[[Instance], Hashable], items: Sequence[Instance]) -> None:
+        self._shape = shape
+        self._items = items
+        self._known: dict[int, Hashable] = {}
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __getitem__(self, index: int) -> Hashable:  # type: ignore[override]
+        known = self._known
+        if index not in known:
+            known[index] = self._shape(self._items[index])
+        return known[index]
+
+
 class Mapper:
     """Maps a reference template set to a hypothesis template set."""
 
@@ -168,6 +194,7 @@ class Mapper:
         self.progress = progress  # called with the number of reference instance sets done
         self.ref_prep = ref_prep
         self.hyp_prep = hyp_prep
+        hyp_prep.share_texts(ref_prep)  # when they normalize alike: each string once
         self.noisy = noisy
         self.beta_squared: Fraction = config.beta_squared
         self.unscored = frozenset(config.unscored_slots)
@@ -192,9 +219,11 @@ class Mapper:
             name = slot.name
             if name in unscored or name in view:
                 continue
-            alternatives = slot.alternatives if reference else slot.alternatives[:1]
-            if len(alternatives) == 1 and len(alternatives[0].fills) == 1:  # the common slot
-                fill = alternatives[0].fills[0]
+            alternatives = slot.alternatives
+            if len(alternatives) > 1 and not reference:
+                alternatives = alternatives[:1]
+            if len(alternatives) == 1 and len(fills := alternatives[0].fills) == 1:  # the common slot
+                fill = fills[0]
                 if type(fill) is TextFill:
                     single = prepare(fill, docid)
                     view[name] = (slot, ((single,),), single)
@@ -219,15 +248,15 @@ class Mapper:
             text_keys: list[Key] = []
             pointers: list[tuple[str, PointerFill]] = []
             how = self.how
-            for name, (_, alternatives, _) in self._view(inst, reference).items():
+            text_keys_of = reference_text_keys if reference else hypothesis_text_keys
+            for name, (_, alternatives, single) in self._view(inst, reference).items():
+                if single is not None:  # the common slot: one text fill
+                    text_keys += text_keys_of(name, single, how)
+                    continue
                 for alternative in alternatives:
                     for item in alternative:
                         if type(item) is PreparedFill:
-                            text_keys += (
-                                reference_text_keys(name, item, how)
-                                if reference
-                                else hypothesis_text_keys(name, item, how)
-                            )
+                            text_keys += text_keys_of(name, item, how)  # type: ignore[arg-type]
                         else:
                             pointers.append((name, item))  # type: ignore[arg-type]
             cached = cache[id(inst)] = (inst, text_keys, pointers)
@@ -300,11 +329,11 @@ class Mapper:
         else:
             chosen = greedy_map(self._fill_candidates(ref_items, hyp_items, mapping), lambda p: p[1], self.beta_squared)
         pairs: list[tuple[int | None, int | None, tuple[Verdict, ...]]] = []
-        total = Counts()
+        tallies: list[Counts] = []
         used_ref, used_hyp = set(), set()
-        for i, j, (verdicts, counts) in sorted(chosen, key=lambda c: (c[0], c[1])):
+        for i, j, (verdicts, counts) in sorted(chosen, key=_indices):
             pairs.append((i, j, verdicts))
-            total += counts
+            tallies.append(counts)
             used_ref.add(i)
             used_hyp.add(j)
         for i, item in enumerate(ref_items):
@@ -317,7 +346,7 @@ class Mapper:
             else:
                 verdicts = unpaired_text(item, config, reference=True, optional_slot=optional_slot)
             pairs.append((i, None, verdicts))
-            total += _counts(verdicts)
+            tallies.append(_counts(verdicts))
         for j, item in enumerate(hyp_items):
             if j in used_hyp:
                 continue
@@ -326,8 +355,8 @@ class Mapper:
             else:
                 verdicts = unpaired_text(item, config, reference=False)
             pairs.append((None, j, verdicts))
-            total += _counts(verdicts)
-        return tuple(pairs), total
+            tallies.append(_counts(verdicts))
+        return tuple(pairs), Counts.total(tallies)
 
     def _fill_candidates(
         self, ref_items: Sequence[Item], hyp_items: Sequence[Item], mapping: Mapping[str, str]
@@ -406,18 +435,30 @@ class Mapper:
             return InstanceMatch(ref, None, (), Counts())  # unmapped optional: nothing at all
         ref_view = self._view(ref, True) if ref is not None else {}
         hyp_view = self._view(hyp, False) if hyp is not None else {}
-        how = self.how
+        how, config = self.how, self.config
         slots = []
         for name, ref_slot in ref_view.items():
             hyp_slot = hyp_view.get(name)
-            if hyp_slot is not None and ref_slot[2] is not None and hyp_slot[2] is not None:
+            single = ref_slot[2]
+            if single is None:
+                slots.append(self.match_slot(name, ref_slot, hyp_slot, mapping, removable))
+            elif hyp_slot is None:
+                # one text fill left over: what match_slot gives, without the greedy
+                verdicts = unpaired_text(single, config, reference=True, optional_slot=ref_slot[0].optional)
+                slots.append(SlotMatch(name, 0, ref_slot[1][0], (), ((0, None, verdicts),), _counts(verdicts)))
+            elif hyp_slot[2] is not None:
                 # the common case, one text fill on each side: no greedy needed
-                verdicts = compare_text(ref_slot[2], hyp_slot[2], how)
+                verdicts = compare_text(single, hyp_slot[2], how)
                 slots.append(SlotMatch(name, 0, ref_slot[1][0], hyp_slot[1][0], ((0, 0, verdicts),), _counts(verdicts)))
             else:
                 slots.append(self.match_slot(name, ref_slot, hyp_slot, mapping, removable))
         for name, hyp_slot in hyp_view.items():
-            if name not in ref_view:
+            if name in ref_view:
+                continue
+            if hyp_slot[2] is not None:  # one text fill left over, as above
+                verdicts = unpaired_text(hyp_slot[2], config, reference=False)
+                slots.append(SlotMatch(name, None, (), hyp_slot[1][0], ((None, 0, verdicts),), _counts(verdicts)))
+            else:
                 slots.append(self.match_slot(name, None, hyp_slot, mapping, removable))
         return InstanceMatch(ref, hyp, tuple(slots), Counts.total([slot.counts for slot in slots]))
 
@@ -432,9 +473,15 @@ class Mapper:
         matches: list[InstanceMatch] = []
         ref_instances = ref.instances if ref is not None else ()
         hyp_instances = hyp.instances if hyp is not None else ()
+        ref_by_type: dict[str, list[Instance]] = {}
+        for inst in ref_instances:
+            ref_by_type.setdefault(inst.type, []).append(inst)
+        hyp_by_type: dict[str, list[Instance]] = {}
+        for inst in hyp_instances:
+            hyp_by_type.setdefault(inst.type, []).append(inst)
         for type_name in order:
-            refs = [inst for inst in ref_instances if inst.type == type_name]
-            hyps = [inst for inst in hyp_instances if inst.type == type_name]
+            refs = ref_by_type.get(type_name, [])
+            hyps = hyp_by_type.get(type_name, [])
             if not refs and not hyps:
                 continue
             classes = None
@@ -449,10 +496,11 @@ class Mapper:
                     )
                 except TooManyPairs as error:
                     raise _too_many_pairs(refs, hyps, type_name, error.count) from None
-                # the F = 0 pairs are ranked by the shapes of their instances (see _shape)
+                # the F = 0 pairs are ranked by the shapes of their instances (see _shape),
+                # made only if some are left over (mapping does not change until then)
                 classes = (
-                    [self._shape(r, True, removable) for r in refs],
-                    [self._shape(h, False, removable) for h in hyps],
+                    Shapes(lambda r: self._shape(r, True, removable), refs),  # noqa: B023
+                    Shapes(lambda h: self._shape(h, False, removable), hyps),  # noqa: B023
                 )
             # A counted pair with a COR keeps its match: most of them are the chosen ones.
             counted: dict[tuple[int, int], InstanceMatch] = {}

@@ -137,12 +137,12 @@ def sharing_pairs(
     add = pairs.add
     for i, keys in enumerate(ref_keys):
         for key in keys:
-            holders = index.get(key)
-            if holders is None:
+            sharing: Sequence[int] | None = index.get(key)
+            if sharing is None:
                 if key != WILDCARD:
                     continue
-                holders = every
-            for j in holders:
+                sharing = every
+            for j in sharing:
                 add((i, j))
         if limit is not None and len(pairs) > limit:
             raise TooManyPairs(len(pairs))

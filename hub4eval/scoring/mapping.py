@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import cast
 from fractions import Fraction
 from operator import itemgetter
 
@@ -228,11 +229,13 @@ class Mapper:
                     single = prepare(fill, docid)
                     view[name] = (slot, ((single,),), single)
                 else:
-                    view[name] = (slot, ((fill,),), None)
+                    view[name] = (slot, ((cast(PointerFill, fill),),), None)
                 continue
             prepared = tuple(
                 [
-                    tuple([prepare(f, docid) if type(f) is TextFill else f for f in alternative.fills])
+                    tuple(
+                        [prepare(f, docid) if type(f) is TextFill else cast(PointerFill, f) for f in alternative.fills]
+                    )
                     for alternative in alternatives
                 ]
             )
@@ -256,7 +259,7 @@ class Mapper:
                 for alternative in alternatives:
                     for item in alternative:
                         if type(item) is PreparedFill:
-                            text_keys += text_keys_of(name, item, how)  # type: ignore[arg-type]
+                            text_keys += text_keys_of(name, item, how)
                         else:
                             pointers.append((name, item))  # type: ignore[arg-type]
             cached = cache[id(inst)] = (inst, text_keys, pointers)
@@ -319,6 +322,7 @@ class Mapper:
             if isinstance(ref_item, PreparedFill) and isinstance(hyp_item, PreparedFill):
                 verdicts = compare_text(ref_item, hyp_item, how)
                 return ((0, 0, verdicts),), _counts(verdicts)
+        chosen: list[tuple[int, int, tuple[tuple[Verdict, ...], Counts]]]
         if not ref_items or not hyp_items:
             chosen = []  # an instance mapped to nothing, or a slot on one side only
         elif all(type(item) is PointerFill for item in (*ref_items, *hyp_items)):
@@ -689,10 +693,10 @@ def iter_fill_pairs(matches: Sequence[SetMatch]) -> Iterator[FillPair]:
                 ref_items, hyp_items = slot.ref_items, slot.hyp_items
                 for i, j, verdicts in slot.pairs:
                     # the fill of each item: a PreparedFill's, or the PointerFill itself
-                    ref_fill = None if i is None else ref_items[i]
+                    ref_fill: Fill | Item | None = None if i is None else ref_items[i]
                     if type(ref_fill) is PreparedFill:
                         ref_fill = ref_fill.fill
-                    hyp_fill = None if j is None else hyp_items[j]
+                    hyp_fill: Fill | Item | None = None if j is None else hyp_items[j]
                     if type(hyp_fill) is PreparedFill:
                         hyp_fill = hyp_fill.fill
                     yield docid, type_name, name, ref, hyp, ref_fill, hyp_fill, verdicts  # type: ignore[misc]

@@ -61,6 +61,7 @@ MODULES: dict[str, tuple[str, list[str]]] = {
     "greedy": (
         "hub4eval/scoring/greedy.py",
         [
+            "tests/test_map_fast_paths.py",
             "tests/test_mutation_kills_mapping.py",
             "tests/test_mapping_extras.py",
             "tests/test_scoring_rules.py",
@@ -70,6 +71,7 @@ MODULES: dict[str, tuple[str, list[str]]] = {
     "mapping": (
         "hub4eval/scoring/mapping.py",
         [
+            "tests/test_map_fast_paths.py",
             "tests/test_mutation_kills_mapping.py",
             "tests/test_mutation_kills_verdicts.py",
             "tests/test_scoring_rules.py",
@@ -82,6 +84,7 @@ MODULES: dict[str, tuple[str, list[str]]] = {
     "verdicts": (
         "hub4eval/scoring/verdicts.py",
         [
+            "tests/test_map_fast_paths.py",
             "tests/test_mutation_kills_verdicts.py",
             "tests/test_scoring_rules.py",
             "tests/test_clean_example.py",
@@ -99,6 +102,7 @@ MODULES: dict[str, tuple[str, list[str]]] = {
     "fills": (
         "hub4eval/scoring/fills.py",
         [
+            "tests/test_map_fast_paths.py",
             "tests/test_mutation_kills_fills.py",
             "tests/test_mutation_kills_verdicts.py",
             "tests/test_scoring_rules.py",
@@ -110,6 +114,7 @@ MODULES: dict[str, tuple[str, list[str]]] = {
     "candidates": (
         "hub4eval/scoring/candidates.py",
         [
+            "tests/test_map_fast_paths.py",
             "tests/test_mutation_kills_candidates.py",
             "tests/test_candidates.py",
             "tests/test_mutation_kills_mapping.py",

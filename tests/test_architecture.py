@@ -26,6 +26,7 @@ RANKS = {
     "scoring": 4,
     "report": 5,
     "api": 6,
+    "parallel": 6,
     "cli": 7,
     "__init__": 8,
     "__main__": 8,

@@ -52,6 +52,25 @@ def _point_entries(result: ScoreResult) -> Iterator[str]:
             )
 
 
+def point_entries(result: ScoreResult) -> Iterator[str]:
+    """The JSON entry of every point, in order: made from the mapping, or read back
+    from the files of a result scored in groups of documents (:func:`write_point_file`)."""
+    if result.tally is None:
+        yield from _point_entries(result)
+        return
+    for path in result.tally.point_files:
+        with open(path, encoding="utf-8", newline="\n") as handle:
+            for line in handle:
+                yield line[:-1]
+
+
+def write_point_file(result: ScoreResult, path: str) -> None:
+    """Write the JSON entries of ``result``'s points to ``path``, one a line (JSON
+    escapes every line end inside an entry), for :func:`point_entries` to read back."""
+    with open(path, "w", encoding="utf-8", newline="\n") as handle:
+        _write_batched((entry + "\n" for entry in _point_entries(result)), handle)
+
+
 def iter_json_text(result: ScoreResult, extra: dict[str, Any] | None = None) -> Iterator[str]:
     """The §9 JSON in pieces: one top-level key per line, one entry of each table or list per line.
 
@@ -79,7 +98,7 @@ def iter_json_text(result: ScoreResult, extra: dict[str, Any] | None = None) -> 
         if n:
             yield ",\n"
         if key == "points":
-            yield from entries(key, _point_entries(result), "[", "]")
+            yield from entries(key, point_entries(result), "[", "]")
             continue
         value = data[key]
         if isinstance(value, dict) and value and all(isinstance(v, dict) for v in value.values()):

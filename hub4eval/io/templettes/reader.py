@@ -16,6 +16,11 @@ from lark import Lark
 from lark import __version__ as lark_version
 from lark.exceptions import UnexpectedInput, VisitError
 
+try:  # lark 1.3: a parse may start at an offset of its text, with the lines before counted
+    from lark.lexer import TextSlice
+except ImportError:  # older lark: the lexer reads the blank lines (slower, the same result)
+    TextSlice = None
+
 from hub4eval.errors import InputError, InputWarning
 from hub4eval.io.files import read_text
 from hub4eval.io.templettes.builders import InstanceBuilder, TokenBuilder
@@ -91,7 +96,7 @@ def read_templates(path: str | Path, role: Role = "reference", encoding: str = "
     return parse_templates(text, name, role)
 
 
-def parse_templates(text: str, path: str = "<string>", role: Role = "reference") -> TemplateSet:
+def parse_templates(text: str, path: str = "<string>", role: Role = "reference", *, first_line: int = 1) -> TemplateSet:
     """Parse the text of a templette file.
 
     Args:
@@ -101,6 +106,9 @@ def parse_templates(text: str, path: str = "<string>", role: Role = "reference")
             ``[...]`` marks minimal strings and ``/`` starts an alternative; in
             a hypothesis brackets are literal, ``/`` is an error and only the
             first extent of a fill is kept.
+        first_line: the line of the file on which ``text`` starts (a part of
+            a file, read on its own: the positions of instances, fills and
+            messages are those in the whole file).
 
     Returns:
         The template set: instances grouped by the DOCID of their headers, in
@@ -123,7 +131,7 @@ def parse_templates(text: str, path: str = "<string>", role: Role = "reference")
     collecting = gc.isenabled()
     gc.disable()
     try:
-        instances, pointers, warnings = _parse(source, text, path, role)
+        instances, pointers, warnings = _parse(source, text, path, role, first_line)
         _check_headers(instances, path)
         _check_pointers(instances, pointers, path)
         if not instances:
@@ -140,7 +148,7 @@ def parse_templates(text: str, path: str = "<string>", role: Role = "reference")
 
 
 def _parse(
-    source: str, text: str, path: str, role: Role
+    source: str, text: str, path: str, role: Role, first_line: int = 1
 ) -> tuple[tuple[Instance, ...], list[PointerFill], list[InputWarning]]:
     """The instances, pointer fills and warnings of a file, or the InputError
     of its first problem.
@@ -151,6 +159,14 @@ def _parse(
     whatever the instance-level parser saw.  (Checks across the whole file, such
     as duplicate headers, come after either parser.)
     """
+    if first_line > 1:
+        # Lark counts the lines of a text slice's start with str.count (the
+        # lexer would match each blank line): the parse starts on first_line.
+        skipped = first_line - 1
+        text = "\n" * skipped + text
+        source = "\n" * skipped + source
+        if TextSlice is not None:
+            source = TextSlice(source, skipped, len(source))  # type: ignore[assignment]
     parser, builder = _parser("start")
     builder.reset(path, role)
     try:

@@ -281,7 +281,7 @@ def score_grouped(
     done = 0
     outcomes: list[_Outcome] = []
     try:
-        for group, outcome in zip(groups, _outcomes(job, groups, jobs)):
+        for group, outcome in zip(groups, _outcomes(job, groups, jobs), strict=True):
             if outcome is None or outcome.warnings != expected_warnings:
                 raise Ungroupable
             outcomes.append(outcome)
@@ -323,8 +323,8 @@ def _in_file_order(
 ) -> Iterator[list[tuple[str, ...]]]:
     """The events of every instance set of one file, in the file's order of DOCIDs."""
     by_docid: dict[str, list[tuple[str, ...]]] = {}
-    for outcome, group in zip(outcomes, groups):
+    for outcome, group in zip(outcomes, groups, strict=True):
         docids = group.ref_docids if role == "ref_events" else group.hyp_docids
-        by_docid.update(zip(docids, getattr(outcome, role)))
+        by_docid.update(zip(docids, getattr(outcome, role), strict=True))
     for docid in parts.parts:
         yield by_docid[docid]

@@ -96,7 +96,9 @@ def read_templates(path: str | Path, role: Role = "reference", encoding: str = "
     return parse_templates(text, name, role)
 
 
-def parse_templates(text: str, path: str = "<string>", role: Role = "reference", *, first_line: int = 1) -> TemplateSet:
+def parse_templates(
+    text: str, path: str = "<string>", role: Role = "reference", *, first_line: int = 1, check_pointers: bool = True
+) -> TemplateSet:
     """Parse the text of a templette file.
 
     Args:
@@ -109,6 +111,9 @@ def parse_templates(text: str, path: str = "<string>", role: Role = "reference",
         first_line: the line of the file on which ``text`` starts (a part of
             a file, read on its own: the positions of instances, fills and
             messages are those in the whole file).
+        check_pointers: False leaves out the check that every pointer names
+            an instance of the text (for a part of a file whose instances
+            are checked together with the other parts: :func:`check_pointers`).
 
     Returns:
         The template set: instances grouped by the DOCID of their headers, in
@@ -133,7 +138,8 @@ def parse_templates(text: str, path: str = "<string>", role: Role = "reference",
     try:
         instances, pointers, warnings = _parse(source, text, path, role, first_line)
         _check_headers(instances, path)
-        _check_pointers(instances, pointers, path)
+        if check_pointers:
+            _check_pointers(instances, pointers, path)
         if not instances:
             warnings.append(InputWarning("no instances in the file", path))
         return TemplateSet(
@@ -215,6 +221,21 @@ def _check_headers(instances: tuple[Instance, ...], path: str) -> None:
                 instance.column,
                 hint=f"the same header is already on line {first.line}; renumber one of them",
             )
+
+
+def check_pointers(instances: tuple[Instance, ...], path: str) -> None:
+    """The check of :func:`parse_templates` that every pointer names an instance
+    of the same instance set, on instances in file order (parts of a file read
+    on their own, together)."""
+    pointers = [
+        fill
+        for instance in instances
+        for slot in instance.slots
+        for alternative in slot.alternatives
+        for fill in alternative.fills
+        if type(fill) is PointerFill
+    ]
+    _check_pointers(instances, pointers, path)
 
 
 def _check_pointers(instances: tuple[Instance, ...], pointers: list[PointerFill], path: str) -> None:

@@ -23,7 +23,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from hub4eval.io.templettes.reader import _check_headers, _group, parse_templates
+from hub4eval.io.templettes.reader import _check_headers, _group, check_pointers, parse_templates
 from hub4eval.model import TemplateSet
 
 # A header line: <TYPE-DOCID-N> := at the start of a line (blanks before it allowed).
@@ -61,17 +61,15 @@ def split_documents(path: str, encoding: str = "utf-8") -> DocumentParts | None:
         return None
     begin = 3 if data.startswith(b"\xef\xbb\xbf") and codecs.lookup(encoding).name == "utf-8" else 0
     parts: dict[str, list[Part]] = {}
-    line = 1 + data.count(b"\n", 0, begin)
+    line = 1
     previous_start = -1
     previous_docid = ""
     count = 0
     for match in _HEADER.finditer(data, begin):
         start = match.start()
-        if previous_start < 0:
-            if _PREAMBLE.fullmatch(data, begin, start) is None:
-                return None  # something the parser must judge comes before the first header
-        else:
-            line += data.count(b"\n", previous_start, start)
+        if previous_start < 0 and _PREAMBLE.fullmatch(data, begin, start) is None:
+            return None  # something the parser must judge comes before the first header
+        line += data.count(b"\n", max(previous_start, begin), start)
         name = match.group(1)
         first = name.find(b"-")
         last = name.rfind(b"-")
@@ -132,11 +130,14 @@ def read_parts(path: str, encoding: str, parts: Sequence[Part], role: str) -> Te
         for start, end, line in parts:
             handle.seek(start)
             text = handle.read(end - start).decode(encoding)
-            sets.append(parse_templates(text, path, role, first_line=line))  # type: ignore[arg-type]
+            sets.append(
+                parse_templates(text, path, role, first_line=line, check_pointers=len(parts) == 1)  # type: ignore[arg-type]
+            )
     if len(sets) == 1:
         return sets[0]
     instances = tuple(inst for tset in sets for inst in tset.instances)
     _check_headers(instances, path)
+    check_pointers(instances, path)
     return TemplateSet(
         _group(instances),
         role=role,  # type: ignore[arg-type]

@@ -91,8 +91,7 @@ class Tally:
         set_counts: list[tuple[str, Counts]] = []
         point_files: list[str] = []
         for tally in tallies:
-            for key, times in tally.key_counts.items():  # keys hold the DOCID: groups never share one
-                key_counts[key] = key_counts.get(key, 0) + times
+            key_counts.update(tally.key_counts)  # keys hold the DOCID, and groups never share one
             instance_pairs += tally.instance_pairs
             set_pairs += tally.set_pairs
             set_counts += tally.set_counts

@@ -270,3 +270,19 @@ def test_the_default_is_every_core_for_large_inputs_only():
     sample = [EXAMPLES / "sample" / "ref.tpl", EXAMPLES / "sample" / "hyp.tpl"]
     assert parallel.default_jobs(sample) == 1
     assert parallel.input_size(sample) < parallel.SMALL_INPUT
+
+
+def test_a_hypothesis_in_another_order_than_the_reference_gives_the_same_json(files, tmp_path):
+    # every instance of the hypothesis in reverse order: documents reversed and
+    # each document's instances too, so every group reads many parts of the file
+    instances = Path(files[1]).read_text(encoding="utf-8").rstrip("\n").split("\n<")
+    reversed_text = "\n".join(
+        (text if text.startswith("<") else "<" + text).rstrip("\n") for text in reversed(instances)
+    )
+    (tmp_path / "hyp.tpl").write_text(reversed_text + "\n", encoding="utf-8")
+    hyp = str(tmp_path / "hyp.tpl")
+    whole = api.score_files(files[0], hyp)
+    for jobs, size in ((1, 4), (2, 3), (3, 7)):
+        grouped = _grouped(files[0], hyp, jobs, size)
+        assert grouped.tally is not None
+        assert _json(grouped) == _json(whole)

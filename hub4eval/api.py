@@ -435,28 +435,51 @@ def score_files(
         raise ValueError(f"keep must be 'matches' or 'counts', not {keep!r}")
     if jobs is not None and jobs < 1:
         raise UsageError(f"--jobs must be 1 or more, got {jobs}", hint="e.g. --jobs 2; leave it out for every core")
-    if keep == "counts" and ref_text is None and hyp_text is None:
+    read_corpora = None
+    if keep == "counts" and not ceiling:
         from hub4eval import parallel
 
         _check_options(ref_text, hyp_text, doc_tag, docno_tag, text_format, hyp_text_format)
         paths = (ref_path, hyp_path)
         workers = parallel.default_jobs(paths) if jobs is None else jobs
         if workers > 1 or group_documents is not None or parallel.input_size(paths) >= parallel.SMALL_INPUT:
-            try:
-                return parallel.score_grouped(
-                    ref_path,
-                    hyp_path,
-                    config=config,
-                    encoding=encoding,
-                    jobs=workers,
-                    group_documents=group_documents,
-                    progress=progress,
-                    point_writer=point_writer,
-                )
-            except parallel.Ungroupable:
-                pass  # scored whole below: the same result, or the error at its place in the file
+            corpora: list[Corpus | None] | None = [None, None]
+            if ref_text is not None:
+                try:
+                    corpora = _read_corpora(
+                        ref_text, hyp_text, config, encoding, doc_tag, docno_tag, text_format, hyp_text_format
+                    )
+                except InputError:
+                    corpora = None  # reported below, after the templette files' own errors, as always
+            if corpora is not None and _same_texts(corpora, config):
+                try:
+                    return parallel.score_grouped(
+                        ref_path,
+                        hyp_path,
+                        config=config,
+                        encoding=encoding,
+                        jobs=workers,
+                        group_documents=group_documents,
+                        progress=progress,
+                        point_writer=point_writer,
+                        ref_corpus=corpora[0],
+                        hyp_corpus=corpora[1],
+                    )
+                except parallel.Ungroupable:
+                    pass  # scored whole below: the same result, or the error at its place in the file
+            read_corpora = corpora
     ref, hyp, corpora = _read_inputs(
-        ref_path, hyp_path, ref_text, hyp_text, config, encoding, doc_tag, docno_tag, text_format, hyp_text_format
+        ref_path,
+        hyp_path,
+        ref_text,
+        hyp_text,
+        config,
+        encoding,
+        doc_tag,
+        docno_tag,
+        text_format,
+        hyp_text_format,
+        corpora=read_corpora,
     )
     assert hyp is not None
     return score(
@@ -496,6 +519,7 @@ def _read_inputs(
     docno_tag: str,
     text_format: str | None = None,
     hyp_text_format: str | None = None,
+    corpora: list[Corpus | None] | None = None,
 ) -> tuple[TemplateSet, TemplateSet | None, list[Corpus | None]]:
     """The templette files and the two corpora (None where not given), checked.
 
@@ -504,6 +528,32 @@ def _read_inputs(
     _check_options(ref_text, hyp_text, doc_tag, docno_tag, text_format, hyp_text_format)
     ref = read_templates_checked(ref_path, "reference", encoding, doc_tag)
     hyp = None if hyp_path is None else read_templates_checked(hyp_path, "hypothesis", encoding, doc_tag)
+    if corpora is None:
+        corpora = _read_corpora(ref_text, hyp_text, config, encoding, doc_tag, docno_tag, text_format, hyp_text_format)
+    return ref, hyp, corpora
+
+
+def _same_texts(corpora: Sequence[Corpus | None], config: ScoreConfig) -> bool:
+    """Whether scoring with these corpora aligns no texts (then it can go by groups of documents)."""
+    ref_corpus, hyp_corpus = corpora
+    if ref_corpus is None:
+        return hyp_corpus is None
+    if config.unsegmented is True or not ref_corpus.segmented:
+        return False
+    return hyp_corpus is None or (hyp_corpus.segmented and not texts_differ(ref_corpus, hyp_corpus))
+
+
+def _read_corpora(
+    ref_text: str | Path | None,
+    hyp_text: str | Path | None,
+    config: ScoreConfig,
+    encoding: str,
+    doc_tag: str,
+    docno_tag: str,
+    text_format: str | None = None,
+    hyp_text_format: str | None = None,
+) -> list[Corpus | None]:
+    """The two corpora (None where not given)."""
     corpora: list[Corpus | None] = []
     for path, form in ((ref_text, text_format), (hyp_text, hyp_text_format or text_format)):
         if path is None:
@@ -525,7 +575,7 @@ def _read_inputs(
             )
         except MemoryError:
             raise too_large_error(path) from None
-    return ref, hyp, corpora
+    return corpora
 
 
 __all__: Sequence[str] = ("score", "score_files", "project_files", "texts_differ", "load_glm")

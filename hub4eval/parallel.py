@@ -39,7 +39,7 @@ from typing import Any
 from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError
 from hub4eval.io.templettes.split import DocumentParts, Part, read_parts, runs, split_documents
-from hub4eval.model import PointerFill, TemplateSet
+from hub4eval.model import Corpus, PointerFill, TemplateSet
 from hub4eval.scoring.mapping import type_order
 from hub4eval.scoring.result import ScoreResult, Tally
 
@@ -96,6 +96,8 @@ class _Job:
     config: ScoreConfig
     point_dir: str | None
     point_writer: Callable[[ScoreResult, str], None] | None
+    ref_corpus: Corpus | None = None
+    hyp_corpus: Corpus | None = None
 
 
 @dataclass(frozen=True)
@@ -208,7 +210,7 @@ def _score_group(job: _Job, group: _Group) -> _Outcome | None:
         if tuple(s.docid for s in hyp.instance_sets) != group.hyp_docids:
             return None
         order = type_order(ref, hyp)
-        result = score(ref, hyp, config=job.config, ceiling=False)
+        result = score(ref, hyp, ref_corpus=job.ref_corpus, hyp_corpus=job.hyp_corpus, config=job.config, ceiling=False)
     except (InputError, UnicodeDecodeError, MemoryError):
         return None
     point_file = None
@@ -230,13 +232,23 @@ def _context() -> Any:
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
 
+_JOB: list[_Job] = []  # a worker's job, given once when it starts (the corpora are not sent per group)
+
+
+def _start_worker(job: _Job) -> None:
+    _JOB[:] = [job]
+
+
+def _score_in_worker(group: _Group) -> _Outcome | None:
+    return _score_group(_JOB[0], group)
+
+
 def _outcomes(job: _Job, groups: list[_Group], jobs: int) -> Iterator[_Outcome | None]:
-    work = partial(_score_group, job)
     if jobs <= 1 or len(groups) <= 1:
-        yield from map(work, groups)
+        yield from map(partial(_score_group, job), groups)
         return
-    with _context().Pool(min(jobs, len(groups))) as pool:
-        yield from pool.imap(work, groups, chunksize=1)
+    with _context().Pool(min(jobs, len(groups)), initializer=_start_worker, initargs=(job,)) as pool:
+        yield from pool.imap(_score_in_worker, groups, chunksize=1)
 
 
 def score_grouped(
@@ -249,8 +261,14 @@ def score_grouped(
     group_documents: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     point_writer: Callable[[ScoreResult, str], None] | None = None,
+    ref_corpus: Corpus | None = None,
+    hyp_corpus: Corpus | None = None,
 ) -> ScoreResult:
-    """Score two templette files (no texts) group by group, ``jobs`` groups at a time.
+    """Score two templette files group by group, ``jobs`` groups at a time.
+
+    The corpora, when given, must not need aligning (the same texts, or a
+    reference text only): every group is checked against them and scored with
+    them as :func:`hub4eval.api.score` scores the whole files.
 
     The result keeps a :class:`~hub4eval.scoring.result.Tally`, not the
     mapping; with ``point_writer`` each group's points are written with it
@@ -270,13 +288,15 @@ def score_grouped(
     empty = score(
         TemplateSet((), role="reference", path=str(ref_path)),
         TemplateSet((), role="hypothesis", path=str(hyp_path)),
+        ref_corpus=ref_corpus,
+        hyp_corpus=hyp_corpus,
         config=config,
         ceiling=False,
     )
     expected_warnings = tuple(str(w) for w in empty.warnings)
     groups = plan(ref, hyp, jobs, group_documents)
     point_dir = tempfile.mkdtemp(prefix="hub4eval-points-") if point_writer is not None else None
-    job = _Job(str(ref_path), str(hyp_path), encoding, config, point_dir, point_writer)
+    job = _Job(str(ref_path), str(hyp_path), encoding, config, point_dir, point_writer, ref_corpus, hyp_corpus)
     total = len(ref.parts)
     done = 0
     outcomes: list[_Outcome] = []
@@ -309,11 +329,14 @@ def score_grouped(
         raise
     if point_dir is not None:
         atexit.register(shutil.rmtree, point_dir, True)  # if not discarded before (the CLI does)
+    if empty.alignment is not None:
+        raise Ungroupable  # not reached: the caller gives only texts that need no aligning
     return ScoreResult(
         matches=(),
         config=config,
         signature=empty.signature,
         warnings=empty.warnings,
+        wer=empty.wer,
         tally=Tally.join(o.tally for o in outcomes),
     )
 

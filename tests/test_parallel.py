@@ -286,3 +286,24 @@ def test_a_hypothesis_in_another_order_than_the_reference_gives_the_same_json(fi
         grouped = _grouped(files[0], hyp, jobs, size)
         assert grouped.tally is not None
         assert _json(grouped) == _json(whole)
+
+
+@pytest.mark.parametrize("example", ["sample", "clean"])
+def test_the_same_texts_are_scored_in_groups_with_the_same_json(example):
+    ref, hyp, text = (str(EXAMPLES / example / name) for name in ("ref.tpl", "hyp.tpl", "text.sgml"))
+    for texts in ({"ref_text": text, "hyp_text": text}, {"ref_text": text}):
+        whole = api.score_files(ref, hyp, **texts)
+        for jobs in (1, 2, 3):
+            grouped = _grouped(ref, hyp, jobs, size=1, **texts)
+            assert grouped.tally is not None
+            assert _json(grouped) == _json(whole)
+            assert grouped.signature == whole.signature
+
+
+def test_texts_that_differ_are_scored_whole_in_one_process():
+    asr = EXAMPLES / "asr"
+    files = (str(asr / "ref.tpl"), str(asr / "hyp.tpl"))
+    texts = {"ref_text": str(asr / "reference.sgml"), "hyp_text": str(asr / "asr_unsegmented.sgml")}
+    grouped = _grouped(*files, 2, size=1, **texts)
+    assert grouped.tally is None and grouped.ceiling is not None
+    assert _json(grouped) == _json(api.score_files(*files, **texts))

@@ -420,7 +420,8 @@ def score_files(
     (:mod:`hub4eval.io.formats`).
 
     ``keep="counts"`` asks only for counts and the mapping's pairs: then,
-    without texts, the files may be scored in groups of documents
+    unless texts must be aligned (or ``ceiling`` is True), the files may be
+    scored in groups of documents
     (:mod:`hub4eval.parallel`), ``jobs`` processes at a time (None: every
     core, one for files under 4 MB), and large files always are (a group at a
     time with ``jobs=1``: the memory of a group, not of the whole files). The

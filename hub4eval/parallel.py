@@ -284,15 +284,18 @@ def score_grouped(
     hyp = split_documents(str(hyp_path), encoding) if ref is not None else None
     if ref is None or hyp is None or ref.parts.keys().isdisjoint(hyp.parts):
         raise Ungroupable
-    # the options' warnings and signature, as scoring the whole files gives them
-    empty = score(
-        TemplateSet((), role="reference", path=str(ref_path)),
-        TemplateSet((), role="hypothesis", path=str(hyp_path)),
-        ref_corpus=ref_corpus,
-        hyp_corpus=hyp_corpus,
-        config=config,
-        ceiling=False,
-    )
+    # the options' (and texts') warnings and signature, as scoring the whole files gives them
+    try:
+        empty = score(
+            TemplateSet((), role="reference", path=str(ref_path)),
+            TemplateSet((), role="hypothesis", path=str(hyp_path)),
+            ref_corpus=ref_corpus,
+            hyp_corpus=hyp_corpus,
+            config=config,
+            ceiling=False,
+        )
+    except InputError:
+        raise Ungroupable from None  # the whole files report it, after their own errors
     expected_warnings = tuple(str(w) for w in empty.warnings)
     groups = plan(ref, hyp, jobs, group_documents)
     point_dir = tempfile.mkdtemp(prefix="hub4eval-points-") if point_writer is not None else None

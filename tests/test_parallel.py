@@ -307,3 +307,13 @@ def test_texts_that_differ_are_scored_whole_in_one_process():
     grouped = _grouped(*files, 2, size=1, **texts)
     assert grouped.tally is None and grouped.ceiling is not None
     assert _json(grouped) == _json(api.score_files(*files, **texts))
+
+
+def test_spawned_workers_give_the_same_json(files, monkeypatch):
+    # where fork is missing (Windows) the workers are spawned: everything they get and give is pickled
+    import multiprocessing
+
+    monkeypatch.setattr(parallel, "_context", lambda: multiprocessing.get_context("spawn"))
+    grouped = _grouped(*files, 2, size=10)
+    assert grouped.tally is not None
+    assert _json(grouped) == _json(api.score_files(*files))

@@ -10,8 +10,8 @@ adds the anchor of scoring the files whole in one process, as before --jobs
 
 Printed per case, best of ``--repeat``: wall seconds, CPU seconds of the
 process and its workers (user + sys), the speed-up (wall of --jobs 1 / wall
-of this case; the CPU ratio beside it), the peak RSS of the largest single
-process, and the peak of the whole process tree (sampled every 50 ms from
+of this case; the CPU ratio beside it), the peak RSS of the hub4eval
+process itself, and the peak of the whole process tree (sampled every 50 ms from
 /proc, Linux only). On a shared machine wall times depend on the load: the
 load average is printed with each case.
 """
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -56,31 +55,34 @@ def _tree_rss(pid: int) -> int:
 
 
 def run(command: list[str]) -> dict[str, float]:
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    peak = [0]
-    done = threading.Event()
+    with tempfile.TemporaryFile() as err:
+        process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=err)
+        peak = [0]
+        done = threading.Event()
 
-    def sample() -> None:
-        while not done.is_set():
-            peak[0] = max(peak[0], _tree_rss(process.pid))
-            done.wait(0.05)
+        def sample() -> None:
+            while not done.is_set():
+                peak[0] = max(peak[0], _tree_rss(process.pid))
+                done.wait(0.05)
 
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
-    _, err = process.communicate()
-    wall = time.perf_counter() - start
-    done.set()
-    sampler.join()
-    if process.returncode != 0:
-        raise SystemExit(f"failed ({process.returncode}): {' '.join(command)}\n{err.decode(errors='replace')}")
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        # wait4: the usage of this process and the workers it waited for, not of earlier cases
+        _, status, usage = os.wait4(process.pid, 0)
+        process.returncode = os.waitstatus_to_exitcode(status)
+        wall = time.perf_counter() - start
+        done.set()
+        sampler.join()
+        if process.returncode != 0:
+            err.seek(0)
+            message = err.read().decode(errors="replace")
+            raise SystemExit(f"failed ({process.returncode}): {' '.join(command)}\n{message}")
     return {
         "wall": wall,
-        "cpu": (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime),
-        # ru_maxrss of RUSAGE_CHILDREN: the largest of the waited-for processes so far (KiB)
-        "max_process_mb": after.ru_maxrss / 1024,
+        "cpu": usage.ru_utime + usage.ru_stime,
+        # ru_maxrss of wait4: the peak of that process itself (KiB); the workers are in tree_mb
+        "max_process_mb": usage.ru_maxrss / 1024,
         "tree_mb": peak[0] / 2**20,
     }
 
@@ -117,7 +119,7 @@ def main() -> None:
     anchor = best.get("--jobs 1")
     print()
     print(
-        "| case | wall s | CPU s | speed-up vs --jobs 1 (wall) | CPU ratio | largest process MB | process tree MB | load |"
+        "| case | wall s | CPU s | speed-up vs --jobs 1 (wall) | CPU ratio | main process MB | process tree MB | load |"
     )
     print("|---|---|---|---|---|---|---|---|")
     for name, got in best.items():
@@ -132,7 +134,7 @@ def main() -> None:
         "speed-up: wall of --jobs 1 / wall of the case (best of the rounds); CPU ratio: CPU of the case / CPU of --jobs 1"
     )
     print(
-        "largest process: peak RSS of the largest single process; process tree: sampled peak of the sum over the tree"
+        "main process: peak RSS of the hub4eval process (wait4); process tree: sampled peak of the sum over it and its workers"
     )
 
 

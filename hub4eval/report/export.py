@@ -135,6 +135,11 @@ def _write_batched(pieces: Iterable[str], handle: TextIO, size: int = 4096) -> N
     than the writing itself for the million small pieces of a large --json."""
     batch: list[str] = []
     for piece in pieces:
+        if len(piece) > 1 << 16:  # a large piece (a group's points) is written at once, never held in a batch
+            handle.write("".join(batch))
+            batch.clear()
+            handle.write(piece)
+            continue
         batch.append(piece)
         if len(batch) >= size:
             handle.write("".join(batch))

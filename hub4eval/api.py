@@ -410,6 +410,10 @@ def score_files(
     ceiling: bool | None = None,
     text_format: str | None = None,
     hyp_text_format: str | None = None,
+    jobs: int | None = 1,
+    keep: str = "matches",
+    point_writer: Callable[[ScoreResult, str], None] | None = None,
+    group_documents: int | None = None,
 ) -> ScoreResult:
     """Read the files and :func:`score` them; the CLI's ``score`` command.
 
@@ -417,15 +421,95 @@ def score_files(
     (``sgml``, ``ctm``, ``trn``, ``stm``, ``txt``; None: by extension),
     ``hyp_text_format`` overrides it for the hypothesis text
     (:mod:`hub4eval.io.formats`).
+
+    ``keep="counts"`` asks only for counts and the mapping's pairs: then,
+    unless texts must be aligned (or ``ceiling`` is True), the files may be
+    scored in groups of documents
+    (:mod:`hub4eval.parallel`), ``jobs`` processes at a time (None: every
+    core, one for files under 4 MB), and large files always are (a group at a
+    time with ``jobs=1``: the memory of a group, not of the whole files). The
+    result is the same; it holds a ``tally`` instead of the mapping, and its
+    points only as JSON entries written by ``point_writer(result, path)`` per
+    group (:func:`hub4eval.report.export.write_point_file`), if given.
+    ``group_documents`` sets the documents per group (None: from the input's
+    size). ``keep="matches"`` (the default) keeps everything, in one process.
     """
     config = config or ScoreConfig()
+    if keep not in ("matches", "counts"):
+        raise ValueError(f"keep must be 'matches' or 'counts', not {keep!r}")
+    if jobs is not None and jobs < 1:
+        raise UsageError(f"--jobs must be 1 or more, got {jobs}", hint="e.g. --jobs 2; leave it out for every core")
+    read_corpora = None
+    if keep == "counts" and not ceiling:
+        from hub4eval import parallel
+
+        _check_options(ref_text, hyp_text, doc_tag, docno_tag, text_format, hyp_text_format)
+        paths = (ref_path, hyp_path)
+        workers = parallel.default_jobs(paths) if jobs is None else jobs
+        if workers > 1 or group_documents is not None or parallel.input_size(paths) >= parallel.SMALL_INPUT:
+            corpora: list[Corpus | None] | None = [None, None]
+            if ref_text is not None:
+                try:
+                    corpora = _read_corpora(
+                        ref_text, hyp_text, config, encoding, doc_tag, docno_tag, text_format, hyp_text_format
+                    )
+                except InputError:
+                    corpora = None  # reported below, after the templette files' own errors, as always
+            if corpora is not None and _same_texts(corpora, config):
+                try:
+                    return parallel.score_grouped(
+                        ref_path,
+                        hyp_path,
+                        config=config,
+                        encoding=encoding,
+                        jobs=workers,
+                        group_documents=group_documents,
+                        progress=progress,
+                        point_writer=point_writer,
+                        ref_corpus=corpora[0],
+                        hyp_corpus=corpora[1],
+                    )
+                except parallel.Ungroupable:
+                    pass  # scored whole below: the same result, or the error at its place in the file
+            read_corpora = corpora
     ref, hyp, corpora = _read_inputs(
-        ref_path, hyp_path, ref_text, hyp_text, config, encoding, doc_tag, docno_tag, text_format, hyp_text_format
+        ref_path,
+        hyp_path,
+        ref_text,
+        hyp_text,
+        config,
+        encoding,
+        doc_tag,
+        docno_tag,
+        text_format,
+        hyp_text_format,
+        corpora=read_corpora,
     )
     assert hyp is not None
     return score(
         ref, hyp, ref_corpus=corpora[0], hyp_corpus=corpora[1], config=config, progress=progress, ceiling=ceiling
     )
+
+
+def _check_options(
+    ref_text: str | Path | None,
+    hyp_text: str | Path | None,
+    doc_tag: str,
+    docno_tag: str,
+    text_format: str | None,
+    hyp_text_format: str | None,
+) -> None:
+    """The checks of the options that come before any file is read."""
+    if hyp_text is not None and ref_text is None:
+        raise UsageError("--hyp-text needs --ref-text", hint="give the reference text too")
+    _check_tag(doc_tag, "--doc-tag")
+    _check_tag(docno_tag, "--docno-tag")
+    if doc_tag.upper() == docno_tag.upper():
+        raise UsageError(f"--doc-tag and --docno-tag are both {doc_tag!r}", hint="they name different elements")
+    from hub4eval.io.formats import check_text_format
+
+    check_text_format(text_format)
+    check_text_format(hyp_text_format, "--hyp-text-format")
 
 
 def _read_inputs(
@@ -439,24 +523,42 @@ def _read_inputs(
     docno_tag: str,
     text_format: str | None = None,
     hyp_text_format: str | None = None,
+    corpora: list[Corpus | None] | None = None,
 ) -> tuple[TemplateSet, TemplateSet | None, list[Corpus | None]]:
     """The templette files and the two corpora (None where not given), checked.
 
     ``text_format`` reads both texts, ``hyp_text_format`` overrides it for the
     hypothesis text (None: by the file's extension)."""
-    if hyp_text is not None and ref_text is None:
-        raise UsageError("--hyp-text needs --ref-text", hint="give the reference text too")
-    _check_tag(doc_tag, "--doc-tag")
-    _check_tag(docno_tag, "--docno-tag")
-    if doc_tag.upper() == docno_tag.upper():
-        raise UsageError(f"--doc-tag and --docno-tag are both {doc_tag!r}", hint="they name different elements")
+    _check_options(ref_text, hyp_text, doc_tag, docno_tag, text_format, hyp_text_format)
     ref = read_templates_checked(ref_path, "reference", encoding, doc_tag)
     hyp = None if hyp_path is None else read_templates_checked(hyp_path, "hypothesis", encoding, doc_tag)
-    corpora: list[Corpus | None] = []
-    from hub4eval.io.formats import check_text_format
+    if corpora is None:
+        corpora = _read_corpora(ref_text, hyp_text, config, encoding, doc_tag, docno_tag, text_format, hyp_text_format)
+    return ref, hyp, corpora
 
-    check_text_format(text_format)
-    check_text_format(hyp_text_format, "--hyp-text-format")
+
+def _same_texts(corpora: Sequence[Corpus | None], config: ScoreConfig) -> bool:
+    """Whether scoring with these corpora aligns no texts (then it can go by groups of documents)."""
+    ref_corpus, hyp_corpus = corpora
+    if ref_corpus is None:
+        return hyp_corpus is None
+    if config.unsegmented is True or not ref_corpus.segmented:
+        return False
+    return hyp_corpus is None or (hyp_corpus.segmented and not texts_differ(ref_corpus, hyp_corpus))
+
+
+def _read_corpora(
+    ref_text: str | Path | None,
+    hyp_text: str | Path | None,
+    config: ScoreConfig,
+    encoding: str,
+    doc_tag: str,
+    docno_tag: str,
+    text_format: str | None = None,
+    hyp_text_format: str | None = None,
+) -> list[Corpus | None]:
+    """The two corpora (None where not given)."""
+    corpora: list[Corpus | None] = []
     for path, form in ((ref_text, text_format), (hyp_text, hyp_text_format or text_format)):
         if path is None:
             corpora.append(None)
@@ -477,7 +579,7 @@ def _read_inputs(
             )
         except MemoryError:
             raise too_large_error(path) from None
-    return ref, hyp, corpora
+    return corpora
 
 
 __all__: Sequence[str] = ("score", "score_files", "project_files", "texts_differ", "load_glm")

@@ -2,7 +2,7 @@
 
 Ranks (a module may import only from ranks at or below its own):
 util 0 < foundation (errors, config, model) 1 < io 2 < text 3 < scoring 4
-< report 5 < api 6 < cli 7. Within a rank any import is allowed. Checked on
+< report 5 < api, parallel 6 < cli 7. Within a rank any import is allowed. Checked on
 every ``import`` statement, including those inside functions.
 """
 
@@ -26,6 +26,7 @@ RANKS = {
     "scoring": 4,
     "report": 5,
     "api": 6,
+    "parallel": 6,
     "cli": 7,
     "__init__": 8,
     "__main__": 8,

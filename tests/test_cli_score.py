@@ -5,9 +5,11 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import subprocess
 import sys
 
+import pytest
 from conftest import EXAMPLES
 from typer.testing import CliRunner
 
@@ -125,20 +127,30 @@ def test_missing_file_is_one_line_exit_2(tmp_path):
     assert result.stderr == f"{tmp_path / 'nope.tpl'}: no such file (hint: check the path and the current directory)\n"
 
 
-def test_real_subprocess_scores_the_sample():
+@pytest.mark.parametrize("columns", [None, "80"])
+def test_real_subprocess_scores_the_sample(columns):
+    # piped: the width is $COLUMNS when set (readline sets it in some terminals), else 160;
+    # at 80 columns the headline's counts go on a line of their own
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"} | ({"COLUMNS": columns} if columns else {})
     proc = subprocess.run(
         [sys.executable, "-m", "hub4eval", "score", str(SAMPLE / "ref.tpl"), str(SAMPLE / "hyp.tpl")],
         capture_output=True,
         text=True,
         check=False,
+        env=env,
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
     # the procedure's sample: 13 points (6 content, 6 extent, 1 pointer), all correct
-    assert (
-        "F = 100.0  REC = 100.0  PRE = 100.0  (POS 13  ACT 13  COR 13  INC 0  MIS 0  SPU 0  OPT 0  REM 0)"
-        in proc.stdout
+    metrics, counts = (
+        "F = 100.0  REC = 100.0  PRE = 100.0",
+        "(POS 13  ACT 13  COR 13  INC 0  MIS 0  SPU 0  OPT 0  REM 0)",
     )
+    lines = proc.stdout.splitlines()
+    if columns is None:
+        assert f"{metrics}  {counts}" in lines
+    else:
+        assert lines[lines.index(metrics) + 1] == counts
     all_row = next(line for line in proc.stdout.splitlines() if line.startswith("ALL "))
     assert all_row.replace("│", " ").split()[1:9] == ["13", "13", "13", "0", "0", "0", "0", "0"]
     assert proc.stdout.rstrip().splitlines()[-1].startswith("hub4eval 0.1.0|texts:none|compare:both|")

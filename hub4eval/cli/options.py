@@ -185,6 +185,15 @@ HypTextFormat = typer.Option(
 )
 Encoding = typer.Option("utf-8", "--encoding", help="Encoding of every input file (e.g. latin-1 for old NIST data).")
 Quiet = typer.Option(False, "--quiet", "-q", help="Print no warnings and no progress.")
+Jobs = typer.Option(
+    None,
+    "--jobs",
+    "-j",
+    min=1,
+    metavar="N",
+    help="Score groups of documents in N processes at once (default: every core; one for templette files "
+    "under 4 MB). The result is the same for every N. Texts that differ (aligned) and --html are scored in one process.",
+)
 
 
 def build_config(

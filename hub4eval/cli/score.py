@@ -71,11 +71,15 @@ def score_with_progress(
     ceiling: bool | None = False,
     text_format: str | None = None,
     hyp_text_format: str | None = None,
+    jobs: int | None = 1,
+    keep: str = "matches",
+    point_writer: Callable[[ScoreResult, str], None] | None = None,
 ) -> ScoreResult:
     """:func:`hub4eval.api.score_files` with the text options of the CLI and a progress bar.
 
     ``ceiling``: also score the reference projected onto the hypothesis text
-    (None: when the texts differ; see :func:`hub4eval.api.score`)."""
+    (None: when the texts differ; see :func:`hub4eval.api.score`). ``jobs``,
+    ``keep`` and ``point_writer``: see :func:`hub4eval.api.score_files`."""
     from hub4eval.api import score_files
 
     with progress_bar(description, quiet) as advance:
@@ -92,6 +96,9 @@ def score_with_progress(
             ceiling=ceiling,
             text_format=text_format,
             hyp_text_format=hyp_text_format,
+            jobs=jobs,
+            keep=keep,
+            point_writer=point_writer,
         )
     return keep_until_exit(result)  # freed by the process exit, not object by object
 
@@ -182,6 +189,7 @@ def score_command(
         help="When the texts differ, also score the reference templates projected onto the hypothesis "
         "text: the best F any extractor can reach on this recognizer's output.",
     ),
+    jobs: Optional[int] = o.Jobs,
     quiet: bool = o.Quiet,
 ) -> None:
     """Score HYP against REF: per-slot table, type subtotals, overall row and headline."""
@@ -190,10 +198,10 @@ def score_command(
     from hub4eval.report import tables as report
     from hub4eval.scoring.metrics import METRICS
 
-    by = [o.choice(level) for level in by or ()]
-    sort = None if sort is None else o.choice(sort)
-    if sort is not None and sort.upper() not in METRICS + report.COUNT_COLUMNS:
-        raise UsageError(f"unknown --sort value {sort!r}", hint="use a metric such as F or a count such as MIS")
+    levels = [o.choice(level) for level in by or ()]
+    sort_by = None if sort is None else o.choice(sort)
+    if sort_by is not None and sort_by.upper() not in METRICS + report.COUNT_COLUMNS:
+        raise UsageError(f"unknown --sort value {sort_by!r}", hint="use a metric such as F or a count such as MIS")
     to_stdout = [
         name for name, path in (("--json", json_path), ("--csv", csv_path), ("--html", html_path)) if path == "-"
     ]
@@ -235,6 +243,11 @@ def score_command(
         ceiling=None if ceiling else False,
         text_format=text_format,
         hyp_text_format=hyp_text_format,
+        jobs=jobs,
+        # the HTML report draws every point from the mapping; the other outputs need only
+        # counts and pairs (and the points' JSON entries), which groups of documents give
+        keep="matches" if html_path is not None else "counts",
+        point_writer=export.write_point_file if json_path is not None else None,
     )
     print_warnings(result.warnings, quiet)
     intervals = ceiling_bounds = None
@@ -269,7 +282,11 @@ def score_command(
                 }
             }
         )
-        _write(export.iter_json_text(result, extra), json_path, "--json")
+        try:
+            _write(export.iter_json_text(result, extra), json_path, "--json")
+        finally:
+            if result.tally is not None:
+                result.tally.discard_point_files()  # the points' entries, written by the groups
     if html_path is not None:
         from hub4eval.report.html import to_html
 
@@ -288,8 +305,8 @@ def score_command(
         if n:
             console.print()
         console.print(table)
-    for level in by or ():
-        for table in report.level_tables(result, level, sort, console.width):
+    for level in levels:
+        for table in report.level_tables(result, level, sort_by, console.width):
             console.print()
             console.print(table)
     if show_mapping:
@@ -306,7 +323,10 @@ def score_command(
     entity_wer = report.entity_wer_line(result)
     if entity_wer:
         console.print(entity_wer, highlight=False)
-    console.print(report.headline(result), highlight=False)
+    headline = report.headline(result)
+    if len(headline) > console.width:  # the counts on a line of their own, not cut anywhere
+        headline = headline.replace("  (", "\n(", 1)
+    console.print(headline, highlight=False)
     if intervals is not None:
         console.print(
             f"95% intervals ({bootstrap} document resamples, seed {seed}): "

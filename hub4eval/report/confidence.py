@@ -42,8 +42,8 @@ def document_counts(result: Any) -> dict[str, Counts]:
     any other.
     """
     out: dict[str, Counts] = {}
-    for set_match in result.matches:
-        out[set_match.docid] = out.get(set_match.docid, Counts()) + set_match.counts
+    for docid, counts in result.set_counts():
+        out[docid] = out.get(docid, Counts()) + counts
     for docid, counts in result.by("document").items():
         out.setdefault(docid, counts)
     return out

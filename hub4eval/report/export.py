@@ -52,6 +52,29 @@ def _point_entries(result: ScoreResult) -> Iterator[str]:
             )
 
 
+def point_entries(result: ScoreResult) -> Iterator[str]:
+    """The JSON entry of every point, in order: made from the mapping, or read back
+    from the files of a result scored in groups of documents (:func:`write_point_file`),
+    then the entries of one file at a time, already joined."""
+    if result.tally is None:
+        yield from _point_entries(result)
+        return
+    for path in result.tally.point_files:
+        with open(path, encoding="utf-8", newline="\n") as handle:
+            text = handle.read()
+        if text:
+            # a group's entries as one piece, joined as iter_json_text joins entries
+            # (one C call, not a Python step per point; a group is at most 2,000 documents)
+            yield text[:-1].replace("\n", ",\n    ")
+
+
+def write_point_file(result: ScoreResult, path: str) -> None:
+    """Write the JSON entries of ``result``'s points to ``path``, one a line (JSON
+    escapes every line end inside an entry), for :func:`point_entries` to read back."""
+    with open(path, "w", encoding="utf-8", newline="\n") as handle:
+        _write_batched((entry + "\n" for entry in _point_entries(result)), handle)
+
+
 def iter_json_text(result: ScoreResult, extra: dict[str, Any] | None = None) -> Iterator[str]:
     """The §9 JSON in pieces: one top-level key per line, one entry of each table or list per line.
 
@@ -79,7 +102,7 @@ def iter_json_text(result: ScoreResult, extra: dict[str, Any] | None = None) -> 
         if n:
             yield ",\n"
         if key == "points":
-            yield from entries(key, _point_entries(result), "[", "]")
+            yield from entries(key, point_entries(result), "[", "]")
             continue
         value = data[key]
         if isinstance(value, dict) and value and all(isinstance(v, dict) for v in value.values()):
@@ -112,6 +135,11 @@ def _write_batched(pieces: Iterable[str], handle: TextIO, size: int = 4096) -> N
     than the writing itself for the million small pieces of a large --json."""
     batch: list[str] = []
     for piece in pieces:
+        if len(piece) > 1 << 16:  # a large piece (a group's points) is written at once, never held in a batch
+            handle.write("".join(batch))
+            batch.clear()
+            handle.write(piece)
+            continue
         batch.append(piece)
         if len(batch) >= size:
             handle.write("".join(batch))

@@ -12,9 +12,9 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import cast
 from fractions import Fraction
 from operator import itemgetter
+from typing import cast
 
 from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -31,10 +31,17 @@ def group_counts(
     Equal keys are counted first (a C loop; a Counter keeps first-appearance
     order), then the far fewer distinct keys are added into each level.
     """
+    return counted_groups(Counter(keys), levels)
+
+
+def counted_groups(
+    counted: Mapping[tuple[str, str, str, str, str], int], levels: dict[str, Callable] = LEVELS
+) -> dict[str, dict[str, Counts]]:
+    """:func:`group_counts` of keys counted before (``key -> times``, in order of first appearance)."""
     index: dict[str, int] = {category: k for k, category in enumerate(CATEGORIES)}
     tallies: dict[str, dict[str, list[int]]] = {level: {} for level in levels}
     total = [0] * len(CATEGORIES)
-    for key, times in Counter(keys).items():
+    for key, times in counted.items():
         position = index[key[4]]
         total[position] += times
         for level, name_of in levels.items():
@@ -50,6 +57,64 @@ def group_counts(
 
 
 @dataclass(frozen=True)
+class Tally:
+    """What a result scored in groups of documents keeps instead of its mapping:
+    counts and the mapping's pairs, not the points (see :mod:`hub4eval.parallel`).
+
+    Made per group with :meth:`of` and joined, in the order of the result's
+    instance sets, with :meth:`join`; the groups hold different documents.
+    """
+
+    key_counts: dict[tuple[str, str, str, str, str], int]  # point key -> points, in order of first appearance
+    instance_pairs: list[tuple[str | None, str | None, float | None]]
+    set_pairs: list[tuple[str | None, str | None]]
+    set_counts: list[tuple[str, Counts]]  # (DOCID, counts) of every instance set
+    point_files: tuple[str, ...] = ()
+    """Files holding the points as JSON entries, one file per group (see
+    :func:`hub4eval.report.export.point_entries`), when they were asked for."""
+
+    @classmethod
+    def of(cls, result: ScoreResult, point_file: str | None = None) -> Tally:
+        return cls(
+            dict(Counter(point_keys(result.matches))),
+            result.instance_pairs(),
+            result.instance_set_pairs(),
+            result.set_counts(),
+            () if point_file is None else (point_file,),
+        )
+
+    @classmethod
+    def join(cls, tallies: Iterable[Tally]) -> Tally:
+        key_counts: dict[tuple[str, str, str, str, str], int] = {}
+        instance_pairs: list[tuple[str | None, str | None, float | None]] = []
+        set_pairs: list[tuple[str | None, str | None]] = []
+        set_counts: list[tuple[str, Counts]] = []
+        point_files: list[str] = []
+        for tally in tallies:
+            key_counts.update(tally.key_counts)  # keys hold the DOCID, and groups never share one
+            instance_pairs += tally.instance_pairs
+            set_pairs += tally.set_pairs
+            set_counts += tally.set_counts
+            point_files += tally.point_files
+        return cls(key_counts, instance_pairs, set_pairs, set_counts, tuple(point_files))
+
+    def discard_point_files(self) -> None:
+        """Remove the point files (and their directory, once empty)."""
+        import os
+
+        for path in self.point_files:
+            try:
+                os.remove(path)
+            except OSError:
+                pass
+        for directory in {os.path.dirname(path) for path in self.point_files}:
+            try:
+                os.rmdir(directory)
+            except OSError:
+                pass
+
+
+@dataclass(frozen=True)
 class ScoreResult:
     """Everything a report needs; built by :func:`hub4eval.api.score`."""
 
@@ -61,6 +126,10 @@ class ScoreResult:
     alignment: Any = field(default=None, compare=False)  # textalign.CorpusAlignment or None
     ceiling: ScoreResult | None = field(default=None, compare=False)
     """§11: the reference projected onto the hypothesis text, scored (when asked for and texts differ)."""
+    tally: Tally | None = field(default=None, compare=False)
+    """Set when the result was scored in groups of documents and keeps counts,
+    not points: then ``matches`` is empty, and the points (and fill pairs) are
+    not available (only their JSON entries, when asked for)."""
 
     @cached_property
     def attributor(self) -> Any:
@@ -105,14 +174,24 @@ class ScoreResult:
     def points(self) -> tuple[Point, ...]:
         """Every point with its fills and reason (made on first use: reports
         that need only counts never pay for a million point objects)."""
+        self._need_matches("points")
         if self.alignment is not None:
             from hub4eval.scoring.attribution import attributed_points
 
             return tuple(attributed_points(self))
         return points_of(self.matches)
 
+    def _need_matches(self, what: str) -> None:
+        if self.tally is not None:
+            raise ValueError(
+                f"the {what} of a result scored in groups of documents are not kept "
+                "(score with keep='matches' to have them)"
+            )
+
     @cached_property
     def _levels(self) -> dict[str, dict[str, Counts]]:
+        if self.tally is not None:
+            return counted_groups(self.tally.key_counts)
         return group_counts(point_keys(self.matches))
 
     @property
@@ -125,6 +204,8 @@ class ScoreResult:
 
     def instance_pairs(self) -> list[tuple[str | None, str | None, float | None]]:
         """(reference pointer, hypothesis pointer, pair F) for every instance."""
+        if self.tally is not None:
+            return list(self.tally.instance_pairs)
         pairs = []
         beta = self.config.beta
         for set_match in self.matches:
@@ -140,6 +221,8 @@ class ScoreResult:
         return pairs
 
     def instance_set_pairs(self) -> list[tuple[str | None, str | None]]:
+        if self.tally is not None:
+            return list(self.tally.set_pairs)
         return [
             (
                 m.ref.docid if m.ref is not None else None,
@@ -148,8 +231,15 @@ class ScoreResult:
             for m in self.matches
         ]
 
+    def set_counts(self) -> list[tuple[str, Counts]]:
+        """(DOCID, counts) of every instance set, in mapping order (a set with no point has zero counts)."""
+        if self.tally is not None:
+            return list(self.tally.set_counts)
+        return [(m.docid, m.counts) for m in self.matches]
+
     def iter_points(self) -> Iterator[Point]:
         """The points one at a time: the cached tuple if made, else made on the fly."""
+        self._need_matches("points")
         cached = self.__dict__.get("points")
         if cached is not None:
             return iter(cached)
@@ -161,6 +251,7 @@ class ScoreResult:
 
     def iter_fill_pairs(self) -> Iterator[FillPair]:
         """The fill pairs behind the points, each with its verdicts (see :func:`hub4eval.scoring.mapping.iter_fill_pairs`)."""
+        self._need_matches("fill pairs")
         return iter_fill_pairs(self.matches)
 
     def to_json(self, points: bool = True) -> dict[str, Any]:

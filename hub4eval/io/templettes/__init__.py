@@ -29,7 +29,8 @@ Decisions the specification leaves open:
 
 Modules: :mod:`.reader` (the parsers and file-wide checks), :mod:`.builders`
 (the two Transformers), :mod:`.checks` (checks on pieces of a line),
-:mod:`.messages` (syntax-error messages), :mod:`.writer`.
+:mod:`.messages` (syntax-error messages), :mod:`.writer`, :mod:`.split` (the
+byte ranges of each document, read on their own to score in groups).
 """
 
 from __future__ import annotations

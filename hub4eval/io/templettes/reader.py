@@ -17,6 +17,11 @@ from lark import Lark
 from lark import __version__ as lark_version
 from lark.exceptions import UnexpectedInput, VisitError
 
+try:  # lark 1.3: a parse may start at an offset of its text, with the lines before counted
+    from lark.lexer import TextSlice
+except ImportError:  # older lark: the lexer reads the blank lines (slower, the same result)
+    TextSlice = None  # type: ignore[misc,assignment]
+
 from hub4eval.errors import InputError, InputWarning
 from hub4eval.io.files import read_text
 from hub4eval.io.templettes.builders import InstanceBuilder, TokenBuilder
@@ -92,7 +97,9 @@ def read_templates(path: str | Path, role: Role = "reference", encoding: str = "
     return parse_templates(text, name, role)
 
 
-def parse_templates(text: str, path: str = "<string>", role: Role = "reference") -> TemplateSet:
+def parse_templates(
+    text: str, path: str = "<string>", role: Role = "reference", *, first_line: int = 1, check_pointers: bool = True
+) -> TemplateSet:
     """Parse the text of a templette file.
 
     Args:
@@ -102,6 +109,12 @@ def parse_templates(text: str, path: str = "<string>", role: Role = "reference")
             ``[...]`` marks minimal strings and ``/`` starts an alternative; in
             a hypothesis brackets are literal, ``/`` is an error and only the
             first extent of a fill is kept.
+        first_line: the line of the file on which ``text`` starts (a part of
+            a file, read on its own: the positions of instances, fills and
+            messages are those in the whole file).
+        check_pointers: False leaves out the check that every pointer names
+            an instance of the text (for a part of a file whose instances
+            are checked together with the other parts: :func:`check_pointers`).
 
     Returns:
         The template set: instances grouped by the DOCID of their headers, in
@@ -124,9 +137,10 @@ def parse_templates(text: str, path: str = "<string>", role: Role = "reference")
     collecting = gc.isenabled()
     gc.disable()
     try:
-        instances, pointers, warnings = _parse(source, text, path, role)
+        instances, pointers, warnings = _parse(source, text, path, role, first_line)
         _check_headers(instances, path)
-        _check_pointers(instances, pointers, path)
+        if check_pointers:
+            _check_pointers(instances, pointers, path)
         if not instances:
             warnings.append(InputWarning("no instances in the file", path))
         return TemplateSet(
@@ -141,7 +155,7 @@ def parse_templates(text: str, path: str = "<string>", role: Role = "reference")
 
 
 def _parse(
-    source: str, text: str, path: str, role: Role
+    source: str, text: str, path: str, role: Role, first_line: int = 1
 ) -> tuple[tuple[Instance, ...], list[PointerFill], list[InputWarning]]:
     """The instances, pointer fills and warnings of a file, or the InputError
     of its first problem.
@@ -152,6 +166,14 @@ def _parse(
     whatever the instance-level parser saw.  (Checks across the whole file, such
     as duplicate headers, come after either parser.)
     """
+    if first_line > 1:
+        # Lark counts the lines of a text slice's start with str.count (the
+        # lexer would match each blank line): the parse starts on first_line.
+        skipped = first_line - 1
+        text = "\n" * skipped + text
+        source = "\n" * skipped + source
+        if TextSlice is not None:
+            source = TextSlice(source, skipped, len(source))  # type: ignore[assignment]
     # The builder runs inside the parser, so parse() gives its instances, not
     # the parse tree lark's annotation promises.
     parser, builder = _parser("start")
@@ -202,6 +224,21 @@ def _check_headers(instances: tuple[Instance, ...], path: str) -> None:
                 instance.column,
                 hint=f"the same header is already on line {first.line}; renumber one of them",
             )
+
+
+def check_pointers(instances: tuple[Instance, ...], path: str) -> None:
+    """The check of :func:`parse_templates` that every pointer names an instance
+    of the same instance set, on instances in file order (parts of a file read
+    on their own, together)."""
+    pointers = [
+        fill
+        for instance in instances
+        for slot in instance.slots
+        for alternative in slot.alternatives
+        for fill in alternative.fills
+        if type(fill) is PointerFill
+    ]
+    _check_pointers(instances, pointers, path)
 
 
 def _check_pointers(instances: tuple[Instance, ...], pointers: list[PointerFill], path: str) -> None:

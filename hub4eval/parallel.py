@@ -1,0 +1,356 @@
+"""Scoring in groups of documents: in parallel processes (``--jobs``), in bounded memory.
+
+Instance sets pair by DOCID and are mapped one by one (§5), so a large
+evaluation can be cut by document without changing any count.  The two
+templette files are cut without parsing (:mod:`hub4eval.io.templettes.split`);
+each group of documents is read, parsed, mapped and scored on its own, in a
+worker process, and gives back a :class:`~hub4eval.scoring.result.Tally`
+(counts and the mapping's pairs; the points only as JSON entries in a
+temporary file, when asked for).  The tallies are joined in the order of the
+whole run: the reference's documents in file order, then the documents only
+the hypothesis has.
+
+Workers get byte ranges, not objects: each reads its own lines of the files.
+Processes are forked where the platform can (the parser tables and imported
+modules come with them), else spawned.
+
+The result is the one of :func:`hub4eval.api.score` on the whole files, or
+the run is given up (:class:`Ungroupable`) and the caller scores the files
+whole: when a file cannot be cut safely, when a part gives an error or a
+warning (the whole file says which comes first, at its place), when the files
+share no DOCID, or when a group's order of instance types is not the order of
+the whole files.
+"""
+
+from __future__ import annotations
+
+import atexit
+import math
+import multiprocessing
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from hub4eval.config import ScoreConfig
+from hub4eval.errors import InputError
+from hub4eval.io.templettes.split import DocumentParts, Part, read_parts, runs, split_documents
+from hub4eval.model import Corpus, PointerFill, TemplateSet
+from hub4eval.scoring.mapping import type_order
+from hub4eval.scoring.result import ScoreResult, Tally
+
+# Below this many bytes of templette files, one process scores them whole:
+# starting workers costs more than they save (about 0.3 s of the sample's 0.25 s).
+SMALL_INPUT = 4_000_000
+# Documents per group at most: a group is what one process holds at a time.
+MAX_GROUP_DOCUMENTS = 2000
+
+
+class Ungroupable(Exception):
+    """The files cannot be scored in groups as planned: score them whole."""
+
+
+def available_cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def input_size(paths: Sequence[str | Path]) -> int:
+    size = 0
+    for path in paths:
+        try:
+            size += os.path.getsize(path) if str(path) != "-" else 0
+        except OSError:
+            pass
+    return size
+
+
+def default_jobs(paths: Sequence[str | Path]) -> int:
+    """The default of ``--jobs``: every available core, one for small inputs."""
+    return available_cores() if input_size(paths) >= SMALL_INPUT else 1
+
+
+@dataclass(frozen=True)
+class _Group:
+    index: int
+    ref_parts: list[Part]
+    hyp_parts: list[Part]
+    ref_docids: tuple[str, ...]
+    hyp_docids: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class _Job:
+    """What every group shares (sent once per group: a few hundred bytes)."""
+
+    ref_path: str
+    hyp_path: str
+    encoding: str
+    config: ScoreConfig
+    point_dir: str | None
+    point_writer: Callable[[ScoreResult, str], None] | None
+    ref_corpus: Corpus | None = None
+    hyp_corpus: Corpus | None = None
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    tally: Tally
+    order: tuple[str, ...]
+    ref_events: list[list[tuple[str, ...]]]  # per instance set: the type-order events of type_order
+    hyp_events: list[list[tuple[str, ...]]]
+    warnings: tuple[str, ...]
+    instances: tuple[int, int]
+
+
+def plan(ref: DocumentParts, hyp: DocumentParts, jobs: int, size: int | None = None) -> list[_Group]:
+    """Groups of consecutive reference documents (with their hypothesis parts),
+    then groups of the documents only the hypothesis has."""
+    hyp_rank = {docid: n for n, docid in enumerate(hyp.parts)}
+    ref_ids = list(ref.parts)
+    hyp_only = [docid for docid in hyp.parts if docid not in ref.parts]
+    if size is None:
+        size = max(1, min(MAX_GROUP_DOCUMENTS, math.ceil((len(ref_ids) + len(hyp_only)) / (8 * jobs))))
+    groups: list[_Group] = []
+    for n in range(0, len(ref_ids), size):
+        docids = ref_ids[n : n + size]
+        hyp_ids = sorted((d for d in docids if d in hyp_rank), key=hyp_rank.__getitem__)
+        groups.append(
+            _Group(
+                len(groups),
+                runs([p for d in docids for p in ref.parts[d]]),
+                runs([p for d in hyp_ids for p in hyp.parts[d]]),
+                tuple(docids),
+                tuple(hyp_ids),
+            )
+        )
+    for n in range(0, len(hyp_only), size):
+        docids = hyp_only[n : n + size]
+        groups.append(_Group(len(groups), [], runs([p for d in docids for p in hyp.parts[d]]), (), tuple(docids)))
+    return groups
+
+
+def _events(tset: TemplateSet) -> list[list[tuple[str, ...]]]:
+    """Per instance set, what :func:`~hub4eval.scoring.mapping.type_order` reads of it:
+    each instance's type, then each type it points to (repeats left out)."""
+    out = []
+    for iset in tset.instance_sets:
+        seen: set[tuple[str, ...]] = set()
+        events: list[tuple[str, ...]] = []
+        for inst in iset.instances:
+            for event in (
+                (inst.type,),
+                *(
+                    (inst.type, fill.type)
+                    for slot in inst.slots
+                    for alternative in slot.alternatives
+                    for fill in alternative.fills
+                    if type(fill) is PointerFill
+                ),
+            ):
+                if event not in seen:
+                    seen.add(event)
+                    events.append(event)
+        out.append(events)
+    return out
+
+
+def global_type_order(events: Iterator[list[tuple[str, ...]]]) -> tuple[str, ...] | None:
+    """:func:`~hub4eval.scoring.mapping.type_order` of the whole files from the
+    events of their instance sets in file order (reference, then hypothesis);
+    None on a cycle (the whole files give its error)."""
+    edges: dict[str, list[str]] = {}
+    for set_events in events:
+        for event in set_events:
+            if len(event) == 1:
+                edges.setdefault(event[0], [])
+            else:
+                targets = edges[event[0]]
+                if event[1] not in targets:
+                    targets.append(event[1])
+                    edges.setdefault(event[1], [])
+    order: list[str] = []
+    state: dict[str, int] = {}
+
+    def visit(node: str) -> bool:
+        state[node] = 1
+        for target in edges[node]:
+            if state.get(target) == 1:
+                return False
+            if state.get(target) is None and not visit(target):
+                return False
+        state[node] = 2
+        order.append(node)
+        return True
+
+    for node in edges:
+        if state.get(node) is None and not visit(node):
+            return None
+    return tuple(order)
+
+
+def _score_group(job: _Job, group: _Group) -> _Outcome | None:
+    """Read, map and score one group (in a worker); None: give up the groups."""
+    from hub4eval.api import score
+
+    try:
+        ref = read_parts(job.ref_path, job.encoding, group.ref_parts, "reference")
+        hyp = read_parts(job.hyp_path, job.encoding, group.hyp_parts, "hypothesis")
+        if ref.warnings or hyp.warnings:
+            return None
+        if tuple(s.docid for s in ref.instance_sets) != group.ref_docids:
+            return None
+        if tuple(s.docid for s in hyp.instance_sets) != group.hyp_docids:
+            return None
+        order = type_order(ref, hyp)
+        result = score(ref, hyp, ref_corpus=job.ref_corpus, hyp_corpus=job.hyp_corpus, config=job.config, ceiling=False)
+    except (InputError, UnicodeDecodeError, MemoryError):
+        return None
+    point_file = None
+    if job.point_writer is not None and job.point_dir is not None:
+        point_file = os.path.join(job.point_dir, f"{group.index:07d}.jsonl")
+        job.point_writer(result, point_file)
+    return _Outcome(
+        Tally.of(result, point_file),
+        order,
+        _events(ref),
+        _events(hyp),
+        tuple(str(w) for w in result.warnings),
+        (len(ref.instances), len(hyp.instances)),
+    )
+
+
+def _context() -> Any:
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+
+
+_JOB: list[_Job] = []  # a worker's job, given once when it starts (the corpora are not sent per group)
+
+
+def _start_worker(job: _Job) -> None:
+    _JOB[:] = [job]
+
+
+def _score_in_worker(group: _Group) -> _Outcome | None:
+    return _score_group(_JOB[0], group)
+
+
+def _outcomes(job: _Job, groups: list[_Group], jobs: int) -> Iterator[_Outcome | None]:
+    if jobs <= 1 or len(groups) <= 1:
+        yield from map(partial(_score_group, job), groups)
+        return
+    with _context().Pool(min(jobs, len(groups)), initializer=_start_worker, initargs=(job,)) as pool:
+        yield from pool.imap(_score_in_worker, groups, chunksize=1)
+
+
+def score_grouped(
+    ref_path: str | Path,
+    hyp_path: str | Path,
+    *,
+    config: ScoreConfig,
+    encoding: str = "utf-8",
+    jobs: int = 1,
+    group_documents: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    point_writer: Callable[[ScoreResult, str], None] | None = None,
+    ref_corpus: Corpus | None = None,
+    hyp_corpus: Corpus | None = None,
+) -> ScoreResult:
+    """Score two templette files group by group, ``jobs`` groups at a time.
+
+    The corpora, when given, must not need aligning (the same texts, or a
+    reference text only): every group is checked against them and scored with
+    them as :func:`hub4eval.api.score` scores the whole files.
+
+    The result keeps a :class:`~hub4eval.scoring.result.Tally`, not the
+    mapping; with ``point_writer`` each group's points are written with it
+    into a temporary file (removed with :meth:`Tally.discard_point_files`,
+    or at exit).
+
+    Raises:
+        Ungroupable: the files must be scored whole (see the module's text).
+    """
+    from hub4eval.api import score
+
+    ref = split_documents(str(ref_path), encoding)
+    hyp = split_documents(str(hyp_path), encoding) if ref is not None else None
+    if ref is None or hyp is None or ref.parts.keys().isdisjoint(hyp.parts):
+        raise Ungroupable
+    # the options' (and texts') warnings and signature, as scoring the whole files gives them
+    try:
+        empty = score(
+            TemplateSet((), role="reference", path=str(ref_path)),
+            TemplateSet((), role="hypothesis", path=str(hyp_path)),
+            ref_corpus=ref_corpus,
+            hyp_corpus=hyp_corpus,
+            config=config,
+            ceiling=False,
+        )
+    except InputError:
+        raise Ungroupable from None  # the whole files report it, after their own errors
+    expected_warnings = tuple(str(w) for w in empty.warnings)
+    groups = plan(ref, hyp, jobs, group_documents)
+    point_dir = tempfile.mkdtemp(prefix="hub4eval-points-") if point_writer is not None else None
+    job = _Job(str(ref_path), str(hyp_path), encoding, config, point_dir, point_writer, ref_corpus, hyp_corpus)
+    total = len(ref.parts)
+    done = 0
+    outcomes: list[_Outcome] = []
+    try:
+        for group, outcome in zip(groups, _outcomes(job, groups, jobs), strict=True):
+            if outcome is None or outcome.warnings != expected_warnings:
+                raise Ungroupable
+            outcomes.append(outcome)
+            done += len(group.ref_docids)
+            if progress is not None and group.ref_docids:
+                progress(done, total)
+        if sum(o.instances[0] for o in outcomes) != ref.instances:
+            raise Ungroupable
+        if sum(o.instances[1] for o in outcomes) != hyp.instances:
+            raise Ungroupable
+        order = global_type_order(
+            events
+            for role in ("ref_events", "hyp_events")
+            for events in _in_file_order(outcomes, groups, role, ref if role == "ref_events" else hyp)
+        )
+        if order is None:
+            raise Ungroupable
+        for outcome in outcomes:
+            local = set(outcome.order)
+            if tuple(t for t in order if t in local) != outcome.order:
+                raise Ungroupable
+    except BaseException:
+        if point_dir is not None:
+            shutil.rmtree(point_dir, ignore_errors=True)
+        raise
+    if point_dir is not None:
+        atexit.register(shutil.rmtree, point_dir, True)  # if not discarded before (the CLI does)
+    if empty.alignment is not None:
+        raise Ungroupable  # not reached: the caller gives only texts that need no aligning
+    return ScoreResult(
+        matches=(),
+        config=config,
+        signature=empty.signature,
+        warnings=empty.warnings,
+        wer=empty.wer,
+        tally=Tally.join(o.tally for o in outcomes),
+    )
+
+
+def _in_file_order(
+    outcomes: list[_Outcome], groups: list[_Group], role: str, parts: DocumentParts
+) -> Iterator[list[tuple[str, ...]]]:
+    """The events of every instance set of one file, in the file's order of DOCIDs."""
+    by_docid: dict[str, list[tuple[str, ...]]] = {}
+    for outcome, group in zip(outcomes, groups, strict=True):
+        docids = group.ref_docids if role == "ref_events" else group.hyp_docids
+        by_docid.update(zip(docids, getattr(outcome, role), strict=True))
+    for docid in parts.parts:
+        yield by_docid[docid]

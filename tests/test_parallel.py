@@ -1,0 +1,319 @@
+"""Scoring in groups of documents (``--jobs``): the same output as scoring the files whole.
+
+Unit tests of the cut (:mod:`hub4eval.io.templettes.split`), of the grouped
+scoring (:mod:`hub4eval.parallel`) against :func:`hub4eval.api.score_files`
+whole, and the CLI through typer's runner and a real process.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+from conftest import EXAMPLES
+from typer.testing import CliRunner
+
+import hub4eval.api as api
+from hub4eval import parallel
+from hub4eval.cli import app
+from hub4eval.config import ScoreConfig
+from hub4eval.errors import InputError
+from hub4eval.io.templettes import parse_templates
+from hub4eval.io.templettes.split import read_parts, runs, split_documents
+from hub4eval.report import export
+from hub4eval.report.confidence import bootstrap_intervals, document_counts
+
+ROOT = Path(__file__).resolve().parent.parent
+runner = CliRunner()
+
+
+def _generator():
+    spec = importlib.util.spec_from_file_location("gen_templates", ROOT / "benchmarks" / "gen_templates.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory) -> tuple[str, str]:
+    """40 documents with errors; the hypothesis lacks some documents and has
+    two of its own (one before, one after the shared ones); a comment first."""
+    ref_text, hyp_text = _generator().generate(40, 400, seed=7, error=0.2)
+    hyp_text = (
+        '<TEMPLATE-ONLYHYP.0001-1> :=\n    EVENT: <EV-ONLYHYP.0001-1>\n<EV-ONLYHYP.0001-1> :=\n    WINNER: "w1" ##1#3#\n'
+        + "\n<".join(
+            instance
+            for instance in hyp_text.split("\n<")
+            if "SYN0000003" not in instance.split(">", 1)[0] and "SYN0000017" not in instance.split(">", 1)[0]
+        )
+        + "\n"
+        + '\n<TEMPLATE-ONLYHYP.0002-1> :=\n    EVENT: <EV-ONLYHYP.0002-1>\n<EV-ONLYHYP.0002-1> :=\n    LOSER: "w2" ##1#3#\n'
+    )
+    folder = tmp_path_factory.mktemp("parallel")
+    (folder / "ref.tpl").write_text("; generated\n\n" + ref_text, encoding="utf-8")
+    (folder / "hyp.tpl").write_text(hyp_text, encoding="utf-8")
+    return str(folder / "ref.tpl"), str(folder / "hyp.tpl")
+
+
+def _json(result) -> str:
+    return export.to_json_text(result)
+
+
+def _grouped(ref: str, hyp: str, jobs: int, size: int | None = 3, **options):
+    result = api.score_files(
+        ref, hyp, keep="counts", jobs=jobs, group_documents=size, point_writer=export.write_point_file, **options
+    )
+    return result
+
+
+# -- the cut ---------------------------------------------------------------------
+
+
+def test_the_parts_of_every_document_read_as_the_whole_file_reads_them(files):
+    for path, role in ((files[0], "reference"), (files[1], "hypothesis")):
+        whole = parse_templates(Path(path).read_text(encoding="utf-8"), path, role)  # type: ignore[arg-type]
+        parts = split_documents(path)
+        assert parts is not None
+        assert list(parts.parts) == [iset.docid for iset in whole.instance_sets]
+        assert parts.instances == len(whole.instances)
+        for iset in whole.instance_sets:
+            one = read_parts(path, "utf-8", runs(parts.parts[iset.docid]), role)
+            assert one.instance_sets == (iset,)
+            # the positions are those of the whole file (equality leaves them out)
+            assert [i.line for i in one.instances] == [i.line for i in iset.instances]
+            fills = [f for i in one.instances for s in i.slots for a in s.alternatives for f in a.fills]
+            whole_fills = [f for i in iset.instances for s in i.slots for a in s.alternatives for f in a.fills]
+            assert [(f.line, f.column) for f in fills] == [(f.line, f.column) for f in whole_fills]
+
+
+def test_documents_in_several_places_are_read_from_each(tmp_path):
+    text = (
+        '<A-D1-1> :=\n    S: "a" ##0#1#\n'
+        '<A-D2-1> :=\n    S: "b" ##0#1#\n'
+        "\n; between\n<B-D1-2> :=\n    P: <A-D1-1>\n"
+        '<A-D2-2> :=\n    S: "c" ##2#3#\n'
+    )
+    path = tmp_path / "t.tpl"
+    path.write_text(text, encoding="utf-8")
+    parts = split_documents(str(path))
+    assert parts is not None
+    assert [len(runs(p)) for p in parts.parts.values()] == [2, 2]
+    whole = parse_templates(text, str(path))
+    both = read_parts(str(path), "utf-8", runs(parts.parts["D1"] + parts.parts["D2"]), "reference")
+    assert both.instance_sets == whole.instance_sets
+    assert [i.line for i in both.instances] == [i.line for i in whole.instances] == [1, 7, 3, 9]
+    # a header repeated in another part of the same document is still an error, at its line
+    path.write_text(text + '<A-D1-1> :=\n    S: "d" ##0#1#\n', encoding="utf-8")
+    parts = split_documents(str(path))
+    with pytest.raises(InputError, match="duplicate instance header") as error:
+        read_parts(str(path), "utf-8", runs(parts.parts["D1"]), "reference")  # type: ignore[union-attr]
+    assert error.value.line == 11
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['junk before\n<A-D1-1> :=\n    S: "a" ##0#1#\n', "; only a comment\n", '<A-1> :=\n    S: "a" ##0#1#\n'],
+    ids=["text before the first header", "no header", "a header without a DOCID"],
+)
+def test_what_cannot_be_cut_is_left_whole(tmp_path, text):
+    path = tmp_path / "t.tpl"
+    path.write_text(text, encoding="utf-8")
+    assert split_documents(str(path)) is None
+    assert split_documents(str(path), "utf-16") is None
+    assert split_documents("-") is None
+
+
+# -- the result ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("jobs", [1, 2, 3])
+def test_every_number_of_jobs_gives_the_json_of_the_whole_files(files, jobs):
+    whole = api.score_files(*files)
+    grouped = _grouped(*files, jobs)
+    assert grouped.tally is not None and not grouped.matches
+    assert _json(grouped) == _json(whole)
+    assert export.to_csv_text(grouped) == export.to_csv_text(whole)
+    assert document_counts(grouped) == document_counts(whole)
+    assert bootstrap_intervals(list(document_counts(grouped).values()), 200, 1, 1.0) == bootstrap_intervals(
+        list(document_counts(whole).values()), 200, 1, 1.0
+    )
+    grouped.tally.discard_point_files()
+    assert not any(Path(p).exists() for p in grouped.tally.point_files)
+
+
+def test_options_and_their_warnings_are_those_of_the_whole_files(files):
+    config = ScoreConfig(min_map_f=0.3, beta=2.0, glm=("default",), content="noisy")
+    whole = api.score_files(*files, config=config)
+    grouped = _grouped(*files, 2, config=config)
+    assert grouped.tally is not None
+    assert _json(grouped) == _json(whole)
+    assert grouped.warnings == whole.warnings and grouped.signature == whole.signature
+
+
+def test_a_result_of_groups_has_no_points_to_give(files):
+    grouped = api.score_files(*files, keep="counts", jobs=2, group_documents=5)
+    assert grouped.tally is not None and grouped.tally.point_files == ()
+    with pytest.raises(ValueError, match="not kept"):
+        grouped.points  # noqa: B018
+    with pytest.raises(ValueError, match="not kept"):
+        next(grouped.iter_points())
+
+
+def test_small_inputs_with_one_job_are_scored_whole(files):
+    assert api.score_files(*files, keep="counts", jobs=1).tally is None
+    assert api.score_files(*files, keep="counts", jobs=2).tally is not None
+    assert api.score_files(*files, jobs=2).tally is None  # keep="matches": the whole mapping
+
+
+def test_a_type_order_that_differs_by_group_is_scored_whole(tmp_path):
+    # D1 meets type Z before Y, D2 meets Y before Z: the whole files map Z first
+    # in every document, D2 alone would map Y first (and list its points so)
+    ref = (
+        '<Z-D1-1> :=\n    S: "a" ##0#1#\n<Y-D1-1> :=\n    S: "b" ##0#1#\n'
+        '<Y-D2-1> :=\n    S: "c" ##0#1#\n<Z-D2-1> :=\n    S: "d" ##0#1#\n'
+    )
+    (tmp_path / "ref.tpl").write_text(ref, encoding="utf-8")
+    (tmp_path / "hyp.tpl").write_text(ref.replace('"d"', '"e"'), encoding="utf-8")
+    paths = (str(tmp_path / "ref.tpl"), str(tmp_path / "hyp.tpl"))
+    with pytest.raises(parallel.Ungroupable):
+        parallel.score_grouped(*paths, config=ScoreConfig(), group_documents=1)
+    grouped = _grouped(*paths, 2, size=1)
+    assert grouped.tally is None  # given up: scored whole
+    assert _json(grouped) == _json(api.score_files(*paths))
+    assert parallel.global_type_order(iter([[("Z",), ("Y",)], [("Y",), ("Z",)]])) == ("Z", "Y")
+    assert parallel.global_type_order(iter([[("A",), ("A", "B"), ("B",), ("B", "A")]])) is None
+
+
+def test_a_bad_document_is_reported_as_the_whole_file_reports_it(files, tmp_path):
+    lines = Path(files[1]).read_text(encoding="utf-8").splitlines(keepends=True)
+    header = next(n for n, line in enumerate(lines) if line.startswith("<EV-SYN0000020"))
+    bad = next(n for n in range(header, len(lines)) if "WINNER" in lines[n])
+    lines[bad] = "".join(lines[bad].rsplit('"', 1))  # an unterminated quoted fill
+    (tmp_path / "hyp.tpl").write_text("".join(lines), encoding="utf-8")
+    with pytest.raises(InputError) as whole:
+        api.score_files(files[0], str(tmp_path / "hyp.tpl"))
+    with pytest.raises(InputError) as grouped:
+        _grouped(files[0], str(tmp_path / "hyp.tpl"), 2)
+    assert str(grouped.value) == str(whole.value)
+    assert grouped.value.line == bad + 1
+
+
+def test_warnings_of_a_part_are_those_of_the_whole_file(files, tmp_path):
+    text = Path(files[1]).read_text(encoding="utf-8")
+    # '?' in a hypothesis is ignored with a warning (§2)
+    text = text.replace("    EVENT: <EV-SYN0000030", "    EVENT: ? <EV-SYN0000030", 1)
+    (tmp_path / "hyp.tpl").write_text(text, encoding="utf-8")
+    whole = api.score_files(files[0], str(tmp_path / "hyp.tpl"))
+    grouped = _grouped(files[0], str(tmp_path / "hyp.tpl"), 2)
+    assert whole.warnings and grouped.warnings == whole.warnings
+    assert _json(grouped) == _json(whole)
+
+
+def test_files_without_a_common_document_keep_their_warning(files, tmp_path):
+    (tmp_path / "hyp.tpl").write_text(
+        Path(files[1]).read_text(encoding="utf-8").replace("SYN", "OTHER"), encoding="utf-8"
+    )
+    whole = api.score_files(files[0], str(tmp_path / "hyp.tpl"))
+    grouped = _grouped(files[0], str(tmp_path / "hyp.tpl"), 2)
+    assert any("no DOCID" in str(w) for w in grouped.warnings)
+    assert _json(grouped) == _json(whole)
+
+
+# -- the command line ------------------------------------------------------------
+
+
+def _cli(*args: str) -> str:
+    result = runner.invoke(app, ["score", *args])
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_the_cli_prints_and_writes_the_same_for_every_number_of_jobs(files, tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # where the groups' point files go
+    outputs = []
+    for jobs in ("1", "2", "3"):
+        table = _cli(*files, "--jobs", jobs, "--by", "document", "--show-mapping", "--bootstrap", "50", "-q")
+        data = _cli(*files, "-j", jobs, "--json", "-")
+        csv_text = _cli(*files, "-j", jobs, "--csv", "-")
+        outputs.append((table, data, csv_text))
+    assert outputs[0] == outputs[1] == outputs[2]
+    assert '"points": [' in outputs[0][1] and "SYN0000039.0000" in outputs[0][0]
+    assert not list(tmp_path.glob("hub4eval-points-*"))  # removed once written
+
+
+def test_a_bad_number_of_jobs_is_a_usage_error(files):
+    result = runner.invoke(app, ["score", *files, "--jobs", "0"])
+    assert result.exit_code == 2
+    assert "--jobs" in result.output
+
+
+def test_a_real_process_with_jobs_writes_the_json_of_one_process(files, tmp_path):
+    out = []
+    for jobs in ("1", "2"):
+        path = tmp_path / f"out{jobs}.json"
+        subprocess.run(
+            [sys.executable, "-m", "hub4eval", "score", *files, "-j", jobs, "--json", str(path), "-q"],
+            check=True,
+            capture_output=True,
+            cwd=ROOT,
+        )
+        out.append(path.read_bytes())
+    assert out[0] == out[1]
+    assert out[0] == export.to_json_text(api.score_files(*files)).encode("utf-8")
+
+
+def test_the_default_is_every_core_for_large_inputs_only():
+    sample = [EXAMPLES / "sample" / "ref.tpl", EXAMPLES / "sample" / "hyp.tpl"]
+    assert parallel.default_jobs(sample) == 1
+    assert parallel.input_size(sample) < parallel.SMALL_INPUT
+
+
+def test_a_hypothesis_in_another_order_than_the_reference_gives_the_same_json(files, tmp_path):
+    # every instance of the hypothesis in reverse order: documents reversed and
+    # each document's instances too, so every group reads many parts of the file
+    instances = Path(files[1]).read_text(encoding="utf-8").rstrip("\n").split("\n<")
+    reversed_text = "\n".join(
+        (text if text.startswith("<") else "<" + text).rstrip("\n") for text in reversed(instances)
+    )
+    (tmp_path / "hyp.tpl").write_text(reversed_text + "\n", encoding="utf-8")
+    hyp = str(tmp_path / "hyp.tpl")
+    whole = api.score_files(files[0], hyp)
+    for jobs, size in ((1, 4), (2, 3), (3, 7)):
+        grouped = _grouped(files[0], hyp, jobs, size)
+        assert grouped.tally is not None
+        assert _json(grouped) == _json(whole)
+
+
+@pytest.mark.parametrize("example", ["sample", "clean"])
+def test_the_same_texts_are_scored_in_groups_with_the_same_json(example):
+    ref, hyp, text = (str(EXAMPLES / example / name) for name in ("ref.tpl", "hyp.tpl", "text.sgml"))
+    for texts in ({"ref_text": text, "hyp_text": text}, {"ref_text": text}):
+        whole = api.score_files(ref, hyp, **texts)
+        for jobs in (1, 2, 3):
+            grouped = _grouped(ref, hyp, jobs, size=1, **texts)
+            assert grouped.tally is not None
+            assert _json(grouped) == _json(whole)
+            assert grouped.signature == whole.signature
+
+
+def test_texts_that_differ_are_scored_whole_in_one_process():
+    asr = EXAMPLES / "asr"
+    files = (str(asr / "ref.tpl"), str(asr / "hyp.tpl"))
+    texts = {"ref_text": str(asr / "reference.sgml"), "hyp_text": str(asr / "asr_unsegmented.sgml")}
+    grouped = _grouped(*files, 2, size=1, **texts)
+    assert grouped.tally is None and grouped.ceiling is not None
+    assert _json(grouped) == _json(api.score_files(*files, **texts))
+
+
+def test_spawned_workers_give_the_same_json(files, monkeypatch):
+    # where fork is missing (Windows) the workers are spawned: everything they get and give is pickled
+    import multiprocessing
+
+    monkeypatch.setattr(parallel, "_context", lambda: multiprocessing.get_context("spawn"))
+    grouped = _grouped(*files, 2, size=10)
+    assert grouped.tally is not None
+    assert _json(grouped) == _json(api.score_files(*files))

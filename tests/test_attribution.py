@@ -251,7 +251,7 @@ def test_cli_score_prints_the_cause_table_and_the_ceiling_only_when_texts_differ
     assert out.exit_code == 0, out.output
     assert "What the recognizer cost" in out.stdout
     assert "ceiling (reference projected onto the hypothesis text): F = 80.0" in out.stdout
-    assert "entity WER = " in out.stdout
+    assert "entity WER (alignment used for extents) = " in out.stdout
     same = runner.invoke(
         app, ["score", str(ASR / "ref.tpl"), str(ASR / "ref.tpl"), "--ref-text", str(ASR / "reference.sgml")]
     )

@@ -293,6 +293,7 @@ def entity_wer_line(result: ScoreResult) -> str | None:
         return None
     summary = entity["summary"]
     return (
-        f"entity WER = {percent(summary['wer'])}  (words inside reference fills {summary['ref_words']}  "
+        f"entity WER (alignment used for extents) = {percent(summary['wer'])}  "
+        f"(words inside reference fills {summary['ref_words']}  "
         f"sub {summary['substitutions']}  del {summary['deletions']}  ins {summary['insertions']})"
     )

@@ -228,7 +228,7 @@ def cause_totals(split: dict[str, dict[str, int]]) -> dict[str, int]:
 
 
 def entity_wer(result: Any) -> dict[str, Any] | None:
-    """WER restricted to the reference fills' columns: ``{"summary": ..., "by_slot": {...}}``.
+    """WER restricted to the reference fills' columns: ``{"alignment": "weighted", "summary": ..., "by_slot": {...}}``.
 
     Each entry has the counts of :meth:`hub4eval.text.columns.DocumentAlignment.counts`
     plus ``errors`` and ``wer`` (None without reference words). None when the
@@ -275,7 +275,11 @@ def entity_wer(result: Any) -> dict[str, Any] | None:
     for spaces in by_slot.values():
         for space, columns in spaces.items():
             union.setdefault(space, set()).update(columns)
-    return {"summary": wer_of(union), "by_slot": {key: wer_of(spaces) for key, spaces in by_slot.items()}}
+    return {
+        "alignment": "weighted",  # fills are placed on the weighted alignment's columns, not on sclite's
+        "summary": wer_of(union),
+        "by_slot": {key: wer_of(spaces) for key, spaces in by_slot.items()},
+    }
 
 
 __all__ = [

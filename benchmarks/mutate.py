@@ -21,6 +21,8 @@ Usage (from the repository root; niced, one process at a time)::
     nice -n 10 python benchmarks/mutate.py metrics normalize  # some modules
     python benchmarks/mutate.py --list metrics                # the mutants only
     nice -n 10 python benchmarks/mutate.py --only 'f_key' metrics  # mutants whose id contains f_key
+    nice -n 10 python benchmarks/mutate.py --only 'a -> b' --only 'c -> d' spoken  # either text
+    nice -n 10 python benchmarks/mutate.py --ids survivors.txt spoken  # mutants with these exact ids
 
 To add a module, add an entry to ``MODULES``: its file and the fast tests
 that should kill its mutants.
@@ -536,7 +538,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("modules", nargs="*", help=f"modules to mutate (default: all of {', '.join(MODULES)})")
     parser.add_argument("--list", action="store_true", help="list the mutants and stop")
-    parser.add_argument("--only", help="only the mutants whose id contains this text")
+    parser.add_argument(
+        "--only",
+        action="append",
+        help="only the mutants whose id contains this text (repeat the option for several texts)",
+    )
+    parser.add_argument(
+        "--ids",
+        type=Path,
+        help="only the mutants whose id is a line of this file (for example the survivors of an earlier run)",
+    )
     parser.add_argument("--verbose", action="store_true", help="show pytest's output")
     args = parser.parse_args(argv)
     modules = args.modules or list(MODULES)
@@ -561,7 +572,10 @@ def main(argv: list[str] | None = None) -> int:
             files = [f for f in files if (ROOT / f).exists() and (work is None or (work / f).exists())]
             tree, found = mutants(module)
             if args.only:
-                found = [(m, s) for m, s in found if args.only in m.ident]
+                found = [(m, s) for m, s in found if any(text in m.ident for text in args.only)]
+            if args.ids:
+                wanted = set(args.ids.read_text(encoding="utf-8").splitlines())
+                found = [(m, s) for m, s in found if m.ident in wanted]
             if args.list:
                 for m, _ in found:
                     print(f"{module}:{m.line}: [{m.kind}] {m.ident}")

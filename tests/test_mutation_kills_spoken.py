@@ -3,6 +3,8 @@ mutants (issue #21). Each checks the canonical words a user's text becomes."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from hub4eval.text.spoken import LANGUAGES, canonical_words
@@ -38,3 +40,70 @@ def test_english_ordinal_suffixes(digits: str, ordinal: str) -> None:
 @pytest.mark.parametrize("day", ["11", "12", "13"])
 def test_a_teen_day_after_a_month_is_th(day: str) -> None:
     assert words(f"July {day}") == ["july", f"{day}th"]
+
+
+def test_a_language_record_is_frozen() -> None:
+    """A Language is shared by every call (the per-language caches hold it): it cannot be changed."""
+    english = LANGUAGES["en"]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        english.decimal_word = "comma"  # type: ignore[misc]
+    assert english.decimal_word == "point"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # every year head from 13 to 20 joins a following 10..99 (19 94 -> 1994)
+        ("thirteen ninety four", ["1394"]),
+        ("nineteen ten", ["1910"]),
+        ("twenty ten", ["2010"]),
+        # 12 is no year head: two numbers
+        ("twelve ninety four", ["12", "94"]),
+    ],
+)
+def test_year_heads(text: str, expected: list[str]) -> None:
+    assert words(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("symbol", "unit"),
+    [("$", "dollars"), ("£", "pounds"), ("€", "euros"), ("¥", "yen")],
+)
+def test_each_currency_symbol_gives_its_unit_word(symbol: str, unit: str) -> None:
+    text = f"{symbol}5"
+    assert canonical_words(text) == [("5", 0, 2), (unit, 0, 2)]
+
+
+def test_a_cent_sign_after_the_digits_gives_cents() -> None:
+    assert canonical_words("5¢") == [("5", 0, 2), ("cents", 0, 2)]
+
+
+@pytest.mark.parametrize(
+    ("spoken", "unit"),
+    [
+        ("dollar", "dollars"),
+        ("dollars", "dollars"),
+        ("cent", "cents"),
+        ("cents", "cents"),
+        ("pound", "pounds"),
+        ("pounds", "pounds"),
+        ("euro", "euros"),
+        ("euros", "euros"),
+        ("percent", "percent"),
+    ],
+)
+def test_each_unit_word_after_a_number_is_a_unit(spoken: str, unit: str) -> None:
+    """After a day-like number, a unit word keeps the number a cardinal (`July 5 dollars`
+    is an amount, not the 5th), and the unit word is written in its plural form."""
+    assert words(f"two {spoken}") == ["2", unit]
+    assert words(f"July 5 {spoken}") == ["july", "5", unit]
+
+
+def test_per_cent_after_a_day_like_number_is_percent() -> None:
+    assert words("July 5 per cent") == ["july", "5", "percent"]
+
+
+def test_the_words_of_a_hyphenated_number_keep_the_default_lower_case() -> None:
+    """spoken_forms is case-insensitive unless told otherwise: `Year-Old` split out of
+    `6-Year-Old` is lower-cased like every other token."""
+    assert words("a 6-Year-Old") == ["a", "6", "year-old"]

@@ -137,7 +137,9 @@ MODULES: dict[str, tuple[str, list[str]]] = {
 # Mutant.ident); they name the function and the change, not a line number, so
 # they survive edits elsewhere in the file. docs/testing.md explains each one.
 EQUIVALENT: dict[str, dict[str, str]] = {
-    "metrics": {},
+    "metrics": {
+        "_beta_squared: 16 -> 17": "lru_cache size: a cache holds results, never changes them",
+    },
     "greedy": {
         "<module>: 'T' -> 'TX'": "the name given to TypeVar is only shown by type checkers",
         "greedy_map: 1 -> 0 #3": (

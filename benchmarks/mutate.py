@@ -238,6 +238,9 @@ EQUIVALENT: dict[str, dict[str, str]] = {
             "leaves out U+10FFFE and U+10FFFF, noncharacters, which are not punctuation"
         ),
         "_punctuation_pattern: 1 -> 0": "leaves out U+10FFFF, a noncharacter, which is not punctuation",
+        "_punctuation_pattern: 1 -> 0 #2": (
+            "lru_cache(maxsize=0): the class is read again from the disk cache on every call, the same class"
+        ),
     },
 }
 

@@ -229,7 +229,34 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         ),
     },
     "candidates": {},
-    "spoken": {},
+    "spoken": {
+        "<module>: 21 -> 22": (
+            "year heads are one-word cardinals, and no single English number word is 21 (twenty-one "
+            "is two words to the library), so adding 21 to the heads changes nothing"
+        ),
+        "<module>: 'cents' -> 'centsX'": (
+            "the currency symbol entry for the cent sign is never read: a written number takes its "
+            "currency symbol only from $ £ € ¥ before the digits; a cent sign after them gives cents "
+            "through the suffix rule"
+        ),
+        "_Words.word_class: 0 -> 1 #2": (
+            "threshold=1 instead of 0 for the stem of a plural in -ies: the threshold keeps numbers up "
+            "to 1 as words, and a decade stem is 20 to 90"
+        ),
+        "_Words.trigger: cls in (_NUMBER, _SECOND, _DECADE, _DIGITS) -> cls not in (_NUMBER, _SECOND, _DECADE, _DIGITS)": (
+            "the truth value trigger returns is never used: every caller reads the class it stores"
+        ),
+        "<module>: 2 -> 3": (
+            "_X then equals _P: no code compares a kind with either; the only test naming _X "
+            "(`kind in (_W, _X)`) sees lexed parts, and _P is never a lexed kind"
+        ),
+        "<module>: 5 -> 6": "_FIX = 6: the kinds are labels, and 6 is still distinct from the others",
+        "_Item.__init__: False -> True #2": (
+            "the default ordinal flag of an item is read only for written numbers (_N), which are "
+            "always made with an explicit flag"
+        ),
+        "_lex_core: 65536 -> 65537": "lru_cache size: a cache holds results, never changes them",
+    },
     "attribution": {},
     "normalize": {
         "_element_pattern: 16 -> 17": "lru_cache size: a cache holds results, never changes them",

@@ -7,7 +7,9 @@ import dataclasses
 
 import pytest
 
-from hub4eval.text.spoken import LANGUAGES, canonical_words
+from hub4eval.text import spoken
+from hub4eval.text.spoken import LANGUAGES, canonical_words, spoken_forms
+from hub4eval.text.tokens import tokenize
 
 
 def words(text: str) -> list[str]:
@@ -107,3 +109,32 @@ def test_the_words_of_a_hyphenated_number_keep_the_default_lower_case() -> None:
     """spoken_forms is case-insensitive unless told otherwise: `Year-Old` split out of
     `6-Year-Old` is lower-cased like every other token."""
     assert words("a 6-Year-Old") == ["a", "6", "year-old"]
+
+
+def test_a_plural_ordinal_is_a_number_word_unlike_a_plural_scale_word() -> None:
+    """`thirds` (a fraction) is read like `third`, plural kept: 3rds; `hundreds` stays a word."""
+    assert words("two thirds") == ["2", "3rds"]
+    assert words("hundreds") == ["hundreds"]
+
+
+def test_a_percent_sign_of_its_own_carries_no_marks() -> None:
+    """`5 %`: the unit token made for the separate sign is neither parenthesized nor optional."""
+    text = "cost 5 %"
+    out = spoken_forms(tokenize(text), text)
+    assert [(t.text, t.start, t.end, t.parenthesized, t.optional) for t in out] == [
+        ("cost", 0, 4, False, False),
+        ("5", 5, 6, False, False),
+        ("percent", 7, 8, False, False),
+    ]
+
+
+def test_case_sensitive_number_words_are_classified_in_lower_case() -> None:
+    """With case-sensitive tokens, `Seventeen` is looked up as `seventeen`; the per-language
+    caches are emptied first so that no earlier test has classified the lower-case word."""
+    spoken._words.cache_clear()
+    try:
+        text = "Seventeen Ninety"
+        out = spoken_forms(tokenize(text, case_sensitive=True), text, case_sensitive=True)
+        assert [(t.text, t.start, t.end) for t in out] == [("1790", 0, len(text))]
+    finally:
+        spoken._words.cache_clear()

@@ -138,3 +138,30 @@ def test_case_sensitive_number_words_are_classified_in_lower_case() -> None:
         assert [(t.text, t.start, t.end) for t in out] == [("1790", 0, len(text))]
     finally:
         spoken._words.cache_clear()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a suffix after a decimal or after a currency amount is no written number:
+        # the tokens stay as the tokenizer cut them
+        ("3.5th", ["3", "5th"]),
+        ("$4th", ["$4th"]),
+        ("1.5s", ["1", "5s"]),
+        ("$1990s", ["$1990s"]),
+        ("$5%", ["$5"]),
+        ("$5¢", ["$5¢"]),
+    ],
+)
+def test_odd_written_numbers_are_left_to_the_tokenizer(text: str, expected: list[str]) -> None:
+    assert words(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("July 4TH", ["July", "4th"]), ("the 1990S", ["the", "1990s"]), ("5%", ["5", "percent"])],
+)
+def test_written_suffixes_are_canonical_in_case_sensitive_text(text: str, expected: list[str]) -> None:
+    """The suffix of a written ordinal or plural is lower-cased even when other words keep their case."""
+    out = spoken_forms(tokenize(text, case_sensitive=True), text, case_sensitive=True)
+    assert [t.text for t in out] == expected

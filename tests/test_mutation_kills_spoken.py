@@ -165,3 +165,20 @@ def test_written_suffixes_are_canonical_in_case_sensitive_text(text: str, expect
     """The suffix of a written ordinal or plural is lower-cased even when other words keep their case."""
     out = spoken_forms(tokenize(text, case_sensitive=True), text, case_sensitive=True)
     assert [t.text for t in out] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a written form spans its raw word from the first character to the last
+        ("the 21st", [("the", 0, 3), ("21st", 4, 8)]),
+        ("(21st)", [("21st", 1, 5)]),
+        ("the 1990's", [("the", 0, 3), ("1990s", 4, 10)]),
+        ("up 5%", [("up", 0, 2), ("5", 3, 5), ("percent", 3, 5)]),
+        # the parts of a hyphenated word keep their own spans
+        ("a 6-year-old", [("a", 0, 1), ("6", 2, 3), ("year-old", 4, 12)]),
+        ("seven-five", [("7", 0, 5), ("5", 6, 10)]),
+    ],
+)
+def test_spans_of_written_forms(text: str, expected: list[tuple[str, int, int]]) -> None:
+    assert canonical_words(text) == expected

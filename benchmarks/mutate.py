@@ -256,6 +256,18 @@ EQUIVALENT: dict[str, dict[str, str]] = {
             "always made with an explicit flag"
         ),
         "_lex_core: 65536 -> 65537": "lru_cache size: a cache holds results, never changes them",
+        "_lex_hyphenated: False -> True #2": (
+            "the ordinal flag of a number-word part (_W) is never read: only written numbers (_N) use it"
+        ),
+        "_lex_hyphenated.flush: False -> True": (
+            "the ordinal flag of a word part (_W) is never read: only written numbers (_N) use it"
+        ),
+        "_lex_hyphenated.flush: False -> True #2": (
+            "the ordinal flag of a non-number part (_X) is never read: only written numbers (_N) use it"
+        ),
+        "_lex_hyphenated: a + s -> a - s": (
+            "s is always 0: a part between hyphens has no hyphen, so _lex_core makes one item from its start"
+        ),
     },
     "attribution": {},
     "normalize": {

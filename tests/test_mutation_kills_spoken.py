@@ -182,3 +182,9 @@ def test_written_suffixes_are_canonical_in_case_sensitive_text(text: str, expect
 )
 def test_spans_of_written_forms(text: str, expected: list[tuple[str, int, int]]) -> None:
     assert canonical_words(text) == expected
+
+
+def test_a_run_of_words_inside_a_hyphenated_number_stays_one_word() -> None:
+    """`to-the` between two number parts is one non-number part, not the range word `to`."""
+    assert canonical_words("seven-to-the-five") == [("7", 0, 5), ("to-the", 6, 12), ("5", 13, 17)]
+    assert words("seven-to-five") == ["7", "5"]

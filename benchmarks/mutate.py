@@ -256,6 +256,9 @@ EQUIVALENT: dict[str, dict[str, str]] = {
             "always made with an explicit flag"
         ),
         "_lex_core: 65536 -> 65537": "lru_cache size: a cache holds results, never changes them",
+        "_lex_core: False -> True #2": (
+            "the ordinal flag of a respelled plural (_FIX, `1990's`) is never read: only written numbers (_N) use it"
+        ),
         "_lex_hyphenated: False -> True #2": (
             "the ordinal flag of a number-word part (_W) is never read: only written numbers (_N) use it"
         ),

@@ -188,3 +188,14 @@ def test_a_run_of_words_inside_a_hyphenated_number_stays_one_word() -> None:
     """`to-the` between two number parts is one non-number part, not the range word `to`."""
     assert canonical_words("seven-to-the-five") == [("7", 0, 5), ("to-the", 6, 12), ("5", 13, 17)]
     assert words("seven-to-five") == ["7", "5"]
+
+
+@pytest.mark.parametrize("text", ["five (well)-known", "five well-(known)", "five {well}-known"])
+def test_a_hyphenated_word_without_a_number_part_is_left_as_the_tokenizer_made_it(text: str) -> None:
+    """Next to a number, `(well)-known` keeps the tokenizer's tokens exactly, marks and raw
+    form included (the raw form is what noisy comparison reads)."""
+    tokens = tokenize(text)
+    out = spoken_forms(tokens, text)
+    assert out[0].text == "5"
+    assert out[1:] == tokens[1:]
+    assert all(t.form is not None for t in out[1:])

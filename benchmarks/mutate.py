@@ -202,9 +202,9 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "_extent_reason: 'ok' -> 'okX'": "the same short cut never taken: the general branch gives the same text",
     },
     "noisy": {
-        "_runs_into: 1 -> 0": (
-            "the end position of a non-empty target can only start a match of skipped tokens, "
-            "and position 0 is always reachable too, so the outcome is the same"
+        "_runs_into: True -> False": (
+            "zip(strict=True): the pattern and its optional flags are made from the same tokens, one each, "
+            "so the lengths always match"
         ),
         "_is_run_of: 1 -> 0": "at[n] is never read before it is replaced (the loop reads at[0..n-1])",
     },

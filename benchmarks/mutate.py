@@ -142,6 +142,9 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     },
     "greedy": {
         "<module>: 'T' -> 'TX'": "the name given to TypeVar is only shown by type checkers",
+        "greedy_map_sparse: min_f > 0 -> min_f >= 0": (
+            "min_f is never 0 there: a 0 (or any false value) was turned into None at the start"
+        ),
         "greedy_map: 1 -> 0 #3": (
             "`len(ranked) == 0` instead of `== 1` in the lone-pair short cut: the loop maps a lone "
             "pair without a threshold anyway, and an empty list gives [] both ways"

@@ -199,3 +199,14 @@ def test_a_hyphenated_word_without_a_number_part_is_left_as_the_tokenizer_made_i
     assert out[0].text == "5"
     assert out[1:] == tokens[1:]
     assert all(t.form is not None for t in out[1:])
+
+
+@pytest.mark.parametrize("offset", [0, 100])
+def test_a_raw_word_cut_by_the_window_edge_is_read_whole_once(offset: int) -> None:
+    """`a.b.c.d-5` is four tokens before the number `d-5`, so the two-token window around
+    it starts inside the raw word; the window grows to the whole raw word, whose tokens
+    come out once each, at their spans plus the tokenizer's offset."""
+    text = "x a.b.c.d-5 y"
+    out = spoken_forms(tokenize(text, offset=offset), text, offset=offset)
+    expected = [("x", 0, 1), ("a", 2, 3), ("b", 4, 5), ("c", 6, 7), ("d", 8, 9), ("5", 10, 11), ("y", 12, 13)]
+    assert [(t.text, t.start - offset, t.end - offset) for t in out] == expected

@@ -92,7 +92,12 @@ MODULES: dict[str, tuple[str, list[str]]] = {
     ),
     "noisy": (
         "hub4eval/scoring/noisy.py",
-        ["tests/test_mutation_kills_verdicts.py", "tests/test_noisy.py", "tests/test_asr_example.py"],
+        [
+            "tests/test_mutation_kills_noisy.py",
+            "tests/test_mutation_kills_verdicts.py",
+            "tests/test_noisy.py",
+            "tests/test_asr_example.py",
+        ],
     ),
     "normalize": (
         "hub4eval/text/normalize.py",
@@ -210,6 +215,10 @@ EQUIVALENT: dict[str, dict[str, str]] = {
             "so the lengths always match"
         ),
         "_is_run_of: 1 -> 0": "at[n] is never read before it is replaced (the loop reads at[0..n-1])",
+        "noisy_content_correct: True -> False": (
+            "zip(strict=True): the optional flags are made from the reference tokens, one each, "
+            "so the lengths always match"
+        ),
     },
     "fills": {
         "FillPreparer._normalize: 'none' -> 'noneX'": (

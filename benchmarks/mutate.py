@@ -268,6 +268,16 @@ EQUIVALENT: dict[str, dict[str, str]] = {
             "always made with an explicit flag"
         ),
         "_lex_core: 65536 -> 65537": "lru_cache size: a cache holds results, never changes them",
+        "_items: len(group) == 1 -> len(group) != 1": (
+            "the short cut for a raw word that is one alphabetic token: skipped, the general branch makes "
+            "the same item (no outer punctuation, one simple word, the token's own text lower-cased, the "
+            "same token kept); taken for several tokens, its length test fails and the general branch runs"
+        ),
+        "_items: 1 -> 0": "the same short cut never taken: the general branch makes the same item",
+        "_items: token.end - token.start -> token.end + token.start": (
+            "the same short cut, then taken only for a token at 0 (where the sum is the length): "
+            "elsewhere the general branch makes the same item"
+        ),
         "_lex_core: False -> True #2": (
             "the ordinal flag of a respelled plural (_FIX, `1990's`) is never read: only written numbers (_N) use it"
         ),

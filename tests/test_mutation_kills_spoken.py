@@ -159,10 +159,17 @@ def test_odd_written_numbers_are_left_to_the_tokenizer(text: str, expected: list
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [("July 4TH", ["July", "4th"]), ("the 1990S", ["the", "1990s"]), ("5%", ["5", "percent"])],
+    [
+        ("July 4TH", ["July", "4th"]),
+        ("the 1990S", ["the", "1990s"]),
+        ("5%", ["5", "percent"]),
+        # the month is recognized whatever its case: the day after it is an ordinal
+        ("July 4", ["July", "4th"]),
+    ],
 )
 def test_written_suffixes_are_canonical_in_case_sensitive_text(text: str, expected: list[str]) -> None:
-    """The suffix of a written ordinal or plural is lower-cased even when other words keep their case."""
+    """The suffix of a written ordinal or plural is lower-cased even when other words keep their case,
+    and glue words are recognized in any case."""
     out = spoken_forms(tokenize(text, case_sensitive=True), text, case_sensitive=True)
     assert [t.text for t in out] == expected
 

@@ -217,3 +217,12 @@ def test_a_raw_word_cut_by_the_window_edge_is_read_whole_once(offset: int) -> No
     out = spoken_forms(tokenize(text, offset=offset), text, offset=offset)
     expected = [("x", 0, 1), ("a", 2, 3), ("b", 4, 5), ("c", 6, 7), ("d", 8, 9), ("5", 10, 11), ("y", 12, 13)]
     assert [(t.text, t.start - offset, t.end - offset) for t in out] == expected
+
+
+@pytest.mark.parametrize("mark", ["...", ".", "!?"])
+def test_a_kept_punctuation_token_next_to_a_number_stays(mark: str) -> None:
+    """With punctuation kept, a raw word of punctuation only (no letter or digit to start a
+    core) comes out as the tokenizer made it."""
+    text = f"five {mark}"
+    out = spoken_forms(tokenize(text, keep_punctuation=True), text)
+    assert [t.text for t in out] == ["5", mark]

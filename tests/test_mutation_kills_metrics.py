@@ -117,3 +117,22 @@ def test_every_metric_of_uneven_counts():
     assert d["SUB"] == pytest.approx(1 / 4)  # INC / (COR + INC)
     assert d["ERR"] == pytest.approx(7 / 10)  # (INC + MIS + SPU) / (COR + INC + MIS + SPU)
     assert UNEVEN.errors == 7
+
+
+def test_f_without_a_beta_is_f1():
+    """The default weight is beta = 1: F = 2 P R / (P + R)."""
+    assert UNEVEN.f() == pytest.approx(_f(3, 8, 6))
+    assert UNEVEN.f() == UNEVEN.f(1.0)
+
+
+def test_f_with_a_single_correct_point_is_not_zero():
+    """COR = 1 of POS = 2, ACT = 1: P = 1, R = 1/2, F = 2/3 (only COR = 0 gives 0)."""
+    assert Counts(cor=1, mis=1).f() == pytest.approx(2 / 3)
+    assert Counts(cor=1, mis=1).f(2.0) == pytest.approx(_f(1, 2, 1, 2.0))
+
+
+@pytest.mark.parametrize("beta", [0.0, -1.0])
+def test_f_refuses_a_beta_that_is_not_positive(beta):
+    """beta = 0 would silently give precision; the weight must be positive."""
+    with pytest.raises(ValueError, match="beta must be positive"):
+        Counts(cor=1, mis=1).f(beta)

@@ -8,9 +8,12 @@ such a comparison cannot notice it).
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 from scoring_helpers import cats, run
 
+from hub4eval.text import normalize
 from hub4eval.text.normalize import strip_premodifiers, whiteout_punctuation, whiteout_tags
 
 
@@ -83,3 +86,29 @@ def test_punctuation_short_cut_for_letters_and_digits():
     assert whiteout_punctuation("Egypt 2 0") == "Egypt 2 0"
     assert whiteout_punctuation("Egypt.") == "Egypt "
     assert whiteout_punctuation("a - b") == "a   b"
+
+
+def _expected_whiteout(char: str) -> str:
+    """`a<char>b` with <char> whited out when it is punctuation by its Unicode category;
+    an apostrophe or hyphen between two letters is word-internal and kept."""
+    if unicodedata.category(char).startswith("P") and char not in normalize.APOSTROPHES + normalize.HYPHENS:
+        return "a b"
+    return f"a{char}b"
+
+
+def test_the_punctuation_class_is_built_from_unicode_and_read_back_from_the_cache(monkeypatch, tmp_path):
+    """With an empty cache directory the class is computed from the Unicode database and
+    stored; a later process (the in-memory copy dropped) reads it back: both white out
+    exactly the punctuation characters."""
+    monkeypatch.setenv("HUB4EVAL_CACHE_DIR", str(tmp_path / "cache"))
+    chars = [chr(code) for code in range(0x3100)]
+    expected = [_expected_whiteout(c) for c in chars]
+    assert expected.count("a b") > 300  # the sample holds many punctuation characters
+    normalize._punctuation_pattern.cache_clear()
+    try:
+        assert [whiteout_punctuation(f"a{c}b") for c in chars] == expected
+        assert list((tmp_path / "cache").iterdir())  # the class was stored
+        normalize._punctuation_pattern.cache_clear()
+        assert [whiteout_punctuation(f"a{c}b") for c in chars] == expected
+    finally:
+        normalize._punctuation_pattern.cache_clear()

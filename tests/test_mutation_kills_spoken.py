@@ -3,9 +3,13 @@ mutants (issue #21). Each checks the canonical words a user's text becomes."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
-from hub4eval.text.spoken import LANGUAGES, canonical_words
+from hub4eval.text import spoken
+from hub4eval.text.spoken import LANGUAGES, canonical_words, spoken_forms
+from hub4eval.text.tokens import tokenize
 
 
 def words(text: str) -> list[str]:
@@ -38,3 +42,187 @@ def test_english_ordinal_suffixes(digits: str, ordinal: str) -> None:
 @pytest.mark.parametrize("day", ["11", "12", "13"])
 def test_a_teen_day_after_a_month_is_th(day: str) -> None:
     assert words(f"July {day}") == ["july", f"{day}th"]
+
+
+def test_a_language_record_is_frozen() -> None:
+    """A Language is shared by every call (the per-language caches hold it): it cannot be changed."""
+    english = LANGUAGES["en"]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        english.decimal_word = "comma"  # type: ignore[misc]
+    assert english.decimal_word == "point"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # every year head from 13 to 20 joins a following 10..99 (19 94 -> 1994)
+        ("thirteen ninety four", ["1394"]),
+        ("nineteen ten", ["1910"]),
+        ("twenty ten", ["2010"]),
+        # 12 is no year head: two numbers
+        ("twelve ninety four", ["12", "94"]),
+    ],
+)
+def test_year_heads(text: str, expected: list[str]) -> None:
+    assert words(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("symbol", "unit"),
+    [("$", "dollars"), ("£", "pounds"), ("€", "euros"), ("¥", "yen")],
+)
+def test_each_currency_symbol_gives_its_unit_word(symbol: str, unit: str) -> None:
+    text = f"{symbol}5"
+    assert canonical_words(text) == [("5", 0, 2), (unit, 0, 2)]
+
+
+def test_a_cent_sign_after_the_digits_gives_cents() -> None:
+    assert canonical_words("5¢") == [("5", 0, 2), ("cents", 0, 2)]
+
+
+@pytest.mark.parametrize(
+    ("spoken", "unit"),
+    [
+        ("dollar", "dollars"),
+        ("dollars", "dollars"),
+        ("cent", "cents"),
+        ("cents", "cents"),
+        ("pound", "pounds"),
+        ("pounds", "pounds"),
+        ("euro", "euros"),
+        ("euros", "euros"),
+        ("percent", "percent"),
+    ],
+)
+def test_each_unit_word_after_a_number_is_a_unit(spoken: str, unit: str) -> None:
+    """After a day-like number, a unit word keeps the number a cardinal (`July 5 dollars`
+    is an amount, not the 5th), and the unit word is written in its plural form."""
+    assert words(f"two {spoken}") == ["2", unit]
+    assert words(f"July 5 {spoken}") == ["july", "5", unit]
+
+
+def test_per_cent_after_a_day_like_number_is_percent() -> None:
+    assert words("July 5 per cent") == ["july", "5", "percent"]
+
+
+def test_the_words_of_a_hyphenated_number_keep_the_default_lower_case() -> None:
+    """spoken_forms is case-insensitive unless told otherwise: `Year-Old` split out of
+    `6-Year-Old` is lower-cased like every other token."""
+    assert words("a 6-Year-Old") == ["a", "6", "year-old"]
+
+
+def test_a_plural_ordinal_is_a_number_word_unlike_a_plural_scale_word() -> None:
+    """`thirds` (a fraction) is read like `third`, plural kept: 3rds; `hundreds` stays a word."""
+    assert words("two thirds") == ["2", "3rds"]
+    assert words("hundreds") == ["hundreds"]
+
+
+def test_a_percent_sign_of_its_own_carries_no_marks() -> None:
+    """`5 %`: the unit token made for the separate sign is neither parenthesized nor optional."""
+    text = "cost 5 %"
+    out = spoken_forms(tokenize(text), text)
+    assert [(t.text, t.start, t.end, t.parenthesized, t.optional) for t in out] == [
+        ("cost", 0, 4, False, False),
+        ("5", 5, 6, False, False),
+        ("percent", 7, 8, False, False),
+    ]
+
+
+def test_case_sensitive_number_words_are_classified_in_lower_case() -> None:
+    """With case-sensitive tokens, `Seventeen` is looked up as `seventeen`; the per-language
+    caches are emptied first so that no earlier test has classified the lower-case word."""
+    spoken._words.cache_clear()
+    try:
+        text = "Seventeen Ninety"
+        out = spoken_forms(tokenize(text, case_sensitive=True), text, case_sensitive=True)
+        assert [(t.text, t.start, t.end) for t in out] == [("1790", 0, len(text))]
+    finally:
+        spoken._words.cache_clear()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a suffix after a decimal or after a currency amount is no written number:
+        # the tokens stay as the tokenizer cut them
+        ("3.5th", ["3", "5th"]),
+        ("$4th", ["$4th"]),
+        ("1.5s", ["1", "5s"]),
+        ("$1990s", ["$1990s"]),
+        ("$5%", ["$5"]),
+        ("$5¢", ["$5¢"]),
+    ],
+)
+def test_odd_written_numbers_are_left_to_the_tokenizer(text: str, expected: list[str]) -> None:
+    assert words(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("July 4TH", ["July", "4th"]),
+        ("the 1990S", ["the", "1990s"]),
+        ("5%", ["5", "percent"]),
+        # the month is recognized whatever its case: the day after it is an ordinal
+        ("July 4", ["July", "4th"]),
+    ],
+)
+def test_written_suffixes_are_canonical_in_case_sensitive_text(text: str, expected: list[str]) -> None:
+    """The suffix of a written ordinal or plural is lower-cased even when other words keep their case,
+    and glue words are recognized in any case."""
+    out = spoken_forms(tokenize(text, case_sensitive=True), text, case_sensitive=True)
+    assert [t.text for t in out] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a written form spans its raw word from the first character to the last
+        ("the 21st", [("the", 0, 3), ("21st", 4, 8)]),
+        ("(21st)", [("21st", 1, 5)]),
+        ("the 1990's", [("the", 0, 3), ("1990s", 4, 10)]),
+        ("up 5%", [("up", 0, 2), ("5", 3, 5), ("percent", 3, 5)]),
+        # the parts of a hyphenated word keep their own spans
+        ("a 6-year-old", [("a", 0, 1), ("6", 2, 3), ("year-old", 4, 12)]),
+        ("seven-five", [("7", 0, 5), ("5", 6, 10)]),
+    ],
+)
+def test_spans_of_written_forms(text: str, expected: list[tuple[str, int, int]]) -> None:
+    assert canonical_words(text) == expected
+
+
+def test_a_run_of_words_inside_a_hyphenated_number_stays_one_word() -> None:
+    """`to-the` between two number parts is one non-number part, not the range word `to`."""
+    assert canonical_words("seven-to-the-five") == [("7", 0, 5), ("to-the", 6, 12), ("5", 13, 17)]
+    assert words("seven-to-five") == ["7", "5"]
+
+
+@pytest.mark.parametrize("text", ["five (well)-known", "five well-(known)", "five {well}-known"])
+def test_a_hyphenated_word_without_a_number_part_is_left_as_the_tokenizer_made_it(text: str) -> None:
+    """Next to a number, `(well)-known` keeps the tokenizer's tokens exactly, marks and raw
+    form included (the raw form is what noisy comparison reads)."""
+    tokens = tokenize(text)
+    out = spoken_forms(tokens, text)
+    assert out[0].text == "5"
+    assert out[1:] == tokens[1:]
+    assert all(t.form is not None for t in out[1:])
+
+
+@pytest.mark.parametrize("offset", [0, 100])
+def test_a_raw_word_cut_by_the_window_edge_is_read_whole_once(offset: int) -> None:
+    """`a.b.c.d-5` is four tokens before the number `d-5`, so the two-token window around
+    it starts inside the raw word; the window grows to the whole raw word, whose tokens
+    come out once each, at their spans plus the tokenizer's offset."""
+    text = "x a.b.c.d-5 y"
+    out = spoken_forms(tokenize(text, offset=offset), text, offset=offset)
+    expected = [("x", 0, 1), ("a", 2, 3), ("b", 4, 5), ("c", 6, 7), ("d", 8, 9), ("5", 10, 11), ("y", 12, 13)]
+    assert [(t.text, t.start - offset, t.end - offset) for t in out] == expected
+
+
+@pytest.mark.parametrize("mark", ["...", ".", "!?"])
+def test_a_kept_punctuation_token_next_to_a_number_stays(mark: str) -> None:
+    """With punctuation kept, a raw word of punctuation only (no letter or digit to start a
+    core) comes out as the tokenizer made it."""
+    text = f"five {mark}"
+    out = spoken_forms(tokenize(text, keep_punctuation=True), text)
+    assert [t.text for t in out] == ["5", mark]

@@ -93,7 +93,8 @@ def run_command(ref: Path, hyp: Path, out: Path, code: Path = ROOT) -> dict:
     command = [sys.executable, "-m", "hub4eval", "align", str(ref), str(hyp), "--json", str(out)]
     env = {**os.environ, "PYTHONPATH": str(code)}
     start = time.perf_counter()
-    child = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
+    # run from the checkout: `python -m` puts the working directory first on the path
+    child = subprocess.Popen(command, env=env, cwd=code, stdout=subprocess.DEVNULL)
     _, status, usage = os.wait4(child.pid, 0)
     seconds = time.perf_counter() - start
     if status != 0:

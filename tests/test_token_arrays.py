@@ -130,3 +130,43 @@ def test_aligning_the_ids_is_aligning_the_words(ref, hyp, extra):
     assert got.cost == want.cost and got.exact == want.exact
     for name in ("ref_index", "hyp_index", "kinds"):
         assert getattr(got, name).tolist() == getattr(want, name).tolist()
+
+
+# pieces of documents for the array route: plain words, numbers, GLM words,
+# words with punctuation, parentheses, case, non-ASCII letters, tags
+_PIECES = st.sampled_from(
+    [
+        "alpha", "Beta", "gamma2", "h-", "buni-,", "U.S.", "%hesitation", "uh", "(uh)", "(mid", "end)",
+        "twelve", "nineteen", "eighty", "six", "$12,500", "1994,", "point", "five", "percent", "nil",
+        "can't", "cannot", "don\u2019t", "été", "--", ".", "<s>", "</s>", "\n", "  ", "\t",
+    ]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.lists(_PIECES, max_size=40), min_size=1, max_size=4),
+    st.booleans(),
+    st.sampled_from(["en", None]),
+)
+def test_array_tokens_equal_the_document_tokens(documents, case_sensitive, spoken_forms):
+    # the align path makes document tokens as arrays; they must be document_tokens'
+    # tokens, coded in the order first seen, whatever the text holds
+    from hub4eval.io.corpus import parse_corpus
+    from hub4eval.text.columns import _ArrayTokens, document_tokens
+    from hub4eval.text.glm import default_glm
+
+    text = "".join(
+        f"<DOC>\n<DOCNO> D{k} </DOCNO>\n<TEXT>\n{' '.join(words)}\n</TEXT>\n</DOC>\n"
+        for k, words in enumerate(documents)
+    )
+    corpus = parse_corpus(text, "t.sgml")
+    options = {"glm": default_glm(), "case_sensitive": case_sensitive, "spoken_forms": spoken_forms}
+    expected_vocabulary, vocabulary = Vocabulary(), Vocabulary()
+    arrays = _ArrayTokens(vocabulary, **options)
+    for document in corpus.documents:
+        expected = TokenArray.of(document_tokens(document, **options), expected_vocabulary)
+        got = arrays(document)
+        assert got == expected
+        assert got.ids.tolist() == expected.ids.tolist()
+    assert vocabulary.words == expected_vocabulary.words

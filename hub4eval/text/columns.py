@@ -35,7 +35,7 @@ import numpy as np
 
 from hub4eval.errors import InputWarning
 from hub4eval.model import Corpus, Document, Extent
-from hub4eval.text.token_arrays import TokenArray, Vocabulary
+from hub4eval.text.token_arrays import TokenArray, Vocabulary, splice, tokenize_array
 from hub4eval.text.tokens import Token, tokenize
 
 if TYPE_CHECKING:
@@ -236,6 +236,110 @@ def document_tokens(
     return tokens
 
 
+class _ArrayTokens:
+    """:func:`document_tokens` kept as arrays (:class:`TokenArray`), coded by one :class:`Vocabulary`.
+
+    The same tokens, made without a :class:`Token` per word: the usual text
+    is tokenized all at once (:func:`tokenize_array`), and only the places a
+    number phrase or a GLM rule may start, found from per-word tables, are
+    read as tokens and rewritten. Words are first coded by a working
+    vocabulary (words a rewrite replaced stay in it); the result is then
+    renumbered into ``vocabulary`` in the order its words are first seen,
+    as :meth:`TokenArray.of` would have numbered them.
+    """
+
+    def __init__(
+        self,
+        vocabulary: Vocabulary,
+        *,
+        glm: Glm | GlmStack | None = None,
+        keep_punctuation: bool = False,
+        case_sensitive: bool = False,
+        spoken_forms: str | None = None,
+    ) -> None:
+        self.vocabulary = vocabulary
+        self.working = Vocabulary()
+        self.renumbered = np.full(0, -1, np.int64)  # working id -> id in ``vocabulary`` (-1: not yet)
+        self.keep_punctuation = keep_punctuation
+        self.case_sensitive = case_sensitive
+        self.spoken_forms = None if spoken_forms in (None, "none") else spoken_forms
+        self.glms: tuple[Glm, ...] = ()
+        if glm is not None:
+            from hub4eval.text.glm import GlmStack
+
+            self.glms = tuple(one for one in (glm.glms if isinstance(glm, GlmStack) else (glm,)) if one._trie)
+        self.tables: dict[object, tuple[list[str], np.ndarray]] = {}  # by "spoken" or a GLM's id()
+
+    def _table(self, key: object, word_key: Any, test: Any) -> tuple[list[str], np.ndarray]:
+        """Per working word: its key (``word_key`` of a list of words) and ``test(key)``, kept up to date."""
+        table = self.tables.get(key)
+        if table is None:
+            table = self.tables[key] = ([], np.zeros(0, bool))
+        keys, flags = table
+        words = self.working.words
+        if len(keys) < len(words):
+            new = word_key(words[len(keys) :])
+            keys.extend(new)
+            flags = np.concatenate((flags, np.fromiter(map(test, new), bool, len(new))))
+            self.tables[key] = (keys, flags)
+        return keys, flags
+
+    def __call__(self, document: Document) -> TokenArray:
+        working = self.working
+        text = document.text
+        tokens = tokenize_array(
+            text,
+            document.spoken_spans(),
+            working,
+            keep_punctuation=self.keep_punctuation,
+            case_sensitive=self.case_sensitive,
+        )
+        if self.spoken_forms is not None:
+            # before the GLM: its rules match words and would cut number phrases
+            from hub4eval.text.spoken import _words, number_start, number_windows
+
+            words = _words(self.spoken_forms)
+            _, starts = self._table("spoken", list, lambda word: number_start(words, word))
+            hits = np.flatnonzero(starts[tokens.ids])
+            if hits.size:
+                windows = number_windows(tokens, text, 0, words, self.case_sensitive, hits.tolist())
+                tokens = splice(tokens, list(windows), working)
+        for glm in self.glms:
+            from hub4eval.text.glm import _produce, glm_keys, glm_matches
+
+            trie = glm._trie
+            keys, starts = self._table(
+                id(glm), lambda words, glm=glm: glm_keys(words, glm.case_sensitive), trie.__contains__
+            )
+            candidates = np.flatnonzero(starts[tokens.ids])
+            if candidates.size:
+                texts = [keys[i] for i in tokens.ids.tolist()]
+                edits = [
+                    (i, i + width, _produce(tuple(tokens[i : i + width]), rule))
+                    for i, width, rule in glm_matches(trie, texts, candidates.tolist())
+                ]
+                tokens = splice(tokens, edits, working)
+        return self._renumber(tokens)
+
+    def _renumber(self, tokens: TokenArray) -> TokenArray:
+        """``tokens`` coded by ``vocabulary``, new words numbered in the order they first appear."""
+        vocabulary, words = self.vocabulary, self.working.words
+        if len(self.renumbered) < len(words):
+            grown = np.full(max(len(words), 2 * len(self.renumbered)), -1, np.int64)
+            grown[: len(self.renumbered)] = self.renumbered
+            self.renumbered = grown
+        ids = self.renumbered[tokens.ids]
+        new = ids < 0
+        if new.any():
+            fresh, first = np.unique(tokens.ids[new], return_index=True)
+            for working_id in fresh[np.argsort(first, kind="stable")].tolist():
+                self.renumbered[working_id] = vocabulary.code(words[working_id])
+            ids = self.renumbered[tokens.ids]
+        return TokenArray(
+            vocabulary.words, ids.astype(np.int32), tokens.starts, tokens.ends, tokens.flags, tokens.forms
+        )
+
+
 def _columns(index: np.ndarray, size: int) -> np.ndarray:
     """Column of each token, from the per-column token indices (-1: gap)."""
     present = np.flatnonzero(index >= 0)
@@ -324,9 +428,7 @@ def align_corpora(
     # first seen: the reference documents, then the hypothesis ones in the
     # order they are aligned; the order the aligners code words in too.
     vocabulary = Vocabulary()
-
-    def arrays(document: Document) -> TokenArray:
-        return TokenArray.of(document_tokens(document, **options), vocabulary)
+    arrays = _ArrayTokens(vocabulary, **options)
 
     ref_tokens = {doc.docid: arrays(doc) for doc in ref.documents}
 

@@ -77,7 +77,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -666,22 +666,37 @@ def apply_glm(tokens: Sequence[Token], glm: Glm | GlmStack) -> tuple[Token, ...]
     trie = glm._trie
     if not trie:
         return tuple(tokens)
-    if glm.case_sensitive:
-        texts = [t.text for t in tokens]
-    else:
-        # (a text already in lower case is kept: a copy of each of ten million words took 500 MB)
-        texts = [text if text.islower() else text.lower() for text in (t.text for t in tokens)]
-    texts = [_match_key(t, True) if _RIGHT_QUOTE in t else t for t in texts]
-    total = len(texts)
+    texts = glm_keys([t.text for t in tokens], glm.case_sensitive)
     out: list[Token] = []
-    append = out.append
-    i = 0
-    while i < total:
-        node = trie.get(texts[i])
-        if node is None:
-            append(tokens[i])
-            i += 1
+    done = 0
+    for i, width, rule in glm_matches(trie, texts, [i for i, text in enumerate(texts) if text in trie]):
+        out.extend(tokens[done:i])
+        out.extend(_produce(tokens[i : i + width], rule))
+        done = i + width
+    out.extend(tokens[done:])
+    return tuple(out)
+
+
+def glm_keys(texts: list[str], case_sensitive: bool) -> list[str]:
+    """The words the rules of a GLM (of ``case_sensitive``) are matched against, one per text."""
+    if not case_sensitive:
+        # (a text already in lower case is kept: a copy of each of ten million words took 500 MB)
+        texts = [text if text.islower() else text.lower() for text in texts]
+    return [_match_key(t, True) if _RIGHT_QUOTE in t else t for t in texts]
+
+
+def glm_matches(trie: dict, texts: Sequence[str], candidates: Iterable[int]) -> Iterator[tuple[int, int, GlmRule]]:
+    """(start, width, rule) of each rewrite of one left-to-right pass, longest match first.
+
+    ``candidates``: in increasing order, the positions whose word starts a
+    rule (``texts[i] in trie``); no rewrite starts anywhere else.
+    """
+    total = len(texts)
+    resume = 0
+    for i in candidates:
+        if i < resume:
             continue
+        node = trie[texts[i]]
         rule = _fitting(node.get(None), texts, i, i + 1)
         width = 1
         j = i + 1
@@ -694,12 +709,9 @@ def apply_glm(tokens: Sequence[Token], glm: Glm | GlmStack) -> tuple[Token, ...]
             if found is not None:
                 rule, width = found, j - i
         if rule is None:
-            append(tokens[i])
-            i += 1
             continue
-        out.extend(_produce(tokens[i : i + width], rule))
-        i += width
-    return tuple(out)
+        yield i, width, rule
+        resume = i + width
 
 
 def _fitting(rules: list[GlmRule] | None, texts: Sequence[str], start: int, end: int) -> GlmRule | None:

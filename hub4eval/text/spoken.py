@@ -101,7 +101,7 @@ tests with the §8.2 classes in that language.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from functools import cache, lru_cache
@@ -956,25 +956,36 @@ def spoken_forms(
     if lang is None or lang == "none":
         return tuple(tokens)
     words = _words(lang)
-    trigger = words.trigger
-    classes = words.classes
+    hits = [i for i, token in enumerate(tokens) if number_start(words, token.text)]
+    if not hits:
+        return tuple(tokens)
+    out: list[Token] = []
+    done = 0
+    for a, b, replacement in number_windows(tokens, text, offset, words, case_sensitive, hits):
+        out.extend(tokens[done:a])
+        out.extend(replacement)
+        done = b
+    out.extend(tokens[done:])
+    return tuple(out)
+
+
+def number_start(words: _Words, text: str) -> bool:
+    """Whether a token of ``text`` gets a window (a number word, digits, or a score word read as 0)."""
+    cls = words.classes.get(text)
+    if cls is None:
+        words.trigger(text)
+        cls = words.classes[text]
     # A score word read as 0 (`two nil`) becomes a number too, so its window
     # must reach as far as a number's: `one nil to nothing` is then read as
     # `1 0 to nothing` reads (normalizing twice changes nothing).
-    zeros = words.language.score_nil
-    hits: list[int] = []
-    append = hits.append
-    for i, token in enumerate(tokens):
-        cls = classes.get(token.text)
-        if cls is None:
-            trigger(token.text)
-            cls = classes[token.text]
-        if (cls >= _NUMBER and cls != _BLOCKED) or token.text in zeros:
-            append(i)
-    if not hits:
-        return tuple(tokens)
+    return (cls >= _NUMBER and cls != _BLOCKED) or text in words.language.score_nil
+
+
+def number_windows(
+    tokens: Sequence[Token], text: str, offset: int, words: _Words, case_sensitive: bool, hits: Sequence[int]
+) -> Iterator[tuple[int, int, list[Token]]]:
+    """(start, end, canonical tokens) of each window of ``tokens`` around the ``hits`` (in order)."""
     n = len(tokens)
-    out: list[Token] = []
     done = 0
     h = 0
     while h < len(hits):
@@ -991,11 +1002,8 @@ def spoken_forms(
                 b += 1
             if not (h < len(hits) and hits[h] - 2 <= b):
                 break
-        out.extend(tokens[done:a])
-        out.extend(_window(tokens[a:b], text, offset, words, case_sensitive))
+        yield a, b, _window(tuple(tokens[a:b]), text, offset, words, case_sensitive)
         done = b
-    out.extend(tokens[done:])
-    return tuple(out)
 
 
 def canonical_words(text: str, lang: str | None = "en") -> list[tuple[str, int, int]]:

@@ -8,13 +8,14 @@ that align texts import this module (and numpy).
 
 from __future__ import annotations
 
+import string
 from collections.abc import Iterator, Sequence
 from itertools import repeat
 from operator import attrgetter, is_not
 
 import numpy as np
 
-from hub4eval.text.tokens import Token
+from hub4eval.text.tokens import _BLANKS, Token, raw_word_tokens, tokenize
 
 
 class Vocabulary:
@@ -169,3 +170,107 @@ class TokenArray(Sequence[Token]):
 
     def __repr__(self) -> str:
         return f"TokenArray({len(self)} tokens)"
+
+
+def _byte_tables() -> tuple[np.ndarray, np.ndarray]:
+    blank = np.zeros(256, dtype=bool)
+    blank[[ord(c) for c in _BLANKS]] = True
+    other = ~blank  # neither a blank nor an ASCII letter or digit
+    other[[ord(c) for c in string.ascii_letters + string.digits]] = False
+    return blank, other
+
+
+_BLANK, _OTHER = _byte_tables()
+
+
+def tokenize_array(
+    text: str,
+    spans: Sequence[tuple[int, int]],
+    vocabulary: Vocabulary,
+    *,
+    keep_punctuation: bool = False,
+    case_sensitive: bool = False,
+) -> TokenArray:
+    """:func:`~hub4eval.text.tokens.tokenize` of ``text`` in ``spans``, as arrays coded by ``vocabulary``.
+
+    When the spans hold only ASCII and no parenthesis (the usual ASR output),
+    the raw words are found all at once and a word of letters and digits only
+    is its lower-cased self, with its span and no flags; no :class:`Token` is
+    made for it. The other words (``buni-``, ``U.S.``) are read one by one as
+    the tokenizer reads them. Anything else takes the tokenizer.
+    """
+    pieces = " ".join(text[start:end] for start, end in spans)
+    if not pieces.isascii() or "(" in pieces or ")" in pieces:
+        words_of = tokenize(text, spans, keep_punctuation=keep_punctuation, case_sensitive=case_sensitive)
+        return TokenArray.of(words_of, vocabulary)
+    size = len(text)
+    bounds = np.array(spans, dtype=np.int64).reshape(-1, 2)
+    inside = np.bincount(bounds[:, 0], minlength=size + 1) - np.bincount(bounds[:, 1], minlength=size + 1)
+    outside = np.cumsum(inside[:size]) == 0
+    if text.isascii():
+        codes = np.frombuffer(text.encode("ascii"), np.uint8)
+    else:  # characters outside the spans are blanks here
+        codes = np.full(size, 32, np.uint8)
+        for start, end in spans:
+            codes[start:end] = np.frombuffer(text[start:end].encode("ascii"), np.uint8)
+    blank = _BLANK[codes] | outside
+    edges = np.flatnonzero(np.diff(np.concatenate(([True], blank, [True])).view(np.int8)))
+    starts, ends = edges[0::2], edges[1::2]
+    raw_words = pieces.split()
+    words = raw_words if case_sensitive else pieces.lower().split()
+    n = len(words)
+    ids = vocabulary.ids
+    try:
+        word_ids = np.fromiter(map(ids.__getitem__, words), np.int32, n)
+    except KeyError:  # words not seen before: numbered in the order they first appear
+        for word in dict.fromkeys(words):
+            if word not in ids:
+                vocabulary.code(word)
+        word_ids = np.fromiter(map(ids.__getitem__, words), np.int32, n)
+    offsets = np.int64 if size >= 2**31 else np.int32
+    tokens = TokenArray(
+        vocabulary.words, word_ids, starts.astype(offsets), ends.astype(offsets), np.zeros(n, np.uint8), {}
+    )
+    other = np.concatenate(([0], np.cumsum(_OTHER[codes] & ~outside)))
+    unusual = np.flatnonzero(other[ends] > other[starts]).tolist()
+    if not unusual:
+        return tokens
+    edits = []
+    for i in unusual:  # no parenthesis: the depth stays 0
+        new, _ = raw_word_tokens(raw_words[i], int(starts[i]), 0, keep_punctuation, case_sensitive)
+        edits.append((i, i + 1, new))
+    return splice(tokens, edits, vocabulary)
+
+
+def splice(tokens: TokenArray, edits: Sequence[tuple[int, int, Sequence[Token]]], vocabulary: Vocabulary) -> TokenArray:
+    """``tokens`` with ``tokens[start:end]`` replaced by the given tokens, for each (start, end, tokens) of ``edits``.
+
+    ``edits`` are in order and do not overlap; the new tokens' words are
+    coded by ``vocabulary`` (the one ``tokens`` is coded by).
+    """
+    if not edits:
+        return tokens
+    parts: list[TokenArray] = []
+    done = 0
+    for start, end, new in edits:
+        if start > done:
+            parts.append(_part(tokens, done, start))
+        parts.append(TokenArray.of(new, vocabulary))
+        done = end
+    if done < len(tokens):
+        parts.append(_part(tokens, done, len(tokens)))
+    return TokenArray.concatenate(parts, vocabulary.words)
+
+
+def _part(tokens: TokenArray, start: int, stop: int) -> TokenArray:
+    """``tokens[start:stop]`` (its forms found by the slice only when it has any)."""
+    if tokens.forms:
+        return tokens[start:stop]
+    return TokenArray(
+        tokens.words,
+        tokens.ids[start:stop],
+        tokens.starts[start:stop],
+        tokens.ends[start:stop],
+        tokens.flags[start:stop],
+        {},
+    )

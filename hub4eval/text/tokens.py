@@ -159,30 +159,43 @@ def tokenize(
                 word = _intern(raw if case_sensitive else raw.lower())
                 append(Token(word, offset + base, offset + raw_match.end(), depth > 0, False, None))
                 continue
-            opens = raw.count("(")
-            closes = raw.count(")")
-            form = outer_stripped(raw)
-            parenthesized = depth > 0 or form.startswith("(")
-            depth = max(0, depth + opens - closes)
-            fragment = len(form) > 1 and form[-1] in HYPHENS
-            if not case_sensitive:
-                form = form.lower()
-            cleaned = raw if keep_punctuation else whiteout_punctuation(raw)
-            pieces = list(_WORD.finditer(cleaned))
-            for k, word_match in enumerate(pieces):
-                word = word_match.group(0)
-                if not case_sensitive:
-                    word = word.lower()
-                if k == len(pieces) - 1 and not keep_punctuation and fragment:
-                    word += "-"
-                append(
-                    Token(
-                        word,
-                        offset + base + word_match.start(),
-                        offset + base + word_match.end(),
-                        parenthesized,
-                        False,
-                        None if form == word else form,
-                    )
-                )
+            new, depth = raw_word_tokens(raw, offset + base, depth, keep_punctuation, case_sensitive)
+            tokens.extend(new)
     return tuple(tokens)
+
+
+def raw_word_tokens(
+    raw: str, start: int, depth: int, keep_punctuation: bool, case_sensitive: bool
+) -> tuple[list[Token], int]:
+    """The tokens of one raw (whitespace-delimited) word at ``start`` that is not all letters and digits.
+
+    ``depth``: parentheses open before it; returned updated.
+    """
+    opens = raw.count("(")
+    closes = raw.count(")")
+    form = outer_stripped(raw)
+    parenthesized = depth > 0 or form.startswith("(")
+    depth = max(0, depth + opens - closes)
+    fragment = len(form) > 1 and form[-1] in HYPHENS
+    if not case_sensitive:
+        form = form.lower()
+    cleaned = raw if keep_punctuation else whiteout_punctuation(raw)
+    pieces = list(_WORD.finditer(cleaned))
+    tokens = []
+    for k, word_match in enumerate(pieces):
+        word = word_match.group(0)
+        if not case_sensitive:
+            word = word.lower()
+        if k == len(pieces) - 1 and not keep_punctuation and fragment:
+            word += "-"
+        tokens.append(
+            Token(
+                word,
+                start + word_match.start(),
+                start + word_match.end(),
+                parenthesized,
+                False,
+                None if form == word else form,
+            )
+        )
+    return tokens, depth

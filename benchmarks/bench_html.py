@@ -18,6 +18,7 @@ rows show, the next page, and a category filter. Issue #18's targets: under
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import statistics
@@ -44,6 +45,27 @@ def run_score(ref: Path, hyp: Path, html: Path | None) -> tuple[float, float]:
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+WRITE = """
+import gc, json, sys, time
+from hub4eval import api
+from hub4eval.report.html import to_html
+gc.disable()  # as the CLI does
+result = api.score_files(sys.argv[1], sys.argv[2])
+cpu, wall = time.process_time(), time.perf_counter()
+to_html(result)
+print(json.dumps([time.perf_counter() - wall, time.process_time() - cpu]))
+"""
+
+
+def write_in_process(ref: Path, hyp: Path) -> tuple[float, float]:
+    """(wall, CPU seconds) of ``to_html`` on a result scored beforehand in the same process: the
+    time to write the report, making the points and their reasons included (the points are made
+    lazily, for the report or ``--json``)."""
+    done = subprocess.run([sys.executable, "-c", WRITE, str(ref), str(hyp)], check=True, capture_output=True, text=True)
+    wall, cpu = json.loads(done.stdout.strip().splitlines()[-1])
+    return wall, cpu
 
 
 def open_in_browser(report: Path, chromium: str) -> dict[str, float | int | str]:
@@ -112,10 +134,11 @@ def main() -> None:
     args = parser.parse_args()
     out_dir = args.out or Path(tempfile.mkdtemp(prefix="bench_html_"))
     report = out_dir / "report.html"
-    runs: dict[str, list[tuple[float, float]]] = {"without": [], "with": []}
-    for _ in range(args.repeat):  # interleaved, so that a change in the machine's load hits both
+    runs: dict[str, list[tuple[float, float]]] = {"without": [], "with": [], "write": []}
+    for _ in range(args.repeat):  # interleaved, so that a change in the machine's load hits all
         runs["without"].append(run_score(args.ref, args.hyp, None))
         runs["with"].append(run_score(args.ref, args.hyp, report))
+        runs["write"].append(write_in_process(args.ref, args.hyp))
     print(f"# {time.strftime('%Y-%m-%d')}, {os.cpu_count()} CPUs, Python {sys.version.split()[0]}, load {_load()}")
     for n, what in ((0, "wall"), (1, "CPU")):
         without = statistics.median(run[n] for run in runs["without"])
@@ -125,6 +148,15 @@ def main() -> None:
             f"{what}: score without --html: {without:.1f} s; with --html: {with_html:.1f} s; writing the report: "
             f"{with_html - without:.1f} s (each pair: {', '.join(f'{e:.1f}' for e in extra)})"
         )
+    print(
+        "(large files without --html are scored in groups of documents, with --html whole: the difference "
+        "above is not the report's alone)"
+    )
+    write = runs["write"]
+    print(
+        f"writing the report from a scored result, in one process: wall {min(w for w, _ in write):.1f} s, "
+        f"CPU {min(c for _, c in write):.1f} s (best of {len(write)})"
+    )
     print(f"report size: {report.stat().st_size / 1e6:.1f} MB ({report})")
     if not (Path(args.chromium).exists() and _has_playwright()):
         print("browser figures skipped: no chromium or no playwright")

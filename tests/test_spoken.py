@@ -343,6 +343,19 @@ def test_noisy_content_and_alignment_see_identical_tokens() -> None:
     assert not noisy_content_correct(ref, [ref], wrong)[0]
 
 
+# ---------------------------------------------------------------- misreadings found by mutation testing
+
+
+def test_a_word_that_is_no_number_word_keeps_numbers_on_its_two_sides_apart() -> None:
+    """Written digits, markup-free hyphenated words and other non-words between
+    two number words are never dropped, and the numbers never join across them."""
+    assert spans("twenty 1990s three") == [("20", 0, 6), ("1990s", 7, 12), ("3", 13, 18)]
+    assert words("twenty e-mail five") == ["20", "e-mail", "5"]
+    assert words("two U.S. million") == ["2", "u", "s", "1000000"]
+    assert words("one hundred 7-5 two") == ["100", "7", "5", "2"]
+    assert spans("twenty six- five") == [("20", 0, 6), ("six-", 7, 10), ("5", 12, 16)]
+
+
 # ---------------------------------------------------------------- possessives
 
 

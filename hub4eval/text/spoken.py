@@ -358,6 +358,9 @@ class _Num:
         self.end = end
 
 
+_OPAQUE = "_"  # the library's text of an item it must not read (written digits, fragments, ...)
+
+
 class _Stream:
     """A library token (text2num's Token protocol)."""
 
@@ -670,7 +673,9 @@ def _library_numbers(items: list[_Item], words: _Words) -> list[_Num]:
     owner: list[int] = []
     for k, item in enumerate(items):
         if item.kind != _W:
-            stream.append(_Stream("", item.sep, True))
+            # never empty: the library skips an empty token and would join
+            # the numbers on its two sides (`twenty 1990s three` -> 23)
+            stream.append(_Stream(_OPAQUE, item.sep, True))
             owner.append(k)
             continue
         cls = item.cls

@@ -356,6 +356,21 @@ def test_a_word_that_is_no_number_word_keeps_numbers_on_its_two_sides_apart() ->
     assert spans("twenty six- five") == [("20", 0, 6), ("six-", 7, 10), ("5", 12, 16)]
 
 
+def test_hyphenated_and_a_half_reads_like_the_spaced_words() -> None:
+    assert spans("two-and-a-half-million") == [("2500000", 0, 22)]
+    assert words("two-and-a-half-million dollars") == words("two and a half million dollars")
+    assert words("$2.5-million") == words("two-and-a-half-million dollars") == ["2500000", "dollars"]
+    # without a scale word after it, the hyphenated word comes back as it was
+    assert spans("two-and-a-half years") == [("2", 0, 3), ("and-a-half", 4, 14), ("years", 15, 20)]
+
+
+def test_hyphenated_per_cent_is_percent() -> None:
+    assert spans("five-per-cent") == [("5", 0, 4), ("percent", 5, 13)]
+    assert words("5-per-cent") == words("five per-cent") == words("5%") == ["5", "percent"]
+    # not after a number, it stays the word it was
+    assert spans("per-cent five") == [("per-cent", 0, 8), ("5", 9, 13)]
+
+
 # ---------------------------------------------------------------- possessives
 
 

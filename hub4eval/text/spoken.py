@@ -322,6 +322,7 @@ _X = 2  # a non-number part of a hyphenated word (``year-old`` of ``6-year-old``
 _P = 3  # passthrough: the original tokens, opaque to the library
 _DEC = 4  # a spoken decade plural (``nineties``), value in ``num``
 _FIX = 5  # a written form with a new spelling (``1990's`` -> ``1990s``)
+_G = 6  # a word of a hyphenated glue phrase (``per-cent``): a word item; the first emits the phrase
 
 
 class _Item:
@@ -452,7 +453,10 @@ def _lex_hyphenated(core: str, code: str) -> tuple[tuple[int, str, int, int, str
             sub = ((_W, piece.lower(), 0, len(piece), None, False),)
             numeric = True
         lexed.append((piece, a, b, sub))
+    phrases = _glue_phrases(code)
     if not numeric:
+        if tuple(piece.lower() for piece, _, _ in parts) in phrases:  # `five per-cent`
+            return tuple((_G, piece.lower(), a, b, None, False) for piece, a, b in parts)
         return None
     out: list[tuple[int, str, int, int, str | None, bool]] = []
     run: list[tuple[str, int, int]] = []
@@ -460,7 +464,9 @@ def _lex_hyphenated(core: str, code: str) -> tuple[tuple[int, str, int, int, str
     def flush() -> None:
         if run:
             a, b = run[0][1], run[-1][2]
-            if len(run) == 1 and _SIMPLE_WORD.fullmatch(run[0][0]):
+            if tuple(piece.lower() for piece, _, _ in run) in phrases:  # `five-per-cent`, `-and-a-half-`
+                out.extend((_G, piece.lower(), pa, pb, None, False) for piece, pa, pb in run)
+            elif len(run) == 1 and _SIMPLE_WORD.fullmatch(run[0][0]):
                 out.append((_W, run[0][0].lower(), a, b, None, False))  # `to` of `7-to-5`
             else:
                 out.append((_X, core[a:b], a, b, None, False))
@@ -474,6 +480,15 @@ def _lex_hyphenated(core: str, code: str) -> tuple[tuple[int, str, int, int, str
         out.extend((k, t, a + s, a + e, u, o) for k, t, s, e, u, o in sub)
     flush()
     return tuple(out)
+
+
+@cache
+def _glue_phrases(code: str) -> frozenset[tuple[str, ...]]:
+    """Word sequences the glue reads as one unit (``per cent``, ``and a half``): in a
+    hyphenated word they are split into words, so that ``five-per-cent`` reads as
+    ``five per cent`` does."""
+    language = _words(code).language
+    return frozenset({language.and_a_half, *language.unit_pairs})
 
 
 _RAW_WORD = re.compile(r"[^\s<>]+")
@@ -530,9 +545,24 @@ def _items(
     base = offset + ws + lead
     items: list[_Item] = []
     whole = len(lexed) == 1
-    for kind, word, s, e, unit, ordinal in lexed:
+    for j, (kind, word, s, e, unit, ordinal) in enumerate(lexed):
         start, end = base + s, base + e
-        if whole and kind == _W and len(group) == 1:
+        if kind == _G:
+            # the phrase's tokens go with its first word, so that a phrase the
+            # glue does not read comes back as the tokenizer cut it
+            kind = _W
+            if j == 0 or lexed[j - 1][0] != _G:
+                last = j
+                while last + 1 < len(lexed) and lexed[last + 1][0] == _G:
+                    last += 1
+                part = raw[lead + s : lead + lexed[last][3]]
+                toks = tuple(
+                    Token(t.text, t.start, t.end, par, opt)
+                    for t in tokenize(part, offset=start, case_sensitive=case_sensitive)
+                )
+            else:
+                toks = ()
+        elif whole and kind == _W and len(group) == 1:
             toks: tuple[Token, ...] = tuple(group)
         elif kind in (_W, _X):
             part = raw[lead + s : lead + e]

@@ -371,6 +371,18 @@ def test_hyphenated_per_cent_is_percent() -> None:
     assert spans("per-cent five") == [("per-cent", 0, 8), ("5", 9, 13)]
 
 
+def test_a_plural_ordinal_is_a_fraction_and_stays_a_word() -> None:
+    """`three hundredths` is 3/100, not 300: the denominator stays a word (as
+    `hundreds` does), the numerator is a cardinal."""
+    assert spans("three hundredths") == [("3", 0, 5), ("hundredths", 6, 16)]
+    assert words("two thirds") == ["2", "thirds"]
+    assert words("three tenths of a second") == ["3", "tenths", "of", "a", "second"]
+    assert words("five thousandths") == ["5", "thousandths"]
+    # the singular is still an ordinal
+    assert words("the three hundredth anniversary") == ["the", "300th", "anniversary"]
+    assert words("the hundredth time") == ["the", "100th", "time"]
+
+
 # ---------------------------------------------------------------- possessives
 
 

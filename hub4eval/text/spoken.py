@@ -264,8 +264,10 @@ class _Words:
         if converted != word:
             if word == self.language.ordinal_second:
                 return _SECOND
-            if word.endswith("s") and not converted.endswith("s"):
-                return _BLOCKED  # hundreds, thousands, tens: left as words
+            if word.endswith("s"):
+                # hundreds, thousands, tens; and plural ordinals, fractions
+                # (three hundredths is 3/100, never 300ths): left as words
+                return _BLOCKED
             return _NUMBER
         if word.endswith("ies"):
             stem = alpha2digit(word[:-3] + "y", code, threshold=0)

@@ -383,6 +383,13 @@ def test_a_plural_ordinal_is_a_fraction_and_stays_a_word() -> None:
     assert words("the hundredth time") == ["the", "100th", "time"]
 
 
+@pytest.mark.parametrize("gap", [" ", "   ", "    ", "         ", "\t\t\t\t", " \n "])
+def test_a_percent_sign_after_any_whitespace_is_percent(gap: str) -> None:
+    text = f"cost 5{gap}%"
+    assert spans(text) == [("cost", 0, 4), ("5", 5, 6), ("percent", len(text) - 1, len(text))]
+    assert words(f"cost 5{gap}% more") == ["cost", "5", "percent", "more"]
+
+
 # ---------------------------------------------------------------- possessives
 
 

@@ -632,7 +632,7 @@ def _window(tokens: Sequence[Token], text: str, offset: int, words: _Words, case
     while end < size and not text[end].isspace() and text[end] not in "<>":
         end += 1
     after = end
-    while after < size and after - end < 3 and text[after] in " \t":
+    while after < size and text[after].isspace():  # any whitespace, as between the raw words below
         after += 1
     if after > end and text.startswith("%", after) and (after + 1 == size or text[after + 1].isspace()):
         end = after + 1  # `5 %` at the end of the window

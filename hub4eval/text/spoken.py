@@ -56,13 +56,15 @@ ordinals                    digits + suffix: ``21st``, ``4th``; ``second`` only
                             (``july twenty second``); a cardinal 1-31 right after a
                             month becomes ordinal (``July 4`` -> ``july 4th``)
 scaled amounts              multiplied out: ``3.5 million`` / ``three point five
-                            million`` / ``3,500,000`` -> ``3500000``
+                            million`` / ``3,500,000`` / ``three-and-a-half-million``
+                            -> ``3500000``
 money                       number then unit, both tokens spanning the written
                             amount: ``$12,500`` -> ``12500`` ``dollars``;
                             ``$3.5 million`` -> ``3500000`` ``dollars``; after a
                             number ``dollar(s)``/``cent(s)``/``pound(s)``/
                             ``euro(s)`` -> plural; ``£`` ``€`` ``¥`` ``¢`` likewise
-percent                     ``5%`` / ``five per cent`` -> ``5`` ``percent``
+percent                     ``5%`` / ``5 %`` / ``five per cent`` / ``five-per-cent``
+                            -> ``5`` ``percent``
 decimals                    ``0.45`` (``.45``, ``point four five``, ``zero point
                             four five``); digits after the point kept as written
 scores and ranges           two tokens: ``7-5`` / ``7 to 5`` / ``seven to five`` /
@@ -71,7 +73,9 @@ scores and ranges           two tokens: ``7-5`` / ``7 to 5`` / ``seven to five``
                             ``2`` ``0``
 everything else             untouched (durations keep their words: ``3 hours 2
                             minutes``; ``one`` after ``the``/``this``/``no``/...
-                            stays a word)
+                            stays a word; plural scales and ordinals stay words:
+                            ``hundreds``, ``three hundredths`` -> ``3``
+                            ``hundredths``)
 ==========================  =====================================================
 
 Spans: a produced token spans the raw words it replaces, first start to last

@@ -353,6 +353,8 @@ def test_a_word_that_is_no_number_word_keeps_numbers_on_its_two_sides_apart() ->
     assert words("twenty e-mail five") == ["20", "e-mail", "5"]
     assert words("two U.S. million") == ["2", "u", "s", "1000000"]
     assert words("one hundred 7-5 two") == ["100", "7", "5", "2"]
+    assert words("sixty three $3.5 million") == ["63", "3500000", "dollars"]  # was 63000000
+    assert words("$3.5 million 4,250 thirteenth") == ["3500000", "dollars", "4250", "13th"]
     assert spans("twenty six- five") == [("20", 0, 6), ("six-", 7, 10), ("5", 12, 16)]
 
 

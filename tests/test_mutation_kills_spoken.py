@@ -111,10 +111,11 @@ def test_the_words_of_a_hyphenated_number_keep_the_default_lower_case() -> None:
     assert words("a 6-Year-Old") == ["a", "6", "year-old"]
 
 
-def test_a_plural_ordinal_is_a_number_word_unlike_a_plural_scale_word() -> None:
-    """`thirds` (a fraction) is read like `third`, plural kept: 3rds; `hundreds` stays a word."""
-    assert words("two thirds") == ["2", "3rds"]
+def test_a_plural_ordinal_stays_a_word_like_a_plural_scale_word() -> None:
+    """`thirds` (a fraction's denominator) stays a word, as `hundreds` does; `third` is an ordinal."""
+    assert words("two thirds") == ["2", "thirds"]
     assert words("hundreds") == ["hundreds"]
+    assert words("two third") == ["2", "3rd"]
 
 
 def test_a_percent_sign_of_its_own_carries_no_marks() -> None:

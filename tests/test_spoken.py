@@ -343,6 +343,55 @@ def test_noisy_content_and_alignment_see_identical_tokens() -> None:
     assert not noisy_content_correct(ref, [ref], wrong)[0]
 
 
+# ---------------------------------------------------------------- misreadings found by mutation testing
+
+
+def test_a_word_that_is_no_number_word_keeps_numbers_on_its_two_sides_apart() -> None:
+    """Written digits, markup-free hyphenated words and other non-words between
+    two number words are never dropped, and the numbers never join across them."""
+    assert spans("twenty 1990s three") == [("20", 0, 6), ("1990s", 7, 12), ("3", 13, 18)]
+    assert words("twenty e-mail five") == ["20", "e-mail", "5"]
+    assert words("two U.S. million") == ["2", "u", "s", "1000000"]
+    assert words("one hundred 7-5 two") == ["100", "7", "5", "2"]
+    assert words("sixty three $3.5 million") == ["63", "3500000", "dollars"]  # was 63000000
+    assert words("$3.5 million 4,250 thirteenth") == ["3500000", "dollars", "4250", "13th"]
+    assert spans("twenty six- five") == [("20", 0, 6), ("six-", 7, 10), ("5", 12, 16)]
+
+
+def test_hyphenated_and_a_half_reads_like_the_spaced_words() -> None:
+    assert spans("two-and-a-half-million") == [("2500000", 0, 22)]
+    assert words("two-and-a-half-million dollars") == words("two and a half million dollars")
+    assert words("$2.5-million") == words("two-and-a-half-million dollars") == ["2500000", "dollars"]
+    # without a scale word after it, the hyphenated word comes back as it was
+    assert spans("two-and-a-half years") == [("2", 0, 3), ("and-a-half", 4, 14), ("years", 15, 20)]
+
+
+def test_hyphenated_per_cent_is_percent() -> None:
+    assert spans("five-per-cent") == [("5", 0, 4), ("percent", 5, 13)]
+    assert words("5-per-cent") == words("five per-cent") == words("5%") == ["5", "percent"]
+    # not after a number, it stays the word it was
+    assert spans("per-cent five") == [("per-cent", 0, 8), ("5", 9, 13)]
+
+
+def test_a_plural_ordinal_is_a_fraction_and_stays_a_word() -> None:
+    """`three hundredths` is 3/100, not 300: the denominator stays a word (as
+    `hundreds` does), the numerator is a cardinal."""
+    assert spans("three hundredths") == [("3", 0, 5), ("hundredths", 6, 16)]
+    assert words("two thirds") == ["2", "thirds"]
+    assert words("three tenths of a second") == ["3", "tenths", "of", "a", "second"]
+    assert words("five thousandths") == ["5", "thousandths"]
+    # the singular is still an ordinal
+    assert words("the three hundredth anniversary") == ["the", "300th", "anniversary"]
+    assert words("the hundredth time") == ["the", "100th", "time"]
+
+
+@pytest.mark.parametrize("gap", [" ", "   ", "    ", "         ", "\t\t\t\t", " \n "])
+def test_a_percent_sign_after_any_whitespace_is_percent(gap: str) -> None:
+    text = f"cost 5{gap}%"
+    assert spans(text) == [("cost", 0, 4), ("5", 5, 6), ("percent", len(text) - 1, len(text))]
+    assert words(f"cost 5{gap}% more") == ["cost", "5", "percent", "more"]
+
+
 # ---------------------------------------------------------------- possessives
 
 

@@ -56,13 +56,15 @@ ordinals                    digits + suffix: ``21st``, ``4th``; ``second`` only
                             (``july twenty second``); a cardinal 1-31 right after a
                             month becomes ordinal (``July 4`` -> ``july 4th``)
 scaled amounts              multiplied out: ``3.5 million`` / ``three point five
-                            million`` / ``3,500,000`` -> ``3500000``
+                            million`` / ``3,500,000`` / ``three-and-a-half-million``
+                            -> ``3500000``
 money                       number then unit, both tokens spanning the written
                             amount: ``$12,500`` -> ``12500`` ``dollars``;
                             ``$3.5 million`` -> ``3500000`` ``dollars``; after a
                             number ``dollar(s)``/``cent(s)``/``pound(s)``/
                             ``euro(s)`` -> plural; ``£`` ``€`` ``¥`` ``¢`` likewise
-percent                     ``5%`` / ``five per cent`` -> ``5`` ``percent``
+percent                     ``5%`` / ``5 %`` / ``five per cent`` / ``five-per-cent``
+                            -> ``5`` ``percent``
 decimals                    ``0.45`` (``.45``, ``point four five``, ``zero point
                             four five``); digits after the point kept as written
 scores and ranges           two tokens: ``7-5`` / ``7 to 5`` / ``seven to five`` /
@@ -71,7 +73,9 @@ scores and ranges           two tokens: ``7-5`` / ``7 to 5`` / ``seven to five``
                             ``2`` ``0``
 everything else             untouched (durations keep their words: ``3 hours 2
                             minutes``; ``one`` after ``the``/``this``/``no``/...
-                            stays a word)
+                            stays a word; plural scales and ordinals stay words:
+                            ``hundreds``, ``three hundredths`` -> ``3``
+                            ``hundredths``)
 ==========================  =====================================================
 
 Spans: a produced token spans the raw words it replaces, first start to last
@@ -264,8 +268,10 @@ class _Words:
         if converted != word:
             if word == self.language.ordinal_second:
                 return _SECOND
-            if word.endswith("s") and not converted.endswith("s"):
-                return _BLOCKED  # hundreds, thousands, tens: left as words
+            if word.endswith("s"):
+                # hundreds, thousands, tens; and plural ordinals, fractions
+                # (three hundredths is 3/100, never 300ths): left as words
+                return _BLOCKED
             return _NUMBER
         if word.endswith("ies"):
             stem = alpha2digit(word[:-3] + "y", code, threshold=0)
@@ -322,6 +328,7 @@ _X = 2  # a non-number part of a hyphenated word (``year-old`` of ``6-year-old``
 _P = 3  # passthrough: the original tokens, opaque to the library
 _DEC = 4  # a spoken decade plural (``nineties``), value in ``num``
 _FIX = 5  # a written form with a new spelling (``1990's`` -> ``1990s``)
+_G = 6  # a word of a hyphenated glue phrase (``per-cent``): a word item; the first emits the phrase
 
 
 class _Item:
@@ -356,6 +363,9 @@ class _Num:
         self.unit = unit
         self.start = start
         self.end = end
+
+
+_OPAQUE = "_"  # the library's text of an item it must not read (written digits, fragments, ...)
 
 
 class _Stream:
@@ -449,7 +459,10 @@ def _lex_hyphenated(core: str, code: str) -> tuple[tuple[int, str, int, int, str
             sub = ((_W, piece.lower(), 0, len(piece), None, False),)
             numeric = True
         lexed.append((piece, a, b, sub))
+    phrases = _glue_phrases(code)
     if not numeric:
+        if tuple(piece.lower() for piece, _, _ in parts) in phrases:  # `five per-cent`
+            return tuple((_G, piece.lower(), a, b, None, False) for piece, a, b in parts)
         return None
     out: list[tuple[int, str, int, int, str | None, bool]] = []
     run: list[tuple[str, int, int]] = []
@@ -457,7 +470,9 @@ def _lex_hyphenated(core: str, code: str) -> tuple[tuple[int, str, int, int, str
     def flush() -> None:
         if run:
             a, b = run[0][1], run[-1][2]
-            if len(run) == 1 and _SIMPLE_WORD.fullmatch(run[0][0]):
+            if tuple(piece.lower() for piece, _, _ in run) in phrases:  # `five-per-cent`, `-and-a-half-`
+                out.extend((_G, piece.lower(), pa, pb, None, False) for piece, pa, pb in run)
+            elif len(run) == 1 and _SIMPLE_WORD.fullmatch(run[0][0]):
                 out.append((_W, run[0][0].lower(), a, b, None, False))  # `to` of `7-to-5`
             else:
                 out.append((_X, core[a:b], a, b, None, False))
@@ -471,6 +486,15 @@ def _lex_hyphenated(core: str, code: str) -> tuple[tuple[int, str, int, int, str
         out.extend((k, t, a + s, a + e, u, o) for k, t, s, e, u, o in sub)
     flush()
     return tuple(out)
+
+
+@cache
+def _glue_phrases(code: str) -> frozenset[tuple[str, ...]]:
+    """Word sequences the glue reads as one unit (``per cent``, ``and a half``): in a
+    hyphenated word they are split into words, so that ``five-per-cent`` reads as
+    ``five per cent`` does."""
+    language = _words(code).language
+    return frozenset({language.and_a_half, *language.unit_pairs})
 
 
 _RAW_WORD = re.compile(r"[^\s<>]+")
@@ -527,9 +551,24 @@ def _items(
     base = offset + ws + lead
     items: list[_Item] = []
     whole = len(lexed) == 1
-    for kind, word, s, e, unit, ordinal in lexed:
+    for j, (kind, word, s, e, unit, ordinal) in enumerate(lexed):
         start, end = base + s, base + e
-        if whole and kind == _W and len(group) == 1:
+        if kind == _G:
+            # the phrase's tokens go with its first word, so that a phrase the
+            # glue does not read comes back as the tokenizer cut it
+            kind = _W
+            if j == 0 or lexed[j - 1][0] != _G:
+                last = j
+                while last + 1 < len(lexed) and lexed[last + 1][0] == _G:
+                    last += 1
+                part = raw[lead + s : lead + lexed[last][3]]
+                toks = tuple(
+                    Token(t.text, t.start, t.end, par, opt)
+                    for t in tokenize(part, offset=start, case_sensitive=case_sensitive)
+                )
+            else:
+                toks = ()
+        elif whole and kind == _W and len(group) == 1:
             toks: tuple[Token, ...] = tuple(group)
         elif kind in (_W, _X):
             part = raw[lead + s : lead + e]
@@ -597,7 +636,7 @@ def _window(tokens: Sequence[Token], text: str, offset: int, words: _Words, case
     while end < size and not text[end].isspace() and text[end] not in "<>":
         end += 1
     after = end
-    while after < size and after - end < 3 and text[after] in " \t":
+    while after < size and text[after].isspace():  # any whitespace, as between the raw words below
         after += 1
     if after > end and text.startswith("%", after) and (after + 1 == size or text[after + 1].isspace()):
         end = after + 1  # `5 %` at the end of the window
@@ -670,7 +709,9 @@ def _library_numbers(items: list[_Item], words: _Words) -> list[_Num]:
     owner: list[int] = []
     for k, item in enumerate(items):
         if item.kind != _W:
-            stream.append(_Stream("", item.sep, True))
+            # never empty: the library skips an empty token and would join
+            # the numbers on its two sides (`twenty 1990s three` -> 23)
+            stream.append(_Stream(_OPAQUE, item.sep, True))
             owner.append(k)
             continue
         cls = item.cls

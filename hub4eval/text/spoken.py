@@ -553,6 +553,7 @@ def _items(
     whole = len(lexed) == 1
     for j, (kind, word, s, e, unit, ordinal) in enumerate(lexed):
         start, end = base + s, base + e
+        toks: tuple[Token, ...]
         if kind == _G:
             # the phrase's tokens go with its first word, so that a phrase the
             # glue does not read comes back as the tokenizer cut it
@@ -569,7 +570,7 @@ def _items(
             else:
                 toks = ()
         elif whole and kind == _W and len(group) == 1:
-            toks: tuple[Token, ...] = tuple(group)
+            toks = tuple(group)
         elif kind in (_W, _X):
             part = raw[lead + s : lead + e]
             toks = tuple(

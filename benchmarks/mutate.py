@@ -183,13 +183,24 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "_overlapping: 0 -> 1": (
             "`ordered` then means the ends are sorted, which is all the bisection needs: same pairs"
         ),
-        "Mapper._view: 1 -> 0 #4": (
+        "Mapper._view: 1 -> 0 #5": (
             "`len(alternatives[0].fills) == 0` in the one-fill short cut: an alternative always holds "
             "a fill (an empty slot has no alternative), so the general branch runs, with the same result"
         ),
-        "Mapper.match_fills: 1 -> 0 #4": (
-            "chosen pairs sorted by (reference, reference) instead of (reference, hypothesis): each "
-            "reference fill is in one pair at most, so the order is the same"
+        "Mapper._view: len(alternatives) > 1 -> len(alternatives) >= 1": (
+            "a hypothesis slot with one alternative is then cut to its first alternative: the same tuple"
+        ),
+        "Mapper._view: 1 -> 0 #2": (
+            "`len(alternatives) > 0`: a hypothesis slot with one alternative is then cut to its first "
+            "alternative, the same tuple (an empty slot has no alternative: cutting () gives ())"
+        ),
+        "_counts: 2 -> 3": (
+            "`len(verdicts) == 3`: a fill has two points at most (content, extent), so the general "
+            "branch makes the key of two verdicts, the same tuple of their categories"
+        ),
+        "<module>: 1 -> 0": (
+            "_indices = itemgetter(0, 0): chosen fill pairs sorted by (reference, reference) instead of "
+            "(reference, hypothesis); each reference fill is in one pair at most, so the order is the same"
         ),
         "type_order.visit: 2 -> 3": "the 'done' mark is only ever compared with 1 (visiting) and None",
         "Mapper.match_fills: not ref_items or not hyp_items -> not ref_items and (not hyp_items)": (

@@ -8,11 +8,13 @@ unnoticed: every case below is built so that each key of the order decides.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
 from scoring_helpers import cats, counts, run
 
+from hub4eval.api import score
 from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError
 from hub4eval.io.templettes import parse_templates
@@ -283,3 +285,58 @@ def test_instance_sets_are_paired_by_docid_unless_both_sides_have_extents():
     # both: by overlap, and extents that overlap nothing leave both sets unmapped
     matches = mapper().match_template_sets(ref, hyp, ref_extent=lambda s: None, hyp_extent=lambda s: None)
     assert [(m.ref is not None, m.hyp is not None) for m in matches] == [(True, False), (False, True)]
+
+
+def test_a_pair_with_a_correct_content_and_a_wrong_extent_counts_one_cor_and_one_inc():
+    # the content and extent points of a fill pair are both counted: R1 against the hypothesis
+    # is COR 1 (content) and INC 1 (extent), F = 2/4; R2 is COR 2, MIS 1, F = 4/5 and is mapped.
+    # Counting the content point twice would give R1 F = 1 and map it instead.
+    hyp = '<E-D1-1> :=\n    A: "x" ##0#1#\n'
+    r1 = '<E-D1-1> :=\n    A: "x" ##5#6#\n'
+    r2 = '<E-D1-2> :=\n    A: "x" ##0#1#\n    B: "q"\n'
+    for ref in (r1 + r2, r2 + r1):
+        result = run(ref, hyp)
+        assert {(r, h) for r, h, _ in result.instance_pairs() if r and h} == {("<E-D1-2>", "<E-D1-1>")}
+        # R1 unmapped: its content and extent points are MIS, with B of R2
+        assert counts(result) == {"COR": 2, "INC": 0, "MIS": 3, "SPU": 0, "OPT": 0, "REM": 0}
+    # the pair's own counts, as the mapping ranks it
+    [match] = run(r1, hyp).matches
+    [pair] = match.instances
+    assert pair.counts == Counts(cor=1, inc=1)
+
+
+def test_a_hypothesis_slot_given_alternatives_through_the_api_keeps_only_its_first():
+    # the reader refuses '/' in a hypothesis, but a template set made in Python may hold it:
+    # the scorer then reads the first alternative only
+    ref = parse_templates('<E-D1-1> :=\n    A: "x"\n', "ref.tpl", role="reference")
+
+    def hypothesis(text):
+        return replace(parse_templates(text, "hyp.tpl", role="reference"), role="hypothesis")
+
+    first = score(ref, hypothesis('<E-D1-1> :=\n    A: "x"\n     / "y"\n'), config=ScoreConfig())
+    second = score(ref, hypothesis('<E-D1-1> :=\n    A: "y"\n     / "x"\n'), config=ScoreConfig())
+    assert [(p.category, p.hyp.fill) for p in first.points] == [("COR", '"x"')]
+    assert [(p.category, p.hyp.fill) for p in second.points] == [("INC", '"y"')]
+
+
+def _pointing(n, target):
+    # n instances of EV, each with one pointer slot W to a P instance
+    return "".join(f"<EV-D1-{i}> :=\n    W: <P-D1-{target(i)}>\n" for i in range(1, n + 1))
+
+
+def test_instances_sharing_only_pointers_are_found_by_their_pointer_keys():
+    # 5 x 5 instance pairs of EV, more than are all counted: only the pairs sharing a key
+    # are counted before the F = 0 pairs. EV instances hold a pointer only, so the key a
+    # reference pointer shares with a COR hypothesis pointer (through the P mapping, which
+    # is a cyclic shift, not its own inverse) is what finds each COR pair.
+    n = 5
+    ref_ps = "".join(f'<P-D1-{k}> :=\n    N: "w{k}"\n' for k in range(1, n + 1))
+    hyp_ps = "".join(f'<P-D1-{k % n + 1}> :=\n    N: "w{k}"\n' for k in range(1, n + 1))
+    ref = ref_ps + _pointing(n, lambda i: i)
+    hyp = hyp_ps + _pointing(n, lambda j: j)
+    result = run(ref, hyp)
+    pairs = {(r, h) for r, h, _ in result.instance_pairs() if r and h}
+    assert {(r, h) for r, h in pairs if r.startswith("<EV")} == {
+        (f"<EV-D1-{i}>", f"<EV-D1-{i % n + 1}>") for i in range(1, n + 1)
+    }
+    assert counts(result) == {"COR": 2 * n, "INC": 0, "MIS": 0, "SPU": 0, "OPT": 0, "REM": 0}

@@ -340,3 +340,58 @@ def test_instances_sharing_only_pointers_are_found_by_their_pointer_keys():
         (f"<EV-D1-{i}>", f"<EV-D1-{i % n + 1}>") for i in range(1, n + 1)
     }
     assert counts(result) == {"COR": 2 * n, "INC": 0, "MIS": 0, "SPU": 0, "OPT": 0, "REM": 0}
+
+
+# -- instances left over without COR, past the all-pairs limit: ranked by their shapes ----------
+#
+# With more than 16 instance pairs of a type, the pairs without a COR are ranked by the
+# shapes of their instances (Mapper._shape): one pair per two shapes is counted for all.
+# In each case below, two reference instances GOOD and BAD would get the same shape if the
+# shape missed one fact; GOOD is first, so its counts would stand for BAD's. Against the
+# hypotheses X1 and X2 (same shape) GOOD has 1 error and BAD 2; against Y both have 1.
+# The greedy takes GOOD-X1 and BAD-Y (one error each), and the first extra instance (4
+# reference instances with three other slots) gets X2. Had BAD the shape of GOOD, it would
+# take X2 (1 error by GOOD's counts) and the extra instance Y.
+
+_EXTRAS = "".join(f'<EV-D1-1{k}> :=\n    B: "b{k}"\n    C: "c{k}"\n    D: "d{k}"\n' for k in range(4))
+_SHAPE_CASES = {
+    # a text fill and a pointer: a pointer is never compared with a text fill
+    "text or pointer": (
+        '<P-D1-1> :=\n    N: "w"\n<EV-D1-1> :=\n    A: "a"\n<EV-D1-2> :=\n    A: <P-D1-1>\n',
+        '<P-D1-8> :=\n    N: "w"\n<P-D1-9> :=\n    N: "v"\n'
+        '<EV-D1-1> :=\n    A: "x1"\n<EV-D1-2> :=\n    A: "x2"\n<EV-D1-3> :=\n    A: <P-D1-9>\n',
+    ),
+    # a pointer to an optional instance left unmapped (REM, no error) or to a required one (MIS)
+    "removable pointer": (
+        '<Q-D1-1> :=\n    N: "q"\n    OBJ_STATUS: OPTIONAL\n<P-D1-1> :=\n    N: "w"\n'
+        "<EV-D1-1> :=\n    A: <Q-D1-1>\n<EV-D1-2> :=\n    A: <P-D1-1>\n",
+        '<P-D1-8> :=\n    N: "w"\n<P-D1-9> :=\n    N: "v"\n'
+        '<EV-D1-1> :=\n    A: "x1"\n<EV-D1-2> :=\n    A: "x2"\n<EV-D1-3> :=\n    A: <P-D1-9>\n',
+    ),
+    # a fill in an optional slot (OPT, no error) or in a required one (MIS)
+    "optional slot": (
+        '<EV-D1-1> :=\n    A: ? "a"\n<EV-D1-2> :=\n    A: "b"\n',
+        '<EV-D1-1> :=\n    B: "x1"\n<EV-D1-2> :=\n    B: "x2"\n<EV-D1-3> :=\n    A: "y"\n',
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(_SHAPE_CASES))
+def test_instances_left_over_are_ranked_by_shapes_that_tell_their_errors_apart(case, monkeypatch):
+    ref, hyp = _SHAPE_CASES[case]
+    expected = {
+        ("<EV-D1-1>", "<EV-D1-1>"),  # GOOD-X1
+        ("<EV-D1-2>", "<EV-D1-3>"),  # BAD-Y
+        ("<EV-D1-10>", "<EV-D1-2>"),  # the first extra instance gets X2
+    }
+
+    def ev_pairs(result):
+        return {(r, h) for r, h, _ in result.instance_pairs() if r and h and r.startswith("<EV")}
+
+    shaped = run(ref + _EXTRAS, hyp)
+    assert ev_pairs(shaped) == expected
+    # the same mapping as counting every pair
+    monkeypatch.setattr("hub4eval.scoring.mapping._ALL_PAIRS", 10**6)
+    counted = run(ref + _EXTRAS, hyp)
+    assert ev_pairs(counted) == expected
+    assert counts(shaped) == counts(counted)

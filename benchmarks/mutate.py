@@ -202,6 +202,16 @@ EQUIVALENT: dict[str, dict[str, str]] = {
             "_indices = itemgetter(0, 0): chosen fill pairs sorted by (reference, reference) instead of "
             "(reference, hypothesis); each reference fill is in one pair at most, so the order is the same"
         ),
+        "Mapper.match_sets: False -> True #2": (
+            "hypothesis shapes made as reference shapes: they then also tell optional slots, pointers to "
+            "unmapped optional reference keys and later alternatives apart, so they only split classes; "
+            "two pairs of the same finer classes still have the same counts, and the class greedy takes "
+            "the same pairs for any such classes"
+        ),
+        "Mapper.match_sets.counts_of: match.counts.cor -> not match.counts.cor": (
+            "keeps the matches without COR instead of those with: a pair not kept is matched again, with "
+            "the same mapping (it changes only after the pairs are chosen), so the same match"
+        ),
         "type_order.visit: 2 -> 3": "the 'done' mark is only ever compared with 1 (visiting) and None",
         "Mapper.match_fills: not ref_items or not hyp_items -> not ref_items and (not hyp_items)": (
             "with one side empty the other branches choose no pair either (no candidates, no pointer pairs)"
@@ -563,7 +573,7 @@ def mutants(module: str) -> tuple[ast.Module, list[tuple[Mutant, int]]]:
 def _prepare_copy() -> Path:
     work = Path(tempfile.mkdtemp(prefix="hub4eval-mutants-"))
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis")
-    for name in ("hub4eval", "tests", "examples", "grammars", "mapping_files"):
+    for name in ("hub4eval", "tests", "examples", "grammars", "mapping_files", "docs"):
         if (ROOT / name).exists():
             shutil.copytree(ROOT / name, work / name, ignore=ignore)
     shutil.copy(ROOT / "pyproject.toml", work / "pyproject.toml")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from scoring_helpers import cats, counts, run
@@ -19,6 +20,7 @@ from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError
 from hub4eval.io.templettes import parse_templates
 from hub4eval.model import Extent
+from hub4eval.scoring import mapping
 from hub4eval.scoring.fills import FillPreparer
 from hub4eval.scoring.greedy import greedy_map, greedy_map_sparse, tie_key
 from hub4eval.scoring.mapping import Mapper, _overlapping
@@ -395,3 +397,41 @@ def test_instances_left_over_are_ranked_by_shapes_that_tell_their_errors_apart(c
     counted = run(ref + _EXTRAS, hyp)
     assert ev_pairs(counted) == expected
     assert counts(shaped) == counts(counted)
+
+
+def test_too_many_pairs_names_the_reference_document(monkeypatch):
+    # paired by overlap, a reference set and a hypothesis set can have different DOCIDs:
+    # the error names the reference document
+    monkeypatch.setattr(mapping, "MAX_CANDIDATE_PAIRS", 10)
+
+    def events(docid):  # 5 instances with the same content: all 25 pairs can score a COR
+        return "".join(f'<EVENT-{docid}-{k}> :=\n    NAME: "same"\n' for k in range(1, 6))
+
+    ref = parse_templates(events("D1"), "ref.tpl", role="reference")
+    hyp = parse_templates(events("D2"), "hyp.tpl", role="hypothesis")
+    config = ScoreConfig()
+    mapper = Mapper(config, FillPreparer(config), FillPreparer(config, reference=False))
+    whole = Extent(0, 10)
+    with pytest.raises(InputError) as caught:
+        mapper.match_template_sets(ref, hyp, ref_extent=lambda s: whole, hyp_extent=lambda s: whole)
+    assert str(caught.value).startswith(
+        "document D1, type EVENT: 5 reference and 5 hypothesis instances give more than 10 pairs to compare"
+    )
+    # one reference instance against 17 (past the all-pairs limit): the message is made from that one
+    one = parse_templates('<EVENT-D1-1> :=\n    NAME: "same"\n', "ref.tpl", role="reference")
+    many = parse_templates(
+        "".join(f'<EVENT-D1-{k}> :=\n    NAME: "same"\n' for k in range(1, 18)), "hyp.tpl", role="hypothesis"
+    )
+    with pytest.raises(InputError) as caught:
+        Mapper(config, FillPreparer(config), FillPreparer(config, reference=False)).match_template_sets(one, many)
+    assert str(caught.value).startswith(
+        "document D1, type EVENT: 1 reference and 17 hypothesis instances give more than 10 pairs to compare"
+    )
+
+
+def test_the_pair_limit_is_the_one_the_docs_give():
+    # docs/input-errors.md and docs/conventions.md tell users when a run stops with "too many pairs"
+    docs = Path(__file__).resolve().parent.parent / "docs"
+    for name in ("input-errors.md", "conventions.md"):
+        text = " ".join((docs / name).read_text(encoding="utf-8").split())
+        assert f"more than {mapping.MAX_CANDIDATE_PAIRS:,} " in text, name

@@ -27,7 +27,7 @@ Usage (from the repository root; niced, one process at a time)::
 To add a module, add an entry to ``MODULES``: its file and the fast tests
 that should kill its mutants.
 
-How it runs: the package, tests and examples are copied once to a temporary
+How it runs: the package, tests, examples and docs are copied once to a temporary
 directory (no ``__pycache__``); for each mutant the mutated module (made with
 ``ast.unparse``) is written there and a forked child of this process, which
 has already imported pytest, hypothesis and the heavy libraries, runs

@@ -22,7 +22,7 @@ from hub4eval.io.templettes import parse_templates
 from hub4eval.model import Extent
 from hub4eval.scoring import mapping
 from hub4eval.scoring.fills import FillPreparer
-from hub4eval.scoring.greedy import greedy_map, greedy_map_sparse, tie_key
+from hub4eval.scoring.greedy import TooManyPairs, greedy_map, greedy_map_sparse, tie_key
 from hub4eval.scoring.mapping import Mapper, _overlapping
 from hub4eval.scoring.metrics import Counts
 
@@ -435,3 +435,16 @@ def test_the_pair_limit_is_the_one_the_docs_give():
     for name in ("input-errors.md", "conventions.md"):
         text = " ".join((docs / name).read_text(encoding="utf-8").split())
         assert f"more than {mapping.MAX_CANDIDATE_PAIRS:,} " in text, name
+
+
+def test_the_class_pairs_of_objects_left_over_are_bounded():
+    # 2 reference and 3 hypothesis objects, each its own class: 6 class pairs, none with a COR
+    def counts_of(i, j):
+        return Counts(mis=1, spu=1)
+
+    classes = ([0, 1], ["a", "b", "c"])
+    assert greedy_map_sparse(2, 3, [], counts_of, classes=classes) == [(0, 0), (1, 1)]
+    assert greedy_map_sparse(2, 3, [], counts_of, classes=classes, max_pairs=6) == [(0, 0), (1, 1)]
+    with pytest.raises(TooManyPairs) as caught:
+        greedy_map_sparse(2, 3, [], counts_of, classes=classes, max_pairs=5)
+    assert caught.value.count == 6

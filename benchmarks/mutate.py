@@ -155,6 +155,10 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "greedy_map_sparse: min_f > 0 -> min_f >= 0": (
             "min_f is never 0 there: a 0 (or any false value) was turned into None at the start"
         ),
+        "_greedy_by_class: members[k] < best -> members[k] <= best": (
+            "best and members[k] are first free hypotheses of two different classes: an object is in "
+            "one class only, so they are never equal"
+        ),
         "greedy_map: 1 -> 0 #3": (
             "`len(ranked) == 0` instead of `== 1` in the lone-pair short cut: the loop maps a lone "
             "pair without a threshold anyway, and an empty list gives [] both ways"

@@ -270,7 +270,12 @@ EQUIVALENT: dict[str, dict[str, str]] = {
             "(then one None each), so the lengths always match"
         ),
     },
-    "candidates": {},
+    "candidates": {
+        "sharing_pairs: 1 -> 0": (
+            "`holders[0] != j`: a hypothesis holding one key twice may then be listed twice among its "
+            "holders; the pairs are a set, so the same pairs (and the same count for the limit)"
+        ),
+    },
     "spoken": {
         "<module>: 21 -> 22": (
             "year heads are one-word cardinals, and no single English number word is 21 (twenty-one "

@@ -27,7 +27,7 @@ Usage (from the repository root; niced, one process at a time)::
 To add a module, add an entry to ``MODULES``: its file and the fast tests
 that should kill its mutants.
 
-How it runs: the package, tests and examples are copied once to a temporary
+How it runs: the package, tests, examples and docs are copied once to a temporary
 directory (no ``__pycache__``); for each mutant the mutated module (made with
 ``ast.unparse``) is written there and a forked child of this process, which
 has already imported pytest, hypothesis and the heavy libraries, runs
@@ -155,6 +155,10 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "greedy_map_sparse: min_f > 0 -> min_f >= 0": (
             "min_f is never 0 there: a 0 (or any false value) was turned into None at the start"
         ),
+        "_greedy_by_class: members[k] < best -> members[k] <= best": (
+            "best and members[k] are first free hypotheses of two different classes: an object is in "
+            "one class only, so they are never equal"
+        ),
         "greedy_map: 1 -> 0 #3": (
             "`len(ranked) == 0` instead of `== 1` in the lone-pair short cut: the loop maps a lone "
             "pair without a threshold anyway, and an empty list gives [] both ways"
@@ -183,13 +187,34 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "_overlapping: 0 -> 1": (
             "`ordered` then means the ends are sorted, which is all the bisection needs: same pairs"
         ),
-        "Mapper._view: 1 -> 0 #4": (
+        "Mapper._view: 1 -> 0 #5": (
             "`len(alternatives[0].fills) == 0` in the one-fill short cut: an alternative always holds "
             "a fill (an empty slot has no alternative), so the general branch runs, with the same result"
         ),
-        "Mapper.match_fills: 1 -> 0 #4": (
-            "chosen pairs sorted by (reference, reference) instead of (reference, hypothesis): each "
-            "reference fill is in one pair at most, so the order is the same"
+        "Mapper._view: len(alternatives) > 1 -> len(alternatives) >= 1": (
+            "a hypothesis slot with one alternative is then cut to its first alternative: the same tuple"
+        ),
+        "Mapper._view: 1 -> 0 #2": (
+            "`len(alternatives) > 0`: a hypothesis slot with one alternative is then cut to its first "
+            "alternative, the same tuple (an empty slot has no alternative: cutting () gives ())"
+        ),
+        "_counts: 2 -> 3": (
+            "`len(verdicts) == 3`: a fill has two points at most (content, extent), so the general "
+            "branch makes the key of two verdicts, the same tuple of their categories"
+        ),
+        "<module>: 1 -> 0": (
+            "_indices = itemgetter(0, 0): chosen fill pairs sorted by (reference, reference) instead of "
+            "(reference, hypothesis); each reference fill is in one pair at most, so the order is the same"
+        ),
+        "Mapper.match_sets: False -> True #2": (
+            "hypothesis shapes made as reference shapes: they then also tell optional slots, pointers to "
+            "unmapped optional reference keys and later alternatives apart, so they only split classes; "
+            "two pairs of the same finer classes still have the same counts, and the class greedy takes "
+            "the same pairs for any such classes"
+        ),
+        "Mapper.match_sets.counts_of: match.counts.cor -> not match.counts.cor": (
+            "keeps the matches without COR instead of those with: a pair not kept is matched again, with "
+            "the same mapping (it changes only after the pairs are chosen), so the same match"
         ),
         "type_order.visit: 2 -> 3": "the 'done' mark is only ever compared with 1 (visiting) and None",
         "Mapper.match_fills: not ref_items or not hyp_items -> not ref_items and (not hyp_items)": (
@@ -245,7 +270,12 @@ EQUIVALENT: dict[str, dict[str, str]] = {
             "(then one None each), so the lengths always match"
         ),
     },
-    "candidates": {},
+    "candidates": {
+        "sharing_pairs: 1 -> 0": (
+            "`holders[0] != j`: a hypothesis holding one key twice may then be listed twice among its "
+            "holders; the pairs are a set, so the same pairs (and the same count for the limit)"
+        ),
+    },
     "spoken": {
         "<module>: 21 -> 22": (
             "year heads are one-word cardinals, and no single English number word is 21 (twenty-one "
@@ -552,7 +582,7 @@ def mutants(module: str) -> tuple[ast.Module, list[tuple[Mutant, int]]]:
 def _prepare_copy() -> Path:
     work = Path(tempfile.mkdtemp(prefix="hub4eval-mutants-"))
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis")
-    for name in ("hub4eval", "tests", "examples", "grammars", "mapping_files"):
+    for name in ("hub4eval", "tests", "examples", "grammars", "mapping_files", "docs"):
         if (ROOT / name).exists():
             shutil.copytree(ROOT / name, work / name, ignore=ignore)
     shutil.copy(ROOT / "pyproject.toml", work / "pyproject.toml")

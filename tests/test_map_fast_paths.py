@@ -45,7 +45,15 @@ def test_sharing_pairs_stops_past_the_limit():
 
 @pytest.mark.parametrize(
     ("start", "end", "blocks"),
-    [(0, 63, [0]), (64, 127, [1]), (60, 70, [0, 1]), (63, 64, [0, 1]), (10, 200, [0, 1, 2, 3])],
+    [
+        (0, 63, [0]),
+        (64, 127, [1]),
+        (60, 70, [0, 1]),
+        (63, 64, [0, 1]),
+        (10, 200, [0, 1, 2, 3]),
+        # far into a document: the number of blocks decides the wildcard, not their numbers
+        (64 * 300 + 60, 64 * 300 + 70, [300, 301]),
+    ],
 )
 def test_extent_keys_are_the_blocks_the_extent_covers(start, end, blocks):
     prep = FillPreparer(ScoreConfig(), tokens=False)

@@ -8,17 +8,21 @@ unnoticed: every case below is built so that each key of the order decides.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from scoring_helpers import cats, counts, run
 
+from hub4eval.api import score
 from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError
 from hub4eval.io.templettes import parse_templates
 from hub4eval.model import Extent
+from hub4eval.scoring import mapping
 from hub4eval.scoring.fills import FillPreparer
-from hub4eval.scoring.greedy import greedy_map, greedy_map_sparse, tie_key
+from hub4eval.scoring.greedy import TooManyPairs, greedy_map, greedy_map_sparse, tie_key
 from hub4eval.scoring.mapping import Mapper, _overlapping
 from hub4eval.scoring.metrics import Counts
 
@@ -283,3 +287,164 @@ def test_instance_sets_are_paired_by_docid_unless_both_sides_have_extents():
     # both: by overlap, and extents that overlap nothing leave both sets unmapped
     matches = mapper().match_template_sets(ref, hyp, ref_extent=lambda s: None, hyp_extent=lambda s: None)
     assert [(m.ref is not None, m.hyp is not None) for m in matches] == [(True, False), (False, True)]
+
+
+def test_a_pair_with_a_correct_content_and_a_wrong_extent_counts_one_cor_and_one_inc():
+    # the content and extent points of a fill pair are both counted: R1 against the hypothesis
+    # is COR 1 (content) and INC 1 (extent), F = 2/4; R2 is COR 2, MIS 1, F = 4/5 and is mapped.
+    # Counting the content point twice would give R1 F = 1 and map it instead.
+    hyp = '<E-D1-1> :=\n    A: "x" ##0#1#\n'
+    r1 = '<E-D1-1> :=\n    A: "x" ##5#6#\n'
+    r2 = '<E-D1-2> :=\n    A: "x" ##0#1#\n    B: "q"\n'
+    for ref in (r1 + r2, r2 + r1):
+        result = run(ref, hyp)
+        assert {(r, h) for r, h, _ in result.instance_pairs() if r and h} == {("<E-D1-2>", "<E-D1-1>")}
+        # R1 unmapped: its content and extent points are MIS, with B of R2
+        assert counts(result) == {"COR": 2, "INC": 0, "MIS": 3, "SPU": 0, "OPT": 0, "REM": 0}
+    # the pair's own counts, as the mapping ranks it
+    [match] = run(r1, hyp).matches
+    [pair] = match.instances
+    assert pair.counts == Counts(cor=1, inc=1)
+
+
+def test_a_hypothesis_slot_given_alternatives_through_the_api_keeps_only_its_first():
+    # the reader refuses '/' in a hypothesis, but a template set made in Python may hold it:
+    # the scorer then reads the first alternative only
+    ref = parse_templates('<E-D1-1> :=\n    A: "x"\n', "ref.tpl", role="reference")
+
+    def hypothesis(text):
+        return replace(parse_templates(text, "hyp.tpl", role="reference"), role="hypothesis")
+
+    first = score(ref, hypothesis('<E-D1-1> :=\n    A: "x"\n     / "y"\n'), config=ScoreConfig())
+    second = score(ref, hypothesis('<E-D1-1> :=\n    A: "y"\n     / "x"\n'), config=ScoreConfig())
+    assert [(p.category, p.hyp.fill) for p in first.points] == [("COR", '"x"')]
+    assert [(p.category, p.hyp.fill) for p in second.points] == [("INC", '"y"')]
+
+
+def _pointing(n, target):
+    # n instances of EV, each with one pointer slot W to a P instance
+    return "".join(f"<EV-D1-{i}> :=\n    W: <P-D1-{target(i)}>\n" for i in range(1, n + 1))
+
+
+def test_instances_sharing_only_pointers_are_found_by_their_pointer_keys():
+    # 5 x 5 instance pairs of EV, more than are all counted: only the pairs sharing a key
+    # are counted before the F = 0 pairs. EV instances hold a pointer only, so the key a
+    # reference pointer shares with a COR hypothesis pointer (through the P mapping, which
+    # is a cyclic shift, not its own inverse) is what finds each COR pair.
+    n = 5
+    ref_ps = "".join(f'<P-D1-{k}> :=\n    N: "w{k}"\n' for k in range(1, n + 1))
+    hyp_ps = "".join(f'<P-D1-{k % n + 1}> :=\n    N: "w{k}"\n' for k in range(1, n + 1))
+    ref = ref_ps + _pointing(n, lambda i: i)
+    hyp = hyp_ps + _pointing(n, lambda j: j)
+    result = run(ref, hyp)
+    pairs = {(r, h) for r, h, _ in result.instance_pairs() if r and h}
+    assert {(r, h) for r, h in pairs if r.startswith("<EV")} == {
+        (f"<EV-D1-{i}>", f"<EV-D1-{i % n + 1}>") for i in range(1, n + 1)
+    }
+    assert counts(result) == {"COR": 2 * n, "INC": 0, "MIS": 0, "SPU": 0, "OPT": 0, "REM": 0}
+
+
+# -- instances left over without COR, past the all-pairs limit: ranked by their shapes ----------
+#
+# With more than 16 instance pairs of a type, the pairs without a COR are ranked by the
+# shapes of their instances (Mapper._shape): one pair per two shapes is counted for all.
+# In each case below, two reference instances GOOD and BAD would get the same shape if the
+# shape missed one fact; GOOD is first, so its counts would stand for BAD's. Against the
+# hypotheses X1 and X2 (same shape) GOOD has 1 error and BAD 2; against Y both have 1.
+# The greedy takes GOOD-X1 and BAD-Y (one error each), and the first extra instance (4
+# reference instances with three other slots) gets X2. Had BAD the shape of GOOD, it would
+# take X2 (1 error by GOOD's counts) and the extra instance Y.
+
+_EXTRAS = "".join(f'<EV-D1-1{k}> :=\n    B: "b{k}"\n    C: "c{k}"\n    D: "d{k}"\n' for k in range(4))
+_SHAPE_CASES = {
+    # a text fill and a pointer: a pointer is never compared with a text fill
+    "text or pointer": (
+        '<P-D1-1> :=\n    N: "w"\n<EV-D1-1> :=\n    A: "a"\n<EV-D1-2> :=\n    A: <P-D1-1>\n',
+        '<P-D1-8> :=\n    N: "w"\n<P-D1-9> :=\n    N: "v"\n'
+        '<EV-D1-1> :=\n    A: "x1"\n<EV-D1-2> :=\n    A: "x2"\n<EV-D1-3> :=\n    A: <P-D1-9>\n',
+    ),
+    # a pointer to an optional instance left unmapped (REM, no error) or to a required one (MIS)
+    "removable pointer": (
+        '<Q-D1-1> :=\n    N: "q"\n    OBJ_STATUS: OPTIONAL\n<P-D1-1> :=\n    N: "w"\n'
+        "<EV-D1-1> :=\n    A: <Q-D1-1>\n<EV-D1-2> :=\n    A: <P-D1-1>\n",
+        '<P-D1-8> :=\n    N: "w"\n<P-D1-9> :=\n    N: "v"\n'
+        '<EV-D1-1> :=\n    A: "x1"\n<EV-D1-2> :=\n    A: "x2"\n<EV-D1-3> :=\n    A: <P-D1-9>\n',
+    ),
+    # a fill in an optional slot (OPT, no error) or in a required one (MIS)
+    "optional slot": (
+        '<EV-D1-1> :=\n    A: ? "a"\n<EV-D1-2> :=\n    A: "b"\n',
+        '<EV-D1-1> :=\n    B: "x1"\n<EV-D1-2> :=\n    B: "x2"\n<EV-D1-3> :=\n    A: "y"\n',
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(_SHAPE_CASES))
+def test_instances_left_over_are_ranked_by_shapes_that_tell_their_errors_apart(case, monkeypatch):
+    ref, hyp = _SHAPE_CASES[case]
+    expected = {
+        ("<EV-D1-1>", "<EV-D1-1>"),  # GOOD-X1
+        ("<EV-D1-2>", "<EV-D1-3>"),  # BAD-Y
+        ("<EV-D1-10>", "<EV-D1-2>"),  # the first extra instance gets X2
+    }
+
+    def ev_pairs(result):
+        return {(r, h) for r, h, _ in result.instance_pairs() if r and h and r.startswith("<EV")}
+
+    shaped = run(ref + _EXTRAS, hyp)
+    assert ev_pairs(shaped) == expected
+    # the same mapping as counting every pair
+    monkeypatch.setattr("hub4eval.scoring.mapping._ALL_PAIRS", 10**6)
+    counted = run(ref + _EXTRAS, hyp)
+    assert ev_pairs(counted) == expected
+    assert counts(shaped) == counts(counted)
+
+
+def test_too_many_pairs_names_the_reference_document(monkeypatch):
+    # paired by overlap, a reference set and a hypothesis set can have different DOCIDs:
+    # the error names the reference document
+    monkeypatch.setattr(mapping, "MAX_CANDIDATE_PAIRS", 10)
+
+    def events(docid):  # 5 instances with the same content: all 25 pairs can score a COR
+        return "".join(f'<EVENT-{docid}-{k}> :=\n    NAME: "same"\n' for k in range(1, 6))
+
+    ref = parse_templates(events("D1"), "ref.tpl", role="reference")
+    hyp = parse_templates(events("D2"), "hyp.tpl", role="hypothesis")
+    config = ScoreConfig()
+    mapper = Mapper(config, FillPreparer(config), FillPreparer(config, reference=False))
+    whole = Extent(0, 10)
+    with pytest.raises(InputError) as caught:
+        mapper.match_template_sets(ref, hyp, ref_extent=lambda s: whole, hyp_extent=lambda s: whole)
+    assert str(caught.value).startswith(
+        "document D1, type EVENT: 5 reference and 5 hypothesis instances give more than 10 pairs to compare"
+    )
+    # one reference instance against 17 (past the all-pairs limit): the message is made from that one
+    one = parse_templates('<EVENT-D1-1> :=\n    NAME: "same"\n', "ref.tpl", role="reference")
+    many = parse_templates(
+        "".join(f'<EVENT-D1-{k}> :=\n    NAME: "same"\n' for k in range(1, 18)), "hyp.tpl", role="hypothesis"
+    )
+    with pytest.raises(InputError) as caught:
+        Mapper(config, FillPreparer(config), FillPreparer(config, reference=False)).match_template_sets(one, many)
+    assert str(caught.value).startswith(
+        "document D1, type EVENT: 1 reference and 17 hypothesis instances give more than 10 pairs to compare"
+    )
+
+
+def test_the_pair_limit_is_the_one_the_docs_give():
+    # docs/input-errors.md and docs/conventions.md tell users when a run stops with "too many pairs"
+    docs = Path(__file__).resolve().parent.parent / "docs"
+    for name in ("input-errors.md", "conventions.md"):
+        text = " ".join((docs / name).read_text(encoding="utf-8").split())
+        assert f"more than {mapping.MAX_CANDIDATE_PAIRS:,} " in text, name
+
+
+def test_the_class_pairs_of_objects_left_over_are_bounded():
+    # 2 reference and 3 hypothesis objects, each its own class: 6 class pairs, none with a COR
+    def counts_of(i, j):
+        return Counts(mis=1, spu=1)
+
+    classes = ([0, 1], ["a", "b", "c"])
+    assert greedy_map_sparse(2, 3, [], counts_of, classes=classes) == [(0, 0), (1, 1)]
+    assert greedy_map_sparse(2, 3, [], counts_of, classes=classes, max_pairs=6) == [(0, 0), (1, 1)]
+    with pytest.raises(TooManyPairs) as caught:
+        greedy_map_sparse(2, 3, [], counts_of, classes=classes, max_pairs=5)
+    assert caught.value.count == 6

@@ -88,3 +88,42 @@ def test_a_preparer_prepares_reference_fills_with_tokens_by_default() -> None:
     hypothesis = FillPreparer(ScoreConfig(), reference=False, tokens=False).prepare(fill, "D")
     assert hypothesis.minimals == (hypothesis.maximal,)
     assert hypothesis.maximal.tokens == ()
+
+
+def test_a_minimal_string_s_premodifier_moves_its_extent_and_the_mapper_sees_the_document() -> None:
+    """`martina [the hingis]` at 100..120: the minimal string `the hingis` (108..120) is compared
+    as `hingis` from 112 (`the ` is 4 characters), then mapped; the mapper gets the document
+    when offsets count per document and None when they count from the start of the file."""
+    fill = TextFill("martina the hingis", ((8, 18),), (Extent(100, 118),), (Extent(108, 118),), bracketed=True)
+    seen: list[tuple[str | None, Extent]] = []
+
+    def mapper(docid: str | None, extent: Extent) -> Extent:
+        seen.append((docid, extent))
+        return Extent(extent.start * 10, extent.end * 10)
+
+    plain = FillPreparer(ScoreConfig()).prepare(fill, "D")
+    assert [m.extent for m in plain.minimals] == [Extent(112, 118)]  # shifted past "the "
+    assert plain.maximal.extent == Extent(100, 118)  # "martina" is no premodifier: unchanged
+    mapped = FillPreparer(ScoreConfig(), map_extent=mapper).prepare(fill, "D")
+    assert [m.extent for m in mapped.minimals] == [Extent(1120, 1180)]
+    assert seen == [("D", Extent(100, 118)), ("D", Extent(112, 118))]
+    seen.clear()
+    unsegmented = FillPreparer(ScoreConfig(), map_extent=mapper, unsegmented=True).prepare(fill, "D")
+    assert [m.extent for m in unsegmented.minimals] == [Extent(1120, 1180)]
+    assert seen == [(None, Extent(100, 118)), (None, Extent(112, 118))]
+
+
+def test_a_minimal_string_without_premodifier_keeps_its_extent() -> None:
+    """`[martina] hingis` at 0..14: the minimal `martina` keeps 0..7 (nothing removed)."""
+    fill = TextFill("martina hingis", ((0, 7),), (Extent(0, 14),), (Extent(0, 7),), bracketed=True)
+    prepared = FillPreparer(ScoreConfig()).prepare(fill, "D")
+    assert [m.extent for m in prepared.minimals] == [Extent(0, 7)]
+
+
+def test_a_fill_without_extent_whose_premodifier_is_removed_has_no_extent() -> None:
+    """`the hingis` with no extent: `hingis`, and still no extent (nothing to shift)."""
+    fill = TextFill("the hingis", ((0, 10),))
+    for side in (True, False):
+        prepared = FillPreparer(ScoreConfig(), reference=side).prepare(fill, "D")
+        assert prepared.maximal.extent is None
+        assert prepared.maximal.text == "hingis"

@@ -109,6 +109,8 @@ def test_a_reference_document_the_hypothesis_text_lacks_is_lost_to_recognition()
     # entity WER: the two words of each fill, those of D2 deleted
     summary = result.entity_wer["summary"]
     assert (summary["ref_words"], summary["deletions"], summary["errors"], summary["wer"]) == (4, 2, 2, 2 / 4)
+    # counted on the weighted alignment that places extents, and the output says so
+    assert result.entity_wer["alignment"] == "weighted"
 
 
 def test_a_hypothesis_document_the_reference_text_lacks_is_hallucinated() -> None:

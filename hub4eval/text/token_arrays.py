@@ -131,7 +131,7 @@ class TokenArray(Sequence[Token]):
             start, stop, step = index.indices(len(self))
             if step != 1:
                 return tuple(self)[index]
-            forms = {i - start: f for i, f in self.forms.items() if start <= i < stop}
+            forms = {i - start: f for i, f in self.forms.items() if start <= i < stop} if self.forms else {}
             return TokenArray(
                 self.words,
                 self.ids[start:stop],
@@ -254,23 +254,9 @@ def splice(tokens: TokenArray, edits: Sequence[tuple[int, int, Sequence[Token]]]
     done = 0
     for start, end, new in edits:
         if start > done:
-            parts.append(_part(tokens, done, start))
+            parts.append(tokens[done:start])
         parts.append(TokenArray.of(new, vocabulary))
         done = end
     if done < len(tokens):
-        parts.append(_part(tokens, done, len(tokens)))
+        parts.append(tokens[done:])
     return TokenArray.concatenate(parts, vocabulary.words)
-
-
-def _part(tokens: TokenArray, start: int, stop: int) -> TokenArray:
-    """``tokens[start:stop]`` (its forms found by the slice only when it has any)."""
-    if tokens.forms:
-        return tokens[start:stop]
-    return TokenArray(
-        tokens.words,
-        tokens.ids[start:stop],
-        tokens.starts[start:stop],
-        tokens.ends[start:stop],
-        tokens.flags[start:stop],
-        {},
-    )

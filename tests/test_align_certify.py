@@ -147,11 +147,12 @@ def test_stopped_search_proves_a_lower_bound(pair, budget: int) -> None:
         assert INDEL * abs(n - m) <= cert.lower <= best <= cert.cost == upper
 
 
-def test_search_computes_few_cells_on_a_long_text() -> None:
-    """4,000 words at ~15% errors: certified with a fraction of the band's cells, same alignment as the band."""
-    rng = np.random.default_rng(5)
+def noisy_text(seed: int, n: int) -> tuple[list[str], list[str]]:
+    """n reference words from 800 made-up ones and a hypothesis at ~15% errors:
+    6% substitutions, 4% deletions, 5% fillers `uh` inserted."""
+    rng = np.random.default_rng(seed)
     vocab = [f"w{i}x{'y' * (i % 7)}" for i in range(800)]
-    ref = [vocab[i] for i in rng.integers(0, len(vocab), 4000)]
+    ref = [vocab[i] for i in rng.integers(0, len(vocab), n)]
     hyp: list[str] = []
     for word, u in zip(ref, rng.random(len(ref)), strict=True):
         if u < 0.06:
@@ -162,6 +163,12 @@ def test_search_computes_few_cells_on_a_long_text() -> None:
             hyp += ["uh", word]
         else:
             hyp.append(word)
+    return ref, hyp
+
+
+def test_search_computes_few_cells_on_a_long_text() -> None:
+    """4,000 words at ~15% errors: certified with a fraction of the band's cells, same alignment as the band."""
+    ref, hyp = noisy_text(5, 4000)
     k, rc, hc, voc, _ = coded(ref, hyp)
     n, m = len(ref), len(hyp)
     al = align_words(ref, hyp)
@@ -220,19 +227,7 @@ def test_word_floor_is_a_lower_bound(word: str, theirs: list[str]) -> None:
 
 def test_long_text_gets_a_meaningful_proven_gap(monkeypatch) -> None:
     """Without the seed table (too large), the gap comes from the absent sequences: far below the cost."""
-    rng = np.random.default_rng(7)
-    vocab = [f"w{i}x{'y' * (i % 7)}" for i in range(800)]
-    ref = [vocab[i] for i in rng.integers(0, len(vocab), 6000)]
-    hyp: list[str] = []
-    for word, u in zip(ref, rng.random(len(ref)), strict=True):
-        if u < 0.06:
-            hyp.append(vocab[rng.integers(len(vocab))])
-        elif u < 0.10:
-            continue
-        elif u < 0.15:
-            hyp += ["uh", word]
-        else:
-            hyp.append(word)
+    ref, hyp = noisy_text(7, 6000)
     exact_alignment = align_words(ref, hyp)
     assert exact_alignment.exact
     monkeypatch.setattr(certify, "SEED_LENGTH_MAX", 0)  # no table: as beyond ~20,000 words

@@ -145,8 +145,14 @@ def decoded_points(data) -> list[dict]:
     ref_line, hyp_line = undelta(p["refLine"], has_ref), undelta(p["hypLine"], has_hyp)
     ref_fill, hyp_fill = unfresh([p["refFill"], p["hypFill"]], [has_ref, has_hyp])
     (reason,) = unfresh([p["reason"]], [[True] * n])
+    (fields,) = unfresh([p["field"]], [[True] * len(p["field"])])
     rows = []
+    start = 0
     for i in range(n):
+        template, arity = data["reasons"][reason[i]], data["reasonArity"][reason[i]]
+        mine = [data["fields"][f] for f in fields[start : start + arity]]
+        start += arity
+        text = re.sub(r"\{(\d+)\}", lambda m, mine=mine: mine[int(m[1])], template) if arity else template
         row = {
             "slot": data["slots"][p["slot"][i]],
             "type": data["types"][data["slotType"][p["slot"][i]]],
@@ -157,7 +163,7 @@ def decoded_points(data) -> list[dict]:
             "ref_where": None if ref_inst[i] is None else f"{data['inst'][ref_inst[i]]}, line {ref_line[i]}",
             "hyp": None if hyp_fill[i] is None else data["fills"][hyp_fill[i]],
             "hyp_where": None if hyp_inst[i] is None else f"{data['inst'][hyp_inst[i]]}, line {hyp_line[i]}",
-            "reason": data["reasons"][reason[i]],
+            "reason": text,
             "context": None,
         }
         if "ctx" in p and p["ctx"][i] >= 0:

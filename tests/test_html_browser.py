@@ -17,7 +17,7 @@ from conftest import EXAMPLES
 
 from hub4eval.api import score_files
 from hub4eval.report.explain import explain
-from hub4eval.report.html import PAGE_SIZE, to_html
+from hub4eval.report.html import PAGE_SIZE, read_embedded, to_html
 from hub4eval.report.tables import percent
 
 ASR = EXAMPLES / "asr"
@@ -177,4 +177,28 @@ def test_pages_of_a_long_slot(browser, tmp_path, compress):
     assert f_of[first[0]] == min(f for f in f_of.values() if f is not None) == 0.0  # the even documents
     page.locator("#documents th:text-is('DOCUMENT')").click()  # back to file order
     assert cell_texts(page.locator("#documents tbody tr"))[0][0] == "DOC0000"
+    assert errors == []
+
+
+@pytest.mark.parametrize("compress", [False, True])
+def test_every_reason_of_a_clean_evaluation_reads_as_explain_says(browser, tmp_path, compress):
+    """Without texts to align, reasons travel as templates and fields, and the page puts them together.
+    Every slot of the clean example is opened and each row's reason compared with ``explain``'s,
+    word for word (content, extent and pointer reasons, with one to three fields)."""
+    result = score_files(EXAMPLES / "clean" / "ref.tpl", EXAMPLES / "clean" / "hyp.tpl")
+    path = tmp_path / "clean.html"
+    path.write_text(to_html(result, compress=compress), encoding="utf-8")
+    page, errors = open_report(browser, path)
+    sections = page.locator("#drilldown details")
+    slots = list(result.by("slot"))
+    assert sections.count() == len(slots)
+    for k, slot in enumerate(slots):
+        section = sections.nth(k)
+        section.locator("summary").click()
+        rows = section.locator("table.points > tbody > tr")
+        rows.first.wait_for()
+        shown = [cells[5] for cells in cell_texts(rows)]
+        assert shown == [row.reason for row in explain(result, slots=[slot])][:PAGE_SIZE], slot
+    data = read_embedded(path.read_text(encoding="utf-8"))
+    assert sorted(set(data["reasonArity"])) == [0, 2, 3]  # MIS/SPU reasons have no fields
     assert errors == []

@@ -22,6 +22,7 @@ from hub4eval.scoring.verdicts import (
     compare_pointer,
     compare_text,
     extent_status,
+    format_reason,
     unpaired_pointer,
     unpaired_text,
 )
@@ -239,16 +240,25 @@ def test_verdict_equality_and_lazy_reason():
 
     def reason(a, b):
         calls.append((a, b))
-        return f"{a}-{b}"
+        return "{0}-{1}", (str(a), str(b))
 
     lazy = Verdict("content", "COR", reason, 1, 2)
     assert calls == []
+    assert lazy.reason_parts() == ("{0}-{1}", ("1", "2")) and calls == [(1, 2)]
+    assert Verdict.parts_of([lazy, Verdict("content", "MIS", "{0} as {1}")]) == [
+        ("{0}-{1}", ("1", "2")),
+        ("{0} as {1}", ()),  # a plain text: its own template, never formatted
+    ]
+    calls.clear()
     assert lazy == Verdict("content", "COR", "1-2")
     assert lazy.reason == "1-2" and calls == [(1, 2)]
+    assert lazy.reason_parts() == ("1-2", ())  # made once, then kept as text
     assert lazy != Verdict("content", "INC", "1-2") and lazy != Verdict("extent", "COR", "1-2")
     assert hash(lazy) == hash(Verdict("content", "COR", "1-2"))
     assert lazy.__eq__("x") is NotImplemented
     assert repr(lazy) == "Verdict('content', 'COR', '1-2')"
+    assert Verdict("content", "MIS", "{0} as {1}").reason == "{0} as {1}"
+    assert format_reason("{0} and {1}{0}", ("a", "{1}")) == "a and {1}a"
 
 
 def test_text_comparison_defaults_compare_content_and_extent_cleanly():

@@ -10,20 +10,28 @@ million page elements).
 
 The data is one JSON object in a ``<script type="application/json">`` block:
 
-* string tables (``inst``, ``reasons``, ``words``) hold each distinct
+* string tables (``inst``, ``words``) hold each distinct
   string once, points refer to them by index; ``fills`` holds each fill of
   a fill pair once, in pair order, and a hypothesis fill written as its
   reference fill (the usual correct answer) shares its entry: fills are
   rarely alike across pairs (their extents differ), and making the table
   this way spares hashing a million texts;
 * points are columns (one array per field). Indices that mostly grow by one
-  are delta-coded (``doc``, instances, lines), fills and reasons are "fresh"
-  coded: ``-1`` takes the next new string of the table, ``-1 - d`` (d from 1
+  are delta-coded (``doc``, instances, lines), fills, reasons and their fields
+  are "fresh" coded: ``-1`` takes the next new string of the table, ``-1 - d`` (d from 1
   to 16) repeats the string d places before that next new one (the content
   and extent points of a fill pair show the same fills), ``n >= 0`` repeats
   string ``n``. Reference fields are listed only for the points that have a
   reference fill (``side`` & 1), hypothesis fields for those with a
   hypothesis fill (``side`` & 2);
+* a reason is a template (``reasons``, each distinct one once) and its fields:
+  the template ``{0} is mapped to {1}`` with the fields ``REF-1`` and
+  ``HYP-3`` reads "REF-1 is mapped to HYP-3". ``reasonArity[t]`` is the
+  number of fields of template ``t`` (a template without fields is shown as
+  it is, braces and all); the point column ``field`` lists the fields of
+  every point, one after the other, as indices into the string table
+  ``fields``. A million reasons are some fifteen templates: the texts they
+  name are sent once each, not inside a million distinct sentences;
 * when the JSON would be large, the data is deflated (zlib) and
   base64-encoded (``data-encoding="deflate-base64"``); the page inflates it
   with the browser's ``DecompressionStream``. The inflated bytes are the
@@ -51,7 +59,7 @@ import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 from itertools import chain, compress, repeat
-from operator import attrgetter, is_not
+from operator import attrgetter, is_not, itemgetter
 from typing import Any
 
 import numpy as np
@@ -62,6 +70,7 @@ from hub4eval.report.tables import COUNT_COLUMNS, ceiling_line, entity_wer_line,
 from hub4eval.scoring.metrics import CATEGORIES, METRICS, Counts
 from hub4eval.scoring.points import fill_text
 from hub4eval.scoring.result import ScoreResult
+from hub4eval.scoring.verdicts import Reason, Verdict
 
 PAGE_SIZE = 100
 """Rows per page of the long tables and of each slot's drill-down."""
@@ -162,6 +171,15 @@ function unfresh(columns, outs, masks, side) {
   }
 }
 
+function unfreshAll(values) {
+  var out = new Int32Array(values.length), next = 0;
+  for (var i = 0; i < values.length; i++) {
+    var v = values[i];
+    out[i] = v === -1 ? next++ : (v < 0 ? next + 1 + v : v);
+  }
+  return out;
+}
+
 function decode(data) {
   var p = data.points, n = p.n, all = new Uint8Array(n).fill(3);
   var side = Uint8Array.from(p.side);
@@ -180,8 +198,13 @@ function decode(data) {
   };
   unfresh([p.refFill, p.hypFill], [pts.refFill, pts.hypFill], [1, 2], side);
   unfresh([p.reason], [pts.reason], [3], all);
+  /* Each point's fields start where the previous point's end (its template says how many). */
+  var fieldStart = new Int32Array(n + 1);
+  for (var i = 0; i < n; i++) fieldStart[i + 1] = fieldStart[i] + data.reasonArity[pts.reason[i]];
+  pts.fieldStart = fieldStart;
+  pts.field = unfreshAll(p.field);
   var counts = new Int32Array(data.slots.length);
-  for (var i = 0; i < n; i++) counts[pts.slot[i]]++;
+  for (i = 0; i < n; i++) counts[pts.slot[i]]++;
   var bySlot = [];
   for (var s = 0; s < counts.length; s++) bySlot.push(new Int32Array(counts[s]));
   var fill = new Int32Array(counts.length);
@@ -318,12 +341,19 @@ function contextTable(data, c) {
   return table;
 }
 
+/* A reason: its template with {0}, {1}... replaced by its fields (a template without fields as it is). */
+function reasonText(data, i) {
+  var p = data.pts, template = data.reasons[p.reason[i]], start = p.fieldStart[i];
+  if (!data.reasonArity[p.reason[i]]) return template;
+  return template.replace(/\{(\d+)\}/g, function (_, k) { return data.fields[p.field[start + Number(k)]]; });
+}
+
 function pointRow(data, i) {
   var p = data.pts, cat = data.categories[p.cat[i]], tr = el("tr");
   tr.append(el("td", cat, cat), el("td", null, data.kinds[p.kind[i]]), el("td", null, data.docs[p.doc[i]]));
   tr.append(fillCell(data, p.refFill[i], p.refInst[i], p.refLine[i]));
   tr.append(fillCell(data, p.hypFill[i], p.hypInst[i], p.hypLine[i]));
-  var reason = el("td", "reason", data.reasons[p.reason[i]]);
+  var reason = el("td", "reason", reasonText(data, i));
   if (p.ctx && p.ctx[i] >= 0) reason.append(contextTable(data, data.contexts[p.ctx[i]]));
   tr.append(reason);
   return tr;
@@ -623,12 +653,13 @@ def report_data(result: ScoreResult, around: int = 4) -> dict[str, Any]:
         map(_KIND_CATEGORY.__getitem__, map(attrgetter("kind", "category"), flat)), np.int64, n_points
     )
     if result.alignment is None:
-        reasons, reason_codes = _index(map(attrgetter("reason"), flat))
+        reasons, arity, reason_codes, field_table, field_codes = _reason_columns(Verdict.parts_of(flat))
         ctx_col: list[int] | None = None
         contexts: list[list[int]] = []
         words = _Strings()
     else:
         reasons, reason_codes, ctx_col, contexts, words = _aligned_columns(result, around)
+        arity, field_table, field_codes = [0] * len(reasons), [], []
     del flat, verdicts
     points_data: dict[str, Any] = {
         "n": n_points,
@@ -644,6 +675,7 @@ def report_data(result: ScoreResult, around: int = 4) -> dict[str, Any]:
         "hypFill": fill_fresh[~point_is_ref],
         "hypLine": _delta(np.repeat(np.fromiter(map(attrgetter("line"), hyp_fills), np.int64), hyp_repeat)),
         "reason": _fresh(reason_codes),
+        "field": _fresh(field_codes),
     }
     if ctx_col is not None:
         points_data["ctx"] = np.asarray(ctx_col, dtype=np.int64)
@@ -678,6 +710,8 @@ def report_data(result: ScoreResult, around: int = 4) -> dict[str, Any]:
         "inst": inst,
         "fills": fills,
         "reasons": reasons,
+        "reasonArity": arity,
+        "fields": field_table,
         "words": words.table(),
         "points": points_data,
         "contexts": contexts,
@@ -690,6 +724,16 @@ def report_data(result: ScoreResult, around: int = 4) -> dict[str, Any]:
         "setMapping": [list(pair) for pair in result.instance_set_pairs()],
         "mapping": mapping,
     }
+
+
+def _reason_columns(parts: list[Reason]) -> tuple[list[str], list[int], list[int], list[str], list[int]]:
+    """(templates, each template's number of fields, each point's template, fields, the points' fields
+    one after the other) of the points' reasons given as templates and fields."""
+    templates, template_codes = _index(map(itemgetter(0), parts))
+    first, _ = _first_seen(np.asarray(template_codes, dtype=np.int64))
+    arity = [len(parts[k][1]) for k in first.tolist()]
+    fields, field_codes = _index(chain.from_iterable(map(itemgetter(1), parts)))
+    return templates, arity, template_codes, fields, field_codes
 
 
 def _aligned_columns(

@@ -7,7 +7,7 @@ instance, slot and fills to make it a :class:`hub4eval.scoring.points.Point`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -20,19 +20,35 @@ Kind = Literal["pointer", "content", "extent"]
 KINDS: tuple[Kind, ...] = ("pointer", "content", "extent")
 
 
+Reason = tuple[str, tuple[str, ...]]
+"""A reason as a template and its fields: ``template.format(*fields)`` is the text.
+
+The template is one of this module's constants, with ``{0}``, ``{1}``... where
+the fields go (and no other braces); the fields are texts from the input. A
+reason given as a plain string is its own template, without fields: it is never
+formatted. The HTML report sends the templates once and the fields apart (most
+of a large evaluation's reason text is a few templates said a million times).
+"""
+
+
+def format_reason(template: str, fields: tuple[str, ...]) -> str:
+    """The text of a reason given as a template and its fields."""
+    return template.format(*fields) if fields else template
+
+
 class Verdict:
     """One point before it is placed: its kind, category and the reason.
 
     The reason may be given as a function and its arguments, which make the
-    text when it is first read: a large evaluation has a million verdicts,
-    many of them never read (or read only by the reports that show reasons),
-    and a function with an argument tuple is smaller and quicker to make
-    than the formatted text or a closure.
+    reason (a :data:`Reason`: template and fields) when it is first read: a
+    large evaluation has a million verdicts, many of them never read (or read
+    only by the reports that show reasons), and a function with an argument
+    tuple is smaller and quicker to make than the formatted text or a closure.
     """
 
     __slots__ = ("kind", "category", "_reason", "_args")
 
-    def __init__(self, kind: Kind, category: Category, reason: str | Callable[..., str], *args: object) -> None:
+    def __init__(self, kind: Kind, category: Category, reason: str | Callable[..., Reason], *args: object) -> None:
         self.kind = kind
         self.category = category
         self._reason = reason
@@ -41,9 +57,25 @@ class Verdict:
     @property
     def reason(self) -> str:
         if not isinstance(self._reason, str):
-            self._reason = self._reason(*self._args)
+            self._reason = format_reason(*self._reason(*self._args))
             self._args = ()
         return self._reason
+
+    def reason_parts(self) -> Reason:
+        """The reason as a template and its fields (see :data:`Reason`), without formatting it."""
+        if isinstance(self._reason, str):
+            return self._reason, ()
+        return self._reason(*self._args)
+
+    @staticmethod
+    def parts_of(verdicts: Iterable[Verdict]) -> list[Reason]:
+        """:meth:`reason_parts` of each verdict (one loop: the HTML report asks for a million)."""
+        parts: list[Reason] = []
+        append = parts.append
+        for verdict in verdicts:
+            reason = verdict._reason
+            append((reason, ()) if reason.__class__ is str else reason(*verdict._args))  # type: ignore[operator]
+        return parts
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Verdict):
@@ -79,15 +111,17 @@ def clean_content_status(ref: PreparedFill, hyp: PreparedFill) -> str:
     return "no-minimal"
 
 
-def _clean_reason(status: str, ref: PreparedFill, hyp: PreparedFill) -> str:
-    hyp_text, ref_text = _q(hyp.maximal.text), _q(ref.maximal.text)
+def _clean_reason(status: str, ref: PreparedFill, hyp: PreparedFill) -> Reason:
+    hyp_text, ref_text = hyp.maximal.text, ref.maximal.text
     if status == "outside":
-        return f"hypothesis {hyp_text} is not inside the reference maximal string {ref_text}"
+        return "hypothesis `{0}` is not inside the reference maximal string `{1}`", (hyp_text, ref_text)
     if status == "no-minimal":
         wanted = " or ".join(_q(m.text) for m in ref.minimals)
-        return f"hypothesis {hyp_text} does not contain any minimal string: {wanted}"
-    found = next(m.text for m in ref.minimals if m.text in hyp.maximal.text)
-    return f"hypothesis {hyp_text} is inside {ref_text} and contains the minimal string {_q(found)}"
+        return "hypothesis `{0}` does not contain any minimal string: {1}", (hyp_text, wanted)
+    for minimal in ref.minimals:  # a loop, not next(generator): this runs for every correct point
+        if minimal.text in hyp_text:
+            break
+    return "hypothesis `{0}` is inside `{1}` and contains the minimal string `{2}`", (hyp_text, ref_text, minimal.text)
 
 
 def _clean_content(ref: PreparedFill, hyp: PreparedFill) -> Verdict:
@@ -137,21 +171,23 @@ _EXTENT_REASONS = {
 }
 
 
-def _extent_reason(status: str, ref: PreparedFill, hyp: PreparedFill) -> str:
+def _extent_reason(status: str, ref: PreparedFill, hyp: PreparedFill) -> Reason:
     if status in _EXTENT_REASONS:
-        return _EXTENT_REASONS[status]
-    hyp_extent, ref_extent = hyp.maximal.extent, ref.maximal.extent
+        return _EXTENT_REASONS[status], ()
+    hyp_extent, ref_extent = str(hyp.maximal.extent), str(ref.maximal.extent)
     if status == "not-enclosed":
-        return f"extent {hyp_extent} not enclosed in {ref_extent}"
+        return "extent {0} not enclosed in {1}", (hyp_extent, ref_extent)
     if status == "ok" and ref.minimals == (ref.maximal,):  # no minimal string of its own
-        return f"extent {hyp_extent} enclosed in {ref_extent}, overlaps minimal {ref_extent}"
+        return "extent {0} enclosed in {1}, overlaps minimal {1}", (hyp_extent, ref_extent)
     minimal_extents = tuple(m.extent for m in ref.minimals)
     if status == "no-minimal":
         return (
-            f"extent {hyp_extent} enclosed in {ref_extent} but overlaps no minimal extent ({_extents(minimal_extents)})"
+            "extent {0} enclosed in {1} but overlaps no minimal extent ({2})",
+            (hyp_extent, ref_extent, _extents(minimal_extents)),
         )
-    found = next(e for e in minimal_extents if e is not None and e.overlaps(hyp_extent))  # type: ignore[arg-type]
-    return f"extent {hyp_extent} enclosed in {ref_extent}, overlaps minimal {found}"
+    hyp_span = hyp.maximal.extent
+    found = next(e for e in minimal_extents if e is not None and e.overlaps(hyp_span))  # type: ignore[arg-type]
+    return "extent {0} enclosed in {1}, overlaps minimal {2}", (hyp_extent, ref_extent, str(found))
 
 
 def _extent(ref: PreparedFill, hyp: PreparedFill) -> Verdict:
@@ -221,12 +257,12 @@ def unpaired_text(
     return shared
 
 
-def _pointer_reason(ref: PointerFill, hyp: PointerFill, mapped: str | None) -> str:
+def _pointer_reason(ref: PointerFill, hyp: PointerFill, mapped: str | None) -> Reason:
     if mapped == hyp.key:
-        return f"{ref.key} is mapped to {hyp.key}"
+        return "{0} is mapped to {1}", (ref.key, hyp.key)
     if mapped is None:
-        return f"pointer: reference instance {ref.key} is mapped to nothing, hypothesis points to {hyp.key}"
-    return f"pointer: reference instance {ref.key} mapped to {mapped}, hypothesis points to {hyp.key}"
+        return "pointer: reference instance {0} is mapped to nothing, hypothesis points to {1}", (ref.key, hyp.key)
+    return "pointer: reference instance {0} mapped to {1}, hypothesis points to {2}", (ref.key, mapped, hyp.key)
 
 
 def compare_pointer(ref: PointerFill, hyp: PointerFill, instance_mapping: Mapping[str, str]) -> Verdict:

@@ -227,3 +227,60 @@ def test_a_kept_punctuation_token_next_to_a_number_stays(mark: str) -> None:
     text = f"five {mark}"
     out = spoken_forms(tokenize(text, keep_punctuation=True), text)
     assert [t.text for t in out] == ["5", mark]
+
+
+def test_a_written_third_keeps_its_suffix() -> None:
+    assert words("the 3rd of May") == ["the", "3rd", "of", "may"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (".5 percent", [("0.5", 0, 2), ("percent", 3, 10)]),  # at the very start of the text
+        ("a rise of (.5) percent", [("a", 0, 1), ("rise", 2, 6), ("of", 7, 9), ("0.5", 11, 13), ("percent", 15, 22)]),
+    ],
+)
+def test_a_decimal_without_its_leading_zero(text: str, expected: list[tuple[str, int, int]]) -> None:
+    """`.5` is 0.5 wherever it stands: first in the text, or after an opening parenthesis (the
+    point starts the core only when a digit follows it)."""
+    assert canonical_words(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("twenty (five of them)", ["20", "5", "of", "them"]),
+        ("twenty, five", ["20", "5"]),
+        ("twenty five", ["25"]),
+    ],
+)
+def test_punctuation_between_number_words_keeps_them_apart(text: str, expected: list[str]) -> None:
+    assert words(text) == expected
+
+
+def test_second_before_of_at_the_end_of_the_text_stays_a_word() -> None:
+    """`second of` with nothing after `of`: no month follows, so `second` is not a day."""
+    assert words("the second of") == ["the", "second", "of"]
+    assert words("the second of july") == ["the", "2nd", "of", "july"]
+
+
+@pytest.mark.parametrize("offset", [0, 7])
+@pytest.mark.parametrize(
+    ("text", "spans"),
+    [
+        # two tokens before the number and three from it, raw words kept whole
+        ("a b c d seven e f g h", [(2, 7)]),
+        ("the u.s.a seven e f g", [(1, 7)]),  # `u.s.a` is three tokens of one raw word: all of it
+        ("seven e f g-h i j", [(0, 3)]),
+        ("a b seven c d e f g h i j k five l", [(0, 5), (10, 14)]),
+        ("a b seven c d e five l", [(0, 8)]),  # windows that meet are one
+    ],
+)
+def test_the_windows_around_numbers(text: str, spans: list[tuple[int, int]], offset: int) -> None:
+    """Which tokens each number's window takes (the raw text is read only there), whatever the
+    tokenizer's offset."""
+    tokens = tokenize(text, offset=offset)
+    words_en = spoken._words("en")
+    hits = [i for i, token in enumerate(tokens) if spoken.number_start(words_en, token.text)]
+    windows = spoken.number_windows(tokens, text, offset, words_en, False, hits)
+    assert [(a, b) for a, b, _ in windows] == spans

@@ -236,6 +236,7 @@ def test_a_written_third_keeps_its_suffix() -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
+        (".5", [("0.5", 0, 2)]),  # the whole text
         (".5 percent", [("0.5", 0, 2), ("percent", 3, 10)]),  # at the very start of the text
         ("a rise of (.5) percent", [("a", 0, 1), ("rise", 2, 6), ("of", 7, 9), ("0.5", 11, 13), ("percent", 15, 22)]),
     ],
@@ -284,3 +285,57 @@ def test_the_windows_around_numbers(text: str, spans: list[tuple[int, int]], off
     hits = [i for i, token in enumerate(tokens) if spoken.number_start(words_en, token.text)]
     windows = spoken.number_windows(tokens, text, offset, words_en, False, hits)
     assert [(a, b) for a, b, _ in windows] == spans
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("growth of 3.75 %", [("growth", 0, 6), ("of", 7, 9), ("3.75", 10, 14), ("percent", 15, 16)]),
+        ("growth of 3.75 %.", [("growth", 0, 6), ("of", 7, 9), ("3.75", 10, 14), ("percent", 15, 16)]),
+        ("growth of 3.75 % .", [("growth", 0, 6), ("of", 7, 9), ("3.75", 10, 14), ("percent", 15, 16)]),
+        ("(up 5 %)", [("up", 1, 3), ("5", 4, 5), ("percent", 6, 7)]),
+        ("up 5 %, then 6", [("up", 0, 2), ("5", 3, 4), ("percent", 5, 6), ("then", 8, 12), ("6", 13, 14)]),
+        ("5 %, 6 %. 7", [("5", 0, 1), ("percent", 2, 3), ("6", 5, 6), ("percent", 7, 8), ("7", 10, 11)]),
+        # not a sign of its own: a filler written with a percent sign
+        ("up 5 %hesitation and", [("up", 0, 2), ("5", 3, 4), ("hesitation", 6, 16), ("and", 17, 20)]),
+    ],
+)
+def test_a_percent_sign_apart_from_its_number(text: str, expected: list[tuple[str, int, int]]) -> None:
+    """`5 %` reads as `5 percent` (the word spans the sign), with closing punctuation after the
+    sign or not; the punctuation keeps what follows apart (`5 %, 6` is not 56 nor 5 6 percent)."""
+    assert canonical_words(text) == expected
+
+
+def test_a_written_decimal_times_a_scale_word_keeps_its_fraction() -> None:
+    assert words("1.2345 thousand") == ["1234.5"]
+    assert words("2.5 thousand") == ["2500"]
+
+
+def test_point_after_written_digits_is_no_leading_zero() -> None:
+    """`point five` alone is 0.5, but after written digits the point belongs to them (`7 point
+    five` is not 7 and 0.5; the library does not join written digits with spoken ones, so the
+    words stay as they are)."""
+    assert words("point five percent") == ["0.5", "percent"]
+    assert words("it was 7 point five") == ["it", "was", "7", "point", "5"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "it fell by five ( % )",  # a percent sign beyond the number's raw words is not its unit
+        "five-per-cent ( %",
+        "Yeltsin paid $12,500 in 1994, fifty eight point five percent",
+        "July second, seven to five",
+        "the u.s.a won seven-to-five in nineteen ninety four",
+        "two and a half million (uh) dollars",
+        "a.b.c.d-5 and .5 %, then 6",
+    ],
+)
+def test_the_tokenizer_offset_only_shifts_the_spans(text: str) -> None:
+    """Texts are cut from a corpus at an offset: the canonical words are the same, each span
+    shifted by it."""
+    at_zero = [(t.text, t.start, t.end) for t in spoken_forms(tokenize(text), text)]
+    shifted = [(t.text, t.start - 7, t.end - 7) for t in spoken_forms(tokenize(text, offset=7), text, offset=7)]
+    assert shifted == at_zero
+    if text.startswith("it fell"):
+        assert [w for w, _, _ in at_zero] == ["it", "fell", "by", "5"]

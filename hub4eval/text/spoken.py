@@ -625,6 +625,11 @@ def _second_allowed(items: list[_Item], k: int, words: _Words) -> bool:
     )
 
 
+def _percent_sign(raw: str) -> bool:
+    """A raw word that is a percent sign of its own, maybe with closing punctuation: ``%``, ``%,``, ``%)``."""
+    return raw.startswith("%") and all(c in _SEPARATING for c in raw[1:])
+
+
 def _window(tokens: Sequence[Token], text: str, offset: int, words: _Words, case_sensitive: bool) -> list[Token]:
     """The canonical tokens of one window: whole raw words around number words or digits."""
     # 1. raw words -> items; a raw word without a token (``--``) only separates
@@ -639,8 +644,10 @@ def _window(tokens: Sequence[Token], text: str, offset: int, words: _Words, case
     after = end
     while after < size and text[after].isspace():  # any whitespace, as between the raw words below
         after += 1
-    if after > end and text.startswith("%", after) and (after + 1 == size or text[after + 1].isspace()):
-        end = after + 1  # `5 %` at the end of the window
+    if after > end and text.startswith("%", after):  # `5 %` at the end of the window (maybe `5 %),`)
+        sign_end = _RAW_WORD.match(text, after).end()  # type: ignore[union-attr]
+        if _percent_sign(text[after:sign_end]):
+            end = sign_end
     pending_sep = False
     k = 0
     count = len(tokens)
@@ -650,10 +657,11 @@ def _window(tokens: Sequence[Token], text: str, offset: int, words: _Words, case
         while g < count and tokens[g].start - offset < we:
             g += 1
         if g == k:
-            if match.group() == "%" and items:  # `5 %`: a percent sign of its own
-                percent = _Item(_W, "percent", offset + ws, offset + we, ())
+            if items and _percent_sign(match.group()):  # `5 %`: a percent sign of its own
+                percent = _Item(_W, "percent", offset + ws, offset + ws + 1, ())
                 percent.sep = pending_sep
                 items.append(percent)
+                pending_sep = len(match.group()) > 1  # `5 %, 6`: the mark after the sign separates
             elif any(c in _SEPARATING or c in _DASHES for c in match.group()):
                 pending_sep = True
             continue

@@ -5,7 +5,9 @@
 e.g. on the set of ``python benchmarks/gen_templates.py OUTDIR --docs 10000
 --instances 100000 --seed 1``. It runs, each as a real process,
 ``python -m hub4eval score REF HYP -q`` with and without ``--html`` (the
-difference is the time to write the report; wall and CPU time, the latter
+difference is the time to make and write the report: the groups of documents
+make their points' columns in parallel, the main process joins them; wall
+and CPU time, the latter
 steadier on a shared machine; ``--repeat N`` runs N pairs), then opens the report in
 headless Chromium through Playwright (``pip install playwright``; Chromium
 from the system, e.g. Debian's ``chromium``) and measures, from navigation:
@@ -59,11 +61,28 @@ print(json.dumps([time.perf_counter() - wall, time.process_time() - cpu]))
 """
 
 
-def write_in_process(ref: Path, hyp: Path) -> tuple[float, float]:
+JOIN = """
+import gc, json, sys, time
+from hub4eval import api
+from hub4eval.report.html import to_html, write_point_columns
+gc.disable()  # as the CLI does
+result = api.score_files(sys.argv[1], sys.argv[2], keep="counts", jobs=None, column_writer=write_point_columns)
+assert result.tally is not None, "not scored in groups"
+cpu, wall = time.process_time(), time.perf_counter()
+to_html(result)
+print(json.dumps([time.perf_counter() - wall, time.process_time() - cpu]))
+result.tally.discard_point_files()
+"""
+
+
+def write_in_process(ref: Path, hyp: Path, script: str = WRITE) -> tuple[float, float]:
     """(wall, CPU seconds) of ``to_html`` on a result scored beforehand in the same process: the
     time to write the report, making the points and their reasons included (the points are made
-    lazily, for the report or ``--json``)."""
-    done = subprocess.run([sys.executable, "-c", WRITE, str(ref), str(hyp)], check=True, capture_output=True, text=True)
+    lazily, for the report or ``--json``). With ``JOIN``: the result was scored in groups of
+    documents (as ``score`` does), each group made its points' columns, and ``to_html`` joins them."""
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(ref), str(hyp)], check=True, capture_output=True, text=True
+    )
     wall, cpu = json.loads(done.stdout.strip().splitlines()[-1])
     return wall, cpu
 
@@ -134,11 +153,12 @@ def main() -> None:
     args = parser.parse_args()
     out_dir = args.out or Path(tempfile.mkdtemp(prefix="bench_html_"))
     report = out_dir / "report.html"
-    runs: dict[str, list[tuple[float, float]]] = {"without": [], "with": [], "write": []}
+    runs: dict[str, list[tuple[float, float]]] = {"without": [], "with": [], "write": [], "join": []}
     for _ in range(args.repeat):  # interleaved, so that a change in the machine's load hits all
         runs["without"].append(run_score(args.ref, args.hyp, None))
         runs["with"].append(run_score(args.ref, args.hyp, report))
         runs["write"].append(write_in_process(args.ref, args.hyp))
+        runs["join"].append(write_in_process(args.ref, args.hyp, JOIN))
     print(f"# {time.strftime('%Y-%m-%d')}, {os.cpu_count()} CPUs, Python {sys.version.split()[0]}, load {_load()}")
     for n, what in ((0, "wall"), (1, "CPU")):
         without = statistics.median(run[n] for run in runs["without"])
@@ -149,14 +169,18 @@ def main() -> None:
             f"{with_html - without:.1f} s (each pair: {', '.join(f'{e:.1f}' for e in extra)})"
         )
     print(
-        "(large files without --html are scored in groups of documents, with --html whole: the difference "
-        "above is not the report's alone)"
+        "(both scored in groups of documents, every core: with --html each group also makes its points' "
+        "columns, in parallel, and the main process joins them and writes the report)"
     )
-    write = runs["write"]
-    print(
-        f"writing the report from a scored result, in one process: wall {min(w for w, _ in write):.1f} s, "
-        f"CPU {min(c for _, c in write):.1f} s (best of {len(write)})"
-    )
+    for key, what in (
+        ("join", "joining the groups' columns and writing the report, in the main process"),
+        ("write", "writing the report from a result scored whole, in one process"),
+    ):
+        write = runs[key]
+        print(
+            f"{what}: wall {min(w for w, _ in write):.1f} s, CPU {min(c for _, c in write):.1f} s "
+            f"(best of {len(write)})"
+        )
     print(f"report size: {report.stat().st_size / 1e6:.1f} MB ({report})")
     if not (Path(args.chromium).exists() and _has_playwright()):
         print("browser figures skipped: no chromium or no playwright")

@@ -297,7 +297,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
             "_X then equals _P: no code compares a kind with either; the only test naming _X "
             "(`kind in (_W, _X)`) sees lexed parts, and _P is never a lexed kind"
         ),
-        "<module>: 5 -> 6": "_FIX = 6: the kinds are labels, and 6 is still distinct from the others",
+        "<module>: 6 -> 7 #2": "_G = 7: the kinds are labels, and 7 is still distinct from the others",
         "_Item.__init__: False -> True #2": (
             "the default ordinal flag of an item is read only for written numbers (_N), which are "
             "always made with an explicit flag"
@@ -320,10 +320,70 @@ EQUIVALENT: dict[str, dict[str, str]] = {
             "the ordinal flag of a number-word part (_W) is never read: only written numbers (_N) use it"
         ),
         "_lex_hyphenated.flush: False -> True": (
-            "the ordinal flag of a word part (_W) is never read: only written numbers (_N) use it"
+            "the ordinal flag of a glue-phrase word in a hyphenated number (_G, `per` of `five-per-cent`) is "
+            "never read: only written numbers (_N) use it"
         ),
         "_lex_hyphenated.flush: False -> True #2": (
-            "the ordinal flag of a non-number part (_X) is never read: only written numbers (_N) use it"
+            "the ordinal flag of a word part (_W, `to` of `7-to-5`) is never read: only written numbers (_N) use it"
+        ),
+        "_lex_hyphenated.flush: False -> True #3": (
+            "the ordinal flag of a non-number part (_X, `year-old`) is never read: only written numbers (_N) use it"
+        ),
+        "_lex_hyphenated: False -> True #3": (
+            "the ordinal flag of a glue-phrase word (_G, `per-cent`) is never read: only written numbers (_N) use it"
+        ),
+        "_lex_core: False -> True": (
+            "the ordinal flag of a simple word (_W) is never read: only written numbers (_N) use it"
+        ),
+        "_same_word: True -> False": (
+            "two tokens with nothing between them never occur: the tokenizer whites out punctuation and "
+            "splits on whitespace, so neighbouring tokens are at least one character apart"
+        ),
+        "_items: trail > lead -> trail >= lead": (
+            "the extra step is taken only for a raw word without a letter or digit: it becomes an opaque "
+            "item, which no reading crosses, and the mark it may then see after itself is read only by "
+            "rules about the word after a number or a month, never after an opaque item"
+        ),
+        "_items: 1 -> 0 #8": (
+            "the end of an opaque item (a raw word left as the tokenizer cut it) is never read: it is "
+            "never part of a number, and its tokens come out with their own spans"
+        ),
+        "_second_allowed: 1 -> 0": (
+            "the search back then starts at `second` itself, a number word that the loop steps over: "
+            "the same position as starting before it"
+        ),
+        "_second_allowed: j >= 0 -> j > 0": (
+            "the search back stops at the first item instead of before it only when every item before "
+            "`second` is a number word; the first item is then a number word, not a month, so the test "
+            "after the loop is false both ways"
+        ),
+        "_second_allowed: 0 -> 1": "`j >= 1` in the loop: the same as `j > 0` (see the entry above)",
+        "_window: start > 0 -> start >= 0": (
+            "the window's start may then reach -1, and the raw-word search from -1 starts at 0: the same words"
+        ),
+        "_window: 1 -> 0 #2": (
+            "the window's start then stops on the space before its first raw word instead of on the word; "
+            "the raw-word search from there finds the same words"
+        ),
+        "_window: 1 -> 0 #3": (
+            "the window's start then stops on a `<` instead of after it; the raw-word search skips `<`: the same words"
+        ),
+        "_window: after > end -> after >= end": (
+            "after equals end only when no whitespace follows the window's last raw word: the text there "
+            "is `<`, `>` or its end, never a percent sign"
+        ),
+        "_window: False -> True": (
+            "the first raw word of a window has no word of the window before it: whether a mark comes "
+            "before it is read by no rule (each looks at a mark between two words of the window)"
+        ),
+        "_window: tokens[g].start - offset < we -> tokens[g].start - offset <= we": (
+            "no token starts where a raw word ends: that position is whitespace, `<`, `>` or the end, "
+            "and a token cannot start on `<` or `>` right after a non-space character (tokens split "
+            "at whitespace only)"
+        ),
+        "_library_numbers: True -> False": (
+            "the opaque text `_` is no number word in any language: the library reads no number in it "
+            "whether or not it is also marked as not a number part"
         ),
         "_lex_hyphenated: a + s -> a - s": (
             "s is always 0: a part between hyphens has no hyphen, so _lex_core makes one item from its start"
@@ -699,6 +759,9 @@ def main(argv: list[str] | None = None) -> int:
             timeout = max(30.0, 5 * base_time)
             print(f"== {module}: {len(found)} mutants, tests {base_time:.1f} s unmutated", flush=True)
             equivalent = EQUIVALENT.get(module, {})
+            idents = {m.ident for m, _ in mutants(module)[1]}  # every mutant, not only those selected
+            for ident in sorted(set(equivalent) - idents):
+                print(f"   listed as equivalent but no such mutant (the code changed?): {ident}", flush=True)
             killed = survived = equiv = 0
             for m, sub in found:
                 target.write_text(ast.unparse(_apply(tree, m.index, sub)), encoding="utf-8")

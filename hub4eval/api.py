@@ -414,6 +414,7 @@ def score_files(
     keep: str = "matches",
     point_writer: Callable[[ScoreResult, str], None] | None = None,
     group_documents: int | None = None,
+    column_writer: Callable[[ScoreResult, str], None] | None = None,
 ) -> ScoreResult:
     """Read the files and :func:`score` them; the CLI's ``score`` command.
 
@@ -430,7 +431,9 @@ def score_files(
     time with ``jobs=1``: the memory of a group, not of the whole files). The
     result is the same; it holds a ``tally`` instead of the mapping, and its
     points only as JSON entries written by ``point_writer(result, path)`` per
-    group (:func:`hub4eval.report.export.write_point_file`), if given.
+    group (:func:`hub4eval.report.export.write_point_file`), if given, and the
+    points' columns for the HTML report written by ``column_writer``
+    (:func:`hub4eval.report.html.write_point_columns`), if given.
     ``group_documents`` sets the documents per group (None: from the input's
     size). ``keep="matches"`` (the default) keeps everything, in one process.
     """
@@ -466,6 +469,7 @@ def score_files(
                         group_documents=group_documents,
                         progress=progress,
                         point_writer=point_writer,
+                        column_writer=column_writer,
                         ref_corpus=corpora[0],
                         hyp_corpus=corpora[1],
                     )

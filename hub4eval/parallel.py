@@ -5,8 +5,8 @@ evaluation can be cut by document without changing any count.  The two
 templette files are cut without parsing (:mod:`hub4eval.io.templettes.split`);
 each group of documents is read, parsed, mapped and scored on its own, in a
 worker process, and gives back a :class:`~hub4eval.scoring.result.Tally`
-(counts and the mapping's pairs; the points only as JSON entries in a
-temporary file, when asked for).  The tallies are joined in the order of the
+(counts and the mapping's pairs; the points only as JSON entries, or as the
+HTML report's columns, in temporary files, when asked for).  The tallies are joined in the order of the
 whole run: the reference's documents in file order, then the documents only
 the hypothesis has.
 
@@ -98,6 +98,7 @@ class _Job:
     point_writer: Callable[[ScoreResult, str], None] | None
     ref_corpus: Corpus | None = None
     hyp_corpus: Corpus | None = None
+    column_writer: Callable[[ScoreResult, str], None] | None = None
 
 
 @dataclass(frozen=True)
@@ -213,12 +214,15 @@ def _score_group(job: _Job, group: _Group) -> _Outcome | None:
         result = score(ref, hyp, ref_corpus=job.ref_corpus, hyp_corpus=job.hyp_corpus, config=job.config, ceiling=False)
     except (InputError, UnicodeDecodeError, MemoryError):
         return None
-    point_file = None
+    point_file = column_file = None
     if job.point_writer is not None and job.point_dir is not None:
         point_file = os.path.join(job.point_dir, f"{group.index:07d}.jsonl")
         job.point_writer(result, point_file)
+    if job.column_writer is not None and job.point_dir is not None:
+        column_file = os.path.join(job.point_dir, f"{group.index:07d}.columns")
+        job.column_writer(result, column_file)
     return _Outcome(
-        Tally.of(result, point_file),
+        Tally.of(result, point_file, column_file),
         order,
         _events(ref),
         _events(hyp),
@@ -263,6 +267,7 @@ def score_grouped(
     point_writer: Callable[[ScoreResult, str], None] | None = None,
     ref_corpus: Corpus | None = None,
     hyp_corpus: Corpus | None = None,
+    column_writer: Callable[[ScoreResult, str], None] | None = None,
 ) -> ScoreResult:
     """Score two templette files group by group, ``jobs`` groups at a time.
 
@@ -273,7 +278,8 @@ def score_grouped(
     The result keeps a :class:`~hub4eval.scoring.result.Tally`, not the
     mapping; with ``point_writer`` each group's points are written with it
     into a temporary file (removed with :meth:`Tally.discard_point_files`,
-    or at exit).
+    or at exit); with ``column_writer`` likewise the points' columns for the
+    HTML report.
 
     Raises:
         Ungroupable: the files must be scored whole (see the module's text).
@@ -298,8 +304,11 @@ def score_grouped(
         raise Ungroupable from None  # the whole files report it, after their own errors
     expected_warnings = tuple(str(w) for w in empty.warnings)
     groups = plan(ref, hyp, jobs, group_documents)
-    point_dir = tempfile.mkdtemp(prefix="hub4eval-points-") if point_writer is not None else None
-    job = _Job(str(ref_path), str(hyp_path), encoding, config, point_dir, point_writer, ref_corpus, hyp_corpus)
+    writes = point_writer is not None or column_writer is not None
+    point_dir = tempfile.mkdtemp(prefix="hub4eval-points-") if writes else None
+    job = _Job(
+        str(ref_path), str(hyp_path), encoding, config, point_dir, point_writer, ref_corpus, hyp_corpus, column_writer
+    )
     total = len(ref.parts)
     done = 0
     outcomes: list[_Outcome] = []

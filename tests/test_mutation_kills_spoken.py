@@ -339,3 +339,17 @@ def test_the_tokenizer_offset_only_shifts_the_spans(text: str) -> None:
     assert shifted == at_zero
     if text.startswith("it fell"):
         assert [w for w, _, _ in at_zero] == ["it", "fell", "by", "5"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("$5 million", ["5000000", "dollars"]),
+        ("3 thousand people", ["3000", "people"]),
+        ("3.5 million", ["3500000"]),
+        ("three million", ["3000000"]),
+    ],
+)
+def test_written_digits_times_a_scale_word(text: str, expected: list[str]) -> None:
+    """A scale word after written digits multiplies them, as after spoken ones."""
+    assert words(text) == expected

@@ -252,7 +252,7 @@ def test_verdict_equality_and_lazy_reason():
     calls.clear()
     assert lazy == Verdict("content", "COR", "1-2")
     assert lazy.reason == "1-2" and calls == [(1, 2)]
-    assert lazy.reason_parts() == ("1-2", ())  # made once, then kept as text
+    assert lazy.reason_parts() == ("{0}-{1}", ("1", "2"))  # the text made once and kept, the parts as before
     assert lazy != Verdict("content", "INC", "1-2") and lazy != Verdict("extent", "COR", "1-2")
     assert hash(lazy) == hash(Verdict("content", "COR", "1-2"))
     assert lazy.__eq__("x") is NotImplemented

@@ -26,6 +26,7 @@ from hub4eval.io.templettes import parse_templates
 from hub4eval.io.templettes.split import read_parts, runs, split_documents
 from hub4eval.report import export
 from hub4eval.report.confidence import bootstrap_intervals, document_counts
+from hub4eval.report.html import join_columns, point_columns, to_html, write_point_columns
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()
@@ -317,3 +318,66 @@ def test_spawned_workers_give_the_same_json(files, monkeypatch):
     grouped = _grouped(*files, 2, size=10)
     assert grouped.tally is not None
     assert _json(grouped) == _json(api.score_files(*files))
+
+
+# -- the HTML report of groups ---------------------------------------------------------
+
+
+def _html_of_groups(ref: str, hyp: str, jobs: int, size: int | None, **options) -> str:
+    result = api.score_files(
+        ref, hyp, keep="counts", jobs=jobs, group_documents=size, column_writer=write_point_columns, **options
+    )
+    assert result.tally is not None and len(result.tally.column_files) > 1
+    try:
+        return to_html(result)
+    finally:
+        result.tally.discard_point_files()
+        assert not any(Path(path).exists() for path in result.tally.column_files)
+
+
+def test_the_html_report_of_groups_is_the_report_of_the_whole_files(files):
+    """Each group writes its points' columns; joined, they make the same report, byte for byte
+    (documents only the hypothesis has, instances named by the mapping only, reasons and fields
+    met in several groups)."""
+    whole = to_html(api.score_files(*files))
+    for jobs, size in ((1, 1), (2, 3), (3, 7)):
+        assert _html_of_groups(*files, jobs, size) == whole
+
+
+@pytest.mark.parametrize("example", ["sample", "clean"])
+def test_the_html_report_of_an_example_in_groups(example):
+    ref, hyp, text = (str(EXAMPLES / example / name) for name in ("ref.tpl", "hyp.tpl", "text.sgml"))
+    assert _html_of_groups(ref, hyp, 2, 1, ref_text=text) == to_html(api.score_files(ref, hyp, ref_text=text))
+
+
+def test_a_result_of_groups_without_columns_has_no_html_report(files):
+    grouped = api.score_files(*files, keep="counts", jobs=2, group_documents=5)
+    with pytest.raises(ValueError, match="only when asked"):
+        to_html(grouped)
+
+
+def test_columns_of_aligned_texts_are_not_joined():
+    asr = EXAMPLES / "asr"
+    result = api.score_files(
+        str(asr / "ref.tpl"),
+        str(asr / "hyp.tpl"),
+        ref_text=str(asr / "reference.sgml"),
+        hyp_text=str(asr / "asr_unsegmented.sgml"),
+    )
+    with pytest.raises(ValueError, match="never scored in groups"):
+        join_columns([point_columns(result)])
+
+
+def test_score_html_with_jobs_through_the_cli(files, tmp_path):
+    """`score --html --json --jobs 2` writes the report and the JSON of the whole files, and
+    leaves no temporary file behind."""
+    before = set(Path(tempfile.gettempdir()).glob("hub4eval-points-*"))
+    out = runner.invoke(
+        app,
+        ["score", *files, "-q", "--jobs", "2", "--html", str(tmp_path / "r.html"), "--json", str(tmp_path / "r.json")],
+    )
+    assert out.exit_code == 0, out.output
+    whole = api.score_files(*files)
+    assert (tmp_path / "r.html").read_text(encoding="utf-8") == to_html(whole)
+    assert (tmp_path / "r.json").read_text(encoding="utf-8") == _json(whole)
+    assert set(Path(tempfile.gettempdir()).glob("hub4eval-points-*")) == before

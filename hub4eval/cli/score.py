@@ -74,12 +74,13 @@ def score_with_progress(
     jobs: int | None = 1,
     keep: str = "matches",
     point_writer: Callable[[ScoreResult, str], None] | None = None,
+    column_writer: Callable[[ScoreResult, str], None] | None = None,
 ) -> ScoreResult:
     """:func:`hub4eval.api.score_files` with the text options of the CLI and a progress bar.
 
     ``ceiling``: also score the reference projected onto the hypothesis text
     (None: when the texts differ; see :func:`hub4eval.api.score`). ``jobs``,
-    ``keep`` and ``point_writer``: see :func:`hub4eval.api.score_files`."""
+    ``keep``, ``point_writer`` and ``column_writer``: see :func:`hub4eval.api.score_files`."""
     from hub4eval.api import score_files
 
     with progress_bar(description, quiet) as advance:
@@ -99,8 +100,15 @@ def score_with_progress(
             jobs=jobs,
             keep=keep,
             point_writer=point_writer,
+            column_writer=column_writer,
         )
     return keep_until_exit(result)  # freed by the process exit, not object by object
+
+
+def _column_writer() -> Callable[[ScoreResult, str], None]:
+    from hub4eval.report.html import write_point_columns
+
+    return write_point_columns
 
 
 def _write(text: str | Iterable[str], path: str, option: str) -> None:
@@ -244,10 +252,11 @@ def score_command(
         text_format=text_format,
         hyp_text_format=hyp_text_format,
         jobs=jobs,
-        # the HTML report draws every point from the mapping; the other outputs need only
-        # counts and pairs (and the points' JSON entries), which groups of documents give
-        keep="matches" if html_path is not None else "counts",
+        # the outputs need only counts and pairs, the points' JSON entries and the HTML report's
+        # point columns, which groups of documents give (each writes its own into a file)
+        keep="counts",
         point_writer=export.write_point_file if json_path is not None else None,
+        column_writer=_column_writer() if html_path is not None else None,
     )
     print_warnings(result.warnings, quiet)
     intervals = ceiling_bounds = None
@@ -285,17 +294,18 @@ def score_command(
         try:
             _write(export.iter_json_text(result, extra), json_path, "--json")
         finally:
-            if result.tally is not None:
+            if result.tally is not None and html_path is None:
                 result.tally.discard_point_files()  # the points' entries, written by the groups
     if html_path is not None:
         from hub4eval.report.html import to_html
 
         note = f"{bootstrap} document resamples, seed {seed}" if intervals is not None else ""
-        _write(
-            to_html(result, intervals=intervals, bootstrap_note=note, ceiling_intervals=ceiling_bounds),
-            html_path,
-            "--html",
-        )
+        try:
+            html = to_html(result, intervals=intervals, bootstrap_note=note, ceiling_intervals=ceiling_bounds)
+        finally:
+            if result.tally is not None:
+                result.tally.discard_point_files()  # the entries and columns written by the groups
+        _write(html, html_path, "--html")
     if csv_path is not None:
         _write(export.to_csv_text(result), csv_path, "--csv")
     if to_stdout:

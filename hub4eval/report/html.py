@@ -55,8 +55,11 @@ from __future__ import annotations
 
 import base64
 import json
+import pickle
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from html import escape
 from itertools import chain, compress, repeat
 from operator import attrgetter, is_not, itemgetter
@@ -588,14 +591,53 @@ _KIND_CATEGORY = {
 }
 
 
-def report_data(result: ScoreResult, around: int = 4) -> dict[str, Any]:
-    """The data the page renders on demand (see the module docstring for its coding).
+@dataclass
+class PointColumns:
+    """Every point of a result as columns of plain indices into its tables, before the page's
+    coding (:func:`report_data` codes them): what a group of documents scored in a worker gives
+    back (:func:`write_point_columns`), to be joined with the others' (:func:`join_columns`).
+
+    Reference fields (``ref_inst``, ``ref_fill``, ``ref_line``) have one entry per point that has
+    a reference fill (``side & 1``), hypothesis fields one per point with a hypothesis fill; the
+    first ``ref_insts`` entries of ``inst`` are the reference instances, in first-seen order,
+    then the hypothesis ones. ``field`` lists every point's fields one after the other
+    (``arity[reason]`` each). Contexts (``ctx``, ``contexts``, ``words``) exist only when texts
+    differ, which is never scored in groups.
+    """
+
+    slots: list[tuple[str, str]]  # (type, slot)
+    slot: np.ndarray
+    docs: list[str]
+    doc: np.ndarray
+    inst: list[str]
+    ref_insts: int
+    ref_inst: np.ndarray
+    hyp_inst: np.ndarray
+    side: np.ndarray  # 1: a reference fill, 2: a hypothesis fill, 3: both
+    kind: np.ndarray
+    cat: np.ndarray
+    fills: list[str]
+    ref_fill: np.ndarray
+    hyp_fill: np.ndarray
+    ref_line: np.ndarray
+    hyp_line: np.ndarray
+    reasons: list[str]
+    arity: list[int]
+    reason: np.ndarray
+    fields: list[str]
+    field: np.ndarray
+    ctx: np.ndarray | None = None
+    contexts: list[list[int]] = dataclass_field(default_factory=list)
+    words: list[str] = dataclass_field(default_factory=list)
+
+
+def point_columns(result: ScoreResult, around: int = 4) -> PointColumns:
+    """The points of a result that keeps its mapping, as columns (see :class:`PointColumns`).
 
     Args:
         result: the scored result.
         around: words of aligned context on each side of a fill (texts differ).
     """
-    beta = result.config.beta
     # A million points share half a million fill pairs (in the points' order): what a pair's points
     # share is made once per pair and repeated with numpy, tables are indexed with numpy where the
     # values are small integers, and no Point is made (see "HTML report benchmark" in benchmarks/RESULTS.md).
@@ -616,7 +658,6 @@ def report_data(result: ScoreResult, around: int = 4) -> dict[str, Any]:
         np.asarray(type_codes, dtype=np.int64) * max(1, len(name_table)) + np.asarray(name_codes, dtype=np.int64)
     )
     slot_keys = [(types[k], slot_names[k]) for k in slot_first.tolist()]
-    type_names, type_of_slot = _index(t for t, _ in slot_keys)
     docs, doc_codes = _index(docids)
     # A side is listed when the pair has both its fill and its instance.
     has_ref = _given(ref_fills) & _given(ref_insts)
@@ -626,6 +667,7 @@ def report_data(result: ScoreResult, around: int = 4) -> dict[str, Any]:
     inst_index: dict[str, int] = {}  # reference instances first, then hypothesis ones
     key_of: dict[int, str] = {}
     ref_inst_codes = _instance_codes(list(compress(ref_insts, has_ref)), inst_index, key_of)
+    ref_count = len(inst_index)
     hyp_inst_codes = _instance_codes(list(compress(hyp_insts, has_hyp)), inst_index, key_of)
     ref_repeat, hyp_repeat = per_pair[has_ref], per_pair[has_hyp]
     # Reference and hypothesis fills share one table, the reference first within a pair: each fill
@@ -641,84 +683,216 @@ def report_data(result: ScoreResult, around: int = 4) -> dict[str, Any]:
     new = np.column_stack((has_ref, has_hyp & ~same)).ravel()
     fills = texts[new].tolist()
     entry = (np.cumsum(new) - 1).reshape(-1, 2)
-    ref_code = np.where(has_ref, entry[:, 0], -1)
-    hyp_code = np.where(same, ref_code, np.where(has_hyp, entry[:, 1], -1))
-    # Each point lists its pair's fills again, reference first.
-    point_pair = np.repeat(np.arange(n_pairs), per_pair)
-    point_fills = np.column_stack((ref_code[point_pair], hyp_code[point_pair])).ravel()
-    listed = point_fills >= 0
-    fill_fresh = _fresh(point_fills[listed])
-    point_is_ref = np.tile(np.array([True, False]), n_points)[listed]
+    ref_code = entry[:, 0][has_ref]
+    hyp_code = np.where(same, entry[:, 0], entry[:, 1])[has_hyp]
     kind_category = np.fromiter(
         map(_KIND_CATEGORY.__getitem__, map(attrgetter("kind", "category"), flat)), np.int64, n_points
     )
     if result.alignment is None:
         reasons, arity, reason_codes, field_table, field_codes = _reason_columns(Verdict.parts_of(flat))
-        ctx_col: list[int] | None = None
+        ctx: np.ndarray | None = None
         contexts: list[list[int]] = []
         words = _Strings()
     else:
         reasons, reason_codes, ctx_col, contexts, words = _aligned_columns(result, around)
         arity, field_table, field_codes = [0] * len(reasons), [], []
+        ctx = np.asarray(ctx_col, dtype=np.int64)
     del flat, verdicts
+    return PointColumns(
+        slots=slot_keys,
+        slot=np.repeat(slot_codes, per_pair),
+        docs=docs,
+        doc=np.repeat(np.asarray(doc_codes, dtype=np.int64), per_pair),
+        inst=list(inst_index),
+        ref_insts=ref_count,
+        ref_inst=np.repeat(ref_inst_codes, ref_repeat),
+        hyp_inst=np.repeat(hyp_inst_codes, hyp_repeat),
+        side=np.repeat(has_ref + 2 * has_hyp.astype(np.int64), per_pair),
+        kind=kind_category // len(CATEGORIES),
+        cat=kind_category % len(CATEGORIES),
+        fills=fills,
+        ref_fill=np.repeat(ref_code, ref_repeat),
+        hyp_fill=np.repeat(hyp_code, hyp_repeat),
+        ref_line=np.repeat(np.fromiter(map(attrgetter("line"), ref_fills), np.int64, len(ref_fills)), ref_repeat),
+        hyp_line=np.repeat(np.fromiter(map(attrgetter("line"), hyp_fills), np.int64, len(hyp_fills)), hyp_repeat),
+        reasons=reasons,
+        arity=arity,
+        reason=np.asarray(reason_codes, dtype=np.int64),
+        fields=field_table,
+        field=np.asarray(field_codes, dtype=np.int64),
+        ctx=ctx,
+        contexts=contexts,
+        words=words.table(),
+    )
+
+
+def _remap(table: list[Any], index: dict[Any, int]) -> np.ndarray:
+    """Each entry's position in ``index``, added when new (first-seen order)."""
+    return np.fromiter((index.setdefault(value, len(index)) for value in table), np.int64, len(table))
+
+
+def _taken(codes: np.ndarray, remap: np.ndarray) -> np.ndarray:
+    return remap[codes] if codes.size else codes
+
+
+def join_columns(parts: Sequence[PointColumns]) -> PointColumns:
+    """The columns of groups of documents (in the order of the whole run) as one, exactly as
+    :func:`point_columns` gives them for the whole run: tables that hold each value once
+    (slots, documents, instances, reasons, fields) are joined in first-seen order, the
+    fills one after the other."""
+    if any(part.ctx is not None for part in parts):
+        raise ValueError("the points of texts that differ are never scored in groups")
+    slots: dict[tuple[str, str], int] = {}
+    docs: dict[str, int] = {}
+    reasons: dict[str, int] = {}
+    fields: dict[str, int] = {}
+    inst: dict[str, int] = {}
+    # every group's reference instances first, then its hypothesis ones, as the whole run lists them
+    inst_remaps = [_remap(part.inst[: part.ref_insts], inst) for part in parts]
+    ref_count = len(inst)
+    inst_remaps = [
+        np.concatenate((remap, _remap(part.inst[part.ref_insts :], inst)))
+        for remap, part in zip(inst_remaps, parts, strict=True)
+    ]
+    arity: list[int] = []
+    columns: dict[str, list[np.ndarray]] = {name: [] for name in _JOINED}
+    offset = 0
+    for part, inst_remap in zip(parts, inst_remaps, strict=True):
+        known = len(reasons)
+        reason_remap = _remap(part.reasons, reasons)
+        arity += [a for a, code in zip(part.arity, reason_remap.tolist(), strict=True) if code >= known]
+        joined = {
+            "slot": _taken(part.slot, _remap(part.slots, slots)),
+            "doc": _taken(part.doc, _remap(part.docs, docs)),
+            "ref_inst": _taken(part.ref_inst, inst_remap),
+            "hyp_inst": _taken(part.hyp_inst, inst_remap),
+            "side": part.side,
+            "kind": part.kind,
+            "cat": part.cat,
+            "ref_fill": part.ref_fill + offset,
+            "hyp_fill": part.hyp_fill + offset,
+            "ref_line": part.ref_line,
+            "hyp_line": part.hyp_line,
+            "reason": _taken(part.reason, reason_remap),
+            "field": _taken(part.field, _remap(part.fields, fields)),
+        }
+        for name, values in joined.items():
+            columns[name].append(values)
+        offset += len(part.fills)
+    empty = np.zeros(0, dtype=np.int64)
+    joined_columns: dict[str, Any] = {
+        name: np.concatenate(values) if values else empty for name, values in columns.items()
+    }
+    return PointColumns(
+        slots=list(slots),
+        docs=list(docs),
+        inst=list(inst),
+        ref_insts=ref_count,
+        fills=list(chain.from_iterable(part.fills for part in parts)),
+        reasons=list(reasons),
+        arity=arity,
+        fields=list(fields),
+        **joined_columns,
+    )
+
+
+_JOINED = (
+    "slot", "doc", "ref_inst", "hyp_inst", "side", "kind", "cat",
+    "ref_fill", "hyp_fill", "ref_line", "hyp_line", "reason", "field",
+)  # fmt: skip
+
+
+def write_point_columns(result: ScoreResult, path: str) -> None:
+    """Write the :class:`PointColumns` of a group's result to ``path`` (for :func:`to_html`)."""
+    with open(path, "wb") as handle:
+        pickle.dump(point_columns(result), handle, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _read_point_columns(paths: Sequence[str]) -> PointColumns:
+    parts = []
+    for path in paths:
+        with open(path, "rb") as handle:
+            parts.append(pickle.load(handle))  # our own file, written by write_point_columns
+    return join_columns(parts)
+
+
+def result_columns(result: ScoreResult, around: int = 4) -> PointColumns:
+    """The point columns of a result: made from its mapping, or read from the files its groups
+    of documents wrote (:func:`write_point_columns`)."""
+    if result.tally is None:
+        return point_columns(result, around)
+    if not result.tally.column_files and result.tally.key_counts:
+        raise ValueError("a result scored in groups keeps its points for the HTML report only when asked to")
+    return _read_point_columns(result.tally.column_files)
+
+
+def report_data(result: ScoreResult, around: int = 4, columns: PointColumns | None = None) -> dict[str, Any]:
+    """The data the page renders on demand (see the module docstring for its coding).
+
+    Args:
+        result: the scored result.
+        around: words of aligned context on each side of a fill (texts differ).
+        columns: the result's points as columns (None: :func:`result_columns`).
+    """
+    beta = result.config.beta
+    c = result_columns(result, around) if columns is None else columns
+    n_points = len(c.side)
+    type_names, type_of_slot = _index(t for t, _ in c.slots)
+    # Each point lists its fills again, reference first: one fresh-coded column for both sides.
+    has_ref, has_hyp = (c.side & 1).astype(bool), (c.side & 2).astype(bool)
+    both = np.full((n_points, 2), -1, dtype=np.int64)
+    both[has_ref, 0] = c.ref_fill
+    both[has_hyp, 1] = c.hyp_fill
+    point_fills = both.ravel()
+    listed = point_fills >= 0
+    fill_fresh = _fresh(point_fills[listed])
+    point_is_ref = np.tile(np.array([True, False]), n_points)[listed]
     points_data: dict[str, Any] = {
         "n": n_points,
-        "slot": np.repeat(slot_codes, per_pair),
-        "kind": kind_category // len(CATEGORIES),
-        "cat": kind_category % len(CATEGORIES),
-        "side": np.repeat(has_ref + 2 * has_hyp.astype(np.int64), per_pair),
-        "doc": _delta(np.repeat(np.asarray(doc_codes, dtype=np.int64), per_pair)),
-        "refInst": _delta(np.repeat(ref_inst_codes, ref_repeat)),
+        "slot": c.slot,
+        "kind": c.kind,
+        "cat": c.cat,
+        "side": c.side,
+        "doc": _delta(c.doc),
+        "refInst": _delta(c.ref_inst),
         "refFill": fill_fresh[point_is_ref],
-        "refLine": _delta(np.repeat(np.fromiter(map(attrgetter("line"), ref_fills), np.int64), ref_repeat)),
-        "hypInst": _delta(np.repeat(hyp_inst_codes, hyp_repeat)),
+        "refLine": _delta(c.ref_line),
+        "hypInst": _delta(c.hyp_inst),
         "hypFill": fill_fresh[~point_is_ref],
-        "hypLine": _delta(np.repeat(np.fromiter(map(attrgetter("line"), hyp_fills), np.int64), hyp_repeat)),
-        "reason": _fresh(reason_codes),
-        "field": _fresh(field_codes),
+        "hypLine": _delta(c.hyp_line),
+        "reason": _fresh(c.reason),
+        "field": _fresh(c.field),
     }
-    if ctx_col is not None:
-        points_data["ctx"] = np.asarray(ctx_col, dtype=np.int64)
-    del ref_fills, hyp_fills
-    by_document = result.by("document")
-    # The instance mapping, as result.instance_pairs() gives it, with the keys made above (the
-    # mapping may name instances without points) and F read without the other metrics.
+    if c.ctx is not None:
+        points_data["ctx"] = c.ctx
+    # The instance mapping, as result.instance_pairs() gives it: the mapping may name instances
+    # without points, added after those of the points.
+    inst_index = {key: k for k, key in enumerate(c.inst)}
     mapping: list[Any] = []
-    for set_match in result.matches:
-        for pair in set_match.instances:
-            ref, hyp = pair.ref, pair.hyp
-            if ref is not None:
-                key = key_of.get(id(ref)) or ref.key
-                mapping.append(inst_index.setdefault(key, len(inst_index)))
-            else:
-                mapping.append(-1)
-            if hyp is not None:
-                key = key_of.get(id(hyp)) or hyp.key
-                mapping.append(inst_index.setdefault(key, len(inst_index)))
-            else:
-                mapping.append(-1)
-            mapping.append(percent(pair.counts.f(beta)) if ref is not None and hyp is not None else None)
-    inst = list(inst_index)
+    for ref, hyp, f in result.instance_pairs():
+        mapping.append(-1 if ref is None else inst_index.setdefault(ref, len(inst_index)))
+        mapping.append(-1 if hyp is None else inst_index.setdefault(hyp, len(inst_index)))
+        mapping.append(percent(f) if ref is not None and hyp is not None else None)
     return {
         "version": 1,
-        "slots": [f"{t}.{s}" for t, s in slot_keys],
+        "slots": [f"{t}.{s}" for t, s in c.slots],
         "types": type_names,
         "slotType": type_of_slot,
         "categories": list(CATEGORIES),
         "kinds": list(KINDS),
-        "docs": docs,
-        "inst": inst,
-        "fills": fills,
-        "reasons": reasons,
-        "reasonArity": arity,
-        "fields": field_table,
-        "words": words.table(),
+        "docs": c.docs,
+        "inst": list(inst_index),
+        "fills": c.fills,
+        "reasons": c.reasons,
+        "reasonArity": c.arity,
+        "fields": c.fields,
+        "words": c.words,
         "points": points_data,
-        "contexts": contexts,
+        "contexts": c.contexts,
         "documents": {
             "columns": [*COUNT_COLUMNS, *METRICS],
             "lowFirst": ["REC", "PRE", "F"],
-            "rows": [[name, *_cells(counts, beta)] for name, counts in by_document.items()],
+            "rows": [[name, *_cells(counts, beta)] for name, counts in result.by("document").items()],
             "total": ["ALL", *_cells(result.total, beta)],
         },
         "setMapping": [list(pair) for pair in result.instance_set_pairs()],

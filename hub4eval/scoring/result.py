@@ -72,15 +72,19 @@ class Tally:
     point_files: tuple[str, ...] = ()
     """Files holding the points as JSON entries, one file per group (see
     :func:`hub4eval.report.export.point_entries`), when they were asked for."""
+    column_files: tuple[str, ...] = ()
+    """Files holding the points as the HTML report's columns, one file per group (see
+    :func:`hub4eval.report.html.write_point_columns`), when they were asked for."""
 
     @classmethod
-    def of(cls, result: ScoreResult, point_file: str | None = None) -> Tally:
+    def of(cls, result: ScoreResult, point_file: str | None = None, column_file: str | None = None) -> Tally:
         return cls(
             dict(Counter(point_keys(result.matches))),
             result.instance_pairs(),
             result.instance_set_pairs(),
             result.set_counts(),
             () if point_file is None else (point_file,),
+            () if column_file is None else (column_file,),
         )
 
     @classmethod
@@ -90,24 +94,27 @@ class Tally:
         set_pairs: list[tuple[str | None, str | None]] = []
         set_counts: list[tuple[str, Counts]] = []
         point_files: list[str] = []
+        column_files: list[str] = []
         for tally in tallies:
             key_counts.update(tally.key_counts)  # keys hold the DOCID, and groups never share one
             instance_pairs += tally.instance_pairs
             set_pairs += tally.set_pairs
             set_counts += tally.set_counts
             point_files += tally.point_files
-        return cls(key_counts, instance_pairs, set_pairs, set_counts, tuple(point_files))
+            column_files += tally.column_files
+        return cls(key_counts, instance_pairs, set_pairs, set_counts, tuple(point_files), tuple(column_files))
 
     def discard_point_files(self) -> None:
-        """Remove the point files (and their directory, once empty)."""
+        """Remove the point files and column files (and their directory, once empty)."""
         import os
 
-        for path in self.point_files:
+        files = self.point_files + self.column_files
+        for path in files:
             try:
                 os.remove(path)
             except OSError:
                 pass
-        for directory in {os.path.dirname(path) for path in self.point_files}:
+        for directory in {os.path.dirname(path) for path in files}:
             try:
                 os.rmdir(directory)
             except OSError:

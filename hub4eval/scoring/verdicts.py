@@ -46,20 +46,21 @@ class Verdict:
     tuple is smaller and quicker to make than the formatted text or a closure.
     """
 
-    __slots__ = ("kind", "category", "_reason", "_args")
+    __slots__ = ("kind", "category", "_reason", "_args", "_text")
 
     def __init__(self, kind: Kind, category: Category, reason: str | Callable[..., Reason], *args: object) -> None:
         self.kind = kind
         self.category = category
         self._reason = reason
         self._args = args
+        self._text: str | None = reason if isinstance(reason, str) else None
 
     @property
     def reason(self) -> str:
-        if not isinstance(self._reason, str):
-            self._reason = format_reason(*self._reason(*self._args))
-            self._args = ()
-        return self._reason
+        """The reason in words (made once, then kept; its parts stay as they were)."""
+        if self._text is None:
+            self._text = format_reason(*self._reason(*self._args))  # type: ignore[operator]
+        return self._text
 
     def reason_parts(self) -> Reason:
         """The reason as a template and its fields (see :data:`Reason`), without formatting it."""

@@ -46,6 +46,14 @@ The data is one JSON object in a ``<script type="application/json">`` block:
   platform browsers run on). Small reports hold the JSON as is, columns as
   arrays of numbers.
 
+The data is made in two steps: :func:`point_columns` gives every point as
+plain indices into its tables (:class:`PointColumns`), and
+:func:`report_data` codes them as above. A result scored in groups of
+documents (``--jobs``) has no mapping: each group wrote its columns in its
+worker (:func:`write_point_columns`), and :func:`join_columns` puts them
+together in the order of the whole run, so the report is the same, byte for
+byte, as the report of the whole files.
+
 Text from the input reaches the page only as data: HTML parts go through
 :func:`html.escape`, the JSON escapes ``<`` and U+2028/U+2029, and the script
 inserts every string with ``textContent``, never as markup.

@@ -1151,4 +1151,16 @@ def to_html(
     return "\n".join(out) + "\n"
 
 
-__all__ = ["COMPRESS_ABOVE", "PAGE_SIZE", "embed", "read_embedded", "report_data", "to_html"]
+__all__ = [
+    "COMPRESS_ABOVE",
+    "PAGE_SIZE",
+    "PointColumns",
+    "embed",
+    "join_columns",
+    "point_columns",
+    "read_embedded",
+    "report_data",
+    "result_columns",
+    "to_html",
+    "write_point_columns",
+]

@@ -268,3 +268,24 @@ def test_score_zeros_and_units_carry_the_marks_of_the_words_they_replace(
     """The 0 of `to nothing` carries the marks of `nothing` alone; `percent` those of both `per`
     and `cent`."""
     assert marked(text) == expected
+
+
+def test_a_score_read_from_words_reads_as_the_written_score() -> None:
+    """`from two to nothing to three two` is `from 2-0 to 3-2`: the zero of a score is a
+    cardinal, so `to` after it is a range word."""
+    spoken_score = words("the score went from two to nothing to three two")
+    assert spoken_score == words("the score went from 2-0 to 3-2")
+    assert spoken_score == ["the", "score", "went", "from", "2", "0", "3", "2"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("in nineteen nineties dollar terms", ["in", "1990s", "dollars", "terms"]),
+        ("rates in the twenties per cent", ["rates", "in", "the", "20s", "percent"]),
+    ],
+)
+def test_a_unit_word_after_a_spoken_decade_takes_its_canonical_form(text: str, expected: list[str]) -> None:
+    """After a spoken decade (`nineteen nineties`, `twenties`) a unit word is made canonical as
+    after any spoken number: `dollar` -> `dollars`, `per cent` -> `percent`."""
+    assert words(text) == expected

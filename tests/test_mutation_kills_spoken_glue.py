@@ -289,3 +289,12 @@ def test_a_unit_word_after_a_spoken_decade_takes_its_canonical_form(text: str, e
     """After a spoken decade (`nineteen nineties`, `twenties`) a unit word is made canonical as
     after any spoken number: `dollar` -> `dollars`, `per cent` -> `percent`."""
     assert words(text) == expected
+
+
+def test_a_unit_word_after_five_per_cent_reads_as_after_five_percent() -> None:
+    """`a five-per-cent dollar bond` is `a 5% dollar bond`: the unit word after the percentage is
+    made canonical whichever way the percentage is written."""
+    expected = ["a", "5", "percent", "dollars", "bond"]
+    assert words("a five-per-cent dollar bond") == expected
+    assert words("a five percent dollar bond") == expected
+    assert words("a 5% dollar bond") == expected

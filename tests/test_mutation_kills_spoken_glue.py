@@ -89,6 +89,7 @@ def test_punctuation_inside_a_year_keeps_its_parts_apart(text: str, expected: li
     ],
 )
 def test_the_words_after_a_year_are_kept(text: str, expected: list[str]) -> None:
+    """A year replaces its own words only: the word after it is kept."""
     assert words(text) == expected
 
 
@@ -179,6 +180,7 @@ def test_a_scale_word_after_a_full_stop_does_not_multiply() -> None:
     ],
 )
 def test_the_word_before_x_and_a_half_million_is_kept(text: str, expected: list[str]) -> None:
+    """`two and a half million` replaces its own words only: the word before it is kept."""
     assert words(text) == expected
 
 

@@ -134,7 +134,11 @@ MODULES: dict[str, tuple[str, list[str]]] = {
         "hub4eval/text/spoken.py",
         # not test_spoken_scoring.py nor test_asr_numbers_example.py: through the scorer and
         # subprocesses they take ten times as long, paid again by every surviving mutant
-        ["tests/test_mutation_kills_spoken.py", "tests/test_spoken.py"],
+        [
+            "tests/test_mutation_kills_spoken.py",
+            "tests/test_mutation_kills_spoken_glue.py",
+            "tests/test_spoken.py",
+        ],
     ),
     "attribution": (
         "hub4eval/scoring/attribution.py",

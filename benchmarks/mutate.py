@@ -385,6 +385,42 @@ EQUIVALENT: dict[str, dict[str, str]] = {
             "and a token cannot start on `<` or `>` right after a non-space character (tokens split "
             "at whitespace only)"
         ),
+        "_glue.num_at: 0 <= e < len(elements) -> 0 < e < len(elements)": (
+            "num_at is only called with e + 1 or e + 2 for an index e >= 0, so its argument is never 0 and `0 <= e` and `0 < e` are both true."
+        ),
+        "_glue.num_at: 0 -> 1": (
+            "num_at is only called with e + 1 or e + 2 for an index e >= 0, so its argument is at least 1 and `1 <= e` holds whenever `0 <= e` does."
+        ),
+        "_glue: True -> False #3": (
+            "the `lib` flag of a decade year (nineteen nineties) is read only by the scale rules, where the year is never the scale (its first word is below 100) and as the number before a scale `1990s` cannot be multiplied (_times gives None) nor is it digits for `and a half`; the emitted tokens do not carry `lib`."
+        ),
+        "_glue: True -> False #4": (
+            "the `lib` flag of a lone spoken decade (nineties): as for a decade year, the scale rules cannot multiply `90s` (not a number) and never take it as the scale (its item is a decade, not a word); the emitted tokens do not carry `lib`."
+        ),
+        "_glue: 1 -> 0 #18": (
+            'a day after a month is tested `isdigit()` and `not startswith("0")` first, so its value is at least 1 and `0 <= n` and `1 <= n` agree.'
+        ),
+        "_glue: True -> False #7": (
+            "after a month the day's `ordinal` is read only by the unit and range rules, and for a day none applies either way: a unit word or pair right after it was excluded when it was made a day, and `nil` and ranges need digits (`4th` is not); a day never follows `to` directly (a month is before it)."
+        ),
+        "_glue: False -> True #9": (
+            "`lib` of the `percent` made from `per cent`: `lib` is read only by the year and scale rules, which have all run before units are read, and the emitted tokens do not carry it."
+        ),
+        "_glue: False -> True #11": (
+            "`lib` of the 0 made from `nil` after a number: read only by the year and scale rules, which have run before; the emitted tokens do not carry it."
+        ),
+        "_glue: False -> True #13": (
+            "`lib` of the unit made from a unit word (dollar -> dollars): read only by the year and scale rules, which have run before; the emitted tokens do not carry it."
+        ),
+        "_glue: False -> True #15": (
+            "`lib` of the 0 made from `to nothing`: read only by the year and scale rules, which have run before; the emitted tokens do not carry it."
+        ),
+        "number_windows: 1 -> 0": (
+            "`h += 0`: the hit that opened the window is then taken again by the merging loop right after, which adds nothing to the window and moves on: the same windows"
+        ),
+        "_window: it.cls == _SECOND -> it.cls != _SECOND": (
+            "the number parser then also reads windows without a number word; every word there is one it reads as no number (that is how a word's class is found), so it finds none, and the written numbers and decades are read as before"
+        ),
         "_library_numbers: True -> False": (
             "the opaque text `_` is no number word in any language: the library reads no number in it "
             "whether or not it is also marked as not a number part"

@@ -275,6 +275,10 @@ def test_second_before_of_at_the_end_of_the_text_stays_a_word() -> None:
         ("seven e f g-h i j", [(0, 3)]),
         ("a b seven c d e f g h i j k five l", [(0, 5), (10, 14)]),
         ("a b seven c d e five l", [(0, 8)]),  # windows that meet are one
+        ("a b seven c d e five l m n o", [(0, 9)]),  # ... up to three tokens from the last number
+        ("a b seven c d e f g five h i j", [(0, 5), (6, 11)]),  # one token between: two windows
+        ("seven e f.g.h i", [(0, 5)]),  # the end inside `f.g.h` moves to the end of the raw word
+        ("seven e f.g h i five", [(0, 7)]),  # ... where it meets the next number's window
     ],
 )
 def test_the_windows_around_numbers(text: str, spans: list[tuple[int, int]], offset: int) -> None:
@@ -353,3 +357,60 @@ def test_the_tokenizer_offset_only_shifts_the_spans(text: str) -> None:
 def test_written_digits_times_a_scale_word(text: str, expected: list[str]) -> None:
     """A scale word after written digits multiplies them, as after spoken ones."""
     assert words(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("twenty & five", ["20", "5"]),
+        ("nineteen / ninety four", ["19", "94"]),
+        ("twenty -- five", ["20", "5"]),
+        ("fifty / fifty", ["50", "50"]),
+    ],
+)
+def test_a_mark_standing_alone_keeps_number_words_apart(text: str, expected: list[str]) -> None:
+    """A raw word of punctuation only, between two number words, separates them as a comma does
+    (it used to join `twenty & five` into 25 and `nineteen / ninety four` into 1994)."""
+    assert words(text) == expected
+
+
+def test_second_of_a_month_after_other_words() -> None:
+    assert words("on the second of july") == ["on", "the", "2nd", "of", "july"]
+    assert words("in 1990 the second of july") == ["in", "1990", "the", "2nd", "of", "july"]
+
+
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [
+        ("Bob's", "Bob"),
+        ("A's", "A"),  # the Oakland A's: one letter before the possessive
+        ("s'", "s"),
+        ("Jones'", "Jones"),
+        ("JONES'", "JONES"),
+        ("class", "class"),  # an s at the end is not a possessive
+        ("boss", "boss"),
+        ("FAX'", "FAX'"),  # an apostrophe after another letter is a closing quote
+        ("'s", "'s"),
+        ("s", "s"),
+    ],
+)
+def test_possessives_are_stripped_and_nothing_else(word: str, expected: str) -> None:
+    assert spoken.strip_possessive(word) == expected
+
+
+def test_a_spoken_decade_alone_is_a_decade() -> None:
+    assert words("sixties") == ["60s"]
+    assert words("the sixties") == ["the", "60s"]
+
+
+def test_and_a_half_inside_a_hyphenated_word_without_a_scale_stays_words() -> None:
+    """`-and-a-half-` becomes 0.5 only before a scale word (`two-and-a-half-million`); before
+    anything else it comes back as the tokenizer cut it, and what follows it comes once."""
+    assert canonical_words("the two-and-a-half-7 win") == [
+        ("the", 0, 3),
+        ("2", 4, 7),
+        ("and-a-half", 8, 18),
+        ("7", 19, 20),
+        ("win", 21, 24),
+    ]
+    assert words("a two-and-a-half-million deal") == ["a", "2500000", "deal"]

@@ -245,7 +245,6 @@ _WRITTEN = re.compile(
 _LEAD = "$£€¥"
 _TRAIL = "%¢"
 _SEPARATING = frozenset(',;:.!?()[]{}"')
-_DASHES = frozenset("-\u2010\u2011\u2012\u2013\u2014\u2015")
 _DECADES = {"20", "30", "40", "50", "60", "70", "80", "90"}
 
 
@@ -662,7 +661,7 @@ def _window(tokens: Sequence[Token], text: str, offset: int, words: _Words, case
                 percent.sep = pending_sep
                 items.append(percent)
                 pending_sep = len(match.group()) > 1  # `5 %, 6`: the mark after the sign separates
-            elif any(c in _SEPARATING or c in _DASHES for c in match.group()):
+            else:  # a mark of its own (`--`, `&`, `/`): the words on its two sides are apart
                 pending_sep = True
             continue
         group_items, sep_before, sep_after = _items(tokens[k:g], match.group(), ws, offset, words, case_sensitive)

@@ -152,6 +152,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     out_dir = args.out or Path(tempfile.mkdtemp(prefix="bench_html_"))
+    out_dir.mkdir(parents=True, exist_ok=True)
     report = out_dir / "report.html"
     runs: dict[str, list[tuple[float, float]]] = {"without": [], "with": [], "write": [], "join": []}
     for _ in range(args.repeat):  # interleaved, so that a change in the machine's load hits all

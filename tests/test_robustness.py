@@ -943,3 +943,30 @@ def test_every_row_of_the_table_is_a_test_case() -> None:
         cell = row.rstrip().rstrip("|").rstrip().rsplit(" | ", 1)[1]
         message = cell.strip("`").replace("\\|", "|")
         assert message in known, f"row without a test case: {row[:100]}"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["score", "ref.tpl", "hyp.tpl", "--json", "no/such/dir/out.json"],
+        ["score", "ref.tpl", "hyp.tpl", "--html", "."],
+        ["score", "ref.tpl", "hyp.tpl", "--csv", "no/out.csv", "--json", "out.json"],
+        ["compare", "ref.tpl", "hyp.tpl", "hyp.tpl", "--json", "no/such/dir/c.json"],
+    ],
+)
+def test_an_unwritable_output_is_reported_before_scoring(args, tmp_path, monkeypatch):
+    """A long evaluation must not end on a typo in an output path: the path is checked first,
+    and nothing is scored (the scorer would fail this test if it ran)."""
+    import hub4eval.api
+
+    def no_scoring(*args, **kwargs):
+        raise AssertionError("scored before the output path was checked")
+
+    monkeypatch.setattr(hub4eval.api, "score_files", no_scoring)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ref.tpl").write_text(OK, encoding="utf-8")
+    (tmp_path / "hyp.tpl").write_text(OK, encoding="utf-8")
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert "cannot write the" in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "out.json").exists()

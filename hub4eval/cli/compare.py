@@ -55,7 +55,7 @@ def compare_command(
 
     from rich.markup import escape
 
-    from hub4eval.cli.score import _write, make_console, progress_bar, score_with_progress
+    from hub4eval.cli.score import _write, check_output, make_console, progress_bar, score_with_progress
     from hub4eval.errors import UsageError
     from hub4eval.report import tables as report
     from hub4eval.report.confidence import document_counts
@@ -65,6 +65,7 @@ def compare_command(
     if bootstrap < 1:
         raise UsageError(f"--bootstrap must be at least 1, got {bootstrap}", hint="e.g. --bootstrap 10000")
     o.one_from_stdin(REF=ref, A=hyp_a, B=hyp_b, **{"--ref-text": ref_text, "--hyp-text": hyp_text})
+    check_output(json_path, "--json")
     config = o.build_config(
         compare=compare,
         content=content,

@@ -46,9 +46,10 @@ def project_command(
     same texts and options to see the best score this recognizer's output allows.
     """
     from hub4eval.api import project_files
-    from hub4eval.cli.score import _write
+    from hub4eval.cli.score import _write, check_output
     from hub4eval.io.templettes import write_templates
 
+    check_output(output, "--output")
     config = o.build_config(
         compare="both",
         content="auto",

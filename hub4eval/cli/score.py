@@ -111,6 +111,30 @@ def _column_writer() -> Callable[[ScoreResult, str], None]:
     return write_point_columns
 
 
+def check_output(path: str | None, option: str) -> None:
+    """Fail now, before any scoring, when an output file cannot be written where it is asked for:
+    a directory given as the file, or a directory that does not exist or cannot be written to
+    (a long evaluation should not end on a typo in ``--json``). ``-`` and None pass."""
+    import os
+
+    from hub4eval.errors import UsageError
+
+    if path is None or path == "-":
+        return
+    target = Path(path)
+    folder = target.parent
+    if target.is_dir():
+        problem, hint = errno.EISDIR, "give the path of a file, not of a directory"
+    elif not folder.is_dir():
+        problem, hint = errno.ENOENT, "check that the directory exists and is writable"
+    elif not os.access(folder, os.W_OK | os.X_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        problem, hint = errno.EACCES, "check that the directory exists and is writable"
+    else:
+        return
+    # the words of the error writing would give (as _write reports it)
+    raise UsageError(f"cannot write the {option} output: {os.strerror(problem)}", path, hint=hint)
+
+
 def _write(text: str | Iterable[str], path: str, option: str) -> None:
     """Write an output file; an unwritable path is a usage error, not a traceback."""
     from hub4eval.errors import UsageError
@@ -219,6 +243,8 @@ def score_command(
             hint="standard output holds one output: write the others to files",
         )
     o.one_from_stdin(REF=ref, HYP=hyp, **{"--ref-text": ref_text, "--hyp-text": hyp_text})
+    for option, path in (("--json", json_path), ("--csv", csv_path), ("--html", html_path)):
+        check_output(path, option)
     if bootstrap < 0:
         raise UsageError(f"--bootstrap must be 0 or more, got {bootstrap}", hint="e.g. --bootstrap 10000")
     config = o.build_config(

@@ -306,7 +306,7 @@ def test_the_windows_around_numbers(text: str, spans: list[tuple[int, int]], off
 )
 def test_a_percent_sign_apart_from_its_number(text: str, expected: list[tuple[str, int, int]]) -> None:
     """`5 %` reads as `5 percent` (the word spans the sign), with closing punctuation after the
-    sign or not; the punctuation keeps what follows apart (`5 %, 6` is not 56 nor 5 6 percent)."""
+    sign or not (`5 %, 6 %. 7` is three numbers, two of them percentages)."""
     assert canonical_words(text) == expected
 
 

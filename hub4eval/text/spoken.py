@@ -660,7 +660,6 @@ def _window(tokens: Sequence[Token], text: str, offset: int, words: _Words, case
                 percent = _Item(_W, "percent", offset + ws, offset + ws + 1, ())
                 percent.sep = pending_sep
                 items.append(percent)
-                pending_sep = len(match.group()) > 1  # `5 %, 6`: the mark after the sign separates
             else:  # a mark of its own (`--`, `&`, `/`): the words on its two sides are apart
                 pending_sep = True
             continue

@@ -17,6 +17,7 @@ from hub4eval.cli.app import command, keep_until_exit, print_warnings
 
 if TYPE_CHECKING:
     from hub4eval.config import ScoreConfig
+    from hub4eval.errors import UsageError
     from hub4eval.scoring.result import ScoreResult
 
 
@@ -115,29 +116,37 @@ def check_output(path: str | None, option: str) -> None:
     """Fail now, before any scoring, when an output file cannot be written where it is asked for:
     a directory given as the file, or a directory that does not exist or cannot be written to
     (a long evaluation should not end on a typo in ``--json``). ``-`` and None pass."""
-    import os
-
-    from hub4eval.errors import UsageError
-
     if path is None or path == "-":
         return
     target = Path(path)
     folder = target.parent
     if target.is_dir():
-        problem, hint = errno.EISDIR, "give the path of a file, not of a directory"
+        problem = errno.EISDIR
     elif not folder.is_dir():
-        problem, hint = errno.ENOENT, "check that the directory exists and is writable"
+        problem = errno.ENOENT
     elif not os.access(folder, os.W_OK | os.X_OK) or (target.exists() and not os.access(target, os.W_OK)):
-        problem, hint = errno.EACCES, "check that the directory exists and is writable"
+        problem = errno.EACCES
     else:
         return
-    # the words of the error writing would give (as _write reports it)
-    raise UsageError(f"cannot write the {option} output: {os.strerror(problem)}", path, hint=hint)
+    raise _output_error(option, path, problem, os.strerror(problem))  # the words writing would give
+
+
+def _output_error(option: str, path: str, code: int | None, words: str) -> UsageError:
+    """The one-line error of an output that cannot be written, with the hint for its cause."""
+    from hub4eval.errors import UsageError
+
+    hint = "check that the directory exists and is writable"
+    if code in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO):
+        hint = "write to a disk with free space, or to another place"
+    elif code == errno.EISDIR:
+        hint = "give the path of a file, not of a directory"
+    return UsageError(
+        f"cannot write the {option} output: {words}", "standard output" if path == "-" else path, hint=hint
+    )
 
 
 def _write(text: str | Iterable[str], path: str, option: str) -> None:
     """Write an output file; an unwritable path is a usage error, not a traceback."""
-    from hub4eval.errors import UsageError
     from hub4eval.report import export
 
     try:
@@ -145,16 +154,7 @@ def _write(text: str | Iterable[str], path: str, option: str) -> None:
     except BrokenPipeError:
         raise  # a closed pipe on standard output ends the run quietly (cli.app)
     except OSError as error:
-        hint = "check that the directory exists and is writable"
-        if error.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO):
-            hint = "write to a disk with free space, or to another place"
-        elif error.errno == errno.EISDIR:
-            hint = "give the path of a file, not of a directory"
-        raise UsageError(
-            f"cannot write the {option} output: {error.strerror or error}",
-            "standard output" if path == "-" else path,
-            hint=hint,
-        ) from None
+        raise _output_error(option, path, error.errno, error.strerror or str(error)) from None
 
 
 @command("score")
@@ -317,21 +317,18 @@ def score_command(
                 }
             }
         )
-        try:
+    try:
+        if json_path is not None:
             _write(export.iter_json_text(result, extra), json_path, "--json")
-        finally:
-            if result.tally is not None and html_path is None:
-                result.tally.discard_point_files()  # the points' entries, written by the groups
-    if html_path is not None:
-        from hub4eval.report.html import to_html
+        if html_path is not None:
+            from hub4eval.report.html import to_html
 
-        note = f"{bootstrap} document resamples, seed {seed}" if intervals is not None else ""
-        try:
+            note = f"{bootstrap} document resamples, seed {seed}" if intervals is not None else ""
             html = to_html(result, intervals=intervals, bootstrap_note=note, ceiling_intervals=ceiling_bounds)
-        finally:
-            if result.tally is not None:
-                result.tally.discard_point_files()  # the entries and columns written by the groups
-        _write(html, html_path, "--html")
+            _write(html, html_path, "--html")
+    finally:
+        if result.tally is not None:
+            result.tally.discard_point_files()  # the points' entries and columns, written by the groups
     if csv_path is not None:
         _write(export.to_csv_text(result), csv_path, "--csv")
     if to_stdout:

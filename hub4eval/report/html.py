@@ -182,15 +182,6 @@ function unfresh(columns, outs, masks, side) {
   }
 }
 
-function unfreshAll(values) {
-  var out = new Int32Array(values.length), next = 0;
-  for (var i = 0; i < values.length; i++) {
-    var v = values[i];
-    out[i] = v === -1 ? next++ : (v < 0 ? next + 1 + v : v);
-  }
-  return out;
-}
-
 function decode(data) {
   var p = data.points, n = p.n, all = new Uint8Array(n).fill(3);
   var side = Uint8Array.from(p.side);
@@ -213,7 +204,8 @@ function decode(data) {
   var fieldStart = new Int32Array(n + 1);
   for (var i = 0; i < n; i++) fieldStart[i + 1] = fieldStart[i] + data.reasonArity[pts.reason[i]];
   pts.fieldStart = fieldStart;
-  pts.field = unfreshAll(p.field);
+  pts.field = new Int32Array(p.field.length);  /* every entry listed: one "side" for all */
+  unfresh([p.field], [pts.field], [1], new Uint8Array(p.field.length).fill(1));
   var counts = new Int32Array(data.slots.length);
   for (i = 0; i < n; i++) counts[pts.slot[i]]++;
   var bySlot = [];
@@ -574,11 +566,11 @@ def _given(values: Sequence[Any]) -> np.ndarray:
     return np.fromiter(map(is_not, values, repeat(None)), bool, len(values))
 
 
-def _instance_codes(instances: Sequence[Instance], keys: dict[str, int], key_of: dict[int, str]) -> np.ndarray:
+def _instance_codes(instances: Sequence[Instance], keys: dict[str, int]) -> np.ndarray:
     """Each instance's index in ``keys`` (its key added when new, in first-seen order).
 
     An instance's fill pairs come one after the other (one per slot): its key is
-    made once per run of pairs (and kept in ``key_of`` by ``id``).
+    made once per run of pairs.
     """
     if not instances:
         return np.zeros(0, dtype=np.int64)
@@ -586,11 +578,7 @@ def _instance_codes(instances: Sequence[Instance], keys: dict[str, int], key_of:
     starts = np.flatnonzero(np.concatenate(([True], ids[1:] != ids[:-1])))
     codes = []
     for position in starts.tolist():
-        instance = instances[position]
-        key = key_of.get(id(instance))
-        if key is None:
-            key = key_of[id(instance)] = instance.key
-        codes.append(keys.setdefault(key, len(keys)))
+        codes.append(keys.setdefault(instances[position].key, len(keys)))
     return np.repeat(np.asarray(codes, dtype=np.int64), np.diff(np.append(starts, len(instances))))
 
 
@@ -673,10 +661,9 @@ def point_columns(result: ScoreResult, around: int = 4) -> PointColumns:
     ref_fills = list(compress(ref_fills, has_ref))
     hyp_fills = list(compress(hyp_fills, has_hyp))
     inst_index: dict[str, int] = {}  # reference instances first, then hypothesis ones
-    key_of: dict[int, str] = {}
-    ref_inst_codes = _instance_codes(list(compress(ref_insts, has_ref)), inst_index, key_of)
+    ref_inst_codes = _instance_codes(list(compress(ref_insts, has_ref)), inst_index)
     ref_count = len(inst_index)
-    hyp_inst_codes = _instance_codes(list(compress(hyp_insts, has_hyp)), inst_index, key_of)
+    hyp_inst_codes = _instance_codes(list(compress(hyp_insts, has_hyp)), inst_index)
     ref_repeat, hyp_repeat = per_pair[has_ref], per_pair[has_hyp]
     # Reference and hypothesis fills share one table, the reference first within a pair: each fill
     # is a new entry, but a hypothesis fill written as its reference fill (the usual correct answer)
@@ -836,16 +823,15 @@ def result_columns(result: ScoreResult, around: int = 4) -> PointColumns:
     return _read_point_columns(result.tally.column_files)
 
 
-def report_data(result: ScoreResult, around: int = 4, columns: PointColumns | None = None) -> dict[str, Any]:
+def report_data(result: ScoreResult, around: int = 4) -> dict[str, Any]:
     """The data the page renders on demand (see the module docstring for its coding).
 
     Args:
         result: the scored result.
         around: words of aligned context on each side of a fill (texts differ).
-        columns: the result's points as columns (None: :func:`result_columns`).
     """
     beta = result.config.beta
-    c = result_columns(result, around) if columns is None else columns
+    c = result_columns(result, around)
     n_points = len(c.side)
     type_names, type_of_slot = _index(t for t, _ in c.slots)
     # Each point lists its fills again, reference first: one fresh-coded column for both sides.

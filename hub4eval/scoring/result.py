@@ -217,7 +217,7 @@ class ScoreResult:
         beta = self.config.beta
         for set_match in self.matches:
             for inst in set_match.instances:
-                f = inst.counts.metrics(beta)["F"] if inst.ref and inst.hyp else None
+                f = inst.counts.f(beta) if inst.ref and inst.hyp else None
                 pairs.append(
                     (
                         inst.ref.key if inst.ref is not None else None,

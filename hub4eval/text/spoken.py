@@ -548,6 +548,13 @@ def _items(
         item = _Item(_P, "", group[0].start, group[-1].end, tuple(group))
         return [item], sep_before, sep_after
     base = offset + ws + lead
+
+    def part_tokens(part: str, start: int) -> tuple[Token, ...]:
+        """The tokenizer's tokens of a part of the raw word, with the word's marks."""
+        return tuple(
+            Token(t.text, t.start, t.end, par, opt) for t in tokenize(part, offset=start, case_sensitive=case_sensitive)
+        )
+
     items: list[_Item] = []
     whole = len(lexed) == 1
     for j, (kind, word, s, e, unit, ordinal) in enumerate(lexed):
@@ -561,21 +568,13 @@ def _items(
                 last = j
                 while last + 1 < len(lexed) and lexed[last + 1][0] == _G:
                     last += 1
-                part = raw[lead + s : lead + lexed[last][3]]
-                toks = tuple(
-                    Token(t.text, t.start, t.end, par, opt)
-                    for t in tokenize(part, offset=start, case_sensitive=case_sensitive)
-                )
+                toks = part_tokens(raw[lead + s : lead + lexed[last][3]], start)
             else:
                 toks = ()
         elif whole and kind == _W and len(group) == 1:
             toks = tuple(group)
         elif kind in (_W, _X):
-            part = raw[lead + s : lead + e]
-            toks = tuple(
-                Token(t.text, t.start, t.end, par, opt)
-                for t in tokenize(part, offset=start, case_sensitive=case_sensitive)
-            )
+            toks = part_tokens(raw[lead + s : lead + e], start)
         elif kind == _FIX:
             toks = (Token(word, start, end, par, opt),)
         else:

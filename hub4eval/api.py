@@ -275,9 +275,8 @@ def project_files(
     from hub4eval.scoring.projection import project
 
     config = config or ScoreConfig()
-    ref, _, (ref_corpus, hyp_corpus) = _read_inputs(
-        ref_path, None, ref_text, hyp_text, config, encoding, doc_tag, docno_tag, text_format, hyp_text_format
-    )
+    reading = _Reading(ref_text, hyp_text, encoding, doc_tag, docno_tag, text_format, hyp_text_format)
+    ref, _, (ref_corpus, hyp_corpus) = _read_inputs(ref_path, None, reading, config)
     # scoring against no hypothesis checks the inputs and aligns the texts as `score` would
     empty = TemplateSet((), role="hypothesis")
     result = score(ref, empty, ref_corpus=ref_corpus, hyp_corpus=hyp_corpus, config=config, ceiling=False)
@@ -442,20 +441,19 @@ def score_files(
         raise ValueError(f"keep must be 'matches' or 'counts', not {keep!r}")
     if jobs is not None and jobs < 1:
         raise UsageError(f"--jobs must be 1 or more, got {jobs}", hint="e.g. --jobs 2; leave it out for every core")
+    reading = _Reading(ref_text, hyp_text, encoding, doc_tag, docno_tag, text_format, hyp_text_format)
     read_corpora = None
     if keep == "counts" and not ceiling:
         from hub4eval import parallel
 
-        _check_options(ref_text, hyp_text, doc_tag, docno_tag, text_format, hyp_text_format)
+        reading.check()
         paths = (ref_path, hyp_path)
         workers = parallel.default_jobs(paths) if jobs is None else jobs
         if workers > 1 or group_documents is not None or parallel.input_size(paths) >= parallel.SMALL_INPUT:
             corpora: list[Corpus | None] | None = [None, None]
             if ref_text is not None:
                 try:
-                    corpora = _read_corpora(
-                        ref_text, hyp_text, config, encoding, doc_tag, docno_tag, text_format, hyp_text_format
-                    )
+                    corpora = reading.corpora(config)
                 except InputError:
                     corpora = None  # reported below, after the templette files' own errors, as always
             if corpora is not None and _same_texts(corpora, config):
@@ -476,68 +474,85 @@ def score_files(
                 except parallel.Ungroupable:
                     pass  # scored whole below: the same result, or the error at its place in the file
             read_corpora = corpora
-    ref, hyp, corpora = _read_inputs(
-        ref_path,
-        hyp_path,
-        ref_text,
-        hyp_text,
-        config,
-        encoding,
-        doc_tag,
-        docno_tag,
-        text_format,
-        hyp_text_format,
-        corpora=read_corpora,
-    )
+    ref, hyp, corpora = _read_inputs(ref_path, hyp_path, reading, config, corpora=read_corpora)
     assert hyp is not None
     return score(
         ref, hyp, ref_corpus=corpora[0], hyp_corpus=corpora[1], config=config, progress=progress, ceiling=ceiling
     )
 
 
-def _check_options(
-    ref_text: str | Path | None,
-    hyp_text: str | Path | None,
-    doc_tag: str,
-    docno_tag: str,
-    text_format: str | None,
-    hyp_text_format: str | None,
-) -> None:
-    """The checks of the options that come before any file is read."""
-    if hyp_text is not None and ref_text is None:
-        raise UsageError("--hyp-text needs --ref-text", hint="give the reference text too")
-    _check_tag(doc_tag, "--doc-tag")
-    _check_tag(docno_tag, "--docno-tag")
-    if doc_tag.upper() == docno_tag.upper():
-        raise UsageError(f"--doc-tag and --docno-tag are both {doc_tag!r}", hint="they name different elements")
-    from hub4eval.io.formats import check_text_format
+@dataclasses.dataclass(frozen=True)
+class _Reading:
+    """How the input files are read: the texts (None where not given) and their formats
+    (None: by the file's extension; ``hyp_text_format`` overrides ``text_format`` for the
+    hypothesis text), the encoding and the SGML tags."""
 
-    check_text_format(text_format)
-    check_text_format(hyp_text_format, "--hyp-text-format")
+    ref_text: str | Path | None
+    hyp_text: str | Path | None
+    encoding: str
+    doc_tag: str
+    docno_tag: str
+    text_format: str | None = None
+    hyp_text_format: str | None = None
+
+    def check(self) -> None:
+        """The checks of the options that come before any file is read."""
+        if self.hyp_text is not None and self.ref_text is None:
+            raise UsageError("--hyp-text needs --ref-text", hint="give the reference text too")
+        _check_tag(self.doc_tag, "--doc-tag")
+        _check_tag(self.docno_tag, "--docno-tag")
+        if self.doc_tag.upper() == self.docno_tag.upper():
+            raise UsageError(
+                f"--doc-tag and --docno-tag are both {self.doc_tag!r}", hint="they name different elements"
+            )
+        from hub4eval.io.formats import check_text_format
+
+        check_text_format(self.text_format)
+        check_text_format(self.hyp_text_format, "--hyp-text-format")
+
+    def corpora(self, config: ScoreConfig) -> list[Corpus | None]:
+        """The two corpora (None where not given)."""
+        corpora: list[Corpus | None] = []
+        texts = ((self.ref_text, self.text_format), (self.hyp_text, self.hyp_text_format or self.text_format))
+        for path, form in texts:
+            if path is None:
+                corpora.append(None)
+                continue
+            from hub4eval.io.formats import read_text_corpus
+
+            try:
+                corpora.append(
+                    read_text_corpus(
+                        str(path),
+                        form,
+                        doc_tag=self.doc_tag,
+                        docno_tag=self.docno_tag,
+                        non_extractable=config.non_extractable,
+                        encoding=self.encoding,
+                        spoken_element=config.spoken_element,
+                    )
+                )
+            except MemoryError:
+                raise too_large_error(path) from None
+        return corpora
 
 
 def _read_inputs(
     ref_path: str | Path,
     hyp_path: str | Path | None,
-    ref_text: str | Path | None,
-    hyp_text: str | Path | None,
+    reading: _Reading,
     config: ScoreConfig,
-    encoding: str,
-    doc_tag: str,
-    docno_tag: str,
-    text_format: str | None = None,
-    hyp_text_format: str | None = None,
     corpora: list[Corpus | None] | None = None,
 ) -> tuple[TemplateSet, TemplateSet | None, list[Corpus | None]]:
-    """The templette files and the two corpora (None where not given), checked.
-
-    ``text_format`` reads both texts, ``hyp_text_format`` overrides it for the
-    hypothesis text (None: by the file's extension)."""
-    _check_options(ref_text, hyp_text, doc_tag, docno_tag, text_format, hyp_text_format)
-    ref = read_templates_checked(ref_path, "reference", encoding, doc_tag)
-    hyp = None if hyp_path is None else read_templates_checked(hyp_path, "hypothesis", encoding, doc_tag)
+    """The templette files and the two corpora (None where not given; ``corpora`` when read
+    before), checked."""
+    reading.check()
+    ref = read_templates_checked(ref_path, "reference", reading.encoding, reading.doc_tag)
+    hyp = (
+        None if hyp_path is None else read_templates_checked(hyp_path, "hypothesis", reading.encoding, reading.doc_tag)
+    )
     if corpora is None:
-        corpora = _read_corpora(ref_text, hyp_text, config, encoding, doc_tag, docno_tag, text_format, hyp_text_format)
+        corpora = reading.corpora(config)
     return ref, hyp, corpora
 
 
@@ -549,41 +564,6 @@ def _same_texts(corpora: Sequence[Corpus | None], config: ScoreConfig) -> bool:
     if config.unsegmented is True or not ref_corpus.segmented:
         return False
     return hyp_corpus is None or (hyp_corpus.segmented and not texts_differ(ref_corpus, hyp_corpus))
-
-
-def _read_corpora(
-    ref_text: str | Path | None,
-    hyp_text: str | Path | None,
-    config: ScoreConfig,
-    encoding: str,
-    doc_tag: str,
-    docno_tag: str,
-    text_format: str | None = None,
-    hyp_text_format: str | None = None,
-) -> list[Corpus | None]:
-    """The two corpora (None where not given)."""
-    corpora: list[Corpus | None] = []
-    for path, form in ((ref_text, text_format), (hyp_text, hyp_text_format or text_format)):
-        if path is None:
-            corpora.append(None)
-            continue
-        from hub4eval.io.formats import read_text_corpus
-
-        try:
-            corpora.append(
-                read_text_corpus(
-                    str(path),
-                    form,
-                    doc_tag=doc_tag,
-                    docno_tag=docno_tag,
-                    non_extractable=config.non_extractable,
-                    encoding=encoding,
-                    spoken_element=config.spoken_element,
-                )
-            )
-        except MemoryError:
-            raise too_large_error(path) from None
-    return corpora
 
 
 __all__: Sequence[str] = ("score", "score_files", "project_files", "texts_differ", "load_glm")

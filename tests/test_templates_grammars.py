@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from hub4eval.errors import InputError, InputWarning
 from hub4eval.io.templettes import parse_templates, write_templates
-from hub4eval.io.templettes.reader import _parser
+from hub4eval.io.templettes.reader import _parser, instance_tokens
 from hub4eval.model import Instance
 
 # ----------------------------------------------------------- generated files
@@ -133,7 +133,10 @@ def _parse_with(start: str, text: str, role: str) -> tuple[Any, ...]:
     builder.reset("t.tpl", role)  # type: ignore[arg-type]
     source = text if text.endswith("\n") else text + "\n"
     try:
-        instances = parser.parse(source)
+        if start == "start":  # as the reader reads every file: the grammar's lexer, then the builder
+            instances = builder.start(instance_tokens(parser, source))  # type: ignore[union-attr]
+        else:
+            instances = parser.parse(source)
     except InputError:
         return ("rejected",)
     except Exception as error:  # Lark's syntax errors, or a check wrapped in VisitError
@@ -165,15 +168,72 @@ def test_both_grammars_accept_the_same_files_with_the_same_result(text: str, rol
     assert _parse_with("start", text, role) == _parse_with("tokens", text, role), text
 
 
+# Any short text of the characters that matter to the grammars.
+_any_text = st.lists(
+    st.sampled_from(list('<>:=-#/?;"[] \t\nAXD1209_.\f') + ["\r\n", "##", ":=", "<T-D-1>"]), max_size=60
+).map("".join)
+
+
 @settings(max_examples=300, deadline=None)
-@given(
-    st.lists(st.sampled_from(list('<>:=-#/?;"[] \t\nAXD1209_.\f') + ["\r\n", "##", ":=", "<T-D-1>"]), max_size=60).map(
-        "".join
-    ),
-    st.sampled_from(["reference", "hypothesis"]),
-)
+@given(_any_text, st.sampled_from(["reference", "hypothesis"]))
 def test_both_grammars_agree_on_any_text(text: str, role: str) -> None:
     assert _parse_with("start", text, role) == _parse_with("tokens", text, role), text
+
+
+def _instance_level(text: str, read: Any) -> tuple[Any, ...]:
+    """The INSTANCE tokens (text and position) that ``read`` finds in ``text``, or that it fails."""
+    source = text if text.endswith("\n") else text + "\n"
+    try:
+        tokens = read(source)
+    except Exception as error:
+        if type(error).__module__.startswith("lark"):
+            return ("rejected",)
+        raise
+    return ("accepted", [(str(token), token.line, token.column) for token in tokens])
+
+
+def _by_the_parser(source: str) -> list[Any]:
+    tree = _parser("start")[0].parse(source)  # no Transformer: the tree of rule start
+    return list(tree.children)  # type: ignore[union-attr]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(templette_texts(), _any_text))
+def test_the_lexer_alone_reads_the_instance_level_grammar_as_its_parser_does(text: str) -> None:
+    # The reader skips the LALR parser of rule start (blank lines, then
+    # instances) and checks that order itself; the parser is the reference.
+    by_lexer = _instance_level(text, lambda source: instance_tokens(_parser("start")[0], source))
+    assert by_lexer == _instance_level(text, _by_the_parser), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '; a comment first\n\n<T-D-1> :=\n  A: "x" ##1#2#\n',
+        '<T-D-1> :=\n  A: "x" ##1#2#\n<T-D-2> :=\n  B: <T-D-1>\n',
+        "",
+        "\n\n",
+    ],
+)
+def test_blank_lines_then_instances_are_accepted_by_the_lexer_alone(text: str) -> None:
+    outcome = _instance_level(text, lambda source: instance_tokens(_parser("start")[0], source))
+    assert outcome == _instance_level(text, _by_the_parser)
+    assert outcome[0] == "accepted"
+    assert len(outcome[1]) == text.count(":=")
+
+
+def test_a_blank_line_after_an_instance_is_refused_by_the_lexer_alone_as_by_the_parser() -> None:
+    # A blank line holding a form feed ends an instance (no line starts with a
+    # line end); the lexer alone then reads the line end as _BLANK, which the
+    # grammar allows only before the first instance.
+    text = '<T-D-1> :=\n  A: "x" ##1#2#\n\f\n<T-D-2> :=\n  B: "y" ##1#2#\n'
+    types = [token.type for token in _parser("start")[0].lex(text)]
+    assert types == ["INSTANCE", "_BLANK", "INSTANCE"]
+    outcome = _instance_level(text, lambda source: instance_tokens(_parser("start")[0], source))
+    assert outcome == ("rejected",) == _instance_level(text, _by_the_parser)
+    with pytest.raises(InputError) as raised:
+        parse_templates(text, "t.tpl")
+    assert (raised.value.line, raised.value.column) == (3, 2)
 
 
 # Lines where reading whole lines could go wrong: which line kind wins, where

@@ -1,9 +1,9 @@
 """Reading and writing templette files (spec §2).
 
 This module owns the templette syntax.  Parsing is done by Lark with the
-grammar ``grammars/templette.lark`` (LALR, contextual lexer); a Transformer
-running inside the parser builds the frozen dataclasses of
-:mod:`hub4eval.model` directly, so no Lark object leaves this module.  The
+grammar ``grammars/templette.lark``; the builders make the frozen
+dataclasses of :mod:`hub4eval.model` directly from Lark's tokens, so no
+Lark object leaves this module.  The
 checks a context-free grammar cannot express are made here too, each raising
 an :class:`~hub4eval.errors.InputError` positioned at the offending
 character: malformed pointers, bad extents, reference ``[...]`` brackets and
@@ -13,9 +13,11 @@ pointers to instances that do not exist.
 For speed, every file is read with the grammar's instance-level rules (one
 token per instance: its header line and every line under it, which
 :class:`InstanceBuilder` cuts into slots, fills and their pieces with regular
-expressions).  Only a file that fails is read again with the token-level
-rules of the same language, which find the offending piece and say what was
-expected there (:class:`TokenBuilder`, :func:`syntax_error`).
+expressions).  Those rules only say "blank lines, then instances", so Lark's
+lexer alone reads them and the reader checks that order.  Only a file that
+fails is read again with the token-level rules of the same language (LALR,
+contextual lexer), which find the offending piece and say what was expected
+there (:class:`TokenBuilder`, :func:`syntax_error`).
 
 Decisions the specification leaves open:
 
@@ -28,7 +30,7 @@ Decisions the specification leaves open:
 * A leading byte-order mark is dropped.
 
 Modules: :mod:`.reader` (the parsers and file-wide checks), :mod:`.builders`
-(the two Transformers), :mod:`.checks` (checks on pieces of a line),
+(the two builders), :mod:`.checks` (checks on pieces of a line),
 :mod:`.messages` (syntax-error messages), :mod:`.writer`, :mod:`.split` (the
 byte ranges of each document, read on their own to score in groups).
 """

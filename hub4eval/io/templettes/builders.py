@@ -1,10 +1,10 @@
-"""The two Transformers that build a template set while Lark parses a file.
+"""The two builders that make a template set from what Lark reads in a file.
 
-:class:`InstanceBuilder` reads every file through the instance-level grammar
-(one token per instance, cut into lines by regular expressions, with short
-cuts for the usual instance and the usual line); :class:`TokenBuilder` reads
-a rejected file again through the token-level grammar to find its first
-problem.
+:class:`InstanceBuilder` builds every file from the instance-level grammar's
+tokens (one token per instance, cut into lines by regular expressions, with
+short cuts for the usual instance and the usual line); :class:`TokenBuilder`
+is the Transformer of the token-level grammar, which reads a rejected file
+again to find its first problem.
 """
 
 from __future__ import annotations
@@ -85,11 +85,11 @@ _USUAL_LINE_RE = re.compile(
 
 
 class InstanceBuilder(Checks):
-    """The Transformer of the instance-level grammar (rule ``start``).
+    """The builder of the instance-level grammar (rule ``start``).
 
     Each INSTANCE token is a header line and the slot, fill and '/' lines
-    under it; :meth:`start` gets them all at the end of the parse and builds
-    the instances in file order.  An instance made only of usual lines is read
+    under it; :meth:`start` gets them all from the grammar's lexer
+    (``reader.instance_tokens``) and builds the instances in file order.  An instance made only of usual lines is read
     in one go (:meth:`_usual_instance`).  Any other is read by
     :meth:`_general_instance`, which walks its lines with the regular
     expressions above, groups them into slots and fill-alternatives as the

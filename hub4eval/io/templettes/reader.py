@@ -13,9 +13,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import cast
 
-from lark import Lark
+from lark import Lark, Token
 from lark import __version__ as lark_version
-from lark.exceptions import UnexpectedInput, VisitError
+from lark.exceptions import UnexpectedInput, UnexpectedToken, VisitError
 
 try:  # lark 1.3: a parse may start at an offset of its text, with the lines before counted
     from lark.lexer import TextSlice
@@ -45,14 +45,18 @@ def _parser(start: str) -> tuple[Lark, InstanceBuilder | TokenBuilder]:
     made once per process (its tables from the user's cache directory when
     they are there).
 
-    ``"start"`` is the instance-level grammar every file goes through;
-    ``"tokens"`` the token-level one that explains a rejected file (see
-    ``grammars/templette.lark``).  The Transformer runs inside the LALR parser
-    (no parse tree is built) and positions come from the tokens.  The
-    builder's per-file state is reset before each parse (not thread-safe).
+    ``"start"`` is the instance-level grammar every file goes through: its
+    lexer cuts the file into instances (:func:`instance_tokens`) and the
+    :class:`InstanceBuilder` builds them; the parser itself only serves the
+    tests that compare the two.  ``"tokens"`` is the token-level grammar
+    that explains a rejected file (see ``grammars/templette.lark``): its
+    Transformer, the :class:`TokenBuilder`, runs inside the LALR parser (no
+    parse tree is built).  Positions come from the tokens.  A builder's
+    per-file state is reset before each parse (not thread-safe).
     """
     grammar = data_path("grammars", "templette.lark").read_text(encoding="utf-8")
     builder = InstanceBuilder() if start == "start" else TokenBuilder()
+    transformer = builder if start == "tokens" else None
     # Building the LALR tables took 40 ms of every run (a tenth of scoring the
     # sample): they are kept in the user's cache directory (util.diskcache),
     # under a name that digests everything they are made from; a damaged or
@@ -65,10 +69,10 @@ def _parser(start: str) -> tuple[Lark, InstanceBuilder | TokenBuilder]:
     if cached is not None:
         try:
             # Lark.load takes no transformer; _load is what Lark's own cache= option calls.
-            return Lark.__new__(Lark)._load(pickle.loads(cached), transformer=builder), builder
+            return Lark.__new__(Lark)._load(pickle.loads(cached), transformer=transformer), builder
         except Exception:  # any failure to load means: not cached
             pass
-    parser = Lark(grammar, transformer=builder, **options)
+    parser = Lark(grammar, transformer=transformer, **options)
     tables = io.BytesIO()
     parser.save(tables, exclude_options=("transformer",))
     diskcache.write(name, tables.getvalue())
@@ -174,17 +178,13 @@ def _parse(
         source = "\n" * skipped + source
         if TextSlice is not None:
             source = TextSlice(source, skipped, len(source))  # type: ignore[assignment]
-    # The builder runs inside the parser, so parse() gives its instances, not
-    # the parse tree lark's annotation promises.
     parser, builder = _parser("start")
     builder.reset(path, role)
     try:
-        return cast("tuple[Instance, ...]", parser.parse(source)), builder.pointers, builder.warnings
+        instance_builder = cast("InstanceBuilder", builder)
+        return instance_builder.start(instance_tokens(parser, source)), builder.pointers, builder.warnings
     except (UnexpectedInput, InputError):
         pass
-    except VisitError as error:
-        if not isinstance(error.orig_exc, InputError):
-            raise
     parser, builder = _parser("tokens")
     builder.reset(path, role)
     try:
@@ -197,6 +197,32 @@ def _parse(
         raise
     # Only reached if the two grammars disagree: the token-level one decides.
     return instances, builder.pointers, builder.warnings
+
+
+def instance_tokens(parser: Lark, source: str | TextSlice) -> list[Token]:
+    """The INSTANCE tokens of a file, as the instance-level grammar reads it.
+
+    That grammar's only rule is ``start: _BLANK? INSTANCE*``: blank and
+    comment lines, then instances, each one token.  Its LALR parser would add
+    nothing but a reduction and a callback per token (a quarter of the time
+    Lark spends on a large file), so the file goes through the grammar's
+    lexer alone, and the order the rule states is checked here: a ``_BLANK``
+    only first.  The lexer has the same terminals as the parser's lexer has
+    at the start of a file; after that the parser's allows no ``_BLANK``,
+    which is why one there is refused.  The two readings accept the same
+    files and give the same tokens (tests/test_templates_grammars.py).
+
+    Raises:
+        UnexpectedInput: the file is not a run of instances; the token-level
+            grammar reads it again to say why.
+    """
+    tokens = list(parser.lex(source))
+    if tokens and tokens[0].type == "_BLANK":
+        del tokens[0]
+    for token in tokens:
+        if token.type != "INSTANCE":
+            raise UnexpectedToken(token, {"INSTANCE"})
+    return tokens
 
 
 def _group(instances: Iterable[Instance]) -> tuple[InstanceSet, ...]:

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import cast
 
-from lark import Lark, Token
+from lark import Lark
 from lark import __version__ as lark_version
 from lark.exceptions import UnexpectedInput, UnexpectedToken, VisitError
 
@@ -24,7 +24,7 @@ except ImportError:  # older lark: the lexer reads the blank lines (slower, the 
 
 from hub4eval.errors import InputError, InputWarning
 from hub4eval.io.files import read_text
-from hub4eval.io.templettes.builders import InstanceBuilder, TokenBuilder
+from hub4eval.io.templettes.builders import InstanceBuilder, Token, TokenBuilder
 from hub4eval.io.templettes.messages import syntax_error
 from hub4eval.model import (
     Instance,
@@ -216,7 +216,7 @@ def instance_tokens(parser: Lark, source: str | TextSlice) -> list[Token]:
         UnexpectedInput: the file is not a run of instances; the token-level
             grammar reads it again to say why.
     """
-    tokens = list(parser.lex(source))
+    tokens = cast("list[Token]", list(parser.lex(source)))  # the lexer's tokens carry their positions
     if tokens and tokens[0].type == "_BLANK":
         del tokens[0]
     for token in tokens:

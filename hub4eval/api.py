@@ -45,7 +45,7 @@ def glm_digests(glm) -> tuple[str, ...] | None:  # glm: Glm | GlmStack | None
 
 
 def texts_differ(ref: Corpus, hyp: Corpus) -> bool:
-    """Whether extents must be normalized by alignment (§7, v1.1).
+    """Whether the two texts differ, so that extents are compared through a word alignment.
 
     Only the segmentation and the sequence of (DOCID, document text from
     ``<DOC>`` through ``</DOC>``) count: where the documents lie in the file
@@ -86,20 +86,20 @@ def score(
     alignment: Any = None,
     wer_summary: dict[str, Any] | None = None,
 ) -> ScoreResult:
-    """Score ``hyp`` against ``ref`` (spec §3-§7, §11).
+    """Score ``hyp`` against ``ref`` (the rules: docs/scoring-rules.md).
 
     Args:
         ref: the reference template set.
         hyp: the hypothesis template set.
         ref_corpus: the reference text corpus (optional: validates extents).
         hyp_corpus: the hypothesis text corpus; when it differs from the
-            reference corpus, extents are normalized by word alignment (§7)
-            and content is compared as noisy data by default (§6).
+            reference corpus, extents are compared through a word alignment
+            and content is compared as noisy data by default.
         config: scoring options.
         progress: called as ``progress(done, total)`` while instance sets
             are mapped (e.g. to drive a progress bar).
         ceiling: also score the reference projected onto the hypothesis
-            text (§11, ``result.ceiling``): None (default) when the texts
+            text (``result.ceiling``, docs/attribution.md): None (default) when the texts
             differ, True always (the same texts give 100 %), False never.
         alignment: the :class:`~hub4eval.text.columns.CorpusAlignment` of
             these two corpora with these options, made before (reused
@@ -265,7 +265,7 @@ def project_files(
     text_format: str | None = None,
     hyp_text_format: str | None = None,
 ) -> TemplateSet:
-    """The reference templates projected onto the hypothesis text (§11 ceiling), as a hypothesis set.
+    """The reference templates projected onto the hypothesis text (the ceiling), as a hypothesis set.
 
     Written with :func:`hub4eval.io.templettes.write_templates`, it is a valid
     hypothesis file that scores as the ceiling against ``ref_path`` with the

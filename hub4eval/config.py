@@ -38,35 +38,36 @@ ALIGNMENT_FIELDS = (
 
 @dataclass(frozen=True)
 class ScoreConfig:
-    """Scoring options (spec §3-§8); the defaults are the procedure's.
+    """Scoring options (docs/scoring-rules.md); the defaults are the procedure's.
 
     Attributes:
-        compare: which aspects of a text fill give points (§6).
+        compare: which aspects of a text fill give points.
         content: clean or noisy content comparison; ``auto`` is noisy exactly
-            when the two text corpora differ (§6).
-        beta: weight of recall against precision in F (§4).
+            when the two text corpora differ.
+        beta: weight of recall against precision in F.
         min_map_f: when set above 0, instance pairs (only instance pairs: not
             instance sets, alternatives or single fills) are mapped only if
             their F is greater than this (MUC-style threshold); None, and 0
             given explicitly, map every pair, as the procedure does, F = 0
-            included (§5, v1.1). 0 is stored as None, so both sign the same.
-        unscored_slots: slot names that give no points (§5).
-        premodifiers: leading words removed from fills (§3.5).
-        keep_punctuation: turn off the punctuation whiteout (§3.2).
-        case_sensitive: compare case-sensitively (§3.3).
-        non_extractable: SGML elements whose content is not text (§1, §3.1).
+            included. 0 is stored as None, so both sign the same.
+        unscored_slots: slot names that give no points.
+        premodifiers: leading words removed from fills.
+        keep_punctuation: turn off the punctuation whiteout.
+        case_sensitive: compare case-sensitively.
+        non_extractable: SGML elements whose content is not text.
         spoken_element: in a document that has this element, only the text
             inside it is spoken (aligned and counted in WER); a document
-            without it is all spoken (§1, §7.1).
-        fillers: reference filler words, optional in noisy comparison (§6).
+            without it is all spoken.
+        fillers: reference filler words, optional in noisy comparison.
         glm: spelling-normalization files used when texts differ, applied in
             this order: ``default`` (the shipped ``mapping_files/en.glm``) or a
-            path each; ``("none",)`` for none (§8). A single string is read
+            path each; ``("none",)`` for none. A single string is read
             as a one-file tuple.
         spoken_forms: language whose spoken and written number forms are
-            brought to one form when texts differ (``en``), or ``none`` (§8.2).
+            brought to one form when texts differ (``en``), or ``none``
+            (docs/spoken-forms.md).
         unsegmented: treat the hypothesis corpus as unsegmented; None decides
-            automatically (no document tags) (§7.4).
+            automatically (no document tags).
     """
 
     compare: CompareMode = "both"
@@ -123,7 +124,7 @@ class ScoreConfig:
 
     @property
     def beta_squared(self) -> Fraction:
-        """beta**2 as an exact fraction, so F ties are exact (§5)."""
+        """beta**2 as an exact fraction, so F ties are exact."""
         beta = Fraction(str(self.beta))
         return beta * beta
 

@@ -1,8 +1,9 @@
 """The data model: frozen dataclasses for templette files and text corpora.
 
 Template set -> instance sets (by DOCID) -> instances -> slots ->
-fill-alternatives -> single fills (pointer or text), as in spec §2; a corpus is
-a sequence of documents with their extractable character spans (§1).
+fill-alternatives -> single fills (pointer or text), as docs/templette-format.md
+describes them; a corpus is a sequence of documents with their extractable
+character spans (docs/text-formats.md).
 Positions (line, column) are kept for messages but do not take part in
 equality, so a written-back and re-parsed set compares equal.
 """
@@ -23,7 +24,7 @@ Role = Literal["reference", "hypothesis"]
 @quick_init
 @dataclass(frozen=True, slots=True)
 class Extent:
-    """Character (or, after §7, column) interval; ``end`` exclusive for characters."""
+    """Character interval (or, once extents are mapped onto a word alignment, column interval); ``end`` exclusive for characters."""
 
     start: int
     end: int
@@ -70,7 +71,7 @@ class TextFill:
     ``content``; without brackets there is one span covering all of it.
     ``extents`` are the pairs as written; ``extent`` is the maximal extent and
     ``minimal_extents`` the minimal ones (given, or derived from the maximal
-    extent and the minimal string's offset, §2).
+    extent and the minimal string's offset).
     """
 
     content: str
@@ -192,13 +193,13 @@ class Document:
     """One text document of a corpus.
 
     ``text`` runs from the ``<`` of the opening document tag to the end of the
-    closing tag; offsets in templettes index it (§1). ``offset`` is where it
+    closing tag; offsets in templettes index it. ``offset`` is where it
     starts in the file, ``line`` the file line it starts on. ``extractable`` are
     the (start, end) spans of ``text`` outside tags and non-extractable
     elements. An unsegmented corpus has one document with ``docid`` None that
     is the whole file. ``spoken`` are the extractable spans inside the spoken
     element (``<TEXT>``), or None when the document has no such element and
-    all its extractable text is spoken (§1, v1.1).
+    all its extractable text is spoken.
     """
 
     docid: str | None
@@ -212,7 +213,7 @@ class Document:
         return "".join(self.text[a:b] for a, b in self.extractable)
 
     def spoken_spans(self) -> tuple[tuple[int, int], ...]:
-        """The spans of spoken text: aligned and counted in WER (§1, §7.1)."""
+        """The spans of spoken text: the text that is aligned and counted in WER."""
         return self.extractable if self.spoken is None else self.spoken
 
 

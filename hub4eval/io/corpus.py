@@ -191,7 +191,7 @@ def parse_corpus(
         docno_tag: generic identifier of the document-identifier element.
         non_extractable: elements whose content is not text.
         spoken_element: in a document that has this element, only the
-            extractable text inside it is spoken (§1).
+            extractable text inside it is spoken.
 
     Returns:
         The corpus; unsegmented (one document, DOCID None) when the file has no

@@ -9,7 +9,7 @@ document was drawn), and its matrix product with the count array gives every
 resample's summed counts at once — never a re-scoring.
 
 * :func:`bootstrap_intervals`: percentile intervals of REC, PRE and F.
-* :func:`ceiling_intervals`: the system's F, the ceiling's F (§11) and their
+* :func:`ceiling_intervals`: the system's F, the ceiling's F and their
   ratio, both results resampled on the same draws.
 * :func:`hub4eval.report.systems.paired_bootstrap` (system A against system
   B) resamples with the same helpers.
@@ -174,7 +174,7 @@ def ceiling_intervals(
     *,
     progress: Progress | None = None,
 ) -> dict[str, tuple[float | None, float | None]]:
-    """Percentile intervals of the system's F, the ceiling's F and their ratio (§11).
+    """Percentile intervals of the system's F, the ceiling's F and their ratio.
 
     The two results are resampled together: each resample draws documents
     (the union of both results' DOCIDs, a DOCID missing on one side counting

@@ -1,4 +1,4 @@
-"""The outcome of scoring: the mapping, its points, and counts at every level (§4, §9)."""
+"""The outcome of scoring: the mapping, its points, and counts at every level."""
 
 from __future__ import annotations
 
@@ -132,7 +132,7 @@ class ScoreResult:
     wer: dict[str, Any] | None = None  # word error rate of the hypothesis text, when texts differ
     alignment: Any = field(default=None, compare=False)  # textalign.CorpusAlignment or None
     ceiling: ScoreResult | None = field(default=None, compare=False)
-    """§11: the reference projected onto the hypothesis text, scored (when asked for and texts differ)."""
+    """The ceiling: the reference projected onto the hypothesis text, scored (when asked for and texts differ)."""
     tally: Tally | None = field(default=None, compare=False)
     """Set when the result was scored in groups of documents and keeps counts,
     not points: then ``matches`` is empty, and the points (and fill pairs) are
@@ -262,7 +262,7 @@ class ScoreResult:
         return iter_fill_pairs(self.matches)
 
     def to_json(self, points: bool = True) -> dict[str, Any]:
-        """The §9 JSON object (``points=False``: without the "points" list)."""
+        """The JSON object of docs/json-output.md (``points=False``: without the "points" list)."""
         beta = self.config.beta
         out: dict[str, Any] = {
             "signature": self.signature,

@@ -85,7 +85,7 @@ def read_templates(path: str | Path, role: Role = "reference", encoding: str = "
     Args:
         path: the file to read.
         role: ``"reference"`` or ``"hypothesis"``; decides how brackets,
-            ``/`` and extra extents are treated (§2).
+            ``/`` and extra extents are treated (docs/templette-format.md).
         encoding: the text encoding of the file.
 
     Returns:
@@ -109,7 +109,7 @@ def parse_templates(
     Args:
         text: the file's content.
         path: the file name used in messages.
-        role: ``"reference"`` or ``"hypothesis"`` (§2): in a reference,
+        role: ``"reference"`` or ``"hypothesis"``: in a reference,
             ``[...]`` marks minimal strings and ``/`` starts an alternative; in
             a hypothesis brackets are literal, ``/`` is an error and only the
             first extent of a fill is kept.

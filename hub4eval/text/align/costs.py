@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 COST_SCALE = 100
-"""Integer cost units per spec unit (§7.2 costs are multiplied by this)."""
+"""Integer cost units per unit of the alignment costs below (each is written multiplied by this)."""
 INDEL = 300
 """Cost of an insertion or a deletion."""
 FRAGMENT = 100

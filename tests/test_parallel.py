@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 from conftest import EXAMPLES
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import hub4eval.api as api
@@ -24,9 +26,11 @@ from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError
 from hub4eval.io.templettes import parse_templates
 from hub4eval.io.templettes.split import read_parts, runs, split_documents
+from hub4eval.model import FillAlternative, Instance, InstanceSet, PointerFill, Slot, TemplateSet, TextFill
 from hub4eval.report import export
 from hub4eval.report.confidence import bootstrap_intervals, document_counts
 from hub4eval.report.html import join_columns, point_columns, to_html, write_point_columns
+from hub4eval.scoring.mapping import type_order
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()
@@ -187,6 +191,37 @@ def test_a_type_order_that_differs_by_group_is_scored_whole(tmp_path):
     assert _json(grouped) == _json(api.score_files(*paths))
     assert parallel.global_type_order(iter([[("Z",), ("Y",)], [("Y",), ("Z",)]])) == ("Z", "Y")
     assert parallel.global_type_order(iter([[("A",), ("A", "B"), ("B",), ("B", "A")]])) is None
+
+
+@st.composite
+def _typed_sets(draw, role: str) -> TemplateSet:
+    """Instance sets of types A, B and C whose fills point to any type (cycles included)."""
+    sets = []
+    for docid in draw(st.lists(st.sampled_from(["D1", "D2", "D3"]), max_size=3, unique=True)):
+        instances = []
+        for number, type_name in enumerate(draw(st.lists(st.sampled_from("ABC"), max_size=4)), start=1):
+            fills = [
+                PointerFill(target, docid, draw(st.integers(1, 3))) if target != "text" else TextFill("x", ((0, 1),))
+                for target in draw(st.lists(st.sampled_from(["A", "B", "C", "text"]), max_size=3))
+            ]
+            slots = (Slot("S", (FillAlternative(tuple(fills)),)),) if fills else ()
+            instances.append(Instance(type_name, docid, number, slots))
+        sets.append(InstanceSet(docid, tuple(instances)))
+    return TemplateSet(tuple(sets), role=role)  # type: ignore[arg-type]
+
+
+@settings(max_examples=300, deadline=None)
+@given(_typed_sets("reference"), _typed_sets("hypothesis"))
+def test_the_type_order_from_the_events_is_the_mappers(ref: TemplateSet, hyp: TemplateSet) -> None:
+    # A group scores with the order made from its events (one walk over the fills);
+    # it must be the order the mapper would work out itself, and a cycle must fail both.
+    from_events = parallel.global_type_order([*parallel._events(ref), *parallel._events(hyp)])
+    try:
+        expected = type_order(ref, hyp)
+    except InputError:
+        assert from_events is None
+    else:
+        assert from_events == expected
 
 
 def test_a_bad_document_is_reported_as_the_whole_file_reports_it(files, tmp_path):

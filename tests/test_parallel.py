@@ -213,8 +213,8 @@ def _typed_sets(draw, role: str) -> TemplateSet:
 @settings(max_examples=300, deadline=None)
 @given(_typed_sets("reference"), _typed_sets("hypothesis"))
 def test_the_type_order_from_the_events_is_the_mappers(ref: TemplateSet, hyp: TemplateSet) -> None:
-    # A group scores with the order made from its events (one walk over the fills);
-    # it must be the order the mapper would work out itself, and a cycle must fail both.
+    # The whole files' order is made from the groups' events; it must be the order
+    # the mapper would work out on the same sets, and a cycle must fail both.
     from_events = parallel.global_type_order([*parallel._events(ref), *parallel._events(hyp)])
     try:
         expected = type_order(ref, hyp)

@@ -366,6 +366,26 @@ def test_hyphenated_and_a_half_reads_like_the_spaced_words() -> None:
     assert spans("two-and-a-half years") == [("2", 0, 3), ("and-a-half", 4, 14), ("years", 15, 20)]
 
 
+@pytest.mark.parametrize(
+    ("spoken", "written", "expected"),
+    [
+        ("five per cent dollar bond", "5 percent dollar bond", ["5", "percent", "dollars", "bond"]),
+        ("one per cent cent", "1 percent cent", ["1", "percent", "cents"]),
+        ("twenty five per cent cent", "25 percent cent", ["25", "percent", "cents"]),
+        ("Five Per Cent dollar", "5 Percent dollar", ["5", "percent", "dollars"]),
+        ("one-per-cent cent", "1% cent", ["1", "percent", "cents"]),
+        # the window reaches one token further, not two
+        ("five per cent dollar cent", "5 percent dollar cent", ["5", "percent", "dollars", "cent"]),
+        ("five per", "5 per", ["5", "per"]),
+    ],
+)
+def test_a_unit_of_two_words_reaches_as_far_as_its_written_form(spoken: str, written: str, expected: list[str]) -> None:
+    # `per cent` takes two tokens where `percent` takes one: the words after it
+    # are read as they are after `percent`, so normalizing twice changes nothing
+    assert words(spoken) == words(written) == expected
+    assert words(" ".join(expected)) == expected
+
+
 def test_hyphenated_per_cent_is_percent() -> None:
     assert spans("five-per-cent") == [("5", 0, 4), ("percent", 5, 13)]
     assert words("5-per-cent") == words("five per-cent") == words("5%") == ["5", "percent"]
@@ -512,6 +532,9 @@ _PLAIN_VOCAB = [w for w in _VOCAB if w.replace("-", "").replace("'", "").isalnum
 @example(
     pieces=["one", "nil", "to", "nothing"],
 )  # a score word read as 0 must open a window like a number
+@example(
+    pieces=["one", "per", "cent", "cent"],
+)  # a unit of two words must let the window reach the unit after it, as `percent` does
 def test_canonical_words_are_their_own_canonical_form(pieces) -> None:
     """Without punctuation (which the canonical text no longer has), the
     normalization is idempotent: a partly normalized text changes no further."""

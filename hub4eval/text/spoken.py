@@ -1033,17 +1033,28 @@ def number_windows(
 ) -> Iterator[tuple[int, int, list[Token]]]:
     """(start, end, canonical tokens) of each window of ``tokens`` around the ``hits`` (in order)."""
     n = len(tokens)
+    pairs = words.language.unit_pairs
+
+    def reach(hit: int) -> int:
+        # the number and two tokens after it (`5 percent dollar`); one more when
+        # the first is a unit of two words (`five per cent dollar`), which is
+        # then read as its written form is
+        end = hit + 3
+        if tuple(token.text.lower() for token in tokens[hit + 1 : hit + 3]) in pairs:
+            end += 1
+        return min(end, n)
+
     done = 0
     h = 0
     while h < len(hits):
         a = max(hits[h] - 2, done)
-        b = min(hits[h] + 3, n)
+        b = reach(hits[h])
         h += 1
         while a > done and _same_word(text, offset, tokens[a - 1], tokens[a]):
             a -= 1
         while True:  # merge overlapping windows, end on a raw-word boundary
             while h < len(hits) and hits[h] - 2 <= b:
-                b = max(b, min(hits[h] + 3, n))
+                b = max(b, reach(hits[h]))
                 h += 1
             while b < n and _same_word(text, offset, tokens[b - 1], tokens[b]):
                 b += 1

@@ -386,6 +386,18 @@ def test_a_unit_of_two_words_reaches_as_far_as_its_written_form(spoken: str, wri
     assert words(" ".join(expected)) == expected
 
 
+def test_a_score_zero_of_two_words_reaches_as_far_as_a_written_zero() -> None:
+    assert words("one to nothing cent") == words("1 0 cent") == ["1", "0", "cents"]
+    assert words("nothing happened") == ["nothing", "happened"]
+
+
+def test_a_decimal_the_library_reads_from_an_ordinal_is_a_cardinal() -> None:
+    # text2num reads `first point one` as 1.1 and calls it ordinal; written
+    # `1.1` is a cardinal, so a unit word after either is read alike
+    assert words("first point one cent") == words("1.1 cent") == ["1.1", "cents"]
+    assert words("twenty first cent") == ["21st", "cent"]  # a true ordinal takes no unit
+
+
 def test_hyphenated_per_cent_is_percent() -> None:
     assert spans("five-per-cent") == [("5", 0, 4), ("percent", 5, 13)]
     assert words("5-per-cent") == words("five per-cent") == words("5%") == ["5", "percent"]
@@ -535,6 +547,12 @@ _PLAIN_VOCAB = [w for w in _VOCAB if w.replace("-", "").replace("'", "").isalnum
 @example(
     pieces=["one", "per", "cent", "cent"],
 )  # a unit of two words must let the window reach the unit after it, as `percent` does
+@example(
+    pieces=["first", "point", "one", "cent"],
+)  # the library's `1.1` from an ordinal is a cardinal: it takes the unit word
+@example(
+    pieces=["one", "to", "nothing", "cent"],
+)  # `to nothing` is a 0 of two words: its window reaches as far as a number's
 def test_canonical_words_are_their_own_canonical_form(pieces) -> None:
     """Without punctuation (which the canonical text no longer has), the
     normalization is idempotent: a partly normalized text changes no further."""

@@ -744,7 +744,10 @@ def _library_numbers(items: list[_Item], words: _Words) -> list[_Num]:
                 occurrence.text,
                 first,
                 last,
-                bool(occurrence.is_ordinal),
+                # an ordinal is written with its suffix (`1st`); the library also
+                # calls `first point one` (`1.1`) ordinal, which is then read as a
+                # cardinal, as its written form is
+                bool(occurrence.is_ordinal) and not occurrence.text[-1:].isdigit(),
                 True,
                 None,
                 items[first].start,
@@ -1022,10 +1025,11 @@ def number_start(words: _Words, text: str) -> bool:
     if cls is None:
         words.trigger(text)
         cls = words.classes[text]
-    # A score word read as 0 (`two nil`) becomes a number too, so its window
-    # must reach as far as a number's: `one nil to nothing` is then read as
-    # `1 0 to nothing` reads (normalizing twice changes nothing).
-    return (cls >= _NUMBER and cls != _BLOCKED) or text in words.language.score_nil
+    # A score word read as 0 (`two nil`, `two to nothing`) becomes a number too,
+    # so its window must reach as far as a number's: `one nil to nothing` is
+    # then read as `1 0 to nothing` reads, and `one to nothing cent` as
+    # `1 0 cent` (normalizing twice changes nothing).
+    return (cls >= _NUMBER and cls != _BLOCKED) or text in words.language.score_zero
 
 
 def number_windows(

@@ -1,12 +1,15 @@
 """User-facing text never cites the specification ("§N", "spec"): users do not have it.
 
-Help texts, error messages and hints, README.md and docs/ say the rule in words.
-Docstrings and comments (read by developers) may cite sections.
+Help texts, error messages and hints, README.md, docs/ and the docstrings of
+the library API that README.md and docs/ show say the rule in words. Other
+docstrings and comments (read by developers) may cite sections.
 """
 
 from __future__ import annotations
 
 import ast
+import importlib
+import inspect
 import re
 
 import pytest
@@ -16,7 +19,7 @@ from typer.testing import CliRunner
 from hub4eval.cli import app
 
 CITATION = re.compile(r"§|\bspec\b|\bspecification\b", re.IGNORECASE)
-COMMANDS = ["score", "check", "align", "explain", "compare"]
+COMMANDS = ["score", "check", "align", "explain", "compare", "project", "text"]
 
 
 def _docstring_nodes(tree: ast.AST) -> set[int]:
@@ -71,3 +74,49 @@ def test_readme_and_docs_do_not_cite_the_spec():
         if CITATION.search(line)
     ]
     assert not found, "\n".join(found)
+
+
+# The library API that README.md and docs/ show, and what it returns.
+LIBRARY_API = [
+    "hub4eval",
+    "hub4eval.api",
+    "hub4eval.config",
+    "hub4eval.errors",
+    "hub4eval.model",
+    "hub4eval.report.confidence",
+    "hub4eval.report.systems",
+    "hub4eval.scoring.result",
+]
+
+
+def _public_docstrings(module_name: str) -> list[tuple[str, str]]:
+    """(name, docstring) of a module, its public names and their public methods and properties."""
+    module = importlib.import_module(module_name)
+    found = [(module_name, inspect.getdoc(module) or "")]
+    names = getattr(module, "__all__", None) or [
+        name for name, value in vars(module).items() if getattr(value, "__module__", None) == module_name
+    ]
+    for name in names:
+        if name.startswith("_"):
+            continue
+        value = getattr(module, name)
+        found.append((f"{module_name}.{name}", inspect.getdoc(value) or ""))
+        if inspect.isclass(value):
+            for member, attribute in vars(value).items():
+                if member.startswith("_") and member != "__init__":
+                    continue
+                function = getattr(attribute, "__func__", attribute)
+                if callable(function) or isinstance(function, property):
+                    found.append((f"{module_name}.{name}.{member}", inspect.getdoc(function) or ""))
+    return found
+
+
+@pytest.mark.parametrize("module_name", LIBRARY_API)
+def test_library_api_docstrings_do_not_cite_the_spec(module_name):
+    assert [where for where, doc in _public_docstrings(module_name) if CITATION.search(doc)] == []
+
+
+def test_the_docstring_check_reaches_the_documented_entry_points():
+    names = {where for module_name in LIBRARY_API for where, _ in _public_docstrings(module_name)}
+    assert {"hub4eval.api.score_files", "hub4eval.config.ScoreConfig", "hub4eval.read_templates"} <= names
+    assert "hub4eval.scoring.result.ScoreResult.to_json" in names

@@ -79,15 +79,13 @@ def test_seed_heuristic_never_exceeds_the_remaining_cost(pair, seed: int, slack:
     n, m = len(ref), len(hyp)
     truth = remaining_costs(ref, hyp)
     upper = 10**9 if slack is None else truth[0][0] + slack
-    table = certify._seed_table(k, rc, hc, voc, -m, n, seed, upper)
+    table = certify._seed_table(k, rc, hc, voc, -m, n, certify._boundaries(n, seed), upper)
     prefix = prefix_costs(ref, hyp)
-    last = (n // seed) * seed
     for i in range(n + 1):
         for j in range(m + 1):
             if prefix[i][j] + truth[i][j] > upper:
                 continue
-            d = i - j
-            h = table.value(-(-i // seed), d) if i <= last else INDEL * abs(d - (n - m))
+            h = table.at(i, i - j)
             assert h <= truth[i][j], (i, j, h, truth[i][j])
 
 

@@ -93,6 +93,11 @@ def _seed_length(n: int, width: int) -> int:
     return max(SEED_LENGTH, need)
 
 
+def _boundaries(n: int, seed: int) -> np.ndarray:
+    """Rows of the seed boundaries: every ``seed`` rows, from 0 to the last multiple of ``seed`` <= ``n``."""
+    return np.arange(0, n // seed * seed + 1, seed, dtype=np.int64)
+
+
 @dataclass(frozen=True, eq=False)
 class _SeedTable:
     """The seed heuristic as the search reads it (see ``_k_seed_table``).
@@ -100,7 +105,8 @@ class _SeedTable:
     Attributes:
         store, toff, tlo, thi: the packed values (``kernels._k_seed_value``).
         dlo: the band's lowest diagonal (band position ``p = d - dlo``).
-        seed: words per seed.
+        bnd: the rows of the seed boundaries (increasing, from 0; ``bnd[s + 1] - bnd[s]``
+            words in seed ``s``).
         at_start: the exact value at boundary 0 on diagonal 0, a lower bound of the band optimum.
         entries: values stored.
     """
@@ -110,7 +116,8 @@ class _SeedTable:
     tlo: np.ndarray
     thi: np.ndarray
     dlo: int
-    seed: int
+    bnd: np.ndarray
+    end: int
     at_start: int
     entries: int
 
@@ -123,6 +130,12 @@ class _SeedTable:
             return _TABLE_INF
         return int(self.store[self.toff[s] + p])
 
+    def at(self, i: int, d: int) -> int:
+        """The heuristic ``h`` of cell ``(i, i - d)`` as the search reads it: the next boundary's value, or after the last boundary the diagonal distance to the end."""
+        if i > self.bnd[-1]:
+            return INDEL * abs(d - self.end)
+        return self.value(int(np.searchsorted(self.bnd, i)), d)
+
 
 def _seed_table(
     k: SimpleNamespace,
@@ -131,12 +144,11 @@ def _seed_table(
     voc: _Vocab,
     dlo: int,
     dhi: int,
-    seed: int,
+    bnd: np.ndarray,
     upper: int,
 ) -> _SeedTable:
-    """The seed heuristic at every seed boundary and band diagonal (``_k_seed_table``)."""
-    n = len(r)
-    nseeds = n // seed
+    """The seed heuristic at every seed boundary ``bnd`` and band diagonal (``_k_seed_table``)."""
+    nseeds = len(bnd) - 1
     width = dhi - dlo + 1
     # Only the touched part of this allocation becomes memory (the finite stretches).
     store = np.empty((nseeds + 1) * width, np.int32)
@@ -146,9 +158,9 @@ def _seed_table(
     nxt = np.empty(width, np.int64)
     cur = np.empty(width, np.int64)
     at_start, entries = k.seed_table(
-        r, h, seed, dlo, dhi, upper, voc.lengths, voc.masks, voc.frag, store, toff, tlo, thi, nxt, cur
+        r, h, bnd, dlo, dhi, upper, voc.lengths, voc.masks, voc.frag, store, toff, tlo, thi, nxt, cur
     )
-    return _SeedTable(store, toff, tlo, thi, dlo, seed, int(at_start), int(entries))
+    return _SeedTable(store, toff, tlo, thi, dlo, bnd, len(r) - len(h), int(at_start), int(entries))
 
 
 def _sub_cache() -> tuple[np.ndarray, np.ndarray]:
@@ -184,7 +196,7 @@ def _certify(
     seed = _seed_length(n, width)
     if seed > SEED_LENGTH_MAX or INDEL * (n + m) >= 2**31:
         return _Certificate(False, upper, min(upper, gap_only), None, 0)
-    table = _seed_table(k, r, h, voc, dlo, dhi, seed, upper)
+    table = _seed_table(k, r, h, voc, dlo, dhi, _boundaries(n, seed), upper)
     ckey, cval = _sub_cache()
     dirs = np.empty(max(0, max_cells), np.int8)
     rowlo = np.empty(n + 1, np.int64)
@@ -201,7 +213,7 @@ def _certify(
         dlo,
         dhi,
         upper,
-        seed,
+        table.bnd,
         table.store,
         table.toff,
         table.tlo,

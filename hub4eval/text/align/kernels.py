@@ -436,7 +436,7 @@ def _k_sub_cached(a, b, chars, offs, frag, buf, ckey, cval):  # pragma: no cover
     return c
 
 
-def _k_seed_table(r, h, seed, dlo, dhi, upper, wlen, masks, frag, store, toff, tlo, thi, nxt, cur):  # pragma: no cover
+def _k_seed_table(r, h, bnd, dlo, dhi, upper, wlen, masks, frag, store, toff, tlo, thi, nxt, cur):  # pragma: no cover
     """Backward DP of the seed heuristic, at every seed boundary and band diagonal.
 
     The reference is cut into ``S = len(r) // seed`` seeds of ``seed`` words
@@ -473,10 +473,14 @@ def _k_seed_table(r, h, seed, dlo, dhi, upper, wlen, masks, frag, store, toff, t
     """
     n = r.shape[0]
     m = h.shape[0]
-    nseeds = n // seed
+    nseeds = bnd.shape[0] - 1
     width = dhi - dlo + 1
     end = n - m
     cap = 2 * INDEL
+    longest = 1
+    for s in range(nseeds):
+        if bnd[s + 1] - bnd[s] > longest:
+            longest = bnd[s + 1] - bnd[s]
     # The hypothesis words' lengths, buckets and fragment flags, in text order
     # (the inner loop walks the hypothesis).
     hl = np.empty(m, np.int64)
@@ -486,10 +490,10 @@ def _k_seed_table(r, h, seed, dlo, dhi, upper, wlen, masks, frag, store, toff, t
         hl[j] = wlen[h[j]]
         hm[j] = masks[h[j]]
         hf[j] = frag[h[j]]
-    sw = np.empty(seed, np.int64)
-    sl = np.empty(seed, np.int64)
-    sm = np.empty(seed, np.uint64)
-    sf = np.empty(seed, np.uint8)
+    sw = np.empty(longest, np.int64)
+    sl = np.empty(longest, np.int64)
+    sm = np.empty(longest, np.uint64)
+    sf = np.empty(longest, np.uint8)
     lo = width
     hi = -1
     for p in range(width):
@@ -509,7 +513,8 @@ def _k_seed_table(r, h, seed, dlo, dhi, upper, wlen, masks, frag, store, toff, t
     for s in range(nseeds, -1, -1):
         if s < nseeds:
             nxt, cur = cur, nxt
-            a = s * seed
+            a = bnd[s]
+            seed = bnd[s + 1] - a
             plo = lo - 1 if lo > 0 else 0
             phi = hi + 1 if hi + 1 < width else width - 1
             if lo == width:  # no finite value at the next boundary
@@ -595,7 +600,7 @@ def _k_astar(
     dlo,
     dhi,
     upper,
-    seed,
+    bnd,
     store,
     toff,
     tlo,
@@ -642,7 +647,8 @@ def _k_astar(
     if dhi > n:
         dhi = n
     end = n - m
-    last = (n // seed) * seed
+    nseeds = bnd.shape[0] - 1
+    last = bnd[nseeds]
     cap = dirs.shape[0]
     # Row 0: insertions only.
     lower = upper
@@ -671,9 +677,11 @@ def _k_astar(
         if g + hv < lower:
             lower = g + hv
     rowstart[1] = used
+    s = 0
     for i in range(1, n + 1):
         prev, cur = cur, prev
-        s = (i + seed - 1) // seed
+        if s < nseeds and bnd[s] < i:  # the first boundary at or after row i
+            s += 1
         j0 = plo if plo > i - dhi else i - dhi
         if j0 < 0:
             j0 = 0

@@ -103,7 +103,7 @@ class _SeedTable:
     """The seed heuristic as the search reads it (see ``_k_seed_table``).
 
     Attributes:
-        store, toff, tlo, thi: the packed values (``kernels._k_seed_value``).
+        store, toff, tlo, thi, shift: the packed values (``kernels._k_seed_value``).
         dlo: the band's lowest diagonal (band position ``p = d - dlo``).
         bnd: the rows of the seed boundaries (increasing, from 0; ``bnd[s + 1] - bnd[s]``
             words in seed ``s``).
@@ -115,6 +115,7 @@ class _SeedTable:
     toff: np.ndarray
     tlo: np.ndarray
     thi: np.ndarray
+    shift: int
     dlo: int
     bnd: np.ndarray
     end: int
@@ -123,12 +124,13 @@ class _SeedTable:
 
     def value(self, s: int, d: int) -> int:
         """The stored lower bound at seed boundary ``s`` on diagonal ``d`` (``_TABLE_INF`` when infinite)."""
-        from hub4eval.text.align.kernels import _TABLE_INF
+        from hub4eval.text.align.kernels import _STORE_INF, _TABLE_INF
 
         p = d - self.dlo
         if p < self.tlo[s] or p > self.thi[s]:
             return _TABLE_INF
-        return int(self.store[self.toff[s] + p])
+        q = int(self.store[self.toff[s] + p])
+        return _TABLE_INF if q == _STORE_INF else q << self.shift
 
     def at(self, i: int, d: int) -> int:
         """The heuristic ``h`` of cell ``(i, i - d)`` as the search reads it: the next boundary's value, or after the last boundary the diagonal distance to the end."""
@@ -146,21 +148,34 @@ def _seed_table(
     dhi: int,
     bnd: np.ndarray,
     upper: int,
+    exact: bool = False,
 ) -> _SeedTable:
-    """The seed heuristic at every seed boundary ``bnd`` and band diagonal (``_k_seed_table``)."""
+    """The seed heuristic at every seed boundary ``bnd`` and band diagonal (``_k_seed_table``).
+
+    The values are stored as uint16, shifted right as far as ``upper`` needs
+    (rounded down: still lower bounds, in half the memory of int32), or
+    exactly as int32 when ``exact``.
+    """
     nseeds = len(bnd) - 1
     width = dhi - dlo + 1
+    from hub4eval.text.align.kernels import _STORE_INF
+
     # Only the touched part of this allocation becomes memory (the finite stretches).
-    store = np.empty((nseeds + 1) * width, np.int32)
+    if exact and upper >= _STORE_INF:
+        store = np.empty((nseeds + 1) * width, np.int32)
+        shift = 0
+    else:
+        store = np.empty((nseeds + 1) * width, np.uint16)
+        shift = max(0, upper // (_STORE_INF - 1)).bit_length()  # upper >> shift < _STORE_INF
     toff = np.empty(nseeds + 1, np.int64)
     tlo = np.empty(nseeds + 1, np.int64)
     thi = np.empty(nseeds + 1, np.int64)
     nxt = np.empty(width, np.int64)
     cur = np.empty(width, np.int64)
     at_start, entries = k.seed_table(
-        r, h, bnd, dlo, dhi, upper, voc.lengths, voc.masks, voc.frag, store, toff, tlo, thi, nxt, cur
+        r, h, bnd, dlo, dhi, upper, voc.lengths, voc.masks, voc.frag, shift, store, toff, tlo, thi, nxt, cur
     )
-    return _SeedTable(store, toff, tlo, thi, dlo, bnd, len(r) - len(h), int(at_start), int(entries))
+    return _SeedTable(store, toff, tlo, thi, shift, dlo, bnd, len(r) - len(h), int(at_start), int(entries))
 
 
 def _sub_cache() -> tuple[np.ndarray, np.ndarray]:
@@ -196,7 +211,31 @@ def _certify(
     seed = _seed_length(n, width)
     if seed > SEED_LENGTH_MAX or INDEL * (n + m) >= 2**31:
         return _Certificate(False, upper, min(upper, gap_only), None, 0)
-    table = _seed_table(k, r, h, voc, dlo, dhi, _boundaries(n, seed), upper)
+    bnd = _boundaries(n, seed)
+    table = _seed_table(k, r, h, voc, dlo, dhi, bnd, upper)
+    found = _search(k, r, h, voc, table, upper, dlo, dhi, max_cells)
+    if not found.complete and found.lower < upper and table.shift > 0:
+        # Stopped by the budget: its lower bound is that of the exact
+        # heuristic only with the exact values (the stored ones are rounded down).
+        table = _seed_table(k, r, h, voc, dlo, dhi, bnd, upper, exact=True)
+        found = _search(k, r, h, voc, table, upper, dlo, dhi, max_cells)
+    return found
+
+
+def _search(
+    k: SimpleNamespace,
+    r: np.ndarray,
+    h: np.ndarray,
+    voc: _Vocab,
+    table: _SeedTable,
+    upper: int,
+    dlo: int,
+    dhi: int,
+    max_cells: int,
+) -> _Certificate:
+    """The pruned band DP (``_k_astar``) with the heuristic ``table``; see ``_certify``."""
+    n, m = len(r), len(h)
+    gap_only = INDEL * abs(n - m)
     ckey, cval = _sub_cache()
     dirs = np.empty(max(0, max_cells), np.int8)
     rowlo = np.empty(n + 1, np.int64)
@@ -214,6 +253,7 @@ def _certify(
         dhi,
         upper,
         table.bnd,
+        table.shift,
         table.store,
         table.toff,
         table.tlo,

@@ -28,7 +28,9 @@ _FLOOR_TABLE = np.array(
 )
 """``SUB_BASE + round(SUB_SPAN * d / mx)`` for short words (``d <= mx < _FLOOR_LEN``), without a division."""
 _TABLE_INF = 1 << 30
-"""Entries of the heuristic table on no path costing at most the upper bound (int32)."""
+"""Values of the heuristic on no path costing at most the upper bound."""
+_STORE_INF = 65535
+"""``_TABLE_INF`` as stored in the heuristic table (uint16, see ``_k_seed_table``)."""
 _CACHE_BITS = 16
 """The substitution-cost cache of the pruned search has ``2 ** _CACHE_BITS`` slots."""
 
@@ -436,7 +438,9 @@ def _k_sub_cached(a, b, chars, offs, frag, buf, ckey, cval):  # pragma: no cover
     return c
 
 
-def _k_seed_table(r, h, bnd, dlo, dhi, upper, wlen, masks, frag, store, toff, tlo, thi, nxt, cur):  # pragma: no cover
+def _k_seed_table(
+    r, h, bnd, dlo, dhi, upper, wlen, masks, frag, shift, store, toff, tlo, thi, nxt, cur
+):  # pragma: no cover
     """Backward DP of the seed heuristic, at every seed boundary and band diagonal.
 
     The reference is cut into ``S = len(r) // seed`` seeds of ``seed`` words
@@ -463,8 +467,13 @@ def _k_seed_table(r, h, bnd, dlo, dhi, upper, wlen, masks, frag, store, toff, tl
 
     Storage (what the search reads): only the stretch ``tlo[s] .. thi[s]``
     (band positions ``p = d - dlo``) of each boundary is kept, as
-    ``store[toff[s] + p]`` (int32, ``_TABLE_INF`` for an infinite value),
-    boundaries packed from the end of ``store`` backwards. The DP
+    ``store[toff[s] + p]``: uint16, the value shifted right by ``shift`` bits
+    (rounded down, ``_STORE_INF`` for an infinite value), so that shifted
+    back it is still a lower bound, in half the memory of int32 (fresh memory
+    is what the first call in a process pays for most); the caller chooses
+    ``shift`` so that ``upper >> shift < _STORE_INF`` (or an int32 store and
+    ``shift = 0`` for exact values). Boundaries are packed
+    from the end of ``store`` backwards. The DP
     itself runs on exact values in the two rows ``nxt`` and ``cur`` (int64,
     band width).
 
@@ -582,16 +591,17 @@ def _k_seed_table(r, h, bnd, dlo, dhi, upper, wlen, masks, frag, store, toff, tl
         toff[s] = pos - lo
         for p in range(lo, hi + 1):
             v = cur[p]
-            store[pos + p - lo] = _TABLE_INF if v >= _TABLE_INF else v
+            store[pos + p - lo] = _STORE_INF if v >= _TABLE_INF else v >> shift
     at0 = cur[-dlo] if 0 <= -dlo < width else _TABLE_INF
     return at0, store.shape[0] - pos
 
 
-def _k_seed_value(store, toff, tlo, thi, s, p):  # pragma: no cover - compiled
+def _k_seed_value(store, toff, tlo, thi, shift, s, p):  # pragma: no cover - compiled
     """The stored seed heuristic at boundary ``s``, band position ``p`` (``_TABLE_INF`` when infinite)."""
     if p < tlo[s] or p > thi[s]:
         return _TABLE_INF
-    return np.int64(store[toff[s] + p])
+    q = np.int64(store[toff[s] + p])
+    return _TABLE_INF if q == _STORE_INF else q << shift
 
 
 def _k_astar(
@@ -601,6 +611,7 @@ def _k_astar(
     dhi,
     upper,
     bnd,
+    shift,
     store,
     toff,
     tlo,
@@ -662,7 +673,7 @@ def _k_astar(
         g = j * INDEL
         d = -j
         if last > 0:
-            hv = _k_seed_value(store, toff, tlo, thi, 0, d - dlo)
+            hv = _k_seed_value(store, toff, tlo, thi, shift, 0, d - dlo)
         else:
             x = d - end
             hv = INDEL * (x if x >= 0 else -x)
@@ -721,7 +732,11 @@ def _k_astar(
                 d = i - j
                 if i <= last:
                     pp = d - dlo
-                    hv = np.int64(store[toff[s] + pp]) if tlo[s] <= pp <= thi[s] else _TABLE_INF
+                    hv = _TABLE_INF
+                    if tlo[s] <= pp <= thi[s]:
+                        q = np.int64(store[toff[s] + pp])
+                        if q != _STORE_INF:
+                            hv = q << shift
                 else:
                     x = d - end
                     hv = INDEL * (x if x >= 0 else -x)

@@ -67,20 +67,30 @@ def prefix_costs(ref: list[str], hyp: list[str]) -> list[list[int]]:
     return [[back[len(ref) - i][len(hyp) - j] for j in range(len(hyp) + 1)] for i in range(len(ref) + 1)]
 
 
-@given(pair=related(), seed=st.integers(1, 4), slack=st.one_of(st.none(), st.integers(0, 1500)))
+@given(
+    pair=related(),
+    seed=st.integers(1, 4),
+    slack=st.one_of(st.none(), st.integers(0, 1500), st.integers(60_000, 200_000)),
+    exact_values=st.booleans(),
+)
 @PROPERTY
-def test_seed_heuristic_never_exceeds_the_remaining_cost(pair, seed: int, slack: int | None) -> None:
+def test_seed_heuristic_never_exceeds_the_remaining_cost(
+    pair, seed: int, slack: int | None, exact_values: bool
+) -> None:
     """h(i, j) (the table at the next seed boundary) <= the true cost of aligning the rest.
 
     Without an upper bound this holds at every cell; with one (the optimum plus
     ``slack``), at every cell through which some path costs at most the bound.
+    Both as stored for the search (uint16, rounded down when the bound is
+    large) and exactly (int32).
     """
     ref, hyp = pair
     k, rc, hc, voc, _ = coded(ref, hyp)
     n, m = len(ref), len(hyp)
     truth = remaining_costs(ref, hyp)
     upper = 10**9 if slack is None else truth[0][0] + slack
-    table = certify._seed_table(k, rc, hc, voc, -m, n, certify._boundaries(n, seed), upper)
+    table = certify._seed_table(k, rc, hc, voc, -m, n, certify._boundaries(n, seed), upper, exact_values)
+    assert (table.shift == 0) if exact_values else (upper >> table.shift) < kernels._STORE_INF
     prefix = prefix_costs(ref, hyp)
     for i in range(n + 1):
         for j in range(m + 1):
@@ -320,3 +330,17 @@ def test_early_certificate_changes_nothing(seed: int, n: int, rate: float) -> No
     assert (got.cost, got.exact, got.gap) == (want.cost, want.exact, want.gap)
     for a, b in ((got.ref_index, want.ref_index), (got.hyp_index, want.hyp_index), (got.kinds, want.kinds)):
         assert np.array_equal(a, b)
+
+
+def test_exact_table_keeps_every_value_below_its_types_top() -> None:
+    """In the exact (int32) table only the type's largest value means infinite: 65,535 is a value like any other."""
+    k = kernels._kernels()
+    store = np.array([65535, np.iinfo(np.int32).max, 7], np.int32)
+    bounds = np.array([0], np.int64), np.array([0], np.int64), np.array([2], np.int64)
+    table = certify._SeedTable(store, *bounds, 0, 0, np.array([0], np.int64), 0, 0, 3)
+    assert [table.value(0, d) for d in range(4)] == [65535, kernels._TABLE_INF, 7, kernels._TABLE_INF]
+    assert int(k.seed_value(store, *bounds, 0, 0, 0)) == 65535
+    assert int(k.seed_value(store, *bounds, 0, 0, 1)) > 2**31 - 2  # prunes any cell: larger than any cost
+    packed = np.array([65535, 100], np.uint16)
+    assert int(k.seed_value(packed, *bounds, 3, 0, 0)) == 65535 << 3  # shifted back: above any bound it was made for
+    assert int(k.seed_value(packed, *bounds, 3, 0, 1)) == 800

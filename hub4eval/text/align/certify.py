@@ -124,13 +124,13 @@ class _SeedTable:
 
     def value(self, s: int, d: int) -> int:
         """The stored lower bound at seed boundary ``s`` on diagonal ``d`` (``_TABLE_INF`` when infinite)."""
-        from hub4eval.text.align.kernels import _STORE_INF, _TABLE_INF
+        from hub4eval.text.align.kernels import _TABLE_INF
 
         p = d - self.dlo
         if p < self.tlo[s] or p > self.thi[s]:
             return _TABLE_INF
         q = int(self.store[self.toff[s] + p])
-        return _TABLE_INF if q == _STORE_INF else q << self.shift
+        return _TABLE_INF if q == np.iinfo(self.store.dtype).max else q << self.shift
 
     def at(self, i: int, d: int) -> int:
         """The heuristic ``h`` of cell ``(i, i - d)`` as the search reads it: the next boundary's value, or after the last boundary the diagonal distance to the end."""
@@ -156,24 +156,40 @@ def _seed_table(
     (rounded down: still lower bounds, in half the memory of int32), or
     exactly as int32 when ``exact``.
     """
-    nseeds = len(bnd) - 1
-    width = dhi - dlo + 1
     from hub4eval.text.align.kernels import _STORE_INF
 
+    nseeds = len(bnd) - 1
+    width = dhi - dlo + 1
+    shift = max(0, upper // (_STORE_INF - 1)).bit_length()  # upper >> shift < _STORE_INF
     # Only the touched part of this allocation becomes memory (the finite stretches).
-    if exact and upper >= _STORE_INF:
+    if exact and shift:
         store = np.empty((nseeds + 1) * width, np.int32)
         shift = 0
     else:
         store = np.empty((nseeds + 1) * width, np.uint16)
-        shift = max(0, upper // (_STORE_INF - 1)).bit_length()  # upper >> shift < _STORE_INF
     toff = np.empty(nseeds + 1, np.int64)
     tlo = np.empty(nseeds + 1, np.int64)
     thi = np.empty(nseeds + 1, np.int64)
     nxt = np.empty(width, np.int64)
     cur = np.empty(width, np.int64)
     at_start, entries = k.seed_table(
-        r, h, bnd, dlo, dhi, upper, voc.lengths, voc.masks, voc.frag, shift, store, toff, tlo, thi, nxt, cur
+        r,
+        h,
+        bnd,
+        dlo,
+        dhi,
+        upper,
+        voc.lengths,
+        voc.masks,
+        voc.frag,
+        shift,
+        np.iinfo(store.dtype).max,
+        store,
+        toff,
+        tlo,
+        thi,
+        nxt,
+        cur,
     )
     return _SeedTable(store, toff, tlo, thi, shift, dlo, bnd, len(r) - len(h), int(at_start), int(entries))
 

@@ -30,7 +30,7 @@ _FLOOR_TABLE = np.array(
 _TABLE_INF = 1 << 30
 """Values of the heuristic on no path costing at most the upper bound."""
 _STORE_INF = 65535
-"""``_TABLE_INF`` as stored in the heuristic table (uint16, see ``_k_seed_table``)."""
+"""Largest value of the uint16 heuristic table (see ``_k_seed_table``)."""
 _CACHE_BITS = 16
 """The substitution-cost cache of the pruned search has ``2 ** _CACHE_BITS`` slots."""
 
@@ -439,7 +439,7 @@ def _k_sub_cached(a, b, chars, offs, frag, buf, ckey, cval):  # pragma: no cover
 
 
 def _k_seed_table(
-    r, h, bnd, dlo, dhi, upper, wlen, masks, frag, shift, store, toff, tlo, thi, nxt, cur
+    r, h, bnd, dlo, dhi, upper, wlen, masks, frag, shift, top, store, toff, tlo, thi, nxt, cur
 ):  # pragma: no cover
     """Backward DP of the seed heuristic, at every seed boundary and band diagonal.
 
@@ -468,11 +468,13 @@ def _k_seed_table(
     Storage (what the search reads): only the stretch ``tlo[s] .. thi[s]``
     (band positions ``p = d - dlo``) of each boundary is kept, as
     ``store[toff[s] + p]``: uint16, the value shifted right by ``shift`` bits
-    (rounded down, ``_STORE_INF`` for an infinite value), so that shifted
-    back it is still a lower bound, in half the memory of int32 (fresh memory
-    is what the first call in a process pays for most); the caller chooses
-    ``shift`` so that ``upper >> shift < _STORE_INF`` (or an int32 store and
-    ``shift = 0`` for exact values). Boundaries are packed
+    (rounded down), so that shifted back it is still a lower bound, in half
+    the memory of int32 (fresh memory is what the first call in a process
+    pays for most). The caller chooses ``shift`` so that ``upper >> shift <
+    _STORE_INF`` (or an int32 store and ``shift = 0`` for exact values), and
+    an infinite value is stored as ``top``, the largest value of the store's
+    type: shifted back it exceeds ``upper``, so the search needs no test to
+    prune the cells it reaches. Boundaries are packed
     from the end of ``store`` backwards. The DP
     itself runs on exact values in the two rows ``nxt`` and ``cur`` (int64,
     band width).
@@ -591,7 +593,7 @@ def _k_seed_table(
         toff[s] = pos - lo
         for p in range(lo, hi + 1):
             v = cur[p]
-            store[pos + p - lo] = _STORE_INF if v >= _TABLE_INF else v >> shift
+            store[pos + p - lo] = top if v >= _TABLE_INF else v >> shift
     at0 = cur[-dlo] if 0 <= -dlo < width else _TABLE_INF
     return at0, store.shape[0] - pos
 
@@ -600,8 +602,7 @@ def _k_seed_value(store, toff, tlo, thi, shift, s, p):  # pragma: no cover - com
     """The stored seed heuristic at boundary ``s``, band position ``p`` (``_TABLE_INF`` when infinite)."""
     if p < tlo[s] or p > thi[s]:
         return _TABLE_INF
-    q = np.int64(store[toff[s] + p])
-    return _TABLE_INF if q == _STORE_INF else q << shift
+    return np.int64(store[toff[s] + p]) << shift
 
 
 def _k_astar(
@@ -732,11 +733,7 @@ def _k_astar(
                 d = i - j
                 if i <= last:
                     pp = d - dlo
-                    hv = _TABLE_INF
-                    if tlo[s] <= pp <= thi[s]:
-                        q = np.int64(store[toff[s] + pp])
-                        if q != _STORE_INF:
-                            hv = q << shift
+                    hv = np.int64(store[toff[s] + pp]) << shift if tlo[s] <= pp <= thi[s] else _TABLE_INF
                 else:
                     x = d - end
                     hv = INDEL * (x if x >= 0 else -x)

@@ -12,11 +12,18 @@ aligners such as A*PA, Groot Koerkamp and Ivanov 2024, whose seed heuristic
 this adapts to weighted costs).
 
 Cost: the table has ``len(ref) / 2`` rows of band width; only the stretch of
-each row that can be finite is stored (4 bytes a value), about 20 MB at
-10,000 words and ~15% word errors. Its ~5 million values take most of the time of a
-certificate there (the substitution floors inside them dominate; the
-population count they use compiles to one instruction), and the search
-computes ~1.2 million cells instead of the band's 15 million. Its size is
+each row that can be finite is stored, as uint16 shifted right as far as
+the upper bound needs (rounded down, so still a lower bound; 2 bytes a
+value, about 10 MB at 10,000 words and ~15% word errors: fresh memory is
+what the first call in a process pays for in page faults). Its ~5 million
+values take most of the time of a certificate there; a value computes a
+seed's substitution floors only where neither the cheapest conceivable
+pair (a fragment's 100, any other pair's 200) nor moving diagonal decides
+it, and the search likewise tries that bound before a pair's floor and its
+edit distance. The search computes ~1.2 million cells instead of the
+band's 15 million. A search stopped by its cell budget is run again with
+the exact (int32) table, so that the lower bound it proves is that of the
+exact heuristic. Its size is
 what limits certification: a band ``U / 300`` diagonals wide grows with the
 square of the text length, so beyond ``SEED_TABLE_MAX`` entries (at ~15%
 word errors, about 20,000 words) no table is built. The proven lower bound
@@ -61,7 +68,7 @@ SEED_LENGTH = 2
 SEED_LENGTH_MAX = 8
 """Longest seed; beyond it the heuristic is not built (too coarse to prune: a seed costs at most 600)."""
 SEED_TABLE_MAX = 16_000_000
-"""Largest heuristic table (seed boundaries x band diagonals; only its finite part is stored, 4 bytes a value)."""
+"""Largest heuristic table (seed boundaries x band diagonals; only its finite part is stored, 2 bytes a value)."""
 SEARCH_MAX_CELLS = 64_000_000
 """Largest number of cells the pruned DP computes (one byte of traceback each)."""
 ABSENT_MAX = 6

@@ -556,6 +556,9 @@ def _k_seed_table(
                 if here >= move:
                     value = move
                 else:
+                    # First a bound of the floors without computing them (different
+                    # words: a fragment pair costs at least FRAGMENT, others
+                    # SUB_BASE), which mostly loses to moving already.
                     stay = 0
                     j = a - d
                     for t in range(seed):
@@ -563,10 +566,17 @@ def _k_seed_table(
                             stay = cap
                             break
                         if sw[t] != h[j]:
-                            stay += _k_pair_floor(sl[t], sm[t], sf[t], hl[j], hm[j], hf[j])
-                            if stay >= cap or here + stay >= move:
-                                break
+                            stay += FRAGMENT if sf[t] or hf[j] else SUB_BASE
                         j += 1
+                    if here + stay < move and stay < cap:
+                        stay = 0
+                        j = a - d
+                        for t in range(seed):
+                            if sw[t] != h[j]:
+                                stay += _k_pair_floor(sl[t], sm[t], sf[t], hl[j], hm[j], hf[j])
+                                if stay >= cap or here + stay >= move:
+                                    break
+                            j += 1
                     if stay > cap:
                         stay = cap
                     value = here + stay if here + stay < move else move
@@ -699,6 +709,7 @@ def _k_astar(
             j0 = 0
         jend = i - dlo if i - dlo < m else m
         ri = r[i - 1]
+        fi = frag[ri]
         lo = -1
         hi = -1
         rowlo[i] = j0
@@ -721,10 +732,14 @@ def _k_astar(
                 hj = h[j - 1]
                 c = prev[j - 1]
                 if ri != hj:
-                    # often enough to lose without an edit distance
-                    c += _k_pair_floor(wlen[ri], masks[ri], frag[ri], wlen[hj], masks[hj], frag[hj])
+                    # often enough to lose without an edit distance: first the
+                    # least any pair costs (FRAGMENT with a fragment, else
+                    # SUB_BASE), then the pair's floor
+                    c += FRAGMENT if fi or frag[hj] else SUB_BASE
                     if c < best:
-                        c = prev[j - 1] + _k_sub_cached(ri, hj, chars, offs, frag, buf, ckey, cval)
+                        c = prev[j - 1] + _k_pair_floor(wlen[ri], masks[ri], fi, wlen[hj], masks[hj], frag[hj])
+                        if c < best:
+                            c = prev[j - 1] + _k_sub_cached(ri, hj, chars, offs, frag, buf, ckey, cval)
                 if c < best:
                     best = c
                     step = 0

@@ -177,8 +177,8 @@ def _seed_table(
     toff = np.empty(nseeds + 1, np.int64)
     tlo = np.empty(nseeds + 1, np.int64)
     thi = np.empty(nseeds + 1, np.int64)
-    nxt = np.empty(width, np.int64)
-    cur = np.empty(width, np.int64)
+    nxt = np.empty(width + 2, np.int64)
+    cur = np.empty(width + 2, np.int64)
     at_start, entries = k.seed_table(
         r,
         h,

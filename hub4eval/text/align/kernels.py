@@ -477,7 +477,7 @@ def _k_seed_table(
     prune the cells it reaches. Boundaries are packed
     from the end of ``store`` backwards. The DP
     itself runs on exact values in the two rows ``nxt`` and ``cur`` (int64,
-    band width).
+    band width plus one ``_BIG`` on each side).
 
     Returns:
         (exact value at boundary 0 on diagonal 0, entries of ``store`` used).
@@ -517,7 +517,8 @@ def _k_seed_table(
             if lo == width:
                 lo = p
             hi = p
-        cur[p] = value
+        cur[p + 1] = value
+    nxt[0] = nxt[width + 1] = cur[0] = cur[width + 1] = _BIG
     pos = store.shape[0]
     plo = lo if lo < width else 0
     phi = hi if hi >= 0 else -1
@@ -540,18 +541,20 @@ def _k_seed_table(
                 sm[t] = masks[rw]
                 sf[t] = frag[rw]
             for p in range(plo, phi + 1):
-                move = _BIG
-                if p > 0:
-                    move = nxt[p - 1]
-                if p + 1 < width and nxt[p + 1] < move:
-                    move = nxt[p + 1]
+                # Band position p is at index p + 1 of the rows (padded with _BIG);
+                # unsigned indices spare numba's test for negative ones.
+                q = np.uint64(p)
+                move = nxt[q]
+                right = nxt[q + np.uint64(2)]
+                if right < move:
+                    move = right
                 move += INDEL
-                here = nxt[p]
+                here = nxt[q + np.uint64(1)]
                 d = dlo + p
                 spent = INDEL * (d if d >= 0 else -d)
                 least = here if here < move else move
                 if least + spent > upper:
-                    cur[p] = _TABLE_INF
+                    cur[q + np.uint64(1)] = _TABLE_INF
                     continue
                 if here >= move:
                     value = move
@@ -581,16 +584,16 @@ def _k_seed_table(
                         stay = cap
                     value = here + stay if here + stay < move else move
                 if value + spent > upper:
-                    cur[p] = _TABLE_INF
+                    cur[q + np.uint64(1)] = _TABLE_INF
                     continue
-                cur[p] = value
+                cur[q + np.uint64(1)] = value
                 if lo == width:
                     lo = p
                 hi = p
             # Guards: the next boundary reads up to two positions beyond this stretch.
             for p in (plo - 2, plo - 1, phi + 1, phi + 2):
                 if 0 <= p < width:
-                    cur[p] = _TABLE_INF
+                    cur[p + 1] = _TABLE_INF
         # Keep the stretch that can be finite.
         if lo == width:
             tlo[s] = 0
@@ -602,9 +605,9 @@ def _k_seed_table(
         thi[s] = hi
         toff[s] = pos - lo
         for p in range(lo, hi + 1):
-            v = cur[p]
-            store[pos + p - lo] = top if v >= _TABLE_INF else v >> shift
-    at0 = cur[-dlo] if 0 <= -dlo < width else _TABLE_INF
+            v = cur[np.uint64(p + 1)]
+            store[np.uint64(pos + p - lo)] = top if v >= _TABLE_INF else v >> shift
+    at0 = cur[1 - dlo] if 0 <= -dlo < width else _TABLE_INF
     return at0, store.shape[0] - pos
 
 

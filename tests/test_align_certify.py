@@ -4,6 +4,7 @@ remaining cost, and the pruned band DP returns the band DP's cost and columns (t
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -66,28 +67,36 @@ def prefix_costs(ref: list[str], hyp: list[str]) -> list[list[int]]:
     return [[back[len(ref) - i][len(hyp) - j] for j in range(len(hyp) + 1)] for i in range(len(ref) + 1)]
 
 
-@given(pair=related(), seed=st.integers(1, 4), slack=st.one_of(st.none(), st.integers(0, 1500)))
+@given(
+    pair=related(),
+    seed=st.integers(1, 4),
+    slack=st.one_of(st.none(), st.integers(0, 1500), st.integers(60_000, 200_000)),
+    exact_values=st.booleans(),
+)
 @PROPERTY
-def test_seed_heuristic_never_exceeds_the_remaining_cost(pair, seed: int, slack: int | None) -> None:
+def test_seed_heuristic_never_exceeds_the_remaining_cost(
+    pair, seed: int, slack: int | None, exact_values: bool
+) -> None:
     """h(i, j) (the table at the next seed boundary) <= the true cost of aligning the rest.
 
     Without an upper bound this holds at every cell; with one (the optimum plus
     ``slack``), at every cell through which some path costs at most the bound.
+    Both as stored for the search (uint16, rounded down when the bound is
+    large) and exactly (int32).
     """
     ref, hyp = pair
     k, rc, hc, voc, _ = coded(ref, hyp)
     n, m = len(ref), len(hyp)
     truth = remaining_costs(ref, hyp)
     upper = 10**9 if slack is None else truth[0][0] + slack
-    table = certify._seed_table(k, rc, hc, voc, -m, n, seed, upper)
+    table = certify._seed_table(k, rc, hc, voc, -m, n, certify._boundaries(n, seed), upper, exact_values)
+    assert (table.shift == 0) if exact_values else (upper >> table.shift) < kernels._STORE_INF
     prefix = prefix_costs(ref, hyp)
-    last = (n // seed) * seed
     for i in range(n + 1):
         for j in range(m + 1):
             if prefix[i][j] + truth[i][j] > upper:
                 continue
-            d = i - j
-            h = table.value(-(-i // seed), d) if i <= last else INDEL * abs(d - (n - m))
+            h = table.at(i, i - j)
             assert h <= truth[i][j], (i, j, h, truth[i][j])
 
 
@@ -238,3 +247,100 @@ def test_long_text_gets_a_meaningful_proven_gap(monkeypatch) -> None:
     assert al.gap == al.cost - certify._absent_bound(k, rc, hc, voc)
     # The length difference alone would leave a gap of ~99% of the cost.
     assert al.gap < 0.5 * al.cost
+
+
+# The stored table (uint16, rounded down) and the run check skipped after an early certificate.
+
+
+def _band_for(cost: int, n: int, m: int) -> tuple[int, int]:
+    w = exact._certifying_width(cost, n - m)
+    return max(min(0, n - m) - w, -m), min(max(0, n - m) + w, n)
+
+
+def test_stored_values_are_rounded_down_exact_values() -> None:
+    """Each stored value, shifted back, is the exact table's value rounded down to its unit: a lower bound."""
+    ref, hyp = noisy_text(11, 1500)
+    k, rc, hc, voc, _ = coded(ref, hyp)
+    n, m = len(ref), len(hyp)
+    upper = align_words(ref, hyp).cost + 900
+    assert upper >= 65534  # values above uint16's range: the table is stored shifted
+    dlo, dhi = _band_for(upper, n, m)
+    bnd = certify._boundaries(n, 2)
+    packed = certify._seed_table(k, rc, hc, voc, dlo, dhi, bnd, upper)
+    exact_table = certify._seed_table(k, rc, hc, voc, dlo, dhi, bnd, upper, exact=True)
+    assert packed.shift > 0 and exact_table.shift == 0 and packed.store.dtype == np.uint16
+    assert packed.at_start == exact_table.at_start
+    for s in range(0, len(bnd), 37):
+        for d in range(dlo, dhi + 1, 5):
+            want = exact_table.value(s, d)
+            got = packed.value(s, d)
+            assert got == (want >> packed.shift << packed.shift if want < kernels._TABLE_INF else want), (s, d)
+
+
+@given(budget=st.integers(0, 200_000))
+@settings(max_examples=25, deadline=None)
+def test_stopped_search_reports_the_exact_tables_bound(budget: int) -> None:
+    """A search stopped by its budget gives the lower bound of the exact table, not that of the rounded one."""
+    ref, hyp = noisy_text(12, 1500)
+    k, rc, hc, voc, _ = coded(ref, hyp)
+    n, m = len(ref), len(hyp)
+    upper = align_words(ref, hyp).cost + 600
+    dlo, dhi = _band_for(upper, n, m)
+    got = certify._certify(k, rc, hc, voc, upper, dlo, dhi, budget)
+    table = certify._seed_table(k, rc, hc, voc, dlo, dhi, certify._boundaries(n, 2), upper, exact=True)
+    want = certify._search(k, rc, hc, voc, table, upper, dlo, dhi, budget)
+    assert (got.complete, got.cost, got.lower) == (want.complete, want.cost, want.lower)
+    if got.complete:
+        for a, b in zip(got.columns, want.columns, strict=True):
+            assert np.array_equal(a, b)
+
+
+@given(seed=st.integers(0, 10**6), n=st.integers(2100, 3000), rate=st.sampled_from((0.05, 0.15, 0.3, 0.6)))
+@settings(max_examples=20, deadline=None)
+def test_early_certificate_changes_nothing(seed: int, n: int, rate: float) -> None:
+    """Certifying before the run check returns what the check followed by the certificate returns."""
+    from hub4eval.text.align import seeded
+
+    rng = np.random.default_rng(seed)
+    vocab = [f"w{i}" for i in range(60)] + ["uh", "w1-", "w2-"]
+    ref = [vocab[i] for i in rng.integers(0, 60, n)]
+    hyp: list[str] = []
+    for word in ref:
+        u = rng.random()
+        if u < rate / 3:
+            hyp.append(vocab[rng.integers(len(vocab))])
+        elif u < 2 * rate / 3:
+            hyp += ["uh", word]
+        elif u >= rate:
+            hyp.append(word)
+    got = align_words(ref, hyp)
+    calls = []
+    original = seeded._certify_cost
+
+    def first_fails(*args):
+        calls.append(1)
+        if len(calls) == 1:
+            return certify._Certificate(False, args[-1], 0, None, 0)  # as if the early search had failed
+        return original(*args)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(seeded, "_certify_cost", first_fails)
+        want = align_words(ref, hyp)
+    assert calls  # the seeded route, with runs to check
+    assert (got.cost, got.exact, got.gap) == (want.cost, want.exact, want.gap)
+    for a, b in ((got.ref_index, want.ref_index), (got.hyp_index, want.hyp_index), (got.kinds, want.kinds)):
+        assert np.array_equal(a, b)
+
+
+def test_exact_table_keeps_every_value_below_its_types_top() -> None:
+    """In the exact (int32) table only the type's largest value means infinite: 65,535 is a value like any other."""
+    k = kernels._kernels()
+    store = np.array([65535, np.iinfo(np.int32).max, 7], np.int32)
+    bounds = np.array([0], np.int64), np.array([0], np.int64), np.array([2], np.int64)
+    table = certify._SeedTable(store, *bounds, 0, 0, np.array([0], np.int64), 0, 0, 3)
+    assert [table.value(0, d) for d in range(4)] == [65535, kernels._TABLE_INF, 7, kernels._TABLE_INF]
+    assert int(k.seed_value(store, *bounds, 0, 0, 0)) == 65535
+    assert int(k.seed_value(store, *bounds, 0, 0, 1)) > 2**31 - 2  # prunes any cell: larger than any cost
+    packed = np.array([65535, 100], np.uint16)
+    assert int(k.seed_value(packed, *bounds, 3, 0, 0)) == 65535 << 3  # shifted back: above any bound it was made for
+    assert int(k.seed_value(packed, *bounds, 3, 0, 1)) == 800

@@ -44,6 +44,9 @@ Optimality guarantee (what ``Alignment.exact`` records):
    Then every run is checked (``_k_prune``, up to ``PRUNE_PASSES`` passes): a
    run is dropped when the optimal alignment of the window between its
    neighbouring runs, ignoring it, is cheaper than the two gaps around it.
+   (The certification below is tried first: when it proves the seeded cost
+   optimal, no run can be dropped, since a drop lowers the cost, and the
+   check is skipped; the result is the same.)
    The seeded cost ``C`` bounds the optimum from above, so any path that leaves
    the band of diagonals ``[min(0, n-m) - w, max(0, n-m) + w]`` costs at least
    ``300 * (|n-m| + 2w + 2)`` (it needs that many insertions and deletions).
@@ -88,7 +91,7 @@ Optimality guarantee (what ``Alignment.exact`` records):
 Memory is linear in ``len(ref) + len(hyp)``: the full matrix is used only up
 to ``FULL_CELLS`` cells (one byte of traceback per cell), bands up to
 ``BAND_MAX_CELLS`` cells, the certifying search up to ``SEED_TABLE_MAX``
-4-byte heuristic entries and ``SEARCH_MAX_CELLS`` cells, and Hirschberg's
+2-byte heuristic entries and ``SEARCH_MAX_CELLS`` cells, and Hirschberg's
 recursion keeps two cost rows.
 
 Kernels and caching: the DP kernels (the ``_k_*`` functions) are plain Python

@@ -12,11 +12,18 @@ aligners such as A*PA, Groot Koerkamp and Ivanov 2024, whose seed heuristic
 this adapts to weighted costs).
 
 Cost: the table has ``len(ref) / 2`` rows of band width; only the stretch of
-each row that can be finite is stored (4 bytes a value), about 20 MB at
-10,000 words and ~15% word errors. Its ~5 million values take most of the time of a
-certificate there (the substitution floors inside them dominate; the
-population count they use compiles to one instruction), and the search
-computes ~1.2 million cells instead of the band's 15 million. Its size is
+each row that can be finite is stored, as uint16 shifted right as far as
+the upper bound needs (rounded down, so still a lower bound; 2 bytes a
+value, about 10 MB at 10,000 words and ~15% word errors: fresh memory is
+what the first call in a process pays for in page faults). Its ~5 million
+values take most of the time of a certificate there; a value computes a
+seed's substitution floors only where neither the cheapest conceivable
+pair (a fragment's 100, any other pair's 200) nor moving diagonal decides
+it, and the search likewise tries that bound before a pair's floor and its
+edit distance. The search computes ~1.2 million cells instead of the
+band's 15 million. A search stopped by its cell budget is run again with
+the exact (int32) table, so that the lower bound it proves is that of the
+exact heuristic. Its size is
 what limits certification: a band ``U / 300`` diagonals wide grows with the
 square of the text length, so beyond ``SEED_TABLE_MAX`` entries (at ~15%
 word errors, about 20,000 words) no table is built. The proven lower bound
@@ -61,7 +68,7 @@ SEED_LENGTH = 2
 SEED_LENGTH_MAX = 8
 """Longest seed; beyond it the heuristic is not built (too coarse to prune: a seed costs at most 600)."""
 SEED_TABLE_MAX = 16_000_000
-"""Largest heuristic table (seed boundaries x band diagonals; only its finite part is stored, 4 bytes a value)."""
+"""Largest heuristic table (seed boundaries x band diagonals; only its finite part is stored, 2 bytes a value)."""
 SEARCH_MAX_CELLS = 64_000_000
 """Largest number of cells the pruned DP computes (one byte of traceback each)."""
 ABSENT_MAX = 6
@@ -93,14 +100,20 @@ def _seed_length(n: int, width: int) -> int:
     return max(SEED_LENGTH, need)
 
 
+def _boundaries(n: int, seed: int) -> np.ndarray:
+    """Rows of the seed boundaries: every ``seed`` rows, from 0 to the last multiple of ``seed`` <= ``n``."""
+    return np.arange(0, n // seed * seed + 1, seed, dtype=np.int64)
+
+
 @dataclass(frozen=True, eq=False)
 class _SeedTable:
     """The seed heuristic as the search reads it (see ``_k_seed_table``).
 
     Attributes:
-        store, toff, tlo, thi: the packed values (``kernels._k_seed_value``).
+        store, toff, tlo, thi, shift: the packed values (``kernels._k_seed_value``).
         dlo: the band's lowest diagonal (band position ``p = d - dlo``).
-        seed: words per seed.
+        bnd: the rows of the seed boundaries (increasing, from 0; ``bnd[s + 1] - bnd[s]``
+            words in seed ``s``).
         at_start: the exact value at boundary 0 on diagonal 0, a lower bound of the band optimum.
         entries: values stored.
     """
@@ -109,8 +122,10 @@ class _SeedTable:
     toff: np.ndarray
     tlo: np.ndarray
     thi: np.ndarray
+    shift: int
     dlo: int
-    seed: int
+    bnd: np.ndarray
+    end: int
     at_start: int
     entries: int
 
@@ -121,7 +136,14 @@ class _SeedTable:
         p = d - self.dlo
         if p < self.tlo[s] or p > self.thi[s]:
             return _TABLE_INF
-        return int(self.store[self.toff[s] + p])
+        q = int(self.store[self.toff[s] + p])
+        return _TABLE_INF if q == np.iinfo(self.store.dtype).max else q << self.shift
+
+    def at(self, i: int, d: int) -> int:
+        """The heuristic ``h`` of cell ``(i, i - d)`` as the search reads it: the next boundary's value, or after the last boundary the diagonal distance to the end."""
+        if i > self.bnd[-1]:
+            return INDEL * abs(d - self.end)
+        return self.value(int(np.searchsorted(self.bnd, i)), d)
 
 
 def _seed_table(
@@ -131,24 +153,52 @@ def _seed_table(
     voc: _Vocab,
     dlo: int,
     dhi: int,
-    seed: int,
+    bnd: np.ndarray,
     upper: int,
+    exact: bool = False,
 ) -> _SeedTable:
-    """The seed heuristic at every seed boundary and band diagonal (``_k_seed_table``)."""
-    n = len(r)
-    nseeds = n // seed
+    """The seed heuristic at every seed boundary ``bnd`` and band diagonal (``_k_seed_table``).
+
+    The values are stored as uint16, shifted right as far as ``upper`` needs
+    (rounded down: still lower bounds, in half the memory of int32), or
+    exactly as int32 when ``exact``.
+    """
+    from hub4eval.text.align.kernels import _STORE_INF
+
+    nseeds = len(bnd) - 1
     width = dhi - dlo + 1
+    shift = max(0, upper // (_STORE_INF - 1)).bit_length()  # upper >> shift < _STORE_INF
     # Only the touched part of this allocation becomes memory (the finite stretches).
-    store = np.empty((nseeds + 1) * width, np.int32)
+    if exact and shift:
+        store = np.empty((nseeds + 1) * width, np.int32)
+        shift = 0
+    else:
+        store = np.empty((nseeds + 1) * width, np.uint16)
     toff = np.empty(nseeds + 1, np.int64)
     tlo = np.empty(nseeds + 1, np.int64)
     thi = np.empty(nseeds + 1, np.int64)
-    nxt = np.empty(width, np.int64)
-    cur = np.empty(width, np.int64)
+    nxt = np.empty(width + 2, np.int64)
+    cur = np.empty(width + 2, np.int64)
     at_start, entries = k.seed_table(
-        r, h, seed, dlo, dhi, upper, voc.lengths, voc.masks, voc.frag, store, toff, tlo, thi, nxt, cur
+        r,
+        h,
+        bnd,
+        dlo,
+        dhi,
+        upper,
+        voc.lengths,
+        voc.masks,
+        voc.frag,
+        shift,
+        np.iinfo(store.dtype).max,
+        store,
+        toff,
+        tlo,
+        thi,
+        nxt,
+        cur,
     )
-    return _SeedTable(store, toff, tlo, thi, dlo, seed, int(at_start), int(entries))
+    return _SeedTable(store, toff, tlo, thi, shift, dlo, bnd, len(r) - len(h), int(at_start), int(entries))
 
 
 def _sub_cache() -> tuple[np.ndarray, np.ndarray]:
@@ -184,7 +234,31 @@ def _certify(
     seed = _seed_length(n, width)
     if seed > SEED_LENGTH_MAX or INDEL * (n + m) >= 2**31:
         return _Certificate(False, upper, min(upper, gap_only), None, 0)
-    table = _seed_table(k, r, h, voc, dlo, dhi, seed, upper)
+    bnd = _boundaries(n, seed)
+    table = _seed_table(k, r, h, voc, dlo, dhi, bnd, upper)
+    found = _search(k, r, h, voc, table, upper, dlo, dhi, max_cells)
+    if not found.complete and found.lower < upper and table.shift > 0:
+        # Stopped by the budget: its lower bound is that of the exact
+        # heuristic only with the exact values (the stored ones are rounded down).
+        table = _seed_table(k, r, h, voc, dlo, dhi, bnd, upper, exact=True)
+        found = _search(k, r, h, voc, table, upper, dlo, dhi, max_cells)
+    return found
+
+
+def _search(
+    k: SimpleNamespace,
+    r: np.ndarray,
+    h: np.ndarray,
+    voc: _Vocab,
+    table: _SeedTable,
+    upper: int,
+    dlo: int,
+    dhi: int,
+    max_cells: int,
+) -> _Certificate:
+    """The pruned band DP (``_k_astar``) with the heuristic ``table``; see ``_certify``."""
+    n, m = len(r), len(h)
+    gap_only = INDEL * abs(n - m)
     ckey, cval = _sub_cache()
     dirs = np.empty(max(0, max_cells), np.int8)
     rowlo = np.empty(n + 1, np.int64)
@@ -201,7 +275,8 @@ def _certify(
         dlo,
         dhi,
         upper,
-        seed,
+        table.bnd,
+        table.shift,
         table.store,
         table.toff,
         table.tlo,

@@ -28,7 +28,9 @@ _FLOOR_TABLE = np.array(
 )
 """``SUB_BASE + round(SUB_SPAN * d / mx)`` for short words (``d <= mx < _FLOOR_LEN``), without a division."""
 _TABLE_INF = 1 << 30
-"""Entries of the heuristic table on no path costing at most the upper bound (int32)."""
+"""Values of the heuristic on no path costing at most the upper bound."""
+_STORE_INF = 65535
+"""Largest value of the uint16 heuristic table (see ``_k_seed_table``)."""
 _CACHE_BITS = 16
 """The substitution-cost cache of the pruned search has ``2 ** _CACHE_BITS`` slots."""
 
@@ -436,7 +438,9 @@ def _k_sub_cached(a, b, chars, offs, frag, buf, ckey, cval):  # pragma: no cover
     return c
 
 
-def _k_seed_table(r, h, seed, dlo, dhi, upper, wlen, masks, frag, store, toff, tlo, thi, nxt, cur):  # pragma: no cover
+def _k_seed_table(
+    r, h, bnd, dlo, dhi, upper, wlen, masks, frag, shift, top, store, toff, tlo, thi, nxt, cur
+):  # pragma: no cover
     """Backward DP of the seed heuristic, at every seed boundary and band diagonal.
 
     The reference is cut into ``S = len(r) // seed`` seeds of ``seed`` words
@@ -463,20 +467,31 @@ def _k_seed_table(r, h, seed, dlo, dhi, upper, wlen, masks, frag, store, toff, t
 
     Storage (what the search reads): only the stretch ``tlo[s] .. thi[s]``
     (band positions ``p = d - dlo``) of each boundary is kept, as
-    ``store[toff[s] + p]`` (int32, ``_TABLE_INF`` for an infinite value),
-    boundaries packed from the end of ``store`` backwards. The DP
+    ``store[toff[s] + p]``: uint16, the value shifted right by ``shift`` bits
+    (rounded down), so that shifted back it is still a lower bound, in half
+    the memory of int32 (fresh memory is what the first call in a process
+    pays for most). The caller chooses ``shift`` so that ``upper >> shift <
+    _STORE_INF`` (or an int32 store and ``shift = 0`` for exact values), and
+    an infinite value is stored as ``top``, the largest value of the store's
+    type: shifted back it exceeds ``upper``, so the search needs no test to
+    prune the cells it reaches. Boundaries are packed
+    from the end of ``store`` backwards. The DP
     itself runs on exact values in the two rows ``nxt`` and ``cur`` (int64,
-    band width).
+    band width plus one ``_BIG`` on each side).
 
     Returns:
         (exact value at boundary 0 on diagonal 0, entries of ``store`` used).
     """
     n = r.shape[0]
     m = h.shape[0]
-    nseeds = n // seed
+    nseeds = bnd.shape[0] - 1
     width = dhi - dlo + 1
     end = n - m
     cap = 2 * INDEL
+    longest = 1
+    for s in range(nseeds):
+        if bnd[s + 1] - bnd[s] > longest:
+            longest = bnd[s + 1] - bnd[s]
     # The hypothesis words' lengths, buckets and fragment flags, in text order
     # (the inner loop walks the hypothesis).
     hl = np.empty(m, np.int64)
@@ -486,10 +501,10 @@ def _k_seed_table(r, h, seed, dlo, dhi, upper, wlen, masks, frag, store, toff, t
         hl[j] = wlen[h[j]]
         hm[j] = masks[h[j]]
         hf[j] = frag[h[j]]
-    sw = np.empty(seed, np.int64)
-    sl = np.empty(seed, np.int64)
-    sm = np.empty(seed, np.uint64)
-    sf = np.empty(seed, np.uint8)
+    sw = np.empty(longest, np.int64)
+    sl = np.empty(longest, np.int64)
+    sm = np.empty(longest, np.uint64)
+    sf = np.empty(longest, np.uint8)
     lo = width
     hi = -1
     for p in range(width):
@@ -502,14 +517,16 @@ def _k_seed_table(r, h, seed, dlo, dhi, upper, wlen, masks, frag, store, toff, t
             if lo == width:
                 lo = p
             hi = p
-        cur[p] = value
+        cur[p + 1] = value
+    nxt[0] = nxt[width + 1] = cur[0] = cur[width + 1] = _BIG
     pos = store.shape[0]
     plo = lo if lo < width else 0
     phi = hi if hi >= 0 else -1
     for s in range(nseeds, -1, -1):
         if s < nseeds:
             nxt, cur = cur, nxt
-            a = s * seed
+            a = bnd[s]
+            seed = bnd[s + 1] - a
             plo = lo - 1 if lo > 0 else 0
             phi = hi + 1 if hi + 1 < width else width - 1
             if lo == width:  # no finite value at the next boundary
@@ -524,22 +541,27 @@ def _k_seed_table(r, h, seed, dlo, dhi, upper, wlen, masks, frag, store, toff, t
                 sm[t] = masks[rw]
                 sf[t] = frag[rw]
             for p in range(plo, phi + 1):
-                move = _BIG
-                if p > 0:
-                    move = nxt[p - 1]
-                if p + 1 < width and nxt[p + 1] < move:
-                    move = nxt[p + 1]
+                # Band position p is at index p + 1 of the rows (padded with _BIG);
+                # unsigned indices spare numba's test for negative ones.
+                q = np.uint64(p)
+                move = nxt[q]
+                right = nxt[q + np.uint64(2)]
+                if right < move:
+                    move = right
                 move += INDEL
-                here = nxt[p]
+                here = nxt[q + np.uint64(1)]
                 d = dlo + p
                 spent = INDEL * (d if d >= 0 else -d)
                 least = here if here < move else move
                 if least + spent > upper:
-                    cur[p] = _TABLE_INF
+                    cur[q + np.uint64(1)] = _TABLE_INF
                     continue
                 if here >= move:
                     value = move
                 else:
+                    # First a bound of the floors without computing them (different
+                    # words: a fragment pair costs at least FRAGMENT, others
+                    # SUB_BASE), which mostly loses to moving already.
                     stay = 0
                     j = a - d
                     for t in range(seed):
@@ -547,24 +569,31 @@ def _k_seed_table(r, h, seed, dlo, dhi, upper, wlen, masks, frag, store, toff, t
                             stay = cap
                             break
                         if sw[t] != h[j]:
-                            stay += _k_pair_floor(sl[t], sm[t], sf[t], hl[j], hm[j], hf[j])
-                            if stay >= cap or here + stay >= move:
-                                break
+                            stay += FRAGMENT if sf[t] or hf[j] else SUB_BASE
                         j += 1
+                    if here + stay < move and stay < cap:
+                        stay = 0
+                        j = a - d
+                        for t in range(seed):
+                            if sw[t] != h[j]:
+                                stay += _k_pair_floor(sl[t], sm[t], sf[t], hl[j], hm[j], hf[j])
+                                if stay >= cap or here + stay >= move:
+                                    break
+                            j += 1
                     if stay > cap:
                         stay = cap
                     value = here + stay if here + stay < move else move
                 if value + spent > upper:
-                    cur[p] = _TABLE_INF
+                    cur[q + np.uint64(1)] = _TABLE_INF
                     continue
-                cur[p] = value
+                cur[q + np.uint64(1)] = value
                 if lo == width:
                     lo = p
                 hi = p
             # Guards: the next boundary reads up to two positions beyond this stretch.
             for p in (plo - 2, plo - 1, phi + 1, phi + 2):
                 if 0 <= p < width:
-                    cur[p] = _TABLE_INF
+                    cur[p + 1] = _TABLE_INF
         # Keep the stretch that can be finite.
         if lo == width:
             tlo[s] = 0
@@ -576,17 +605,17 @@ def _k_seed_table(r, h, seed, dlo, dhi, upper, wlen, masks, frag, store, toff, t
         thi[s] = hi
         toff[s] = pos - lo
         for p in range(lo, hi + 1):
-            v = cur[p]
-            store[pos + p - lo] = _TABLE_INF if v >= _TABLE_INF else v
-    at0 = cur[-dlo] if 0 <= -dlo < width else _TABLE_INF
+            v = cur[np.uint64(p + 1)]
+            store[np.uint64(pos + p - lo)] = top if v >= _TABLE_INF else v >> shift
+    at0 = cur[1 - dlo] if 0 <= -dlo < width else _TABLE_INF
     return at0, store.shape[0] - pos
 
 
-def _k_seed_value(store, toff, tlo, thi, s, p):  # pragma: no cover - compiled
+def _k_seed_value(store, toff, tlo, thi, shift, s, p):  # pragma: no cover - compiled
     """The stored seed heuristic at boundary ``s``, band position ``p`` (``_TABLE_INF`` when infinite)."""
     if p < tlo[s] or p > thi[s]:
         return _TABLE_INF
-    return np.int64(store[toff[s] + p])
+    return np.int64(store[toff[s] + p]) << shift
 
 
 def _k_astar(
@@ -595,7 +624,8 @@ def _k_astar(
     dlo,
     dhi,
     upper,
-    seed,
+    bnd,
+    shift,
     store,
     toff,
     tlo,
@@ -642,7 +672,8 @@ def _k_astar(
     if dhi > n:
         dhi = n
     end = n - m
-    last = (n // seed) * seed
+    nseeds = bnd.shape[0] - 1
+    last = bnd[nseeds]
     cap = dirs.shape[0]
     # Row 0: insertions only.
     lower = upper
@@ -656,7 +687,7 @@ def _k_astar(
         g = j * INDEL
         d = -j
         if last > 0:
-            hv = _k_seed_value(store, toff, tlo, thi, 0, d - dlo)
+            hv = _k_seed_value(store, toff, tlo, thi, shift, 0, d - dlo)
         else:
             x = d - end
             hv = INDEL * (x if x >= 0 else -x)
@@ -671,14 +702,17 @@ def _k_astar(
         if g + hv < lower:
             lower = g + hv
     rowstart[1] = used
+    s = 0
     for i in range(1, n + 1):
         prev, cur = cur, prev
-        s = (i + seed - 1) // seed
+        if s < nseeds and bnd[s] < i:  # the first boundary at or after row i
+            s += 1
         j0 = plo if plo > i - dhi else i - dhi
         if j0 < 0:
             j0 = 0
         jend = i - dlo if i - dlo < m else m
         ri = r[i - 1]
+        fi = frag[ri]
         lo = -1
         hi = -1
         rowlo[i] = j0
@@ -701,10 +735,14 @@ def _k_astar(
                 hj = h[j - 1]
                 c = prev[j - 1]
                 if ri != hj:
-                    # often enough to lose without an edit distance
-                    c += _k_pair_floor(wlen[ri], masks[ri], frag[ri], wlen[hj], masks[hj], frag[hj])
+                    # often enough to lose without an edit distance: first the
+                    # least any pair costs (FRAGMENT with a fragment, else
+                    # SUB_BASE), then the pair's floor
+                    c += FRAGMENT if fi or frag[hj] else SUB_BASE
                     if c < best:
-                        c = prev[j - 1] + _k_sub_cached(ri, hj, chars, offs, frag, buf, ckey, cval)
+                        c = prev[j - 1] + _k_pair_floor(wlen[ri], masks[ri], fi, wlen[hj], masks[hj], frag[hj])
+                        if c < best:
+                            c = prev[j - 1] + _k_sub_cached(ri, hj, chars, offs, frag, buf, ckey, cval)
                 if c < best:
                     best = c
                     step = 0
@@ -713,7 +751,7 @@ def _k_astar(
                 d = i - j
                 if i <= last:
                     pp = d - dlo
-                    hv = np.int64(store[toff[s] + pp]) if tlo[s] <= pp <= thi[s] else _TABLE_INF
+                    hv = np.int64(store[toff[s] + pp]) << shift if tlo[s] <= pp <= thi[s] else _TABLE_INF
                 else:
                     x = d - end
                     hv = INDEL * (x if x >= 0 else -x)

@@ -160,6 +160,13 @@ def _seeded(
     return out_r, out_h, out_k, seg_cost[0::2], exact
 
 
+def _certify_cost(k: SimpleNamespace, rc: np.ndarray, hc: np.ndarray, voc: _Vocab, cost: int) -> certify._Certificate:
+    """``_certify`` on the band that certifies an alignment costing ``cost`` (Ukkonen's width)."""
+    n, m = len(rc), len(hc)
+    w = _certifying_width(cost, n - m)
+    return _certify(k, rc, hc, voc, cost, min(0, n - m) - w, max(0, n - m) + w, certify.SEARCH_MAX_CELLS)
+
+
 def _align_codes(k: SimpleNamespace, rc: np.ndarray, hc: np.ndarray, voc: _Vocab) -> Alignment:
     """Align two coded sequences (the strategy of the module docstring)."""
     n, m = len(rc), len(hc)
@@ -167,38 +174,50 @@ def _align_codes(k: SimpleNamespace, rc: np.ndarray, hc: np.ndarray, voc: _Vocab
         cost, cr, ch, ck = _run_band(k, rc, hc, -m, n, voc, 0, 0)
         return Alignment(cr, ch, cost, ck, True)
     ar, ah, al = _anchor_runs(k, rc, hc, _anchor_length(rc, hc))
-    for _ in range(PRUNE_PASSES + 1):
-        out_r, out_h, out_k, gap_cost, exact = _seeded(k, rc, hc, voc, ar, ah, al)
-        if len(ar) == 0:
-            break
-        keep = np.ones(len(ar), dtype=np.bool_)
-        if _ == PRUNE_PASSES or not k.prune(
-            rc,
-            hc,
-            ar,
-            ah,
-            al,
-            gap_cost,
-            voc.chars,
-            voc.offs,
-            voc.frag,
-            voc.lengths,
-            voc.masks,
-            voc.maxlen,
-            PRUNE_MAX_CELLS,
-            keep,
-        ):
-            break
-        ar, ah, al = ar[keep], ah[keep], al[keep]
+    out_r, out_h, out_k, gap_cost, exact = _seeded(k, rc, hc, voc, ar, ah, al)
+    first = int(gap_cost.sum())
+    early = None
+    if len(ar):
+        # Certify before checking the runs: when the search finds this cost
+        # optimal, no run can be dropped (a drop lowers the cost), so the
+        # check would keep them all and certify this same cost again.
+        early = _certify_cost(k, rc, hc, voc, first)
+    if early is None or not (early.complete and early.cost == first):
+        for passes in range(PRUNE_PASSES + 1):
+            if passes:
+                out_r, out_h, out_k, gap_cost, exact = _seeded(k, rc, hc, voc, ar, ah, al)
+            if len(ar) == 0:
+                break
+            keep = np.ones(len(ar), dtype=np.bool_)
+            if passes == PRUNE_PASSES or not k.prune(
+                rc,
+                hc,
+                ar,
+                ah,
+                al,
+                gap_cost,
+                voc.chars,
+                voc.offs,
+                voc.frag,
+                voc.lengths,
+                voc.masks,
+                voc.maxlen,
+                PRUNE_MAX_CELLS,
+                keep,
+            ):
+                break
+            ar, ah, al = ar[keep], ah[keep], al[keep]
     cost = int(gap_cost.sum())
     if exact and len(ar) == 0:
         return Alignment(out_r, out_h, cost, out_k, True)
     # The seeded cost bounds the optimum: the band that certifies it
-    # (Ukkonen), searched with the cells the seed heuristic prunes skipped.
+    # (Ukkonen), searched with the cells the seed heuristic prunes skipped
+    # (each drop lowers the cost, so the same cost means the same runs and
+    # the same certificate).
     n, m = len(rc), len(hc)
     w = _certifying_width(cost, n - m)
     dlo, dhi = min(0, n - m) - w, max(0, n - m) + w
-    cert = _certify(k, rc, hc, voc, cost, dlo, dhi, certify.SEARCH_MAX_CELLS)
+    cert = early if early is not None and cost == first else _certify_cost(k, rc, hc, voc, cost)
     if cert.complete and cert.columns is not None:
         if cert.cost < cost or _band_cells(n, m, dlo, dhi) <= budgets.BAND_MAX_CELLS:
             cr, ch, ck = cert.columns

@@ -230,3 +230,14 @@ def test_runs_cut_a_long_text_between_spans_only():
     assert smallest == [((3, 8), [(3, 8)]), ((15, 18), [(15, 18)]), ((25, 32), [(25, 32)])]
     # spans out of order or touching: one run over the whole text
     assert list(token_arrays._runs(text, spans[::-1])) == [((0, len(text)), spans[::-1])]
+
+
+@given(st.lists(st.integers(0, 4), max_size=20), st.integers(-25, 25), st.integers(-25, 25))
+def test_keys_read_where_asked_are_the_list_of_keys(ids, start, stop):
+    from hub4eval.text.columns import _Keys
+
+    keys = ["a", "b", "c", "d", "e"]
+    lazy, listed = _Keys(keys, np.array(ids, np.int32)), [keys[i] for i in ids]
+    assert len(lazy) == len(listed)
+    assert [lazy[i] for i in range(len(ids))] == listed
+    assert lazy[start:stop] == listed[start:stop]

@@ -97,7 +97,9 @@ class TokenArray(Sequence[Token]):
 
     @classmethod
     def concatenate(cls, parts: Sequence[TokenArray], words: list[str]) -> TokenArray:
-        """The tokens of ``parts`` one after the other (all coded with ``words``)."""
+        """The tokens of ``parts`` one after the other (all coded with ``words``); one part is not copied."""
+        if len(parts) == 1 and parts[0].words is words:
+            return parts[0]
         forms: dict[int, str] = {}
         position = 0
         for part in parts:

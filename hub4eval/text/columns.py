@@ -358,7 +358,7 @@ class _Keys(Sequence[str]):
 def _columns(index: np.ndarray, size: int) -> np.ndarray:
     """Column of each token, from the per-column token indices (-1: gap)."""
     present = np.flatnonzero(index >= 0)
-    columns = np.zeros(size, dtype=np.int64)
+    columns = np.zeros(size, dtype=np.int32 if len(index) < 2**31 else np.int64)  # 4 bytes a token
     columns[index[present]] = present
     return columns
 

@@ -186,6 +186,41 @@ def test_split_path_any_thresholds(ref, hyp, base, t, w, g, cap):
     assert as_tuples(got) == expected
 
 
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    ref=st.lists(st.integers(0, 3), max_size=80),
+    hyp=st.lists(st.integers(0, 3), max_size=80),
+    base=st.sampled_from([4, 16, 64]),
+    wide=st.booleans(),
+)
+def test_int32_codes_and_either_work_type_give_the_full_dp(ref, hyp, base, wide):
+    # the align path passes the token ids (int32) as codes, and the passes share
+    # int32 work arrays unless the costs could overflow them (then int64)
+    a, b = np.array(ref, np.int32), np.array(hyp, np.int32)
+    expected = sw._base_align(a.astype(np.int64), b.astype(np.int64), 0, len(a), 0, len(b))[:3]
+    old = sw._INT32_COSTS
+    try:
+        sw._INT32_COSTS = 0 if wide else old
+        with forced_split(base):
+            got = sw._align_codes(a, b)
+    finally:
+        sw._INT32_COSTS = old
+    assert [x.tolist() for x in got] == [x.tolist() for x in expected]
+
+
+def test_work_arrays_are_int32_only_while_every_cost_fits():
+    assert sw._work(10, 20, 2)[0].dtype == np.int32 and len(sw._work(10, 20, 5)) == 5
+    assert len(sw._work(10, 20, 1)[0]) == 21
+    old = sw._INT32_COSTS
+    try:
+        sw._INT32_COSTS = 3 * 30
+        assert sw._work(10, 20, 1)[0].dtype == np.int64
+        sw._INT32_COSTS = 3 * 30 + 1
+        assert sw._work(10, 20, 1)[0].dtype == np.int32
+    finally:
+        sw._INT32_COSTS = old
+
+
 def test_default_path_equals_full_dp_medium():
     """Medium inputs through the default machinery (only the base-case area is
     lowered) against the numba full-matrix DP, incl. tie-heavy vocabularies."""

@@ -170,3 +170,74 @@ def test_array_tokens_equal_the_document_tokens(documents, case_sensitive, spoke
         assert got == expected
         assert got.ids.tolist() == expected.ids.tolist()
     assert vocabulary.words == expected_vocabulary.words
+
+
+_LINE_WORDS = st.sampled_from(["alpha", "Beta", "gamma2", "h-", "U.S.", "can't", "--", ".", "uh", "x"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.lists(_LINE_WORDS, max_size=6), max_size=12),
+    st.sampled_from(["<s>", "\n", "é", " <p> "]),
+    st.integers(0, 30),
+    st.booleans(),
+)
+def test_a_long_text_read_in_runs_gives_the_tokens_read_at_once(lines, between, chunk, case_sensitive):
+    # the unsegmented hypothesis is tokenized a run of spans at a time; the
+    # tokens, their codes and the vocabulary must be those of one reading
+    import hub4eval.text.token_arrays as token_arrays
+
+    text, spans = "", []
+    for line in lines:
+        text += between
+        spans.append((len(text), len(text) + len(" ".join(line))))
+        text += " ".join(line)
+    text += between
+
+    def read(size: int) -> tuple[TokenArray, Vocabulary]:
+        old = token_arrays._CHUNK_CHARS
+        token_arrays._CHUNK_CHARS = size
+        try:
+            vocabulary = Vocabulary()
+            vocabulary.code("x")  # a word seen before
+            return token_arrays.tokenize_array(text, spans, vocabulary, case_sensitive=case_sensitive), vocabulary
+        finally:
+            token_arrays._CHUNK_CHARS = old
+
+    (in_runs, runs_vocabulary), (at_once, vocabulary) = read(chunk), read(1 << 62)
+    assert in_runs == at_once == tokenize(text, spans, case_sensitive=case_sensitive)
+    for name in ("ids", "starts", "ends", "flags"):
+        assert getattr(in_runs, name).tolist() == getattr(at_once, name).tolist()
+        assert getattr(in_runs, name).dtype == getattr(at_once, name).dtype
+    assert in_runs.forms == at_once.forms
+    assert runs_vocabulary.words == vocabulary.words
+
+
+def test_runs_cut_a_long_text_between_spans_only():
+    import hub4eval.text.token_arrays as token_arrays
+
+    text = "<s> a b </s><s> c </s><s> d e f </s>"
+    spans = [(3, 8), (15, 18), (25, 32)]
+    old = token_arrays._CHUNK_CHARS
+    try:
+        token_arrays._CHUNK_CHARS = 15
+        runs = list(token_arrays._runs(text, spans))
+        token_arrays._CHUNK_CHARS = 2
+        smallest = list(token_arrays._runs(text, spans))
+    finally:
+        token_arrays._CHUNK_CHARS = old
+    assert runs == [((3, 18), [(3, 8), (15, 18)]), ((25, 32), [(25, 32)])]
+    assert smallest == [((3, 8), [(3, 8)]), ((15, 18), [(15, 18)]), ((25, 32), [(25, 32)])]
+    # spans out of order or touching: one run over the whole text
+    assert list(token_arrays._runs(text, spans[::-1])) == [((0, len(text)), spans[::-1])]
+
+
+@given(st.lists(st.integers(0, 4), max_size=20), st.integers(-25, 25), st.integers(-25, 25))
+def test_keys_read_where_asked_are_the_list_of_keys(ids, start, stop):
+    from hub4eval.text.columns import _Keys
+
+    keys = ["a", "b", "c", "d", "e"]
+    lazy, listed = _Keys(keys, np.array(ids, np.int32)), [keys[i] for i in ids]
+    assert len(lazy) == len(listed)
+    assert [lazy[i] for i in range(len(ids))] == listed
+    assert lazy[start:stop] == listed[start:stop]

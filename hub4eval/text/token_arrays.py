@@ -97,7 +97,9 @@ class TokenArray(Sequence[Token]):
 
     @classmethod
     def concatenate(cls, parts: Sequence[TokenArray], words: list[str]) -> TokenArray:
-        """The tokens of ``parts`` one after the other (all coded with ``words``)."""
+        """The tokens of ``parts`` one after the other (all coded with ``words``); one part is not copied."""
+        if len(parts) == 1 and parts[0].words is words:
+            return parts[0]
         forms: dict[int, str] = {}
         position = 0
         for part in parts:
@@ -183,6 +185,10 @@ def _byte_tables() -> tuple[np.ndarray, np.ndarray]:
 _BLANK, _OTHER = _byte_tables()
 
 
+_CHUNK_CHARS = 1 << 20
+"""Spans of a long text are read this many characters at a time (a 40 MB text took 2 GB at once)."""
+
+
 def tokenize_array(
     text: str,
     spans: Sequence[tuple[int, int]],
@@ -198,26 +204,99 @@ def tokenize_array(
     is its lower-cased self, with its span and no flags; no :class:`Token` is
     made for it. The other words (``buni-``, ``U.S.``) are read one by one as
     the tokenizer reads them. Anything else takes the tokenizer.
+
+    A long text (an unsegmented hypothesis) is read in runs of spans of about
+    :data:`_CHUNK_CHARS` characters, so that the per-character arrays and the
+    word lists of only one run are alive at a time; the result is the same.
     """
     pieces = " ".join(text[start:end] for start, end in spans)
     if not pieces.isascii() or "(" in pieces or ")" in pieces:
         words_of = tokenize(text, spans, keep_punctuation=keep_punctuation, case_sensitive=case_sensitive)
         return TokenArray.of(words_of, vocabulary)
-    size = len(text)
+    del pieces
+    offsets = np.int64 if len(text) >= 2**31 else np.int32
+    ids, starts, ends = [], [], []
+    edits: list[tuple[int, int, Sequence[Token]]] = []
+    count = 0
+    for window, run in _runs(text, spans):
+        run_ids, run_starts, run_ends, unusual = _plain_words(text, window, run, vocabulary, case_sensitive)
+        ids.append(run_ids)
+        starts.append(run_starts.astype(offsets))
+        ends.append(run_ends.astype(offsets))
+        for i, raw in unusual:  # no parenthesis: the depth stays 0
+            new, _ = raw_word_tokens(raw, int(run_starts[i]), 0, keep_punctuation, case_sensitive)
+            edits.append((count + i, count + i + 1, new))
+        count += len(run_ids)
+    tokens = TokenArray(
+        vocabulary.words,
+        np.concatenate(ids) if len(ids) > 1 else ids[0],
+        np.concatenate(starts) if len(starts) > 1 else starts[0],
+        np.concatenate(ends) if len(ends) > 1 else ends[0],
+        np.zeros(count, np.uint8),
+        {},
+    )
+    del ids, starts, ends
+    return splice(tokens, edits, vocabulary)
+
+
+def _runs(text: str, spans: Sequence[tuple[int, int]]) -> Iterator[tuple[tuple[int, int], Sequence[tuple[int, int]]]]:
+    """([start, end) of the text, its spans) per run of about :data:`_CHUNK_CHARS` characters of spans.
+
+    A text is cut only between two spans with a character between them (no
+    word crosses the cut), and only when its spans are in order; otherwise,
+    and when there is nothing to cut, it is one run over the whole text.
+    """
     bounds = np.array(spans, dtype=np.int64).reshape(-1, 2)
+    if len(bounds) < 2 or int(bounds[-1, 1] - bounds[0, 0]) <= _CHUNK_CHARS:
+        yield (0, len(text)), spans
+        return
+    ordered = bool((bounds[:, 0] <= bounds[:, 1]).all() and (bounds[:-1, 1] < bounds[1:, 0]).all())
+    if not ordered or bounds[0, 0] < 0 or bounds[-1, 1] > len(text):
+        yield (0, len(text)), spans
+        return
+    first = 0
+    for k in range(1, len(spans)):
+        if spans[k][1] - spans[first][0] > _CHUNK_CHARS:
+            yield (spans[first][0], spans[k - 1][1]), spans[first:k]
+            first = k
+    yield (spans[first][0], spans[-1][1]), spans[first:]
+
+
+def _plain_words(
+    text: str,
+    window: tuple[int, int],
+    spans: Sequence[tuple[int, int]],
+    vocabulary: Vocabulary,
+    case_sensitive: bool,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[tuple[int, str]]]:
+    """The words of ``spans`` (all inside ``window``): ids, text offsets, and (index, raw word) of the unusual ones.
+
+    Words are coded by ``vocabulary`` in the order they first appear; an
+    unusual word (not only letters and digits) is coded as it stands here and
+    replaced by its tokens afterwards.
+    """
+    lo, hi = window
+    size = hi - lo
+    bounds = np.array(spans, dtype=np.int64).reshape(-1, 2) - lo
     inside = np.bincount(bounds[:, 0], minlength=size + 1) - np.bincount(bounds[:, 1], minlength=size + 1)
     outside = np.cumsum(inside[:size]) == 0
-    if text.isascii():
-        codes = np.frombuffer(text.encode("ascii"), np.uint8)
+    del inside
+    part = text[lo:hi]
+    if part.isascii():
+        codes = np.frombuffer(part.encode("ascii"), np.uint8)
     else:  # characters outside the spans are blanks here
         codes = np.full(size, 32, np.uint8)
-        for start, end in spans:
-            codes[start:end] = np.frombuffer(text[start:end].encode("ascii"), np.uint8)
+        for start, end in bounds.tolist():
+            codes[start:end] = np.frombuffer(part[start:end].encode("ascii"), np.uint8)
+    del part
     blank = _BLANK[codes] | outside
     edges = np.flatnonzero(np.diff(np.concatenate(([True], blank, [True])).view(np.int8)))
+    del blank
     starts, ends = edges[0::2], edges[1::2]
+    pieces = " ".join(text[start:end] for start, end in spans)
     raw_words = pieces.split()
     words = raw_words if case_sensitive else pieces.lower().split()
+    del pieces
     n = len(words)
     ids = vocabulary.ids
     try:
@@ -227,19 +306,10 @@ def tokenize_array(
             if word not in ids:
                 vocabulary.code(word)
         word_ids = np.fromiter(map(ids.__getitem__, words), np.int32, n)
-    offsets = np.int64 if size >= 2**31 else np.int32
-    tokens = TokenArray(
-        vocabulary.words, word_ids, starts.astype(offsets), ends.astype(offsets), np.zeros(n, np.uint8), {}
-    )
+    del words
     other = np.concatenate(([0], np.cumsum(_OTHER[codes] & ~outside)))
-    unusual = np.flatnonzero(other[ends] > other[starts]).tolist()
-    if not unusual:
-        return tokens
-    edits = []
-    for i in unusual:  # no parenthesis: the depth stays 0
-        new, _ = raw_word_tokens(raw_words[i], int(starts[i]), 0, keep_punctuation, case_sensitive)
-        edits.append((i, i + 1, new))
-    return splice(tokens, edits, vocabulary)
+    unusual = [(i, raw_words[i]) for i in np.flatnonzero(other[ends] > other[starts]).tolist()]
+    return word_ids, starts + lo, ends + lo, unusual
 
 
 def splice(tokens: TokenArray, edits: Sequence[tuple[int, int, Sequence[Token]]], vocabulary: Vocabulary) -> TokenArray:

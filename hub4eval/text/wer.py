@@ -224,8 +224,11 @@ def _base_align(a, b, i0, i1, j0, j1):
 
 
 @njit(cache=True)
-def _forward_split(a, b, i0, i1, j0, j1, t, mid, hrow):
+def _forward_split(a, b, i0, i1, j0, j1, t, mid, hrow, prev, cur, plab, clab, midval):
     """Pruned forward pass over the sub-rectangle (local coords r, c).
+
+    ``prev cur plab clab midval``: work arrays of at least C + 1 cells (any
+    contents), of an integer type that holds every cost (3 * (R + C)).
 
     Cells are kept while g + h <= t, h = max(hrow[r], 3*|Delta - (r - c)|)
     (admissible).  From row `mid` on, each cell carries the column at which
@@ -237,11 +240,6 @@ def _forward_split(a, b, i0, i1, j0, j1, t, mid, hrow):
     C = j1 - j0
     Delta = R - C
     INF = np.int64(1) << np.int64(60)
-    prev = np.empty(C + 1, np.int64)
-    cur = np.empty(C + 1, np.int64)
-    plab = np.empty(C + 1, np.int64)
-    clab = np.empty(C + 1, np.int64)
-    midval = np.empty(C + 1, np.int64)
     cells = 0
     # row 0
     plo = 0
@@ -336,15 +334,17 @@ def _forward_split(a, b, i0, i1, j0, j1, t, mid, hrow):
     if not (plo <= C and C <= phi):
         return np.int64(-1), np.int64(-1), np.int64(-1), cells
     lab = plab[C]
-    return prev[C], lab, midval[lab], cells
+    return np.int64(prev[C]), np.int64(lab), np.int64(midval[lab]), cells
 
 
 @njit(cache=True)
-def _guide_pass(a, b, W, track):
+def _guide_pass(a, b, W, track, prev, cur):
     """Band DP used only to get an upper bound on the optimum and a rough
     per-row path position.  Row window: +-W around the previous row's cheapest
     cell, widened to also cover +-W around `track[r]` (anchor track; empty
     array = none); if the two disagree by more than 4W the track wins.
+
+    ``prev cur``: work arrays as for :func:`_forward_split` (m + 1 cells).
 
     Returns (cost of the best path inside the band -- a real path, hence an
     upper bound on the optimum --, per-row column of the cheapest cell)."""
@@ -352,8 +352,6 @@ def _guide_pass(a, b, W, track):
     m = b.shape[0]
     has_track = track.shape[0] == n + 1
     INF = np.int64(1) << np.int64(60)
-    prev = np.empty(m + 1, np.int64)
-    cur = np.empty(m + 1, np.int64)
     centers = np.empty(n + 1, np.int64)
     plo = 0
     phi = min(m, W)
@@ -428,7 +426,7 @@ def _guide_pass(a, b, W, track):
         cur = tmp
         plo = lo
         phi = hi
-    return prev[m], centers
+    return np.int64(prev[m]), centers
 
 
 @njit(cache=True)
@@ -716,6 +714,16 @@ def _zero_heuristic():
     return _Heuristic(np.zeros(0, np.int64), 1)
 
 
+_INT32_COSTS = 2**31 - 8
+"""Costs (at most 3 * (len(ref) + len(hyp)): every path's) below this fit the int32 work arrays."""
+
+
+def _work(n: int, m: int, count: int) -> list[np.ndarray]:
+    """``count`` work arrays of m + 1 cells for the passes, int32 when every cost fits (half the memory)."""
+    kind = np.int32 if 3 * (n + m) < _INT32_COSTS else np.int64
+    return [np.empty(m + 1, kind) for _ in range(count)]
+
+
 def _align_codes(a: np.ndarray, b: np.ndarray, use_chunks: bool = True, stats: dict | None = None):
     n, m = len(a), len(b)
     if n == 0 or m == 0:
@@ -732,19 +740,21 @@ def _align_codes(a: np.ndarray, b: np.ndarray, use_chunks: bool = True, stats: d
     track = np.zeros(0, np.int64)
     if use_chunks and n >= 2 * _CHUNK_T and m >= 2:
         V = int(max(a.max(), b.max())) + 1
-        hkeys = b[:-1] * np.int64(V) + b[1:]
+        hkeys = np.multiply(b[:-1], np.int64(V), dtype=np.int64)  # int64 whatever the codes' type
+        hkeys += b[1:]
         order = np.argsort(hkeys, kind="stable")
         hkeys = hkeys[order]
-        hpos = order.astype(np.int64)
+        hpos = order.astype(np.int64, copy=False)  # argsort's own array (no copy of 8 bytes a word)
         del order
         track = _anchor_track(a, b, _CHUNK_T, hkeys, hpos, np.int64(V), _BIGRAM_CAP, 8, 6)
-        upper, centers = _guide_pass(a, b, _GUIDE_W, track)
+        upper, centers = _guide_pass(a, b, _GUIDE_W, track, *_work(n, m, 2))
         lbs = _chunk_lower_bounds(a, b, _CHUNK_T, centers, _CHUNK_W, hkeys, hpos, np.int64(V), _BIGRAM_CAP)
         heur = _Heuristic(lbs, _CHUNK_T)
         del hkeys, hpos
     else:
-        upper, centers = _guide_pass(a, b, _GUIDE_W, track)
+        upper, centers = _guide_pass(a, b, _GUIDE_W, track, *_work(n, m, 2))
     del centers, track
+    work = _work(n, m, 5)  # one set for every pass (a pass reads only cells it wrote)
     if stats is not None:
         stats["upper_bound"] = int(upper)
         stats["chunk_lb_total"] = int(heur.prefix[-1])
@@ -771,7 +781,7 @@ def _align_codes(a: np.ndarray, b: np.ndarray, use_chunks: bool = True, stats: d
             continue
         mid = R // 2
         hrow = heur.hrow(i0, i1)
-        cost, col, cmid, cells = _forward_split(a, b, i0, i1, j0, j1, np.int64(t), mid, hrow)
+        cost, col, cmid, cells = _forward_split(a, b, i0, i1, j0, j1, np.int64(t), mid, hrow, *work)
         if stats is not None:
             stats["cells"] += int(cells)
             stats["passes"] += 1
@@ -786,9 +796,15 @@ def _align_codes(a: np.ndarray, b: np.ndarray, use_chunks: bool = True, stats: d
         # process top first: push bottom, then top
         stack.append((i0 + mid, i1, j0 + int(col), j1, int(cost - cmid)))
         stack.append((i0, i0 + mid, j0, j0 + int(col), int(cmid)))
-    ops = np.concatenate([p[0] for p in pieces])
-    ri = np.concatenate([p[1] for p in pieces])
-    hj = np.concatenate([p[2] for p in pieces])
+    del work
+    # one column at a time, each freed once joined: pieces and all three joined were 34 bytes a column
+    ops_pieces, ri_pieces, hj_pieces = (list(column) for column in zip(*pieces, strict=True))
+    del pieces
+    ops = np.concatenate(ops_pieces)
+    del ops_pieces
+    ri = np.concatenate(ri_pieces)
+    del ri_pieces
+    hj = np.concatenate(hj_pieces)
     return ops, ri, hj
 
 
@@ -926,12 +942,12 @@ def _codes(ref: Sequence[Any], hyp: Sequence[Any], *, shared: bool = False) -> t
     if not (isinstance(ref, TokenArray) and isinstance(hyp, TokenArray)):
         a, b, _ = _encode([t.text for t in ref], [t.text for t in hyp])
         return a, b
-    a, b = ref.ids.astype(np.int64), hyp.ids.astype(np.int64)
+    a, b = ref.ids, hyp.ids  # the kernels take any integer codes: no copy (int32, the ids' own type)
     if shared or (len(a) + 1) * (len(b) + 1) <= _BASE_AREA or not len(a) or not len(b):
         return a, b
     both = np.concatenate((a, b))
     _, first, inverse = np.unique(both, return_index=True, return_inverse=True)
-    rank = np.empty(len(first), np.int64)
+    rank = np.empty(len(first), np.int32)  # int32 like the ids (one compiled form of the kernels)
     rank[np.argsort(first, kind="stable")] = np.arange(len(first))
     codes = rank[inverse.reshape(-1)]
     return codes[: len(a)], codes[len(a) :]

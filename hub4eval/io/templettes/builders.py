@@ -89,8 +89,9 @@ class InstanceBuilder(Checks):
 
     Each INSTANCE token is a header line and the slot, fill and '/' lines
     under it; :meth:`start` gets them all from the grammar's lexer
-    (``reader.instance_tokens``) and builds the instances in file order.  An instance made only of usual lines is read
-    in one go (:meth:`_usual_instance`).  Any other is read by
+    (``reader.instance_tokens``) and builds the instances in file order.  An
+    instance made only of usual lines is read in one go
+    (:meth:`_usual_instance`).  Any other is read by
     :meth:`_general_instance`, which walks its lines with the regular
     expressions above, groups them into slots and fill-alternatives as the
     grammar's comment describes, and positions every piece: the line is the

@@ -100,6 +100,84 @@ def test_seed_heuristic_never_exceeds_the_remaining_cost(
             assert h <= truth[i][j], (i, j, h, truth[i][j])
 
 
+def reference_seed_table(k, rc, hc, voc, bnd, dlo: int, dhi: int, upper: int) -> list[dict[int, int]]:
+    """The seed heuristic's recurrence written out plainly: per boundary, {band position: finite value}.
+
+    At the last boundary the diagonal distance to the end; before it, on each
+    diagonal, the least of moving one diagonal (the next boundary's value
+    beside, plus an insertion or deletion) and staying (the next boundary's
+    value on the diagonal, plus the seed's substitution floors, at most
+    ``2 * INDEL``, or ``2 * INDEL`` where the seed leaves the hypothesis); a
+    value whose diagonal alone costs more than ``upper`` beside it is
+    infinite, and only positions next to a finite value are reached.
+    """
+    n, m = len(rc), len(hc)
+    inf = kernels._TABLE_INF
+
+    def floor(a: int, b: int) -> int:
+        if a == b:
+            return 0
+        return int(k.pair_floor(voc.lengths[a], voc.masks[a], voc.frag[a], voc.lengths[b], voc.masks[b], voc.frag[b]))
+
+    width = dhi - dlo + 1
+    last = {}
+    for p in range(width):
+        d = dlo + p
+        value = INDEL * abs(d - (n - m))
+        if value + INDEL * abs(d) <= upper:
+            last[p] = value
+    rows = [last]
+    for s in range(len(bnd) - 2, -1, -1):
+        nxt = rows[-1]
+        row = {}
+        reach = {q for p in nxt for q in (p - 1, p, p + 1) if 0 <= q < width}
+        for p in sorted(reach):
+            d = dlo + p
+            move = min(nxt.get(p - 1, inf), nxt.get(p + 1, inf)) + INDEL
+            stay = 0
+            for t in range(int(bnd[s + 1] - bnd[s])):
+                i, j = int(bnd[s]) + t, int(bnd[s]) + t - d
+                if not 0 <= j < m:
+                    stay = 2 * INDEL
+                    break
+                stay += floor(int(rc[i]), int(hc[j]))
+            value = min(nxt.get(p, inf) + min(stay, 2 * INDEL), move)
+            if value + INDEL * abs(d) <= upper:
+                row[p] = value
+        rows.append(row)
+    return rows[::-1]
+
+
+@given(
+    pair=related(max_size=30),
+    seed=st.integers(1, 4),
+    slack=st.one_of(st.none(), st.integers(0, 1500)),
+    widen=st.integers(0, 30),
+)
+@PROPERTY
+def test_seed_table_is_its_recurrence(pair, seed: int, slack: int | None, widen: int) -> None:
+    """Every stored value (exact table) is the recurrence's, and the stored stretches are its finite ones.
+
+    The kernel computes the substitution floors only where a cheap bound lets
+    staying beat moving; this pins that short cut to the values it stands for.
+    """
+    ref, hyp = pair
+    k, rc, hc, voc, _ = coded(ref, hyp)
+    n, m = len(ref), len(hyp)
+    upper = 10**6 if slack is None else _align_reference(ref, hyp).cost + slack
+    w = exact._certifying_width(upper, n - m) + widen
+    dlo, dhi = max(min(0, n - m) - w, -m), min(max(0, n - m) + w, n)
+    bnd = certify._boundaries(n, seed)
+    table = certify._seed_table(k, rc, hc, voc, dlo, dhi, bnd, upper, exact=True)
+    want = reference_seed_table(k, rc, hc, voc, bnd, dlo, dhi, upper)
+    for s, row in enumerate(want):
+        got = {p: table.value(s, dlo + p) for p in range(dhi - dlo + 1)}
+        assert {p: v for p, v in got.items() if v < kernels._TABLE_INF} == row, s
+        if row:
+            assert (table.tlo[s], table.thi[s]) == (min(row), max(row))
+    assert table.at_start == want[0].get(-dlo, kernels._TABLE_INF)
+
+
 @given(a=st.text("ab", max_size=8), b=st.text("abc-", max_size=8))
 @PROPERTY
 def test_substitution_floor_is_a_lower_bound(a: str, b: str) -> None:

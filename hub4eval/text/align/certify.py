@@ -179,6 +179,8 @@ def _seed_table(
     thi = np.empty(nseeds + 1, np.int64)
     nxt = np.empty(width + 2, np.int64)
     cur = np.empty(width + 2, np.int64)
+    stay = np.empty(width, np.int64)
+    flags = np.zeros(-(-width // 8) * 8, np.uint8)  # read as uint64 words
     at_start, entries = k.seed_table(
         r,
         h,
@@ -197,6 +199,8 @@ def _seed_table(
         thi,
         nxt,
         cur,
+        stay,
+        flags,
     )
     return _SeedTable(store, toff, tlo, thi, shift, dlo, bnd, len(r) - len(h), int(at_start), int(entries))
 

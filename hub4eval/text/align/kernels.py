@@ -439,7 +439,7 @@ def _k_sub_cached(a, b, chars, offs, frag, buf, ckey, cval):  # pragma: no cover
 
 
 def _k_seed_table(
-    r, h, bnd, dlo, dhi, upper, wlen, masks, frag, shift, top, store, toff, tlo, thi, nxt, cur
+    r, h, bnd, dlo, dhi, upper, wlen, masks, frag, shift, top, store, toff, tlo, thi, nxt, cur, stay, flags
 ):  # pragma: no cover
     """Backward DP of the seed heuristic, at every seed boundary and band diagonal.
 
@@ -477,7 +477,9 @@ def _k_seed_table(
     prune the cells it reaches. Boundaries are packed
     from the end of ``store`` backwards. The DP
     itself runs on exact values in the two rows ``nxt`` and ``cur`` (int64,
-    band width plus one ``_BIG`` on each side).
+    band width plus one ``_BIG`` on each side), with two scratch rows: ``stay``
+    (int64, band width) and ``flags`` (uint8, band width rounded up to a
+    multiple of 8, read as uint64 words).
 
     Returns:
         (exact value at boundary 0 on diagonal 0, entries of ``store`` used).
@@ -540,56 +542,78 @@ def _k_seed_table(
                 sl[t] = wlen[rw]
                 sm[t] = masks[rw]
                 sf[t] = frag[rw]
+            # Three passes over the stretch, the first two without branches (where
+            # staying beats moving follows no pattern a processor predicts, and
+            # LLVM vectorizes them): (1) ``stay[p]``, the cheap bound of the
+            # seed's cost on diagonal ``dlo + p`` (different words: a fragment
+            # pair costs at least FRAGMENT, others SUB_BASE; ``cap`` where the
+            # seed leaves the hypothesis); (2) the value with that bound, and a
+            # flag byte where the bound lets staying beat moving (about 2% of the
+            # values); (3) at the flags only, the substitution floors.
+            for p in range(plo, phi + 1):
+                stay[p] = 0
+            for t in range(seed):
+                rw = sw[t]
+                jtop = a + t - dlo  # the hypothesis word on band position p is h[jtop - p]
+                vlo = max(jtop - (m - 1), plo)
+                vhi = min(jtop, phi)
+                for p in range(plo, min(vlo, phi + 1)):
+                    stay[p] = cap
+                for p in range(max(vhi + 1, plo), phi + 1):
+                    stay[p] = cap
+                word_cost = FRAGMENT if sf[t] else SUB_BASE
+                for p in range(vlo, vhi + 1):
+                    jw = np.uint64(jtop - p)
+                    c = FRAGMENT if hf[jw] else word_cost
+                    stay[p] += c if h[jw] != rw else 0
+            flagged = 0
             for p in range(plo, phi + 1):
                 # Band position p is at index p + 1 of the rows (padded with _BIG);
                 # unsigned indices spare numba's test for negative ones.
                 q = np.uint64(p)
-                move = nxt[q]
-                right = nxt[q + np.uint64(2)]
-                if right < move:
-                    move = right
-                move += INDEL
+                move = min(nxt[q], nxt[q + np.uint64(2)]) + INDEL
                 here = nxt[q + np.uint64(1)]
-                d = dlo + p
-                spent = INDEL * (d if d >= 0 else -d)
-                least = here if here < move else move
-                if least + spent > upper:
-                    cur[q + np.uint64(1)] = _TABLE_INF
-                    continue
-                if here >= move:
-                    value = move
-                else:
-                    # First a bound of the floors without computing them (different
-                    # words: a fragment pair costs at least FRAGMENT, others
-                    # SUB_BASE), which mostly loses to moving already.
-                    stay = 0
-                    j = a - d
-                    for t in range(seed):
-                        if j < 0 or j >= m:
-                            stay = cap
-                            break
-                        if sw[t] != h[j]:
-                            stay += FRAGMENT if sf[t] or hf[j] else SUB_BASE
-                        j += 1
-                    if here + stay < move and stay < cap:
-                        stay = 0
-                        j = a - d
+                st = stay[q]
+                f = (here + st < move) & (st < cap)
+                flags[q] = f
+                flagged += f
+                value = min(here + min(st, cap), move)
+                cur[q + np.uint64(1)] = _TABLE_INF if value + INDEL * abs(dlo + p) > upper else value
+            if flagged:
+                # The flag bytes eight at a time; each set bit of a word is one flag
+                # (its byte: the set bits below it, over 8). Bytes outside the
+                # stretch are stale.
+                words = flags.view(np.uint64)
+                for wi in range(plo >> 3, (phi >> 3) + 1):
+                    x = words[wi]
+                    while x:
+                        low = x & (~x + np.uint64(1))
+                        x ^= low
+                        p = (wi << 3) + (_k_popcount(low - np.uint64(1)) >> 3)
+                        if p < plo or p > phi:
+                            continue
+                        q = np.uint64(p)
+                        here = nxt[q + np.uint64(1)]
+                        move = min(nxt[q], nxt[q + np.uint64(2)]) + INDEL
+                        st = 0
+                        j = a - dlo - p
                         for t in range(seed):
                             if sw[t] != h[j]:
-                                stay += _k_pair_floor(sl[t], sm[t], sf[t], hl[j], hm[j], hf[j])
-                                if stay >= cap or here + stay >= move:
+                                st += _k_pair_floor(sl[t], sm[t], sf[t], hl[j], hm[j], hf[j])
+                                if st >= cap or here + st >= move:
                                     break
                             j += 1
-                    if stay > cap:
-                        stay = cap
-                    value = here + stay if here + stay < move else move
-                if value + spent > upper:
-                    cur[q + np.uint64(1)] = _TABLE_INF
-                    continue
-                cur[q + np.uint64(1)] = value
-                if lo == width:
+                        value = min(here + min(st, cap), move)
+                        cur[q + np.uint64(1)] = _TABLE_INF if value + INDEL * abs(dlo + p) > upper else value
+            for p in range(plo, phi + 1):
+                if cur[np.uint64(p + 1)] < _TABLE_INF:
                     lo = p
-                hi = p
+                    break
+            if lo < width:
+                for p in range(phi, lo - 1, -1):
+                    if cur[np.uint64(p + 1)] < _TABLE_INF:
+                        hi = p
+                        break
             # Guards: the next boundary reads up to two positions beyond this stretch.
             for p in (plo - 2, plo - 1, phi + 1, phi + 2):
                 if 0 <= p < width:
@@ -607,7 +631,8 @@ def _k_seed_table(
         for p in range(lo, hi + 1):
             v = cur[np.uint64(p + 1)]
             store[np.uint64(pos + p - lo)] = top if v >= _TABLE_INF else v >> shift
-    at0 = cur[1 - dlo] if 0 <= -dlo < width else _TABLE_INF
+    # Read only inside the last stretch kept: elsewhere the row holds stale values.
+    at0 = cur[1 - dlo] if tlo[0] <= -dlo <= thi[0] else _TABLE_INF
     return at0, store.shape[0] - pos
 
 

@@ -744,42 +744,53 @@ def _k_astar(
         base = used - j0
         row_lower = _BIG
         left = _BIG  # cur[j - 1], unreachable before j0
+        # The heuristic of cell (i, j), hoisted out of the loop over j (the
+        # compiler cannot tell that the stores to the rows leave these alone):
+        # store[hrow - j] for hjlo <= j <= hjhi, else infinite; after the last
+        # boundary, the diagonal distance to the end.
+        seeded_row = i <= last
+        hrow = toff[s] + i - dlo
+        hjlo = i - dlo - thi[s]
+        hjhi = i - dlo - tlo[s]
+        # j >= j0 >= plo: prev[j] holds a value of the previous row for j <= phi.
+        # ``diag`` is prev[j - 1] (carried from the step before), or _BIG.
+        diag = prev[np.uint64(j0 - 1)] if plo < j0 <= phi + 1 else _BIG
         j = j0
         while j <= jend:
             if j > phi + 1 and left >= _BIG:
                 break
             if base + j >= cap:
                 return 1, lower, 0, used
-            best = prev[j] + INDEL if j <= phi else _BIG
+            uj = np.uint64(j)  # unsigned indices spare numba's test for negative ones
+            above = prev[uj] if j <= phi else _BIG
+            best = above + INDEL if j <= phi else _BIG
             step = 1
             c = left + INDEL
             if c < best:
                 best = c
                 step = 2
-            if j > plo and j - 1 <= phi and prev[j - 1] < best:
-                hj = h[j - 1]
-                c = prev[j - 1]
+            if diag < best:
+                hj = h[uj - np.uint64(1)]
+                c = diag
                 if ri != hj:
                     # often enough to lose without an edit distance: first the
                     # least any pair costs (FRAGMENT with a fragment, else
                     # SUB_BASE), then the pair's floor
                     c += FRAGMENT if fi or frag[hj] else SUB_BASE
                     if c < best:
-                        c = prev[j - 1] + _k_pair_floor(wlen[ri], masks[ri], fi, wlen[hj], masks[hj], frag[hj])
+                        c = diag + _k_pair_floor(wlen[ri], masks[ri], fi, wlen[hj], masks[hj], frag[hj])
                         if c < best:
-                            c = prev[j - 1] + _k_sub_cached(ri, hj, chars, offs, frag, buf, ckey, cval)
+                            c = diag + _k_sub_cached(ri, hj, chars, offs, frag, buf, ckey, cval)
                 if c < best:
                     best = c
                     step = 0
-            dirs[base + j] = step
+            diag = above
+            dirs[np.uint64(base + j)] = step
             if best < _BIG:
-                d = i - j
-                if i <= last:
-                    pp = d - dlo
-                    hv = np.int64(store[toff[s] + pp]) << shift if tlo[s] <= pp <= thi[s] else _TABLE_INF
+                if seeded_row:
+                    hv = np.int64(store[np.uint64(hrow - j)]) << shift if hjlo <= j <= hjhi else _TABLE_INF
                 else:
-                    x = d - end
-                    hv = INDEL * (x if x >= 0 else -x)
+                    hv = INDEL * abs(i - j - end)
                 if best + hv <= upper:
                     if lo < 0:
                         lo = j
@@ -788,7 +799,7 @@ def _k_astar(
                         row_lower = best + hv
                 else:
                     best = _BIG
-            cur[j] = best
+            cur[uj] = best
             left = best
             j += 1
         used = base + j

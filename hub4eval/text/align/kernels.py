@@ -550,22 +550,24 @@ def _k_seed_table(
             # seed leaves the hypothesis); (2) the value with that bound, and a
             # flag byte where the bound lets staying beat moving (about 2% of the
             # values); (3) at the flags only, the substitution floors.
+            # (Unsigned indices here too: with numba's test for negative ones,
+            # LLVM does not vectorize these loops, four times slower.)
             for p in range(plo, phi + 1):
-                stay[p] = 0
+                stay[np.uint64(p)] = 0
             for t in range(seed):
                 rw = sw[t]
                 jtop = a + t - dlo  # the hypothesis word on band position p is h[jtop - p]
                 vlo = max(jtop - (m - 1), plo)
                 vhi = min(jtop, phi)
                 for p in range(plo, min(vlo, phi + 1)):
-                    stay[p] = cap
+                    stay[np.uint64(p)] = cap
                 for p in range(max(vhi + 1, plo), phi + 1):
-                    stay[p] = cap
+                    stay[np.uint64(p)] = cap
                 word_cost = FRAGMENT if sf[t] else SUB_BASE
                 for p in range(vlo, vhi + 1):
                     jw = np.uint64(jtop - p)
                     c = FRAGMENT if hf[jw] else word_cost
-                    stay[p] += c if h[jw] != rw else 0
+                    stay[np.uint64(p)] += c if h[jw] != rw else 0
             flagged = 0
             for p in range(plo, phi + 1):
                 # Band position p is at index p + 1 of the rows (padded with _BIG);

@@ -270,21 +270,24 @@ def _forward_split(a, b, i0, i1, j0, j1, t, mid, hrow, prev, cur, plab, clab, mi
         lo = -1
         hi = -1
         c = plo
+        # prev[c - 1] and cur[c - 1] carried from the step before (as int64,
+        # whatever the work arrays' type): no reload, no conversion
+        up_left = INF  # prev[c - 1] while plo <= c - 1 <= phi
+        left = INF  # cur[c - 1] while c > plo
         while c <= C:
-            if c - 1 >= plo and c - 1 <= phi:
-                s = prev[c - 1]
-                if ar != b[j0 + c - 1]:
+            if up_left < INF:
+                s = up_left
+                if ar != b[np.uint64(j0 + c - 1)]:
                     s += 4
             else:
                 s = INF
             if c <= phi:
-                dl = prev[c] + 3
+                up = np.int64(prev[np.uint64(c)])
+                dl = up + 3
             else:
+                up = INF
                 dl = INF
-            if c > plo:
-                ins = cur[c - 1] + 3
-            else:
-                ins = INF
+            ins = left + 3 if left < INF else INF
             if s <= dl and s <= ins:
                 v = s
                 ch = 0
@@ -294,17 +297,19 @@ def _forward_split(a, b, i0, i1, j0, j1, t, mid, hrow, prev, cur, plab, clab, mi
             else:
                 v = ins
                 ch = 2
-            cur[c] = v
+            cur[np.uint64(c)] = v
+            left = v
+            up_left = up
             if r > mid:
                 if ch == 0:
-                    clab[c] = plab[c - 1]
+                    clab[np.uint64(c)] = plab[np.uint64(c - 1)]
                 elif ch == 1:
-                    clab[c] = plab[c]
+                    clab[np.uint64(c)] = plab[np.uint64(c)]
                 else:
-                    clab[c] = clab[c - 1]
+                    clab[np.uint64(c)] = clab[np.uint64(c - 1)]
             elif r == mid:
-                clab[c] = c
-                midval[c] = v
+                clab[np.uint64(c)] = c
+                midval[np.uint64(c)] = v
             dd = Delta - r + c
             if dd < 0:
                 dd = -dd

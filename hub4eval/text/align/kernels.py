@@ -764,8 +764,11 @@ def _k_astar(
             if base + j >= cap:
                 return 1, lower, 0, used
             uj = np.uint64(j)  # unsigned indices spare numba's test for negative ones
-            above = prev[uj] if j <= phi else _BIG
-            best = above + INDEL if j <= phi else _BIG
+            if j <= phi:
+                above = prev[uj]
+                best = above + INDEL
+            else:
+                above = best = _BIG
             step = 1
             c = left + INDEL
             if c < best:

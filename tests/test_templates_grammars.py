@@ -444,3 +444,87 @@ def test_a_duplicate_slot_of_a_usual_instance_is_reported_at_the_second() -> Non
         parse_templates(text, "t.tpl")
     assert (caught.value.line, caught.value.column) == (5, 3)
     assert "duplicate slot A" in str(caught.value)
+
+
+# ---------------------------------------------------- the usual file, short cut
+#
+# A file of usual lines only is read without Lark (InstanceBuilder.usual_file):
+# whatever it accepts, the grammar must accept with the same instances and
+# positions, and a file it refuses goes to the grammar.
+
+
+def _usual_file_reading(text: str, role: str) -> tuple[Any, ...] | None:
+    from hub4eval.io.templettes.builders import InstanceBuilder
+
+    builder = InstanceBuilder()
+    builder.reset("t.tpl", role)  # type: ignore[arg-type]
+    instances = builder.usual_file(text if text.endswith("\n") else text + "\n")
+    if instances is None:
+        return None
+    assert not builder.warnings  # the short cut warns of nothing
+    pointers = [fill for instance in instances for slot in instance.slots for fill in slot.alternatives[0].fills]
+    assert [repr(fill) for fill in builder.pointers] == [repr(fill) for fill in pointers if fill in builder.pointers]
+    return ("accepted", _positions(instances), [])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(usual_texts(), templette_texts(), _any_text), st.sampled_from(["reference", "hypothesis"]))
+def test_a_file_the_usual_reading_accepts_is_read_so_by_the_grammar(text: str, role: str) -> None:
+    usual = _usual_file_reading(text, role)
+    if usual is not None:
+        assert usual == _parse_with("tokens", text, role), text
+
+
+@st.composite
+def strictly_usual_texts(draw: st.DrawFn) -> str:
+    """Files of usual lines only, in the grammar's order."""
+    lines: list[str] = []
+    for number in range(1, draw(st.integers(1, 4)) + 1):
+        lines.append(f"<T-D{draw(st.sampled_from(['', '.5', '-x']))}-{number}> :=")
+        names = draw(st.lists(st.sampled_from(["A", "B_1", "c-d", "E"]), max_size=4, unique=True))
+        for name in names:
+            fills = st.sampled_from(['"a b" ##1#4#', '"x" ##0#1#', "<T-D-1>", '"" ##3#3#', '"a ; b" ##1#2#'])
+            mark = draw(st.sampled_from(["", "", "? "]))
+            lines.append(draw(st.sampled_from(["", "  ", "    "])) + name + ": " + mark + draw(fills))
+            lines.extend(" " * draw(st.integers(0, 9)) + draw(fills) for _ in range(draw(st.integers(0, 2))))
+    return "".join(line + "\n" for line in lines)
+
+
+@settings(max_examples=200, deadline=None)
+@given(strictly_usual_texts(), st.sampled_from(["reference", "hypothesis"]))
+def test_a_file_of_usual_lines_is_read_by_the_short_cut_as_the_grammar_reads_it(text: str, role: str) -> None:
+    if role == "hypothesis":
+        text = text.replace(": ? ", ": ")  # '?' warns in a hypothesis: the grammar reads it
+    usual = _usual_file_reading(text, role)
+    assert usual is not None, text
+    assert usual == _parse_with("tokens", text, role) == _parse_with("start", text, role), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<T-D-1> :=\n    "a" ##1#2#\n',  # a fill before any slot
+        '    A: "a" ##1#2#\n<T-D-1> :=\n    B: "b" ##1#2#\n',  # a slot before any header
+        '"a" ##1#2#\n',  # a fill before any header
+        '<T-D-1> :=\n    A: "a" ##1#2#\n    A: "b" ##1#2#\n',  # a duplicate slot
+        '<T-D-1> :=\n    A: "a" ##2#1#\n',  # a reversed extent
+        "<T-D-1> :=\n    A: <T-D>\n",  # a malformed pointer
+        '<T-D-1> :=\n    A: "[a]" ##1#2#\n',  # reference brackets
+        '  <T-D-1> :=\n    A: "a" ##1#2#\n',  # an indented header
+        '<T-D-1> :=\n    A: "a" ##1#2#\n\n<T-D-2> :=\n    B: "a" ##1#2#\n',  # a blank line
+    ],
+)
+def test_anything_unusual_in_a_file_leaves_the_short_cut(text: str) -> None:
+    assert _usual_file_reading(text, "reference") is None
+    usual = text.replace('"[a]"', '"a"').replace('    A: "b"', '    B: "b"')
+    if usual != text and "##2#1#" not in text:
+        assert _usual_file_reading(usual, "reference") is not None
+
+
+def test_a_usual_file_is_read_with_its_positions_from_its_first_line() -> None:
+    text = '<T-D-1> :=\n    A: "a" ##1#2#\n<T-D-2> :=\n  B: ? <T-D-1>\n      "c" ##0#1#\n'
+    part = parse_templates(text, "t.tpl", first_line=7)
+    assert [instance.line for instance in part.instances] == [7, 9]
+    assert [(fill.line, fill.column) for fill in part.instances[1].slots[0].alternatives[0].fills] == [(10, 8), (11, 7)]
+    hypothesis = _usual_file_reading(text, "hypothesis")
+    assert hypothesis is None  # '?' in a hypothesis warns: the grammar reads it

@@ -71,17 +71,24 @@ _COMMON_LINE_RE = re.compile(
     r"\n( *)(?![ \t\f\r\n;])"
 )
 _REST_OF_LINE_RE = re.compile(r"[^\r\n]*")
-# The usual instance, read with one findall: a header "<...> :=" alone on its
-# line, then only usual lines, each a file line of its own (no blank or
-# comment lines): an indentation of spaces, a slot name and ": " (and "? ") or
-# none, then quoted content without an inner '"' and one extent ##a#b#, or a
-# pointer.  Groups: indentation, name, '?', content, a, b, pointer.  Every
-# line of the instance is usual iff there are as many matches as lines.
-_USUAL_HEADER_RE = re.compile(r"(<[^<>\r\n]*>) :=\n")
-_USUAL_LINE_RE = re.compile(
-    r'^( *)(?:([A-Za-z0-9_-]+): (\? )?)?(?:"([^"\r\n]*)" ##([0-9]{1,18})#([0-9]{1,18})#|(<[^<>\r\n]*>))\n',
-    re.MULTILINE,
+# The usual file, read with one findall and no Lark: every line is a header
+# "<...> :=" at the start of its line or a usual line, each one file line (no
+# blank or comment lines): an indentation of spaces, a slot name and ": " (and
+# "? ", in a reference) or none, then quoted content without an inner '"' (nor
+# '[' or ']', in a reference) and one extent ##a#b#, or a pointer.  Groups:
+# header, indentation, name, '?', content, a, b, pointer.  Matches never span
+# lines and each ends with its line end, so every line of a text is usual iff
+# there are as many matches as line ends.  Such a text is in the grammar's
+# language whenever its lines also come in the grammar's order (a header
+# first, a slot line first in each instance), which the reading checks.
+_USUAL_PATTERN = (
+    r"^(?:(<[^<>\r\n]*>) :=|( *)(?:([A-Za-z0-9_-]+): {mark})?"
+    r'(?:"({content}*)" ##([0-9]{{1,18}})#([0-9]{{1,18}})#|(<[^<>\r\n]*>)))\n'
 )
+_USUAL_RE = {
+    "reference": re.compile(_USUAL_PATTERN.format(mark=r"(\? )?", content=r'[^"\[\]\r\n]'), re.MULTILINE),
+    "hypothesis": re.compile(_USUAL_PATTERN.format(mark="()", content=r'[^"\r\n]'), re.MULTILINE),
+}
 
 
 class InstanceBuilder(Checks):
@@ -116,6 +123,13 @@ class InstanceBuilder(Checks):
         instances = tuple(usual(token) or general(token) for token in tokens)
         self._pointer_parts, self._names = {}, {}  # free them with the parse
         return instances
+
+    def usual_file(self, source: str, first_line: int = 1) -> tuple[Instance, ...] | None:
+        """The instances of a whole file read without Lark, if it is made of
+        usual lines only (see :meth:`usual_instances`), else None."""
+        instances = self.usual_instances(source, first_line)
+        self._pointer_parts, self._names = {}, {}  # free them with the parse
+        return None if instances is None else tuple(instances)
 
     def _general_instance(self, token: Token) -> Instance:
         """The instance of ``token``, whatever its lines."""
@@ -194,76 +208,110 @@ class InstanceBuilder(Checks):
         return self._instance(header[1], slots, token.line, token.column)
 
     def _usual_instance(self, token: Token) -> Instance | None:
-        """The instance of ``token`` if it is made of usual lines only
-        (see ``_USUAL_LINE_RE``), else None.
+        """The instance of ``token`` if it is made of usual lines only, else
+        None (see :meth:`usual_instances`)."""
+        instances = self.usual_instances(token, token.line, token.column)
+        return instances[0] if instances is not None and len(instances) == 1 else None
+
+    def usual_instances(self, text: str, line: int = 1, column: int = 1) -> list[Instance] | None:
+        """The instances of ``text``, which starts on file line ``line`` with
+        a header at ``column``, if every line of it is usual (see
+        ``_USUAL_RE``) and they come in the grammar's order; else None.
 
         It raises nothing and warns of nothing: whatever would (a malformed
         pointer, a reversed extent, reference brackets, a '?' in a
-        hypothesis, a duplicate slot) gives None, and
-        :meth:`_general_instance` reads the token, which reports it.  Each
-        line is one file line, so positions come from the line's index and
-        the lengths of its pieces.
+        hypothesis, a duplicate slot, a fill before any slot, a line before
+        any header) gives None, and the grammar reads the text, which
+        reports it.  Each line is one file line, so positions come from the
+        line's index and the lengths of its pieces.
         """
-        header = _USUAL_HEADER_RE.match(token)
-        if header is None:
-            return None
-        hypothesis = self.hypothesis
-        if not hypothesis and ("[" in token or "]" in token):
-            return None
-        lines = _USUAL_LINE_RE.findall(token, header.end())
-        if len(lines) != token.count("\n") - 1:
+        lines = _USUAL_RE[self.role].findall(text)
+        if len(lines) != text.count("\n"):
             return None
         pointer_parts = self._pointer_parts
         names = self._names
         pointers: list[PointerFill] = []
+        instances: list[Instance] = []
+        instance: Instance | None
         slots: list[Slot] = []
         slot_names: list[str] = []
         fills: list[Fill] = []
         fill: Fill
-        name = ""
+        head = ""  # the header's pointer of the instance being read ("" before the first)
+        head_line = 0
+        name = ""  # the slot being read ("" before the instance's first)
         optional = False
         slot_line = slot_column = 0
-        line = token.line
-        for indent, slot_name, mark, content, start, end, pointer in lines:
+        line -= 1
+        for header, indent, slot_name, mark, content, start, end, pointer in lines:
             line += 1
-            column = len(indent) + 1
+            if header:  # a new instance: the one before it is complete
+                if head:
+                    if fills:
+                        slots.append(
+                            Slot(name, (FillAlternative(tuple(fills), slot_line),), optional, slot_line, slot_column)
+                        )
+                    instance = self._usual_instance_of(head, head_line, column, slots, slot_names)
+                    if instance is None:
+                        return None
+                    instances.append(instance)
+                    column = 1
+                head, head_line = header, line
+                slots, slot_names, fills, name = [], [], [], ""
+                continue
+            column_here = len(indent) + 1
             if slot_name:  # a new slot: the one before it is complete
+                if not head:
+                    return None
                 if fills:
-                    alternative = FillAlternative(tuple(fills), slot_line)
-                    slots.append(Slot(name, (alternative,), optional, slot_line, slot_column))
+                    slots.append(
+                        Slot(name, (FillAlternative(tuple(fills), slot_line),), optional, slot_line, slot_column)
+                    )
                     fills = []
                 name = names.get(slot_name) or names.setdefault(slot_name, slot_name)
                 slot_names.append(name)
-                slot_line, slot_column = line, column
-                column += len(slot_name) + 2
+                slot_line, slot_column = line, column_here
+                column_here += len(slot_name) + 2
                 optional = False
                 if mark:
-                    if hypothesis:
-                        return None
                     optional = True
-                    column += 2
+                    column_here += 2
+            elif not name:
+                return None
             if pointer:
                 parts = pointer_parts.get(pointer) or self._pointer_parts_of(pointer)
                 if parts is None:
                     return None
-                fill = PointerFill(*parts, line, column)
+                fill = PointerFill(*parts, line, column_here)
                 pointers.append(fill)
             else:
                 first, last = int(start), int(end)
                 if first > last:
                     return None
                 extents = (Extent(first, last),)
-                fill = TextFill(content, whole_span(len(content)), extents, extents, False, True, line, column)
+                fill = TextFill(content, whole_span(len(content)), extents, extents, False, True, line, column_here)
             fills.append(fill)
-        if fills:
-            slots.append(Slot(name, (FillAlternative(tuple(fills), slot_line),), optional, slot_line, slot_column))
-        if len(set(slot_names)) < len(slot_names):  # a duplicate slot
+        if head:
+            if fills:
+                slots.append(Slot(name, (FillAlternative(tuple(fills), slot_line),), optional, slot_line, slot_column))
+            instance = self._usual_instance_of(head, head_line, column, slots, slot_names)
+            if instance is None:
+                return None
+            instances.append(instance)
+        self.pointers += pointers
+        return instances
+
+    def _usual_instance_of(
+        self, header: str, line: int, column: int, slots: list[Slot], slot_names: list[str]
+    ) -> Instance | None:
+        """The instance of a usual reading, or None if its header is
+        malformed or a slot name comes twice."""
+        if len(set(slot_names)) < len(slot_names):
             return None
-        parts = pointer_parts.get(header[1]) or self._pointer_parts_of(header[1])
+        parts = self._pointer_parts.get(header) or self._pointer_parts_of(header)
         if parts is None:
             return None
-        self.pointers += pointers
-        return Instance(*parts, tuple(slots), token.line, token.column)
+        return Instance(*parts, tuple(slots), line, column)
 
     def _pointer_parts_of(self, pointer: str) -> tuple[str, str, int] | None:
         """TYPE, DOCID and N of a pointer text, or None if it is malformed (memoized)."""

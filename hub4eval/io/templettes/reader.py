@@ -170,6 +170,17 @@ def _parse(
     whatever the instance-level parser saw.  (Checks across the whole file, such
     as duplicate headers, come after either parser.)
     """
+    parser, builder = _parser("start")
+    builder.reset(path, role)
+    instance_builder = cast("InstanceBuilder", builder)
+    # A file of usual lines only (what tools write, this one included) is
+    # read without Lark: one findall over the file, whose matches are in the
+    # grammar's language by construction (tests/test_templates_grammars.py
+    # compares the two readings).  Any other file is lexed by the grammar.
+    usual = instance_builder.usual_file(source, first_line)
+    if usual is not None:
+        return usual, builder.pointers, builder.warnings
+    builder.reset(path, role)
     if first_line > 1:
         # Lark counts the lines of a text slice's start with str.count (the
         # lexer would match each blank line): the parse starts on first_line.
@@ -178,10 +189,7 @@ def _parse(
         source = "\n" * skipped + source
         if TextSlice is not None:
             source = TextSlice(source, skipped, len(source))  # type: ignore[assignment]
-    parser, builder = _parser("start")
-    builder.reset(path, role)
     try:
-        instance_builder = cast("InstanceBuilder", builder)
         return instance_builder.start(instance_tokens(parser, source)), builder.pointers, builder.warnings
     except (UnexpectedInput, InputError):
         pass

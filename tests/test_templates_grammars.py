@@ -322,7 +322,13 @@ _USUAL_FILLS = _mostly(
             '"a" ##' + "1" * 19 + "#20#",
             "<T-D-1> ",
             "<T-D-x>",
-            "a ##1#2#",
+            "a ##2#1#",
+            "a:b ##1#2#",
+            "a  b ##1#2#",
+            "a\tb ##1#2#",
+            "a b",
+            "a #b ##1#2#",
+            "\xa0a ##1#2#",
             '"a" ##01#2#',
             '"a" ##1#2#"',
         ]
@@ -407,7 +413,7 @@ def _usual_reading(text: str, role: str, line: int = 1) -> Instance | None:
 def test_a_usual_instance_is_read_in_one_go_as_the_tokens_read_it(role: str) -> None:
     text = _USUAL_INSTANCE if role == "reference" else _USUAL_INSTANCE.replace("? ", "")
     instance = _usual_reading("\n\n" + text, role, line=3)
-    assert instance is None  # not a token the lexer makes: it starts with blank lines
+    assert instance is not None and instance.line == 5  # blank lines are lines
     instance = _usual_reading(text, role, line=1)
     assert instance is not None
     tokens = _parse_with("tokens", text + "<T-D-2> :=\n  X: <T-D-1>\n", role)
@@ -426,8 +432,8 @@ def test_a_usual_instance_is_read_in_one_go_as_the_tokens_read_it(role: str) -> 
         (('"q"', '"[q]"'), "reference"),  # minimal strings
         (("B: ? ", "B: ? "), "hypothesis"),  # '?' warns in a hypothesis
         (('  C: "q"', '\t C: "q"'), "reference"),  # a tab in the indentation
-        (("    B:", "  ; c\n    B:"), "reference"),  # a comment line
-        (("    B:", "\n    B:"), "reference"),  # a blank line
+        (("    B:", "  \f\n    B:"), "reference"),  # a blank line with a form feed
+        (("    B:", "  ;\r\n    B:"), "reference"),  # a comment line with another line end
         (("##1#4#", "##1#4# "), "reference"),  # a blank at the end of a line
         (("\n", "\r\n"), "reference"),  # other line ends
         (("<T-D-1> :=", "<T-D-1>  :="), "reference"),  # two blanks before ':='
@@ -477,16 +483,30 @@ def test_a_file_the_usual_reading_accepts_is_read_so_by_the_grammar(text: str, r
 
 @st.composite
 def strictly_usual_texts(draw: st.DrawFn) -> str:
-    """Files of usual lines only, in the grammar's order."""
+    """Files of usual lines only, in the grammar's order, with blank and comment lines."""
     lines: list[str] = []
     for number in range(1, draw(st.integers(1, 4)) + 1):
         lines.append(f"<T-D{draw(st.sampled_from(['', '.5', '-x']))}-{number}> :=")
         names = draw(st.lists(st.sampled_from(["A", "B_1", "c-d", "E"]), max_size=4, unique=True))
         for name in names:
-            fills = st.sampled_from(['"a b" ##1#4#', '"x" ##0#1#', "<T-D-1>", '"" ##3#3#', '"a ; b" ##1#2#'])
+            fills = st.sampled_from(
+                [
+                    '"a b" ##1#4#',
+                    '"x" ##0#1#',
+                    "<T-D-1>",
+                    '"" ##3#3#',
+                    '"a ; b" ##1#2#',
+                    "V.1-2 ##0#5#",
+                    "New York ##1#9#",
+                ]
+            )
             mark = draw(st.sampled_from(["", "", "? "]))
             lines.append(draw(st.sampled_from(["", "  ", "    "])) + name + ": " + mark + draw(fills))
             lines.extend(" " * draw(st.integers(0, 9)) + draw(fills) for _ in range(draw(st.integers(0, 2))))
+    # blank and comment lines anywhere, the first line included
+    for _ in range(draw(st.integers(0, 3))):
+        blank = draw(st.sampled_from(["", "  ", "\t", "; c", "   ;x <T-D-1> :="]))
+        lines.insert(draw(st.integers(0, len(lines))), blank)
     return "".join(line + "\n" for line in lines)
 
 
@@ -510,8 +530,10 @@ def test_a_file_of_usual_lines_is_read_by_the_short_cut_as_the_grammar_reads_it(
         '<T-D-1> :=\n    A: "a" ##2#1#\n',  # a reversed extent
         "<T-D-1> :=\n    A: <T-D>\n",  # a malformed pointer
         '<T-D-1> :=\n    A: "[a]" ##1#2#\n',  # reference brackets
+        '<T-D-1> :=\n    A: "a" ##1#2#\n       B:b ##1#2#\n',  # a slot line, as the grammar reads it
+        "<T-D-1> :=\n    A: a b\n",  # content without an extent
         '  <T-D-1> :=\n    A: "a" ##1#2#\n',  # an indented header
-        '<T-D-1> :=\n    A: "a" ##1#2#\n\n<T-D-2> :=\n    B: "a" ##1#2#\n',  # a blank line
+        '<T-D-1> :=\n    A: "a" ##1#2#\n\f\n<T-D-2> :=\n    B: "a" ##1#2#\n',  # a form feed line
     ],
 )
 def test_anything_unusual_in_a_file_leaves_the_short_cut(text: str) -> None:

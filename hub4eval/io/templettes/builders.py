@@ -72,18 +72,26 @@ _COMMON_LINE_RE = re.compile(
 )
 _REST_OF_LINE_RE = re.compile(r"[^\r\n]*")
 # The usual file, read with one findall and no Lark: every line is a header
-# "<...> :=" at the start of its line or a usual line, each one file line (no
-# blank or comment lines): an indentation of spaces, a slot name and ": " (and
-# "? ", in a reference) or none, then quoted content without an inner '"' (nor
-# '[' or ']', in a reference) and one extent ##a#b#, or a pointer.  Groups:
-# header, indentation, name, '?', content, a, b, pointer.  Matches never span
-# lines and each ends with its line end, so every line of a text is usual iff
-# there are as many matches as line ends.  Such a text is in the grammar's
-# language whenever its lines also come in the grammar's order (a header
-# first, a slot line first in each instance), which the reading checks.
+# "<...> :=" at the start of its line, a usual line, or a blank or comment
+# line (spaces and tabs, then nothing or ';' and anything).  A usual line is
+# an indentation of spaces, a slot name and ": " (and "? ", in a reference) or
+# none, then one fill: a pointer, or content, one blank and one extent
+# ##a#b#.  Content is quoted without an inner '"', or plain: words
+# of characters other than blanks and "<>/?#[]:;, one space between them
+# (so that a fill line never looks like a slot line, a comment or an
+# extent); neither has '[' or ']' in a reference.  Groups: header;
+# indentation, name, '?', quoted content, plain content, a, b, pointer; the
+# line end of a blank or comment line (which the grammar's line ends swallow
+# wherever they are).  Matches never span lines and each ends with its line
+# end, so every line of a text is one of these iff there are as many matches
+# as line ends.  Such a text is in the grammar's language whenever its lines
+# also come in the grammar's order (a header first, a slot line first in each
+# instance), which the reading checks.
+_USUAL_PLAIN = r'[^\s"<>/?#\[\]:;]+(?: [^\s"<>/?#\[\]:;]+)*'
 _USUAL_PATTERN = (
-    r"^(?:(<[^<>\r\n]*>) :=|( *)(?:([A-Za-z0-9_-]+): {mark})?"
-    r'(?:"({content}*)" ##([0-9]{{1,18}})#([0-9]{{1,18}})#|(<[^<>\r\n]*>)))\n'
+    r"^(?:(<[^<>\r\n]*>) :=\n|( *)(?:([A-Za-z0-9_-]+): {mark})?"
+    r'(?:(?:"({content}*)"|(' + _USUAL_PLAIN + r")) ##([0-9]{{1,18}})#([0-9]{{1,18}})#|(<[^<>\r\n]*>))\n"
+    r"|[ \t]*(?:;[^\r\n]*)?(\n))"
 )
 _USUAL_RE = {
     "reference": re.compile(_USUAL_PATTERN.format(mark=r"(\? )?", content=r'[^"\[\]\r\n]'), re.MULTILINE),
@@ -243,7 +251,7 @@ class InstanceBuilder(Checks):
         optional = False
         slot_line = slot_column = 0
         line -= 1
-        for header, indent, slot_name, mark, content, start, end, pointer in lines:
+        for header, indent, slot_name, mark, content, plain, start, end, pointer, blank in lines:
             line += 1
             if header:  # a new instance: the one before it is complete
                 if head:
@@ -258,6 +266,8 @@ class InstanceBuilder(Checks):
                     column = 1
                 head, head_line = header, line
                 slots, slot_names, fills, name = [], [], [], ""
+                continue
+            if blank:  # a blank or comment line
                 continue
             column_here = len(indent) + 1
             if slot_name:  # a new slot: the one before it is complete
@@ -289,7 +299,10 @@ class InstanceBuilder(Checks):
                 if first > last:
                     return None
                 extents = (Extent(first, last),)
-                fill = TextFill(content, whole_span(len(content)), extents, extents, False, True, line, column_here)
+                if plain:
+                    fill = TextFill(plain, whole_span(len(plain)), extents, extents, False, False, line, column_here)
+                else:
+                    fill = TextFill(content, whole_span(len(content)), extents, extents, False, True, line, column_here)
             fills.append(fill)
         if head:
             if fills:

@@ -11,13 +11,14 @@ their extent counts, ``/`` in a hypothesis, duplicate headers and slots, and
 pointers to instances that do not exist.
 
 For speed, a file made only of usual lines (a header ``<...> :=`` at the
-start of its line, then slot and fill lines of the form ``NAME: "text" ##a#b#``
-or a pointer, with spaces as indentation and no blank or comment lines, which
-is how this package's writer and most systems write them) is read without
-Lark, by one regular expression over the whole file
+start of its line; slot and fill lines of the form ``NAME: "text" ##a#b#``,
+``NAME: plain words ##a#b#`` or a pointer, indented with spaces; blank and
+comment lines, which is how this package's writer and most systems write
+them) is read without Lark, by one regular expression over the whole file
 (:meth:`InstanceBuilder.usual_file`); such lines are a part of the grammar's
-language, and anything that would raise or warn leaves that reading.  Any other
-file is read with the grammar's instance-level rules (one
+language, and anything that would raise or warn leaves that reading
+(docs/templette-format.md, "Reading speed", says which files are read so).
+Any other file is read with the grammar's instance-level rules (one
 token per instance: its header line and every line under it, which
 :class:`InstanceBuilder` cuts into slots, fills and their pieces with regular
 expressions).  Those rules only say "blank lines, then instances", so Lark's

@@ -1,7 +1,7 @@
 """Benchmark end-to-end scoring and start-up; prints a table of times, memory and ratios.
 
     python benchmarks/bench_score.py [--sizes 1000:10000,10000:100000] [--out DIR]
-    python benchmarks/bench_score.py --phases REF HYP   (only the read limit and the phases)
+    python benchmarks/bench_score.py --phases REF HYP [--processes N]   (only the read limit and the phases)
 
 Each measurement is a real `hub4eval` subprocess (wall time from the parent,
 peak RSS from getrusage of the children). Start-up is compared with the anchor
@@ -27,7 +27,11 @@ token strings. The phases are reading the reference file and the
 hypothesis file into template sets (``read_templates``), mapping
 (``hub4eval.score``) and the counts of every level (``ScoreResult.total``);
 each is printed in CPU seconds (``time.process_time``) and wall seconds, and
-as a ratio to the read limit's CPU seconds in the same run.
+as a ratio to the read limit's CPU seconds in the same run. With
+``--processes N`` that is done in N worker processes, one after the other,
+and the table shows each one's ratios and their median: on a shared virtual
+machine a process can run slower than the next for its whole life, and
+allocation-heavy phases slow down more than the read limit's scan.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ import json
 import os
 import re
 import resource
+import statistics
 import subprocess
 import sys
 import time
@@ -142,39 +147,70 @@ def phases_worker(ref: Path, hyp: Path, repeat: int) -> dict[str, Any]:
     return {"pieces": pieces, "best": best}
 
 
-def print_phases(ref: Path, hyp: Path, repeat: int) -> None:
-    """Run :func:`phases_worker` in a child process and print its table."""
-    done = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--phases-worker", str(ref), str(hyp), "--repeat", str(repeat)],
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    data = json.loads(done.stdout.strip().splitlines()[-1])
-    best = data["best"]
-    rows = [
-        ("read limit ref", ["read limit ref"]),
-        ("read limit hyp", ["read limit hyp"]),
-        ("read limit (anchor)", ["read limit ref", "read limit hyp"]),
-        ("parse ref", ["parse ref"]),
-        ("parse hyp", ["parse hyp"]),
-        ("parse ref + hyp", ["parse ref", "parse hyp"]),
-        ("map", ["map"]),
-        ("counts", ["counts"]),
-        ("score (parse + map + counts)", ["parse ref", "parse hyp", "map", "counts"]),
-    ]
-    anchor = best["read limit ref"][0] + best["read limit hyp"][0]
+_PHASE_ROWS = [
+    ("read limit ref", ["read limit ref"]),
+    ("read limit hyp", ["read limit hyp"]),
+    ("read limit (anchor)", ["read limit ref", "read limit hyp"]),
+    ("parse ref", ["parse ref"]),
+    ("parse hyp", ["parse hyp"]),
+    ("parse ref + hyp", ["parse ref", "parse hyp"]),
+    ("map", ["map"]),
+    ("counts", ["counts"]),
+    ("score (parse + map + counts)", ["parse ref", "parse hyp", "map", "counts"]),
+]
+
+
+def print_phases(ref: Path, hyp: Path, repeat: int, processes: int = 1) -> None:
+    """Run :func:`phases_worker` in ``processes`` child processes, one after
+    the other, and print their table: each process's ratios to its own read
+    limit, and their median (on a shared virtual machine one process can run
+    slower than the next for its whole life, so one process is one draw)."""
+    runs = []
+    for _ in range(processes):
+        done = subprocess.run(
+            [
+                sys.executable,
+                str(Path(__file__).resolve()),
+                "--phases-worker",
+                str(ref),
+                str(hyp),
+                "--repeat",
+                str(repeat),
+            ],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
     print(
-        f"Read limit: {READ_LIMIT_TEXT}; {data['pieces']:,} pieces. In one worker process, "
+        f"Read limit: {READ_LIMIT_TEXT}; {runs[0]['pieces']:,} pieces. In "
+        f"{'one worker process' if processes == 1 else f'{processes} worker processes, one after the other'}, "
         f"best of {repeat} interleaved rounds, the cyclic collector paused as in the CLI:"
     )
     print()
-    print("| phase | CPU s | wall s | vs read limit (CPU) |")
-    print("|---|---|---|---|")
-    for label, names in rows:
-        cpu = sum(best[name][0] for name in names)
-        wall = sum(best[name][1] for name in names)
-        print(f"| {label} | {cpu:.2f} | {wall:.2f} | {cpu / anchor:.1f} |")
+    if processes == 1:
+        best = runs[0]["best"]
+        anchor = best["read limit ref"][0] + best["read limit hyp"][0]
+        print("| phase | CPU s | wall s | vs read limit (CPU) |")
+        print("|---|---|---|---|")
+        for label, names in _PHASE_ROWS:
+            cpu = sum(best[name][0] for name in names)
+            wall = sum(best[name][1] for name in names)
+            print(f"| {label} | {cpu:.2f} | {wall:.2f} | {cpu / anchor:.1f} |")
+        print()
+        return
+    headers = " | ".join(f"process {k + 1}" for k in range(processes))
+    print(f"| phase | CPU s, median | vs read limit (CPU): {headers} | median |")
+    print("|---|---|" + "---|" * processes + "---|")
+    for label, names in _PHASE_ROWS:
+        seconds, ratios = [], []
+        for run in runs:
+            best = run["best"]
+            cpu = sum(best[name][0] for name in names)
+            seconds.append(cpu)
+            ratios.append(cpu / (best["read limit ref"][0] + best["read limit hyp"][0]))
+        cells = " | ".join(f"{ratio:.1f}" for ratio in ratios)
+        print(f"| {label} | {statistics.median(seconds):.2f} | {cells} | {statistics.median(ratios):.1f} |")
     print()
 
 
@@ -187,12 +223,18 @@ def main() -> None:
         "--phases", nargs=2, type=Path, metavar=("REF", "HYP"), help="only the read limit and the phases of these files"
     )
     parser.add_argument("--phases-worker", nargs=2, type=Path, metavar=("REF", "HYP"), help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="worker processes for the phases, one after the other; their median ratios are shown too",
+    )
     args = parser.parse_args()
     if args.phases_worker:
         print(json.dumps(phases_worker(*args.phases_worker, args.repeat)))
         return
     if args.phases:
-        print_phases(*args.phases, max(args.repeat, 3))
+        print_phases(*args.phases, max(args.repeat, 3), args.processes)
         return
     hub4eval = [sys.executable, "-m", "hub4eval"]
 
@@ -249,7 +291,7 @@ def main() -> None:
             largest = (docs, folder)
     if largest is not None:
         print()
-        print_phases(largest[1] / "ref.tpl", largest[1] / "hyp.tpl", max(args.repeat, 3))
+        print_phases(largest[1] / "ref.tpl", largest[1] / "hyp.tpl", max(args.repeat, 3), args.processes)
 
 
 if __name__ == "__main__":

@@ -83,10 +83,10 @@ _REST_OF_LINE_RE = re.compile(r"[^\r\n]*")
 # indentation, name, '?', quoted content, plain content, a, b, pointer; the
 # line end of a blank or comment line (which the grammar's line ends swallow
 # wherever they are).  Matches never span lines and each ends with its line
-# end (\n or \r\n), so every line of a text is one of these iff there are as many matches
-# as line ends.  Such a text is in the grammar's language whenever its lines
-# also come in the grammar's order (a header first, a slot line first in each
-# instance), which the reading checks.
+# end (\n or \r\n), so every line of a text is one of these iff there are as
+# many matches as line ends.  Such a text is in the grammar's language
+# whenever its lines also come in the grammar's order (a header first, a slot
+# line first in each instance), which the reading checks.
 _USUAL_PLAIN = r'[^\s"<>/?#\[\]:;]+(?: [^\s"<>/?#\[\]:;]+)*'
 _USUAL_PATTERN = (
     r"^(?:(<[^<>\r\n]*>) :=\r?\n|( *)(?:([A-Za-z0-9_-]+): {mark})?"

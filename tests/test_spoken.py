@@ -5,7 +5,7 @@ from __future__ import annotations
 import doctest
 
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from hub4eval.scoring.noisy import noisy_content_correct
@@ -40,6 +40,14 @@ CLASSES = [
     (["1100", "mile"], ["1,100 mile"], ["eleven hundred mile", "one thousand one hundred mile"]),
     (["100", "people"], ["100 people"], ["a hundred people", "one hundred people"]),
     (["1000000"], ["1,000,000", "1000000"], ["a million", "one million"]),
+    # digits then scale words, as some transcripts write them
+    (["4200"], ["4,200", "4 thousand two hundred"], ["four thousand two hundred", "forty two hundred"]),
+    (["300", "troops"], ["300 troops", "3 hundred troops"], ["three hundred troops"]),
+    (["350"], ["350", "3 hundred fifty"], ["three hundred fifty", "three hundred and fifty"]),
+    (["200000"], ["200,000", "2 hundred thousand"], ["two hundred thousand"]),
+    (["3005"], ["3,005", "3 thousand and five"], ["three thousand and five"]),
+    (["3200000"], ["3,200,000", "3 million two hundred thousand"], ["three million two hundred thousand"]),
+    (["3500000000"], ["3,500,000,000", "3.5 thousand million"], ["three point five thousand million"]),
     # years
     (["1994"], ["1994"], ["nineteen ninety four", "nineteen ninety-four", "nineteen hundred ninety four"]),
     (["2005"], ["2005"], ["two thousand five", "two thousand and five", "twenty oh five"]),
@@ -130,6 +138,48 @@ def test_scaled_money_spans_number_and_scale_word() -> None:
     assert spans(text) == [("3500000", 0, 12), ("dollars", 0, 12)]
     text = "three point five million dollars"
     assert spans(text) == [("3500000", 0, 24), ("dollars", 25, 32)]
+
+
+def test_digits_before_scale_words_are_one_number_spanning_both() -> None:
+    """The library reads `4 thousand two hundred` as 4 and 1200 (it does not
+    read digits); the digits multiply the leading scale words and the rest
+    is added, as `four thousand two hundred` is read."""
+    text = "about 4 thousand two hundred people"
+    assert spans(text) == [("about", 0, 5), ("4200", 6, 28), ("people", 29, 35)]
+    assert spans("$3 hundred") == [("300", 0, 10), ("dollars", 0, 10)]
+    assert words("2 hundred thousand five hundred") == ["200500"]
+
+
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9}
+_RESTS = {"": 0, " five": 5, " and five": 5, " forty two": 42, " two hundred": 200, " six hundred thousand": 600_000}
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(min_value=1, max_value=999),
+    st.sampled_from(sorted(_SCALES)),
+    st.sampled_from(sorted(_RESTS)),
+)
+def test_digits_times_a_scale_plus_a_smaller_rest(digits: int, scale: str, rest: str) -> None:
+    assume(_RESTS[rest] < _SCALES[scale])
+    assert words(f"{digits} {scale}{rest}") == [str(digits * _SCALES[scale] + _RESTS[rest])]
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        # no reading of the digits times the scale words: left as the library reads them
+        ("2 hundred three thousand", ["2", "103000"]),  # 3000 is not below a hundred
+        ("3.5 hundred", ["3.5", "100"]),  # a decimal takes a thousand or more
+        ("3.5 thousand two hundred", ["3.5", "1200"]),  # and scale words alone
+        ("3, hundred", ["3", "100"]),  # punctuation keeps them apart
+        ("4 thousand 200", ["4000", "200"]),  # written digits start a number of their own
+        ("the 4th hundred", ["the", "4th", "100"]),  # an ordinal multiplies nothing
+        ("3 hundreds", ["3", "hundreds"]),  # a plural scale stays a word
+    ],
+)
+def test_digits_before_scale_words_that_have_no_reading_stay_apart(text: str, expected: list[str]) -> None:
+    assert words(text) == expected
 
 
 def test_scores_split_at_the_hyphen_with_their_own_spans() -> None:

@@ -33,7 +33,7 @@ reports the token range of every number it finds; nothing here parses number
 words itself. The glue around it handles what the library leaves to the
 caller: written digits (currency symbols, thousands separators, leading-point
 decimals, ``%``, score hyphens), year readings (``nineteen ninety four`` is two
-numbers to the library), a scale word after a decimal or a digit string
+numbers to the library), scale words after a decimal or a digit string
 (``three point five million``, ``$3.5 million``), ``a hundred``, ``point four
 five`` without a leading ``zero``, ``second`` only where it is a date, and the
 range word ``to`` between two numbers.
@@ -57,7 +57,9 @@ ordinals                    digits + suffix: ``21st``, ``4th``; ``second`` only
                             month becomes ordinal (``July 4`` -> ``july 4th``)
 scaled amounts              multiplied out: ``3.5 million`` / ``three point five
                             million`` / ``3,500,000`` / ``three-and-a-half-million``
-                            -> ``3500000``
+                            -> ``3500000``; digits before scale words:
+                            ``4 thousand two hundred`` -> ``4200`` (see
+                            :func:`_scaled`)
 money                       number then unit, both tokens spanning the written
                             amount: ``$12,500`` -> ``12500`` ``dollars``;
                             ``$3.5 million`` -> ``3500000`` ``dollars``; after a
@@ -602,6 +604,38 @@ def _times(number: str, scale: int) -> str | None:
     return format(product.normalize(), "f")
 
 
+def _scaled(number: str, scaled: _Num, items: list[_Item], words: _Words) -> str | None:
+    """``number`` (written digits, or a decimal) times the library number
+    ``scaled`` that starts with scale words, or None when that is no reading.
+
+    The library reads ``4 thousand two hundred`` as ``4`` and ``thousand two
+    hundred`` (1200): the leading scale words (``thousand``; ``hundred
+    thousand``, ``thousand million``: rising, multiplied) are what the digits
+    multiply, and the rest (200) is added when it is below the last of them.
+    A decimal takes scale words alone (``3.5 thousand million``), and a
+    scale below a thousand only after an integer (``3 hundred``; ``point five
+    hundred`` is left as the library reads it).
+    """
+    multiplier = last = 1
+    for k in range(scaled.first, scaled.last + 1):
+        item = items[k]
+        value = words.value(item.word) if item.kind == _W else None
+        if value is None or value <= last or str(value).strip("0") != "1":
+            break
+        multiplier *= value
+        last = value
+    if not scaled.text.isdigit():
+        return None
+    rest = int(scaled.text) - multiplier
+    if not 0 <= rest < last:
+        return None
+    if not number.isdigit():  # a decimal
+        if rest or last < 1000:
+            return None
+        return _times(number, multiplier)
+    return str(int(number) * multiplier + rest)
+
+
 def _is_number_word(item: _Item, words: _Words) -> bool:
     return item.cls == _NUMBER or item.cls == _SECOND
 
@@ -865,13 +899,12 @@ def _glue(elements: list, items: list[_Item], words: _Words) -> list:
                 single = element.first == element.last and not items[element.first].sep
                 prev = out[-1] if out else None
                 if (
-                    single
-                    and value >= 1000
-                    and isinstance(prev, _Num)
+                    isinstance(prev, _Num)
                     and not prev.ordinal
                     and (not prev.lib or "." in prev.text)
+                    and not items[element.first].sep
                 ):
-                    product = _times(prev.text, value)
+                    product = _scaled(prev.text, element, items, words)
                     if product is not None:
                         out[-1] = _Num(
                             product, prev.first, element.last, False, prev.lib, prev.unit, prev.start, element.end

@@ -175,3 +175,45 @@ def test_the_old_space_separated_form_still_works_with_a_deprecation_warning():
         "--premodifiers a --premodifiers the"
     ]
     assert _signature("--premodifiers", "a the")[1] == ""  # --quiet hides it
+
+
+def test_every_scoring_command_takes_the_shared_options_in_one_order():
+    """score, explain and compare get their shared options from one list
+    (cli.options.scoring_options): each lists all of them, in that order, and
+    none shows the `scoring` parameter they arrive in."""
+    import typer.main
+
+    from hub4eval.cli.options import _SCORING_OPTIONS
+
+    shared = [name for name, _, _ in _SCORING_OPTIONS]
+    group = typer.main.get_command(app)
+    for name in ("score", "explain", "compare"):
+        params = [p.name for p in group.commands[name].params]  # type: ignore[attr-defined]
+        assert "scoring" not in params
+        start = params.index(shared[0])
+        assert params[start : start + len(shared)] == shared, name
+
+
+def test_the_shared_options_reach_the_command_as_given(tmp_path):
+    """Shared options given on the command line are the ones scored with:
+    the result's signature names them, and --compare content leaves no
+    extent points."""
+    sample = EXAMPLES / "sample"
+    out = tmp_path / "r.json"
+    options = ["--compare", "content", "--beta", "2", "--case-sensitive", "--fillers", "uh", "--spoken-forms", "none"]
+    args = ["score", str(sample / "ref.tpl"), str(sample / "hyp.tpl"), *options, "--json", str(out)]
+    assert CliRunner().invoke(app, args).exit_code == 0
+    data = json.loads(out.read_text())
+    for part in ("compare:content", "beta:2.0", "case_sensitive:True", "fillers:uh|", "spoken_forms:none"):
+        assert part in data["signature"], part
+    assert set(data["by_kind"]) == {"content", "pointer"}
+
+
+def test_scoring_options_needs_a_scoring_parameter():
+    from hub4eval.cli.options import scoring_options
+
+    def command(ref: str = "") -> None:
+        pass
+
+    with pytest.raises(TypeError, match="no 'scoring' parameter"):
+        scoring_options(command)

@@ -18,31 +18,12 @@ from hub4eval.cli.app import command, print_warnings
 
 
 @command("compare")
+@o.scoring_options
 def compare_command(
     ref: Path = typer.Argument(..., help="Reference templette file ('-' for standard input)."),
     hyp_a: Path = typer.Argument(..., help="Hypothesis of system A ('-' for standard input)."),
     hyp_b: Path = typer.Argument(..., help="Hypothesis of system B ('-' for standard input)."),
-    ref_text: Optional[Path] = o.RefText,
-    hyp_text: Optional[Path] = o.HypText,
-    unsegmented: Optional[bool] = o.Unsegmented,
-    compare: o.CompareChoice = o.Compare,
-    content: o.ContentChoice = o.Content,
-    glm: Optional[list[str]] = o.Glm,
-    spoken_forms: str = o.SpokenForms,
-    beta: float = o.Beta,
-    min_map_f: Optional[float] = o.MinMapF,
-    unscored_slot: Optional[list[str]] = o.UnscoredSlot,
-    premodifiers: list[str] = o.Premodifiers,
-    keep_punctuation: bool = o.KeepPunctuation,
-    case_sensitive: bool = o.CaseSensitive,
-    non_extractable: Optional[list[str]] = o.NonExtractable,
-    spoken_element: str = o.SpokenElement,
-    fillers: list[str] = o.Fillers,
-    doc_tag: str = o.DocTag,
-    docno_tag: str = o.DocnoTag,
-    encoding: str = o.Encoding,
-    text_format: Optional[o.TextFormatChoice] = o.TextFormat,
-    hyp_text_format: Optional[o.TextFormatChoice] = o.HypTextFormat,
+    scoring: o.ScoringOptions = o.SCORING,
     bootstrap: int = typer.Option(10000, "--bootstrap", help="Paired document-level bootstrap resamples."),
     seed: int = typer.Option(12345, "--seed", help="Random seed of the resampling."),
     json_path: Optional[str] = typer.Option(
@@ -64,24 +45,9 @@ def compare_command(
 
     if bootstrap < 1:
         raise UsageError(f"--bootstrap must be at least 1, got {bootstrap}", hint="e.g. --bootstrap 10000")
-    o.one_from_stdin(REF=ref, A=hyp_a, B=hyp_b, **{"--ref-text": ref_text, "--hyp-text": hyp_text})
+    o.one_from_stdin(REF=ref, A=hyp_a, B=hyp_b, **scoring.text_files())
     check_output(json_path, "--json")
-    config = o.build_config(
-        compare=compare,
-        content=content,
-        glm=glm,
-        beta=beta,
-        min_map_f=min_map_f,
-        unscored_slot=unscored_slot,
-        premodifiers=premodifiers,
-        keep_punctuation=keep_punctuation,
-        case_sensitive=case_sensitive,
-        non_extractable=non_extractable,
-        fillers=fillers,
-        spoken_element=spoken_element,
-        unsegmented=unsegmented,
-        spoken_forms=spoken_forms,
-    )
+    config = scoring.config()
     results = [
         score_with_progress(
             ref,
@@ -89,14 +55,8 @@ def compare_command(
             config,
             description=f"scoring {hyp.name}",
             quiet=quiet,
-            ref_text=ref_text,
-            hyp_text=hyp_text,
-            encoding=encoding,
-            doc_tag=doc_tag,
-            docno_tag=docno_tag,
+            **scoring.texts(),
             ceiling=None if number == 0 else False,  # one ceiling: the same reference and texts
-            text_format=text_format,
-            hyp_text_format=hyp_text_format,
         )
         for number, hyp in enumerate((hyp_a, hyp_b))
     ]
@@ -111,7 +71,7 @@ def compare_command(
             [docs_b.get(d, Counts()) for d in documents],
             bootstrap,
             seed,
-            beta,
+            scoring.beta,
             progress=advance,
         )
     if json_path is not None:
@@ -125,7 +85,7 @@ def compare_command(
         if causes[0] is not None:
             data["by_cause"] = {"A": causes[0], "B": causes[1]}
         if results[0].ceiling is not None:
-            data["ceiling_F"] = results[0].ceiling.total.metrics(beta)["F"]
+            data["ceiling_F"] = results[0].ceiling.total.metrics(scoring.beta)["F"]
         _write(json.dumps(data, indent=2) + "\n", json_path, "--json")
         if json_path == "-":
             return
@@ -147,10 +107,10 @@ def compare_command(
                 soft_wrap=True,
             )
     if results[0].ceiling is not None:
-        ceiling_f = results[0].ceiling.total.metrics(beta)["F"]
+        ceiling_f = results[0].ceiling.total.metrics(scoring.beta)["F"]
         fractions = []
         for name, result in zip("AB", results, strict=True):
-            f = result.total.metrics(beta)["F"]
+            f = result.total.metrics(scoring.beta)["F"]
             fractions.append(
                 f"F({name}) / ceiling = {report.percent(None if f is None or not ceiling_f else f / ceiling_f)}"
             )

@@ -101,6 +101,7 @@ def _print_table(console: Any, rows: list[Any]) -> None:
 
 
 @command("explain")
+@o.scoring_options
 def explain_command(
     ref: Path = typer.Argument(..., help="Reference templette file ('-' for standard input)."),
     hyp: Path = typer.Argument(..., help="Hypothesis templette file ('-' for standard input)."),
@@ -128,27 +129,7 @@ def explain_command(
     table: bool = typer.Option(
         False, "--table", help="One table row per point (fills side by side), no aligned context."
     ),
-    ref_text: Optional[Path] = o.RefText,
-    hyp_text: Optional[Path] = o.HypText,
-    unsegmented: Optional[bool] = o.Unsegmented,
-    compare: o.CompareChoice = o.Compare,
-    content: o.ContentChoice = o.Content,
-    glm: Optional[list[str]] = o.Glm,
-    spoken_forms: str = o.SpokenForms,
-    beta: float = o.Beta,
-    min_map_f: Optional[float] = o.MinMapF,
-    unscored_slot: Optional[list[str]] = o.UnscoredSlot,
-    premodifiers: list[str] = o.Premodifiers,
-    keep_punctuation: bool = o.KeepPunctuation,
-    case_sensitive: bool = o.CaseSensitive,
-    non_extractable: Optional[list[str]] = o.NonExtractable,
-    spoken_element: str = o.SpokenElement,
-    fillers: list[str] = o.Fillers,
-    doc_tag: str = o.DocTag,
-    docno_tag: str = o.DocnoTag,
-    encoding: str = o.Encoding,
-    text_format: Optional[o.TextFormatChoice] = o.TextFormat,
-    hyp_text_format: Optional[o.TextFormatChoice] = o.HypTextFormat,
+    scoring: o.ScoringOptions = o.SCORING,
     quiet: bool = o.Quiet,
 ) -> None:
     """List every point matching the filters: category, reference and hypothesis fills, reason.
@@ -158,37 +139,16 @@ def explain_command(
     from hub4eval.cli.score import make_console, score_with_progress
     from hub4eval.report.explain import explain, tally
 
-    o.one_from_stdin(REF=ref, HYP=hyp, **{"--ref-text": ref_text, "--hyp-text": hyp_text})
+    o.one_from_stdin(REF=ref, HYP=hyp, **scoring.text_files())
     categories = [o.choice(c) for c in category or ()]
-    config = o.build_config(
-        compare=compare,
-        content=content,
-        glm=glm,
-        beta=beta,
-        min_map_f=min_map_f,
-        unscored_slot=unscored_slot,
-        premodifiers=premodifiers,
-        keep_punctuation=keep_punctuation,
-        case_sensitive=case_sensitive,
-        non_extractable=non_extractable,
-        fillers=fillers,
-        spoken_element=spoken_element,
-        unsegmented=unsegmented,
-        spoken_forms=spoken_forms,
-    )
+    config = scoring.config()
     result = score_with_progress(
         ref,
         hyp,
         config,
         description="mapping documents",
         quiet=quiet,
-        ref_text=ref_text,
-        hyp_text=hyp_text,
-        encoding=encoding,
-        doc_tag=doc_tag,
-        docno_tag=docno_tag,
-        text_format=text_format,
-        hyp_text_format=hyp_text_format,
+        **scoring.texts(),
     )
     print_warnings(result.warnings, quiet)
     rows = explain(

@@ -1,5 +1,10 @@
 """Options shared by the commands that score (score, explain, compare).
 
+They are declared once, in ``_SCORING_OPTIONS``: ``@scoring_options`` puts them
+in a command's signature, where its ``scoring`` parameter stands, and hands
+their values to the command as one :class:`ScoringOptions`, which makes the
+``ScoreConfig`` and the keywords that read the texts.
+
 Conventions of every command: an option with fixed choices lists them (an
 unknown value is a usage error that names them); a list option is repeated,
 one value each time (``--premodifiers a --premodifiers the``), replaces its
@@ -9,9 +14,13 @@ reads standard input (for one input at most).
 
 from __future__ import annotations
 
+import functools
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
@@ -194,6 +203,129 @@ Jobs = typer.Option(
     help="Score groups of documents in N processes at once (default: every core; one for templette files "
     "under 4 MB). The result is the same for every N. Texts that differ (aligned) are scored in one process.",
 )
+
+
+# The options of every command that scores (score, explain, compare), in --help order:
+# (parameter name, annotation, option). `scoring_options` puts them in a command's signature.
+_SCORING_OPTIONS: tuple[tuple[str, Any, Any], ...] = (
+    ("ref_text", Optional[Path], RefText),
+    ("hyp_text", Optional[Path], HypText),
+    ("unsegmented", Optional[bool], Unsegmented),
+    ("compare", CompareChoice, Compare),
+    ("content", ContentChoice, Content),
+    ("glm", Optional[list[str]], Glm),
+    ("spoken_forms", str, SpokenForms),
+    ("beta", float, Beta),
+    ("min_map_f", Optional[float], MinMapF),
+    ("unscored_slot", Optional[list[str]], UnscoredSlot),
+    ("premodifiers", list[str], Premodifiers),
+    ("keep_punctuation", bool, KeepPunctuation),
+    ("case_sensitive", bool, CaseSensitive),
+    ("non_extractable", Optional[list[str]], NonExtractable),
+    ("spoken_element", str, SpokenElement),
+    ("fillers", list[str], Fillers),
+    ("doc_tag", str, DocTag),
+    ("docno_tag", str, DocnoTag),
+    ("encoding", str, Encoding),
+    ("text_format", Optional[TextFormatChoice], TextFormat),
+    ("hyp_text_format", Optional[TextFormatChoice], HypTextFormat),
+)
+
+
+@dataclass(frozen=True)
+class ScoringOptions:
+    """The values of the options every scoring command takes, as the command line gave them."""
+
+    ref_text: Path | None
+    hyp_text: Path | None
+    unsegmented: bool | None
+    compare: str | Enum
+    content: str | Enum
+    glm: list[str] | None
+    spoken_forms: str
+    beta: float
+    min_map_f: float | None
+    unscored_slot: list[str] | None
+    premodifiers: list[str]
+    keep_punctuation: bool
+    case_sensitive: bool
+    non_extractable: list[str] | None
+    spoken_element: str
+    fillers: list[str]
+    doc_tag: str
+    docno_tag: str
+    encoding: str
+    text_format: str | None
+    hyp_text_format: str | None
+
+    def config(self) -> ScoreConfig:
+        """The options that change a score (raises UsageError on bad values)."""
+        return build_config(
+            compare=self.compare,
+            content=self.content,
+            glm=self.glm,
+            beta=self.beta,
+            min_map_f=self.min_map_f,
+            unscored_slot=self.unscored_slot,
+            premodifiers=self.premodifiers,
+            keep_punctuation=self.keep_punctuation,
+            case_sensitive=self.case_sensitive,
+            non_extractable=self.non_extractable,
+            fillers=self.fillers,
+            unsegmented=self.unsegmented,
+            spoken_forms=self.spoken_forms,
+            spoken_element=self.spoken_element,
+        )
+
+    def texts(self) -> dict[str, Any]:
+        """The options that say how to read the text corpora (keywords of ``score_with_progress``)."""
+        return {
+            "ref_text": self.ref_text,
+            "hyp_text": self.hyp_text,
+            "encoding": self.encoding,
+            "doc_tag": self.doc_tag,
+            "docno_tag": self.docno_tag,
+            "text_format": self.text_format,
+            "hyp_text_format": self.hyp_text_format,
+        }
+
+    def text_files(self) -> dict[str, Path | None]:
+        """The text corpora by option name (for :func:`one_from_stdin`)."""
+        return {"--ref-text": self.ref_text, "--hyp-text": self.hyp_text}
+
+
+# The default of a command's ``scoring`` parameter, which scoring_options replaces
+# by the options themselves (a parameter after typer's arguments needs a default).
+SCORING: Any = None
+
+
+def scoring_options(function: Callable[..., None]) -> Callable[..., None]:
+    """Give a command the options of :class:`ScoringOptions` in place of its
+    ``scoring`` parameter: typer sees (and ``--help`` lists) each option there,
+    and the command receives their values as one ``ScoringOptions``."""
+    signature = inspect.signature(function)
+    parameters: list[inspect.Parameter] = []
+    for parameter in signature.parameters.values():
+        if parameter.name != "scoring":
+            parameters.append(parameter)
+            continue
+        parameters += [
+            inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=option, annotation=annotation)
+            for name, annotation, option in _SCORING_OPTIONS
+        ]
+    if len(parameters) == len(signature.parameters):
+        raise TypeError(f"{function.__qualname__} has no 'scoring' parameter")
+
+    @functools.wraps(function)
+    def command(**values: Any) -> None:
+        shared = {name: values.pop(name) for name, _, _ in _SCORING_OPTIONS}
+        function(scoring=ScoringOptions(**shared), **values)
+
+    annotations = {name: hint for name, hint in function.__annotations__.items() if name != "scoring"}
+    annotations.update({name: annotation for name, annotation, _ in _SCORING_OPTIONS})
+    command.__annotations__ = annotations
+    command.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+    return command
 
 
 def build_config(

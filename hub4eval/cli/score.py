@@ -158,30 +158,11 @@ def _write(text: str | Iterable[str], path: str, option: str) -> None:
 
 
 @command("score")
+@o.scoring_options
 def score_command(
     ref: Path = typer.Argument(..., help="Reference templette file ('-' for standard input)."),
     hyp: Path = typer.Argument(..., help="Hypothesis templette file ('-' for standard input)."),
-    ref_text: Optional[Path] = o.RefText,
-    hyp_text: Optional[Path] = o.HypText,
-    unsegmented: Optional[bool] = o.Unsegmented,
-    compare: o.CompareChoice = o.Compare,
-    content: o.ContentChoice = o.Content,
-    glm: Optional[list[str]] = o.Glm,
-    spoken_forms: str = o.SpokenForms,
-    beta: float = o.Beta,
-    min_map_f: Optional[float] = o.MinMapF,
-    unscored_slot: Optional[list[str]] = o.UnscoredSlot,
-    premodifiers: list[str] = o.Premodifiers,
-    keep_punctuation: bool = o.KeepPunctuation,
-    case_sensitive: bool = o.CaseSensitive,
-    non_extractable: Optional[list[str]] = o.NonExtractable,
-    spoken_element: str = o.SpokenElement,
-    fillers: list[str] = o.Fillers,
-    doc_tag: str = o.DocTag,
-    docno_tag: str = o.DocnoTag,
-    encoding: str = o.Encoding,
-    text_format: Optional[o.TextFormatChoice] = o.TextFormat,
-    hyp_text_format: Optional[o.TextFormatChoice] = o.HypTextFormat,
+    scoring: o.ScoringOptions = o.SCORING,
     json_path: Optional[str] = typer.Option(
         None, "--json", help="Write the full result as JSON to PATH ('-' for standard output)."
     ),
@@ -242,41 +223,20 @@ def score_command(
             f"{' and '.join(to_stdout)} both write to standard output ('-')",
             hint="standard output holds one output: write the others to files",
         )
-    o.one_from_stdin(REF=ref, HYP=hyp, **{"--ref-text": ref_text, "--hyp-text": hyp_text})
+    o.one_from_stdin(REF=ref, HYP=hyp, **scoring.text_files())
     for option, path in (("--json", json_path), ("--csv", csv_path), ("--html", html_path)):
         check_output(path, option)
     if bootstrap < 0:
         raise UsageError(f"--bootstrap must be 0 or more, got {bootstrap}", hint="e.g. --bootstrap 10000")
-    config = o.build_config(
-        compare=compare,
-        content=content,
-        glm=glm,
-        beta=beta,
-        min_map_f=min_map_f,
-        unscored_slot=unscored_slot,
-        premodifiers=premodifiers,
-        keep_punctuation=keep_punctuation,
-        case_sensitive=case_sensitive,
-        non_extractable=non_extractable,
-        fillers=fillers,
-        spoken_element=spoken_element,
-        unsegmented=unsegmented,
-        spoken_forms=spoken_forms,
-    )
+    config = scoring.config()
     result = score_with_progress(
         ref,
         hyp,
         config,
         description="mapping documents",
         quiet=quiet,
-        ref_text=ref_text,
-        hyp_text=hyp_text,
-        encoding=encoding,
-        doc_tag=doc_tag,
-        docno_tag=docno_tag,
+        **scoring.texts(),
         ceiling=None if ceiling else False,
-        text_format=text_format,
-        hyp_text_format=hyp_text_format,
         jobs=jobs,
         # the outputs need only counts and pairs, the points' JSON entries and the HTML report's
         # point columns, which groups of documents give (each writes its own into a file)
@@ -291,7 +251,7 @@ def score_command(
 
         with progress_bar("bootstrap resamples", quiet) as advance:
             intervals = bootstrap_intervals(
-                list(document_counts(result).values()), bootstrap, seed, beta, progress=advance
+                list(document_counts(result).values()), bootstrap, seed, scoring.beta, progress=advance
             )
         if result.ceiling is not None:
             with progress_bar("bootstrap resamples (ceiling)", quiet) as advance:
@@ -300,7 +260,7 @@ def score_command(
                     document_counts(result.ceiling),
                     bootstrap,
                     seed,
-                    beta,
+                    scoring.beta,
                     progress=advance,
                 )
     if json_path is not None:

@@ -314,6 +314,44 @@ def test_counts_add_up(case, unsegmented):
         assert row["errors"] == row["substitutions"] + row["deletions"] + row["insertions"]
 
 
+def _owned_columns_by_owner(ref_index, sizes):
+    """The former formulation: an owner document for every column, then two bisections of it."""
+    import numpy as np
+
+    if not sizes:
+        return []
+    bounds = np.cumsum(np.asarray(sizes, dtype=np.int64))
+    if ref_index.size == 0 or bounds[-1] == 0:
+        owner = np.zeros(ref_index.size, dtype=np.int64)
+    else:
+        last_ref = np.maximum.accumulate(np.where(ref_index >= 0, ref_index, -1))
+        owner = np.searchsorted(bounds, np.maximum(last_ref, 0), side="right")
+    starts = np.searchsorted(owner, np.arange(len(sizes)), side="left")
+    ends = np.searchsorted(owner, np.arange(len(sizes)), side="right")
+    return list(zip(starts.tolist(), ends.tolist(), strict=True))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(min_value=0, max_value=4), min_size=1, max_size=8),
+    st.lists(st.integers(min_value=0, max_value=3), min_size=1, max_size=40),
+    st.sampled_from(["int32", "int64"]),
+)
+def test_owned_columns_agree_with_an_owner_per_column(sizes, gaps, dtype):
+    """Every column's owner, as the former formulation found it: the reference
+    tokens in order, each after some insertions (gaps), then trailing insertions."""
+    import numpy as np
+
+    from hub4eval.text.columns import _owned_columns
+
+    columns: list[int] = []
+    for token in range(sum(sizes)):
+        columns += [-1] * gaps[token % len(gaps)] + [token]
+    columns += [-1] * gaps[-1]
+    ref_index = np.array(columns, dtype=dtype)
+    assert _owned_columns(ref_index, sizes) == _owned_columns_by_owner(ref_index, sizes)
+
+
 def test_unsegmented_columns_are_split_by_reference_document():
     """Insertions count in the document of the reference word before them."""
     import numpy as np

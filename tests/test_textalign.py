@@ -374,3 +374,45 @@ def test_unsegmented_columns_are_split_by_reference_document():
     views = alignment.document_views()
     assert [(r, h) for r, h, _, _ in views] == [("A", None), ("B", None)]
     assert [w for _, _, d, c in views for w in d.rows(c)] == alignment.documents[0].rows()
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.sampled_from(["one", "two", "three", "uh", "four"]), max_size=12),
+    st.lists(st.sampled_from(["one", "too", "three", "five", "four"]), max_size=12),
+    st.data(),
+)
+def test_rows_of_some_columns_are_those_columns_of_all_rows(ref_words, hyp_words, data):
+    """`rows(columns)` gives exactly those columns of `rows()`, on an unsegmented
+    alignment (token arrays) and on a segmented one, gaps included."""
+    ref_text = f"<DOC><DOCNO>A</DOCNO> {' '.join(ref_words)} </DOC>"
+    for hyp_text in (" ".join(hyp_words), f"<DOC><DOCNO>A</DOCNO> {' '.join(hyp_words)} </DOC>"):
+        alignment = align_corpora(
+            parse_corpus(ref_text, "r", non_extractable=HIDE_DOCNO),
+            parse_corpus(hyp_text, "h", non_extractable=HIDE_DOCNO),
+        )
+        for document in alignment.documents:
+            every = document.rows()
+            start = data.draw(st.integers(0, len(every)))
+            stop = data.draw(st.integers(start, len(every)))
+            assert document.rows(slice(start, stop)) == every[start:stop]
+
+
+def test_a_few_columns_read_only_their_own_words(monkeypatch):
+    """The words of a fill's columns are looked up one by one: asking for them
+    must not make the word list of the whole text (a million words, for every
+    error point of an unsegmented hypothesis, took minutes)."""
+    from hub4eval.text.token_arrays import TokenArray
+
+    ref = parse_corpus(
+        "<DOC><DOCNO>A</DOCNO> one two </DOC><DOC><DOCNO>B</DOCNO> three </DOC>", "r", non_extractable=HIDE_DOCNO
+    )
+    alignment = align_corpora(ref, parse_corpus("zero one two extra three four", "h"))
+    [document] = alignment.documents
+    assert isinstance(document.hyp_tokens, TokenArray)
+
+    def whole_text(self):
+        raise AssertionError("the whole text's words were made")
+
+    monkeypatch.setattr(TokenArray, "texts", whole_text)
+    assert document.rows(slice(3, 5)) == [("", "extra", 3), ("three", "three", 0)]

@@ -103,17 +103,30 @@ class DocumentAlignment:
         ``DELETION`` (2) or ``INSERTION`` (3).
         """
         a = self.alignment
-        ref, hyp = _texts(self.ref_tokens), _texts(self.hyp_tokens)
-        return [
-            (ref[r] if r >= 0 else "", hyp[h] if h >= 0 else "", k)
-            for r, h, k in zip(
-                a.ref_index[columns].tolist(), a.hyp_index[columns].tolist(), a.kinds[columns].tolist(), strict=True
+        return list(
+            zip(
+                _texts_at(self.ref_tokens, a.ref_index[columns]),
+                _texts_at(self.hyp_tokens, a.hyp_index[columns]),
+                a.kinds[columns].tolist(),
+                strict=True,
             )
-        ]
+        )
 
 
-def _texts(tokens: Sequence[Token]) -> Sequence[str]:
-    return tokens.texts() if isinstance(tokens, TokenArray) else [t.text for t in tokens]
+def _texts_at(tokens: Sequence[Token], index: np.ndarray) -> list[str]:
+    """The texts of the tokens at ``index`` ('' where it is -1, a gap).
+
+    Only those tokens are read: a fill's few columns of a million-word
+    unsegmented alignment must not cost the whole text's words.
+    """
+    at = index.tolist()
+    if isinstance(tokens, TokenArray):
+        if not len(tokens):
+            return ["" for _ in at]
+        words = tokens.words
+        ids = tokens.ids[np.maximum(index, 0)].tolist()
+        return [words[w] if i >= 0 else "" for w, i in zip(ids, at, strict=True)]
+    return [tokens[i].text if i >= 0 else "" for i in at]
 
 
 def _wer(counts: dict[str, int]) -> dict[str, Any]:

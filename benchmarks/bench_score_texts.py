@@ -1,0 +1,148 @@
+"""Scoring when the texts differ, at scale, against the `align` command on the same texts.
+
+Not part of the test suite. The users' main case is a reference corpus, an
+ASR output and templettes over both::
+
+    hub4eval score ref.tpl hyp.tpl --ref-text ref.sgml --hyp-text asr.sgml
+
+Such a score must align the two texts (both alignments: the weighted one for
+extents and sclite's for the WER line), as ``hub4eval align`` does, and then
+map and score the fills through that alignment. The anchor is therefore the
+`align` command on the same two texts, timed in the same run; the ratio
+score / align says what the templettes cost on top of the texts.
+
+Files (made once per size and seed, kept in ``--dir``):
+
+* the texts of ``bench_align_cli.py``: a reference of N words in documents of
+  ``--doc-words`` words (SGML, lines of 20 words in ``<TEXT>``) and its
+  hypothesis at ``--wer``, *unsegmented* (raw ASR output: ``<s> ... </s>``
+  lines, no documents) and *segmented* (the same DOCIDs);
+* ``ref.tpl``: per document ``--events`` instances of four text slots, each
+  one to three words of one line of the reference, with their extents;
+* per form, the hypothesis templettes: ``hub4eval project`` of ``ref.tpl``
+  onto that hypothesis text, i.e. what a perfect extractor would find in the
+  recognizer's output (its errors are the recognizer's).
+
+Each measurement is one ``python -m hub4eval`` process (wall and CPU seconds
+and peak RSS of the child, ``os.wait4``); the best CPU of ``--runs``
+interleaved runs is kept::
+
+    python benchmarks/bench_score_texts.py                       # 1,000,000 words
+    python benchmarks/bench_score_texts.py --words 100000 --runs 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from bench_align_cli import write_files
+
+ROOT = Path(__file__).resolve().parent.parent
+SLOTS = ("WINNER", "LOSER", "PLACE", "SCORE")
+
+
+def reference_templettes(corpus: Path, out: Path, events: int, seed: int) -> int:
+    """``events`` instances per document, each of four one-to-three-word fills of one line; returns the fills."""
+    text = corpus.read_text(encoding="utf-8")
+    rng = random.Random(seed)
+    lines: list[str] = []
+    for document in re.finditer(r"<DOC>.*?</DOC>", text, re.S):
+        doc = document.group(0)
+        docno = re.search(r"<DOCNO>\s*(\S+)\s*</DOCNO>", doc)
+        body = re.search(r"<TEXT>(.*)</TEXT>", doc, re.S)
+        assert docno is not None and body is not None
+        words = [(w.start() + body.start(1), w.end() + body.start(1)) for w in re.finditer(r"\S+", body.group(1))]
+        for number in range(1, events + 1):
+            lines.append(f"<EVENT-{docno.group(1)}-{number}> :=")
+            for slot in SLOTS:
+                while True:  # a fill never spans a line end
+                    k = rng.randrange(len(words) - 3)
+                    start, end = words[k][0], words[k + rng.randint(0, 2)][1]
+                    if "\n" not in doc[start:end]:
+                        break
+                lines.append(f'    {slot}: "{doc[start:end]}" ##{start}#{end}#')  # offsets from <DOC>
+            lines.append("")
+    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return sum(1 for line in lines if line.startswith("    "))
+
+
+def run(arguments: list[str]) -> dict[str, float]:
+    """``python -m hub4eval ARGUMENTS`` from the checkout: wall and CPU seconds, peak RSS (MB)."""
+    command = [sys.executable, "-m", "hub4eval", *arguments]
+    start = time.perf_counter()
+    child = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(child.pid, 0)
+    seconds = time.perf_counter() - start
+    if status != 0:
+        error = child.stderr.read().decode() if child.stderr is not None else ""
+        raise SystemExit(f"failed ({status}): {' '.join(command)}\n{error}")
+    return {"seconds": seconds, "cpu": usage.ru_utime + usage.ru_stime, "mb": usage.ru_maxrss / 1024}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--words", type=int, default=1_000_000, help="reference words")
+    parser.add_argument("--doc-words", type=int, default=500, help="reference words per document")
+    parser.add_argument("--events", type=int, default=5, help="reference instances per document")
+    parser.add_argument("--wer", type=float, default=0.15)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--forms", default="unsegmented,segmented", help="unsegmented, segmented or both")
+    parser.add_argument("--runs", type=int, default=1, help="runs of each measurement, interleaved (best kept)")
+    parser.add_argument("--dir", type=Path, default=Path("/tmp/bench_align_cli"), help="where the files go")
+    args = parser.parse_args()
+    forms = [f.strip() for f in args.forms.split(",") if f.strip()]
+    folder = args.dir / f"n{args.words}_d{args.doc_words}_w{args.wer}_s{args.seed}"
+    started = time.perf_counter()
+    paths = write_files(folder, args.words, args.doc_words, args.wer, args.seed)
+    ref_tpl = folder / f"ref_e{args.events}.tpl"
+    if not ref_tpl.exists():
+        reference_templettes(paths["ref"], ref_tpl, args.events, args.seed)
+    hyp_tpl = {form: folder / f"hyp_e{args.events}_{form}.tpl" for form in forms}
+    for form, path in hyp_tpl.items():
+        if not path.exists():
+            texts = ["--ref-text", str(paths["ref"]), "--hyp-text", str(paths[form])]
+            run(["project", str(ref_tpl), *texts, "--output", str(path), "--quiet"])
+    fills = sum(1 for line in ref_tpl.open() if line.startswith("    "))
+    print(
+        f"# files in {folder} ({time.perf_counter() - started:.0f} s): {args.words:,} words, {fills:,} reference fills"
+    )
+    asr = ROOT / "examples" / "asr"  # warm numba's on-disk cache: a first compile must not land in a timing
+    run(["score", str(asr / "ref.tpl"), str(asr / "hyp.tpl"), "--ref-text", str(asr / "reference.sgml"),
+         "--hyp-text", str(asr / "asr_unsegmented.sgml"), "--quiet"])  # fmt: skip
+    print(
+        "| form | align s | align CPU s | align MB | score s | score CPU s | score MB | score / align (CPU) "
+        "| score --json CPU s | score --json / align (CPU) |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for form in forms:
+        texts = ["--ref-text", str(paths["ref"]), "--hyp-text", str(paths[form])]
+        best: dict[str, dict[str, float]] = {}
+        for _ in range(args.runs):
+            for name, arguments in (
+                ("align", ["align", str(paths["ref"]), str(paths[form]), "--json", str(folder / "align.json")]),
+                ("score", ["score", str(ref_tpl), str(hyp_tpl[form]), *texts, "--quiet"]),
+                (
+                    "json",
+                    ["score", str(ref_tpl), str(hyp_tpl[form]), *texts, "--quiet", "--json", str(folder / "s.json")],
+                ),
+            ):
+                measured = run(arguments)
+                if name not in best or measured["cpu"] < best[name]["cpu"]:
+                    best[name] = measured
+        a, s, j = best["align"], best["score"], best["json"]
+        print(
+            f"| {form} | {a['seconds']:.1f} | {a['cpu']:.1f} | {a['mb']:.0f} | {s['seconds']:.1f} | {s['cpu']:.1f} | "
+            f"{s['mb']:.0f} | {s['cpu'] / a['cpu']:.2f} | {j['cpu']:.1f} | {j['cpu'] / a['cpu']:.2f} |",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()

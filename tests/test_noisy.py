@@ -9,7 +9,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hub4eval.scoring.noisy import DEFAULT_FILLERS, is_optional_reference, noisy_content_correct
+from hub4eval.scoring.noisy import (
+    DEFAULT_FILLERS,
+    NoisyWords,
+    filler_set,
+    is_optional_reference,
+    noisy_content_correct,
+    noisy_correct,
+)
 from hub4eval.text.tokens import Token, tokenize
 
 
@@ -261,3 +268,50 @@ def test_agrees_with_brute_force(ref: tuple[Token, ...], hyp_words: list[str], d
     minimals = [ref[a:b]]
     hyp = tuple(Token(w, 0, len(w)) for w in hyp_words)
     assert noisy_content_correct(ref, minimals, hyp)[0] == _brute_force(ref, minimals, hyp)
+
+
+@settings(max_examples=300)
+@given(
+    reference_tokens(),
+    st.lists(st.sampled_from((*WORDS, "uh", "UM", "glen-", "sou-", "glen's", "africa'")), max_size=6),
+    st.sets(st.sampled_from(("uh", "um", "cup")), max_size=3),
+    st.data(),
+)
+def test_the_verdict_from_words_read_once_is_the_verdict(
+    ref: tuple[Token, ...], hyp_words: list[str], fillers: set[str], data: st.DataObject
+) -> None:
+    """Scoring reads each string's words once (NoisyWords) and decides from
+    them (noisy_correct); the verdict must be noisy_content_correct's, fillers,
+    possessives, optional hypothesis tokens and several minimal strings included."""
+    minimals = []
+    for _ in range(data.draw(st.integers(1, 2), label="minimal strings")):
+        a = data.draw(st.integers(0, len(ref) - 1), label="minimal start")
+        minimals.append(ref[a : data.draw(st.integers(a + 1, len(ref)), label="minimal end")])
+    hyp = tuple(Token(w, 0, len(w), optional=data.draw(st.booleans(), label=f"optional {w}")) for w in hyp_words)
+    words = filler_set(tuple(sorted(fillers)))
+    decided = noisy_correct(
+        NoisyWords.of(ref, words), [NoisyWords.of(m, words) for m in minimals], NoisyWords.of(hyp, words)
+    )
+    assert decided == noisy_content_correct(ref, minimals, hyp, fillers)[0]
+
+
+def test_a_noisy_verdict_gives_the_reason_in_words_when_read():
+    """The content verdict of a noisy comparison is decided from the words read
+    once; its reason is noisy_content_correct's, made when it is read."""
+    from hub4eval.config import ScoreConfig
+    from hub4eval.model import TextFill
+    from hub4eval.scoring.fills import FillPreparer
+    from hub4eval.scoring.verdicts import TextComparison, compare_text
+
+    config = ScoreConfig()
+    ref_prep = FillPreparer(config, reference=True, tokens=True)
+    hyp_prep = FillPreparer(config, reference=False, tokens=True)
+    how = TextComparison.of(config, noisy=True)
+    ref = ref_prep.prepare(TextFill("Glen Buni- Bunting", ((0, 18),)), "D")
+    for text, category in (("glen uh bunting", "COR"), ("glen", "INC")):
+        hyp = hyp_prep.prepare(TextFill(text, ((0, len(text)),)), "D")
+        assert ref.maximal.noisy is not None and hyp.maximal.noisy is not None
+        [content] = compare_text(ref, hyp, how)
+        expected = noisy_content_correct(ref.maximal.tokens, [ref.maximal.tokens], hyp.maximal.tokens)
+        assert (content.category == "COR", content.reason) == expected
+        assert content.category == category

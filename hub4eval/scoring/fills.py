@@ -9,11 +9,12 @@ mapping characters to alignment columns.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from hub4eval.config import ScoreConfig
 from hub4eval.model import Extent, TextFill
+from hub4eval.scoring.noisy import NoisyWords, filler_set
 from hub4eval.text.normalize import (
     collapse_whitespace,
     strip_premodifiers,
@@ -39,6 +40,8 @@ class PreparedString:
     text: str  # §3-normalized, whitespace folded
     tokens: tuple[Token, ...]  # the same after tokenization and the GLM (noisy comparison only)
     extent: Extent | None  # after premodifier shift and §7 mapping; None: matches nothing
+    # the tokens as the noisy comparison reads them (made with the tokens; None without)
+    noisy: NoisyWords | None = field(default=None, compare=False)
 
 
 @quick_init
@@ -92,7 +95,7 @@ class FillPreparer:
         self.reference = reference
         self.unsegmented = unsegmented
         self.tokens = tokens
-        self._texts: dict[str, tuple[str, int, tuple[Token, ...]]] = {}
+        self._texts: dict[str, tuple[str, int, tuple[Token, ...], NoisyWords | None]] = {}
 
     def share_texts(self, other: FillPreparer) -> None:
         """Remember normalized strings in ``other``'s memo when both normalize alike.
@@ -104,10 +107,10 @@ class FillPreparer:
         if other.config == self.config and other.glm_apply is self.glm_apply and other.tokens == self.tokens:
             self._texts = other._texts
 
-    def _normalize(self, raw: str) -> tuple[str, int, tuple[Token, ...]]:
-        """(§3-normalized text, characters of premodifiers removed, tokens) of a content
-        string, remembered: they depend on the string only, so :meth:`_string` asks
-        once per distinct string."""
+    def _normalize(self, raw: str) -> tuple[str, int, tuple[Token, ...], NoisyWords | None]:
+        """(§3-normalized text, characters of premodifiers removed, tokens, the tokens
+        as the noisy comparison reads them) of a content string, remembered: they
+        depend on the string only, so :meth:`_string` asks once per distinct string."""
         cfg = self.config
         whited = whiteout_tags(raw, cfg.non_extractable) if "<" in raw else raw
         text = whited if cfg.keep_punctuation else whiteout_punctuation(whited)
@@ -115,6 +118,7 @@ class FillPreparer:
         # Tokens come from the tag-whited, premodifier-stripped string as written:
         # the tokenizer keeps fragment hyphens and parentheses that whiteout drops.
         tokens: tuple[Token, ...] = ()
+        noisy = None
         if self.tokens:
             piece = whited[removed:]
             tokens = tokenize(piece, keep_punctuation=cfg.keep_punctuation, case_sensitive=cfg.case_sensitive)
@@ -122,33 +126,34 @@ class FillPreparer:
                 tokens = spoken_forms(tokens, piece, lang=cfg.spoken_forms, case_sensitive=cfg.case_sensitive)
             if self.glm_apply is not None:
                 tokens = tuple(self.glm_apply(tokens))
+            noisy = NoisyWords.of(tokens, filler_set(cfg.fillers))
         folded = collapse_whitespace(stripped)
         if not cfg.case_sensitive:
             folded = folded.lower()
-        cached = self._texts[raw] = (folded, removed, tokens)
+        cached = self._texts[raw] = (folded, removed, tokens, noisy)
         return cached
 
     def _string(self, raw: str, extent: Extent | None, docid: str) -> PreparedString:
-        folded, removed, tokens = self._texts.get(raw) or self._normalize(raw)
+        folded, removed, tokens, noisy = self._texts.get(raw) or self._normalize(raw)
         if extent is not None:
             if removed:
                 extent = _shifted(extent, removed)
             if self.map_extent is not None:
                 extent = self.map_extent(None if self.unsegmented else docid, extent)
-        return PreparedString(folded, tokens, extent)
+        return PreparedString(folded, tokens, extent, noisy)
 
     def prepare(self, fill: TextFill, docid: str) -> PreparedFill:
         """The fill as the comparison sees it; ``docid`` is its instance's document."""
         content, extents = fill.content, fill.extents
         extent = extents[0] if extents else None
         # self._string(content, extent, docid), written out: a million fills are prepared
-        folded, removed, tokens = self._texts.get(content) or self._normalize(content)
+        folded, removed, tokens, noisy = self._texts.get(content) or self._normalize(content)
         if extent is not None and (removed or self.map_extent is not None):
             if removed:
                 extent = _shifted(extent, removed)
             if self.map_extent is not None:
                 extent = self.map_extent(None if self.unsegmented else docid, extent)
-        maximal = PreparedString(folded, tokens, extent)
+        maximal = PreparedString(folded, tokens, extent, noisy)
         if not self.reference:
             return PreparedFill(fill, maximal, (maximal,), bool(extents))
         spans = fill.minimal_spans

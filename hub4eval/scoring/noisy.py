@@ -23,15 +23,33 @@ ignores case.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
 
 from hub4eval.config import DEFAULT_FILLERS as _DEFAULT_FILLER_WORDS
 from hub4eval.text.spoken import strip_possessive
 from hub4eval.text.tokens import Token
+from hub4eval.util.records import quick_init
 
-__all__ = ["DEFAULT_FILLERS", "is_optional_reference", "kept_hypothesis_tokens", "noisy_content_correct"]
+__all__ = [
+    "DEFAULT_FILLERS",
+    "NoisyWords",
+    "filler_set",
+    "is_optional_reference",
+    "kept_hypothesis_tokens",
+    "noisy_content_correct",
+    "noisy_correct",
+]
 
 DEFAULT_FILLERS: frozenset[str] = frozenset(_DEFAULT_FILLER_WORDS)
+
+
+@cache
+def filler_set(words: Iterable[str]) -> frozenset[str]:
+    """The filler words as the comparison reads them (lower case): one set per option value,
+    so that the sets made from the same option are the same object."""
+    return frozenset(word.lower() for word in words)
 
 
 def _is_filler(token: Token, fillers: frozenset[str]) -> bool:
@@ -95,6 +113,36 @@ def _is_run_of(hyp: Sequence[str], ref: Sequence[str], optional: Sequence[bool])
             return False
         at = nxt
     return True
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class NoisyWords:
+    """What the noisy comparison reads of a string's tokens, worked out once per
+    distinct string (see :meth:`of`): on the reference side its words and which
+    of them are optional, on the hypothesis side the words that must match."""
+
+    words: tuple[str, ...]  # every token's text, less a trailing possessive
+    optional: tuple[bool, ...]  # as a reference: which tokens may be left out of a match
+    kept: tuple[str, ...]  # as a hypothesis: the words of the tokens that are not dropped
+    fillers: frozenset[str] = field(compare=False)  # the filler words these were read with
+
+    @classmethod
+    def of(cls, tokens: Sequence[Token], fillers: frozenset[str]) -> NoisyWords:
+        return cls(
+            tuple([strip_possessive(t.text) for t in tokens]),
+            tuple([is_optional_reference(t, fillers) for t in tokens]),
+            tuple([strip_possessive(t.text) for t in kept_hypothesis_tokens(tokens, fillers)]),
+            fillers,
+        )
+
+
+def noisy_correct(ref_max: NoisyWords, ref_minimals: Sequence[NoisyWords], hyp: NoisyWords) -> bool:
+    """:func:`noisy_content_correct`'s verdict alone, from words read beforehand
+    with the same fillers (``ref_minimals`` not empty)."""
+    if not _is_run_of(hyp.kept, ref_max.words, ref_max.optional):
+        return False
+    return any(_runs_into(minimal.words, minimal.optional, hyp.kept) for minimal in ref_minimals)
 
 
 def _show(tokens: Sequence[Token]) -> str:

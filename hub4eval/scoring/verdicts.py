@@ -15,6 +15,7 @@ from hub4eval.config import ScoreConfig
 from hub4eval.model import Extent, PointerFill
 from hub4eval.scoring.fills import PreparedFill
 from hub4eval.scoring.metrics import Category
+from hub4eval.scoring.noisy import filler_set, noisy_content_correct, noisy_correct
 
 Kind = Literal["pointer", "content", "extent"]
 KINDS: tuple[Kind, ...] = ("pointer", "content", "extent")
@@ -131,13 +132,27 @@ def _clean_content(ref: PreparedFill, hyp: PreparedFill) -> Verdict:
 
 
 def _noisy_content(ref: PreparedFill, hyp: PreparedFill, fillers: frozenset[str]) -> Verdict:
-    correct, reason = _noisy(ref, hyp, fillers)
-    return Verdict("content", "COR" if correct else "INC", reason)
+    ref_max, hyp_words = ref.maximal.noisy, hyp.maximal.noisy
+    minimals = [m.noisy for m in ref.minimals]
+    if (
+        ref_max is not None
+        and hyp_words is not None
+        and all(m is not None for m in minimals)
+        and all(words.fillers is fillers or words.fillers == fillers for words in (ref_max, hyp_words, *minimals))  # type: ignore[union-attr]
+    ):
+        # the words were read once per string, with these fillers: the verdict
+        # alone now, its reason in words when it is read
+        correct = noisy_correct(ref_max, minimals, hyp_words)  # type: ignore[arg-type]
+    else:
+        correct = _noisy(ref, hyp, fillers)[0]
+    return Verdict("content", "COR" if correct else "INC", _noisy_reason, ref, hyp, fillers)
+
+
+def _noisy_reason(ref: PreparedFill, hyp: PreparedFill, fillers: frozenset[str]) -> Reason:
+    return _noisy(ref, hyp, fillers)[1], ()  # a text of its own: a template without fields
 
 
 def _noisy(ref: PreparedFill, hyp: PreparedFill, fillers: frozenset[str]) -> tuple[bool, str]:
-    from hub4eval.scoring.noisy import noisy_content_correct
-
     return noisy_content_correct(ref.maximal.tokens, [m.tokens for m in ref.minimals], hyp.maximal.tokens, fillers)
 
 
@@ -207,8 +222,7 @@ class TextComparison:
 
     @classmethod
     def of(cls, config: ScoreConfig, noisy: bool) -> TextComparison:
-        fillers = frozenset(word.lower() for word in config.fillers)
-        return cls(config.compares_content, config.compares_extent, noisy, fillers)
+        return cls(config.compares_content, config.compares_extent, noisy, filler_set(config.fillers))
 
 
 def compare_text(ref: PreparedFill, hyp: PreparedFill, how: TextComparison) -> tuple[Verdict, ...]:

@@ -416,3 +416,20 @@ def test_a_few_columns_read_only_their_own_words(monkeypatch):
 
     monkeypatch.setattr(TokenArray, "texts", whole_text)
     assert document.rows(slice(3, 5)) == [("", "extra", 3), ("three", "three", 0)]
+
+
+def test_column_space_is_the_first_document_alignment_of_the_docid():
+    """Documents on both sides, on one side only, and an unknown DOCID."""
+    ref = parse_corpus(
+        "<DOC><DOCNO>A</DOCNO> one </DOC><DOC><DOCNO>B</DOCNO> two </DOC>", "r", non_extractable=HIDE_DOCNO
+    )
+    hyp = parse_corpus(
+        "<DOC><DOCNO>B</DOCNO> two </DOC><DOC><DOCNO>C</DOCNO> three </DOC>", "h", non_extractable=HIDE_DOCNO
+    )
+    alignment = align_corpora(ref, hyp)
+    docids = [(d.ref_docid, d.hyp_docid) for d in alignment.documents]
+    assert sorted(docids, key=str) == sorted([("A", None), ("B", "B"), (None, "C")], key=str)
+    for reference, side in ((True, 0), (False, 1)):
+        for docid in ("A", "B", "C", None, "Z"):
+            first = next((n for n, pair in enumerate(docids) if pair[side] == docid), None)
+            assert alignment.column_space(docid, reference=reference) == first, (docid, reference)

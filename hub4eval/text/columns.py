@@ -211,10 +211,17 @@ class CorpusAlignment:
         """
         if self.unsegmented:
             return 0 if self.documents else None
+        return self._column_spaces[reference].get(docid)
+
+    @cached_property
+    def _column_spaces(self) -> tuple[dict[str | None, int], dict[str | None, int]]:
+        """(by hypothesis DOCID, by reference DOCID): the first document alignment of each
+        (asked for every fill: a scan of the documents each time was quadratic)."""
+        spaces: tuple[dict[str | None, int], dict[str | None, int]] = ({}, {})
         for number, document in enumerate(self.documents):
-            if (document.ref_docid if reference else document.hyp_docid) == docid:
-                return number
-        return None
+            spaces[0].setdefault(document.hyp_docid, number)
+            spaces[1].setdefault(document.ref_docid, number)
+        return spaces
 
 
 def document_tokens(

@@ -143,8 +143,8 @@ def run_alignment(words: Path, form: str) -> dict:
     return json.loads(result.stdout)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def add_text_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options that choose the generated texts (see :func:`write_files`) and the runs."""
     parser.add_argument("--words", type=int, default=1_000_000, help="reference words")
     parser.add_argument("--doc-words", type=int, default=500, help="reference words per document")
     parser.add_argument("--wer", type=float, default=0.15)
@@ -152,6 +152,11 @@ def main() -> None:
     parser.add_argument("--forms", default="unsegmented,segmented", help="unsegmented, segmented or both")
     parser.add_argument("--runs", type=int, default=1, help="runs of each measurement, interleaved (best kept)")
     parser.add_argument("--dir", type=Path, default=Path("/tmp/bench_align_cli"), help="where the files go")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_text_arguments(parser)
     parser.add_argument("--skip-alignment", action="store_true", help="time the command only")
     parser.add_argument(
         "--code", type=Path, default=ROOT, help="checkout whose hub4eval the command runs (A/B against another branch)"

@@ -42,7 +42,7 @@ import sys
 import time
 from pathlib import Path
 
-from bench_align_cli import write_files
+from bench_align_cli import add_text_arguments, write_files
 
 ROOT = Path(__file__).resolve().parent.parent
 SLOTS = ("WINNER", "LOSER", "PLACE", "SCORE")
@@ -88,14 +88,8 @@ def run(arguments: list[str]) -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--words", type=int, default=1_000_000, help="reference words")
-    parser.add_argument("--doc-words", type=int, default=500, help="reference words per document")
+    add_text_arguments(parser)
     parser.add_argument("--events", type=int, default=5, help="reference instances per document")
-    parser.add_argument("--wer", type=float, default=0.15)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--forms", default="unsegmented,segmented", help="unsegmented, segmented or both")
-    parser.add_argument("--runs", type=int, default=1, help="runs of each measurement, interleaved (best kept)")
-    parser.add_argument("--dir", type=Path, default=Path("/tmp/bench_align_cli"), help="where the files go")
     args = parser.parse_args()
     forms = [f.strip() for f in args.forms.split(",") if f.strip()]
     folder = args.dir / f"n{args.words}_d{args.doc_words}_w{args.wer}_s{args.seed}"

@@ -1,8 +1,9 @@
 """§3 and §7.3 applied to fills: what a text fill looks like when compared.
 
 For every text fill this computes, once, the normalized content strings
-(clean comparison), their tokens (noisy comparison, after the GLM), and the
-extents after premodifier stripping and, when the texts differ, after
+(clean comparison), their tokens (noisy comparison, after the GLM) with the
+words the noisy comparison reads of them (:class:`~hub4eval.scoring.noisy.NoisyWords`,
+once per distinct string), and the extents after premodifier stripping and, when the texts differ, after
 mapping characters to alignment columns.
 """
 

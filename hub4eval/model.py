@@ -11,6 +11,7 @@ equality, so a written-back and re-parsed set compares equal.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Literal
 
 from hub4eval.util.records import quick_init
@@ -217,10 +218,13 @@ class Document:
         return self.extractable if self.spoken is None else self.spoken
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Corpus:
-    """A text corpus file: its documents in file order."""
+    """A text corpus file: its documents in file order.
+
+    Not slotted (a run makes two): :meth:`document` keeps its index of the
+    documents by DOCID beside the fields.
+    """
 
     documents: tuple[Document, ...]
     segmented: bool = True
@@ -228,8 +232,15 @@ class Corpus:
     warnings: tuple[InputWarning, ...] = field(default=(), compare=False)
     spoken_element: str = field(default="TEXT", compare=False)
 
-    def document(self, docid: str) -> Document | None:
+    def document(self, docid: str | None) -> Document | None:
+        """The (first) document ``docid``, or None."""
+        return self._by_docid.get(docid)
+
+    @cached_property
+    def _by_docid(self) -> dict[str | None, Document]:
+        # made once: the documents are looked up per instance set and per
+        # document alignment, and a scan each time was quadratic in them
+        index: dict[str | None, Document] = {}
         for doc in self.documents:
-            if doc.docid == docid:
-                return doc
-        return None
+            index.setdefault(doc.docid, doc)
+        return index

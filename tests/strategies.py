@@ -21,7 +21,16 @@ from hub4eval.model import (
     TextFill,
 )
 
-WORDS = ("egypt", "south", "africa", "the", "cup", "2-0")
+WORDS = (
+    "egypt",
+    "south",
+    "africa",
+    "the",
+    "cup",
+    "2-0",
+    "egypt's",
+    "uh",
+)  # a possessive and a filler: noisy content reads them
 DOCIDS = ("D1", "D2", "D3")
 SLOTS = ("WINNER", "LOSER", "SCORE")
 

@@ -288,3 +288,38 @@ def test_many_events_of_one_document_score_as_with_every_pair(monkeypatch):
         assert _scored(ref, hyp, config, 0, monkeypatch) == _scored(ref, hyp, config, 10**9, monkeypatch)
     result = score(ref, hyp)
     assert result.total.cor > 0 and result.total.inc > 0
+
+
+def test_a_possessive_shares_the_key_of_the_word_without_it(monkeypatch):
+    """Noisy content compares words less a trailing possessive, so the keys do
+    too: `clinton aides` can be COR against `Clinton's aides`, and the key
+    index must count that pair before the F = 0 pairs (it did not: the pair
+    went to the leftovers and was mapped to another instance)."""
+
+    def event(number: int, text: str, start: int) -> Instance:
+        extent = (Extent(start, start + len(text)),)
+        fill = TextFill(text, ((0, len(text)),), extent, extent)
+        return Instance("EV", "D1", number, (Slot("WINNER", (FillAlternative((fill,)),)),))
+
+    refs = [event(1, "Clinton's aides", 0)] + [event(k + 2, f"team{k}", 100 * k + 1000) for k in range(4)]
+    hyps = [event(k + 1, f"other{k}", 100 * k + 9000) for k in range(4)] + [event(5, "clinton aides", 5000)]
+    ref = TemplateSet((InstanceSet("D1", tuple(refs)),), role="reference")
+    hyp = TemplateSet((InstanceSet("D1", tuple(hyps)),), role="hypothesis")
+    config = ScoreConfig(content="noisy", compare="content")
+    assert _scored(ref, hyp, config, 0, monkeypatch) == _scored(ref, hyp, config, 10**9, monkeypatch)
+    monkeypatch.setattr(mapping, "_ALL_PAIRS", 0)
+    assert score(ref, hyp, config=config).total.cor == 1
+
+
+def test_the_key_of_a_noisy_hypothesis_is_its_longest_kept_word():
+    from hub4eval.scoring.candidates import hypothesis_text_keys
+    from hub4eval.scoring.fills import FillPreparer
+
+    config = ScoreConfig(content="noisy")
+    prepare = FillPreparer(config, reference=False, tokens=True).prepare
+    how = TextComparison.of(config, noisy=True)
+    keys = [
+        hypothesis_text_keys("X", prepare(TextFill(t, ((0, len(t)),)), "D"), how)
+        for t in ("uh of Clinton's y", "uh", "ab cd")
+    ]
+    assert keys == [[("w", "X", "clinton")], [("w", "X", "")], [("w", "X", "ab")]]

@@ -14,8 +14,12 @@ counting exactly):
 - clean content: the hypothesis string lies inside the reference maximal
   string and contains a minimal string, so it is one of the substrings of
   the maximal string that contain a minimal one;
-- noisy content: the first kept hypothesis word is a word of the reference
-  maximal string (the hypothesis is a run of it, optional words skipped); a
+- noisy content: every kept hypothesis word is a word of the reference
+  maximal string (the hypothesis is a run of it, optional words skipped), so
+  the key of the hypothesis is one of them, its longest (the first of the
+  longest: long words are the rare ones, which few reference fills share);
+  words are compared as the comparison compares them, less a trailing
+  possessive (``clinton's`` shares the key of ``clinton``); a
   hypothesis with no kept word shares the empty key with every reference
   that has a minimal string of optional tokens only (§6: the empty run);
 - extent: the hypothesis extent starts inside the reference maximal extent,
@@ -36,6 +40,7 @@ from hub4eval.scoring.fills import PreparedFill
 from hub4eval.scoring.greedy import TooManyPairs
 from hub4eval.scoring.noisy import is_optional_reference, kept_hypothesis_tokens
 from hub4eval.scoring.verdicts import TextComparison
+from hub4eval.text.spoken import strip_possessive
 
 Key = tuple  # ("p" | "c" | "w" | "x", slot name, value)
 WILDCARD: Key = ("*",)  # a reference fill with too many keys: shared with every hypothesis
@@ -66,7 +71,7 @@ def reference_text_keys(slot: str, fill: PreparedFill, how: TextComparison) -> l
     maximal = fill.maximal
     if how.content:
         if how.noisy:
-            keys += [("w", slot, token.text) for token in maximal.tokens]
+            keys += [("w", slot, strip_possessive(token.text)) for token in maximal.tokens]
             if any(all(is_optional_reference(t, how.fillers) for t in minimal.tokens) for minimal in fill.minimals):
                 keys.append(("w", slot, ""))  # an empty hypothesis can be correct (§6)
         elif fill.minimals == (maximal,):  # no brackets: only the maximal string itself
@@ -94,8 +99,8 @@ def hypothesis_text_keys(slot: str, fill: PreparedFill, how: TextComparison) -> 
     maximal = fill.maximal
     if how.content:
         if how.noisy:
-            kept = kept_hypothesis_tokens(maximal.tokens, how.fillers)
-            keys.append(("w", slot, kept[0].text if kept else ""))
+            words = [strip_possessive(t.text) for t in kept_hypothesis_tokens(maximal.tokens, how.fillers)]
+            keys.append(("w", slot, max(words, key=len) if words else ""))
         else:
             keys.append(("c", slot, maximal.text))
     extent = maximal.extent

@@ -469,3 +469,21 @@ def test_show_mapping_lists_every_instance_pair(clean):
         if ref and hyp:
             pattern += rf"\s+│\s+{100 * f:.1f}"
         assert re.search(pattern, body), (ref, hyp)
+
+
+def test_the_aligned_document_of_a_docid_is_found_as_a_scan_would():
+    """Reference documents first, then a document of the hypothesis only; none for an unknown DOCID."""
+    from hub4eval.io.corpus import parse_corpus
+    from hub4eval.report.explain import _document
+    from hub4eval.text.columns import align_corpora
+
+    hide = ("ANNOTATION", "DOCNO")
+    ref = parse_corpus("<DOC><DOCNO>A</DOCNO> one </DOC><DOC><DOCNO>B</DOCNO> two </DOC>", "r", non_extractable=hide)
+    hyp = parse_corpus("<DOC><DOCNO>B</DOCNO> two </DOC><DOC><DOCNO>C</DOCNO> 3 </DOC>", "h", non_extractable=hide)
+    alignment = align_corpora(ref, hyp)
+    for docid in ("A", "B", "C", "Z"):
+        scanned = next((d for d in alignment.documents if d.ref_docid == docid), None) or next(
+            (d for d in alignment.documents if d.ref_docid is None and d.hyp_docid == docid), None
+        )
+        assert _document(alignment, docid) is scanned
+    assert _document(alignment, "C").ref_docid is None and _document(alignment, "Z") is None

@@ -186,13 +186,13 @@ def _document(alignment: Any, docid: str) -> Any:
     """The aligned document whose column space holds reference document ``docid``."""
     if alignment.unsegmented:
         return alignment.documents[0] if alignment.documents else None
-    for document in alignment.documents:
-        if document.ref_docid == docid:
-            return document
-    for document in alignment.documents:
-        if document.ref_docid is None and document.hyp_docid == docid:
-            return document
-    return None
+    # looked up, not scanned: this is asked for every point shown
+    space = alignment.column_space(docid, reference=True)
+    if space is None:
+        space = alignment.column_space(docid, reference=False)  # a document of the hypothesis only
+        if space is not None and alignment.documents[space].ref_docid is not None:
+            space = None
+    return None if space is None else alignment.documents[space]
 
 
 def aligned_context(result: ScoreResult, point: Point, around: int = 4) -> Context | None:

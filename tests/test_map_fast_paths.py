@@ -46,13 +46,13 @@ def test_sharing_pairs_stops_past_the_limit():
 @pytest.mark.parametrize(
     ("start", "end", "blocks"),
     [
-        (0, 63, [0]),
-        (64, 127, [1]),
-        (60, 70, [0, 1]),
-        (63, 64, [0, 1]),
-        (10, 200, [0, 1, 2, 3]),
+        (0, 15, [0]),
+        (16, 31, [1]),
+        (12, 20, [0, 1]),
+        (15, 16, [0, 1]),
+        (10, 50, [0, 1, 2, 3]),
         # far into a document: the number of blocks decides the wildcard, not their numbers
-        (64 * 300 + 60, 64 * 300 + 70, [300, 301]),
+        (16 * 300 + 12, 16 * 300 + 20, [300, 301]),
     ],
 )
 def test_extent_keys_are_the_blocks_the_extent_covers(start, end, blocks):
@@ -64,10 +64,10 @@ def test_extent_keys_are_the_blocks_the_extent_covers(start, end, blocks):
 
 def test_an_extent_over_too_many_blocks_is_the_wildcard():
     prep = FillPreparer(ScoreConfig(), tokens=False)
-    wide = Extent(0, 64 * 256)
+    wide = Extent(0, 16 * 256)
     fill = prep.prepare(TextFill("x", ((0, 1),), (wide,), (wide,)), "D")
     assert reference_text_keys("S", fill, TextComparison(content=False, extent=True)) == [WILDCARD]
-    narrower = Extent(0, 64 * 256 - 1)
+    narrower = Extent(0, 16 * 256 - 1)
     fill = prep.prepare(TextFill("x", ((0, 1),), (narrower,), (narrower,)), "D")
     assert len(reference_text_keys("S", fill, TextComparison(content=False, extent=True))) == 256
 

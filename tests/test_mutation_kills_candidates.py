@@ -1,6 +1,6 @@
 """Which instance pairs can score a COR (hub4eval/scoring/candidates.py): tests that
 kill its mutants (issue #21). They pin the keys as the module documents them:
-extent blocks of 64 columns, every substring of the maximal string holding a
+extent blocks of 16 offsets, every substring of the maximal string holding a
 minimal string, the wildcard only beyond 256 keys, the pair limit."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ import pytest
 
 from hub4eval.config import ScoreConfig
 from hub4eval.model import Extent, TextFill
+from hub4eval.scoring import candidates
 from hub4eval.scoring.candidates import (
     WILDCARD,
     hypothesis_text_keys,
@@ -39,18 +40,25 @@ def hyp_fill(content: str, extent: Extent | None = None):
 # ---------------------------------------------------------------- extent blocks
 
 
-@pytest.mark.parametrize(("start", "block"), [(0, 0), (63, 0), (64, 1), (127, 1), (128, 2)])
-def test_a_hypothesis_extent_key_is_the_64_column_block_of_its_start(start: int, block: int) -> None:
+B = 16  # offsets per extent block, as the module documents it
+
+
+def test_extent_blocks_are_16_offsets_wide() -> None:
+    assert candidates._BLOCK == B
+
+
+@pytest.mark.parametrize(("start", "block"), [(0, 0), (B - 1, 0), (B, 1), (2 * B - 1, 1), (2 * B, 2)])
+def test_a_hypothesis_extent_key_is_the_block_of_its_start(start: int, block: int) -> None:
     assert hypothesis_text_keys("S", hyp_fill("x", Extent(start, start + 1)), EXTENT) == [("x", "S", block)]
 
 
 @pytest.mark.parametrize(
     ("extent", "blocks"),
     [
-        (Extent(0, 63), [0]),
-        (Extent(0, 64), [0, 1]),
-        (Extent(63, 64), [0, 1]),
-        (Extent(70, 200), [1, 2, 3]),
+        (Extent(0, B - 1), [0]),
+        (Extent(0, B), [0, 1]),
+        (Extent(B - 1, B), [0, 1]),
+        (Extent(B + 6, 3 * B + 8), [1, 2, 3]),
     ],
 )
 def test_a_reference_extent_has_the_key_of_every_block_it_covers(extent: Extent, blocks: list[int]) -> None:
@@ -60,14 +68,14 @@ def test_a_reference_extent_has_the_key_of_every_block_it_covers(extent: Extent,
 
 def test_a_reference_extent_over_256_blocks_or_more_gets_the_wildcard() -> None:
     """256 keys (blocks 0..255) are kept; one more block (0..256) is too many."""
-    kept = reference_text_keys("S", ref_fill("x", [(0, 1)], Extent(0, 255 * 64)), EXTENT)
+    kept = reference_text_keys("S", ref_fill("x", [(0, 1)], Extent(0, 255 * B)), EXTENT)
     assert kept == [("x", "S", b) for b in range(256)]
-    assert reference_text_keys("S", ref_fill("x", [(0, 1)], Extent(0, 256 * 64)), EXTENT) == [WILDCARD]
+    assert reference_text_keys("S", ref_fill("x", [(0, 1)], Extent(0, 256 * B)), EXTENT) == [WILDCARD]
 
 
 def test_only_hypotheses_starting_inside_the_reference_blocks_pair_with_it() -> None:
-    ref = reference_text_keys("S", ref_fill("x", [(0, 1)], Extent(64, 127)), EXTENT)
-    hyps = [hypothesis_text_keys("S", hyp_fill("x", Extent(s, s + 1)), EXTENT) for s in (10, 64, 127, 128)]
+    ref = reference_text_keys("S", ref_fill("x", [(0, 1)], Extent(B, 2 * B - 1)), EXTENT)
+    hyps = [hypothesis_text_keys("S", hyp_fill("x", Extent(s, s + 1)), EXTENT) for s in (10, B, 2 * B - 1, 2 * B)]
     assert sharing_pairs([ref], hyps) == {(0, 1), (0, 2)}
 
 

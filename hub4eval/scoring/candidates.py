@@ -45,7 +45,7 @@ from hub4eval.text.spoken import strip_possessive
 Key = tuple  # ("p" | "c" | "w" | "x", slot name, value)
 WILDCARD: Key = ("*",)  # a reference fill with too many keys: shared with every hypothesis
 
-_BLOCK = 64  # columns per extent block
+_BLOCK = 16  # offsets (characters, or columns when the texts differ) per extent block: see RESULTS.md
 _MAX_KEYS = 256  # more keys for one reference fill: use the slot's wildcard instead
 
 

@@ -166,15 +166,6 @@ class CorpusAlignment:
             return None
         return Extent(int(side.columns[0]), int(side.columns[-1]))
 
-    def rows_for(self, docid: str | None) -> list[tuple[str, str, int]]:
-        """The aligned words of the column space reference document ``docid`` lives in."""
-        if self.unsegmented:
-            return self.documents[0].rows() if self.documents else []
-        for document in self.documents:
-            if document.ref_docid == docid or (document.ref_docid is None and document.hyp_docid == docid):
-                return document.rows()
-        return []
-
     def document_views(self) -> list[tuple[str | None, str | None, DocumentAlignment, slice]]:
         """(reference DOCID, hypothesis DOCID, alignment, columns) per document.
 

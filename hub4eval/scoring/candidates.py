@@ -38,9 +38,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from hub4eval.model import PointerFill
 from hub4eval.scoring.fills import PreparedFill
 from hub4eval.scoring.greedy import TooManyPairs
-from hub4eval.scoring.noisy import is_optional_reference, kept_hypothesis_tokens
 from hub4eval.scoring.verdicts import TextComparison
-from hub4eval.text.spoken import strip_possessive
 
 Key = tuple  # ("p" | "c" | "w" | "x", slot name, value)
 WILDCARD: Key = ("*",)  # a reference fill with too many keys: shared with every hypothesis
@@ -71,8 +69,8 @@ def reference_text_keys(slot: str, fill: PreparedFill, how: TextComparison) -> l
     maximal = fill.maximal
     if how.content:
         if how.noisy:
-            keys += [("w", slot, strip_possessive(token.text)) for token in maximal.tokens]
-            if any(all(is_optional_reference(t, how.fillers) for t in minimal.tokens) for minimal in fill.minimals):
+            keys += [("w", slot, word) for word in maximal.noisy_words(how.fillers).words]
+            if any(all(minimal.noisy_words(how.fillers).optional) for minimal in fill.minimals):
                 keys.append(("w", slot, ""))  # an empty hypothesis can be correct (§6)
         elif fill.minimals == (maximal,):  # no brackets: only the maximal string itself
             keys.append(("c", slot, maximal.text))
@@ -99,8 +97,8 @@ def hypothesis_text_keys(slot: str, fill: PreparedFill, how: TextComparison) -> 
     maximal = fill.maximal
     if how.content:
         if how.noisy:
-            words = [strip_possessive(t.text) for t in kept_hypothesis_tokens(maximal.tokens, how.fillers)]
-            keys.append(("w", slot, max(words, key=len) if words else ""))
+            kept = maximal.noisy_words(how.fillers).kept
+            keys.append(("w", slot, max(kept, key=len) if kept else ""))
         else:
             keys.append(("c", slot, maximal.text))
     extent = maximal.extent

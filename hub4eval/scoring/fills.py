@@ -44,6 +44,14 @@ class PreparedString:
     # the tokens as the noisy comparison reads them (made with the tokens; None without)
     noisy: NoisyWords | None = field(default=None, compare=False)
 
+    def noisy_words(self, fillers: frozenset[str]) -> NoisyWords:
+        """The tokens as the noisy comparison reads them with ``fillers``: those
+        read once with the string when they were read with the same fillers."""
+        noisy = self.noisy
+        if noisy is not None and (noisy.fillers is fillers or noisy.fillers == fillers):
+            return noisy
+        return NoisyWords.of(self.tokens, fillers)
+
 
 @quick_init
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,7 @@ ignores case.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -46,7 +46,7 @@ DEFAULT_FILLERS: frozenset[str] = frozenset(_DEFAULT_FILLER_WORDS)
 
 
 @cache
-def filler_set(words: Iterable[str]) -> frozenset[str]:
+def filler_set(words: tuple[str, ...]) -> frozenset[str]:
     """The filler words as the comparison reads them (lower case): one set per option value,
     so that the sets made from the same option are the same object."""
     return frozenset(word.lower() for word in words)
@@ -177,19 +177,19 @@ def noisy_content_correct(
     """
     fillers = frozenset(w.lower() for w in fillers)
     hyp_kept = kept_hypothesis_tokens(hyp, fillers)
-    hyp_words = [strip_possessive(t.text) for t in hyp_kept]
+    hyp_words = NoisyWords.of(hyp, fillers).kept
     # An empty hypothesis (fillers only) is a run of every reference (§6, v1.1):
     # it is correct exactly when some minimal string is made of optional tokens only.
-    ref_optional = [is_optional_reference(t, fillers) for t in ref_max]
-    if not _is_run_of(hyp_words, [strip_possessive(t.text) for t in ref_max], ref_optional):
-        skippable = [t for t, o in zip(ref_max, ref_optional, strict=True) if o]
+    ref_words = NoisyWords.of(ref_max, fillers)
+    if not _is_run_of(hyp_words, ref_words.words, ref_words.optional):
+        skippable = [t for t, o in zip(ref_max, ref_words.optional, strict=True) if o]
         note = f" (optional: {_show(skippable)})" if skippable else ""
         return False, (f"hypothesis tokens {_show(hyp_kept)} are not a run of the reference {_show(ref_max)}{note}")
 
     minimals = [m for m in ref_minimals] or [ref_max]
     for minimal in minimals:
-        optional = [is_optional_reference(t, fillers) for t in minimal]
-        if _runs_into([strip_possessive(t.text) for t in minimal], optional, hyp_words):
+        minimal_words = NoisyWords.of(minimal, fillers)
+        if _runs_into(minimal_words.words, minimal_words.optional, hyp_words):
             if not hyp_words:
                 dropped = f" (dropped: {_show(hyp)})" if hyp else ""
                 return True, (

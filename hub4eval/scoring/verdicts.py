@@ -132,28 +132,17 @@ def _clean_content(ref: PreparedFill, hyp: PreparedFill) -> Verdict:
 
 
 def _noisy_content(ref: PreparedFill, hyp: PreparedFill, fillers: frozenset[str]) -> Verdict:
-    ref_max, hyp_words = ref.maximal.noisy, hyp.maximal.noisy
-    minimals = [m.noisy for m in ref.minimals]
-    if (
-        ref_max is not None
-        and hyp_words is not None
-        and all(m is not None for m in minimals)
-        and all(words.fillers is fillers or words.fillers == fillers for words in (ref_max, hyp_words, *minimals))  # type: ignore[union-attr]
-    ):
-        # the words were read once per string, with these fillers: the verdict
-        # alone now, its reason in words when it is read
-        correct = noisy_correct(ref_max, minimals, hyp_words)  # type: ignore[arg-type]
-    else:
-        correct = _noisy(ref, hyp, fillers)[0]
+    # the verdict alone now, from each string's words (read once, with its
+    # tokens); its reason in words when it is read
+    ref_max = ref.maximal.noisy_words(fillers)
+    minimals = [m.noisy_words(fillers) for m in ref.minimals] or [ref_max]
+    correct = noisy_correct(ref_max, minimals, hyp.maximal.noisy_words(fillers))
     return Verdict("content", "COR" if correct else "INC", _noisy_reason, ref, hyp, fillers)
 
 
 def _noisy_reason(ref: PreparedFill, hyp: PreparedFill, fillers: frozenset[str]) -> Reason:
-    return _noisy(ref, hyp, fillers)[1], ()  # a text of its own: a template without fields
-
-
-def _noisy(ref: PreparedFill, hyp: PreparedFill, fillers: frozenset[str]) -> tuple[bool, str]:
-    return noisy_content_correct(ref.maximal.tokens, [m.tokens for m in ref.minimals], hyp.maximal.tokens, fillers)
+    _, reason = noisy_content_correct(ref.maximal.tokens, [m.tokens for m in ref.minimals], hyp.maximal.tokens, fillers)
+    return reason, ()  # a text of its own: a template without fields
 
 
 def extent_status(ref: PreparedFill, hyp: PreparedFill) -> str:

@@ -73,6 +73,11 @@ def _hyp_set_extent(iset: InstanceSet, preparer: FillPreparer) -> Extent | None:
     return Extent(min(starts), max(ends))
 
 
+def _columns_of(preparer: FillPreparer) -> Callable[[TextFill, str], Extent | None]:
+    """A hypothesis text fill -> the alignment columns of its maximal extent."""
+    return lambda fill, docid: preparer.prepare(fill, docid).maximal.extent
+
+
 @paused_gc()  # bulk work on many small objects: see gcpause
 def score(
     ref: TemplateSet,
@@ -215,12 +220,20 @@ def score(
 
     mapper = Mapper(config, ref_prep, hyp_prep, noisy=noisy, progress=advance if progress else None)
     if unsegmented:
+        from hub4eval.scoring import split_sets as split
+
+        spans = alignment.document_spans()
+        columns_of = _columns_of(hyp_prep)
+        if config.split_sets:
+            hyp = split.split_sets(hyp, spans, columns_of)
         matches = mapper.match_template_sets(
             ref,
             hyp,
             ref_extent=lambda iset: alignment.document_extent(iset.docid),
             hyp_extent=lambda iset: _hyp_set_extent(iset, hyp_prep),
         )
+        if not config.split_sets:
+            warnings += split.spanning_set_warnings(hyp, spans, columns_of, matches)
     else:
         matches = mapper.match_template_sets(ref, hyp)
     wer = wer_summary

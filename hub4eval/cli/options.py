@@ -107,6 +107,14 @@ Unsegmented = typer.Option(
     help="Treat the hypothesis text as one unsegmented stream (default: automatic, "
     "unsegmented when it has no document tags).",
 )
+SplitSets = typer.Option(
+    False,
+    "--split-sets",
+    help="Extension: with an unsegmented hypothesis text, cut each hypothesis instance set at the reference "
+    "documents' boundaries before sets are mapped (an instance goes, with the instances its pointers tie it "
+    "to, to the document holding most of its fills' words). For an extractor that writes one set for a "
+    "whole recording. Recorded in the signature.",
+)
 Compare = typer.Option(
     CompareChoice.both.value,
     "--compare",
@@ -211,6 +219,7 @@ _SCORING_OPTIONS: tuple[tuple[str, Any, Any], ...] = (
     ("ref_text", Optional[Path], RefText),
     ("hyp_text", Optional[Path], HypText),
     ("unsegmented", Optional[bool], Unsegmented),
+    ("split_sets", bool, SplitSets),
     ("compare", CompareChoice, Compare),
     ("content", ContentChoice, Content),
     ("glm", Optional[list[str]], Glm),
@@ -239,6 +248,7 @@ class ScoringOptions:
     ref_text: Path | None
     hyp_text: Path | None
     unsegmented: bool | None
+    split_sets: bool
     compare: str | Enum
     content: str | Enum
     glm: list[str] | None
@@ -273,6 +283,7 @@ class ScoringOptions:
             non_extractable=self.non_extractable,
             fillers=self.fillers,
             unsegmented=self.unsegmented,
+            split_sets=self.split_sets,
             spoken_forms=self.spoken_forms,
             spoken_element=self.spoken_element,
         )
@@ -343,6 +354,7 @@ def build_config(
     fillers: str | list[str],
     unsegmented: Optional[bool],
     spoken_forms: str = "en",
+    split_sets: bool = False,
     spoken_element: str = DEFAULT_SPOKEN_ELEMENT,
 ) -> ScoreConfig:
     """Turn CLI option values into a :class:`ScoreConfig` (raises UsageError on bad values)."""
@@ -361,6 +373,7 @@ def build_config(
         glm=tuple(glm) if glm else ("default",),
         spoken_forms=spoken_forms,
         unsegmented=unsegmented,
+        split_sets=split_sets,
     )
 
 

@@ -166,6 +166,12 @@ class CorpusAlignment:
             return None
         return Extent(int(side.columns[0]), int(side.columns[-1]))
 
+    def document_spans(self) -> tuple[tuple[str, int, int], ...]:
+        """Unsegmented: per reference document in file order, its DOCID and the [start, end)
+        columns it owns (every column belongs to one document, as in :meth:`document_views`);
+        segmented: ()."""
+        return self._spans if self.unsegmented else ()
+
     def document_views(self) -> list[tuple[str | None, str | None, DocumentAlignment, slice]]:
         """(reference DOCID, hypothesis DOCID, alignment, columns) per document.
 

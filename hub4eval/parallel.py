@@ -284,7 +284,7 @@ def score_grouped(
     Raises:
         Ungroupable: the files must be scored whole (see the module's text).
     """
-    from hub4eval.api import score
+    from hub4eval.api import RAW_OFFSETS, score
 
     ref = split_documents(str(ref_path), encoding)
     hyp = split_documents(str(hyp_path), encoding) if ref is not None else None
@@ -303,6 +303,7 @@ def score_grouped(
     except InputError:
         raise Ungroupable from None  # the whole files report it, after their own errors
     expected_warnings = tuple(str(w) for w in empty.warnings)
+    raw_offsets = str(RAW_OFFSETS)
     groups = plan(ref, hyp, jobs, group_documents)
     writes = point_writer is not None or column_writer is not None
     point_dir = tempfile.mkdtemp(prefix="hub4eval-points-") if writes else None
@@ -314,7 +315,8 @@ def score_grouped(
     outcomes: list[_Outcome] = []
     try:
         for group, outcome in zip(groups, _outcomes(job, groups, jobs), strict=True):
-            if outcome is None or outcome.warnings != expected_warnings:
+            # the note that extents are raw offsets comes from the templates, which the empty score lacks
+            if outcome is None or tuple(w for w in outcome.warnings if w != raw_offsets) != expected_warnings:
                 raise Ungroupable
             outcomes.append(outcome)
             done += len(group.ref_docids)
@@ -347,7 +349,8 @@ def score_grouped(
         matches=(),
         config=config,
         signature=empty.signature,
-        warnings=empty.warnings,
+        # as scoring the files whole gives it: the note before the options' warnings
+        warnings=((RAW_OFFSETS,) if any(raw_offsets in o.warnings for o in outcomes) else ()) + empty.warnings,
         wer=empty.wer,
         tally=Tally.join(o.tally for o in outcomes),
     )

@@ -128,10 +128,11 @@ def one_line(text: str) -> str:
 
 
 def print_warnings(warnings: Iterable[InputWarning], quiet: bool = False) -> None:
-    """Warnings go to stderr, one line each, unless ``--quiet``."""
-    if quiet:
-        return
+    """Warnings go to stderr, one line each; ``--quiet`` keeps only those that change what the
+    score means (``InputWarning.changes_score``): it silences progress, never a set-up mistake."""
     for warning in warnings:
+        if quiet and not getattr(warning, "changes_score", False):
+            continue
         typer.echo(one_line(str(warning)), err=True)
 
 

@@ -100,12 +100,26 @@ def check_command(
             raise too_large_error(text) from None
         warnings += [*corpus.warnings, *check_against_corpus(tset, corpus)]
     print_warnings(warnings, quiet)
+    misfit = next((w for w in warnings if w.changes_score), None)
+    if not quiet:
+        console = Console()
+        if not console.is_terminal:
+            console = Console(width=100, no_color=True)
+        console.print(summary_table(tset))
+    if misfit is not None:
+        # never "valid" while fills do not fit the text given: the file is not valid against it
+        from hub4eval.errors import InputError
+
+        raise InputError(
+            f"not valid against {text}: {misfit.message.split(': ', 1)[0]}",
+            misfit.path,
+            misfit.line,
+            misfit.column,
+            hint="the file is well formed; see the warnings for each fill, and check that this is the text "
+            "the offsets were counted in",
+        )
     if quiet:
         return
-    console = Console()
-    if not console.is_terminal:
-        console = Console(width=100, no_color=True)
-    console.print(summary_table(tset))
     against = f" against {text}" if text is not None else ""
     console.print(
         f"{file}: valid {role} templette file{against} ({len(warnings)} warning{'s' if len(warnings) != 1 else ''})",

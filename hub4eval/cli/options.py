@@ -115,6 +115,12 @@ SplitSets = typer.Option(
     "to, to the document holding most of its fills' words). For an extractor that writes one set for a "
     "whole recording. Recorded in the signature.",
 )
+Force = typer.Option(
+    False,
+    "--force",
+    help="Score even when most text fills of a file do not fit their text (offsets counted in another "
+    "text, CRLF line ends, texts swapped), with a warning per fill. Without it that is an error.",
+)
 Compare = typer.Option(
     CompareChoice.both.value,
     "--compare",
@@ -201,7 +207,12 @@ HypTextFormat = typer.Option(
     help="Format of the hypothesis text only, when it differs from the reference's: sgml, ctm, trn, stm or txt.",
 )
 Encoding = typer.Option("utf-8", "--encoding", help="Encoding of every input file (e.g. latin-1 for old NIST data).")
-Quiet = typer.Option(False, "--quiet", "-q", help="Print no warnings and no progress.")
+Quiet = typer.Option(
+    False,
+    "--quiet",
+    "-q",
+    help="Print no progress and no warnings, except those that change what the score means (a set-up mistake).",
+)
 Jobs = typer.Option(
     None,
     "--jobs",
@@ -238,6 +249,7 @@ _SCORING_OPTIONS: tuple[tuple[str, Any, Any], ...] = (
     ("encoding", str, Encoding),
     ("text_format", Optional[TextFormatChoice], TextFormat),
     ("hyp_text_format", Optional[TextFormatChoice], HypTextFormat),
+    ("force", bool, Force),
 )
 
 
@@ -267,6 +279,7 @@ class ScoringOptions:
     encoding: str
     text_format: str | None
     hyp_text_format: str | None
+    force: bool
 
     def config(self) -> ScoreConfig:
         """The options that change a score (raises UsageError on bad values)."""
@@ -298,6 +311,7 @@ class ScoringOptions:
             "docno_tag": self.docno_tag,
             "text_format": self.text_format,
             "hyp_text_format": self.hyp_text_format,
+            "force": self.force,
         }
 
     def text_files(self) -> dict[str, Path | None]:

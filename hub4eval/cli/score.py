@@ -76,6 +76,7 @@ def score_with_progress(
     keep: str = "matches",
     point_writer: Callable[[ScoreResult, str], None] | None = None,
     column_writer: Callable[[ScoreResult, str], None] | None = None,
+    force: bool = False,
 ) -> ScoreResult:
     """:func:`hub4eval.api.score_files` with the text options of the CLI and a progress bar.
 
@@ -102,6 +103,7 @@ def score_with_progress(
             keep=keep,
             point_writer=point_writer,
             column_writer=column_writer,
+            force=force,
         )
     return keep_until_exit(result)  # freed by the process exit, not object by object
 

@@ -47,6 +47,7 @@ ColumnsOf = Callable[[TextFill, str], "Extent | None"]
 class SpanningSetWarning(InputWarning):
     """One hypothesis instance set whose instances lie in several reference documents."""
 
+    changes_score: bool = True
     docid: str = ""
     documents: tuple[str, ...] = ()
     """The reference documents the set's instances lie in, in file order."""

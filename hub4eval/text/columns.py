@@ -496,7 +496,11 @@ def align_corpora(
         hyp_side = _Side(hyp_all, _columns(alignment.hyp_index, len(hyp_all)))
         if not len(hyp_all):
             warnings.append(
-                InputWarning("the hypothesis text is empty: every reference word is deleted", hyp.path or None)
+                InputWarning(
+                    "the hypothesis text is empty: every reference word is deleted",
+                    hyp.path or None,
+                    changes_score=True,
+                )
             )
         document = DocumentAlignment(None, None, ref_all, hyp_all, alignment)
         docids = [doc.docid for doc in ref.documents if doc.docid is not None]
@@ -514,6 +518,7 @@ def align_corpora(
                 InputWarning(
                     f"document {doc.docid} of the reference text is not in the hypothesis text",
                     ref.path or None,
+                    changes_score=True,
                 )
             )
             pairs.append((doc.docid, None, ref_tokens[doc.docid], empty))
@@ -526,6 +531,7 @@ def align_corpora(
                 InputWarning(
                     f"document {doc.docid} of the hypothesis text is not in the reference text",
                     hyp.path or None,
+                    changes_score=True,
                 )
             )
             pairs.append((None, doc.docid, empty, arrays(doc)))

@@ -76,8 +76,8 @@ TEMPLATE_CASES: dict[str, Case] = {
     "header without :=": Case(
         {"ref.tpl": "<T-D-1>\n  X: a\n", "hyp.tpl": OK},
         score(),
-        "ref.tpl:1:1: pointer <T-D-1> before any instance header (hint: an instance header needs ':=' "
-        "after the pointer; slot names are letters, digits, '_' and '-', followed by ':')",
+        "ref.tpl:1:8: instance header <T-D-1> lacks ':=' (hint: write '<T-D-1> :='; without it the line "
+        "reads as a pointer fill, and the slots below as slots of the instance before)",
     ),
     "unterminated quote": Case(
         {"ref.tpl": '<T-D-1> :=\n  X: "abc\n', "hyp.tpl": OK},

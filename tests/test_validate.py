@@ -99,7 +99,9 @@ def test_unsegmented_corpus_checks_extents_and_content_against_the_file() -> Non
     corpus = Corpus((document(None, raw),), segmented=False)
     # DOCIDs are free in an unsegmented corpus; content is compared with the file's text.
     assert check('<T-ANY-1> :=\n  X: "big" ##4#7#\n', corpus) == ()
-    assert "'cat' does not match the text at 4..7: 'big'" in check('<T-ANY-1> :=\n  X: "cat" ##4#7#\n', corpus)[0].message
+    assert (
+        "'cat' does not match the text at 4..7: 'big'" in check('<T-ANY-1> :=\n  X: "cat" ##4#7#\n', corpus)[0].message
+    )
     with pytest.raises(InputError) as info:
         check('<T-ANY-1> :=\n  X: "dog" ##16#23#\n', corpus)
     assert "lies outside the text file (length 22)" in info.value.message

@@ -15,7 +15,7 @@ import difflib
 from collections.abc import Iterator
 
 from hub4eval.errors import InputError, InputWarning
-from hub4eval.model import Corpus, Document, Extent, Instance, TemplateSet, TextFill
+from hub4eval.model import Corpus, Extent, Instance, TemplateSet, TextFill
 
 __all__ = ["ExtentOutside", "TextsDoNotFit", "UnknownDocument", "check_against_corpus", "misfit_count"]
 
@@ -43,7 +43,10 @@ class TextsDoNotFit(InputError):
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
 
     def __reduce__(self):  # noqa: ANN204 - keep the fields when pickled (process pools)
-        return (_texts_do_not_fit, (self.message, self.path, self.line, self.column, self.hint, self.misfits, self.fills))
+        return (
+            _texts_do_not_fit,
+            (self.message, self.path, self.line, self.column, self.hint, self.misfits, self.fills),
+        )
 
     def with_cause(self, cause: str, hint: str) -> TextsDoNotFit:
         """The same error with another likely cause and hint."""

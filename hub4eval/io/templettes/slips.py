@@ -22,7 +22,7 @@ import re
 
 from hub4eval.errors import InputError
 
-__all__ = ["find_slip"]
+__all__ = ["find_slip", "reads_as_slip"]
 
 # a pointer alone on its line (the header of an instance, without ':=')
 _LONE_POINTER = re.compile(r"\n([ \t]*)(<[^<>\r\n]*>)[ \t]*\r?(?=\n)")
@@ -33,17 +33,32 @@ _SLOT_LINE = re.compile(r"[ \t]*[A-Za-z0-9_-]+[ \t]*:(?!=)")
 _SLOT_NAMES = re.compile(r"\n[ \t]*([A-Za-z0-9_-]+)[ \t]*:(?!=)")
 # a slot name and then, without ':', a quote or a pointer (or, for a name used with ':'
 # elsewhere in the file, plain content with an extent part)
-_NO_COLON = re.compile(r"\n([ \t]*)([A-Za-z0-9_-]+)([ \t]*[=;,.][ \t]*|[ \t]+)([\"<]|[^\r\n#]*##)")
+_NO_COLON = re.compile(r"\n([ \t]*)([A-Za-z0-9_-]+)([ \t]*[=;][ \t]*|[ \t]+)([\"<]|[^\s#][^\r\n#]*##)")
 # a header or a pointer written without its brackets: TYPE-DOCID-N (then ':=' for a header)
 _BARE_HEADER = re.compile(r"\n[ \t]*([A-Za-z0-9_]+-[^\s<>]+-[0-9]+)[ \t]*:=")
 _BARE_POINTER = re.compile(
     r"\n([ \t]*(?:[A-Za-z0-9_-]+[ \t]*:[ \t]*(?:\?[ \t]*)?|/[ \t]*)?)([A-Za-z0-9_]+-[^\s<>\"]+-[0-9]+)[ \t]*\r?(?=\n)",
 )
 # '/' alone on its line, and the next line is not its fill
-_BARE_SLASH = re.compile(r"\n([ \t]*)/[ \t]*\r?\n(?:[ \t]*(?:;[^\r\n]*)?\r?\n)*[ \t]*(?:/|<[^<>\r\n]*>[ \t]*:=|[A-Za-z0-9_-]+[ \t]*:(?!=))")
+_BARE_SLASH = re.compile(
+    r"\n([ \t]*)/[ \t]*\r?\n(?:[ \t]*(?:;[^\r\n]*)?\r?\n)*[ \t]*(?:/|<[^<>\r\n]*>[ \t]*:=|[A-Za-z0-9_-]+[ \t]*:(?!=))"
+)
 # '<' where a header or a pointer starts, and no '>' after it on the line
 _UNCLOSED = re.compile(r"\n([ \t]*(?:[A-Za-z0-9_-]+[ \t]*:[ \t]*(?:\?[ \t]*)?|/[ \t]*)?)(<[^<>\r\n]*)\r?(?=\n)")
 _COMMENT_OR_BLANK = re.compile(r"[ \t]*(?:;.*)?\r?")
+
+
+_CONTENT_SLIP = re.compile(r"([A-Za-z0-9_-]+)(?:[ \t]*[=;][ \t]*|[ \t]+)")
+
+
+def reads_as_slip(content: str, slot_names: set[str] | frozenset[str], keys: set[str] | frozenset[str]) -> bool:
+    """Whether unquoted ``content`` on a fill line of its own would read as a slip (for the writer,
+    which then quotes it): a slot name of the file (or an upper-case word) and a blank or '=' first,
+    or a pointer of the file without its brackets."""
+    match = _CONTENT_SLIP.match(content)
+    if match is not None and (match.group(1) in slot_names or match.group(1).isupper()):
+        return True
+    return f"<{content}>" in keys
 
 
 def _line_of(text: str, position: int) -> int:
@@ -90,8 +105,8 @@ def find_slip(text: str, path: str, first_line: int = 1, read: bool = False) -> 
                 match.start(2),
                 len(match.group(1)) + len(pointer) + 1,
                 f"instance header {pointer} lacks ':='",
-                f"write '{pointer} :=' (without it the line is a pointer fill of the slot above, "
-                "and the slots below join the instance before)",
+                f"write '{pointer} :='; without it the line reads as a pointer fill, and the slots below "
+                "as slots of the instance before",
             )
         for match in _BAD_ASSIGN.finditer(text):
             add(
@@ -115,7 +130,7 @@ def find_slip(text: str, path: str, first_line: int = 1, read: bool = False) -> 
         if names is None:
             names = {m.group(1) for m in _SLOT_NAMES.finditer(text)}
         # a slot name of the file; or, before a quote or a pointer, a name written as slot names are
-        if name not in names and (after[0] not in "\"<" or not name.isupper()):
+        if name not in names and (after[0] not in '"<' or not name.isupper()):
             continue
         add(
             match.start(3),

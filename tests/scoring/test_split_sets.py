@@ -214,3 +214,16 @@ def test_explain_and_compare_take_split_sets(files, command):
     proc = _run(command, *common, "--ref-text", files["ref_text"], "--hyp-text", files["hyp_text"], "--split-sets")
     assert proc.returncode == 0, proc.stderr
     assert "instance set rec" not in proc.stderr
+
+
+def test_compare_and_explain_say_why_those_mis_are_no_extraction_loss(files):
+    texts = ["--ref-text", files["ref_text"], "--hyp-text", files["hyp_text"]]
+    compare = _run("compare", files["ref"], files["one"], files["hand"], *texts, "--bootstrap", "10", "-q")
+    assert compare.returncode == 0, compare.stderr
+    [line] = [line for line in compare.stdout.splitlines() if line.startswith("A  errors lost to")]
+    assert "5 of these MIS" in line and "--split-sets" in line
+    # -q keeps the warning: it changes what the score means
+    assert "instance set rec" in compare.stderr
+    explain = _run("explain", files["ref"], files["one"], *texts, "--category", "MIS", "-q")
+    assert explain.returncode == 0, explain.stderr
+    assert explain.stdout.count("its document was left unmapped: hypothesis set rec") == 5

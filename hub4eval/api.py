@@ -443,7 +443,17 @@ def _check_corpus_pairing(ref: Corpus, hyp: Corpus, by_words: bool) -> None:
     the alignment, :func:`hub4eval.text.columns.align_corpora`.)
     """
     if not ref.segmented:
-        raise unsegmented_reference_error(ref)
+        error = unsegmented_reference_error(ref)
+        if hyp.segmented and any(doc.text.strip() for doc in ref.documents):
+            # the hypothesis text has the documents the reference text lacks: the files were swapped
+            error = InputError(
+                error.message,
+                error.path,
+                error.line,
+                error.column,
+                hint=f"--ref-text and --hyp-text swapped? the hypothesis text has document tags; {SWAPPED_HINT}",
+            )
+        raise error
     if not hyp.segmented or by_words:
         return
     ref_ids = {doc.docid for doc in ref.documents}

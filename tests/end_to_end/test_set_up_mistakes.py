@@ -150,3 +150,19 @@ def test_no_note_when_the_templettes_carry_no_extents(tmp_path: Path) -> None:
     path.write_text('<T-D-1> :=\n    NAME: "a"\n', encoding="utf-8")
     proc = run("score", path, path)
     assert proc.returncode == 0 and proc.stderr == ""
+
+
+def test_swapped_texts_with_unsegmented_asr_output_say_so() -> None:
+    line = one_line(
+        run(
+            "score",
+            ASR / "ref.tpl",
+            ASR / "hyp.tpl",
+            "--ref-text",
+            ASR / "asr_unsegmented.sgml",
+            "--hyp-text",
+            ASR / "reference.sgml",
+        )
+    )
+    assert line.startswith(f"{ASR / 'asr_unsegmented.sgml'}:1:1: the reference text has no document tags")
+    assert "--ref-text and --hyp-text swapped?" in line

@@ -73,9 +73,9 @@ def _hyp_set_extent(iset: InstanceSet, preparer: FillPreparer) -> Extent | None:
     return Extent(min(starts), max(ends))
 
 
-def _columns_of(preparer: FillPreparer) -> Callable[[TextFill, str], Extent | None]:
-    """A hypothesis text fill -> the alignment columns of its maximal extent."""
-    return lambda fill, docid: preparer.prepare(fill, docid).maximal.extent
+def _columns_of(alignment: Any) -> Callable[[TextFill, str], Extent | None]:
+    """A text fill of an unsegmented hypothesis -> the alignment columns of its maximal extent."""
+    return lambda fill, docid: alignment.hyp_extent(None, fill.extents[0]) if fill.extents else None
 
 
 @paused_gc()  # bulk work on many small objects: see gcpause
@@ -222,7 +222,7 @@ def score(
         from hub4eval.scoring import split_sets as split
 
         spans = alignment.document_spans()
-        columns_of = _columns_of(hyp_prep)
+        columns_of = _columns_of(alignment)
         if config.split_sets:
             hyp = split.split_sets(hyp, spans, columns_of)
         matches = mapper.match_template_sets(

@@ -352,7 +352,7 @@ def check_texts(
 
 
 def _fits(tset: TemplateSet, corpus: Corpus) -> bool:
-    """Whether most text fills of ``tset`` fit ``corpus`` (at least one, and none outside it)."""
+    """Whether more than half of the text fills of ``tset`` fit ``corpus``."""
     from hub4eval.io.validate import misfit_count
 
     misfits, fills = misfit_count(tset, corpus)

@@ -80,7 +80,7 @@ def score_with_progress(
     """:func:`hub4eval.api.score_files` with the text options of the CLI and a progress bar.
 
     ``ceiling``: also score the reference projected onto the hypothesis text
-    (None: when the texts differ; see :func:`hub4eval.api.score`). ``jobs``,
+    (None: when the texts differ; see :func:`hub4eval.scoring.pipeline.score`). ``jobs``,
     ``keep``, ``point_writer`` and ``column_writer``: see :func:`hub4eval.api.score_files`."""
     from hub4eval.api import score_files
 

@@ -123,7 +123,7 @@ class Tally:
 
 @dataclass(frozen=True)
 class ScoreResult:
-    """Everything a report needs; built by :func:`hub4eval.api.score`."""
+    """Everything a report needs; built by :func:`hub4eval.scoring.pipeline.score`."""
 
     matches: tuple[SetMatch, ...]
     config: ScoreConfig

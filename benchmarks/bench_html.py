@@ -66,7 +66,11 @@ import gc, json, sys, time
 from hub4eval import api
 from hub4eval.report.html import to_html, write_point_columns
 gc.disable()  # as the CLI does
-result = api.score_files(sys.argv[1], sys.argv[2], keep="counts", jobs=None, column_writer=write_point_columns)
+result = api.score_files(
+    sys.argv[1],
+    sys.argv[2],
+    output=api.OutputOptions(keep="counts", jobs=None, column_writer=write_point_columns),
+)
 assert result.tally is not None, "not scored in groups"
 cpu, wall = time.process_time(), time.perf_counter()
 to_html(result)

@@ -13,6 +13,7 @@ import os
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Literal
 
 from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError, UsageError
@@ -26,38 +27,6 @@ from hub4eval.scoring.pipeline import (
 )
 from hub4eval.scoring.result import ScoreResult
 from hub4eval.util.gcpause import paused_gc
-
-
-def project_files(
-    ref_path: str | Path,
-    *,
-    ref_text: str | Path,
-    hyp_text: str | Path,
-    config: ScoreConfig | None = None,
-    encoding: str = "utf-8",
-    doc_tag: str = "DOC",
-    docno_tag: str = "DOCNO",
-    text_format: str | None = None,
-    hyp_text_format: str | None = None,
-) -> TemplateSet:
-    """The reference templates projected onto the hypothesis text (the ceiling), as a hypothesis set.
-
-    Written with :func:`hub4eval.io.templettes.write_templates`, it is a valid
-    hypothesis file that scores as the ceiling against ``ref_path`` with the
-    same texts and options. ``text_format`` and ``hyp_text_format``: as in
-    :func:`score_files`.
-    """
-    from hub4eval.scoring.projection import project
-
-    config = config or ScoreConfig()
-    reading = _Reading(ref_text, hyp_text, encoding, doc_tag, docno_tag, text_format, hyp_text_format)
-    ref, _, (ref_corpus, hyp_corpus) = _read_inputs(ref_path, None, reading, config)
-    # scoring against no hypothesis checks the inputs and aligns the texts as `score` would
-    empty = TemplateSet((), role="hypothesis")
-    result = score(ref, empty, ref_corpus=ref_corpus, hyp_corpus=hyp_corpus, config=config, ceiling=False)
-    projected = project(ref, result.alignment, hyp_corpus)
-    return dataclasses.replace(projected, warnings=result.warnings)
-
 
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9._:-]*")
 
@@ -114,111 +83,34 @@ def _looks_like_corpus(path: str | Path, doc_tag: str) -> bool:
     return head.upper().startswith(b"<" + doc_tag.upper().encode("ascii", "replace"))
 
 
-@paused_gc()
-def score_files(
-    ref_path: str | Path,
-    hyp_path: str | Path,
-    *,
-    ref_text: str | Path | None = None,
-    hyp_text: str | Path | None = None,
-    config: ScoreConfig | None = None,
-    encoding: str = "utf-8",
-    doc_tag: str = "DOC",
-    docno_tag: str = "DOCNO",
-    progress: Callable[[int, int], None] | None = None,
-    ceiling: bool | None = None,
-    text_format: str | None = None,
-    hyp_text_format: str | None = None,
-    jobs: int | None = 1,
-    keep: str = "matches",
-    point_writer: Callable[[ScoreResult, str], None] | None = None,
-    group_documents: int | None = None,
-    column_writer: Callable[[ScoreResult, str], None] | None = None,
-) -> ScoreResult:
-    """Read the files and :func:`score` them; the CLI's ``score`` command.
-
-    ``ceiling``: see :func:`score`. ``text_format`` is the format of both texts
-    (``sgml``, ``ctm``, ``trn``, ``stm``, ``txt``; None: by extension),
-    ``hyp_text_format`` overrides it for the hypothesis text
-    (:mod:`hub4eval.io.formats`).
-
-    ``keep="counts"`` asks only for counts and the mapping's pairs: then,
-    unless texts must be aligned (or ``ceiling`` is True), the files may be
-    scored in groups of documents
-    (:mod:`hub4eval.parallel`), ``jobs`` processes at a time (None: every
-    core, one for files under 4 MB), and large files always are (a group at a
-    time with ``jobs=1``: the memory of a group, not of the whole files). The
-    result is the same; it holds a ``tally`` instead of the mapping, and its
-    points only as JSON entries written by ``point_writer(result, path)`` per
-    group (:func:`hub4eval.report.export.write_point_file`), if given, and the
-    points' columns for the HTML report written by ``column_writer``
-    (:func:`hub4eval.report.html.write_point_columns`), if given.
-    ``group_documents`` sets the documents per group (None: from the input's
-    size). ``keep="matches"`` (the default) keeps everything, in one process.
-    """
-    config = config or ScoreConfig()
-    if keep not in ("matches", "counts"):
-        raise ValueError(f"keep must be 'matches' or 'counts', not {keep!r}")
-    if jobs is not None and jobs < 1:
-        raise UsageError(f"--jobs must be 1 or more, got {jobs}", hint="e.g. --jobs 2; leave it out for every core")
-    reading = _Reading(ref_text, hyp_text, encoding, doc_tag, docno_tag, text_format, hyp_text_format)
-    read_corpora = None
-    if keep == "counts" and not ceiling:
-        from hub4eval import parallel
-
-        reading.check()
-        paths = (ref_path, hyp_path)
-        workers = parallel.default_jobs(paths) if jobs is None else jobs
-        if workers > 1 or group_documents is not None or parallel.input_size(paths) >= parallel.SMALL_INPUT:
-            corpora: list[Corpus | None] | None = [None, None]
-            if ref_text is not None:
-                try:
-                    corpora = reading.corpora(config)
-                except InputError:
-                    corpora = None  # reported below, after the templette files' own errors, as always
-            if corpora is not None and _same_texts(corpora, config):
-                try:
-                    return parallel.score_grouped(
-                        ref_path,
-                        hyp_path,
-                        config=config,
-                        encoding=encoding,
-                        jobs=workers,
-                        group_documents=group_documents,
-                        progress=progress,
-                        point_writer=point_writer,
-                        column_writer=column_writer,
-                        ref_corpus=corpora[0],
-                        hyp_corpus=corpora[1],
-                    )
-                except parallel.Ungroupable:
-                    pass  # scored whole below: the same result, or the error at its place in the file
-            read_corpora = corpora
-    ref, hyp, corpora = _read_inputs(ref_path, hyp_path, reading, config, corpora=read_corpora)
-    assert hyp is not None
-    return score(
-        ref, hyp, ref_corpus=corpora[0], hyp_corpus=corpora[1], config=config, progress=progress, ceiling=ceiling
-    )
-
-
 @dataclasses.dataclass(frozen=True)
-class _Reading:
-    """How the input files are read: the texts (None where not given) and their formats
-    (None: by the file's extension; ``hyp_text_format`` overrides ``text_format`` for the
-    hypothesis text), the encoding and the SGML tags."""
+class ReadOptions:
+    """How the input files are read: everything but which files they are.
 
-    ref_text: str | Path | None
-    hyp_text: str | Path | None
-    encoding: str
-    doc_tag: str
-    docno_tag: str
+    Attributes:
+        encoding: the encoding of every input file (e.g. ``latin-1`` for old NIST data).
+        doc_tag: the element of each document in an SGML corpus.
+        docno_tag: the element of a document's identifier.
+        text_format: the format of both texts: ``sgml``, ``ctm``, ``trn``,
+            ``stm`` or ``txt`` (None: by the file's extension;
+            :mod:`hub4eval.io.formats`).
+        hyp_text_format: the format of the hypothesis text, when it is not
+            ``text_format`` (None: as ``text_format``).
+    """
+
+    encoding: str = "utf-8"
+    doc_tag: str = "DOC"
+    docno_tag: str = "DOCNO"
     text_format: str | None = None
     hyp_text_format: str | None = None
 
     def check(self) -> None:
-        """The checks of the options that come before any file is read."""
-        if self.hyp_text is not None and self.ref_text is None:
-            raise UsageError("--hyp-text needs --ref-text", hint="give the reference text too")
+        """The checks that come before any file is read.
+
+        Raises:
+            UsageError: a tag that is no SGML element name, the two tags the
+                same, or an unknown text format.
+        """
         _check_tag(self.doc_tag, "--doc-tag")
         _check_tag(self.docno_tag, "--docno-tag")
         if self.doc_tag.upper() == self.docno_tag.upper():
@@ -230,10 +122,181 @@ class _Reading:
         check_text_format(self.text_format)
         check_text_format(self.hyp_text_format, "--hyp-text-format")
 
+
+@dataclasses.dataclass(frozen=True)
+class OutputOptions:
+    """What the result of :func:`score_files` holds, and how a result of counts is made.
+
+    Attributes:
+        ceiling: also score the reference projected onto the hypothesis text
+            (``result.ceiling``, docs/attribution.md): None (default) when the
+            texts differ, True always, False never.
+        keep: ``"matches"`` (default) keeps everything (the mapping, every
+            point), scored in one process. ``"counts"`` asks only for counts
+            and the mapping's pairs: then, unless texts must be aligned (or
+            ``ceiling`` is True), the files may be scored in groups of
+            documents (:mod:`hub4eval.parallel`), and large files always are
+            (the memory of a group, not of the whole files). The result is the
+            same; it holds a ``tally`` instead of the mapping, and its points
+            only as what the two writers below write.
+        jobs: with ``keep="counts"``, the processes that score groups at once
+            (None: every core, one for files under 4 MB).
+        group_documents: with ``keep="counts"``, the documents per group (None:
+            from the input's size).
+        point_writer: with ``keep="counts"``, writes each group's points as
+            JSON entries, ``point_writer(result, path)``
+            (:func:`hub4eval.report.export.write_point_file`).
+        column_writer: likewise the points' columns for the HTML report
+            (:func:`hub4eval.report.html.write_point_columns`).
+    """
+
+    ceiling: bool | None = None
+    keep: Literal["matches", "counts"] = "matches"
+    jobs: int | None = 1
+    group_documents: int | None = None
+    point_writer: Callable[[ScoreResult, str], None] | None = None
+    column_writer: Callable[[ScoreResult, str], None] | None = None
+
+    def __post_init__(self) -> None:
+        if self.keep not in ("matches", "counts"):
+            raise ValueError(f"keep must be 'matches' or 'counts', not {self.keep!r}")
+        if self.jobs is not None and self.jobs < 1:
+            raise UsageError(
+                f"--jobs must be 1 or more, got {self.jobs}", hint="e.g. --jobs 2; leave it out for every core"
+            )
+
+
+@paused_gc()
+def score_files(
+    ref_path: str | Path,
+    hyp_path: str | Path,
+    *,
+    ref_text: str | Path | None = None,
+    hyp_text: str | Path | None = None,
+    config: ScoreConfig | None = None,
+    reading: ReadOptions | None = None,
+    output: OutputOptions | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> ScoreResult:
+    """Read the files and :func:`score` them; the CLI's ``score`` command.
+
+    Args:
+        ref_path: the reference templette file (``-``: standard input).
+        hyp_path: the hypothesis templette file.
+        ref_text: the reference text corpus (optional: validates extents).
+        hyp_text: the hypothesis text corpus (needs ``ref_text``); when it
+            differs from the reference text, extents are compared through a
+            word alignment and content is compared as noisy data by default.
+        config: the options that change a score (default: the procedure's).
+        reading: how the files are read (default: UTF-8, ``DOC``/``DOCNO``
+            tags, text formats by extension).
+        output: what the result holds (default: everything, scored in one
+            process; the ceiling when the texts differ).
+        progress: called as ``progress(done, total)`` while documents are
+            mapped (e.g. to drive a progress bar).
+
+    Raises:
+        InputError: bad input (a broken file, an unknown DOCID, an extent
+            outside its document, ...).
+        UsageError: options that do not go together.
+    """
+    config = config or ScoreConfig()
+    output = output or OutputOptions()
+    texts = _Texts(ref_text, hyp_text, reading or ReadOptions())
+    read_corpora = None
+    if output.keep == "counts" and not output.ceiling:
+        from hub4eval import parallel
+
+        texts.check()
+        paths = (ref_path, hyp_path)
+        workers = parallel.default_jobs(paths) if output.jobs is None else output.jobs
+        grouped = output.group_documents is not None
+        if workers > 1 or grouped or parallel.input_size(paths) >= parallel.SMALL_INPUT:
+            corpora: list[Corpus | None] | None = [None, None]
+            if ref_text is not None:
+                try:
+                    corpora = texts.corpora(config)
+                except InputError:
+                    corpora = None  # reported below, after the templette files' own errors, as always
+            if corpora is not None and _same_texts(corpora, config):
+                try:
+                    return parallel.score_grouped(
+                        ref_path,
+                        hyp_path,
+                        config=config,
+                        encoding=texts.reading.encoding,
+                        jobs=workers,
+                        group_documents=output.group_documents,
+                        progress=progress,
+                        point_writer=output.point_writer,
+                        column_writer=output.column_writer,
+                        ref_corpus=corpora[0],
+                        hyp_corpus=corpora[1],
+                    )
+                except parallel.Ungroupable:
+                    pass  # scored whole below: the same result, or the error at its place in the file
+            read_corpora = corpora
+    ref, hyp, corpora = _read_inputs(ref_path, hyp_path, texts, config, corpora=read_corpora)
+    assert hyp is not None
+    return score(
+        ref,
+        hyp,
+        ref_corpus=corpora[0],
+        hyp_corpus=corpora[1],
+        config=config,
+        progress=progress,
+        ceiling=output.ceiling,
+    )
+
+
+def project_files(
+    ref_path: str | Path,
+    *,
+    ref_text: str | Path,
+    hyp_text: str | Path,
+    config: ScoreConfig | None = None,
+    reading: ReadOptions | None = None,
+) -> TemplateSet:
+    """The reference templates projected onto the hypothesis text (the ceiling), as a hypothesis set.
+
+    Written with :func:`hub4eval.io.templettes.write_templates`, it is a valid
+    hypothesis file that scores as the ceiling against ``ref_path`` with the
+    same texts and options. ``config`` and ``reading``: as in :func:`score_files`.
+    """
+    from hub4eval.scoring.projection import project
+
+    config = config or ScoreConfig()
+    texts = _Texts(ref_text, hyp_text, reading or ReadOptions())
+    ref, _, (ref_corpus, hyp_corpus) = _read_inputs(ref_path, None, texts, config)
+    # scoring against no hypothesis checks the inputs and aligns the texts as `score` would
+    empty = TemplateSet((), role="hypothesis")
+    result = score(ref, empty, ref_corpus=ref_corpus, hyp_corpus=hyp_corpus, config=config, ceiling=False)
+    projected = project(ref, result.alignment, hyp_corpus)
+    return dataclasses.replace(projected, warnings=result.warnings)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Texts:
+    """The two text corpora (None where not given) and how to read them."""
+
+    ref_text: str | Path | None
+    hyp_text: str | Path | None
+    reading: ReadOptions
+
+    def check(self) -> None:
+        """The checks of the options that come before any file is read."""
+        if self.hyp_text is not None and self.ref_text is None:
+            raise UsageError("--hyp-text needs --ref-text", hint="give the reference text too")
+        self.reading.check()
+
     def corpora(self, config: ScoreConfig) -> list[Corpus | None]:
         """The two corpora (None where not given)."""
+        reading = self.reading
         corpora: list[Corpus | None] = []
-        texts = ((self.ref_text, self.text_format), (self.hyp_text, self.hyp_text_format or self.text_format))
+        texts = (
+            (self.ref_text, reading.text_format),
+            (self.hyp_text, reading.hyp_text_format or reading.text_format),
+        )
         for path, form in texts:
             if path is None:
                 corpora.append(None)
@@ -245,10 +308,10 @@ class _Reading:
                     read_text_corpus(
                         str(path),
                         form,
-                        doc_tag=self.doc_tag,
-                        docno_tag=self.docno_tag,
+                        doc_tag=reading.doc_tag,
+                        docno_tag=reading.docno_tag,
                         non_extractable=config.non_extractable,
-                        encoding=self.encoding,
+                        encoding=reading.encoding,
                         spoken_element=config.spoken_element,
                     )
                 )
@@ -260,19 +323,18 @@ class _Reading:
 def _read_inputs(
     ref_path: str | Path,
     hyp_path: str | Path | None,
-    reading: _Reading,
+    texts: _Texts,
     config: ScoreConfig,
     corpora: list[Corpus | None] | None = None,
 ) -> tuple[TemplateSet, TemplateSet | None, list[Corpus | None]]:
     """The templette files and the two corpora (None where not given; ``corpora`` when read
     before), checked."""
-    reading.check()
-    ref = read_templates_checked(ref_path, "reference", reading.encoding, reading.doc_tag)
-    hyp = (
-        None if hyp_path is None else read_templates_checked(hyp_path, "hypothesis", reading.encoding, reading.doc_tag)
-    )
+    texts.check()
+    encoding, doc_tag = texts.reading.encoding, texts.reading.doc_tag
+    ref = read_templates_checked(ref_path, "reference", encoding, doc_tag)
+    hyp = None if hyp_path is None else read_templates_checked(hyp_path, "hypothesis", encoding, doc_tag)
     if corpora is None:
-        corpora = reading.corpora(config)
+        corpora = texts.corpora(config)
     return ref, hyp, corpora
 
 
@@ -290,6 +352,8 @@ __all__: Sequence[str] = (
     "score",
     "score_files",
     "project_files",
+    "ReadOptions",
+    "OutputOptions",
     "texts_differ",
     "load_glm",
     "glm_digests",

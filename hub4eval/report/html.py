@@ -2,7 +2,9 @@
 
 One file with inline CSS, an inline SVG chart and a small inline script (plain
 JavaScript, no framework); it fetches nothing, so it opens from disk or as a
-mail attachment. The per-slot table and the chart are plain HTML. Everything
+mail attachment. The stylesheet and the script are files of their own,
+``hub4eval/report/assets/report.css`` and ``report.js``, written into the page
+(:func:`asset`). The per-slot table and the chart are plain HTML. Everything
 that grows with the corpus (the per-document table, the mapping, every point
 of the drill-down) is embedded once as compact data and rendered on demand,
 a page of rows at a time (issue #18: a 10,000-document report used to hold 13
@@ -62,6 +64,8 @@ inserts every string with ``textContent``, never as markup.
 from __future__ import annotations
 
 import base64
+import functools
+import importlib.resources
 import json
 import pickle
 import zlib
@@ -93,359 +97,17 @@ _ZLIB_LEVEL = 1  # 10,000 documents: see "HTML report benchmark" in benchmarks/R
 
 KINDS = ("pointer", "content", "extent")
 
-_CSS = """
-body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222;max-width:90em}
-h1{font-size:1.4em} h2{font-size:1.15em;margin-top:2em}
-table{border-collapse:collapse;margin:.5em 0}
-th,td{padding:2px 8px;border-bottom:1px solid #ddd;text-align:right;vertical-align:top}
-th{background:#f0f0f0}
-th:first-child,td:first-child{text-align:left}
-tr.sub td{font-weight:bold;background:#f7f7f7} tr.kind td{color:#666}
-tr.all td{font-weight:bold;border-top:2px solid #444}
-table.left td,table.left th{text-align:left}
-code{background:#f4f4f4;padding:0 3px;white-space:pre-wrap}
-.COR{color:#176317}.INC{color:#a15c00}.MIS,.SPU{color:#b00020}.OPT,.REM{color:#666}
-details{margin:.3em 0} summary{cursor:pointer} summary span{margin-left:.6em}
-.signature{color:#666;font-size:12px;word-break:break-all}
-.ctx{font:12px/1.3 ui-monospace,monospace;border:0;margin:.2em 0}
-.ctx td{border:0;padding:0 4px;text-align:left;white-space:pre}
-.ctx td.label{color:#666} .ctx .on{background:#ffe08a;font-weight:bold} .ctx .sub{color:#a15c00}
-.ctx .gap{color:#999} .scroll{overflow-x:auto}
-.pager{margin:.4em 0;display:flex;gap:.4em;align-items:center;flex-wrap:wrap}
-.pager button{font:inherit;padding:1px 8px}
-.filters{display:flex;gap:1em;flex-wrap:wrap;align-items:center;margin:.5em 0;padding:.5em;background:#f7f7f7}
-.filters label{white-space:nowrap} .status{color:#666}
-th.sortable{cursor:pointer;text-decoration:underline dotted} th.sorted{background:#dde6f0}
-button.link{font:inherit;border:0;background:none;padding:0;color:#1a4f8a;cursor:pointer;text-decoration:underline}
-"""
+ASSETS = "assets"
+"""The page's stylesheet (``report.css``) and script (``report.js``): files of this package's
+``assets`` folder, read with :mod:`importlib.resources` and written into the page. The script is
+plain JavaScript (ES2018), no framework; every string from the data is set with ``textContent``;
+``__PAGE__`` in it is replaced by :data:`PAGE_SIZE`."""
 
-# Plain JavaScript (ES2018), no framework; every string from the data is set with textContent.
-_JS = r"""
-(function () {
-"use strict";
-var PAGE = __PAGE__;
-var byId = function (id) { return document.getElementById(id); };
-function el(tag, cls, text) {
-  var e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined && text !== null) e.textContent = String(text);
-  return e;
-}
-function fmt(n) { return n.toLocaleString("en-US"); }
 
-var COLUMN_TYPES = { Int8: Int8Array, Int16: Int16Array, Int32: Int32Array, Float64: Float64Array };
-
-/* Deflated data: [JSON length, 4 bytes little-endian][JSON][padding to 4][point columns]; each column
-   the JSON describes as {type, offset, length} is viewed in place (offsets from the first column). */
-async function readData() {
-  var block = byId("hub4eval-data");
-  var text = block.textContent;
-  if (block.getAttribute("data-encoding") !== "deflate-base64") return JSON.parse(text);
-  if (typeof DecompressionStream === "undefined") {
-    throw new Error("this browser cannot inflate the embedded data (no DecompressionStream)");
-  }
-  var binary = atob(text.trim());
-  var bytes = new Uint8Array(binary.length);
-  for (var i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
-  var buffer = await new Response(stream).arrayBuffer();
-  var length = new DataView(buffer).getUint32(0, true);
-  var data = JSON.parse(new TextDecoder().decode(new Uint8Array(buffer, 4, length)));
-  var base = 4 + length + (4 - (4 + length) % 4) % 4, p = data.points;
-  Object.keys(p).forEach(function (name) {
-    var c = p[name];
-    if (c !== null && typeof c === "object" && !Array.isArray(c)) {
-      p[name] = new COLUMN_TYPES[c.type](buffer, base + c.offset, c.length);
-    }
-  });
-  return data;
-}
-
-function undelta(values, out, mask, side) {
-  var previous = 0, j = 0;
-  for (var i = 0; i < out.length; i++) {
-    if (side[i] & mask) { previous += values[j++]; out[i] = previous; } else out[i] = -1;
-  }
-  return out;
-}
-/* "Fresh" coding: -1 takes the next new string of the table, -1 - d (d = 1..16) the string d places
-   before it, n >= 0 string n. Reference and hypothesis fills share one table, reference first. */
-function unfresh(columns, outs, masks, side) {
-  var next = 0, j = columns.map(function () { return 0; });
-  for (var i = 0; i < side.length; i++) {
-    for (var c = 0; c < columns.length; c++) {
-      if (side[i] & masks[c]) {
-        var v = columns[c][j[c]++];
-        outs[c][i] = v === -1 ? next++ : (v < 0 ? next + 1 + v : v);
-      } else outs[c][i] = -1;
-    }
-  }
-}
-
-function decode(data) {
-  var p = data.points, n = p.n, all = new Uint8Array(n).fill(3);
-  var side = Uint8Array.from(p.side);
-  var pts = {
-    n: n, side: side,
-    slot: Uint16Array.from(p.slot), kind: Uint8Array.from(p.kind), cat: Uint8Array.from(p.cat),
-    doc: undelta(p.doc, new Int32Array(n), 3, all),
-    refInst: undelta(p.refInst, new Int32Array(n), 1, side),
-    refFill: new Int32Array(n),
-    refLine: undelta(p.refLine, new Int32Array(n), 1, side),
-    hypInst: undelta(p.hypInst, new Int32Array(n), 2, side),
-    hypFill: new Int32Array(n),
-    hypLine: undelta(p.hypLine, new Int32Array(n), 2, side),
-    reason: new Int32Array(n),
-    ctx: p.ctx ? Int32Array.from(p.ctx) : null
-  };
-  unfresh([p.refFill, p.hypFill], [pts.refFill, pts.hypFill], [1, 2], side);
-  unfresh([p.reason], [pts.reason], [3], all);
-  /* Each point's fields start where the previous point's end (its template says how many). */
-  var fieldStart = new Int32Array(n + 1);
-  for (var i = 0; i < n; i++) fieldStart[i + 1] = fieldStart[i] + data.reasonArity[pts.reason[i]];
-  pts.fieldStart = fieldStart;
-  pts.field = new Int32Array(p.field.length);  /* every entry listed: one "side" for all */
-  unfresh([p.field], [pts.field], [1], new Uint8Array(p.field.length).fill(1));
-  var counts = new Int32Array(data.slots.length);
-  for (i = 0; i < n; i++) counts[pts.slot[i]]++;
-  var bySlot = [];
-  for (var s = 0; s < counts.length; s++) bySlot.push(new Int32Array(counts[s]));
-  var fill = new Int32Array(counts.length);
-  for (i = 0; i < n; i++) { s = pts.slot[i]; bySlot[s][fill[s]++] = i; }
-  data.pts = pts;
-  data.bySlot = bySlot;
-  return data;
-}
-
-/* A table showing one page of rows at a time, with a pager above it. */
-function Paged(host, head, opts) {
-  this.host = host; this.opts = opts; this.page = 0;
-  this.nav = el("div", "pager");
-  this.first = el("button", null, "\u00ab First"); this.prev = el("button", null, "\u2039 Previous");
-  this.next = el("button", null, "Next \u203a"); this.last = el("button", null, "Last \u00bb");
-  this.info = el("span", "status");
-  var self = this;
-  [this.first, this.prev, this.next, this.last].forEach(function (b) { b.type = "button"; });
-  this.first.onclick = function () { self.show(0); };
-  this.prev.onclick = function () { self.show(self.page - 1); };
-  this.next.onclick = function () { self.show(self.page + 1); };
-  this.last.onclick = function () { self.show(Infinity); };
-  this.nav.append(this.first, this.prev, this.next, this.last, this.info);
-  this.table = el("table", opts.className || "");
-  if (opts.id) this.table.id = opts.id;
-  var tr = el("tr");
-  this.heads = head.map(function (name, column) {
-    var th = el("th", null, name);
-    if (opts.sort) { th.className = "sortable"; th.title = "sort"; th.onclick = function () { opts.sort(column, th); }; }
-    tr.append(th);
-    return th;
-  });
-  var thead = el("thead"); thead.append(tr);
-  this.body = el("tbody"); this.foot = el("tfoot");
-  this.table.append(thead, this.body, this.foot);
-  var wrap = el("div", "scroll"); wrap.append(this.table);
-  host.append(this.nav, wrap);
-  if (opts.foot) opts.foot(this.foot);
-}
-Paged.prototype.show = function (page) {
-  var total = this.opts.count(), pages = Math.max(1, Math.ceil(total / PAGE));
-  this.page = Math.max(0, Math.min(pages - 1, page));
-  var start = this.page * PAGE, end = Math.min(total, start + PAGE);
-  var rows = document.createDocumentFragment();
-  for (var i = start; i < end; i++) rows.append(this.opts.row(i));
-  this.body.replaceChildren(rows);
-  this.info.textContent = total ? "rows " + fmt(start + 1) + "\u2013" + fmt(end) + " of " + fmt(total) +
-    " (page " + fmt(this.page + 1) + " of " + fmt(pages) + ")" : (this.opts.empty || "no rows");
-  this.first.disabled = this.prev.disabled = this.page === 0;
-  this.next.disabled = this.last.disabled = this.page >= pages - 1;
-  this.first.hidden = this.prev.hidden = this.next.hidden = this.last.hidden = pages === 1;
-};
-
-function cellRow(cells, cls) {
-  var tr = el("tr", cls);
-  cells.forEach(function (c) { tr.append(el("td", null, c)); });
-  return tr;
-}
-
-/* Worst first, as `--sort`: lowest REC, PRE, F; highest of the rest; undefined ("-") last. */
-function sortKey(value, lowFirst) {
-  if (value === "-") return Infinity;
-  var v = parseFloat(value);
-  return lowFirst ? v : -v;
-}
-
-function documentsTable(data, showDocument) {
-  var docs = data.documents, order = docs.rows.map(function (_, i) { return i; });
-  var head = ["DOCUMENT"].concat(docs.columns);
-  var view = new Paged(byId("documents-view"), head, {
-    id: "documents",
-    count: function () { return order.length; },
-    row: function (i) {
-      var row = docs.rows[order[i]], tr = el("tr"), td = el("td"), b = el("button", "link", row[0]);
-      b.type = "button"; b.title = "show this document's points in the drill-down";
-      b.onclick = function () { showDocument(row[0]); };
-      td.append(b); tr.append(td);
-      for (var c = 1; c < row.length; c++) tr.append(el("td", null, row[c]));
-      return tr;
-    },
-    foot: function (tfoot) { tfoot.append(cellRow(docs.total, "all")); },
-    sort: function (column, th) {
-      view.heads.forEach(function (h) { h.classList.remove("sorted"); });
-      th.classList.add("sorted");
-      if (column === 0) order.sort(function (a, b) { return a - b; });
-      else {
-        var lowFirst = docs.lowFirst.indexOf(docs.columns[column - 1]) >= 0;
-        var keys = docs.rows.map(function (r) { return sortKey(r[column], lowFirst); });
-        order.sort(function (a, b) { return (keys[a] - keys[b]) || (a - b); });
-      }
-      view.show(0);
-    }
-  });
-  view.show(0);
-}
-
-function mappingTables(data) {
-  var sets = data.setMapping, pairs = data.mapping, inst = data.inst;
-  var name = function (i) { return i < 0 ? "-" : inst[i]; };
-  new Paged(byId("set-mapping-view"), ["REFERENCE DOCUMENT", "HYPOTHESIS DOCUMENT"], {
-    id: "set-mapping", className: "left", count: function () { return sets.length; },
-    row: function (i) { return cellRow([sets[i][0] || "-", sets[i][1] || "-"]); }
-  }).show(0);
-  new Paged(byId("mapping-view"), ["REFERENCE INSTANCE", "HYPOTHESIS INSTANCE", "F"], {
-    id: "mapping", className: "left", count: function () { return pairs.length / 3; },
-    row: function (i) {
-      var f = pairs[3 * i + 2];
-      return cellRow([name(pairs[3 * i]), name(pairs[3 * i + 1]), f === null ? "" : f]);
-    }
-  }).show(0);
-}
-
-function fillCell(data, fill, inst, line) {
-  var td = el("td");
-  if (fill < 0) { td.textContent = "-"; return td; }
-  td.append(el("code", null, data.fills[fill]), el("br"), el("small", null, data.inst[inst] + ", line " + line));
-  return td;
-}
-
-/* Context: [n, ref words (n), hyp words (n), codes (n)]; code & 3: 0 match, 1 differ, 2 gap; 4 ref fill, 8 hyp fill. */
-function contextTable(data, c) {
-  var n = c[0], table = el("table", "ctx");
-  [["REF", 1, 4], ["HYP", 1 + n, 8]].forEach(function (side) {
-    var tr = el("tr");
-    tr.append(el("td", "label", side[0]));
-    for (var k = 0; k < n; k++) {
-      var code = c[1 + 2 * n + k], classes = [];
-      if (code & side[2]) classes.push("on");
-      if ((code & 3) === 2) classes.push("gap"); else if ((code & 3) === 1) classes.push("sub");
-      tr.append(el("td", classes.join(" "), data.words[c[side[1] + k]] || "***"));
-    }
-    table.append(tr);
-  });
-  return table;
-}
-
-/* A reason: its template with {0}, {1}... replaced by its fields (a template without fields as it is). */
-function reasonText(data, i) {
-  var p = data.pts, template = data.reasons[p.reason[i]], start = p.fieldStart[i];
-  if (!data.reasonArity[p.reason[i]]) return template;
-  return template.replace(/\{(\d+)\}/g, function (_, k) { return data.fields[p.field[start + Number(k)]]; });
-}
-
-function pointRow(data, i) {
-  var p = data.pts, cat = data.categories[p.cat[i]], tr = el("tr");
-  tr.append(el("td", cat, cat), el("td", null, data.kinds[p.kind[i]]), el("td", null, data.docs[p.doc[i]]));
-  tr.append(fillCell(data, p.refFill[i], p.refInst[i], p.refLine[i]));
-  tr.append(fillCell(data, p.hypFill[i], p.hypInst[i], p.hypLine[i]));
-  var reason = el("td", "reason", reasonText(data, i));
-  if (p.ctx && p.ctx[i] >= 0) reason.append(contextTable(data, data.contexts[p.ctx[i]]));
-  tr.append(reason);
-  return tr;
-}
-
-function drilldown(data) {
-  var p = data.pts, views = [];
-  var typeSelect = byId("filter-type"), catSelect = byId("filter-category"), docInput = byId("filter-document");
-  var status = byId("filter-status");
-  data.types.forEach(function (t, i) { var o = el("option", null, t); o.value = String(i); typeSelect.append(o); });
-  data.categories.forEach(function (c, i) { var o = el("option", null, c); o.value = String(i); catSelect.append(o); });
-  var docMask = null, wantType = -1, wantCat = -1;
-  function readFilters() {
-    wantType = typeSelect.value === "" ? -1 : +typeSelect.value;
-    wantCat = catSelect.value === "" ? -1 : +catSelect.value;
-    var text = docInput.value.trim();
-    docMask = null;
-    status.textContent = "";
-    if (text) {
-      docMask = new Uint8Array(data.docs.length);
-      var exact = data.docs.indexOf(text), matched = 0;
-      if (exact >= 0) { docMask[exact] = 1; matched = 1; } else {
-        data.docs.forEach(function (d, k) { if (d.indexOf(text) >= 0) { docMask[k] = 1; matched++; } });
-      }
-      status.textContent = matched === 1 && exact >= 0 ? "" :
-        fmt(matched) + (matched === 1 ? " document contains" : " documents contain") + " \u201c" + text + "\u201d";
-    }
-  }
-  function select(slot) {
-    var all = data.bySlot[slot];
-    if (docMask === null && wantCat < 0) return all;
-    var out = [];
-    for (var k = 0; k < all.length; k++) {
-      var i = all[k];
-      if ((wantCat < 0 || p.cat[i] === wantCat) && (docMask === null || docMask[p.doc[i]])) out.push(i);
-    }
-    return out;
-  }
-  function refresh() {
-    readFilters();
-    document.querySelectorAll("#drilldown details").forEach(function (d) {
-      d.hidden = wantType >= 0 && data.slotType[+d.getAttribute("data-slot")] !== wantType;
-    });
-    views.forEach(function (v) { if (v.built) { v.list = select(v.slot); v.paged.show(0); } });
-  }
-  function open(details) {
-    var slot = +details.getAttribute("data-slot"), view = views[slot];
-    if (!view.built) {
-      var body = details.querySelector(".points-view");
-      body.replaceChildren();
-      view.built = true;
-      view.list = select(slot);
-      view.paged = new Paged(body, ["CATEGORY", "KIND", "DOCUMENT", "REFERENCE", "HYPOTHESIS", "REASON"], {
-        className: "left points", empty: "no point of this slot matches the filters",
-        count: function () { return view.list.length; },
-        row: function (k) { return pointRow(data, view.list[k]); }
-      });
-      view.paged.show(0);
-    }
-  }
-  document.querySelectorAll("#drilldown details").forEach(function (d) {
-    var slot = +d.getAttribute("data-slot");
-    views[slot] = { slot: slot, built: false };
-    d.addEventListener("toggle", function () { if (d.open) open(d); });
-    if (d.open) open(d);
-  });
-  typeSelect.onchange = catSelect.onchange = refresh;
-  docInput.onchange = refresh;
-  byId("filters").onsubmit = function (e) { e.preventDefault(); refresh(); };
-  return function showDocument(docid) {
-    docInput.value = docid;
-    refresh();
-    byId("drilldown-heading").scrollIntoView();
-  };
-}
-
-readData().then(function (raw) {
-  var data = decode(raw);
-  var showDocument = drilldown(data);
-  documentsTable(data, showDocument);
-  mappingTables(data);
-  byId("data-status").textContent = fmt(data.pts.n) + " points loaded.";
-  document.body.setAttribute("data-ready", "1");
-}).catch(function (error) {
-  byId("data-status").textContent = "The report's data could not be read: " + error.message;
-  document.body.setAttribute("data-ready", "error");
-});
-})();
-"""
+@functools.cache
+def asset(name: str) -> str:
+    """The text of a file of the page (``report.css``, ``report.js``)."""
+    return (importlib.resources.files("hub4eval.report") / ASSETS / name).read_text(encoding="utf-8")
 
 
 def _row(name: str, counts: Counts, beta: float, css: str = "") -> str:
@@ -505,7 +167,7 @@ class _Strings:
 
 
 def _context_code(context: Any, words: _Strings) -> list[int]:
-    """``[n, ref words, hyp words, codes]``: see ``contextTable`` in the script."""
+    """``[n, ref words, hyp words, codes]``: see ``contextTable`` in assets/report.js."""
     codes = []
     for kind, on_ref, on_hyp in zip(context.kinds, context.ref_marked, context.hyp_marked, strict=True):
         code = 2 if kind == GAP else (0 if kind == 0 else 1)  # 0: match; else substitution, deletion, insertion
@@ -1068,7 +730,7 @@ def to_html(
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{escape(title)}</title><style>{_CSS}</style></head><body>",
+        f"<title>{escape(title)}</title><style>\n{asset('report.css')}</style></head><body>",
         f"<h1>{escape(title)}</h1>",
         f'<p id="headline"><b>{escape(headline(result))}</b></p>',
     ]
@@ -1132,7 +794,7 @@ def to_html(
     out.append("</div>")
     encoding, payload = embed(data, compress)
     out.append(f'<script type="application/json" id="hub4eval-data" data-encoding="{encoding}">{payload}</script>')
-    out.append("<script>" + _JS.replace("__PAGE__", str(PAGE_SIZE)) + "</script>")
+    out.append("<script>\n" + asset("report.js").replace("__PAGE__", str(PAGE_SIZE)) + "</script>")
     out.append("</body></html>")
     return "\n".join(out) + "\n"
 

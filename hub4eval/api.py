@@ -147,7 +147,7 @@ class OutputOptions:
             JSON entries, ``point_writer(result, path)``
             (:func:`hub4eval.report.export.write_point_file`).
         column_writer: likewise the points' columns for the HTML report
-            (:func:`hub4eval.report.html.write_point_columns`).
+            (:func:`hub4eval.report.page_data.write_point_columns`).
     """
 
     ceiling: bool | None = None

@@ -89,7 +89,7 @@ def score_with_progress(
 
 
 def _column_writer() -> Callable[[ScoreResult, str], None]:
-    from hub4eval.report.html import write_point_columns
+    from hub4eval.report.page_data import write_point_columns
 
     return write_point_columns
 

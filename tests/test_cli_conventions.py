@@ -13,8 +13,8 @@ from conftest import EXAMPLES, ROOT
 from typer.testing import CliRunner
 
 import hub4eval
-from hub4eval.api import RAW_OFFSETS
 from hub4eval.cli import app
+from hub4eval.scoring.pipeline import RAW_OFFSETS
 
 SAMPLE = EXAMPLES / "sample"
 ASR = EXAMPLES / "asr"

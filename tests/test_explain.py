@@ -8,11 +8,12 @@ import pytest
 from conftest import EXAMPLES
 from typer.testing import CliRunner
 
-from hub4eval.api import RAW_OFFSETS, score_files
+from hub4eval.api import score_files
 from hub4eval.cli import app
 from hub4eval.cli.explain import context_lines
 from hub4eval.errors import UsageError
 from hub4eval.report.explain import GAP, aligned_context, explain, select_points, tally
+from hub4eval.scoring.pipeline import RAW_OFFSETS
 
 CLEAN, SAMPLE, ASR = EXAMPLES / "clean", EXAMPLES / "sample", EXAMPLES / "asr"
 ASR_TEXTS = ["--ref-text", str(ASR / "reference.sgml"), "--hyp-text", str(ASR / "asr_unsegmented.sgml")]

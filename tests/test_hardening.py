@@ -19,8 +19,8 @@ import pytest
 from conftest import EXAMPLES, ROOT
 from typer.testing import CliRunner
 
-from hub4eval.api import RAW_OFFSETS
 from hub4eval.cli import app
+from hub4eval.scoring.pipeline import RAW_OFFSETS
 
 SAMPLE = EXAMPLES / "sample"
 ASR = EXAMPLES / "asr"

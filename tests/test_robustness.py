@@ -23,8 +23,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from hub4eval.api import RAW_OFFSETS
 from hub4eval.cli import app
+from hub4eval.scoring.pipeline import RAW_OFFSETS
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "input-errors.md"

@@ -270,10 +270,12 @@ def keep_until_exit(value: Any) -> Any:
 
 def _show_warning(message: Any, category: Any, filename: str, lineno: int, file: Any = None, line: Any = None) -> None:
     """A Python warning (e.g. a damaged numba cache being rebuilt) as one line on stderr; the
-    notice that the aligner is being compiled (the first run) as progress (not with --quiet)."""
+    notice that the aligner is being compiled (the first run) as progress: on a terminal, not
+    with --quiet."""
     try:
         if getattr(category, "__name__", "") == "KernelCompileNotice":
-            if not current_params().get("quiet"):
+            # progress, shown as the progress bars are: on a terminal, not with --quiet
+            if not current_params().get("quiet") and sys.stderr.isatty():
                 typer.echo(one_line(f"hub4eval: {message}"), err=True)
             return
         typer.echo(one_line(f"hub4eval: warning: {message}"), err=True)

@@ -1,0 +1,447 @@
+"""Score two template sets, from checking the inputs to the result: the core the API runs.
+
+:func:`score` checks the template sets against their texts, aligns the texts
+when they differ (:mod:`hub4eval.text.columns`), prepares every fill, maps
+the instance sets (:mod:`hub4eval.scoring.mapping`), counts the points and
+scores the ceiling (:mod:`hub4eval.scoring.projection`). It reads no file:
+:mod:`hub4eval.api` reads the files and calls it, and
+:mod:`hub4eval.parallel` calls it on each group of documents.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import Any
+
+from hub4eval.config import ScoreConfig
+from hub4eval.errors import InputError, InputWarning, UsageError
+from hub4eval.model import Corpus, Extent, InstanceSet, TemplateSet, TextFill
+from hub4eval.scoring.fills import FillPreparer
+from hub4eval.scoring.mapping import Mapper
+from hub4eval.scoring.result import ScoreResult
+from hub4eval.util.gcpause import paused_gc
+
+
+def load_glm(spec: str | Sequence[str]):  # -> Glm | GlmStack | None
+    """``default`` (the shipped English file), ``none``, or a GLM file path;
+    several (a sequence) are stacked and apply in the order given."""
+    specs = [spec] if isinstance(spec, str) else list(spec)
+    specs = [s for s in specs if s != "none"]
+    if not specs:
+        return None
+    from hub4eval.text.glm import default_glm, read_glm, stack_glms
+
+    return stack_glms([default_glm() if s == "default" else read_glm(s) for s in specs])
+
+
+def glm_digests(glm) -> tuple[str, ...] | None:  # glm: Glm | GlmStack | None
+    """One digest per applied mapping file, for the signature."""
+    if glm is None:
+        return None
+    return glm.digests if hasattr(glm, "digests") else (glm.digest,)
+
+
+def texts_differ(ref: Corpus, hyp: Corpus) -> bool:
+    """Whether the two texts differ, so that extents are compared through a word alignment.
+
+    Only the segmentation and the sequence of (DOCID, document text from
+    ``<DOC>`` through ``</DOC>``) count: where the documents lie in the file
+    (blank lines between or before them) does not.
+    """
+    if ref.segmented != hyp.segmented:
+        return True
+    return [(d.docid, d.text) for d in ref.documents] != [(d.docid, d.text) for d in hyp.documents]
+
+
+def _hyp_set_extent(iset: InstanceSet, preparer: FillPreparer) -> Extent | None:
+    """§7.4: smallest start and largest end of the set's normalized text-fill extents."""
+    starts, ends = [], []
+    for inst in iset.instances:
+        for slot in inst.slots:
+            for alternative in slot.alternatives:
+                for fill in alternative.fills:
+                    if isinstance(fill, TextFill) and fill.extent is not None:
+                        extent = preparer.prepare(fill, inst.docid).maximal.extent
+                        if extent is not None:
+                            starts.append(extent.start)
+                            ends.append(extent.end)
+    if not starts:
+        return None
+    return Extent(min(starts), max(ends))
+
+
+def _columns_of(alignment: Any) -> Callable[[TextFill, str], Extent | None]:
+    """A text fill of an unsegmented hypothesis -> the alignment columns of its maximal extent."""
+    return lambda fill, docid: alignment.hyp_extent(None, fill.extents[0]) if fill.extents else None
+
+
+@paused_gc()  # bulk work on many small objects: see gcpause
+def score(
+    ref: TemplateSet,
+    hyp: TemplateSet,
+    *,
+    ref_corpus: Corpus | None = None,
+    hyp_corpus: Corpus | None = None,
+    config: ScoreConfig | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    ceiling: bool | None = None,
+    alignment: Any = None,
+    wer_summary: dict[str, Any] | None = None,
+    force: bool = False,
+) -> ScoreResult:
+    """Score ``hyp`` against ``ref`` (the rules: docs/scoring-rules.md).
+
+    Args:
+        ref: the reference template set.
+        hyp: the hypothesis template set.
+        ref_corpus: the reference text corpus (optional: validates extents).
+        hyp_corpus: the hypothesis text corpus; when it differs from the
+            reference corpus, extents are compared through a word alignment
+            and content is compared as noisy data by default.
+        config: scoring options.
+        progress: called as ``progress(done, total)`` while instance sets
+            are mapped (e.g. to drive a progress bar).
+        ceiling: also score the reference projected onto the hypothesis
+            text (``result.ceiling``, docs/attribution.md): None (default) when the texts
+            differ, True always (the same texts give 100 %), False never.
+        alignment: the :class:`~hub4eval.text.columns.CorpusAlignment` of
+            these two corpora with these options, made before (reused
+            instead of aligning again).
+        wer_summary: the WER of ``alignment`` counted before (reused with it:
+            counting sclite's alignment of a million words takes seconds).
+        force: score even when most text fills of a file do not fit their
+            text (:func:`check_texts`), with a warning per fill.
+
+    Raises:
+        InputError: bad input (unknown DOCID, extent outside its document,
+            a cycle of pointer types, ...).
+    """
+    config = config or ScoreConfig()
+    warnings: list[InputWarning] = [*ref.warnings, *hyp.warnings]
+    if hyp_corpus is not None and ref_corpus is None:
+        raise UsageError("a hypothesis text needs a reference text", hint="add --ref-text")
+    if config.unsegmented and hyp_corpus is None:
+        raise UsageError("--unsegmented needs the hypothesis text", hint="add --hyp-text")
+    if ref_corpus is not None or hyp_corpus is not None:
+        from hub4eval.io.corpus import with_spoken_element
+
+        # the spoken element is a scoring option: corpora read with another one follow it (§1)
+        if ref_corpus is not None:
+            ref_corpus = with_spoken_element(ref_corpus, config.spoken_element)
+        if hyp_corpus is not None:
+            hyp_corpus = with_spoken_element(hyp_corpus, config.spoken_element)
+    if config.unsegmented and hyp_corpus is not None:
+        from hub4eval.io.corpus import as_unsegmented
+
+        hyp_corpus = as_unsegmented(hyp_corpus)  # offsets from the start of the file (§7.4)
+    aligned = ref_corpus is not None and hyp_corpus is not None and texts_differ(ref_corpus, hyp_corpus)
+    texts = "none" if ref_corpus is None else ("aligned" if aligned else "same")
+    noisy = config.content == "noisy" or (config.content == "auto" and aligned)
+    # Before the templates are checked against the texts: swapped or unrelated
+    # text files are the cause to report, not the DOCIDs they then lack.
+    if ref_corpus is not None and hyp_corpus is not None:
+        _check_corpus_pairing(ref_corpus, hyp_corpus, by_words=config.unsegmented is True)
+    elif ref_corpus is not None and not ref_corpus.segmented:
+        raise unsegmented_reference_error(ref_corpus)
+    if ref_corpus is not None:
+        warnings += ref_corpus.warnings
+        if hyp_corpus is not None:
+            warnings += hyp_corpus.warnings
+        warnings += check_texts(ref, hyp, ref_corpus, hyp_corpus, as_stream=config.unsegmented is True, force=force)
+    elif _has_extents(ref) or _has_extents(hyp):
+        warnings.append(RAW_OFFSETS)
+    uses_glm = aligned or noisy
+    # A GLM file named by the user is read even when it will not be used, so
+    # that a bad file is reported on every run, not only on the runs with texts.
+    glm = load_glm(config.glm) if uses_glm or config.glm not in (("default",), ("none",)) else None
+    if glm is not None and not uses_glm:
+        warnings.append(
+            InputWarning(
+                "--glm is not used: spelling normalization applies only when the texts differ "
+                "(--hyp-text) or with --content noisy",
+                next((g for g in config.glm if g != "default"), "default"),
+            )
+        )
+        glm = None
+    glm_apply = None
+    if glm is not None:
+        from hub4eval.text.glm import apply_glm
+
+        glm_apply = partial(apply_glm, glm=glm)
+        warnings += getattr(glm, "warnings", ())
+    given_alignment, alignment = alignment, None
+    unsegmented = False
+    if aligned and given_alignment is not None:
+        alignment = given_alignment
+        warnings += alignment.warnings
+        unsegmented = alignment.unsegmented
+    elif aligned:
+        from hub4eval.text.columns import align_corpora
+
+        alignment = align_corpora(
+            ref_corpus,  # type: ignore[arg-type]
+            hyp_corpus,  # type: ignore[arg-type]
+            glm=glm,
+            keep_punctuation=config.keep_punctuation,
+            case_sensitive=config.case_sensitive,
+            unsegmented=config.unsegmented,
+            spoken_forms=config.spoken_forms,
+        )
+        warnings += alignment.warnings
+        unsegmented = alignment.unsegmented
+    if not unsegmented:
+        warnings += _check_docids(ref, hyp)
+    ref_prep = FillPreparer(
+        config,
+        map_extent=alignment.ref_extent if alignment is not None else None,
+        glm_apply=glm_apply,
+        reference=True,
+        tokens=noisy,
+    )
+    hyp_prep = FillPreparer(
+        config,
+        map_extent=alignment.hyp_extent if alignment is not None else None,
+        glm_apply=glm_apply,
+        reference=False,
+        unsegmented=unsegmented,
+        tokens=noisy,
+    )
+    done = [0]
+    total_sets = len(ref.instance_sets)
+
+    def advance(step: int) -> None:
+        done[0] += step
+        if progress is not None:
+            progress(done[0], total_sets)
+
+    mapper = Mapper(config, ref_prep, hyp_prep, noisy=noisy, progress=advance if progress else None)
+    if unsegmented:
+        from hub4eval.scoring import split_sets as split
+
+        spans = alignment.document_spans()
+        columns_of = _columns_of(alignment)
+        if config.split_sets:
+            hyp = split.split_sets(hyp, spans, columns_of)
+        matches = mapper.match_template_sets(
+            ref,
+            hyp,
+            ref_extent=lambda iset: alignment.document_extent(iset.docid),
+            hyp_extent=lambda iset: _hyp_set_extent(iset, hyp_prep),
+        )
+        if not config.split_sets:
+            warnings += split.spanning_set_warnings(hyp, spans, columns_of, matches)
+    else:
+        matches = mapper.match_template_sets(ref, hyp)
+    wer = wer_summary
+    if wer is None and alignment is not None and hasattr(alignment, "wer_summary"):
+        from hub4eval.text.wer import corpus_wer
+
+        wer = corpus_wer(alignment)["summary"]  # sclite's counts; the §7 ones beside them if they differ
+    ceiling_result = None
+    if ceiling or (ceiling is None and aligned):
+        from hub4eval.scoring.projection import project
+
+        ceiling_result = score(
+            ref,
+            project(ref, alignment, hyp_corpus),
+            ref_corpus=ref_corpus,
+            hyp_corpus=hyp_corpus,
+            config=config,
+            ceiling=False,
+            alignment=alignment,
+            wer_summary=wer,  # the same texts: the same WER, not counted again
+            force=force,
+        )
+    return ScoreResult(
+        matches=matches,
+        config=config,
+        signature=config.signature(texts=texts, glm_digest=glm_digests(glm)),
+        warnings=tuple(warnings),
+        wer=wer,
+        alignment=alignment,
+        ceiling=ceiling_result,
+    )
+
+
+RAW_OFFSETS = InputWarning(
+    "no texts given: extents are compared as raw character offsets (give --ref-text, and --hyp-text for "
+    "ASR output, to check them against the text and to align different texts)"
+)
+
+
+def _has_extents(tset: TemplateSet) -> bool:
+    return any(
+        isinstance(fill, TextFill) and fill.extents
+        for inst in tset.instances
+        for slot in inst.slots
+        for alternative in slot.alternatives
+        for fill in alternative.fills
+    )
+
+
+def check_texts(
+    ref: TemplateSet,
+    hyp: TemplateSet,
+    ref_corpus: Corpus,
+    hyp_corpus: Corpus | None,
+    *,
+    as_stream: bool = False,
+    force: bool = False,
+) -> list[InputWarning]:
+    """Both templette files against their texts (:func:`hub4eval.io.validate.check_against_corpus`),
+    with the fix named when they do not fit: texts swapped (each file fits the other text), or a
+    hypothesis extracted from other text while no ``--hyp-text`` was given.
+
+    Raises:
+        InputError: a DOCID not in its text, an extent outside its document, or most text fills
+            of a file not fitting its text (unless ``force``).
+    """
+    from hub4eval.io.validate import ExtentOutside, TextsDoNotFit, UnknownDocument, check_against_corpus
+
+    mistakes = (ExtentOutside, TextsDoNotFit, UnknownDocument)
+    try:
+        warnings = list(check_against_corpus(ref, ref_corpus, force=force))
+    except mistakes as error:
+        if hyp_corpus is not None and _fits(ref, hyp_corpus):
+            raise _swapped(error, "the reference file fits the hypothesis text") from None
+        raise
+    hyp_text = hyp_corpus if hyp_corpus is not None else ref_corpus
+    try:
+        warnings += check_against_corpus(hyp, hyp_text, as_stream=hyp_corpus is not None and as_stream, force=force)
+    except mistakes as error:
+        if hyp_corpus is not None:
+            if _fits(hyp, ref_corpus):
+                raise _swapped(error, "the hypothesis file fits the reference text") from None
+            raise
+        raise _without_hyp_text(error, hyp, ref_corpus) from None
+    return warnings
+
+
+def _fits(tset: TemplateSet, corpus: Corpus) -> bool:
+    """Whether more than half of the text fills of ``tset`` fit ``corpus``."""
+    from hub4eval.io.validate import misfit_count
+
+    misfits, fills = misfit_count(tset, corpus)
+    return fills > 0 and 2 * misfits < fills
+
+
+SWAPPED_HINT = "give the human transcript with --ref-text and the ASR output with --hyp-text"
+
+
+def _swapped(error: InputError, why: str) -> InputError:
+    from hub4eval.io.validate import TextsDoNotFit
+
+    cause = f"--ref-text and --hyp-text swapped? {why}"
+    if isinstance(error, TextsDoNotFit):
+        return error.with_cause(cause, SWAPPED_HINT)
+    return type(error)(f"{error.message}: {cause}", error.path, error.line, error.column, hint=SWAPPED_HINT)
+
+
+def _without_hyp_text(error: InputError, hyp: TemplateSet, ref_corpus: Corpus) -> InputError:
+    """A hypothesis that does not fit the reference text while no --hyp-text was given: was it
+    extracted from other text (ASR output)? Then that text is the fix."""
+    from hub4eval.io.validate import FORCE_HINT, TextsDoNotFit, UnknownDocument
+
+    longest = max((len(doc.text) for doc in ref_corpus.documents), default=0)
+    ends = [
+        extent.end
+        for inst in hyp.instances
+        for slot in inst.slots
+        for alternative in slot.alternatives
+        for fill in alternative.fills
+        if isinstance(fill, TextFill)
+        for extent in fill.extents
+    ]
+    past = bool(ends) and max(ends) > longest
+    hint = "if the hypothesis was extracted from other text (ASR output), give that text with --hyp-text"
+    if isinstance(error, TextsDoNotFit):
+        if past:
+            return error.with_cause(
+                f"hypothesis offsets run past every document of the reference text (up to {max(ends)}, "
+                f"the longest document has {longest} characters)",
+                f"give the ASR text with --hyp-text; {FORCE_HINT}",
+            )
+        return InputError(error.message, error.path, error.line, error.column, hint=f"{hint}; {error.hint}")
+    if isinstance(error, UnknownDocument) and (error.hint or "").startswith("did you mean"):
+        return error  # a typo in a DOCID, most likely
+    if past and not error.message.startswith("document "):
+        hint = "give the ASR text with --hyp-text: hypothesis offsets run past every document of the reference text"
+    return type(error)(error.message, error.path, error.line, error.column, hint=f"{hint}; {error.hint}")
+
+
+def _check_docids(ref: TemplateSet, hyp: TemplateSet) -> list[InputWarning]:
+    """Instance sets pair by DOCID: none in common scores 0 and is almost surely the wrong file."""
+    ref_ids = [iset.docid for iset in ref.instance_sets]
+    hyp_ids = [iset.docid for iset in hyp.instance_sets]
+    if not ref_ids or not hyp_ids or set(ref_ids) & set(hyp_ids):
+        return []
+    return [
+        InputWarning(
+            f"no DOCID of the hypothesis is in the reference (e.g. {hyp_ids[0]} vs {ref_ids[0]}): "
+            "every reference instance is missing and every hypothesis instance spurious",
+            hyp.path or None,
+            changes_score=True,
+        )
+    ]
+
+
+def unsegmented_reference_error(corpus: Corpus) -> InputError:
+    if not any(doc.text.strip() for doc in corpus.documents):
+        return InputError(
+            "the reference text is empty", corpus.path or None, 1, 1, hint="give the reference corpus with --ref-text"
+        )
+    return InputError(
+        "the reference text has no document tags; reference offsets count from each document's opening tag",
+        corpus.path or None,
+        1,
+        1,
+        hint="is this the hypothesis (ASR) text? give it with --hyp-text; or set --doc-tag/--docno-tag",
+    )
+
+
+def _check_corpus_pairing(ref: Corpus, hyp: Corpus, by_words: bool) -> None:
+    """Catch swapped or mismatched text files before they give a meaningless score.
+
+    The reference text must be segmented (its offsets are per document).  Two
+    segmented texts are paired by DOCID (§7.2) unless ``by_words``
+    (``--unsegmented``): none in common means the wrong files were given.
+    (Single unpaired documents, and an empty hypothesis text, are warnings of
+    the alignment, :func:`hub4eval.text.columns.align_corpora`.)
+    """
+    if not ref.segmented:
+        error = unsegmented_reference_error(ref)
+        if hyp.segmented and any(doc.text.strip() for doc in ref.documents):
+            # the hypothesis text has the documents the reference text lacks: the files were swapped
+            error = InputError(
+                error.message,
+                error.path,
+                error.line,
+                error.column,
+                hint=f"--ref-text and --hyp-text swapped? the hypothesis text has document tags; {SWAPPED_HINT}",
+            )
+        raise error
+    if not hyp.segmented or by_words:
+        return
+    ref_ids = {doc.docid for doc in ref.documents}
+    hyp_docs = [doc for doc in hyp.documents if doc.text.strip()]
+    if ref_ids and hyp_docs and not any(doc.docid in ref_ids for doc in hyp_docs):
+        raise InputError(
+            f"no document of the hypothesis text is in the reference text {ref.path or ''}".rstrip()
+            + f" (e.g. {hyp_docs[0].docid} vs {ref.documents[0].docid})",
+            hyp.path or None,
+            hyp_docs[0].line,
+            hint="check that --ref-text and --hyp-text belong to the same documents; "
+            "give --unsegmented to align by words instead of DOCNO",
+        )
+
+
+__all__: Sequence[str] = (
+    "score",
+    "check_texts",
+    "RAW_OFFSETS",
+    "texts_differ",
+    "load_glm",
+    "glm_digests",
+    "unsegmented_reference_error",
+)

@@ -13,6 +13,9 @@ from pathlib import Path
 
 import pytest
 
+# end-to-end runs through real processes (the quick tier, pytest -m "not slow", leaves them out)
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 ASR = ROOT / "examples" / "asr"
 ARGS = [

@@ -10,6 +10,9 @@ from pathlib import Path
 
 import pytest
 
+# end-to-end runs through real processes (the quick tier, pytest -m "not slow", leaves them out)
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 CLEAN = ROOT / "examples" / "clean"
 ASR = ROOT / "examples" / "asr"

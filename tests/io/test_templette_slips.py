@@ -82,6 +82,7 @@ def test_a_slip_in_a_part_of_a_file_names_the_line_of_the_whole_file() -> None:
     assert info.value.line == 118
 
 
+@pytest.mark.slow
 def test_check_reports_the_slip_in_a_real_process(tmp_path: Path) -> None:
     path = tmp_path / "bad_header.tpl"
     path.write_text(_slip(14, " :=", ""), encoding="utf-8")

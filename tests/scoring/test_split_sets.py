@@ -189,6 +189,7 @@ def _run(*args: str | Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_cli_warns_in_text_json_and_html_and_the_cause_table_says_why(files, tmp_path):
     html = tmp_path / "report.html"
     common = [files["ref"], files["one"], "--ref-text", files["ref_text"], "--hyp-text", files["hyp_text"]]
@@ -208,6 +209,7 @@ def test_cli_warns_in_text_json_and_html_and_the_cause_table_says_why(files, tmp
     assert data["summary"]["F"] == pytest.approx(0.8) and "|split_sets:True" in data["signature"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["explain", "compare"])
 def test_explain_and_compare_take_split_sets(files, command):
     common = [files["ref"], files["one"]] + ([files["hand"]] if command == "compare" else [])
@@ -216,6 +218,7 @@ def test_explain_and_compare_take_split_sets(files, command):
     assert "instance set rec" not in proc.stderr
 
 
+@pytest.mark.slow
 def test_compare_and_explain_say_why_those_mis_are_no_extraction_loss(files):
     texts = ["--ref-text", files["ref_text"], "--hyp-text", files["hyp_text"]]
     compare = _run("compare", files["ref"], files["one"], files["hand"], *texts, "--bootstrap", "10", "-q")

@@ -109,7 +109,7 @@ def align_command(
     ]
     if not corpora[0].segmented:  # raw text (or a templette file) given as the reference
         raise unsegmented_reference_error(corpora[0])
-    glm_file = load_glm(config.glm)
+    glm_file = load_glm(config.glm, keep_punctuation=keep_punctuation)
     signature = config.signature(texts="aligned", glm_digest=glm_digests(glm_file), only=ALIGNMENT_FIELDS)
     alignment = align_corpora(
         corpora[0],

@@ -1,0 +1,509 @@
+"""Word error rates scored exactly as NIST sclite scores them (``hub4eval sclite``).
+
+Given sclite's inputs and options this module pairs the utterances as sclite
+does, aligns each pair with sclite's network alignment
+(:mod:`hub4eval.text.align.sclite_net`) and counts per speaker:
+
+* **trn against trn**: every hypothesis line is scored against the reference
+  line of the same utterance id (ids compared after sclite's case folding,
+  unless case-sensitive), in hypothesis order; the speaker is read from the id
+  as ``-i`` says (``spu_id``, ``rm``, ``swb``: the text before the first
+  ``-``, else before the first ``_``; ``wsj``: the first three characters;
+  ``sp``: the whole id). A hypothesis id with no reference is an error.
+* **stm against ctm**: recordings and channels are taken in the order of the
+  stm; a ctm channel is scored against the stm channel it is on (both in the
+  same order, as sclite requires); each segment gets the ctm words whose
+  middle (begin + duration / 2) falls before the segment's end, the last
+  segment of a channel whatever is left; an alternation counts by its latest
+  middle. The words of an ``IGNORE_TIME_SEGMENT_IN_SCORING`` segment are
+  dropped. ``-m ref`` leaves out segments outside the time of the channel's
+  ctm words; ``-m hyp`` leaves out ctm words outside the time of the
+  segments. The speaker is the segment's speaker; utterances are numbered
+  per speaker (``(spk-000)``).
+
+Case folding (sclite lower-cases unless ``-s``): by default and with
+``-e utf-8`` only ASCII letters; ``-e ext_ascii`` also the Latin-1 capitals;
+``-e utf-8 PROFILE`` also the letters of that language (``babel_turkish``:
+``I`` -> ``ı``, ``İ`` -> ``i``, ``Ç Ğ Ö Ş Ü``; the Latin-script profiles every
+non-ASCII Latin capital, the Cyrillic ones every Cyrillic capital).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from hub4eval.errors import InputError, UsageError
+from hub4eval.io.formats import CtmRecord, StmSegment, ctm_records, stm_segments, trn_utterances
+from hub4eval.text.align.sclite_net import Item, NetWord, PathEntry, align_networks, parse_items, word_of
+
+__all__ = [
+    "ID_TYPES",
+    "LANGUAGE_PROFILES",
+    "SCliteOptions",
+    "SCliteResult",
+    "Speaker",
+    "Utterance",
+    "case_folder",
+    "case_raiser",
+    "display_width",
+    "score_sclite",
+]
+
+ID_TYPES = ("spu_id", "rm", "swb", "wsj", "sp", "atis")
+ENCODINGS = ("ascii", "ext_ascii", "utf-8", "gb", "euc")
+_CYRILLIC_PROFILES = ("ukrainian", "babel_kazakh", "babel_mongolian")
+LANGUAGE_PROFILES = (
+    "generic",
+    "babel_turkish",
+    "babel_vietnamese",
+    "babel_lithuanian",
+    "babel_kurmanji",
+    "babel_cebuano",
+    "babel_kazakh",
+    "babel_mongolian",
+    "babel_guarani",
+    "ukrainian",
+)
+
+
+@dataclass(frozen=True)
+class SCliteOptions:
+    """What sclite's command line says about one scoring."""
+
+    ref: str
+    hyp: str
+    ref_format: str = "trn"
+    hyp_format: str = "trn"
+    title: str | None = None
+    id_type: str | None = None
+    case_sensitive: bool = False
+    frag_corr: bool = False
+    opt_del: bool = False
+    encoding: str = "ascii"
+    profile: str | None = None
+    reduce_ref: bool = False
+    reduce_hyp: bool = False
+
+
+@dataclass(frozen=True)
+class Utterance:
+    """One scored utterance (sclite's PATH): its id, its alignment, and for stm segments where it was."""
+
+    id: str
+    speaker: str
+    path: tuple[PathEntry, ...]
+    file: str | None = None
+    channel: str | None = None
+    begin: float | None = None
+    end: float | None = None
+    labels: str | None = None
+
+    def count(self, op: str) -> int:
+        return sum(1 for entry in self.path if entry.op == op)
+
+    @property
+    def counts(self) -> tuple[int, int, int, int]:
+        """(correct, substitutions, deletions, insertions)."""
+        c = s = d = i = 0
+        for entry in self.path:
+            if entry.op == "C":
+                c += 1
+            elif entry.op == "S":
+                s += 1
+            elif entry.op == "D":
+                d += 1
+            else:
+                i += 1
+        return c, s, d, i
+
+
+@dataclass(frozen=True)
+class Speaker:
+    """A speaker's utterances, in scoring order."""
+
+    name: str
+    utterances: tuple[Utterance, ...]
+
+    @property
+    def counts(self) -> tuple[int, int, int, int, int, int]:
+        """(sentences, correct, substitutions, deletions, insertions, sentences with an error)."""
+        c = s = d = i = errors = 0
+        for utterance in self.utterances:
+            uc, us, ud, ui = utterance.counts
+            c, s, d, i = c + uc, s + us, d + ud, i + ui
+            errors += 1 if us + ud + ui else 0
+        return len(self.utterances), c, s, d, i, errors
+
+
+@dataclass(frozen=True)
+class SCliteResult:
+    """A system scored as sclite scores it: its speakers in order of first appearance."""
+
+    title: str
+    ref_path: str
+    hyp_path: str
+    speakers: tuple[Speaker, ...]
+    options: SCliteOptions
+    warnings: tuple[str, ...] = field(default=())
+
+    def totals(self) -> tuple[int, int, int, int, int, int]:
+        """(sentences, correct, substitutions, deletions, insertions, sentences with an error) summed."""
+        sums = [0] * 6
+        for speaker in self.speakers:
+            for k, value in enumerate(speaker.counts):
+                sums[k] += value
+        return sums[0], sums[1], sums[2], sums[3], sums[4], sums[5]
+
+
+# ------------------------------------------------------------------ case folding
+
+_TURKISH = str.maketrans({"I": "ı", "İ": "i", "Ç": "ç", "Ğ": "ğ", "Ö": "ö", "Ş": "ş", "Ü": "ü"})
+_ASCII = str.maketrans({chr(c): chr(c + 32) for c in range(ord("A"), ord("Z") + 1)})
+_LATIN1 = str.maketrans({chr(c): chr(c + 32) for c in range(0xC0, 0xE0)})
+
+
+def _profile_lower(text: str, cyrillic: bool) -> str:
+    out = []
+    for char in text:
+        code = ord(char)
+        if code < 128:
+            out.append(char.lower())
+        elif (0x400 <= code < 0x530) if cyrillic else (0xC0 <= code < 0x250 or 0x1E00 <= code < 0x1F00):
+            lowered = char.lower()
+            out.append(lowered if len(lowered) == 1 else char)
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def case_folder(options: SCliteOptions) -> Callable[[str], str]:
+    """The lower-casing sclite applies under these options (identity when case-sensitive)."""
+    if options.case_sensitive:
+        return lambda text: text
+    if options.encoding == "ext_ascii":
+        return lambda text: text.translate(_ASCII).translate(_LATIN1)
+    if options.encoding == "utf-8" and options.profile not in (None, "generic"):
+        if options.profile == "babel_turkish":
+            return lambda text: text.translate(_TURKISH).translate(_ASCII)
+        cyrillic = options.profile in _CYRILLIC_PROFILES
+        return lambda text: _profile_lower(text, cyrillic)
+    return lambda text: text.translate(_ASCII)
+
+
+_TURKISH_UP = str.maketrans({"ı": "I", "i": "İ", "ç": "Ç", "ğ": "Ğ", "ö": "Ö", "ş": "Ş", "ü": "Ü"})
+_ASCII_UP = str.maketrans({chr(c): chr(c - 32) for c in range(ord("a"), ord("z") + 1)})
+_LATIN1_UP = str.maketrans({chr(c): chr(c - 32) for c in range(0xE0, 0x100)})
+
+
+def _profile_upper(text: str, cyrillic: bool) -> str:
+    out = []
+    for char in text:
+        code = ord(char)
+        if code < 128:
+            out.append(char.upper())
+        elif (0x400 <= code < 0x530) if cyrillic else (0xC0 <= code < 0x250 or 0x1E00 <= code < 0x1F00):
+            raised = char.upper()
+            out.append(raised if len(raised) == 1 else char)
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def case_raiser(options: SCliteOptions) -> Callable[[str], str]:
+    """The upper-casing sclite applies to the words of an error in its alignment reports."""
+    if options.encoding == "ext_ascii":
+        return lambda text: text.translate(_ASCII_UP).translate(_LATIN1_UP)
+    if options.encoding == "utf-8" and options.profile not in (None, "generic"):
+        if options.profile == "babel_turkish":
+            return lambda text: text.translate(_TURKISH_UP).translate(_ASCII_UP)
+        cyrillic = options.profile in _CYRILLIC_PROFILES
+        return lambda text: _profile_upper(text, cyrillic)
+    return lambda text: text.translate(_ASCII_UP)
+
+
+def display_width(options: SCliteOptions) -> Callable[[str], int]:
+    """How wide sclite takes a word to be when it lines up its reports: its length in bytes."""
+    if options.encoding == "utf-8":
+        return lambda text: len(text.encode("utf-8"))
+    return len
+
+
+def file_encoding(options: SCliteOptions) -> str:
+    """How the input bytes are decoded: UTF-8 under ``-e utf-8``; otherwise byte for byte (sclite compares bytes)."""
+    return "utf-8" if options.encoding == "utf-8" else "latin-1"
+
+
+# ------------------------------------------------------------------ scoring
+
+
+def _speaker_of(utterance_id: str, id_type: str | None, path: str, line: int) -> str:
+    """sclite's speaker of a trn id written with its parentheses."""
+    if id_type in (None, "sp"):
+        return utterance_id
+    if id_type in ("wsj", "atis"):
+        return utterance_id[1:4]
+    cut = utterance_id.find("-")
+    if cut < 0:
+        cut = utterance_id.find("_")
+    if cut < 0:
+        raise InputError(
+            f"utterance id {utterance_id} has no '-' or '_' before which the speaker is written",
+            path,
+            line,
+            hint=f"-i {id_type} reads the speaker up to the first '-' (else '_'); use -i sp to score each id alone",
+        )
+    return utterance_id[1:cut]
+
+
+class _Groups:
+    """Speakers in order of first appearance."""
+
+    def __init__(self) -> None:
+        self.utterances: dict[str, list[Utterance]] = {}
+
+    def add(self, utterance: Utterance) -> None:
+        self.utterances.setdefault(utterance.speaker, []).append(utterance)
+
+    def count(self, speaker: str) -> int:
+        return len(self.utterances.get(speaker, ()))
+
+    def speakers(self) -> tuple[Speaker, ...]:
+        return tuple(Speaker(name, tuple(utts)) for name, utts in self.utterances.items())
+
+
+def _reader(options: SCliteOptions) -> Callable[..., NetWord]:
+    def make(token: str, **times: float | None) -> NetWord:
+        return word_of(token, opt_del=options.opt_del, frag_corr=options.frag_corr, **times)  # type: ignore[arg-type]
+
+    return make
+
+
+def _read(path: str, options: SCliteOptions) -> str:
+    from hub4eval.io.files import read_text
+
+    return read_text(path, file_encoding(options))
+
+
+def _score_trn(options: SCliteOptions) -> tuple[Speaker, ...]:
+    fold = case_folder(options)
+    make = _reader(options)
+    references: dict[str, tuple[str, int]] = {}
+    for utterance in trn_utterances(_read(options.ref, options), options.ref):
+        key = fold(utterance.id)
+        text = fold(utterance.text)
+        previous = references.get(key)
+        if previous is not None and previous[0].strip() != text.strip():
+            raise InputError(
+                f"a second, different reference text for utterance ({utterance.id}) (first at line {previous[1]})",
+                options.ref,
+                utterance.line,
+                hint="give each utterance one reference line",
+            )
+        references.setdefault(key, (text, utterance.line))
+    groups = _Groups()
+    for utterance in trn_utterances(_read(options.hyp, options), options.hyp):
+        key = fold(utterance.id)
+        reference = references.get(key)
+        if reference is None:
+            raise InputError(
+                f"no reference transcript for utterance ({utterance.id})",
+                options.hyp,
+                utterance.line,
+                hint=f"every hypothesis id must be in {options.ref} (compared case-insensitively unless -s)",
+            )
+        speaker = _speaker_of(f"({key})", options.id_type, options.hyp, utterance.line)
+        path = align_networks(parse_items(reference[0], make), parse_items(fold(utterance.text), make))
+        groups.add(Utterance(f"({key})", speaker, tuple(path)))
+    return groups.speakers()
+
+
+def _runs(items: Sequence, key: Callable) -> list[list]:
+    """Consecutive items with the same key."""
+    runs: list[list] = []
+    for item in items:
+        if runs and key(runs[-1][0]) == key(item):
+            runs[-1].append(item)
+        else:
+            runs.append([item])
+    return runs
+
+
+def _begin(record: CtmRecord) -> float:
+    return record.begin if record.begin is not None else 0.0
+
+
+def _end(record: CtmRecord) -> float:
+    return _begin(record) + (record.duration or 0.0)
+
+
+def _ctm_items(records: Sequence[CtmRecord], make: Callable[..., NetWord]) -> tuple[Item, ...]:
+    """The network items of ctm words (alternation lines become alternations; an empty alternative is ``@``)."""
+    items: list[Item] = []
+    k = 0
+    while k < len(records):
+        record = records[k]
+        if record.marker != "<ALT_BEGIN>":
+            if record.marker is None:
+                items.append(make(record.word, t1=_begin(record), t2=_end(record), conf=record.confidence))
+            k += 1
+            continue
+        k += 1
+        alternatives: list[tuple[Item, ...]] = []
+        current: list[Item] = []
+        while k < len(records) and records[k].marker != "<ALT_END>":
+            if records[k].marker == "<ALT>":
+                alternatives.append(tuple(current) or (make("@"),))
+                current = []
+            elif records[k].marker is None:
+                w = records[k]
+                current.append(make(w.word, t1=_begin(w), t2=_end(w), conf=w.confidence))
+            k += 1
+        alternatives.append(tuple(current) or (make("@"),))
+        k += 1
+        items.append(tuple(alternatives))
+    return tuple(items)
+
+
+def _middle(records: Sequence[CtmRecord], k: int) -> tuple[float, int]:
+    """The middle time of the word (or alternation) at ``k`` and the index after it."""
+    record = records[k]
+    if record.marker != "<ALT_BEGIN>":
+        return _begin(record) + (record.duration or 0.0) / 2.0, k + 1
+    middle = 0.0
+    j = k
+    while j < len(records) and records[j].marker != "<ALT_END>":
+        if records[j].marker is None:
+            middle = max(middle, _begin(records[j]) + (records[j].duration or 0.0) / 2.0)
+        j += 1
+    return middle, min(j + 1, len(records))
+
+
+def _reduce_hyp(segments: Sequence[StmSegment], words: list[CtmRecord]) -> list[bool]:
+    """-m hyp: which ctm words lie outside the time of the (kept) segments and are left out; an
+    alternation stays whole when one of its words is inside."""
+    ignored = [False] * len(words)
+    if not segments:
+        return ignored
+    begin = min(s.begin for s in segments)
+    end = max(s.end for s in segments)
+    ignored = [r.marker is None and (_begin(r) > end or _end(r) < begin) for r in words]
+    k = 0
+    while k < len(words):
+        if words[k].marker == "<ALT_BEGIN>":
+            j = k
+            usable = 0
+            while j < len(words) and words[j].marker != "<ALT_END>":
+                if words[j].marker is None and not ignored[j]:
+                    usable += 1
+                j += 1
+            for m in range(k, j):
+                ignored[m] = usable == 0
+            k = j
+        k += 1
+    return ignored
+
+
+def _score_channel(
+    segments: list[StmSegment],
+    words: list[CtmRecord],
+    options: SCliteOptions,
+    groups: _Groups,
+    fold: Callable[[str], str],
+) -> None:
+    make = _reader(options)
+    reducing = options.reduce_ref or options.reduce_hyp
+    kept = [True] * len(segments)
+    if options.reduce_ref and words:
+        first, last = _begin(words[0]), _end(words[-1])
+        kept = [not (first >= s.end or last <= s.begin) for s in segments]
+    ignored = [False] * len(words)
+    if options.reduce_hyp:
+        ignored = _reduce_hyp([s for s, k in zip(segments, kept, strict=True) if k], words)
+    position = 0
+    for number, segment in enumerate(segments):
+        if reducing and not kept[number]:
+            continue
+        start = position
+        if number == len(segments) - 1:
+            position = len(words)
+        else:
+            while position < len(words):
+                middle, after = _middle(words, position)
+                if middle >= segment.end:
+                    break
+                position = after
+        if segment.ignored:
+            continue
+        speaker = fold(segment.speaker)
+        utterance_id = f"({speaker}-{groups.count(speaker):03d})"
+        chosen = [w for w, gone in zip(words[start:position], ignored[start:position], strict=True) if not gone]
+        path = align_networks(
+            parse_items(fold(segment.text), make),
+            _ctm_items(chosen, lambda token, **times: make(fold(token), **times)),
+        )
+        groups.add(
+            Utterance(
+                utterance_id,
+                speaker,
+                tuple(path),
+                fold(segment.file),
+                fold(segment.channel),
+                segment.begin,
+                segment.end,
+                segment.labels,
+            )
+        )
+
+
+def _score_stm_ctm(options: SCliteOptions) -> tuple[Speaker, ...]:
+    fold = case_folder(options)
+    segments = stm_segments(_read(options.ref, options), options.ref)
+    records = ctm_records(_read(options.hyp, options), options.hyp)
+
+    def where(item: StmSegment | CtmRecord) -> tuple[str, str]:
+        return fold(item.file), fold(item.channel)
+
+    channels = _runs(segments, where)
+    hyp_channels = _runs(records, where)
+    groups = _Groups()
+    h = 0
+    for channel in channels:
+        key = where(channel[0])
+        words: list[CtmRecord] = []
+        if h < len(hyp_channels) and where(hyp_channels[h][0]) == key:
+            words = hyp_channels[h]
+            h += 1
+        _score_channel(channel, words, options, groups, fold)
+    if h < len(hyp_channels):
+        extra = hyp_channels[h][0]
+        raise InputError(
+            f"the hypothesis has words for recording {extra.file} channel {extra.channel}, "
+            "which the reference does not have at this point",
+            options.hyp,
+            extra.line,
+            hint="the ctm must cover the stm's recordings and channels in the stm's order (sort both the same way)",
+        )
+    return groups.speakers()
+
+
+def score_sclite(options: SCliteOptions) -> SCliteResult:
+    """Score ``options.hyp`` against ``options.ref`` as sclite does.
+
+    Raises:
+        UsageError: a pair of formats sclite does not score, or options it does not combine.
+        InputError: a malformed file, a hypothesis utterance without a reference.
+    """
+    formats = (options.ref_format, options.hyp_format)
+    if formats == ("trn", "trn"):
+        if options.id_type is None:
+            raise UsageError("trn transcripts need an utterance id type (-i)", hint="e.g. -i spu_id, -i wsj, -i sp")
+        speakers = _score_trn(options)
+    elif formats == ("stm", "ctm"):
+        speakers = _score_stm_ctm(options)
+    else:
+        raise UsageError(
+            f"scoring a {options.hyp_format} hypothesis against a {options.ref_format} reference is not supported",
+            hint="hub4eval sclite scores trn against trn and ctm against stm",
+        )
+    return SCliteResult(options.title or options.hyp, options.ref, options.hyp, speakers, options)

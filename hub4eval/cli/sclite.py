@@ -24,7 +24,6 @@ _UNSUPPORTED = {
     "-d": "alignments with GNU diff",
     "-L": "weights from an SLM language model",
     "-w": "word-weighted scoring (wws)",
-    "-c": "character alignment",
     "-S": "inferred word segmentation",
     "-T": "time-mediated alignment",
     "-P": "reading sclite's SGML from standard input",
@@ -58,7 +57,9 @@ class Arguments:
     profile: str | None = None
     reduce_ref: bool = False
     reduce_hyp: bool = False
-    ignored: list[str] = field(default_factory=list)
+    char_align: bool = False
+    char_noascii: bool = False
+    char_delete_hyphens: bool = False
 
 
 def _usage(message: str, hint: str = "see docs/sclite.md for the options hub4eval sclite reads") -> UsageError:
@@ -158,6 +159,16 @@ def parse_arguments(argv: Sequence[str]) -> Arguments:
                 chosen = True
             if not chosen:
                 args.reduce_ref = True
+        elif option == "-c":
+            args.char_align = True
+            while more():
+                k += 1
+                if argv[k] == "NOASCII":
+                    args.char_noascii = True
+                elif argv[k] == "DH":
+                    args.char_delete_hyphens = True
+                else:
+                    raise _usage(f"unknown -c value {argv[k]!r}", hint="use -c, -c NOASCII, -c DH or -c NOASCII DH")
         elif option in _UNSUPPORTED:
             raise _usage(
                 f"sclite option {option} ({_UNSUPPORTED[option]}) is not supported by hub4eval sclite",
@@ -208,6 +219,9 @@ def run(argv: Sequence[str]) -> int:
             profile=args.profile,
             reduce_ref=args.reduce_ref,
             reduce_hyp=args.reduce_hyp,
+            char_align=args.char_align,
+            char_noascii=args.char_noascii,
+            char_delete_hyphens=args.char_delete_hyphens,
         )
         if args.feedback >= 1:
             print(f"Begin alignment of Ref File: '{args.ref}' and Hyp File: '{name}'")

@@ -131,7 +131,19 @@ def summary_report(result: SCliteResult, raw: bool) -> str:
     precision = 0 if raw else 1
     table = _Table(result.title, (1, 2, 6), display_width(result.options))
     table.separator("-")
-    table.row([" SPKR", " # Snt", "# Wrd", "Corr", " Sub", " Del", " Ins", " Err", "S.Err"])
+    table.row(
+        [
+            " SPKR",
+            " # Snt",
+            "# Chr" if result.options.char_align else "# Wrd",
+            "Corr",
+            " Sub",
+            " Del",
+            " Ins",
+            " Err",
+            "S.Err",
+        ]
+    )
     columns: list[list[float]] = [[], [], [], [], []]  # corr sub del ins err per speaker
     serr_column: list[float] = []
     zero = 0
@@ -200,13 +212,18 @@ def _alignment_lines(
         error = entry.op != "C"
         ref = "" if entry.ref is None else (raise_case(entry.ref.value) if error else entry.ref.value)
         hyp = "" if entry.hyp is None else (raise_case(entry.hyp.value) if error else entry.hyp.value)
-        width = max(width_of(ref), width_of(hyp), 1)
+        # the column is as wide as the words as stored (lower case); the shown (raised) word is padded to it
+        width = max(
+            width_of(entry.ref.value) if entry.ref is not None else 0,
+            width_of(entry.hyp.value) if entry.hyp is not None else 0,
+            1,
+        )
         if entry.ref is None:
             ref = "*" * width
         if entry.hyp is None:
             hyp = "*" * width
-        refs.append(ref + " " * (width - width_of(ref)))
-        hyps.append(hyp + " " * (width - width_of(hyp)))
+        refs.append(ref + " " * max(0, width - width_of(ref)))
+        hyps.append(hyp + " " * max(0, width - width_of(hyp)))
         evals.append(("" if entry.op == "C" else entry.op).ljust(width))
     return (
         "REF:  " + "".join(r + " " for r in refs),
@@ -224,7 +241,8 @@ def _utterance_block(utterance: Utterance, raise_case: Callable[[str], str], wid
         lines.append(f"Channel: {utterance.channel}")
     c, s, d, i = utterance.counts
     lines.append(f"Scores: (#C #S #D #I) {c} {s} {d} {i}")
-    lines.extend(_alignment_lines(utterance.path, raise_case, width_of))
+    if utterance.path:  # sclite writes no alignment lines for an empty one
+        lines.extend(_alignment_lines(utterance.path, raise_case, width_of))
     return "\n".join(lines) + "\n\n"
 
 

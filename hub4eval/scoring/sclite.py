@@ -35,7 +35,15 @@ from dataclasses import dataclass, field
 
 from hub4eval.errors import InputError, UsageError
 from hub4eval.io.formats import CtmRecord, StmSegment, ctm_records, stm_segments, trn_utterances
-from hub4eval.text.align.sclite_net import Item, NetWord, PathEntry, align_networks, parse_items, word_of
+from hub4eval.text.align.sclite_net import (
+    CharAlignment,
+    Item,
+    NetWord,
+    PathEntry,
+    align_networks,
+    parse_items,
+    word_of,
+)
 
 __all__ = [
     "ID_TYPES",
@@ -84,6 +92,15 @@ class SCliteOptions:
     profile: str | None = None
     reduce_ref: bool = False
     reduce_hyp: bool = False
+    char_align: bool = False
+    char_noascii: bool = False
+    char_delete_hyphens: bool = False
+
+    def chars(self) -> CharAlignment | None:
+        """The character alignment ``-c`` asks for, or None."""
+        if not self.char_align:
+            return None
+        return CharAlignment(self.char_noascii, self.char_delete_hyphens, self.encoding)
 
 
 @dataclass(frozen=True)
@@ -313,7 +330,7 @@ def _score_trn(options: SCliteOptions) -> tuple[Speaker, ...]:
                 hint=f"every hypothesis id must be in {options.ref} (compared case-insensitively unless -s)",
             )
         speaker = _speaker_of(f"({key})", options.id_type, options.hyp, utterance.line)
-        path = align_networks(parse_items(reference[0], make), parse_items(fold(utterance.text), make))
+        path = align_networks(parse_items(reference[0], make), parse_items(fold(utterance.text), make), options.chars())
         groups.add(Utterance(f"({key})", speaker, tuple(path)))
     return groups.speakers()
 
@@ -441,6 +458,7 @@ def _score_channel(
         path = align_networks(
             parse_items(fold(segment.text), make),
             _ctm_items(chosen, lambda token, **times: make(fold(token), **times)),
+            options.chars(),
         )
         groups.add(
             Utterance(
@@ -451,7 +469,7 @@ def _score_channel(
                 fold(segment.channel),
                 segment.begin,
                 segment.end,
-                segment.labels,
+                None if segment.labels is None else fold(segment.labels),
             )
         )
 

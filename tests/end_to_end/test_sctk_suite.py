@@ -43,19 +43,12 @@ NEEDS = {
     "test7_2a": "-S (inferred word segmentation)",
     "test7_3": "-S (inferred word segmentation)",
     "test7_4": "-S (inferred word segmentation)",
-    "test7_5": "-c (character alignment)",
-    "test8": "-c (character alignment)",
-    "test9": "-c (character alignment)",
-    "test9_1": "-c (character alignment)",
-    "test10": "-c (character alignment)",
-    "test10_1": "-c (character alignment)",
     "test11": "-S (inferred word segmentation)",
     "test12": "-S (inferred word segmentation)",
     "test13": "ctm reference (ctm against ctm)",
     "test13_D": "ctm reference (ctm against ctm)",
     "test13_a": "-T (time-mediated alignment)",
     "test13_aD": "-T (time-mediated alignment)",
-    "test15_b": "-c (character alignment)",
 }
 
 WRAPPER = """#!{python}

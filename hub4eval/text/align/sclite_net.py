@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["NetWord", "PathEntry", "align_networks", "parse_items", "word_of", "Item"]
+__all__ = ["CharAlignment", "Item", "NetWord", "PathEntry", "align_networks", "parse_items", "word_of"]
 
 _F32 = np.float32
 
@@ -215,7 +215,7 @@ class _Network:
     the stop node, in sclite's order.
     """
 
-    def __init__(self, items: Sequence[Item]) -> None:
+    def __init__(self, items: Sequence[Item], chars: CharAlignment | None = None) -> None:
         self.node_in: list[list[int]] = [[]]
         self.node_out: list[list[int]] = [[]]
         self.arc_word: list[NetWord | None] = []
@@ -225,7 +225,43 @@ class _Network:
         self._arc(None, 0, head)
         stop = self._chain(items, head, None)
         self.stop = stop
+        if chars is not None:
+            self._expand_chars(chars)
         self._number()
+
+    def _expand_chars(self, chars: CharAlignment) -> None:
+        """Every word replaced by the chain of its characters, visiting the arcs in the order of sclite's
+        depth-first traversal: a replaced arc's first character goes to the end of its node's out-arcs,
+        its last character to the end of the next node's in-arcs (the order ties are broken in)."""
+        visited = {0}
+        fringe = [0]
+        while fringe:
+            node = fringe.pop(0)
+            for arc in self.node_out[node]:
+                target = self.arc_to[arc]
+                if target not in visited:
+                    visited.add(target)
+                    fringe.insert(0, target)
+            for arc in list(self.node_out[node]):
+                self._expand_arc(arc, chars)
+
+    def _expand_arc(self, arc: int, chars: CharAlignment) -> None:
+        word = self.arc_word[arc]
+        if word is None or chars.length(word.value) <= 1:
+            return
+        pieces = chars.split(word.intern)
+        if " ".join(pieces) == word.value or not pieces:
+            return
+        u, v = self.arc_from[arc], self.arc_to[arc]
+        self.node_out[u].remove(arc)
+        self.node_in[v].remove(arc)
+        for k, piece in enumerate(pieces):
+            value = piece[:-1] if len(piece) > 1 and piece.endswith("*") else piece
+            if word.opt_del:
+                value = f"({value})"
+            target = v if k == len(pieces) - 1 else self._node()
+            self._arc(NetWord(value, opt_del=word.opt_del, conf=word.conf), u, target)
+            u = target
 
     def _node(self) -> int:
         self.node_in.append([])
@@ -314,11 +350,76 @@ def _plain(items: Sequence[Item]) -> bool:
     return all(isinstance(item, NetWord) and not (item.opt_del or item.frag or item.value == "@") for item in items)
 
 
-def align_networks(ref: Sequence[Item], hyp: Sequence[Item]) -> list[PathEntry]:
-    """sclite's alignment of two transcripts (items from :func:`parse_items`)."""
-    if _plain(ref) and _plain(hyp):
+@dataclass(frozen=True)
+class CharAlignment:
+    """sclite's ``-c``: words are aligned character by character.
+
+    ``noascii`` (``-c NOASCII``) keeps runs of ASCII characters together;
+    ``delete_hyphens`` (``-c DH``) drops hyphens. ``encoding`` says what a
+    character is: a byte for ``ascii``/``ext_ascii`` (and every byte counts as
+    ASCII), a byte or a two-byte pair for ``gb`` (texts decoded byte for byte),
+    a code point for ``utf-8``.
+    """
+
+    noascii: bool = False
+    delete_hyphens: bool = False
+    encoding: str = "ascii"
+
+    def length(self, text: str) -> int:
+        """The word's length in bytes (sclite's strlen)."""
+        return len(text.encode("utf-8")) if self.encoding == "utf-8" else len(text)
+
+    def _characters(self, text: str) -> list[str]:
+        if self.encoding != "gb":
+            return list(text)
+        out, k = [], 0
+        while k < len(text):
+            width = 2 if ord(text[k]) >= 0x80 and k + 1 < len(text) else 1
+            out.append(text[k : k + width])
+            k += width
+        return out
+
+    def _is_ascii(self, char: str) -> bool:
+        return self.encoding in ("ascii", "ext_ascii") or ord(char[0]) < 0x80
+
+    def split(self, text: str) -> list[str]:
+        """The pieces a word is aligned as (sclite's TEXT_separate_chars, then split at the spaces)."""
+        out = ""
+        last_ascii, last_space = False, True
+        for char in self._characters(text):
+            is_ascii, is_space = self._is_ascii(char), char == " "
+            if self.delete_hyphens and char == "-":
+                continue
+            if out and not last_space and not is_space and not (self.noascii and is_ascii and last_ascii):
+                out += " "
+            out += char
+            last_ascii, last_space = is_ascii, is_space
+        return out.split()
+
+
+def align_networks(ref: Sequence[Item], hyp: Sequence[Item], chars: CharAlignment | None = None) -> list[PathEntry]:
+    """sclite's alignment of two transcripts (items from :func:`parse_items`); ``chars``: by character (``-c``)."""
+    if chars is not None and all(isinstance(item, NetWord) for item in (*ref, *hyp)):
+        ref = tuple(_plain_chars(ref, chars))  # type: ignore[arg-type]
+        hyp = tuple(_plain_chars(hyp, chars))  # type: ignore[arg-type]
+        chars = None
+    if chars is None and _plain(ref) and _plain(hyp):
         return _align_plain(ref, hyp)  # type: ignore[arg-type]
-    return _align_graph(_Network(ref), _Network(hyp))
+    return _align_graph(_Network(ref, chars), _Network(hyp, chars))
+
+
+def _plain_chars(words: Sequence[NetWord], chars: CharAlignment) -> list[NetWord]:
+    """A sequence of words by character (no alternation: the network stays a chain)."""
+    out: list[NetWord] = []
+    for word in words:
+        pieces = chars.split(word.intern) if chars.length(word.value) > 1 else []
+        if not pieces or " ".join(pieces) == word.value:
+            out.append(word)
+            continue
+        for piece in pieces:
+            value = piece[:-1] if len(piece) > 1 and piece.endswith("*") else piece
+            out.append(NetWord(f"({value})" if word.opt_del else value, opt_del=word.opt_del, conf=word.conf))
+    return out
 
 
 def _align_plain(ref: Sequence[NetWord], hyp: Sequence[NetWord]) -> list[PathEntry]:

@@ -52,7 +52,7 @@ def test_the_command_runs_as_a_program_and_prints_the_summary_by_default(workdir
     ("args", "message"),
     [
         (["-r", "ref.trn", "-h", "hyp.trn"], "utterance id type (-i)"),
-        (["-r", "ref.trn", "-h", "hyp.trn", "-i", "spu_id", "-c"], "-c (character alignment) is not supported"),
+        (["-r", "ref.trn", "-h", "hyp.trn", "-i", "spu_id", "-L", "lm"], "-L (weights from an SLM language model) is not"),
         (["-r", "ref.trn", "-h", "hyp.trn", "-i", "nope"], "utterance id type 'nope'"),
         (["-r", "ref.trn", "-h", "missing.trn", "-i", "spu_id"], "missing.trn"),
         (["-r", "ref.trn"], "give a reference and a hypothesis"),

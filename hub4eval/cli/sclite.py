@@ -25,7 +25,6 @@ _UNSUPPORTED = {
     "-L": "weights from an SLM language model",
     "-w": "word-weighted scoring (wws)",
     "-S": "inferred word segmentation",
-    "-T": "time-mediated alignment",
     "-P": "reading sclite's SGML from standard input",
     "-p": "writing sclite's SGML to a pipe",
     "-C": "confidence reports",
@@ -60,6 +59,7 @@ class Arguments:
     char_align: bool = False
     char_noascii: bool = False
     char_delete_hyphens: bool = False
+    time_align: bool = False
 
 
 def _usage(message: str, hint: str = "see docs/sclite.md for the options hub4eval sclite reads") -> UsageError:
@@ -159,6 +159,8 @@ def parse_arguments(argv: Sequence[str]) -> Arguments:
                 chosen = True
             if not chosen:
                 args.reduce_ref = True
+        elif option == "-T":
+            args.time_align = True
         elif option == "-c":
             args.char_align = True
             while more():
@@ -222,6 +224,7 @@ def run(argv: Sequence[str]) -> int:
             char_align=args.char_align,
             char_noascii=args.char_noascii,
             char_delete_hyphens=args.char_delete_hyphens,
+            time_align=args.time_align,
         )
         if args.feedback >= 1:
             print(f"Begin alignment of Ref File: '{args.ref}' and Hyp File: '{name}'")
@@ -271,14 +274,15 @@ def sclite_command(ctx: typer.Context) -> None:
 
       hub4eval sclite -r ref.stm stm -h hyp.ctm ctm -F -D -o all
 
-    -r FILE [trn|stm]  reference; -h FILE [trn|ctm] [TITLE]  hypothesis;
+    -r FILE [trn|stm|ctm]  reference; -h FILE [trn|ctm] [TITLE]  hypothesis;
     -i spu_id|rm|swb|wsj|sp  how the speaker is read from a trn id;
     -o sum rsum pra dtl sgml all stdout none  the reports (default: sum to stdout);
     -O DIR, -n NAME  where they are written (default: beside the hypothesis, named after it);
     -s  case-sensitive; -F  fragments match the words they start or end;
-    -D  (words) may be deleted for free; -e ascii|ext_ascii|utf-8|gb [PROFILE]  encoding and
+    -D  (words) may be deleted for free; -c [NOASCII] [DH]  align by character;
+    -T  time-mediated alignment (ctm against ctm); -e ascii|ext_ascii|utf-8|gb [PROFILE]  encoding and
     case folding; -m [ref] [hyp]  leave out what lies outside the other side's time; -f N  progress messages.
-    The options sclite has and hub4eval does not (-c, -d, -S, -T, -L, -w, -P, -p, -C) are
+    The options sclite has and hub4eval does not (-d, -S, -L, -w, -P, -p, -C) are
     refused with a one-line message. See docs/sclite.md.
     """
     raise typer.Exit(run(ctx.args))

@@ -95,6 +95,7 @@ class SCliteOptions:
     char_align: bool = False
     char_noascii: bool = False
     char_delete_hyphens: bool = False
+    time_align: bool = False
 
     def chars(self) -> CharAlignment | None:
         """The character alignment ``-c`` asks for, or None."""
@@ -505,6 +506,235 @@ def _score_stm_ctm(options: SCliteOptions) -> tuple[Speaker, ...]:
     return groups.speakers()
 
 
+# ------------------------------------------------------------------ ctm against ctm
+
+
+@dataclass(frozen=True)
+class _Timed:
+    """A ctm line as sclite's ctm-to-ctm alignment sees it (1-based arrays; markers have no time)."""
+
+    conv: str
+    turn: str
+    t1: float
+    dur: float
+    alternate: bool
+    record: CtmRecord
+
+
+def _timed(records: Sequence[CtmRecord], fold: Callable[[str], str]) -> list[_Timed]:
+    out: list[_Timed] = []
+    previous: _Timed | None = None
+    for record in records:
+        alternate = record.marker is not None or (
+            previous is not None and previous.alternate and previous.record.marker != "<ALT_END>"
+        )
+        entry = _Timed(
+            fold(record.file), fold(record.channel), _begin(record), record.duration or 0.0, alternate, record
+        )
+        out.append(entry)
+        previous = entry
+    return out
+
+
+def _boundary(words: list[_Timed], start: int, by_turn: bool) -> int:
+    """sclite's locate_boundary: the last index (1-based, ``words[0]`` unused) of the run that
+    ``start`` begins, by conversation (and channel)."""
+    n = len(words) - 1
+    if start >= n:
+        return start
+    first = words[start]
+    for w in range(start, n + 1):
+        if words[w].conv != first.conv or (by_turn and words[w].turn != first.turn):
+            return w - 1 if w - 1 != 0 else n
+    return n
+
+
+def _overlap(s1_t1: float, s1_t2: float, s2_t1: float, s2_t2: float) -> float:
+    """sclite's overlap of two time spans (negative: apart)."""
+    if s1_t1 < s2_t1:
+        return s1_t2 - s2_t1 if s1_t2 < s2_t2 else s2_t2 - s2_t1
+    return s1_t2 - s1_t1 if s1_t2 < s2_t2 else s2_t2 - s1_t1
+
+
+def _chop(
+    ref: list[_Timed], hyp: list[_Timed], r0: int, h0: int, r_last: int, h_last: int, max_words: int
+) -> tuple[int, int] | None:
+    """sclite's chop_WTOKE_2: the ends of the next chunk of both ctm files, cut where their words
+    leave a common gap in time; None when no cut was found with ``max_words``."""
+
+    def span(words: list[_Timed], k: int) -> tuple[float, float]:
+        word = words[k]
+        return word.t1, word.t1 + word.dur
+
+    if r0 > r_last and h0 > h_last:
+        return None
+    if r_last - r0 < max_words and h_last - h0 < max_words:
+        return r_last, h_last
+    r_end = min(r0 + max_words, r_last)
+    h_end = min(h0 + max_words, h_last)
+    while r_end >= r0 and ref[r_end].alternate:
+        r_end -= 1
+    skipped = True
+    while skipped:
+        skipped = False
+        if ref[r_end].t1 > hyp[h_end].t1:
+            while (
+                not skipped
+                and r_end >= r0
+                and ref[r_end].t1 > hyp[h_end].t1
+                and _overlap(*span(ref, r_end), *span(hyp, h_end)) < 0.0
+            ):
+                r_end -= 1
+                while r_end >= r0 and ref[r_end].alternate:
+                    r_end -= 1
+                    skipped = True
+        elif ref[r_end].t1 < hyp[h_end].t1:
+            while (
+                h_end >= h0 and ref[r_end].t1 < hyp[h_end].t1 and _overlap(*span(ref, r_end), *span(hyp, h_end)) < 0.0
+            ):
+                h_end -= 1
+    while r_end > r0 and h_end > h0:
+        if r_end >= r0:
+            r_gap = (ref[r_end].t1 + ref[r_end].dur, 999999.99 if r_end == r_last else ref[r_end + 1].t1)
+        else:
+            r_gap = (0.0, ref[r0].t1)
+        if h_end >= h0:
+            h_gap = (hyp[h_end].t1 + hyp[h_end].dur, 999999.99 if h_end == h_last else hyp[h_end + 1].t1)
+        else:
+            h_gap = (0.0, hyp[h0].t1)
+        if _overlap(*r_gap, *h_gap) >= 0.0:
+            return r_end, h_end
+        skipped = True
+        while skipped:
+            skipped = False
+            if ref[r_end].t1 > hyp[h_end].t1:
+                if r_end > r0:
+                    r_end -= 1
+                    while r_end >= r0 and ref[r_end].alternate:
+                        r_end -= 1
+                        skipped = True
+                while (
+                    not skipped
+                    and h_end >= h0
+                    and ref[r_end].t1 < hyp[h_end].t1
+                    and _overlap(*span(ref, r_end), *span(hyp, h_end)) < 0.0
+                ):
+                    h_end -= 1
+            elif ref[r_end].t1 <= hyp[h_end].t1:
+                if h_end > h0:
+                    h_end -= 1
+                while (
+                    not skipped
+                    and r_end >= r0
+                    and ref[r_end].t1 > hyp[h_end].t1
+                    and _overlap(*span(ref, r_end), *span(hyp, h_end)) < 0.0
+                ):
+                    r_end -= 1
+                    while r_end >= r0 and ref[r_end].alternate:
+                        r_end -= 1
+                        skipped = True
+    if r_end > r0 or h_end > h0:
+        return r_end, h_end
+    return None
+
+
+def _sort_time_marks(path: list[PathEntry]) -> list[PathEntry]:
+    """sclite's sort_PATH_time_marks: within each run of insertions and deletions, the words in the
+    order of their begin times (a bubble sort, as sclite does it, so equal times keep their order)."""
+    path = list(path)
+
+    def begin(entry: PathEntry) -> float:
+        word = entry.ref if entry.op == "D" else entry.hyp
+        return word.t1 if word is not None else 0.0
+
+    x, n = 0, len(path)
+    while x < n:
+        while x < n and path[x].op not in ("D", "I"):
+            x += 1
+        change = True
+        while x < n and change:
+            change = False
+            tx = x + 1
+            while tx < n and path[tx].op in ("D", "I"):
+                if begin(path[tx - 1]) > begin(path[tx]):
+                    path[tx - 1], path[tx] = path[tx], path[tx - 1]
+                    change = True
+                tx += 1
+        while x < n and path[x].op in ("D", "I"):
+            x += 1
+    return path
+
+
+def _score_ctm_ctm(options: SCliteOptions) -> tuple[Speaker, ...]:
+    fold = case_folder(options)
+    make = _reader(options)
+    ref_records = ctm_records(_read(options.ref, options), options.ref)
+    hyp_records = ctm_records(_read(options.hyp, options), options.hyp)
+    dummy = _Timed("", "", 0.0, 0.0, False, CtmRecord("", "", 0.0, 0.0, "", None, 0))
+    ref = [dummy, *_timed(ref_records, fold)]
+    hyp = [dummy, *_timed(hyp_records, fold)]
+    rn, hn = len(ref) - 1, len(hyp) - 1
+
+    def mismatch(message: str, words: list[_Timed], k: int, path: str) -> InputError:
+        line = words[min(k, len(words) - 1)].record.line
+        return InputError(
+            message, path, line or None, hint="both ctm files must hold the same conversations, in the same order"
+        )
+
+    def folded(token: str, **times: float | None) -> NetWord:
+        return make(fold(token), **times)
+
+    groups = _Groups()
+    rs = hs = 1
+    while hs <= hn or rs <= rn:
+        if hs > hn:
+            raise mismatch(f"the hypothesis has no words for conversation {ref[rs].record.file}", ref, rs, options.ref)
+        if rs > rn:
+            raise mismatch(f"the reference has no words for conversation {hyp[hs].record.file}", hyp, hs, options.hyp)
+        ref_conv_end = _boundary(ref, rs, False)
+        hyp_conv_end = _boundary(hyp, hs, False)
+        if ref[rs].conv != hyp[hs].conv:
+            raise mismatch(
+                f"conversation {hyp[hs].record.file} of the hypothesis is where the reference has {ref[rs].record.file}",
+                hyp,
+                hs,
+                options.hyp,
+            )
+        ref_chan1, hyp_chan1 = _boundary(ref, rs, True), _boundary(hyp, hs, True)
+        channels = 1
+        ref_chan2 = hyp_chan2 = -1
+        if ref_chan1 + 1 < rn and ref[rs].conv == ref[ref_chan1 + 1].conv:
+            ref_chan2, channels = _boundary(ref, ref_chan1 + 1, True), 2
+        if hyp_chan1 + 1 < hn and hyp[hs].conv == hyp[hyp_chan1 + 1].conv:
+            hyp_chan2, channels = _boundary(hyp, hyp_chan1 + 1, True), 2
+        if channels == 2 and (ref_chan2 == -1 or hyp_chan2 == -1):
+            raise mismatch(
+                f"conversation {ref[rs].record.file} has two channels in one file only", ref, rs, options.ref
+            )
+        spans = [(rs, ref_chan1, hs, hyp_chan1)]
+        if channels == 2:
+            spans.append((ref_chan1 + 1, ref_chan2, hyp_chan1 + 1, hyp_chan2))
+        for ref_begin, ref_end, hyp_begin, hyp_end in spans:
+            chunk = 0
+            while ref_begin <= ref_end or hyp_begin <= hyp_end:
+                base = 50
+                cut = _chop(ref, hyp, ref_begin, hyp_begin, ref_end, hyp_end, base)
+                while cut is None:
+                    base *= 2
+                    cut = _chop(ref, hyp, ref_begin, hyp_begin, ref_end, hyp_end, base)
+                ref_cut, hyp_cut = cut
+                first = ref[min(ref_begin, rn)]
+                speaker = f"{first.conv}-{first.turn}"
+                ref_items = _ctm_items([w.record for w in ref[ref_begin : ref_cut + 1]], folded)
+                hyp_items = _ctm_items([w.record for w in hyp[hyp_begin : hyp_cut + 1]], folded)
+                path = _sort_time_marks(align_networks(ref_items, hyp_items, options.chars(), timed=options.time_align))
+                groups.add(Utterance(f"({speaker}-{chunk:04d})", speaker, tuple(path), first.conv, first.turn))
+                ref_begin, hyp_begin = ref_cut + 1, hyp_cut + 1
+                chunk += 1
+        hs, rs = hyp_conv_end + 1, ref_conv_end + 1
+    return groups.speakers()
+
+
 def score_sclite(options: SCliteOptions) -> SCliteResult:
     """Score ``options.hyp`` against ``options.ref`` as sclite does.
 
@@ -518,10 +748,14 @@ def score_sclite(options: SCliteOptions) -> SCliteResult:
             raise UsageError("trn transcripts need an utterance id type (-i)", hint="e.g. -i spu_id, -i wsj, -i sp")
         speakers = _score_trn(options)
     elif formats == ("stm", "ctm"):
+        if options.time_align:
+            raise UsageError("time-mediated alignment (-T) needs a ctm reference", hint="give -r REF.ctm ctm")
         speakers = _score_stm_ctm(options)
+    elif formats == ("ctm", "ctm"):
+        speakers = _score_ctm_ctm(options)
     else:
         raise UsageError(
             f"scoring a {options.hyp_format} hypothesis against a {options.ref_format} reference is not supported",
-            hint="hub4eval sclite scores trn against trn and ctm against stm",
+            hint="hub4eval sclite scores trn against trn, ctm against stm and ctm against ctm",
         )
     return SCliteResult(options.title or options.hyp, options.ref, options.hyp, speakers, options)

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture
 def workdir(tmp_path, monkeypatch) -> Path:
-    for name in ("ref.trn", "hyp.trn", "ref.stm", "hyp.ctm", "tr.ref.trn", "tr.hyp.trn"):
+    for name in ("ref.trn", "hyp.trn", "ref.stm", "hyp.ctm", "ref.ctm", "hyp2.ctm", "tr.ref.trn", "tr.hyp.trn"):
         shutil.copy(DATA / name, tmp_path / name)
     (tmp_path / "expected").mkdir()
     monkeypatch.chdir(tmp_path)
@@ -52,7 +52,10 @@ def test_the_command_runs_as_a_program_and_prints_the_summary_by_default(workdir
     ("args", "message"),
     [
         (["-r", "ref.trn", "-h", "hyp.trn"], "utterance id type (-i)"),
-        (["-r", "ref.trn", "-h", "hyp.trn", "-i", "spu_id", "-L", "lm"], "-L (weights from an SLM language model) is not"),
+        (
+            ["-r", "ref.trn", "-h", "hyp.trn", "-i", "spu_id", "-L", "lm"],
+            "-L (weights from an SLM language model) is not",
+        ),
         (["-r", "ref.trn", "-h", "hyp.trn", "-i", "nope"], "utterance id type 'nope'"),
         (["-r", "ref.trn", "-h", "missing.trn", "-i", "spu_id"], "missing.trn"),
         (["-r", "ref.trn"], "give a reference and a hypothesis"),

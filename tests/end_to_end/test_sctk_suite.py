@@ -45,10 +45,6 @@ NEEDS = {
     "test7_4": "-S (inferred word segmentation)",
     "test11": "-S (inferred word segmentation)",
     "test12": "-S (inferred word segmentation)",
-    "test13": "ctm reference (ctm against ctm)",
-    "test13_D": "ctm reference (ctm against ctm)",
-    "test13_a": "-T (time-mediated alignment)",
-    "test13_aD": "-T (time-mediated alignment)",
 }
 
 WRAPPER = """#!{python}

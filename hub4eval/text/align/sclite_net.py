@@ -330,7 +330,7 @@ def _equal(w1: NetWord, w2: NetWord) -> bool:
 _NULL_COST = _F32(0.001)
 
 
-def _cost(w1: NetWord | None, w2: NetWord | None) -> np.float32:
+def _word_cost(w1: NetWord | None, w2: NetWord | None) -> np.float32:
     """sclite's wwd_WORD."""
     if w2 is None:
         assert w1 is not None
@@ -344,6 +344,17 @@ def _cost(w1: NetWord | None, w2: NetWord | None) -> np.float32:
     if w1.value == "@" and w2.value == "@":
         return _F32(1.0)
     return _F32(0.0) if _equal(w1, w2) else _F32(4.0)
+
+
+def _time_cost(w1: NetWord | None, w2: NetWord | None) -> np.float32:
+    """sclite's wwd_time_WORD (``-T``): a word's duration to insert or delete it, the distance of the
+    begin and end times to align two (plus 0.001 when they differ)."""
+    if w2 is None:
+        assert w1 is not None
+        return _NULL_COST if w1.value == "@" else _F32(w1.t2 - w1.t1)
+    if w1 is None:
+        return _NULL_COST if w2.value == "@" else _F32(w2.t2 - w2.t1)
+    return _F32(abs(w1.t1 - w2.t1) + abs(w1.t2 - w2.t2) + (0.0 if _equal(w1, w2) else 0.001))
 
 
 def _plain(items: Sequence[Item]) -> bool:
@@ -397,8 +408,13 @@ class CharAlignment:
         return out.split()
 
 
-def align_networks(ref: Sequence[Item], hyp: Sequence[Item], chars: CharAlignment | None = None) -> list[PathEntry]:
-    """sclite's alignment of two transcripts (items from :func:`parse_items`); ``chars``: by character (``-c``)."""
+def align_networks(
+    ref: Sequence[Item], hyp: Sequence[Item], chars: CharAlignment | None = None, *, timed: bool = False
+) -> list[PathEntry]:
+    """sclite's alignment of two transcripts (items from :func:`parse_items`); ``chars``: by character
+    (``-c``); ``timed``: time-mediated (``-T``, words carry their times)."""
+    if timed:
+        return _align_graph(_Network(ref, chars), _Network(hyp, chars), _time_cost)
     if chars is not None and all(isinstance(item, NetWord) for item in (*ref, *hyp)):
         ref = tuple(_plain_chars(ref, chars))  # type: ignore[arg-type]
         hyp = tuple(_plain_chars(hyp, chars))  # type: ignore[arg-type]
@@ -439,7 +455,10 @@ def _align_plain(ref: Sequence[NetWord], hyp: Sequence[NetWord]) -> list[PathEnt
 _BIG = _F32(999999999.9)
 
 
-def _align_graph(a_net: _Network, b_net: _Network) -> list[PathEntry]:
+def _align_graph(
+    a_net: _Network, b_net: _Network, cost: Callable[[NetWord | None, NetWord | None], np.float32] | None = None
+) -> list[PathEntry]:
+    _cost = cost or _word_cost
     wa, wb = a_net.words, b_net.words
     pa, pb = a_net.preds, b_net.preds
     na, nb = len(wa), len(wb)

@@ -24,7 +24,6 @@ _UNSUPPORTED = {
     "-d": "alignments with GNU diff",
     "-L": "weights from an SLM language model",
     "-w": "word-weighted scoring (wws)",
-    "-S": "inferred word segmentation",
     "-P": "reading sclite's SGML from standard input",
     "-p": "writing sclite's SGML to a pipe",
     "-C": "confidence reports",
@@ -60,6 +59,9 @@ class Arguments:
     char_noascii: bool = False
     char_delete_hyphens: bool = False
     time_align: bool = False
+    segmentation: int = 0
+    lexicon: str | None = None
+    segment_ascii_too: bool = False
 
 
 def _usage(message: str, hint: str = "see docs/sclite.md for the options hub4eval sclite reads") -> UsageError:
@@ -159,6 +161,17 @@ def parse_arguments(argv: Sequence[str]) -> Arguments:
                 chosen = True
             if not chosen:
                 args.reduce_ref = True
+        elif option == "-S":
+            algorithm = value("an algorithm (algo1 or algo2)")
+            if algorithm not in ("algo1", "algo2"):
+                raise _usage(f"unknown inferred segmentation algorithm {algorithm!r}", hint="use -S algo1 or -S algo2")
+            args.segmentation = 1 if algorithm == "algo1" else 2
+            args.lexicon = value("a lexicon file")
+            if more():
+                k += 1
+                if argv[k] != "ASCIITOO":
+                    raise _usage(f"unknown -S flag {argv[k]!r}", hint="the only flag is ASCIITOO")
+                args.segment_ascii_too = True
         elif option == "-T":
             args.time_align = True
         elif option == "-c":
@@ -225,6 +238,9 @@ def run(argv: Sequence[str]) -> int:
             char_noascii=args.char_noascii,
             char_delete_hyphens=args.char_delete_hyphens,
             time_align=args.time_align,
+            segmentation=args.segmentation,
+            lexicon=args.lexicon,
+            segment_ascii_too=args.segment_ascii_too,
         )
         if args.feedback >= 1:
             print(f"Begin alignment of Ref File: '{args.ref}' and Hyp File: '{name}'")
@@ -280,9 +296,10 @@ def sclite_command(ctx: typer.Context) -> None:
     -O DIR, -n NAME  where they are written (default: beside the hypothesis, named after it);
     -s  case-sensitive; -F  fragments match the words they start or end;
     -D  (words) may be deleted for free; -c [NOASCII] [DH]  align by character;
-    -T  time-mediated alignment (ctm against ctm); -e ascii|ext_ascii|utf-8|gb [PROFILE]  encoding and
+    -T  time-mediated alignment (ctm against ctm); -S algo1|algo2 LEXICON [ASCIITOO]  words inferred
+    from a lexicon; -e ascii|ext_ascii|utf-8|gb [PROFILE]  encoding and
     case folding; -m [ref] [hyp]  leave out what lies outside the other side's time; -f N  progress messages.
-    The options sclite has and hub4eval does not (-d, -S, -L, -w, -P, -p, -C) are
+    The options sclite has and hub4eval does not (-d, -L, -w, -P, -p, -C) are
     refused with a one-line message. See docs/sclite.md.
     """
     raise typer.Exit(run(ctx.args))

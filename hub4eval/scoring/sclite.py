@@ -40,6 +40,7 @@ from hub4eval.text.align.sclite_net import (
     Item,
     NetWord,
     PathEntry,
+    WordSegmentation,
     align_networks,
     parse_items,
     word_of,
@@ -96,6 +97,9 @@ class SCliteOptions:
     char_noascii: bool = False
     char_delete_hyphens: bool = False
     time_align: bool = False
+    segmentation: int = 0  # -S algo1 (1) or algo2 (2)
+    lexicon: str | None = None
+    segment_ascii_too: bool = False
 
     def chars(self) -> CharAlignment | None:
         """The character alignment ``-c`` asks for, or None."""
@@ -320,6 +324,7 @@ def _score_trn(options: SCliteOptions) -> tuple[Speaker, ...]:
             )
         references.setdefault(key, (text, utterance.line))
     groups = _Groups()
+    segmentation = _segmentation(options)
     for utterance in trn_utterances(_read(options.hyp, options), options.hyp):
         key = fold(utterance.id)
         reference = references.get(key)
@@ -331,7 +336,12 @@ def _score_trn(options: SCliteOptions) -> tuple[Speaker, ...]:
                 hint=f"every hypothesis id must be in {options.ref} (compared case-insensitively unless -s)",
             )
         speaker = _speaker_of(f"({key})", options.id_type, options.hyp, utterance.line)
-        path = align_networks(parse_items(reference[0], make), parse_items(fold(utterance.text), make), options.chars())
+        path = align_networks(
+            parse_items(reference[0], make),
+            parse_items(fold(utterance.text), make),
+            options.chars(),
+            segmentation=segmentation,
+        )
         groups.add(Utterance(f"({key})", speaker, tuple(path)))
     return groups.speakers()
 
@@ -428,6 +438,7 @@ def _score_channel(
     options: SCliteOptions,
     groups: _Groups,
     fold: Callable[[str], str],
+    segmentation: WordSegmentation | None = None,
 ) -> None:
     make = _reader(options)
     reducing = options.reduce_ref or options.reduce_hyp
@@ -460,6 +471,7 @@ def _score_channel(
             parse_items(fold(segment.text), make),
             _ctm_items(chosen, lambda token, **times: make(fold(token), **times)),
             options.chars(),
+            segmentation=segmentation,
         )
         groups.add(
             Utterance(
@@ -486,6 +498,7 @@ def _score_stm_ctm(options: SCliteOptions) -> tuple[Speaker, ...]:
     channels = _runs(segments, where)
     hyp_channels = _runs(records, where)
     groups = _Groups()
+    segmentation = _segmentation(options)
     h = 0
     for channel in channels:
         key = where(channel[0])
@@ -493,7 +506,7 @@ def _score_stm_ctm(options: SCliteOptions) -> tuple[Speaker, ...]:
         if h < len(hyp_channels) and where(hyp_channels[h][0]) == key:
             words = hyp_channels[h]
             h += 1
-        _score_channel(channel, words, options, groups, fold)
+        _score_channel(channel, words, options, groups, fold, segmentation)
     if h < len(hyp_channels):
         extra = hyp_channels[h][0]
         raise InputError(
@@ -733,6 +746,23 @@ def _score_ctm_ctm(options: SCliteOptions) -> tuple[Speaker, ...]:
                 chunk += 1
         hs, rs = hyp_conv_end + 1, ref_conv_end + 1
     return groups.speakers()
+
+
+def _segmentation(options: SCliteOptions) -> WordSegmentation | None:
+    """``-S``: the lexicon (the first field of every line; its longest word in characters)."""
+    if not options.segmentation or options.lexicon is None:
+        return None
+    words = []
+    for line in _read(options.lexicon, options).split("\n"):
+        fields = line.split()
+        words.append(fields[0] if fields else "")
+    if words and words[-1] == "":
+        words.pop()
+    split = CharAlignment(encoding=options.encoding)
+    longest = max([1, *(len(split._characters(word)) for word in words)])
+    return WordSegmentation(
+        options.segmentation, frozenset(words), longest, options.segment_ascii_too, options.encoding
+    )
 
 
 def score_sclite(options: SCliteOptions) -> SCliteResult:

@@ -20,8 +20,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture
 def workdir(tmp_path, monkeypatch) -> Path:
-    for name in ("ref.trn", "hyp.trn", "ref.stm", "hyp.ctm", "ref.ctm", "hyp2.ctm", "tr.ref.trn", "tr.hyp.trn"):
-        shutil.copy(DATA / name, tmp_path / name)
+    for name in DATA.iterdir():
+        if name.is_file() and name.suffix in (".trn", ".stm", ".ctm", ".lex"):
+            shutil.copy(name, tmp_path / name.name)
     (tmp_path / "expected").mkdir()
     monkeypatch.chdir(tmp_path)
     return tmp_path

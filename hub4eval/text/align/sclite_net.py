@@ -39,7 +39,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["CharAlignment", "Item", "NetWord", "PathEntry", "align_networks", "parse_items", "word_of"]
+__all__ = [
+    "CharAlignment",
+    "Item",
+    "NetWord",
+    "PathEntry",
+    "WordSegmentation",
+    "align_networks",
+    "parse_items",
+    "word_of",
+]
 
 _F32 = np.float32
 
@@ -215,7 +224,9 @@ class _Network:
     the stop node, in sclite's order.
     """
 
-    def __init__(self, items: Sequence[Item], chars: CharAlignment | None = None) -> None:
+    def __init__(
+        self, items: Sequence[Item], chars: CharAlignment | None = None, joined: WordSegmentation | None = None
+    ) -> None:
         self.node_in: list[list[int]] = [[]]
         self.node_out: list[list[int]] = [[]]
         self.arc_word: list[NetWord | None] = []
@@ -227,7 +238,43 @@ class _Network:
         self.stop = stop
         if chars is not None:
             self._expand_chars(chars)
+        if joined is not None:
+            self._connect(joined)
         self._number()
+
+    def _connect(self, joined: WordSegmentation) -> None:
+        """sclite's Network_fully_connect_cond: from every arc (taken breadth first), every path of up to
+        ``joined.longest`` arcs whose words, joined, are in the lexicon gets an arc of its own."""
+        order: list[int] = []
+        visited = {0}
+        fringe = [0]
+        while fringe:
+            node = fringe.pop(0)
+            for arc in self.node_out[node]:
+                target = self.arc_to[arc]
+                if target not in visited:
+                    visited.add(target)
+                    fringe.append(target)
+            order.extend(self.node_out[node])
+        for base in order:
+            word = self.arc_word[base]
+            if word is not None:
+                self._join(joined.longest - 1, base, base, word, joined.lexicon)
+
+    def _join(self, depth: int, base: int, current: int, value: NetWord, lexicon: frozenset[str]) -> None:
+        if depth == 0:
+            return
+        out = self.node_out[self.arc_to[current]]
+        k = 0
+        while k < len(out):  # arcs added to this list meanwhile are visited too, as in sclite
+            arc = out[k]
+            k += 1
+            following = self.arc_word[arc]
+            assert following is not None
+            joined = _joined(value, following)
+            if joined.intern in lexicon:
+                self._arc(joined, self.arc_from[base], self.arc_to[arc])
+            self._join(depth - 1, base, arc, joined, lexicon)
 
     def _expand_chars(self, chars: CharAlignment) -> None:
         """Every word replaced by the chain of its characters, visiting the arcs in the order of sclite's
@@ -361,6 +408,40 @@ def _plain(items: Sequence[Item]) -> bool:
     return all(isinstance(item, NetWord) and not (item.opt_del or item.frag or item.value == "@") for item in items)
 
 
+def _joined(w1: NetWord, w2: NetWord) -> NetWord:
+    """Two words written as one (sclite's append_WORD_no_NULL): ``@`` vanishes, two optional words
+    make an optional word."""
+    if w1.opt_del and w2.opt_del:
+        return NetWord(f"({w1.intern}{w2.intern})", True, w1.frag and w2.frag, w1.t1, w2.t2, w1.conf)
+    if w1.value == "@":
+        value = w2.intern
+    elif w2.value == "@":
+        value = w1.intern
+    else:
+        value = w1.intern + w2.intern
+    return NetWord(value, False, w1.frag and w2.frag, w1.t1, w2.t2, w1.conf)
+
+
+@dataclass(frozen=True)
+class WordSegmentation:
+    """sclite's ``-S``: words of a language written without spaces are inferred from a lexicon.
+
+    One side is split into characters (ASCII words stay whole unless
+    ``ascii_too``) and every run of up to ``longest`` characters that spells a
+    lexicon word becomes an alternative path: ``algorithm`` 1 does this to the
+    hypothesis, 2 to the reference.
+    """
+
+    algorithm: int
+    lexicon: frozenset[str]
+    longest: int
+    ascii_too: bool = False
+    encoding: str = "ascii"
+
+    def chars(self) -> CharAlignment:
+        return CharAlignment(noascii=not self.ascii_too, delete_hyphens=False, encoding=self.encoding)
+
+
 @dataclass(frozen=True)
 class CharAlignment:
     """sclite's ``-c``: words are aligned character by character.
@@ -409,12 +490,23 @@ class CharAlignment:
 
 
 def align_networks(
-    ref: Sequence[Item], hyp: Sequence[Item], chars: CharAlignment | None = None, *, timed: bool = False
+    ref: Sequence[Item],
+    hyp: Sequence[Item],
+    chars: CharAlignment | None = None,
+    *,
+    timed: bool = False,
+    segmentation: WordSegmentation | None = None,
 ) -> list[PathEntry]:
     """sclite's alignment of two transcripts (items from :func:`parse_items`); ``chars``: by character
-    (``-c``); ``timed``: time-mediated (``-T``, words carry their times)."""
+    (``-c``); ``timed``: time-mediated (``-T``, words carry their times); ``segmentation``: words inferred
+    from a lexicon (``-S``)."""
     if timed:
         return _align_graph(_Network(ref, chars), _Network(hyp, chars), _time_cost)
+    if segmentation is not None:
+        split = segmentation.chars()
+        if segmentation.algorithm == 1:
+            return _align_graph(_Network(ref), _Network(hyp, split, segmentation))
+        return _align_graph(_Network(ref, split, segmentation), _Network(hyp))
     if chars is not None and all(isinstance(item, NetWord) for item in (*ref, *hyp)):
         ref = tuple(_plain_chars(ref, chars))  # type: ignore[arg-type]
         hyp = tuple(_plain_chars(hyp, chars))  # type: ignore[arg-type]

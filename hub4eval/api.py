@@ -518,7 +518,26 @@ class _Reading:
         check_text_format(self.hyp_text_format, "--hyp-text-format")
 
     def corpora(self, config: ScoreConfig) -> list[Corpus | None]:
-        """The two corpora (None where not given)."""
+        """The two corpora (None where not given); two given texts are read as a pair
+        (:func:`hub4eval.io.formats.read_text_corpora`)."""
+        if self.ref_text is not None and self.hyp_text is not None:
+            from hub4eval.io.formats import read_text_corpora
+
+            try:
+                pair = read_text_corpora(
+                    str(self.ref_text),
+                    str(self.hyp_text),
+                    self.text_format,
+                    self.hyp_text_format or self.text_format,
+                    doc_tag=self.doc_tag,
+                    docno_tag=self.docno_tag,
+                    non_extractable=config.non_extractable,
+                    encoding=self.encoding,
+                    spoken_element=config.spoken_element,
+                )
+            except MemoryError:
+                raise too_large_error(self.hyp_text) from None
+            return [pair[0], pair[1]]
         corpora: list[Corpus | None] = []
         texts = ((self.ref_text, self.text_format), (self.hyp_text, self.hyp_text_format or self.text_format))
         for path, form in texts:

@@ -48,6 +48,7 @@ import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from hub4eval.config import DEFAULT_NON_EXTRACTABLE, DEFAULT_SPOKEN_ELEMENT
 from hub4eval.errors import InputError, UsageError
@@ -63,6 +64,7 @@ __all__ = [
     "ctm_records",
     "first_alternative_words",
     "parse_text_corpus",
+    "read_text_corpora",
     "read_text_corpus",
     "stm_segments",
     "text_format_for",
@@ -162,12 +164,15 @@ _CTM = "FILE CHANNEL BEGIN DURATION WORD [CONFIDENCE]"
 _STM = "FILE CHANNEL SPEAKER BEGIN END [<LABELS>] TRANSCRIPT"
 
 
-def _recordings(builder: _Builder, channels: dict[str, dict[str, str]]) -> dict[str, str]:
-    """DOCID of each (file, channel) key: the file, or FILE-CHANNEL when a file has several."""
+def _recordings(
+    builder: _Builder, channels: dict[str, dict[str, str]], multi_channel: frozenset[str] = frozenset()
+) -> dict[str, str]:
+    """DOCID of each (file, channel) key: the file, or FILE-CHANNEL when a file has several (here or,
+    ``multi_channel``, in the other text of the pair)."""
     rename = {}
     for key in builder.lines:
         file, channel = key.split("\0")
-        rename[key] = file if len(channels[file]) == 1 else f"{file}-{channel}"
+        rename[key] = file if len(channels[file]) == 1 and file not in multi_channel else f"{file}-{channel}"
     return rename
 
 
@@ -390,25 +395,42 @@ def first_alternative_words(transcript: str) -> list[str]:
     return words
 
 
-def parse_ctm(text: str, path: str = "<string>") -> Corpus:
+def parse_ctm(
+    text: str,
+    path: str = "<string>",
+    *,
+    multi_channel: frozenset[str] = frozenset(),
+    ignored: dict[tuple[str, str], list[tuple[float, float]]] | None = None,
+) -> Corpus:
     """A ctm file: one document per recording, its words joined by single spaces.
 
     An alternation (``<ALT_BEGIN>`` ... ``<ALT>`` ... ``<ALT_END>``) is read as its
-    first alternative; channels are told apart case-insensitively.
+    first alternative; channels are told apart case-insensitively. A file in
+    ``multi_channel`` is named FILE-CHANNEL even when this file has one channel
+    of it; a word whose middle lies in an ``ignored`` span of its (file, lower-cased
+    channel) is left out.
     """
     builder = _Builder()
     channels: dict[str, dict[str, str]] = {}
     for record in ctm_first_alternatives(ctm_records(text, path)):
+        if ignored and _in_spans(record, ignored):
+            continue
         channel = channels.setdefault(record.file, {}).setdefault(record.channel.lower(), record.channel)
         builder.add(f"{record.file}\0{channel}", [record.word], record.line, new_line=False)
-    return builder.corpus(path, _recordings(builder, channels))
+    return builder.corpus(path, _recordings(builder, channels, multi_channel))
 
 
-def parse_stm(text: str, path: str = "<string>") -> Corpus:
+def _in_spans(record: CtmRecord, spans: dict[tuple[str, str], list[tuple[float, float]]]) -> bool:
+    middle = (record.begin or 0.0) + (record.duration or 0.0) / 2.0
+    return any(begin <= middle < end for begin, end in spans.get((record.file, record.channel.lower()), ()))
+
+
+def parse_stm(text: str, path: str = "<string>", *, multi_channel: frozenset[str] = frozenset()) -> Corpus:
     """An stm file: one document per recording, one line per segment.
 
     A segment's alternations are read as their first alternative, ``@`` is left
-    out; channels are told apart case-insensitively.
+    out; channels are told apart case-insensitively. A file in
+    ``multi_channel`` is named FILE-CHANNEL even when this file has one channel of it.
     """
     builder = _Builder()
     channels: dict[str, dict[str, str]] = {}
@@ -417,7 +439,7 @@ def parse_stm(text: str, path: str = "<string>") -> Corpus:
             continue
         channel = channels.setdefault(segment.file, {}).setdefault(segment.channel.lower(), segment.channel)
         builder.add(f"{segment.file}\0{channel}", first_alternative_words(segment.text), segment.line)
-    return builder.corpus(path, _recordings(builder, channels))
+    return builder.corpus(path, _recordings(builder, channels, multi_channel))
 
 
 def parse_trn(text: str, path: str = "<string>") -> Corpus:
@@ -510,6 +532,58 @@ def read_text_corpus(
         non_extractable=non_extractable,
         spoken_element=spoken_element,
     )
+
+
+def read_text_corpora(
+    ref_path: str,
+    hyp_path: str,
+    ref_format: str | None = None,
+    hyp_format: str | None = None,
+    **options: Any,
+) -> tuple[Corpus, Corpus]:
+    """A reference and a hypothesis text read as one pair, as sclite pairs them.
+
+    Like two :func:`read_text_corpus` calls, except for time-marked files
+    (ctm, stm) of the same recordings:
+
+    * a recording with several channels in either file is named FILE-CHANNEL
+      in both, so a one-channel ctm of a two-channel recording pairs with the
+      right stm channel;
+    * the hypothesis ctm words whose middle lies in the time of an
+      ``IGNORE_TIME_SEGMENT_IN_SCORING`` segment of the stm reference are left
+      out (sclite does not count them as insertions).
+    """
+    from hub4eval.io.files import read_text
+
+    forms = (text_format_for(ref_path, ref_format), text_format_for(hyp_path, hyp_format))
+    if forms[0] not in ("ctm", "stm") or forms[1] not in ("ctm", "stm"):
+        return (
+            read_text_corpus(ref_path, forms[0], **options),
+            read_text_corpus(hyp_path, forms[1], **options),
+        )
+    encoding = options.get("encoding", "utf-8")
+    texts = (read_text(ref_path, encoding), read_text(hyp_path, encoding))
+    channels: dict[str, set[str]] = {}
+    ignored: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    for text, path, form in zip(texts, (ref_path, hyp_path), forms, strict=True):
+        if form == "stm":
+            for segment in stm_segments(text, path):
+                channels.setdefault(segment.file, set()).add(segment.channel.lower())
+                if segment.ignored and path == ref_path:
+                    ignored.setdefault((segment.file, segment.channel.lower()), []).append((segment.begin, segment.end))
+        else:
+            for record in ctm_records(text, path):
+                channels.setdefault(record.file, set()).add(record.channel.lower())
+    multi = frozenset(file for file, names in channels.items() if len(names) > 1)
+    spoken_element = options.get("spoken_element", DEFAULT_SPOKEN_ELEMENT)
+    corpora = []
+    for text, path, form in zip(texts, (ref_path, hyp_path), forms, strict=True):
+        if form == "stm":
+            corpus = parse_stm(text, path, multi_channel=multi)
+        else:
+            corpus = parse_ctm(text, path, multi_channel=multi, ignored=ignored if path == hyp_path else None)
+        corpora.append(Corpus(corpus.documents, corpus.segmented, path, corpus.warnings, spoken_element=spoken_element))
+    return corpora[0], corpora[1]
 
 
 def corpus_text(corpus: Corpus, docid: str | None = None, source: str | None = None) -> str:

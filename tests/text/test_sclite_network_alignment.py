@@ -72,3 +72,36 @@ def test_the_network_programme_equals_the_linear_aligner_on_plain_words(ref, hyp
     r = tuple(NetWord(w) for w in ref)
     h = tuple(NetWord(w) for w in hyp)
     assert _align_graph(_Network(r), _Network(h)) == _align_plain(r, h)
+
+
+def test_the_small_python_path_gives_sclites_alignments_of_the_stored_cases():
+    """Short plain utterances skip the compiled kernels; they still give the alignments the real sclite
+    printed (tests/data/sclite/, see its README)."""
+    import json
+    from pathlib import Path
+
+    from hub4eval.text.align.sclite_net import _align_small
+
+    cases = json.loads((Path(__file__).resolve().parents[1] / "data" / "sclite" / "sclite_cases.json").read_text())
+    checked = 0
+    for case in cases["cases"]:
+        ref = [NetWord(w.lower()) for w in case["ref"].split()]
+        hyp = [NetWord(w.lower()) for w in case["hyp"].split()]
+        if (len(ref) + 1) * (len(hyp) + 1) > 40000:
+            continue
+        assert "".join(e.op for e in _align_small(ref, hyp)) == case["ops"], case["id"]
+        checked += 1
+    assert checked > 800
+
+
+@settings(max_examples=200, deadline=None)
+@given(plain_words, plain_words)
+def test_the_small_python_path_equals_the_kernels(ref, hyp):
+    from hub4eval.text.align.sclite_net import _align_small
+
+    r = tuple(NetWord(w) for w in ref)
+    h = tuple(NetWord(w) for w in hyp)
+    from hub4eval.text.align.sclite import sclite_align
+
+    kernel = sclite_align(ref, hyp)
+    assert "".join(e.op for e in _align_small(r, h)) == kernel.op_string()

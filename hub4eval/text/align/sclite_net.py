@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-import numpy as np
+import struct
 
 __all__ = [
     "CharAlignment",
@@ -50,7 +50,17 @@ __all__ = [
     "word_of",
 ]
 
-_F32 = np.float32
+_PACK = struct.Struct("f")
+
+
+def _F32(value: float) -> float:
+    """``value`` rounded to single precision (sclite keeps its costs in C ``float``)."""
+    return _PACK.unpack(_PACK.pack(value))[0]
+
+
+# Plain utterances up to this many DP cells are aligned here in Python: loading the
+# compiled kernels costs half a second, more than many short utterances take.
+_SMALL_CELLS = 4096
 
 
 @dataclass(frozen=True, slots=True)
@@ -377,7 +387,7 @@ def _equal(w1: NetWord, w2: NetWord) -> bool:
 _NULL_COST = _F32(0.001)
 
 
-def _word_cost(w1: NetWord | None, w2: NetWord | None) -> np.float32:
+def _word_cost(w1: NetWord | None, w2: NetWord | None) -> float:
     """sclite's wwd_WORD."""
     if w2 is None:
         assert w1 is not None
@@ -393,7 +403,7 @@ def _word_cost(w1: NetWord | None, w2: NetWord | None) -> np.float32:
     return _F32(0.0) if _equal(w1, w2) else _F32(4.0)
 
 
-def _time_cost(w1: NetWord | None, w2: NetWord | None) -> np.float32:
+def _time_cost(w1: NetWord | None, w2: NetWord | None) -> float:
     """sclite's wwd_time_WORD (``-T``): a word's duration to insert or delete it, the distance of the
     begin and end times to align two (plus 0.001 when they differ)."""
     if w2 is None:
@@ -530,7 +540,49 @@ def _plain_chars(words: Sequence[NetWord], chars: CharAlignment) -> list[NetWord
     return out
 
 
+def _align_small(ref: Sequence[NetWord], hyp: Sequence[NetWord]) -> list[PathEntry]:
+    """The rule of :mod:`hub4eval.text.align.sclite` on one full matrix, in Python."""
+    a = [w.value for w in ref]
+    b = [w.value for w in hyp]
+    n, m = len(a), len(b)
+    previous = [3 * j for j in range(m + 1)]
+    back = [[2] * (m + 1)]  # 0 diagonal, 1 deletion, 2 insertion
+    for i in range(1, n + 1):
+        row = [3 * i] + [0] * m
+        pointers = [1] + [0] * m
+        word = a[i - 1]
+        for j in range(1, m + 1):
+            diagonal = previous[j - 1] + (0 if word == b[j - 1] else 4)
+            deletion = previous[j] + 3
+            insertion = row[j - 1] + 3
+            if diagonal <= deletion and diagonal <= insertion:
+                row[j] = diagonal
+            elif deletion < insertion:
+                row[j], pointers[j] = deletion, 1
+            else:
+                row[j], pointers[j] = insertion, 2
+        back.append(pointers)
+        previous = row
+    path: list[PathEntry] = []
+    i, j = n, m
+    while i > 0 or j > 0:
+        pointer = back[i][j] if i > 0 else 2
+        if pointer == 0:
+            path.append(PathEntry("C" if a[i - 1] == b[j - 1] else "S", ref[i - 1], hyp[j - 1]))
+            i, j = i - 1, j - 1
+        elif pointer == 1:
+            path.append(PathEntry("D", ref[i - 1], None))
+            i -= 1
+        else:
+            path.append(PathEntry("I", None, hyp[j - 1]))
+            j -= 1
+    path.reverse()
+    return path
+
+
 def _align_plain(ref: Sequence[NetWord], hyp: Sequence[NetWord]) -> list[PathEntry]:
+    if (len(ref) + 1) * (len(hyp) + 1) <= _SMALL_CELLS:
+        return _align_small(ref, hyp)
     from hub4eval.text.align.sclite import sclite_align
 
     alignment = sclite_align([w.value for w in ref], [w.value for w in hyp])
@@ -548,7 +600,7 @@ _BIG = _F32(999999999.9)
 
 
 def _align_graph(
-    a_net: _Network, b_net: _Network, cost: Callable[[NetWord | None, NetWord | None], np.float32] | None = None
+    a_net: _Network, b_net: _Network, cost: Callable[[NetWord | None, NetWord | None], float] | None = None
 ) -> list[PathEntry]:
     _cost = cost or _word_cost
     wa, wb = a_net.words, b_net.words

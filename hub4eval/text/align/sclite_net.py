@@ -34,10 +34,9 @@ network programme here is quadratic and meant for utterances.
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-
-import struct
 
 __all__ = [
     "CharAlignment",

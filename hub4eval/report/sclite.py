@@ -14,6 +14,7 @@ sclite's reports read these.
 from __future__ import annotations
 
 import math
+import struct
 from collections.abc import Callable, Sequence
 
 from hub4eval.scoring.sclite import SCliteResult, Utterance, case_raiser, display_width
@@ -22,6 +23,7 @@ from hub4eval.text.align.sclite_net import NetWord, PathEntry
 __all__ = ["dtl_report", "pra_report", "sgml_report", "summary_report"]
 
 SCREEN_WIDTH = 80
+_FLOAT = struct.Struct("f")
 
 
 def _center(text: str, width: int) -> str:
@@ -33,9 +35,7 @@ def _center(text: str, width: int) -> str:
 def _f_round(value: float, precision: int) -> float:
     """sclite's F_ROUND: round half away from zero at ``precision`` decimals, through a float."""
     scale = 10.0**precision
-    import numpy as np
-
-    return float(np.float32(int(value * scale + (0.5 if value > 0.0 else -0.5)))) / scale
+    return _FLOAT.unpack(_FLOAT.pack(float(int(value * scale + (0.5 if value > 0.0 else -0.5)))))[0] / scale
 
 
 def _pct(numerator: float, denominator: float) -> float:

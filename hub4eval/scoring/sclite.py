@@ -295,8 +295,12 @@ class _Groups:
 
 
 def _reader(options: SCliteOptions) -> Callable[..., NetWord]:
+    opt_del, frag_corr = options.opt_del, options.frag_corr
+
     def make(token: str, **times: float | None) -> NetWord:
-        return word_of(token, opt_del=options.opt_del, frag_corr=options.frag_corr, **times)  # type: ignore[arg-type]
+        if not times and not opt_del and not frag_corr and ";" not in token and token[-1:] != "*":
+            return NetWord(token)
+        return word_of(token, opt_del=opt_del, frag_corr=frag_corr, **times)  # type: ignore[arg-type]
 
     return make
 

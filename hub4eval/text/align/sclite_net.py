@@ -38,6 +38,8 @@ import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from hub4eval.util.records import quick_init
+
 __all__ = [
     "CharAlignment",
     "Item",
@@ -57,11 +59,16 @@ def _F32(value: float) -> float:
     return _PACK.unpack(_PACK.pack(value))[0]
 
 
-# Plain utterances up to this many DP cells are aligned here in Python: loading the
-# compiled kernels costs half a second, more than many short utterances take.
+# Plain utterances up to _SMALL_CELLS DP cells are aligned here in Python while the
+# Python work stays under _PYTHON_BUDGET cells in the process: loading the compiled
+# kernels costs about half a second, which many short utterances never repay; past
+# the budget (about as long as that load) the kernels are loaded and used.
 _SMALL_CELLS = 4096
+_PYTHON_BUDGET = 1_000_000
+_python_cells = 0
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class NetWord:
     """One word of a transcript as sclite holds it."""
@@ -89,6 +96,7 @@ class NetWord:
 Item = NetWord | tuple
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PathEntry:
     """One aligned position: ``op`` is C, S, D or I; an absent side is None.
@@ -133,6 +141,8 @@ def word_of(
     conf: float | None = None,
 ) -> NetWord:
     """A word token as sclite reads it (tags, trailing ``*``, ``(w)`` under -D, fragments under -F)."""
+    if ";" not in token and not token.endswith("*") and not opt_del and not frag_corr:
+        return NetWord(token, False, False, t1, t2, conf)
     parts = _split_tags(token)
     value = parts[0]
     if len(value) > 1 and value.endswith("*"):
@@ -153,6 +163,8 @@ def word_of(
 
 def _tokens(text: str) -> list[str]:
     """sclite's tokens of a transcript: blank-separated words, and ``{...}`` alternations (balanced) whole."""
+    if "{" not in text:
+        return text.split()
     out: list[str] = []
     k, n = 0, len(text)
     while k < n:
@@ -580,7 +592,10 @@ def _align_small(ref: Sequence[NetWord], hyp: Sequence[NetWord]) -> list[PathEnt
 
 
 def _align_plain(ref: Sequence[NetWord], hyp: Sequence[NetWord]) -> list[PathEntry]:
-    if (len(ref) + 1) * (len(hyp) + 1) <= _SMALL_CELLS:
+    global _python_cells
+    cells = (len(ref) + 1) * (len(hyp) + 1)
+    if cells <= _SMALL_CELLS and _python_cells < _PYTHON_BUDGET:
+        _python_cells += cells
         return _align_small(ref, hyp)
     from hub4eval.text.align.sclite import sclite_align
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import struct
+import time
 from collections.abc import Callable, Sequence
 
 from hub4eval.scoring.sclite import SCliteResult, Utterance, case_raiser, display_width
@@ -262,90 +263,179 @@ def pra_report(result: SCliteResult) -> str:
 
 
 def dtl_report(result: SCliteResult) -> str:
-    """The ``.dtl`` file: totals, then confusion pairs, deletions and insertions with their counts."""
+    """The ``.dtl`` file: sentence and word totals, then the confusion pairs, insertions, deletions,
+    substituted and falsely recognized words, most frequent first (ties in alphabetical order)."""
     tn, tc, ts, td, ti, te = result.totals()
     reference = tc + ts + td
-    confusions: dict[tuple[str, str], int] = {}
-    deletions: dict[str, int] = {}
-    insertions: dict[str, int] = {}
+    with_sub = with_del = with_ins = 0
+    confusions: dict[str, int] = {}
+    deleted: dict[str, int] = {}
+    inserted: dict[str, int] = {}
+    substituted: dict[str, int] = {}
+    falsely: dict[str, int] = {}
     for speaker in result.speakers:
         for utterance in speaker.utterances:
+            _, us, ud, ui = utterance.counts
+            with_sub += us > 0
+            with_del += ud > 0
+            with_ins += ui > 0
             for entry in utterance.path:
                 if entry.op == "S" and entry.ref is not None and entry.hyp is not None:
-                    key = (entry.ref.value, entry.hyp.value)
-                    confusions[key] = confusions.get(key, 0) + 1
+                    pair = f"{entry.ref.value} ==> {entry.hyp.value}"
+                    confusions[pair] = confusions.get(pair, 0) + 1
+                    substituted[entry.ref.value] = substituted.get(entry.ref.value, 0) + 1
+                    falsely[entry.hyp.value] = falsely.get(entry.hyp.value, 0) + 1
                 elif entry.op == "D" and entry.ref is not None:
-                    deletions[entry.ref.value] = deletions.get(entry.ref.value, 0) + 1
+                    deleted[entry.ref.value] = deleted.get(entry.ref.value, 0) + 1
                 elif entry.op == "I" and entry.hyp is not None:
-                    insertions[entry.hyp.value] = insertions.get(entry.hyp.value, 0) + 1
+                    inserted[entry.hyp.value] = inserted.get(entry.hyp.value, 0) + 1
+    errors = ts + td + ti
     lines = [
-        "DETAILED OVERALL REPORT FOR THE SYSTEM: " + result.title,
+        f"DETAILED OVERALL REPORT FOR THE SYSTEM: {result.title}",
         "",
         "SENTENCE RECOGNITION PERFORMANCE",
         "",
-        f" sentences                                        {tn:5d}",
-        f" with errors                            {_pct(te, tn):5.1f}%   ({te:5d})",
+        f" sentences{tn:>44d}",
+        f" with errors{_pct(te, tn):>33.1f}%   ({te:4d})",
+        "",
+        f"   with substitutions{_pct(with_sub, tn):>24.1f}%   ({with_sub:4d})",
+        f"   with deletions{_pct(with_del, tn):>28.1f}%   ({with_del:4d})",
+        f"   with insertions{_pct(with_ins, tn):>27.1f}%   ({with_ins:4d})",
+        "",
         "",
         "WORD RECOGNITION PERFORMANCE",
         "",
-        f"Percent Total Error       =  {_pct(ts + td + ti, reference):5.1f}%   ({ts + td + ti:5d})",
+        f"Percent Total Error       = {_pct(errors, reference):6.1f}%   ({errors:4d})",
         "",
-        f"Percent Correct           =  {_pct(tc, reference):5.1f}%   ({tc:5d})",
+        f"Percent Correct           = {_pct(tc, reference):6.1f}%   ({tc:4d})",
         "",
-        f"Percent Substitution      =  {_pct(ts, reference):5.1f}%   ({ts:5d})",
-        f"Percent Deletions         =  {_pct(td, reference):5.1f}%   ({td:5d})",
-        f"Percent Insertions        =  {_pct(ti, reference):5.1f}%   ({ti:5d})",
+        f"Percent Substitution      = {_pct(ts, reference):6.1f}%   ({ts:4d})",
+        f"Percent Deletions         = {_pct(td, reference):6.1f}%   ({td:4d})",
+        f"Percent Insertions        = {_pct(ti, reference):6.1f}%   ({ti:4d})",
+        f"Percent Word Accuracy     = {100.0 - _pct(errors, reference):6.1f}%",
         "",
-        f"Ref. words                =           ({reference:5d})",
-        f"Hyp. words                =           ({tc + ts + ti:5d})",
-        f"Aligned words             =           ({tc + ts + td + ti:5d})",
+        "",
+        f"Ref. words                =           ({reference:4d})",
+        f"Hyp. words                =           ({tc + ts + ti:4d})",
+        f"Aligned words             =           ({tc + ts + td + ti:4d})",
         "",
     ]
 
-    def ranked(table: dict, title: str, show) -> list[str]:
-        total = sum(table.values())
-        out = [f"{title} (Total {total})", ""]
+    def ranked(table: dict[str, int], title: str) -> list[str]:
+        out = [
+            f"{title:<33s}Total                 ({len(table)})",
+            f"{'':33s}With >=  1 occurrences ({len(table)})",
+            "",
+        ]
         ordered = sorted(table.items(), key=lambda kv: (-kv[1], kv[0]))
         for k, (key, count) in enumerate(ordered, 1):
-            out.append(f"{k:4d}: {count:4d}  ->  {show(key)}")
-        return out + [""]
+            out.append(f"{k:4d}:{count:5d}  ->  {key}")
+        out += ["     -------", f"{sum(table.values()):10d}", ""]
+        return out
 
-    lines += ranked(confusions, "CONFUSION PAIRS", lambda pair: f"{pair[0]} ==> {pair[1]}")
-    lines += ranked(deletions, "DELETIONS", str)
-    lines += ranked(insertions, "INSERTIONS", str)
+    lines += ranked(confusions, "CONFUSION PAIRS")
+    lines += ["", ""]
+    lines += ranked(inserted, "INSERTIONS")
+    lines += ["", ""]
+    lines += ranked(deleted, "DELETIONS")
+    lines += ["", ""]
+    lines += ranked(substituted, "SUBSTITUTIONS")
+    lines += [
+        "",
+        "* NOTE: The 'Substitution' words are those reference words",
+        "        for which the recognizer supplied an incorrect word.",
+        "",
+        "",
+    ]
+    lines += ranked(falsely, "FALSELY RECOGNIZED")
+    lines += [
+        "",
+        "* NOTE: The 'Falsely Recognized' words are those hypothesis words",
+        "        which the recognizer incorrectly substituted for a reference word.",
+        "",
+    ]
     return "\n".join(lines) + "\n"
 
 
-def _sgml_word(entry: PathEntry) -> str:
-    def quoted(word: NetWord | None) -> str:
-        return "" if word is None else f'"{word.value}"'
+def _sgml_text(word: NetWord | None) -> str:
+    if word is None:
+        return ""
+    text = word.value.replace(";", "\\;")
+    if word.tag1 is not None or word.tag2 is not None:
+        text += ";" + (word.tag1 or "").replace(";", "\\;") + ";" + (word.tag2 or "").replace(";", "\\;")
+    return f'"{text}"'
 
-    return f"{entry.op},{quoted(entry.ref)},{quoted(entry.hyp)}"
+
+def _aux(word: NetWord | None, absent: bool, what: str) -> str:
+    if absent or word is None:
+        return ","
+    if what == "times":
+        return f",{word.t1:.3f}+{word.t2:.3f}"
+    return f",{word.conf if word.conf is not None else 0.0:f}"
 
 
 def sgml_report(result: SCliteResult) -> str:
     """The ``.sgml`` file: every utterance's alignment as sclite's ``<PATH>`` elements."""
     options = result.options
-    flags = ("F" if options.case_sensitive else "") or ""
+    formats = (options.ref_format, options.hyp_format)
+    ref_times = formats == ("ctm", "ctm")
+    hyp_times = formats[1] == "ctm"
+    aux_names = [
+        name
+        for name, on in (
+            ("r_t1+t2", ref_times),
+            ("h_t1+t2", hyp_times),
+            ("r_conf", result.ref_confidences and formats == ("ctm", "ctm")),
+            ("h_conf", result.hyp_confidences),
+        )
+        if on
+    ]
     out = [
         f'<SYSTEM title="{result.title}" ref_fname="{result.ref_path}" hyp_fname="{result.hyp_path}" '
-        f'creation_date="" format="2.4" frag_corr="{"TRUE" if options.frag_corr else "FALSE"}" '
+        f'creation_date="{time.ctime()}" format="2.4" frag_corr="{"TRUE" if options.frag_corr else "FALSE"}" '
         f'opt_del="{"TRUE" if options.opt_del else "FALSE"}" weight_ali="FALSE" weight_filename="">'
     ]
-    del flags
+    for label in result.labels:
+        out.append(f'<LABEL id="{label[0]}" title="{label[1]}" desc="{label[2]}">\n</LABEL>')
+    for category in result.categories:
+        out.append(f'<CATEGORY id="{category[0]}" title="{category[1]}" desc="{category[2]}">\n</CATEGORY>')
+    sequence = 0
     for speaker in result.speakers:
         out.append(f'<SPEAKER id="{speaker.name}">')
-        for k, utterance in enumerate(speaker.utterances):
+        for utterance in speaker.utterances:
             attributes = f'id="{utterance.id}" word_cnt="{len(utterance.path)}"'
             if utterance.labels is not None:
                 attributes += f' labels="{utterance.labels}"'
             if utterance.file is not None:
                 attributes += f' file="{utterance.file}" channel="{utterance.channel}"'
-            attributes += f' sequence="{k}"'
+            attributes += f' sequence="{sequence}"'
+            sequence += 1
             if utterance.begin is not None:
                 attributes += f' R_T1="{utterance.begin:.3f}" R_T2="{utterance.end:.3f}"'
+            if options.char_align:
+                attributes += ' char_align="1"'
+            if options.case_sensitive:
+                attributes += ' case_sense="1"'
+            if aux_names:
+                attributes += f' word_aux="{",".join(aux_names)}"'
             out.append(f"<PATH {attributes}>")
-            out.append(":".join(_sgml_word(entry) for entry in utterance.path))
+            words = []
+            for entry in utterance.path:
+                text = f"{entry.op},{_sgml_text(entry.ref)},{_sgml_text(entry.hyp)}"
+                if entry.op == "I":
+                    text = f"I,,{_sgml_text(entry.hyp)}"
+                elif entry.op == "D":
+                    text = f"D,{_sgml_text(entry.ref)},"
+                if ref_times:
+                    text += _aux(entry.ref, entry.op == "I", "times")
+                if hyp_times:
+                    text += _aux(entry.hyp, entry.op == "D", "times")
+                if "r_conf" in aux_names:
+                    text += _aux(entry.ref, entry.op == "I", "conf")
+                if "h_conf" in aux_names:
+                    text += _aux(entry.hyp, entry.op == "D", "conf")
+                words.append(text)
+            out.append(":".join(words))
             out.append("</PATH>")
         out.append("</SPEAKER>")
     out.append("</SYSTEM>")

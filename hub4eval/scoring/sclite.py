@@ -55,6 +55,7 @@ __all__ = [
     "Utterance",
     "case_folder",
     "case_raiser",
+    "comment_labels",
     "display_width",
     "score_sclite",
 ]
@@ -168,6 +169,10 @@ class SCliteResult:
     speakers: tuple[Speaker, ...]
     options: SCliteOptions
     warnings: tuple[str, ...] = field(default=())
+    labels: tuple[tuple[str, str, str], ...] = ()  # ;; LABEL "id" "title" "desc" lines of the inputs
+    categories: tuple[tuple[str, str, str], ...] = ()  # ;; CATEGORY lines
+    ref_confidences: bool = False  # a ctm reference with confidences
+    hyp_confidences: bool = False  # a ctm hypothesis with confidences
 
     def totals(self) -> tuple[int, int, int, int, int, int]:
         """(sentences, correct, substitutions, deletions, insertions, sentences with an error) summed."""
@@ -769,6 +774,25 @@ def _segmentation(options: SCliteOptions) -> WordSegmentation | None:
     )
 
 
+def comment_labels(text: str) -> tuple[list[tuple[str, str, str]], list[tuple[str, str, str]]]:
+    """The ``;; LABEL "id" "title" "desc"`` and ``;; CATEGORY ...`` lines of a file, without repeats."""
+    labels: list[tuple[str, str, str]] = []
+    categories: list[tuple[str, str, str]] = []
+    for line in text.split("\n"):
+        if line.startswith(";; LABEL "):
+            target = labels
+        elif line.startswith(";; CATEGORY "):
+            target = categories
+        else:
+            continue
+        quoted = line.split('"')
+        if len(quoted) >= 7:
+            entry = (quoted[1], quoted[3], quoted[5])
+            if entry not in target:
+                target.append(entry)
+    return labels, categories
+
+
 def score_sclite(options: SCliteOptions) -> SCliteResult:
     """Score ``options.hyp`` against ``options.ref`` as sclite does.
 
@@ -792,4 +816,28 @@ def score_sclite(options: SCliteOptions) -> SCliteResult:
             f"scoring a {options.hyp_format} hypothesis against a {options.ref_format} reference is not supported",
             hint="hub4eval sclite scores trn against trn, ctm against stm and ctm against ctm",
         )
-    return SCliteResult(options.title or options.hyp, options.ref, options.hyp, speakers, options)
+    labels: list[tuple[str, str, str]] = []
+    categories: list[tuple[str, str, str]] = []
+    # sclite reads the hypothesis's comment lines first for trn, the reference's first otherwise
+    paths = (options.hyp, options.ref) if formats == ("trn", "trn") else (options.ref, options.hyp)
+    confidences = {}
+    for path in paths:
+        text = _read(path, options)
+        more_labels, more_categories = comment_labels(text)
+        labels += [entry for entry in more_labels if entry not in labels]
+        categories += [entry for entry in more_categories if entry not in categories]
+    for path, form in ((options.ref, options.ref_format), (options.hyp, options.hyp_format)):
+        confidences[path] = form == "ctm" and any(
+            r.confidence is not None for r in ctm_records(_read(path, options), path)
+        )
+    return SCliteResult(
+        options.title or options.hyp,
+        options.ref,
+        options.hyp,
+        speakers,
+        options,
+        labels=tuple(labels),
+        categories=tuple(categories),
+        ref_confidences=confidences[options.ref],
+        hyp_confidences=confidences[options.hyp],
+    )

@@ -122,6 +122,43 @@ class _Table:
         return "\n".join(lines) + "\n"
 
 
+def _log2(value: float) -> float:
+    return math.log2(value) if value > 0.0 else float("-inf")
+
+
+def _nce(utterances: Sequence[Utterance], correct: int, wrong: int) -> tuple[float, float, float]:
+    """(NCE, sum over correct words, sum over wrong words) of the hypothesis words' confidences:
+    sclite's normalized cross-entropy, [H(C) + sum log2 p(correct) + sum log2 (1 - p(wrong))] / H(C)."""
+    sum_c = sum_i = 0.0
+    words = 0
+    for utterance in utterances:
+        for entry in utterance.path:
+            if entry.op == "D" or entry.hyp is None or entry.hyp.value == "":
+                continue
+            conf = entry.hyp.conf if entry.hyp.conf is not None else 0.0
+            conf = min(max(conf, 0.0000001), 0.9999999)
+            words += 1
+            if entry.op == "C":
+                sum_c += _log2(conf)
+            else:
+                sum_i += _log2(1.0 - conf)
+    if words == 0:
+        return 0.0, sum_c, sum_i
+    return _entropy_ratio(correct, wrong, sum_c + sum_i), sum_c, sum_i
+
+
+def _entropy_ratio(correct: int, wrong: int, sums: float) -> float:
+    """(H(C) + sums) / H(C), H(C) the entropy of correct/wrong over the hypothesis words (NaN when it is 0)."""
+    total = correct + wrong
+    if total == 0:
+        return float("nan")
+    p = correct / total
+    entropy = -(correct * _log2(p) if correct else 0.0) - (wrong * _log2(1.0 - p) if wrong else 0.0)
+    if entropy == 0.0:
+        return float("nan")
+    return (entropy + sums) / entropy
+
+
 def summary_report(result: SCliteResult, raw: bool) -> str:
     """The ``.sys`` (percentages, ``raw=False``) or ``.raw`` (counts) summary by speaker."""
     speakers = result.speakers
@@ -130,21 +167,14 @@ def summary_report(result: SCliteResult, raw: bool) -> str:
     words = [c + s + d for _, c, s, d, _, _ in counts]
     pct_fmt = "{:5.0f} " if raw else "{:5.1f} "
     precision = 0 if raw else 1
-    table = _Table(result.title, (1, 2, 6), display_width(result.options))
+    confidences = result.hyp_confidences
+    table = _Table(result.title, (1, 2, 6, 1) if confidences else (1, 2, 6), display_width(result.options))
     table.separator("-")
-    table.row(
-        [
-            " SPKR",
-            " # Snt",
-            "# Chr" if result.options.char_align else "# Wrd",
-            "Corr",
-            " Sub",
-            " Del",
-            " Ins",
-            " Err",
-            "S.Err",
-        ]
-    )
+    words_column = "# Chr" if result.options.char_align else "# Wrd"
+    header = [" SPKR", " # Snt", words_column, "Corr", " Sub", " Del", " Ins", " Err", "S.Err"]
+    table.row([*header, *(["NCE"] if confidences else [])])
+    nces: list[float] = []
+    sum_c = sum_i = 0.0
     columns: list[list[float]] = [[], [], [], [], []]  # corr sub del ins err per speaker
     serr_column: list[float] = []
     zero = 0
@@ -165,17 +195,24 @@ def summary_report(result: SCliteResult, raw: bool) -> str:
             cells += [f"{_f_round(v, 0):5.0f}*" for v in values]
             zero += 1
         cells.append(pct_fmt.format(_f_round(serr, precision)))
+        if confidences:
+            nce, speaker_c, speaker_i = _nce(speaker.utterances, c, s + i)
+            nces.append(nce)
+            sum_c, sum_i = sum_c + speaker_c, sum_i + speaker_i
+            cells.append(f"{_f_round(nce, 3):7.3f} " if w > 0 else "# ")
         table.row(cells)
     table.separator("=")
     tn, tc, ts, td, ti, te = result.totals()
     tw = sum(words)
+    system = [f"{_f_round(_entropy_ratio(tc, ts + ti, sum_c + sum_i), 3):7.3f} "] if confidences else []
     if raw:
         totals = [tc, ts, td, ti, ts + td + ti, te]
-        table.row([" Sum", f"{tn:5d}", f"{tw:5d}", *(pct_fmt.format(_f_round(float(v), 0)) for v in totals)])
+        sums = [pct_fmt.format(_f_round(float(v), 0)) for v in totals]
+        table.row([" Sum", f"{tn:5d}", f"{tw:5d}", *sums, *system])
     else:
         ref_total = tc + ts + td
         totals_pct = [_pct(v, ref_total) for v in (tc, ts, td, ti, ts + td + ti)] + [_pct(te, tn)]
-        table.row([" Sum/Avg", f"{tn:5d}", f"{tw:5d}", *(f"{_f_round(v, 1):5.1f} " for v in totals_pct)])
+        table.row([" Sum/Avg", f"{tn:5d}", f"{tw:5d}", *(f"{_f_round(v, 1):5.1f} " for v in totals_pct), *system])
     table.separator("=")
     if zero:  # sclite's shift of the speakers without reference words (kept as it is)
         for index, w in enumerate(words):
@@ -193,6 +230,8 @@ def summary_report(result: SCliteResult, raw: bool) -> str:
         cells += [f"{_f_round(stats[k][which], 1):5.1f} " for k in (0, 1)]
         cells += [marked.format(_f_round(stats[k][which], 1)) for k in range(2, 7)]
         cells.append(f"{_f_round(stats[7][which], 1):5.1f} ")
+        if confidences:
+            cells.append(("{:7.3f}#" if zero else "{:7.3f} ").format(_f_round(_stats(nces)[which], 3)))
         table.row(cells, first="c")
     text = "\n\n\n" + _center("SYSTEM SUMMARY PERCENTAGES by SPEAKER", SCREEN_WIDTH) + "\n\n" + table.render()
     if zero and not raw:

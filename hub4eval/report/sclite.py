@@ -36,7 +36,10 @@ def _center(text: str, width: int) -> str:
 def _f_round(value: float, precision: int) -> float:
     """sclite's F_ROUND: round half away from zero at ``precision`` decimals, through a float."""
     scale = 10.0**precision
-    return _FLOAT.unpack(_FLOAT.pack(float(int(value * scale + (0.5 if value > 0.0 else -0.5)))))[0] / scale
+    scaled = value * scale + (0.5 if value > 0.0 else -0.5)
+    # C's (int) of NaN or of a value out of range is INT_MIN on the machines sclite runs on
+    whole = int(scaled) if -(2.0**31) <= scaled < 2.0**31 else -(2**31)
+    return _FLOAT.unpack(_FLOAT.pack(float(whole)))[0] / scale
 
 
 def _pct(numerator: float, denominator: float) -> float:
@@ -49,6 +52,8 @@ def _stats(values: Sequence[float]) -> tuple[float, float, float]:
     if n == 0:
         return 0.0, 0.0, 0.0
     mean = sum(values) / n
+    if any(v != v for v in values):  # a NaN (an NCE sclite cannot compute) makes every statistic NaN
+        return mean, float("nan"), float("nan")
     ordered = sorted(values)
     median = ordered[0] if n == 1 else (ordered[n // 2] + ordered[n // 2 - 1]) / 2 if n % 2 == 0 else ordered[n // 2]
     squares = sum((v - mean) * (v - mean) for v in values)

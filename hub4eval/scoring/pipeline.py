@@ -153,7 +153,11 @@ def score(
     uses_glm = aligned or noisy
     # A GLM file named by the user is read even when it will not be used, so
     # that a bad file is reported on every run, not only on the runs with texts.
-    glm = load_glm(config.glm, keep_punctuation=config.keep_punctuation) if uses_glm or config.glm not in (("default",), ("none",)) else None
+    glm = (
+        load_glm(config.glm, keep_punctuation=config.keep_punctuation)
+        if uses_glm or config.glm not in (("default",), ("none",))
+        else None
+    )
     if glm is not None and not uses_glm:
         warnings.append(
             InputWarning(

@@ -295,7 +295,7 @@ def sclite_command(ctx: typer.Context) -> None:
     -o sum rsum pra dtl sgml all stdout none  the reports (default: sum to stdout);
     -O DIR, -n NAME  where they are written (default: beside the hypothesis, named after it);
     -s  case-sensitive; -F  fragments match the words they start or end;
-    -D  (words) may be deleted for free; -c [NOASCII] [DH]  align by character;
+    -D  a (word) may be left out, and is then correct; -c [NOASCII] [DH]  align by character;
     -T  time-mediated alignment (ctm against ctm); -S algo1|algo2 LEXICON [ASCIITOO]  words inferred
     from a lexicon; -e ascii|ext_ascii|utf-8|gb [PROFILE]  encoding and
     case folding; -m [ref] [hyp]  leave out what lies outside the other side's time; -f N  progress messages.

@@ -65,13 +65,13 @@ from typing import Any, NamedTuple
 import numba
 import numpy as np
 
-from hub4eval.text.align.kernels import cached_njit
+from hub4eval.text.align.numba_cache import cached_njit
 
 
 def njit(cache: bool = True) -> Any:
     """``numba.njit(cache=True)`` with the aligner's protection of the on-disk
     cache: a damaged cache is removed with one warning and the kernel compiled
-    afresh (see :func:`hub4eval.text.align.kernels.cached_njit`). Only the
+    afresh (see :func:`hub4eval.text.align.numba_cache.cached_njit`). Only the
     package module caches (a copy imported under another name would write
     entries the package cannot load)."""
     return lambda function: cached_njit(numba, function, cache and __name__ == "hub4eval.text.align.sclite")

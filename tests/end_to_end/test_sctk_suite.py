@@ -32,10 +32,13 @@ import pytest
 SCTK = os.environ.get("HUB4EVAL_SCTK_DIR")
 TESTDATA = Path(SCTK, "src", "sclite", "testdata") if SCTK else None
 
-pytestmark = pytest.mark.skipif(
-    TESTDATA is None or not (TESTDATA / "tsclite.sh").is_file(),
-    reason="set HUB4EVAL_SCTK_DIR to an SCTK checkout (src/sclite/testdata/tsclite.sh) to run SCTK's sclite suite",
-)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        TESTDATA is None or not (TESTDATA / "tsclite.sh").is_file(),
+        reason="set HUB4EVAL_SCTK_DIR to an SCTK checkout (src/sclite/testdata/tsclite.sh) to run SCTK's sclite suite",
+    ),
+]
 
 # Tests whose options hub4eval sclite refuses, with the option each needs.
 NEEDS: dict[str, str] = {}

@@ -44,3 +44,30 @@ def test_stm_against_ctm_pairs_channels_and_drops_the_ignored_segments_words():
     # friend / how are you vs hello there friend / how is you today: (uh) D, are/is S, today I;
     # rec2-A one channel only vs one channel: only D; rec2-B: 3 D
     assert (summary["substitutions"], summary["deletions"], summary["insertions"]) == (2, 5, 1)
+
+
+def test_align_and_sclite_give_one_wer_on_plain_words(tmp_path, monkeypatch):
+    """On plain lower-case words (no notation, no punctuation) with --glm none --spoken-forms none,
+    align's WER (sclite alignment) is hub4eval sclite's Sum row."""
+    from hub4eval.cli.sclite import run
+
+    ref = "the cat sat on the mat (a-1)\ni want to go home now (a-2)\nhello there my friend (b-1)\n"
+    hyp = "the cat sat on a hat (a-1)\ni wanna go home (a-2)\nhello hello there friend (b-1)\n"
+    (tmp_path / "ref.trn").write_text(ref, encoding="utf-8")
+    (tmp_path / "hyp.trn").write_text(hyp, encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, "-m", "hub4eval", "align", "ref.trn", "hyp.trn", "--glm", "none", "--spoken-forms", "none"]
+        + ["--json", "-"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(ROOT), "PATH": ""},
+    )
+    summary = json.loads(proc.stdout)["summary"]
+    monkeypatch.chdir(tmp_path)
+    run(["-r", "ref.trn", "-h", "hyp.trn", "-i", "spu_id", "-o", "rsum", "-n", "out", "-f", "0"])
+    row = next(line for line in (tmp_path / "out.raw").read_text().splitlines() if "| Sum" in line)
+    numbers = [int(x) for x in row.replace("|", " ").split()[1:]]
+    _, words, correct, sub, dele, ins, _, _ = numbers
+    assert (summary["ref_words"], summary["matches"]) == (words, correct)
+    assert (summary["substitutions"], summary["deletions"], summary["insertions"]) == (sub, dele, ins)

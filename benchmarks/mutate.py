@@ -58,91 +58,99 @@ ROOT = Path(__file__).resolve().parent.parent
 MODULES: dict[str, tuple[str, list[str]]] = {
     "metrics": (
         "hub4eval/scoring/metrics.py",
-        ["tests/test_mutation_kills_metrics.py", "tests/test_metrics.py", "tests/test_scoring_rules.py"],
+        [
+            "tests/scoring/test_mutation_kills_metrics.py",
+            "tests/scoring/test_metrics.py",
+            "tests/scoring/test_rules.py",
+        ],
     ),
     "greedy": (
         "hub4eval/scoring/greedy.py",
         [
-            "tests/test_map_fast_paths.py",
-            "tests/test_mutation_kills_mapping.py",
-            "tests/test_mapping_extras.py",
-            "tests/test_scoring_rules.py",
-            "tests/test_candidates.py",
+            "tests/scoring/test_fast_paths.py",
+            "tests/scoring/test_mapping.py",
+            "tests/scoring/test_mapping_extras.py",
+            "tests/scoring/test_rules.py",
+            "tests/scoring/test_candidates.py",
         ],
     ),
     "mapping": (
         "hub4eval/scoring/mapping.py",
         [
-            "tests/test_map_fast_paths.py",
-            "tests/test_mutation_kills_mapping.py",
-            "tests/test_mutation_kills_verdicts.py",
-            "tests/test_scoring_rules.py",
-            "tests/test_clean_example.py",
-            "tests/test_mapping_extras.py",
-            "tests/test_candidates.py",
-            "tests/test_asr_example.py",
+            "tests/scoring/test_fast_paths.py",
+            "tests/scoring/test_mapping.py",
+            "tests/scoring/test_verdicts.py",
+            "tests/scoring/test_rules.py",
+            "tests/end_to_end/test_clean_example.py",
+            "tests/scoring/test_mapping_extras.py",
+            "tests/scoring/test_candidates.py",
+            "tests/end_to_end/test_asr_example.py",
         ],
     ),
     "verdicts": (
         "hub4eval/scoring/verdicts.py",
         [
-            "tests/test_map_fast_paths.py",
-            "tests/test_mutation_kills_verdicts.py",
-            "tests/test_scoring_rules.py",
-            "tests/test_clean_example.py",
-            "tests/test_explain.py",
+            "tests/scoring/test_fast_paths.py",
+            "tests/scoring/test_verdicts.py",
+            "tests/scoring/test_rules.py",
+            "tests/end_to_end/test_clean_example.py",
+            "tests/report/test_explain.py",
         ],
     ),
     "noisy": (
         "hub4eval/scoring/noisy.py",
         [
-            "tests/test_mutation_kills_noisy.py",
-            "tests/test_mutation_kills_verdicts.py",
-            "tests/test_noisy.py",
-            "tests/test_asr_example.py",
+            "tests/scoring/test_mutation_kills_noisy.py",
+            "tests/scoring/test_verdicts.py",
+            "tests/scoring/test_noisy.py",
+            "tests/end_to_end/test_asr_example.py",
         ],
     ),
     "normalize": (
         "hub4eval/text/normalize.py",
-        ["tests/test_mutation_kills_normalize.py", "tests/test_normalize.py", "tests/test_scoring_rules.py"],
+        ["tests/text/test_mutation_kills_normalize.py", "tests/text/test_normalize.py", "tests/scoring/test_rules.py"],
     ),
     "fills": (
         "hub4eval/scoring/fills.py",
         [
-            "tests/test_map_fast_paths.py",
-            "tests/test_mutation_kills_fills.py",
-            "tests/test_mutation_kills_verdicts.py",
-            "tests/test_scoring_rules.py",
-            "tests/test_clean_example.py",
-            "tests/test_asr_example.py",
-            "tests/test_spoken_scoring.py",
+            "tests/scoring/test_fast_paths.py",
+            "tests/scoring/test_fills.py",
+            "tests/scoring/test_verdicts.py",
+            "tests/scoring/test_rules.py",
+            "tests/end_to_end/test_clean_example.py",
+            "tests/end_to_end/test_asr_example.py",
+            "tests/scoring/test_spoken_forms.py",
         ],
     ),
     "candidates": (
         "hub4eval/scoring/candidates.py",
         [
-            "tests/test_map_fast_paths.py",
-            "tests/test_mutation_kills_candidates.py",
-            "tests/test_candidates.py",
-            "tests/test_mutation_kills_mapping.py",
-            "tests/test_mapping_extras.py",
-            "tests/test_scoring_rules.py",
-            "tests/test_asr_example.py",
+            "tests/scoring/test_fast_paths.py",
+            "tests/scoring/test_mutation_kills_candidates.py",
+            "tests/scoring/test_candidates.py",
+            "tests/scoring/test_mapping.py",
+            "tests/scoring/test_mapping_extras.py",
+            "tests/scoring/test_rules.py",
+            "tests/end_to_end/test_asr_example.py",
         ],
     ),
     "spoken": (
         "hub4eval/text/spoken.py",
-        # not test_spoken_scoring.py nor test_asr_numbers_example.py: through the scorer and
+        # not scoring/test_spoken_forms.py nor end_to_end/test_asr_numbers_example.py: through the scorer and
         # subprocesses they take ten times as long, paid again by every surviving mutant
         [
-            "tests/test_mutation_kills_spoken.py",
-            "tests/test_mutation_kills_spoken_glue.py",
-            "tests/test_spoken.py",
+            "tests/text/test_mutation_kills_spoken.py",
+            "tests/text/test_spoken_glue.py",
+            "tests/text/test_spoken.py",
         ],
     ),
     "attribution": (
         "hub4eval/scoring/attribution.py",
-        ["tests/test_mutation_kills_attribution.py", "tests/test_attribution.py", "tests/test_asr_example.py"],
+        [
+            "tests/scoring/test_mutation_kills_attribution.py",
+            "tests/scoring/test_attribution.py",
+            "tests/end_to_end/test_asr_example.py",
+        ],
     ),
 }
 
@@ -171,7 +179,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     "mapping": {
         "<module>: 16 -> 17": (
             "_ALL_PAIRS only chooses between counting every instance pair and the key index; both "
-            "give the same mapping (tests/test_candidates.py checks it), only the speed differs"
+            "give the same mapping (tests/scoring/test_candidates.py checks it), only the speed differs"
         ),
         "Mapper.match_sets: len(refs) * len(hyps) <= _ALL_PAIRS -> not len(refs) * len(hyps) <= _ALL_PAIRS": (
             "the same choice as _ALL_PAIRS: every pair or the key index, the same mapping"

@@ -4,8 +4,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = ROOT / "examples"
+from tests.support import EXAMPLES
 
 
 @pytest.fixture

@@ -7,7 +7,8 @@ import sys
 import zipfile
 
 import pytest
-from conftest import ROOT
+
+from tests.support import ROOT
 
 
 @pytest.mark.slow

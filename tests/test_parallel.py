@@ -14,7 +14,6 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -31,8 +30,8 @@ from hub4eval.report import export
 from hub4eval.report.confidence import bootstrap_intervals, document_counts
 from hub4eval.report.html import join_columns, point_columns, to_html, write_point_columns
 from hub4eval.scoring.mapping import type_order
+from tests.support import EXAMPLES, ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()
 
 

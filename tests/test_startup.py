@@ -27,8 +27,8 @@ from hub4eval.errors import InputError
 from hub4eval.io.templettes import reader
 from hub4eval.text import normalize
 from hub4eval.util import diskcache
+from tests.support import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "examples" / "sample"
 
 

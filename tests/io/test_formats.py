@@ -386,7 +386,12 @@ def test_asr_example_scores_the_same_from_ctm_trn_and_plain_text(tmp_path, form)
     got = score_files(ASR / "ref.tpl", hyp_tpl, ref_text=ASR / "reference.sgml", hyp_text=hyp_text, config=config)
     assert _points(got) == _points(expected)
     assert got.total == expected.total
-    assert (got.total.cor, got.total.inc, got.total.mis, got.total.spu) == (18, 2, 2, 3)  # tests/end_to_end/test_asr_example.py
+    assert (got.total.cor, got.total.inc, got.total.mis, got.total.spu) == (
+        18,
+        2,
+        2,
+        3,
+    )  # tests/end_to_end/test_asr_example.py
     assert got.wer == expected.wer
 
 

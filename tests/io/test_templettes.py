@@ -512,3 +512,28 @@ def test_any_text_parses_or_raises_input_error(text: str, role: str) -> None:
         assert "\n" not in str(error)
     else:
         assert parse_templates(write_templates(tset), "fuzz.tpl", role) == tset  # type: ignore[arg-type]
+
+
+# ----------------------------------------------------------------------------
+# Rules the scoring specification v1.1 pinned down (issue #15): a pointer stays inside its instance set
+# ----------------------------------------------------------------------------
+
+
+# A pointer stays inside its instance set -------------------------------------
+
+
+@pytest.mark.parametrize("role", ["reference", "hypothesis"])
+def test_pointer_into_another_instance_set_is_an_input_error_at_the_pointer(role):
+    text = "<T-D1-1> :=\n  A: x\n  EV: <E-D1-1>\n      <E-D2-1>\n<E-D1-1> :=\n  Y: a\n<E-D2-1> :=\n  Y: a\n"
+    with pytest.raises(InputError) as caught:
+        parse_templates(text, "t.tpl", role=role)
+    error = caught.value
+    # the second fill of EV, line 4, column 7 (after six blanks), names document D2 from D1
+    assert (error.path, error.line, error.column) == ("t.tpl", 4, 7)
+    assert "<E-D2-1>" in str(error) and "D1" in str(error)
+
+
+def test_pointer_inside_its_instance_set_is_accepted():
+    text = "<T-D1-1> :=\n  EV: <E-D1-1>\n<E-D1-1> :=\n  Y: a\n<E-D2-1> :=\n  Y: a\n"
+    tset = parse_templates(text, "t.tpl", role="reference")
+    assert [iset.docid for iset in tset.instance_sets] == ["D1", "D2"]

@@ -8,12 +8,15 @@ unnoticed: every case below is built so that each key of the order decides.
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from fractions import Fraction
 
 import pytest
+from typer.testing import CliRunner
 
-from hub4eval.api import score
+from hub4eval.api import score, score_files
+from hub4eval.cli import app
 from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError
 from hub4eval.io.templettes import parse_templates
@@ -23,7 +26,7 @@ from hub4eval.scoring.fills import FillPreparer
 from hub4eval.scoring.greedy import TooManyPairs, greedy_map, greedy_map_sparse, tie_key
 from hub4eval.scoring.mapping import Mapper, _overlapping
 from hub4eval.scoring.metrics import Counts
-from tests.support import ROOT
+from tests.support import EXAMPLES, ROOT
 from tests.support.scoring import cats, counts, run
 
 # F = 2 COR / (POS + ACT) with beta = 1:
@@ -448,3 +451,93 @@ def test_the_class_pairs_of_objects_left_over_are_bounded():
     with pytest.raises(TooManyPairs) as caught:
         greedy_map_sparse(2, 3, [], counts_of, classes=classes, max_pairs=5)
     assert caught.value.count == 6
+
+
+# ----------------------------------------------------------------------------
+# Progress callbacks, the overlap search and the pointer reason
+# Scoring progress callbacks, the overlap search of §7.4, and the pointer reason.
+# ----------------------------------------------------------------------------
+
+CLEAN = EXAMPLES / "clean"
+
+
+def test_progress_callback_counts_every_reference_set_and_bar_is_quiet_when_piped():
+    seen = []
+    score_files(CLEAN / "ref.tpl", CLEAN / "hyp.tpl", progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(1, 3), (2, 3), (3, 3)]
+    from hub4eval.cli.score import progress_bar
+
+    with progress_bar("x", quiet=False) as advance:  # not a terminal under pytest
+        assert advance is None
+
+
+def test_overlapping_sets_found_by_bisection_match_all_pairs():
+    refs = [Extent(0, 9), Extent(10, 19), None, Extent(20, 29)]
+    hyps = [Extent(5, 12), None, Extent(19, 20), Extent(30, 40), Extent(29, 29)]
+    brute = sorted((i, j) for i, r in enumerate(refs) for j, h in enumerate(hyps) if r and h and r.overlaps(h))
+    assert _overlapping(refs, hyps) == brute == [(0, 0), (1, 0), (1, 2), (3, 2), (3, 4)]
+
+
+def test_overlap_search_falls_back_when_reference_extents_overlap_each_other():
+    refs = [Extent(0, 20), Extent(10, 30)]
+    hyps = [Extent(15, 16), Extent(25, 26)]
+    assert _overlapping(refs, hyps) == [(0, 0), (1, 0), (1, 1)]
+
+
+def test_pointer_reason_names_both_instances():
+    ref = '<T-D-1> :=\n  EVENT: <EV-D-1>\n<EV-D-1> :=\n  W: "a"\n<EV-D-2> :=\n  W: "b"\n'
+    hyp = '<T-D-1> :=\n  EVENT: <EV-D-3>\n<EV-D-2> :=\n  W: "a"\n<EV-D-3> :=\n  W: "b"\n'
+    [pointer] = [p for p in run(ref, hyp).points if p.kind == "pointer"]
+    assert pointer.reason == "pointer: reference instance <EV-D-1> mapped to <EV-D-2>, hypothesis points to <EV-D-3>"
+
+
+# ----------------------------------------------------------------------------
+# Rules the scoring specification v1.1 pinned down (issue #15): --min-map-f is on instance pairs only
+# ----------------------------------------------------------------------------
+
+runner = CliRunner()
+
+
+def _write(tmp_path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+# --min-map-f: 0 is the procedure, the threshold is on instance pairs only ------
+
+ZERO_REF = '<E-D-1> :=\n  A: "x"\n'
+ZERO_HYP = '<E-D-1> :=\n  A: "y"\n'
+
+
+def test_min_map_f_zero_given_explicitly_maps_zero_f_pairs():
+    # The only pair has F = 0 (one INC). The procedure maps it: one INC, not MIS + SPU.
+    assert cats(run(ZERO_REF, ZERO_HYP)) == ["INC"]
+    assert cats(run(ZERO_REF, ZERO_HYP, min_map_f=0.0)) == ["INC"]
+    assert cats(run(ZERO_REF, ZERO_HYP, min_map_f=0)) == ["INC"]
+    assert ScoreConfig(min_map_f=0.0).signature(version="x") == ScoreConfig().signature(version="x")
+
+
+def test_min_map_f_zero_on_the_command_line_equals_the_default(tmp_path):
+    ref, hyp = _write(tmp_path, "r.tpl", ZERO_REF), _write(tmp_path, "h.tpl", ZERO_HYP)
+    default = runner.invoke(app, ["score", ref, hyp, "--json", "-"])
+    zero = runner.invoke(app, ["score", ref, hyp, "--min-map-f", "0", "--json", "-"])
+    assert default.exit_code == zero.exit_code == 0, zero.output
+    assert json.loads(zero.stdout) == json.loads(default.stdout)
+    assert json.loads(zero.stdout)["summary"]["INC"] == 1
+
+
+def test_min_map_f_above_zero_leaves_weak_instance_pairs_unmapped():
+    # F = 0 is not > 0.5: the instances stay unmapped, MIS for the reference, SPU for the hypothesis.
+    assert sorted(cats(run(ZERO_REF, ZERO_HYP, min_map_f=0.5))) == ["MIS", "SPU"]
+
+
+def test_min_map_f_applies_to_instance_pairs_only():
+    # Instance pair: A COR, B INC, C INC -> COR 1, POS = ACT = 3, F = 2*1/(3+3) = 1/3 > 0.3: mapped.
+    # Inside it the fill pair of B and the alternative pair of C have F = 0; the
+    # threshold does not apply to them, so they are still paired (INC, not MIS + SPU).
+    ref = '<E-D-1> :=\n  A: "x"\n  B: "p"\n  C: "p"\n   / "r"\n'
+    hyp = '<E-D-1> :=\n  A: "x"\n  B: "q"\n  C: "q"\n'
+    assert cats(run(ref, hyp, min_map_f=0.3)) == ["COR", "INC", "INC"]
+    # and above the pair's F (1/3 is not > 0.34) the instances are not mapped at all
+    assert sorted(cats(run(ref, hyp, min_map_f=0.34))) == ["MIS"] * 3 + ["SPU"] * 3

@@ -18,6 +18,7 @@ from hub4eval.scoring.noisy import (
     noisy_correct,
 )
 from hub4eval.text.tokens import Token, tokenize
+from tests.support.scoring import cats, run
 
 
 def check(ref: str, hyp: str, minimals: list[str] | None = None) -> tuple[bool, str]:
@@ -315,3 +316,90 @@ def test_a_noisy_verdict_gives_the_reason_in_words_when_read():
         expected = noisy_content_correct(ref.maximal.tokens, [ref.maximal.tokens], hyp.maximal.tokens)
         assert (content.category == "COR", content.reason) == expected
         assert content.category == category
+
+
+# ----------------------------------------------------------------------------
+# Tests that kill mutants of hub4eval/scoring/noisy.py (mutation runs, tools/mutate.py; issue #21)
+# Noisy content comparison (hub4eval/scoring/noisy.py): tests that kill its mutants
+# (issue #21). The reason a user reads for an empty hypothesis names what was dropped.
+# ----------------------------------------------------------------------------
+
+
+def test_the_reason_for_a_hypothesis_of_fillers_names_the_dropped_fillers() -> None:
+    ref = tokenize("uh")  # a filler: optional, so the minimal string is optional tokens only
+    assert noisy_content_correct(ref, [ref], tokenize("um")) == (
+        True,
+        "the hypothesis has no words once fillers are dropped (dropped: `um`), "
+        "and the minimal string `uh` is made of optional tokens only",
+    )
+
+
+def test_the_reason_for_an_empty_hypothesis_names_nothing_dropped() -> None:
+    ref = tokenize("uh")
+    assert noisy_content_correct(ref, [ref], []) == (
+        True,
+        "the hypothesis has no words once fillers are dropped, "
+        "and the minimal string `uh` is made of optional tokens only",
+    )
+
+
+# ----------------------------------------------------------------------------
+# Rules the scoring specification v1.1 pinned down (issue #15): fillers, fragments and the empty run
+# ----------------------------------------------------------------------------
+
+
+# Filler, fragment and parenthesized status from the raw token; the empty run ---
+
+
+def test_percent_hesitation_is_a_filler_in_the_reference():
+    # `%hesitation` is a filler (read before the whiteout turns it into `hesitation`), so it is
+    # optional: the minimal string `%hesitation brazil` less it is `brazil`, inside the hypothesis.
+    ref = '<E-D-1> :=\n  A: "%hesitation Brazil"\n'
+    hyp = '<E-D-1> :=\n  A: "brazil"\n'
+    assert cats(run(ref, hyp, content="noisy")) == ["COR"]
+
+
+def test_percent_hesitation_is_dropped_from_the_hypothesis():
+    ref = '<E-D-1> :=\n  A: "Brazil"\n'
+    hyp = '<E-D-1> :=\n  A: "%hesitation brazil"\n'
+    assert cats(run(ref, hyp, content="noisy")) == ["COR"]
+
+
+def test_a_word_spelled_like_a_filler_after_whiteout_is_not_one():
+    # `hesitation` (no %) is a word: not optional, so the hypothesis `brazil` misses it.
+    ref = '<E-D-1> :=\n  A: "hesitation Brazil"\n'
+    hyp = '<E-D-1> :=\n  A: "brazil"\n'
+    assert cats(run(ref, hyp, content="noisy")) == ["INC"]
+
+
+def test_raw_token_status_examples():
+    tokens = tokenize('uh, "(so)" (uh). buni-, -- glen')
+    # (text, raw form less outer punctuation, parenthesized, fragment); `--` gives no token
+    assert [(t.text, t.raw_form, t.parenthesized, t.fragment) for t in tokens] == [
+        ("uh", "uh", False, False),  # `uh,`: the comma is outer punctuation, so a filler
+        ("so", "(so)", True, False),  # leading `"` stripped, `(` kept: parenthesized
+        ("uh", "(uh)", True, False),  # `(uh).`: trailing `.` stripped, `)` kept
+        ("buni-", "buni-", False, True),  # `buni-,`: trailing `,` stripped, `-` kept: a fragment
+        ("glen", "glen", False, False),
+    ]
+
+
+def test_hypothesis_of_fillers_only_is_correct_against_an_optional_minimal_string():
+    # The empty run: hyp `um` keeps no word; the minimal string `uh` (a filler) less its
+    # optional tokens is empty, a run of the empty hypothesis: COR.
+    ref = '<E-D-1> :=\n  A: "Glen [uh] Bunting"\n'
+    assert cats(run(ref, '<E-D-1> :=\n  A: "um"\n', content="noisy")) == ["COR"]
+    # against a minimal string with a word in it the same hypothesis is wrong
+    ref_word = '<E-D-1> :=\n  A: "Glen [Bunting]"\n'
+    assert cats(run(ref_word, '<E-D-1> :=\n  A: "um"\n', content="noisy")) == ["INC"]
+
+
+def test_empty_run_counts_when_many_instances_are_mapped():
+    # 5 x 5 instances of one type: only pairs sharing a key are counted before the F = 0 pairs.
+    # R3 (minimal string `uh`) with H1 (`uh` only) is the one COR pair, F = 1: it must be chosen
+    # first, so H1 maps to R3 and there is exactly one COR.
+    refs = "".join(f'<E-D-{i}> :=\n  A: "{"Glen [uh] Bunting" if i == 3 else f"x{i}"}"\n' for i in range(1, 6))
+    hyps = "".join(f'<E-D-{i}> :=\n  A: "{"uh" if i == 1 else f"y{i}"}"\n' for i in range(1, 6))
+    result = run(refs, hyps, content="noisy")
+    assert ("<E-D-3>", "<E-D-1>") in [(r, h) for r, h, _ in result.instance_pairs()]
+    assert cats(result).count("COR") == 1

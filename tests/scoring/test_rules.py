@@ -272,3 +272,54 @@ def test_cycle_in_type_pointer_graph_is_an_error():
     ref = "<A-D-1> :=\n  P: <B-D-1>\n<B-D-1> :=\n  Q: <A-D-1>\n"
     with pytest.raises(InputError, match="cycle"):
         run(ref, "")
+
+
+# ----------------------------------------------------------------------------
+# Rules the scoring specification v1.1 pinned down (issue #15): unmapped reference instances, a missing slot against alternatives, substrings
+# ----------------------------------------------------------------------------
+
+
+# Unmapped reference instances, a missing slot against alternatives, substrings (kept)
+
+
+def test_unmapped_reference_instance_opt_rem_and_opt_over_rem():
+    ref = (
+        "<T-D-1> :=\n"
+        '  A: "x"\n'  # plain slot: MIS
+        "  B: <EV-D-1>\n"  # pointer to an unmapped optional instance: REM
+        "  C: ? <EV-D-1>\n"  # optional slot and such a pointer: OPT wins over REM
+        '  D: ? "y"\n'  # optional slot: OPT
+        "<EV-D-1> :=\n"
+        "  OBJ_STATUS: OPTIONAL\n"
+        '  W: "w"\n'  # an unmapped optional instance gives nothing at all
+    )
+    hyp = '<Z-D-1> :=\n  Q: "q"\n'  # another type: nothing maps; its point is SPU
+    result = run(ref, hyp)
+    assert sorted((p.slot, p.category) for p in result.points) == [
+        ("A", "MIS"),
+        ("B", "REM"),
+        ("C", "OPT"),
+        ("D", "OPT"),
+        ("Q", "SPU"),
+    ]
+
+
+def test_missing_hypothesis_slot_is_charged_against_the_cheapest_alternative():
+    # alternative 1 has two fills (2 MIS), alternative 2 one fill (1 MIS): the fewest errors win
+    ref = '<E-D-1> :=\n  A: "x"\n  S: "p"\n     "q"\n   / "r"\n'
+    hyp = '<E-D-1> :=\n  A: "x"\n'
+    result = run(ref, hyp)
+    assert sorted((p.slot, p.category) for p in result.points) == [("A", "COR"), ("S", "MIS")]
+    [missed] = [p for p in result.points if p.slot == "S"]
+    assert (missed.as_dict()["ref"]["fill"], missed.as_dict()["ref"]["line"]) == ('"r"', 5)
+    # equal errors: the earliest alternative
+    tied = run('<E-D-1> :=\n  A: "x"\n  S: "p"\n   / "r"\n', hyp)
+    [missed] = [p for p in tied.points if p.slot == "S"]
+    assert missed.as_dict()["ref"]["fill"] == '"p"'
+
+
+def test_clean_content_compares_character_substrings():
+    # `ian team` is a character substring of `egyptian team` (not word-bounded) and contains `team`
+    ref = '<E-D-1> :=\n  A: "Egyptian [team]"\n'
+    assert cats(run(ref, '<E-D-1> :=\n  A: "ian team"\n')) == ["COR"]
+    assert cats(run(ref, '<E-D-1> :=\n  A: "gyptian tea"\n')) == ["INC"]  # lacks the minimal `team`

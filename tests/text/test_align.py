@@ -473,3 +473,65 @@ def test_only_the_package_module_writes_numba_cache(monkeypatch) -> None:
     spec.loader.exec_module(copy)
     assert type(copy._kernels().band._cache).__name__ == "NullCache"
     assert type(kernels._kernels().band._cache).__name__ != "NullCache"
+
+
+# ----------------------------------------------------------------------------
+# Rules the scoring specification v1.1 pinned down (issue #15): alignment costs and the tie rule
+# ----------------------------------------------------------------------------
+
+
+# Alignment costs and the tie rule (kept) -----------------------------------------
+
+
+MAT, SUB, DEL, INS = MATCH, SUBSTITUTION, DELETION, INSERTION
+
+
+def _columns(ref: str, hyp: str):
+    r, h = ref.split(), hyp.split()
+    a = align_words(r, h)
+    cols = [
+        (r[i] if i >= 0 else "", h[j] if j >= 0 else "", k)
+        for i, j, k in zip(a.ref_index.tolist(), a.hyp_index.tolist(), a.kinds.tolist(), strict=True)
+    ]
+    return cols, a.cost
+
+
+def test_substitution_costs_on_the_hundredths_scale():
+    assert substitution_cost("heart", "heart") == 0
+    assert substitution_cost("h-", "heart") == 100  # fragment whose stem `h` prefixes the word
+    # heart/part: lev 2 (h->p, drop e), max length 5: 200 + 200*2/5 = 280
+    assert substitution_cost("heart", "part") == 280
+    # the/a: lev 3, max 3: 200 + 200 = 400; h-/a: `h` does not prefix `a`, lev 2, max 2: 400
+    assert substitution_cost("the", "a") == 400 and substitution_cost("h-", "a") == 400
+    # one letter differs in 16: 200 * 1/16 = 12.5, rounded half up to 13 (not to the even 12)
+    assert substitution_cost("abcdefghijklmnop", "abcdefghijklmnoq") == 213
+    assert substitution_cost("-", "a") == 400  # `-` alone is not a fragment: lev 1, max 1 -> 200 + 200
+
+
+def test_general_motors_figure():
+    # THE/A 400 + H- deleted 300 + HEART/PART 280 = 980. The other path of the same cost
+    # (THE deleted 300 + H-/A 400 + HEART/PART 280 = 980) loses the tie: tracing back from the
+    # end, at (the h-, a) a deletion (of h-) and the diagonal (h-/a) both cost 700, and the
+    # deletion is preferred.
+    cols, cost = _columns("the h- heart of general motors", "a part of general motors")
+    assert cost == 980
+    assert cols == [
+        ("the", "a", SUB),
+        ("h-", "", DEL),
+        ("heart", "part", SUB),
+        ("of", "of", MAT),
+        ("general", "general", MAT),
+        ("motors", "motors", MAT),
+    ]
+    assert [c for c, (_, h, _) in enumerate(cols) if h in ("general", "motors")] == [4, 5]  # ##4#5#
+
+
+def test_tie_between_two_equal_cost_paths():
+    # ref x y, hyp z: `x/z + y deleted` and `x deleted + y/z` both cost 400 + 300 = 700.
+    # From the end (y, z): deletion of y (cost(x, z) 400 + 300) ties the diagonal y/z
+    # (cost(x, -) 300 + 400); deletion first: y is deleted, x/z substituted.
+    cols, cost = _columns("x y", "z")
+    assert cost == 700 and cols == [("x", "z", SUB), ("y", "", DEL)]
+    # ref z, hyp x y: insertion of y ties the diagonal z/y; insertion before the diagonal.
+    cols, cost = _columns("z", "x y")
+    assert cost == 700 and cols == [("z", "x", SUB), ("", "y", INS)]

@@ -9,15 +9,25 @@ counts.
 
 from __future__ import annotations
 
+import json
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
+from hub4eval.api import score as score_sets
+from hub4eval.api import texts_differ
+from hub4eval.cli import app
+from hub4eval.config import ScoreConfig
+from hub4eval.errors import InputError
 from hub4eval.io.corpus import parse_corpus, read_corpus
-from hub4eval.io.templettes import read_templates
+from hub4eval.io.templettes import parse_templates, read_templates
 from hub4eval.model import Extent, TextFill
 from hub4eval.text.columns import align_corpora, document_tokens
 from hub4eval.text.glm import default_glm
 from tests.support import EXAMPLES
+from tests.support.scoring import cats
 
 # The procedure's texts. Its documents have no identifier element; ours put
 # <DOCNO> at the end (and make it non-extractable) so that every character
@@ -433,3 +443,210 @@ def test_column_space_is_the_first_document_alignment_of_the_docid():
         for docid in ("A", "B", "C", None, "Z"):
             first = next((n for n, pair in enumerate(docids) if pair[side] == docid), None)
             assert alignment.column_space(docid, reference=reference) == first, (docid, reference)
+
+
+# ----------------------------------------------------------------------------
+# Corpora aligned, character extents mapped to columns: small cases
+# §7: corpora aligned, character extents mapped to columns.
+# ----------------------------------------------------------------------------
+
+# The procedure's example; DOCNO is made non-extractable so that the columns are
+# exactly the procedure's (its example has no identifier element).
+REF = "<DOC><DOCNO> D </DOCNO> The h- heart of General Motors </DOC>"
+HYP = "<DOC><DOCNO> D </DOCNO> A part of General Motors       </DOC>"
+HIDE = ("ANNOTATION", "DOCNO")
+
+
+def _gm(text: str) -> Extent:
+    start = text.index("General Motors")
+    return Extent(start, start + len("General Motors"))
+
+
+def test_general_motors_example_gives_4_5_on_both_sides():
+    ref = parse_corpus(REF, "r", non_extractable=HIDE)
+    hyp = parse_corpus(HYP, "h", non_extractable=HIDE)
+    alignment = align_corpora(ref, hyp)
+    [doc] = alignment.documents
+    assert doc.rows() == [
+        ("the", "a", 1),
+        ("h-", "", 2),
+        ("heart", "part", 1),
+        ("of", "of", 0),
+        ("general", "general", 0),
+        ("motors", "motors", 0),
+    ]
+    assert alignment.ref_extent("D", _gm(REF)) == Extent(4, 5)
+    assert alignment.hyp_extent("D", _gm(HYP)) == Extent(4, 5)
+    assert alignment.wer_summary()["wer"] == 3 / 6
+
+
+def test_extent_touching_no_word_maps_to_none():
+    ref = parse_corpus(REF, "r", non_extractable=HIDE)
+    alignment = align_corpora(ref, parse_corpus(HYP, "h", non_extractable=HIDE))
+    blank = REF.index("Motors") + len("Motors") + 1
+    assert alignment.ref_extent("D", Extent(blank, blank + 1)) is None
+    # a partial word touches the word
+    assert alignment.ref_extent("D", Extent(_gm(REF).start + 2, _gm(REF).start + 3)) == Extent(4, 4)
+
+
+def test_unsegmented_hypothesis_like_segmented_one():
+    ref = parse_corpus(REF + "\n" + REF.replace(" D ", " E ").replace("General", "Ford"), "r", non_extractable=HIDE)
+    seg = align_corpora(
+        ref, parse_corpus(HYP + "\n" + HYP.replace(" D ", " E ").replace("General", "Ford"), "h", non_extractable=HIDE)
+    )
+    raw = " A part of General Motors\n A part of Ford Motors\n"
+    unseg = align_corpora(ref, parse_corpus(raw, "asr"))
+    assert unseg.unsegmented and not seg.unsegmented
+    assert seg.ref_extent("D", _gm(REF)) == Extent(4, 5)
+    assert unseg.ref_extent("D", _gm(REF)) == Extent(4, 5)
+    # second document: same relative columns, shifted by the first document's 6 columns
+    e_ref = REF.replace("General", "Ford")
+    start = e_ref.index("Ford Motors")
+    assert unseg.ref_extent("E", Extent(start, start + 11)) == Extent(10, 11)
+    hyp_start = raw.index("Ford Motors")
+    assert unseg.hyp_extent(None, Extent(hyp_start, hyp_start + 11)) == Extent(10, 11)
+    assert unseg.document_extent("D") == Extent(0, 5)
+    assert unseg.document_extent("E") == Extent(6, 11)
+
+
+def test_documents_on_one_side_are_reported():
+    ref = parse_corpus(REF + REF.replace(" D ", " X "), "r.sgml", non_extractable=HIDE)
+    hyp = parse_corpus(HYP + HYP.replace(" D ", " Y "), "h.sgml", non_extractable=HIDE)
+    alignment = align_corpora(ref, hyp)
+    assert [str(w) for w in alignment.warnings] == [
+        "r.sgml: warning: document X of the reference text is not in the hypothesis text",
+        "h.sgml: warning: document Y of the hypothesis text is not in the reference text",
+    ]
+    assert alignment.document_extent("X") == Extent(0, 5)  # aligned against nothing: deletions
+    assert alignment.wer_summary()["deletions"] == 1 + 6
+
+
+# ----------------------------------------------------------------------------
+# Rules the scoring specification v1.1 pinned down (issue #15): only the spoken element is aligned; when texts differ
+# ----------------------------------------------------------------------------
+
+runner = CliRunner()
+
+
+def _write(tmp_path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+# Spoken text: only the text inside <TEXT> is aligned and counted in WER -----------
+
+
+STORY = (
+    "<DOC>\n<DOCNO> D1 </DOCNO>\n<DOCTYPE> NEWS STORY </DOCTYPE>\n<DATE_TIME> 01/20/1998 19:00 </DATE_TIME>\n"
+    "<TEXT>\nBrazil beat Chile\n</TEXT>\n</DOC>\n"
+)
+
+
+def test_header_elements_are_not_aligned_against_an_unsegmented_hypothesis():
+    # Spoken: `brazil beat chile` (3 words). Header words (D1, NEWS STORY, the date) are not
+    # reference words: nothing is deleted, WER = 0 (v1.0 counted 6 header words as deletions).
+    alignment = align_corpora(parse_corpus(STORY, "r.sgml"), parse_corpus("brazil beat chile\n", "h.txt"), glm=None)
+    assert alignment.wer_summary()["ref_words"] == 3
+    assert alignment.wer_summary()["errors"] == 0
+
+
+def test_header_elements_are_not_aligned_in_segmented_mode_either():
+    hyp = "<DOC>\n<DOCNO> D1 </DOCNO>\n<TEXT>\nbrazil beat chile\n</TEXT>\n</DOC>\n"
+    alignment = align_corpora(parse_corpus(STORY, "r.sgml"), parse_corpus(hyp, "h.sgml"), glm=None)
+    # reference: 3 spoken words; the hypothesis's DOCNO is outside its <TEXT> too
+    assert alignment.wer_summary() == {
+        **alignment.wer_summary(),
+        "ref_words": 3,
+        "hyp_words": 3,
+        "matches": 3,
+        "errors": 0,
+    }
+
+
+def test_a_document_without_the_spoken_element_is_all_spoken():
+    # no <TEXT>: the DOCNO text `D1` is spoken too, so the reference has 4 words and the
+    # hypothesis without it deletes one.
+    ref = "<DOC>\n<DOCNO> D1 </DOCNO>\nBrazil beat Chile\n</DOC>\n"
+    alignment = align_corpora(parse_corpus(ref, "r.sgml"), parse_corpus("brazil beat chile", "h.txt"), glm=None)
+    assert (alignment.wer_summary()["ref_words"], alignment.wer_summary()["deletions"]) == (4, 1)
+
+
+def test_spoken_element_option_is_in_the_signature_and_changes_the_words(tmp_path):
+    ref = _write(tmp_path, "r.sgml", STORY)
+    hyp = _write(tmp_path, "h.txt", "brazil beat chile\n")
+    default = json.loads(runner.invoke(app, ["align", ref, hyp, "--glm", "none", "--json", "-"]).stdout)
+    dated = runner.invoke(app, ["align", ref, hyp, "--glm", "none", "--spoken-element", "DATE_TIME", "--json", "-"])
+    assert dated.exit_code == 0, dated.output
+    # spoken is now `01/20/1998 19:00` -> tokens 01 20 1998 19 00 (5 words), none of them said
+    assert default["summary"]["ref_words"] == 3
+    assert json.loads(dated.stdout)["summary"]["ref_words"] == 5
+    assert "spoken_element:TEXT" in ScoreConfig().signature(version="x")
+    assert "spoken_element:DATE_TIME" in ScoreConfig(spoken_element="DATE_TIME").signature(version="x")
+
+
+def test_library_corpus_follows_the_configs_spoken_element():
+    start = STORY.index("Brazil")
+    ref_tpl = parse_templates(f'<E-D1-1> :=\n  A: "Brazil" ##{start}#{start + 6}#\n', "r.tpl", role="reference")
+    hyp_tpl = parse_templates('<E-asr-1> :=\n  A: "brazil" ##0#6#\n', "h.tpl", role="hypothesis")
+    ref_corpus = parse_corpus(STORY, "r.sgml")
+    hyp_corpus = parse_corpus("brazil beat chile\n", "h.txt")
+    result = score_sets(ref_tpl, hyp_tpl, ref_corpus=ref_corpus, hyp_corpus=hyp_corpus)
+    assert result.wer["ref_words"] == 3 and cats(result) == ["COR", "COR"]
+    other = score_sets(
+        ref_tpl,
+        hyp_tpl,
+        ref_corpus=ref_corpus,
+        hyp_corpus=hyp_corpus,
+        config=ScoreConfig(spoken_element="DOCTYPE"),
+    )
+    # spoken is now `NEWS STORY` only: `Brazil` has no column, its extent matches nothing
+    assert other.wer["ref_words"] == 2
+    assert "spoken_element:DOCTYPE" in other.signature
+
+
+def test_reference_extent_in_a_header_element_matches_nothing_when_texts_differ():
+    # the fill's extent covers `NEWS STORY` inside <DOCTYPE>: not spoken, no column: extent INC
+    start = STORY.index("NEWS STORY")
+    ref_tpl = parse_templates(f'<E-D1-1> :=\n  A: "news story" ##{start}#{start + 10}#\n', "r.tpl", role="reference")
+    hyp_text = "<DOC>\n<DOCNO> D1 </DOCNO>\n<TEXT>\nnews story brazil beat chile\n</TEXT>\n</DOC>\n"
+    at = hyp_text.index("news story")
+    hyp_tpl = parse_templates(f'<E-D1-1> :=\n  A: "news story" ##{at}#{at + 10}#\n', "h.tpl", role="hypothesis")
+    result = score_sets(
+        ref_tpl, hyp_tpl, ref_corpus=parse_corpus(STORY, "r.sgml"), hyp_corpus=parse_corpus(hyp_text, "h.sgml")
+    )
+    assert [(p.kind, p.category) for p in result.points] == [("content", "COR"), ("extent", "INC")]
+
+
+def test_unclosed_spoken_element_is_an_input_error():
+    text = "<DOC>\n<DOCNO> D1 </DOCNO>\n<TEXT>\nBrazil beat Chile\n</DOC>\n"
+    with pytest.raises(InputError) as caught:
+        parse_corpus(text, "r.sgml")
+    assert (caught.value.line, caught.value.column) == (3, 1)
+    assert "<TEXT> element is not closed" in str(caught.value)
+
+
+# When texts differ: only (DOCID, document text) and the segmentation count ----
+
+
+def test_blank_lines_around_documents_do_not_make_texts_differ():
+    plain = parse_corpus(STORY, "a.sgml")
+    spaced = parse_corpus("\n\n\n" + STORY + "\n\n", "b.sgml")
+    assert not texts_differ(plain, spaced)
+    changed = parse_corpus(STORY.replace("Chile", "Chili"), "c.sgml")
+    assert texts_differ(plain, changed)
+    renamed = parse_corpus(STORY.replace("D1", "D2"), "d.sgml")
+    assert texts_differ(plain, renamed)
+
+
+def test_blank_lines_before_the_first_document_score_as_the_same_text(tmp_path):
+    start = STORY.index("Brazil")
+    ref = _write(tmp_path, "r.tpl", f'<E-D1-1> :=\n  A: "Brazil" ##{start}#{start + 6}#\n')
+    hyp = _write(tmp_path, "h.tpl", f'<E-D1-1> :=\n  A: "brazil" ##{start}#{start + 6}#\n')
+    a = _write(tmp_path, "a.sgml", STORY)
+    b = _write(tmp_path, "b.sgml", "\n\n" + STORY)
+    result = runner.invoke(app, ["score", ref, hyp, "--ref-text", a, "--hyp-text", b, "--json", "-"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert "texts:same" in data["signature"]
+    assert data["summary"]["COR"] == 2

@@ -712,7 +712,7 @@ def _run_tests(work: Path, files: list[str], module_file: str, timeout: float, v
                 "-p",
                 "no:cacheprovider",
                 "-m",
-                "not fuzz and not slow",
+                "not fuzz",  # slow tests of a module's list run too: the list was chosen with them
                 "--doctest-modules",
                 module_file,
                 *files,

@@ -70,6 +70,7 @@ BLOCK_TEST_ONLY = (
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["score", "align"])
 def test_runs_without_the_test_only_packages(command, tmp_path):
     """jiwer and rapidfuzz are test extras: a scoring run and an alignment never import them."""

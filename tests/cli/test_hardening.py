@@ -373,6 +373,7 @@ def _damage(directory: Path, how: str) -> int:
     return damaged
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["garbage index", "garbage data", "truncated files", "flipped bits"])
 def test_a_damaged_numba_cache_is_rebuilt_with_one_warning(numba_cache, tmp_path, how):
     """Was: garbage in the cached .nbi/.nbc files made every run fail (`internal

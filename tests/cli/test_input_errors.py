@@ -835,6 +835,7 @@ def run_module(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "name", ["duplicate header", "non-UTF-8 bytes", "unknown --compare", "GLM header line that cannot be read"]
 )

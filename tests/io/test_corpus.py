@@ -251,6 +251,7 @@ def _documents(draw):
     return ids, pieces
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(_documents())
 def test_extractable_spans_match_a_model(case):
@@ -273,6 +274,7 @@ def test_extractable_spans_match_a_model(case):
 # ------------------------------------------------------------ speed
 
 
+@pytest.mark.slow
 def test_ten_megabytes_parse_in_linear_time():
     words = " ".join(["the", "cup", "<time sec=1.0>", "Égypte,", "2-0"] * 20)
     one = f"<DOC>\n<DOCNO> D{{}} </DOCNO>\n<TEXT>\n{words}\n<ANNOTATION> x </ANNOTATION>\n</TEXT>\n</DOC>\n"
@@ -294,6 +296,7 @@ def test_ten_megabytes_parse_in_linear_time():
     assert large_time < 60 * max(small_time, 0.01)
 
 
+@pytest.mark.slow
 def test_long_unsegmented_stream_is_fast():
     text = "".join(f"<time sec={i}> word{i % 97} and more words here\n" for i in range(200_000))
     began = time.process_time()

@@ -162,6 +162,7 @@ def _warnings(warnings: list[InputWarning]) -> list[tuple[Any, ...]]:
     return [(w.message, w.line, w.column) for w in warnings]
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(templette_texts(), st.sampled_from(["reference", "hypothesis"]))
 def test_both_grammars_accept_the_same_files_with_the_same_result(text: str, role: str) -> None:
@@ -174,6 +175,7 @@ _any_text = st.lists(
 ).map("".join)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(_any_text, st.sampled_from(["reference", "hypothesis"]))
 def test_both_grammars_agree_on_any_text(text: str, role: str) -> None:
@@ -197,6 +199,7 @@ def _by_the_parser(source: str) -> list[Any]:
     return list(tree.children)  # type: ignore[union-attr]
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(st.one_of(templette_texts(), _any_text))
 def test_the_lexer_alone_reads_the_instance_level_grammar_as_its_parser_does(text: str) -> None:
@@ -355,6 +358,7 @@ def usual_texts(draw: st.DrawFn) -> str:
     return newline.join(lines) + draw(st.sampled_from(["", "\n"]))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(usual_texts(), st.sampled_from(["reference", "hypothesis"]))
 def test_the_short_cut_for_usual_lines_reads_them_as_the_tokens_do(text: str, role: str) -> None:
@@ -475,6 +479,7 @@ def _usual_file_reading(text: str, role: str) -> tuple[Any, ...] | None:
     return ("accepted", _positions(instances), [])
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(st.one_of(usual_texts(), templette_texts(), _any_text), st.sampled_from(["reference", "hypothesis"]))
 def test_a_file_the_usual_reading_accepts_is_read_so_by_the_grammar(text: str, role: str) -> None:
@@ -513,6 +518,7 @@ def strictly_usual_texts(draw: st.DrawFn) -> str:
     return "".join(line + newline for line in lines)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(strictly_usual_texts(), st.sampled_from(["reference", "hypothesis"]))
 def test_a_file_of_usual_lines_is_read_by_the_short_cut_as_the_grammar_reads_it(text: str, role: str) -> None:

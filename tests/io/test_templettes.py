@@ -488,6 +488,7 @@ def template_sets(draw: st.DrawFn) -> TemplateSet:
     return TemplateSet(isets, role=role)  # type: ignore[arg-type]
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(template_sets())
 def test_write_then_parse_round_trips(tset: TemplateSet) -> None:

@@ -167,6 +167,7 @@ random_pairs = st.tuples(
 )
 
 
+@pytest.mark.slow
 @QUICK
 @given(random_pairs)
 def test_random_valid_sets_always_score(pair) -> None:
@@ -250,6 +251,7 @@ template_mutations = st.sampled_from(["ref.tpl", "hyp.tpl"]).flatmap(
 )
 
 
+@pytest.mark.slow
 @QUICK
 @given(template_mutations)
 def test_mutated_sample_templates(case) -> None:
@@ -268,6 +270,7 @@ any_mutation = st.sampled_from(["ref.tpl", "hyp.tpl", "text.sgml"]).flatmap(
 )
 
 
+@pytest.mark.slow
 @needs_corpus
 @QUICK
 @given(any_mutation)
@@ -299,6 +302,7 @@ def _score_mutated_set(case) -> None:
         run(["score", str(directory / "ref.tpl"), str(directory / "hyp.tpl"), "--json", "-"], kind="mutated")
 
 
+@pytest.mark.slow
 @QUICK
 @given(mutated_written_set())
 def test_mutated_random_sets(case) -> None:
@@ -585,6 +589,7 @@ def _run_failing_output(case) -> None:
         assert stderr == "" or all("warning" in line for line in stderr.splitlines()), stderr
 
 
+@pytest.mark.slow
 @settings(max_examples=6, deadline=None)
 @given(failing_outputs())
 def test_outputs_that_fail_are_one_line_or_quiet(case) -> None:

@@ -118,6 +118,7 @@ def reorderings(draw):
     return ref, hyp, list(ref_order), list(hyp_order), draw(compare_modes)
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(reorderings())
 def test_reordering_instance_sets_changes_nothing(case) -> None:
@@ -173,6 +174,7 @@ def noisy_files(draw):
     return ref, hyp, draw(with_noise(ref)), draw(with_noise(hyp))
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(noisy_files())
 def test_blank_lines_and_comments_change_nothing(case) -> None:
@@ -235,6 +237,7 @@ def renumberings(draw):
     return ref, hyp, draw(numberings(ref)), draw(numberings(hyp)), draw(compare_modes)
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(renumberings())
 def test_consistent_renumbering_changes_nothing(case) -> None:
@@ -347,6 +350,7 @@ def swappable(draw):
     return a, b, draw(st.sampled_from(["content", "both"]))
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(swappable())
 def test_swapping_reference_and_hypothesis_swaps_recall_and_precision(case) -> None:
@@ -426,6 +430,7 @@ def random_pair(seed: int) -> tuple[str, str]:
     return file(False), file(True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("example", ["sample", "clean", "random", "aligned"])
 def test_json_is_byte_identical_across_hash_seeds(example: str, tmp_path: Path) -> None:
     if example == "aligned":
@@ -458,6 +463,7 @@ def test_json_is_byte_identical_across_hash_seeds(example: str, tmp_path: Path) 
         assert 0 < data["summary"]["COR"] < data["summary"]["POS"]
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(template_sets(reference=True), hypotheses)
 def test_json_is_byte_identical_across_runs(ref, hyp) -> None:
@@ -473,6 +479,7 @@ def test_json_is_byte_identical_across_runs(ref, hyp) -> None:
 # ----------------------------------------------------------------- identity
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(template_sets(reference=True), st.sampled_from(["both", "content"]))
 def test_a_hypothesis_copying_the_reference_is_perfect(ref, compare) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -18,6 +19,7 @@ def _single_alternative_no_brackets(tset: TemplateSet) -> TemplateSet:
     return replace(as_hypothesis(tset), role="reference")
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(template_sets(reference=True))
 def test_scoring_a_set_against_itself_is_perfect(tset):
@@ -30,6 +32,7 @@ def test_scoring_a_set_against_itself_is_perfect(tset):
         assert total.metrics()["F"] == 1.0
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(template_sets(reference=True), template_sets(reference=False))
 def test_pos_and_act_count_the_reference_and_hypothesis_sides(ref, hyp):
@@ -65,6 +68,7 @@ def _hyp_fill_deletions(hyp: TemplateSet):
                     )
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(
     template_sets(reference=True, max_events=1, pointers=False),

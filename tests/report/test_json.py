@@ -32,6 +32,7 @@ def _streamed(result) -> dict:
     return json.loads(text)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(template_sets(reference=True), template_sets(reference=False))
 def test_streamed_json_equals_the_result_object(ref, hyp):

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -275,6 +276,7 @@ def test_cli_explain_cause_filter_and_its_errors():
     assert same.exit_code == 2 and "--cause needs two different texts" in same.output
 
 
+@pytest.mark.slow
 def test_project_command_writes_a_valid_hypothesis_that_scores_as_the_ceiling(tmp_path):
     output = tmp_path / "ceiling.tpl"
     run = [sys.executable, "-m", "hub4eval"]
@@ -354,6 +356,7 @@ def test_the_ceiling_reuses_the_systems_alignment_and_wer(monkeypatch):
     assert result.ceiling.wer == result.wer
 
 
+@pytest.mark.slow
 def test_project_reads_the_hypothesis_text_in_the_format_given(tmp_path):
     """`project --hyp-text-format trn` reads a trn file whatever its name, as its extension would."""
     lines = (ASR / "asr_unsegmented.sgml").read_text().splitlines()
@@ -586,3 +589,78 @@ def test_points_of_an_aligned_run_name_both_fills() -> None:
     assert (category, ref_at, hyp_at.fill, cause) == ("SPU", None, '"boris"', "extraction")
     category, ref_at, hyp_at, cause = by_slot["LOCATION", "content"]
     assert (category, ref_at.fill, hyp_at, cause) == ("MIS", '"melbourne"', None, "extraction")
+
+
+# Paths an independent mutation audit found untested --------------------------------------
+
+
+def test_entity_wer_leaves_out_a_hypothesis_document_the_reference_lacks() -> None:
+    """D3 is only in the hypothesis: its instance set has no reference set, so entity WER
+    counts D1's fill alone (2 words, both heard right), and D3's spurious fill is the
+    recognizer's, noted as heard where nothing was said."""
+    ref_text = _named_doc("D1", WORDS)
+    hyp_text = _named_doc("D1", WORDS) + _named_doc("D3", ["boris", "becker", "won"])
+    ref = {"EVENT-D1-1": {"WINNER": _fill(ref_text, "D1", "martina hingis")}}
+    hyp = {
+        "EVENT-D1-1": {"WINNER": _fill(hyp_text, "D1", "martina hingis")},
+        "EVENT-D3-1": {"WINNER": _fill(hyp_text, "D3", "boris becker")},
+    }
+    result = _score_instances(ref_text, hyp_text, ref, hyp)
+    entity = result.entity_wer
+    expected = {"ref_words": 2, "hyp_words": 2, "matches": 2, "substitutions": 0, "deletions": 0, "insertions": 0}
+    assert entity["summary"] == {**expected, "errors": 0, "wer": 0.0}
+    assert entity["by_slot"] == {"EVENT.WINNER": {**expected, "errors": 0, "wer": 0.0}}
+    notes = [row.cause_note for row in explain(result, causes=["recognition"]) if row.point.docid == "D3"]
+    assert notes == ["the recognizer heard `boris` where nothing was said; heard `becker` where nothing was said"] * 2
+
+
+def test_a_scored_fill_in_a_header_element_is_an_extraction_error_and_not_in_entity_wer() -> None:
+    """DOC_NR scored (no slot left unscored): its extent covers `D1` inside <DOCNO>, which is
+    not spoken, so it touches no aligned word. Its MIS points are extraction errors with no
+    note, and entity WER holds WINNER only (`martina hinges` heard for `martina hingis`:
+    1 substitution in 2 words)."""
+    ref_text = _named_doc("D1", WORDS)
+    hyp_text = _named_doc("D1", WORDS[:3] + ["hinges"] + WORDS[4:])
+    docno = ref_text.index("D1")
+    ref = {"EVENT-D1-1": {"DOC_NR": f'"D1" ##{docno}#{docno + 2}#', "WINNER": _fill(ref_text, "D1", "martina hingis")}}
+    hyp = {"EVENT-D1-1": {"WINNER": _fill(hyp_text, "D1", "martina hinges")}}
+    result = score(
+        parse_templates(_instance_templates(ref), "ref.tpl", role="reference"),
+        parse_templates(_instance_templates(hyp), "hyp.tpl", role="hypothesis"),
+        ref_corpus=parse_corpus(ref_text, "ref.sgml"),
+        hyp_corpus=parse_corpus(hyp_text, "hyp.sgml"),
+        config=ScoreConfig(unscored_slots=()),
+        ceiling=False,
+    )
+    assert _causes(result) == {
+        ("DOC_NR", "content", "MIS", "extraction"),
+        ("DOC_NR", "extent", "MIS", "extraction"),
+        ("WINNER", "content", "INC", "recognition"),
+    }
+    assert [row.cause_note for row in explain(result) if row.point.slot == "DOC_NR"] == ["", ""]
+    entity = result.entity_wer
+    assert list(entity["by_slot"]) == ["EVENT.WINNER"]
+    summary = entity["summary"]
+    assert (summary["ref_words"], summary["substitutions"], summary["errors"], summary["wer"]) == (2, 1, 1, 1 / 2)
+
+
+def test_the_note_of_a_hallucinated_fill_leaves_out_a_word_deleted_inside_it() -> None:
+    """`conchita maria martinez` said, `conchitta martines` heard: the aligner pairs the outer
+    words and deletes `maria`, a column inside the spurious fill's columns. Its note names
+    what was heard for what; the deleted word was not heard, so it is not listed."""
+    ref_words = WORDS[:6] + ["maria"] + WORDS[6:]
+    hyp_words = WORDS[:5] + ["conchitta", "martines"] + WORDS[7:]
+    ref_text, hyp_text = _named_doc("D1", ref_words), _named_doc("D1", hyp_words)
+    ref = {"EVENT-D1-1": {"WINNER": _fill(ref_text, "D1", "martina hingis")}}
+    hyp = {
+        "EVENT-D1-1": {
+            "WINNER": _fill(hyp_text, "D1", "martina hingis"),
+            "LOSER": _fill(hyp_text, "D1", "conchitta martines"),
+        }
+    }
+    result = _score_instances(ref_text, hyp_text, ref, hyp)
+    document = result.alignment.documents[result.alignment.column_space("D1", reference=False)]
+    rows = document.rows(slice(0, len(ref_words)))
+    assert [(r, h) for r, h, _ in rows[5:8]] == [("conchita", "conchitta"), ("maria", ""), ("martinez", "martines")]
+    notes = [row.cause_note for row in explain(result, causes=["recognition"]) if row.point.slot == "LOSER"]
+    assert notes == ["the recognizer heard `conchitta` for `conchita`; heard `martines` for `martinez`"] * 2

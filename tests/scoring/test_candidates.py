@@ -113,6 +113,7 @@ def hypothesis_fills_like(draw, refs: list[TextFill]) -> TextFill:
     return TextFill(content, ((0, len(content)),), extents, extents)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(st.lists(reference_fills(), min_size=1, max_size=4), st.data())
 def test_a_fill_pair_with_a_cor_point_shares_a_key(glm_apply, refs, data):
@@ -184,6 +185,7 @@ counts = st.builds(
 )
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(
     st.integers(1, 5),
@@ -250,6 +252,7 @@ def _scored(ref, hyp, config, all_pairs, monkeypatch):
     return json.dumps(score(ref, hyp, config=config).to_json(), sort_keys=True)
 
 
+@pytest.mark.slow
 @settings(
     max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
 )

@@ -25,6 +25,7 @@ from hub4eval.scoring.verdicts import TextComparison, extent_status
 KEYS = st.sampled_from([("c", "S", "a"), ("c", "S", "b"), ("c", "T", "a"), ("x", "S", 1), WILDCARD])
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.lists(KEYS, max_size=4), max_size=5), st.lists(st.lists(KEYS, max_size=4), max_size=5))
 def test_sharing_pairs_are_the_pairs_that_share_a_key_or_a_reference_wildcard(ref_keys, hyp_keys):

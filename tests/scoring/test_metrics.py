@@ -269,3 +269,11 @@ def test_bootstrap_f_has_no_nan_for_huge_or_tiny_beta():
     for beta, first in ((1e200, 1 / 3), (1e-300, 1 / 2)):  # the recall and precision limits
         f = _metrics(sums, beta)["F"]
         assert f[0] == first and f[1] == 0.0 and np.isnan(f[2])
+
+
+def test_counts_add_only_to_counts_and_to_the_zero_sum_starts_from():
+    # __radd__ exists for sum(), which starts from 0; any other number is a mistake
+    assert 0 + Counts(cor=1) == Counts(cor=1)
+    assert sum([Counts(cor=1), Counts(inc=2)]) == Counts(cor=1, inc=2)
+    with pytest.raises(TypeError):
+        1 + Counts(cor=1)  # noqa: B018

@@ -176,6 +176,7 @@ def test_custom_fillers_are_case_insensitive() -> None:
     assert noisy_content_correct(ref, [ref], hyp, frozenset({"You", "KNOW"}))[0]
 
 
+@pytest.mark.slow
 def test_long_fill_is_fast() -> None:
     """2,000 fillers to skip in a 4,000-token reference: the dynamic program is
     O(len(ref) * len(hyp)), about 1 s here for both calls on a shared 2-core machine;
@@ -221,6 +222,7 @@ def _plain(tokens: tuple[Token, ...] | list[Token]) -> tuple[Token, ...]:
     return tuple(Token(t.text, 10 * k, 10 * k + len(t.text)) for k, t in enumerate(tokens))
 
 
+@pytest.mark.slow
 @given(reference_tokens(), st.data())
 def test_reference_without_some_optional_tokens_is_correct(ref: tuple[Token, ...], data: st.DataObject) -> None:
     keep = [not is_optional_reference(t) or data.draw(st.booleans(), label=f"keep {t.text}") for t in ref]
@@ -229,6 +231,7 @@ def test_reference_without_some_optional_tokens_is_correct(ref: tuple[Token, ...
     assert correct, reason
 
 
+@pytest.mark.slow
 @given(reference_tokens(), st.data())
 def test_an_extra_word_makes_it_incorrect(ref: tuple[Token, ...], data: st.DataObject) -> None:
     hyp = [t for t in ref if not is_optional_reference(t)]
@@ -261,6 +264,7 @@ def _brute_force(ref: tuple[Token, ...], minimals: list[tuple[Token, ...]], hyp:
     return any(v in hyp_runs for m in (minimals or [ref]) for v in variants(m))
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(reference_tokens(), st.lists(st.sampled_from((*WORDS, "uh", "glen-", "sou-")), max_size=6), st.data())
 def test_agrees_with_brute_force(ref: tuple[Token, ...], hyp_words: list[str], data: st.DataObject) -> None:
@@ -271,6 +275,7 @@ def test_agrees_with_brute_force(ref: tuple[Token, ...], hyp_words: list[str], d
     assert noisy_content_correct(ref, minimals, hyp)[0] == _brute_force(ref, minimals, hyp)
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(
     reference_tokens(),

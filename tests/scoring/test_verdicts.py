@@ -353,3 +353,28 @@ def test_clean_comparison_of_a_fragment_reference_is_exact():
     ref = '<E-D1-1> :=\n    WINNER: "Glen Buni- Bunting"\n'
     hyp = '<E-D1-1> :=\n    WINNER: "glen bunting"\n'
     assert cats(run(ref, hyp)) == ["INC"]  # clean comparison: the strings differ
+
+
+# Which minimal a correct point's reason names (gaps of an independent mutation audit) -----
+
+# `south africa` with the minimal strings `south` (0..5) and `africa` (6..12)
+SOUTH_AFRICA = '<E-D-1> :=\n  A: "[south] [africa]" ##0#12#0#5#6#12#\n'
+
+
+@pytest.mark.parametrize("content", ["clean", "noisy"])
+def test_a_correct_reason_names_the_minimal_string_the_hypothesis_contains(content: str) -> None:
+    # `africa` contains only the second minimal string: the reason names it, not the first
+    content_point, extent_point = run(SOUTH_AFRICA, '<E-D-1> :=\n  A: "africa" ##6#12#\n', content=content).points
+    assert content_point.category == extent_point.category == "COR"
+    assert content_point.reason.endswith("the minimal string `africa`")
+    # the hypothesis extent 6..12 overlaps the minimal extent 6..12, not 0..5 (which ends where it starts)
+    assert extent_point.reason == "extent 6..12 enclosed in 0..12, overlaps minimal 6..12"
+
+
+@pytest.mark.parametrize("content", ["clean", "noisy"])
+def test_a_correct_reason_names_the_first_minimal_when_the_hypothesis_holds_both(content: str) -> None:
+    # `south africa` contains both minimal strings and its extent overlaps both: the first
+    # in the reference's order is named
+    content_point, extent_point = run(SOUTH_AFRICA, '<E-D-1> :=\n  A: "south africa" ##0#12#\n', content=content).points
+    assert "the minimal string `south`" in content_point.reason
+    assert extent_point.reason == "extent 0..12 enclosed in 0..12, overlaps minimal 0..5"

@@ -247,6 +247,7 @@ def test_seeded_route_is_certified_when_the_band_fits(pair, monkeypatch) -> None
     assert al.cost == _align_reference(ref, hyp).cost
 
 
+@pytest.mark.slow
 @given(pair=related_pairs(max_size=60))
 @PROPERTY
 def test_seeded_route_without_certification(pair, monkeypatch) -> None:
@@ -340,6 +341,7 @@ def test_medium_input_is_certified_optimal() -> None:
     assert exact._hirschberg(k, rc, hc, voc, 0, 0, codes._Columns()) == al.cost
 
 
+@pytest.mark.slow
 def test_long_input_linear_route() -> None:
     """200,000 words: too long for a certifying band, so the seeded alignment (valid, exact=False)."""
     ref, hyp = _corpus(200_000, 0.15, 3)

@@ -67,6 +67,7 @@ def prefix_costs(ref: list[str], hyp: list[str]) -> list[list[int]]:
     return [[back[len(ref) - i][len(hyp) - j] for j in range(len(hyp) + 1)] for i in range(len(ref) + 1)]
 
 
+@pytest.mark.slow
 @given(
     pair=related(),
     seed=st.integers(1, 4),
@@ -148,6 +149,7 @@ def reference_seed_table(k, rc, hc, voc, bnd, dlo: int, dhi: int, upper: int) ->
     return rows[::-1]
 
 
+@pytest.mark.slow
 @given(
     pair=related(max_size=30),
     seed=st.integers(1, 4),
@@ -273,6 +275,7 @@ def test_search_computes_few_cells_on_a_long_text() -> None:
 # The absent-sequence bound: for texts whose seed table does not fit.
 
 
+@pytest.mark.slow
 @given(pair=related(max_size=30))
 @PROPERTY
 def test_absent_bound_never_exceeds_the_optimum(pair) -> None:
@@ -355,6 +358,7 @@ def test_stored_values_are_rounded_down_exact_values() -> None:
             assert got == (want >> packed.shift << packed.shift if want < kernels._TABLE_INF else want), (s, d)
 
 
+@pytest.mark.slow
 @given(budget=st.integers(0, 200_000))
 @settings(max_examples=25, deadline=None)
 def test_stopped_search_reports_the_exact_tables_bound(budget: int) -> None:
@@ -373,6 +377,7 @@ def test_stopped_search_reports_the_exact_tables_bound(budget: int) -> None:
             assert np.array_equal(a, b)
 
 
+@pytest.mark.slow
 @given(seed=st.integers(0, 10**6), n=st.integers(2100, 3000), rate=st.sampled_from((0.05, 0.15, 0.3, 0.6)))
 @settings(max_examples=20, deadline=None)
 def test_early_certificate_changes_nothing(seed: int, n: int, rate: float) -> None:

@@ -133,6 +133,7 @@ def _brute(tokens, columns, extent):
     return Extent(touched[0], touched[-1]) if touched else None
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None)
 @given(_docs())
 def test_extents_match_a_brute_force_scan(case):
@@ -166,6 +167,7 @@ def test_extents_match_a_brute_force_scan(case):
             assert position == len(document.ref_tokens)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(_docs())
 def test_a_text_aligned_with_itself_maps_both_sides_alike(case):
@@ -309,6 +311,7 @@ def test_empty_hypothesis_text_is_a_warning():
     assert alignment.ref_extent("D", Extent(22, 36)) == Extent(4, 5)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(_docs(), st.booleans())
 def test_counts_add_up(case, unsegmented):
@@ -341,6 +344,7 @@ def _owned_columns_by_owner(ref_index, sizes):
     return list(zip(starts.tolist(), ends.tolist(), strict=True))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(
     st.lists(st.integers(min_value=0, max_value=4), min_size=1, max_size=8),

@@ -155,3 +155,10 @@ def test_the_punctuation_class_is_built_from_unicode_and_read_back_from_the_cach
         assert [whiteout_punctuation(f"a{c}b") for c in chars] == expected
     finally:
         normalize._punctuation_pattern.cache_clear()
+
+
+def test_no_non_extractable_element_whites_out_tags_only() -> None:
+    # With no element named, `<>` and `</>` are tags (blanked, same length) and the word
+    # between them stays: an empty name must not make an element `<>...</>` of its own.
+    assert whiteout_tags("a <> x </> b", ()) == "a    x     b"
+    assert whiteout_tags("a <> x </> b", ()).split() == ["a", "x", "b"]

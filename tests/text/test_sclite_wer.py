@@ -160,6 +160,7 @@ small_vocab = st.sampled_from(["a", "b", "c"])
 seqs = st.lists(small_vocab, max_size=40)
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(ref=seqs, hyp=seqs)
 def test_split_path_equals_full_dp_small_vocab(ref, hyp):
@@ -170,6 +171,7 @@ def test_split_path_equals_full_dp_small_vocab(ref, hyp):
     check_consistent(got, ref, hyp)
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     ref=st.lists(st.sampled_from(["a", "b"]), max_size=60),
@@ -273,6 +275,7 @@ def test_case_sensitive_comparison_is_callers_job():
     assert sw.sclite_align(["hello"], ["hello"]).op_string() == "C"
 
 
+@pytest.mark.slow
 def test_200k_words_runs():
     rng = np.random.default_rng(11)
     V = 20000

@@ -1016,3 +1016,26 @@ def test_and_a_half_inside_a_hyphenated_word_without_a_scale_stays_words() -> No
         ("win", 21, 24),
     ]
     assert words("a two-and-a-half-million deal") == ["a", "2500000", "deal"]
+
+
+# `second` next to other numbers and months (gaps of an independent mutation audit) -------
+
+
+def test_second_before_a_decimal_stays_a_word_and_the_decimal_is_not_joined_to_it() -> None:
+    # No month before `second`, no `of <month>` after it: a word. `point five` alone has no
+    # whole part: it stays `point 5`, never `0.5`, and `second` is not read as its whole part.
+    assert words("second point five") == ["second", "point", "5"]
+    assert words("second point 5") == ["second", "point", "5"]
+
+
+def test_second_before_in_and_a_month_is_not_a_day() -> None:
+    # only `of <month>` after `second` makes it a day (`the second of may`), not `in <month>`
+    assert words("second in may") == ["second", "in", "may"]
+    assert words("the second of may") == ["the", "2nd", "of", "may"]
+
+
+def test_second_after_a_month_and_another_second_is_a_day_both_times() -> None:
+    # The search back from a `second` steps over number words to the month; the first
+    # `second` (a day, 2nd) is a number word, so the second one reaches `july` too. Two
+    # ordinals are never one number: two tokens.
+    assert words("july second second") == ["july", "2nd", "2nd"]

@@ -300,3 +300,29 @@ def test_a_unit_word_after_five_per_cent_reads_as_after_five_percent() -> None:
     assert words("a five-per-cent dollar bond") == expected
     assert words("a five percent dollar bond") == expected
     assert words("a 5% dollar bond") == expected
+
+
+# Scale words and dashes (gaps of an independent mutation audit) -------------------------
+
+
+def test_a_scale_word_after_a_scaled_number_adds_as_the_words_would() -> None:
+    # Written digits before scale words are read as the words would be: `four million
+    # thousand` is 4,000,000 + 1,000 to the number library (as `four million one thousand`),
+    # never 4,000,000 x 1,000.
+    assert words("4 million thousand") == ["4001000"]
+    assert words("four million thousand") == ["4001000"]
+    assert words("4 million one thousand") == ["4001000"]
+
+
+def test_and_a_half_after_a_decimal_is_left_as_words() -> None:
+    # `and a half` joins a whole number (`five and a half thousand` is 5500); after a decimal
+    # it is not added: `2.5` stays, the words stay, and `thousand` alone is 1000.
+    assert words("two point five and a half thousand") == ["2.5", "and", "a", "half", "1000"]
+    assert words("five and a half thousand") == ["5500"]
+
+
+def test_a_doubled_hyphen_is_a_dash_that_keeps_the_words() -> None:
+    # One hyphen joins a number (`twenty-five` is 25); a doubled one is a dash, not a
+    # hyphen: the raw word is left to the tokenizer, whose words are not read as numbers.
+    assert words("twenty--five") == ["twenty", "five"]
+    assert words("twenty-five") == ["25"]

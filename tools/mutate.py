@@ -17,12 +17,12 @@ each with the reason, in ``EQUIVALENT`` below and in docs/testing.md.
 
 Usage (from the repository root; niced, one process at a time)::
 
-    nice -n 10 python benchmarks/mutate.py                    # every module
-    nice -n 10 python benchmarks/mutate.py metrics normalize  # some modules
-    python benchmarks/mutate.py --list metrics                # the mutants only
-    nice -n 10 python benchmarks/mutate.py --only 'f_key' metrics  # mutants whose id contains f_key
-    nice -n 10 python benchmarks/mutate.py --only 'a -> b' --only 'c -> d' spoken  # either text
-    nice -n 10 python benchmarks/mutate.py --ids survivors.txt spoken  # mutants with these exact ids
+    nice -n 10 python tools/mutate.py                    # every module
+    nice -n 10 python tools/mutate.py metrics normalize  # some modules
+    python tools/mutate.py --list metrics                # the mutants only
+    nice -n 10 python tools/mutate.py --only 'f_key' metrics  # mutants whose id contains f_key
+    nice -n 10 python tools/mutate.py --only 'a -> b' --only 'c -> d' spoken  # either text
+    nice -n 10 python tools/mutate.py --ids survivors.txt spoken  # mutants with these exact ids
 
 To add a module, add an entry to ``MODULES``: its file and the fast tests
 that should kill its mutants.
@@ -136,6 +136,13 @@ MODULES: dict[str, tuple[str, list[str]]] = {
             "tests/text/test_spoken.py",
             "tests/text/test_spoken_glue.py",
         ],
+    ),
+    "wer": (
+        # sclite's counts (corpus_wer and its helpers); the aligner's numba kernels are
+        # compiled again for every mutant (the mutated file is new to numba's cache), so
+        # run the counting functions alone with --only (docs/testing.md)
+        "hub4eval/text/wer.py",
+        ["tests/text/test_token_arrays.py", "tests/text/test_sclite_wer.py", "tests/cli/test_align.py"],
     ),
     "attribution": (
         "hub4eval/scoring/attribution.py",
@@ -430,6 +437,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         ),
     },
     "attribution": {},
+    "wer": {},
     "normalize": {
         "_element_pattern: 16 -> 17": "lru_cache size: a cache holds results, never changes them",
         "_word_set: 16 -> 17": "lru_cache size: a cache holds results, never changes them",
@@ -624,6 +632,67 @@ def _walk(tree: ast.AST):
         stack.extend((child, inner) for child in reversed(list(ast.iter_child_nodes(node))))
 
 
+def _dropped_operands(node: ast.AST, skip: set[int]) -> list[ast.AST]:
+    """``a and b`` -> ``a``, ``b`` (each operand of an ``and``/``or`` left out in turn)."""
+    if not isinstance(node, ast.BoolOp) or id(node) in skip:
+        return []
+    out: list[ast.AST] = []
+    for k in range(len(node.values)):
+        rest = [copy.deepcopy(v) for i, v in enumerate(node.values) if i != k]
+        out.append(rest[0] if len(rest) == 1 else ast.BoolOp(op=copy.deepcopy(node.op), values=rest))
+    return out
+
+
+def _forced_conditions(node: ast.AST, skip: set[int]) -> list[tuple[ast.AST, bool]]:
+    """(condition, value) of each condition forced ``True`` or ``False``: ``if``, conditional
+    expressions, comprehension filters; a ``while`` only ``False`` (``True`` never ends)."""
+    if isinstance(node, (ast.If, ast.IfExp)):
+        tests, values = [node.test], (True, False)
+    elif isinstance(node, ast.While):
+        tests, values = [node.test], (False,)
+    elif isinstance(node, ast.comprehension):
+        tests, values = list(node.ifs), (True, False)
+    else:
+        return []
+    # a condition that is a constant already is changed by the constant operator
+    return [(t, v) for t in tests if id(t) not in skip and not isinstance(t, ast.Constant) for v in values]
+
+
+def _shifted_slices(node: ast.AST, skip: set[int]) -> list[ast.AST]:
+    """Off by one on slices: ``x[a:b]`` -> ``x[a + 1:b]``, ``x[a - 1:b]``, ``x[a:b + 1]``,
+    ``x[a:b - 1]``; an absent bound becomes ``1`` (start) or ``-1`` (end). A bound that is
+    an integer constant is left to the constant operator."""
+    if not isinstance(node, ast.Subscript) or not isinstance(node.slice, ast.Slice) or id(node) in skip:
+        return []
+    out: list[ast.AST] = []
+    for bound in ("lower", "upper"):
+        value = getattr(node.slice, bound)
+        if isinstance(value, ast.Constant) and isinstance(value.value, int):
+            continue
+        if value is None:
+            shifted: list[ast.expr] = [
+                ast.Constant(1) if bound == "lower" else ast.UnaryOp(ast.USub(), ast.Constant(1))
+            ]
+        else:
+            shifted = [ast.BinOp(copy.deepcopy(value), op(), ast.Constant(1)) for op in (ast.Add, ast.Sub)]
+        for new_bound in shifted:
+            new = copy.deepcopy(node)
+            setattr(new.slice, bound, new_bound)
+            out.append(new)
+    return out
+
+
+def _options(node: ast.AST, skip: set[int]) -> list[tuple[str, ast.AST, ast.AST]]:
+    """(kind, node replaced, replacement) of every mutant made at ``node``. The operators of
+    the first version come first, in their order, so their mutants keep their names."""
+    out: list[tuple[str, ast.AST, ast.AST]] = [(kind, node, new) for kind, new in _mutations(node, skip)]
+    out += [("condition", t, ast.UnaryOp(ast.Not(), t)) for t in _conditions(node, skip)]
+    out += [("operand", node, new) for new in _dropped_operands(node, skip)]
+    out += [("forced", t, ast.Constant(value)) for t, value in _forced_conditions(node, skip)]
+    out += [("slice", node, new) for new in _shifted_slices(node, skip)]
+    return out
+
+
 def _apply(tree: ast.Module, index: int, sub: int) -> ast.Module:
     """A copy of ``tree`` with mutation ``sub`` of the ``index``-th node applied."""
     tree = copy.deepcopy(tree)
@@ -631,12 +700,8 @@ def _apply(tree: ast.Module, index: int, sub: int) -> ast.Module:
     for k, (node, _) in enumerate(_walk(tree)):
         if k != index:
             continue
-        options = _mutations(node, skip)
-        if sub < len(options):
-            _replace(tree, node, options[sub][1])
-        else:
-            test = _conditions(node, skip)[sub - len(options)]
-            _replace(tree, test, ast.UnaryOp(ast.Not(), test))
+        _, old, new = _options(node, skip)[sub]
+        _replace(tree, old, new)
         return ast.fix_missing_locations(tree)
     raise IndexError(index)
 
@@ -662,14 +727,8 @@ def mutants(module: str) -> tuple[ast.Module, list[tuple[Mutant, int]]]:
     found: list[tuple[Mutant, int]] = []
     seen: dict[str, int] = {}
     for index, (node, where) in enumerate(_walk(tree)):
-        options = [(kind, new) for kind, new in _mutations(node, skip)]
-        options += [("condition", ast.UnaryOp(ast.Not(), t)) for t in _conditions(node, skip)]
-        for sub, (kind, new) in enumerate(options):
-            if kind == "condition":
-                before = ast.unparse(_conditions(node, skip)[sub - (len(options) - len(_conditions(node, skip)))])
-                after = ast.unparse(new)
-            else:
-                before, after = ast.unparse(node), ast.unparse(new)
+        for sub, (kind, old, new) in enumerate(_options(node, skip)):
+            before, after = ast.unparse(old), ast.unparse(new)
             before, after = before.splitlines()[0][:90], after.splitlines()[0][:90]
             m = Mutant(module, index, where, getattr(node, "lineno", 0), before, after, kind)
             key = f"{where}: {before} -> {after}"
@@ -752,6 +811,12 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         help="only the mutants whose id is a line of this file (for example the survivors of an earlier run)",
     )
+    parser.add_argument(
+        "--kinds",
+        help="only the mutants of these operators, comma-separated: compare, arith, boolop, unary, constant, "
+        "category, string, condition (negated), operand (one operand of and/or dropped), forced (a "
+        "condition made True or False), slice (a slice bound off by one)",
+    )
     parser.add_argument("--verbose", action="store_true", help="show pytest's output")
     args = parser.parse_args(argv)
     modules = args.modules or list(MODULES)
@@ -777,6 +842,9 @@ def main(argv: list[str] | None = None) -> int:
             tree, found = mutants(module)
             if args.only:
                 found = [(m, s) for m, s in found if any(text in m.ident for text in args.only)]
+            if args.kinds:
+                kinds = set(args.kinds.split(","))
+                found = [(m, s) for m, s in found if m.kind in kinds]
             if args.ids:
                 wanted = set(args.ids.read_text(encoding="utf-8").splitlines())
                 found = [(m, s) for m, s in found if m.ident in wanted]

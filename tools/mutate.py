@@ -66,6 +66,7 @@ MODULES: dict[str, tuple[str, list[str]]] = {
     "greedy": (
         "hub4eval/scoring/greedy.py",
         [
+            "tests/scoring/test_greedy.py",
             "tests/scoring/test_fast_paths.py",
             "tests/scoring/test_mapping.py",
             "tests/scoring/test_rules.py",

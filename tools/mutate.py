@@ -160,9 +160,24 @@ MODULES: dict[str, tuple[str, list[str]]] = {
 # they survive edits elsewhere in the file. docs/testing.md explains each one.
 EQUIVALENT: dict[str, dict[str, str]] = {
     "metrics": {
+        "Counts.f: self.cor == 0 -> False": (
+            "the short cut for COR = 0 skipped: the formula then gives 0 / (p POS + q ACT) = 0.0, "
+            "the denominator being > 0 since POS + ACT > 0 was checked before"
+        ),
         "_beta_squared: 16 -> 17": "lru_cache size: a cache holds results, never changes them",
     },
     "greedy": {
+        "greedy_map: len(ranked) == 1 and threshold is None -> False": (
+            "the lone-pair short cut never taken: without a threshold the loop maps a lone pair anyway"
+        ),
+        "greedy_map_sparse: not min_f -> False": (
+            "0 is then kept instead of None: greedy_map reads a 0 threshold as none, and the 1x1 short "
+            "cut is skipped for the general path, which maps the lone pair too (only counting it first)"
+        ),
+        "_greedy_by_class: errors is not None -> True": (
+            "class_errors never returns None for the classes asked: both have a free object, and a free "
+            "pair with a COR would have been mapped by the greedy over COR pairs, so a pair without COR exists"
+        ),
         "<module>: 'T' -> 'TX'": "the name given to TypeVar is only shown by type checkers",
         "greedy_map_sparse: min_f > 0 -> min_f >= 0": (
             "min_f is never 0 there: a 0 (or any false value) was turned into None at the start"
@@ -437,9 +452,54 @@ EQUIVALENT: dict[str, dict[str, str]] = {
             "s is always 0: a part between hyphens has no hyphen, so _lex_core makes one item from its start"
         ),
     },
-    "attribution": {},
+    "attribution": {
+        "Attributor.misrecognition: found is None -> True": (
+            "the remembered rows are made again on every call: the same rows, only slower"
+        ),
+        "Attributor.hallucination: key in self._hyp -> False": (
+            "the remembered rows are made again on every call: the same rows, only slower"
+        ),
+        "Attributor.misrecognition: columns is not None and self.alignment.column_space(docid, reference=True) is not None -> columns is not None": (
+            "columns are found only for a document with a side in the alignment, and every such "
+            "document has a column space (a reference document without hypothesis words is aligned "
+            "against none)"
+        ),
+        "Attributor.hallucination: columns is not None and self.alignment.column_space(docid, reference=False) is not None -> columns is not None": (
+            "columns are found only for a document with a side in the alignment, and every such "
+            "document has a column space (a hypothesis document the reference lacks is aligned "
+            "against no reference words)"
+        ),
+        "Attributor.misrecognition: (kinds != MATCH).any() -> True": (
+            "the short cut for a fill whose columns all match skipped: the rows without a match are then "
+            "none, the same empty tuple"
+        ),
+        "Attributor.misrecognition: row[2] != MATCH -> True": (
+            "matching rows are then kept too, only when some column does not match: the result is "
+            "non-empty either way (the cause), and the note describes only substitutions, deletions "
+            "and insertions"
+        ),
+    },
     "wer": {},
     "normalize": {
+        "strip_premodifiers: not first or first[0].lower() not in words -> not first": (
+            "the short cut then only for an empty text: a first word that is no premodifier stops the "
+            "loop at position 0, the same text, 0"
+        ),
+        "strip_premodifiers: match is None or match.group(1).lower() not in words -> match.group(1).lower() not in words": (
+            "the loop never reaches the end of the text: a text made only of premodifiers was returned "
+            "before it, so a word that is no premodifier always stops it first"
+        ),
+        "_punctuation_pattern: cached is not None -> False": (
+            "the class is scanned from the Unicode database every time instead of read from the disk "
+            "cache: the same class, only slower"
+        ),
+        "whiteout_punctuation: text.replace(' ', '').isalnum() -> False": (
+            "the short cut for letters and digits only skipped: the pattern finds no punctuation in them"
+        ),
+        "strip_premodifiers: not first or first[0].lower() not in words -> False": (
+            "the short cut skipped: an empty text is then returned by the all() test (all of nothing), "
+            "and a first word that is no premodifier stops the loop at position 0: the same text, 0"
+        ),
         "_element_pattern: 16 -> 17": "lru_cache size: a cache holds results, never changes them",
         "_word_set: 16 -> 17": "lru_cache size: a cache holds results, never changes them",
         "_punctuation_pattern: sys.maxunicode + 1 -> sys.maxunicode - 1": (

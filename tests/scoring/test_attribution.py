@@ -664,3 +664,27 @@ def test_the_note_of_a_hallucinated_fill_leaves_out_a_word_deleted_inside_it() -
     assert [(r, h) for r, h, _ in rows[5:8]] == [("conchita", "conchitta"), ("maria", ""), ("martinez", "martines")]
     notes = [row.cause_note for row in explain(result, causes=["recognition"]) if row.point.slot == "LOSER"]
     assert notes == ["the recognizer heard `conchitta` for `conchita`; heard `martines` for `martinez`"] * 2
+
+
+def test_a_pointer_error_is_an_extraction_error_when_the_texts_differ() -> None:
+    """The hypothesis has one template, pointing to the second event: it maps to the reference
+    template that points there (COR, F 100 against 0 for the other), and the reference template
+    pointing to the first event is missed. A pointer has no words: its MIS is the extractor's,
+    with no note, although the recognizer misheard `hingis` in the same document."""
+    ref_text = _named_doc("D1", WORDS)
+    hyp_text = _named_doc("D1", WORDS[:3] + ["hinges"] + WORDS[4:])
+    ref = {
+        "TEMPLATE-D1-1": {"EVENT": "<EVENT-D1-1>"},
+        "TEMPLATE-D1-2": {"EVENT": "<EVENT-D1-2>"},
+        "EVENT-D1-1": {"WINNER": _fill(ref_text, "D1", "martina hingis")},
+        "EVENT-D1-2": {"WINNER": _fill(ref_text, "D1", "conchita martinez")},
+    }
+    hyp = {
+        "TEMPLATE-D1-1": {"EVENT": "<EVENT-D1-2>"},
+        "EVENT-D1-1": {"WINNER": _fill(hyp_text, "D1", "martina hinges")},
+        "EVENT-D1-2": {"WINNER": _fill(hyp_text, "D1", "conchita martinez")},
+    }
+    result = _score_instances(ref_text, hyp_text, ref, hyp)
+    pointers = [(p.category, p.cause, p.ref.fill) for p in result.points if p.kind == "pointer"]
+    assert pointers == [("MIS", "extraction", "<EVENT-D1-1>"), ("COR", None, "<EVENT-D1-2>")]
+    assert [row.cause_note for row in explain(result) if row.point.kind == "pointer"] == ["", ""]

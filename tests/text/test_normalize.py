@@ -162,3 +162,10 @@ def test_no_non_extractable_element_whites_out_tags_only() -> None:
     # between them stays: an empty name must not make an element `<>...</>` of its own.
     assert whiteout_tags("a <> x </> b", ()) == "a    x     b"
     assert whiteout_tags("a <> x </> b", ()).split() == ["a", "x", "b"]
+
+
+@pytest.mark.parametrize(("text", "expected"), [("the ann", ("ann", 4)), ("a then", ("then", 2))])
+def test_a_word_that_begins_like_a_premodifier_is_not_one(text: str, expected: tuple[str, int]) -> None:
+    # Each premodifier is matched as a whole word of the text: `ann` starts with `an` and
+    # `then` with `the`, but neither is a premodifier, so stripping stops before it.
+    assert strip_premodifiers(text) == expected

@@ -453,6 +453,16 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         ),
     },
     "attribution": {
+        "Attributor.cause: ref_inst is not None and self.misrecognition(ref_inst.docid, ref_fill) -> self.misrecognition(ref_inst.docid, ref_fill)": (
+            "an INC or MIS point always has a reference instance (a missed fill is a fill of one)"
+        ),
+        "Attributor.cause: hyp_inst is not None and self.hallucination(hyp_inst.docid, hyp_fill) is not None -> self.hallucination(hyp_inst.docid, hyp_fill) is not None": (
+            "an SPU point always has a hypothesis instance (a spurious fill is a fill of one)"
+        ),
+        "Attributor.note: rows -> True": "describe(()) is '' too: the same empty note",
+        "attributed_points: ref_fill is not None and ref is not None -> ref_fill is not None": (
+            "a reference fill always comes with its reference instance"
+        ),
         "Attributor.misrecognition: found is None -> True": (
             "the remembered rows are made again on every call: the same rows, only slower"
         ),

@@ -688,3 +688,29 @@ def test_a_pointer_error_is_an_extraction_error_when_the_texts_differ() -> None:
     pointers = [(p.category, p.cause, p.ref.fill) for p in result.points if p.kind == "pointer"]
     assert pointers == [("MIS", "extraction", "<EVENT-D1-1>"), ("COR", None, "<EVENT-D1-2>")]
     assert [row.cause_note for row in explain(result) if row.point.kind == "pointer"] == ["", ""]
+
+
+def test_describe_and_note_speak_only_of_misheard_words_of_errors() -> None:
+    """``describe`` (public) says nothing of matched columns nor of no columns; ``Attributor.note``
+    says nothing for a point that is not an error, nor for a spurious fill heard right."""
+    from hub4eval.scoring.attribution import describe
+    from hub4eval.text.align import MATCH, SUBSTITUTION
+
+    assert describe(()) == ""
+    assert describe([("a", "a", MATCH)]) == ""
+    assert describe([("x", "y", SUBSTITUTION), ("a", "a", MATCH)]) == "the recognizer heard `y` for `x`"
+    ref_text = _named_doc("D1", WORDS)
+    hyp_text = _named_doc("D1", WORDS) + _named_doc("D3", ["boris", "becker", "won"])
+    ref = {"EVENT-D1-1": {"WINNER": _fill(ref_text, "D1", "martina hingis")}}
+    hyp = {
+        "EVENT-D1-1": {"WINNER": _fill(hyp_text, "D1", "martina hingis"), "LOSER": _fill(hyp_text, "D1", "beat")},
+        "EVENT-D3-1": {"WINNER": _fill(hyp_text, "D3", "boris becker")},
+    }
+    result = _score_instances(ref_text, hyp_text, ref, hyp)
+    hallucinated = next(p.hyp_fill for p in result.points if p.docid == "D3")
+    heard_right = next(p.hyp_fill for p in result.points if p.slot == "LOSER")
+    note = result.attributor.note
+    heard = "the recognizer heard `boris` where nothing was said; heard `becker` where nothing was said"
+    assert note("SPU", None, "D3", None, hallucinated) == heard
+    assert note("COR", None, "D3", None, hallucinated) == ""
+    assert note("SPU", None, "D1", None, heard_right) == ""  # `beat` was said: no words to blame

@@ -453,6 +453,13 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         ),
     },
     "attribution": {
+        "attributed_points: hyp_fill is not None and hyp is not None -> hyp_fill is not None": (
+            "a hypothesis fill always comes with its hypothesis instance"
+        ),
+        "attributed_points: attributor is not None -> True": (
+            "ScoreResult.points calls it only when the result has an alignment, and the attributor is "
+            "None exactly when the alignment is"
+        ),
         "Attributor.cause: ref_inst is not None and self.misrecognition(ref_inst.docid, ref_fill) -> self.misrecognition(ref_inst.docid, ref_fill)": (
             "an INC or MIS point always has a reference instance (a missed fill is a fill of one)"
         ),

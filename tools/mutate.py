@@ -259,6 +259,10 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         ),
     },
     "verdicts": {
+        "_noisy_content: [m.noisy_words(fillers) for m in ref.minimals] or [ref_max] -> [m.noisy_words(fillers) for m in ref.minimals]": (
+            "a prepared reference fill always has a minimal string (its maximal one when it has none "
+            "of its own), so the list is never empty"
+        ),
         "_extent_reason: status == 'ok' -> status != 'ok'": (
             "a short cut for a fill without brackets: its only minimal extent is its maximal one, so "
             "an enclosed extent always overlaps it (status 'no-minimal' cannot occur) and the general "
@@ -453,6 +457,10 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         ),
     },
     "attribution": {
+        "entity_wer: space is None -> False": (
+            "a reference document without a column space has no side in the alignment either, so "
+            "ref_extent finds no columns for its fills and they are left out the same way"
+        ),
         "attributed_points: hyp_fill is not None and hyp is not None -> hyp_fill is not None": (
             "a hypothesis fill always comes with its hypothesis instance"
         ),

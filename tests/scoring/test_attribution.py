@@ -714,3 +714,27 @@ def test_describe_and_note_speak_only_of_misheard_words_of_errors() -> None:
     assert note("SPU", None, "D3", None, hallucinated) == heard
     assert note("COR", None, "D3", None, hallucinated) == ""
     assert note("SPU", None, "D1", None, heard_right) == ""  # `beat` was said: no words to blame
+
+
+def test_entity_wer_counts_the_scored_fills_with_an_extent_only() -> None:
+    """COMMENT is unscored by default and LOSER has no extent: entity WER holds WINNER alone
+    (`martina hinges` for `martina hingis`: 1 substitution in 2 words). A reference whose
+    fills have no extent has no word to count: WER undefined, no slot."""
+    ref_text = _named_doc("D1", WORDS)
+    hyp_text = _named_doc("D1", WORDS[:3] + ["hinges"] + WORDS[4:])
+    ref = {
+        "EVENT-D1-1": {
+            "WINNER": _fill(ref_text, "D1", "martina hingis"),
+            "LOSER": _fill(ref_text, "D1", "conchita martinez", ()),
+            "COMMENT": _fill(ref_text, "D1", "in melbourne on sunday"),
+        }
+    }
+    hyp = {"EVENT-D1-1": {"WINNER": _fill(hyp_text, "D1", "martina hinges")}}
+    entity = _score_instances(ref_text, hyp_text, ref, hyp).entity_wer
+    assert list(entity["by_slot"]) == ["EVENT.WINNER"]
+    summary = entity["summary"]
+    assert (summary["ref_words"], summary["substitutions"], summary["errors"], summary["wer"]) == (2, 1, 1, 1 / 2)
+    no_extent = {"EVENT-D1-1": {"LOSER": _fill(ref_text, "D1", "conchita martinez", ())}}
+    entity = _score_instances(ref_text, hyp_text, no_extent, hyp).entity_wer
+    assert entity["by_slot"] == {}
+    assert (entity["summary"]["ref_words"], entity["summary"]["errors"], entity["summary"]["wer"]) == (0, 0, None)

@@ -378,3 +378,14 @@ def test_a_correct_reason_names_the_first_minimal_when_the_hypothesis_holds_both
     content_point, extent_point = run(SOUTH_AFRICA, '<E-D-1> :=\n  A: "south africa" ##0#12#\n', content=content).points
     assert "the minimal string `south`" in content_point.reason
     assert extent_point.reason == "extent 0..12 enclosed in 0..12, overlaps minimal 0..5"
+
+
+def test_a_reason_of_its_own_is_shown_as_written_even_with_braces() -> None:
+    # A noisy reason is a finished text (a template without fields): with punctuation kept,
+    # the tokens `{b}` and `{c}` appear in it and must not be read as format fields.
+    (point,) = run(
+        '<E-D-1> :=\n  A: "{b}"\n', '<E-D-1> :=\n  A: "{c}"\n', content="noisy", keep_punctuation=True
+    ).points
+    assert point.reason == "hypothesis tokens `{c}` are not a run of the reference `{b}`"
+    plain = Verdict("content", "SPU", "no reference fill for this hypothesis fill")
+    assert plain.reason_parts() == ("no reference fill for this hypothesis fill", ())

@@ -259,6 +259,18 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         ),
     },
     "verdicts": {
+        "compare_text: how.extent and (ref.has_extent or hyp.has_extent) -> ref.has_extent or hyp.has_extent #2": (
+            "reached only when content is not compared, and then extents are (--compare is both, content "
+            "or extent), so how.extent is true there"
+        ),
+        "_extent_reason: status == 'ok' and ref.minimals == (ref.maximal,) -> False": (
+            "the short cut for a fill without minimal strings of its own skipped: the general branch "
+            "names its one minimal extent, the maximal one, the same text"
+        ),
+        "_extent_reason: status == 'ok' and ref.minimals == (ref.maximal,) -> ref.minimals == (ref.maximal,)": (
+            "the short cut also for status 'no-minimal', which a fill without minimal strings of its own "
+            "cannot have (an enclosed extent overlaps the maximal one): the same as the entries above"
+        ),
         "_noisy_content: [m.noisy_words(fillers) for m in ref.minimals] or [ref_max] -> [m.noisy_words(fillers) for m in ref.minimals]": (
             "a prepared reference fill always has a minimal string (its maximal one when it has none "
             "of its own), so the list is never empty"

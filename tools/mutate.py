@@ -259,6 +259,12 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         ),
     },
     "verdicts": {
+        "unpaired_text: optional_slot and reference -> optional_slot": (
+            "a hypothesis fill is SPU whatever the flag: only the key of the shared verdicts differs"
+        ),
+        "unpaired_text: shared is not None -> False": (
+            "the shared verdicts are made again on every call: equal verdicts, only slower"
+        ),
         "compare_text: how.extent and (ref.has_extent or hyp.has_extent) -> ref.has_extent or hyp.has_extent #2": (
             "reached only when content is not compared, and then extents are (--compare is both, content "
             "or extent), so how.extent is true there"
@@ -283,6 +289,9 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "_extent_reason: 'ok' -> 'okX'": "the same short cut never taken: the general branch gives the same text",
     },
     "noisy": {
+        "_is_filler: form in fillers or form.lower() in fillers -> form.lower() in fillers": (
+            "the fillers are lower case, so a form in them is its own lower case: the first test is a short cut"
+        ),
         "_runs_into: True -> False": (
             "zip(strict=True): the pattern and its optional flags are made from the same tokens, one each, "
             "so the lengths always match"

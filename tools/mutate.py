@@ -525,7 +525,9 @@ EQUIVALENT: dict[str, dict[str, str]] = {
             "and insertions"
         ),
     },
-    "wer": {},
+    "wer": {
+        "_counts: 4 -> 5": "np.bincount(minlength=5)[:4]: the first four counts are the same",
+    },
     "normalize": {
         "strip_premodifiers: not first or first[0].lower() not in words -> not first": (
             "the short cut then only for an empty text: a first word that is no premodifier stops the "

@@ -76,12 +76,9 @@ def test_check_never_calls_a_file_valid_when_its_fills_do_not_fit(crlf: Path, tm
     ref.write_text(
         (CLEAN / "ref.tpl").read_text(encoding="utf-8").replace('"Conchita Martinez"', '"Conchita Martines"')
     )
-    proc = run("check", ref, "--text", CLEAN / "text.sgml")
-    assert proc.returncode == 2
-    assert "valid reference templette file" not in proc.stdout
-    assert "'Conchita Martines' does not match the text" in proc.stderr
-    assert proc.stderr.splitlines()[-1].startswith(f"{ref}:") and "not valid against" in proc.stderr
-    assert "1 of 21 text fills do not fit" in proc.stderr.splitlines()[-1]
+    line = one_line(run("check", ref, "--text", CLEAN / "text.sgml"))
+    assert line.startswith(f"{ref}:") and "not valid against" in line
+    assert "1 of 21 text fills do not fit" in line and "'Conchita Martines' does not match the text" in line
 
 
 def test_another_version_of_the_text_is_an_error(tmp_path: Path) -> None:

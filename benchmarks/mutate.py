@@ -55,6 +55,15 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # module name -> (file, tests run against each of its mutants, fastest killers first).
 # Docstring examples of the module are run too (pytest --doctest-modules on the file).
+# the spoken-forms subpackage, one entry per module with the same tests; not
+# test_spoken_scoring.py nor test_asr_numbers_example.py: through the scorer and
+# subprocesses they take ten times as long, paid again by every surviving mutant
+_SPOKEN_TESTS = [
+    "tests/test_mutation_kills_spoken.py",
+    "tests/test_mutation_kills_spoken_glue.py",
+    "tests/test_spoken.py",
+]
+
 MODULES: dict[str, tuple[str, list[str]]] = {
     "metrics": (
         "hub4eval/scoring/metrics.py",
@@ -130,15 +139,25 @@ MODULES: dict[str, tuple[str, list[str]]] = {
             "tests/test_asr_example.py",
         ],
     ),
-    "spoken": (
-        "hub4eval/text/spoken.py",
-        # not test_spoken_scoring.py nor test_asr_numbers_example.py: through the scorer and
-        # subprocesses they take ten times as long, paid again by every surviving mutant
-        [
-            "tests/test_mutation_kills_spoken.py",
-            "tests/test_mutation_kills_spoken_glue.py",
-            "tests/test_spoken.py",
-        ],
+    "spoken.language": (
+        "hub4eval/text/spoken/language.py",
+        _SPOKEN_TESTS,
+    ),
+    "spoken.lexing": (
+        "hub4eval/text/spoken/lexing.py",
+        _SPOKEN_TESTS,
+    ),
+    "spoken.glue": (
+        "hub4eval/text/spoken/glue.py",
+        _SPOKEN_TESTS,
+    ),
+    "spoken.window": (
+        "hub4eval/text/spoken/window.py",
+        _SPOKEN_TESTS,
+    ),
+    "spoken.forms": (
+        "hub4eval/text/spoken/forms.py",
+        _SPOKEN_TESTS,
     ),
     "attribution": (
         "hub4eval/scoring/attribution.py",
@@ -655,6 +674,19 @@ def _replace(tree: ast.AST, old: ast.AST, new: ast.AST) -> None:
     raise LookupError("node not found")
 
 
+def _equivalent(module: str) -> dict[str, str]:
+    """The equivalent mutants listed for ``module``; those of the spoken-forms
+    subpackage are listed together under ``spoken`` and split here by the file
+    that defines the function a mutant id names (``<module>`` is the language data)."""
+    if not module.startswith("spoken."):
+        return EQUIVALENT.get(module, {})
+    tree = ast.parse((ROOT / MODULES[module][0]).read_text(encoding="utf-8"))
+    names = {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
+    if module == "spoken.language":
+        names.add("<module>")
+    return {ident: why for ident, why in EQUIVALENT["spoken"].items() if ident.split(":")[0].split(".")[0] in names}
+
+
 def mutants(module: str) -> tuple[ast.Module, list[tuple[Mutant, int]]]:
     path = ROOT / MODULES[module][0]
     tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -755,6 +787,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--verbose", action="store_true", help="show pytest's output")
     args = parser.parse_args(argv)
     modules = args.modules or list(MODULES)
+    # a package name stands for its modules (`spoken` is spoken.language, spoken.lexing, ...)
+    modules = [
+        m
+        for name in modules
+        for m in ([name] if name in MODULES else [k for k in MODULES if k.startswith(name + ".")] or [name])
+    ]
     for module in modules:
         if module not in MODULES:
             parser.error(f"unknown module {module!r}; known: {', '.join(MODULES)}")
@@ -798,7 +836,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             timeout = max(30.0, 5 * base_time)
             print(f"== {module}: {len(found)} mutants, tests {base_time:.1f} s unmutated", flush=True)
-            equivalent = EQUIVALENT.get(module, {})
+            equivalent = _equivalent(module)
             idents = {m.ident for m, _ in mutants(module)[1]}  # every mutant, not only those selected
             for ident in sorted(set(equivalent) - idents):
                 print(f"   listed as equivalent but no such mutant (the code changed?): {ident}", flush=True)

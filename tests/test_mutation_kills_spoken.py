@@ -1,4 +1,4 @@
-"""Spoken and written number forms (hub4eval/text/spoken.py): tests that kill its
+"""Spoken and written number forms (hub4eval/text/spoken/): tests that kill its
 mutants (issue #21). Each checks the canonical words a user's text becomes."""
 
 from __future__ import annotations

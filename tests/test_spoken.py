@@ -1,4 +1,4 @@
-"""Tests of §8.2 spoken/written number forms (hub4eval/text/spoken.py)."""
+"""Tests of §8.2 spoken/written number forms (hub4eval/text/spoken/)."""
 
 from __future__ import annotations
 
@@ -505,7 +505,7 @@ def test_possessive_and_bare_name_compare_equal_once_stripped() -> None:
 
 
 def test_doctests() -> None:
-    result = doctest.testmod(spoken)
+    result = doctest.testmod(spoken.forms)
     assert result.failed == 0 and result.attempted > 0
 
 

@@ -126,10 +126,16 @@ class FillPreparer:
         stripped, removed = strip_premodifiers(text, cfg.premodifiers)
         # Tokens come from the tag-whited, premodifier-stripped string as written:
         # the tokenizer keeps fragment hyphens and parentheses that whiteout drops.
+        # The premodifier count ends where the next word starts after the whiteout,
+        # which is past its leading punctuation (`the (um)`, `an %uh`): the raw word
+        # starts back at that punctuation, so that its status is read from all of it.
         tokens: tuple[Token, ...] = ()
         noisy = None
         if self.tokens:
-            piece = whited[removed:]
+            begin = removed
+            while begin > 0 and text[begin - 1].isspace() and not whited[begin - 1].isspace():
+                begin -= 1
+            piece = whited[begin:]
             tokens = tokenize(piece, keep_punctuation=cfg.keep_punctuation, case_sensitive=cfg.case_sensitive)
             if cfg.spoken_forms != "none":  # §8.2, before the GLM as for documents
                 tokens = spoken_forms(tokens, piece, lang=cfg.spoken_forms, case_sensitive=cfg.case_sensitive)

@@ -28,7 +28,7 @@ def test_beta_weights_recall():
 
 def test_undefined_metrics_are_none():
     d = Counts().as_dict()
-    assert all(d[m] is None for m in ("REC", "PRE", "F", "UND", "OVG", "SUB", "ERR"))
+    assert all(d[m] is None for m in ("REC", "PRE", "F", "UND", "OVG", "SUB", "ERR", "SER"))
     only_missing = Counts(mis=3).as_dict()
     assert only_missing["PRE"] is None and only_missing["REC"] == 0.0
     assert only_missing["F"] == 0.0  # F defined whenever POS + ACT > 0

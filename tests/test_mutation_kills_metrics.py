@@ -26,7 +26,7 @@ def _f(cor: int, pos: int, act: int, beta: float = 1.0) -> float:
 
 
 def test_metric_names_are_the_keys_of_metrics_in_order():
-    assert METRICS == ("REC", "PRE", "F", "UND", "OVG", "SUB", "ERR")
+    assert METRICS == ("REC", "PRE", "F", "UND", "OVG", "SUB", "ERR", "SER")
     assert tuple(UNEVEN.metrics()) == METRICS
 
 

@@ -80,6 +80,10 @@ def compare_command(
             "B": str(hyp_b),
             "documents": len(documents),
             **outcome,
+            # the slot error rate beside F (the difference tested is F's)
+            "SER": {
+                name: result.total.metrics(scoring.beta)["SER"] for name, result in zip("AB", results, strict=True)
+            },
             "signature": results[0].signature,
         }
         if causes[0] is not None:

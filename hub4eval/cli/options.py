@@ -72,6 +72,7 @@ SortChoice = Enum(  # type: ignore[misc]
             "OVG",
             "SUB",
             "ERR",
+            "SER",
             "POS",
             "ACT",
             "COR",

@@ -129,7 +129,8 @@ def test_huge_and_tiny_beta_in_json_tables_and_html(tmp_path):
         assert "NaN" not in html.read_text(encoding="utf-8")
         table = runner.invoke(app, ["score", ref, hyp, "--beta", beta])
         assert table.exit_code == 0, table.output
-        assert f") = {100 * f:.1f}  REC" in table.stdout  # F(beta=...) = ...
+        # F(beta=...) = ...  SER = (INC 2 + MIS 16 + SPU 5) / POS 31 = 74.2, whatever beta
+        assert f") = {100 * f:.1f}  SER = 74.2  REC" in table.stdout
 
 
 def test_beta_must_be_finite_and_positive(tmp_path):

@@ -196,6 +196,7 @@ def score(
         glm_apply=glm_apply,
         reference=True,
         tokens=noisy,
+        widen=alignment.ref_enclosure if alignment is not None else None,
     )
     hyp_prep = FillPreparer(
         config,

@@ -62,6 +62,14 @@ class PreparedFill:
     maximal: PreparedString
     minimals: tuple[PreparedString, ...]
     has_extent: bool  # the fill has an extent part (§6: extent point exists)
+    # a reference fill's maximal extent for the enclosure test, widened over the
+    # insertion columns at its edges when the texts differ (§7.3); None: the maximal extent
+    enclosure: Extent | None = None
+
+    @property
+    def enclosing(self) -> Extent | None:
+        """The extent a hypothesis extent must lie in (the maximal one, or its widening)."""
+        return self.maximal.extent if self.enclosure is None else self.enclosure
 
 
 def _shifted(extent: Extent, removed: int) -> Extent:
@@ -86,6 +94,8 @@ class FillPreparer:
         unsegmented: hypothesis offsets count from the start of the file, so
             the mapper gets ``None`` as the document.
         tokens: compute tokens (needed by noisy content comparison only).
+        widen: a reference fill's column extent -> the extent used for the
+            enclosure test (boundary insertions, §7.3); None: the extent itself.
     """
 
     def __init__(
@@ -97,8 +107,10 @@ class FillPreparer:
         reference: bool = True,
         unsegmented: bool = False,
         tokens: bool = True,
+        widen: ExtentMapper | None = None,
     ) -> None:
         self.config = config
+        self.widen = widen
         self.map_extent = map_extent
         self.glm_apply = glm_apply
         self.reference = reference
@@ -171,6 +183,11 @@ class FillPreparer:
         maximal = PreparedString(folded, tokens, extent, noisy)
         if not self.reference:
             return PreparedFill(fill, maximal, (maximal,), bool(extents))
+        enclosure = None
+        if self.widen is not None and maximal.extent is not None:
+            widened = self.widen(docid, maximal.extent)
+            if widened != maximal.extent:
+                enclosure = widened
         spans = fill.minimal_spans
         if len(spans) == 1 and spans[0] == (0, len(content)) and fill.minimal_extents == extents[:1]:
             minimals: tuple[PreparedString, ...] = (maximal,)  # no brackets: the minimal string is the maximal one
@@ -179,4 +196,4 @@ class FillPreparer:
             minimals = tuple(
                 self._string(content[a:b], ext, docid) for (a, b), ext in zip(spans, minimal_extents, strict=False)
             )
-        return PreparedFill(fill, maximal, minimals, bool(extents))
+        return PreparedFill(fill, maximal, minimals, bool(extents), enclosure)

@@ -231,11 +231,17 @@ def score(
         wer = corpus_wer(alignment)["summary"]  # sclite's counts; the §7 ones beside them if they differ
     ceiling_result = None
     if ceiling or (ceiling is None and aligned):
-        from hub4eval.scoring.projection import project
+        from hub4eval.scoring.projection import Judge, project
 
+        # the projection's choices are scored as this score scores (a true upper bound, §11)
+        judge = Judge(
+            Mapper(config, ref_prep, hyp_prep, noisy=noisy),
+            [inst.key for iset in ref.instance_sets for inst in iset.instances],
+        )
+        projected = project(ref, alignment, hyp_corpus, judge)
         ceiling_result = score(
             ref,
-            project(ref, alignment, hyp_corpus),
+            projected,
             ref_corpus=ref_corpus,
             hyp_corpus=hyp_corpus,
             config=config,
@@ -243,6 +249,7 @@ def score(
             alignment=alignment,
             wer_summary=wer,  # the same texts: the same WER, not counted again
         )
+        ceiling_result = dataclasses.replace(ceiling_result, projection=projected)
     return ScoreResult(
         matches=matches,
         config=config,
@@ -273,16 +280,15 @@ def project_files(
     same texts and options. ``text_format`` and ``hyp_text_format``: as in
     :func:`score_files`.
     """
-    from hub4eval.scoring.projection import project
-
     config = config or ScoreConfig()
     reading = _Reading(ref_text, hyp_text, encoding, doc_tag, docno_tag, text_format, hyp_text_format)
     ref, _, (ref_corpus, hyp_corpus) = _read_inputs(ref_path, None, reading, config)
-    # scoring against no hypothesis checks the inputs and aligns the texts as `score` would
+    # scoring against no hypothesis checks the inputs, aligns the texts and projects
+    # the reference exactly as `score` does for its ceiling, with the same options
     empty = TemplateSet((), role="hypothesis")
-    result = score(ref, empty, ref_corpus=ref_corpus, hyp_corpus=hyp_corpus, config=config, ceiling=False)
-    projected = project(ref, result.alignment, hyp_corpus)
-    return dataclasses.replace(projected, warnings=result.warnings)
+    result = score(ref, empty, ref_corpus=ref_corpus, hyp_corpus=hyp_corpus, config=config, ceiling=True)
+    assert result.ceiling is not None and result.ceiling.projection is not None
+    return dataclasses.replace(result.ceiling.projection, warnings=result.warnings)
 
 
 def _check_docids(ref: TemplateSet, hyp: TemplateSet) -> list[InputWarning]:

@@ -8,6 +8,7 @@ the per-document counts of the two results then go through
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any, Optional
 
@@ -60,6 +61,9 @@ def compare_command(
         )
         for number, hyp in enumerate((hyp_a, hyp_b))
     ]
+    # B shares A's reference and texts, so A's ceiling: its causes agree with it too (§11)
+    if results[0].ceiling is not None:
+        results[1] = dataclasses.replace(results[1], ceiling=results[0].ceiling)
     causes = [_cause_split(result) for result in results]
     # The reference (and texts) are read twice: print a warning they share once.
     print_warnings(dict.fromkeys([*results[0].warnings, *results[1].warnings]), quiet)

@@ -105,10 +105,7 @@ class Judge:
             return None
         hyp_view = None
         if fills:
-            items = tuple(
-                mapper.hyp_prep.prepare(f, inst.docid) if type(f) is TextFill else f
-                for f in fills
-            )
+            items = tuple(mapper.hyp_prep.prepare(f, inst.docid) if type(f) is TextFill else f for f in fills)
             hyp_view = (Slot(name, (FillAlternative(fills),)), (items,), None)
         match = mapper.match_slot(name, ref_view, hyp_view, self.identity, lambda _fill: False)
         return match.counts

@@ -148,7 +148,7 @@ class ScoreResult:
             return None
         from hub4eval.scoring.attribution import Attributor
 
-        return Attributor(self.alignment)
+        return Attributor(self.alignment, self.ceiling)  # causes agree with the ceiling (§11, v1.2)
 
     @cached_property
     def causes(self) -> dict[str, dict[str, dict[str, dict[str, int]]]]:

@@ -108,7 +108,7 @@ def test_per_cent_after_a_day_like_number_is_percent() -> None:
 def test_the_words_of_a_hyphenated_number_keep_the_default_lower_case() -> None:
     """spoken_forms is case-insensitive unless told otherwise: `Year-Old` split out of
     `6-Year-Old` is lower-cased like every other token."""
-    assert words("a 6-Year-Old") == ["a", "6", "year-old"]
+    assert words("a 6-Year-Old") == ["a", "6", "year", "old"]
 
 
 def test_a_plural_ordinal_stays_a_word_like_a_plural_scale_word() -> None:
@@ -184,7 +184,7 @@ def test_written_suffixes_are_canonical_in_case_sensitive_text(text: str, expect
         ("the 1990's", [("the", 0, 3), ("1990s", 4, 10)]),
         ("up 5%", [("up", 0, 2), ("5", 3, 5), ("percent", 3, 5)]),
         # the parts of a hyphenated word keep their own spans
-        ("a 6-year-old", [("a", 0, 1), ("6", 2, 3), ("year-old", 4, 12)]),
+        ("a 6-year-old", [("a", 0, 1), ("6", 2, 3), ("year", 4, 8), ("old", 9, 12)]),
         ("seven-five", [("7", 0, 5), ("5", 6, 10)]),
     ],
 )
@@ -192,9 +192,9 @@ def test_spans_of_written_forms(text: str, expected: list[tuple[str, int, int]])
     assert canonical_words(text) == expected
 
 
-def test_a_run_of_words_inside_a_hyphenated_number_stays_one_word() -> None:
-    """`to-the` between two number parts is one non-number part, not the range word `to`."""
-    assert canonical_words("seven-to-the-five") == [("7", 0, 5), ("to-the", 6, 12), ("5", 13, 17)]
+def test_a_run_of_words_inside_a_hyphenated_number_is_no_range() -> None:
+    """`to-the` between two number parts is two words, not the range word `to` alone."""
+    assert canonical_words("seven-to-the-five") == [("7", 0, 5), ("to", 6, 8), ("the", 9, 12), ("5", 13, 17)]
     assert words("seven-to-five") == ["7", "5"]
 
 
@@ -409,7 +409,9 @@ def test_and_a_half_inside_a_hyphenated_word_without_a_scale_stays_words() -> No
     assert canonical_words("the two-and-a-half-7 win") == [
         ("the", 0, 3),
         ("2", 4, 7),
-        ("and-a-half", 8, 18),
+        ("and", 8, 11),
+        ("a", 12, 13),
+        ("half", 14, 18),
         ("7", 19, 20),
         ("win", 21, 24),
     ]

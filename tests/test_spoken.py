@@ -415,8 +415,14 @@ def test_hyphenated_and_a_half_reads_like_the_spaced_words() -> None:
     assert spans("two-and-a-half-million") == [("2500000", 0, 22)]
     assert words("two-and-a-half-million dollars") == words("two and a half million dollars")
     assert words("$2.5-million") == words("two-and-a-half-million dollars") == ["2500000", "dollars"]
-    # without a scale word after it, the hyphenated word comes back as it was
-    assert spans("two-and-a-half years") == [("2", 0, 3), ("and", 4, 7), ("a", 8, 9), ("half", 10, 14), ("years", 15, 20)]
+    # without a scale word after it, the hyphenated word comes back as its parts
+    assert spans("two-and-a-half years") == [
+        ("2", 0, 3),
+        ("and", 4, 7),
+        ("a", 8, 9),
+        ("half", 10, 14),
+        ("years", 15, 20),
+    ]
 
 
 @pytest.mark.parametrize(

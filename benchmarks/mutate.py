@@ -159,6 +159,10 @@ MODULES: dict[str, tuple[str, list[str]]] = {
         "hub4eval/text/spoken/forms.py",
         _SPOKEN_TESTS,
     ),
+    "spoken.letters": (
+        "hub4eval/text/spoken/letters.py",
+        _SPOKEN_TESTS + ["tests/text/test_number_and_word_forms.py"],
+    ),
     "attribution": (
         "hub4eval/scoring/attribution.py",
         ["tests/test_mutation_kills_attribution.py", "tests/test_attribution.py", "tests/test_asr_example.py"],

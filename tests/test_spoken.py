@@ -342,7 +342,8 @@ def test_numbers_separated_by_punctuation_stay_apart() -> None:
 def test_year_readings_are_limited_to_year_like_heads() -> None:
     assert words("eleven thirty") == ["11", "30"]  # a time, not 1130
     assert words("twelve fifteen") == ["12", "15"]
-    assert words("seven fifty") == ["7", "50"]
+    # a digit and a number 10..99 are read in groups (spec v1.2), as `7:50` is written
+    assert words("seven fifty") == words("7:50") == ["750"]
     assert words("nineteen ninety four ninety five") == words("1994-95")
     assert words("twenty twenty") == ["2020"]
 

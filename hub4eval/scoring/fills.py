@@ -22,7 +22,7 @@ from hub4eval.text.normalize import (
     whiteout_punctuation,
     whiteout_tags,
 )
-from hub4eval.text.spoken import spoken_forms
+from hub4eval.text.spoken import join_letters, spoken_forms
 from hub4eval.text.tokens import Token, tokenize
 from hub4eval.util.records import quick_init
 
@@ -153,6 +153,8 @@ class FillPreparer:
                 tokens = spoken_forms(tokens, piece, lang=cfg.spoken_forms, case_sensitive=cfg.case_sensitive)
             if self.glm_apply is not None:
                 tokens = tuple(self.glm_apply(tokens))
+            if cfg.spoken_forms != "none":  # letters spelled out, after the GLM as for documents
+                tokens = join_letters(tokens, piece)
             noisy = NoisyWords.of(tokens, filler_set(cfg.fillers))
         folded = collapse_whitespace(stripped)
         if not cfg.case_sensitive:

@@ -265,6 +265,11 @@ def document_tokens(
         from hub4eval.text.glm import apply_glm
 
         tokens = apply_glm(tokens, glm)
+    if spoken_forms not in (None, "none"):
+        # after the GLM, whose rules read some letter runs as words (`u s`)
+        from hub4eval.text.spoken import join_letters
+
+        tokens = join_letters(tokens, document.text)
     return tokens
 
 
@@ -351,6 +356,14 @@ class _ArrayTokens:
                     for i, width, rule in glm_matches(trie, texts, candidates.tolist())
                 ]
                 tokens = splice(tokens, edits, working)
+        if self.spoken_forms is not None:
+            # letters spelled out (`p m`, `N.C.A.A.`), after the GLM as in document_tokens
+            from hub4eval.text.spoken import is_letter, letter_runs
+
+            _, letters = self._table("letters", list, is_letter)
+            hits = np.flatnonzero(letters[tokens.ids])
+            if hits.size > 1:
+                tokens = splice(tokens, list(letter_runs(tokens, text, 0, hits.tolist())), working)
         return self._renumber(tokens)
 
     def _renumber(self, tokens: TokenArray) -> TokenArray:

@@ -111,6 +111,7 @@ Modules
 ``glue``      numbers found by the library, and the readings it leaves to the caller
 ``window``    which tokens are analyzed around a number, and their canonical tokens
 ``forms``     the public calls
+``letters``   abbreviations spelled letter by letter (``N.C.A.A.``, ``p m``), joined
 """
 
 from __future__ import annotations
@@ -118,12 +119,16 @@ from __future__ import annotations
 from hub4eval.text.spoken.forms import canonical_words, spoken_forms, strip_possessive
 from hub4eval.text.spoken.language import LANGUAGES, Language
 from hub4eval.text.spoken.language import _words as _words  # the per-language caches (tests clear them)
+from hub4eval.text.spoken.letters import is_letter, join_letters, letter_runs
 from hub4eval.text.spoken.window import number_start, number_windows
 
 __all__ = [
     "LANGUAGES",
     "Language",
     "canonical_words",
+    "is_letter",
+    "join_letters",
+    "letter_runs",
     "number_start",
     "number_windows",
     "spoken_forms",

@@ -5,6 +5,7 @@ items (:func:`_library_numbers`), then the readings it leaves to the caller
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal, InvalidOperation
 
 from text_to_num import find_numbers
@@ -262,6 +263,55 @@ def _glue(elements: list, items: list[_Item], words: _Words) -> list:
         e += 1
     elements = out
 
+    # (b2) digits read in groups: a digit and a number 10..99 right after it are one
+    # number (`seven thirty seven` is 737 as `Boeing 737`, `nine eleven` 911 as `9/11`,
+    # `seven forty five` 745 as `7:45`); `seven oh five` is 705 as `7:05`
+    out = []
+    e = 0
+    while e < len(elements):
+        element = elements[e]
+        if _one_digit(element, items):
+            nxt = num_at(e + 1)
+            if (
+                nxt is not None
+                and nxt.lib
+                and _plain_cardinal(nxt)
+                and not nxt.text.startswith("0")
+                and 10 <= int(nxt.text) <= 99
+                and nxt.last - nxt.first < 2
+                and not sep_before(e + 1)
+            ):
+                out.append(
+                    _Num(element.text + nxt.text, element.first, nxt.last, False, True, None, element.start, nxt.end)
+                )
+                e += 2
+                continue
+            nxt = num_at(e + 2)
+            if (
+                word_at(e + 1) == language.year_zero
+                and nxt is not None
+                and _one_digit(nxt, items)
+                and not sep_before(e + 1)
+                and not sep_before(e + 2)
+            ):
+                out.append(
+                    _Num(
+                        element.text + "0" + nxt.text,
+                        element.first,
+                        nxt.last,
+                        False,
+                        True,
+                        None,
+                        element.start,
+                        nxt.end,
+                    )
+                )
+                e += 3
+                continue
+        out.append(element)
+        e += 1
+    elements = out
+
     # (c) a scale word after a decimal or written digits (3.5 million), (d) after
     # `X and a half` (two and a half million), (e) after an article (a hundred)
     out = []
@@ -371,4 +421,84 @@ def _glue(elements: list, items: list[_Item], words: _Words) -> list:
                     continue
         out.append(element)
         e += 1
+    elements = out
+
+    # (i) money with cents: `thirty eight dollars and twenty five cents` (and `thirty
+    # eight point two five dollars`) are one amount, as `$38.25` is (emitted by _window)
+    out = []
+    e = 0
+    while e < len(elements):
+        element = elements[e]
+        unit = num_at(e + 1)
+        if isinstance(element, _Num) and _plain_cardinal(element, decimal=True) and unit is not None:
+            cents_unit = language.cents_of.get(unit.text) if _unit_word(unit, items) else None
+            if cents_unit is not None and _CENTS.fullmatch(element.text):  # 38.25 dollars
+                out.append(
+                    _Num(element.text, element.first, unit.last, False, True, unit.text, element.start, unit.end)
+                )
+                e += 2
+                continue
+            if cents_unit is not None and element.text.isdigit():
+                k = e + 2
+                said_and = word_at(k) == language.and_word
+                k += said_and
+                cents = num_at(k)
+                if cents is not None and _plain_cardinal(cents) and 1 <= int(cents.text) <= 99:
+                    last = num_at(k + 1)
+                    said_unit = last is not None and _unit_word(last, items) and last.text == cents_unit
+                    if said_and or said_unit:
+                        end = last if said_unit else cents
+                        out.append(
+                            _Num(
+                                f"{element.text}.{int(cents.text):02d}",
+                                element.first,
+                                end.last,  # type: ignore[union-attr]
+                                False,
+                                True,
+                                unit.text,
+                                element.start,
+                                end.end,  # type: ignore[union-attr]
+                            )
+                        )
+                        e = k + 1 + said_unit
+                        continue
+        # (k) a word written with a period before a number: `No. 1` is `number one`
+        if isinstance(element, int):
+            item = items[element]
+            said = language.abbreviations.get(item.word) if item.kind == _W and item.dot else None
+            nxt = num_at(e + 1)
+            if said is not None and nxt is not None and not nxt.unit and nxt.text[:1].isdigit():
+                out.append(_Num(said, element, element, False, False, None, item.start, item.end))
+                e += 1
+                continue
+        out.append(element)
+        e += 1
     return out
+
+
+_CENTS = re.compile(r"[0-9]+\.[0-9]{2}")
+
+
+def _plain_cardinal(number: _Num, decimal: bool = False) -> bool:
+    """A number without unit or ordinal suffix, digits only (or a decimal, if allowed)."""
+    if number.ordinal or number.unit:
+        return False
+    return number.text.isdigit() or (decimal and _CENTS.fullmatch(number.text) is not None)
+
+
+def _one_digit(element: object, items: list[_Item]) -> bool:
+    """A one-word number 1..9 read by the library (`seven`)."""
+    return (
+        isinstance(element, _Num)
+        and element.lib
+        and element.first == element.last
+        and _plain_cardinal(element)
+        and len(element.text) == 1
+        and element.text != "0"
+        and items[element.first].kind == _W
+    )
+
+
+def _unit_word(number: _Num, items: list[_Item]) -> bool:
+    """A unit said after a number (`dollars`), made by the glue from a word."""
+    return not number.lib and number.first == number.last and items[number.first].kind == _W

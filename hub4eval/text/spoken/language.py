@@ -43,6 +43,10 @@ class Language:
         currency_symbols: written symbol -> canonical unit word.
         unit_words: spoken unit word after a number -> canonical unit word.
         unit_pairs: two spoken words after a number -> canonical unit word.
+        cents_of: a money unit -> the unit of its hundredths (``dollars`` -> ``cents``).
+        and_word: between an amount and its cents (``dollars and twenty five cents``).
+        abbreviations: a word written with a period before a number -> the word said
+            (``No. 1`` -> ``number``).
     """
 
     code: str
@@ -66,6 +70,9 @@ class Language:
     unit_words: dict[str, str] = field(default_factory=dict)
     unit_pairs: dict[tuple[str, str], str] = field(default_factory=dict)
     score_nil: frozenset[str] = frozenset()
+    cents_of: dict[str, str] = field(default_factory=dict)
+    and_word: str = ""
+    abbreviations: dict[str, str] = field(default_factory=dict)
 
     def ordinal(self, digits: str) -> str:
         """The written ordinal of a digit string (English suffixes)."""
@@ -113,6 +120,9 @@ _ENGLISH = Language(
         "percent": "percent",
     },
     unit_pairs={("per", "cent"): "percent"},
+    cents_of={"dollars": "cents", "euros": "cents"},
+    and_word="and",
+    abbreviations={"no": "number", "nos": "numbers"},
 )
 
 LANGUAGES: dict[str, Language] = {"en": _ENGLISH}

@@ -18,6 +18,7 @@ _WRITTEN = re.compile(
     r"(?P<suf>%|¢|st|nd|rd|th|s|['\u2019]s)?",
     re.IGNORECASE,
 )
+_CLOCK = re.compile(r"([1-9])[:/]([0-9]{2})")  # a digit, then two: a time or a date in groups
 _LEAD = "$£€¥"
 _TRAIL = "%¢"
 _SEPARATING = frozenset(',;:.!?()[]{}"')
@@ -35,7 +36,7 @@ _G = 6  # a word of a hyphenated glue phrase (``per-cent``): a word item; the fi
 
 
 class _Item:
-    __slots__ = ("kind", "word", "start", "end", "toks", "sep", "num", "unit", "ordinal", "par", "opt", "cls")
+    __slots__ = ("kind", "word", "start", "end", "toks", "sep", "num", "unit", "ordinal", "par", "opt", "cls", "dot")
 
     def __init__(self, kind, word, start, end, toks, sep=False, num="", unit=None, ordinal=False, cls=_NONE):
         self.kind = kind
@@ -50,6 +51,7 @@ class _Item:
         self.ordinal = ordinal
         self.par = False
         self.opt = False
+        self.dot = False  # the raw word ends with a period right after the item (`No.`)
 
 
 # ---------------------------------------------------------------- lexing raw words
@@ -70,6 +72,11 @@ def _lex_core(core: str, code: str) -> tuple[tuple[int, str, int, int, str | Non
         if _SIMPLE_WORD.fullmatch(core):
             return ((_W, lower, 0, len(core), None, False),)
         return None
+    clock = _CLOCK.fullmatch(core)
+    if clock is not None:
+        # `7:45`, `9/11`: digits read in groups, as `seven forty five`, `nine eleven` are
+        # (see glue: a digit and a number 10..99 after it are one group)
+        return ((_N, clock.group(1) + clock.group(2), 0, len(core), None, False),)
     m = _WRITTEN.fullmatch(core)
     if m:
         num = m.group("num").replace(",", "")
@@ -251,4 +258,6 @@ def _items(
             item = _Item(kind, word, start, end, toks, unit=unit, ordinal=ordinal, cls=cls)
         item.par, item.opt = par, opt
         items.append(item)
+    if items and raw[trail : trail + 1] == ".":
+        items[-1].dot = True
     return items, sep_before, sep_after

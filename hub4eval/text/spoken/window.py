@@ -90,10 +90,35 @@ def _window(tokens: Sequence[Token], text: str, offset: int, words: _Words, case
         covered_items = items[element.first : element.last + 1]
         par = any(it.par for it in covered_items)
         opt = all(it.opt for it in covered_items)
+        cents_unit = words.language.cents_of.get(element.unit) if element.unit else None
+        if cents_unit is not None and "." in element.text and not element.ordinal:
+            out.extend(_with_cents(element, cents_unit, par, opt))
+            continue
         out.append(Token(element.text, element.start, element.end, par, opt))
         if element.unit:
             out.append(Token(element.unit, element.start, element.end, par, opt))
     return out
+
+
+def _with_cents(amount: _Num, cents_unit: str, par: bool, opt: bool) -> list[Token]:
+    """An amount of money with cents, as it is said: `$38.25` is `38` `dollars` `25`
+    `cents`, the two unit words optional (`thirty eight twenty five` says the same);
+    `$0.25` is `25` `cents`; `$38.00` is `38` `dollars`. Every token spans the amount."""
+    whole, _, fraction = amount.text.partition(".")
+    start, end = amount.start, amount.end
+    if len(fraction) != 2:  # not cents (`$3.5`): the decimal, then the unit
+        return [Token(amount.text, start, end, par, opt), Token(amount.unit or "", start, end, par, opt)]
+    cents = str(int(fraction))
+    if cents == "0":
+        return [Token(whole, start, end, par, opt), Token(amount.unit or "", start, end, par, opt)]
+    if whole == "0":
+        return [Token(cents, start, end, par, opt), Token(cents_unit, start, end, par, opt)]
+    return [
+        Token(whole, start, end, par, opt),
+        Token(amount.unit or "", start, end, par, True),
+        Token(cents, start, end, par, opt),
+        Token(cents_unit, start, end, par, True),
+    ]
 
 
 def number_start(words: _Words, text: str) -> bool:

@@ -149,6 +149,7 @@ def explain_command(
         description="mapping documents",
         quiet=quiet,
         **scoring.texts(),
+        ceiling=None,  # when the texts differ: causes agree with the ceiling, as in `score`
     )
     print_warnings(result.warnings, quiet)
     rows = explain(

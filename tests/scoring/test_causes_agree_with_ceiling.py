@@ -106,3 +106,12 @@ def test_json_and_the_cause_table_agree(tmp_path: Path) -> None:
     points = {(p["slot"], p["kind"]): p["cause"] for p in data["points"]}
     assert points[("EVENT.ORG", "content")] == "extraction"
     assert data["by_cause"]["by_slot"]["EVENT.ORG"]["recognition"] == {"INC": 0, "MIS": 0, "SPU": 0}
+
+
+def test_explain_gives_the_causes_score_gives(tmp_path: Path) -> None:
+    paths = _files(tmp_path, org_alternatives=True)
+    args = [str(paths["ref.tpl"]), str(paths["hyp.tpl"]), "--ref-text", str(paths["reference.sgml"])]
+    args += ["--hyp-text", str(paths["asr.sgml"])]
+    shown = CliRunner().invoke(app, ["explain", *args, "--cause", "extraction", "--slot", "EVENT.ORG"])
+    assert shown.exit_code == 0, shown.output
+    assert shown.stdout.count("lost to extraction") == 2 and "2 points (INC 2)" in shown.stdout

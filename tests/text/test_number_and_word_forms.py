@@ -33,6 +33,8 @@ PAIRS = [
     ("It cost $0.25 each.", "$0.25", "it cost twenty five cents each", "twenty five cents"),
     ("A Boeing 737 landed.", "Boeing 737", "a boeing seven thirty seven landed", "boeing seven thirty seven"),
     ("Flight 1549 landed.", "Flight 1549", "flight fifteen forty nine landed", "flight fifteen forty nine"),
+    ("Flight 1234 landed.", "Flight 1234", "flight twelve thirty four landed", "flight twelve thirty four"),
+    ("Flight 2108 landed.", "Flight 2108", "flight twenty one oh eight landed", "flight twenty one oh eight"),
     ("After 9/11 it changed.", "9/11", "after nine eleven it changed", "nine eleven"),
     ("He is No. 1 now.", "No. 1", "he is number one now", "number one"),
     ("On March 3rd, 1998 it began.", "March 3rd, 1998", "on march third nineteen ninety eight it began",

@@ -265,12 +265,16 @@ def _glue(elements: list, items: list[_Item], words: _Words) -> list:
 
     # (b2) digits read in groups: a digit and a number 10..99 right after it are one
     # number (`seven thirty seven` is 737 as `Boeing 737`, `nine eleven` 911 as `9/11`,
-    # `seven forty five` 745 as `7:45`); `seven oh five` is 705 as `7:05`
+    # `seven forty five` 745 as `7:45`); `seven oh five` is 705 as `7:05`; after a word
+    # that names a number read in groups (`flight twelve thirty four` is `Flight 1234`),
+    # a number 10..99 also starts a group
     out = []
     e = 0
     while e < len(elements):
         element = elements[e]
-        if _one_digit(element, items):
+        if _one_digit(element, items) or (
+            word_at(e - 1) in language.group_words and _two_digits(element, items) and not sep_before(e)
+        ):
             nxt = num_at(e + 1)
             if (
                 nxt is not None
@@ -495,6 +499,18 @@ def _one_digit(element: object, items: list[_Item]) -> bool:
         and _plain_cardinal(element)
         and len(element.text) == 1
         and element.text != "0"
+        and items[element.first].kind == _W
+    )
+
+
+def _two_digits(element: object, items: list[_Item]) -> bool:
+    """A number 10..99 of one or two words read by the library (`twelve`, `twenty one`)."""
+    return (
+        isinstance(element, _Num)
+        and element.lib
+        and element.last - element.first < 2
+        and _plain_cardinal(element)
+        and len(element.text) == 2
         and items[element.first].kind == _W
     )
 

@@ -47,6 +47,8 @@ class Language:
         and_word: between an amount and its cents (``dollars and twenty five cents``).
         abbreviations: a word written with a period before a number -> the word said
             (``No. 1`` -> ``number``).
+        group_words: words before a number read in groups of two digits
+            (``flight twelve thirty four`` -> ``flight 1234``).
     """
 
     code: str
@@ -73,6 +75,7 @@ class Language:
     cents_of: dict[str, str] = field(default_factory=dict)
     and_word: str = ""
     abbreviations: dict[str, str] = field(default_factory=dict)
+    group_words: frozenset[str] = frozenset()
 
     def ordinal(self, digits: str) -> str:
         """The written ordinal of a digit string (English suffixes)."""
@@ -123,6 +126,7 @@ _ENGLISH = Language(
     cents_of={"dollars": "cents", "euros": "cents"},
     and_word="and",
     abbreviations={"no": "number", "nos": "numbers"},
+    group_words=frozenset("flight flights boeing airbus route highway interstate channel".split()),
 )
 
 LANGUAGES: dict[str, Language] = {"en": _ENGLISH}

@@ -45,13 +45,12 @@ def project_command(
 
     check_output(output, "--output")
     o.one_from_stdin(REF=ref, **scoring.text_files())
-    texts = scoring.texts()
     projected = project_files(
         ref,
-        ref_text=texts.pop("ref_text"),
-        hyp_text=texts.pop("hyp_text"),
+        ref_text=str(scoring.ref_text),
+        hyp_text=str(scoring.hyp_text),
         config=scoring.config(),
-        **texts,
+        reading=scoring.reading(),
     )
     print_warnings(projected.warnings, quiet)
     _write(write_templates(projected), output, "--output")

@@ -10,6 +10,7 @@ scores the ceiling (:mod:`hub4eval.scoring.projection`). It reads no file:
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
@@ -21,6 +22,9 @@ from hub4eval.scoring.fills import FillPreparer
 from hub4eval.scoring.mapping import Mapper
 from hub4eval.scoring.result import ScoreResult
 from hub4eval.util.gcpause import paused_gc
+
+_COUNTED_LATER: dict[str, Any] = {}
+"""The WER given to the ceiling's score while the caller's is still being counted (replaced by it)."""
 
 
 def load_glm(spec: str | Sequence[str]):  # -> Glm | GlmStack | None
@@ -83,6 +87,7 @@ def score(
     ceiling: bool | None = None,
     alignment: Any = None,
     wer_summary: dict[str, Any] | None = None,
+    jobs: int = 1,
 ) -> ScoreResult:
     """Score ``hyp`` against ``ref`` (the rules: docs/scoring-rules.md).
 
@@ -104,6 +109,9 @@ def score(
             instead of aligning again).
         wer_summary: the WER of ``alignment`` counted before (reused with it:
             counting sclite's alignment of a million words takes seconds).
+        jobs: the processes that may align the texts at once, when they
+            differ (:mod:`hub4eval.text.aligned_texts`); the result is the
+            same for every number.
 
     Raises:
         InputError: bad input (unknown DOCID, extent outside its document,
@@ -168,22 +176,25 @@ def score(
         warnings += getattr(glm, "warnings", ())
     given_alignment, alignment = alignment, None
     unsegmented = False
+    texts_aligned = None  # the alignment made here, with sclite's WER (perhaps counted in a child)
     if aligned and given_alignment is not None:
         alignment = given_alignment
         warnings += alignment.warnings
         unsegmented = alignment.unsegmented
     elif aligned:
-        from hub4eval.text.columns import align_corpora
+        from hub4eval.text.aligned_texts import align_texts
 
-        alignment = align_corpora(
+        texts_aligned = align_texts(
             ref_corpus,  # type: ignore[arg-type]
             hyp_corpus,  # type: ignore[arg-type]
+            jobs=jobs,
             glm=glm,
             keep_punctuation=config.keep_punctuation,
             case_sensitive=config.case_sensitive,
             unsegmented=config.unsegmented,
             spoken_forms=config.spoken_forms,
         )
+        alignment = texts_aligned.alignment
         warnings += alignment.warnings
         unsegmented = alignment.unsegmented
     if not unsegmented:
@@ -222,10 +233,10 @@ def score(
     else:
         matches = mapper.match_template_sets(ref, hyp)
     wer = wer_summary
-    if wer is None and alignment is not None and hasattr(alignment, "wer_summary"):
-        from hub4eval.text.wer import corpus_wer
+    if wer is None and texts_aligned is None and alignment is not None and hasattr(alignment, "wer_summary"):
+        from hub4eval.text import wer as wer_module
 
-        wer = corpus_wer(alignment)["summary"]  # sclite's counts; the §7 ones beside them if they differ
+        wer = wer_module.corpus_wer(alignment)["summary"]  # sclite's counts; the §7 ones beside them if they differ
     ceiling_result = None
     if ceiling or (ceiling is None and aligned):
         from hub4eval.scoring.projection import project
@@ -238,8 +249,14 @@ def score(
             config=config,
             ceiling=False,
             alignment=alignment,
-            wer_summary=wer,  # the same texts: the same WER, not counted again
+            # the same texts: the same WER, not counted again (set below when it is still being counted)
+            wer_summary=_COUNTED_LATER if wer is None else wer,
         )
+    if texts_aligned is not None:
+        # sclite's alignment, counted while the templettes were mapped when a child counts it
+        wer = texts_aligned.wer()["summary"]  # sclite's counts; the §7 ones beside them if they differ
+        if ceiling_result is not None:
+            ceiling_result = dataclasses.replace(ceiling_result, wer=wer)
     return ScoreResult(
         matches=matches,
         config=config,

@@ -425,6 +425,154 @@ def _align_coded(ref: TokenArray, hyp: TokenArray, vocabulary: Vocabulary) -> Al
     return _align_codes(_kernels(), ref.ids, hyp.ids, coded)
 
 
+@dataclass(frozen=True)
+class TokenizedCorpora:
+    """Two corpora tokenized and paired for aligning: what :func:`align_corpora` makes before it aligns.
+
+    ``pairs`` are the (reference DOCID, hypothesis DOCID, reference tokens,
+    hypothesis tokens) to align, in the order of the alignment's documents;
+    unsegmented, one pair (None, None, all reference tokens, all hypothesis
+    tokens). Each pair is aligned on its own (:func:`weighted_alignments`,
+    any subset of them, in any process), and the alignments make the
+    :class:`CorpusAlignment` (:func:`corpus_alignment`).
+    """
+
+    unsegmented: bool
+    pairs: tuple[tuple[str | None, str | None, TokenArray, TokenArray], ...]
+    warnings: tuple[InputWarning, ...]
+    vocabulary: Vocabulary = field(repr=False, compare=False)
+    spans: tuple[tuple[str, int], ...] = ()
+    """Unsegmented: each reference document's DOCID and token count, in order (the spans of its columns)."""
+    _documents: tuple[tuple[str | None, int], ...] = field(default=(), repr=False, compare=False)
+    """Unsegmented: each reference document's DOCID and token count, in order (their tokens follow one another)."""
+
+    def words(self) -> int:
+        """The tokens of both sides."""
+        return sum(len(r) + len(h) for _, _, r, h in self.pairs)
+
+
+def tokenize_corpora(
+    ref: Corpus,
+    hyp: Corpus,
+    *,
+    glm: Glm | GlmStack | None = None,
+    keep_punctuation: bool = False,
+    case_sensitive: bool = False,
+    unsegmented: bool | None = None,
+    spoken_forms: str | None = None,
+) -> TokenizedCorpora:
+    """The tokens of two corpora, paired for aligning; the arguments are those of :func:`align_corpora`."""
+    options: dict[str, Any] = {
+        "glm": glm,
+        "keep_punctuation": keep_punctuation,
+        "case_sensitive": case_sensitive,
+        "spoken_forms": spoken_forms,
+    }
+    if unsegmented is None:
+        unsegmented = not hyp.segmented
+    warnings: list[InputWarning] = []
+    # Tokens are kept as arrays, their words coded in the order they are
+    # first seen: the reference documents, then the hypothesis ones in the
+    # order they are aligned; the order the aligners code words in too.
+    vocabulary = Vocabulary()
+    arrays = _ArrayTokens(vocabulary, **options)
+
+    ref_tokens = {doc.docid: arrays(doc) for doc in ref.documents}
+
+    if unsegmented:
+        from hub4eval.io.corpus import as_unsegmented
+
+        ref_all = TokenArray.concatenate([ref_tokens[doc.docid] for doc in ref.documents], vocabulary.words)
+        # each document's tokens are kept as a view of the concatenation (not twice)
+        sizes = {docid: len(tokens) for docid, tokens in ref_tokens.items()}
+        del ref_tokens
+        hyp_all = TokenArray.concatenate([arrays(doc) for doc in as_unsegmented(hyp).documents], vocabulary.words)
+        if not len(hyp_all):
+            warnings.append(
+                InputWarning("the hypothesis text is empty: every reference word is deleted", hyp.path or None)
+            )
+        docids = [doc.docid for doc in ref.documents if doc.docid is not None]
+        return TokenizedCorpora(
+            True,
+            ((None, None, ref_all, hyp_all),),
+            tuple(warnings),
+            vocabulary,
+            tuple((d, sizes[d]) for d in docids),
+            tuple((doc.docid, sizes[doc.docid]) for doc in ref.documents),
+        )
+
+    hyp_by_id = {doc.docid: doc for doc in hyp.documents}
+    empty = TokenArray.of((), vocabulary)
+    pairs: list[tuple[str | None, str | None, TokenArray, TokenArray]] = []
+    for doc in ref.documents:
+        other = hyp_by_id.get(doc.docid)
+        if other is None:
+            warnings.append(
+                InputWarning(
+                    f"document {doc.docid} of the reference text is not in the hypothesis text",
+                    ref.path or None,
+                )
+            )
+            pairs.append((doc.docid, None, ref_tokens[doc.docid], empty))
+        else:
+            pairs.append((doc.docid, doc.docid, ref_tokens[doc.docid], arrays(other)))
+    ref_ids = set(ref_tokens)
+    for doc in hyp.documents:
+        if doc.docid not in ref_ids:
+            warnings.append(
+                InputWarning(
+                    f"document {doc.docid} of the hypothesis text is not in the reference text",
+                    hyp.path or None,
+                )
+            )
+            pairs.append((None, doc.docid, empty, arrays(doc)))
+    return TokenizedCorpora(False, tuple(pairs), tuple(warnings), vocabulary)
+
+
+def weighted_alignments(tokenized: TokenizedCorpora, pairs: Sequence[int] | None = None) -> list[Alignment]:
+    """The §7.2 alignment of each pair (of the pairs numbered ``pairs`` only, if given).
+
+    A pair's alignment depends on its words only, so any subset of the pairs
+    gives their alignments as all of them do (computed in another process).
+    """
+    from hub4eval.text.align import align_many
+
+    chosen = tokenized.pairs if pairs is None else [tokenized.pairs[k] for k in pairs]
+    if tokenized.unsegmented:
+        return [_align_coded(r, h, tokenized.vocabulary) for _, _, r, h in chosen]
+    words = np.array(tokenized.vocabulary.words, dtype=object)
+    return align_many([(words[r.ids].tolist(), words[h.ids].tolist()) for _, _, r, h in chosen])
+
+
+def corpus_alignment(tokenized: TokenizedCorpora, alignments: Sequence[Alignment]) -> CorpusAlignment:
+    """The corpus alignment of the pairs of ``tokenized`` from their alignments (one per pair, in order)."""
+    if tokenized.unsegmented:
+        [(_, _, ref_all, hyp_all)] = tokenized.pairs
+        [alignment] = alignments
+        ref_columns = _columns(alignment.ref_index, len(ref_all))
+        sides: dict[str, _Side] = {}
+        position = 0
+        for docid, size in tokenized._documents:
+            end = position + size
+            sides[docid] = _Side(ref_all[position:end], ref_columns[position:end])  # type: ignore[index]
+            position = end
+        hyp_side = _Side(hyp_all, _columns(alignment.hyp_index, len(hyp_all)))
+        document = DocumentAlignment(None, None, ref_all, hyp_all, alignment)
+        owned = _owned_columns(alignment.ref_index, [size for _, size in tokenized.spans])
+        spans = tuple((d, start, end) for (d, _), (start, end) in zip(tokenized.spans, owned, strict=False))
+        return CorpusAlignment(True, (document,), tokenized.warnings, sides, {None: hyp_side}, spans)
+    documents = []
+    ref_sides: dict[str, _Side] = {}
+    hyp_sides: dict[str | None, _Side] = {}
+    for (ref_id, hyp_id, r, h), alignment in zip(tokenized.pairs, alignments, strict=True):
+        documents.append(DocumentAlignment(ref_id, hyp_id, r, h, alignment))
+        if ref_id is not None:
+            ref_sides[ref_id] = _Side(r, _columns(alignment.ref_index, len(r)))
+        if hyp_id is not None:
+            hyp_sides[hyp_id] = _Side(h, _columns(alignment.hyp_index, len(h)))
+    return CorpusAlignment(False, tuple(documents), tokenized.warnings, ref_sides, hyp_sides)
+
+
 def align_corpora(
     ref: Corpus,
     hyp: Corpus,
@@ -452,87 +600,13 @@ def align_corpora(
     Returns:
         The alignment, with warnings for documents present on one side only.
     """
-    from hub4eval.text.align import align_many
-
-    options: dict[str, Any] = {
-        "glm": glm,
-        "keep_punctuation": keep_punctuation,
-        "case_sensitive": case_sensitive,
-        "spoken_forms": spoken_forms,
-    }
-    if unsegmented is None:
-        unsegmented = not hyp.segmented
-    warnings: list[InputWarning] = []
-    # Tokens are kept as arrays, their words coded in the order they are
-    # first seen: the reference documents, then the hypothesis ones in the
-    # order they are aligned; the order the aligners code words in too.
-    vocabulary = Vocabulary()
-    arrays = _ArrayTokens(vocabulary, **options)
-
-    ref_tokens = {doc.docid: arrays(doc) for doc in ref.documents}
-
-    if unsegmented:
-        from hub4eval.io.corpus import as_unsegmented
-
-        ref_all = TokenArray.concatenate([ref_tokens[doc.docid] for doc in ref.documents], vocabulary.words)
-        # each document's tokens are kept as a view of the concatenation (not twice)
-        sizes = {docid: len(tokens) for docid, tokens in ref_tokens.items()}
-        del ref_tokens
-        hyp_all = TokenArray.concatenate([arrays(doc) for doc in as_unsegmented(hyp).documents], vocabulary.words)
-        alignment = _align_coded(ref_all, hyp_all, vocabulary)
-        ref_columns = _columns(alignment.ref_index, len(ref_all))
-        sides: dict[str, _Side] = {}
-        position = 0
-        for doc in ref.documents:
-            end = position + sizes[doc.docid]
-            sides[doc.docid] = _Side(ref_all[position:end], ref_columns[position:end])  # type: ignore[index]
-            position = end
-        hyp_side = _Side(hyp_all, _columns(alignment.hyp_index, len(hyp_all)))
-        if not len(hyp_all):
-            warnings.append(
-                InputWarning("the hypothesis text is empty: every reference word is deleted", hyp.path or None)
-            )
-        document = DocumentAlignment(None, None, ref_all, hyp_all, alignment)
-        docids = [doc.docid for doc in ref.documents if doc.docid is not None]
-        owned = _owned_columns(alignment.ref_index, [sizes[d] for d in docids])
-        spans = tuple((d, start, end) for d, (start, end) in zip(docids, owned, strict=False))
-        return CorpusAlignment(True, (document,), tuple(warnings), sides, {None: hyp_side}, spans)
-
-    hyp_by_id = {doc.docid: doc for doc in hyp.documents}
-    empty = TokenArray.of((), vocabulary)
-    pairs: list[tuple[str | None, str | None, TokenArray, TokenArray]] = []
-    for doc in ref.documents:
-        other = hyp_by_id.get(doc.docid)
-        if other is None:
-            warnings.append(
-                InputWarning(
-                    f"document {doc.docid} of the reference text is not in the hypothesis text",
-                    ref.path or None,
-                )
-            )
-            pairs.append((doc.docid, None, ref_tokens[doc.docid], empty))
-        else:
-            pairs.append((doc.docid, doc.docid, ref_tokens[doc.docid], arrays(other)))
-    ref_ids = set(ref_tokens)
-    for doc in hyp.documents:
-        if doc.docid not in ref_ids:
-            warnings.append(
-                InputWarning(
-                    f"document {doc.docid} of the hypothesis text is not in the reference text",
-                    hyp.path or None,
-                )
-            )
-            pairs.append((None, doc.docid, empty, arrays(doc)))
-    words = np.array(vocabulary.words, dtype=object)
-    alignments = align_many([(words[r.ids].tolist(), words[h.ids].tolist()) for _, _, r, h in pairs])
-    del words
-    documents = []
-    ref_sides: dict[str, _Side] = {}
-    hyp_sides: dict[str | None, _Side] = {}
-    for (ref_id, hyp_id, r, h), alignment in zip(pairs, alignments, strict=True):
-        documents.append(DocumentAlignment(ref_id, hyp_id, r, h, alignment))
-        if ref_id is not None:
-            ref_sides[ref_id] = _Side(r, _columns(alignment.ref_index, len(r)))
-        if hyp_id is not None:
-            hyp_sides[hyp_id] = _Side(h, _columns(alignment.hyp_index, len(h)))
-    return CorpusAlignment(False, tuple(documents), tuple(warnings), ref_sides, hyp_sides)
+    tokenized = tokenize_corpora(
+        ref,
+        hyp,
+        glm=glm,
+        keep_punctuation=keep_punctuation,
+        case_sensitive=case_sensitive,
+        unsegmented=unsegmented,
+        spoken_forms=spoken_forms,
+    )
+    return corpus_alignment(tokenized, weighted_alignments(tokenized))

@@ -204,7 +204,8 @@ Jobs = typer.Option(
     min=1,
     metavar="N",
     help="Score groups of documents in N processes at once (default: every core; one for templette files "
-    "under 4 MB). The result is the same for every N. Texts that differ (aligned) are scored in one process.",
+    "under 4 MB). When the texts differ, align them in N processes at once instead (one for texts under "
+    "20,000 words). The result is the same for every N.",
 )
 
 

@@ -88,6 +88,7 @@ def score(
     alignment: Any = None,
     wer_summary: dict[str, Any] | None = None,
     jobs: int = 1,
+    _preparers: tuple[FillPreparer, FillPreparer] | None = None,
 ) -> ScoreResult:
     """Score ``hyp`` against ``ref`` (the rules: docs/scoring-rules.md).
 
@@ -199,21 +200,25 @@ def score(
         unsegmented = alignment.unsegmented
     if not unsegmented:
         warnings += _check_docids(ref, hyp)
-    ref_prep = FillPreparer(
-        config,
-        map_extent=alignment.ref_extent if alignment is not None else None,
-        glm_apply=glm_apply,
-        reference=True,
-        tokens=noisy,
-    )
-    hyp_prep = FillPreparer(
-        config,
-        map_extent=alignment.hyp_extent if alignment is not None else None,
-        glm_apply=glm_apply,
-        reference=False,
-        unsegmented=unsegmented,
-        tokens=noisy,
-    )
+    if _preparers is not None:
+        ref_prep, hyp_prep = _preparers  # the caller's, with the strings it normalized
+    else:
+        ref_prep = FillPreparer(
+            config,
+            map_extent=alignment.ref_extent if alignment is not None else None,
+            glm_apply=glm_apply,
+            reference=True,
+            tokens=noisy,
+        )
+        hyp_prep = FillPreparer(
+            config,
+            map_extent=alignment.hyp_extent if alignment is not None else None,
+            glm_apply=glm_apply,
+            reference=False,
+            unsegmented=unsegmented,
+            tokens=noisy,
+        )
+        hyp_prep.share_texts(ref_prep)  # a hypothesis mostly repeats the reference's strings
     done = [0]
     total_sets = len(ref.instance_sets)
 
@@ -251,6 +256,8 @@ def score(
             alignment=alignment,
             # the same texts: the same WER, not counted again (set below when it is still being counted)
             wer_summary=_COUNTED_LATER if wer is None else wer,
+            # the same texts, options and alignment: the same preparation, each string normalized once
+            _preparers=(ref_prep, hyp_prep),
         )
     if texts_aligned is not None:
         # sclite's alignment, counted while the templettes were mapped when a child counts it

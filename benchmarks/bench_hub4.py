@@ -25,8 +25,8 @@ Timed, each a ``python -m hub4eval`` process (wall and CPU seconds, peak RSS),
 * ``score``: ``hub4eval score ref_e10.tpl hyp.tpl --ref-text ref.sgml
   --hyp-text hyp_unsegmented.sgml`` with the default ``--jobs`` (every core),
   the table printed as a user sees it;
-* ``align``: ``hub4eval align ref.sgml hyp_unsegmented.sgml --json OUT``,
-  the anchor in the same run (the alignment every such score makes).
+* ``align``: ``hub4eval align ref.sgml hyp_unsegmented.sgml --jobs 1 --json OUT``,
+  the anchor in the same run (the alignments every such score makes, in one process).
 
 Besides wall-clock and CPU seconds (the children's included) it prints the
 CPU seconds of the main process alone: on a machine whose other work leaves
@@ -161,7 +161,15 @@ def main() -> None:
     jobs = [] if args.jobs is None else ["--jobs", str(args.jobs)]
     commands = {
         "score -j1": ["score", str(paths["ref_tpl"]), str(paths["hyp_tpl"]), *texts, "--jobs", "1"],
-        "align": ["align", str(paths["ref"]), str(paths["unsegmented"]), "--json", str(folder / "align.json")],
+        "align": [
+            "align",
+            str(paths["ref"]),
+            str(paths["unsegmented"]),
+            "--jobs",
+            "1",
+            "--json",
+            str(folder / "a.json"),
+        ],
         "score": ["score", str(paths["ref_tpl"]), str(paths["hyp_tpl"]), *texts, *jobs],
     }
     best: dict[str, dict[str, float]] = {}

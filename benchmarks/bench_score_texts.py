@@ -28,7 +28,7 @@ and peak RSS of the child, ``os.wait4``: the CPU of the children it forked is
 counted in, the peak is the largest process's); ``--runs`` rounds are
 interleaved. Three commands per form:
 
-* ``align``: the anchor (the best CPU is kept);
+* ``align --jobs 1``: the anchor, in one process (the best CPU is kept);
 * ``score --jobs 1``: the templettes' cost on top of the texts, as a ratio of
   CPU seconds and of peak memory to the anchor's (the best CPU is kept);
 * ``score --jobs 2``: the texts aligned in two processes
@@ -137,7 +137,10 @@ def main() -> None:
         best: dict[str, dict[str, float]] = {}
         for _ in range(args.runs):
             for name, arguments in (
-                ("align", ["align", str(paths["ref"]), str(paths[form]), "--json", str(folder / "align.json")]),
+                (
+                    "align",
+                    ["align", str(paths["ref"]), str(paths[form]), "--jobs", "1", "--json", str(folder / "align.json")],
+                ),
                 ("j1", [*scoring, "--jobs", "1"]),
                 ("j2", [*scoring, "--jobs", "2"]),
             ):

@@ -208,6 +208,16 @@ Jobs = typer.Option(
     "20,000 words). The result is the same for every N.",
 )
 
+AlignJobs = typer.Option(
+    None,
+    "--jobs",
+    "-j",
+    min=1,
+    metavar="N",
+    help="Align in N processes at once: sclite's alignment beside the weighted one, a segmented hypothesis's "
+    "documents several at a time (default: every core; one for texts under 20,000 words). The result is the "
+    "same for every N.",
+)
 
 # The options of every command that scores (score, explain, compare), in --help order:
 # (parameter name, annotation, option). `scoring_options` puts them in a command's signature.

@@ -1,4 +1,4 @@
-"""`score --jobs N` when the texts differ: the same JSON for every N (real processes).
+"""`score --jobs N` and `align --jobs N` when the texts differ: the same JSON for every N (real processes).
 
 With texts of 20,000 words or more (`hub4eval.text.aligned_texts.PARALLEL_WORDS`)
 and `--jobs 2`, the documents' alignments are made in forked children; the
@@ -112,3 +112,17 @@ def test_the_examples_score_the_same_with_any_jobs(tmp_path, example):
         _hub4eval("score", *arguments, "--hyp-text", str(base / hyp_text), "--json", str(out), "-j", jobs, cwd=tmp_path)
         outputs.append(out.read_bytes())
     assert outputs[0] == outputs[1]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("form", ["segmented", "unsegmented"])
+def test_align_gives_the_same_json_in_one_and_in_two_processes(tmp_path, form):
+    paths = _corpus(tmp_path)
+    outputs = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"align_{jobs}.json"
+        texts = [str(paths["ref.sgml"]), str(paths[f"hyp_{form}.sgml"])]
+        _hub4eval("align", *texts, "--json", str(out), "--jobs", jobs, cwd=tmp_path)
+        outputs.append(out.read_bytes())
+    assert outputs[0] == outputs[1]
+    assert b'"substitutions"' in outputs[0]

@@ -33,8 +33,11 @@ def available_cores() -> int:
         return os.cpu_count() or 1
 
 
-def _run(send: Any, function: Callable[..., Any], args: tuple[Any, ...]) -> None:
+def _run(send: Any, receive: Any, function: Callable[..., Any], args: tuple[Any, ...]) -> None:
     """In the child: the result, or (False, None) when there is none to send."""
+    # The caller's end is closed here, so that a caller gone (ended on an error) is a
+    # broken pipe, not a full one that the child would wait on for ever.
+    receive.close()
     try:
         value = (True, function(*args))
     except BaseException:  # the caller computes it again and raises it there
@@ -42,7 +45,10 @@ def _run(send: Any, function: Callable[..., Any], args: tuple[Any, ...]) -> None
     try:
         send.send(value)
     except BaseException:  # e.g. a result that cannot be pickled
-        send.send((False, None))
+        try:
+            send.send((False, None))
+        except BaseException:  # no one reads any more (the caller ended on an error): nothing to say
+            pass
     finally:
         send.close()
 
@@ -62,7 +68,7 @@ class Beside(Generic[T]):
         if forked and can_fork():
             context = multiprocessing.get_context("fork")
             receive, send = context.Pipe(duplex=False)
-            process = context.Process(target=_run, args=(send, function, args), daemon=True)
+            process = context.Process(target=_run, args=(send, receive, function, args), daemon=True)
             try:
                 process.start()
             except OSError:  # no process to be had: computed here when asked
@@ -70,6 +76,17 @@ class Beside(Generic[T]):
             else:
                 self._process, self._receive = process, receive
             send.close()
+
+    def __del__(self) -> None:
+        """A child whose result was never asked (the caller met an error) is stopped."""
+        process = getattr(self, "_process", None)
+        if process is not None:
+            self._process = None
+            try:
+                process.terminate()
+                self._receive.close()
+            except (OSError, ValueError, AttributeError):
+                pass
 
     @property
     def forked(self) -> bool:

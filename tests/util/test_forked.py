@@ -85,3 +85,39 @@ def test_a_child_that_dies_leaves_the_work_to_the_caller(monkeypatch):
     # in the caller the function is replaced, so that the test process does not exit
     monkeypatch.setattr(beside, "_function", lambda: 5)
     assert beside.result() == 5
+
+
+def _sleeps() -> int:
+    import time
+
+    time.sleep(30)
+    return 1
+
+
+@needs_fork
+def test_a_child_whose_result_is_never_asked_is_stopped():
+    beside = Beside(_sleeps)
+    process = beside._process
+    del beside  # the caller met an error and dropped it
+    process.join(timeout=10)
+    assert not process.is_alive()
+
+
+def _sends_after_the_caller_left(size: int) -> bytes:
+    import time
+
+    time.sleep(0.5)  # the caller closes its end meanwhile
+    return b"x" * size
+
+
+@needs_fork
+def test_a_child_whose_caller_stopped_reading_ends_quietly(capfd):
+    """The caller closed its end (it ended on an error): the child ends without a traceback and
+    without waiting for ever on a result larger than the pipe holds."""
+    beside = Beside(_sends_after_the_caller_left, 10_000_000)
+    process = beside._process
+    beside._receive.close()
+    beside._process = None
+    process.join(timeout=10)
+    assert process.exitcode == 0
+    assert "Traceback" not in capfd.readouterr().err

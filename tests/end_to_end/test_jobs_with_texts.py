@@ -126,3 +126,23 @@ def test_align_gives_the_same_json_in_one_and_in_two_processes(tmp_path, form):
         outputs.append(out.read_bytes())
     assert outputs[0] == outputs[1]
     assert b'"substitutions"' in outputs[0]
+
+
+@pytest.mark.slow
+def test_an_error_after_the_children_started_is_one_line(tmp_path):
+    """A cycle of pointer types is found while mapping, after the children aligning the texts have
+    started: the run still ends with one line and status 2, and no child writes anything (the
+    children hold stderr open until they end, so their output would be captured)."""
+    paths = _corpus(tmp_path)
+    cycle = tmp_path / "cycle.tpl"
+    cycle.write_text("<A-S000-1> :=\n    P: <B-S000-1>\n\n<B-S000-1> :=\n    Q: <A-S000-1>\n")
+    texts = ["--ref-text", str(paths["ref.sgml"]), "--hyp-text", str(paths["hyp_unsegmented.sgml"])]
+    result = subprocess.run(
+        [sys.executable, "-m", "hub4eval", "score", str(cycle), str(cycle), *texts, "--jobs", "2"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1 and "cycle" in result.stderr

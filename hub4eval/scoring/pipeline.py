@@ -216,6 +216,7 @@ def score(
             glm_apply=glm_apply,
             reference=True,
             tokens=noisy,
+            widen=alignment.ref_enclosure if alignment is not None else None,
         )
         hyp_prep = FillPreparer(
             config,
@@ -251,11 +252,17 @@ def score(
         wer = wer_module.corpus_wer(alignment)["summary"]  # sclite's counts; the §7 ones beside them if they differ
     ceiling_result = None
     if ceiling or (ceiling is None and aligned):
-        from hub4eval.scoring.projection import project
+        from hub4eval.scoring.projection import Judge, project
 
+        # the projection's choices are scored as this score scores (a true upper bound, §11)
+        judge = Judge(
+            Mapper(config, ref_prep, hyp_prep, noisy=noisy),
+            [inst.key for iset in ref.instance_sets for inst in iset.instances],
+        )
+        projected = project(ref, alignment, hyp_corpus, judge)
         ceiling_result = score(
             ref,
-            project(ref, alignment, hyp_corpus),
+            projected,
             ref_corpus=ref_corpus,
             hyp_corpus=hyp_corpus,
             config=config,
@@ -266,6 +273,7 @@ def score(
             # the same texts, options and alignment: the same preparation, each string normalized once
             _preparers=(ref_prep, hyp_prep),
         )
+        ceiling_result = dataclasses.replace(ceiling_result, projection=projected)
     if texts_aligned is not None:
         # sclite's alignment, counted while the templettes were mapped when a child counts it
         wer = texts_aligned.wer()["summary"]  # sclite's counts; the §7 ones beside them if they differ

@@ -144,7 +144,9 @@ class OutputOptions:
             same; it holds a ``tally`` instead of the mapping, and its points
             only as what the two writers below write.
         jobs: with ``keep="counts"``, the processes that score groups at once
-            (None: every core, one for files under 4 MB).
+            (None: every core, one for files under 4 MB); when the texts
+            differ, the processes that align them at once, whatever ``keep``
+            (None: every core, one for texts under 20,000 words together).
         group_documents: with ``keep="counts"``, the documents per group (None:
             from the input's size).
         point_writer: with ``keep="counts"``, writes each group's points as
@@ -251,7 +253,18 @@ def score_files(
         progress=progress,
         ceiling=output.ceiling,
         force=texts.reading.force,
+        jobs=_available_jobs(output.jobs),
     )
+
+
+def _available_jobs(jobs: int | None) -> int:
+    """``OutputOptions.jobs`` for the texts' alignments: None is every core (they start
+    processes only for long texts, :data:`hub4eval.text.aligned_texts.PARALLEL_WORDS`)."""
+    if jobs is not None:
+        return jobs
+    from hub4eval.util.forked import available_cores
+
+    return available_cores()
 
 
 def project_files(

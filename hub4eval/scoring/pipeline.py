@@ -23,6 +23,9 @@ from hub4eval.scoring.mapping import Mapper
 from hub4eval.scoring.result import ScoreResult
 from hub4eval.util.gcpause import paused_gc
 
+_COUNTED_LATER: dict[str, Any] = {}
+"""The WER given to the ceiling's score while the caller's is still being counted (replaced by it)."""
+
 
 def load_glm(spec: str | Sequence[str], *, keep_punctuation: bool = False):  # -> Glm | GlmStack | None
     """``default`` (the shipped English file), ``none``, or a GLM file path;
@@ -93,6 +96,8 @@ def score(
     alignment: Any = None,
     wer_summary: dict[str, Any] | None = None,
     force: bool = False,
+    jobs: int = 1,
+    _preparers: tuple[FillPreparer, FillPreparer] | None = None,
 ) -> ScoreResult:
     """Score ``hyp`` against ``ref`` (the rules: docs/scoring-rules.md).
 
@@ -116,6 +121,9 @@ def score(
             counting sclite's alignment of a million words takes seconds).
         force: score even when most text fills of a file do not fit their
             text (:func:`check_texts`), with a warning per fill.
+        jobs: the processes that may align the texts at once, when they
+            differ (:mod:`hub4eval.text.aligned_texts`); the result is the
+            same for every number.
 
     Raises:
         InputError: bad input (unknown DOCID, extent outside its document,
@@ -180,42 +188,49 @@ def score(
         warnings += getattr(glm, "warnings", ())
     given_alignment, alignment = alignment, None
     unsegmented = False
+    texts_aligned = None  # the alignment made here, with sclite's WER (perhaps counted in a child)
     if aligned and given_alignment is not None:
         alignment = given_alignment
         warnings += alignment.warnings
         unsegmented = alignment.unsegmented
     elif aligned:
-        from hub4eval.text.columns import align_corpora
+        from hub4eval.text.aligned_texts import align_texts
 
-        alignment = align_corpora(
+        texts_aligned = align_texts(
             ref_corpus,  # type: ignore[arg-type]
             hyp_corpus,  # type: ignore[arg-type]
+            jobs=jobs,
             glm=glm,
             keep_punctuation=config.keep_punctuation,
             case_sensitive=config.case_sensitive,
             unsegmented=config.unsegmented,
             spoken_forms=config.spoken_forms,
         )
+        alignment = texts_aligned.alignment
         warnings += alignment.warnings
         unsegmented = alignment.unsegmented
     if not unsegmented:
         warnings += _check_docids(ref, hyp)
-    ref_prep = FillPreparer(
-        config,
-        map_extent=alignment.ref_extent if alignment is not None else None,
-        glm_apply=glm_apply,
-        reference=True,
-        tokens=noisy,
-        widen=alignment.ref_enclosure if alignment is not None else None,
-    )
-    hyp_prep = FillPreparer(
-        config,
-        map_extent=alignment.hyp_extent if alignment is not None else None,
-        glm_apply=glm_apply,
-        reference=False,
-        unsegmented=unsegmented,
-        tokens=noisy,
-    )
+    if _preparers is not None:
+        ref_prep, hyp_prep = _preparers  # the caller's, with the strings it normalized
+    else:
+        ref_prep = FillPreparer(
+            config,
+            map_extent=alignment.ref_extent if alignment is not None else None,
+            glm_apply=glm_apply,
+            reference=True,
+            tokens=noisy,
+            widen=alignment.ref_enclosure if alignment is not None else None,
+        )
+        hyp_prep = FillPreparer(
+            config,
+            map_extent=alignment.hyp_extent if alignment is not None else None,
+            glm_apply=glm_apply,
+            reference=False,
+            unsegmented=unsegmented,
+            tokens=noisy,
+        )
+        hyp_prep.share_texts(ref_prep)  # a hypothesis mostly repeats the reference's strings
     done = [0]
     total_sets = len(ref.instance_sets)
 
@@ -243,10 +258,10 @@ def score(
     else:
         matches = mapper.match_template_sets(ref, hyp)
     wer = wer_summary
-    if wer is None and alignment is not None and hasattr(alignment, "wer_summary"):
-        from hub4eval.text.wer import corpus_wer
+    if wer is None and texts_aligned is None and alignment is not None and hasattr(alignment, "wer_summary"):
+        from hub4eval.text import wer as wer_module
 
-        wer = corpus_wer(alignment)["summary"]  # sclite's counts; the §7 ones beside them if they differ
+        wer = wer_module.corpus_wer(alignment)["summary"]  # sclite's counts; the §7 ones beside them if they differ
     ceiling_result = None
     if ceiling or (ceiling is None and aligned):
         from hub4eval.scoring.projection import Judge, project
@@ -265,10 +280,18 @@ def score(
             config=config,
             ceiling=False,
             alignment=alignment,
-            wer_summary=wer,  # the same texts: the same WER, not counted again
             force=force,
+            # the same texts: the same WER, not counted again (set below when it is still being counted)
+            wer_summary=_COUNTED_LATER if wer is None else wer,
+            # the same texts, options and alignment: the same preparation, each string normalized once
+            _preparers=(ref_prep, hyp_prep),
         )
         ceiling_result = dataclasses.replace(ceiling_result, projection=projected)
+    if texts_aligned is not None:
+        # sclite's alignment, counted while the templettes were mapped when a child counts it
+        wer = texts_aligned.wer()["summary"]  # sclite's counts; the §7 ones beside them if they differ
+        if ceiling_result is not None:
+            ceiling_result = dataclasses.replace(ceiling_result, wer=wer)
     return ScoreResult(
         matches=matches,
         config=config,

@@ -30,6 +30,7 @@ from hub4eval.scoring.candidates import (
 from hub4eval.scoring.fills import FillPreparer, PreparedFill
 from hub4eval.scoring.greedy import TooManyPairs, greedy_map, greedy_map_sparse, tie_key
 from hub4eval.scoring.metrics import Counts
+from hub4eval.scoring.pairs import map_type
 from hub4eval.scoring.points import FillRef, Point
 from hub4eval.scoring.verdicts import (
     TextComparison,
@@ -44,6 +45,7 @@ from hub4eval.util.records import quick_init
 _TALLIES: dict[tuple[str, ...], Counts] = {}
 _indices = itemgetter(0, 1)  # (reference index, hypothesis index) of a chosen fill pair
 _ALL_PAIRS = 16  # up to this many instance pairs of a type, all are counted (no key index)
+_COMPACT = True  # False: every type is mapped by _map_type_by_records (the test oracle)
 
 
 Item = PreparedFill | PointerFill  # a single fill as the mapping compares it
@@ -466,6 +468,51 @@ class Mapper:
                 slots.append(self.match_slot(name, None, hyp_slot, mapping, removable))
         return InstanceMatch(ref, hyp, tuple(slots), Counts.total([slot.counts for slot in slots]))
 
+    def _map_type_by_records(
+        self,
+        refs: Sequence[Instance],
+        hyps: Sequence[Instance],
+        mapping: Mapping[str, str],
+        removable: Callable[[PointerFill], bool],
+    ) -> tuple[list[tuple[int, int]], dict[tuple[int, int], InstanceMatch]]:
+        """:func:`hub4eval.scoring.pairs.map_type` with a match record per pair counted:
+        every pair of a small type, and the test oracle of the compact engine."""
+        classes = None
+        if len(refs) * len(hyps) <= _ALL_PAIRS:
+            promising: Iterable[tuple[int, int]] = [(i, j) for i in range(len(refs)) for j in range(len(hyps))]
+        else:  # only pairs that can have a COR are counted before the F = 0 pairs
+            promising = sharing_pairs(
+                [self._keys(r, True, mapping) for r in refs],
+                [self._keys(h, False, mapping) for h in hyps],
+                limit=MAX_CANDIDATE_PAIRS,
+            )
+            # the F = 0 pairs are ranked by the shapes of their instances (see _shape),
+            # made only if some are left over (mapping does not change until then)
+            classes = (
+                Shapes(lambda r: self._shape(r, True, removable), refs),
+                Shapes(lambda h: self._shape(h, False, removable), hyps),
+            )
+        # A counted pair with a COR keeps its match: most of them are the chosen ones.
+        counted: dict[tuple[int, int], InstanceMatch] = {}
+
+        def counts_of(i: int, j: int) -> Counts:
+            match = self.match_instance(refs[i], hyps[j], mapping, removable)
+            if match.counts.cor:
+                counted[i, j] = match
+            return match.counts
+
+        pairs = greedy_map_sparse(
+            len(refs),
+            len(hyps),
+            promising,
+            counts_of,
+            self.beta_squared,
+            self.config.min_map_f,
+            classes=classes,
+            max_pairs=MAX_CANDIDATE_PAIRS,
+        )
+        return pairs, counted
+
     def match_sets(self, ref: InstanceSet | None, hyp: InstanceSet | None, order: Sequence[str]) -> SetMatch:
         """Map the instances of two instance sets, type by type in dependency order."""
         mapping: dict[str, str] = {}
@@ -488,45 +535,12 @@ class Mapper:
             hyps = hyp_by_type.get(type_name, [])
             if not refs and not hyps:
                 continue
-            classes = None
-            if len(refs) * len(hyps) <= _ALL_PAIRS:
-                promising: Iterable[tuple[int, int]] = [(i, j) for i in range(len(refs)) for j in range(len(hyps))]
-            else:  # only pairs that can have a COR are counted before the F = 0 pairs
-                try:
-                    promising = sharing_pairs(
-                        [self._keys(r, True, mapping) for r in refs],
-                        [self._keys(h, False, mapping) for h in hyps],
-                        limit=MAX_CANDIDATE_PAIRS,
-                    )
-                except TooManyPairs as error:
-                    raise _too_many_pairs(refs, hyps, type_name, error.count) from None
-                # the F = 0 pairs are ranked by the shapes of their instances (see _shape),
-                # made only if some are left over (mapping does not change until then)
-                classes = (
-                    Shapes(lambda r: self._shape(r, True, removable), refs),  # noqa: B023
-                    Shapes(lambda h: self._shape(h, False, removable), hyps),  # noqa: B023
-                )
-            # A counted pair with a COR keeps its match: most of them are the chosen ones.
-            counted: dict[tuple[int, int], InstanceMatch] = {}
-
-            def counts_of(i: int, j: int) -> Counts:
-                # called only by greedy_map_sparse below, within this iteration
-                match = self.match_instance(refs[i], hyps[j], mapping, removable)  # noqa: B023
-                if match.counts.cor:
-                    counted[i, j] = match  # noqa: B023
-                return match.counts
-
+            counted: Mapping[tuple[int, int], InstanceMatch]
             try:
-                pairs = greedy_map_sparse(
-                    len(refs),
-                    len(hyps),
-                    promising,
-                    counts_of,
-                    self.beta_squared,
-                    self.config.min_map_f,
-                    classes=classes,
-                    max_pairs=MAX_CANDIDATE_PAIRS,
-                )
+                if len(refs) * len(hyps) > _ALL_PAIRS and _COMPACT:
+                    pairs, counted = map_type(self, refs, hyps, mapping, removable, MAX_CANDIDATE_PAIRS)
+                else:
+                    pairs, counted = self._map_type_by_records(refs, hyps, mapping, removable)
             except TooManyPairs as error:
                 raise _too_many_pairs(refs, hyps, type_name, error.count) from None
             chosen = [

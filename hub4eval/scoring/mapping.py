@@ -289,7 +289,10 @@ class Mapper:
         same counts (greedy_map_sparse ranks the F = 0 pairs by them).
         """
         shape = []
-        for name, (slot, alternatives, _) in self._view(inst, reference).items():
+        for name, (slot, alternatives, single) in self._view(inst, reference).items():
+            if single is not None:  # the common slot: one text fill (as below, without the comprehensions)
+                shape.append((name, reference and slot.optional, (((True, single.has_extent),),)))
+                continue
             fills = tuple(
                 tuple(
                     (True, item.has_extent) if type(item) is PreparedFill else (False, reference and removable(item))  # type: ignore[arg-type]
@@ -603,7 +606,7 @@ class Mapper:
 
 # More candidate pairs than this in one type of one document would take
 # gigabytes (and minutes) to count: the run stops with a clear error instead.
-MAX_CANDIDATE_PAIRS = 2_000_000
+MAX_CANDIDATE_PAIRS = 100_000_000
 
 
 def _too_many_pairs(refs: Sequence[Instance], hyps: Sequence[Instance], type_name: str, count: int) -> InputError:

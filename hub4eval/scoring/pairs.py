@@ -45,7 +45,7 @@ The chosen pairs are then scored by the mapper into the usual records
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -53,10 +53,10 @@ import numpy as np
 
 from hub4eval.model import Instance, PointerFill
 from hub4eval.scoring.candidates import (
+    _BLOCK,
+    _MAX_KEYS,
     hypothesis_content_key,
-    hypothesis_extent_key,
     reference_content_keys,
-    reference_extent_keys,
     sharing_pairs,
 )
 from hub4eval.scoring.fills import PreparedFill
@@ -80,61 +80,134 @@ def _plain(view: Mapping[str, Any]) -> bool:
 
 
 class _Aspect:
-    """Candidate fill pairs of one slot and aspect: fills by position, keys by id."""
+    """Candidate fill pairs of one slot and aspect.
 
-    __slots__ = (
-        "kind",
-        "ref_fills",
-        "hyp_fills",
-        "ref_inst",
-        "hyp_inst",
-        "ref_pos",
-        "ref_kid",
-        "hyp_kid",
-        "wild",
-        "n_keys",
-    )
+    The fills of each side by position, their instances, and the keys as small
+    integers: ``(ref_pos[n], ref_kid[n])`` for every key of a reference fill
+    that some hypothesis fill holds, ``hyp_kid[p]`` the key of hypothesis fill
+    ``p`` (-1: none), ``wild`` the reference positions paired with every
+    hypothesis fill (too many keys).
+    """
 
-    def __init__(self, kind: str) -> None:
+    __slots__ = ("kind", "ref_fills", "hyp_fills", "ref_inst", "hyp_inst", "ref_pos", "ref_kid", "hyp_kid", "wild")
+
+    def __init__(
+        self,
+        kind: str,
+        refs: Sequence[tuple[int, Any]],
+        hyps: Sequence[tuple[int, Any]],
+        keys: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    ) -> None:
         self.kind = kind  # "c" clean content, "w" noisy content, "x" extent, "p" pointer
-        self.ref_fills: list[Any] = []
-        self.hyp_fills: list[Any] = []
-        self.ref_inst: list[int] = []
-        self.hyp_inst: list[int] = []
-        self.ref_pos: list[int] = []  # (ref position, key id) of every reference key a hypothesis holds
-        self.ref_kid: list[int] = []
-        self.hyp_kid: list[int] = []  # key id of each hypothesis fill, -1 for none
-        self.wild: list[int] = []  # reference positions with too many keys: paired with every hypothesis
-        self.n_keys = 0
+        self.ref_fills = [fill for _, fill in refs]
+        self.hyp_fills = [fill for _, fill in hyps]
+        self.ref_inst = np.asarray([i for i, _ in refs], dtype=Int)
+        self.hyp_inst = np.asarray([j for j, _ in hyps], dtype=Int)
+        self.ref_pos, self.ref_kid, self.hyp_kid, self.wild = keys
+
+    def _holders(self) -> tuple[np.ndarray, np.ndarray]:
+        """(hypothesis positions sorted by key, how many hold each key)."""
+        has = np.flatnonzero(self.hyp_kid >= 0)
+        kid = self.hyp_kid[has]
+        size = int(kid.max()) + 1 if len(kid) else 0
+        return has[np.argsort(kid, kind="stable")], np.bincount(kid, minlength=size)
 
     def count(self) -> int:
         """How many candidate pairs :meth:`pairs` makes."""
-        hyp_kid = np.asarray(self.hyp_kid, dtype=Int)
-        holders = np.bincount(hyp_kid[hyp_kid >= 0], minlength=self.n_keys)
-        total = int(holders[np.asarray(self.ref_kid, dtype=Int)].sum()) if self.ref_kid else 0
+        _, holders = self._holders()
+        total = int(holders[self.ref_kid].sum()) if len(self.ref_kid) else 0
         return total + len(self.wild) * len(self.hyp_fills)
 
     def pairs(self) -> tuple[np.ndarray, np.ndarray]:
         """(reference positions, hypothesis positions) of every pair that shares a key."""
-        hyp_kid = np.asarray(self.hyp_kid, dtype=Int)
-        has = np.flatnonzero(hyp_kid >= 0)
-        kid = hyp_kid[has]
-        order = np.argsort(kid, kind="stable")
-        sorted_pos = has[order]
-        holders = np.bincount(kid, minlength=self.n_keys)
+        sorted_pos, holders = self._holders()
         starts = np.cumsum(holders) - holders
-        ref_pos = np.asarray(self.ref_pos, dtype=Int)
-        ref_kid = np.asarray(self.ref_kid, dtype=Int)
-        many = holders[ref_kid] if len(ref_kid) else np.zeros(0, dtype=Int)
+        many = holders[self.ref_kid] if len(self.ref_kid) else np.zeros(0, dtype=Int)
         total = int(many.sum())
-        rq = np.repeat(ref_pos, many)
-        firsts = np.repeat(starts[ref_kid] - (np.cumsum(many) - many), many) if total else np.zeros(0, dtype=Int)
-        hp = sorted_pos[firsts + np.arange(total, dtype=Int)] if total else np.zeros(0, dtype=Int)
-        if self.wild:
+        rq = np.repeat(self.ref_pos, many)
+        if total:
+            firsts = np.repeat(starts[self.ref_kid] - (np.cumsum(many) - many), many)
+            hp = sorted_pos[firsts + np.arange(total, dtype=Int)]
+        else:
+            hp = np.zeros(0, dtype=Int)
+        if len(self.wild):
             n = len(self.hyp_fills)
-            rq = np.concatenate([rq, np.repeat(np.asarray(self.wild, dtype=Int), n)])
+            rq = np.concatenate([rq, np.repeat(self.wild, n)])
             hp = np.concatenate([hp, np.tile(np.arange(n, dtype=Int), len(self.wild))])
         return rq, hp
+
+
+def _by_keys(
+    refs: Sequence[tuple[int, Any]],
+    hyps: Sequence[tuple[int, Any]],
+    hyp_key: Callable[[Any], Hashable | None],
+    ref_keys: Callable[[Any], Sequence[Hashable] | None],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The key arrays of :class:`_Aspect` from functions giving a fill's keys (None: none / too many)."""
+    ids: dict[Hashable, int] = {}
+    hyp_kid = []
+    for _, fill in hyps:
+        key = hyp_key(fill)
+        hyp_kid.append(-1 if key is None else ids.setdefault(key, len(ids)))
+    ref_pos: list[int] = []
+    ref_kid: list[int] = []
+    wild: list[int] = []
+    get = ids.get
+    for q, (_, fill) in enumerate(refs):
+        keys = ref_keys(fill)
+        if keys is None:
+            wild.append(q)
+            continue
+        for key in keys:
+            kid = get(key)
+            if kid is not None:
+                ref_pos.append(q)
+                ref_kid.append(kid)
+    return (
+        np.asarray(ref_pos, dtype=Int),
+        np.asarray(ref_kid, dtype=Int),
+        np.asarray(hyp_kid, dtype=Int),
+        np.asarray(wild, dtype=Int),
+    )
+
+
+_NONE = -(2**62)  # the offset of a missing extent: encloses nothing, enclosed by nothing
+
+
+def _extent_arrays(fills: Sequence[PreparedFill]) -> tuple[np.ndarray, np.ndarray]:
+    """Start and end of each fill's compared extent (:data:`_NONE` for a fill without one)."""
+    extents = [fill.maximal.extent if fill.has_extent else None for fill in fills]
+    starts = np.asarray([_NONE if e is None else e.start for e in extents], dtype=Int)
+    ends = np.asarray([_NONE if e is None else e.end for e in extents], dtype=Int)
+    return starts, ends
+
+
+def _extent_keys(
+    refs: Sequence[tuple[int, PreparedFill]], hyps: Sequence[tuple[int, PreparedFill]]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_by_keys` for the extent keys, made in numpy: a hypothesis's key is the
+    block of its start, a reference's the blocks its extent covers
+    (:func:`~hub4eval.scoring.candidates.reference_extent_keys`)."""
+    hs, _ = _extent_arrays([fill for _, fill in hyps])
+    rs, re_ = _extent_arrays([fill for _, fill in refs])
+    hyp_block = np.where(hs != _NONE, hs // _BLOCK, -1)
+    blocks, hyp_kid = np.unique(hyp_block, return_inverse=True)
+    hyp_kid = hyp_kid.reshape(-1).astype(Int)
+    if len(blocks) and blocks[0] == -1:  # no extent: no key
+        hyp_kid -= 1
+        blocks = blocks[1:]
+    has = rs != _NONE
+    first = np.where(has, rs // _BLOCK, 0)
+    span = np.where(has, np.maximum(re_ // _BLOCK - first + 1, 0), 0)
+    wild = np.flatnonzero(span - 1 >= _MAX_KEYS)
+    span[wild] = 0
+    ref_pos = np.repeat(np.arange(len(refs), dtype=Int), span)
+    offsets = np.arange(len(ref_pos), dtype=Int) - np.repeat(np.cumsum(span) - span, span)
+    ref_block = np.repeat(first, span) + offsets
+    at = np.searchsorted(blocks, ref_block)
+    found = at < len(blocks)
+    found[found] = blocks[at[found]] == ref_block[found]
+    return ref_pos[found], at[found].astype(Int), hyp_kid, wild.astype(Int)
 
 
 def _aspects(
@@ -147,86 +220,52 @@ def _aspects(
 ) -> list[_Aspect]:
     """The candidate fill pairs of the plain instances, slot by slot and aspect by aspect."""
     how = mapper.how
-    text_ref: dict[str, list[tuple[int, PreparedFill]]] = {}
-    pointer_ref: dict[str, list[tuple[int, PointerFill]]] = {}
-    for side, (views, plain, texts, pointers) in enumerate(
-        ((ref_views, ref_plain, text_ref, pointer_ref), (hyp_views, hyp_plain, {}, {}))
-    ):
-        if side == 1:
-            text_hyp, pointer_hyp = texts, pointers
+    texts: tuple[dict[str, list[tuple[int, PreparedFill]]], ...] = ({}, {})
+    pointers: tuple[dict[str, list[tuple[int, PointerFill]]], ...] = ({}, {})
+    for side, (views, plain) in enumerate(((ref_views, ref_plain), (hyp_views, hyp_plain))):
         for index, view in enumerate(views):
             if not plain[index]:
                 continue
             for name, (_, alternatives, single) in view.items():
                 if single is not None:
-                    texts.setdefault(name, []).append((index, single))
+                    texts[side].setdefault(name, []).append((index, single))
                 else:
-                    pointers.setdefault(name, []).append((index, alternatives[0][0]))
+                    pointers[side].setdefault(name, []).append((index, alternatives[0][0]))
     aspects: list[_Aspect] = []
 
-    def build(
-        kind: str,
-        refs: list[tuple[int, Any]],
-        hyps: list[tuple[int, Any]],
-        hyp_key: Callable[[Any], Any],
-        ref_keys: Callable[[Any], list | None],
-    ) -> None:
-        aspect = _Aspect(kind)
-        ids: dict[Any, int] = {}
-        for j, fill in hyps:
-            key = hyp_key(fill)
-            aspect.hyp_inst.append(j)
-            aspect.hyp_fills.append(fill)
-            if key is None:
-                aspect.hyp_kid.append(-1)
-            else:
-                aspect.hyp_kid.append(ids.setdefault(key, len(ids)))
-        for q, (i, fill) in enumerate(refs):
-            aspect.ref_inst.append(i)
-            aspect.ref_fills.append(fill)
-            keys = ref_keys(fill)
-            if keys is None:
-                aspect.wild.append(q)
-                continue
-            for key in keys:
-                kid = ids.get(key)
-                if kid is not None:
-                    aspect.ref_pos.append(q)
-                    aspect.ref_kid.append(kid)
-        aspect.n_keys = len(ids)
-        if aspect.ref_pos or aspect.wild:
-            aspects.append(aspect)
+    def add(kind: str, refs: Sequence[tuple[int, Any]], hyps: Sequence[tuple[int, Any]], keys: Any) -> None:
+        if len(keys[0]) or len(keys[3]):
+            aspects.append(_Aspect(kind, refs, hyps, keys))
 
-    for name, refs in text_ref.items():
-        hyps = text_hyp.get(name)
-        if not hyps:
+    for name, text_refs in texts[0].items():
+        text_hyps = texts[1].get(name)
+        if not text_hyps:
             continue
         if how.content:
-            build(
-                "w" if how.noisy else "c",
-                refs,
-                hyps,
-                lambda f, name=name: hypothesis_content_key(name, f, how),
-                lambda f, name=name: reference_content_keys(name, f, how),
-            )
+
+            def content_keys(fill: PreparedFill, name: str = name) -> list[Hashable] | None:
+                minimals = fill.minimals
+                if not how.noisy and len(minimals) == 1 and minimals[0] is fill.maximal:
+                    return [fill.maximal.text]  # the usual fill: its text
+                keys = reference_content_keys(name, fill, how)
+                return None if keys is None else [key[2] for key in keys]
+
+            def content_key(fill: PreparedFill, name: str = name) -> Hashable:
+                return fill.maximal.text if not how.noisy else hypothesis_content_key(name, fill, how)[2]
+
+            add("w" if how.noisy else "c", text_refs, text_hyps, _by_keys(text_refs, text_hyps, content_key, content_keys))
         if how.extent:
-            build(
-                "x",
-                refs,
-                hyps,
-                lambda f, name=name: hypothesis_extent_key(name, f),
-                lambda f, name=name: reference_extent_keys(name, f),
-            )
-    for name, refs in pointer_ref.items():
-        hyps = pointer_hyp.get(name)
-        if not hyps:
+            add("x", text_refs, text_hyps, _extent_keys(text_refs, text_hyps))
+    for name, pointer_refs in pointers[0].items():
+        pointer_hyps = pointers[1].get(name)
+        if not pointer_hyps:
             continue
 
-        def pointer_key(fill: PointerFill) -> list:
+        def target(fill: PointerFill) -> list[Hashable]:
             mapped = mapping.get(fill.key)
             return [] if mapped is None else [mapped]
 
-        build("p", refs, hyps, lambda f: f.key, pointer_key)
+        add("p", pointer_refs, pointer_hyps, _by_keys(pointer_refs, pointer_hyps, lambda f: f.key, target))
     return aspects
 
 
@@ -234,50 +273,37 @@ def _correct(aspect: _Aspect, rq: np.ndarray, hp: np.ndarray, mapper: Mapper) ->
     """Which of the candidate fill pairs (positions ``rq``, ``hp``) are COR in the aspect."""
     kind = aspect.kind
     n = len(rq)
-    if kind == "p" or (kind == "c" and not aspect.wild):
+    if kind == "p" or (kind == "c" and not len(aspect.wild)):
         return np.ones(n, dtype=bool)  # the key is the rule itself
+    refs, hyps = aspect.ref_fills, aspect.hyp_fills
     if kind == "c":  # a wildcard's pairs are compared one by one (they are few)
         ok = np.ones(n, dtype=bool)
-        wild = set(aspect.wild)
-        refs, hyps = aspect.ref_fills, aspect.hyp_fills
-        for k in np.flatnonzero(np.isin(rq, np.asarray(aspect.wild, dtype=Int))).tolist():
-            q = int(rq[k])
-            if q in wild:
-                ok[k] = clean_content_status(refs[q], hyps[int(hp[k])]) == "ok"
+        for at in np.flatnonzero(np.isin(rq, aspect.wild)).tolist():
+            ok[at] = clean_content_status(refs[int(rq[at])], hyps[int(hp[at])]) == "ok"
         return ok
     if kind == "w":  # once per distinct pair of strings
         ref_ids: dict[Any, int] = {}
         ref_sid = np.asarray(
-            [ref_ids.setdefault((f.fill.content, f.fill.minimal_spans), len(ref_ids)) for f in aspect.ref_fills],
-            dtype=Int,
+            [ref_ids.setdefault((f.fill.content, f.fill.minimal_spans), len(ref_ids)) for f in refs], dtype=Int
         )
         hyp_ids: dict[str, int] = {}
-        hyp_sid = np.asarray([hyp_ids.setdefault(f.fill.content, len(hyp_ids)) for f in aspect.hyp_fills], dtype=Int)
+        hyp_sid = np.asarray([hyp_ids.setdefault(f.fill.content, len(hyp_ids)) for f in hyps], dtype=Int)
         combined = ref_sid[rq] * len(hyp_ids) + hyp_sid[hp]
         distinct, first, inverse = np.unique(combined, return_index=True, return_inverse=True)
         fillers = mapper.how.fillers
         verdicts = np.asarray(
-            [
-                noisy_content_ok(aspect.ref_fills[int(rq[k])], aspect.hyp_fills[int(hp[k])], fillers)
-                for k in first.tolist()
-            ],
-            dtype=bool,
+            [noisy_content_ok(refs[int(rq[at])], hyps[int(hp[at])], fillers) for at in first.tolist()], dtype=bool
         )
         return verdicts[inverse.reshape(-1)] if len(distinct) else np.zeros(0, dtype=bool)
-    # extent: offsets compared in numpy; a reference with minimal strings of their own one by one
-    refs, hyps = aspect.ref_fills, aspect.hyp_fills
-    none = -(2**62)
-    rs = np.asarray([f.maximal.extent.start for f in refs], dtype=Int)
-    re_ = np.asarray([f.maximal.extent.end for f in refs], dtype=Int)
-    own = np.asarray([f.minimals != (f.maximal,) for f in refs], dtype=bool)
-    hs = np.asarray([f.maximal.extent.start if f.maximal.extent is not None else none for f in hyps], dtype=Int)
-    he = np.asarray([f.maximal.extent.end if f.maximal.extent is not None else none for f in hyps], dtype=Int)
+    # extent: offsets compared in numpy; a reference with minimal strings of its own one by one
+    rs, re_ = _extent_arrays(refs)
+    hs, he = _extent_arrays(hyps)
     a, b, c, d = rs[rq], re_[rq], hs[hp], he[hp]
     # enclosed; then the maximal string is the minimal one, and an enclosed extent overlaps it
-    ok = (a <= c) & (c <= b) & (a <= d) & (d <= b) & (c != none)
-    for k in np.flatnonzero(own[rq]).tolist():
-        hyp = hyps[int(hp[k])]
-        ok[k] = hyp.maximal.extent is not None and extent_status(refs[int(rq[k])], hyp) == "ok"
+    ok = (a <= c) & (c <= b) & (a <= d) & (d <= b) & (c != _NONE) & (a != _NONE)
+    own = np.asarray([not (len(f.minimals) == 1 and f.minimals[0] == f.maximal) for f in refs], dtype=bool)
+    for at in np.flatnonzero(own[rq]).tolist():
+        ok[at] = extent_status(refs[int(rq[at])], hyps[int(hp[at])]) == "ok"
     return ok
 
 
@@ -321,9 +347,7 @@ def map_type(
     for aspect in aspects:
         rq, hp = aspect.pairs()
         ok = _correct(aspect, rq, hp, mapper)
-        ref_inst = np.asarray(aspect.ref_inst, dtype=Int)
-        hyp_inst = np.asarray(aspect.hyp_inst, dtype=Int)
-        codes.append(ref_inst[rq[ok]] * n_hyp + hyp_inst[hp[ok]])
+        codes.append(aspect.ref_inst[rq[ok]] * n_hyp + aspect.hyp_inst[hp[ok]])
         del rq, hp, ok
     if codes:
         plain_codes, k = np.unique(np.concatenate(codes), return_counts=True)
@@ -374,28 +398,41 @@ def map_type(
     hyp_shape_ids: dict[Any, int] = {}
     ref_sid = np.full(n_ref, -1, dtype=Int)
     hyp_sid = np.full(n_hyp, -1, dtype=Int)
-    for i in np.unique(plain_i).tolist():
+    for i in np.flatnonzero(np.bincount(plain_i, minlength=n_ref)).tolist():
         ref_sid[i] = ref_shape_ids.setdefault(shape(i, True), len(ref_shape_ids))
-    for j in np.unique(plain_j).tolist():
+    for j in np.flatnonzero(np.bincount(plain_j, minlength=n_hyp)).tolist():
         hyp_sid[j] = hyp_shape_ids.setdefault(shape(j, False), len(hyp_shape_ids))
-    n_shapes = max(1, len(hyp_shape_ids))
-    shape_pair = ref_sid[plain_i] * n_shapes + hyp_sid[plain_j]
-    combo_key = k * (len(ref_shape_ids) * n_shapes) + shape_pair  # (k, shape pair)
-    combos, first, inverse = np.unique(combo_key, return_index=True, return_inverse=True)
-    inverse = inverse.reshape(-1)
+    n_shape_pairs = len(ref_shape_ids) * max(1, len(hyp_shape_ids))
+    combo_key = k * n_shape_pairs + (ref_sid[plain_i] * max(1, len(hyp_shape_ids)) + hyp_sid[plain_j])
+    del plain_i, plain_j
+    # one pair of each (k, shapes): any of them (the last written) stands for all
+    size = (int(k.max()) + 1) * n_shape_pairs if len(k) else 0
+    if size <= 4 * len(combo_key) + 1024:
+        one = np.full(size, -1, dtype=Int)
+        one[combo_key] = np.arange(len(combo_key), dtype=Int)
+        present = np.flatnonzero(one >= 0)
+        lookup = np.full(size, -1, dtype=Int)
+        lookup[present] = np.arange(len(present), dtype=Int)
+        inverse = lookup[combo_key]
+        representatives = one[present]
+        del one, lookup
+    else:  # many shapes: sort instead
+        _, representatives, inverse = np.unique(combo_key, return_index=True, return_inverse=True)
+        inverse = inverse.reshape(-1)
     base: dict[int, Counts] = {}  # shape pair -> the counts of its pairs without COR
     table: list[Counts] = []
-    for at in first.tolist():
-        pair = int(shape_pair[at])
+    for at in representatives.tolist():
+        cor = int(k[at])
+        pair = int(combo_key[at]) % n_shape_pairs
         if pair not in base:
-            i, j = int(plain_i[at]), int(plain_j[at])
+            i, j = divmod(int(plain_codes[at]), n_hyp)
             m = match(i, j)
             matched[i, j] = m
-            c, cor = m.counts, int(k[at])
+            c = m.counts
             if c.cor != cor:  # pragma: no cover - the COR codes and the comparison disagree
                 raise AssertionError(f"pair {i}, {j}: {c.cor} COR points, {cor} COR codes")
             base[pair] = Counts(0, c.inc + cor, c.mis, c.spu, c.opt, c.rem)
-        b, cor = base[pair], int(k[at])
+        b = base[pair]
         table.append(Counts(cor, b.inc - cor, b.mis, b.spu, b.opt, b.rem))
     other_index: dict[Counts, int] = {}
     other_combo = np.asarray(
@@ -404,7 +441,7 @@ def map_type(
     table += list(other_index)
     all_codes = np.concatenate([plain_codes, np.asarray(other_codes, dtype=Int)])
     combo = np.concatenate([inverse.astype(Int), other_combo])
-    del inverse, combo_key, shape_pair
+    del inverse, combo_key, k
 
     # 4. the greedy over the pairs with a COR (F > 0), then the F = 0 pairs by shapes
     beta_squared = mapper.beta_squared
@@ -460,16 +497,30 @@ class _LazyShapes(Sequence[Any]):
 
 
 def _scan(ii: np.ndarray, jj: np.ndarray, n_ref: int, n_hyp: int) -> list[tuple[int, int]]:
-    """The greedy's scan of pairs in rank order: each pair whose two instances are free."""
-    used_ref = bytearray(n_ref)
-    used_hyp = bytearray(n_hyp)
+    """The greedy's scan of pairs in rank order: each pair whose two instances are free.
+
+    A block of pairs at a time: the pairs of a block with an instance taken
+    before the block are dropped in numpy, and only the rest is scanned.
+    """
+    used_ref = np.zeros(n_ref, dtype=bool)
+    used_hyp = np.zeros(n_hyp, dtype=bool)
     chosen: list[tuple[int, int]] = []
     room = min(n_ref, n_hyp)
-    for i, j in zip(ii.tolist(), jj.tolist(), strict=True):
-        if used_ref[i] or used_hyp[j]:
-            continue
-        used_ref[i] = used_hyp[j] = 1
-        chosen.append((i, j))
+    block = 1 << 15
+    for start in range(0, len(ii), block):
+        bi, bj = ii[start : start + block], jj[start : start + block]
+        live = ~(used_ref[bi] | used_hyp[bj])
+        taken_ref: set[int] = set()
+        taken_hyp: set[int] = set()
+        for i, j in zip(bi[live].tolist(), bj[live].tolist(), strict=True):
+            if i in taken_ref or j in taken_hyp:
+                continue
+            taken_ref.add(i)
+            taken_hyp.add(j)
+            chosen.append((i, j))
+        if taken_ref:
+            used_ref[list(taken_ref)] = True
+            used_hyp[list(taken_hyp)] = True
         if len(chosen) == room:
             break
     return chosen

@@ -30,7 +30,7 @@ from hub4eval.scoring.candidates import (
 from hub4eval.scoring.fills import FillPreparer, PreparedFill
 from hub4eval.scoring.greedy import TooManyPairs, greedy_map, greedy_map_sparse, tie_key
 from hub4eval.scoring.metrics import Counts
-from hub4eval.scoring.pairs import map_type
+from hub4eval.scoring.pairs import BYTES_PER_PAIR, map_type
 from hub4eval.scoring.points import FillRef, Point
 from hub4eval.scoring.verdicts import (
     TextComparison,
@@ -604,16 +604,19 @@ class Mapper:
         return tuple(matches)
 
 
-# More candidate pairs than this in one type of one document would take
-# gigabytes (and minutes) to count: the run stops with a clear error instead.
+# More candidate pairs than this in one type of one document would take more
+# memory than a usual machine has (about 24 bytes each at the peak of the
+# compact engine, see hub4eval.scoring.pairs): the run stops with a clear error
+# instead, from a count made before any pair is compared.
 MAX_CANDIDATE_PAIRS = 100_000_000
 
 
 def _too_many_pairs(refs: Sequence[Instance], hyps: Sequence[Instance], type_name: str, count: int) -> InputError:
     docid = (refs or hyps)[0].docid
+    gigabytes = count * BYTES_PER_PAIR / 1e9
     return InputError(
         f"document {docid}, type {type_name}: {len(refs):,} reference and {len(hyps):,} hypothesis instances "
-        f"give more than {MAX_CANDIDATE_PAIRS:,} pairs to compare ({count:,} so far); "
+        f"give more than {MAX_CANDIDATE_PAIRS:,} pairs to compare ({count:,}, about {gigabytes:,.1f} GB); "
         "this would exhaust the memory of the machine",
         hint="check that the right files were given; instances of one document that could all match "
         "each other are scored pair by pair",

@@ -45,6 +45,8 @@ from hub4eval.util.records import quick_init
 _TALLIES: dict[tuple[str, ...], Counts] = {}
 _indices = itemgetter(0, 1)  # (reference index, hypothesis index) of a chosen fill pair
 _ALL_PAIRS = 16  # up to this many instance pairs of a type, all are counted (no key index)
+_COMPACT_PAIRS = 4096  # above this many instance pairs of a type, the compact engine maps it (numpy's
+# per-call cost makes it slower than a record per candidate pair for the usual few instances per document)
 _COMPACT = True  # False: every type is mapped by _map_type_by_records (the test oracle)
 
 
@@ -288,7 +290,7 @@ class Mapper:
         Two pairs without COR whose instances have the same shapes have the
         same counts (greedy_map_sparse ranks the F = 0 pairs by them).
         """
-        shape = []
+        shape: list[tuple[str, bool, tuple[tuple[tuple[bool, bool], ...], ...]]] = []
         for name, (slot, alternatives, single) in self._view(inst, reference).items():
             if single is not None:  # the common slot: one text fill (as below, without the comprehensions)
                 shape.append((name, reference and slot.optional, (((True, single.has_extent),),)))
@@ -540,7 +542,7 @@ class Mapper:
                 continue
             counted: Mapping[tuple[int, int], InstanceMatch]
             try:
-                if len(refs) * len(hyps) > _ALL_PAIRS and _COMPACT:
+                if len(refs) * len(hyps) > max(_ALL_PAIRS, _COMPACT_PAIRS) and _COMPACT:
                     pairs, counted = map_type(self, refs, hyps, mapping, removable, MAX_CANDIDATE_PAIRS)
                 else:
                     pairs, counted = self._map_type_by_records(refs, hyps, mapping, removable)

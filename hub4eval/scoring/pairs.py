@@ -109,7 +109,7 @@ class _Aspect:
         """(hypothesis positions sorted by key, how many hold each key)."""
         has = np.flatnonzero(self.hyp_kid >= 0)
         kid = self.hyp_kid[has]
-        size = int(kid.max()) + 1 if len(kid) else 0
+        size = max(int(kid.max()) if len(kid) else -1, int(self.ref_kid.max()) if len(self.ref_kid) else -1) + 1
         return has[np.argsort(kid, kind="stable")], np.bincount(kid, minlength=size)
 
     def count(self) -> int:
@@ -253,7 +253,12 @@ def _aspects(
             def content_key(fill: PreparedFill, name: str = name) -> Hashable:
                 return fill.maximal.text if not how.noisy else hypothesis_content_key(name, fill, how)[2]
 
-            add("w" if how.noisy else "c", text_refs, text_hyps, _by_keys(text_refs, text_hyps, content_key, content_keys))
+            add(
+                "w" if how.noisy else "c",
+                text_refs,
+                text_hyps,
+                _by_keys(text_refs, text_hyps, content_key, content_keys),
+            )
         if how.extent:
             add("x", text_refs, text_hyps, _extent_keys(text_refs, text_hyps))
     for name, pointer_refs in pointers[0].items():

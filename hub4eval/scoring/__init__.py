@@ -3,7 +3,7 @@
 Owns fill preparation (normalized strings, tokens and column extents of every
 text fill), the verdicts of single fills (pointer, clean and noisy content,
 extent), the candidate instance pairs worth counting, the greedy mapping at
-every level, placed points, counts and metrics, and the scoring result.
+every level (a type with many instances on compact data: :mod:`.pairs`), placed points, counts and metrics, and the scoring result.
 
 May import: the foundation, :mod:`hub4eval.io` and :mod:`hub4eval.text`.
 Never :mod:`hub4eval.report` or :mod:`hub4eval.cli`.

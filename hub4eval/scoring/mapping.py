@@ -30,7 +30,6 @@ from hub4eval.scoring.candidates import (
 from hub4eval.scoring.fills import FillPreparer, PreparedFill
 from hub4eval.scoring.greedy import TooManyPairs, greedy_map, greedy_map_sparse, tie_key
 from hub4eval.scoring.metrics import Counts
-from hub4eval.scoring.pairs import BYTES_PER_PAIR, map_type
 from hub4eval.scoring.points import FillRef, Point
 from hub4eval.scoring.verdicts import (
     TextComparison,
@@ -543,6 +542,8 @@ class Mapper:
             counted: Mapping[tuple[int, int], InstanceMatch]
             try:
                 if len(refs) * len(hyps) > max(_ALL_PAIRS, _COMPACT_PAIRS) and _COMPACT:
+                    from hub4eval.scoring.pairs import map_type  # numpy: only for a type with many instances
+
                     pairs, counted = map_type(self, refs, hyps, mapping, removable, MAX_CANDIDATE_PAIRS)
                 else:
                     pairs, counted = self._map_type_by_records(refs, hyps, mapping, removable)
@@ -611,11 +612,12 @@ class Mapper:
 # compact engine, see hub4eval.scoring.pairs): the run stops with a clear error
 # instead, from a count made before any pair is compared.
 MAX_CANDIDATE_PAIRS = 100_000_000
+_BYTES_PER_PAIR = 24  # hub4eval.scoring.pairs.BYTES_PER_PAIR (not imported: it imports numpy)
 
 
 def _too_many_pairs(refs: Sequence[Instance], hyps: Sequence[Instance], type_name: str, count: int) -> InputError:
     docid = (refs or hyps)[0].docid
-    gigabytes = count * BYTES_PER_PAIR / 1e9
+    gigabytes = count * _BYTES_PER_PAIR / 1e9
     return InputError(
         f"document {docid}, type {type_name}: {len(refs):,} reference and {len(hyps):,} hypothesis instances "
         f"give more than {MAX_CANDIDATE_PAIRS:,} pairs to compare ({count:,}, about {gigabytes:,.1f} GB); "

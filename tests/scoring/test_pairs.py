@@ -160,3 +160,7 @@ def test_the_estimate_is_the_number_of_pairs_made():
         ] + [(int(q), j) for q in keys[3] for j in range(n_hyp)]
         assert sorted(zip(rq.tolist(), hp.tolist(), strict=True)) == sorted(expected)
         assert aspect.count() == len(expected)
+
+
+def test_the_bytes_per_pair_of_the_message_are_the_engine_s():
+    assert mapping._BYTES_PER_PAIR == pairs.BYTES_PER_PAIR

@@ -14,7 +14,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Seq
 from dataclasses import dataclass
 from fractions import Fraction
 from operator import itemgetter
-from typing import cast
+from typing import Any, cast
 
 from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError
@@ -207,6 +207,12 @@ class Mapper:
         # which the value keeps alive: its slot views and its candidate keys.
         self._views: tuple[dict[int, tuple[Instance, dict[str, SlotView]]], ...] = ({}, {})
         self._text_keys: tuple[dict[int, tuple[Instance, list[Key], list[tuple[str, PointerFill]]]], ...] = ({}, {})
+        # A hypothesis instance mapped to nothing, by id(): its points do not depend on
+        # the reference set or the mapping, and an unsegmented hypothesis set is tried
+        # against every reference set it overlaps.
+        self._lone_hyps: dict[int, tuple[Instance, InstanceMatch]] = {}
+        self.shapes: tuple[dict[int, tuple[Instance, Hashable]], ...] = ({}, {})  # hypothesis shapes: see _shape
+        self.hyp_sides: dict[tuple[int, ...], Any] = {}  # hub4eval.scoring.pairs._HypSide by the instances' id()
 
     # -- per-instance preparation --------------------------------------------
 
@@ -288,7 +294,16 @@ class Mapper:
         which reference pointers would be REM; not on any content or offset.
         Two pairs without COR whose instances have the same shapes have the
         same counts (greedy_map_sparse ranks the F = 0 pairs by them).
+        A hypothesis's shape depends on nothing else, so it is made once.
         """
+        if not reference:
+            cached = self.shapes[0].get(id(inst))
+            if cached is None:
+                cached = self.shapes[0][id(inst)] = (inst, self._shape_of(inst, False, removable))
+            return cached[1]
+        return self._shape_of(inst, True, removable)
+
+    def _shape_of(self, inst: Instance, reference: bool, removable: Callable[[PointerFill], bool]) -> Hashable:
         shape: list[tuple[str, bool, tuple[tuple[tuple[bool, bool], ...], ...]]] = []
         for name, (slot, alternatives, single) in self._view(inst, reference).items():
             if single is not None:  # the common slot: one text fill (as below, without the comprehensions)
@@ -306,9 +321,18 @@ class Mapper:
 
     def _forget(self) -> None:
         """Drop the per-instance caches (the matches keep what they need)."""
-        for caches in (self._views, self._text_keys):
+        for caches in (self._views, self._text_keys, self.shapes):
             for cache in caches:
                 cache.clear()
+        self._lone_hyps.clear()
+        self.hyp_sides.clear()
+
+    def _lone_hyp(self, hyp: Instance) -> InstanceMatch:
+        """``match_instance(None, hyp, ...)``, made once per instance."""
+        cached = self._lone_hyps.get(id(hyp))
+        if cached is None:
+            cached = self._lone_hyps[id(hyp)] = (hyp, self.match_instance(None, hyp, {}, _never))
+        return cached[1]
 
     # -- single fills -------------------------------------------------------
 
@@ -562,7 +586,7 @@ class Mapper:
                 matches.append(by_ref[i] if i in mapped_ref else self.match_instance(r, None, mapping, removable))
             for j, h in enumerate(hyps):
                 if j not in mapped_hyp:
-                    matches.append(self.match_instance(None, h, mapping, removable))
+                    matches.append(self._lone_hyp(h))
         return SetMatch(ref, hyp, tuple(matches), Counts.total([m.counts for m in matches]))
 
     # -- instance sets ------------------------------------------------------
@@ -625,6 +649,10 @@ def _too_many_pairs(refs: Sequence[Instance], hyps: Sequence[Instance], type_nam
         hint="check that the right files were given; instances of one document that could all match "
         "each other are scored pair by pair",
     )
+
+
+def _never(fill: PointerFill) -> bool:
+    return False  # a hypothesis pointer is never REM
 
 
 def _pointer_pairs(

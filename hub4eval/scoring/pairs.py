@@ -89,7 +89,18 @@ class _Aspect:
     hypothesis fill (too many keys).
     """
 
-    __slots__ = ("kind", "ref_fills", "hyp_fills", "ref_inst", "hyp_inst", "ref_pos", "ref_kid", "hyp_kid", "wild")
+    __slots__ = (
+        "kind",
+        "ref_fills",
+        "hyp_fills",
+        "ref_inst",
+        "hyp_inst",
+        "ref_pos",
+        "ref_kid",
+        "hyp_kid",
+        "wild",
+        "hyp_listed",
+    )
 
     def __init__(
         self,
@@ -100,9 +111,9 @@ class _Aspect:
     ) -> None:
         self.kind = kind  # "c" clean content, "w" noisy content, "x" extent, "p" pointer
         self.ref_fills = [fill for _, fill in refs]
-        self.hyp_fills = [fill for _, fill in hyps]
         self.ref_inst = np.asarray([i for i, _ in refs], dtype=Int)
-        self.hyp_inst = np.asarray([j for j, _ in hyps], dtype=Int)
+        self.hyp_fills, self.hyp_inst = _listed(hyps)
+        self.hyp_listed = hyps
         self.ref_pos, self.ref_kid, self.hyp_kid, self.wild = keys
 
     def _holders(self) -> tuple[np.ndarray, np.ndarray]:
@@ -137,6 +148,42 @@ class _Aspect:
         return rq, hp
 
 
+class _Listed(list):
+    """A side's list of (instance, fill) with what is worked out of it once (see :func:`_memo`)."""
+
+    __slots__ = ("memo",)
+
+    def __init__(self, items: Sequence[tuple[int, Any]]) -> None:
+        super().__init__(items)
+        self.memo: dict[str, Any] = {}
+
+
+def _memo(items: Sequence[tuple[int, Any]], what: str, make: Callable[[], Any]) -> Any:
+    """``make()``, kept with ``items`` when it is a :class:`_Listed` (the hypothesis side,
+    tried against every reference set it overlaps: see ``map_type``)."""
+    if not isinstance(items, _Listed):
+        return make()
+    memo = items.memo
+    if what not in memo:
+        memo[what] = make()
+    return memo[what]
+
+
+def _listed(items: Sequence[tuple[int, Any]]) -> tuple[list[Any], np.ndarray]:
+    return _memo(items, "listed", lambda: ([fill for _, fill in items], np.asarray([j for j, _ in items], dtype=Int)))
+
+
+def _hyp_ids(
+    hyps: Sequence[tuple[int, Any]], hyp_key: Callable[[Any], Hashable | None]
+) -> tuple[dict[Hashable, int], np.ndarray]:
+    ids: dict[Hashable, int] = {}
+    hyp_kid = []
+    for _, fill in hyps:
+        key = hyp_key(fill)
+        hyp_kid.append(-1 if key is None else ids.setdefault(key, len(ids)))
+    return ids, np.asarray(hyp_kid, dtype=Int)
+
+
 def _by_keys(
     refs: Sequence[tuple[int, Any]],
     hyps: Sequence[tuple[int, Any]],
@@ -144,11 +191,7 @@ def _by_keys(
     ref_keys: Callable[[Any], Sequence[Hashable] | None],
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The key arrays of :class:`_Aspect` from functions giving a fill's keys (None: none / too many)."""
-    ids: dict[Hashable, int] = {}
-    hyp_kid = []
-    for _, fill in hyps:
-        key = hyp_key(fill)
-        hyp_kid.append(-1 if key is None else ids.setdefault(key, len(ids)))
+    ids, hyp_kid = _memo(hyps, "ids", lambda: _hyp_ids(hyps, hyp_key))
     ref_pos: list[int] = []
     ref_kid: list[int] = []
     wild: list[int] = []
@@ -166,7 +209,7 @@ def _by_keys(
     return (
         np.asarray(ref_pos, dtype=Int),
         np.asarray(ref_kid, dtype=Int),
-        np.asarray(hyp_kid, dtype=Int),
+        hyp_kid,
         np.asarray(wild, dtype=Int),
     )
 
@@ -182,20 +225,26 @@ def _extent_arrays(fills: Sequence[PreparedFill]) -> tuple[np.ndarray, np.ndarra
     return starts, ends
 
 
-def _extent_keys(
-    refs: Sequence[tuple[int, PreparedFill]], hyps: Sequence[tuple[int, PreparedFill]]
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`_by_keys` for the extent keys, made in numpy: a hypothesis's key is the
-    block of its start, a reference's the blocks its extent covers
-    (:func:`~hub4eval.scoring.candidates.reference_extent_keys`)."""
-    hs, _ = _extent_arrays([fill for _, fill in hyps])
-    rs, re_ = _extent_arrays([fill for _, fill in refs])
+def _hyp_blocks(hyps: Sequence[tuple[int, PreparedFill]]) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct blocks of the hypothesis starts, and each fill's block among them (-1: none)."""
+    hs, _ = _memo(hyps, "extents", lambda: _extent_arrays([fill for _, fill in hyps]))
     hyp_block = np.where(hs != _NONE, hs // _BLOCK, -1)
     blocks, hyp_kid = np.unique(hyp_block, return_inverse=True)
     hyp_kid = hyp_kid.reshape(-1).astype(Int)
     if len(blocks) and blocks[0] == -1:  # no extent: no key
         hyp_kid -= 1
         blocks = blocks[1:]
+    return blocks, hyp_kid
+
+
+def _extent_keys(
+    refs: Sequence[tuple[int, PreparedFill]], hyps: Sequence[tuple[int, PreparedFill]]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_by_keys` for the extent keys, made in numpy: a hypothesis's key is the
+    block of its start, a reference's the blocks its extent covers
+    (:func:`~hub4eval.scoring.candidates.reference_extent_keys`)."""
+    blocks, hyp_kid = _memo(hyps, "blocks", lambda: _hyp_blocks(hyps))
+    rs, re_ = _extent_arrays([fill for _, fill in refs])
     has = rs != _NONE
     first = np.where(has, rs // _BLOCK, 0)
     span = np.where(has, np.maximum(re_ // _BLOCK - first + 1, 0), 0)
@@ -210,27 +259,34 @@ def _extent_keys(
     return ref_pos[found], at[found].astype(Int), hyp_kid, wild.astype(Int)
 
 
+def _fills_by_slot(
+    views: Sequence[Mapping[str, Any]], plain: Sequence[bool]
+) -> tuple[dict[str, list[tuple[int, PreparedFill]]], dict[str, list[tuple[int, PointerFill]]]]:
+    """(instance index, fill) of the plain instances, text fills and pointers, by slot."""
+    texts: dict[str, list[tuple[int, PreparedFill]]] = {}
+    pointers: dict[str, list[tuple[int, PointerFill]]] = {}
+    for index, view in enumerate(views):
+        if not plain[index]:
+            continue
+        for name, (_, alternatives, single) in view.items():
+            if single is not None:
+                texts.setdefault(name, []).append((index, single))
+            else:
+                pointers.setdefault(name, []).append((index, alternatives[0][0]))
+    return texts, pointers
+
+
 def _aspects(
     mapper: Mapper,
     ref_views: Sequence[Mapping[str, Any]],
-    hyp_views: Sequence[Mapping[str, Any]],
     ref_plain: Sequence[bool],
-    hyp_plain: Sequence[bool],
+    hyp_side: _HypSide,
     mapping: Mapping[str, str],
 ) -> list[_Aspect]:
     """The candidate fill pairs of the plain instances, slot by slot and aspect by aspect."""
     how = mapper.how
-    texts: tuple[dict[str, list[tuple[int, PreparedFill]]], ...] = ({}, {})
-    pointers: tuple[dict[str, list[tuple[int, PointerFill]]], ...] = ({}, {})
-    for side, (views, plain) in enumerate(((ref_views, ref_plain), (hyp_views, hyp_plain))):
-        for index, view in enumerate(views):
-            if not plain[index]:
-                continue
-            for name, (_, alternatives, single) in view.items():
-                if single is not None:
-                    texts[side].setdefault(name, []).append((index, single))
-                else:
-                    pointers[side].setdefault(name, []).append((index, alternatives[0][0]))
+    texts = (_fills_by_slot(ref_views, ref_plain)[0], hyp_side.texts)
+    pointers = (_fills_by_slot(ref_views, ref_plain)[1], hyp_side.pointers)
     aspects: list[_Aspect] = []
 
     def add(kind: str, refs: Sequence[tuple[int, Any]], hyps: Sequence[tuple[int, Any]], keys: Any) -> None:
@@ -274,6 +330,12 @@ def _aspects(
     return aspects
 
 
+def _string_ids(fills: Sequence[PreparedFill]) -> np.ndarray:
+    """A number per distinct content string of the fills."""
+    ids: dict[str, int] = {}
+    return np.asarray([ids.setdefault(f.fill.content, len(ids)) for f in fills], dtype=Int)
+
+
 def _correct(aspect: _Aspect, rq: np.ndarray, hp: np.ndarray, mapper: Mapper) -> np.ndarray:
     """Which of the candidate fill pairs (positions ``rq``, ``hp``) are COR in the aspect."""
     kind = aspect.kind
@@ -281,6 +343,7 @@ def _correct(aspect: _Aspect, rq: np.ndarray, hp: np.ndarray, mapper: Mapper) ->
     if kind == "p" or (kind == "c" and not len(aspect.wild)):
         return np.ones(n, dtype=bool)  # the key is the rule itself
     refs, hyps = aspect.ref_fills, aspect.hyp_fills
+    listed = aspect.hyp_listed
     if kind == "c":  # a wildcard's pairs are compared one by one (they are few)
         ok = np.ones(n, dtype=bool)
         for at in np.flatnonzero(np.isin(rq, aspect.wild)).tolist():
@@ -291,9 +354,8 @@ def _correct(aspect: _Aspect, rq: np.ndarray, hp: np.ndarray, mapper: Mapper) ->
         ref_sid = np.asarray(
             [ref_ids.setdefault((f.fill.content, f.fill.minimal_spans), len(ref_ids)) for f in refs], dtype=Int
         )
-        hyp_ids: dict[str, int] = {}
-        hyp_sid = np.asarray([hyp_ids.setdefault(f.fill.content, len(hyp_ids)) for f in hyps], dtype=Int)
-        combined = ref_sid[rq] * len(hyp_ids) + hyp_sid[hp]
+        hyp_sid = _memo(listed, "strings", lambda: _string_ids(hyps))
+        combined = ref_sid[rq] * (int(hyp_sid.max()) + 1 if len(hyp_sid) else 1) + hyp_sid[hp]
         distinct, first, inverse = np.unique(combined, return_index=True, return_inverse=True)
         fillers = mapper.how.fillers
         verdicts = np.asarray(
@@ -302,7 +364,7 @@ def _correct(aspect: _Aspect, rq: np.ndarray, hp: np.ndarray, mapper: Mapper) ->
         return verdicts[inverse.reshape(-1)] if len(distinct) else np.zeros(0, dtype=bool)
     # extent: offsets compared in numpy; a reference with minimal strings of its own one by one
     rs, re_ = _extent_arrays(refs)
-    hs, he = _extent_arrays(hyps)
+    hs, he = _memo(listed, "extents", lambda: _extent_arrays(hyps))
     a, b, c, d = rs[rq], re_[rq], hs[hp], he[hp]
     # enclosed; then the maximal string is the minimal one, and an enclosed extent overlaps it
     ok = (a <= c) & (c <= b) & (a <= d) & (d <= b) & (c != _NONE) & (a != _NONE)
@@ -314,6 +376,30 @@ def _correct(aspect: _Aspect, rq: np.ndarray, hp: np.ndarray, mapper: Mapper) ->
 
 def _estimate(aspects: Sequence[_Aspect]) -> int:
     return sum(aspect.count() for aspect in aspects)
+
+
+class _HypSide:
+    """What ``map_type`` works out of the hypothesis instances of a type alone, once:
+    an unsegmented hypothesis set is tried against every reference set it overlaps."""
+
+    __slots__ = ("hyps", "views", "plain", "texts", "pointers")
+
+    def __init__(self, mapper: Mapper, hyps: Sequence[Instance]) -> None:
+        self.hyps = list(hyps)  # kept alive: the cache is keyed by their id()
+        self.views = [mapper._view(h, False) for h in hyps]
+        self.plain = [_plain(v) for v in self.views]
+        texts, pointers = _fills_by_slot(self.views, self.plain)
+        self.texts = {name: _Listed(items) for name, items in texts.items()}
+        self.pointers = {name: _Listed(items) for name, items in pointers.items()}
+
+    @classmethod
+    def of(cls, mapper: Mapper, hyps: Sequence[Instance]) -> _HypSide:
+        cache = mapper.hyp_sides
+        key = tuple(map(id, hyps))
+        side = cache.get(key)
+        if side is None:
+            side = cache[key] = cls(mapper, hyps)
+        return side
 
 
 def map_type(
@@ -332,10 +418,10 @@ def map_type(
     """
     n_ref, n_hyp = len(refs), len(hyps)
     ref_views = [mapper._view(r, True) for r in refs]
-    hyp_views = [mapper._view(h, False) for h in hyps]
     ref_plain = [_plain(v) for v in ref_views]
-    hyp_plain = [_plain(v) for v in hyp_views]
-    aspects = _aspects(mapper, ref_views, hyp_views, ref_plain, hyp_plain, mapping)
+    hyp_side = _HypSide.of(mapper, hyps)
+    hyp_plain = hyp_side.plain
+    aspects = _aspects(mapper, ref_views, ref_plain, hyp_side, mapping)
     estimate = _estimate(aspects)
     if estimate > max_pairs:
         raise TooManyPairs(estimate)

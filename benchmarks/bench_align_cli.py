@@ -32,6 +32,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -108,7 +109,7 @@ def alignment_worker(words_path: str, form: str) -> dict:
 
     sys.path.insert(0, str(ROOT))
     from hub4eval.text.align import align_many, align_words
-    from hub4eval.text.wer import sclite_align_arrays
+    from hub4eval.text.align.sclite import sclite_align_arrays
 
     align_words(["a", "b"], ["a"])  # load the compiled kernels
     sclite_align_arrays(["a", "b"], ["a"])
@@ -151,7 +152,12 @@ def add_text_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--forms", default="unsegmented,segmented", help="unsegmented, segmented or both")
     parser.add_argument("--runs", type=int, default=1, help="runs of each measurement, interleaved (best kept)")
-    parser.add_argument("--dir", type=Path, default=Path("/tmp/bench_align_cli"), help="where the files go")
+    parser.add_argument(
+        "--dir",
+        type=Path,
+        default=Path(tempfile.gettempdir()) / "bench_align_cli",
+        help="where the files go (default: bench_align_cli in the temporary folder)",
+    )
 
 
 def main() -> None:

@@ -103,7 +103,7 @@ def main() -> None:
     if args.check:
         check(args.dir, args.check, max(5, args.check * args.vocabulary // args.events), args.seed)
     ref, hyp = files(args.dir, args.events, args.vocabulary, args.seed)
-    print(f"# {args.events:,} events, vocabulary {args.vocabulary:,}, files in {ref.parent}; nproc {os.cpu_count()}, "
+    print(f"# {args.events:,} events, vocabulary {args.vocabulary:,}, files in DIR/{ref.parent.name}; nproc {os.cpu_count()}, "
           f"load {' '.join(f'{x:.1f}' for x in os.getloadavg())}")  # fmt: skip
     print("| output | status | seconds | CPU s | MB |")
     print("|---|---|---|---|---|")

@@ -15,7 +15,6 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from strategies import template_sets
 
 from hub4eval.api import score
 from hub4eval.config import ScoreConfig
@@ -23,6 +22,7 @@ from hub4eval.io.corpus import parse_corpus
 from hub4eval.io.templettes import parse_templates
 from hub4eval.model import TemplateSet
 from hub4eval.scoring import mapping, pairs
+from tests.support.strategies import template_sets
 
 
 def _scored(ref, hyp, config, engine, monkeypatch, **texts) -> str:

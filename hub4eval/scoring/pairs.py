@@ -47,10 +47,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
+from hub4eval.config import ScoreConfig
 from hub4eval.model import Instance, PointerFill
 from hub4eval.scoring.candidates import (
     _BLOCK,
@@ -62,10 +63,34 @@ from hub4eval.scoring.candidates import (
 from hub4eval.scoring.fills import PreparedFill
 from hub4eval.scoring.greedy import TooManyPairs, greedy_by_class
 from hub4eval.scoring.metrics import Counts
-from hub4eval.scoring.verdicts import clean_content_status, extent_status, noisy_content_ok
+from hub4eval.scoring.verdicts import TextComparison, clean_content_status, extent_status, noisy_content_ok
 
-if TYPE_CHECKING:
-    from hub4eval.scoring.mapping import InstanceMatch, Mapper
+
+class Mapper(Protocol):
+    """What this module uses of :class:`hub4eval.scoring.mapping.Mapper` (which imports this module)."""
+
+    how: TextComparison
+    config: ScoreConfig
+    beta_squared: Fraction
+    hyp_sides: dict[tuple[int, ...], Any]
+
+    def _view(self, inst: Instance, reference: bool) -> dict[str, Any]: ...
+
+    def _keys(self, inst: Instance, reference: bool, mapping: Mapping[str, str]) -> list[Any]: ...
+
+    def _shape(self, inst: Instance, reference: bool, removable: Callable[[PointerFill], bool]) -> Hashable: ...
+
+    def match_instance(
+        self,
+        ref: Instance | None,
+        hyp: Instance | None,
+        mapping: Mapping[str, str],
+        removable: Callable[[PointerFill], bool],
+    ) -> Any: ...
+
+
+InstanceMatch = Any  # hub4eval.scoring.mapping.InstanceMatch
+
 
 Int = np.int64
 BYTES_PER_PAIR = 24  # peak bytes per candidate pair of the arrays below (codes, their sort, positions)

@@ -22,9 +22,9 @@ counting exactly):
   possessive (``clinton's`` shares the key of ``clinton``); a
   hypothesis with no kept word shares the empty key with every reference
   that has a minimal string of optional tokens only (§6: the empty run);
-- extent: the hypothesis extent starts inside the reference maximal extent,
-  so its start falls in a block of ``_BLOCK`` columns the reference extent
-  covers.
+- extent: the hypothesis extent starts inside the reference maximal extent
+  (widened over inserted words at its edges, §7.3), so its start falls in a
+  block of ``_BLOCK`` columns the reference extent covers.
 
 Every key carries the slot name: fills are compared only within a slot. A
 reference fill that would have too many keys gets the wildcard instead,
@@ -81,7 +81,7 @@ def reference_content_keys(slot: str, fill: PreparedFill, how: TextComparison) -
 
 def reference_extent_keys(slot: str, fill: PreparedFill) -> list[Key] | None:
     """Extent keys of a reference text fill that has an extent (distinct); None: too many (the wildcard)."""
-    extent = fill.maximal.extent
+    extent = fill.enclosing  # the maximal extent, widened over inserted words at its edges
     if not fill.has_extent or extent is None:
         return []
     first, last = extent.start // _BLOCK, extent.end // _BLOCK

@@ -242,9 +242,18 @@ def _by_keys(
 _NONE = -(2**62)  # the offset of a missing extent: encloses nothing, enclosed by nothing
 
 
-def _extent_arrays(fills: Sequence[PreparedFill]) -> tuple[np.ndarray, np.ndarray]:
-    """Start and end of each fill's compared extent (:data:`_NONE` for a fill without one)."""
-    extents = [fill.maximal.extent if fill.has_extent else None for fill in fills]
+def _extent_arrays(fills: Sequence[PreparedFill], enclosing: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Start and end of each fill's compared extent (:data:`_NONE` for a fill without one):
+    its maximal extent, or with ``enclosing`` the extent a hypothesis extent must lie
+    in (the maximal one widened over inserted words at its edges)."""
+    extents = [
+        None
+        if not fill.has_extent or fill.maximal.extent is None
+        else fill.enclosing
+        if enclosing
+        else fill.maximal.extent
+        for fill in fills
+    ]
     starts = np.asarray([_NONE if e is None else e.start for e in extents], dtype=Int)
     ends = np.asarray([_NONE if e is None else e.end for e in extents], dtype=Int)
     return starts, ends
@@ -269,7 +278,7 @@ def _extent_keys(
     block of its start, a reference's the blocks its extent covers
     (:func:`~hub4eval.scoring.candidates.reference_extent_keys`)."""
     blocks, hyp_kid = _memo(hyps, "blocks", lambda: _hyp_blocks(hyps))
-    rs, re_ = _extent_arrays([fill for _, fill in refs])
+    rs, re_ = _extent_arrays([fill for _, fill in refs], enclosing=True)
     has = rs != _NONE
     first = np.where(has, rs // _BLOCK, 0)
     span = np.where(has, np.maximum(re_ // _BLOCK - first + 1, 0), 0)
@@ -387,14 +396,20 @@ def _correct(aspect: _Aspect, rq: np.ndarray, hp: np.ndarray, mapper: Mapper) ->
             [noisy_content_ok(refs[int(rq[at])], hyps[int(hp[at])], fillers) for at in first.tolist()], dtype=bool
         )
         return verdicts[inverse.reshape(-1)] if len(distinct) else np.zeros(0, dtype=bool)
-    # extent: offsets compared in numpy; a reference with minimal strings of its own one by one
-    rs, re_ = _extent_arrays(refs)
+    # extent: offsets compared in numpy (enclosed in the reference's enclosing extent,
+    # overlapping its one minimal extent); a reference with several minimal strings one by one
+    rs, re_ = _extent_arrays(refs, enclosing=True)
     hs, he = _memo(listed, "extents", lambda: _extent_arrays(hyps))
+    minimal = [f.minimals[0].extent if len(f.minimals) == 1 else None for f in refs]
+    ms = np.asarray([_NONE if e is None else e.start for e in minimal], dtype=Int)
+    me = np.asarray([_NONE if e is None else e.end for e in minimal], dtype=Int)
     a, b, c, d = rs[rq], re_[rq], hs[hp], he[hp]
-    # enclosed; then the maximal string is the minimal one, and an enclosed extent overlaps it
     ok = (a <= c) & (c <= b) & (a <= d) & (d <= b) & (c != _NONE) & (a != _NONE)
-    own = np.asarray([not (len(f.minimals) == 1 and f.minimals[0] == f.maximal) for f in refs], dtype=bool)
-    for at in np.flatnonzero(own[rq]).tolist():
+    s_, e_ = ms[rq], me[rq]
+    overlaps = ((s_ <= c) & (c <= e_)) | ((s_ <= d) & (d <= e_)) | ((c <= s_) & (s_ <= d)) | ((c <= e_) & (e_ <= d))
+    ok &= overlaps & (s_ != _NONE)
+    several = np.asarray([len(f.minimals) != 1 for f in refs], dtype=bool)
+    for at in np.flatnonzero(several[rq]).tolist():
         ok[at] = extent_status(refs[int(rq[at])], hyps[int(hp[at])]) == "ok"
     return ok
 

@@ -131,12 +131,17 @@ def _clean_content(ref: PreparedFill, hyp: PreparedFill) -> Verdict:
     return Verdict("content", "COR" if status == "ok" else "INC", _clean_reason, status, ref, hyp)
 
 
-def _noisy_content(ref: PreparedFill, hyp: PreparedFill, fillers: frozenset[str]) -> Verdict:
-    # the verdict alone now, from each string's words (read once, with its
-    # tokens); its reason in words when it is read
+def noisy_content_ok(ref: PreparedFill, hyp: PreparedFill, fillers: frozenset[str]) -> bool:
+    """Whether the noisy content point of the pair is COR, from each string's words
+    (read once, with its tokens)."""
     ref_max = ref.maximal.noisy_words(fillers)
     minimals = [m.noisy_words(fillers) for m in ref.minimals] or [ref_max]
-    correct = noisy_correct(ref_max, minimals, hyp.maximal.noisy_words(fillers))
+    return noisy_correct(ref_max, minimals, hyp.maximal.noisy_words(fillers))
+
+
+def _noisy_content(ref: PreparedFill, hyp: PreparedFill, fillers: frozenset[str]) -> Verdict:
+    # the verdict alone now; its reason in words when it is read
+    correct = noisy_content_ok(ref, hyp, fillers)
     return Verdict("content", "COR" if correct else "INC", _noisy_reason, ref, hyp, fillers)
 
 

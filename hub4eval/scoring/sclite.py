@@ -40,8 +40,10 @@ from hub4eval.text.align.sclite_net import (
     Item,
     NetWord,
     PathEntry,
+    PlainPath,
     WordSegmentation,
     align_networks,
+    align_plain_words,
     parse_items,
     word_of,
 )
@@ -115,7 +117,7 @@ class Utterance:
 
     id: str
     speaker: str
-    path: tuple[PathEntry, ...]
+    path: Sequence[PathEntry]  # a tuple, or a PlainPath that makes its entries when read
     file: str | None = None
     channel: str | None = None
     begin: float | None = None
@@ -123,11 +125,16 @@ class Utterance:
     labels: str | None = None
 
     def count(self, op: str) -> int:
+        if isinstance(self.path, PlainPath):
+            return self.path.ops.count(op)
         return sum(1 for entry in self.path if entry.op == op)
 
     @property
     def counts(self) -> tuple[int, int, int, int]:
         """(correct, substitutions, deletions, insertions)."""
+        if isinstance(self.path, PlainPath):
+            ops = self.path.ops
+            return ops.count("C"), ops.count("S"), ops.count("D"), ops.count("I")
         c = s = d = i = 0
         for entry in self.path:
             if entry.op == "C":
@@ -310,6 +317,13 @@ def _reader(options: SCliteOptions) -> Callable[..., NetWord]:
     return make
 
 
+def _plain_text(text: str) -> bool:
+    """Whether a transcript is plain words that sclite reads as written (no alternation, NULL word,
+    tag or trailing ``*``; optional words and fragments are plain unless -D or -F): words that
+    :func:`align_plain_words` aligns as strings."""
+    return "{" not in text and ";" not in text and "*" not in text and "@" not in text
+
+
 def _read(path: str, options: SCliteOptions) -> str:
     from hub4eval.io.files import read_text
 
@@ -334,6 +348,7 @@ def _score_trn(options: SCliteOptions) -> tuple[Speaker, ...]:
         references.setdefault(key, (text, utterance.line))
     groups = _Groups()
     segmentation = _segmentation(options)
+    plain = segmentation is None and options.chars() is None and not options.opt_del and not options.frag_corr
     for utterance in trn_utterances(_read(options.hyp, options), options.hyp):
         key = fold(utterance.id)
         reference = references.get(key)
@@ -345,9 +360,13 @@ def _score_trn(options: SCliteOptions) -> tuple[Speaker, ...]:
                 hint=f"every hypothesis id must be in {options.ref} (compared case-insensitively unless -s)",
             )
         speaker = _speaker_of(f"({key})", options.id_type, options.hyp, utterance.line)
+        hyp_text = fold(utterance.text)
+        if plain and _plain_text(reference[0]) and _plain_text(hyp_text):
+            groups.add(Utterance(f"({key})", speaker, align_plain_words(reference[0].split(), hyp_text.split())))
+            continue
         path = align_networks(
             parse_items(reference[0], make),
-            parse_items(fold(utterance.text), make),
+            parse_items(hyp_text, make),
             options.chars(),
             segmentation=segmentation,
         )

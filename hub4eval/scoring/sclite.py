@@ -324,10 +324,25 @@ def _plain_text(text: str) -> bool:
     return "{" not in text and ";" not in text and "*" not in text and "@" not in text
 
 
+# The files of the scoring under way (score_sclite empties it before and after): each is
+# read, and a ctm parsed, once although the scoring, the labels and the confidences all look.
+_FILES: dict[tuple[str, str], object] = {}
+
+
 def _read(path: str, options: SCliteOptions) -> str:
     from hub4eval.io.files import read_text
 
-    return read_text(path, file_encoding(options))
+    key = ("text", path)
+    if key not in _FILES:
+        _FILES[key] = read_text(path, file_encoding(options))
+    return _FILES[key]  # type: ignore[return-value]  # stored by this function
+
+
+def _ctm(path: str, options: SCliteOptions) -> list[CtmRecord]:
+    key = ("ctm", path)
+    if key not in _FILES:
+        _FILES[key] = ctm_records(_read(path, options), path)
+    return _FILES[key]  # type: ignore[return-value]  # stored by this function
 
 
 def _score_trn(options: SCliteOptions) -> tuple[Speaker, ...]:
@@ -518,7 +533,7 @@ def _score_channel(
 def _score_stm_ctm(options: SCliteOptions) -> tuple[Speaker, ...]:
     fold = case_folder(options)
     segments = stm_segments(_read(options.ref, options), options.ref)
-    records = ctm_records(_read(options.hyp, options), options.hyp)
+    records = _ctm(options.hyp, options)
 
     def where(item: StmSegment | CtmRecord) -> tuple[str, str]:
         return fold(item.file), fold(item.channel)
@@ -709,8 +724,8 @@ def _sort_time_marks(path: list[PathEntry]) -> list[PathEntry]:
 def _score_ctm_ctm(options: SCliteOptions) -> tuple[Speaker, ...]:
     fold = case_folder(options)
     make = _reader(options)
-    ref_records = ctm_records(_read(options.ref, options), options.ref)
-    hyp_records = ctm_records(_read(options.hyp, options), options.hyp)
+    ref_records = _ctm(options.ref, options)
+    hyp_records = _ctm(options.hyp, options)
     dummy = _Timed("", "", 0.0, 0.0, False, CtmRecord("", "", 0.0, 0.0, "", None, 0))
     ref = [dummy, *_timed(ref_records, fold)]
     hyp = [dummy, *_timed(hyp_records, fold)]
@@ -819,6 +834,14 @@ def score_sclite(options: SCliteOptions) -> SCliteResult:
         UsageError: a pair of formats sclite does not score, or options it does not combine.
         InputError: a malformed file, a hypothesis utterance without a reference.
     """
+    _FILES.clear()
+    try:
+        return _score(options)
+    finally:
+        _FILES.clear()
+
+
+def _score(options: SCliteOptions) -> SCliteResult:
     formats = (options.ref_format, options.hyp_format)
     if formats == ("trn", "trn"):
         if options.id_type is None:
@@ -846,9 +869,7 @@ def score_sclite(options: SCliteOptions) -> SCliteResult:
         labels += [entry for entry in more_labels if entry not in labels]
         categories += [entry for entry in more_categories if entry not in categories]
     for path, form in ((options.ref, options.ref_format), (options.hyp, options.hyp_format)):
-        confidences[path] = form == "ctm" and any(
-            r.confidence is not None for r in ctm_records(_read(path, options), path)
-        )
+        confidences[path] = form == "ctm" and any(r.confidence is not None for r in _ctm(path, options))
     return SCliteResult(
         options.title or options.hyp,
         options.ref,

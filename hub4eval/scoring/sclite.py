@@ -408,14 +408,29 @@ def _end(record: CtmRecord) -> float:
     return _begin(record) + (record.duration or 0.0)
 
 
-def _ctm_items(records: Sequence[CtmRecord], make: Callable[..., NetWord]) -> tuple[Item, ...]:
-    """The network items of ctm words (alternation lines become alternations; an empty alternative is ``@``)."""
+def _ctm_items(
+    records: Sequence[CtmRecord], make: Callable[..., NetWord], fold: Callable[[str], str] | None = None
+) -> tuple[Item, ...]:
+    """The network items of ctm words (alternation lines become alternations; an empty alternative is ``@``).
+
+    ``fold``: given for options under which ``make`` is ``fold`` then a plain
+    :class:`NetWord` for a word without tags or a trailing ``*`` (no -D, no -F),
+    which is then made here directly.
+    """
     items: list[Item] = []
     k = 0
     while k < len(records):
         record = records[k]
-        if record.marker != "<ALT_BEGIN>":
-            if record.marker is None:
+        marker = record.marker
+        if marker is None and fold is not None:
+            word = fold(record.word)
+            if ";" not in word and word[-1:] != "*":
+                begin = record.begin if record.begin is not None else 0.0
+                items.append(NetWord(word, False, False, begin, begin + (record.duration or 0.0), record.confidence))
+                k += 1
+                continue
+        if marker != "<ALT_BEGIN>":
+            if marker is None:
                 items.append(make(record.word, t1=_begin(record), t2=_end(record), conf=record.confidence))
             k += 1
             continue
@@ -512,7 +527,11 @@ def _score_channel(
         chosen = [w for w, gone in zip(words[start:position], ignored[start:position], strict=True) if not gone]
         path = align_networks(
             parse_items(fold(segment.text), make),
-            _ctm_items(chosen, lambda token, **times: make(fold(token), **times)),
+            _ctm_items(
+                chosen,
+                lambda token, **times: make(fold(token), **times),
+                None if options.opt_del or options.frag_corr else fold,
+            ),
             options.chars(),
             segmentation=segmentation,
         )

@@ -37,6 +37,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import overload
 
 from hub4eval.util.records import quick_init
 
@@ -661,7 +662,11 @@ class PlainPath(Sequence[PathEntry]):
     def __len__(self) -> int:
         return len(self.ops)
 
-    def __getitem__(self, index):  # type: ignore[no-untyped-def,override]  # Sequence's int and slice forms
+    @overload
+    def __getitem__(self, index: int) -> PathEntry: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[PathEntry, ...]: ...
+    def __getitem__(self, index: int | slice) -> PathEntry | tuple[PathEntry, ...]:
         return self.entries()[index]
 
     def __iter__(self) -> Iterator[PathEntry]:

@@ -85,6 +85,7 @@ def score(
     ceiling: bool | None = None,
     alignment: Any = None,
     wer_summary: dict[str, Any] | None = None,
+    mapper_class: type[Mapper] = Mapper,
 ) -> ScoreResult:
     """Score ``hyp`` against ``ref`` (the rules: docs/scoring-rules.md).
 
@@ -106,6 +107,8 @@ def score(
             instead of aligning again).
         wer_summary: the WER of ``alignment`` counted before (reused with it:
             counting sclite's alignment of a million words takes seconds).
+        mapper_class: the mapping's rules (named entities:
+            :class:`hub4eval.scoring.entities.EntityMapper`).
 
     Raises:
         InputError: bad input (unknown DOCID, extent outside its document,
@@ -213,7 +216,7 @@ def score(
         if progress is not None:
             progress(done[0], total_sets)
 
-    mapper = Mapper(config, ref_prep, hyp_prep, noisy=noisy, progress=advance if progress else None)
+    mapper = mapper_class(config, ref_prep, hyp_prep, noisy=noisy, progress=advance if progress else None)
     if unsegmented:
         matches = mapper.match_template_sets(
             ref,
@@ -241,6 +244,7 @@ def score(
             ceiling=False,
             alignment=alignment,
             wer_summary=wer,  # the same texts: the same WER, not counted again
+            mapper_class=mapper_class,
         )
     return ScoreResult(
         matches=matches,
@@ -566,4 +570,125 @@ def _same_texts(corpora: Sequence[Corpus | None], config: ScoreConfig) -> bool:
     return hyp_corpus is None or (hyp_corpus.segmented and not texts_differ(ref_corpus, hyp_corpus))
 
 
-__all__: Sequence[str] = ("score", "score_files", "project_files", "texts_differ", "load_glm")
+@dataclasses.dataclass(frozen=True)
+class EntityScore:
+    """What :func:`score_entity_files` scored: the result, and the inputs as read and converted."""
+
+    result: ScoreResult
+    ref: Any  # hub4eval.io.entities.EntityCorpus
+    hyp: Any
+    ref_templates: TemplateSet
+    hyp_templates: TemplateSet
+
+
+def score_entity_files(
+    ref_path: str | Path,
+    hyp_path: str | Path,
+    *,
+    config: ScoreConfig | None = None,
+    encoding: str = "utf-8",
+    doc_tag: str = "DOC",
+    docno_tag: str = "DOCNO",
+    ref_format: str | None = None,
+    hyp_format: str | None = None,
+    ceiling: bool | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> EntityScore:
+    """Score named-entity tagged texts (MUC inline markup or JSON Lines): the CLI's ``ne`` command.
+
+    Each region becomes an instance of its element with the slots TYPE and
+    TEXT (:func:`hub4eval.io.entities.entity_templates`), scored with the
+    named-entity rules (:mod:`hub4eval.scoring.entities`; docs/named-entities.md).
+    When the two texts are the same, TEXT gives one point, its extent, as in
+    MUC (unless ``config.compare`` is ``content``). ``ref_format`` /
+    ``hyp_format``: ``jsonl`` or ``muc`` (None: by the file's extension).
+
+    Raises:
+        InputError: bad markup or JSON, bad texts (as for :func:`score`).
+    """
+    from hub4eval.io.corpus import as_unsegmented, with_spoken_element
+    from hub4eval.io.entities import Entity, entity_templates, read_entity_corpus
+    from hub4eval.scoring.entities import EntityMapper
+
+    config = config or ScoreConfig()
+    _check_tag(doc_tag, "--doc-tag")
+    _check_tag(docno_tag, "--docno-tag")
+    for form, option in ((ref_format, "reference"), (hyp_format, "hypothesis")):
+        if form not in (None, "jsonl", "muc"):
+            raise UsageError(f"unknown {option} format {form!r}", hint="use jsonl or muc")
+
+    def read(path: str | Path, form: str | None) -> Any:
+        try:
+            return read_entity_corpus(
+                str(path),
+                form=form,
+                encoding=encoding,
+                doc_tag=doc_tag,
+                docno_tag=docno_tag,
+                non_extractable=config.non_extractable,
+                spoken_element=config.spoken_element,
+            )
+        except MemoryError:
+            raise too_large_error(path) from None
+
+    ref = read(ref_path, ref_format)
+    hyp = read(hyp_path, hyp_format)
+    if not ref.corpus.segmented:
+        raise unsegmented_reference_error(ref.corpus)
+    if config.unsegmented and hyp.corpus.segmented:  # offsets from the start of the file, as the text will be read
+        offsets = {doc.docid: doc.offset for doc in hyp.corpus.documents}
+        entities = tuple(
+            dataclasses.replace(e, docid=None, start=e.start + offsets[e.docid], end=e.end + offsets[e.docid])
+            for e in hyp.entities
+        )
+        hyp = dataclasses.replace(hyp, corpus=as_unsegmented(hyp.corpus), entities=entities)
+    ref_corpus = with_spoken_element(ref.corpus, config.spoken_element)
+    hyp_corpus = with_spoken_element(hyp.corpus, config.spoken_element)
+    aligned = texts_differ(ref_corpus, hyp_corpus)
+    if not aligned and config.compare == "both":
+        config = dataclasses.replace(config, compare="extent")  # the same characters: the extent says it all
+    alignment = None
+    groups = None
+    if aligned and not hyp_corpus.segmented:
+        # an unsegmented hypothesis: its regions go to the reference document whose words they align with
+        _check_corpus_pairing(ref_corpus, hyp_corpus, by_words=True)
+        from hub4eval.text.columns import align_corpora
+
+        alignment = align_corpora(
+            ref_corpus,
+            hyp_corpus,
+            glm=load_glm(config.glm),
+            keep_punctuation=config.keep_punctuation,
+            case_sensitive=config.case_sensitive,
+            unsegmented=config.unsegmented,
+            spoken_forms=config.spoken_forms,
+        )
+        spans = [(doc.docid or "", alignment.document_extent(doc.docid or "")) for doc in ref_corpus.documents]
+        by_doc: dict[str, list[Entity]] = {docid: [] for docid, _ in spans}
+        last = spans[0][0]
+        for entity in sorted(hyp.entities, key=lambda e: e.start):
+            columns = alignment.hyp_extent(None, Extent(entity.start, entity.end))
+            if columns is not None:
+                for docid, span in spans:
+                    if span is not None and span.start <= columns.start:
+                        last = docid
+            by_doc[last].append(entity)
+        groups = [(docid, found) for docid, found in by_doc.items() if found]
+    ref_templates = entity_templates(ref, "reference")
+    hyp_templates = entity_templates(hyp, "hypothesis", groups)
+    result = score(
+        ref_templates,
+        hyp_templates,
+        ref_corpus=ref_corpus,
+        hyp_corpus=hyp_corpus,
+        config=config,
+        progress=progress,
+        ceiling=ceiling,
+        alignment=alignment,
+        mapper_class=EntityMapper,
+    )
+    result = dataclasses.replace(result, signature=result.signature + "|rules:named-entities")
+    return EntityScore(result, ref, hyp, ref_templates, hyp_templates)
+
+
+__all__: Sequence[str] = ("score", "score_files", "project_files", "texts_differ", "load_glm", "score_entity_files")

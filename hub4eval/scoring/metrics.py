@@ -17,7 +17,7 @@ from hub4eval.util.records import quick_init
 
 Category = Literal["COR", "INC", "MIS", "SPU", "OPT", "REM"]
 CATEGORIES: tuple[Category, ...] = ("COR", "INC", "MIS", "SPU", "OPT", "REM")
-METRICS = ("REC", "PRE", "F", "UND", "OVG", "SUB", "ERR")
+METRICS = ("REC", "PRE", "F", "UND", "OVG", "SUB", "ERR", "SER")
 
 
 @quick_init
@@ -141,6 +141,7 @@ class Counts:
             "OVG": ratio(self.spu, self.act),
             "SUB": ratio(self.inc, self.cor + self.inc),
             "ERR": ratio(self.errors, self.cor + self.inc + self.spu + self.mis),
+            "SER": ratio(self.inc + self.mis + self.spu, self.cor + self.inc + self.mis),
         }
 
     def as_dict(self, beta: float = 1.0) -> dict[str, int | float | None]:

@@ -307,10 +307,11 @@ def parse_muc_markup(
                 opened.tag_start,
                 "put the region inside a document's text",
             )
-        inside = any(a <= start - doc.offset and end - doc.offset <= b for a, b in doc.extractable)
+        first, last = start - doc.offset, end - doc.offset
+        inside = any(a <= first < b for a, b in doc.extractable) and any(a < last <= b for a, b in doc.extractable)
         if not inside:
             raise error(
-                f"<{opened.element}> region is not in the document's text (it holds a tag or a "
+                f"<{opened.element}> region starts or ends outside the document's text (in a tag or a "
                 "non-extractable element)",
                 opened.tag_start,
                 "tag only words of the text",

@@ -1,0 +1,193 @@
+"""`hub4eval ne`: score named entities tagged in a text (MUC inline markup or JSON Lines)."""
+
+from __future__ import annotations
+
+from enum import Enum
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from hub4eval.cli import options as o
+from hub4eval.cli.app import command, keep_until_exit, print_warnings
+from hub4eval.cli.score import _write, check_output, make_console, progress_bar
+
+
+class EntityFormatChoice(str, Enum):
+    muc = "muc"
+    jsonl = "jsonl"
+
+
+def _given(name: str) -> bool:
+    """Whether option ``name`` was given on the command line (not left at its default)."""
+    try:
+        from typer._click.globals import get_current_context
+    except ImportError:  # pragma: no cover - older typer uses click itself
+        from click import get_current_context  # type: ignore[no-redef]  # the same function, as click has it
+    context = get_current_context(silent=True)
+    if context is None:
+        return False
+    source = context.get_parameter_source(name)
+    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
+
+
+@command("ne")
+@o.scoring_options
+def ne_command(
+    ref: Path = typer.Argument(
+        ..., help="Reference text with its named entities tagged: MUC inline markup (SGML), or JSON Lines (.jsonl)."
+    ),
+    hyp: Path = typer.Argument(
+        ..., help="Hypothesis text (e.g. tagged ASR output), segmented or one unsegmented stream; same formats."
+    ),
+    scoring: o.ScoringOptions = o.SCORING,
+    ref_format: Optional[EntityFormatChoice] = typer.Option(
+        None,
+        "--ref-format",
+        case_sensitive=False,
+        help="Format of REF: muc (inline ENAMEX/TIMEX/NUMEX markup) or jsonl (default: jsonl for .jsonl and "
+        ".json files, else muc).",
+    ),
+    hyp_format: Optional[EntityFormatChoice] = typer.Option(
+        None, "--hyp-format", case_sensitive=False, help="Format of HYP: muc or jsonl (default: by extension, as REF)."
+    ),
+    json_path: Optional[str] = typer.Option(
+        None, "--json", help="Write the full result as JSON to PATH ('-' for standard output)."
+    ),
+    csv_path: Optional[str] = typer.Option(
+        None,
+        "--csv",
+        help="Write one row per entity row (element, TYPE value, ALL) and part (ALL, TYPE, TEXT, TEXT content, "
+        "TEXT extent) as CSV to PATH ('-' for standard output, then only the CSV is printed).",
+    ),
+    html_path: Optional[str] = typer.Option(
+        None, "--html", help="Write a self-contained HTML report (tables, F chart, drill-down) to PATH."
+    ),
+    to_templettes: Optional[Path] = typer.Option(
+        None,
+        "--to-templettes",
+        metavar="DIR",
+        help="Also write what was scored to DIR: ref.tpl and hyp.tpl (one instance per region) and the texts "
+        "without the markup (ref.sgml, hyp.sgml) their offsets count in.",
+    ),
+    ceiling: bool = typer.Option(
+        True,
+        "--ceiling/--no-ceiling",
+        help="When the texts differ, also score the reference regions projected onto the hypothesis text: the "
+        "best F any tagger can reach on this recognizer's output.",
+    ),
+    quiet: bool = o.Quiet,
+) -> None:
+    """Score the named entities of HYP against REF, as MUC and the MITRE speech scorer do: F and SER,
+    per element and TYPE value, with the TYPE and TEXT sub-scores (docs/named-entities.md)."""
+    import dataclasses
+
+    from hub4eval.api import score_entity_files
+    from hub4eval.errors import UsageError
+    from hub4eval.report import export
+    from hub4eval.report import entities as report
+    from hub4eval.report import tables
+
+    if scoring.ref_text is not None or scoring.hyp_text is not None:
+        raise UsageError(
+            "ne reads the texts from REF and HYP: --ref-text and --hyp-text are not used",
+            hint="give the tagged texts as the two arguments",
+        )
+    if scoring.text_format is not None or scoring.hyp_text_format is not None:
+        raise UsageError(
+            "ne reads MUC markup or JSON Lines: --text-format is not used",
+            hint="use --ref-format / --hyp-format (muc or jsonl)",
+        )
+    to_stdout = [name for name, path in (("--json", json_path), ("--csv", csv_path), ("--html", html_path)) if path == "-"]
+    if len(to_stdout) > 1:
+        raise UsageError(
+            f"{' and '.join(to_stdout)} both write to standard output ('-')",
+            hint="standard output holds one output: write the others to files",
+        )
+    o.one_from_stdin(REF=ref, HYP=hyp)
+    for option, path in (("--json", json_path), ("--csv", csv_path), ("--html", html_path)):
+        check_output(path, option)
+    if to_templettes is not None and to_templettes.exists() and not to_templettes.is_dir():
+        raise UsageError(
+            f"--to-templettes {to_templettes} is not a directory", str(to_templettes), hint="give a directory"
+        )
+    config = scoring.config()
+    if not _given("premodifiers"):  # MUC compares regions as tagged: no word is dropped unless asked
+        config = dataclasses.replace(config, premodifiers=())
+    with progress_bar("mapping documents", quiet) as advance:
+        scored = score_entity_files(
+            ref,
+            hyp,
+            config=config,
+            encoding=scoring.encoding,
+            doc_tag=scoring.doc_tag,
+            docno_tag=scoring.docno_tag,
+            ref_format=o.choice(ref_format) if ref_format is not None else None,
+            hyp_format=o.choice(hyp_format) if hyp_format is not None else None,
+            ceiling=None if ceiling else False,
+            progress=advance,
+        )
+    keep_until_exit(scored)
+    result = scored.result
+    print_warnings(result.warnings, quiet)
+    beta = result.config.beta
+    rows = report.entity_counts(
+        result, report.type_values(scored.ref_templates), report.type_values(scored.hyp_templates)
+    )
+    if to_templettes is not None:
+        _write_templettes(to_templettes, scored)
+    extra: dict[str, Any] = {"named_entities": report.entity_json(rows, beta)}
+    if json_path is not None:
+        _write(export.iter_json_text(result, extra), json_path, "--json")
+    if html_path is not None:
+        from hub4eval.report.html import to_html
+
+        _write(to_html(result), html_path, "--html")
+    if csv_path is not None:
+        _write(report.entity_csv(rows, beta), csv_path, "--csv")
+    if to_stdout:
+        return
+    console = make_console()
+    console.print(report.entity_table(rows, beta))
+    console.print()
+    for n, table in enumerate(tables.slot_tables(result, console.width)):
+        if n:
+            console.print()
+        console.print(table)
+    causes = tables.cause_table(result)
+    if causes is not None:
+        console.print()
+        console.print(causes)
+    console.print()
+    for line in (tables.wer_line(result), tables.entity_wer_line(result)):
+        if line:
+            console.print(line, highlight=False)
+    headline = report.headline(rows, beta)
+    if len(headline) > console.width:
+        headline = headline.replace("  (", "\n(", 1)
+    console.print(headline, highlight=False)
+    ceiling_text = tables.ceiling_line(result)
+    if ceiling_text:
+        console.print(ceiling_text, highlight=False)
+    console.print(f"[dim]{result.signature}[/dim]", highlight=False, soft_wrap=True)
+
+
+def _write_templettes(folder: Path, scored: Any) -> None:
+    """ref.tpl, hyp.tpl and the two texts without markup, in ``folder`` (made if missing)."""
+    from hub4eval.errors import UsageError
+    from hub4eval.io.templettes import write_templates
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, templates, source in (
+            ("ref", scored.ref_templates, scored.ref),
+            ("hyp", scored.hyp_templates, scored.hyp),
+        ):
+            (folder / f"{name}.sgml").write_text(source.text, encoding="utf-8")
+            _write(write_templates(templates), str(folder / f"{name}.tpl"), "--to-templettes")
+    except OSError as error:
+        raise UsageError(
+            f"cannot write the --to-templettes output: {error.strerror or error}",
+            str(folder),
+            hint="check that the directory can be made and written to",
+        ) from None

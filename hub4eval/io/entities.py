@@ -246,8 +246,9 @@ def parse_muc_markup(
         removed_before.append(removed)
     if stack:
         opened = stack[-1]
+        end_of_document = doc_close.search(text, opened.tag_end) is not None
         raise error(
-            f"<{opened.element}> element is not closed",
+            f"<{opened.element}> element is not closed" + (" before the end of its document" if end_of_document else ""),
             opened.tag_start,
             f"add </{opened.element}> after the words of the region",
         )

@@ -610,7 +610,7 @@ def score_entity_files(
     from hub4eval.io.entities import Entity, entity_templates, read_entity_corpus
     from hub4eval.scoring.entities import EntityMapper
 
-    config = config or ScoreConfig()
+    config = settings = config or ScoreConfig()
     _check_tag(doc_tag, "--doc-tag")
     _check_tag(docno_tag, "--docno-tag")
     for form, option in ((ref_format, "reference"), (hyp_format, "hypothesis")):
@@ -625,8 +625,8 @@ def score_entity_files(
                 encoding=encoding,
                 doc_tag=doc_tag,
                 docno_tag=docno_tag,
-                non_extractable=config.non_extractable,
-                spoken_element=config.spoken_element,
+                non_extractable=settings.non_extractable,
+                spoken_element=settings.spoken_element,
             )
         except MemoryError:
             raise too_large_error(path) from None

@@ -84,9 +84,8 @@ def ne_command(
 
     from hub4eval.api import score_entity_files
     from hub4eval.errors import UsageError
-    from hub4eval.report import export
     from hub4eval.report import entities as report
-    from hub4eval.report import tables
+    from hub4eval.report import export, tables
 
     if scoring.ref_text is not None or scoring.hyp_text is not None:
         raise UsageError(
@@ -98,7 +97,9 @@ def ne_command(
             "ne reads MUC markup or JSON Lines: --text-format is not used",
             hint="use --ref-format / --hyp-format (muc or jsonl)",
         )
-    to_stdout = [name for name, path in (("--json", json_path), ("--csv", csv_path), ("--html", html_path)) if path == "-"]
+    to_stdout = [
+        name for name, path in (("--json", json_path), ("--csv", csv_path), ("--html", html_path)) if path == "-"
+    ]
     if len(to_stdout) > 1:
         raise UsageError(
             f"{' and '.join(to_stdout)} both write to standard output ('-')",
@@ -150,10 +151,7 @@ def ne_command(
     console = make_console()
     console.print(report.entity_table(rows, beta))
     console.print()
-    for n, table in enumerate(tables.slot_tables(result, console.width)):
-        if n:
-            console.print()
-        console.print(table)
+    console.print(report.part_table(rows, beta))
     causes = tables.cause_table(result)
     if causes is not None:
         console.print()

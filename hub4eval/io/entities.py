@@ -44,7 +44,6 @@ from hub4eval.config import DEFAULT_NON_EXTRACTABLE, DEFAULT_SPOKEN_ELEMENT
 from hub4eval.errors import InputError, InputWarning
 from hub4eval.model import (
     Corpus,
-    Document,
     Extent,
     FillAlternative,
     Instance,
@@ -187,7 +186,10 @@ def parse_muc_markup(
                 f"add </{opened.element}> after the words of the region",
             )
         if not closing:
-            attributes = {m.group(1).upper(): next(g for g in m.groups()[1:] if g is not None) for m in _ATTRIBUTE.finditer(match.group(3))}
+            attributes = {
+                m.group(1).upper(): next(g for g in m.groups()[1:] if g is not None)
+                for m in _ATTRIBUTE.finditer(match.group(3))
+            }
             value = attributes.get("TYPE", "").strip()
             if not value:
                 raise error(
@@ -248,7 +250,8 @@ def parse_muc_markup(
         opened = stack[-1]
         end_of_document = doc_close.search(text, opened.tag_end) is not None
         raise error(
-            f"<{opened.element}> element is not closed" + (" before the end of its document" if end_of_document else ""),
+            f"<{opened.element}> element is not closed"
+            + (" before the end of its document" if end_of_document else ""),
             opened.tag_start,
             f"add </{opened.element}> after the words of the region",
         )
@@ -277,8 +280,8 @@ def parse_muc_markup(
             spoken_element=spoken_element,
         )
     except InputError as failure:
-        line, column = moved(failure.line, failure.column)
-        raise InputError(failure.message, failure.path, line, column, hint=failure.hint) from None
+        at_line, at_column = moved(failure.line, failure.column)
+        raise InputError(failure.message, failure.path, at_line, at_column, hint=failure.hint) from None
     corpus = Corpus(
         corpus.documents,
         corpus.segmented,
@@ -337,7 +340,9 @@ def _example_type(element: str) -> str:
     return {"ENAMEX": "PERSON", "TIMEX": "DATE", "NUMEX": "MONEY"}.get(element, "PERSON")
 
 
-def parse_entity_jsonl(text: str, path: str = "<string>", *, spoken_element: str = DEFAULT_SPOKEN_ELEMENT) -> EntityCorpus:
+def parse_entity_jsonl(
+    text: str, path: str = "<string>", *, spoken_element: str = DEFAULT_SPOKEN_ELEMENT
+) -> EntityCorpus:
     """Read JSON Lines entities (see the module docstring).
 
     Raises:
@@ -376,7 +381,7 @@ def parse_entity_jsonl(text: str, path: str = "<string>", *, spoken_element: str
             raise error('"id" must be a non-blank string without blanks', 'e.g. "id": "doc1"')
         docid = docid.strip()
         if docid in seen:
-            raise error(f'duplicate id {docid} (first at line {seen[docid]})', "every document needs its own id")
+            raise error(f"duplicate id {docid} (first at line {seen[docid]})", "every document needs its own id")
         seen[docid] = number
         if not isinstance(body, str):
             raise error('"text" must be a string', 'e.g. "text": "Boris Yeltsin met ..."')
@@ -405,7 +410,7 @@ def parse_entity_jsonl(text: str, path: str = "<string>", *, spoken_element: str
                     f"entity {json.dumps(item)} is outside the text of {len(body)} characters"
                     if start <= end
                     else f"entity {json.dumps(item)} ends before it starts",
-                    "offsets count characters of \"text\" from 0, end exclusive",
+                    'offsets count characters of "text" from 0, end exclusive',
                 )
             while start < end and body[start].isspace():
                 start += 1
@@ -490,10 +495,17 @@ def entity_templates(
             content = " ".join(texts[entity.docid][entity.start : entity.end].split())  # one line of a templette
             slots = [
                 Slot("TYPE", (FillAlternative((_fill(entity.type, None, entity.line, entity.column, False),)),)),
-                Slot("TEXT", (FillAlternative((_fill(content, Extent(entity.start, entity.end), entity.line, entity.column),)),)),
+                Slot(
+                    "TEXT",
+                    (FillAlternative((_fill(content, Extent(entity.start, entity.end), entity.line, entity.column),)),),
+                ),
             ]
             if entity.optional and role == "reference":
-                slots.append(Slot("OBJ_STATUS", (FillAlternative((_fill("OPTIONAL", None, entity.line, entity.column, False),)),)))
+                slots.append(
+                    Slot(
+                        "OBJ_STATUS", (FillAlternative((_fill("OPTIONAL", None, entity.line, entity.column, False),)),)
+                    )
+                )
             instances.append(Instance(entity.element, docid, number, tuple(slots), entity.line, entity.column))
         sets.append(InstanceSet(docid, tuple(instances)))
     return TemplateSet(tuple(sets), role=role, path=source.path)

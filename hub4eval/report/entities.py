@@ -98,10 +98,33 @@ def entity_table(rows: Mapping[str, Mapping[str, Counts]], beta: float) -> Table
         if name == "ALL":
             table.add_section()
         values = counts["ALL"].as_dict(beta)
-        cells = [str(values[c]) if c in COUNT_COLUMNS else percent(values[c]) for c in _SHOWN]  # type: ignore[arg-type]
+        cells = [str(values[c]) if c in COUNT_COLUMNS else percent(values[c]) for c in _SHOWN]
         cells += [percent(counts[part].f(beta)) for part in parts]
         element_row = " " not in name
-        table.add_row(name if element_row else "  " + name.split(" ", 1)[1], *cells, style="bold" if element_row else None)
+        table.add_row(
+            name if element_row else "  " + name.split(" ", 1)[1], *cells, style="bold" if element_row else None
+        )
+    return table
+
+
+def part_table(rows: Mapping[str, Mapping[str, Counts]], beta: float) -> Table:
+    """The sub-scores of each element and of ALL: TYPE, TEXT (and TEXT's content and extent when split)."""
+    split = has_content(rows)
+    parts = ("TYPE", "TEXT", "TEXT content", "TEXT extent") if split else ("TYPE", "TEXT")
+    table = Table(title="Sub-scores (TYPE and TEXT)", title_justify="left", show_edge=False, pad_edge=False)
+    table.add_column("ENTITY", no_wrap=True)
+    table.add_column("PART", no_wrap=True)
+    for column in _SHOWN:
+        table.add_column(column, justify="right", no_wrap=True)
+    for name, counts in rows.items():
+        if " " in name:
+            continue  # a TYPE value: the element's row holds its parts
+        if name == "ALL":
+            table.add_section()
+        for n, part in enumerate(parts):
+            values = counts[part].as_dict(beta)
+            cells = [str(values[c]) if c in COUNT_COLUMNS else percent(values[c]) for c in _SHOWN]
+            table.add_row(name if n == 0 else "", "  " + part[5:] if part.startswith("TEXT ") else part, *cells)
     return table
 
 

@@ -20,7 +20,7 @@ the mapping and the verdicts are the templette ones with two changes, both MUC's
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from hub4eval.config import ScoreConfig
@@ -67,7 +67,7 @@ class EntityMapper(Mapper):
             return a.start <= b.end and b.start <= a.end
         return a.start < b.end and b.start < a.end
 
-    def match_sets(self, ref: InstanceSet | None, hyp: InstanceSet | None, order: tuple[str, ...] | list[str]) -> SetMatch:  # type: ignore[override]
+    def match_sets(self, ref: InstanceSet | None, hyp: InstanceSet | None, order: Sequence[str]) -> SetMatch:
         """Map the regions of two documents: same element, overlapping extents, greedy."""
         mapping: dict[str, str] = {}
         optional_refs = {inst.key for inst in (ref.instances if ref is not None else ()) if inst.optional}

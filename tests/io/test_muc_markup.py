@@ -18,7 +18,9 @@ DOC = """<DOC>
 
 
 def regions(source):
-    return [(e.element, e.type, e.docid, source.corpus.document(e.docid).text[e.start : e.end]) for e in source.entities]
+    return [
+        (e.element, e.type, e.docid, source.corpus.document(e.docid).text[e.start : e.end]) for e in source.entities
+    ]
 
 
 def test_markup_is_removed_and_offsets_count_in_the_text_without_it():
@@ -161,7 +163,9 @@ def test_templettes_of_the_regions_read_back_and_match_their_text():
     written = write_templates(templates)
     assert parse_templates(written, role="reference") == templates
     assert "<ENAMEX-d1-1> :=" in written and "<ENAMEX-d1-2> :=" in written and "<TIMEX-d1-1> :=" in written
-    assert 'TEXT: "Boris Yeltsin" ##33#47#' in written  # 14 characters as written; the line break inside the region folds to a blank
+    assert (
+        'TEXT: "Boris Yeltsin" ##33#47#' in written
+    )  # 14 characters as written; the line break inside the region folds to a blank
     assert "OBJ_STATUS: OPTIONAL" in written  # STATUS="OPT": an optional region
     from hub4eval.io.validate import check_against_corpus
 

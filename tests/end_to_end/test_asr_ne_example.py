@@ -1,0 +1,63 @@
+"""examples/asr_ne: the tagged files are what make_example.py makes, and `hub4eval ne` on them."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "asr_ne"
+FILES = ("reference.sgml", "asr_tagged.sgml", "asr_tagged_unsegmented.sgml")
+
+
+def ne(*args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "COLUMNS": "160"}  # the width of the README's run (piped output)
+    return subprocess.run(
+        [sys.executable, "-m", "hub4eval", "ne", *args], capture_output=True, text=True, cwd=EXAMPLE, env=env
+    )
+
+
+def regions(name: str) -> int:
+    return len(re.findall(r"<(?:ENAMEX|TIMEX|NUMEX) ", (EXAMPLE / name).read_text()))
+
+
+def test_make_example_regenerates_the_files(tmp_path):
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLE / "make_example.py"), "--out", str(tmp_path)], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    for name in FILES:
+        assert (tmp_path / name).read_text() == (EXAMPLE / name).read_text(), name
+
+
+def headline(output: str) -> str:
+    return next(line for line in output.splitlines() if line.startswith("F = "))
+
+
+def test_counts_follow_from_the_regions():
+    # different texts: every region has three points (TYPE, TEXT content, TEXT extent),
+    # so POS = 3 x reference regions and ACT = 3 x tagged regions
+    done = ne("reference.sgml", "asr_tagged.sgml")
+    assert done.returncode == 0, done.stderr
+    pos, act = (int(n) for n in re.search(r"POS (\d+)  ACT (\d+)", headline(done.stdout)).groups())
+    assert (pos, act) == (3 * regions("reference.sgml"), 3 * regions("asr_tagged.sgml")) == (84, 57)
+    # Grant Hill and Derek Jeter, the two PERSON regions, were both misheard: 6 MIS, nothing tagged
+    person = next(line for line in done.stdout.splitlines() if line.strip().startswith("PERSON"))
+    assert [cell.strip() for cell in person.split("│")[1:7]] == ["6", "0", "0", "0", "6", "0"]
+
+
+def test_segmented_and_unsegmented_agree():
+    segmented = ne("reference.sgml", "asr_tagged.sgml")
+    unsegmented = ne("reference.sgml", "asr_tagged_unsegmented.sgml")
+    assert headline(segmented.stdout) == headline(unsegmented.stdout)
+
+
+@pytest.mark.slow
+def test_the_readme_shows_a_real_run():
+    readme = (EXAMPLE / "README.md").read_text()
+    block = readme.split("$ hub4eval ne reference.sgml asr_tagged.sgml\n", 1)[1].split("\n```", 1)[0]
+    assert ne("reference.sgml", "asr_tagged.sgml").stdout.rstrip("\n") == block

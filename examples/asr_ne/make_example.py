@@ -19,7 +19,9 @@ This script writes
    names, and patterns for spoken years and amounts of money), which makes
    the mistakes such a tagger makes on lower-case recognizer output,
 3. asr_tagged_unsegmented.sgml: the same tagged words without the document
-   tags, as raw recognizer output is.
+   tags, as raw recognizer output is,
+4. transcript_tagged.sgml: the reference transcript (without the hand tags)
+   tagged by the same tagger: the tagger without the recognizer's errors.
 
 Usage:  python3 make_example.py [--out DIR]
 """
@@ -138,12 +140,21 @@ def tag_words(words: list[str]) -> list[tuple[int, int, str, str]]:
                 break
         if hit is None and words[i] in DAYS:
             hit = (i, i + 1, "TIMEX", "DATE")
-        if hit is None and words[i] in MONTHS and i + 1 < len(words) and words[i + 1] in ORDINALS:
+        following = words[i + 1] if i + 1 < len(words) else ""
+        if (
+            hit is None
+            and words[i] in MONTHS
+            and (following in ORDINALS or re.fullmatch(r"\d+(st|nd|rd|th)", following))
+        ):
             hit = (i, i + 2, "TIMEX", "DATE")
         if hit is None and (money := _money_length(words, i)):
             hit = (i, i + money, "NUMEX", "MONEY")
-        if hit is None and i and words[i - 1] in ("in", "by", "since") and (year := _year_length(words, i)):
-            hit = (i, i + year, "TIMEX", "DATE")
+        if hit is None and re.fullmatch(r"\$[0-9][0-9,.]*", words[i]):  # written: $3.5 million, $62
+            hit = (i, i + (2 if following in ("million", "billion") else 1), "NUMEX", "MONEY")
+        if hit is None and i and words[i - 1] in ("in", "by", "since"):
+            year = _year_length(words, i) or (1 if re.fullmatch(r"(1[89]|20)[0-9][0-9]", words[i]) else 0)
+            if year:
+                hit = (i, i + year, "TIMEX", "DATE")
         if hit is None:
             i += 1
             continue
@@ -154,7 +165,8 @@ def tag_words(words: list[str]) -> list[tuple[int, int, str, str]]:
 
 def tag_text(text: str) -> str:
     """``text`` (the words of one <TEXT> element) with the tagger's regions marked up."""
-    spans = [(m.start(), m.end()) for m in re.finditer(r"\S+", text)]
+    # words without the punctuation around them (the transcript has some; the recognizer none)
+    spans = [(m.start(), m.end()) for m in re.finditer(r"[^\s\"(),.;:!?]+(?:[.,][0-9]+)*", text)]
     words = [text[a:b].lower() for a, b in spans]
     out, position = [], 0
     for first, end, element, kind in tag_words(words):
@@ -211,13 +223,14 @@ def main() -> None:
     with open(os.path.join(NUMBERS, "asr.sgml"), encoding="utf-8") as handle:
         asr = handle.read()
     tagged = tag_asr(asr)
-    unsegmented = "\n".join(
-        tag_text(asr[start:end].strip()) for start, end, _ in _texts(asr)
-    ) + "\n"  # the words of every story, one line each, no document tags
+    unsegmented = (
+        "\n".join(tag_text(asr[start:end].strip()) for start, end, _ in _texts(asr)) + "\n"
+    )  # the words of every story, one line each, no document tags
     for name, text in (
         ("reference.sgml", tag_reference(reference)),
         ("asr_tagged.sgml", tagged),
         ("asr_tagged_unsegmented.sgml", unsegmented),
+        ("transcript_tagged.sgml", tag_asr(reference)),
     ):
         with open(os.path.join(args.out, name), "w", encoding="utf-8") as handle:
             handle.write(text)

@@ -70,6 +70,20 @@ def ne_command(
         help="Also write what was scored to DIR: ref.tpl and hyp.tpl (one instance per region) and the texts "
         "without the markup (ref.sgml, hyp.sgml) their offsets count in.",
     ),
+    bootstrap: int = typer.Option(
+        0,
+        "--bootstrap",
+        help="Document-level bootstrap resamples for 95% intervals of REC, PRE and F (0: none; with --versus, "
+        "the resamples of the paired test, 10000 by default).",
+    ),
+    seed: int = typer.Option(12345, "--seed", help="Random seed of --bootstrap (same seed, same intervals)."),
+    versus: Optional[Path] = typer.Option(
+        None,
+        "--versus",
+        metavar="HYP_B",
+        help="A second system's tagged text: score it the same way and test F(HYP) - F(HYP_B) by paired "
+        "document bootstrap.",
+    ),
     ceiling: bool = typer.Option(
         True,
         "--ceiling/--no-ceiling",
@@ -105,7 +119,11 @@ def ne_command(
             f"{' and '.join(to_stdout)} both write to standard output ('-')",
             hint="standard output holds one output: write the others to files",
         )
-    o.one_from_stdin(REF=ref, HYP=hyp)
+    o.one_from_stdin(REF=ref, HYP=hyp, **{"--versus": versus})
+    if bootstrap < 0:
+        raise UsageError(f"--bootstrap must be 0 or more, got {bootstrap}", hint="e.g. --bootstrap 10000")
+    if versus is not None and bootstrap == 0:
+        bootstrap = 10000
     for option, path in (("--json", json_path), ("--csv", csv_path), ("--html", html_path)):
         check_output(path, option)
     if to_templettes is not None and to_templettes.exists() and not to_templettes.is_dir():
@@ -115,22 +133,27 @@ def ne_command(
     config = scoring.config()
     if not _given("premodifiers"):  # MUC compares regions as tagged: no word is dropped unless asked
         config = dataclasses.replace(config, premodifiers=())
-    with progress_bar("mapping documents", quiet) as advance:
-        scored = score_entity_files(
-            ref,
-            hyp,
-            config=config,
-            encoding=scoring.encoding,
-            doc_tag=scoring.doc_tag,
-            docno_tag=scoring.docno_tag,
-            ref_format=o.choice(ref_format) if ref_format is not None else None,
-            hyp_format=o.choice(hyp_format) if hyp_format is not None else None,
-            ceiling=None if ceiling else False,
-            progress=advance,
-        )
+
+    def score_one(hypothesis: Path, with_ceiling: bool) -> Any:
+        with progress_bar(f"scoring {hypothesis.name}", quiet) as advance:
+            return score_entity_files(
+                ref,
+                hypothesis,
+                config=config,
+                encoding=scoring.encoding,
+                doc_tag=scoring.doc_tag,
+                docno_tag=scoring.docno_tag,
+                ref_format=o.choice(ref_format) if ref_format is not None else None,
+                hyp_format=o.choice(hyp_format) if hyp_format is not None else None,
+                ceiling=None if with_ceiling else False,
+                progress=advance,
+            )
+
+    scored = score_one(hyp, ceiling)
+    other = None if versus is None else keep_until_exit(score_one(versus, False))
     keep_until_exit(scored)
     result = scored.result
-    print_warnings(result.warnings, quiet)
+    print_warnings(dict.fromkeys([*result.warnings, *(other.result.warnings if other is not None else ())]), quiet)
     beta = result.config.beta
     rows = report.entity_counts(
         result, report.type_values(scored.ref_templates), report.type_values(scored.hyp_templates)
@@ -138,6 +161,42 @@ def ne_command(
     if to_templettes is not None:
         _write_templettes(to_templettes, scored)
     extra: dict[str, Any] = {"named_entities": report.entity_json(rows, beta)}
+    intervals = comparison = None
+    if bootstrap and versus is None:
+        from hub4eval.report.confidence import bootstrap_intervals, document_counts
+
+        with progress_bar("bootstrap resamples", quiet) as advance:
+            intervals = bootstrap_intervals(
+                list(document_counts(result).values()), bootstrap, seed, beta, progress=advance
+            )
+        extra["bootstrap"] = {
+            "resamples": bootstrap,
+            "seed": seed,
+            "level": 0.95,
+            **{m: list(v) for m, v in intervals.items()},
+        }
+    if other is not None:
+        from hub4eval.report.confidence import document_counts
+        from hub4eval.report.systems import paired_bootstrap
+        from hub4eval.scoring.metrics import Counts
+
+        docs_a, docs_b = document_counts(result), document_counts(other.result)
+        documents = list(dict.fromkeys([*docs_a, *docs_b]))
+        with progress_bar("paired bootstrap resamples", quiet) as advance:
+            comparison = paired_bootstrap(
+                [docs_a.get(d, Counts()) for d in documents],
+                [docs_b.get(d, Counts()) for d in documents],
+                bootstrap,
+                seed,
+                beta,
+                progress=advance,
+            )
+        extra["versus"] = {
+            "B": str(versus),
+            "documents": len(documents),
+            "summary_B": other.result.total.as_dict(beta),
+            **comparison,
+        }
     if json_path is not None:
         _write(export.iter_json_text(result, extra), json_path, "--json")
     if html_path is not None:
@@ -164,6 +223,35 @@ def ne_command(
     if len(headline) > console.width:
         headline = headline.replace("  (", "\n(", 1)
     console.print(headline, highlight=False)
+    if intervals is not None:
+        console.print(
+            f"95% intervals ({bootstrap} document resamples, seed {seed}): "
+            + "  ".join(f"{m} {tables.percent(lo)}..{tables.percent(hi)}" for m, (lo, hi) in intervals.items()),
+            highlight=False,
+        )
+    if comparison is not None and other is not None:
+        from rich.markup import escape
+
+        b_rows = report.entity_counts(
+            other.result, report.type_values(other.ref_templates), report.type_values(other.hyp_templates)
+        )
+        low, high = comparison["interval"]
+        p_value = comparison["p_value"]
+        console.print(f"B  {escape(str(versus))}: {report.headline(b_rows, beta)}", highlight=False, soft_wrap=True)
+        if other.result.signature != result.signature:
+            console.print(
+                f"note: B was scored with other options: {escape(other.result.signature)}",
+                highlight=False,
+                soft_wrap=True,
+            )
+        console.print(
+            f"F(A) - F(B) = {tables.percent(comparison['difference'])} points  "
+            f"95% interval {tables.percent(low)}..{tables.percent(high)}  "
+            f"p = {'-' if p_value is None else format(p_value, '.4f')}  "
+            f"(paired bootstrap, {bootstrap} document resamples, seed {seed})",
+            highlight=False,
+            soft_wrap=True,
+        )
     ceiling_text = tables.ceiling_line(result)
     if ceiling_text:
         console.print(ceiling_text, highlight=False)

@@ -124,3 +124,18 @@ def test_help_lists_the_options():
     assert done.returncode == 0
     for option in ("--to-templettes", "--unsegmented", "--glm", "--spoken-forms", "--compare", "--json", "--html"):
         assert option in done.stdout
+
+
+def test_bootstrap_and_versus(files):
+    done = run("ref.sgml", "hyp.sgml", "--bootstrap", "50", cwd=files)
+    assert done.returncode == 0, done.stderr
+    assert "95% intervals (50 document resamples, seed 12345): REC " in done.stdout
+    # one document: every resample is that document, so every interval is the point itself (F 57.1)
+    assert "F 57.1..57.1" in done.stdout
+    # B is A's own file: the difference is 0 in every resample, p = 1
+    done = run("ref.sgml", "hyp.sgml", "--versus", "hyp.sgml", "--bootstrap", "20", "--json", "v.json", cwd=files)
+    assert done.returncode == 0, done.stderr
+    assert "F(A) - F(B) = 0.0 points  95% interval 0.0..0.0  p = 1.0000" in done.stdout
+    assert "note:" not in done.stdout  # the same options for both
+    versus = json.loads((files / "v.json").read_text())["versus"]
+    assert versus["difference"] == 0.0 and versus["summary_B"]["SER"] == 0.5

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "asr_ne"
-FILES = ("reference.sgml", "asr_tagged.sgml", "asr_tagged_unsegmented.sgml")
+FILES = ("reference.sgml", "asr_tagged.sgml", "asr_tagged_unsegmented.sgml", "transcript_tagged.sgml")
 
 
 def ne(*args: str) -> subprocess.CompletedProcess:

@@ -634,7 +634,25 @@ def score_entity_files(
     ref = read(ref_path, ref_format)
     hyp = read(hyp_path, hyp_format)
     if not ref.corpus.segmented:
-        raise unsegmented_reference_error(ref.corpus)
+        raise InputError(
+            "the reference has no document tags",
+            ref.path or None,
+            1,
+            1,
+            hint="REF is the tagged reference transcript, in <DOC> documents with a <DOCNO>; "
+            "is it the recognizer output? give that as HYP",
+        )
+    ref_ids = {doc.docid for doc in ref.corpus.documents}
+    hyp_docs = [doc for doc in hyp.corpus.documents if doc.text.strip()]
+    if hyp.corpus.segmented and not config.unsegmented and hyp_docs and not any(d.docid in ref_ids for d in hyp_docs):
+        raise InputError(
+            f"no document of the hypothesis is in the reference {ref.path} "
+            f"(e.g. {hyp_docs[0].docid} vs {ref.corpus.documents[0].docid})",
+            hyp.path or None,
+            hyp_docs[0].line,
+            1,
+            hint="check that REF and HYP tag the same documents; give --unsegmented to align by words instead of DOCNO",
+        )
     if config.unsegmented and hyp.corpus.segmented:  # offsets from the start of the file, as the text will be read
         offsets = {doc.docid: doc.offset for doc in hyp.corpus.documents}
         entities = tuple(

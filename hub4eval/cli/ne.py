@@ -84,6 +84,12 @@ def ne_command(
         help="A second system's tagged text: score it the same way and test F(HYP) - F(HYP_B) by paired "
         "document bootstrap.",
     ),
+    explain_errors: bool = typer.Option(
+        False,
+        "--explain",
+        help="Also print every error point (INC, MIS, SPU) with both regions, the reason, the cause and the "
+        "aligned words, as 'hub4eval explain' does.",
+    ),
     ceiling: bool = typer.Option(
         True,
         "--ceiling/--no-ceiling",
@@ -256,6 +262,14 @@ def ne_command(
     if ceiling_text:
         console.print(ceiling_text, highlight=False)
     console.print(f"[dim]{result.signature}[/dim]", highlight=False, soft_wrap=True)
+    if explain_errors:
+        from hub4eval.cli.explain import _print_blocks
+        from hub4eval.report.explain import explain
+
+        errors = [row for row in explain(result) if row.point.category in ("INC", "MIS", "SPU")]
+        console.print()
+        _print_blocks(console, errors, plain=not console.is_terminal)
+        console.print(f"{len(errors)} error points", highlight=False)
 
 
 def _write_templettes(folder: Path, scored: Any) -> None:

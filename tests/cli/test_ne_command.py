@@ -139,3 +139,24 @@ def test_bootstrap_and_versus(files):
     assert "note:" not in done.stdout  # the same options for both
     versus = json.loads((files / "v.json").read_text())["versus"]
     assert versus["difference"] == 0.0 and versus["summary_B"]["SER"] == 0.5
+
+
+def test_explain_prints_the_error_points(files):
+    done = run("ref.sgml", "hyp.sgml", "--explain", cwd=files)
+    assert done.returncode == 0, done.stderr
+    # the 4 errors of the headline: TEXT INC (Yeltsin), TYPE INC (Clinton), TYPE and TEXT MIS (March 3rd)
+    assert done.stdout.rstrip().endswith("4 error points")
+    assert 'REF  "Boris Yeltsin" ##33#46#  (<ENAMEX-d1-1>, line 4)' in done.stdout
+    assert 'HYP  "Yeltsin" ##39#46#  (<ENAMEX-d1-1>, line 4)' in done.stdout
+    assert "why  extent 39..46 is not the reference extent 33..46" in done.stdout
+
+
+def test_reference_and_hypothesis_that_do_not_belong_together(files):
+    (files / "asr.sgml").write_text("boris yeltsin met\n")
+    done = run("asr.sgml", "ref.sgml", cwd=files)
+    assert done.returncode == 2
+    assert done.stderr.startswith("asr.sgml:1:1: the reference has no document tags (hint: REF is the tagged")
+    (files / "other.sgml").write_text(HYP.replace("d1", "zz"))
+    done = run("ref.sgml", "other.sgml", cwd=files)
+    assert done.returncode == 2
+    assert done.stderr.startswith("other.sgml:1:1: no document of the hypothesis is in the reference ref.sgml")

@@ -57,6 +57,8 @@ def check_against_corpus(tset: TemplateSet, corpus: Corpus, *, as_stream: bool =
         return ()
     docids = [doc.docid for doc in corpus.documents if doc.docid is not None]
     for iset in tset.instance_sets:
+        if not iset.instances:  # a document without instances (named entities: no region): nothing to check
+            continue
         document = corpus.document(iset.docid)
         first = iset.instances[0]
         if document is None:

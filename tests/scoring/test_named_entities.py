@@ -198,3 +198,11 @@ def test_json_lines_score_like_markup(tmp_path):
     (tmp_path / "hyp.jsonl").write_text(hyp % text)
     result = score_entity_files(tmp_path / "ref.jsonl", tmp_path / "hyp.jsonl", config=MUC).result
     assert counts(result) == (7, 1, 0, 0)
+
+
+def test_a_document_without_regions(tmp_path):
+    # d2 has no region on either side: it gives no point, and is still a document of the evaluation
+    ref = DOC.format('<ENAMEX TYPE="PERSON">Boris</ENAMEX> spoke') + DOC.replace("d1", "d2").format("nothing here")
+    scored = score(tmp_path, ref, ref)
+    assert counts(scored.result) == (2, 0, 0, 0)
+    assert [docid for docid, _ in scored.result.set_counts()] == ["d1", "d2"]

@@ -600,7 +600,9 @@ def score_entity_files(
     TEXT (:func:`hub4eval.io.entities.entity_templates`), scored with the
     named-entity rules (:mod:`hub4eval.scoring.entities`; docs/named-entities.md).
     When the two texts are the same, TEXT gives one point, its extent, as in
-    MUC (unless ``config.compare`` is ``content``). ``ref_format`` /
+    MUC (unless ``config.compare`` is ``content``). ``config.premodifiers``
+    apply as given: give ``premodifiers=()`` to compare regions as tagged, as
+    MUC does (the CLI does unless ``--premodifiers`` is given). ``ref_format`` /
     ``hyp_format``: ``jsonl`` or ``muc`` (None: by the file's extension).
 
     Raises:

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import os
 import re
@@ -683,15 +684,16 @@ def score_entity_files(
             unsegmented=config.unsegmented,
             spoken_forms=config.spoken_forms,
         )
-        spans = [(doc.docid or "", alignment.document_extent(doc.docid or "")) for doc in ref_corpus.documents]
-        by_doc: dict[str, list[Entity]] = {docid: [] for docid, _ in spans}
-        last = spans[0][0]
+        docids = [doc.docid or "" for doc in ref_corpus.documents]
+        firsts = [(extent.start, docid) for docid in docids if (extent := alignment.document_extent(docid)) is not None]
+        first_columns = [column for column, _ in firsts]
+        by_doc: dict[str, list[Entity]] = {docid: [] for docid in docids}
+        last = firsts[0][1] if firsts else docids[0]
         for entity in sorted(hyp.entities, key=lambda e: e.start):
             columns = alignment.hyp_extent(None, Extent(entity.start, entity.end))
-            if columns is not None:
-                for docid, span in spans:
-                    if span is not None and span.start <= columns.start:
-                        last = docid
+            if columns is not None:  # the last document that starts at or before the region's first column
+                index = bisect.bisect_right(first_columns, columns.start) - 1
+                last = firsts[max(index, 0)][1]
             by_doc[last].append(entity)
         groups = [(docid, found) for docid, found in by_doc.items() if found]
     ref_templates = entity_templates(ref, "reference")

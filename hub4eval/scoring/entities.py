@@ -20,6 +20,7 @@ the mapping and the verdicts are the templette ones with two changes, both MUC's
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
@@ -89,15 +90,18 @@ class EntityMapper(Mapper):
                 continue
             ref_extents = [self._extent(r, True) for r in refs]
             hyp_extents = [self._extent(h, False) for h in hyps]
-            # sweep: hypotheses by start, each reference against those that start before it ends
+            # hypotheses by start: a reference meets only those that start at most the longest
+            # hypothesis before it and no later than its end
             by_start = sorted((e.start, j) for j, e in enumerate(hyp_extents) if e is not None)
+            starts = [start for start, _ in by_start]
+            longest = max((e.end - e.start for e in hyp_extents if e is not None), default=0)
             candidates = []
             for i, extent in enumerate(ref_extents):
                 if extent is None:
                     continue
-                for start, j in by_start:
-                    if start > extent.end:
-                        break
+                first = bisect.bisect_left(starts, extent.start - longest)
+                last = bisect.bisect_right(starts, extent.end)
+                for _, j in by_start[first:last]:
                     other = hyp_extents[j]
                     if other is not None and self._overlap(extent, other):
                         candidates.append((i, j, self.match_instance(refs[i], hyps[j], mapping, removable)))

@@ -216,7 +216,7 @@ class TextComparison:
 
 
 def exact_extent_status(ref: PreparedFill, hyp: PreparedFill) -> str:
-    """Named entities (MUC): ``ok`` when the two extents are equal, else why not
+    """Named entities (MUC): ``exact`` when the two extents are equal, else why not
     (the reasons of :func:`extent_status`, or ``not-equal``)."""
     status = extent_status(ref, hyp)
     if status in _EXTENT_REASONS:

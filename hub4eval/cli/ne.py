@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
+from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
 from typing import Any, Optional
@@ -31,7 +34,27 @@ def _given(name: str) -> bool:
     return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
 
 
+# The shared options that name text files: ne's texts are its two arguments.
+_TEXT_FILE_OPTIONS = ("ref_text", "hyp_text", "text_format", "hyp_text_format")
+
+
+def _without_text_file_options(function: Callable[..., None]) -> Callable[..., None]:
+    """``function`` (made by ``scoring_options``) without the options of :data:`_TEXT_FILE_OPTIONS`,
+    which it then receives as None: typer neither shows nor accepts them."""
+    signature = inspect.signature(function)
+
+    @functools.wraps(function)
+    def command(**values: Any) -> None:
+        function(**values, **dict.fromkeys(_TEXT_FILE_OPTIONS))
+
+    kept = [p for p in signature.parameters.values() if p.name not in _TEXT_FILE_OPTIONS]
+    command.__signature__ = signature.replace(parameters=kept)  # type: ignore[attr-defined]
+    command.__annotations__ = {k: v for k, v in function.__annotations__.items() if k not in _TEXT_FILE_OPTIONS}
+    return command
+
+
 @command("ne")
+@_without_text_file_options
 @o.scoring_options
 def ne_command(
     ref: Path = typer.Argument(
@@ -107,16 +130,6 @@ def ne_command(
     from hub4eval.report import entities as report
     from hub4eval.report import export, tables
 
-    if scoring.ref_text is not None or scoring.hyp_text is not None:
-        raise UsageError(
-            "ne reads the texts from REF and HYP: --ref-text and --hyp-text are not used",
-            hint="give the tagged texts as the two arguments",
-        )
-    if scoring.text_format is not None or scoring.hyp_text_format is not None:
-        raise UsageError(
-            "ne reads MUC markup or JSON Lines: --text-format is not used",
-            hint="use --ref-format / --hyp-format (muc or jsonl)",
-        )
     to_stdout = [
         name for name, path in (("--json", json_path), ("--csv", csv_path), ("--html", html_path)) if path == "-"
     ]

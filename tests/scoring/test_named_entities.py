@@ -206,3 +206,17 @@ def test_a_document_without_regions(tmp_path):
     scored = score(tmp_path, ref, ref)
     assert counts(scored.result) == (2, 0, 0, 0)
     assert [docid for docid, _ in scored.result.set_counts()] == ["d1", "d2"]
+
+
+def test_compare_keeps_one_part_of_text(tmp_path):
+    # speech, --compare extent: TEXT is its extent only. PERSON: TYPE COR, extent COR (the content
+    # error bill clint is not counted); LOCATION TYPE COR, extent COR: COR 4, nothing else
+    hyp = '<ENAMEX TYPE="PERSON">bill clint</ENAMEX> visited <ENAMEX TYPE="LOCATION">new york</ENAMEX> today\n'
+    extent_only = ScoreConfig(premodifiers=(), compare="extent")
+    assert counts(score(tmp_path, SPEECH_REF, hyp, extent_only).result) == (4, 0, 0, 0)
+    # --compare content: TYPE and content; PERSON content INC: COR 3, INC 1
+    content_only = ScoreConfig(premodifiers=(), compare="content")
+    assert counts(score(tmp_path, SPEECH_REF, hyp, content_only).result) == (3, 1, 0, 0)
+    # the same text, --compare content: TEXT is the region's string; Yeltsin against Boris Yeltsin INC
+    sub_extent = REF.replace('<ENAMEX TYPE="PERSON">Boris ', 'Boris <ENAMEX TYPE="PERSON">')
+    assert counts(score(tmp_path, REF, sub_extent, content_only).result) == (7, 1, 0, 0)

@@ -221,7 +221,9 @@ def ne_command(
     if html_path is not None:
         from hub4eval.report.html import to_html
 
-        _write(to_html(result), html_path, "--html")
+        note = f"{bootstrap} document resamples, seed {seed}" if intervals is not None else ""
+        html = to_html(result, "hub4eval named entities", intervals=intervals, bootstrap_note=note)
+        _write(html, html_path, "--html")
     if csv_path is not None:
         _write(report.entity_csv(rows, beta), csv_path, "--csv")
     if to_stdout:

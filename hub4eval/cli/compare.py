@@ -36,6 +36,7 @@ def compare_command(
 
     from rich.markup import escape
 
+    from hub4eval.api import OutputOptions
     from hub4eval.cli.score import _write, check_output, make_console, progress_bar, score_with_progress
     from hub4eval.errors import UsageError
     from hub4eval.report import tables as report
@@ -52,11 +53,12 @@ def compare_command(
         score_with_progress(
             ref,
             hyp,
+            scoring,
             config,
             description=f"scoring {hyp.name}",
             quiet=quiet,
-            **scoring.texts(),
-            ceiling=None if number == 0 else False,  # one ceiling: the same reference and texts
+            # one ceiling: the same reference and texts
+            output=OutputOptions(ceiling=None if number == 0 else False),
         )
         for number, hyp in enumerate((hyp_a, hyp_b))
     ]

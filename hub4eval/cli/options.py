@@ -3,7 +3,7 @@
 They are declared once, in ``_SCORING_OPTIONS``: ``@scoring_options`` puts them
 in a command's signature, where its ``scoring`` parameter stands, and hands
 their values to the command as one :class:`ScoringOptions`, which makes the
-``ScoreConfig`` and the keywords that read the texts.
+library's option records: the ``ScoreConfig`` and the ``ReadOptions``.
 
 Conventions of every command: an option with fixed choices lists them (an
 unknown value is a usage error that names them); a list option is repeated,
@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
@@ -32,6 +32,9 @@ from hub4eval.config import (
     DEFAULT_UNSCORED_SLOTS,
     ScoreConfig,
 )
+
+if TYPE_CHECKING:
+    from hub4eval.api import ReadOptions
 
 
 class CompareChoice(str, Enum):
@@ -277,17 +280,17 @@ class ScoringOptions:
             spoken_element=self.spoken_element,
         )
 
-    def texts(self) -> dict[str, Any]:
-        """The options that say how to read the text corpora (keywords of ``score_with_progress``)."""
-        return {
-            "ref_text": self.ref_text,
-            "hyp_text": self.hyp_text,
-            "encoding": self.encoding,
-            "doc_tag": self.doc_tag,
-            "docno_tag": self.docno_tag,
-            "text_format": self.text_format,
-            "hyp_text_format": self.hyp_text_format,
-        }
+    def reading(self) -> ReadOptions:
+        """The options that say how to read the input files."""
+        from hub4eval.api import ReadOptions
+
+        return ReadOptions(
+            encoding=self.encoding,
+            doc_tag=self.doc_tag,
+            docno_tag=self.docno_tag,
+            text_format=choice(self.text_format) if self.text_format is not None else None,
+            hyp_text_format=choice(self.hyp_text_format) if self.hyp_text_format is not None else None,
+        )
 
     def text_files(self) -> dict[str, Path | None]:
         """The text corpora by option name (for :func:`one_from_stdin`)."""

@@ -61,3 +61,7 @@ def test_the_readme_shows_a_real_run():
     readme = (EXAMPLE / "README.md").read_text()
     block = readme.split("$ hub4eval ne reference.sgml asr_tagged.sgml\n", 1)[1].split("\n```", 1)[0]
     assert ne("reference.sgml", "asr_tagged.sgml").stdout.rstrip("\n") == block
+    shown = readme.split('--versus transcript_tagged.sgml -q | grep -A2 "^B "\n', 1)[1].split("\n```", 1)[0]
+    lines = ne("reference.sgml", "asr_tagged.sgml", "--versus", "transcript_tagged.sgml", "-q").stdout.splitlines()
+    first = next(n for n, line in enumerate(lines) if line.startswith("B "))
+    assert "\n".join(lines[first : first + 3]) == shown

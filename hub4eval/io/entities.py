@@ -8,7 +8,8 @@ alignment never see it) and the tagged regions in it.
 
       <ENAMEX TYPE="PERSON">Boris Yeltsin</ENAMEX> met ... <NUMEX TYPE="MONEY">$4.2 billion</NUMEX>
 
-  Elements ``ENAMEX``, ``TIMEX`` and ``NUMEX`` (any case), with a ``TYPE``
+  Elements ``ENAMEX``, ``TIMEX`` and ``NUMEX`` (any case; also written
+  ``<b_enamex TYPE=...>`` ... ``<e_enamex>``, as HUB-4 files do), with a ``TYPE``
   attribute (quoted with ``"`` or ``'``, or unquoted; any value). The tags are
   removed and every other character is kept, so the text left is an ordinary
   corpus (documents, ``<DOCNO>``, ``<TEXT>``, time stamps) read by
@@ -76,7 +77,8 @@ ELEMENT_OF_TYPE = {
     "PERCENT": "NUMEX",
 }
 
-_NE_TAG = re.compile(r"<\s*(/?)\s*(ENAMEX|TIMEX|NUMEX)(?![\w.:-])([^<>]*)>", re.IGNORECASE)
+# <ENAMEX ...> and </ENAMEX> (MUC); <b_enamex ...> and <e_enamex> (the HUB-4 form, same meaning)
+_NE_TAG = re.compile(r"<\s*(/?)\s*(b_|e_)?(ENAMEX|TIMEX|NUMEX)(?![\w.:-])([^<>]*)>", re.IGNORECASE)
 _ATTRIBUTE = re.compile(r"""([A-Za-z_][\w.:-]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""")
 
 
@@ -175,7 +177,14 @@ def parse_muc_markup(
     for match in _NE_TAG.finditer(text):
         before = text[match.start() - 1] if match.start() else ""
         after = text[match.end()] if match.end() < len(text) else ""
-        closing, name = bool(match.group(1)), match.group(2).upper()
+        prefix = (match.group(2) or "").lower()
+        if match.group(1) and prefix:
+            raise error(
+                f"{match.group(0)!r} is both a closing tag and a b_/e_ tag",
+                match.start(),
+                f"close with </{match.group(3).upper()}> or <e_{match.group(3).lower()}>",
+            )
+        closing, name = bool(match.group(1)) or prefix == "e_", match.group(3).upper()
         pieces.append(text[position : match.start()])
         here = match.start() - removed  # offset of the tag's place in the text without markup
         if stack and doc_close.search(text, stack[-1].tag_end, match.start()):
@@ -188,7 +197,7 @@ def parse_muc_markup(
         if not closing:
             attributes = {
                 m.group(1).upper(): next(g for g in m.groups()[1:] if g is not None)
-                for m in _ATTRIBUTE.finditer(match.group(3))
+                for m in _ATTRIBUTE.finditer(match.group(4))
             }
             value = attributes.get("TYPE", "").strip()
             if not value:
@@ -207,7 +216,7 @@ def parse_muc_markup(
                 _Open(name, value, here, match.start(), match.end(), attributes.get("STATUS", "").upper() == "OPT")
             )
         else:
-            if match.group(3).strip():
+            if match.group(4).strip():
                 raise error(
                     f"</{name}> closing tag with attributes",
                     match.start(),

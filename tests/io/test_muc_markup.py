@@ -170,3 +170,19 @@ def test_templettes_of_the_regions_read_back_and_match_their_text():
     from hub4eval.io.validate import check_against_corpus
 
     assert check_against_corpus(templates, source.corpus) == ()
+
+
+def test_the_hub4_form_of_the_tags():
+    # <b_enamex TYPE=...> ... <e_enamex> is the same region as <ENAMEX TYPE=...> ... </ENAMEX>
+    hub4 = parse_muc_markup(
+        DOC.format('<b_enamex TYPE="PERSON">Boris Yeltsin<e_enamex> paid <B_NUMEX TYPE=MONEY>$4<E_NUMEX>'), "r"
+    )
+    muc = parse_muc_markup(
+        DOC.format('<ENAMEX TYPE="PERSON">Boris Yeltsin</ENAMEX> paid <NUMEX TYPE=MONEY>$4</NUMEX>'), "r"
+    )
+    assert hub4.text == muc.text
+    assert [(e.element, e.type, e.start, e.end) for e in hub4.entities] == [
+        (e.element, e.type, e.start, e.end) for e in muc.entities
+    ]
+    with pytest.raises(InputError, match="both a closing tag and a b_/e_ tag"):
+        parse_muc_markup('<b_enamex TYPE="PERSON">Boris</e_enamex>', "r")

@@ -227,9 +227,11 @@ def ne_command(
     if to_stdout:
         return
     console = make_console()
-    console.print(report.entity_table(rows, beta))
-    console.print()
-    console.print(report.part_table(rows, beta))
+    shown = [*report.entity_tables(rows, beta, console.width), *report.part_tables(rows, beta, console.width)]
+    for n, table in enumerate(shown):
+        if n:
+            console.print()
+        console.print(table)
     causes = tables.cause_table(result)
     if causes is not None:
         console.print()

@@ -12,19 +12,18 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from rich.table import Table
 
 from hub4eval.model import TemplateSet, TextFill
-from hub4eval.report.tables import COUNT_COLUMNS, percent
+from hub4eval.report.tables import COUNT_COLUMNS, natural_width, percent
 from hub4eval.scoring.metrics import METRICS, Counts
 from hub4eval.scoring.points import Point
 from hub4eval.scoring.result import ScoreResult
 
 PARTS = ("ALL", "TYPE", "TEXT", "TEXT content", "TEXT extent")
-_SHOWN = ("POS", "ACT", "COR", "INC", "MIS", "SPU", "REC", "PRE", "F", "SER")
 
 
 def type_values(templates: TemplateSet) -> dict[str, str]:
@@ -83,23 +82,65 @@ def has_content(rows: Mapping[str, Mapping[str, Counts]]) -> bool:
     ) > 0
 
 
-def entity_table(rows: Mapping[str, Mapping[str, Counts]], beta: float) -> Table:
-    """Counts, REC PRE F SER per row, then the F of each part (TYPE, TEXT, and TEXT's content and extent when split)."""
-    split = has_content(rows)
-    parts = ("TYPE", "TEXT", "TEXT content", "TEXT extent") if split else ("TYPE", "TEXT")
-    table = Table(title="Named entities", title_justify="left", show_edge=False, pad_edge=False)
+def _parts(rows: Mapping[str, Mapping[str, Counts]]) -> tuple[str, ...]:
+    return ("TYPE", "TEXT", "TEXT content", "TEXT extent") if has_content(rows) else ("TYPE", "TEXT")
+
+
+_COUNTS = ("POS", "ACT", "COR", "INC", "MIS", "SPU")
+_RATES = ("REC", "PRE", "F", "SER")
+
+
+Grouping = list[tuple[tuple[str, ...], str]]  # the columns of each table, and its title's suffix
+
+
+def _laid_out(make: Callable[[tuple[str, ...], str], Table], groupings: list[Grouping], width: int) -> list[Table]:
+    """The tables of the first grouping of the columns whose every table fits in ``width``
+    (the last grouping when none does): a number is never cut."""
+    made: list[Table] = []
+    for grouping in groupings:
+        made = [make(columns, suffix) for columns, suffix in grouping]
+        if all(natural_width(table) <= width for table in made):
+            break
+    return made
+
+
+def entity_tables(rows: Mapping[str, Mapping[str, Counts]], beta: float, width: int = 10_000) -> list[Table]:
+    """:func:`entity_table` as one table if it fits in ``width`` columns, else as two or three."""
+    parts = tuple(f"{part} F" for part in _parts(rows))
+    groupings: list[Grouping] = [
+        [(_COUNTS + _RATES + parts, "")],
+        [(_COUNTS + ("REC", "PRE"), " (counts, REC, PRE)"), (("F", "SER") + parts, " (F, SER, F of each part)")],
+        [(_COUNTS, " (counts)"), (_RATES, " (metrics, %)"), (parts, " (F of each part, %)")],
+    ]
+    return _laid_out(lambda columns, suffix: entity_table(rows, beta, columns, suffix), groupings, width)
+
+
+def entity_table(
+    rows: Mapping[str, Mapping[str, Counts]], beta: float, columns: tuple[str, ...] | None = None, suffix: str = ""
+) -> Table:
+    """Counts, REC PRE F SER per row, then the F of each part (TYPE, TEXT, and TEXT's content and
+    extent when split), or the ``columns`` given (a part's F is named ``"TYPE F"``, ...)."""
+    if columns is None:
+        columns = _COUNTS + _RATES + tuple(f"{part} F" for part in _parts(rows))
+    table = Table(title="Named entities" + suffix, title_justify="left", show_edge=False, pad_edge=False)
     table.add_column("ENTITY", no_wrap=True)
-    for column in _SHOWN:
-        table.add_column(column, justify="right", no_wrap=True)
-    for part in parts:
-        label = part.replace("TEXT ", "") if part.startswith("TEXT ") else part
-        table.add_column(f"{label}\nF", justify="right", no_wrap=True)
+    for column in columns:
+        header = column
+        if column.endswith(" F"):  # a part's F: its name over F
+            header = column[:-2].replace("TEXT ", "") + "\nF"
+        table.add_column(header, justify="right", no_wrap=True)
     for name, counts in rows.items():
         if name == "ALL":
             table.add_section()
         values = counts["ALL"].as_dict(beta)
-        cells = [str(values[c]) if c in COUNT_COLUMNS else percent(values[c]) for c in _SHOWN]
-        cells += [percent(counts[part].f(beta)) for part in parts]
+        cells = []
+        for column in columns:
+            if column.endswith(" F"):
+                cells.append(percent(counts[column[:-2]].f(beta)))
+            elif column in COUNT_COLUMNS:
+                cells.append(str(values[column]))
+            else:
+                cells.append(percent(values[column]))
         element_row = " " not in name
         table.add_row(
             name if element_row else "  " + name.split(" ", 1)[1], *cells, style="bold" if element_row else None
@@ -107,14 +148,21 @@ def entity_table(rows: Mapping[str, Mapping[str, Counts]], beta: float) -> Table
     return table
 
 
-def part_table(rows: Mapping[str, Mapping[str, Counts]], beta: float) -> Table:
+def part_tables(rows: Mapping[str, Mapping[str, Counts]], beta: float, width: int = 10_000) -> list[Table]:
+    """:func:`part_table` as one table if it fits in ``width`` columns, else as two."""
+    groupings: list[Grouping] = [[(_COUNTS + _RATES, "")], [(_COUNTS, " (counts)"), (_RATES, " (metrics, %)")]]
+    return _laid_out(lambda columns, suffix: part_table(rows, beta, columns, suffix), groupings, width)
+
+
+def part_table(
+    rows: Mapping[str, Mapping[str, Counts]], beta: float, columns: tuple[str, ...] = _COUNTS + _RATES, suffix: str = ""
+) -> Table:
     """The sub-scores of each element and of ALL: TYPE, TEXT (and TEXT's content and extent when split)."""
-    split = has_content(rows)
-    parts = ("TYPE", "TEXT", "TEXT content", "TEXT extent") if split else ("TYPE", "TEXT")
-    table = Table(title="Sub-scores (TYPE and TEXT)", title_justify="left", show_edge=False, pad_edge=False)
+    parts = _parts(rows)
+    table = Table(title="Sub-scores of TYPE and TEXT" + suffix, title_justify="left", show_edge=False, pad_edge=False)
     table.add_column("ENTITY", no_wrap=True)
     table.add_column("PART", no_wrap=True)
-    for column in _SHOWN:
+    for column in columns:
         table.add_column(column, justify="right", no_wrap=True)
     for name, counts in rows.items():
         if " " in name:
@@ -123,7 +171,7 @@ def part_table(rows: Mapping[str, Mapping[str, Counts]], beta: float) -> Table:
             table.add_section()
         for n, part in enumerate(parts):
             values = counts[part].as_dict(beta)
-            cells = [str(values[c]) if c in COUNT_COLUMNS else percent(values[c]) for c in _SHOWN]
+            cells = [str(values[c]) if c in COUNT_COLUMNS else percent(values[c]) for c in columns]
             table.add_row(name if n == 0 else "", "  " + part[5:] if part.startswith("TEXT ") else part, *cells)
     return table
 

@@ -42,7 +42,7 @@ def test_table_headline_and_signature(files):
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "F = 57.1  SER = 50.0  REC = 50.0  PRE = 66.7  (POS 8  ACT 6  COR 4  INC 2  MIS 2  SPU 0)" in out
-    assert "Named entities" in out and "Sub-scores (TYPE and TEXT)" in out
+    assert "Named entities" in out and "Sub-scores of TYPE and TEXT" in out
     rows = {line.split("│")[0].strip(): line for line in out.splitlines() if "│" in line}
     # PERSON: Yeltsin TYPE COR TEXT INC, Clinton TYPE INC TEXT COR: POS 4 COR 2 INC 2 -> F 50.0, SER 50.0
     assert [cell.strip() for cell in rows["PERSON"].split("│")[1:11]] == [
@@ -163,3 +163,25 @@ def test_reference_and_hypothesis_that_do_not_belong_together(files):
     done = run("ref.sgml", "other.sgml", cwd=files)
     assert done.returncode == 2
     assert done.stderr.startswith("other.sgml:1:1: no document of the hypothesis is in the reference ref.sgml")
+
+
+def test_at_80_columns_no_number_is_cut(tmp_path):
+    # the speech case has the widest table (the content/extent split): split into tables that fit
+    (tmp_path / "ref.sgml").write_text(REF)
+    (tmp_path / "asr.sgml").write_text(
+        '<ENAMEX TYPE="PERSON">boris yeltsin</ENAMEX> met <ENAMEX TYPE="ORGANIZATION">bill clinton</ENAMEX> in '
+        "moscow on march third\n"
+    )
+    env = {**os.environ, "COLUMNS": "80"}
+    done = subprocess.run(
+        [sys.executable, "-m", "hub4eval", "ne", "ref.sgml", "asr.sgml"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    tables = done.stdout.split("\nF = ")[0]
+    assert "…" not in tables
+    assert all(len(line.rstrip()) <= 80 for line in tables.splitlines())
+    assert "Named entities (counts, REC, PRE)" in tables and "Sub-scores of TYPE and TEXT (counts)" in tables

@@ -14,7 +14,7 @@ import os
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError, UsageError
@@ -28,6 +28,9 @@ from hub4eval.scoring.pipeline import (
 )
 from hub4eval.scoring.result import ScoreResult
 from hub4eval.util.gcpause import paused_gc
+
+if TYPE_CHECKING:
+    from hub4eval.io.entities import EntityCorpus
 
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9._:-]*")
 
@@ -354,8 +357,8 @@ class EntityScore:
     """What :func:`score_entity_files` scored: the result, and the inputs as read and converted."""
 
     result: ScoreResult
-    ref: Any  # hub4eval.io.entities.EntityCorpus
-    hyp: Any
+    ref: EntityCorpus
+    hyp: EntityCorpus
     ref_templates: TemplateSet
     hyp_templates: TemplateSet
 
@@ -377,11 +380,12 @@ def score_entity_files(
     TEXT (:func:`hub4eval.io.entities.entity_templates`), scored with the
     named-entity rules (:mod:`hub4eval.scoring.entities`; docs/named-entities.md).
     When the two texts are the same, TEXT gives one point, its extent, as in
-    MUC (unless ``config.compare`` is ``content``). ``reading``: the
-    encoding and the SGML tags (its text formats do not apply: the tagged
-    files are the texts). ``config.premodifiers``
-    apply as given: give ``premodifiers=()`` to compare regions as tagged, as
-    MUC does (the CLI does unless ``--premodifiers`` is given). ``ref_format`` /
+    MUC (unless ``config.compare`` is ``content``).
+
+    ``reading``: the encoding and the SGML tags (its text formats do not
+    apply: the tagged files are the texts). ``config.premodifiers`` apply as
+    given: give ``premodifiers=()`` to compare regions as tagged, as MUC does
+    (the CLI does unless ``--premodifiers`` is given). ``ref_format`` /
     ``hyp_format``: ``jsonl`` or ``muc`` (None: by the file's extension).
 
     Raises:
@@ -400,7 +404,7 @@ def score_entity_files(
         if form not in (None, "jsonl", "muc"):
             raise UsageError(f"unknown {option} format {form!r}", hint="use jsonl or muc")
 
-    def read(path: str | Path, form: str | None) -> Any:
+    def read(path: str | Path, form: str | None) -> EntityCorpus:
         try:
             return read_entity_corpus(
                 str(path),

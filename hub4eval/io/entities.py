@@ -24,7 +24,9 @@ alignment never see it) and the tagged regions in it.
   offsets counting characters of ``text``, end exclusive. An entity may give
   its element as a fourth item (``["PERSON", 0, 13, "ENAMEX"]``); without it
   the element follows from the type (:data:`ELEMENT_OF_TYPE`, ENAMEX for a
-  type not listed). The documents become an SGML corpus, each
+  type not listed). ``[start, end, TYPE]`` (spaCy's order) and
+  ``{"type": TYPE, "start": ..., "end": ...}`` (or ``"label"``, and
+  ``"element"``) are read too. The documents become an SGML corpus, each
   ``<DOC>``/``<DOCNO>``/``<TEXT>`` around its text (a ``<`` of the text is read
   as the character ``‹``, so that it cannot open a tag).
 
@@ -400,20 +402,14 @@ def parse_entity_jsonl(
         body = body.replace("<", "\u2039")  # the text is not markup: a '<' cannot open a tag
         document_text = f"{head}{body}\n</{spoken_element}>\n</DOC>\n"
         for item in tagged:
-            if (
-                not isinstance(item, list)
-                or len(item) not in (3, 4)
-                or not isinstance(item[0], str)
-                or not item[0].strip()
-                or not all(isinstance(v, int) and not isinstance(v, bool) for v in item[1:3])
-                or (len(item) == 4 and not (isinstance(item[3], str) and item[3].upper() in ELEMENTS))
-            ):
+            read = _entity_item(item)
+            if read is None:
                 raise error(
                     f"bad entity {json.dumps(item)}",
-                    "an entity is [TYPE, start, end] or [TYPE, start, end, ELEMENT] "
-                    "(ELEMENT: ENAMEX, TIMEX or NUMEX), offsets whole numbers",
+                    "an entity is [TYPE, start, end], [TYPE, start, end, ELEMENT], [start, end, TYPE] or "
+                    '{"type": TYPE, "start": start, "end": end} (ELEMENT: ENAMEX, TIMEX or NUMEX), offsets whole numbers',
                 )
-            kind, start, end = item[0].strip(), item[1], item[2]
+            kind, start, end, given = read
             if not 0 <= start <= end <= len(body):
                 raise error(
                     f"entity {json.dumps(item)} is outside the text of {len(body)} characters"
@@ -427,7 +423,7 @@ def parse_entity_jsonl(
                 end -= 1
             if start == end:
                 raise error(f"entity {json.dumps(item)} has no text", "give the characters of the region")
-            element = item[3].upper() if len(item) == 4 else ELEMENT_OF_TYPE.get(kind.upper(), "ENAMEX")
+            element = given or ELEMENT_OF_TYPE.get(kind.upper(), "ENAMEX")
             entities.append(Entity(element, kind, docid, len(head) + start, len(head) + end, number, 1))
         pieces.append(document_text)
         offset += len(document_text)
@@ -439,6 +435,31 @@ def parse_entity_jsonl(
     plain = "".join(pieces)
     corpus = parse_corpus(plain, path, spoken_element=spoken_element)
     return EntityCorpus(corpus, tuple(entities), plain)
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _entity_item(item: object) -> tuple[str, int, int, str | None] | None:
+    """(TYPE, start, end, ELEMENT or None) of a JSON entity, None when it is none of the forms read."""
+    if isinstance(item, dict):
+        kind = item.get("type", item.get("label"))
+        element = item.get("element")
+        start, end = item.get("start"), item.get("end")
+        extra = set(item) - {"type", "label", "start", "end", "element"}
+    elif isinstance(item, list) and len(item) == 3 and _whole(item[0]) and _whole(item[1]):
+        (start, end, kind), element, extra = item, None, set()  # [start, end, TYPE] (spaCy's order)
+    elif isinstance(item, list) and len(item) in (3, 4):
+        kind, start, end = item[:3]
+        element, extra = (item[3] if len(item) == 4 else None), set()
+    else:
+        return None
+    if extra or not (isinstance(kind, str) and kind.strip() and _whole(start) and _whole(end)):
+        return None
+    if element is not None and not (isinstance(element, str) and element.upper() in ELEMENTS):
+        return None
+    return kind.strip(), start, end, None if element is None else element.upper()  # type: ignore[return-value]
 
 
 def read_entity_corpus(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from hub4eval.errors import InputError
@@ -186,3 +188,16 @@ def test_the_hub4_form_of_the_tags():
     ]
     with pytest.raises(InputError, match="both a closing tag and a b_/e_ tag"):
         parse_muc_markup('<b_enamex TYPE="PERSON">Boris</e_enamex>', "r")
+
+
+def test_json_entities_in_other_orders():
+    # [TYPE, start, end], [start, end, TYPE] (spaCy's order) and {"type"/"label", "start", "end"} are one region each
+    text = "Boris Yeltsin met Bill in May."
+    forms = [["PERSON", 0, 13], [0, 13, "PERSON"], {"type": "PERSON", "start": 0, "end": 13}]
+    forms.append({"label": "PERSON", "start": 0, "end": 13, "element": "enamex"})
+    for form in forms:
+        source = parse_entity_jsonl(json.dumps({"id": "a", "text": text, "entities": [form]}) + "\n", "r.jsonl")
+        assert regions(source) == [("ENAMEX", "PERSON", "a", "Boris Yeltsin")], form
+    for bad in ({"type": "PERSON", "start": 0}, {"type": "PERSON", "start": 0, "end": 3, "score": 1}, [0, 3, 4]):
+        with pytest.raises(InputError, match="bad entity"):
+            parse_entity_jsonl(json.dumps({"id": "a", "text": text, "entities": [bad]}) + "\n", "r.jsonl")

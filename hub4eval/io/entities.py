@@ -388,8 +388,8 @@ def parse_entity_jsonl(
         docid, body, tagged = record.get("id"), record.get("text"), record.get("entities", [])
         if isinstance(docid, int) and not isinstance(docid, bool):
             docid = str(docid)
-        if not isinstance(docid, str) or not docid.strip() or any(c.isspace() for c in docid.strip()):
-            raise error('"id" must be a non-blank string without blanks', 'e.g. "id": "doc1"')
+        if not isinstance(docid, str) or not docid.strip() or any(c.isspace() or c in "<>" for c in docid.strip()):
+            raise error('"id" must be a non-blank string without blanks, < or >', 'e.g. "id": "doc1"')
         docid = docid.strip()
         if docid in seen:
             raise error(f"duplicate id {docid} (first at line {seen[docid]})", "every document needs its own id")

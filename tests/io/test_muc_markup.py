@@ -138,6 +138,7 @@ def test_json_lines():
         ('{"id": "a", "text": "ab", "entities": [["P", 0]]}', "bad entity"),
         ('{"id": "a", "text": "ab", "entities": [["P", 0, 1, "PLACE"]]}', "bad entity"),
         ('{"id": "", "text": "ab"}', '"id" must be a non-blank string'),
+        ('{"id": "a<b", "text": "ab"}', '"id" must be a non-blank string'),
         ('{"id": "a", "text": 3}', '"text" must be a string'),
         ('["a"]', "a line must be a JSON object"),
         ('{"id": "a", "text": "ab"', "not JSON"),

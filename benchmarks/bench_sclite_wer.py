@@ -1,4 +1,4 @@
-"""Wall time and peak memory of ``hub4eval.text.wer`` (sclite's alignment) on long texts.
+"""Wall time and peak memory of ``hub4eval.text.align.sclite`` (sclite's alignment) on long texts.
 
 Not part of the test suite. One unsegmented utterance of N reference words
 (Zipf(1) over a 20,000-word vocabulary) against a hypothesis with errors at

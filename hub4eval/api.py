@@ -294,8 +294,27 @@ class _Texts:
         self.reading.check()
 
     def corpora(self, config: ScoreConfig) -> list[Corpus | None]:
-        """The two corpora (None where not given)."""
+        """The two corpora (None where not given); two given texts are read as a pair
+        (:func:`hub4eval.io.formats.read_text_corpora`)."""
         reading = self.reading
+        if self.ref_text is not None and self.hyp_text is not None:
+            from hub4eval.io.formats import read_text_corpora
+
+            try:
+                pair = read_text_corpora(
+                    str(self.ref_text),
+                    str(self.hyp_text),
+                    reading.text_format,
+                    reading.hyp_text_format or reading.text_format,
+                    doc_tag=reading.doc_tag,
+                    docno_tag=reading.docno_tag,
+                    non_extractable=config.non_extractable,
+                    encoding=reading.encoding,
+                    spoken_element=config.spoken_element,
+                )
+            except MemoryError:
+                raise too_large_error(self.hyp_text) from None
+            return [pair[0], pair[1]]
         corpora: list[Corpus | None] = []
         texts = (
             (self.ref_text, reading.text_format),
@@ -462,7 +481,7 @@ def score_entity_files(
         alignment = align_corpora(
             ref_corpus,
             hyp_corpus,
-            glm=load_glm(config.glm),
+            glm=load_glm(config.glm, keep_punctuation=config.keep_punctuation),
             keep_punctuation=config.keep_punctuation,
             case_sensitive=config.case_sensitive,
             unsegmented=config.unsegmented,

@@ -32,7 +32,7 @@ def test_version_in_process_and_as_a_real_process():
 
 
 def test_shell_completion_completes_commands_and_choices():
-    env = {"_HUB4EVAL_COMPLETE": "complete_bash", "COMP_WORDS": "hub4eval sc", "COMP_CWORD": "1"}
+    env = {"_HUB4EVAL_COMPLETE": "complete_bash", "COMP_WORDS": "hub4eval sco", "COMP_CWORD": "1"}
     result = runner.invoke(app, [], prog_name="hub4eval", env=env)
     assert result.exit_code == 0 and result.stdout.split() == ["score"]
     env = {"_HUB4EVAL_COMPLETE": "complete_bash", "COMP_WORDS": "hub4eval score r h --compare ", "COMP_CWORD": "5"}

@@ -1,4 +1,4 @@
-"""hub4eval.text.wer: agreement with alignments made by the real NIST sclite
+"""hub4eval.text.align.sclite: agreement with alignments made by the real NIST sclite
 (tests/data/sclite/, see its README), and agreement of the linear-memory
 divide-and-conquer path with a plain full-matrix DP of the same rule on
 random, tie-heavy inputs."""
@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import hub4eval.text.wer as sw
+import hub4eval.text.align.sclite as sw
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIXTURES = os.path.join(HERE, "data", "sclite", "sclite_cases.json")

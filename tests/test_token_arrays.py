@@ -6,9 +6,10 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hub4eval.text.align.sclite import _align_codes, _encode
 from hub4eval.text.token_arrays import TokenArray, Vocabulary
 from hub4eval.text.tokens import Token, tokenize
-from hub4eval.text.wer import _align_codes, _codes, _counts, _counts_by_span, _encode
+from hub4eval.text.wer import _codes, _counts, _counts_by_span
 
 TEXT = "The h- heart of (uh) General Motors, %hesitation U.S. the heart"
 

@@ -23,16 +23,19 @@ from hub4eval.scoring.result import ScoreResult
 from hub4eval.util.gcpause import paused_gc
 
 
-def load_glm(spec: str | Sequence[str]):  # -> Glm | GlmStack | None
+def load_glm(spec: str | Sequence[str], *, keep_punctuation: bool = False):  # -> Glm | GlmStack | None
     """``default`` (the shipped English file), ``none``, or a GLM file path;
-    several (a sequence) are stacked and apply in the order given."""
+    several (a sequence) are stacked and apply in the order given. With
+    ``keep_punctuation`` the rules are cut into tokens as text is under
+    ``--keep-punctuation`` (``%hesitation`` keeps its ``%``)."""
     specs = [spec] if isinstance(spec, str) else list(spec)
     specs = [s for s in specs if s != "none"]
     if not specs:
         return None
     from hub4eval.text.glm import default_glm, read_glm, stack_glms
 
-    return stack_glms([default_glm() if s == "default" else read_glm(s) for s in specs])
+    glm = stack_glms([default_glm() if s == "default" else read_glm(s) for s in specs])
+    return glm.keeping_punctuation() if keep_punctuation and glm is not None else glm
 
 
 def glm_digests(glm) -> tuple[str, ...] | None:  # glm: Glm | GlmStack | None
@@ -153,7 +156,11 @@ def score(
     uses_glm = aligned or noisy
     # A GLM file named by the user is read even when it will not be used, so
     # that a bad file is reported on every run, not only on the runs with texts.
-    glm = load_glm(config.glm) if uses_glm or config.glm not in (("default",), ("none",)) else None
+    glm = (
+        load_glm(config.glm, keep_punctuation=config.keep_punctuation)
+        if uses_glm or config.glm not in (("default",), ("none",))
+        else None
+    )
     if glm is not None and not uses_glm:
         warnings.append(
             InputWarning(

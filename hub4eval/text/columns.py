@@ -425,6 +425,27 @@ def _align_coded(ref: TokenArray, hyp: TokenArray, vocabulary: Vocabulary) -> Al
     return _align_codes(_kernels(), ref.ids, hyp.ids, coded)
 
 
+def _pair_documents(ref_ids: list[str | None], hyp_documents: Sequence[Any]) -> dict[str | None, Any]:
+    """The hypothesis document of each reference DOCID: the one with the same DOCID, else the one
+    whose DOCID differs only in case (as sclite pairs utterance ids and channels), when exactly one does."""
+    exact = {doc.docid: doc for doc in hyp_documents}
+    folded: dict[str, list[Any]] = {}
+    for doc in hyp_documents:
+        if doc.docid is not None:
+            folded.setdefault(doc.docid.lower(), []).append(doc)
+    taken = {docid for docid in ref_ids if docid in exact}
+    pairs: dict[str | None, Any] = {}
+    for docid in ref_ids:
+        if docid in exact:
+            pairs[docid] = exact[docid]
+        elif docid is not None:
+            candidates = [d for d in folded.get(docid.lower(), ()) if d.docid not in taken]
+            if len(candidates) == 1:
+                pairs[docid] = candidates[0]
+                taken.add(candidates[0].docid)
+    return pairs
+
+
 def align_corpora(
     ref: Corpus,
     hyp: Corpus,
@@ -498,7 +519,7 @@ def align_corpora(
         spans = tuple((d, start, end) for d, (start, end) in zip(docids, owned, strict=False))
         return CorpusAlignment(True, (document,), tuple(warnings), sides, {None: hyp_side}, spans)
 
-    hyp_by_id = {doc.docid: doc for doc in hyp.documents}
+    hyp_by_id = _pair_documents([d.docid for d in ref.documents], hyp.documents)
     empty = TokenArray.of((), vocabulary)
     pairs: list[tuple[str | None, str | None, TokenArray, TokenArray]] = []
     for doc in ref.documents:
@@ -512,10 +533,10 @@ def align_corpora(
             )
             pairs.append((doc.docid, None, ref_tokens[doc.docid], empty))
         else:
-            pairs.append((doc.docid, doc.docid, ref_tokens[doc.docid], arrays(other)))
-    ref_ids = set(ref_tokens)
+            pairs.append((doc.docid, other.docid, ref_tokens[doc.docid], arrays(other)))
+    paired = {id(doc) for doc in hyp_by_id.values()}
     for doc in hyp.documents:
-        if doc.docid not in ref_ids:
+        if id(doc) not in paired:
             warnings.append(
                 InputWarning(
                     f"document {doc.docid} of the hypothesis text is not in the reference text",

@@ -50,6 +50,7 @@ def test_counts_follow_from_the_regions():
     assert [cell.strip() for cell in person.split("│")[1:7]] == ["6", "0", "0", "0", "6", "0"]
 
 
+@pytest.mark.slow
 def test_segmented_and_unsegmented_agree():
     segmented = ne("reference.sgml", "asr_tagged.sgml")
     unsegmented = ne("reference.sgml", "asr_tagged_unsegmented.sgml")

@@ -55,6 +55,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # module name -> (file, tests run against each of its mutants, fastest killers first).
 # Docstring examples of the module are run too (pytest --doctest-modules on the file).
+# the spoken-forms subpackage, one entry per module with the same tests; not
+# scoring/test_spoken_forms.py nor end_to_end/test_asr_numbers_example.py: through the scorer and
+# subprocesses they take ten times as long, paid again by every surviving mutant
+_SPOKEN_TESTS = [
+    "tests/text/test_spoken.py",
+    "tests/text/test_spoken_glue.py",
+]
+
 MODULES: dict[str, tuple[str, list[str]]] = {
     "metrics": (
         "hub4eval/scoring/metrics.py",
@@ -129,14 +137,29 @@ MODULES: dict[str, tuple[str, list[str]]] = {
             "tests/end_to_end/test_asr_example.py",
         ],
     ),
-    "spoken": (
-        "hub4eval/text/spoken.py",
-        # not scoring/test_spoken_forms.py nor end_to_end/test_asr_numbers_example.py: through the scorer and
-        # subprocesses they take ten times as long, paid again by every surviving mutant
-        [
-            "tests/text/test_spoken.py",
-            "tests/text/test_spoken_glue.py",
-        ],
+    "spoken.language": (
+        "hub4eval/text/spoken/language.py",
+        _SPOKEN_TESTS,
+    ),
+    "spoken.lexing": (
+        "hub4eval/text/spoken/lexing.py",
+        _SPOKEN_TESTS,
+    ),
+    "spoken.glue": (
+        "hub4eval/text/spoken/glue.py",
+        _SPOKEN_TESTS,
+    ),
+    "spoken.window": (
+        "hub4eval/text/spoken/window.py",
+        _SPOKEN_TESTS,
+    ),
+    "spoken.forms": (
+        "hub4eval/text/spoken/forms.py",
+        _SPOKEN_TESTS,
+    ),
+    "spoken.letters": (
+        "hub4eval/text/spoken/letters.py",
+        _SPOKEN_TESTS + ["tests/text/test_number_and_word_forms.py"],
     ),
     "wer": (
         # sclite's counts (corpus_wer and its helpers); the aligner's numba kernels are
@@ -829,6 +852,19 @@ def _replace(tree: ast.AST, old: ast.AST, new: ast.AST) -> None:
     raise LookupError("node not found")
 
 
+def _equivalent(module: str) -> dict[str, str]:
+    """The equivalent mutants listed for ``module``; those of the spoken-forms
+    subpackage are listed together under ``spoken`` and split here by the file
+    that defines the function a mutant id names (``<module>`` is the language data)."""
+    if not module.startswith("spoken."):
+        return EQUIVALENT.get(module, {})
+    tree = ast.parse((ROOT / MODULES[module][0]).read_text(encoding="utf-8"))
+    names = {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
+    if module == "spoken.language":
+        names.add("<module>")
+    return {ident: why for ident, why in EQUIVALENT["spoken"].items() if ident.split(":")[0].split(".")[0] in names}
+
+
 def mutants(module: str) -> tuple[ast.Module, list[tuple[Mutant, int]]]:
     path = ROOT / MODULES[module][0]
     tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -929,6 +965,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--verbose", action="store_true", help="show pytest's output")
     args = parser.parse_args(argv)
     modules = args.modules or list(MODULES)
+    # a package name stands for its modules (`spoken` is spoken.language, spoken.lexing, ...)
+    modules = [
+        m
+        for name in modules
+        for m in ([name] if name in MODULES else [k for k in MODULES if k.startswith(name + ".")] or [name])
+    ]
     for module in modules:
         if module not in MODULES:
             parser.error(f"unknown module {module!r}; known: {', '.join(MODULES)}")
@@ -975,7 +1017,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             timeout = max(30.0, 5 * base_time)
             print(f"== {module}: {len(found)} mutants, tests {base_time:.1f} s unmutated", flush=True)
-            equivalent = EQUIVALENT.get(module, {})
+            equivalent = _equivalent(module)
             idents = {m.ident for m, _ in mutants(module)[1]}  # every mutant, not only those selected
             for ident in sorted(set(equivalent) - idents):
                 print(f"   listed as equivalent but no such mutant (the code changed?): {ident}", flush=True)

@@ -66,6 +66,12 @@ REFERENCE_TAGS = [
     ("0500", "Friday", "TIMEX", "DATE"),
     ("0500", "2003", "TIMEX", "DATE"),
     ("0500", "$450 million", "NUMEX", "MONEY"),
+    ("0600", "Crans-Montana", "ENAMEX", "LOCATION"),
+    ("0600", "7:45 p.m.", "TIMEX", "TIME"),
+    ("0600", "March 3rd, 1998", "TIMEX", "DATE"),
+    ("0600", "$38.25", "NUMEX", "MONEY"),
+    ("0600", "N.C.A.A.", "ENAMEX", "ORGANIZATION"),
+    ("0600", "9/11", "TIMEX", "DATE"),
 ]
 
 # The tagger's gazetteer (lower case, as the recognizer writes): longest match first.
@@ -88,6 +94,8 @@ GAZETTEER = {
     "cape canaveral": "LOCATION",
     "discovery": "ORGANIZATION",  # the tagger takes the shuttle for the company
     "earth": "LOCATION",
+    "crans montana": "LOCATION",
+    "n c a a": "ORGANIZATION",
 }
 DAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
 MONTHS = "january february march april may june july august september october november december".split()
@@ -113,6 +121,16 @@ def _year_length(words: list[str], i: int) -> int:
         if i + 2 < len(words) and words[i + 2] in UNITS:
             n = 3
         return n
+    return 0
+
+
+def _time_length(words: list[str], i: int) -> int:
+    """Words of a spoken time of day starting at i (seven forty five pm), else 0."""
+    j = i
+    while j < len(words) and j - i < 3 and words[j] in NUMBER_WORDS:
+        j += 1
+    if j > i and j < len(words) and words[j] in ("am", "pm"):
+        return j - i + 1
     return 0
 
 
@@ -147,6 +165,8 @@ def tag_words(words: list[str]) -> list[tuple[int, int, str, str]]:
             and (following in ORDINALS or re.fullmatch(r"\d+(st|nd|rd|th)", following))
         ):
             hit = (i, i + 2, "TIMEX", "DATE")
+        if hit is None and (time := _time_length(words, i)):
+            hit = (i, i + time, "TIMEX", "TIME")
         if hit is None and (money := _money_length(words, i)):
             hit = (i, i + money, "NUMEX", "MONEY")
         if hit is None and re.fullmatch(r"\$[0-9][0-9,.]*", words[i]):  # written: $3.5 million, $62

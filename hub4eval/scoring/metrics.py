@@ -124,7 +124,11 @@ class Counts:
         return ((p + q) * self.cor) / (p * self.pos + q * self.act)
 
     def metrics(self, beta: float = 1.0) -> dict[str, float | None]:
-        """REC PRE F UND OVG SUB ERR as fractions in [0, 1], None when undefined.
+        """REC PRE F UND OVG SUB ERR SER as fractions, None when undefined.
+
+        All lie in [0, 1] except SER, the slot error rate (INC + MIS + SPU) /
+        (COR + INC + MIS): errors over the reference's scored points, which
+        exceeds 1 when there are more errors than reference points, like WER.
 
         F is defined whenever POS + ACT > 0 (0 when COR = 0), so a system that
         answers nothing scores F = 0 rather than an undefined F.

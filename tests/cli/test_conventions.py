@@ -136,7 +136,7 @@ def test_csv_to_standard_output_prints_only_csv():
     assert result.exit_code == 0, result.output
     rows = list(csv.reader(io.StringIO(result.stdout)))
     assert rows[0][:3] == ["level", "name", "POS"]
-    assert all(len(row) == len(rows[0]) == 17 for row in rows)
+    assert all(len(row) == len(rows[0]) == 18 for row in rows)  # level, name, 8 counts, 8 metrics (SER last)
     assert rows[-1][:2] == ["all", "ALL"] and "F =" not in result.stdout and "hub4eval " not in result.stdout
 
 

@@ -269,7 +269,7 @@ OPTION_CASES: dict[str, Case] = {
         {"ref.tpl": OK, "hyp.tpl": OK},
         score("ref.tpl", "hyp.tpl", "--by", "type", "--sort", "X"),
         "invalid value for '--sort': 'X' is not one of "
-        "'f', 'rec', 'pre', 'und', 'ovg', 'sub', 'err', 'pos', 'act', 'cor', 'inc', 'mis', 'spu', 'opt', 'rem' (hint: see hub4eval score --help)",
+        "'f', 'rec', 'pre', 'und', 'ovg', 'sub', 'err', 'ser', 'pos', 'act', 'cor', 'inc', 'mis', 'spu', 'opt', 'rem' (hint: see hub4eval score --help)",
     ),
     "--beta not positive": Case(
         {"ref.tpl": OK, "hyp.tpl": OK},

@@ -71,7 +71,8 @@ def test_table_headline_and_signature():
     lines = result.stdout.splitlines()
     assert any(line.startswith("SPORTS_EVENT.WINNER") for line in lines)
     assert any(line.startswith("ALL") and " 31 " in line for line in lines)
-    assert "F = 51.0  REC = 41.9  PRE = 65.0" in result.stdout
+    # SER = (INC + MIS + SPU) / POS = (2 + 16 + 5) / 31 = 74.2%
+    assert "F = 51.0  SER = 74.2  REC = 41.9  PRE = 65.0" in result.stdout
     assert "hub4eval 0.1.0|texts:none|compare:both" in result.stdout
 
 
@@ -143,7 +144,7 @@ def test_real_subprocess_scores_the_sample(columns):
     assert proc.stderr == ""
     # the procedure's sample: 13 points (6 content, 6 extent, 1 pointer), all correct
     metrics, counts = (
-        "F = 100.0  REC = 100.0  PRE = 100.0",
+        "F = 100.0  SER = 0.0  REC = 100.0  PRE = 100.0",
         "(POS 13  ACT 13  COR 13  INC 0  MIS 0  SPU 0  OPT 0  REM 0)",
     )
     lines = proc.stdout.splitlines()

@@ -106,7 +106,8 @@ def test_cli_prints_wer_and_scores(tmp_path):
     assert result.exit_code == 0, result.output
     # the/de S, buni- D, uh D, um I, hinges/hingis S: 5 errors in 35 spoken words = 14.3%
     assert "hypothesis text WER (sclite alignment) = 14.3" in result.stdout
-    assert "F = 80.0  REC = 81.8  PRE = 78.3" in result.stdout
+    # SER = (INC 2 + MIS 2 + SPU 3) / POS 22 = 31.8%
+    assert "F = 80.0  SER = 31.8  REC = 81.8  PRE = 78.3" in result.stdout
     assert json.loads(out.read_text())["wer"]["wer"] == 5 / 35
 
 

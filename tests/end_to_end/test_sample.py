@@ -47,7 +47,7 @@ def test_sample_cli_table_and_json(tmp_path):
         app, ["score", str(SAMPLE / "ref.tpl"), str(SAMPLE / "hyp.tpl"), "--json", str(out), "--csv", str(csv_out)]
     )
     assert res.exit_code == 0, res.output
-    assert "F = 100.0  REC = 100.0  PRE = 100.0" in res.output
+    assert "F = 100.0  SER = 0.0  REC = 100.0  PRE = 100.0" in res.output
     assert "SPORTS_EVENT.LOSER" in res.output
     data = json.loads(out.read_text())
     assert set(data) >= {"summary", "by_slot", "by_type", "by_document", "by_kind", "mapping", "points"}

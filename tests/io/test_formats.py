@@ -403,7 +403,7 @@ def test_cli_scores_a_ctm_hypothesis_given_by_option(tmp_path):
     args = ["score", str(ASR / "ref.tpl"), str(hyp_tpl), "--ref-text", str(ASR / "reference.sgml")]
     result = runner.invoke(app, [*args, "--hyp-text", str(hyp_text), "--hyp-text-format", "ctm", "--unsegmented"])
     assert result.exit_code == 0, result.output
-    assert "F = 80.0  REC = 81.8  PRE = 78.3" in result.stdout  # the SGML hypothesis's score
+    assert "F = 80.0  SER = 31.8  REC = 81.8  PRE = 78.3" in result.stdout  # the SGML hypothesis's score
     wrong = runner.invoke(app, [*args, "--hyp-text", str(hyp_text), "--unsegmented"])  # read as SGML: no words
     assert "F = 80.0" not in wrong.stdout
 

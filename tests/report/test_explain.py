@@ -446,7 +446,7 @@ def test_by_both_levels_and_unsorted_keeps_file_order(clean):
         (
             "--sort",
             "FOO",
-            "'f', 'rec', 'pre', 'und', 'ovg', 'sub', 'err', 'pos', 'act', 'cor', 'inc', 'mis', 'spu', 'opt', 'rem'",
+            "'f', 'rec', 'pre', 'und', 'ovg', 'sub', 'err', 'ser', 'pos', 'act', 'cor', 'inc', 'mis', 'spu', 'opt', 'rem'",
         ),
     ],
 )

@@ -34,7 +34,7 @@ def test_beta_weights_recall():
 
 def test_undefined_metrics_are_none():
     d = Counts().as_dict()
-    assert all(d[m] is None for m in ("REC", "PRE", "F", "UND", "OVG", "SUB", "ERR"))
+    assert all(d[m] is None for m in ("REC", "PRE", "F", "UND", "OVG", "SUB", "ERR", "SER"))
     only_missing = Counts(mis=3).as_dict()
     assert only_missing["PRE"] is None and only_missing["REC"] == 0.0
     assert only_missing["F"] == 0.0  # F defined whenever POS + ACT > 0
@@ -73,7 +73,7 @@ def _f(cor: int, pos: int, act: int, beta: float = 1.0) -> float:
 
 
 def test_metric_names_are_the_keys_of_metrics_in_order():
-    assert METRICS == ("REC", "PRE", "F", "UND", "OVG", "SUB", "ERR")
+    assert METRICS == ("REC", "PRE", "F", "UND", "OVG", "SUB", "ERR", "SER")
     assert tuple(UNEVEN.metrics()) == METRICS
 
 
@@ -244,7 +244,8 @@ def test_huge_and_tiny_beta_in_json_tables_and_html(tmp_path):
         assert "NaN" not in html.read_text(encoding="utf-8")
         table = runner.invoke(app, ["score", ref, hyp, "--beta", beta])
         assert table.exit_code == 0, table.output
-        assert f") = {100 * f:.1f}  REC" in table.stdout  # F(beta=...) = ...
+        # F(beta=...) = ...  SER = (INC 2 + MIS 16 + SPU 5) / POS 31 = 74.2, whatever beta
+        assert f") = {100 * f:.1f}  SER = 74.2  REC" in table.stdout
 
 
 def test_beta_must_be_finite_and_positive(tmp_path):

@@ -1,4 +1,4 @@
-"""Tests of §8.2 spoken/written number forms (hub4eval/text/spoken.py)."""
+"""Tests of §8.2 spoken/written number forms (hub4eval/text/spoken/)."""
 
 from __future__ import annotations
 
@@ -244,7 +244,7 @@ def test_words_around_numbers_are_the_same_token_objects() -> None:
     out = spoken_forms(tokens, text)
     numbers = {"2", "0", "12"}
     kept = [t for t in out if t.text not in numbers]
-    originals = [t for t in tokens if t.text not in {"2-0", "twelve"}]
+    originals = [t for t in tokens if t.text not in {"2", "0", "twelve"}]
     assert kept == originals
     assert all(a is b for a, b in zip(kept, originals, strict=True))
 
@@ -343,7 +343,8 @@ def test_numbers_separated_by_punctuation_stay_apart() -> None:
 def test_year_readings_are_limited_to_year_like_heads() -> None:
     assert words("eleven thirty") == ["11", "30"]  # a time, not 1130
     assert words("twelve fifteen") == ["12", "15"]
-    assert words("seven fifty") == ["7", "50"]
+    # a digit and a number 10..99 are read in groups (spec v1.2), as `7:50` is written
+    assert words("seven fifty") == words("7:50") == ["750"]
     assert words("nineteen ninety four ninety five") == words("1994-95")
     assert words("twenty twenty") == ["2020"]
 
@@ -360,7 +361,7 @@ def test_point_is_decimal_only_next_to_number_words() -> None:
 def test_case_sensitive_tokens_keep_the_case_of_other_words() -> None:
     text = "Sixty-Three Year-Old Yeltsin"
     out = spoken_forms(tokenize(text, case_sensitive=True), text, case_sensitive=True)
-    assert [t.text for t in out] == ["63", "Year-Old", "Yeltsin"]
+    assert [t.text for t in out] == ["63", "Year", "Old", "Yeltsin"]  # a hyphenated word is its parts
 
 
 def test_keep_punctuation_tokens() -> None:
@@ -369,10 +370,13 @@ def test_keep_punctuation_tokens() -> None:
     assert [t.text for t in out] == ["paid", "12500", "dollars", "then", "7", "5"]
 
 
-def test_hyphenated_words_split_only_at_number_parts() -> None:
-    assert spans("6-year-old") == [("6", 0, 1), ("year-old", 2, 10)]
+def test_hyphenated_words_are_their_parts() -> None:
+    assert spans("6-year-old") == [("6", 0, 1), ("year", 2, 6), ("old", 7, 10)]
+    assert words("34-year-old") == words("thirty four year old") == ["34", "year", "old"]
     assert words("F-16") == words("f sixteen") == ["f", "16"]
-    assert words("well-known") == ["well-known"]
+    assert words("well-known") == words("well known") == ["well", "known"]
+    assert words("Crans-Montana") == words("crans montana") == ["crans", "montana"]
+    assert words("buni- Bunting") == ["buni-", "bunting"]  # a fragment stays a fragment
 
 
 def test_glm_runs_after_and_leaves_canonical_numbers_alone() -> None:
@@ -401,7 +405,7 @@ def test_a_word_that_is_no_number_word_keeps_numbers_on_its_two_sides_apart() ->
     """Written digits, markup-free hyphenated words and other non-words between
     two number words are never dropped, and the numbers never join across them."""
     assert spans("twenty 1990s three") == [("20", 0, 6), ("1990s", 7, 12), ("3", 13, 18)]
-    assert words("twenty e-mail five") == ["20", "e-mail", "5"]
+    assert words("twenty e-mail five") == ["20", "e", "mail", "5"]
     assert words("two U.S. million") == ["2", "u", "s", "1000000"]
     assert words("one hundred 7-5 two") == ["100", "7", "5", "2"]
     assert words("sixty three $3.5 million") == ["63", "3500000", "dollars"]  # was 63000000
@@ -413,8 +417,14 @@ def test_hyphenated_and_a_half_reads_like_the_spaced_words() -> None:
     assert spans("two-and-a-half-million") == [("2500000", 0, 22)]
     assert words("two-and-a-half-million dollars") == words("two and a half million dollars")
     assert words("$2.5-million") == words("two-and-a-half-million dollars") == ["2500000", "dollars"]
-    # without a scale word after it, the hyphenated word comes back as it was
-    assert spans("two-and-a-half years") == [("2", 0, 3), ("and-a-half", 4, 14), ("years", 15, 20)]
+    # without a scale word after it, the hyphenated word comes back as its parts
+    assert spans("two-and-a-half years") == [
+        ("2", 0, 3),
+        ("and", 4, 7),
+        ("a", 8, 9),
+        ("half", 10, 14),
+        ("years", 15, 20),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -453,7 +463,7 @@ def test_hyphenated_per_cent_is_percent() -> None:
     assert spans("five-per-cent") == [("5", 0, 4), ("percent", 5, 13)]
     assert words("5-per-cent") == words("five per-cent") == words("5%") == ["5", "percent"]
     # not after a number, it stays the word it was
-    assert spans("per-cent five") == [("per-cent", 0, 8), ("5", 9, 13)]
+    assert spans("per-cent five") == [("per", 0, 3), ("cent", 4, 8), ("5", 9, 13)]
 
 
 def test_a_plural_ordinal_is_a_fraction_and_stays_a_word() -> None:
@@ -506,7 +516,7 @@ def test_possessive_and_bare_name_compare_equal_once_stripped() -> None:
 
 
 def test_doctests() -> None:
-    result = doctest.testmod(spoken)
+    result = doctest.testmod(spoken.forms)
     assert result.failed == 0 and result.attempted > 0
 
 
@@ -612,8 +622,8 @@ def test_canonical_words_are_their_own_canonical_form(pieces) -> None:
 
 
 # ----------------------------------------------------------------------------
-# Tests that kill mutants of hub4eval/text/spoken.py (mutation runs, tools/mutate.py; issue #21)
-# Spoken and written number forms (hub4eval/text/spoken.py): tests that kill its
+# Tests that kill mutants of hub4eval/text/spoken/ (mutation runs, tools/mutate.py; issue #21)
+# Spoken and written number forms (hub4eval/text/spoken/): tests that kill its
 # mutants (issue #21). Each checks the canonical words a user's text becomes.
 # ----------------------------------------------------------------------------
 
@@ -710,7 +720,7 @@ def test_per_cent_after_a_day_like_number_is_percent() -> None:
 def test_the_words_of_a_hyphenated_number_keep_the_default_lower_case() -> None:
     """spoken_forms is case-insensitive unless told otherwise: `Year-Old` split out of
     `6-Year-Old` is lower-cased like every other token."""
-    assert words("a 6-Year-Old") == ["a", "6", "year-old"]
+    assert words("a 6-Year-Old") == ["a", "6", "year", "old"]
 
 
 def test_a_plural_ordinal_stays_a_word_like_a_plural_scale_word() -> None:
@@ -786,7 +796,7 @@ def test_written_suffixes_are_canonical_in_case_sensitive_text(text: str, expect
         ("the 1990's", [("the", 0, 3), ("1990s", 4, 10)]),
         ("up 5%", [("up", 0, 2), ("5", 3, 5), ("percent", 3, 5)]),
         # the parts of a hyphenated word keep their own spans
-        ("a 6-year-old", [("a", 0, 1), ("6", 2, 3), ("year-old", 4, 12)]),
+        ("a 6-year-old", [("a", 0, 1), ("6", 2, 3), ("year", 4, 8), ("old", 9, 12)]),
         ("seven-five", [("7", 0, 5), ("5", 6, 10)]),
     ],
 )
@@ -794,9 +804,9 @@ def test_spans_of_written_forms(text: str, expected: list[tuple[str, int, int]])
     assert canonical_words(text) == expected
 
 
-def test_a_run_of_words_inside_a_hyphenated_number_stays_one_word() -> None:
-    """`to-the` between two number parts is one non-number part, not the range word `to`."""
-    assert canonical_words("seven-to-the-five") == [("7", 0, 5), ("to-the", 6, 12), ("5", 13, 17)]
+def test_a_run_of_words_inside_a_hyphenated_number_is_no_range() -> None:
+    """`to-the` between two number parts is two words, not the range word `to` alone."""
+    assert canonical_words("seven-to-the-five") == [("7", 0, 5), ("to", 6, 8), ("the", 9, 12), ("5", 13, 17)]
     assert words("seven-to-five") == ["7", "5"]
 
 
@@ -1011,7 +1021,9 @@ def test_and_a_half_inside_a_hyphenated_word_without_a_scale_stays_words() -> No
     assert canonical_words("the two-and-a-half-7 win") == [
         ("the", 0, 3),
         ("2", 4, 7),
-        ("and-a-half", 8, 18),
+        ("and", 8, 11),
+        ("a", 12, 13),
+        ("half", 14, 18),
         ("7", 19, 20),
         ("win", 21, 24),
     ]

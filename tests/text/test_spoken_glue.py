@@ -1,4 +1,4 @@
-"""Spoken number forms (hub4eval/text/spoken.py): tests that kill the mutants of the glue
+"""Spoken number forms (hub4eval/text/spoken/): tests that kill the mutants of the glue
 around the number library (``_glue``: years, decades, scale words, ``a hundred``, days
 after a month, unit and range words; issue #21). Each checks the canonical words a
 user's text becomes."""

@@ -95,6 +95,7 @@ def score(
     ceiling: bool | None = None,
     alignment: Any = None,
     wer_summary: dict[str, Any] | None = None,
+    mapper_class: type[Mapper] = Mapper,
     force: bool = False,
     jobs: int = 1,
     _preparers: tuple[FillPreparer, FillPreparer] | None = None,
@@ -119,6 +120,8 @@ def score(
             instead of aligning again).
         wer_summary: the WER of ``alignment`` counted before (reused with it:
             counting sclite's alignment of a million words takes seconds).
+        mapper_class: the mapping's rules (named entities:
+            :class:`hub4eval.scoring.entities.EntityMapper`).
         force: score even when most text fills of a file do not fit their
             text (:func:`check_texts`), with a warning per fill.
         jobs: the processes that may align the texts at once, when they
@@ -239,7 +242,7 @@ def score(
         if progress is not None:
             progress(done[0], total_sets)
 
-    mapper = Mapper(config, ref_prep, hyp_prep, noisy=noisy, progress=advance if progress else None)
+    mapper = mapper_class(config, ref_prep, hyp_prep, noisy=noisy, progress=advance if progress else None)
     if unsegmented:
         from hub4eval.scoring import split_sets as split
 
@@ -268,7 +271,7 @@ def score(
 
         # the projection's choices are scored as this score scores (a true upper bound, §11)
         judge = Judge(
-            Mapper(config, ref_prep, hyp_prep, noisy=noisy),
+            mapper_class(config, ref_prep, hyp_prep, noisy=noisy),
             [inst.key for iset in ref.instance_sets for inst in iset.instances],
         )
         projected = project(ref, alignment, hyp_corpus, judge)
@@ -280,6 +283,7 @@ def score(
             config=config,
             ceiling=False,
             alignment=alignment,
+            mapper_class=mapper_class,
             force=force,
             # the same texts: the same WER, not counted again (set below when it is still being counted)
             wer_summary=_COUNTED_LATER if wer is None else wer,

@@ -34,10 +34,15 @@ unchanged:
   files have such lines (``[WEBSTER'S] => [{WEBSTER'S / WEBSTER IS / WEBSTER
   HAS}`` lacks its ``]``). A malformed header line stays an
   :class:`~hub4eval.errors.InputError`: it changes how every rule reads.
-* ``;; INPUT_DEPENDENT_APPLICATION = "..."`` comments (rules below meant for
-  one input type or one side only) are noted with a warning; hub4eval applies
-  one rule set to both texts, so the rules below are applied to both (with
-  the first alternative produced, a rule meant for one side keeps both equal).
+* ``;; INPUT_DEPENDENT_APPLICATION = "REGEXP"`` comments open a section: the
+  rules below it, up to the next such comment, apply only to the texts whose
+  labels the regular expression matches, as ``csrfilt.sh`` selects them by its
+  ``-i`` input type (``trn``, ``ctm``, ``stm``, ``txt``) and ``-t`` purpose
+  (``ref``, ``hyp``). Each rule keeps its section (:attr:`GlmRule.section`);
+  :meth:`Glm.applying_to` gives the rules for a text's labels. NIST's files
+  have one such section: ``"ctm"`` in ``en20030506.glm`` (rules for
+  recognizer output in ctm files) and ``"hyp"`` in ``en20090415.glm`` (rules
+  for the hypothesis side); both expand contractions into alternatives.
 
 Differences from ``rfilter1`` (it rewrites characters, hub4eval rewrites
 tokens): a rule only matches whole tokens (``rfilter1`` would also rewrite
@@ -86,7 +91,17 @@ from typing import Any
 from hub4eval.errors import InputError, InputWarning
 from hub4eval.text.tokens import Token, tokenize
 
-__all__ = ["Glm", "GlmRule", "GlmStack", "apply_glm", "default_glm", "parse_glm", "read_glm", "stack_glms"]
+__all__ = [
+    "Glm",
+    "GlmRule",
+    "GlmStack",
+    "apply_glm",
+    "default_glm",
+    "parse_glm",
+    "read_glm",
+    "stack_glms",
+    "written_rule",
+]
 
 _HEADER_FIELDS = ("name", "desc", "format", "max_nrules", "copy_no_hit", "case_sensitive")
 _TRUE = {"t", "true", "y", "yes", "1"}
@@ -95,6 +110,12 @@ _LEXEME = re.compile(r"[\[\]{}/]|[^\s\[\]{}/]+")
 _HEADER = re.compile(r"\*\s*([A-Za-z_][A-Za-z0-9_]*)\s*(=)?\s*(.*)$")
 _RIGHT_QUOTE = "\u2019"
 _INPUT_DEPENDENT = re.compile(r';;\s+INPUT_DEPENDENT_APPLICATION\s*=\s*"([^"]*)"')
+
+
+@cache
+def _section_pattern(section: str) -> re.Pattern[str]:
+    """A section's expression, compiled as csrfilt matches it (both sides lower-cased)."""
+    return re.compile(section.lower())
 
 
 @dataclass(frozen=True)
@@ -109,6 +130,8 @@ class GlmRule:
         source: the rule as written, without its comment.
         left: the words that must come just before ``lhs`` (its context).
         right: the words that must come just after ``lhs``.
+        section: the regular expression of the ``INPUT_DEPENDENT_APPLICATION``
+            section the rule is in (None: the rule applies to every text).
     """
 
     lhs: tuple[str, ...]
@@ -118,6 +141,20 @@ class GlmRule:
     source: str = ""
     left: tuple[str, ...] = ()
     right: tuple[str, ...] = ()
+    section: str | None = None
+
+    def applies_to(self, labels: Sequence[str]) -> bool:
+        """Whether the rule applies to a text with these labels (csrfilt's test: the
+        section's regular expression, lower-cased, is searched in each lower-cased label).
+
+        >>> rule = GlmRule(("that's",), ("that", "is"), (False, False), section="hyp")
+        >>> rule.applies_to(["trn", "hyp"]), rule.applies_to(["trn", "ref"])
+        (True, False)
+        """
+        if self.section is None:
+            return True
+        pattern = _section_pattern(self.section)
+        return any(pattern.search(label.lower()) for label in labels)
 
     def normalized(self) -> str:
         """The rule as one canonical line (the digest is computed over these).
@@ -127,7 +164,8 @@ class GlmRule:
         """
         produced = " ".join(w + ("?" if o else "") for w, o in zip(self.rhs, self.optional, strict=True)) or "@"
         context = f" / {' '.join(self.left)} __ {' '.join(self.right)}".replace("  ", " ").rstrip()
-        return f"{' '.join(self.lhs)} => {produced}" + (context if self.left or self.right else "")
+        line = f"{' '.join(self.lhs)} => {produced}" + (context if self.left or self.right else "")
+        return line if self.section is None else f"{line} ;; only {self.section}"
 
     def fits(self, texts: Sequence[str], start: int, end: int) -> bool:
         """Whether the context holds around ``texts[start:end]`` (the matched words)."""
@@ -188,6 +226,19 @@ class Glm:
     def __len__(self) -> int:
         return len(self.rules)
 
+    @property
+    def sections(self) -> tuple[str, ...]:
+        """The ``INPUT_DEPENDENT_APPLICATION`` expressions of the file, in order."""
+        return tuple(dict.fromkeys(r.section for r in self.rules if r.section is not None))
+
+    def applying_to(self, labels: Sequence[str]) -> Glm:
+        """The rules that apply to a text with these labels (its side ``ref``/``hyp`` and
+        its input type ``trn``/``ctm``/``stm``/``txt``); the file itself when it has no section."""
+        if not self.sections:
+            return self
+        rules = tuple(r for r in self.rules if r.applies_to(labels))
+        return replace(self, rules=rules, digest="")
+
     def keeping_punctuation(self) -> Glm:
         """The same rules read as text is read under ``--keep-punctuation``.
 
@@ -200,7 +251,8 @@ class Glm:
         rules = []
         for rule in self.rules:
             try:
-                rules.append(_parse_rule(rule.source, self.path, rule.line, self.case_sensitive, keep_punctuation=True))
+                again = _parse_rule(rule.source, self.path, rule.line, self.case_sensitive, keep_punctuation=True)
+                rules.append(replace(again, section=rule.section))
             except InputError:
                 rules.append(rule)
         return replace(self, rules=tuple(rules), digest=self.digest)
@@ -228,6 +280,17 @@ class GlmStack:
     @property
     def digests(self) -> tuple[str, ...]:
         return tuple(g.digest for g in self.glms)
+
+    @property
+    def sections(self) -> tuple[str, ...]:
+        """The ``INPUT_DEPENDENT_APPLICATION`` expressions of the files, in order."""
+        return tuple(dict.fromkeys(s for g in self.glms for s in g.sections))
+
+    def applying_to(self, labels: Sequence[str]) -> GlmStack:
+        """Each file's rules that apply to a text with these labels (see :meth:`Glm.applying_to`)."""
+        if not self.sections:
+            return self
+        return GlmStack(tuple(g.applying_to(labels) for g in self.glms))
 
     def keeping_punctuation(self) -> GlmStack:
         """Every file read as under ``--keep-punctuation`` (see :meth:`Glm.keeping_punctuation`)."""
@@ -325,19 +388,23 @@ def parse_glm(text: str, path: str = "<string>") -> Glm:
     rules: list[GlmRule] = []
     seen: dict[tuple[tuple[str, ...], ...], GlmRule] = {}
     case_sensitive = False
+    section: str | None = None
     for number, raw in enumerate(text.splitlines(), start=1):
         stripped = raw.strip()
         if not stripped or stripped.startswith(";;"):
-            dependent = _INPUT_DEPENDENT.match(stripped)
+            dependent = _INPUT_DEPENDENT.match(raw)
             if dependent:
-                warnings.append(
-                    InputWarning(
-                        f"the rules below are meant for input {dependent.group(1)!r} only; "
-                        "hub4eval applies them to both texts",
-                        path,
-                        number,
-                    )
-                )
+                section = dependent.group(1)
+                try:
+                    _section_pattern(section)
+                except re.error as error:
+                    raise InputError(
+                        f"INPUT_DEPENDENT_APPLICATION {section!r} is not a regular expression: {error}",
+                        path=path,
+                        line=number,
+                        column=raw.index('"') + 2,
+                        hint='write e.g. ;; INPUT_DEPENDENT_APPLICATION = "hyp"',
+                    ) from None
             continue
         if stripped.startswith("*"):
             key, value = _parse_header(raw, path, number)
@@ -364,6 +431,8 @@ def parse_glm(text: str, path: str = "<string>") -> Glm:
             continue
         try:
             rule = _parse_rule(raw, path, number, case_sensitive)
+            if section is not None:
+                rule = replace(rule, section=section)
         except InputError as error:
             # rfilter1 would read such a line as some garbled rule; skipping
             # it, with the place named, is the honest reading.
@@ -371,7 +440,9 @@ def parse_glm(text: str, path: str = "<string>") -> Glm:
             continue
         rule_key = (rule.lhs, rule.left, rule.right)
         previous = seen.get(rule_key)
-        if previous is not None:
+        # an earlier rule wins wherever it applies: a later one is dropped when the
+        # earlier applies to every text (no section) or to the same texts
+        if previous is not None and previous.section in (None, rule.section):
             if (previous.rhs, previous.optional) != (rule.rhs, rule.optional):
                 warnings.append(
                     InputWarning(
@@ -527,6 +598,29 @@ def _parse_rule(raw: str, path: str, number: int, case_sensitive: bool, keep_pun
     left = _keys(left_words, case_sensitive, keep_punctuation)
     right = _keys(right_words, case_sensitive, keep_punctuation)
     return GlmRule(lhs, tuple(rhs), tuple(optional), number, source, left, right)
+
+
+def written_rule(rule: GlmRule) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """A rule's words as its file writes them, not cut by the tokenizer (csrfilt's reading).
+
+    Returns (left-hand side, right-hand side, left context, right context): the
+    right-hand side is its blank-separated words as written, alternations
+    included (``rfilter1`` copies it so), without the ``[ ]`` groupings; ``@``
+    alone is nothing.
+
+    >>> written_rule(parse_glm("[THAT'S] => [{THAT'S / THAT IS}] / [ ] __ [ ]").rules[0])
+    (("THAT'S",), ("{THAT'S", '/', 'THAT', 'IS}'), (), ())
+    """
+    body = rule.source
+    arrow = body.find("=>")
+    lhs = tuple(w for w, _ in _lex(body[:arrow], 0) if w not in ("[", "]"))
+    rhs_items, context = _split_rhs(_lex(body[arrow + 2 :], arrow + 2), arrow + 1)
+    start, end = rhs_items[0][1] - 1, rhs_items[-1][1] - 1 + len(rhs_items[-1][0])
+    rhs = tuple(re.sub(r"[\[\]]", " ", body[start:end]).split())  # spacing inside { } as written
+    if rhs == ("@",):
+        rhs = ()
+    left, right = _parse_context(context) if context is not None else ([], [])
+    return lhs, rhs, tuple(w for w, _ in left), tuple(w for w, _ in right)
 
 
 def _keys(words: list[tuple[str, int]], case_sensitive: bool, keep_punctuation: bool = False) -> tuple[str, ...]:

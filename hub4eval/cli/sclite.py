@@ -62,6 +62,9 @@ class Arguments:
     segmentation: int = 0
     lexicon: str | None = None
     segment_ascii_too: bool = False
+    glms: list[str] = field(default_factory=list)  # --glm FILE (repeatable): csrfilt.sh first
+    glm_delete_hyphens: bool = False  # --glm-dh
+    glm_sides: bool = True  # --glm-both-sides turns csrfilt's -t ref/-t hyp off
 
 
 def _usage(message: str, hint: str = "see docs/sclite.md for the options hub4eval sclite reads") -> UsageError:
@@ -184,6 +187,12 @@ def parse_arguments(argv: Sequence[str]) -> Arguments:
                     args.char_delete_hyphens = True
                 else:
                     raise _usage(f"unknown -c value {argv[k]!r}", hint="use -c, -c NOASCII, -c DH or -c NOASCII DH")
+        elif option == "--glm":
+            args.glms.append(value("a GLM file"))
+        elif option == "--glm-dh":
+            args.glm_delete_hyphens = True
+        elif option == "--glm-no-sides":
+            args.glm_sides = False
         elif option in _UNSUPPORTED:
             raise _usage(
                 f"sclite option {option} ({_UNSUPPORTED[option]}) is not supported by hub4eval sclite",
@@ -217,6 +226,15 @@ def run(argv: Sequence[str]) -> int:
     from hub4eval.scoring.sclite import SCliteOptions, SCliteResult, file_encoding, score_sclite
 
     args = parse_arguments(argv)
+    if (args.glm_delete_hyphens or not args.glm_sides) and not args.glms:
+        raise _usage("--glm-dh and --glm-no-sides need a --glm FILE")
+    glm = None
+    if args.glms:
+        from hub4eval.text.glm import read_glm, stack_glms
+
+        glm = stack_glms([read_glm(path) for path in args.glms])
+        for warning in getattr(glm, "warnings", ()):
+            print(f"hub4eval: warning: {warning}", file=sys.stderr)
     for report in sorted(args.outputs & {"prf", "lur", "snt", "spk", "nl.sgml", "wws"}):
         print(f"hub4eval: warning: sclite report {report!r} is not written (not supported)", file=sys.stderr)
     for name, form, title in args.hyps:
@@ -241,6 +259,9 @@ def run(argv: Sequence[str]) -> int:
             segmentation=args.segmentation,
             lexicon=args.lexicon,
             segment_ascii_too=args.segment_ascii_too,
+            glm=glm,
+            glm_delete_hyphens=args.glm_delete_hyphens,
+            glm_sides=args.glm_sides,
         )
         if args.feedback >= 1:
             print(f"Begin alignment of Ref File: '{args.ref}' and Hyp File: '{name}'")

@@ -45,6 +45,7 @@ from hub4eval.text.align.sclite_net import (
     parse_items,
     word_of,
 )
+from hub4eval.text.glm import Glm, GlmStack
 
 __all__ = [
     "ID_TYPES",
@@ -101,6 +102,9 @@ class SCliteOptions:
     segmentation: int = 0  # -S algo1 (1) or algo2 (2)
     lexicon: str | None = None
     segment_ascii_too: bool = False
+    glm: Glm | GlmStack | None = None  # filter both inputs as csrfilt.sh does first
+    glm_delete_hyphens: bool = False  # csrfilt's -dh
+    glm_sides: bool = True  # csrfilt's -t ref / -t hyp (the GLM's one-sided sections)
 
     def chars(self) -> CharAlignment | None:
         """The character alignment ``-c`` asks for, or None."""
@@ -310,17 +314,31 @@ def _reader(options: SCliteOptions) -> Callable[..., NetWord]:
     return make
 
 
-def _read(path: str, options: SCliteOptions) -> str:
+def _read(path: str, options: SCliteOptions, side: str | None = None) -> str:
+    """A file's text; the reference (``side`` "ref") or hypothesis ("hyp") filtered by the GLM
+    as ``csrfilt.sh -i FORMAT -t SIDE [-dh]`` filters it, when a GLM is given."""
     from hub4eval.io.files import read_text
 
-    return read_text(path, file_encoding(options))
+    text = read_text(path, file_encoding(options))
+    if options.glm is None or side is None:
+        return text
+    from hub4eval.text.csrfilt import CsrfiltOptions, csrfilt_text
+
+    form = options.ref_format if side == "ref" else options.hyp_format
+    how = CsrfiltOptions(
+        form,
+        side if options.glm_sides else "",
+        delete_hyphens=options.glm_delete_hyphens,
+        ext_ascii=options.encoding == "ext_ascii",
+    )
+    return csrfilt_text(text, options.glm, how, path)
 
 
 def _score_trn(options: SCliteOptions) -> tuple[Speaker, ...]:
     fold = case_folder(options)
     make = _reader(options)
     references: dict[str, tuple[str, int]] = {}
-    for utterance in trn_utterances(_read(options.ref, options), options.ref):
+    for utterance in trn_utterances(_read(options.ref, options, "ref"), options.ref):
         key = fold(utterance.id)
         text = fold(utterance.text)
         previous = references.get(key)
@@ -334,7 +352,7 @@ def _score_trn(options: SCliteOptions) -> tuple[Speaker, ...]:
         references.setdefault(key, (text, utterance.line))
     groups = _Groups()
     segmentation = _segmentation(options)
-    for utterance in trn_utterances(_read(options.hyp, options), options.hyp):
+    for utterance in trn_utterances(_read(options.hyp, options, "hyp"), options.hyp):
         key = fold(utterance.id)
         reference = references.get(key)
         if reference is None:
@@ -498,8 +516,8 @@ def _score_channel(
 
 def _score_stm_ctm(options: SCliteOptions) -> tuple[Speaker, ...]:
     fold = case_folder(options)
-    segments = stm_segments(_read(options.ref, options), options.ref)
-    records = ctm_records(_read(options.hyp, options), options.hyp)
+    segments = stm_segments(_read(options.ref, options, "ref"), options.ref)
+    records = ctm_records(_read(options.hyp, options, "hyp"), options.hyp)
 
     def where(item: StmSegment | CtmRecord) -> tuple[str, str]:
         return fold(item.file), fold(item.channel)
@@ -690,8 +708,8 @@ def _sort_time_marks(path: list[PathEntry]) -> list[PathEntry]:
 def _score_ctm_ctm(options: SCliteOptions) -> tuple[Speaker, ...]:
     fold = case_folder(options)
     make = _reader(options)
-    ref_records = ctm_records(_read(options.ref, options), options.ref)
-    hyp_records = ctm_records(_read(options.hyp, options), options.hyp)
+    ref_records = ctm_records(_read(options.ref, options, "ref"), options.ref)
+    hyp_records = ctm_records(_read(options.hyp, options, "hyp"), options.hyp)
     dummy = _Timed("", "", 0.0, 0.0, False, CtmRecord("", "", 0.0, 0.0, "", None, 0))
     ref = [dummy, *_timed(ref_records, fold)]
     hyp = [dummy, *_timed(hyp_records, fold)]

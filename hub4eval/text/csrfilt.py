@@ -34,7 +34,7 @@ agree (the tests compare with csrfilt's own output).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from hub4eval.errors import InputError
@@ -84,7 +84,15 @@ class _Rules:
             for rule in chosen.rules:
                 lhs, rhs, left, right = written_rule(rule)
                 fold = _folder(one.case_sensitive)
-                keyed = GlmRule(tuple(map(fold, lhs)), (), (), rule.line, rule.source, tuple(map(fold, left)), tuple(map(fold, right)))
+                keyed = GlmRule(
+                    tuple(map(fold, lhs)),
+                    (),
+                    (),
+                    rule.line,
+                    rule.source,
+                    tuple(map(fold, left)),
+                    tuple(map(fold, right)),
+                )
                 node = trie
                 for word in keyed.lhs:
                     node = node.setdefault(word, {})
@@ -108,8 +116,8 @@ class _Rules:
         return words
 
 
-def _folder(case_sensitive: bool):  # type: ignore[no-untyped-def]
-    return (lambda w: w) if case_sensitive else str.upper
+def _folder(case_sensitive: bool) -> Callable[[str], str]:
+    return str if case_sensitive else str.upper
 
 
 def csrfilt_words(text: str, rules: _Rules, options: CsrfiltOptions) -> str:
@@ -164,7 +172,9 @@ def csrfilt_text(text: str, glm: Glm | GlmStack, options: CsrfiltOptions, path: 
             match = _STM.match(line)
             if match is None:
                 raise InputError("csrfilt cannot read this stm line: fewer than five fields", path=path, line=number)
-            head, rest = (match.group(1), match.group(2)) if match.group(1) is not None else (match.group(3), match.group(4))
+            head, rest = (
+                (match.group(1), match.group(2)) if match.group(1) is not None else (match.group(3), match.group(4))
+            )
             out.append(" ".join(f"{head} {csrfilt_words(rest, rules, options)}".split()))
         elif options.input_type == "txt":
             out.append(csrfilt_words(line, rules, options))

@@ -17,7 +17,7 @@ from functools import partial
 
 import typer
 
-from hub4eval.cli.app import command
+from hub4eval.cli.app import command, print_warnings
 from hub4eval.errors import InputError, UsageError
 
 _UNSUPPORTED = {
@@ -228,13 +228,15 @@ def run(argv: Sequence[str]) -> int:
     args = parse_arguments(argv)
     if (args.glm_delete_hyphens or not args.glm_sides) and not args.glms:
         raise _usage("--glm-dh and --glm-no-sides need a --glm FILE")
-    glm = None
+    csrfilt = None
     if args.glms:
+        from hub4eval.text.csrfilt import Csrfilt
         from hub4eval.text.glm import read_glm, stack_glms
 
         glm = stack_glms([read_glm(path) for path in args.glms])
-        for warning in getattr(glm, "warnings", ()):
-            print(f"hub4eval: warning: {warning}", file=sys.stderr)
+        assert glm is not None  # args.glms is not empty
+        print_warnings(glm.warnings)
+        csrfilt = Csrfilt(glm, args.glm_delete_hyphens, args.glm_sides)
     for report in sorted(args.outputs & {"prf", "lur", "snt", "spk", "nl.sgml", "wws"}):
         print(f"hub4eval: warning: sclite report {report!r} is not written (not supported)", file=sys.stderr)
     for name, form, title in args.hyps:
@@ -259,9 +261,7 @@ def run(argv: Sequence[str]) -> int:
             segmentation=args.segmentation,
             lexicon=args.lexicon,
             segment_ascii_too=args.segment_ascii_too,
-            glm=glm,
-            glm_delete_hyphens=args.glm_delete_hyphens,
-            glm_sides=args.glm_sides,
+            csrfilt=csrfilt,
         )
         if args.feedback >= 1:
             print(f"Begin alignment of Ref File: '{args.ref}' and Hyp File: '{name}'")

@@ -45,7 +45,7 @@ from hub4eval.text.align.sclite_net import (
     parse_items,
     word_of,
 )
-from hub4eval.text.glm import Glm, GlmStack
+from hub4eval.text.csrfilt import Csrfilt
 
 __all__ = [
     "ID_TYPES",
@@ -102,9 +102,7 @@ class SCliteOptions:
     segmentation: int = 0  # -S algo1 (1) or algo2 (2)
     lexicon: str | None = None
     segment_ascii_too: bool = False
-    glm: Glm | GlmStack | None = None  # filter both inputs as csrfilt.sh does first
-    glm_delete_hyphens: bool = False  # csrfilt's -dh
-    glm_sides: bool = True  # csrfilt's -t ref / -t hyp (the GLM's one-sided sections)
+    csrfilt: Csrfilt | None = None  # both inputs filtered by a GLM first, as csrfilt.sh does
 
     def chars(self) -> CharAlignment | None:
         """The character alignment ``-c`` asks for, or None."""
@@ -315,23 +313,14 @@ def _reader(options: SCliteOptions) -> Callable[..., NetWord]:
 
 
 def _read(path: str, options: SCliteOptions, side: str | None = None) -> str:
-    """A file's text; the reference (``side`` "ref") or hypothesis ("hyp") filtered by the GLM
-    as ``csrfilt.sh -i FORMAT -t SIDE [-dh]`` filters it, when a GLM is given."""
+    """A file's text; the reference (``side`` "ref") or hypothesis ("hyp") through csrfilt when asked."""
     from hub4eval.io.files import read_text
 
     text = read_text(path, file_encoding(options))
-    if options.glm is None or side is None:
+    if options.csrfilt is None or side is None:
         return text
-    from hub4eval.text.csrfilt import CsrfiltOptions, csrfilt_text
-
     form = options.ref_format if side == "ref" else options.hyp_format
-    how = CsrfiltOptions(
-        form,
-        side if options.glm_sides else "",
-        delete_hyphens=options.glm_delete_hyphens,
-        ext_ascii=options.encoding == "ext_ascii",
-    )
-    return csrfilt_text(text, options.glm, how, path)
+    return options.csrfilt.filter(text, form, side, path, ext_ascii=options.encoding == "ext_ascii")
 
 
 def _score_trn(options: SCliteOptions) -> tuple[Speaker, ...]:

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from hub4eval.errors import InputError
 from hub4eval.text.glm import Glm, GlmRule, GlmStack, glm_matches, written_rule
 
-__all__ = ["INPUT_TYPES", "CsrfiltOptions", "csrfilt_text", "csrfilt_words"]
+__all__ = ["INPUT_TYPES", "Csrfilt", "CsrfiltOptions", "csrfilt_text", "csrfilt_words"]
 
 INPUT_TYPES = ("trn", "ctm", "stm", "txt")
 _HYPHEN = re.compile(r"([^( ])-(?=[^) ])")
@@ -69,6 +69,27 @@ class CsrfiltOptions:
     delete_hyphens: bool = False
     upcase: bool = True
     ext_ascii: bool = False
+
+
+@dataclass(frozen=True)
+class Csrfilt:
+    """A GLM and how csrfilt applies it to both inputs of a scoring (``hub4eval sclite --glm``).
+
+    Attributes:
+        glm: the rules (several files apply one after the other).
+        delete_hyphens: split hyphenated words (``-dh``).
+        sides: filter the reference with ``-t ref`` and the hypothesis with
+            ``-t hyp`` (false: by input type only, csrfilt without ``-t``).
+    """
+
+    glm: Glm | GlmStack
+    delete_hyphens: bool = False
+    sides: bool = True
+
+    def filter(self, text: str, input_type: str, side: str, path: str, ext_ascii: bool = False) -> str:
+        """The text of one input file (``side``: ``ref`` or ``hyp``) as csrfilt writes it."""
+        how = CsrfiltOptions(input_type, side if self.sides else "", self.delete_hyphens, ext_ascii=ext_ascii)
+        return csrfilt_text(text, self.glm, how, path)
 
 
 class _Rules:

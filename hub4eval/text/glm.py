@@ -50,6 +50,12 @@ tokens): a rule only matches whole tokens (``rfilter1`` would also rewrite
 overlap the longest left-hand side wins (``rfilter1`` takes the first in file
 order).
 
+Why one module of about 900 lines: a GLM is one concept read three ways (as
+hub4eval's tokens, as ``--keep-punctuation`` tokens, and as csrfilt's written
+words for :mod:`hub4eval.text.csrfilt`), all through the one rule parser here,
+and applied through the one word trie here; split, the parser's private
+pieces would have to become a public interface of their own.
+
 Several files can be stacked (:func:`stack_glms`): each applies to the output
 of the previous one, in the order given.
 

@@ -92,7 +92,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 from hub4eval.errors import InputError, InputWarning
 from hub4eval.text.tokens import Token, tokenize
@@ -103,6 +103,7 @@ __all__ = [
     "GlmStack",
     "apply_glm",
     "default_glm",
+    "for_side",
     "parse_glm",
     "read_glm",
     "stack_glms",
@@ -304,6 +305,25 @@ class GlmStack:
 
     def __len__(self) -> int:
         return sum(len(g) for g in self.glms)
+
+
+@overload
+def for_side(glm: Glm, side: str) -> Glm: ...
+@overload
+def for_side(glm: GlmStack, side: str) -> GlmStack: ...
+@overload
+def for_side(glm: None, side: str) -> None: ...
+def for_side(glm: Glm | GlmStack | None, side: str) -> Glm | GlmStack | None:
+    """The rules of ``glm`` for one side (``ref`` or ``hyp``) of hub4eval's own texts.
+
+    hub4eval's texts are plain running text, read as csrfilt reads ``-i txt``
+    input given ``-t ref`` or ``-t hyp``: a section applies to the side it
+    names (``"hyp"``) and to neither when it names another input type
+    (``"ctm"``). A file without sections applies to both sides unchanged.
+    """
+    if glm is None or not glm.sections:
+        return glm
+    return glm.applying_to((side, "txt"))
 
 
 def stack_glms(glms: Sequence[Glm]) -> Glm | GlmStack | None:

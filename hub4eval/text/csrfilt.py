@@ -5,7 +5,8 @@ reads them, so its numbers are those of ``csrfilt.sh`` then ``sclite``:
 
 * the transcript part of each line is taken (trn: before the ``(id)``; ctm:
   the word field; stm: after the five fields and the optional ``<label>``;
-  txt: the whole line); ``;;`` comment lines pass unchanged;
+  txt: the whole line); ``;;`` comment lines and blank lines pass unchanged
+  (csrfilt stops at a blank line; sclite's readers skip it);
 * it is upper-cased (ASCII letters; with ``ext_ascii`` the Latin-1 ones too)
   unless ``upcase`` is false (csrfilt's ``-s``);
 * the rules of the GLM that apply to the text's labels are applied: its input
@@ -179,7 +180,7 @@ def csrfilt_text(text: str, glm: Glm | GlmStack, options: CsrfiltOptions, path: 
     rules = _Rules(glm, labels)
     out: list[str] = []
     for number, line in enumerate(text.splitlines(), start=1):
-        if line.startswith(";;"):
+        if line.startswith(";;") or not line.strip():
             out.append(line)
             continue
         line = " ".join(line.replace("\t", " ").split(" "))

@@ -91,3 +91,18 @@ def test_glm_options_need_a_glm_and_a_missing_glm_is_one_line():
     assert len(result.stderr.strip().splitlines()) == 1
     result = _sclite("-r", "talk.ref.trn", "trn", "-h", "talk.hyp.trn", "trn", "--glm", "missing.glm")
     assert result.returncode == 2 and "missing.glm" in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in (DATA / "csrfilt_out").iterdir()))
+def test_the_filtered_files_are_csrfilts(name):
+    from hub4eval.text.csrfilt import CsrfiltOptions, csrfilt_text
+    from hub4eval.text.glm import read_glm
+
+    folder = os.environ.get("HUB4EVAL_SCTK_GLM")
+    if not folder:
+        pytest.skip("HUB4EVAL_SCTK_GLM is not set: no copy of SCTK's doc/trans_rules (whole GLM files, not shipped)")
+    glm, *flags, inputs, side, form = name.split(".")
+    source = DATA / f"{inputs}.{side}.{form}"
+    options = CsrfiltOptions(form, side, delete_hyphens=flags == ["dh"])
+    ours = csrfilt_text(source.read_text(), read_glm(Path(folder) / f"{glm}.glm"), options, str(source))
+    assert ours == (DATA / "csrfilt_out" / name).read_text()

@@ -25,11 +25,13 @@ reads them, so its numbers are those of ``csrfilt.sh`` then ``sclite``:
   ``<ALT_BEGIN>``, ``<ALT>`` and ``<ALT_END>`` lines), times written with
   three decimals.
 
-Rules are applied as :func:`hub4eval.text.glm.glm_matches` applies them (one
-left-to-right pass, the longest left-hand side first, contexts checked on the
-input words) to whole blank-separated words, where csrfilt's ``rfilter1``
-rewrites characters in file order; on NIST's files and ordinary text the two
-agree (the tests compare with csrfilt's own output).
+Rules are applied as ``rfilter1`` applies them: one left-to-right pass; at
+each place the first rule in file order that matches there, its contexts
+checked on the input; the pass goes on after the rewritten words. hub4eval
+matches whole blank-separated words where ``rfilter1`` matches characters, so
+a rule written without a ``[ ]`` boundary rewrites only whole words here
+(``rfilter1`` would also rewrite inside a longer word); NIST's files write
+the boundaries (the tests compare with csrfilt's own output).
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from hub4eval.errors import InputError
-from hub4eval.text.glm import Glm, GlmRule, GlmStack, glm_matches, written_rule
+from hub4eval.text.glm import Glm, GlmRule, GlmStack, written_rule
 
 __all__ = ["INPUT_TYPES", "Csrfilt", "CsrfiltOptions", "csrfilt_text", "csrfilt_words"]
 
@@ -124,16 +126,32 @@ class _Rules:
                 self.passes.append((trie, one.case_sensitive, produced))
 
     def apply(self, words: list[str]) -> list[str]:
+        """One left-to-right pass per file; at each word the first rule in file order that
+        matches there (``rfilter1``'s choice), contexts checked on the input words."""
         for trie, case_sensitive, produced in self.passes:
             fold = _folder(case_sensitive)
             keys = [fold(w) for w in words]
             out: list[str] = []
-            done = 0
-            for i, width, rule in glm_matches(trie, keys, [i for i, k in enumerate(keys) if k in trie]):
-                out += words[done:i]
-                out += produced[id(rule)]
-                done = i + width
-            out += words[done:]
+            i, total = 0, len(keys)
+            while i < total:
+                chosen: tuple[GlmRule, int] | None = None
+                node = trie.get(keys[i])
+                j = i
+                while node is not None:
+                    j += 1
+                    for rule in node.get(None, ()):
+                        if (not (rule.left or rule.right) or rule.fits(keys, i, j)) and (
+                            chosen is None or rule.line < chosen[0].line
+                        ):
+                            chosen = (rule, j)
+                            break  # a node's rules are in file order
+                    node = node.get(keys[j]) if j < total else None
+                if chosen is None:
+                    out.append(words[i])
+                    i += 1
+                else:
+                    out += produced[id(chosen[0])]
+                    i = chosen[1]
             words = out
         return words
 

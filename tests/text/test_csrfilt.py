@@ -74,3 +74,16 @@ def test_the_sclite_option_record_filters_by_side():
     both = Csrfilt(GLM, sides=False)
     assert both.filter("that's (a)\n", "trn", "hyp", "h.trn") == "THAT'S (a)\n"
     assert Csrfilt(GLM).filter("that's (a)\n", "trn", "hyp", "h.trn") == "{THAT'S / THAT IS / THAT HAS} (a)\n"
+
+
+def test_the_first_rule_in_file_order_wins_where_several_match():
+    # rfilter1 takes, at each place, the first rule of the file that matches there:
+    # UH (line 1) before UH HUH (line 2); MM HMM (line 3) before MM (line 4).
+    # (csrfilt.sh of SCTK 9688a26 prints the same line for this file and text.)
+    glm = parse_glm(
+        "UH => %HESITATION / [ ] __ [ ]\nUH HUH => %BCACK / [ ] __ [ ]\n"
+        "MM HMM => %BCACK / [ ] __ [ ]\nMM => %HESITATION / [ ] __ [ ]\n"
+    )
+    assert csrfilt_text("uh huh and mm hmm mm (a)\n", glm, CsrfiltOptions("trn")) == (
+        "%HESITATION HUH AND %BCACK %HESITATION (a)\n"
+    )

@@ -632,7 +632,7 @@ def written_rule(rule: GlmRule) -> tuple[tuple[str, ...], tuple[str, ...], tuple
     Returns (left-hand side, right-hand side, left context, right context): the
     right-hand side is its blank-separated words as written, alternations
     included (``rfilter1`` copies it so), without the ``[ ]`` groupings; ``@``
-    alone is nothing.
+    stays (``x => @`` writes the NULL word, which sclite skips).
 
     >>> written_rule(parse_glm("[THAT'S] => [{THAT'S / THAT IS}] / [ ] __ [ ]").rules[0])
     (("THAT'S",), ("{THAT'S", '/', 'THAT', 'IS}'), (), ())
@@ -643,8 +643,6 @@ def written_rule(rule: GlmRule) -> tuple[tuple[str, ...], tuple[str, ...], tuple
     rhs_items, context = _split_rhs(_lex(body[arrow + 2 :], arrow + 2), arrow + 1)
     start, end = rhs_items[0][1] - 1, rhs_items[-1][1] - 1 + len(rhs_items[-1][0])
     rhs = tuple(re.sub(r"[\[\]]", " ", body[start:end]).split())  # spacing inside { } as written
-    if rhs == ("@",):
-        rhs = ()
     left, right = _parse_context(context) if context is not None else ([], [])
     return lhs, rhs, tuple(w for w, _ in left), tuple(w for w, _ in right)
 

@@ -87,3 +87,10 @@ def test_the_first_rule_in_file_order_wins_where_several_match():
     assert csrfilt_text("uh huh and mm hmm mm (a)\n", glm, CsrfiltOptions("trn")) == (
         "%HESITATION HUH AND %BCACK %HESITATION (a)\n"
     )
+
+
+def test_a_deleting_rule_writes_the_null_word():
+    # rfilter1 copies the right-hand side as written: `UM => @` leaves `@`, which sclite
+    # reads as the NULL word (csrfilt.sh of SCTK 9688a26 prints this line too)
+    glm = parse_glm("UM => @ / [ ] __ [ ]\nER => { ER / @ } / [ ] __ [ ]\n")
+    assert csrfilt_text("a um b er c (a)\n", glm, CsrfiltOptions("trn")) == "A @ B { ER / @ } C (a)\n"

@@ -25,25 +25,24 @@ reads them, so its numbers are those of ``csrfilt.sh`` then ``sclite``:
   ``<ALT_BEGIN>``, ``<ALT>`` and ``<ALT_END>`` lines), times written with
   three decimals.
 
-Rules are applied as ``rfilter1`` applies them: one left-to-right pass; at
-each place the first rule in file order that matches there, its contexts
-checked on the input; the pass goes on after the rewritten words. hub4eval
-matches whole blank-separated words where ``rfilter1`` matches characters, so
-a rule written without a ``[ ]`` boundary rewrites only whole words here
-(``rfilter1`` would also rewrite inside a longer word); NIST's files write
-the boundaries (the tests compare with csrfilt's own output).
+Rules are applied as ``rfilter1`` applies them, on characters (see
+:class:`_Rules`): a rule without ``[ ]`` boundaries rewrites inside longer
+words too (``FUNDRAIS => FUND RAIS`` turns ``FUNDRAISER'S`` into ``FUND
+RAISER'S``, as NIST's file intends), and at each place the first rule in file
+order wins. The tests compare the output with csrfilt's own.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from hub4eval.errors import InputError
-from hub4eval.text.glm import Glm, GlmRule, GlmStack, written_rule
+from hub4eval.text.glm import Glm, GlmStack
 
-__all__ = ["INPUT_TYPES", "Csrfilt", "CsrfiltOptions", "csrfilt_text", "csrfilt_words"]
+__all__ = ["INPUT_TYPES", "Csrfilt", "CsrfiltOptions", "csrfilt_text", "csrfilt_words", "rfilter1_rule"]
 
 INPUT_TYPES = ("trn", "ctm", "stm", "txt")
 _HYPHEN = re.compile(r"([^( ])-(?=[^) ])")
@@ -96,68 +95,89 @@ class Csrfilt:
 
 
 class _Rules:
-    """The rules of one or more GLM files that apply to one kind of text, by written words."""
+    """The rules of one or more GLM files that apply to one kind of text, as ``rfilter1`` applies them.
+
+    ``rfilter1`` reads a rule as four strings (what it matches, what it writes,
+    the left and the right context; ``[ ]`` around one is dropped, so ``[ ]``
+    is one blank) and scans its input character by character: at each place
+    the first rule in file order whose string and contexts match there (the
+    contexts on the input, not on what was written) writes its output and the
+    scan goes on after the matched string; elsewhere the character is copied.
+    One regular expression per file does the same: its alternatives are tried
+    in file order at each place, the contexts are look-behind and look-ahead.
+    """
 
     def __init__(self, glm: Glm | GlmStack, labels: Sequence[str]) -> None:
         glms = glm.glms if isinstance(glm, GlmStack) else (glm,)
-        self.passes: list[tuple[dict, bool, dict[int, tuple[str, ...]]]] = []
+        self.passes: list[tuple[re.Pattern[str], list[str]]] = []
         for one in glms:
             chosen = one.applying_to(labels)
-            trie: dict = {}
-            produced: dict[int, tuple[str, ...]] = {}
+            by_key: dict[str, list[tuple[str, str]]] = {}  # first character -> (alternative, output)
             for rule in chosen.rules:
-                lhs, rhs, left, right = written_rule(rule)
-                fold = _folder(one.case_sensitive)
-                keyed = GlmRule(
-                    tuple(map(fold, lhs)),
-                    (),
-                    (),
-                    rule.line,
-                    rule.source,
-                    tuple(map(fold, left)),
-                    tuple(map(fold, right)),
-                )
-                node = trie
-                for word in keyed.lhs:
-                    node = node.setdefault(word, {})
-                node.setdefault(None, []).append(keyed)
-                produced[id(keyed)] = rhs
-            if trie:
-                self.passes.append((trie, one.case_sensitive, produced))
+                sin, sout, left, right = rfilter1_rule(rule.source)
+                if not sin:
+                    continue
+                alternative = f"(?<={re.escape(left)})" if left else ""
+                alternative += f"({re.escape(sin)})"
+                alternative += f"(?={re.escape(right)})" if right else ""
+                key = sin[0] if one.case_sensitive else sin[0].upper()
+                by_key.setdefault(key, []).append((alternative, sout))
+            if not by_key:
+                continue
+            flags = 0 if one.case_sensitive else re.IGNORECASE | re.ASCII
+            # only the rules whose string starts with the character at hand can match there;
+            # each rule is one group, numbered in the pattern's order
+            pattern = "|".join(
+                f"(?={re.escape(key)})(?:{'|'.join(a for a, _ in rules)})" for key, rules in by_key.items()
+            )
+            outputs = [out for rules in by_key.values() for _, out in rules]
+            self.passes.append((re.compile(pattern, flags), outputs))
 
-    def apply(self, words: list[str]) -> list[str]:
-        """One left-to-right pass per file; at each word the first rule in file order that
-        matches there (``rfilter1``'s choice), contexts checked on the input words."""
-        for trie, case_sensitive, produced in self.passes:
-            fold = _folder(case_sensitive)
-            keys = [fold(w) for w in words]
-            out: list[str] = []
-            i, total = 0, len(keys)
-            while i < total:
-                chosen: tuple[GlmRule, int] | None = None
-                node = trie.get(keys[i])
-                j = i
-                while node is not None:
-                    j += 1
-                    for rule in node.get(None, ()):
-                        if (not (rule.left or rule.right) or rule.fits(keys, i, j)) and (
-                            chosen is None or rule.line < chosen[0].line
-                        ):
-                            chosen = (rule, j)
-                            break  # a node's rules are in file order
-                    node = node.get(keys[j]) if j < total else None
-                if chosen is None:
-                    out.append(words[i])
-                    i += 1
-                else:
-                    out += produced[id(chosen[0])]
-                    i = chosen[1]
-            words = out
-        return words
+    def apply(self, text: str) -> str:
+        for pattern, outputs in self.passes:
+            text = pattern.sub(partial(_written, outputs), text)
+        return text
 
 
-def _folder(case_sensitive: bool) -> Callable[[str], str]:
-    return str if case_sensitive else str.upper
+def _written(outputs: list[str], match: re.Match[str]) -> str:
+    return outputs[(match.lastindex or 1) - 1]
+
+
+def rfilter1_rule(line: str) -> tuple[str, str, str, str]:
+    """A rule line read as ``rfilter1`` reads it: (matched string, written string, left context,
+    right context); one ``[ ]`` (or quotes) around each is dropped, blanks inside are kept.
+
+    >>> rfilter1_rule("[THAT'S] => [{THAT'S / THAT IS}] / [ ] __ [ ]")
+    ("THAT'S", "{THAT'S / THAT IS}", ' ', ' ')
+    >>> rfilter1_rule("FUNDRAIS => FUND RAIS")
+    ('FUNDRAIS', 'FUND RAIS', '', '')
+    >>> rfilter1_rule("BINYAMIN => BENJAMIN / __ [ NETANYAHU]")
+    ('BINYAMIN', 'BENJAMIN', '', ' NETANYAHU')
+    """
+    arrow = line.find("=>")
+    slash = line.rfind("/")
+    context = None
+    if slash > arrow:
+        after = line[slash:]
+        close, open_ = after.find("]"), after.find("[")
+        if not (close >= 0 and (open_ < 0 or close < open_)):  # a slash inside [ ] is no context
+            context = slash
+    slot = line.find("_", context) if context is not None else -1
+    lhs = _unbracket(line[:arrow].strip())
+    rhs_end = context if context is not None else len(line)
+    rhs = _unbracket(line[arrow + 2 : rhs_end].strip())
+    left = right = ""
+    if context is not None and slot >= 0:
+        left = _unbracket(line[context + 1 : slot].strip())
+        right = _unbracket(line[slot:].lstrip("_").strip())
+    return lhs, rhs, left, right
+
+
+def _unbracket(text: str) -> str:
+    """``text`` without one enclosing ``[ ]`` or pair of quotes (rfilter1's boundary characters)."""
+    if len(text) >= 2 and ((text[0] == "[" and text[-1] == "]") or (text[0] == text[-1] == '"')):
+        return text[1:-1]
+    return text
 
 
 def csrfilt_words(text: str, rules: _Rules, options: CsrfiltOptions) -> str:
@@ -165,9 +185,9 @@ def csrfilt_words(text: str, rules: _Rules, options: CsrfiltOptions) -> str:
     if options.upcase:
         text = text.translate(_UPPER_LATIN1 if options.ext_ascii else _UPPER)
     text = text.replace("(", "( ").replace(")", " )")
-    text = " ".join(rules.apply(text.split()))
+    text = rules.apply(f" {text} ")
     if options.delete_hyphens:
-        text = _HYPHEN.sub(r"\1 ", f" {text} ").strip()
+        text = _HYPHEN.sub(r"\1 ", text)
     text = f" {text} "
     while True:
         text, n = _OPT_DEL.subn(r"\1) ( \2", text, count=1)
@@ -201,7 +221,7 @@ def csrfilt_text(text: str, glm: Glm | GlmStack, options: CsrfiltOptions, path: 
         if line.startswith(";;") or not line.strip():
             out.append(line)
             continue
-        line = " ".join(line.replace("\t", " ").split(" "))
+        line = re.sub(r"[ \t]+", " ", f" {line} ")
         if options.input_type == "trn":
             match = _TRN.match(line)
             if match is None:

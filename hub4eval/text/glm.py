@@ -50,11 +50,11 @@ tokens): a rule only matches whole tokens (``rfilter1`` would also rewrite
 overlap the longest left-hand side wins (``rfilter1`` takes the first in file
 order).
 
-Why one module of about 900 lines: a GLM is one concept read three ways (as
-hub4eval's tokens, as ``--keep-punctuation`` tokens, and as csrfilt's written
-words for :mod:`hub4eval.text.csrfilt`), all through the one rule parser here,
-and applied through the one word trie here; split, the parser's private
-pieces would have to become a public interface of their own.
+Why one module of about 880 lines: a GLM is one concept whose reader, rule
+record, sections and applier share private pieces (a rule is parsed again for
+``--keep-punctuation``; the word trie serves :func:`apply_glm` and
+:mod:`hub4eval.text.columns`); split, those pieces would become a public
+interface of their own.
 
 Several files can be stacked (:func:`stack_glms`): each applies to the output
 of the previous one, in the order given.
@@ -107,7 +107,6 @@ __all__ = [
     "parse_glm",
     "read_glm",
     "stack_glms",
-    "written_rule",
 ]
 
 _HEADER_FIELDS = ("name", "desc", "format", "max_nrules", "copy_no_hit", "case_sensitive")
@@ -624,27 +623,6 @@ def _parse_rule(raw: str, path: str, number: int, case_sensitive: bool, keep_pun
     left = _keys(left_words, case_sensitive, keep_punctuation)
     right = _keys(right_words, case_sensitive, keep_punctuation)
     return GlmRule(lhs, tuple(rhs), tuple(optional), number, source, left, right)
-
-
-def written_rule(rule: GlmRule) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
-    """A rule's words as its file writes them, not cut by the tokenizer (csrfilt's reading).
-
-    Returns (left-hand side, right-hand side, left context, right context): the
-    right-hand side is its blank-separated words as written, alternations
-    included (``rfilter1`` copies it so), without the ``[ ]`` groupings; ``@``
-    stays (``x => @`` writes the NULL word, which sclite skips).
-
-    >>> written_rule(parse_glm("[THAT'S] => [{THAT'S / THAT IS}] / [ ] __ [ ]").rules[0])
-    (("THAT'S",), ("{THAT'S", '/', 'THAT', 'IS}'), (), ())
-    """
-    body = rule.source
-    arrow = body.find("=>")
-    lhs = tuple(w for w, _ in _lex(body[:arrow], 0) if w not in ("[", "]"))
-    rhs_items, context = _split_rhs(_lex(body[arrow + 2 :], arrow + 2), arrow + 1)
-    start, end = rhs_items[0][1] - 1, rhs_items[-1][1] - 1 + len(rhs_items[-1][0])
-    rhs = tuple(re.sub(r"[\[\]]", " ", body[start:end]).split())  # spacing inside { } as written
-    left, right = _parse_context(context) if context is not None else ([], [])
-    return lhs, rhs, tuple(w for w, _ in left), tuple(w for w, _ in right)
 
 
 def _keys(words: list[tuple[str, int]], case_sensitive: bool, keep_punctuation: bool = False) -> tuple[str, ...]:

@@ -37,7 +37,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import partial
 
 from hub4eval.errors import InputError
 from hub4eval.text.glm import Glm, GlmStack
@@ -109,38 +108,42 @@ class _Rules:
 
     def __init__(self, glm: Glm | GlmStack, labels: Sequence[str]) -> None:
         glms = glm.glms if isinstance(glm, GlmStack) else (glm,)
-        self.passes: list[tuple[re.Pattern[str], list[str]]] = []
+        self.passes: list[tuple[re.Pattern[str], list[str], bool]] = []
         for one in glms:
-            chosen = one.applying_to(labels)
+            fold = (lambda t: t) if one.case_sensitive else (lambda t: t.translate(_UPPER))
             by_key: dict[str, list[tuple[str, str]]] = {}  # first character -> (alternative, output)
-            for rule in chosen.rules:
+            for rule in one.applying_to(labels).rules:
                 sin, sout, left, right = rfilter1_rule(rule.source)
+                sin, left, right = fold(sin), fold(left), fold(right)
                 if not sin:
                     continue
-                alternative = f"(?<={re.escape(left)})" if left else ""
-                alternative += f"({re.escape(sin)})"
+                # after the first character, the rest of the matched string, then the left
+                # context with it looking back, the right one looking ahead; the empty group
+                # at the end names the rule
+                alternative = re.escape(sin[1:])
+                alternative += f"(?<={re.escape(left + sin)})" if left else ""
                 alternative += f"(?={re.escape(right)})" if right else ""
-                key = sin[0] if one.case_sensitive else sin[0].upper()
-                by_key.setdefault(key, []).append((alternative, sout))
-            if not by_key:
-                continue
-            flags = 0 if one.case_sensitive else re.IGNORECASE | re.ASCII
-            # only the rules whose string starts with the character at hand can match there;
-            # each rule is one group, numbered in the pattern's order
-            pattern = "|".join(
-                f"(?={re.escape(key)})(?:{'|'.join(a for a, _ in rules)})" for key, rules in by_key.items()
-            )
-            outputs = [out for rules in by_key.values() for _, out in rules]
-            self.passes.append((re.compile(pattern, flags), outputs))
+                by_key.setdefault(sin[0], []).append((alternative + "()", sout))
+            if by_key:
+                # one branch per first character (the engine skips a branch whose first
+                # character differs at once), its rules in file order
+                pattern = "|".join(
+                    f"{re.escape(key)}(?:{'|'.join(a for a, _ in rules)})" for key, rules in by_key.items()
+                )
+                outputs = [out for rules in by_key.values() for _, out in rules]
+                self.passes.append((re.compile(pattern), outputs, one.case_sensitive))
 
     def apply(self, text: str) -> str:
-        for pattern, outputs in self.passes:
-            text = pattern.sub(partial(_written, outputs), text)
+        for pattern, outputs, case_sensitive in self.passes:
+            keys = text if case_sensitive else text.translate(_UPPER)  # strncasecmp: ASCII letters
+            pieces: list[str] = []
+            done = 0
+            for match in pattern.finditer(keys):
+                pieces += (text[done : match.start()], outputs[(match.lastindex or 1) - 1])
+                done = match.end()
+            pieces.append(text[done:])
+            text = "".join(pieces)
         return text
-
-
-def _written(outputs: list[str], match: re.Match[str]) -> str:
-    return outputs[(match.lastindex or 1) - 1]
 
 
 def rfilter1_rule(line: str) -> tuple[str, str, str, str]:

@@ -12,7 +12,7 @@ from numba's cache) and exclude building the word lists, include encoding them.
     python benchmarks/bench_sclite_wer.py --sizes 1000000 --rate 0.1 --block 5000
 
 sclite itself refuses more than 65,533 words per utterance and needs a full
-matrix (see bench_align.py); the result here is the same alignment (tests/test_sclite_wer.py).
+matrix (see bench_align.py); the result here is the same alignment (tests/text/test_sclite_wer.py).
 """
 
 from __future__ import annotations

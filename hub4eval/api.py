@@ -263,16 +263,15 @@ def project_files(
     hypothesis file that scores as the ceiling against ``ref_path`` with the
     same texts and options. ``config`` and ``reading``: as in :func:`score_files`.
     """
-    from hub4eval.scoring.projection import project
-
     config = config or ScoreConfig()
     texts = _Texts(ref_text, hyp_text, reading or ReadOptions())
     ref, _, (ref_corpus, hyp_corpus) = _read_inputs(ref_path, None, texts, config)
-    # scoring against no hypothesis checks the inputs and aligns the texts as `score` would
+    # scoring against no hypothesis checks the inputs, aligns the texts and projects
+    # the reference exactly as `score` does for its ceiling, with the same options
     empty = TemplateSet((), role="hypothesis")
-    result = score(ref, empty, ref_corpus=ref_corpus, hyp_corpus=hyp_corpus, config=config, ceiling=False)
-    projected = project(ref, result.alignment, hyp_corpus)
-    return dataclasses.replace(projected, warnings=result.warnings)
+    result = score(ref, empty, ref_corpus=ref_corpus, hyp_corpus=hyp_corpus, config=config, ceiling=True)
+    assert result.ceiling is not None and result.ceiling.projection is not None
+    return dataclasses.replace(result.ceiling.projection, warnings=result.warnings)
 
 
 @dataclasses.dataclass(frozen=True)

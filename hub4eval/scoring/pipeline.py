@@ -10,6 +10,7 @@ scores the ceiling (:mod:`hub4eval.scoring.projection`). It reads no file:
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
@@ -204,6 +205,7 @@ def score(
         glm_apply=ref_glm_apply,
         reference=True,
         tokens=noisy,
+        widen=alignment.ref_enclosure if alignment is not None else None,
     )
     hyp_prep = FillPreparer(
         config,
@@ -238,11 +240,17 @@ def score(
         wer = corpus_wer(alignment)["summary"]  # sclite's counts; the §7 ones beside them if they differ
     ceiling_result = None
     if ceiling or (ceiling is None and aligned):
-        from hub4eval.scoring.projection import project
+        from hub4eval.scoring.projection import Judge, project
 
+        # the projection's choices are scored as this score scores (a true upper bound, §11)
+        judge = Judge(
+            Mapper(config, ref_prep, hyp_prep, noisy=noisy),
+            [inst.key for iset in ref.instance_sets for inst in iset.instances],
+        )
+        projected = project(ref, alignment, hyp_corpus, judge)
         ceiling_result = score(
             ref,
-            project(ref, alignment, hyp_corpus),
+            projected,
             ref_corpus=ref_corpus,
             hyp_corpus=hyp_corpus,
             config=config,
@@ -250,6 +258,7 @@ def score(
             alignment=alignment,
             wer_summary=wer,  # the same texts: the same WER, not counted again
         )
+        ceiling_result = dataclasses.replace(ceiling_result, projection=projected)
     return ScoreResult(
         matches=matches,
         config=config,

@@ -35,6 +35,7 @@ import numpy as np
 
 from hub4eval.errors import InputWarning
 from hub4eval.model import Corpus, Document, Extent
+from hub4eval.text.align import INSERTION
 from hub4eval.text.token_arrays import TokenArray, Vocabulary, splice, tokenize_array
 from hub4eval.text.tokens import Token, tokenize
 
@@ -159,6 +160,26 @@ class CorpusAlignment:
         side = self._hyp.get(None if self.unsegmented else docid)
         return None if side is None else side.extent(extent)
 
+    def ref_enclosure(self, docid: str | None, extent: Extent) -> Extent:
+        """A reference fill's column extent widened, for the enclosure test only
+        (§7.3, boundary insertions), over the run of insertion columns right
+        before its first column and the run right after its last: an inserted
+        hypothesis word there (``Ouagadougou`` heard as ``wagga do go``) has no
+        reference position, so it is neither inside nor outside the extent."""
+        number = self.column_space(docid)
+        if number is None:
+            return extent
+        kinds = self.documents[number].alignment.kinds
+        start, end = extent.start, extent.end
+        while start > 0 and kinds[start - 1] == INSERTION:
+            start -= 1
+        size = len(kinds)
+        while end + 1 < size and kinds[end + 1] == INSERTION:
+            end += 1
+        if start == extent.start and end == extent.end:
+            return extent
+        return Extent(int(start), int(end))
+
     def document_extent(self, docid: str) -> Extent | None:
         """First and last column of a reference document's tokens (§7.4)."""
         side = self._ref.get(docid)
@@ -244,6 +265,11 @@ def document_tokens(
         from hub4eval.text.glm import apply_glm
 
         tokens = apply_glm(tokens, glm)
+    if spoken_forms not in (None, "none"):
+        # after the GLM, whose rules read some letter runs as words (`u s`)
+        from hub4eval.text.spoken import join_letters
+
+        tokens = join_letters(tokens, document.text)
     return tokens
 
 
@@ -330,6 +356,14 @@ class _ArrayTokens:
                     for i, width, rule in glm_matches(trie, texts, candidates.tolist())
                 ]
                 tokens = splice(tokens, edits, working)
+        if self.spoken_forms is not None:
+            # letters spelled out (`p m`, `N.C.A.A.`), after the GLM as in document_tokens
+            from hub4eval.text.spoken import is_letter, letter_runs
+
+            _, letters = self._table("letters", list, is_letter)
+            hits = np.flatnonzero(letters[tokens.ids])
+            if hits.size > 1:
+                tokens = splice(tokens, list(letter_runs(tokens, text, 0, hits.tolist())), working)
         return self._renumber(tokens)
 
     def _renumber(self, tokens: TokenArray) -> TokenArray:

@@ -64,7 +64,7 @@ class Arguments:
     segment_ascii_too: bool = False
     glms: list[str] = field(default_factory=list)  # --glm FILE (repeatable): csrfilt.sh first
     glm_delete_hyphens: bool = False  # --glm-dh
-    glm_sides: bool = True  # --glm-both-sides turns csrfilt's -t ref/-t hyp off
+    glm_sides: bool = True  # --glm-no-sides turns csrfilt's -t ref/-t hyp off
 
 
 def _usage(message: str, hint: str = "see docs/sclite.md for the options hub4eval sclite reads") -> UsageError:
@@ -320,6 +320,10 @@ def sclite_command(ctx: typer.Context) -> None:
     -T  time-mediated alignment (ctm against ctm); -S algo1|algo2 LEXICON [ASCIITOO]  words inferred
     from a lexicon; -e ascii|ext_ascii|utf-8|gb [PROFILE]  encoding and
     case folding; -m [ref] [hyp]  leave out what lies outside the other side's time; -f N  progress messages.
+    --glm FILE  first filter the reference and the hypothesis through this NIST GLM as
+    csrfilt.sh -i FORMAT -t ref|hyp does (rule sections for one side, alternatives the
+    alignment chooses from; repeatable, the files apply in turn); --glm-dh  also split
+    hyphenated words (csrfilt -dh); --glm-no-sides  sections by input type only (no -t).
     The options sclite has and hub4eval does not (-d, -L, -w, -P, -p, -C) are
     refused with a one-line message. See docs/sclite.md.
     """

@@ -96,6 +96,9 @@ class ReadOptions:
             :mod:`hub4eval.io.formats`).
         hyp_text_format: the format of the hypothesis text, when it is not
             ``text_format`` (None: as ``text_format``).
+        force: score even when most text fills of a file do not fit their
+            text (``--force``; :func:`hub4eval.scoring.pipeline.check_texts`),
+            with a warning per fill.
     """
 
     encoding: str = "utf-8"
@@ -103,6 +106,7 @@ class ReadOptions:
     docno_tag: str = "DOCNO"
     text_format: str | None = None
     hyp_text_format: str | None = None
+    force: bool = False
 
     def check(self) -> None:
         """The checks that come before any file is read.
@@ -140,7 +144,9 @@ class OutputOptions:
             same; it holds a ``tally`` instead of the mapping, and its points
             only as what the two writers below write.
         jobs: with ``keep="counts"``, the processes that score groups at once
-            (None: every core, one for files under 4 MB).
+            (None: every core, one for files under 4 MB); when the texts
+            differ, the processes that align them at once, whatever ``keep``
+            (None: every core, one for texts under 20,000 words together).
         group_documents: with ``keep="counts"``, the documents per group (None:
             from the input's size).
         point_writer: with ``keep="counts"``, writes each group's points as
@@ -246,7 +252,19 @@ def score_files(
         config=config,
         progress=progress,
         ceiling=output.ceiling,
+        force=texts.reading.force,
+        jobs=_available_jobs(output.jobs),
     )
+
+
+def _available_jobs(jobs: int | None) -> int:
+    """``OutputOptions.jobs`` for the texts' alignments: None is every core (they start
+    processes only for long texts, :data:`hub4eval.text.aligned_texts.PARALLEL_WORDS`)."""
+    if jobs is not None:
+        return jobs
+    from hub4eval.util.forked import available_cores
+
+    return available_cores()
 
 
 def project_files(
@@ -269,7 +287,9 @@ def project_files(
     # scoring against no hypothesis checks the inputs, aligns the texts and projects
     # the reference exactly as `score` does for its ceiling, with the same options
     empty = TemplateSet((), role="hypothesis")
-    result = score(ref, empty, ref_corpus=ref_corpus, hyp_corpus=hyp_corpus, config=config, ceiling=True)
+    result = score(
+        ref, empty, ref_corpus=ref_corpus, hyp_corpus=hyp_corpus, config=config, ceiling=True, force=texts.reading.force
+    )
     assert result.ceiling is not None and result.ceiling.projection is not None
     return dataclasses.replace(result.ceiling.projection, warnings=result.warnings)
 

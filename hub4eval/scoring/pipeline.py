@@ -183,11 +183,14 @@ def score(
             )
         )
         glm = None
-    glm_apply = None
+    ref_glm_apply = hyp_glm_apply = None
     if glm is not None:
-        from hub4eval.text.glm import apply_glm
+        from hub4eval.text.glm import apply_glm, for_side
 
-        glm_apply = partial(apply_glm, glm=glm)
+        ref_glm_apply = hyp_glm_apply = partial(apply_glm, glm=glm)
+        if glm.sections:  # one-sided rule sections: each side its own rules
+            ref_glm_apply = partial(apply_glm, glm=for_side(glm, "ref"))
+            hyp_glm_apply = partial(apply_glm, glm=for_side(glm, "hyp"))
         warnings += getattr(glm, "warnings", ())
     given_alignment, alignment = alignment, None
     unsegmented = False
@@ -220,7 +223,7 @@ def score(
         ref_prep = FillPreparer(
             config,
             map_extent=alignment.ref_extent if alignment is not None else None,
-            glm_apply=glm_apply,
+            glm_apply=ref_glm_apply,
             reference=True,
             tokens=noisy,
             widen=alignment.ref_enclosure if alignment is not None else None,
@@ -228,7 +231,7 @@ def score(
         hyp_prep = FillPreparer(
             config,
             map_extent=alignment.hyp_extent if alignment is not None else None,
-            glm_apply=glm_apply,
+            glm_apply=hyp_glm_apply,
             reference=False,
             unsegmented=unsegmented,
             tokens=noisy,

@@ -52,6 +52,7 @@ from hub4eval.text.align.sclite_net import (
     parse_items,
     word_of,
 )
+from hub4eval.text.csrfilt import Csrfilt
 
 __all__ = [
     "ID_TYPES",
@@ -108,6 +109,7 @@ class SCliteOptions:
     segmentation: int = 0  # -S algo1 (1) or algo2 (2)
     lexicon: str | None = None
     segment_ascii_too: bool = False
+    csrfilt: Csrfilt | None = None  # both inputs filtered by a GLM first, as csrfilt.sh does
 
     def chars(self) -> CharAlignment | None:
         """The character alignment ``-c`` asks for, or None."""
@@ -336,22 +338,27 @@ def _plain_text(text: str) -> bool:
 
 # The files of the scoring under way (score_sclite empties it before and after): each is
 # read, and a ctm parsed, once although the scoring, the labels and the confidences all look.
-_FILES: dict[tuple[str, str], object] = {}
+_FILES: dict[tuple[str, str, str | None], object] = {}
 
 
-def _read(path: str, options: SCliteOptions) -> str:
+def _read(path: str, options: SCliteOptions, side: str | None = None) -> str:
+    """A file's text; the reference (``side`` "ref") or hypothesis ("hyp") through csrfilt when asked."""
     from hub4eval.io.files import read_text
 
-    key = ("text", path)
+    key = ("text", path, side)
     if key not in _FILES:
-        _FILES[key] = read_text(path, file_encoding(options))
+        text = read_text(path, file_encoding(options))
+        if options.csrfilt is not None and side is not None:
+            form = options.ref_format if side == "ref" else options.hyp_format
+            text = options.csrfilt.filter(text, form, side, path, ext_ascii=options.encoding == "ext_ascii")
+        _FILES[key] = text
     return _FILES[key]  # type: ignore[return-value]  # stored by this function
 
 
-def _ctm(path: str, options: SCliteOptions) -> list[CtmRecord]:
-    key = ("ctm", path)
+def _ctm(path: str, options: SCliteOptions, side: str | None = None) -> list[CtmRecord]:
+    key = ("ctm", path, side)
     if key not in _FILES:
-        _FILES[key] = ctm_records(_read(path, options), path)
+        _FILES[key] = ctm_records(_read(path, options, side), path)
     return _FILES[key]  # type: ignore[return-value]  # stored by this function
 
 
@@ -359,7 +366,7 @@ def _score_trn(options: SCliteOptions) -> tuple[Speaker, ...]:
     fold = case_folder(options)
     make = _reader(options)
     references: dict[str, tuple[str, int]] = {}
-    for utterance in trn_utterances(_read(options.ref, options), options.ref):
+    for utterance in trn_utterances(_read(options.ref, options, "ref"), options.ref):
         key = fold(utterance.id)
         text = fold(utterance.text)
         previous = references.get(key)
@@ -374,7 +381,7 @@ def _score_trn(options: SCliteOptions) -> tuple[Speaker, ...]:
     groups = _Groups()
     segmentation = _segmentation(options)
     plain = segmentation is None and options.chars() is None and not options.opt_del and not options.frag_corr
-    for utterance in trn_utterances(_read(options.hyp, options), options.hyp):
+    for utterance in trn_utterances(_read(options.hyp, options, "hyp"), options.hyp):
         key = fold(utterance.id)
         reference = references.get(key)
         if reference is None:
@@ -557,8 +564,8 @@ def _score_channel(
 
 def _score_stm_ctm(options: SCliteOptions) -> tuple[Speaker, ...]:
     fold = case_folder(options)
-    segments = stm_segments(_read(options.ref, options), options.ref)
-    records = _ctm(options.hyp, options)
+    segments = stm_segments(_read(options.ref, options, "ref"), options.ref)
+    records = _ctm(options.hyp, options, "hyp")
 
     names: dict[str, str] = {}  # few recordings and channels, many lines
 
@@ -756,8 +763,8 @@ def _sort_time_marks(path: list[PathEntry]) -> list[PathEntry]:
 def _score_ctm_ctm(options: SCliteOptions) -> tuple[Speaker, ...]:
     fold = case_folder(options)
     make = _reader(options)
-    ref_records = _ctm(options.ref, options)
-    hyp_records = _ctm(options.hyp, options)
+    ref_records = _ctm(options.ref, options, "ref")
+    hyp_records = _ctm(options.hyp, options, "hyp")
     dummy = _Timed("", "", 0.0, 0.0, False, CtmRecord("", "", 0.0, 0.0, "", None, 0))
     ref = [dummy, *_timed(ref_records, fold)]
     hyp = [dummy, *_timed(hyp_records, fold)]
@@ -900,8 +907,8 @@ def _score(options: SCliteOptions) -> SCliteResult:
         more_labels, more_categories = comment_labels(text)
         labels += [entry for entry in more_labels if entry not in labels]
         categories += [entry for entry in more_categories if entry not in categories]
-    for path, form in ((options.ref, options.ref_format), (options.hyp, options.hyp_format)):
-        confidences[path] = form == "ctm" and any(r.confidence is not None for r in _ctm(path, options))
+    for path, form, side in ((options.ref, options.ref_format, "ref"), (options.hyp, options.hyp_format, "hyp")):
+        confidences[path] = form == "ctm" and any(r.confidence is not None for r in _ctm(path, options, side))
     return SCliteResult(
         options.title or options.hyp,
         options.ref,

@@ -545,9 +545,15 @@ def tokenize_corpora(
     # first seen: the reference documents, then the hypothesis ones in the
     # order they are aligned; the order the aligners code words in too.
     vocabulary = Vocabulary()
-    arrays = _ArrayTokens(vocabulary, **options)
+    ref_arrays = arrays = _ArrayTokens(vocabulary, **options)
+    if glm is not None and glm.sections:
+        # one-sided rule sections: each side its own rules (hub4eval.text.glm.for_side)
+        from hub4eval.text.glm import for_side
 
-    ref_tokens = {doc.docid: arrays(doc) for doc in ref.documents}
+        ref_arrays = _ArrayTokens(vocabulary, **{**options, "glm": for_side(glm, "ref")})
+        arrays = _ArrayTokens(vocabulary, **{**options, "glm": for_side(glm, "hyp")})
+
+    ref_tokens = {doc.docid: ref_arrays(doc) for doc in ref.documents}
 
     if unsegmented:
         from hub4eval.io.corpus import as_unsegmented
@@ -665,7 +671,7 @@ def align_corpora(
         ref: the reference corpus (segmented).
         hyp: the hypothesis corpus.
         glm: a :class:`hub4eval.text.glm.Glm` (or a stack of them) applied to
-            both sides, or None.
+            both sides (a one-sided section to its side only), or None.
         keep_punctuation: tokenize without the punctuation whiteout.
         case_sensitive: keep case in tokens.
         unsegmented: align the hypothesis as one stream against all reference

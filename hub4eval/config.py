@@ -107,6 +107,8 @@ class ScoreConfig:
             object.__setattr__(self, "glm", tuple(self.glm))
         if not self.glm:
             object.__setattr__(self, "glm", ("none",))
+        if any(not name for name in self.glm):
+            raise UsageError("the --glm path is empty", hint="give a mapping file, 'default' or 'none'")
         if "none" in self.glm and len(self.glm) > 1:
             raise UsageError(
                 "--glm none cannot be combined with other mapping files",

@@ -36,7 +36,9 @@ def compare_command(
 
     from rich.markup import escape
 
-    from hub4eval.cli.score import _write, check_output, make_console, progress_bar, score_with_progress
+    from hub4eval.cli.outputs import check_outputs
+    from hub4eval.cli.outputs import write_output as _write
+    from hub4eval.cli.score import make_console, progress_bar, score_with_progress
     from hub4eval.errors import UsageError
     from hub4eval.report import tables as report
     from hub4eval.report.confidence import document_counts
@@ -46,7 +48,7 @@ def compare_command(
     if bootstrap < 1:
         raise UsageError(f"--bootstrap must be at least 1, got {bootstrap}", hint="e.g. --bootstrap 10000")
     o.one_from_stdin(REF=ref, A=hyp_a, B=hyp_b, **scoring.text_files())
-    check_output(json_path, "--json")
+    check_outputs({"--json": json_path}, {"REF": ref, "A": hyp_a, "B": hyp_b, **scoring.inputs()})
     config = scoring.config()
     results = [
         score_with_progress(

@@ -289,6 +289,10 @@ class ScoringOptions:
             "hyp_text_format": self.hyp_text_format,
         }
 
+    def inputs(self) -> dict[str, Any]:
+        """Every file these options read, by option name (for :func:`hub4eval.cli.outputs.check_outputs`)."""
+        return {"--ref-text": self.ref_text, "--hyp-text": self.hyp_text, "--glm": self.glm}
+
     def text_files(self) -> dict[str, Path | None]:
         """The text corpora by option name (for :func:`one_from_stdin`)."""
         return {"--ref-text": self.ref_text, "--hyp-text": self.hyp_text}

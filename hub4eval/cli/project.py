@@ -46,10 +46,11 @@ def project_command(
     same texts and options to see the best score this recognizer's output allows.
     """
     from hub4eval.api import project_files
-    from hub4eval.cli.score import _write, check_output
+    from hub4eval.cli.outputs import check_outputs
+    from hub4eval.cli.outputs import write_output as _write
     from hub4eval.io.templettes import write_templates
 
-    check_output(output, "--output")
+    check_outputs({"--output": output}, {"REF": ref, "--ref-text": ref_text, "--hyp-text": hyp_text, "--glm": glm})
     config = o.build_config(
         compare="both",
         content="auto",

@@ -395,6 +395,13 @@ def _looks_like_corpus(path: str | Path, doc_tag: str) -> bool:
 
 
 @paused_gc()
+def max_jobs() -> int:
+    """The most worker processes ``jobs`` may ask for: 4 per available core, at least 32."""
+    from hub4eval.parallel import available_cores
+
+    return max(32, 4 * available_cores())
+
+
 def score_files(
     ref_path: str | Path,
     hyp_path: str | Path,
@@ -441,6 +448,12 @@ def score_files(
         raise ValueError(f"keep must be 'matches' or 'counts', not {keep!r}")
     if jobs is not None and jobs < 1:
         raise UsageError(f"--jobs must be 1 or more, got {jobs}", hint="e.g. --jobs 2; leave it out for every core")
+    if jobs is not None and jobs > max_jobs():
+        raise UsageError(
+            f"--jobs {jobs:,} is more processes than this machine can run at once (at most {max_jobs()}: "
+            "4 per available core, at least 32); more only wait for each other, each with its own memory",
+            hint="leave --jobs out to use every core",
+        )
     reading = _Reading(ref_text, hyp_text, encoding, doc_tag, docno_tag, text_format, hyp_text_format)
     read_corpora = None
     if keep == "counts" and not ceiling:

@@ -162,9 +162,13 @@ def score_command(
         None, "--html", help="Write a self-contained HTML report (tables, F chart, drill-down) to PATH."
     ),
     bootstrap: int = typer.Option(
-        0, "--bootstrap", help="Document-level bootstrap resamples for 95% intervals of REC, PRE and F (0: none)."
+        0,
+        "--bootstrap",
+        help="Document-level bootstrap resamples for 95% intervals of REC, PRE and F (0: none; at most 10,000,000).",
     ),
-    seed: int = typer.Option(12345, "--seed", help="Random seed of --bootstrap (same seed, same intervals)."),
+    seed: int = typer.Option(
+        12345, "--seed", help="Random seed of --bootstrap, 0 or more (same seed, same intervals)."
+    ),
     ceiling: bool = typer.Option(
         True,
         "--ceiling/--no-ceiling",
@@ -197,8 +201,10 @@ def score_command(
     check_outputs(
         {"--json": json_path, "--csv": csv_path, "--html": html_path}, {"REF": ref, "HYP": hyp, **scoring.inputs()}
     )
-    if bootstrap < 0:
-        raise UsageError(f"--bootstrap must be 0 or more, got {bootstrap}", hint="e.g. --bootstrap 10000")
+    from hub4eval.report.confidence import check_resamples, check_seed
+
+    check_resamples(bootstrap)
+    check_seed(seed)
     config = scoring.config()
     result = score_with_progress(
         ref,

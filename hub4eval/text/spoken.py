@@ -662,6 +662,12 @@ def _percent_sign(raw: str) -> bool:
     return raw.startswith("%") and all(c in _SEPARATING for c in raw[1:])
 
 
+# A raw word with more digits than this is not read as a number: its window
+# is kept as written. (Python's int() refuses 4,300 digits and more; a number
+# times scale words, ``4,000 digits thousand million``, stays below that.)
+MAX_DIGITS = 1000
+
+
 def _window(tokens: Sequence[Token], text: str, offset: int, words: _Words, case_sensitive: bool) -> list[Token]:
     """The canonical tokens of one window: whole raw words around number words or digits."""
     # 1. raw words -> items; a raw word without a token (``--``) only separates
@@ -685,6 +691,8 @@ def _window(tokens: Sequence[Token], text: str, offset: int, words: _Words, case
     count = len(tokens)
     for match in _RAW_WORD.finditer(text, start, end):
         ws, we = match.span()
+        if we - ws > MAX_DIGITS and sum(char.isdigit() for char in match.group()) > MAX_DIGITS:
+            return list(tokens)  # no number anyone says: the window as written (docs/spoken-forms.md)
         g = k
         while g < count and tokens[g].start - offset < we:
             g += 1

@@ -78,7 +78,7 @@ def check_outputs(outputs: Mapping[str, PathLike | None], inputs: Mapping[str, I
     seen: dict[str, str] = {}
     for option, path in files.items():
         for other, other_path in seen.items():
-            if path == other_path or _same_file(path, other_path):
+            if os.path.realpath(path) == os.path.realpath(other_path) or _same_file(path, other_path):
                 raise UsageError(
                     f"{other} and {option} both write to this file", path, hint="give each output its own file"
                 )

@@ -181,7 +181,7 @@ class ScoreConfig:
                 continue
             value = getattr(self, field.name)
             if isinstance(value, tuple):
-                value = ",".join(map(signed, value)) or "-"
+                value = ",".join(map(signed, value)) if value else "-"
             elif isinstance(value, str):
                 value = signed(value)
             elif value is None:

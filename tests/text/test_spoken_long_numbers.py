@@ -73,3 +73,32 @@ def test_a_long_number_in_texts_that_differ_scores(tmp_path):
         timeout=300,
     )
     assert proc.returncode == 0, proc.stderr
+
+
+def test_a_long_number_in_a_fill_scores(tmp_path):
+    """A fill of 5,000 digits (and a scale word) with texts that differ: scored, not an internal error."""
+    hyp = (ASR / "hyp.tpl").read_text(encoding="utf-8")
+    at = hyp.index('"') + 1
+    (tmp_path / "hyp.tpl").write_text(hyp[:at] + LONG + " thousand " + hyp[at:], encoding="utf-8")
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "hub4eval",
+            "score",
+            str(ASR / "ref.tpl"),
+            str(tmp_path / "hyp.tpl"),
+            "--ref-text",
+            str(ASR / "reference.sgml"),
+            "--hyp-text",
+            str(ASR / "asr_unsegmented.sgml"),
+            "--json",
+            "-",
+        ],
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert LONG in proc.stdout  # the fill as written, in its points

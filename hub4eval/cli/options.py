@@ -349,7 +349,53 @@ def build_config(
     spoken_forms: str = "en",
     spoken_element: str = DEFAULT_SPOKEN_ELEMENT,
 ) -> ScoreConfig:
-    """Turn CLI option values into a :class:`ScoreConfig` (raises UsageError on bad values)."""
+    """Turn CLI option values into a :class:`ScoreConfig` (raises UsageError on bad values).
+
+    The deprecation warnings of list options are printed only once the options
+    are valid: a refused command line is one line on stderr, nothing else.
+    """
+    _PENDING.clear()
+    try:
+        config = _config(
+            compare=compare,
+            content=content,
+            glm=glm,
+            beta=beta,
+            min_map_f=min_map_f,
+            unscored_slot=unscored_slot,
+            premodifiers=premodifiers,
+            keep_punctuation=keep_punctuation,
+            case_sensitive=case_sensitive,
+            non_extractable=non_extractable,
+            fillers=fillers,
+            unsegmented=unsegmented,
+            spoken_forms=spoken_forms,
+            spoken_element=spoken_element,
+        )
+    except BaseException:
+        _PENDING.clear()
+        raise
+    emit_deprecations()
+    return config
+
+
+def _config(
+    *,
+    compare: str | Enum,
+    content: str | Enum,
+    glm: Optional[list[str]],
+    beta: float,
+    min_map_f: Optional[float],
+    unscored_slot: Optional[list[str]],
+    premodifiers: str | list[str],
+    keep_punctuation: bool,
+    case_sensitive: bool,
+    non_extractable: Optional[list[str]],
+    fillers: str | list[str],
+    unsegmented: Optional[bool],
+    spoken_forms: str,
+    spoken_element: str,
+) -> ScoreConfig:
     return ScoreConfig(
         compare=choice(compare),  # type: ignore[arg-type]
         content=choice(content),  # type: ignore[arg-type]
@@ -397,16 +443,29 @@ def words(option: str, values: str | list[str] | None, default: tuple[str, ...] 
     return tuple(out)
 
 
+# Deprecation warnings of list options, printed by emit_deprecations once the options are valid.
+_PENDING: list[str] = []
+
+
 def _deprecated(option: str, value: str) -> None:
     from hub4eval.cli.app import current_params
 
     if current_params().get("quiet"):
         return
     repeated = " ".join(f"{option} {word}" for word in value.split())
-    typer.echo(
-        f"warning: {option} {value!r}: a space-separated list is deprecated; repeat the option: {repeated}",
-        err=True,
-    )
+    _PENDING.append(f"warning: {option} {value!r}: a space-separated list is deprecated; repeat the option: {repeated}")
+
+
+def discard_deprecations() -> None:
+    """Forget collected deprecation warnings (a command starts reading its options)."""
+    _PENDING.clear()
+
+
+def emit_deprecations() -> None:
+    """Print the deprecation warnings :func:`words` collected (once the options are known to be valid)."""
+    for line in dict.fromkeys(_PENDING):
+        typer.echo(line, err=True)
+    _PENDING.clear()
 
 
 def one_from_stdin(**paths: object) -> None:

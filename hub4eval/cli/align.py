@@ -84,7 +84,6 @@ def align_command(
 
     o.one_from_stdin(REF_TEXT=ref_text, HYP_TEXT=hyp_text)
     check_outputs({"--json": json_path}, {"REF_TEXT": ref_text, "HYP_TEXT": hyp_text, "--glm": glm})
-    o.discard_deprecations()
     hidden = o.words("--non-extractable", non_extractable, DEFAULT_NON_EXTRACTABLE)
     # ScoreConfig checks --glm and --spoken-forms as the scoring commands do
     config = ScoreConfig(
@@ -98,7 +97,6 @@ def align_command(
     )
     check_text_format(text_format)
     check_text_format(hyp_text_format, "--hyp-text-format")
-    o.emit_deprecations()  # the options are valid: their warnings may show
     corpora = [
         read_text_corpus(
             str(path),

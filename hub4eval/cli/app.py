@@ -213,11 +213,16 @@ def command(*args: Any, **kwargs: Any) -> Callable[[F], F]:
     def decorate(function: F) -> F:
         @functools.wraps(function)
         def wrapper(*a: Any, **kw: Any) -> Any:
+            from hub4eval.cli.options import discard_deprecations, emit_deprecations
+
+            discard_deprecations()
             try:
                 # Bulk work on many small objects, kept until the process exits:
                 # frozen on the way out, never walked by the collector (see gcpause).
                 with paused_gc(freeze=True):
-                    return function(*a, **kw)
+                    value = function(*a, **kw)
+                emit_deprecations()  # a refused run is its one error line, nothing else
+                return value
             except InputError as error:
                 raise fail(error) from None
             except BrokenPipeError:

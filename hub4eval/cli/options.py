@@ -349,53 +349,7 @@ def build_config(
     spoken_forms: str = "en",
     spoken_element: str = DEFAULT_SPOKEN_ELEMENT,
 ) -> ScoreConfig:
-    """Turn CLI option values into a :class:`ScoreConfig` (raises UsageError on bad values).
-
-    The deprecation warnings of list options are printed only once the options
-    are valid: a refused command line is one line on stderr, nothing else.
-    """
-    _PENDING.clear()
-    try:
-        config = _config(
-            compare=compare,
-            content=content,
-            glm=glm,
-            beta=beta,
-            min_map_f=min_map_f,
-            unscored_slot=unscored_slot,
-            premodifiers=premodifiers,
-            keep_punctuation=keep_punctuation,
-            case_sensitive=case_sensitive,
-            non_extractable=non_extractable,
-            fillers=fillers,
-            unsegmented=unsegmented,
-            spoken_forms=spoken_forms,
-            spoken_element=spoken_element,
-        )
-    except BaseException:
-        _PENDING.clear()
-        raise
-    emit_deprecations()
-    return config
-
-
-def _config(
-    *,
-    compare: str | Enum,
-    content: str | Enum,
-    glm: Optional[list[str]],
-    beta: float,
-    min_map_f: Optional[float],
-    unscored_slot: Optional[list[str]],
-    premodifiers: str | list[str],
-    keep_punctuation: bool,
-    case_sensitive: bool,
-    non_extractable: Optional[list[str]],
-    fillers: str | list[str],
-    unsegmented: Optional[bool],
-    spoken_forms: str,
-    spoken_element: str,
-) -> ScoreConfig:
+    """Turn CLI option values into a :class:`ScoreConfig` (raises UsageError on bad values)."""
     return ScoreConfig(
         compare=choice(compare),  # type: ignore[arg-type]
         content=choice(content),  # type: ignore[arg-type]
@@ -443,7 +397,8 @@ def words(option: str, values: str | list[str] | None, default: tuple[str, ...] 
     return tuple(out)
 
 
-# Deprecation warnings of list options, printed by emit_deprecations once the options are valid.
+# Deprecation warnings of list options: printed when the command has ended well
+# (cli.app.command), so that a refused run is one line on stderr and nothing else.
 _PENDING: list[str] = []
 
 
@@ -462,7 +417,7 @@ def discard_deprecations() -> None:
 
 
 def emit_deprecations() -> None:
-    """Print the deprecation warnings :func:`words` collected (once the options are known to be valid)."""
+    """Print the deprecation warnings :func:`words` collected (the command ended well)."""
     for line in dict.fromkeys(_PENDING):
         typer.echo(line, err=True)
     _PENDING.clear()

@@ -34,7 +34,7 @@ Usage::
 
     python benchmarks/bench_align.py            # full table (a few minutes)
     python benchmarks/bench_align.py --quick    # sizes up to 1e5
-    python benchmarks/bench_align.py --sclite /opt/sctk/bin/sclite
+    python benchmarks/bench_align.py --sclite "$SCTK/bin/sclite"   # SCTK: a built SCTK checkout
     python benchmarks/bench_align.py --sizes 10000 --no-segmented --repeat 7   # issue #20's case
 
 The CPU table also gives, for hub4eval's first call, how often the process

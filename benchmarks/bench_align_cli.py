@@ -32,6 +32,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -151,7 +152,12 @@ def add_text_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--forms", default="unsegmented,segmented", help="unsegmented, segmented or both")
     parser.add_argument("--runs", type=int, default=1, help="runs of each measurement, interleaved (best kept)")
-    parser.add_argument("--dir", type=Path, default=Path("/tmp/bench_align_cli"), help="where the files go")
+    parser.add_argument(
+        "--dir",
+        type=Path,
+        default=Path(tempfile.gettempdir()) / "bench_align_cli",
+        help="where the files go (default: bench_align_cli in the temporary folder)",
+    )
 
 
 def main() -> None:

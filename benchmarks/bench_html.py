@@ -1,6 +1,6 @@
 """How the HTML report scales: its size, the time to write it, the time to open it in Chromium.
 
-    python benchmarks/bench_html.py REF.tpl HYP.tpl [--out DIR] [--chromium /usr/bin/chromium] [--repeat N]
+    python benchmarks/bench_html.py REF.tpl HYP.tpl [--out DIR] [--chromium PATH] [--repeat N]
 
 e.g. on the set of ``python benchmarks/gen_templates.py OUTDIR --docs 10000
 --instances 100000 --seed 1``. It runs, each as a real process,
@@ -23,6 +23,7 @@ import argparse
 import json
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -66,7 +67,11 @@ import gc, json, sys, time
 from hub4eval import api
 from hub4eval.report.html import to_html, write_point_columns
 gc.disable()  # as the CLI does
-result = api.score_files(sys.argv[1], sys.argv[2], keep="counts", jobs=None, column_writer=write_point_columns)
+result = api.score_files(
+    sys.argv[1],
+    sys.argv[2],
+    output=api.OutputOptions(keep="counts", jobs=None, column_writer=write_point_columns),
+)
 assert result.tally is not None, "not scored in groups"
 cpu, wall = time.process_time(), time.perf_counter()
 to_html(result)
@@ -146,7 +151,9 @@ def main() -> None:
     parser.add_argument("ref", type=Path)
     parser.add_argument("hyp", type=Path)
     parser.add_argument("--out", type=Path, default=None, help="directory for the report (default: a temporary one)")
-    parser.add_argument("--chromium", default="/usr/bin/chromium")
+    parser.add_argument(
+        "--chromium", default=shutil.which("chromium") or "chromium", help="the browser (default: chromium on the PATH)"
+    )
     parser.add_argument(
         "--repeat", type=int, default=1, help="pairs of runs, with and without --html in turn (medians shown)"
     )

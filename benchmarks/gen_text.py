@@ -8,8 +8,8 @@ deletions, insertions (random words or the filler ``uh``), and fragments
 
 Usage::
 
-    python benchmarks/gen_text.py 100000 --wer 0.15 --seed 1 --out /tmp/corpus
-    # writes /tmp/corpus.ref.txt and /tmp/corpus.hyp.txt (one word per line)
+    python benchmarks/gen_text.py 100000 --wer 0.15 --seed 1 --out corpus
+    # writes corpus.ref.txt and corpus.hyp.txt (one word per line)
 """
 
 from __future__ import annotations

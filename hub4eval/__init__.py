@@ -3,9 +3,16 @@
 The library API (everything the CLI does, without the CLI)::
 
     import hub4eval
+    result = hub4eval.score_files(
+        "ref.tpl", "hyp.tpl", ref_text="ref.sgml", hyp_text="asr.sgml",
+        config=hub4eval.ScoreConfig(compare="content"),      # what changes a score
+        reading=hub4eval.ReadOptions(encoding="latin-1"),    # how the files are read
+        output=hub4eval.OutputOptions(ceiling=False),        # what the result holds
+    )
     ref = hub4eval.read_templates("ref.tpl")
     hyp = hub4eval.read_templates("hyp.tpl", role="hypothesis")
     corpus = hub4eval.read_corpus("text.sgml")
+    result = hub4eval.score(ref, hyp)                        # template sets already read
 
 Names are imported lazily so that ``hub4eval --help`` stays fast.
 """
@@ -18,6 +25,13 @@ from typing import Any
 __version__ = "0.1.0"
 
 _EXPORTS = {
+    "score_files": "hub4eval.api",
+    "score": "hub4eval.api",
+    "project_files": "hub4eval.api",
+    "ReadOptions": "hub4eval.api",
+    "OutputOptions": "hub4eval.api",
+    "ScoreConfig": "hub4eval.config",
+    "ScoreResult": "hub4eval.scoring.result",
     "read_templates": "hub4eval.io.templettes",
     "parse_templates": "hub4eval.io.templettes",
     "write_templates": "hub4eval.io.templettes",

@@ -14,7 +14,7 @@ Workers get byte ranges, not objects: each reads its own lines of the files.
 Processes are forked where the platform can (the parser tables and imported
 modules come with them), else spawned.
 
-The result is the one of :func:`hub4eval.api.score` on the whole files, or
+The result is the one of :func:`hub4eval.scoring.pipeline.score` on the whole files, or
 the run is given up (:class:`Ungroupable`) and the caller scores the files
 whole: when a file cannot be cut safely, when a part gives an error or a
 warning (the whole file says which comes first, at its place), when the files
@@ -41,6 +41,7 @@ from hub4eval.errors import InputError
 from hub4eval.io.templettes.split import DocumentParts, Part, read_parts, runs, split_documents
 from hub4eval.model import Corpus, PointerFill, TemplateSet
 from hub4eval.scoring.mapping import type_order
+from hub4eval.scoring.pipeline import score
 from hub4eval.scoring.result import ScoreResult, Tally
 
 # Below this many bytes of templette files, one process scores them whole:
@@ -199,8 +200,6 @@ def global_type_order(events: Iterator[list[tuple[str, ...]]]) -> tuple[str, ...
 
 def _score_group(job: _Job, group: _Group) -> _Outcome | None:
     """Read, map and score one group (in a worker); None: give up the groups."""
-    from hub4eval.api import score
-
     try:
         ref = read_parts(job.ref_path, job.encoding, group.ref_parts, "reference")
         hyp = read_parts(job.hyp_path, job.encoding, group.hyp_parts, "hypothesis")
@@ -273,7 +272,7 @@ def score_grouped(
 
     The corpora, when given, must not need aligning (the same texts, or a
     reference text only): every group is checked against them and scored with
-    them as :func:`hub4eval.api.score` scores the whole files.
+    them as :func:`hub4eval.scoring.pipeline.score` scores the whole files.
 
     The result keeps a :class:`~hub4eval.scoring.result.Tally`, not the
     mapping; with ``point_writer`` each group's points are written with it
@@ -284,8 +283,6 @@ def score_grouped(
     Raises:
         Ungroupable: the files must be scored whole (see the module's text).
     """
-    from hub4eval.api import score
-
     ref = split_documents(str(ref_path), encoding)
     hyp = split_documents(str(hyp_path), encoding) if ref is not None else None
     if ref is None or hyp is None or ref.parts.keys().isdisjoint(hyp.parts):

@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from hub4eval.api import score_files
 from hub4eval.cli import app
-from hub4eval.report import html as html_report
+from hub4eval.report import page_data
 from hub4eval.report.explain import GAP, explain, tally
 from hub4eval.report.html import read_embedded, to_html
 from hub4eval.report.tables import COUNT_COLUMNS, percent
@@ -334,15 +334,15 @@ def test_everything_is_escaped():
 
 @given(st.lists(st.sampled_from("abcdefghijklmnopqrstuvwxyz"), max_size=80))
 def test_fresh_coding_reads_back(strings):
-    table, indices = html_report._index(strings)
+    table, indices = page_data._index(strings)
     assert table == list(dict.fromkeys(strings))
-    (decoded,) = unfresh([html_report._fresh(indices)], [[True] * len(strings)])
+    (decoded,) = unfresh([page_data._fresh(indices)], [[True] * len(strings)])
     assert [table[i] for i in decoded] == strings
 
 
 @given(st.lists(st.integers(min_value=0, max_value=10**6), max_size=50))
 def test_delta_coding_reads_back(values):
-    assert undelta(html_report._delta(values), [True] * len(values)) == values
+    assert undelta(page_data._delta(values), [True] * len(values)) == values
 
 
 @pytest.mark.parametrize(
@@ -365,7 +365,7 @@ def test_point_columns_read_back_from_the_deflated_bytes(values, kind):
 
     odd = np.asarray([1, 2, 3], dtype=np.int64)  # 3 bytes: the next column starts after padding
     data = {"points": {"n": len(values), "odd": odd, "x": np.asarray(values, dtype=np.int64)}, "s": ["é", "<"]}
-    encoding, text = html_report.embed(data, compress=True)
+    encoding, text = page_data.embed(data, compress=True)
     assert encoding == "deflate-base64"
     page = f'<script type="application/json" id="hub4eval-data" data-encoding="{encoding}">{text}</script>'
     back = read_embedded(page)
@@ -377,7 +377,7 @@ def test_point_columns_read_back_from_the_deflated_bytes(values, kind):
 
 def test_compressed_only_above_the_threshold(clean, monkeypatch):
     assert 'data-encoding="json"' in to_html(clean)  # the example's data is far below the threshold
-    monkeypatch.setattr(html_report, "COMPRESS_ABOVE", 10)
+    monkeypatch.setattr(page_data, "COMPRESS_ABOVE", 10)
     body = to_html(clean)
     assert 'data-encoding="deflate-base64"' in body
     assert read_embedded(body) == read_embedded(to_html(clean, compress=False))

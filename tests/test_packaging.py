@@ -27,6 +27,8 @@ def test_wheel_ships_the_grammar_and_the_mapping_file(tmp_path):
     # typed package (PEP 561) and its licence text travel with the wheel
     assert "hub4eval/py.typed" in names
     assert "hub4eval/docs/score-output.schema.json" in names
+    # the HTML report's stylesheet and script, read with importlib.resources
+    assert {"hub4eval/report/assets/report.css", "hub4eval/report/assets/report.js"} <= names
     assert any(name.endswith(".dist-info/licenses/LICENSE") or name.endswith(".dist-info/LICENSE") for name in names)
     metadata = next(n for n in names if n.endswith(".dist-info/METADATA"))
     requires = [
@@ -41,7 +43,8 @@ def test_wheel_ships_the_grammar_and_the_mapping_file(tmp_path):
     probe = (
         "import hub4eval.util.resources as r, hub4eval.io.templettes as t, hub4eval.text.glm as g;"
         "print(r.data_path('grammars', 'templette.lark'));"
-        "print(len(t.parse_templates('<T-D-1> :=\\n  A: x\\n').instances), len(g.default_glm().rules) > 100)"
+        "print(len(t.parse_templates('<T-D-1> :=\\n  A: x\\n').instances), len(g.default_glm().rules) > 100);"
+        "import hub4eval.report.html as h; print(h.__file__, len(h.asset('report.js')) > 1000)"
     )
     run = subprocess.run(
         [sys.executable, "-c", probe],
@@ -52,8 +55,9 @@ def test_wheel_ships_the_grammar_and_the_mapping_file(tmp_path):
         env={"PYTHONPATH": str(target), "PATH": ""},
     )
     assert run.returncode == 0, run.stderr
-    first, second = run.stdout.splitlines()
+    first, second, third = run.stdout.splitlines()
     assert first.startswith(str(target)) and second == "1 True"
+    assert third.startswith(str(target)) and third.endswith(" True")  # the script, read from the wheel
 
 
 def test_license_is_mit_and_matches_the_project_metadata():

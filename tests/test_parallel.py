@@ -69,9 +69,8 @@ def _json(result) -> str:
 
 
 def _grouped(ref: str, hyp: str, jobs: int, size: int | None = 3, **options):
-    result = api.score_files(
-        ref, hyp, keep="counts", jobs=jobs, group_documents=size, point_writer=export.write_point_file, **options
-    )
+    output = api.OutputOptions(keep="counts", jobs=jobs, group_documents=size, point_writer=export.write_point_file)
+    result = api.score_files(ref, hyp, output=output, **options)
     return result
 
 
@@ -160,7 +159,7 @@ def test_options_and_their_warnings_are_those_of_the_whole_files(files):
 
 
 def test_a_result_of_groups_has_no_points_to_give(files):
-    grouped = api.score_files(*files, keep="counts", jobs=2, group_documents=5)
+    grouped = api.score_files(*files, output=api.OutputOptions(keep="counts", jobs=2, group_documents=5))
     assert grouped.tally is not None and grouped.tally.point_files == ()
     with pytest.raises(ValueError, match="not kept"):
         grouped.points  # noqa: B018
@@ -169,9 +168,9 @@ def test_a_result_of_groups_has_no_points_to_give(files):
 
 
 def test_small_inputs_with_one_job_are_scored_whole(files):
-    assert api.score_files(*files, keep="counts", jobs=1).tally is None
-    assert api.score_files(*files, keep="counts", jobs=2).tally is not None
-    assert api.score_files(*files, jobs=2).tally is None  # keep="matches": the whole mapping
+    assert api.score_files(*files, output=api.OutputOptions(keep="counts", jobs=1)).tally is None
+    assert api.score_files(*files, output=api.OutputOptions(keep="counts", jobs=2)).tally is not None
+    assert api.score_files(*files, output=api.OutputOptions(jobs=2)).tally is None  # keep="matches": the whole mapping
 
 
 def test_a_type_order_that_differs_by_group_is_scored_whole(tmp_path):
@@ -359,9 +358,8 @@ def test_spawned_workers_give_the_same_json(files, monkeypatch):
 
 
 def _html_of_groups(ref: str, hyp: str, jobs: int, size: int | None, **options) -> str:
-    result = api.score_files(
-        ref, hyp, keep="counts", jobs=jobs, group_documents=size, column_writer=write_point_columns, **options
-    )
+    output = api.OutputOptions(keep="counts", jobs=jobs, group_documents=size, column_writer=write_point_columns)
+    result = api.score_files(ref, hyp, output=output, **options)
     assert result.tally is not None and len(result.tally.column_files) > 1
     try:
         return to_html(result)
@@ -386,7 +384,7 @@ def test_the_html_report_of_an_example_in_groups(example):
 
 
 def test_a_result_of_groups_without_columns_has_no_html_report(files):
-    grouped = api.score_files(*files, keep="counts", jobs=2, group_documents=5)
+    grouped = api.score_files(*files, output=api.OutputOptions(keep="counts", jobs=2, group_documents=5))
     with pytest.raises(ValueError, match="only when asked"):
         to_html(grouped)
 

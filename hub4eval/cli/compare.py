@@ -38,6 +38,7 @@ def compare_command(
 
     from rich.markup import escape
 
+    from hub4eval.api import OutputOptions
     from hub4eval.cli.outputs import check_outputs
     from hub4eval.cli.outputs import write_output as _write
     from hub4eval.cli.score import make_console, progress_bar, score_with_progress
@@ -58,11 +59,12 @@ def compare_command(
         score_with_progress(
             ref,
             hyp,
+            scoring,
             config,
             description=f"scoring {hyp.name}",
             quiet=quiet,
-            **scoring.texts(),
-            ceiling=None if number == 0 else False,  # one ceiling: the same reference and texts
+            # one ceiling: the same reference and texts
+            output=OutputOptions(ceiling=None if number == 0 else False),
         )
         for number, hyp in enumerate((hyp_a, hyp_b))
     ]

@@ -142,14 +142,7 @@ def explain_command(
     o.one_from_stdin(REF=ref, HYP=hyp, **scoring.text_files())
     categories = [o.choice(c) for c in category or ()]
     config = scoring.config()
-    result = score_with_progress(
-        ref,
-        hyp,
-        config,
-        description="mapping documents",
-        quiet=quiet,
-        **scoring.texts(),
-    )
+    result = score_with_progress(ref, hyp, scoring, config, description="mapping documents", quiet=quiet)
     print_warnings(result.warnings, quiet)
     rows = explain(
         result,

@@ -3,7 +3,7 @@
 They are declared once, in ``_SCORING_OPTIONS``: ``@scoring_options`` puts them
 in a command's signature, where its ``scoring`` parameter stands, and hands
 their values to the command as one :class:`ScoringOptions`, which makes the
-``ScoreConfig`` and the keywords that read the texts.
+library's option records: the ``ScoreConfig`` and the ``ReadOptions``.
 
 Conventions of every command: an option with fixed choices lists them (an
 unknown value is a usage error that names them); a list option is repeated,
@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
@@ -32,6 +32,9 @@ from hub4eval.config import (
     DEFAULT_UNSCORED_SLOTS,
     ScoreConfig,
 )
+
+if TYPE_CHECKING:
+    from hub4eval.api import ReadOptions
 
 
 class CompareChoice(str, Enum):
@@ -277,17 +280,17 @@ class ScoringOptions:
             spoken_element=self.spoken_element,
         )
 
-    def texts(self) -> dict[str, Any]:
-        """The options that say how to read the text corpora (keywords of ``score_with_progress``)."""
-        return {
-            "ref_text": self.ref_text,
-            "hyp_text": self.hyp_text,
-            "encoding": self.encoding,
-            "doc_tag": self.doc_tag,
-            "docno_tag": self.docno_tag,
-            "text_format": self.text_format,
-            "hyp_text_format": self.hyp_text_format,
-        }
+    def reading(self) -> ReadOptions:
+        """The options that say how to read the input files."""
+        from hub4eval.api import ReadOptions
+
+        return ReadOptions(
+            encoding=self.encoding,
+            doc_tag=self.doc_tag,
+            docno_tag=self.docno_tag,
+            text_format=choice(self.text_format) if self.text_format is not None else None,
+            hyp_text_format=choice(self.hyp_text_format) if self.hyp_text_format is not None else None,
+        )
 
     def inputs(self) -> dict[str, Any]:
         """Every file these options read, by option name (for :func:`hub4eval.cli.outputs.check_outputs`)."""
@@ -397,30 +400,13 @@ def words(option: str, values: str | list[str] | None, default: tuple[str, ...] 
     return tuple(out)
 
 
-# Deprecation warnings of list options: printed when the command has ended well
-# (cli.app.command), so that a refused run is one line on stderr and nothing else.
-_PENDING: list[str] = []
-
-
 def _deprecated(option: str, value: str) -> None:
-    from hub4eval.cli.app import current_params
+    from hub4eval.cli.app import current_params, warn_when_done
 
     if current_params().get("quiet"):
         return
     repeated = " ".join(f"{option} {word}" for word in value.split())
-    _PENDING.append(f"warning: {option} {value!r}: a space-separated list is deprecated; repeat the option: {repeated}")
-
-
-def discard_deprecations() -> None:
-    """Forget collected deprecation warnings (a command starts reading its options)."""
-    _PENDING.clear()
-
-
-def emit_deprecations() -> None:
-    """Print the deprecation warnings :func:`words` collected (the command ended well)."""
-    for line in dict.fromkeys(_PENDING):
-        typer.echo(line, err=True)
-    _PENDING.clear()
+    warn_when_done(f"warning: {option} {value!r}: a space-separated list is deprecated; repeat the option: {repeated}")
 
 
 def one_from_stdin(**paths: object) -> None:

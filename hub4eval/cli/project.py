@@ -45,7 +45,7 @@ def project_command(
     whose words were all lost is left out). Score the file against REF with the
     same texts and options to see the best score this recognizer's output allows.
     """
-    from hub4eval.api import project_files
+    from hub4eval.api import ReadOptions, project_files
     from hub4eval.cli.outputs import check_outputs
     from hub4eval.cli.outputs import write_output as _write
     from hub4eval.io.templettes import write_templates
@@ -65,17 +65,14 @@ def project_command(
         fillers=list(o.DEFAULT_FILLERS),
         unsegmented=unsegmented,
     )
-    projected = project_files(
-        ref,
-        ref_text=ref_text,
-        hyp_text=hyp_text,
-        config=config,
+    reading = ReadOptions(
         encoding=encoding,
         doc_tag=doc_tag,
         docno_tag=docno_tag,
-        text_format=text_format,
-        hyp_text_format=hyp_text_format,
+        text_format=o.choice(text_format) if text_format is not None else None,
+        hyp_text_format=o.choice(hyp_text_format) if hyp_text_format is not None else None,
     )
+    projected = project_files(ref, ref_text=ref_text, hyp_text=hyp_text, config=config, reading=reading)
     print_warnings(projected.warnings, quiet)
     _write(write_templates(projected), output, "--output")
     if output != "-" and not quiet:

@@ -15,6 +15,7 @@ from hub4eval.cli import options as o
 from hub4eval.cli.app import command, keep_until_exit, print_warnings
 
 if TYPE_CHECKING:
+    from hub4eval.api import OutputOptions
     from hub4eval.config import ScoreConfig
     from hub4eval.scoring.result import ScoreResult
 
@@ -58,54 +59,35 @@ def progress_bar(description: str, quiet: bool) -> Iterator[Callable[[int, int],
 def score_with_progress(
     ref: Path,
     hyp: Path,
+    scoring: o.ScoringOptions,
     config: ScoreConfig,
     *,
     description: str,
     quiet: bool,
-    ref_text: Path | None,
-    hyp_text: Path | None,
-    encoding: str,
-    doc_tag: str,
-    docno_tag: str,
-    ceiling: bool | None = False,
-    text_format: str | None = None,
-    hyp_text_format: str | None = None,
-    jobs: int | None = 1,
-    keep: str = "matches",
-    point_writer: Callable[[ScoreResult, str], None] | None = None,
-    column_writer: Callable[[ScoreResult, str], None] | None = None,
+    output: OutputOptions | None = None,
 ) -> ScoreResult:
-    """:func:`hub4eval.api.score_files` with the text options of the CLI and a progress bar.
+    """:func:`hub4eval.api.score_files` with the texts and reading options of the CLI and a progress bar.
 
-    ``ceiling``: also score the reference projected onto the hypothesis text
-    (None: when the texts differ; see :func:`hub4eval.api.score`). ``jobs``,
-    ``keep``, ``point_writer`` and ``column_writer``: see :func:`hub4eval.api.score_files`."""
-    from hub4eval.api import score_files
+    ``config`` is ``scoring.config()``, made once by the caller; ``output``: see
+    :class:`hub4eval.api.OutputOptions` (default here: no ceiling)."""
+    from hub4eval.api import OutputOptions, score_files
 
     with progress_bar(description, quiet) as advance:
         result = score_files(
             ref,
             hyp,
-            ref_text=o.existing(ref_text),
-            hyp_text=o.existing(hyp_text),
+            ref_text=o.existing(scoring.ref_text),
+            hyp_text=o.existing(scoring.hyp_text),
             config=config,
-            encoding=encoding,
-            doc_tag=doc_tag,
-            docno_tag=docno_tag,
+            reading=scoring.reading(),
+            output=output or OutputOptions(ceiling=False),
             progress=advance,
-            ceiling=ceiling,
-            text_format=text_format,
-            hyp_text_format=hyp_text_format,
-            jobs=jobs,
-            keep=keep,
-            point_writer=point_writer,
-            column_writer=column_writer,
         )
     return keep_until_exit(result)  # freed by the process exit, not object by object
 
 
 def _column_writer() -> Callable[[ScoreResult, str], None]:
-    from hub4eval.report.html import write_point_columns
+    from hub4eval.report.page_data import write_point_columns
 
     return write_point_columns
 
@@ -201,6 +183,7 @@ def score_command(
     check_outputs(
         {"--json": json_path, "--csv": csv_path, "--html": html_path}, {"REF": ref, "HYP": hyp, **scoring.inputs()}
     )
+    from hub4eval.api import OutputOptions
     from hub4eval.report.confidence import check_resamples, check_seed
 
     check_resamples(bootstrap)
@@ -209,17 +192,19 @@ def score_command(
     result = score_with_progress(
         ref,
         hyp,
+        scoring,
         config,
         description="mapping documents",
         quiet=quiet,
-        **scoring.texts(),
-        ceiling=None if ceiling else False,
-        jobs=jobs,
-        # the outputs need only counts and pairs, the points' JSON entries and the HTML report's
-        # point columns, which groups of documents give (each writes its own into a file)
-        keep="counts",
-        point_writer=export.write_point_file if json_path is not None else None,
-        column_writer=_column_writer() if html_path is not None else None,
+        output=OutputOptions(
+            ceiling=None if ceiling else False,
+            # the outputs need only counts and pairs, the points' JSON entries and the HTML report's
+            # point columns, which groups of documents give (each writes its own into a file)
+            keep="counts",
+            jobs=jobs,
+            point_writer=export.write_point_file if json_path is not None else None,
+            column_writer=_column_writer() if html_path is not None else None,
+        ),
     )
     print_warnings(result.warnings, quiet)
     intervals = ceiling_bounds = None

@@ -3,7 +3,9 @@
 Owns fill preparation (normalized strings, tokens and column extents of every
 text fill), the verdicts of single fills (pointer, clean and noisy content,
 extent), the candidate instance pairs worth counting, the greedy mapping at
-every level, placed points, counts and metrics, and the scoring result.
+every level, placed points, counts and metrics, and the scoring result;
+and :mod:`~hub4eval.scoring.pipeline`, which runs them all on two template
+sets (the core that :mod:`hub4eval.api` and :mod:`hub4eval.parallel` call).
 
 May import: the foundation, :mod:`hub4eval.io` and :mod:`hub4eval.text`.
 Never :mod:`hub4eval.report` or :mod:`hub4eval.cli`.

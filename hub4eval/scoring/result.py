@@ -74,7 +74,7 @@ class Tally:
     :func:`hub4eval.report.export.point_entries`), when they were asked for."""
     column_files: tuple[str, ...] = ()
     """Files holding the points as the HTML report's columns, one file per group (see
-    :func:`hub4eval.report.html.write_point_columns`), when they were asked for."""
+    :func:`hub4eval.report.page_data.write_point_columns`), when they were asked for."""
 
     @classmethod
     def of(cls, result: ScoreResult, point_file: str | None = None, column_file: str | None = None) -> Tally:
@@ -123,7 +123,7 @@ class Tally:
 
 @dataclass(frozen=True)
 class ScoreResult:
-    """Everything a report needs; built by :func:`hub4eval.api.score`."""
+    """Everything a report needs; built by :func:`hub4eval.scoring.pipeline.score`."""
 
     matches: tuple[SetMatch, ...]
     config: ScoreConfig

@@ -1,15 +1,24 @@
 """The numba kernels: Levenshtein and substitution costs, the band DP, batches, anchors, certification.
 
 Plain Python functions, compiled on first use by :func:`_kernels` (numba's
-on-disk cache makes later runs skip compilation). They call each other
-through this module's globals, so they must stay in one module.
+on-disk cache, :mod:`hub4eval.text.align.numba_cache`, makes later runs skip
+compilation).
+
+Why one module of about 1,000 lines: the kernels call each other through this
+module's globals, which :func:`_kernels` rebinds to their compiled
+dispatchers; a kernel in another module would call the plain Python function
+of one here (hundreds of times slower), or each module would need its own
+rebinding and numba cache keyed to it. Each kernel is one DP or one table
+(the seed heuristic's table and the pruned search, ``_k_seed_table`` and
+``_k_astar``, are most of the length), documented where it is defined; what
+they compute, and the pure-Python reference the tests compare them with, is in
+:mod:`hub4eval.text.align.costs` and :mod:`hub4eval.text.align.certify`.
 """
 
 from __future__ import annotations
 
 import threading
 from types import SimpleNamespace
-from typing import Any
 
 import numpy as np
 
@@ -18,6 +27,7 @@ import numpy as np
 # rebinds each module-level name to its compiled dispatcher so that kernels
 # calling each other resolve to compiled code.
 from hub4eval.text.align.costs import DELETION, FRAGMENT, INDEL, INSERTION, MATCH, SUB_BASE, SUB_SPAN, SUBSTITUTION
+from hub4eval.text.align.numba_cache import cached_njit
 
 _BIG = 1 << 60
 """Infinity for the band DP's cost arrays (int64)."""
@@ -971,166 +981,3 @@ def _kernels() -> SimpleNamespace:
                     g[name] = cached_njit(numba, g[name], cache)
             _compiled = SimpleNamespace(**{name[3:]: g[name] for name in _KERNEL_NAMES})
         return _compiled
-
-
-class KernelCacheWarning(RuntimeWarning):
-    """numba's on-disk cache of the kernels could not be used; they are compiled afresh."""
-
-
-_warned_about_cache = False
-
-
-def _warn_cache(what: str, error: BaseException) -> None:
-    """Warn once per process (the CLI prints it as one line on stderr)."""
-    global _warned_about_cache
-    if _warned_about_cache:
-        return
-    _warned_about_cache = True
-    import warnings
-
-    detail = " ".join(f"{type(error).__name__}: {error}".split())[:200]
-    warnings.warn(
-        f"{what} ({detail}); the alignment kernels are compiled afresh, which takes a few seconds",
-        KernelCacheWarning,
-        stacklevel=2,
-    )
-
-
-def cached_njit(numba: Any, function: Any, cache: bool) -> Any:
-    """``numba.njit(cache=cache, nogil=True)(function)``, with a cache that cannot break a run.
-
-    A damaged cache (garbage or a truncated file in the ``.nbi`` index or a
-    ``.nbc`` data file) made every call fail until the user deleted it: now
-    its entries for this kernel are removed, a warning is given once, and the
-    kernel is compiled and cached again. A cache directory that cannot be used
-    at all means no cache.
-    """
-    try:
-        dispatcher = numba.njit(cache=cache, nogil=True)(function)
-    except Exception as error:  # no usable cache directory (NUMBA_CACHE_DIR unwritable, ...)
-        if not cache:
-            raise
-        _warn_cache("numba's cache directory cannot be used", error)
-        return numba.njit(cache=False, nogil=True)(function)
-    store: Any = getattr(dispatcher, "_cache", None)
-    load, save = getattr(store, "load_overload", None), getattr(store, "save_overload", None)
-    if not cache or load is None or save is None:
-        return dispatcher
-
-    def load_overload(*args: Any, **kwargs: Any) -> Any:
-        verdict = _verify_cache_files(store)
-        if verdict == "damaged":
-            _drop_cache_files(store)
-            _warn_cache(
-                "numba's cache of the alignment kernels is damaged and was removed",
-                ValueError("its files do not match the checksums written with them"),
-            )
-            return None
-        if verdict == "unverified":  # written without checksums (an older hub4eval): compile afresh
-            _drop_cache_files(store)
-            return None
-        try:
-            return load(*args, **kwargs)
-        except Exception as error:  # MemoryError too: garbage unpickled as a huge object
-            _drop_cache_files(store)
-            _warn_cache("numba's cache of the alignment kernels is damaged and was removed", error)
-            return None  # a cache miss: numba compiles, then saves a fresh entry
-
-    def save_overload(*args: Any, **kwargs: Any) -> None:
-        try:
-            save(*args, **kwargs)
-            _write_checksums(store)
-        except MemoryError:
-            raise
-        except Exception as error:
-            _drop_cache_files(store)
-            _warn_cache("numba's cache of the alignment kernels cannot be written", error)
-
-    store.load_overload = load_overload
-    store.save_overload = save_overload
-    return dispatcher
-
-
-def _cache_files(store: Any) -> tuple[str, str, list[str]]:
-    """The cache directory, the index file name and the names of one kernel's cache files."""
-    import os
-
-    files = store._cache_file
-    directory, index = files._cache_path, files._index_name
-    stem = index[: -len(".nbi")]
-    try:
-        names = sorted(
-            name
-            for name in os.listdir(directory)
-            if name == index or (name.startswith(stem + ".") and name.endswith(".nbc"))
-        )
-    except OSError:
-        names = []
-    return directory, index, names
-
-
-def _checksums(directory: str, names: list[str]) -> dict[str, str]:
-    import hashlib
-    import os
-
-    sums = {}
-    for name in names:
-        with open(os.path.join(directory, name), "rb") as handle:
-            sums[name] = hashlib.sha256(handle.read()).hexdigest()
-    return sums
-
-
-def _write_checksums(store: Any) -> None:
-    """Record the checksums of a kernel's cache files next to them (``.nbi.sha256``).
-
-    numba does not check its cached files: a flipped bit in compiled code
-    would crash the process. The checksums let the next run tell.
-    """
-    import json
-    import os
-
-    directory, index, names = _cache_files(store)
-    target = os.path.join(directory, index + ".sha256")
-    temporary = f"{target}.{os.getpid()}.tmp"
-    with open(temporary, "w", encoding="utf-8") as handle:
-        json.dump(_checksums(directory, names), handle)
-    os.replace(temporary, target)
-
-
-def _verify_cache_files(store: Any) -> str:
-    """ "sound", "empty" (nothing cached yet), "unverified" (no checksums) or "damaged"."""
-    import json
-    import os
-
-    try:
-        directory, index, names = _cache_files(store)
-        if index not in names:
-            return "empty"
-        try:
-            with open(os.path.join(directory, index + ".sha256"), encoding="utf-8") as handle:
-                recorded = json.load(handle)
-        except FileNotFoundError:
-            return "unverified"
-        except (OSError, ValueError):
-            return "damaged"
-        return "sound" if recorded == _checksums(directory, names) else "damaged"
-    except (AttributeError, OSError, TypeError):
-        return "sound"  # numba's internals changed: leave the cache to numba
-
-
-def _drop_cache_files(store: Any) -> None:
-    """Remove one kernel's cache files (its index and data files), as far as possible."""
-    import os
-
-    try:
-        files = store._cache_file
-        directory, index = files._cache_path, files._index_name
-        stem = index[: -len(".nbi")]
-        for name in os.listdir(directory):
-            if name in (index, index + ".sha256") or (name.startswith(stem + ".") and name.endswith(".nbc")):
-                try:
-                    os.remove(os.path.join(directory, name))
-                except OSError:
-                    pass
-    except (AttributeError, OSError, TypeError):
-        pass

@@ -204,7 +204,7 @@ Jobs = typer.Option(
     min=1,
     metavar="N",
     help="Score groups of documents in N processes at once (default: every core; one for templette files "
-    "under 4 MB; at most 4 per core, and 32 on any machine). The result is the same for every N. Texts that "
+    "under 4 MB; at most 4 per core or 32, whichever is more). The result is the same for every N. Texts that "
     "differ (aligned) are scored in one process.",
 )
 

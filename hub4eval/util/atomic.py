@@ -6,8 +6,9 @@ file system): a run that fails midway (a full disk, an interrupt, a bug)
 leaves the file that was there before, never half of a new one, and the
 temporary file is removed.
 
-What is not a regular file (``/dev/null``, ``/dev/stdout``, a named pipe) is
-written in place: it cannot be replaced, and holds nothing to lose.
+What is not a regular file (``/dev/null``, a named pipe), and any path under
+``/dev/`` or ``/proc/`` (``/dev/stdout`` redirected to a file), is written in
+place: it cannot be replaced, or the process writes to it in other ways too.
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ from contextlib import contextmanager, suppress
 from typing import TextIO
 
 __all__ = ["replaced_whole"]
+
+# Names of streams and devices rather than files: written in place.
+_IN_PLACE = ("/dev/", "/proc/")
 
 
 def _umask() -> int:
@@ -45,7 +49,9 @@ def replaced_whole(path: str, *, encoding: str = "utf-8", newline: str = "") -> 
         before: os.stat_result | None = os.stat(target)
     except OSError:
         before = None
-    if before is not None and not stat.S_ISREG(before.st_mode):
+    # /dev/stdout may resolve to a regular file (a redirected standard output),
+    # which other output of the process still writes to: never replace it
+    if str(path).startswith(_IN_PLACE) or (before is not None and not stat.S_ISREG(before.st_mode)):
         with open(path, "w", encoding=encoding, newline=newline) as handle:
             yield handle
         return

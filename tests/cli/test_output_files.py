@@ -244,3 +244,21 @@ def test_the_read_only_words_come_from_the_error_code():
     from hub4eval.cli.outputs import output_error
 
     assert "read-only file system" in str(output_error("--csv", "x.csv", errno.EROFS, "Permission denied"))
+
+
+def test_dev_stdout_redirected_to_a_file_is_written_in_place(work):
+    """/dev/stdout resolves to the file standard output is redirected to: it is written, not replaced
+    (a replacement would lose the tables the process prints to the same file)."""
+    target = work / "all.txt"
+    with open(target, "ab") as out:
+        proc = subprocess.run(
+            [sys.executable, "-m", "hub4eval", "score", "ref.tpl", "hyp.tpl", "--json", "/dev/stdout"],
+            cwd=work,
+            env=ENV,
+            stdout=out,
+            stderr=subprocess.PIPE,
+            timeout=300,
+        )
+    assert proc.returncode == 0, proc.stderr
+    text = target.read_text(encoding="utf-8")
+    assert '"signature"' in text and "Scores per slot" in text

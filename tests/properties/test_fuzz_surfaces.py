@@ -202,7 +202,8 @@ def run(surface: str, args: list[str], folder: Path, inputs: dict[str, bytes]) -
         OUTCOMES[f"{surface} refused (exit 2, one line)"] += 1
         return 2
     OUTCOMES[f"{surface} scored (exit 0)"] += 1
-    if "-" in args and "--json" in args and args[args.index("--json") + 1] == "-" and args[0] == "score":
+    given = [args[k + 1] for k, arg in enumerate(args[:-1]) if arg == "--json"]
+    if args[0] == "score" and given and given[-1] == "-":  # the last --json counts
         check_json(json.loads(result.stdout))
     return 0
 

@@ -109,7 +109,7 @@ def alignment_worker(words_path: str, form: str) -> dict:
 
     sys.path.insert(0, str(ROOT))
     from hub4eval.text.align import align_many, align_words
-    from hub4eval.text.wer import sclite_align_arrays
+    from hub4eval.text.align.sclite import sclite_align_arrays
 
     align_words(["a", "b"], ["a"])  # load the compiled kernels
     sclite_align_arrays(["a", "b"], ["a"])

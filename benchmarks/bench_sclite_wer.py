@@ -1,4 +1,4 @@
-"""Wall time and peak memory of ``hub4eval.text.wer`` (sclite's alignment) on long texts.
+"""Wall time and peak memory of ``hub4eval.text.align.sclite`` (sclite's alignment) on long texts.
 
 Not part of the test suite. One unsegmented utterance of N reference words
 (Zipf(1) over a 20,000-word vocabulary) against a hypothesis with errors at
@@ -12,7 +12,7 @@ from numba's cache) and exclude building the word lists, include encoding them.
     python benchmarks/bench_sclite_wer.py --sizes 1000000 --rate 0.1 --block 5000
 
 sclite itself refuses more than 65,533 words per utterance and needs a full
-matrix (see bench_align.py); the result here is the same alignment (tests/test_sclite_wer.py).
+matrix (see bench_align.py); the result here is the same alignment (tests/text/test_sclite_wer.py).
 """
 
 from __future__ import annotations

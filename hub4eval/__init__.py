@@ -39,7 +39,7 @@ _EXPORTS = {
     "parse_corpus": "hub4eval.io.corpus",
     "read_text_corpus": "hub4eval.io.formats",
     "corpus_text": "hub4eval.io.formats",
-    "sclite_align": "hub4eval.text.wer",
+    "sclite_align": "hub4eval.text.align.sclite",
     "InputError": "hub4eval.errors",
     "InputWarning": "hub4eval.errors",
     "Hub4EvalError": "hub4eval.errors",

@@ -276,16 +276,15 @@ def project_files(
     hypothesis file that scores as the ceiling against ``ref_path`` with the
     same texts and options. ``config`` and ``reading``: as in :func:`score_files`.
     """
-    from hub4eval.scoring.projection import project
-
     config = config or ScoreConfig()
     texts = _Texts(ref_text, hyp_text, reading or ReadOptions())
     ref, _, (ref_corpus, hyp_corpus) = _read_inputs(ref_path, None, texts, config)
-    # scoring against no hypothesis checks the inputs and aligns the texts as `score` would
+    # scoring against no hypothesis checks the inputs, aligns the texts and projects
+    # the reference exactly as `score` does for its ceiling, with the same options
     empty = TemplateSet((), role="hypothesis")
-    result = score(ref, empty, ref_corpus=ref_corpus, hyp_corpus=hyp_corpus, config=config, ceiling=False)
-    projected = project(ref, result.alignment, hyp_corpus)
-    return dataclasses.replace(projected, warnings=result.warnings)
+    result = score(ref, empty, ref_corpus=ref_corpus, hyp_corpus=hyp_corpus, config=config, ceiling=True)
+    assert result.ceiling is not None and result.ceiling.projection is not None
+    return dataclasses.replace(result.ceiling.projection, warnings=result.warnings)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -303,8 +302,27 @@ class _Texts:
         self.reading.check()
 
     def corpora(self, config: ScoreConfig) -> list[Corpus | None]:
-        """The two corpora (None where not given)."""
+        """The two corpora (None where not given); two given texts are read as a pair
+        (:func:`hub4eval.io.formats.read_text_corpora`)."""
         reading = self.reading
+        if self.ref_text is not None and self.hyp_text is not None:
+            from hub4eval.io.formats import read_text_corpora
+
+            try:
+                pair = read_text_corpora(
+                    str(self.ref_text),
+                    str(self.hyp_text),
+                    reading.text_format,
+                    reading.hyp_text_format or reading.text_format,
+                    doc_tag=reading.doc_tag,
+                    docno_tag=reading.docno_tag,
+                    non_extractable=config.non_extractable,
+                    encoding=reading.encoding,
+                    spoken_element=config.spoken_element,
+                )
+            except MemoryError:
+                raise too_large_error(self.hyp_text) from None
+            return [pair[0], pair[1]]
         corpora: list[Corpus | None] = []
         texts = (
             (self.ref_text, reading.text_format),

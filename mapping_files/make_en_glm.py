@@ -34,7 +34,7 @@ HEADER = """\
 ;; Rules bring spelling variants to one normal form; hub4eval applies them to
 ;; the tokens of both texts and of every fill when the two text corpora differ
 ;; (spec §8). Both sides are tokenized first (punctuation whited out, lower
-;; case), so `U.S.` is the two tokens `u s` and `2-0` is one token.
+;; case, hyphens), so `U.S.` is the two tokens `u s` and `2-0` is `2 0`.
 ;;
 ;; Sections and the normal form chosen:
 ;;   1. fillers             uh um er ah eh hm hmm mm uhm erm => optional (kept, marked optional)
@@ -46,13 +46,13 @@ HEADER = """\
 ;;                          (not st: saint/street; not mt, gen, sen, gov: ambiguous)
 ;;   6. compounds           e-mail, on-line, web site, semi-final, team-mate, ... => email, online, ...
 ;;   7. British spellings   colour, favourite, centre, defence, organise, travelled, ... => American
-;;   8. cardinals           zero, two .. ninety-nine (with or without the hyphen) => 0, 2 .. 99
+;;   8. cardinals           zero, two .. ninety nine (ninety-nine is the same words) => 0, 2 .. 99
 ;;                          (not one: the pronoun; not oh, nil, nothing on their own)
 ;;   9. years 1900-2030     nineteen eighty six, nineteen oh five, two thousand (and) six,
 ;;                          twenty oh six, twenty ten => 1986, 1905, 2006, 2006, 2010
-;;  10. scores 0-20         two to nothing, two-nothing, two nil, two to one, two-one,
-;;                          2 to 1 => 2-0, 2-1 (a hyphen between digits survives tokenizing);
-;;                          bare pairs (two one) are not scores: they clash with years and 21..99
+;;  10. scores 0-20         two to nothing, two nothing, two nil, two to one,
+;;                          2 to 1 => 2 0, 2 1 (as the spoken forms write a score: `2-1` is `2 1`);
+;;                          bare pairs (two one, two-one) are not scores: they clash with years and 21..99
 ;;
 ;; Longest match first, so `nineteen eighty six` is a year, not 19 86.
 """
@@ -290,13 +290,13 @@ TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
 
 
 def spoken(n: int) -> list[str]:
-    """Spellings of 0..99: with and without the hyphen for 21..99 (not 20, 30, ...)."""
+    """Spellings of 0..99 (a hyphenated word is its parts: `twenty-one` is `twenty one`)."""
     if n < 20:
         return [ONES[n]]
     tens, ones = divmod(n, 10)
     if ones == 0:
         return [TENS[tens]]
-    return [f"{TENS[tens]}-{ONES[ones]}", f"{TENS[tens]} {ONES[ones]}"]
+    return [f"{TENS[tens]} {ONES[ones]}"]
 
 
 def cardinals() -> list[tuple[str, str]]:
@@ -322,27 +322,30 @@ def scores() -> list[tuple[str, str]]:
         first = ONES[a] if a < 20 else "twenty"
         for b in range(21):
             second = ONES[b] if b < 20 else "twenty"
-            score = f"{a}-{b}"
+            score = f"{a} {b}"
             rules.append((f"{first} to {second}", score))
-            rules.append((f"{first}-to-{second}", score))
-            if not (a == 20 and 1 <= b <= 9):  # twenty-one is 21, not 20-1
-                rules.append((f"{first}-{second}", score))
             rules.append((f"{a} to {b}", score))
         for nothing in ("nothing", "nil"):
-            rules.append((f"{first} to {nothing}", f"{a}-0"))
-            rules.append((f"{first}-to-{nothing}", f"{a}-0"))
-            rules.append((f"{first} {nothing}", f"{a}-0"))
-            rules.append((f"{first}-{nothing}", f"{a}-0"))
+            rules.append((f"{first} to {nothing}", f"{a} 0"))
+            rules.append((f"{first} {nothing}", f"{a} 0"))
     return rules
 
 
 def build() -> str:
     lines: list[str] = []
 
+    seen: set[str] = set()
+
     def section(title: str, rules: list[str]) -> None:
         lines.append("")
         lines.append(f";; {title}")
-        lines.extend(rules)
+        for rule in rules:
+            # a hyphenated word is its parts (`e-mail` is `e mail`): a left-hand side that
+            # reads as one already written (`web-site`, `web site`) is left out
+            key = " ".join(rule.split("=>")[0].replace("-", " ").strip("[] ").split())
+            if key not in seen:
+                seen.add(key)
+                lines.append(rule)
 
     section(
         "1. Fillers: the produced token is optional (kept, marked optional: `@` = nothing)",
@@ -356,7 +359,7 @@ def build() -> str:
     section("7. British spellings: American", [_rule(k, v) for k, v in BRITISH.items()])
     section("8. Cardinals 0, 2..99 (not `one`)", [_rule(k, v) for k, v in cardinals()])
     section("9. Years 1900-2030", [_rule(k, v) for k, v in years()])
-    section("10. Scores 0-20: A-B", [_rule(k, v) for k, v in scores()])
+    section("10. Scores 0-20: A B", [_rule(k, v) for k, v in scores()])
 
     count = sum(1 for line in lines if "=>" in line and not line.startswith(";;"))
     header = HEADER + (

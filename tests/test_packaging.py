@@ -7,7 +7,8 @@ import sys
 import zipfile
 
 import pytest
-from conftest import ROOT
+
+from tests.support import ROOT
 
 
 @pytest.mark.slow
@@ -73,6 +74,7 @@ BLOCK_TEST_ONLY = (
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["score", "align"])
 def test_runs_without_the_test_only_packages(command, tmp_path):
     """jiwer and rapidfuzz are test extras: a scoring run and an alignment never import them."""

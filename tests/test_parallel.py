@@ -14,7 +14,6 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -31,8 +30,8 @@ from hub4eval.report import export
 from hub4eval.report.confidence import bootstrap_intervals, document_counts
 from hub4eval.report.html import join_columns, point_columns, to_html, write_point_columns
 from hub4eval.scoring.mapping import type_order
+from tests.support import EXAMPLES, ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()
 
 
@@ -149,6 +148,7 @@ def test_every_number_of_jobs_gives_the_json_of_the_whole_files(files, jobs):
     assert not any(Path(p).exists() for p in grouped.tally.point_files)
 
 
+@pytest.mark.slow
 def test_options_and_their_warnings_are_those_of_the_whole_files(files):
     config = ScoreConfig(min_map_f=0.3, beta=2.0, glm=("default",), content="noisy")
     whole = api.score_files(*files, config=config)
@@ -209,6 +209,7 @@ def _typed_sets(draw, role: str) -> TemplateSet:
     return TemplateSet(tuple(sets), role=role)  # type: ignore[arg-type]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(_typed_sets("reference"), _typed_sets("hypothesis"))
 def test_the_type_order_from_the_events_is_the_mappers(ref: TemplateSet, hyp: TemplateSet) -> None:
@@ -237,6 +238,7 @@ def test_a_bad_document_is_reported_as_the_whole_file_reports_it(files, tmp_path
     assert grouped.value.line == bad + 1
 
 
+@pytest.mark.slow
 def test_warnings_of_a_part_are_those_of_the_whole_file(files, tmp_path):
     text = Path(files[1]).read_text(encoding="utf-8")
     # '?' in a hypothesis is ignored with a warning (§2)
@@ -267,6 +269,7 @@ def _cli(*args: str) -> str:
     return result.stdout
 
 
+@pytest.mark.slow
 def test_the_cli_prints_and_writes_the_same_for_every_number_of_jobs(files, tmp_path, monkeypatch):
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # where the groups' point files go
     outputs = []
@@ -286,6 +289,7 @@ def test_a_bad_number_of_jobs_is_a_usage_error(files):
     assert "--jobs" in result.output
 
 
+@pytest.mark.slow
 def test_a_real_process_with_jobs_writes_the_json_of_one_process(files, tmp_path):
     out = []
     for jobs in ("1", "2"):
@@ -307,6 +311,7 @@ def test_the_default_is_every_core_for_large_inputs_only():
     assert parallel.input_size(sample) < parallel.SMALL_INPUT
 
 
+@pytest.mark.slow
 def test_a_hypothesis_in_another_order_than_the_reference_gives_the_same_json(files, tmp_path):
     # every instance of the hypothesis in reverse order: documents reversed and
     # each document's instances too, so every group reads many parts of the file
@@ -323,6 +328,7 @@ def test_a_hypothesis_in_another_order_than_the_reference_gives_the_same_json(fi
         assert _json(grouped) == _json(whole)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("example", ["sample", "clean"])
 def test_the_same_texts_are_scored_in_groups_with_the_same_json(example):
     ref, hyp, text = (str(EXAMPLES / example / name) for name in ("ref.tpl", "hyp.tpl", "text.sgml"))
@@ -344,6 +350,7 @@ def test_texts_that_differ_are_scored_whole_in_one_process():
     assert _json(grouped) == _json(api.score_files(*files, **texts))
 
 
+@pytest.mark.slow
 def test_spawned_workers_give_the_same_json(files, monkeypatch):
     # where fork is missing (Windows) the workers are spawned: everything they get and give is pickled
     import multiprocessing
@@ -368,6 +375,7 @@ def _html_of_groups(ref: str, hyp: str, jobs: int, size: int | None, **options) 
         assert not any(Path(path).exists() for path in result.tally.column_files)
 
 
+@pytest.mark.slow
 def test_the_html_report_of_groups_is_the_report_of_the_whole_files(files):
     """Each group writes its points' columns; joined, they make the same report, byte for byte
     (documents only the hypothesis has, instances named by the mapping only, reasons and fields
@@ -401,6 +409,7 @@ def test_columns_of_aligned_texts_are_not_joined():
         join_columns([point_columns(result)])
 
 
+@pytest.mark.slow
 def test_score_html_with_jobs_through_the_cli(files, tmp_path):
     """`score --html --json --jobs 2` writes the report and the JSON of the whole files, and
     leaves no temporary file behind."""

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 import shutil
 
-from conftest import EXAMPLES
 from typer.testing import CliRunner
 
 from hub4eval.cli import app
 from hub4eval.text.glm import default_glm, read_glm
+from tests.support import EXAMPLES
 
 ASR = EXAMPLES / "asr"
 RULES = ";; a small mapping\nthe winners => winners / [ ] __ [ ]\ncairo => kairo / [ ] __ [ ]\n"

@@ -27,8 +27,8 @@ from hub4eval.errors import InputError
 from hub4eval.io.templettes import reader
 from hub4eval.text import normalize
 from hub4eval.util import diskcache
+from tests.support import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "examples" / "sample"
 
 
@@ -218,6 +218,7 @@ RUN = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("text", [[], ["--ref-text", str(SAMPLE / "text.sgml")]], ids=["no text", "same text"])
 def test_scoring_the_sample_imports_no_numpy_and_builds_nothing_when_warm(cache: Path, text: list[str]) -> None:
     command = [sys.executable, "-c", RUN, "score", str(SAMPLE / "ref.tpl"), str(SAMPLE / "hyp.tpl"), "-q", *text]

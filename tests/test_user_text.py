@@ -13,10 +13,10 @@ import inspect
 import re
 
 import pytest
-from conftest import ROOT
 from typer.testing import CliRunner
 
 from hub4eval.cli import app
+from tests.support import ROOT
 
 CITATION = re.compile(r"§|\bspec\b|\bspecification\b", re.IGNORECASE)
 COMMANDS = ["score", "check", "align", "explain", "compare", "project", "text"]

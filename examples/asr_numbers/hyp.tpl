@@ -70,3 +70,19 @@
     DATE: "friday" ##108#114#
           "two thousand three" ##223#241#
     LOCATION: "cape canaveral" ##90#104#
+
+<TEMPLATE-SYN20050704.1830.0600-1> :=
+    DOC_NR: SYN20050704.1830.0600 ##14#35#
+    EVENT: <EVENT-SYN20050704.1830.0600-1>
+
+<EVENT-SYN20050704.1830.0600-1> :=
+    WHO: "loop" ##313#317#
+    AMOUNT: "thirty eight dollars and twenty five cents" ##225#267#
+    RANK: "number one" ##294#304#
+    DATE: "my third id like the" ##185#205#
+          "nine eleven" ##337#348#
+    LOCATION: "commands montana" ##142#158#
+    AGE: "thirty four year old" ##52#72#
+    CRAFT: "boeing seven thirty seven" ##113#138#
+    FLIGHT: "like fifteen far behind" ##84#107#
+    TIME: "seven forty five pm" ##162#181#

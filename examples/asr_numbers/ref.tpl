@@ -68,3 +68,19 @@
     DATE: "Friday" ##108#114#
           "2003" ##207#211#
     LOCATION: "Cape Canaveral" ##90#104#
+
+<TEMPLATE-SYN20050704.1830.0600-1> :=
+    DOC_NR: SYN20050704.1830.0600 ##14#35#
+    EVENT: <EVENT-SYN20050704.1830.0600-1>
+
+<EVENT-SYN20050704.1830.0600-1> :=
+    WHO: "N.C.A.A." ##211#219#
+    AMOUNT: "$38.25" ##166#172#
+    RANK: "No. 1" ##200#205#
+    DATE: "March 3rd, 1998" ##137#152#
+          "9/11" ##244#248#
+    LOCATION: "Crans-Montana" ##107#120#
+    AGE: "34-year-old" ##54#65#
+    CRAFT: "Boeing 737" ##92#102#
+    FLIGHT: "Flight 1549" ##77#88#
+    TIME: "7:45 p.m." ##124#133#

@@ -78,7 +78,7 @@ def align_command(
     from hub4eval.cli.outputs import write_output as _write
     from hub4eval.cli.score import make_console
     from hub4eval.config import ALIGNMENT_FIELDS, DEFAULT_NON_EXTRACTABLE, ScoreConfig
-    from hub4eval.io.formats import check_text_format, read_text_corpus
+    from hub4eval.io.formats import check_text_format, read_text_corpora
     from hub4eval.report import tables as report
     from hub4eval.text.columns import align_corpora
 
@@ -97,21 +97,20 @@ def align_command(
     )
     check_text_format(text_format)
     check_text_format(hyp_text_format, "--hyp-text-format")
-    corpora = [
-        read_text_corpus(
-            str(path),
-            form,
-            doc_tag=doc_tag,
-            docno_tag=docno_tag,
-            non_extractable=hidden,
-            encoding=encoding,
-            spoken_element=spoken_element,
-        )
-        for path, form in ((ref_text, text_format), (hyp_text, hyp_text_format or text_format))
-    ]
+    corpora = read_text_corpora(
+        str(ref_text),
+        str(hyp_text),
+        text_format,
+        hyp_text_format or text_format,
+        doc_tag=doc_tag,
+        docno_tag=docno_tag,
+        non_extractable=hidden,
+        encoding=encoding,
+        spoken_element=spoken_element,
+    )
     if not corpora[0].segmented:  # raw text (or a templette file) given as the reference
         raise unsegmented_reference_error(corpora[0])
-    glm_file = load_glm(config.glm)
+    glm_file = load_glm(config.glm, keep_punctuation=keep_punctuation)
     signature = config.signature(texts="aligned", glm_digest=glm_digests(glm_file), only=ALIGNMENT_FIELDS)
     alignment = align_corpora(
         corpora[0],

@@ -8,6 +8,7 @@ the per-document counts of the two results then go through
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any, Optional
 
@@ -68,6 +69,9 @@ def compare_command(
         )
         for number, hyp in enumerate((hyp_a, hyp_b))
     ]
+    # B shares A's reference and texts, so A's ceiling: its causes agree with it too (§11)
+    if results[0].ceiling is not None:
+        results[1] = dataclasses.replace(results[1], ceiling=results[0].ceiling)
     causes = [_cause_split(result) for result in results]
     # The reference (and texts) are read twice: print a warning they share once.
     print_warnings(dict.fromkeys([*results[0].warnings, *results[1].warnings]), quiet)
@@ -88,6 +92,10 @@ def compare_command(
             "B": str(hyp_b),
             "documents": len(documents),
             **outcome,
+            # the slot error rate beside F (the difference tested is F's)
+            "SER": {
+                name: result.total.metrics(scoring.beta)["SER"] for name, result in zip("AB", results, strict=True)
+            },
             "signature": results[0].signature,
         }
         if causes[0] is not None:

@@ -142,7 +142,12 @@ def explain_command(
     o.one_from_stdin(REF=ref, HYP=hyp, **scoring.text_files())
     categories = [o.choice(c) for c in category or ()]
     config = scoring.config()
-    result = score_with_progress(ref, hyp, scoring, config, description="mapping documents", quiet=quiet)
+    from hub4eval.api import OutputOptions
+
+    # when the texts differ, the ceiling too: the causes agree with it, as in `score`
+    result = score_with_progress(
+        ref, hyp, scoring, config, description="mapping documents", quiet=quiet, output=OutputOptions(ceiling=None)
+    )
     print_warnings(result.warnings, quiet)
     rows = explain(
         result,

@@ -75,6 +75,7 @@ SortChoice = Enum(  # type: ignore[misc]
             "OVG",
             "SUB",
             "ERR",
+            "SER",
             "POS",
             "ACT",
             "COR",

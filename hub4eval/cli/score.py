@@ -134,7 +134,7 @@ def score_command(
         None,
         "--sort",
         case_sensitive=False,
-        metavar="F|REC|PRE|UND|OVG|SUB|ERR|POS|ACT|COR|INC|MIS|SPU|OPT|REM",
+        metavar="F|REC|PRE|UND|OVG|SUB|ERR|SER|POS|ACT|COR|INC|MIS|SPU|OPT|REM",
         help="Sort --by tables by a metric, worst first (e.g. F), or by a count, largest first (e.g. MIS).",
     ),
     show_mapping: bool = typer.Option(

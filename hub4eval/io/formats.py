@@ -18,7 +18,9 @@ Documents per format:
 
 * ``ctm`` (``FILE CHANNEL BEGIN DURATION WORD [CONFIDENCE]``): one document
   per recording: the FILE field, or ``FILE-CHANNEL`` when the file has more
-  than one channel; words in file order.
+  than one channel (channels compared case-insensitively); words in file
+  order; an alternation (``<ALT_BEGIN>`` ... ``<ALT>`` ... ``<ALT_END>``
+  lines) is read as its first alternative.
 * ``stm`` (``FILE CHANNEL SPEAKER BEGIN END [<LABELS>] TRANSCRIPT``): one
   document per recording as for ctm; one line per segment, in file order; a
   segment whose transcript is ``IGNORE_TIME_SEGMENT_IN_SCORING`` is left out.
@@ -28,9 +30,16 @@ Documents per format:
 * ``txt``: the whole file is one unsegmented document (no DOCID), every
   character is text, offsets count from the start of the file.
 
-Lines that are blank or start with ``;;`` are comments in ctm, stm and trn.
-Tokens such as ``@``, ``{a / b}`` or ``(word)`` are kept as written: they are
-words of the text like any other.
+Lines that are blank or start with ``;;`` are comments in ctm, stm and trn
+(in ctm, any line starting with ``;``). In trn and stm transcripts an
+alternation ``{ a / b c / @ }`` is read as its first alternative and the NULL
+word ``@`` is left out (the text must be one sequence of words); ``(word)``
+and fragments are kept as written.
+
+The line records (:func:`trn_utterances`, :func:`ctm_records`,
+:func:`stm_segments`) keep everything sclite's notation says (alternations,
+times, speakers, labels, ignored segments): ``hub4eval sclite`` scores from
+them, and the corpora above are built from the same records.
 """
 
 from __future__ import annotations
@@ -38,12 +47,29 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
 
 from hub4eval.config import DEFAULT_NON_EXTRACTABLE, DEFAULT_SPOKEN_ELEMENT
 from hub4eval.errors import InputError, UsageError
 from hub4eval.model import Corpus, Document
 
-__all__ = ["TEXT_FORMATS", "corpus_text", "parse_text_corpus", "read_text_corpus", "text_format_for"]
+__all__ = [
+    "TEXT_FORMATS",
+    "CtmRecord",
+    "StmSegment",
+    "TrnUtterance",
+    "corpus_text",
+    "ctm_first_alternatives",
+    "ctm_records",
+    "first_alternative_words",
+    "parse_text_corpus",
+    "read_text_corpora",
+    "read_text_corpus",
+    "stm_segments",
+    "text_format_for",
+    "trn_utterances",
+]
 
 TEXT_FORMATS = ("sgml", "ctm", "trn", "stm", "txt")
 EXTENSIONS = {
@@ -159,24 +185,79 @@ _CTM = "FILE CHANNEL BEGIN DURATION WORD [CONFIDENCE]"
 _STM = "FILE CHANNEL SPEAKER BEGIN END [<LABELS>] TRANSCRIPT"
 
 
-def _recordings(builder: _Builder, channels: dict[str, set[str]]) -> dict[str, str]:
-    """DOCID of each (file, channel) key: the file, or FILE-CHANNEL when a file has several."""
+def _recordings(
+    builder: _Builder, channels: dict[str, dict[str, str]], multi_channel: frozenset[str] = frozenset()
+) -> dict[str, str]:
+    """DOCID of each (file, channel) key: the file, or FILE-CHANNEL when a file has several (here or,
+    ``multi_channel``, in the other text of the pair)."""
     rename = {}
     for key in builder.lines:
         file, channel = key.split("\0")
-        rename[key] = file if len(channels[file]) == 1 else f"{file}-{channel}"
+        rename[key] = file if len(channels[file]) == 1 and file not in multi_channel else f"{file}-{channel}"
     return rename
 
 
-def parse_ctm(text: str, path: str = "<string>") -> Corpus:
-    """A ctm file: one document per recording, its words joined by single spaces."""
-    builder = _Builder()
-    channels: dict[str, set[str]] = {}
+ALT_MARKERS = ("<ALT_BEGIN>", "<ALT>", "<ALT_END>")
+
+
+@dataclass(frozen=True)
+class CtmRecord:
+    """One line of a ctm file. An alternation marker (``<ALT_BEGIN>``, ``<ALT>``,
+    ``<ALT_END>``, any case) has no times (``*`` in the file)."""
+
+    file: str
+    channel: str
+    begin: float | None
+    duration: float | None
+    word: str
+    confidence: float | None
+    line: int
+
+    @property
+    def marker(self) -> str | None:
+        """``<ALT_BEGIN>``, ``<ALT>`` or ``<ALT_END>`` (upper case) when the line is one, else None."""
+        upper = self.word.upper()
+        return upper if upper in ALT_MARKERS else None
+
+
+@dataclass(frozen=True)
+class StmSegment:
+    """One segment of an stm file; ``text`` is the transcript as written (sclite's notation kept)."""
+
+    file: str
+    channel: str
+    speaker: str
+    begin: float
+    end: float
+    labels: str | None
+    text: str
+    line: int
+
+    @property
+    def ignored(self) -> bool:
+        """A segment whose time is not scored: its hypothesis words are dropped, not counted as insertions."""
+        upper = self.text.upper()
+        return "IGNORE_TIME_SEGMENT_IN_SCORING" in upper or "IGNORETIMESEGMENTINSCORING" in upper
+
+
+@dataclass(frozen=True)
+class TrnUtterance:
+    """One line of a trn file: the transcript as written and the id inside the last parentheses."""
+
+    id: str
+    text: str
+    line: int
+
+
+def ctm_records(text: str, path: str = "<string>") -> list[CtmRecord]:
+    """The lines of a ctm file (comments left out), alternation markers included, checked."""
+    _refuse_nul(text, path, "ctm")
+    records = []
     for number, line in enumerate(text.split("\n"), 1):
-        if _is_comment(line):
+        if _is_comment(line) or line.lstrip().startswith(";"):
             continue
         fields = _fields(line)
-        if len(fields) not in (5, 6):
+        if len(fields) < 5 or len(fields) > 7:
             raise InputError(
                 f"a ctm line has 5 or 6 fields, found {len(fields)}",
                 path,
@@ -184,20 +265,48 @@ def parse_ctm(text: str, path: str = "<string>") -> Corpus:
                 fields[6][1] if len(fields) > 6 else len(line.rstrip()) + 1,
                 hint=f"a line reads {_CTM}, separated by blanks",
             )
-        _number(fields[2][0], fields[2][1], "BEGIN time", path, number, _CTM)
-        _number(fields[3][0], fields[3][1], "DURATION", path, number, _CTM)
-        if len(fields) == 6:
-            _number(fields[5][0], fields[5][1], "CONFIDENCE", path, number, _CTM)
-        file, channel = fields[0][0], fields[1][0]
-        channels.setdefault(file, set()).add(channel)
-        builder.add(f"{file}\0{channel}", [fields[4][0]], number, new_line=False)
-    return builder.corpus(path, _recordings(builder, channels))
+        word = fields[4][0]
+        confidence = None
+        if len(fields) >= 6 and fields[5][0].upper() != "NA":
+            confidence = _number(fields[5][0], fields[5][1], "CONFIDENCE", path, number, _CTM)
+        if word.upper() in ALT_MARKERS and fields[2][0] == "*" and fields[3][0] == "*":
+            records.append(CtmRecord(fields[0][0], fields[1][0], None, None, word, confidence, number))
+            continue
+        if len(fields) == 7:
+            raise InputError(
+                f"a ctm line has 5 or 6 fields, found {len(fields)}",
+                path,
+                number,
+                fields[6][1],
+                hint=f"a line reads {_CTM}, separated by blanks",
+            )
+        begin = _number(fields[2][0].removeprefix("&&"), fields[2][1], "BEGIN time", path, number, _CTM)
+        duration = _number(fields[3][0], fields[3][1], "DURATION", path, number, _CTM)
+        records.append(CtmRecord(fields[0][0], fields[1][0], begin, duration, word, confidence, number))
+    return records
 
 
-def parse_stm(text: str, path: str = "<string>") -> Corpus:
-    """An stm file: one document per recording, one line per segment."""
-    builder = _Builder()
-    channels: dict[str, set[str]] = {}
+def ctm_first_alternatives(records: Iterable[CtmRecord]) -> list[CtmRecord]:
+    """The words of ctm records with every alternation read as its first alternative (markers dropped)."""
+    out = []
+    state = 0  # 0 outside, 1 in the first alternative, 2 in a later one
+    for record in records:
+        marker = record.marker
+        if marker == "<ALT_BEGIN>":
+            state = 1
+        elif marker == "<ALT>":
+            state = 2 if state else 0
+        elif marker == "<ALT_END>":
+            state = 0
+        elif state < 2 and record.word != "@":
+            out.append(record)
+    return out
+
+
+def stm_segments(text: str, path: str = "<string>") -> list[StmSegment]:
+    """The segments of an stm file (comments left out), checked."""
+    _refuse_nul(text, path, "stm")
+    segments = []
     for number, line in enumerate(text.split("\n"), 1):
         if _is_comment(line):
             continue
@@ -220,33 +329,29 @@ def parse_stm(text: str, path: str = "<string>") -> Corpus:
                 fields[4][1],
                 hint="END is the time the segment ends, not its duration",
             )
-        words = [word for word, _ in fields[5:]]
-        if words and words[0].startswith("<"):  # <o,f0,male> labels
-            if not words[0].endswith(">"):
-                label_end = next((k for k, w in enumerate(words) if w.endswith(">")), None)
-                if label_end is None:
-                    raise InputError(
-                        "'<' opens a label that is never closed with '>'",
-                        path,
-                        number,
-                        fields[5][1],
-                        hint="labels are written <o,f0,male> before the transcript",
-                    )
-                words = words[label_end + 1 :]
-            else:
-                words = words[1:]
-        if len(words) == 1 and words[0].upper() == "IGNORE_TIME_SEGMENT_IN_SCORING":
-            continue
-        file, channel = fields[0][0], fields[1][0]
-        channels.setdefault(file, set()).add(channel)
-        builder.add(f"{file}\0{channel}", words, number)
-    return builder.corpus(path, _recordings(builder, channels))
+        rest = fields[5:]
+        labels = None
+        if rest and rest[0][0].startswith("<"):  # <o,f0,male> labels
+            label_end = next((k for k, (w, _) in enumerate(rest) if w.endswith(">")), None)
+            if label_end is None:
+                raise InputError(
+                    "'<' opens a label that is never closed with '>'",
+                    path,
+                    number,
+                    fields[5][1],
+                    hint="labels are written <o,f0,male> before the transcript",
+                )
+            labels = " ".join(w for w, _ in rest[: label_end + 1])
+            rest = rest[label_end + 1 :]
+        transcript = line[rest[0][1] - 1 :].strip() if rest else ""
+        segments.append(StmSegment(fields[0][0], fields[1][0], fields[2][0], begin, end, labels, transcript, number))
+    return segments
 
 
-def parse_trn(text: str, path: str = "<string>") -> Corpus:
-    """A trn file: one document per utterance id, one line per utterance."""
-    builder = _Builder()
-    last: str | None = None
+def trn_utterances(text: str, path: str = "<string>") -> list[TrnUtterance]:
+    """The utterances of a trn file (comments left out), each with its id, checked."""
+    _refuse_nul(text, path, "trn")
+    utterances = []
     for number, line in enumerate(text.split("\n"), 1):
         if _is_comment(line):
             continue
@@ -269,15 +374,116 @@ def parse_trn(text: str, path: str = "<string>") -> Corpus:
                 open_at + 1,
                 hint="an utterance id is one word, e.g. (speaker1-utt001)",
             )
+        utterances.append(TrnUtterance(docid, body[:open_at], number))
+    return utterances
+
+
+def first_alternative_words(transcript: str) -> list[str]:
+    """The words of a transcript in sclite's notation with every ``{ a / b }`` read as its first
+    alternative and the NULL word ``@`` left out; other words as written."""
+    words: list[str] = []
+    k, n = 0, len(transcript)
+    while k < n:
+        while k < n and transcript[k].isspace():
+            k += 1
+        if k >= n:
+            break
+        if transcript[k] != "{":
+            start = k
+            while k < n and not transcript[k].isspace():
+                k += 1
+            if transcript[start:k] != "@":
+                words.append(transcript[start:k])
+            continue
+        depth, start = 0, k
+        while k < n:
+            if transcript[k] == "{":
+                depth += 1
+            elif transcript[k] == "}":
+                depth -= 1
+                if depth == 0:
+                    k += 1
+                    break
+            k += 1
+        body = transcript[start + 1 : k - 1 if depth == 0 else k]
+        level, cut = 0, len(body)
+        for j, char in enumerate(body):
+            if char == "{":
+                level += 1
+            elif char == "}":
+                level -= 1
+            elif char == "/" and level == 0:
+                cut = j
+                break
+        words.extend(first_alternative_words(body[:cut]))
+    return words
+
+
+def parse_ctm(
+    text: str,
+    path: str = "<string>",
+    *,
+    multi_channel: frozenset[str] = frozenset(),
+    ignored: dict[tuple[str, str], list[tuple[float, float]]] | None = None,
+) -> Corpus:
+    """A ctm file: one document per recording, its words joined by single spaces.
+
+    An alternation (``<ALT_BEGIN>`` ... ``<ALT>`` ... ``<ALT_END>``) is read as its
+    first alternative; channels are told apart case-insensitively. A file in
+    ``multi_channel`` is named FILE-CHANNEL even when this file has one channel
+    of it; a word whose middle lies in an ``ignored`` span of its (file, lower-cased
+    channel) is left out.
+    """
+    builder = _Builder()
+    channels: dict[str, dict[str, str]] = {}
+    for record in ctm_first_alternatives(ctm_records(text, path)):
+        if ignored and _in_spans(record, ignored):
+            continue
+        channel = channels.setdefault(record.file, {}).setdefault(record.channel.lower(), record.channel)
+        builder.add(f"{record.file}\0{channel}", [record.word], record.line, new_line=False)
+    return builder.corpus(path, _recordings(builder, channels, multi_channel))
+
+
+def _in_spans(record: CtmRecord, spans: dict[tuple[str, str], list[tuple[float, float]]]) -> bool:
+    middle = (record.begin or 0.0) + (record.duration or 0.0) / 2.0
+    return any(begin <= middle < end for begin, end in spans.get((record.file, record.channel.lower()), ()))
+
+
+def parse_stm(text: str, path: str = "<string>", *, multi_channel: frozenset[str] = frozenset()) -> Corpus:
+    """An stm file: one document per recording, one line per segment.
+
+    A segment's alternations are read as their first alternative, ``@`` is left
+    out; channels are told apart case-insensitively. A file in
+    ``multi_channel`` is named FILE-CHANNEL even when this file has one channel of it.
+    """
+    builder = _Builder()
+    channels: dict[str, dict[str, str]] = {}
+    for segment in stm_segments(text, path):
+        if segment.ignored:
+            continue
+        channel = channels.setdefault(segment.file, {}).setdefault(segment.channel.lower(), segment.channel)
+        builder.add(f"{segment.file}\0{channel}", first_alternative_words(segment.text), segment.line)
+    return builder.corpus(path, _recordings(builder, channels, multi_channel))
+
+
+def parse_trn(text: str, path: str = "<string>") -> Corpus:
+    """A trn file: one document per utterance id, one line per utterance.
+
+    Alternations are read as their first alternative, ``@`` is left out.
+    """
+    builder = _Builder()
+    last: str | None = None
+    for utterance in trn_utterances(text, path):
+        docid = utterance.id
         if docid != last and docid in builder.lines:
             raise InputError(
                 f"utterance id {docid} comes back after other ids (first at line {builder.first_line[docid]})",
                 path,
-                number,
-                open_at + 1,
+                utterance.line,
+                len(utterance.text) + 1,
                 hint="keep the lines of one utterance together, or give each its own id",
             )
-        builder.add(docid, body[:open_at].split(), number)
+        builder.add(docid, first_alternative_words(utterance.text), utterance.line)
         last = docid
     return builder.corpus(path)
 
@@ -322,7 +528,6 @@ def parse_text_corpus(
             non_extractable=non_extractable,
             spoken_element=spoken_element,
         )
-    _refuse_nul(text, path, text_format)
     corpus = _PARSERS[text_format](text, path)
     return Corpus(corpus.documents, corpus.segmented, path, corpus.warnings, spoken_element=spoken_element)
 
@@ -369,6 +574,58 @@ def read_text_corpus(
         non_extractable=non_extractable,
         spoken_element=spoken_element,
     )
+
+
+def read_text_corpora(
+    ref_path: str,
+    hyp_path: str,
+    ref_format: str | None = None,
+    hyp_format: str | None = None,
+    **options: Any,
+) -> tuple[Corpus, Corpus]:
+    """A reference and a hypothesis text read as one pair, as sclite pairs them.
+
+    Like two :func:`read_text_corpus` calls, except for time-marked files
+    (ctm, stm) of the same recordings:
+
+    * a recording with several channels in either file is named FILE-CHANNEL
+      in both, so a one-channel ctm of a two-channel recording pairs with the
+      right stm channel;
+    * the hypothesis ctm words whose middle lies in the time of an
+      ``IGNORE_TIME_SEGMENT_IN_SCORING`` segment of the stm reference are left
+      out (sclite does not count them as insertions).
+    """
+    from hub4eval.io.files import read_text
+
+    forms = (text_format_for(ref_path, ref_format), text_format_for(hyp_path, hyp_format))
+    if forms[0] not in ("ctm", "stm") or forms[1] not in ("ctm", "stm"):
+        return (
+            read_text_corpus(ref_path, forms[0], **options),
+            read_text_corpus(hyp_path, forms[1], **options),
+        )
+    encoding = options.get("encoding", "utf-8")
+    texts = (read_text(ref_path, encoding), read_text(hyp_path, encoding))
+    channels: dict[str, set[str]] = {}
+    ignored: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    for text, path, form in zip(texts, (ref_path, hyp_path), forms, strict=True):
+        if form == "stm":
+            for segment in stm_segments(text, path):
+                channels.setdefault(segment.file, set()).add(segment.channel.lower())
+                if segment.ignored and path == ref_path:
+                    ignored.setdefault((segment.file, segment.channel.lower()), []).append((segment.begin, segment.end))
+        else:
+            for record in ctm_records(text, path):
+                channels.setdefault(record.file, set()).add(record.channel.lower())
+    multi = frozenset(file for file, names in channels.items() if len(names) > 1)
+    spoken_element = options.get("spoken_element", DEFAULT_SPOKEN_ELEMENT)
+    corpora = []
+    for text, path, form in zip(texts, (ref_path, hyp_path), forms, strict=True):
+        if form == "stm":
+            corpus = parse_stm(text, path, multi_channel=multi)
+        else:
+            corpus = parse_ctm(text, path, multi_channel=multi, ignored=ignored if path == hyp_path else None)
+        corpora.append(Corpus(corpus.documents, corpus.segmented, path, corpus.warnings, spoken_element=spoken_element))
+    return corpora[0], corpora[1]
 
 
 def corpus_text(corpus: Corpus, docid: str | None = None, source: str | None = None) -> str:

@@ -45,7 +45,7 @@ def _point_entries(result: ScoreResult) -> Iterator[str]:
         for verdict in verdicts:
             cause = None
             if attributor is not None:
-                cause = attributor.cause(verdict.category, ref_inst, hyp_inst, ref_fill, hyp_fill)
+                cause = attributor.cause(verdict.category, ref_inst, hyp_inst, ref_fill, hyp_fill, slot, verdict.kind)
             yield (
                 f'{head}"{verdict.kind}", "category": "{verdict.category}", "ref": {ref}, '
                 f'"hyp": {hyp}, "reason": {encode_string(verdict.reason)}, '

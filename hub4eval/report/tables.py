@@ -103,7 +103,7 @@ def level_table(
 
         def order(item: tuple[str, Counts]) -> tuple:
             value = item[1].as_dict(beta)[key]
-            if key in METRICS:  # worst first (low REC/PRE/F, high UND/OVG/SUB/ERR); undefined last
+            if key in METRICS:  # worst first (low REC/PRE/F, high UND/OVG/SUB/ERR/SER); undefined last
                 worst_first = value if key in ("REC", "PRE", "F") else -(value or 0.0)
                 return (value is None, worst_first if value is not None else 0.0, item[0])
             return (-(value or 0), item[0])
@@ -129,12 +129,13 @@ def mapping_table(result: ScoreResult) -> Table:
 
 
 def headline(result: ScoreResult) -> str:
-    """One line: ``F = 87.5  REC = 80.0  PRE = 96.6  (POS 20  ACT 17  COR 16 ...)``."""
+    """One line: ``F = 87.5  SER = 25.0  REC = 80.0  PRE = 96.6  (POS 20  ACT 17  COR 16 ...)``."""
     total = result.total
     m = total.metrics(result.config.beta)
     f_name = "F" if result.config.beta == 1 else f"F(beta={result.config.beta:g})"
     return (
-        f"{f_name} = {percent(m['F'])}  REC = {percent(m['REC'])}  PRE = {percent(m['PRE'])}  "
+        f"{f_name} = {percent(m['F'])}  SER = {percent(m['SER'])}  REC = {percent(m['REC'])}  "
+        f"PRE = {percent(m['PRE'])}  "
         f"(POS {total.pos}  ACT {total.act}  COR {total.cor}  INC {total.inc}  "
         f"MIS {total.mis}  SPU {total.spu}  OPT {total.opt}  REM {total.rem})"
     )

@@ -52,8 +52,10 @@ class Attributor:
     points (its content and extent points, and every pair the mapping tried).
     """
 
-    def __init__(self, alignment: Any) -> None:
+    def __init__(self, alignment: Any, ceiling: Any = None) -> None:
         self.alignment = alignment
+        # (reference instance, slot) -> the point kinds the ceiling has an error in (v1.2)
+        self.ceiling_errors = None if ceiling is None else ceiling_errors(ceiling)
         self._ref: dict[tuple[str | None, Extent], tuple[Row, ...]] = {}
         self._hyp: dict[tuple[str | None, Extent], tuple[Row, ...] | None] = {}
 
@@ -111,10 +113,23 @@ class Attributor:
         hyp_inst: Instance | None,
         ref_fill: Fill | None,
         hyp_fill: Fill | None,
+        slot: str | None = None,
+        kind: str | None = None,
     ) -> str | None:
-        """``"recognition"``, ``"extraction"``, or None for a point that is not an error."""
+        """``"recognition"``, ``"extraction"``, or None for a point that is not an error.
+
+        With the ceiling known, an INC or MIS point of a misrecognized fill is a
+        recognition error only when the ceiling's own point of that reference
+        slot and ``kind`` is an error too: if some alternative, or some run of
+        the words, makes the slot reachable, the extractor chose worse.
+        """
         if category == "INC" or category == "MIS":
             if ref_inst is not None and self.misrecognition(ref_inst.docid, ref_fill):
+                errors = self.ceiling_errors
+                if errors is not None and slot is not None and kind is not None:
+                    kinds = errors.get((ref_inst.key, slot))
+                    if kinds is not None and kind not in kinds:
+                        return EXTRACTION
                 return RECOGNITION
             return EXTRACTION
         if category == "SPU":
@@ -145,6 +160,26 @@ class Attributor:
         return ""
 
 
+def ceiling_errors(ceiling: Any) -> dict[tuple[str, str], frozenset[str]]:
+    """(reference instance key, slot) -> the kinds (content, extent, pointer) in which
+    the ceiling's points of that reference slot include an INC or MIS."""
+    out: dict[tuple[str, str], frozenset[str]] = {}
+    for set_match in ceiling.matches:
+        for inst in set_match.instances:
+            if inst.ref is None:
+                continue
+            key = inst.ref.key
+            for slot in inst.slots:
+                out[key, slot.name] = frozenset(
+                    verdict.kind
+                    for i, _, verdicts in slot.pairs
+                    if i is not None
+                    for verdict in verdicts
+                    if verdict.category in ("INC", "MIS")
+                )
+    return out
+
+
 def describe(rows: Iterable[Row]) -> str:
     """``the recognizer heard `hinges` for `hingis`; missed `de``` from non-matching columns."""
     from hub4eval.text.align import DELETION, INSERTION, SUBSTITUTION
@@ -169,7 +204,7 @@ def attributed_points(result: Any) -> Iterator[Point]:
         for verdict in verdicts:
             cause = None
             if attributor is not None:
-                cause = attributor.cause(verdict.category, ref, hyp, ref_fill, hyp_fill)
+                cause = attributor.cause(verdict.category, ref, hyp, ref_fill, hyp_fill, slot, verdict.kind)
             yield Point(
                 verdict.kind,
                 verdict.category,
@@ -210,7 +245,7 @@ def cause_counts(result: Any) -> dict[str, dict[str, dict[str, dict[str, int]]]]
             category = verdict.category
             if category not in ERROR_CATEGORIES:
                 continue
-            cause = attributor.cause(category, ref, hyp, ref_fill, hyp_fill)
+            cause = attributor.cause(category, ref, hyp, ref_fill, hyp_fill, slot, verdict.kind)
             for level, name in (
                 ("slot", f"{type_name}.{slot}"),
                 ("type", type_name),
@@ -290,6 +325,7 @@ __all__ = [
     "attributed_points",
     "cause_counts",
     "cause_totals",
+    "ceiling_errors",
     "describe",
     "entity_wer",
 ]

@@ -22,9 +22,9 @@ counting exactly):
   possessive (``clinton's`` shares the key of ``clinton``); a
   hypothesis with no kept word shares the empty key with every reference
   that has a minimal string of optional tokens only (§6: the empty run);
-- extent: the hypothesis extent starts inside the reference maximal extent,
-  so its start falls in a block of ``_BLOCK`` columns the reference extent
-  covers.
+- extent: the hypothesis extent starts inside the reference maximal extent
+  (widened over inserted words at its edges, §7.3), so its start falls in a
+  block of ``_BLOCK`` columns the reference extent covers.
 
 Every key carries the slot name: fills are compared only within a slot. A
 reference fill that would have too many keys gets the wildcard instead,
@@ -79,7 +79,7 @@ def reference_text_keys(slot: str, fill: PreparedFill, how: TextComparison) -> l
             if substrings is None:
                 return [WILDCARD]
             keys += [("c", slot, text) for text in substrings]
-    extent = maximal.extent
+    extent = fill.enclosing  # the maximal extent, widened over inserted words at its edges
     if how.extent and fill.has_extent and extent is not None:
         first, last = extent.start // _BLOCK, extent.end // _BLOCK
         if first == last:  # the usual short extent

@@ -22,7 +22,7 @@ from hub4eval.text.normalize import (
     whiteout_punctuation,
     whiteout_tags,
 )
-from hub4eval.text.spoken import spoken_forms
+from hub4eval.text.spoken import join_letters, spoken_forms
 from hub4eval.text.tokens import Token, tokenize
 from hub4eval.util.records import quick_init
 
@@ -62,6 +62,14 @@ class PreparedFill:
     maximal: PreparedString
     minimals: tuple[PreparedString, ...]
     has_extent: bool  # the fill has an extent part (§6: extent point exists)
+    # a reference fill's maximal extent for the enclosure test, widened over the
+    # insertion columns at its edges when the texts differ (§7.3); None: the maximal extent
+    enclosure: Extent | None = None
+
+    @property
+    def enclosing(self) -> Extent | None:
+        """The extent a hypothesis extent must lie in (the maximal one, or its widening)."""
+        return self.maximal.extent if self.enclosure is None else self.enclosure
 
 
 def _shifted(extent: Extent, removed: int) -> Extent:
@@ -86,6 +94,8 @@ class FillPreparer:
         unsegmented: hypothesis offsets count from the start of the file, so
             the mapper gets ``None`` as the document.
         tokens: compute tokens (needed by noisy content comparison only).
+        widen: a reference fill's column extent -> the extent used for the
+            enclosure test (boundary insertions, §7.3); None: the extent itself.
     """
 
     def __init__(
@@ -97,8 +107,10 @@ class FillPreparer:
         reference: bool = True,
         unsegmented: bool = False,
         tokens: bool = True,
+        widen: ExtentMapper | None = None,
     ) -> None:
         self.config = config
+        self.widen = widen
         self.map_extent = map_extent
         self.glm_apply = glm_apply
         self.reference = reference
@@ -126,15 +138,23 @@ class FillPreparer:
         stripped, removed = strip_premodifiers(text, cfg.premodifiers)
         # Tokens come from the tag-whited, premodifier-stripped string as written:
         # the tokenizer keeps fragment hyphens and parentheses that whiteout drops.
+        # The premodifier count ends where the next word starts after the whiteout,
+        # which is past its leading punctuation (`the (um)`, `an %uh`): the raw word
+        # starts back at that punctuation, so that its status is read from all of it.
         tokens: tuple[Token, ...] = ()
         noisy = None
         if self.tokens:
-            piece = whited[removed:]
+            begin = removed
+            while begin > 0 and text[begin - 1].isspace() and not whited[begin - 1].isspace():
+                begin -= 1
+            piece = whited[begin:]
             tokens = tokenize(piece, keep_punctuation=cfg.keep_punctuation, case_sensitive=cfg.case_sensitive)
             if cfg.spoken_forms != "none":  # §8.2, before the GLM as for documents
                 tokens = spoken_forms(tokens, piece, lang=cfg.spoken_forms, case_sensitive=cfg.case_sensitive)
             if self.glm_apply is not None:
                 tokens = tuple(self.glm_apply(tokens))
+            if cfg.spoken_forms != "none":  # letters spelled out, after the GLM as for documents
+                tokens = join_letters(tokens, piece)
             noisy = NoisyWords.of(tokens, filler_set(cfg.fillers))
         folded = collapse_whitespace(stripped)
         if not cfg.case_sensitive:
@@ -165,6 +185,11 @@ class FillPreparer:
         maximal = PreparedString(folded, tokens, extent, noisy)
         if not self.reference:
             return PreparedFill(fill, maximal, (maximal,), bool(extents))
+        enclosure = None
+        if self.widen is not None and maximal.extent is not None:
+            widened = self.widen(docid, maximal.extent)
+            if widened != maximal.extent:
+                enclosure = widened
         spans = fill.minimal_spans
         if len(spans) == 1 and spans[0] == (0, len(content)) and fill.minimal_extents == extents[:1]:
             minimals: tuple[PreparedString, ...] = (maximal,)  # no brackets: the minimal string is the maximal one
@@ -173,4 +198,4 @@ class FillPreparer:
             minimals = tuple(
                 self._string(content[a:b], ext, docid) for (a, b), ext in zip(spans, minimal_extents, strict=False)
             )
-        return PreparedFill(fill, maximal, minimals, bool(extents))
+        return PreparedFill(fill, maximal, minimals, bool(extents), enclosure)

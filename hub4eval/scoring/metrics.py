@@ -17,7 +17,7 @@ from hub4eval.util.records import quick_init
 
 Category = Literal["COR", "INC", "MIS", "SPU", "OPT", "REM"]
 CATEGORIES: tuple[Category, ...] = ("COR", "INC", "MIS", "SPU", "OPT", "REM")
-METRICS = ("REC", "PRE", "F", "UND", "OVG", "SUB", "ERR")
+METRICS = ("REC", "PRE", "F", "UND", "OVG", "SUB", "ERR", "SER")
 
 
 @quick_init
@@ -124,7 +124,11 @@ class Counts:
         return ((p + q) * self.cor) / (p * self.pos + q * self.act)
 
     def metrics(self, beta: float = 1.0) -> dict[str, float | None]:
-        """REC PRE F UND OVG SUB ERR as fractions in [0, 1], None when undefined.
+        """REC PRE F UND OVG SUB ERR SER as fractions, None when undefined.
+
+        All lie in [0, 1] except SER, the slot error rate (INC + MIS + SPU) /
+        (COR + INC + MIS): errors over the reference's scored points, which
+        exceeds 1 when there are more errors than reference points, like WER.
 
         F is defined whenever POS + ACT > 0 (0 when COR = 0), so a system that
         answers nothing scores F = 0 rather than an undefined F.
@@ -141,6 +145,7 @@ class Counts:
             "OVG": ratio(self.spu, self.act),
             "SUB": ratio(self.inc, self.cor + self.inc),
             "ERR": ratio(self.errors, self.cor + self.inc + self.spu + self.mis),
+            "SER": ratio(self.inc + self.mis + self.spu, self.cor + self.inc + self.mis),
         }
 
     def as_dict(self, beta: float = 1.0) -> dict[str, int | float | None]:

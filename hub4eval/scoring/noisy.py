@@ -53,9 +53,12 @@ def filler_set(words: tuple[str, ...]) -> frozenset[str]:
 
 
 def _is_filler(token: Token, fillers: frozenset[str]) -> bool:
-    """Read from the raw token less its outer punctuation (§6): ``%hesitation``, ``uh,``."""
+    """Read from the raw token less its outer punctuation (§6): ``%hesitation``, ``uh,``;
+    a filler word marked with ``%`` as transcripts mark hesitations (``%uh``) is one too."""
     form = token.raw_form
-    return form in fillers or form.lower() in fillers
+    if form in fillers or form.lower() in fillers:
+        return True
+    return form[:1] == "%" and form[1:].lower() in fillers
 
 
 def is_optional_reference(token: Token, fillers: frozenset[str] = DEFAULT_FILLERS) -> bool:

@@ -10,6 +10,7 @@ scores the ceiling (:mod:`hub4eval.scoring.projection`). It reads no file:
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
@@ -23,16 +24,19 @@ from hub4eval.scoring.result import ScoreResult
 from hub4eval.util.gcpause import paused_gc
 
 
-def load_glm(spec: str | Sequence[str]):  # -> Glm | GlmStack | None
+def load_glm(spec: str | Sequence[str], *, keep_punctuation: bool = False):  # -> Glm | GlmStack | None
     """``default`` (the shipped English file), ``none``, or a GLM file path;
-    several (a sequence) are stacked and apply in the order given."""
+    several (a sequence) are stacked and apply in the order given. With
+    ``keep_punctuation`` the rules are cut into tokens as text is under
+    ``--keep-punctuation`` (``%hesitation`` keeps its ``%``)."""
     specs = [spec] if isinstance(spec, str) else list(spec)
     specs = [s for s in specs if s != "none"]
     if not specs:
         return None
     from hub4eval.text.glm import default_glm, read_glm, stack_glms
 
-    return stack_glms([default_glm() if s == "default" else read_glm(s) for s in specs])
+    glm = stack_glms([default_glm() if s == "default" else read_glm(s) for s in specs])
+    return glm.keeping_punctuation() if keep_punctuation and glm is not None else glm
 
 
 def glm_digests(glm) -> tuple[str, ...] | None:  # glm: Glm | GlmStack | None
@@ -150,7 +154,11 @@ def score(
     uses_glm = aligned or noisy
     # A GLM file named by the user is read even when it will not be used, so
     # that a bad file is reported on every run, not only on the runs with texts.
-    glm = load_glm(config.glm) if uses_glm or config.glm not in (("default",), ("none",)) else None
+    glm = (
+        load_glm(config.glm, keep_punctuation=config.keep_punctuation)
+        if uses_glm or config.glm not in (("default",), ("none",))
+        else None
+    )
     if glm is not None and not uses_glm:
         warnings.append(
             InputWarning(
@@ -194,6 +202,7 @@ def score(
         glm_apply=glm_apply,
         reference=True,
         tokens=noisy,
+        widen=alignment.ref_enclosure if alignment is not None else None,
     )
     hyp_prep = FillPreparer(
         config,
@@ -228,11 +237,17 @@ def score(
         wer = corpus_wer(alignment)["summary"]  # sclite's counts; the §7 ones beside them if they differ
     ceiling_result = None
     if ceiling or (ceiling is None and aligned):
-        from hub4eval.scoring.projection import project
+        from hub4eval.scoring.projection import Judge, project
 
+        # the projection's choices are scored as this score scores (a true upper bound, §11)
+        judge = Judge(
+            Mapper(config, ref_prep, hyp_prep, noisy=noisy),
+            [inst.key for iset in ref.instance_sets for inst in iset.instances],
+        )
+        projected = project(ref, alignment, hyp_corpus, judge)
         ceiling_result = score(
             ref,
-            project(ref, alignment, hyp_corpus),
+            projected,
             ref_corpus=ref_corpus,
             hyp_corpus=hyp_corpus,
             config=config,
@@ -240,6 +255,7 @@ def score(
             alignment=alignment,
             wer_summary=wer,  # the same texts: the same WER, not counted again
         )
+        ceiling_result = dataclasses.replace(ceiling_result, projection=projected)
     return ScoreResult(
         matches=matches,
         config=config,

@@ -1,17 +1,35 @@
 """§11 the ceiling: reference templates projected onto the hypothesis text.
 
-Each reference text fill with an extent becomes the hypothesis tokens of its
+Each reference text fill with an extent becomes hypothesis tokens of its
 alignment columns: content = the hypothesis characters from the first of
 those tokens to the last (line breaks turned into spaces, so the fill can be
 written on one line), extent = their character span in the hypothesis text
 (per document, or from the start of the file when the hypothesis is
-unsegmented). A fill whose columns hold no hypothesis token is dropped. Fills
-without an extent (set fills) are kept as they are, and pointers follow their
-instances, which keep their keys. A slot keeps one alternative (a hypothesis
-slot has one): the first whose fills all survive, else the first one's
-surviving fills; a slot left with no fill is dropped. The result is a
-hypothesis template set; scored against the reference with the same texts,
-it is the best any extractor can score on this recognizer's output.
+unsegmented). Fills without an extent (set fills) are kept as they are, and
+pointers follow their instances, which keep their keys. A hypothesis slot has
+one alternative.
+
+The ceiling is a true upper bound (v1.2): with a :class:`Judge` (the scorer's
+own comparison, given by :func:`hub4eval.api.score`), each choice is the one
+that scores best against the reference (most COR, then fewest INC + MIS +
+SPU, then fewest INC + SPU, which F also prefers, then the first):
+
+* per fill, the tokens of its columns, or a run of them (when the whole run
+  is not correct in content and extent: ``the [Red Wings] beam`` projected as
+  ``red wings`` when ``beam`` was misheard), the hypothesis tokens inserted
+  right at its edges included (§7.3), or no fill at all (a fill that can
+  score no COR only adds INC points: left out it is MIS, or OPT in an
+  optional slot);
+* per slot, the alternative whose projected fills score best (not simply the
+  first: its words may be misrecognized where another mention was heard
+  perfectly).
+
+Without a judge a fill is the tokens of its columns, dropped when they hold
+no hypothesis token, and a slot keeps the first alternative whose fills all
+survive, else the first one's surviving fills. A slot left with no fill is
+dropped. The result is a hypothesis template set; scored against the
+reference with the same texts and options, it is the best any extractor can
+score on this recognizer's output.
 
 Without an alignment (the texts are the same), fills keep their content and
 offsets: the projection is the reference itself, and scores 100 %.
@@ -19,6 +37,7 @@ offsets: the projection is the reference itself, and scores 100 %.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from hub4eval.model import (
@@ -32,6 +51,11 @@ from hub4eval.model import (
     TemplateSet,
     TextFill,
 )
+from hub4eval.scoring.metrics import Counts
+from hub4eval.scoring.verdicts import compare_text, unpaired_text
+
+_MAX_RUN_TOKENS = 12
+"""A fill over more hypothesis tokens than this tries only its whole run and its minimal strings' runs."""
 
 _LINE_BREAKS = str.maketrans(
     {"\r": " ", "\n": " ", "\x0b": " ", "\x0c": " ", "\x85": " ", "\u2028": " ", "\u2029": " "}
@@ -44,11 +68,55 @@ def _hyp_fill(content: str, start: int, end: int) -> TextFill:
     return TextFill(content, ((0, len(content)),), extents, extents, False, True)
 
 
+def _rank(counts: Counts) -> tuple[int, int, int]:
+    """Best first: most COR, fewest INC + MIS + SPU, fewest INC + SPU (ACT less COR)."""
+    return (-counts.cor, counts.errors, counts.inc + counts.spu)
+
+
+class Judge:
+    """Scores projected fills and slots against the reference exactly as the scorer does.
+
+    Args:
+        mapper: a :class:`~hub4eval.scoring.mapping.Mapper` made with the
+            scoring options and the preparers of these two texts.
+        instance_keys: the keys of the reference instances (a projected
+            pointer points to the instance of the same key, mapped to it).
+    """
+
+    def __init__(self, mapper: Any, instance_keys: Sequence[str]) -> None:
+        self.mapper = mapper
+        self.identity = {key: key for key in instance_keys}
+
+    def fill(self, docid: str, ref_fill: TextFill, hyp_fill: TextFill | None, optional: bool) -> Counts:
+        """The counts of one reference fill against one projected fill (None: left out)."""
+        mapper = self.mapper
+        ref = mapper.ref_prep.prepare(ref_fill, docid)
+        if hyp_fill is None:
+            verdicts = unpaired_text(ref, mapper.config, reference=True, optional_slot=optional)
+        else:
+            verdicts = compare_text(ref, mapper.hyp_prep.prepare(hyp_fill, docid), mapper.how)
+        return Counts.tally(v.category for v in verdicts)
+
+    def slot(self, inst: Instance, name: str, fills: tuple[Fill, ...]) -> Counts | None:
+        """The counts of a reference slot against projected fills; None for an unscored slot."""
+        mapper = self.mapper
+        ref_view = mapper._view(inst, True).get(name)
+        if ref_view is None:
+            return None
+        hyp_view = None
+        if fills:
+            items = tuple(mapper.hyp_prep.prepare(f, inst.docid) if type(f) is TextFill else f for f in fills)
+            hyp_view = (Slot(name, (FillAlternative(fills),)), (items,), None)
+        match = mapper.match_slot(name, ref_view, hyp_view, self.identity, lambda _fill: False)
+        return match.counts
+
+
 class _Projector:
-    def __init__(self, alignment: Any, hyp_corpus: Corpus | None) -> None:
+    def __init__(self, alignment: Any, hyp_corpus: Corpus | None, judge: Judge | None = None) -> None:
         self.alignment = alignment
         self.texts: dict[int, str | None] = {}
         self.hyp_corpus = hyp_corpus
+        self.judge = judge
 
     def _text(self, space: int) -> str | None:
         """The hypothesis text whose offsets the tokens of column space ``space`` carry."""
@@ -65,40 +133,107 @@ class _Projector:
             self.texts[space] = text
         return self.texts[space]
 
-    def fill(self, docid: str, fill: Fill) -> Fill | None:
+    def _run(self, docid: str, columns: Extent) -> tuple[list[tuple[int, int]], str | None]:
+        """The (start, end) character spans of the hypothesis tokens in ``columns``, and their text."""
+        space = self.alignment.column_space(docid, reference=True)
+        if space is None:
+            return [], None
+        document = self.alignment.documents[space]
+        tokens = document.hyp_tokens
+        spans = [
+            (tokens[int(h)].start, tokens[int(h)].end)
+            for h in document.alignment.hyp_index[columns.start : columns.end + 1]
+            if h >= 0
+        ]
+        return spans, self._text(space)
+
+    def candidates(self, docid: str, fill: TextFill) -> list[TextFill]:
+        """The projections of a fill with an extent: the tokens of its columns first,
+        then (with a judge) the runs of them and of the insertions at their edges."""
+        columns = self.alignment.ref_extent(docid, fill.extent)
+        if columns is None:
+            return []
+        spans, text = self._run(docid, columns)
+        if text is None:
+            return []
+        out: dict[tuple[int, int], TextFill] = {}
+
+        def add(start: int, end: int) -> None:
+            if (start, end) not in out:
+                out[start, end] = _hyp_fill(text[start:end].translate(_LINE_BREAKS), start, end)
+
+        if spans:
+            add(spans[0][0], spans[-1][1])
+        if self.judge is None:
+            return list(out.values())
+        widened = self.alignment.ref_enclosure(docid, columns)
+        wide, _ = self._run(docid, widened) if widened != columns else (spans, text)
+        if len(wide) <= _MAX_RUN_TOKENS:
+            for i in range(len(wide)):
+                for j in range(i, len(wide)):
+                    add(wide[i][0], wide[j][1])
+        else:  # a long fill: the runs of its minimal strings
+            for extent in fill.minimal_extents:
+                minimal = self.alignment.ref_extent(docid, extent)
+                if minimal is not None:
+                    run, _ = self._run(docid, minimal)
+                    if run:
+                        add(run[0][0], run[-1][1])
+        return list(out.values())
+
+    def fill(self, docid: str, fill: Fill, optional: bool = False) -> Fill | None:
         if type(fill) is not TextFill or fill.extent is None:
             return fill if type(fill) is not TextFill else _plain(fill)
         if self.alignment is None:
             extent = fill.extent
             return _hyp_fill(fill.content.translate(_LINE_BREAKS), extent.start, extent.end)
-        columns = self.alignment.ref_extent(docid, fill.extent)
-        space = self.alignment.column_space(docid, reference=True)
-        if columns is None or space is None:
-            return None
-        document = self.alignment.documents[space]
-        tokens = [int(h) for h in document.alignment.hyp_index[columns.start : columns.end + 1] if h >= 0]
-        text = self._text(space)
-        if not tokens or text is None:
-            return None
-        start, end = document.hyp_tokens[tokens[0]].start, document.hyp_tokens[tokens[-1]].end
-        return _hyp_fill(text[start:end].translate(_LINE_BREAKS), start, end)
+        candidates = self.candidates(docid, fill)
+        judge = self.judge
+        if judge is None or not candidates:
+            return candidates[0] if candidates else None
+        first = candidates[0]
+        counts = judge.fill(docid, fill, first, optional)
+        if counts.cor and not counts.errors:  # the usual fill: all of it correct
+            return first
+        best: tuple[tuple[int, int, int], int, TextFill | None] = (_rank(counts), 0, first)
+        options: list[TextFill | None] = [*candidates[1:], None]  # None: left out
+        for number, candidate in enumerate(options, 1):
+            key = (_rank(judge.fill(docid, fill, candidate, optional)), number, candidate)
+            if key[:2] < best[:2]:
+                best = key
+        return best[2]
 
-    def slot(self, docid: str, slot: Slot) -> Slot | None:
+    def slot(self, inst: Instance, slot: Slot) -> Slot | None:
+        docid = inst.docid
+        judge = self.judge
         chosen: tuple[Fill, ...] | None = None
-        for number, alternative in enumerate(slot.alternatives):
-            projected = [self.fill(docid, f) for f in alternative.fills]
-            kept = tuple(f for f in projected if f is not None)
-            if len(kept) == len(projected):
-                chosen = kept
-                break
-            if number == 0:
-                chosen = kept
+        if judge is None:
+            for number, alternative in enumerate(slot.alternatives):
+                projected = [self.fill(docid, f) for f in alternative.fills]
+                kept = tuple(f for f in projected if f is not None)
+                if len(kept) == len(projected):
+                    chosen = kept
+                    break
+                if number == 0:
+                    chosen = kept
+        else:
+            best: tuple[tuple[int, int, int], int] | None = None
+            for number, alternative in enumerate(slot.alternatives):
+                projected = [self.fill(docid, f, slot.optional) for f in alternative.fills]
+                kept = tuple(f for f in projected if f is not None)
+                if len(slot.alternatives) == 1:
+                    chosen = kept
+                    break
+                counts = judge.slot(inst, slot.name, kept)
+                key = (_rank(counts) if counts is not None else (0, 0, 0), number)
+                if best is None or key < best:
+                    best, chosen = key, kept
         if not chosen:
             return None
         return Slot(slot.name, (FillAlternative(chosen),))
 
     def instance(self, inst: Instance) -> Instance:
-        slots = tuple(s for s in (self.slot(inst.docid, slot) for slot in inst.slots) if s is not None)
+        slots = tuple(s for s in (self.slot(inst, slot) for slot in inst.slots) if s is not None)
         return Instance(inst.type, inst.docid, inst.number, slots)
 
 
@@ -108,7 +243,12 @@ def _plain(fill: TextFill) -> TextFill:
     return TextFill(content, ((0, len(content)),), (), (), False, fill.quoted)
 
 
-def project(ref: TemplateSet, alignment: Any = None, hyp_corpus: Corpus | None = None) -> TemplateSet:
+def project(
+    ref: TemplateSet,
+    alignment: Any = None,
+    hyp_corpus: Corpus | None = None,
+    judge: Judge | Callable[[], Judge] | None = None,
+) -> TemplateSet:
     """The reference templates projected onto the hypothesis text (see the module docstring).
 
     Args:
@@ -117,12 +257,17 @@ def project(ref: TemplateSet, alignment: Any = None, hyp_corpus: Corpus | None =
             two texts, or None when they are the same.
         hyp_corpus: the hypothesis corpus the alignment was made from (its
             characters become the projected content).
+        judge: scores the choices as the scorer would (the ceiling as a true
+            upper bound), or a function that makes one; None: the tokens of
+            each fill's columns and the first alternative that survives.
 
     Returns:
         A hypothesis template set. With a segmented hypothesis text, the
         instance sets of documents the hypothesis text lacks are left out.
     """
-    projector = _Projector(alignment, hyp_corpus)
+    if callable(judge) and not isinstance(judge, Judge):
+        judge = judge()
+    projector = _Projector(alignment, hyp_corpus, judge)
     keep_all = alignment is None or alignment.unsegmented or hyp_corpus is None
     sets = tuple(
         InstanceSet(iset.docid, tuple(projector.instance(inst) for inst in iset.instances))
@@ -132,4 +277,4 @@ def project(ref: TemplateSet, alignment: Any = None, hyp_corpus: Corpus | None =
     return TemplateSet(sets, role="hypothesis", path=ref.path)
 
 
-__all__ = ["project"]
+__all__ = ["Judge", "project"]

@@ -133,6 +133,8 @@ class ScoreResult:
     alignment: Any = field(default=None, compare=False)  # textalign.CorpusAlignment or None
     ceiling: ScoreResult | None = field(default=None, compare=False)
     """The ceiling: the reference projected onto the hypothesis text, scored (when asked for and texts differ)."""
+    projection: Any = field(default=None, compare=False)
+    """On a ceiling result: the projected hypothesis template set it scored."""
     tally: Tally | None = field(default=None, compare=False)
     """Set when the result was scored in groups of documents and keeps counts,
     not points: then ``matches`` is empty, and the points (and fill pairs) are
@@ -146,7 +148,7 @@ class ScoreResult:
             return None
         from hub4eval.scoring.attribution import Attributor
 
-        return Attributor(self.alignment)
+        return Attributor(self.alignment, self.ceiling)  # causes agree with the ceiling (§11, v1.2)
 
     @cached_property
     def causes(self) -> dict[str, dict[str, dict[str, dict[str, int]]]]:

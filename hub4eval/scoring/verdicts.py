@@ -158,6 +158,8 @@ def extent_status(ref: PreparedFill, hyp: PreparedFill) -> str:
         return "hyp-unaligned"
     if ref_extent is None:
         return "ref-unaligned"
+    if ref.enclosure is not None:  # widened over inserted words at its edges (§7.3)
+        ref_extent = ref.enclosure
     # ref_extent.encloses(hyp_extent), written out (it runs for every extent pair)
     start, end = ref_extent.start, ref_extent.end
     if not (start <= hyp_extent.start <= end and start <= hyp_extent.end <= end):
@@ -180,6 +182,13 @@ def _extent_reason(status: str, ref: PreparedFill, hyp: PreparedFill) -> Reason:
     if status in _EXTENT_REASONS:
         return _EXTENT_REASONS[status], ()
     hyp_extent, ref_extent = str(hyp.maximal.extent), str(ref.maximal.extent)
+    if ref.enclosure is not None:  # the enclosure test took the inserted words at its edges too
+        enclosing = f"{ref_extent} (with the inserted words at its edges {ref.enclosure})"
+        if status == "not-enclosed":
+            return "extent {0} not enclosed in {1}", (hyp_extent, enclosing)
+        if status == "ok" and ref.minimals == (ref.maximal,):
+            return "extent {0} enclosed in {1}, overlaps minimal {2}", (hyp_extent, enclosing, ref_extent)
+        ref_extent = enclosing
     if status == "not-enclosed":
         return "extent {0} not enclosed in {1}", (hyp_extent, ref_extent)
     if status == "ok" and ref.minimals == (ref.maximal,):  # no minimal string of its own

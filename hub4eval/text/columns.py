@@ -35,6 +35,7 @@ import numpy as np
 
 from hub4eval.errors import InputWarning
 from hub4eval.model import Corpus, Document, Extent
+from hub4eval.text.align import INSERTION
 from hub4eval.text.token_arrays import TokenArray, Vocabulary, splice, tokenize_array
 from hub4eval.text.tokens import Token, tokenize
 
@@ -159,6 +160,26 @@ class CorpusAlignment:
         side = self._hyp.get(None if self.unsegmented else docid)
         return None if side is None else side.extent(extent)
 
+    def ref_enclosure(self, docid: str | None, extent: Extent) -> Extent:
+        """A reference fill's column extent widened, for the enclosure test only
+        (§7.3, boundary insertions), over the run of insertion columns right
+        before its first column and the run right after its last: an inserted
+        hypothesis word there (``Ouagadougou`` heard as ``wagga do go``) has no
+        reference position, so it is neither inside nor outside the extent."""
+        number = self.column_space(docid)
+        if number is None:
+            return extent
+        kinds = self.documents[number].alignment.kinds
+        start, end = extent.start, extent.end
+        while start > 0 and kinds[start - 1] == INSERTION:
+            start -= 1
+        size = len(kinds)
+        while end + 1 < size and kinds[end + 1] == INSERTION:
+            end += 1
+        if start == extent.start and end == extent.end:
+            return extent
+        return Extent(int(start), int(end))
+
     def document_extent(self, docid: str) -> Extent | None:
         """First and last column of a reference document's tokens (§7.4)."""
         side = self._ref.get(docid)
@@ -244,6 +265,11 @@ def document_tokens(
         from hub4eval.text.glm import apply_glm
 
         tokens = apply_glm(tokens, glm)
+    if spoken_forms not in (None, "none"):
+        # after the GLM, whose rules read some letter runs as words (`u s`)
+        from hub4eval.text.spoken import join_letters
+
+        tokens = join_letters(tokens, document.text)
     return tokens
 
 
@@ -330,6 +356,14 @@ class _ArrayTokens:
                     for i, width, rule in glm_matches(trie, texts, candidates.tolist())
                 ]
                 tokens = splice(tokens, edits, working)
+        if self.spoken_forms is not None:
+            # letters spelled out (`p m`, `N.C.A.A.`), after the GLM as in document_tokens
+            from hub4eval.text.spoken import is_letter, letter_runs
+
+            _, letters = self._table("letters", list, is_letter)
+            hits = np.flatnonzero(letters[tokens.ids])
+            if hits.size > 1:
+                tokens = splice(tokens, list(letter_runs(tokens, text, 0, hits.tolist())), working)
         return self._renumber(tokens)
 
     def _renumber(self, tokens: TokenArray) -> TokenArray:
@@ -425,6 +459,27 @@ def _align_coded(ref: TokenArray, hyp: TokenArray, vocabulary: Vocabulary) -> Al
     return _align_codes(_kernels(), ref.ids, hyp.ids, coded)
 
 
+def _pair_documents(ref_ids: list[str | None], hyp_documents: Sequence[Any]) -> dict[str | None, Any]:
+    """The hypothesis document of each reference DOCID: the one with the same DOCID, else the one
+    whose DOCID differs only in case (as sclite pairs utterance ids and channels), when exactly one does."""
+    exact = {doc.docid: doc for doc in hyp_documents}
+    folded: dict[str, list[Any]] = {}
+    for doc in hyp_documents:
+        if doc.docid is not None:
+            folded.setdefault(doc.docid.lower(), []).append(doc)
+    taken = {docid for docid in ref_ids if docid in exact}
+    pairs: dict[str | None, Any] = {}
+    for docid in ref_ids:
+        if docid in exact:
+            pairs[docid] = exact[docid]
+        elif docid is not None:
+            candidates = [d for d in folded.get(docid.lower(), ()) if d.docid not in taken]
+            if len(candidates) == 1:
+                pairs[docid] = candidates[0]
+                taken.add(candidates[0].docid)
+    return pairs
+
+
 def align_corpora(
     ref: Corpus,
     hyp: Corpus,
@@ -498,7 +553,7 @@ def align_corpora(
         spans = tuple((d, start, end) for d, (start, end) in zip(docids, owned, strict=False))
         return CorpusAlignment(True, (document,), tuple(warnings), sides, {None: hyp_side}, spans)
 
-    hyp_by_id = {doc.docid: doc for doc in hyp.documents}
+    hyp_by_id = _pair_documents([d.docid for d in ref.documents], hyp.documents)
     empty = TokenArray.of((), vocabulary)
     pairs: list[tuple[str | None, str | None, TokenArray, TokenArray]] = []
     for doc in ref.documents:
@@ -512,10 +567,10 @@ def align_corpora(
             )
             pairs.append((doc.docid, None, ref_tokens[doc.docid], empty))
         else:
-            pairs.append((doc.docid, doc.docid, ref_tokens[doc.docid], arrays(other)))
-    ref_ids = set(ref_tokens)
+            pairs.append((doc.docid, other.docid, ref_tokens[doc.docid], arrays(other)))
+    paired = {id(doc) for doc in hyp_by_id.values()}
     for doc in hyp.documents:
-        if doc.docid not in ref_ids:
+        if id(doc) not in paired:
             warnings.append(
                 InputWarning(
                     f"document {doc.docid} of the hypothesis text is not in the reference text",

@@ -78,7 +78,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -188,6 +188,23 @@ class Glm:
     def __len__(self) -> int:
         return len(self.rules)
 
+    def keeping_punctuation(self) -> Glm:
+        """The same rules read as text is read under ``--keep-punctuation``.
+
+        The rules are normally cut into tokens after the punctuation whiteout,
+        so ``uh => %hesitation`` produces ``hesitation``, the token the text's
+        ``%hesitation`` becomes. When the text keeps its punctuation the token
+        is ``%hesitation``, and so must be the rule's. The digest stays the
+        file's.
+        """
+        rules = []
+        for rule in self.rules:
+            try:
+                rules.append(_parse_rule(rule.source, self.path, rule.line, self.case_sensitive, keep_punctuation=True))
+            except InputError:
+                rules.append(rule)
+        return replace(self, rules=tuple(rules), digest=self.digest)
+
 
 @dataclass(frozen=True)
 class GlmStack:
@@ -211,6 +228,10 @@ class GlmStack:
     @property
     def digests(self) -> tuple[str, ...]:
         return tuple(g.digest for g in self.glms)
+
+    def keeping_punctuation(self) -> GlmStack:
+        """Every file read as under ``--keep-punctuation`` (see :meth:`Glm.keeping_punctuation`)."""
+        return GlmStack(tuple(g.keeping_punctuation() for g in self.glms))
 
     def __len__(self) -> int:
         return sum(len(g) for g in self.glms)
@@ -473,7 +494,7 @@ class _RuleError(Exception):
         self.hint = hint
 
 
-def _parse_rule(raw: str, path: str, number: int, case_sensitive: bool) -> GlmRule:
+def _parse_rule(raw: str, path: str, number: int, case_sensitive: bool, keep_punctuation: bool = False) -> GlmRule:
     body = _without_comment(raw)
     source = body.strip()
     try:
@@ -488,7 +509,7 @@ def _parse_rule(raw: str, path: str, number: int, case_sensitive: bool) -> GlmRu
         rhs_items, context = _split_rhs(_lex(body[arrow + 2 :], arrow + 2), arrow + 1)
         produced = _parse_rhs(rhs_items, arrow + 1)
         left_words, right_words = _parse_context(context) if context is not None else ([], [])
-        lhs = _keys(lhs_words, case_sensitive)
+        lhs = _keys(lhs_words, case_sensitive, keep_punctuation)
         if not lhs:
             raise _RuleError(
                 "the left-hand side has no word once punctuation is whited out",
@@ -498,19 +519,21 @@ def _parse_rule(raw: str, path: str, number: int, case_sensitive: bool) -> GlmRu
         rhs: list[str] = []
         optional: list[bool] = []
         for word, opt in produced:
-            for token in tokenize(word, case_sensitive=case_sensitive):
+            for token in tokenize(word, case_sensitive=case_sensitive, keep_punctuation=keep_punctuation):
                 rhs.append(token.text if case_sensitive else token.text.lower())
                 optional.append(opt)
     except _RuleError as error:
         raise InputError(error.message, path=path, line=number, column=error.column, hint=error.hint) from None
-    left, right = _keys(left_words, case_sensitive), _keys(right_words, case_sensitive)
+    left = _keys(left_words, case_sensitive, keep_punctuation)
+    right = _keys(right_words, case_sensitive, keep_punctuation)
     return GlmRule(lhs, tuple(rhs), tuple(optional), number, source, left, right)
 
 
-def _keys(words: list[tuple[str, int]], case_sensitive: bool) -> tuple[str, ...]:
+def _keys(words: list[tuple[str, int]], case_sensitive: bool, keep_punctuation: bool = False) -> tuple[str, ...]:
     """Match keys of rule words, cut into tokens as text is."""
     joined = " ".join(w for w, _ in words)
-    return tuple(_match_key(t.text, case_sensitive) for t in tokenize(joined, case_sensitive=case_sensitive))
+    tokens = tokenize(joined, case_sensitive=case_sensitive, keep_punctuation=keep_punctuation)
+    return tuple(_match_key(t.text, case_sensitive) for t in tokens)
 
 
 def _parse_lhs(lexemes: list[tuple[str, int]], arrow_column: int) -> list[tuple[str, int]]:

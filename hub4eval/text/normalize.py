@@ -48,13 +48,18 @@ def whiteout_tags(text: str, non_extractable: Iterable[str] = DEFAULT_NON_EXTRAC
 
 @lru_cache(maxsize=1)
 def _punctuation_pattern() -> re.Pattern[str]:
-    """Every Unicode punctuation character, except a word-internal apostrophe or hyphen.
+    """Every Unicode punctuation character, except a word-internal apostrophe.
+
+    A hyphen is whited out wherever it is: a hyphenated word is its parts
+    (``34-year-old`` is ``34 year old``, ``Crans-Montana`` is ``crans montana``),
+    as a recognizer writes them; a fragment's trailing hyphen is kept by the
+    tokenizer, which reads it from the raw token.
 
     Built once per process and only when needed. The scan of every code point
     took 0.1 s of every run (a fifth of scoring the sample): its result is kept
     in the user's cache directory, per version of the Unicode database.
     """
-    kept = APOSTROPHES + HYPHENS
+    kept = APOSTROPHES
     name = f"punctuation-{diskcache.key('punctuation v1', unicodedata.unidata_version, kept)}.txt"
     cached = diskcache.read(name)
     if cached is not None:
@@ -68,15 +73,15 @@ def _punctuation_pattern() -> re.Pattern[str]:
         diskcache.write(name, punctuation.encode("utf-8"))
     others = "".join(re.escape(char) for char in punctuation)
     ah = re.escape(kept)
-    # an apostrophe/hyphen is whited out unless a letter or digit is on both sides
+    # an apostrophe is whited out unless a letter or digit is on both sides
     return re.compile(rf"[{others}]|(?<![^\W_])[{ah}]|[{ah}](?![^\W_])")
 
 
 def whiteout_punctuation(text: str) -> str:
-    """White out Unicode punctuation, keeping word-internal apostrophes and hyphens.
+    """White out Unicode punctuation, keeping word-internal apostrophes.
 
-    >>> whiteout_punctuation("Anchorage,... isn't 2-0 (uh)").split()
-    ['Anchorage', "isn't", '2-0', 'uh']
+    >>> whiteout_punctuation("Anchorage,... isn't 2-0 (uh) 34-year-old").split()
+    ['Anchorage', "isn't", '2', '0', 'uh', '34', 'year', 'old']
     >>> whiteout_punctuation("-x- 'y' a_b")
     ' x   y  a b'
     """

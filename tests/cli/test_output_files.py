@@ -262,3 +262,19 @@ def test_dev_stdout_redirected_to_a_file_is_written_in_place(work):
     assert proc.returncode == 0, proc.stderr
     text = target.read_text(encoding="utf-8")
     assert '"signature"' in text and "Scores per slot" in text
+
+
+def test_a_sclite_report_aimed_at_an_input_is_refused(work):
+    """`sclite -n hyp -o sum` names its report hyp.sys: the hypothesis itself, when it is called hyp.sys."""
+    (work / "ref.trn").write_text("in soccer (s1)\n", encoding="utf-8")
+    (work / "hyp.sys").write_text("in soccer (s1)\n", encoding="utf-8")
+    line = refused(
+        hub4eval(
+            "sclite", "-r", "ref.trn", "trn", "-h", "hyp.sys", "trn", "-i", "sp", "-o", "sum", "-n", "hyp", cwd=work
+        )
+    )
+    assert line == (
+        "hyp.sys: the -o sum output is the input -h (hyp.sys); writing it would destroy that input "
+        "(hint: write the output to another file)"
+    )
+    assert (work / "hyp.sys").read_text(encoding="utf-8") == "in soccer (s1)\n"

@@ -14,7 +14,8 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from doc_examples import DOCS, FENCE, ROOT, all_blocks, blocks, differences, normalise, run, update
+
+from tests.docs.doc_examples import DOCS, FENCE, ROOT, all_blocks, blocks, differences, normalise, run, update
 
 BLOCKS = all_blocks()
 

@@ -175,7 +175,7 @@ def _parse(
     instance_builder = cast("InstanceBuilder", builder)
     # A file of usual lines only (what tools write, this one included) is
     # read without Lark: one findall over the file, whose matches are in the
-    # grammar's language by construction (tests/test_templates_grammars.py
+    # grammar's language by construction (tests/io/test_templette_grammars.py
     # compares the two readings).  Any other file is lexed by the grammar.
     usual = instance_builder.usual_file(source, first_line)
     if usual is not None:
@@ -218,7 +218,7 @@ def instance_tokens(parser: Lark, source: str | TextSlice) -> list[Token]:
     only first.  The lexer has the same terminals as the parser's lexer has
     at the start of a file; after that the parser's allows no ``_BLANK``,
     which is why one there is refused.  The two readings accept the same
-    files and give the same tokens (tests/test_templates_grammars.py).
+    files and give the same tokens (tests/io/test_templette_grammars.py).
 
     Raises:
         UnexpectedInput: the file is not a run of instances; the token-level

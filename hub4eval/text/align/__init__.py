@@ -117,16 +117,20 @@ the pure-Python reference).
 
 from __future__ import annotations
 
-from hub4eval.text.align.costs import (
-    COST_SCALE,
-    DELETION,
-    INSERTION,
-    MATCH,
-    SUBSTITUTION,
-    Alignment,
-    substitution_cost,
-)
-from hub4eval.text.align.driver import align_many, align_words
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from hub4eval.text.align.costs import (
+        COST_SCALE,
+        DELETION,
+        INSERTION,
+        MATCH,
+        SUBSTITUTION,
+        Alignment,
+        substitution_cost,
+    )
+    from hub4eval.text.align.driver import align_many, align_words
 
 __all__ = [
     "COST_SCALE",
@@ -139,3 +143,18 @@ __all__ = [
     "align_words",
     "substitution_cost",
 ]
+
+# The names above load their module (and numpy) on first use, not when a sibling
+# module such as ``.sclite_net`` is imported: ``hub4eval sclite`` on a small file
+# would otherwise spend a sixth of a second importing numpy it does not need.
+_HOMES = {name: "costs" for name in __all__ if name not in ("align_many", "align_words")}
+_HOMES.update(align_many="driver", align_words="driver")
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value

@@ -1,0 +1,8 @@
+cat
+go
+hello
+mat
+on
+sat
+the
+wanna

@@ -1,0 +1,112 @@
+"""The streamed JSON (``--json``) is exactly the §9 object of :meth:`ScoreResult.to_json`."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hub4eval.api import score
+from hub4eval.config import ScoreConfig
+from hub4eval.model import FillAlternative, Instance, InstanceSet, Slot, TemplateSet, TextFill
+from hub4eval.report.export import iter_json_text
+from tests.support.strategies import template_sets
+
+# Strings the JSON encoder must escape or keep as they are (ensure_ascii=False).
+AWKWARD = st.text(
+    alphabet=st.sampled_from(['"', "\\", "é", "\u2028", "\t", "x", " ", "<", "'", "ü"]), min_size=1, max_size=6
+)
+
+
+def _awkward_set(docid: str, contents: list[str], role: str) -> TemplateSet:
+    slots = tuple(Slot(f"S{k}", (FillAlternative((TextFill(c, ((0, len(c)),)),)),)) for k, c in enumerate(contents))
+    return TemplateSet((InstanceSet(docid, (Instance("EV", docid, 1, slots),)),), role=role)
+
+
+def _streamed(result) -> dict:
+    text = "".join(iter_json_text(result))
+    for line in text.split("\n")[1:-2]:  # one entry per line
+        assert line.startswith("  ")
+    return json.loads(text)
+
+
+@pytest.mark.slow
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(template_sets(reference=True), template_sets(reference=False))
+def test_streamed_json_equals_the_result_object(ref, hyp):
+    result = score(ref, hyp)
+    assert _streamed(result) == json.loads(json.dumps(result.to_json()))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(['D"1', "D\\2", "Dé", "D1"]),
+    st.lists(AWKWARD, min_size=1, max_size=3),
+    st.lists(AWKWARD, min_size=1, max_size=3),
+)
+def test_streamed_json_escapes_documents_fills_and_reasons(docid, ref_contents, hyp_contents):
+    config = ScoreConfig(keep_punctuation=True)  # quotes and backslashes reach the reasons
+    result = score(
+        _awkward_set(docid, ref_contents, "reference"), _awkward_set(docid, hyp_contents, "hypothesis"), config=config
+    )
+    streamed = _streamed(result)
+    assert streamed == json.loads(json.dumps(result.to_json()))
+    assert [p["document"] for p in streamed["points"]] == [docid] * len(streamed["points"])
+
+
+# -- the pieces the --json writer makes for every point ------------------------
+
+from hub4eval.model import Extent, PointerFill  # noqa: E402
+from hub4eval.report.export import write_text  # noqa: E402
+from hub4eval.scoring.fills import FillPreparer  # noqa: E402
+from hub4eval.scoring.points import fill_text  # noqa: E402
+from hub4eval.scoring.verdicts import TextComparison, compare_text  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    "fill, written",
+    [
+        (TextFill("Bulls", ((0, 5),), (Extent(3, 8),), (Extent(3, 8),)), '"Bulls" ##3#8#'),
+        (TextFill("Bulls", ((0, 5),)), '"Bulls"'),
+        (
+            TextFill("the Bulls", ((4, 9),), (Extent(0, 9), Extent(4, 9)), (Extent(4, 9),), bracketed=True),
+            '"the [Bulls]" ##0#9#4#9#',
+        ),
+        (PointerFill("EV", "D1", 2), "<EV-D1-2>"),
+    ],
+)
+def test_fill_text_writes_the_fill_as_in_a_templette_file(fill, written):
+    assert fill_text(fill) == written
+
+
+@pytest.mark.parametrize(
+    "ref, reason",
+    [
+        (
+            TextFill("x y", ((0, 3),), (Extent(0, 5),), (Extent(0, 5),)),
+            "extent 1..3 enclosed in 0..5, overlaps minimal 0..5",
+        ),
+        (
+            TextFill("x y", ((2, 3),), (Extent(0, 5), Extent(2, 3)), (Extent(2, 3),), bracketed=True),
+            "extent 1..3 enclosed in 0..5, overlaps minimal 2..3",
+        ),
+    ],
+)
+def test_extent_reason_names_the_minimal_extent_it_overlaps(ref, reason):
+    config = ScoreConfig()
+    prepared_ref = FillPreparer(config, reference=True).prepare(ref, "D")
+    prepared_hyp = FillPreparer(config, reference=False).prepare(
+        TextFill("x", ((0, 1),), (Extent(1, 3),), (Extent(1, 3),)), "D"
+    )
+    _, extent = compare_text(prepared_ref, prepared_hyp, TextComparison.of(config, noisy=False))
+    assert (extent.category, extent.reason) == ("COR", reason)
+
+
+def test_write_text_keeps_every_piece_in_order_across_batches(tmp_path, capsys):
+    pieces = [f"{n}\n" for n in range(10_001)]  # more than two batches
+    write_text(iter(pieces), str(tmp_path / "out.json"))
+    assert (tmp_path / "out.json").read_text(encoding="utf-8") == "".join(pieces)
+    write_text(iter(pieces), "-")
+    assert capsys.readouterr().out == "".join(pieces)

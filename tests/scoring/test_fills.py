@@ -1,0 +1,128 @@
+"""What a fill looks like when compared (hub4eval/scoring/fills.py): tests that kill
+its mutants (issue #21): premodifier stripping moves the extent, reference
+fills whose minimal strings have no extent, the preparer's defaults.
+"""
+
+from __future__ import annotations
+
+from hub4eval.config import ScoreConfig
+from hub4eval.model import Extent, TextFill
+from hub4eval.scoring.fills import FillPreparer
+from tests.support.scoring import cats, run
+
+
+def test_a_stripped_premodifier_moves_the_extent_start_past_it() -> None:
+    """`the hingis` at 100..110 is compared as `hingis` at 104..110 (`the ` is 4 characters)."""
+    ref = """
+        <E-D-1> :=
+            WINNER: "hingis" ##104#110#
+    """
+    hyp = """
+        <E-D-1> :=
+            WINNER: "the hingis" ##100#110#
+    """
+    assert cats(run(ref, hyp)) == ["COR", "COR"]
+    # without premodifiers the hypothesis starts before the reference extent
+    assert cats(run(ref, hyp, premodifiers=())) == ["INC", "INC"]
+
+
+def test_the_stripped_extent_of_a_reference_fill_decides_enclosure() -> None:
+    """The reference `the hingis` is compared from 104: a hypothesis from 102 starts outside it."""
+    ref = """
+        <E-D-1> :=
+            WINNER: "the [hingis]" ##100#110#
+    """
+    inside, outside = (
+        f"""
+        <E-D-1> :=
+            WINNER: "hingis" ##{start}#110#
+        """
+        for start in (104, 102)
+    )
+    assert cats(run(ref, inside), "extent") == ["COR"]
+    assert cats(run(ref, outside), "extent") == ["INC"]
+
+
+def test_a_bracketed_reference_fill_without_extent_keeps_its_minimal_string() -> None:
+    """`[hingis] martina` without extent: `hingis` is correct (it holds the minimal string),
+    `martina` is not (it holds none)."""
+    ref = """
+        <E-D-1> :=
+            WINNER: "[hingis] martina"
+    """
+    hyp = """
+        <E-D-1> :=
+            WINNER: "{}"
+    """
+    assert cats(run(ref, hyp.format("hingis"))) == ["COR"]
+    assert cats(run(ref, hyp.format("martina"))) == ["INC"]
+    assert cats(run(ref, hyp.format("hingis martina"))) == ["COR"]
+
+
+def test_given_minimal_extents_are_used_even_for_a_whole_bracketed_string() -> None:
+    """`[martina hingis]` with its maximal extent and a minimal extent given apart from it:
+    the hypothesis must overlap the given minimal extent, not just the maximal one."""
+    ref = """
+        <E-D-1> :=
+            WINNER: "[martina hingis]" ##100#114#108#114#
+    """
+    hyp = """
+        <E-D-1> :=
+            WINNER: "martina" ##{}#
+    """
+    assert cats(run(ref, hyp.format("100#107")), "extent") == ["INC"]  # overlaps no minimal extent
+    assert cats(run(ref, hyp.format("100#114")), "extent") == ["COR"]
+
+
+def test_a_preparer_prepares_reference_fills_with_tokens_by_default() -> None:
+    """FillPreparer(config): a reference side (minimal strings from the brackets) with tokens."""
+    fill = TextFill("the martina hingis", ((12, 18),), (Extent(0, 18),), (Extent(12, 18),), bracketed=True)
+    prepared = FillPreparer(ScoreConfig()).prepare(fill, "D")
+    assert prepared.maximal.text == "martina hingis"
+    assert prepared.maximal.extent == Extent(4, 18)
+    assert [t.text for t in prepared.maximal.tokens] == ["martina", "hingis"]
+    assert [(m.text, m.extent) for m in prepared.minimals] == [("hingis", Extent(12, 18))]
+    assert [t.text for t in prepared.minimals[0].tokens] == ["hingis"]
+    # a hypothesis side: the maximal string is its only string
+    hypothesis = FillPreparer(ScoreConfig(), reference=False, tokens=False).prepare(fill, "D")
+    assert hypothesis.minimals == (hypothesis.maximal,)
+    assert hypothesis.maximal.tokens == ()
+
+
+def test_a_minimal_string_s_premodifier_moves_its_extent_and_the_mapper_sees_the_document() -> None:
+    """`martina [the hingis]` at 100..120: the minimal string `the hingis` (108..120) is compared
+    as `hingis` from 112 (`the ` is 4 characters), then mapped; the mapper gets the document
+    when offsets count per document and None when they count from the start of the file."""
+    fill = TextFill("martina the hingis", ((8, 18),), (Extent(100, 118),), (Extent(108, 118),), bracketed=True)
+    seen: list[tuple[str | None, Extent]] = []
+
+    def mapper(docid: str | None, extent: Extent) -> Extent:
+        seen.append((docid, extent))
+        return Extent(extent.start * 10, extent.end * 10)
+
+    plain = FillPreparer(ScoreConfig()).prepare(fill, "D")
+    assert [m.extent for m in plain.minimals] == [Extent(112, 118)]  # shifted past "the "
+    assert plain.maximal.extent == Extent(100, 118)  # "martina" is no premodifier: unchanged
+    mapped = FillPreparer(ScoreConfig(), map_extent=mapper).prepare(fill, "D")
+    assert [m.extent for m in mapped.minimals] == [Extent(1120, 1180)]
+    assert seen == [("D", Extent(100, 118)), ("D", Extent(112, 118))]
+    seen.clear()
+    unsegmented = FillPreparer(ScoreConfig(), map_extent=mapper, unsegmented=True).prepare(fill, "D")
+    assert [m.extent for m in unsegmented.minimals] == [Extent(1120, 1180)]
+    assert seen == [(None, Extent(100, 118)), (None, Extent(112, 118))]
+
+
+def test_a_minimal_string_without_premodifier_keeps_its_extent() -> None:
+    """`[martina] hingis` at 0..14: the minimal `martina` keeps 0..7 (nothing removed)."""
+    fill = TextFill("martina hingis", ((0, 7),), (Extent(0, 14),), (Extent(0, 7),), bracketed=True)
+    prepared = FillPreparer(ScoreConfig()).prepare(fill, "D")
+    assert [m.extent for m in prepared.minimals] == [Extent(0, 7)]
+
+
+def test_a_fill_without_extent_whose_premodifier_is_removed_has_no_extent() -> None:
+    """`the hingis` with no extent: `hingis`, and still no extent (nothing to shift)."""
+    fill = TextFill("the hingis", ((0, 10),))
+    for side in (True, False):
+        prepared = FillPreparer(ScoreConfig(), reference=side).prepare(fill, "D")
+        assert prepared.maximal.extent is None
+        assert prepared.maximal.text == "hingis"

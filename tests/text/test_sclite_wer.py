@@ -1,0 +1,436 @@
+"""hub4eval.text.align.sclite: agreement with alignments made by the real NIST sclite
+(tests/data/sclite/, see its README), and agreement of the linear-memory
+divide-and-conquer path with a plain full-matrix DP of the same rule on
+random, tie-heavy inputs."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import time
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import hub4eval.text.align.sclite as sw
+from tests.support import DATA
+
+HERE = str(DATA.parent)
+FIXTURES = os.path.join(HERE, "data", "sclite", "sclite_cases.json")
+
+
+# ------------------------------------------------------------------ helpers
+def oracle(ref, hyp):
+    """Plain full-matrix transcription of sclite's net_dp.c rule."""
+    n, m = len(ref), len(hyp)
+    D = [[0] * (m + 1) for _ in range(n + 1)]
+    B = [[""] * (m + 1) for _ in range(n + 1)]
+    for j in range(1, m + 1):
+        D[0][j] = D[0][j - 1] + 3
+        B[0][j] = "I"
+    for i in range(1, n + 1):
+        D[i][0] = D[i - 1][0] + 3
+        B[i][0] = "D"
+        for j in range(1, m + 1):
+            s = D[i - 1][j - 1] + (0 if ref[i - 1] == hyp[j - 1] else 4)
+            d = D[i - 1][j] + 3
+            ins = D[i][j - 1] + 3
+            if s <= d and s <= ins:
+                D[i][j], B[i][j] = s, "X"
+            elif d < ins:
+                D[i][j], B[i][j] = d, "D"
+            else:
+                D[i][j], B[i][j] = ins, "I"
+    ops = []
+    i, j = n, m
+    while i > 0 or j > 0:
+        x = B[i][j]
+        if x == "X":
+            ops.append(("C" if ref[i - 1] == hyp[j - 1] else "S", i - 1, j - 1))
+            i, j = i - 1, j - 1
+        elif x == "D":
+            ops.append(("D", i - 1, None))
+            i -= 1
+        else:
+            ops.append(("I", None, j - 1))
+            j -= 1
+    return ops[::-1]
+
+
+@contextlib.contextmanager
+def forced_split(base_area=8, chunk_t=3, chunk_w=2, guide_w=1, cap=1):
+    """Shrink the thresholds so that even tiny inputs go through the
+    divide-and-conquer + pruning + chunk-bound machinery."""
+    names = ("_BASE_AREA", "_CHUNK_T", "_CHUNK_W", "_GUIDE_W", "_BIGRAM_CAP")
+    old = {k: getattr(sw, k) for k in names}
+    sw._BASE_AREA, sw._CHUNK_T, sw._CHUNK_W, sw._GUIDE_W, sw._BIGRAM_CAP = (base_area, chunk_t, chunk_w, guide_w, cap)
+    try:
+        yield
+    finally:
+        for k, v in old.items():
+            setattr(sw, k, v)
+
+
+def as_tuples(al):
+    return [tuple(o) for o in al.ops]
+
+
+def check_consistent(al, ref, hyp):
+    i = j = 0
+    for op, ri, hj in al.ops:
+        if op in "CS":
+            assert ri == i and hj == j
+            assert (ref[i] == hyp[j]) == (op == "C")
+            i += 1
+            j += 1
+        elif op == "D":
+            assert ri == i and hj is None
+            i += 1
+        else:
+            assert ri is None and hj == j
+            j += 1
+    assert i == len(ref) and j == len(hyp)
+    ops = al.op_string()
+    assert (al.correct, al.substitutions, al.deletions, al.insertions) == (
+        ops.count("C"),
+        ops.count("S"),
+        ops.count("D"),
+        ops.count("I"),
+    )
+
+
+# ------------------------------------------------------------------ fixtures
+with open(FIXTURES) as _f:
+    FIX = json.load(_f)
+CASES = FIX["cases"]
+
+
+def _words(s):
+    # sclite default is case-insensitive (it lower-cases ref and hyp)
+    return s.lower().split()
+
+
+def test_fixture_metadata():
+    assert FIX["sctk_commit"] == "9688a26882a688132a5e414cadcb4c19b6fffaba"
+    assert "sclite" in FIX["sclite_command"] and "-i rm" in FIX["sclite_command"]
+    assert len(CASES) > 500
+    groups = {c["group"] for c in CASES}
+    assert {"edge", "exhaustive_ab", "random_small_vocab", "realistic", "case", "long"} <= groups
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def test_matches_sclite_fixture(case):
+    ref, hyp = _words(case["ref"]), _words(case["hyp"])
+    al = sw.sclite_align(ref, hyp)
+    assert [al.correct, al.substitutions, al.deletions, al.insertions] == case["counts"]
+    assert al.op_string() == case["ops"]
+    check_consistent(al, ref, hyp)
+
+
+def test_fixtures_via_divide_and_conquer():
+    with forced_split():
+        for case in CASES:
+            ref, hyp = _words(case["ref"]), _words(case["hyp"])
+            if len(ref) * len(hyp) > 300_000:
+                continue  # the long ones are covered with default settings below
+            al = sw.sclite_align(ref, hyp)
+            assert al.op_string() == case["ops"], case["id"]
+
+
+def test_long_fixtures_via_divide_and_conquer_default_chunks():
+    with forced_split(base_area=1 << 10, chunk_t=32, chunk_w=32, guide_w=8, cap=8):
+        for case in (c for c in CASES if c["group"] == "long"):
+            ref, hyp = _words(case["ref"]), _words(case["hyp"])
+            al = sw.sclite_align(ref, hyp)
+            assert al.op_string() == case["ops"], case["id"]
+
+
+def test_full_matrix_reference_matches_fixtures():
+    for case in CASES:
+        ref, hyp = _words(case["ref"]), _words(case["hyp"])
+        assert sw.sclite_align_full(ref, hyp).op_string() == case["ops"], case["id"]
+
+
+# ------------------------------------------------------------------ property tests
+small_vocab = st.sampled_from(["a", "b", "c"])
+seqs = st.lists(small_vocab, max_size=40)
+
+
+@pytest.mark.slow
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ref=seqs, hyp=seqs)
+def test_split_path_equals_full_dp_small_vocab(ref, hyp):
+    expected = oracle(ref, hyp)
+    with forced_split():
+        got = sw.sclite_align(ref, hyp)
+    assert as_tuples(got) == expected
+    check_consistent(got, ref, hyp)
+
+
+@pytest.mark.slow
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    ref=st.lists(st.sampled_from(["a", "b"]), max_size=60),
+    hyp=st.lists(st.sampled_from(["a", "b"]), max_size=60),
+    base=st.sampled_from([4, 16, 64, 256]),
+    t=st.integers(2, 6),
+    w=st.integers(0, 4),
+    g=st.integers(0, 3),
+    cap=st.integers(0, 3),
+)
+def test_split_path_any_thresholds(ref, hyp, base, t, w, g, cap):
+    expected = oracle(ref, hyp)
+    with forced_split(base, t, w, g, cap):
+        got = sw.sclite_align(ref, hyp)
+    assert as_tuples(got) == expected
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    ref=st.lists(st.integers(0, 3), max_size=80),
+    hyp=st.lists(st.integers(0, 3), max_size=80),
+    base=st.sampled_from([4, 16, 64]),
+    wide=st.booleans(),
+)
+def test_int32_codes_and_either_work_type_give_the_full_dp(ref, hyp, base, wide):
+    # the align path passes the token ids (int32) as codes, and the passes share
+    # int32 work arrays unless the costs could overflow them (then int64)
+    a, b = np.array(ref, np.int32), np.array(hyp, np.int32)
+    expected = sw._base_align(a.astype(np.int64), b.astype(np.int64), 0, len(a), 0, len(b))[:3]
+    old = sw._INT32_COSTS
+    try:
+        sw._INT32_COSTS = 0 if wide else old
+        with forced_split(base):
+            got = sw._align_codes(a, b)
+    finally:
+        sw._INT32_COSTS = old
+    assert [x.tolist() for x in got] == [x.tolist() for x in expected]
+
+
+def test_work_arrays_are_int32_only_while_every_cost_fits():
+    assert sw._work(10, 20, 2)[0].dtype == np.int32 and len(sw._work(10, 20, 5)) == 5
+    assert len(sw._work(10, 20, 1)[0]) == 21
+    old = sw._INT32_COSTS
+    try:
+        sw._INT32_COSTS = 3 * 30
+        assert sw._work(10, 20, 1)[0].dtype == np.int64
+        sw._INT32_COSTS = 3 * 30 + 1
+        assert sw._work(10, 20, 1)[0].dtype == np.int32
+    finally:
+        sw._INT32_COSTS = old
+
+
+def test_default_path_equals_full_dp_medium():
+    """Medium inputs through the default machinery (only the base-case area is
+    lowered) against the numba full-matrix DP, incl. tie-heavy vocabularies."""
+    rng = random.Random(5)
+    old = sw._BASE_AREA
+    sw._BASE_AREA = 1 << 12
+    try:
+        for V, n, rate in [("abc", 1500, 0.3), ("ab", 1200, 0.5), (None, 3000, 0.15), (None, 2500, 0.4)]:
+            if V is None:
+                vocab = [f"w{k}" for k in range(3000)]
+                weights = [1.0 / (k + 1) for k in range(3000)]
+                ref = rng.choices(vocab, weights, k=n)
+            else:
+                vocab, weights = list(V), None
+                ref = rng.choices(vocab, k=n)
+            hyp = []
+            for w_ in ref:
+                x = rng.random()
+                if x < rate / 3:
+                    continue
+                hyp.append(rng.choices(vocab, weights)[0] if x < 2 * rate / 3 else w_)
+                if rng.random() < rate / 3:
+                    hyp.append(rng.choices(vocab, weights)[0])
+            if V is None:  # large local drift: delete a block, insert another
+                hyp = hyp[: n // 3] + hyp[n // 3 + 250 :]
+                hyp[2 * n // 3 : 2 * n // 3] = rng.choices(vocab, weights, k=250)
+            a, b, _ = sw._encode(ref, hyp)
+            o1, r1, h1 = sw._align_codes(a, b)
+            o2, r2, h2, _ = sw._base_align(a, b, 0, len(a), 0, len(b))
+            assert np.array_equal(o1, o2) and np.array_equal(r1, r2) and np.array_equal(h1, h2)
+    finally:
+        sw._BASE_AREA = old
+
+
+def test_empty_and_trivial():
+    assert sw.sclite_align([], []).ops == ()
+    al = sw.sclite_align([], ["x", "y"])
+    assert (al.correct, al.substitutions, al.deletions, al.insertions) == (0, 0, 0, 2)
+    al = sw.sclite_align(["x", "y"], [])
+    assert (al.correct, al.substitutions, al.deletions, al.insertions) == (0, 0, 2, 0)
+    assert al.wer == 1.0
+    al = sw.sclite_align(["a", "a", "b"], ["a", "b", "a"])
+    assert al.op_string() == "DCCI"
+    assert al.cost == 6
+
+
+def test_case_sensitive_comparison_is_callers_job():
+    assert sw.sclite_align(["Hello"], ["hello"]).op_string() == "S"
+    assert sw.sclite_align(["hello"], ["hello"]).op_string() == "C"
+
+
+@pytest.mark.slow
+def test_200k_words_runs():
+    rng = np.random.default_rng(11)
+    V = 20000
+    p = 1.0 / np.arange(1, V + 1)
+    p /= p.sum()
+    n = 200_000
+    ref_i = rng.choice(V, size=n, p=p)
+    hyp_i = []
+    r = rng.random(n)
+    for k in range(n):
+        if r[k] < 0.09:
+            hyp_i.append((int(ref_i[k]) + 1) % V)  # substitution
+        elif r[k] < 0.12:
+            continue  # deletion
+        else:
+            hyp_i.append(int(ref_i[k]))
+        if r[k] > 0.97:
+            hyp_i.append(7)  # insertion
+    ref = [f"w{x}" for x in ref_i]
+    hyp = [f"w{x}" for x in hyp_i]
+    t = time.process_time()  # CPU seconds: steady on a loaded machine
+    al = sw.sclite_align(ref, hyp)
+    dt = time.process_time() - t
+    check_consistent(al, ref, hyp)
+    assert al.ref_length == n and al.hyp_length == len(hyp)
+    assert dt < 120, dt
+
+
+# ------------------------------------------------------------------ end to end: trn files through `hub4eval align`
+
+
+def test_align_command_on_the_fixture_trn_files_prints_sclites_counts(tmp_path):
+    """The fixtures' utterances written back as the trn files sclite read (same ids, same words):
+    `hub4eval align` gives every utterance (a document) and the total sclite's counts."""
+    from typer.testing import CliRunner
+
+    from hub4eval.cli import app
+
+    # words the tokenizer keeps as they are (after lower-casing, as sclite does): no punctuation
+    plain = [c for c in CASES if all(w.isalnum() for w in (c["ref"] + " " + c["hyp"]).split())]
+    assert len(plain) > 700
+    (tmp_path / "ref.trn").write_text("".join(f"{c['ref']} ({c['id']})\n" for c in plain))
+    (tmp_path / "hyp.trn").write_text("".join(f"{c['hyp']} ({c['id']})\n" for c in plain))
+    result = CliRunner().invoke(
+        app,
+        [
+            "align",
+            str(tmp_path / "ref.trn"),
+            str(tmp_path / "hyp.trn"),
+            "--glm",
+            "none",
+            "--spoken-forms",
+            "none",
+            "--json",
+            "-",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    keys = ("matches", "substitutions", "deletions", "insertions")
+    got = {row["ref_docid"]: [row[k] for k in keys] for row in data["documents"]}
+    assert got == {c["id"]: c["counts"] for c in plain}
+    assert [data["summary"][k] for k in keys] == [sum(c["counts"][k] for c in plain) for k in range(4)]
+    assert data["summary"]["alignment"] == "sclite"
+    # the weighted alignment used for extents differs on some utterances, and says so
+    assert any("weighted_alignment" in row for row in data["documents"])
+
+
+def _sclite_binary() -> str | None:
+    import shutil
+
+    return os.environ.get("HUB4EVAL_SCLITE") or shutil.which("sclite")
+
+
+@pytest.mark.skipif(
+    _sclite_binary() is None,
+    reason="no sclite binary (set HUB4EVAL_SCLITE=/path/to/sclite, built from usnistgov/SCTK): "
+    "the stored fixtures above are checked instead",
+)
+def test_live_sclite_agrees_on_the_asr_example_tokens(tmp_path):
+    """With a real sclite at hand: the ASR example's normalized tokens, one utterance per
+    reference document, scored by sclite and by `hub4eval align` on the same trn files."""
+    import importlib.util
+
+    from typer.testing import CliRunner
+
+    from hub4eval.cli import app
+    from hub4eval.io.corpus import read_corpus
+    from hub4eval.text.columns import document_tokens
+
+    spec = importlib.util.spec_from_file_location(
+        "make_sclite_fixtures", os.path.join(os.path.dirname(HERE), "benchmarks", "make_sclite_fixtures.py")
+    )
+    maker = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(maker)
+    examples = os.path.join(os.path.dirname(HERE), "examples", "asr")
+    ref = read_corpus(os.path.join(examples, "reference.sgml"))
+    hyp = read_corpus(os.path.join(examples, "asr_segmented.sgml"))
+    cases = [
+        {
+            "id": f"spk00_{k:05d}",
+            "ref": [t.text for t in document_tokens(r)],
+            "hyp": [t.text for t in document_tokens(hyp.document(r.docid))],
+        }
+        for k, r in enumerate(ref.documents)
+    ]
+    paths, _ = maker.run_sclite(_sclite_binary(), cases, str(tmp_path))
+    sclite_counts = {key: [sum(op == x for op, _, _ in items) for x in "CSDI"] for key, items in paths.items()}
+    result = CliRunner().invoke(
+        app,
+        [
+            "align",
+            str(tmp_path / "ref.trn"),
+            str(tmp_path / "hyp.trn"),
+            "--glm",
+            "none",
+            "--spoken-forms",
+            "none",
+            "--json",
+            "-",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)["documents"]
+    keys = ("matches", "substitutions", "deletions", "insertions")
+    assert {row["ref_docid"]: [row[k] for k in keys] for row in rows} == sclite_counts
+
+
+def test_align_says_which_alignment_each_count_comes_from(tmp_path):
+    """abcd abce / abce abcf: sclite deletes abcd and inserts abcf (3 + 0 + 3 = 6 < two
+    substitutions, 4 + 4 = 8); the weighted alignment for extents substitutes twice
+    (each 200 + round(200 * 1/4) = 250 hundredths, 500 < 600)."""
+    from typer.testing import CliRunner
+
+    from hub4eval.cli import app
+
+    (tmp_path / "r.trn").write_text("abcd abce (u1)\n")
+    (tmp_path / "h.trn").write_text("abce abcf (u1)\n")
+    args = ["align", str(tmp_path / "r.trn"), str(tmp_path / "h.trn")]
+    result = CliRunner().invoke(app, [*args, "--show"])
+    assert result.exit_code == 0, result.output
+    assert "Word error rate (sclite alignment)" in result.stdout
+    assert "aligned words: the weighted alignment used for extents" in result.stdout
+    assert (
+        "WER (sclite alignment) = 100.0  (ref words 2  sub 0  del 1  ins 1); "
+        "the alignment used for extents: 100.0  (sub 2  del 0  ins 0)"
+    ) in result.stdout.splitlines()
+    summary = json.loads(CliRunner().invoke(app, [*args, "--json", "-"]).stdout)["summary"]
+    assert (summary["matches"], summary["substitutions"], summary["deletions"], summary["insertions"]) == (1, 0, 1, 1)
+    assert summary["alignment"] == "sclite"
+    assert summary["weighted_alignment"] == {
+        "matches": 0,
+        "substitutions": 2,
+        "deletions": 0,
+        "insertions": 0,
+        "errors": 2,
+        "wer": 1.0,
+    }

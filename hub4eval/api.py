@@ -96,6 +96,9 @@ class ReadOptions:
             :mod:`hub4eval.io.formats`).
         hyp_text_format: the format of the hypothesis text, when it is not
             ``text_format`` (None: as ``text_format``).
+        force: score even when most text fills of a file do not fit their
+            text (``--force``; :func:`hub4eval.scoring.pipeline.check_texts`),
+            with a warning per fill.
     """
 
     encoding: str = "utf-8"
@@ -103,6 +106,7 @@ class ReadOptions:
     docno_tag: str = "DOCNO"
     text_format: str | None = None
     hyp_text_format: str | None = None
+    force: bool = False
 
     def check(self) -> None:
         """The checks that come before any file is read.
@@ -259,6 +263,7 @@ def score_files(
         config=config,
         progress=progress,
         ceiling=output.ceiling,
+        force=texts.reading.force,
     )
 
 
@@ -282,7 +287,9 @@ def project_files(
     # scoring against no hypothesis checks the inputs, aligns the texts and projects
     # the reference exactly as `score` does for its ceiling, with the same options
     empty = TemplateSet((), role="hypothesis")
-    result = score(ref, empty, ref_corpus=ref_corpus, hyp_corpus=hyp_corpus, config=config, ceiling=True)
+    result = score(
+        ref, empty, ref_corpus=ref_corpus, hyp_corpus=hyp_corpus, config=config, ceiling=True, force=texts.reading.force
+    )
     assert result.ceiling is not None and result.ceiling.projection is not None
     return dataclasses.replace(result.ceiling.projection, warnings=result.warnings)
 

@@ -70,6 +70,10 @@ class ScoreConfig:
             (docs/spoken-forms.md).
         unsegmented: treat the hypothesis corpus as unsegmented; None decides
             automatically (no document tags).
+        split_sets: an extension (``--split-sets``): with an unsegmented
+            hypothesis, cut each hypothesis instance set at the reference
+            documents' boundaries before sets are mapped
+            (:mod:`hub4eval.scoring.split_sets`).
     """
 
     compare: CompareMode = "both"
@@ -86,6 +90,7 @@ class ScoreConfig:
     glm: tuple[str, ...] = ("default",)
     spoken_forms: str = "en"
     unsegmented: bool | None = None
+    split_sets: bool = False
 
     def __post_init__(self) -> None:
         if self.compare not in ("both", "content", "extent"):

@@ -8,7 +8,7 @@ still allow a score. Only the CLI turns an ``InputError`` into the one-line
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 def _where(path: str | None, line: int | None, column: int | None) -> str:
@@ -59,12 +59,17 @@ class UsageError(InputError):
 
 @dataclass(frozen=True)
 class InputWarning:
-    """A problem that does not stop scoring; reported and kept in the JSON."""
+    """A problem that does not stop scoring; reported and kept in the JSON.
+
+    ``changes_score``: the warning changes what the score means (a set-up
+    mistake the numbers carry); ``--quiet`` never silences such a warning.
+    """
 
     message: str
     path: str | None = None
     line: int | None = None
     column: int | None = None
+    changes_score: bool = field(default=False, compare=False)
 
     def __str__(self) -> str:
         where = _where(self.path, self.line, self.column)

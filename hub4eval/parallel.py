@@ -41,7 +41,7 @@ from hub4eval.errors import InputError
 from hub4eval.io.templettes.split import DocumentParts, Part, read_parts, runs, split_documents
 from hub4eval.model import Corpus, PointerFill, TemplateSet
 from hub4eval.scoring.mapping import type_order
-from hub4eval.scoring.pipeline import score
+from hub4eval.scoring.pipeline import RAW_OFFSETS, score
 from hub4eval.scoring.result import ScoreResult, Tally
 
 # Below this many bytes of templette files, one process scores them whole:
@@ -300,6 +300,7 @@ def score_grouped(
     except InputError:
         raise Ungroupable from None  # the whole files report it, after their own errors
     expected_warnings = tuple(str(w) for w in empty.warnings)
+    raw_offsets = str(RAW_OFFSETS)
     groups = plan(ref, hyp, jobs, group_documents)
     writes = point_writer is not None or column_writer is not None
     point_dir = tempfile.mkdtemp(prefix="hub4eval-points-") if writes else None
@@ -311,7 +312,8 @@ def score_grouped(
     outcomes: list[_Outcome] = []
     try:
         for group, outcome in zip(groups, _outcomes(job, groups, jobs), strict=True):
-            if outcome is None or outcome.warnings != expected_warnings:
+            # the note that extents are raw offsets comes from the templates, which the empty score lacks
+            if outcome is None or tuple(w for w in outcome.warnings if w != raw_offsets) != expected_warnings:
                 raise Ungroupable
             outcomes.append(outcome)
             done += len(group.ref_docids)
@@ -344,7 +346,8 @@ def score_grouped(
         matches=(),
         config=config,
         signature=empty.signature,
-        warnings=empty.warnings,
+        # as scoring the files whole gives it: the note before the options' warnings
+        warnings=((RAW_OFFSETS,) if any(raw_offsets in o.warnings for o in outcomes) else ()) + empty.warnings,
         wer=empty.wer,
         tally=Tally.join(o.tally for o in outcomes),
     )

@@ -128,10 +128,11 @@ def one_line(text: str) -> str:
 
 
 def print_warnings(warnings: Iterable[InputWarning], quiet: bool = False) -> None:
-    """Warnings go to stderr, one line each, unless ``--quiet``."""
-    if quiet:
-        return
+    """Warnings go to stderr, one line each; ``--quiet`` keeps only those that change what the
+    score means (``InputWarning.changes_score``): it silences progress, never a set-up mistake."""
     for warning in warnings:
+        if quiet and not getattr(warning, "changes_score", False):
+            continue
         typer.echo(one_line(str(warning)), err=True)
 
 
@@ -283,8 +284,15 @@ def keep_until_exit(value: Any) -> Any:
 
 
 def _show_warning(message: Any, category: Any, filename: str, lineno: int, file: Any = None, line: Any = None) -> None:
-    """A Python warning (e.g. a damaged numba cache being rebuilt) as one line on stderr."""
+    """A Python warning (e.g. a damaged numba cache being rebuilt) as one line on stderr; the
+    notice that the aligner is being compiled (the first run) as progress: on a terminal, not
+    with --quiet."""
     try:
+        if getattr(category, "__name__", "") == "KernelCompileNotice":
+            # progress, shown as the progress bars are: on a terminal, not with --quiet
+            if not current_params().get("quiet") and sys.stderr.isatty():
+                typer.echo(one_line(f"hub4eval: {message}"), err=True)
+            return
         typer.echo(one_line(f"hub4eval: warning: {message}"), err=True)
     except (OSError, ValueError):
         pass

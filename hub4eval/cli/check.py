@@ -99,13 +99,31 @@ def check_command(
 
             raise too_large_error(text) from None
         warnings += [*corpus.warnings, *check_against_corpus(tset, corpus)]
-    print_warnings(warnings, quiet)
+    misfit = next((w for w in warnings if w.changes_score), None)
+    if misfit is None:
+        print_warnings(warnings, quiet)
+    if not quiet:
+        console = Console()
+        if not console.is_terminal:
+            console = Console(width=100, no_color=True)
+        console.print(summary_table(tset))
+    if misfit is not None:
+        # never "valid" while fills do not fit the text given: one line (exit 2) that counts them
+        # and shows the first (the warnings of each fill are what `score --force` prints)
+        from hub4eval.errors import InputError
+
+        first = next((w for w in warnings if w.path == misfit.path and w.line == misfit.line), misfit)
+        detail = f"; the first: {first.message}" if first is not misfit else ""
+        raise InputError(
+            f"not valid against {text}: {misfit.message.split(': ', 1)[0]}{detail}",
+            misfit.path,
+            misfit.line,
+            misfit.column,
+            hint="the file is well formed; check that this is the text the offsets were counted in "
+            "(hub4eval score ... --force lists every fill that does not fit)",
+        )
     if quiet:
         return
-    console = Console()
-    if not console.is_terminal:
-        console = Console(width=100, no_color=True)
-    console.print(summary_table(tset))
     against = f" against {text}" if text is not None else ""
     console.print(
         f"{file}: valid {role} templette file{against} ({len(warnings)} warning{'s' if len(warnings) != 1 else ''})",

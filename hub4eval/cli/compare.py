@@ -112,13 +112,16 @@ def compare_command(
     console.print(f"B  {escape(str(hyp_b))}: {report.headline(results[1])}", highlight=False, soft_wrap=True)
     cause_a, cause_b = causes
     if cause_a is not None and cause_b is not None:  # both or neither: A and B share the texts
-        for name, split in (("A", cause_a), ("B", cause_b)):
+        from hub4eval.report.tables import spanning_sets_note
+
+        for name, split, result in (("A", cause_a, results[0]), ("B", cause_b, results[1])):
+            note = spanning_sets_note(result)
             console.print(
                 f"{name}  errors lost to recognition {sum(split['recognition'].values())} "
                 f"(INC {split['recognition']['INC']}  MIS {split['recognition']['MIS']}  "
                 f"SPU {split['recognition']['SPU']})  to extraction {sum(split['extraction'].values())} "
                 f"(INC {split['extraction']['INC']}  MIS {split['extraction']['MIS']}  "
-                f"SPU {split['extraction']['SPU']})",
+                f"SPU {split['extraction']['SPU']})" + (f"; {note}" if note else ""),
                 highlight=False,
                 soft_wrap=True,
             )

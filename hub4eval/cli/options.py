@@ -111,6 +111,20 @@ Unsegmented = typer.Option(
     help="Treat the hypothesis text as one unsegmented stream (default: automatic, "
     "unsegmented when it has no document tags).",
 )
+SplitSets = typer.Option(
+    False,
+    "--split-sets",
+    help="Extension: with an unsegmented hypothesis text, cut each hypothesis instance set at the reference "
+    "documents' boundaries before sets are mapped (an instance goes, with the instances its pointers tie it "
+    "to, to the document holding most of its fills' words). For an extractor that writes one set for a "
+    "whole recording. Recorded in the signature.",
+)
+Force = typer.Option(
+    False,
+    "--force",
+    help="Score even when most text fills of a file do not fit their text (offsets counted in another "
+    "text, CRLF line ends, texts swapped), with a warning per fill. Without it that is an error.",
+)
 Compare = typer.Option(
     CompareChoice.both.value,
     "--compare",
@@ -197,7 +211,12 @@ HypTextFormat = typer.Option(
     help="Format of the hypothesis text only, when it differs from the reference's: sgml, ctm, trn, stm or txt.",
 )
 Encoding = typer.Option("utf-8", "--encoding", help="Encoding of every input file (e.g. latin-1 for old NIST data).")
-Quiet = typer.Option(False, "--quiet", "-q", help="Print no warnings and no progress.")
+Quiet = typer.Option(
+    False,
+    "--quiet",
+    "-q",
+    help="Print no progress and no warnings, except those that change what the score means (a set-up mistake).",
+)
 Jobs = typer.Option(
     None,
     "--jobs",
@@ -216,6 +235,7 @@ _SCORING_OPTIONS: tuple[tuple[str, Any, Any], ...] = (
     ("ref_text", Optional[Path], RefText),
     ("hyp_text", Optional[Path], HypText),
     ("unsegmented", Optional[bool], Unsegmented),
+    ("split_sets", bool, SplitSets),
     ("compare", CompareChoice, Compare),
     ("content", ContentChoice, Content),
     ("glm", Optional[list[str]], Glm),
@@ -234,6 +254,7 @@ _SCORING_OPTIONS: tuple[tuple[str, Any, Any], ...] = (
     ("encoding", str, Encoding),
     ("text_format", Optional[TextFormatChoice], TextFormat),
     ("hyp_text_format", Optional[TextFormatChoice], HypTextFormat),
+    ("force", bool, Force),
 )
 
 
@@ -244,6 +265,7 @@ class ScoringOptions:
     ref_text: Path | None
     hyp_text: Path | None
     unsegmented: bool | None
+    split_sets: bool
     compare: str | Enum
     content: str | Enum
     glm: list[str] | None
@@ -262,6 +284,7 @@ class ScoringOptions:
     encoding: str
     text_format: str | None
     hyp_text_format: str | None
+    force: bool
 
     def config(self) -> ScoreConfig:
         """The options that change a score (raises UsageError on bad values)."""
@@ -278,6 +301,7 @@ class ScoringOptions:
             non_extractable=self.non_extractable,
             fillers=self.fillers,
             unsegmented=self.unsegmented,
+            split_sets=self.split_sets,
             spoken_forms=self.spoken_forms,
             spoken_element=self.spoken_element,
         )
@@ -292,6 +316,7 @@ class ScoringOptions:
             docno_tag=self.docno_tag,
             text_format=choice(self.text_format) if self.text_format is not None else None,
             hyp_text_format=choice(self.hyp_text_format) if self.hyp_text_format is not None else None,
+            force=self.force,
         )
 
     def inputs(self) -> dict[str, Any]:
@@ -352,6 +377,7 @@ def build_config(
     fillers: str | list[str],
     unsegmented: Optional[bool],
     spoken_forms: str = "en",
+    split_sets: bool = False,
     spoken_element: str = DEFAULT_SPOKEN_ELEMENT,
 ) -> ScoreConfig:
     """Turn CLI option values into a :class:`ScoreConfig` (raises UsageError on bad values)."""
@@ -370,6 +396,7 @@ def build_config(
         glm=tuple(glm) if glm else ("default",),
         spoken_forms=spoken_forms,
         unsegmented=unsegmented,
+        split_sets=split_sets,
     )
 
 

@@ -334,7 +334,17 @@ def explain(
 
 
 def cause_note(result: ScoreResult, point: Point) -> str:
-    """What the recognizer did to a recognition error's words (see :meth:`Attributor.note`)."""
+    """What the recognizer did to a recognition error's words (see :meth:`Attributor.note`); for a
+    missing point of a document left unmapped because one hypothesis set spans several documents, that."""
+    if point.category == "MIS" and point.cause is not None:
+        from hub4eval.scoring.split_sets import SpanningSetWarning
+
+        for warning in result.warnings:
+            if isinstance(warning, SpanningSetWarning) and point.docid in warning.unmapped_documents:
+                return (
+                    f"its document was left unmapped: hypothesis set {warning.docid} has instances in "
+                    f"{len(warning.documents)} documents and maps to one (--split-sets)"
+                )
     if point.cause != "recognition" or result.attributor is None:
         return ""
     ref_docid = None if point.ref is None else _instance_docid(point.ref)

@@ -263,7 +263,30 @@ def cause_table(result: ScoreResult) -> Table | None:
         row(slot_key, split, entity["by_slot"].get(slot_key))
     table.add_section()
     row("ALL", causes["all"][""], entity["summary"], style="bold")
+    note = spanning_sets_note(result)
+    if note:
+        table.caption = note
+        table.caption_justify = "left"
     return table
+
+
+def spanning_sets_note(result: ScoreResult) -> str | None:
+    """Why some MIS of the cause table are no fault of extraction: hypothesis sets that span
+    several reference documents left whole documents unmapped (None when none did)."""
+    from hub4eval.scoring.split_sets import SpanningSetWarning
+
+    spanning = [w for w in result.warnings if isinstance(w, SpanningSetWarning) and w.missing_points]
+    if not spanning:
+        return None
+    points = sum(w.missing_points for w in spanning)
+    names = ", ".join(w.docid for w in spanning[:3]) + (" ..." if len(spanning) > 3 else "")
+    plural = len(spanning) > 1
+    return (
+        f"{points} of these MIS are the points of reference documents left unmapped because hypothesis "
+        f"set{'s' if plural else ''} {names} {'have' if plural else 'has'} instances in several documents and "
+        f"{'map' if plural else 'maps'} to one: they show how the sets were written, not what was recognized or "
+        "extracted (see the warning; --split-sets)"
+    )
 
 
 def ceiling_line(

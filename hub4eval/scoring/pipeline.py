@@ -75,6 +75,11 @@ def _hyp_set_extent(iset: InstanceSet, preparer: FillPreparer) -> Extent | None:
     return Extent(min(starts), max(ends))
 
 
+def _columns_of(alignment: Any) -> Callable[[TextFill, str], Extent | None]:
+    """A text fill of an unsegmented hypothesis -> the alignment columns of its maximal extent."""
+    return lambda fill, docid: alignment.hyp_extent(None, fill.extents[0]) if fill.extents else None
+
+
 @paused_gc()  # bulk work on many small objects: see gcpause
 def score(
     ref: TemplateSet,
@@ -87,6 +92,7 @@ def score(
     ceiling: bool | None = None,
     alignment: Any = None,
     wer_summary: dict[str, Any] | None = None,
+    force: bool = False,
 ) -> ScoreResult:
     """Score ``hyp`` against ``ref`` (the rules: docs/scoring-rules.md).
 
@@ -108,6 +114,8 @@ def score(
             instead of aligning again).
         wer_summary: the WER of ``alignment`` counted before (reused with it:
             counting sclite's alignment of a million words takes seconds).
+        force: score even when most text fills of a file do not fit their
+            text (:func:`check_texts`), with a warning per fill.
 
     Raises:
         InputError: bad input (unknown DOCID, extent outside its document,
@@ -141,16 +149,12 @@ def score(
     elif ref_corpus is not None and not ref_corpus.segmented:
         raise unsegmented_reference_error(ref_corpus)
     if ref_corpus is not None:
-        from hub4eval.io.validate import check_against_corpus
-
-        warnings += [*ref_corpus.warnings, *check_against_corpus(ref, ref_corpus)]
+        warnings += ref_corpus.warnings
         if hyp_corpus is not None:
             warnings += hyp_corpus.warnings
-        warnings += check_against_corpus(
-            hyp,
-            hyp_corpus if hyp_corpus is not None else ref_corpus,
-            as_stream=hyp_corpus is not None and config.unsegmented is True,
-        )
+        warnings += check_texts(ref, hyp, ref_corpus, hyp_corpus, as_stream=config.unsegmented is True, force=force)
+    elif _has_extents(ref) or _has_extents(hyp):
+        warnings.append(RAW_OFFSETS)
     uses_glm = aligned or noisy
     # A GLM file named by the user is read even when it will not be used, so
     # that a bad file is reported on every run, not only on the runs with texts.
@@ -222,12 +226,20 @@ def score(
 
     mapper = Mapper(config, ref_prep, hyp_prep, noisy=noisy, progress=advance if progress else None)
     if unsegmented:
+        from hub4eval.scoring import split_sets as split
+
+        spans = alignment.document_spans()
+        columns_of = _columns_of(alignment)
+        if config.split_sets:
+            hyp = split.split_sets(hyp, spans, columns_of)
         matches = mapper.match_template_sets(
             ref,
             hyp,
             ref_extent=lambda iset: alignment.document_extent(iset.docid),
             hyp_extent=lambda iset: _hyp_set_extent(iset, hyp_prep),
         )
+        if not config.split_sets:
+            warnings += split.spanning_set_warnings(hyp, spans, columns_of, matches)
     else:
         matches = mapper.match_template_sets(ref, hyp)
     wer = wer_summary
@@ -254,6 +266,7 @@ def score(
             ceiling=False,
             alignment=alignment,
             wer_summary=wer,  # the same texts: the same WER, not counted again
+            force=force,
         )
         ceiling_result = dataclasses.replace(ceiling_result, projection=projected)
     return ScoreResult(
@@ -267,6 +280,112 @@ def score(
     )
 
 
+RAW_OFFSETS = InputWarning(
+    "no texts given: extents are compared as raw character offsets (give --ref-text, and --hyp-text for "
+    "ASR output, to check them against the text and to align different texts)"
+)
+
+
+def _has_extents(tset: TemplateSet) -> bool:
+    return any(
+        isinstance(fill, TextFill) and fill.extents
+        for inst in tset.instances
+        for slot in inst.slots
+        for alternative in slot.alternatives
+        for fill in alternative.fills
+    )
+
+
+def check_texts(
+    ref: TemplateSet,
+    hyp: TemplateSet,
+    ref_corpus: Corpus,
+    hyp_corpus: Corpus | None,
+    *,
+    as_stream: bool = False,
+    force: bool = False,
+) -> list[InputWarning]:
+    """Both templette files against their texts (:func:`hub4eval.io.validate.check_against_corpus`),
+    with the fix named when they do not fit: texts swapped (each file fits the other text), or a
+    hypothesis extracted from other text while no ``--hyp-text`` was given.
+
+    Raises:
+        InputError: a DOCID not in its text, an extent outside its document, or most text fills
+            of a file not fitting its text (unless ``force``).
+    """
+    from hub4eval.io.validate import ExtentOutside, TextsDoNotFit, UnknownDocument, check_against_corpus
+
+    mistakes = (ExtentOutside, TextsDoNotFit, UnknownDocument)
+    try:
+        warnings = list(check_against_corpus(ref, ref_corpus, force=force))
+    except mistakes as error:
+        if hyp_corpus is not None and _fits(ref, hyp_corpus):
+            raise _swapped(error, "the reference file fits the hypothesis text") from None
+        raise
+    hyp_text = hyp_corpus if hyp_corpus is not None else ref_corpus
+    try:
+        warnings += check_against_corpus(hyp, hyp_text, as_stream=hyp_corpus is not None and as_stream, force=force)
+    except mistakes as error:
+        if hyp_corpus is not None:
+            if _fits(hyp, ref_corpus):
+                raise _swapped(error, "the hypothesis file fits the reference text") from None
+            raise
+        raise _without_hyp_text(error, hyp, ref_corpus) from None
+    return warnings
+
+
+def _fits(tset: TemplateSet, corpus: Corpus) -> bool:
+    """Whether more than half of the text fills of ``tset`` fit ``corpus``."""
+    from hub4eval.io.validate import misfit_count
+
+    misfits, fills = misfit_count(tset, corpus)
+    return fills > 0 and 2 * misfits < fills
+
+
+SWAPPED_HINT = "give the human transcript with --ref-text and the ASR output with --hyp-text"
+
+
+def _swapped(error: InputError, why: str) -> InputError:
+    from hub4eval.io.validate import TextsDoNotFit
+
+    cause = f"--ref-text and --hyp-text swapped? {why}"
+    if isinstance(error, TextsDoNotFit):
+        return error.with_cause(cause, SWAPPED_HINT)
+    return type(error)(f"{error.message}: {cause}", error.path, error.line, error.column, hint=SWAPPED_HINT)
+
+
+def _without_hyp_text(error: InputError, hyp: TemplateSet, ref_corpus: Corpus) -> InputError:
+    """A hypothesis that does not fit the reference text while no --hyp-text was given: was it
+    extracted from other text (ASR output)? Then that text is the fix."""
+    from hub4eval.io.validate import FORCE_HINT, TextsDoNotFit, UnknownDocument
+
+    longest = max((len(doc.text) for doc in ref_corpus.documents), default=0)
+    ends = [
+        extent.end
+        for inst in hyp.instances
+        for slot in inst.slots
+        for alternative in slot.alternatives
+        for fill in alternative.fills
+        if isinstance(fill, TextFill)
+        for extent in fill.extents
+    ]
+    past = bool(ends) and max(ends) > longest
+    hint = "if the hypothesis was extracted from other text (ASR output), give that text with --hyp-text"
+    if isinstance(error, TextsDoNotFit):
+        if past:
+            return error.with_cause(
+                f"hypothesis offsets run past every document of the reference text (up to {max(ends)}, "
+                f"the longest document has {longest} characters)",
+                f"give the ASR text with --hyp-text; {FORCE_HINT}",
+            )
+        return InputError(error.message, error.path, error.line, error.column, hint=f"{hint}; {error.hint}")
+    if isinstance(error, UnknownDocument) and (error.hint or "").startswith("did you mean"):
+        return error  # a typo in a DOCID, most likely
+    if past and not error.message.startswith("document "):
+        hint = "give the ASR text with --hyp-text: hypothesis offsets run past every document of the reference text"
+    return type(error)(error.message, error.path, error.line, error.column, hint=f"{hint}; {error.hint}")
+
+
 def _check_docids(ref: TemplateSet, hyp: TemplateSet) -> list[InputWarning]:
     """Instance sets pair by DOCID: none in common scores 0 and is almost surely the wrong file."""
     ref_ids = [iset.docid for iset in ref.instance_sets]
@@ -278,6 +397,7 @@ def _check_docids(ref: TemplateSet, hyp: TemplateSet) -> list[InputWarning]:
             f"no DOCID of the hypothesis is in the reference (e.g. {hyp_ids[0]} vs {ref_ids[0]}): "
             "every reference instance is missing and every hypothesis instance spurious",
             hyp.path or None,
+            changes_score=True,
         )
     ]
 
@@ -306,7 +426,17 @@ def _check_corpus_pairing(ref: Corpus, hyp: Corpus, by_words: bool) -> None:
     the alignment, :func:`hub4eval.text.columns.align_corpora`.)
     """
     if not ref.segmented:
-        raise unsegmented_reference_error(ref)
+        error = unsegmented_reference_error(ref)
+        if hyp.segmented and any(doc.text.strip() for doc in ref.documents):
+            # the hypothesis text has the documents the reference text lacks: the files were swapped
+            error = InputError(
+                error.message,
+                error.path,
+                error.line,
+                error.column,
+                hint=f"--ref-text and --hyp-text swapped? the hypothesis text has document tags; {SWAPPED_HINT}",
+            )
+        raise error
     if not hyp.segmented or by_words:
         return
     ref_ids = {doc.docid for doc in ref.documents}
@@ -324,6 +454,8 @@ def _check_corpus_pairing(ref: Corpus, hyp: Corpus, by_words: bool) -> None:
 
 __all__: Sequence[str] = (
     "score",
+    "check_texts",
+    "RAW_OFFSETS",
     "texts_differ",
     "load_glm",
     "glm_digests",

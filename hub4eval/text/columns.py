@@ -187,6 +187,12 @@ class CorpusAlignment:
             return None
         return Extent(int(side.columns[0]), int(side.columns[-1]))
 
+    def document_spans(self) -> tuple[tuple[str, int, int], ...]:
+        """Unsegmented: per reference document in file order, its DOCID and the [start, end)
+        columns it owns (every column belongs to one document, as in :meth:`document_views`);
+        segmented: ()."""
+        return self._spans if self.unsegmented else ()
+
     def document_views(self) -> list[tuple[str | None, str | None, DocumentAlignment, slice]]:
         """(reference DOCID, hypothesis DOCID, alignment, columns) per document.
 
@@ -545,7 +551,11 @@ def align_corpora(
         hyp_side = _Side(hyp_all, _columns(alignment.hyp_index, len(hyp_all)))
         if not len(hyp_all):
             warnings.append(
-                InputWarning("the hypothesis text is empty: every reference word is deleted", hyp.path or None)
+                InputWarning(
+                    "the hypothesis text is empty: every reference word is deleted",
+                    hyp.path or None,
+                    changes_score=True,
+                )
             )
         document = DocumentAlignment(None, None, ref_all, hyp_all, alignment)
         docids = [doc.docid for doc in ref.documents if doc.docid is not None]
@@ -563,6 +573,7 @@ def align_corpora(
                 InputWarning(
                     f"document {doc.docid} of the reference text is not in the hypothesis text",
                     ref.path or None,
+                    changes_score=True,
                 )
             )
             pairs.append((doc.docid, None, ref_tokens[doc.docid], empty))
@@ -575,6 +586,7 @@ def align_corpora(
                 InputWarning(
                     f"document {doc.docid} of the hypothesis text is not in the reference text",
                     hyp.path or None,
+                    changes_score=True,
                 )
             )
             pairs.append((None, doc.docid, empty, arrays(doc)))

@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 import hub4eval
 from hub4eval.cli import app
+from hub4eval.scoring.pipeline import RAW_OFFSETS
 from tests.support import EXAMPLES, ROOT
 
 SAMPLE = EXAMPLES / "sample"
@@ -172,7 +173,8 @@ def test_the_old_space_separated_form_still_works_with_a_deprecation_warning():
     assert old == new
     assert stderr.splitlines() == [
         "warning: --premodifiers 'a the': a space-separated list is deprecated; repeat the option: "
-        "--premodifiers a --premodifiers the"
+        "--premodifiers a --premodifiers the",
+        str(RAW_OFFSETS),  # no texts given while the templettes carry extents
     ]
     assert _signature("--premodifiers", "a the")[1] == ""  # --quiet hides it
 

@@ -41,8 +41,9 @@ def test_matching_content_gives_no_warning() -> None:
 
 def test_mismatching_content_warns_with_both_strings() -> None:
     warnings = check('<T-D1-1> :=\n  X: "big red cat" ##30#43#\n')
-    assert len(warnings) == 1
+    assert len(warnings) == 2  # the fill's, and the count of fills that do not fit (kept under --quiet)
     warning = warnings[0]
+    assert warnings[1].changes_score and "1 of 1 text fill do not fit" in warnings[1].message
     assert (warning.path, warning.line, warning.column) == ("t.tpl", 2, 6)
     assert "'big red cat' does not match the text at 30..43: 'big red dog'" in warning.message
 
@@ -93,11 +94,14 @@ def test_hypothesis_is_checked_too() -> None:
         check("<T-D9-1> :=\n  X: a\n", role="hypothesis")
 
 
-def test_unsegmented_corpus_checks_only_extents_against_the_file() -> None:
+def test_unsegmented_corpus_checks_extents_and_content_against_the_file() -> None:
     raw = "the big red dog barked"
     corpus = Corpus((document(None, raw),), segmented=False)
-    # DOCIDs are free and content is not compared in an unsegmented corpus.
-    assert check('<T-ANY-1> :=\n  X: "cat" ##4#7#\n', corpus) == ()
+    # DOCIDs are free in an unsegmented corpus; content is compared with the file's text.
+    assert check('<T-ANY-1> :=\n  X: "big" ##4#7#\n', corpus) == ()
+    assert (
+        "'cat' does not match the text at 4..7: 'big'" in check('<T-ANY-1> :=\n  X: "cat" ##4#7#\n', corpus)[0].message
+    )
     with pytest.raises(InputError) as info:
         check('<T-ANY-1> :=\n  X: "dog" ##16#23#\n', corpus)
     assert "lies outside the text file (length 22)" in info.value.message

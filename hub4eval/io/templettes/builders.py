@@ -288,6 +288,8 @@ class InstanceBuilder(Checks):
                     column_here += 2
             elif not name:
                 return None
+            elif plain and plain.split(" ", 1)[0] in names:
+                return None  # a slot line without ':', most likely (io/templettes/slips.py)
             if pointer:
                 parts = pointer_parts.get(pointer) or self._pointer_parts_of(pointer)
                 if parts is None:

@@ -26,6 +26,7 @@ from hub4eval.errors import InputError, InputWarning
 from hub4eval.io.files import read_text
 from hub4eval.io.templettes.builders import InstanceBuilder, Token, TokenBuilder
 from hub4eval.io.templettes.messages import syntax_error
+from hub4eval.io.templettes.slips import find_slip
 from hub4eval.model import (
     Instance,
     InstanceSet,
@@ -141,10 +142,21 @@ def parse_templates(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        instances, pointers, warnings = _parse(source, text, path, role, first_line)
-        _check_headers(instances, path)
-        if check_pointers:
-            _check_pointers(instances, pointers, path)
+        try:
+            instances, pointers, warnings, usual = _parse(source, text, path, role, first_line)
+            _check_headers(instances, path)
+            if check_pointers:
+                _check_pointers(instances, pointers, path)
+        except InputError as error:
+            # a slip on a line before the error (a header without ':=', say) is what to report
+            slip = find_slip(text, path, first_line)
+            if slip is not None and (slip.line or 0) <= (error.line or 0):
+                raise slip from None
+            raise
+        if not usual:  # a file of usual lines holds no slip the grammar reads as something else
+            slip = find_slip(text, path, first_line, read=True)
+            if slip is not None:
+                raise slip
         if not instances:
             warnings.append(InputWarning("no instances in the file", path))
         return TemplateSet(
@@ -160,9 +172,9 @@ def parse_templates(
 
 def _parse(
     source: str, text: str, path: str, role: Role, first_line: int = 1
-) -> tuple[tuple[Instance, ...], list[PointerFill], list[InputWarning]]:
-    """The instances, pointer fills and warnings of a file, or the InputError
-    of its first problem.
+) -> tuple[tuple[Instance, ...], list[PointerFill], list[InputWarning], bool]:
+    """The instances, pointer fills and warnings of a file, and whether it was
+    read as a file of usual lines; or the InputError of its first problem.
 
     The instance-level parser reads valid files.  When it stops (a syntax error or
     a failed check), the token-level parser reads the file again, from the
@@ -179,7 +191,7 @@ def _parse(
     # compares the two readings).  Any other file is lexed by the grammar.
     usual = instance_builder.usual_file(source, first_line)
     if usual is not None:
-        return usual, builder.pointers, builder.warnings
+        return usual, builder.pointers, builder.warnings, True
     builder.reset(path, role)
     if first_line > 1:
         # Lark counts the lines of a text slice's start with str.count (the
@@ -190,7 +202,7 @@ def _parse(
         if TextSlice is not None:
             source = TextSlice(source, skipped, len(source))  # type: ignore[assignment]
     try:
-        return instance_builder.start(instance_tokens(parser, source)), builder.pointers, builder.warnings
+        return instance_builder.start(instance_tokens(parser, source)), builder.pointers, builder.warnings, False
     except (UnexpectedInput, InputError):
         pass
     parser, builder = _parser("tokens")
@@ -204,7 +216,7 @@ def _parse(
             raise error.orig_exc from None
         raise
     # Only reached if the two grammars disagree: the token-level one decides.
-    return instances, builder.pointers, builder.warnings
+    return instances, builder.pointers, builder.warnings, False
 
 
 def instance_tokens(parser: Lark, source: str | TextSlice) -> list[Token]:

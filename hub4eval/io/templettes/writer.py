@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from hub4eval.io.templettes.checks import SLOT_NAME_RE
+from hub4eval.io.templettes.slips import reads_as_slip
 from hub4eval.model import (
     Fill,
     PointerFill,
@@ -37,16 +38,20 @@ def write_templates(tset: TemplateSet) -> str:
             alternatives in a hypothesis slot, a bad slot name).
     """
     reference = tset.role == "reference"
+    # plain content that would read as a slip (a slot line without ':', a pointer without brackets)
+    # is written quoted (io/templettes/slips.py)
+    slot_names = frozenset(slot.name for instance in tset.instances for slot in instance.slots)
+    keys = frozenset(instance.key for instance in tset.instances)
     blocks: list[str] = []
     for instance in tset.instances:
         lines = [f"{instance.key} :="]
         for slot in instance.slots:
-            lines.extend(_slot_lines(slot, reference))
+            lines.extend(_slot_lines(slot, reference, slot_names, keys))
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) + "\n" if blocks else ""
 
 
-def _slot_lines(slot: Slot, reference: bool) -> list[str]:
+def _slot_lines(slot: Slot, reference: bool, slot_names: frozenset[str], keys: frozenset[str]) -> list[str]:
     if not SLOT_NAME_RE.fullmatch(slot.name):
         raise ValueError(f"slot name {slot.name!r} is not letters, digits, '_' and '-'")
     if not reference and len(slot.alternatives) > 1:
@@ -59,7 +64,7 @@ def _slot_lines(slot: Slot, reference: bool) -> list[str]:
     lines: list[str] = []
     for number, alternative in enumerate(slot.alternatives):
         for index, fill in enumerate(alternative.fills):
-            text = _fill_text(fill, reference)
+            text = _fill_text(fill, reference, slot_names, keys)
             if index:
                 lines.append(indent + text)
             elif number == 0:
@@ -69,7 +74,7 @@ def _slot_lines(slot: Slot, reference: bool) -> list[str]:
     return lines
 
 
-def _fill_text(fill: Fill, reference: bool) -> str:
+def _fill_text(fill: Fill, reference: bool, slot_names: frozenset[str], keys: frozenset[str]) -> str:
     if isinstance(fill, PointerFill):
         return fill.key
     content = fill.content
@@ -86,7 +91,13 @@ def _fill_text(fill: Fill, reference: bool) -> str:
                 last = end
             marked.append(content[last:])
             content = "".join(marked)
-    if fill.quoted or not _UNQUOTED_RE.fullmatch(content) or content != content.strip() or _SLOT_LIKE_RE.match(content):
+    if (
+        fill.quoted
+        or not _UNQUOTED_RE.fullmatch(content)
+        or content != content.strip()
+        or _SLOT_LIKE_RE.match(content)
+        or reads_as_slip(content, slot_names, keys)
+    ):
         text = f'"{content}"'
     else:
         text = content

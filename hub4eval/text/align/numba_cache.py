@@ -19,6 +19,26 @@ class KernelCacheWarning(RuntimeWarning):
     """numba's on-disk cache of the kernels could not be used; they are compiled afresh."""
 
 
+class KernelCompileNotice(UserWarning):
+    """The kernels are not in numba's on-disk cache yet: they are compiled now, once (the CLI
+    says so on stderr, as progress, not as a warning)."""
+
+
+COMPILE_NOTICE = "compiling the aligner (once, about 10 s; numba keeps it in its cache for later runs)"
+_announced_compile = False
+
+
+def _announce_compile() -> None:
+    """Say once per process that kernels are compiled before the first one is."""
+    global _announced_compile
+    if _announced_compile:
+        return
+    _announced_compile = True
+    import warnings
+
+    warnings.warn(COMPILE_NOTICE, KernelCompileNotice, stacklevel=3)
+
+
 _warned_about_cache = False
 
 
@@ -70,6 +90,9 @@ def cached_njit(numba: Any, function: Any, cache: bool) -> Any:
             return None
         if verdict == "unverified":  # written without checksums (an older hub4eval): compile afresh
             _drop_cache_files(store)
+            return None
+        if verdict == "empty":  # nothing cached: numba compiles now (seconds), once
+            _announce_compile()
             return None
         try:
             return load(*args, **kwargs)

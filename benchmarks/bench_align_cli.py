@@ -90,8 +90,13 @@ def write_files(folder: Path, n: int, doc_words: int, wer: float, seed: int) -> 
 
 
 def run_command(ref: Path, hyp: Path, out: Path, code: Path = ROOT) -> dict:
-    """``python -m hub4eval align`` (of the checkout ``code``) as a child: wall seconds and peak RSS (MB)."""
+    """``python -m hub4eval align`` (of the checkout ``code``) as a child: wall seconds and peak RSS (MB).
+
+    This checkout's command is run with ``--jobs 1`` (one process, as the alignment it is compared
+    with); another checkout's as it is (older ones have no ``--jobs`` and use one process)."""
     command = [sys.executable, "-m", "hub4eval", "align", str(ref), str(hyp), "--json", str(out)]
+    if code.resolve() == ROOT:
+        command += ["--jobs", "1"]
     env = {**os.environ, "PYTHONPATH": str(code)}
     start = time.perf_counter()
     # run from the checkout: `python -m` puts the working directory first on the path

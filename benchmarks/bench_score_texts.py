@@ -24,8 +24,19 @@ Files (made once per size and seed, kept in ``--dir``):
   recognizer's output (its errors are the recognizer's).
 
 Each measurement is one ``python -m hub4eval`` process (wall and CPU seconds
-and peak RSS of the child, ``os.wait4``); the best CPU of ``--runs``
-interleaved runs is kept::
+and peak RSS of the child, ``os.wait4``: the CPU of the children it forked is
+counted in, the peak is the largest process's); ``--runs`` rounds are
+interleaved. Three commands per form:
+
+* ``align --jobs 1``: the anchor, in one process (the best CPU is kept);
+* ``score --jobs 1``: the templettes' cost on top of the texts, as a ratio of
+  CPU seconds and of peak memory to the anchor's (the best CPU is kept);
+* ``score --jobs 2``: the texts aligned in two processes
+  (:mod:`hub4eval.text.aligned_texts`), as a ratio of wall-clock seconds to
+  the anchor's, which the machine's load disturbs most (the best wall-clock
+  is kept).
+
+::
 
     python benchmarks/bench_score_texts.py                       # 1,000,000 words
     python benchmarks/bench_score_texts.py --words 100000 --runs 3
@@ -90,6 +101,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_text_arguments(parser)
     parser.add_argument("--events", type=int, default=5, help="reference instances per document")
+    parser.add_argument("--json", action="store_true", help="time the scores with --json")
     args = parser.parse_args()
     forms = [f.strip() for f in args.forms.split(",") if f.strip()]
     folder = args.dir / f"n{args.words}_d{args.doc_words}_w{args.wer}_s{args.seed}"
@@ -107,35 +119,43 @@ def main() -> None:
     print(
         f"# files in {folder} ({time.perf_counter() - started:.0f} s): {args.words:,} words, {fills:,} reference fills"
     )
+    print(f"# cores available: {len(os.sched_getaffinity(0))}, load average: {os.getloadavg()[0]:.1f}")
     asr = ROOT / "examples" / "asr"  # warm numba's on-disk cache: a first compile must not land in a timing
     run(["score", str(asr / "ref.tpl"), str(asr / "hyp.tpl"), "--ref-text", str(asr / "reference.sgml"),
          "--hyp-text", str(asr / "asr_unsegmented.sgml"), "--quiet"])  # fmt: skip
     print(
-        "| form | align s | align CPU s | align MB | score s | score CPU s | score MB | score / align (CPU) "
-        "| score --json CPU s | score --json / align (CPU) |"
+        "| form | align s | align CPU s | align MB | score -j1 s | score -j1 CPU s | score -j1 MB "
+        "| score -j1 / align (CPU) | score -j1 / align (MB) | score -j2 s | score -j2 CPU s | score -j2 MB "
+        "| score -j2 / align (wall) |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for form in forms:
         texts = ["--ref-text", str(paths["ref"]), "--hyp-text", str(paths[form])]
+        scoring = ["score", str(ref_tpl), str(hyp_tpl[form]), *texts, "--quiet"]
+        if args.json:
+            scoring += ["--json", str(folder / "s.json")]
         best: dict[str, dict[str, float]] = {}
         for _ in range(args.runs):
             for name, arguments in (
-                ("align", ["align", str(paths["ref"]), str(paths[form]), "--json", str(folder / "align.json")]),
-                ("score", ["score", str(ref_tpl), str(hyp_tpl[form]), *texts, "--quiet"]),
                 (
-                    "json",
-                    ["score", str(ref_tpl), str(hyp_tpl[form]), *texts, "--quiet", "--json", str(folder / "s.json")],
+                    "align",
+                    ["align", str(paths["ref"]), str(paths[form]), "--jobs", "1", "--json", str(folder / "align.json")],
                 ),
+                ("j1", [*scoring, "--jobs", "1"]),
+                ("j2", [*scoring, "--jobs", "2"]),
             ):
                 measured = run(arguments)
-                if name not in best or measured["cpu"] < best[name]["cpu"]:
+                key = "seconds" if name == "j2" else "cpu"  # -j2 is about wall-clock time
+                if name not in best or measured[key] < best[name][key]:
                     best[name] = measured
-        a, s, j = best["align"], best["score"], best["json"]
+        a, s, p = best["align"], best["j1"], best["j2"]
         print(
             f"| {form} | {a['seconds']:.1f} | {a['cpu']:.1f} | {a['mb']:.0f} | {s['seconds']:.1f} | {s['cpu']:.1f} | "
-            f"{s['mb']:.0f} | {s['cpu'] / a['cpu']:.2f} | {j['cpu']:.1f} | {j['cpu'] / a['cpu']:.2f} |",
+            f"{s['mb']:.0f} | {s['cpu'] / a['cpu']:.2f} | {s['mb'] / a['mb']:.2f} | {p['seconds']:.1f} | "
+            f"{p['cpu']:.1f} | {p['mb']:.0f} | {p['seconds'] / a['seconds']:.2f} |",
             flush=True,
         )
+    print(f"# load average after: {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ _EXPORTS = {
     "score_files": "hub4eval.api",
     "score": "hub4eval.api",
     "project_files": "hub4eval.api",
+    "score_entity_files": "hub4eval.api",
     "ReadOptions": "hub4eval.api",
     "OutputOptions": "hub4eval.api",
     "ScoreConfig": "hub4eval.config",

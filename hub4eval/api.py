@@ -8,12 +8,13 @@
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import os
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError, UsageError
@@ -27,6 +28,9 @@ from hub4eval.scoring.pipeline import (
 )
 from hub4eval.scoring.result import ScoreResult
 from hub4eval.util.gcpause import paused_gc
+
+if TYPE_CHECKING:
+    from hub4eval.io.entities import EntityCorpus
 
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9._:-]*")
 
@@ -144,7 +148,9 @@ class OutputOptions:
             same; it holds a ``tally`` instead of the mapping, and its points
             only as what the two writers below write.
         jobs: with ``keep="counts"``, the processes that score groups at once
-            (None: every core, one for files under 4 MB).
+            (None: every core, one for files under 4 MB); when the texts
+            differ, the processes that align them at once, whatever ``keep``
+            (None: every core, one for texts under 20,000 words together).
         group_documents: with ``keep="counts"``, the documents per group (None:
             from the input's size).
         point_writer: with ``keep="counts"``, writes each group's points as
@@ -264,7 +270,18 @@ def score_files(
         progress=progress,
         ceiling=output.ceiling,
         force=texts.reading.force,
+        jobs=_available_jobs(output.jobs),
     )
+
+
+def _available_jobs(jobs: int | None) -> int:
+    """``OutputOptions.jobs`` for the texts' alignments: None is every core (they start
+    processes only for long texts, :data:`hub4eval.text.aligned_texts.PARALLEL_WORDS`)."""
+    if jobs is not None:
+        return jobs
+    from hub4eval.util.forked import available_cores
+
+    return available_cores()
 
 
 def project_files(
@@ -386,6 +403,151 @@ def _same_texts(corpora: Sequence[Corpus | None], config: ScoreConfig) -> bool:
     return hyp_corpus is None or (hyp_corpus.segmented and not texts_differ(ref_corpus, hyp_corpus))
 
 
+@dataclasses.dataclass(frozen=True)
+class EntityScore:
+    """What :func:`score_entity_files` scored: the result, and the inputs as read and converted."""
+
+    result: ScoreResult
+    ref: EntityCorpus
+    hyp: EntityCorpus
+    ref_templates: TemplateSet
+    hyp_templates: TemplateSet
+
+
+def score_entity_files(
+    ref_path: str | Path,
+    hyp_path: str | Path,
+    *,
+    config: ScoreConfig | None = None,
+    reading: ReadOptions | None = None,
+    ref_format: str | None = None,
+    hyp_format: str | None = None,
+    ceiling: bool | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> EntityScore:
+    """Score named-entity tagged texts (MUC inline markup or JSON Lines): the CLI's ``ne`` command.
+
+    Each region becomes an instance of its element with the slots TYPE and
+    TEXT (:func:`hub4eval.io.entities.entity_templates`), scored with the
+    named-entity rules (:mod:`hub4eval.scoring.entities`; docs/named-entities.md).
+    When the two texts are the same, TEXT gives one point, its extent, as in
+    MUC (unless ``config.compare`` is ``content``).
+
+    ``reading``: the encoding and the SGML tags (its text formats do not
+    apply: the tagged files are the texts). ``config.premodifiers`` apply as
+    given: give ``premodifiers=()`` to compare regions as tagged, as MUC does
+    (the CLI does unless ``--premodifiers`` is given). ``ref_format`` /
+    ``hyp_format``: ``jsonl`` or ``muc`` (None: by the file's extension).
+
+    Raises:
+        InputError: bad markup or JSON, bad texts (as for :func:`score`).
+    """
+    from hub4eval.io.corpus import as_unsegmented, with_spoken_element
+    from hub4eval.io.entities import Entity, entity_templates, read_entity_corpus
+    from hub4eval.model import Extent
+    from hub4eval.scoring.entities import EntityMapper
+    from hub4eval.scoring.pipeline import _check_corpus_pairing
+
+    config = settings = config or ScoreConfig()
+    reading = reading or ReadOptions()
+    reading.check()
+    for form, option in ((ref_format, "reference"), (hyp_format, "hypothesis")):
+        if form not in (None, "jsonl", "muc"):
+            raise UsageError(f"unknown {option} format {form!r}", hint="use jsonl or muc")
+
+    def read(path: str | Path, form: str | None) -> EntityCorpus:
+        try:
+            return read_entity_corpus(
+                str(path),
+                form=form,
+                encoding=reading.encoding,
+                doc_tag=reading.doc_tag,
+                docno_tag=reading.docno_tag,
+                non_extractable=settings.non_extractable,
+                spoken_element=settings.spoken_element,
+            )
+        except MemoryError:
+            raise too_large_error(path) from None
+
+    ref = read(ref_path, ref_format)
+    hyp = read(hyp_path, hyp_format)
+    if not ref.corpus.segmented:
+        raise InputError(
+            "the reference has no document tags",
+            ref.path or None,
+            1,
+            1,
+            hint="REF is the tagged reference transcript, in <DOC> documents with a <DOCNO>; "
+            "is it the recognizer output? give that as HYP",
+        )
+    ref_ids = {doc.docid for doc in ref.corpus.documents}
+    hyp_docs = [doc for doc in hyp.corpus.documents if doc.text.strip()]
+    if hyp.corpus.segmented and not config.unsegmented and hyp_docs and not any(d.docid in ref_ids for d in hyp_docs):
+        raise InputError(
+            f"no document of the hypothesis is in the reference {ref.path} "
+            f"(e.g. {hyp_docs[0].docid} vs {ref.corpus.documents[0].docid})",
+            hyp.path or None,
+            hyp_docs[0].line,
+            1,
+            hint="check that REF and HYP tag the same documents; give --unsegmented to align by words instead of DOCNO",
+        )
+    if config.unsegmented and hyp.corpus.segmented:  # offsets from the start of the file, as the text will be read
+        offsets = {doc.docid: doc.offset for doc in hyp.corpus.documents}
+        entities = tuple(
+            dataclasses.replace(e, docid=None, start=e.start + offsets[e.docid], end=e.end + offsets[e.docid])
+            for e in hyp.entities
+        )
+        hyp = dataclasses.replace(hyp, corpus=as_unsegmented(hyp.corpus), entities=entities)
+    ref_corpus = with_spoken_element(ref.corpus, config.spoken_element)
+    hyp_corpus = with_spoken_element(hyp.corpus, config.spoken_element)
+    aligned = texts_differ(ref_corpus, hyp_corpus)
+    if not aligned and config.compare == "both":
+        config = dataclasses.replace(config, compare="extent")  # the same characters: the extent says it all
+    alignment = None
+    groups = None
+    if aligned and not hyp_corpus.segmented:
+        # an unsegmented hypothesis: its regions go to the reference document whose words they align with
+        _check_corpus_pairing(ref_corpus, hyp_corpus, by_words=True)
+        from hub4eval.text.columns import align_corpora
+
+        alignment = align_corpora(
+            ref_corpus,
+            hyp_corpus,
+            glm=load_glm(config.glm, keep_punctuation=config.keep_punctuation),
+            keep_punctuation=config.keep_punctuation,
+            case_sensitive=config.case_sensitive,
+            unsegmented=config.unsegmented,
+            spoken_forms=config.spoken_forms,
+        )
+        docids = [doc.docid or "" for doc in ref_corpus.documents]
+        firsts = [(extent.start, docid) for docid in docids if (extent := alignment.document_extent(docid)) is not None]
+        first_columns = [column for column, _ in firsts]
+        by_doc: dict[str, list[Entity]] = {docid: [] for docid in docids}
+        last = firsts[0][1] if firsts else docids[0]
+        for entity in sorted(hyp.entities, key=lambda e: e.start):
+            columns = alignment.hyp_extent(None, Extent(entity.start, entity.end))
+            if columns is not None:  # the last document that starts at or before the region's first column
+                index = bisect.bisect_right(first_columns, columns.start) - 1
+                last = firsts[max(index, 0)][1]
+            by_doc[last].append(entity)
+        groups = [(docid, found) for docid, found in by_doc.items() if found]
+    ref_templates = entity_templates(ref, "reference")
+    hyp_templates = entity_templates(hyp, "hypothesis", groups)
+    result = score(
+        ref_templates,
+        hyp_templates,
+        ref_corpus=ref_corpus,
+        hyp_corpus=hyp_corpus,
+        config=config,
+        progress=progress,
+        ceiling=ceiling,
+        alignment=alignment,
+        mapper_class=EntityMapper,
+    )
+    result = dataclasses.replace(result, signature=result.signature + "|rules:named-entities")
+    return EntityScore(result, ref, hyp, ref_templates, hyp_templates)
+
+
 __all__: Sequence[str] = (
     "score",
     "score_files",
@@ -396,4 +558,5 @@ __all__: Sequence[str] = (
     "load_glm",
     "glm_digests",
     "unsegmented_reference_error",
+    "score_entity_files",
 )

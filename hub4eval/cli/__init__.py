@@ -8,7 +8,7 @@ exit codes. May import anything in hub4eval; nothing imports it.
 
 from __future__ import annotations
 
-from hub4eval.cli import align, check, compare, explain, project, sclite, score, text  # noqa: F401  (registers the commands)
+from hub4eval.cli import align, check, compare, explain, ne, project, sclite, score, text  # noqa: F401  (registers the commands)
 from hub4eval.cli.app import app, main
 
 __all__ = ["app", "main"]

@@ -66,6 +66,7 @@ def align_command(
     json_path: Optional[str] = typer.Option(
         None, "--json", help="Write the WER counts as JSON to PATH ('-' for standard output)."
     ),
+    jobs: Optional[int] = o.AlignJobs,
     quiet: bool = o.Quiet,
 ) -> None:
     """Align two text corpora word by word and print the word error rate per document."""
@@ -80,10 +81,15 @@ def align_command(
     from hub4eval.config import ALIGNMENT_FIELDS, DEFAULT_NON_EXTRACTABLE, ScoreConfig
     from hub4eval.io.formats import check_text_format, read_text_corpora
     from hub4eval.report import tables as report
-    from hub4eval.text.columns import align_corpora
+    from hub4eval.text.aligned_texts import align_texts
+    from hub4eval.util.forked import available_cores
 
     o.one_from_stdin(REF_TEXT=ref_text, HYP_TEXT=hyp_text)
     check_outputs({"--json": json_path}, {"REF_TEXT": ref_text, "HYP_TEXT": hyp_text, "--glm": glm})
+    if jobs is not None:
+        from hub4eval.api import OutputOptions
+
+        OutputOptions(jobs=jobs)  # the same bound as score's --jobs, refused up front
     hidden = o.words("--non-extractable", non_extractable, DEFAULT_NON_EXTRACTABLE)
     # ScoreConfig checks --glm and --spoken-forms as the scoring commands do
     config = ScoreConfig(
@@ -112,20 +118,20 @@ def align_command(
         raise unsegmented_reference_error(corpora[0])
     glm_file = load_glm(config.glm, keep_punctuation=keep_punctuation)
     signature = config.signature(texts="aligned", glm_digest=glm_digests(glm_file), only=ALIGNMENT_FIELDS)
-    alignment = align_corpora(
+    texts = align_texts(
         corpora[0],
         corpora[1],
+        jobs=available_cores() if jobs is None else jobs,
         glm=glm_file,
         keep_punctuation=keep_punctuation,
         case_sensitive=case_sensitive,
         unsegmented=unsegmented,
         spoken_forms=config.spoken_forms,
     )
+    alignment = texts.alignment
     glm_warnings = glm_file.warnings if glm_file is not None else ()
     print_warnings([*glm_warnings, *corpora[0].warnings, *corpora[1].warnings, *alignment.warnings], quiet)
-    from hub4eval.text.wer import corpus_wer
-
-    wer = corpus_wer(alignment)  # sclite's counts, and the extents' alignment's when they differ
+    wer = texts.wer()  # sclite's counts, and the extents' alignment's when they differ
     summary = wer["summary"]
     if json_path is not None:
         data = {"signature": signature, **wer}

@@ -224,10 +224,20 @@ Jobs = typer.Option(
     min=1,
     metavar="N",
     help="Score groups of documents in N processes at once (default: every core; one for templette files "
-    "under 4 MB; at most 4 per core or 32, whichever is more). The result is the same for every N. Texts that "
-    "differ (aligned) are scored in one process.",
+    "under 4 MB; at most 4 per core or 32, whichever is more). When the texts differ, align them in N processes "
+    "at once instead (one for texts under 20,000 words). The result is the same for every N.",
 )
 
+AlignJobs = typer.Option(
+    None,
+    "--jobs",
+    "-j",
+    min=1,
+    metavar="N",
+    help="Align in N processes at once: sclite's alignment beside the weighted one, a segmented hypothesis's "
+    "documents several at a time (default: every core; one for texts under 20,000 words). The result is the "
+    "same for every N.",
+)
 
 # The options of every command that scores (score, explain, compare), in --help order:
 # (parameter name, annotation, option). `scoring_options` puts them in a command's signature.

@@ -17,7 +17,7 @@ from functools import partial
 
 import typer
 
-from hub4eval.cli.app import command
+from hub4eval.cli.app import command, print_warnings
 from hub4eval.errors import InputError, UsageError
 from hub4eval.util.atomic import replaced_whole
 
@@ -63,6 +63,9 @@ class Arguments:
     segmentation: int = 0
     lexicon: str | None = None
     segment_ascii_too: bool = False
+    glms: list[str] = field(default_factory=list)  # --glm FILE (repeatable): csrfilt.sh first
+    glm_delete_hyphens: bool = False  # --glm-dh
+    glm_sides: bool = True  # --glm-no-sides turns csrfilt's -t ref/-t hyp off
 
 
 def _usage(message: str, hint: str = "see docs/sclite.md for the options hub4eval sclite reads") -> UsageError:
@@ -185,6 +188,12 @@ def parse_arguments(argv: Sequence[str]) -> Arguments:
                     args.char_delete_hyphens = True
                 else:
                     raise _usage(f"unknown -c value {argv[k]!r}", hint="use -c, -c NOASCII, -c DH or -c NOASCII DH")
+        elif option == "--glm":
+            args.glms.append(value("a GLM file"))
+        elif option == "--glm-dh":
+            args.glm_delete_hyphens = True
+        elif option == "--glm-no-sides":
+            args.glm_sides = False
         elif option in _UNSUPPORTED:
             raise _usage(
                 f"sclite option {option} ({_UNSUPPORTED[option]}) is not supported by hub4eval sclite",
@@ -230,7 +239,10 @@ def _check_report_paths(args: Arguments) -> None:
         for report, extension in _REPORT_FILES
         if report in args.outputs
     }
-    check_outputs(outputs, {"-r": args.ref, "-h": [name for name, _, _ in args.hyps], "-L": args.lexicon})
+    check_outputs(
+        outputs,
+        {"-r": args.ref, "-h": [name for name, _, _ in args.hyps], "-L": args.lexicon, "--glm": list(args.glms)},
+    )
 
 
 def run(argv: Sequence[str]) -> int:
@@ -240,6 +252,17 @@ def run(argv: Sequence[str]) -> int:
 
     args = parse_arguments(argv)
     _check_report_paths(args)
+    if (args.glm_delete_hyphens or not args.glm_sides) and not args.glms:
+        raise _usage("--glm-dh and --glm-no-sides need a --glm FILE")
+    csrfilt = None
+    if args.glms:
+        from hub4eval.text.csrfilt import Csrfilt
+        from hub4eval.text.glm import read_glm, stack_glms
+
+        glm = stack_glms([read_glm(path) for path in args.glms])
+        assert glm is not None  # args.glms is not empty
+        print_warnings(glm.warnings)
+        csrfilt = Csrfilt(glm, args.glm_delete_hyphens, args.glm_sides)
     for report in sorted(args.outputs & {"prf", "lur", "snt", "spk", "nl.sgml", "wws"}):
         print(f"hub4eval: warning: sclite report {report!r} is not written (not supported)", file=sys.stderr)
     for name, form, title in args.hyps:
@@ -264,6 +287,7 @@ def run(argv: Sequence[str]) -> int:
             segmentation=args.segmentation,
             lexicon=args.lexicon,
             segment_ascii_too=args.segment_ascii_too,
+            csrfilt=csrfilt,
         )
         if args.feedback >= 1:
             print(f"Begin alignment of Ref File: '{args.ref}' and Hyp File: '{name}'")
@@ -322,6 +346,10 @@ def sclite_command(ctx: typer.Context) -> None:
     -T  time-mediated alignment (ctm against ctm); -S algo1|algo2 LEXICON [ASCIITOO]  words inferred
     from a lexicon; -e ascii|ext_ascii|utf-8|gb [PROFILE]  encoding and
     case folding; -m [ref] [hyp]  leave out what lies outside the other side's time; -f N  progress messages.
+    --glm FILE  first filter the reference and the hypothesis through this NIST GLM as
+    csrfilt.sh -i FORMAT -t ref|hyp does (rule sections for one side, alternatives the
+    alignment chooses from; repeatable, the files apply in turn); --glm-dh  also split
+    hyphenated words (csrfilt -dh); --glm-no-sides  sections by input type only (no -t).
     The options sclite has and hub4eval does not (-d, -L, -w, -P, -p, -C) are
     refused with a one-line message. See docs/sclite.md.
     """

@@ -53,6 +53,7 @@ from typing import Any
 from hub4eval.config import DEFAULT_NON_EXTRACTABLE, DEFAULT_SPOKEN_ELEMENT
 from hub4eval.errors import InputError, UsageError
 from hub4eval.model import Corpus, Document
+from hub4eval.util.records import quick_init
 
 __all__ = [
     "TEXT_FORMATS",
@@ -200,7 +201,8 @@ def _recordings(
 ALT_MARKERS = ("<ALT_BEGIN>", "<ALT>", "<ALT_END>")
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class CtmRecord:
     """One line of a ctm file. An alternation marker (``<ALT_BEGIN>``, ``<ALT>``,
     ``<ALT_END>``, any case) has no times (``*`` in the file)."""
@@ -216,6 +218,8 @@ class CtmRecord:
     @property
     def marker(self) -> str | None:
         """``<ALT_BEGIN>``, ``<ALT>`` or ``<ALT_END>`` (upper case) when the line is one, else None."""
+        if self.word[:1] != "<":
+            return None
         upper = self.word.upper()
         return upper if upper in ALT_MARKERS else None
 
@@ -252,38 +256,60 @@ class TrnUtterance:
 def ctm_records(text: str, path: str = "<string>") -> list[CtmRecord]:
     """The lines of a ctm file (comments left out), alternation markers included, checked."""
     _refuse_nul(text, path, "ctm")
-    records = []
+    records: list[CtmRecord] = []
+    append = records.append
     for number, line in enumerate(text.split("\n"), 1):
-        if _is_comment(line) or line.lstrip().startswith(";"):
+        fields = line.split()
+        if not fields or fields[0][0] == ";":  # blank, or a comment (any line starting with ';')
             continue
-        fields = _fields(line)
-        if len(fields) < 5 or len(fields) > 7:
-            raise InputError(
-                f"a ctm line has 5 or 6 fields, found {len(fields)}",
-                path,
-                number,
-                fields[6][1] if len(fields) > 6 else len(line.rstrip()) + 1,
-                hint=f"a line reads {_CTM}, separated by blanks",
-            )
-        word = fields[4][0]
-        confidence = None
-        if len(fields) >= 6 and fields[5][0].upper() != "NA":
-            confidence = _number(fields[5][0], fields[5][1], "CONFIDENCE", path, number, _CTM)
-        if word.upper() in ALT_MARKERS and fields[2][0] == "*" and fields[3][0] == "*":
-            records.append(CtmRecord(fields[0][0], fields[1][0], None, None, word, confidence, number))
-            continue
-        if len(fields) == 7:
-            raise InputError(
-                f"a ctm line has 5 or 6 fields, found {len(fields)}",
-                path,
-                number,
-                fields[6][1],
-                hint=f"a line reads {_CTM}, separated by blanks",
-            )
-        begin = _number(fields[2][0].removeprefix("&&"), fields[2][1], "BEGIN time", path, number, _CTM)
-        duration = _number(fields[3][0], fields[3][1], "DURATION", path, number, _CTM)
-        records.append(CtmRecord(fields[0][0], fields[1][0], begin, duration, word, confidence, number))
+        if (len(fields) == 5 or len(fields) == 6) and fields[4][0] != "<":
+            # the common line, read without columns; anything unusual is read (and reported) below
+            try:
+                begin = float(fields[2].removeprefix("&&"))
+                duration = float(fields[3])
+                confidence = None if len(fields) == 5 or fields[5].upper() == "NA" else float(fields[5])
+            except ValueError:
+                pass
+            else:
+                if (
+                    begin - begin == 0.0
+                    and duration - duration == 0.0
+                    and (confidence is None or confidence - confidence == 0.0)
+                ):  # finite (inf - inf and NaN are NaN)
+                    append(CtmRecord(fields[0], fields[1], begin, duration, fields[4], confidence, number))
+                    continue
+        append(_ctm_record(line, number, path))
     return records
+
+
+def _ctm_record(line: str, number: int, path: str) -> CtmRecord:
+    """One ctm line that is not a comment, checked field by field (errors name the column)."""
+    fields = _fields(line)
+    if len(fields) < 5 or len(fields) > 7:
+        raise InputError(
+            f"a ctm line has 5 or 6 fields, found {len(fields)}",
+            path,
+            number,
+            fields[6][1] if len(fields) > 6 else len(line.rstrip()) + 1,
+            hint=f"a line reads {_CTM}, separated by blanks",
+        )
+    word = fields[4][0]
+    confidence = None
+    if len(fields) >= 6 and fields[5][0].upper() != "NA":
+        confidence = _number(fields[5][0], fields[5][1], "CONFIDENCE", path, number, _CTM)
+    if word.upper() in ALT_MARKERS and fields[2][0] == "*" and fields[3][0] == "*":
+        return CtmRecord(fields[0][0], fields[1][0], None, None, word, confidence, number)
+    if len(fields) == 7:
+        raise InputError(
+            f"a ctm line has 5 or 6 fields, found {len(fields)}",
+            path,
+            number,
+            fields[6][1],
+            hint=f"a line reads {_CTM}, separated by blanks",
+        )
+    begin = _number(fields[2][0].removeprefix("&&"), fields[2][1], "BEGIN time", path, number, _CTM)
+    duration = _number(fields[3][0], fields[3][1], "DURATION", path, number, _CTM)
+    return CtmRecord(fields[0][0], fields[1][0], begin, duration, word, confidence, number)
 
 
 def ctm_first_alternatives(records: Iterable[CtmRecord]) -> list[CtmRecord]:

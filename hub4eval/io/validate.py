@@ -191,6 +191,8 @@ def _placed_fills(
         return
     docids = [doc.docid for doc in corpus.documents if doc.docid is not None]
     for iset in tset.instance_sets:
+        if not iset.instances:  # a document without instances (named entities: no region): nothing to check
+            continue
         document = corpus.document(iset.docid)
         if document is None:
             if not unknown_ok:

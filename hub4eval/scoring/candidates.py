@@ -63,47 +63,76 @@ def _substrings_with(text: str, minimals: Iterable[str]) -> set[str] | None:
     return found
 
 
+def reference_content_keys(slot: str, fill: PreparedFill, how: TextComparison) -> list[Key] | None:
+    """Content keys of a reference text fill (distinct); None when it has too many (the wildcard)."""
+    maximal = fill.maximal
+    if how.noisy:
+        keys = [("w", slot, word) for word in dict.fromkeys(maximal.noisy_words(how.fillers).words)]
+        if any(all(minimal.noisy_words(how.fillers).optional) for minimal in fill.minimals):
+            keys.append(("w", slot, ""))  # an empty hypothesis can be correct (§6)
+        return list(dict.fromkeys(keys))
+    if fill.minimals == (maximal,):  # no brackets: only the maximal string itself
+        return [("c", slot, maximal.text)]
+    substrings = _substrings_with(maximal.text, {m.text for m in fill.minimals})
+    if substrings is None:
+        return None
+    return [("c", slot, text) for text in substrings]
+
+
+def reference_extent_keys(slot: str, fill: PreparedFill) -> list[Key] | None:
+    """Extent keys of a reference text fill that has an extent (distinct); None: too many (the wildcard)."""
+    extent = fill.enclosing  # the maximal extent, widened over inserted words at its edges
+    if not fill.has_extent or extent is None:
+        return []
+    first, last = extent.start // _BLOCK, extent.end // _BLOCK
+    if first == last:  # the usual short extent
+        return [("x", slot, first)]
+    if last - first >= _MAX_KEYS:
+        return None
+    return [("x", slot, block) for block in range(first, last + 1)]
+
+
 def reference_text_keys(slot: str, fill: PreparedFill, how: TextComparison) -> list[Key]:
     """Keys of a reference text fill: one of them is shared with any hypothesis fill it can COR."""
     keys: list[Key] = []
-    maximal = fill.maximal
     if how.content:
-        if how.noisy:
-            keys += [("w", slot, word) for word in maximal.noisy_words(how.fillers).words]
-            if any(all(minimal.noisy_words(how.fillers).optional) for minimal in fill.minimals):
-                keys.append(("w", slot, ""))  # an empty hypothesis can be correct (§6)
-        elif fill.minimals == (maximal,):  # no brackets: only the maximal string itself
-            keys.append(("c", slot, maximal.text))
-        else:
-            substrings = _substrings_with(maximal.text, {m.text for m in fill.minimals})
-            if substrings is None:
-                return [WILDCARD]
-            keys += [("c", slot, text) for text in substrings]
-    extent = fill.enclosing  # the maximal extent, widened over inserted words at its edges
-    if how.extent and fill.has_extent and extent is not None:
-        first, last = extent.start // _BLOCK, extent.end // _BLOCK
-        if first == last:  # the usual short extent
-            keys.append(("x", slot, first))
-        elif last - first >= _MAX_KEYS:
+        content = reference_content_keys(slot, fill, how)
+        if content is None:
             return [WILDCARD]
-        else:
-            keys += [("x", slot, block) for block in range(first, last + 1)]
+        keys += content
+    if how.extent:
+        extent = reference_extent_keys(slot, fill)
+        if extent is None:
+            return [WILDCARD]
+        keys += extent
     return keys
+
+
+def hypothesis_content_key(slot: str, fill: PreparedFill, how: TextComparison) -> Key:
+    """The content key of a hypothesis text fill (see :func:`reference_content_keys`)."""
+    if how.noisy:
+        kept = fill.maximal.noisy_words(how.fillers).kept
+        return ("w", slot, max(kept, key=len) if kept else "")
+    return ("c", slot, fill.maximal.text)
+
+
+def hypothesis_extent_key(slot: str, fill: PreparedFill) -> Key | None:
+    """The extent key of a hypothesis text fill, None when it has no extent to compare."""
+    extent = fill.maximal.extent
+    if not fill.has_extent or extent is None:
+        return None
+    return ("x", slot, extent.start // _BLOCK)
 
 
 def hypothesis_text_keys(slot: str, fill: PreparedFill, how: TextComparison) -> list[Key]:
     """Keys of a hypothesis text fill (see :func:`reference_text_keys`)."""
     keys: list[Key] = []
-    maximal = fill.maximal
     if how.content:
-        if how.noisy:
-            kept = maximal.noisy_words(how.fillers).kept
-            keys.append(("w", slot, max(kept, key=len) if kept else ""))
-        else:
-            keys.append(("c", slot, maximal.text))
-    extent = maximal.extent
-    if how.extent and fill.has_extent and extent is not None:
-        keys.append(("x", slot, extent.start // _BLOCK))
+        keys.append(hypothesis_content_key(slot, fill, how))
+    if how.extent:
+        extent = hypothesis_extent_key(slot, fill)
+        if extent is not None:
+            keys.append(extent)
     return keys
 
 

@@ -139,15 +139,37 @@ def _greedy_by_class(
     counts_of: Callable[[int, int], Counts],
     max_pairs: int | None,
 ) -> list[tuple[int, int]]:
+    """:func:`greedy_by_class` with the counts of the pairs counted so far (a pair
+    not counted has no COR: every pair with a COR was counted)."""
+
+    def errors_without_cor(i: int, j: int) -> int | None:
+        counts = counted.get((i, j))
+        if counts is None:
+            counts = counts_of(i, j)
+        return None if counts.cor else counts.errors
+
+    return greedy_by_class(n_ref, n_hyp, used_ref, used_hyp, classes, errors_without_cor, max_pairs)
+
+
+def greedy_by_class(
+    n_ref: int,
+    n_hyp: int,
+    used_ref: set[int],
+    used_hyp: set[int],
+    classes: tuple[Sequence[Hashable], Sequence[Hashable]],
+    errors_without_cor: Callable[[int, int], int | None],
+    max_pairs: int | None,
+) -> list[tuple[int, int]]:
     """:func:`greedy_map` over the pairs of the unmapped objects, none of which has a COR.
 
     Every such pair has F = 0 and no COR, so the tie order ranks them by
     INC+MIS+SPU, then reference index, then hypothesis index, and a pair's
     INC+MIS+SPU depends only on the classes of its two objects. The counts of
-    one pair without COR per two classes give every pair's rank; for each
-    value of INC+MIS+SPU in increasing order, each free reference object in
-    file order takes the first free hypothesis object of a class at that
-    value, which is what the sorted scan of all pairs takes.
+    one pair without COR per two classes give every pair's rank
+    (``errors_without_cor(i, j)``: its INC+MIS+SPU, None when it has a COR);
+    for each value of INC+MIS+SPU in increasing order, each free reference
+    object in file order takes the first free hypothesis object of a class at
+    that value, which is what the sorted scan of all pairs takes.
     """
     free_refs = [i for i in range(n_ref) if i not in used_ref]
     free_hyps = [j for j in range(n_hyp) if j not in used_hyp]
@@ -169,15 +191,12 @@ def _greedy_by_class(
         raise TooManyPairs(len(ref_classes) * len(hyp_classes))
 
     def class_errors(a: Hashable, b: Hashable) -> int | None:
-        # Any pair of the two classes without COR; a pair that was not
-        # counted has none (every pair with a COR was counted).
+        # any pair of the two classes without COR
         for i in ref_members[a]:
             for j in hyp_members[b]:
-                counts = counted.get((i, j))
-                if counts is None:
-                    counts = counts_of(i, j)
-                if not counts.cor:
-                    return counts.errors
+                errors = errors_without_cor(i, j)
+                if errors is not None:
+                    return errors
         return None  # every pair of the two classes has a COR: none is left over
 
     levels: dict[Hashable, dict[int, list[Hashable]]] = {}  # ref class -> errors -> hyp classes

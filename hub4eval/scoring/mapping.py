@@ -14,7 +14,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Seq
 from dataclasses import dataclass
 from fractions import Fraction
 from operator import itemgetter
-from typing import cast
+from typing import Any, cast
 
 from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError
@@ -44,6 +44,9 @@ from hub4eval.util.records import quick_init
 _TALLIES: dict[tuple[str, ...], Counts] = {}
 _indices = itemgetter(0, 1)  # (reference index, hypothesis index) of a chosen fill pair
 _ALL_PAIRS = 16  # up to this many instance pairs of a type, all are counted (no key index)
+_COMPACT_PAIRS = 4096  # above this many instance pairs of a type, the compact engine maps it (numpy's
+# per-call cost makes it slower than a record per candidate pair for the usual few instances per document)
+_COMPACT = True  # False: every type is mapped by _map_type_by_records (the test oracle)
 
 
 Item = PreparedFill | PointerFill  # a single fill as the mapping compares it
@@ -204,6 +207,12 @@ class Mapper:
         # which the value keeps alive: its slot views and its candidate keys.
         self._views: tuple[dict[int, tuple[Instance, dict[str, SlotView]]], ...] = ({}, {})
         self._text_keys: tuple[dict[int, tuple[Instance, list[Key], list[tuple[str, PointerFill]]]], ...] = ({}, {})
+        # A hypothesis instance mapped to nothing, by id(): its points do not depend on
+        # the reference set or the mapping, and an unsegmented hypothesis set is tried
+        # against every reference set it overlaps.
+        self._lone_hyps: dict[int, tuple[Instance, InstanceMatch]] = {}
+        self.shapes: tuple[dict[int, tuple[Instance, Hashable]], ...] = ({}, {})  # hypothesis shapes: see _shape
+        self.hyp_sides: dict[tuple[int, ...], Any] = {}  # hub4eval.scoring.pairs._HypSide by the instances' id()
 
     # -- per-instance preparation --------------------------------------------
 
@@ -285,9 +294,21 @@ class Mapper:
         which reference pointers would be REM; not on any content or offset.
         Two pairs without COR whose instances have the same shapes have the
         same counts (greedy_map_sparse ranks the F = 0 pairs by them).
+        A hypothesis's shape depends on nothing else, so it is made once.
         """
-        shape = []
-        for name, (slot, alternatives, _) in self._view(inst, reference).items():
+        if not reference:
+            cached = self.shapes[0].get(id(inst))
+            if cached is None:
+                cached = self.shapes[0][id(inst)] = (inst, self._shape_of(inst, False, removable))
+            return cached[1]
+        return self._shape_of(inst, True, removable)
+
+    def _shape_of(self, inst: Instance, reference: bool, removable: Callable[[PointerFill], bool]) -> Hashable:
+        shape: list[tuple[str, bool, tuple[tuple[tuple[bool, bool], ...], ...]]] = []
+        for name, (slot, alternatives, single) in self._view(inst, reference).items():
+            if single is not None:  # the common slot: one text fill (as below, without the comprehensions)
+                shape.append((name, reference and slot.optional, (((True, single.has_extent),),)))
+                continue
             fills = tuple(
                 tuple(
                     (True, item.has_extent) if type(item) is PreparedFill else (False, reference and removable(item))  # type: ignore[arg-type]
@@ -300,9 +321,18 @@ class Mapper:
 
     def _forget(self) -> None:
         """Drop the per-instance caches (the matches keep what they need)."""
-        for caches in (self._views, self._text_keys):
+        for caches in (self._views, self._text_keys, self.shapes):
             for cache in caches:
                 cache.clear()
+        self._lone_hyps.clear()
+        self.hyp_sides.clear()
+
+    def _lone_hyp(self, hyp: Instance) -> InstanceMatch:
+        """``match_instance(None, hyp, ...)``, made once per instance."""
+        cached = self._lone_hyps.get(id(hyp))
+        if cached is None:
+            cached = self._lone_hyps[id(hyp)] = (hyp, self.match_instance(None, hyp, {}, _never))
+        return cached[1]
 
     # -- single fills -------------------------------------------------------
 
@@ -466,6 +496,51 @@ class Mapper:
                 slots.append(self.match_slot(name, None, hyp_slot, mapping, removable))
         return InstanceMatch(ref, hyp, tuple(slots), Counts.total([slot.counts for slot in slots]))
 
+    def _map_type_by_records(
+        self,
+        refs: Sequence[Instance],
+        hyps: Sequence[Instance],
+        mapping: Mapping[str, str],
+        removable: Callable[[PointerFill], bool],
+    ) -> tuple[list[tuple[int, int]], dict[tuple[int, int], InstanceMatch]]:
+        """:func:`hub4eval.scoring.pairs.map_type` with a match record per pair counted:
+        every pair of a small type, and the test oracle of the compact engine."""
+        classes = None
+        if len(refs) * len(hyps) <= _ALL_PAIRS:
+            promising: Iterable[tuple[int, int]] = [(i, j) for i in range(len(refs)) for j in range(len(hyps))]
+        else:  # only pairs that can have a COR are counted before the F = 0 pairs
+            promising = sharing_pairs(
+                [self._keys(r, True, mapping) for r in refs],
+                [self._keys(h, False, mapping) for h in hyps],
+                limit=MAX_CANDIDATE_PAIRS,
+            )
+            # the F = 0 pairs are ranked by the shapes of their instances (see _shape),
+            # made only if some are left over (mapping does not change until then)
+            classes = (
+                Shapes(lambda r: self._shape(r, True, removable), refs),
+                Shapes(lambda h: self._shape(h, False, removable), hyps),
+            )
+        # A counted pair with a COR keeps its match: most of them are the chosen ones.
+        counted: dict[tuple[int, int], InstanceMatch] = {}
+
+        def counts_of(i: int, j: int) -> Counts:
+            match = self.match_instance(refs[i], hyps[j], mapping, removable)
+            if match.counts.cor:
+                counted[i, j] = match
+            return match.counts
+
+        pairs = greedy_map_sparse(
+            len(refs),
+            len(hyps),
+            promising,
+            counts_of,
+            self.beta_squared,
+            self.config.min_map_f,
+            classes=classes,
+            max_pairs=MAX_CANDIDATE_PAIRS,
+        )
+        return pairs, counted
+
     def match_sets(self, ref: InstanceSet | None, hyp: InstanceSet | None, order: Sequence[str]) -> SetMatch:
         """Map the instances of two instance sets, type by type in dependency order."""
         mapping: dict[str, str] = {}
@@ -488,45 +563,14 @@ class Mapper:
             hyps = hyp_by_type.get(type_name, [])
             if not refs and not hyps:
                 continue
-            classes = None
-            if len(refs) * len(hyps) <= _ALL_PAIRS:
-                promising: Iterable[tuple[int, int]] = [(i, j) for i in range(len(refs)) for j in range(len(hyps))]
-            else:  # only pairs that can have a COR are counted before the F = 0 pairs
-                try:
-                    promising = sharing_pairs(
-                        [self._keys(r, True, mapping) for r in refs],
-                        [self._keys(h, False, mapping) for h in hyps],
-                        limit=MAX_CANDIDATE_PAIRS,
-                    )
-                except TooManyPairs as error:
-                    raise _too_many_pairs(refs, hyps, type_name, error.count) from None
-                # the F = 0 pairs are ranked by the shapes of their instances (see _shape),
-                # made only if some are left over (mapping does not change until then)
-                classes = (
-                    Shapes(lambda r: self._shape(r, True, removable), refs),  # noqa: B023
-                    Shapes(lambda h: self._shape(h, False, removable), hyps),  # noqa: B023
-                )
-            # A counted pair with a COR keeps its match: most of them are the chosen ones.
-            counted: dict[tuple[int, int], InstanceMatch] = {}
-
-            def counts_of(i: int, j: int) -> Counts:
-                # called only by greedy_map_sparse below, within this iteration
-                match = self.match_instance(refs[i], hyps[j], mapping, removable)  # noqa: B023
-                if match.counts.cor:
-                    counted[i, j] = match  # noqa: B023
-                return match.counts
-
+            counted: Mapping[tuple[int, int], InstanceMatch]
             try:
-                pairs = greedy_map_sparse(
-                    len(refs),
-                    len(hyps),
-                    promising,
-                    counts_of,
-                    self.beta_squared,
-                    self.config.min_map_f,
-                    classes=classes,
-                    max_pairs=MAX_CANDIDATE_PAIRS,
-                )
+                if len(refs) * len(hyps) > max(_ALL_PAIRS, _COMPACT_PAIRS) and _COMPACT:
+                    from hub4eval.scoring.pairs import map_type  # numpy: only for a type with many instances
+
+                    pairs, counted = map_type(self, refs, hyps, mapping, removable, MAX_CANDIDATE_PAIRS)
+                else:
+                    pairs, counted = self._map_type_by_records(refs, hyps, mapping, removable)
             except TooManyPairs as error:
                 raise _too_many_pairs(refs, hyps, type_name, error.count) from None
             chosen = [
@@ -542,7 +586,7 @@ class Mapper:
                 matches.append(by_ref[i] if i in mapped_ref else self.match_instance(r, None, mapping, removable))
             for j, h in enumerate(hyps):
                 if j not in mapped_hyp:
-                    matches.append(self.match_instance(None, h, mapping, removable))
+                    matches.append(self._lone_hyp(h))
         return SetMatch(ref, hyp, tuple(matches), Counts.total([m.counts for m in matches]))
 
     # -- instance sets ------------------------------------------------------
@@ -587,20 +631,28 @@ class Mapper:
         return tuple(matches)
 
 
-# More candidate pairs than this in one type of one document would take
-# gigabytes (and minutes) to count: the run stops with a clear error instead.
-MAX_CANDIDATE_PAIRS = 2_000_000
+# More candidate pairs than this in one type of one document would take more
+# memory than a usual machine has (about 24 bytes each at the peak of the
+# compact engine, see hub4eval.scoring.pairs): the run stops with a clear error
+# instead, from a count made before any pair is compared.
+MAX_CANDIDATE_PAIRS = 100_000_000
+_BYTES_PER_PAIR = 24  # hub4eval.scoring.pairs.BYTES_PER_PAIR (not imported: it imports numpy)
 
 
 def _too_many_pairs(refs: Sequence[Instance], hyps: Sequence[Instance], type_name: str, count: int) -> InputError:
     docid = (refs or hyps)[0].docid
+    gigabytes = count * _BYTES_PER_PAIR / 1e9
     return InputError(
         f"document {docid}, type {type_name}: {len(refs):,} reference and {len(hyps):,} hypothesis instances "
-        f"give more than {MAX_CANDIDATE_PAIRS:,} pairs to compare ({count:,} so far); "
+        f"give more than {MAX_CANDIDATE_PAIRS:,} pairs to compare ({count:,}, about {gigabytes:,.1f} GB); "
         "this would exhaust the memory of the machine",
         hint="check that the right files were given; instances of one document that could all match "
         "each other are scored pair by pair",
     )
+
+
+def _never(fill: PointerFill) -> bool:
+    return False  # a hypothesis pointer is never REM
 
 
 def _pointer_pairs(

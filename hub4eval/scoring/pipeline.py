@@ -23,6 +23,9 @@ from hub4eval.scoring.mapping import Mapper
 from hub4eval.scoring.result import ScoreResult
 from hub4eval.util.gcpause import paused_gc
 
+_COUNTED_LATER: dict[str, Any] = {}
+"""The WER given to the ceiling's score while the caller's is still being counted (replaced by it)."""
+
 
 def load_glm(spec: str | Sequence[str], *, keep_punctuation: bool = False):  # -> Glm | GlmStack | None
     """``default`` (the shipped English file), ``none``, or a GLM file path;
@@ -92,7 +95,10 @@ def score(
     ceiling: bool | None = None,
     alignment: Any = None,
     wer_summary: dict[str, Any] | None = None,
+    mapper_class: type[Mapper] = Mapper,
     force: bool = False,
+    jobs: int = 1,
+    _preparers: tuple[FillPreparer, FillPreparer] | None = None,
 ) -> ScoreResult:
     """Score ``hyp`` against ``ref`` (the rules: docs/scoring-rules.md).
 
@@ -114,8 +120,13 @@ def score(
             instead of aligning again).
         wer_summary: the WER of ``alignment`` counted before (reused with it:
             counting sclite's alignment of a million words takes seconds).
+        mapper_class: the mapping's rules (named entities:
+            :class:`hub4eval.scoring.entities.EntityMapper`).
         force: score even when most text fills of a file do not fit their
             text (:func:`check_texts`), with a warning per fill.
+        jobs: the processes that may align the texts at once, when they
+            differ (:mod:`hub4eval.text.aligned_texts`); the result is the
+            same for every number.
 
     Raises:
         InputError: bad input (unknown DOCID, extent outside its document,
@@ -172,50 +183,60 @@ def score(
             )
         )
         glm = None
-    glm_apply = None
+    ref_glm_apply = hyp_glm_apply = None
     if glm is not None:
-        from hub4eval.text.glm import apply_glm
+        from hub4eval.text.glm import apply_glm, for_side
 
-        glm_apply = partial(apply_glm, glm=glm)
+        ref_glm_apply = hyp_glm_apply = partial(apply_glm, glm=glm)
+        if glm.sections:  # one-sided rule sections: each side its own rules
+            ref_glm_apply = partial(apply_glm, glm=for_side(glm, "ref"))
+            hyp_glm_apply = partial(apply_glm, glm=for_side(glm, "hyp"))
         warnings += getattr(glm, "warnings", ())
     given_alignment, alignment = alignment, None
     unsegmented = False
+    texts_aligned = None  # the alignment made here, with sclite's WER (perhaps counted in a child)
     if aligned and given_alignment is not None:
         alignment = given_alignment
         warnings += alignment.warnings
         unsegmented = alignment.unsegmented
     elif aligned:
-        from hub4eval.text.columns import align_corpora
+        from hub4eval.text.aligned_texts import align_texts
 
-        alignment = align_corpora(
+        texts_aligned = align_texts(
             ref_corpus,  # type: ignore[arg-type]
             hyp_corpus,  # type: ignore[arg-type]
+            jobs=jobs,
             glm=glm,
             keep_punctuation=config.keep_punctuation,
             case_sensitive=config.case_sensitive,
             unsegmented=config.unsegmented,
             spoken_forms=config.spoken_forms,
         )
+        alignment = texts_aligned.alignment
         warnings += alignment.warnings
         unsegmented = alignment.unsegmented
     if not unsegmented:
         warnings += _check_docids(ref, hyp)
-    ref_prep = FillPreparer(
-        config,
-        map_extent=alignment.ref_extent if alignment is not None else None,
-        glm_apply=glm_apply,
-        reference=True,
-        tokens=noisy,
-        widen=alignment.ref_enclosure if alignment is not None else None,
-    )
-    hyp_prep = FillPreparer(
-        config,
-        map_extent=alignment.hyp_extent if alignment is not None else None,
-        glm_apply=glm_apply,
-        reference=False,
-        unsegmented=unsegmented,
-        tokens=noisy,
-    )
+    if _preparers is not None:
+        ref_prep, hyp_prep = _preparers  # the caller's, with the strings it normalized
+    else:
+        ref_prep = FillPreparer(
+            config,
+            map_extent=alignment.ref_extent if alignment is not None else None,
+            glm_apply=ref_glm_apply,
+            reference=True,
+            tokens=noisy,
+            widen=alignment.ref_enclosure if alignment is not None else None,
+        )
+        hyp_prep = FillPreparer(
+            config,
+            map_extent=alignment.hyp_extent if alignment is not None else None,
+            glm_apply=hyp_glm_apply,
+            reference=False,
+            unsegmented=unsegmented,
+            tokens=noisy,
+        )
+        hyp_prep.share_texts(ref_prep)  # a hypothesis mostly repeats the reference's strings
     done = [0]
     total_sets = len(ref.instance_sets)
 
@@ -224,7 +245,7 @@ def score(
         if progress is not None:
             progress(done[0], total_sets)
 
-    mapper = Mapper(config, ref_prep, hyp_prep, noisy=noisy, progress=advance if progress else None)
+    mapper = mapper_class(config, ref_prep, hyp_prep, noisy=noisy, progress=advance if progress else None)
     if unsegmented:
         from hub4eval.scoring import split_sets as split
 
@@ -243,17 +264,17 @@ def score(
     else:
         matches = mapper.match_template_sets(ref, hyp)
     wer = wer_summary
-    if wer is None and alignment is not None and hasattr(alignment, "wer_summary"):
-        from hub4eval.text.wer import corpus_wer
+    if wer is None and texts_aligned is None and alignment is not None and hasattr(alignment, "wer_summary"):
+        from hub4eval.text import wer as wer_module
 
-        wer = corpus_wer(alignment)["summary"]  # sclite's counts; the §7 ones beside them if they differ
+        wer = wer_module.corpus_wer(alignment)["summary"]  # sclite's counts; the §7 ones beside them if they differ
     ceiling_result = None
     if ceiling or (ceiling is None and aligned):
         from hub4eval.scoring.projection import Judge, project
 
         # the projection's choices are scored as this score scores (a true upper bound, §11)
         judge = Judge(
-            Mapper(config, ref_prep, hyp_prep, noisy=noisy),
+            mapper_class(config, ref_prep, hyp_prep, noisy=noisy),
             [inst.key for iset in ref.instance_sets for inst in iset.instances],
         )
         projected = project(ref, alignment, hyp_corpus, judge)
@@ -265,10 +286,19 @@ def score(
             config=config,
             ceiling=False,
             alignment=alignment,
-            wer_summary=wer,  # the same texts: the same WER, not counted again
+            mapper_class=mapper_class,
             force=force,
+            # the same texts: the same WER, not counted again (set below when it is still being counted)
+            wer_summary=_COUNTED_LATER if wer is None else wer,
+            # the same texts, options and alignment: the same preparation, each string normalized once
+            _preparers=(ref_prep, hyp_prep),
         )
         ceiling_result = dataclasses.replace(ceiling_result, projection=projected)
+    if texts_aligned is not None:
+        # sclite's alignment, counted while the templettes were mapped when a child counts it
+        wer = texts_aligned.wer()["summary"]  # sclite's counts; the §7 ones beside them if they differ
+        if ceiling_result is not None:
+            ceiling_result = dataclasses.replace(ceiling_result, wer=wer)
     return ScoreResult(
         matches=matches,
         config=config,

@@ -26,6 +26,11 @@ Case folding (sclite lower-cases unless ``-s``): by default and with
 ``-e utf-8 PROFILE`` also the letters of that language (``babel_turkish``:
 ``I`` -> ``ı``, ``İ`` -> ``i``, ``Ç Ğ Ö Ş Ü``; the Latin-script profiles every
 non-ASCII Latin capital, the Cyrillic ones every Cyrillic capital).
+
+Why one module of about 900 lines: the three pairings (trn, stm against
+ctm, ctm against ctm) share the scored records, sclite's case folding, the
+word reader and the inputs read once per scoring; the ctm-against-ctm
+chunking (a third of it) is the part to move out when it grows.
 """
 
 from __future__ import annotations
@@ -40,11 +45,14 @@ from hub4eval.text.align.sclite_net import (
     Item,
     NetWord,
     PathEntry,
+    PlainPath,
     WordSegmentation,
     align_networks,
+    align_plain_words,
     parse_items,
     word_of,
 )
+from hub4eval.text.csrfilt import Csrfilt
 
 __all__ = [
     "ID_TYPES",
@@ -101,6 +109,7 @@ class SCliteOptions:
     segmentation: int = 0  # -S algo1 (1) or algo2 (2)
     lexicon: str | None = None
     segment_ascii_too: bool = False
+    csrfilt: Csrfilt | None = None  # both inputs filtered by a GLM first, as csrfilt.sh does
 
     def chars(self) -> CharAlignment | None:
         """The character alignment ``-c`` asks for, or None."""
@@ -115,7 +124,7 @@ class Utterance:
 
     id: str
     speaker: str
-    path: tuple[PathEntry, ...]
+    path: Sequence[PathEntry]  # a tuple, or a PlainPath that makes its entries when read
     file: str | None = None
     channel: str | None = None
     begin: float | None = None
@@ -123,11 +132,16 @@ class Utterance:
     labels: str | None = None
 
     def count(self, op: str) -> int:
+        if isinstance(self.path, PlainPath):
+            return self.path.ops.count(op)
         return sum(1 for entry in self.path if entry.op == op)
 
     @property
     def counts(self) -> tuple[int, int, int, int]:
         """(correct, substitutions, deletions, insertions)."""
+        if isinstance(self.path, PlainPath):
+            ops = self.path.ops
+            return ops.count("C"), ops.count("S"), ops.count("D"), ops.count("I")
         c = s = d = i = 0
         for entry in self.path:
             if entry.op == "C":
@@ -215,7 +229,12 @@ def case_folder(options: SCliteOptions) -> Callable[[str], str]:
             return lambda text: text.translate(_TURKISH).translate(_ASCII)
         cyrillic = options.profile in _CYRILLIC_PROFILES
         return lambda text: _profile_lower(text, cyrillic)
-    return lambda text: text.translate(_ASCII)
+    return _ascii_lower
+
+
+def _ascii_lower(text: str) -> str:
+    """Only the ASCII capitals lower-cased (``str.lower`` is that on an ASCII text, and quicker)."""
+    return text.lower() if text.isascii() else text.translate(_ASCII)
 
 
 _TURKISH_UP = str.maketrans({"ı": "I", "i": "İ", "ç": "Ç", "ğ": "Ğ", "ö": "Ö", "ş": "Ş", "ü": "Ü"})
@@ -310,17 +329,44 @@ def _reader(options: SCliteOptions) -> Callable[..., NetWord]:
     return make
 
 
-def _read(path: str, options: SCliteOptions) -> str:
+def _plain_text(text: str) -> bool:
+    """Whether a transcript is plain words that sclite reads as written (no alternation, NULL word,
+    tag or trailing ``*``; optional words and fragments are plain unless -D or -F): words that
+    :func:`align_plain_words` aligns as strings."""
+    return "{" not in text and ";" not in text and "*" not in text and "@" not in text
+
+
+# The files of the scoring under way (score_sclite empties it before and after): each is
+# read, and a ctm parsed, once although the scoring, the labels and the confidences all look.
+_FILES: dict[tuple[str, str, str | None], object] = {}
+
+
+def _read(path: str, options: SCliteOptions, side: str | None = None) -> str:
+    """A file's text; the reference (``side`` "ref") or hypothesis ("hyp") through csrfilt when asked."""
     from hub4eval.io.files import read_text
 
-    return read_text(path, file_encoding(options))
+    key = ("text", path, side)
+    if key not in _FILES:
+        text = read_text(path, file_encoding(options))
+        if options.csrfilt is not None and side is not None:
+            form = options.ref_format if side == "ref" else options.hyp_format
+            text = options.csrfilt.filter(text, form, side, path, ext_ascii=options.encoding == "ext_ascii")
+        _FILES[key] = text
+    return _FILES[key]  # type: ignore[return-value]  # stored by this function
+
+
+def _ctm(path: str, options: SCliteOptions, side: str | None = None) -> list[CtmRecord]:
+    key = ("ctm", path, side)
+    if key not in _FILES:
+        _FILES[key] = ctm_records(_read(path, options, side), path)
+    return _FILES[key]  # type: ignore[return-value]  # stored by this function
 
 
 def _score_trn(options: SCliteOptions) -> tuple[Speaker, ...]:
     fold = case_folder(options)
     make = _reader(options)
     references: dict[str, tuple[str, int]] = {}
-    for utterance in trn_utterances(_read(options.ref, options), options.ref):
+    for utterance in trn_utterances(_read(options.ref, options, "ref"), options.ref):
         key = fold(utterance.id)
         text = fold(utterance.text)
         previous = references.get(key)
@@ -334,7 +380,8 @@ def _score_trn(options: SCliteOptions) -> tuple[Speaker, ...]:
         references.setdefault(key, (text, utterance.line))
     groups = _Groups()
     segmentation = _segmentation(options)
-    for utterance in trn_utterances(_read(options.hyp, options), options.hyp):
+    plain = segmentation is None and options.chars() is None and not options.opt_del and not options.frag_corr
+    for utterance in trn_utterances(_read(options.hyp, options, "hyp"), options.hyp):
         key = fold(utterance.id)
         reference = references.get(key)
         if reference is None:
@@ -345,9 +392,13 @@ def _score_trn(options: SCliteOptions) -> tuple[Speaker, ...]:
                 hint=f"every hypothesis id must be in {options.ref} (compared case-insensitively unless -s)",
             )
         speaker = _speaker_of(f"({key})", options.id_type, options.hyp, utterance.line)
+        hyp_text = fold(utterance.text)
+        if plain and _plain_text(reference[0]) and _plain_text(hyp_text):
+            groups.add(Utterance(f"({key})", speaker, align_plain_words(reference[0].split(), hyp_text.split())))
+            continue
         path = align_networks(
             parse_items(reference[0], make),
-            parse_items(fold(utterance.text), make),
+            parse_items(hyp_text, make),
             options.chars(),
             segmentation=segmentation,
         )
@@ -358,11 +409,14 @@ def _score_trn(options: SCliteOptions) -> tuple[Speaker, ...]:
 def _runs(items: Sequence, key: Callable) -> list[list]:
     """Consecutive items with the same key."""
     runs: list[list] = []
+    last: object = None
     for item in items:
-        if runs and key(runs[-1][0]) == key(item):
+        current = key(item)
+        if runs and last == current:
             runs[-1].append(item)
         else:
             runs.append([item])
+        last = current
     return runs
 
 
@@ -374,14 +428,25 @@ def _end(record: CtmRecord) -> float:
     return _begin(record) + (record.duration or 0.0)
 
 
-def _ctm_items(records: Sequence[CtmRecord], make: Callable[..., NetWord]) -> tuple[Item, ...]:
-    """The network items of ctm words (alternation lines become alternations; an empty alternative is ``@``)."""
+def _ctm_items(
+    records: Sequence[CtmRecord], make: Callable[..., NetWord], fold: Callable[[str], str] | None = None
+) -> tuple[Item, ...]:
+    """The network items of ctm words (alternation lines become alternations; an empty alternative is ``@``).
+    ``fold`` (no -D, no -F): a word without tags or trailing ``*`` is made here as ``make`` would."""
     items: list[Item] = []
     k = 0
     while k < len(records):
         record = records[k]
-        if record.marker != "<ALT_BEGIN>":
-            if record.marker is None:
+        marker = record.marker
+        if marker is None and fold is not None:
+            word = fold(record.word)
+            if ";" not in word and word[-1:] != "*":
+                begin = record.begin if record.begin is not None else 0.0
+                items.append(NetWord(word, False, False, begin, begin + (record.duration or 0.0), record.confidence))
+                k += 1
+                continue
+        if marker != "<ALT_BEGIN>":
+            if marker is None:
                 items.append(make(record.word, t1=_begin(record), t2=_end(record), conf=record.confidence))
             k += 1
             continue
@@ -450,6 +515,7 @@ def _score_channel(
     segmentation: WordSegmentation | None = None,
 ) -> None:
     make = _reader(options)
+    word_options = options.opt_del or options.frag_corr
     reducing = options.reduce_ref or options.reduce_hyp
     kept = [True] * len(segments)
     if options.reduce_ref and words:
@@ -478,7 +544,7 @@ def _score_channel(
         chosen = [w for w, gone in zip(words[start:position], ignored[start:position], strict=True) if not gone]
         path = align_networks(
             parse_items(fold(segment.text), make),
-            _ctm_items(chosen, lambda token, **times: make(fold(token), **times)),
+            _ctm_items(chosen, lambda w, **times: make(fold(w), **times), None if word_options else fold),
             options.chars(),
             segmentation=segmentation,
         )
@@ -498,11 +564,18 @@ def _score_channel(
 
 def _score_stm_ctm(options: SCliteOptions) -> tuple[Speaker, ...]:
     fold = case_folder(options)
-    segments = stm_segments(_read(options.ref, options), options.ref)
-    records = ctm_records(_read(options.hyp, options), options.hyp)
+    segments = stm_segments(_read(options.ref, options, "ref"), options.ref)
+    records = _ctm(options.hyp, options, "hyp")
+
+    names: dict[str, str] = {}  # few recordings and channels, many lines
 
     def where(item: StmSegment | CtmRecord) -> tuple[str, str]:
-        return fold(item.file), fold(item.channel)
+        file, channel = names.get(item.file), names.get(item.channel)
+        if file is None:
+            file = names[item.file] = fold(item.file)
+        if channel is None:
+            channel = names[item.channel] = fold(item.channel)
+        return file, channel
 
     channels = _runs(segments, where)
     hyp_channels = _runs(records, where)
@@ -690,8 +763,8 @@ def _sort_time_marks(path: list[PathEntry]) -> list[PathEntry]:
 def _score_ctm_ctm(options: SCliteOptions) -> tuple[Speaker, ...]:
     fold = case_folder(options)
     make = _reader(options)
-    ref_records = ctm_records(_read(options.ref, options), options.ref)
-    hyp_records = ctm_records(_read(options.hyp, options), options.hyp)
+    ref_records = _ctm(options.ref, options, "ref")
+    hyp_records = _ctm(options.hyp, options, "hyp")
     dummy = _Timed("", "", 0.0, 0.0, False, CtmRecord("", "", 0.0, 0.0, "", None, 0))
     ref = [dummy, *_timed(ref_records, fold)]
     hyp = [dummy, *_timed(hyp_records, fold)]
@@ -800,6 +873,14 @@ def score_sclite(options: SCliteOptions) -> SCliteResult:
         UsageError: a pair of formats sclite does not score, or options it does not combine.
         InputError: a malformed file, a hypothesis utterance without a reference.
     """
+    _FILES.clear()
+    try:
+        return _score(options)
+    finally:
+        _FILES.clear()
+
+
+def _score(options: SCliteOptions) -> SCliteResult:
     formats = (options.ref_format, options.hyp_format)
     if formats == ("trn", "trn"):
         if options.id_type is None:
@@ -826,10 +907,8 @@ def score_sclite(options: SCliteOptions) -> SCliteResult:
         more_labels, more_categories = comment_labels(text)
         labels += [entry for entry in more_labels if entry not in labels]
         categories += [entry for entry in more_categories if entry not in categories]
-    for path, form in ((options.ref, options.ref_format), (options.hyp, options.hyp_format)):
-        confidences[path] = form == "ctm" and any(
-            r.confidence is not None for r in ctm_records(_read(path, options), path)
-        )
+    for path, form, side in ((options.ref, options.ref_format, "ref"), (options.hyp, options.hyp_format, "hyp")):
+        confidences[path] = form == "ctm" and any(r.confidence is not None for r in _ctm(path, options, side))
     return SCliteResult(
         options.title or options.hyp,
         options.ref,

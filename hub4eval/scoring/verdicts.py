@@ -131,12 +131,17 @@ def _clean_content(ref: PreparedFill, hyp: PreparedFill) -> Verdict:
     return Verdict("content", "COR" if status == "ok" else "INC", _clean_reason, status, ref, hyp)
 
 
-def _noisy_content(ref: PreparedFill, hyp: PreparedFill, fillers: frozenset[str]) -> Verdict:
-    # the verdict alone now, from each string's words (read once, with its
-    # tokens); its reason in words when it is read
+def noisy_content_ok(ref: PreparedFill, hyp: PreparedFill, fillers: frozenset[str]) -> bool:
+    """Whether the noisy content point of the pair is COR, from each string's words
+    (read once, with its tokens)."""
     ref_max = ref.maximal.noisy_words(fillers)
     minimals = [m.noisy_words(fillers) for m in ref.minimals] or [ref_max]
-    correct = noisy_correct(ref_max, minimals, hyp.maximal.noisy_words(fillers))
+    return noisy_correct(ref_max, minimals, hyp.maximal.noisy_words(fillers))
+
+
+def _noisy_content(ref: PreparedFill, hyp: PreparedFill, fillers: frozenset[str]) -> Verdict:
+    # the verdict alone now; its reason in words when it is read
+    correct = noisy_content_ok(ref, hyp, fillers)
     return Verdict("content", "COR" if correct else "INC", _noisy_reason, ref, hyp, fillers)
 
 
@@ -217,21 +222,45 @@ class TextComparison:
     extent: bool = True
     noisy: bool = False
     fillers: frozenset[str] = frozenset()  # lower case
+    exact_extent: bool = False  # named entities: an extent is correct only when it is the reference's
 
     @classmethod
     def of(cls, config: ScoreConfig, noisy: bool) -> TextComparison:
         return cls(config.compares_content, config.compares_extent, noisy, filler_set(config.fillers))
 
 
+def exact_extent_status(ref: PreparedFill, hyp: PreparedFill) -> str:
+    """Named entities (MUC): ``exact`` when the two extents are equal, else why not
+    (the reasons of :func:`extent_status`, or ``not-equal``)."""
+    status = extent_status(ref, hyp)
+    if status in _EXTENT_REASONS:
+        return status
+    return "exact" if ref.maximal.extent == hyp.maximal.extent else "not-equal"
+
+
+def _exact_extent_reason(status: str, ref: PreparedFill, hyp: PreparedFill) -> Reason:
+    if status in _EXTENT_REASONS:
+        return _EXTENT_REASONS[status], ()
+    if status == "exact":
+        return "extent {0} is the reference extent", (str(hyp.maximal.extent),)
+    return "extent {0} is not the reference extent {1}", (str(hyp.maximal.extent), str(ref.maximal.extent))
+
+
+def _exact_extent(ref: PreparedFill, hyp: PreparedFill) -> Verdict:
+    status = exact_extent_status(ref, hyp)
+    return Verdict("extent", "COR" if status == "exact" else "INC", _exact_extent_reason, status, ref, hyp)
+
+
 def compare_text(ref: PreparedFill, hyp: PreparedFill, how: TextComparison) -> tuple[Verdict, ...]:
     """The points of a reference/hypothesis text fill pair (one per aspect)."""
+    extent = _exact_extent if how.exact_extent else _extent
     if how.content:
         content = _noisy_content(ref, hyp, how.fillers) if how.noisy else _clean_content(ref, hyp)
         if how.extent and (ref.has_extent or hyp.has_extent):
-            return (content, _extent(ref, hyp))
+            return (content, extent(ref, hyp))
         return (content,)
     if how.extent and (ref.has_extent or hyp.has_extent):
-        return (_extent(ref, hyp),)
+        return (extent(ref, hyp),)
     return ()
 
 

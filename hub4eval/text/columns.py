@@ -29,7 +29,7 @@ import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, cast, overload
 
 import numpy as np
 
@@ -48,20 +48,22 @@ if TYPE_CHECKING:
 class _Side:
     """One side's tokens of one document, with the column of each token.
 
-    The lookup tuples are made on the first extent asked (the ``align``
-    command asks none, and they cost about 100 bytes a token).
+    Extents are looked up by bisection in the tokens' starts and ends and read
+    in their columns, each a sequence of ints: the arrays themselves, seen as
+    memoryviews (no copy; bisected as fast as tuples, which took about
+    100 bytes a token, 200 MB of a million-word score), or tuples made on the
+    first extent asked for tokens that are not arrays.
     """
 
     tokens: Sequence[Token]
     columns: np.ndarray
 
     @cached_property
-    def _lookup(self) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    def _lookup(self) -> tuple[Sequence[int], Sequence[int], Sequence[int]]:
         tokens = self.tokens
         if isinstance(tokens, TokenArray):
-            starts, ends = tuple(tokens.starts.tolist()), tuple(tokens.ends.tolist())
-        else:
-            starts, ends = tuple(t.start for t in tokens), tuple(t.end for t in tokens)
+            return _ints(tokens.starts), _ints(tokens.ends), _ints(self.columns)
+        starts, ends = tuple(t.start for t in tokens), tuple(t.end for t in tokens)
         return starts, ends, tuple(self.columns.tolist())
 
     def extent(self, extent: Extent) -> Extent | None:
@@ -72,6 +74,13 @@ class _Side:
         if first > last:
             return None
         return Extent(columns[first], columns[last])
+
+
+def _ints(array: np.ndarray) -> Sequence[int]:
+    """A one-dimensional integer array as a sequence of Python ints, without a copy when it is contiguous."""
+    if not array.flags.c_contiguous:
+        array = np.ascontiguousarray(array)
+    return cast("Sequence[int]", array.data)  # the array's memoryview
 
 
 @dataclass(frozen=True)
@@ -486,7 +495,33 @@ def _pair_documents(ref_ids: list[str | None], hyp_documents: Sequence[Any]) -> 
     return pairs
 
 
-def align_corpora(
+@dataclass(frozen=True)
+class TokenizedCorpora:
+    """Two corpora tokenized and paired for aligning: what :func:`align_corpora` makes before it aligns.
+
+    ``pairs`` are the (reference DOCID, hypothesis DOCID, reference tokens,
+    hypothesis tokens) to align, in the order of the alignment's documents;
+    unsegmented, one pair (None, None, all reference tokens, all hypothesis
+    tokens). Each pair is aligned on its own (:func:`weighted_alignments`,
+    any subset of them, in any process), and the alignments make the
+    :class:`CorpusAlignment` (:func:`corpus_alignment`).
+    """
+
+    unsegmented: bool
+    pairs: tuple[tuple[str | None, str | None, TokenArray, TokenArray], ...]
+    warnings: tuple[InputWarning, ...]
+    vocabulary: Vocabulary = field(repr=False, compare=False)
+    spans: tuple[tuple[str, int], ...] = ()
+    """Unsegmented: each reference document's DOCID and token count, in order (the spans of its columns)."""
+    _documents: tuple[tuple[str | None, int], ...] = field(default=(), repr=False, compare=False)
+    """Unsegmented: each reference document's DOCID and token count, in order (their tokens follow one another)."""
+
+    def words(self) -> int:
+        """The tokens of both sides."""
+        return sum(len(r) + len(h) for _, _, r, h in self.pairs)
+
+
+def tokenize_corpora(
     ref: Corpus,
     hyp: Corpus,
     *,
@@ -495,26 +530,8 @@ def align_corpora(
     case_sensitive: bool = False,
     unsegmented: bool | None = None,
     spoken_forms: str | None = None,
-) -> CorpusAlignment:
-    """Align two corpora (§7).
-
-    Args:
-        ref: the reference corpus (segmented).
-        hyp: the hypothesis corpus.
-        glm: a :class:`hub4eval.text.glm.Glm` (or a stack of them) applied to
-            both sides, or None.
-        keep_punctuation: tokenize without the punctuation whiteout.
-        case_sensitive: keep case in tokens.
-        unsegmented: align the hypothesis as one stream against all reference
-            documents; None: when the hypothesis corpus has no document tags.
-        spoken_forms: language of the spoken/written number forms brought to
-            one form on both sides (``en``), or None/``none`` (§8.2).
-
-    Returns:
-        The alignment, with warnings for documents present on one side only.
-    """
-    from hub4eval.text.align import align_many
-
+) -> TokenizedCorpora:
+    """The tokens of two corpora, paired for aligning; the arguments are those of :func:`align_corpora`."""
     options: dict[str, Any] = {
         "glm": glm,
         "keep_punctuation": keep_punctuation,
@@ -528,9 +545,15 @@ def align_corpora(
     # first seen: the reference documents, then the hypothesis ones in the
     # order they are aligned; the order the aligners code words in too.
     vocabulary = Vocabulary()
-    arrays = _ArrayTokens(vocabulary, **options)
+    ref_arrays = arrays = _ArrayTokens(vocabulary, **options)
+    if glm is not None and glm.sections:
+        # one-sided rule sections: each side its own rules (hub4eval.text.glm.for_side)
+        from hub4eval.text.glm import for_side
 
-    ref_tokens = {doc.docid: arrays(doc) for doc in ref.documents}
+        ref_arrays = _ArrayTokens(vocabulary, **{**options, "glm": for_side(glm, "ref")})
+        arrays = _ArrayTokens(vocabulary, **{**options, "glm": for_side(glm, "hyp")})
+
+    ref_tokens = {doc.docid: ref_arrays(doc) for doc in ref.documents}
 
     if unsegmented:
         from hub4eval.io.corpus import as_unsegmented
@@ -540,15 +563,6 @@ def align_corpora(
         sizes = {docid: len(tokens) for docid, tokens in ref_tokens.items()}
         del ref_tokens
         hyp_all = TokenArray.concatenate([arrays(doc) for doc in as_unsegmented(hyp).documents], vocabulary.words)
-        alignment = _align_coded(ref_all, hyp_all, vocabulary)
-        ref_columns = _columns(alignment.ref_index, len(ref_all))
-        sides: dict[str, _Side] = {}
-        position = 0
-        for doc in ref.documents:
-            end = position + sizes[doc.docid]
-            sides[doc.docid] = _Side(ref_all[position:end], ref_columns[position:end])  # type: ignore[index]
-            position = end
-        hyp_side = _Side(hyp_all, _columns(alignment.hyp_index, len(hyp_all)))
         if not len(hyp_all):
             warnings.append(
                 InputWarning(
@@ -557,11 +571,15 @@ def align_corpora(
                     changes_score=True,
                 )
             )
-        document = DocumentAlignment(None, None, ref_all, hyp_all, alignment)
         docids = [doc.docid for doc in ref.documents if doc.docid is not None]
-        owned = _owned_columns(alignment.ref_index, [sizes[d] for d in docids])
-        spans = tuple((d, start, end) for d, (start, end) in zip(docids, owned, strict=False))
-        return CorpusAlignment(True, (document,), tuple(warnings), sides, {None: hyp_side}, spans)
+        return TokenizedCorpora(
+            True,
+            ((None, None, ref_all, hyp_all),),
+            tuple(warnings),
+            vocabulary,
+            tuple((d, sizes[d]) for d in docids),
+            tuple((doc.docid, sizes[doc.docid]) for doc in ref.documents),
+        )
 
     hyp_by_id = _pair_documents([d.docid for d in ref.documents], hyp.documents)
     empty = TokenArray.of((), vocabulary)
@@ -590,16 +608,87 @@ def align_corpora(
                 )
             )
             pairs.append((None, doc.docid, empty, arrays(doc)))
-    words = np.array(vocabulary.words, dtype=object)
-    alignments = align_many([(words[r.ids].tolist(), words[h.ids].tolist()) for _, _, r, h in pairs])
-    del words
+    return TokenizedCorpora(False, tuple(pairs), tuple(warnings), vocabulary)
+
+
+def weighted_alignments(tokenized: TokenizedCorpora, pairs: Sequence[int] | None = None) -> list[Alignment]:
+    """The §7.2 alignment of each pair (of the pairs numbered ``pairs`` only, if given).
+
+    A pair's alignment depends on its words only, so any subset of the pairs
+    gives their alignments as all of them do (computed in another process).
+    """
+    from hub4eval.text.align import align_many
+
+    chosen = tokenized.pairs if pairs is None else [tokenized.pairs[k] for k in pairs]
+    if tokenized.unsegmented:
+        return [_align_coded(r, h, tokenized.vocabulary) for _, _, r, h in chosen]
+    words = np.array(tokenized.vocabulary.words, dtype=object)
+    return align_many([(words[r.ids].tolist(), words[h.ids].tolist()) for _, _, r, h in chosen])
+
+
+def corpus_alignment(tokenized: TokenizedCorpora, alignments: Sequence[Alignment]) -> CorpusAlignment:
+    """The corpus alignment of the pairs of ``tokenized`` from their alignments (one per pair, in order)."""
+    if tokenized.unsegmented:
+        [(_, _, ref_all, hyp_all)] = tokenized.pairs
+        [alignment] = alignments
+        ref_columns = _columns(alignment.ref_index, len(ref_all))
+        sides: dict[str, _Side] = {}
+        position = 0
+        for docid, size in tokenized._documents:
+            end = position + size
+            sides[docid] = _Side(ref_all[position:end], ref_columns[position:end])  # type: ignore[index]
+            position = end
+        hyp_side = _Side(hyp_all, _columns(alignment.hyp_index, len(hyp_all)))
+        document = DocumentAlignment(None, None, ref_all, hyp_all, alignment)
+        owned = _owned_columns(alignment.ref_index, [size for _, size in tokenized.spans])
+        spans = tuple((d, start, end) for (d, _), (start, end) in zip(tokenized.spans, owned, strict=False))
+        return CorpusAlignment(True, (document,), tokenized.warnings, sides, {None: hyp_side}, spans)
     documents = []
     ref_sides: dict[str, _Side] = {}
     hyp_sides: dict[str | None, _Side] = {}
-    for (ref_id, hyp_id, r, h), alignment in zip(pairs, alignments, strict=True):
+    for (ref_id, hyp_id, r, h), alignment in zip(tokenized.pairs, alignments, strict=True):
         documents.append(DocumentAlignment(ref_id, hyp_id, r, h, alignment))
         if ref_id is not None:
             ref_sides[ref_id] = _Side(r, _columns(alignment.ref_index, len(r)))
         if hyp_id is not None:
             hyp_sides[hyp_id] = _Side(h, _columns(alignment.hyp_index, len(h)))
-    return CorpusAlignment(False, tuple(documents), tuple(warnings), ref_sides, hyp_sides)
+    return CorpusAlignment(False, tuple(documents), tokenized.warnings, ref_sides, hyp_sides)
+
+
+def align_corpora(
+    ref: Corpus,
+    hyp: Corpus,
+    *,
+    glm: Glm | GlmStack | None = None,
+    keep_punctuation: bool = False,
+    case_sensitive: bool = False,
+    unsegmented: bool | None = None,
+    spoken_forms: str | None = None,
+) -> CorpusAlignment:
+    """Align two corpora (§7).
+
+    Args:
+        ref: the reference corpus (segmented).
+        hyp: the hypothesis corpus.
+        glm: a :class:`hub4eval.text.glm.Glm` (or a stack of them) applied to
+            both sides (a one-sided section to its side only), or None.
+        keep_punctuation: tokenize without the punctuation whiteout.
+        case_sensitive: keep case in tokens.
+        unsegmented: align the hypothesis as one stream against all reference
+            documents; None: when the hypothesis corpus has no document tags.
+        spoken_forms: language of the spoken/written number forms brought to
+            one form on both sides (``en``), or None/``none`` (§8.2).
+
+    Returns:
+        The alignment, with warnings for documents present on one side only.
+    """
+    tokenized = tokenize_corpora(
+        ref,
+        hyp,
+        glm=glm,
+        keep_punctuation=keep_punctuation,
+        case_sensitive=case_sensitive,
+        unsegmented=unsegmented,
+        spoken_forms=spoken_forms,
+    )
+    return corpus_alignment(tokenized, weighted_alignments(tokenized))

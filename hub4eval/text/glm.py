@@ -34,16 +34,27 @@ unchanged:
   files have such lines (``[WEBSTER'S] => [{WEBSTER'S / WEBSTER IS / WEBSTER
   HAS}`` lacks its ``]``). A malformed header line stays an
   :class:`~hub4eval.errors.InputError`: it changes how every rule reads.
-* ``;; INPUT_DEPENDENT_APPLICATION = "..."`` comments (rules below meant for
-  one input type or one side only) are noted with a warning; hub4eval applies
-  one rule set to both texts, so the rules below are applied to both (with
-  the first alternative produced, a rule meant for one side keeps both equal).
+* ``;; INPUT_DEPENDENT_APPLICATION = "REGEXP"`` comments open a section: the
+  rules below it, up to the next such comment, apply only to the texts whose
+  labels the regular expression matches, as ``csrfilt.sh`` selects them by its
+  ``-i`` input type (``trn``, ``ctm``, ``stm``, ``txt``) and ``-t`` purpose
+  (``ref``, ``hyp``). Each rule keeps its section (:attr:`GlmRule.section`);
+  :meth:`Glm.applying_to` gives the rules for a text's labels. NIST's files
+  have one such section: ``"ctm"`` in ``en20030506.glm`` (rules for
+  recognizer output in ctm files) and ``"hyp"`` in ``en20090415.glm`` (rules
+  for the hypothesis side); both expand contractions into alternatives.
 
 Differences from ``rfilter1`` (it rewrites characters, hub4eval rewrites
 tokens): a rule only matches whole tokens (``rfilter1`` would also rewrite
 ``ANALYSE`` inside ``ANALYSED`` when the rule has no boundary), and when rules
 overlap the longest left-hand side wins (``rfilter1`` takes the first in file
 order).
+
+Why one module of about 880 lines: a GLM is one concept whose reader, rule
+record, sections and applier share private pieces (a rule is parsed again for
+``--keep-punctuation``; the word trie serves :func:`apply_glm` and
+:mod:`hub4eval.text.columns`); split, those pieces would become a public
+interface of their own.
 
 Several files can be stacked (:func:`stack_glms`): each applies to the output
 of the previous one, in the order given.
@@ -81,12 +92,22 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 from hub4eval.errors import InputError, InputWarning
 from hub4eval.text.tokens import Token, tokenize
 
-__all__ = ["Glm", "GlmRule", "GlmStack", "apply_glm", "default_glm", "parse_glm", "read_glm", "stack_glms"]
+__all__ = [
+    "Glm",
+    "GlmRule",
+    "GlmStack",
+    "apply_glm",
+    "default_glm",
+    "for_side",
+    "parse_glm",
+    "read_glm",
+    "stack_glms",
+]
 
 _HEADER_FIELDS = ("name", "desc", "format", "max_nrules", "copy_no_hit", "case_sensitive")
 _TRUE = {"t", "true", "y", "yes", "1"}
@@ -95,6 +116,12 @@ _LEXEME = re.compile(r"[\[\]{}/]|[^\s\[\]{}/]+")
 _HEADER = re.compile(r"\*\s*([A-Za-z_][A-Za-z0-9_]*)\s*(=)?\s*(.*)$")
 _RIGHT_QUOTE = "\u2019"
 _INPUT_DEPENDENT = re.compile(r';;\s+INPUT_DEPENDENT_APPLICATION\s*=\s*"([^"]*)"')
+
+
+@cache
+def _section_pattern(section: str) -> re.Pattern[str]:
+    """A section's expression, compiled as csrfilt matches it (both sides lower-cased)."""
+    return re.compile(section.lower())
 
 
 @dataclass(frozen=True)
@@ -109,6 +136,8 @@ class GlmRule:
         source: the rule as written, without its comment.
         left: the words that must come just before ``lhs`` (its context).
         right: the words that must come just after ``lhs``.
+        section: the regular expression of the ``INPUT_DEPENDENT_APPLICATION``
+            section the rule is in (None: the rule applies to every text).
     """
 
     lhs: tuple[str, ...]
@@ -118,6 +147,20 @@ class GlmRule:
     source: str = ""
     left: tuple[str, ...] = ()
     right: tuple[str, ...] = ()
+    section: str | None = None
+
+    def applies_to(self, labels: Sequence[str]) -> bool:
+        """Whether the rule applies to a text with these labels (csrfilt's test: the
+        section's regular expression, lower-cased, is searched in each lower-cased label).
+
+        >>> rule = GlmRule(("that's",), ("that", "is"), (False, False), section="hyp")
+        >>> rule.applies_to(["trn", "hyp"]), rule.applies_to(["trn", "ref"])
+        (True, False)
+        """
+        if self.section is None:
+            return True
+        pattern = _section_pattern(self.section)
+        return any(pattern.search(label.lower()) for label in labels)
 
     def normalized(self) -> str:
         """The rule as one canonical line (the digest is computed over these).
@@ -127,7 +170,8 @@ class GlmRule:
         """
         produced = " ".join(w + ("?" if o else "") for w, o in zip(self.rhs, self.optional, strict=True)) or "@"
         context = f" / {' '.join(self.left)} __ {' '.join(self.right)}".replace("  ", " ").rstrip()
-        return f"{' '.join(self.lhs)} => {produced}" + (context if self.left or self.right else "")
+        line = f"{' '.join(self.lhs)} => {produced}" + (context if self.left or self.right else "")
+        return line if self.section is None else f"{line} ;; only {self.section}"
 
     def fits(self, texts: Sequence[str], start: int, end: int) -> bool:
         """Whether the context holds around ``texts[start:end]`` (the matched words)."""
@@ -188,6 +232,19 @@ class Glm:
     def __len__(self) -> int:
         return len(self.rules)
 
+    @property
+    def sections(self) -> tuple[str, ...]:
+        """The ``INPUT_DEPENDENT_APPLICATION`` expressions of the file, in order."""
+        return tuple(dict.fromkeys(r.section for r in self.rules if r.section is not None))
+
+    def applying_to(self, labels: Sequence[str]) -> Glm:
+        """The rules that apply to a text with these labels (its side ``ref``/``hyp`` and
+        its input type ``trn``/``ctm``/``stm``/``txt``); the file itself when it has no section."""
+        if not self.sections:
+            return self
+        rules = tuple(r for r in self.rules if r.applies_to(labels))
+        return replace(self, rules=rules, digest="")
+
     def keeping_punctuation(self) -> Glm:
         """The same rules read as text is read under ``--keep-punctuation``.
 
@@ -200,7 +257,8 @@ class Glm:
         rules = []
         for rule in self.rules:
             try:
-                rules.append(_parse_rule(rule.source, self.path, rule.line, self.case_sensitive, keep_punctuation=True))
+                again = _parse_rule(rule.source, self.path, rule.line, self.case_sensitive, keep_punctuation=True)
+                rules.append(replace(again, section=rule.section))
             except InputError:
                 rules.append(rule)
         return replace(self, rules=tuple(rules), digest=self.digest)
@@ -229,12 +287,42 @@ class GlmStack:
     def digests(self) -> tuple[str, ...]:
         return tuple(g.digest for g in self.glms)
 
+    @property
+    def sections(self) -> tuple[str, ...]:
+        """The ``INPUT_DEPENDENT_APPLICATION`` expressions of the files, in order."""
+        return tuple(dict.fromkeys(s for g in self.glms for s in g.sections))
+
+    def applying_to(self, labels: Sequence[str]) -> GlmStack:
+        """Each file's rules that apply to a text with these labels (see :meth:`Glm.applying_to`)."""
+        if not self.sections:
+            return self
+        return GlmStack(tuple(g.applying_to(labels) for g in self.glms))
+
     def keeping_punctuation(self) -> GlmStack:
         """Every file read as under ``--keep-punctuation`` (see :meth:`Glm.keeping_punctuation`)."""
         return GlmStack(tuple(g.keeping_punctuation() for g in self.glms))
 
     def __len__(self) -> int:
         return sum(len(g) for g in self.glms)
+
+
+@overload
+def for_side(glm: Glm, side: str) -> Glm: ...
+@overload
+def for_side(glm: GlmStack, side: str) -> GlmStack: ...
+@overload
+def for_side(glm: None, side: str) -> None: ...
+def for_side(glm: Glm | GlmStack | None, side: str) -> Glm | GlmStack | None:
+    """The rules of ``glm`` for one side (``ref`` or ``hyp``) of hub4eval's own texts.
+
+    hub4eval's texts are plain running text, read as csrfilt reads ``-i txt``
+    input given ``-t ref`` or ``-t hyp``: a section applies to the side it
+    names (``"hyp"``) and to neither when it names another input type
+    (``"ctm"``). A file without sections applies to both sides unchanged.
+    """
+    if glm is None or not glm.sections:
+        return glm
+    return glm.applying_to((side, "txt"))
 
 
 def stack_glms(glms: Sequence[Glm]) -> Glm | GlmStack | None:
@@ -325,19 +413,23 @@ def parse_glm(text: str, path: str = "<string>") -> Glm:
     rules: list[GlmRule] = []
     seen: dict[tuple[tuple[str, ...], ...], GlmRule] = {}
     case_sensitive = False
+    section: str | None = None
     for number, raw in enumerate(text.splitlines(), start=1):
         stripped = raw.strip()
         if not stripped or stripped.startswith(";;"):
-            dependent = _INPUT_DEPENDENT.match(stripped)
+            dependent = _INPUT_DEPENDENT.match(raw)
             if dependent:
-                warnings.append(
-                    InputWarning(
-                        f"the rules below are meant for input {dependent.group(1)!r} only; "
-                        "hub4eval applies them to both texts",
-                        path,
-                        number,
-                    )
-                )
+                section = dependent.group(1)
+                try:
+                    _section_pattern(section)
+                except re.error as error:
+                    raise InputError(
+                        f"INPUT_DEPENDENT_APPLICATION {section!r} is not a regular expression: {error}",
+                        path=path,
+                        line=number,
+                        column=raw.index('"') + 2,
+                        hint='write e.g. ;; INPUT_DEPENDENT_APPLICATION = "hyp"',
+                    ) from None
             continue
         if stripped.startswith("*"):
             key, value = _parse_header(raw, path, number)
@@ -364,6 +456,8 @@ def parse_glm(text: str, path: str = "<string>") -> Glm:
             continue
         try:
             rule = _parse_rule(raw, path, number, case_sensitive)
+            if section is not None:
+                rule = replace(rule, section=section)
         except InputError as error:
             # rfilter1 would read such a line as some garbled rule; skipping
             # it, with the place named, is the honest reading.
@@ -371,7 +465,9 @@ def parse_glm(text: str, path: str = "<string>") -> Glm:
             continue
         rule_key = (rule.lhs, rule.left, rule.right)
         previous = seen.get(rule_key)
-        if previous is not None:
+        # an earlier rule wins wherever it applies: a later one is dropped when the
+        # earlier applies to every text (no section) or to the same texts
+        if previous is not None and previous.section in (None, rule.section):
             if (previous.rhs, previous.optional) != (rule.rhs, rule.optional):
                 warnings.append(
                     InputWarning(

@@ -29,7 +29,7 @@ from hub4eval.text.align.sclite import (
 )
 
 if TYPE_CHECKING:
-    from hub4eval.text.columns import CorpusAlignment
+    from hub4eval.text.columns import CorpusAlignment, TokenizedCorpora
 
 __all__ = [
     "AlignedOp",
@@ -38,6 +38,11 @@ __all__ = [
     "sclite_align_arrays",
     "sclite_align_full",
     "corpus_wer",
+    "SCliteCounts",
+    "pair_counts",
+    "stream_counts",
+    "sclite_counts",
+    "summed",
     "COST_CORRECT",
     "COST_SUBSTITUTION",
     "COST_INSERTION",
@@ -82,7 +87,53 @@ def _with_weighted(sclite: dict[str, Any], weighted: dict[str, Any]) -> dict[str
     return out
 
 
-def corpus_wer(alignment: CorpusAlignment) -> dict[str, Any]:
+SCliteCounts = tuple[list[dict[str, int]], dict[str, int]]
+"""sclite's counts of a corpus: per document (in the order of the alignment's rows), and overall."""
+
+
+def pair_counts(pairs: Sequence[tuple[Sequence[Any], Sequence[Any]]]) -> list[dict[str, int]]:
+    """sclite's counts of each (reference tokens, hypothesis tokens) pair, aligned on its own."""
+    return [_counts(_align_codes(*_codes(ref, hyp))[0]) for ref, hyp in pairs]
+
+
+def stream_counts(ref: Sequence[Any], hyp: Sequence[Any], sizes: Sequence[int]) -> SCliteCounts:
+    """sclite's counts of one unsegmented pair (the tokens of one corpus alignment, so their
+    ids are the codes), split by the reference documents of the given token counts."""
+    from hub4eval.text.columns import _owned_columns
+
+    ops, ref_index, _ = _align_codes(*_codes(ref, hyp, shared=True))
+    owned = _owned_columns(ref_index, sizes)
+    del ref_index
+    return _counts_by_span(ops, owned), _counts(ops)
+
+
+def summed(per_document: list[dict[str, int]]) -> SCliteCounts:
+    """Counts per document, with their sum."""
+    total = dict.fromkeys(COUNT_KEYS, 0)
+    for counts in per_document:
+        for key in COUNT_KEYS:
+            total[key] += counts[key]
+    return per_document, total
+
+
+def sclite_counts(tokenized: TokenizedCorpora) -> SCliteCounts:
+    """The sclite counts :func:`corpus_wer` gives for the alignment of ``tokenized``, from its
+    tokens alone (so they can be counted before, and beside, the weighted alignment)."""
+    if tokenized.unsegmented and tokenized.spans:
+        [(_, _, ref, hyp)] = tokenized.pairs
+        return stream_counts(ref, hyp, [size for _, size in tokenized.spans])
+    return summed(pair_counts([(ref, hyp) for _, _, ref, hyp in tokenized.pairs]))
+
+
+def _alignment_counts(alignment: CorpusAlignment) -> SCliteCounts:
+    if alignment.unsegmented and alignment._spans:
+        [whole] = alignment.documents
+        sizes = [len(alignment._ref[docid].tokens) for docid, _, _ in alignment._spans]
+        return stream_counts(whole.ref_tokens, whole.hyp_tokens, sizes)
+    return summed(pair_counts([(d.ref_tokens, d.hyp_tokens) for d in alignment.documents]))
+
+
+def corpus_wer(alignment: CorpusAlignment, counts: SCliteCounts | None = None) -> dict[str, Any]:
     """WER of a hypothesis text as sclite computes it, overall and per document.
 
     The words are the tokens of ``alignment`` (normalized as for §7: punctuation
@@ -92,6 +143,9 @@ def corpus_wer(alignment: CorpusAlignment) -> dict[str, Any]:
     split by reference document like the §7 columns: an insertion counts for
     the document of the reference word before it.
 
+    ``counts``: those sclite counts, counted before (:func:`sclite_counts` of
+    the tokens ``alignment`` was made from); None: counted here.
+
     Returns:
         ``{"summary": COUNTS, "documents": [{"ref_docid", "hyp_docid", **COUNTS}]}``
         where COUNTS holds ``ref_words hyp_words matches substitutions deletions
@@ -99,29 +153,16 @@ def corpus_wer(alignment: CorpusAlignment) -> dict[str, Any]:
         "sclite"``, and, only when they differ, the counts of the weighted
         alignment used for extents under ``"weighted_alignment"``.
     """
-    from hub4eval.text.columns import _owned_columns
-
-    total = dict.fromkeys(COUNT_KEYS, 0)
+    per_document, total = _alignment_counts(alignment) if counts is None else counts
     documents: list[dict[str, Any]] = []
     weighted_rows = alignment.per_document()
     if alignment.unsegmented and alignment._spans:
-        [whole] = alignment.documents
-        ops, ref_index, _ = _align_codes(*_codes(whole.ref_tokens, whole.hyp_tokens, shared=True))
-        sizes = [len(alignment._ref[docid].tokens) for docid, _, _ in alignment._spans]
-        owned = _owned_columns(ref_index, sizes)
-        del ref_index
-        per_document = _counts_by_span(ops, owned)
-        for (docid, _, _), counts, weighted in zip(alignment._spans, per_document, weighted_rows, strict=True):
-            documents.append({"ref_docid": docid, "hyp_docid": None, **_with_weighted(_rates(counts), weighted)})
-        total = _counts(ops)
+        for (docid, _, _), counted, weighted in zip(alignment._spans, per_document, weighted_rows, strict=True):
+            documents.append({"ref_docid": docid, "hyp_docid": None, **_with_weighted(_rates(counted), weighted)})
     else:
-        for document, weighted in zip(alignment.documents, weighted_rows, strict=True):
-            ops, _, _ = _align_codes(*_codes(document.ref_tokens, document.hyp_tokens))
-            counts = _counts(ops)
-            for key in COUNT_KEYS:
-                total[key] += counts[key]
+        for document, counted, weighted in zip(alignment.documents, per_document, weighted_rows, strict=True):
             row = {"ref_docid": document.ref_docid, "hyp_docid": document.hyp_docid}
-            documents.append({**row, **_with_weighted(_rates(counts), weighted)})
+            documents.append({**row, **_with_weighted(_rates(counted), weighted)})
     summary = _with_weighted(_rates(total), alignment.wer_summary())
     return {"summary": summary, "documents": documents}
 

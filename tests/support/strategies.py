@@ -56,7 +56,12 @@ def text_fills(draw, reference: bool) -> TextFill:
 
 
 @st.composite
-def template_sets(draw, reference: bool = True, max_events: int = 3, pointers: bool = True) -> TemplateSet:
+def template_sets(
+    draw, reference: bool = True, max_events: int = 3, pointers: bool = True, plain: bool = False
+) -> TemplateSet:
+    """Random template sets; ``plain``: every slot of an event holds one fill
+    (one alternative), as most slots of real templettes do, and AGENT
+    instances point to single events (one pointer a slot)."""
     role = "reference" if reference else "hypothesis"
     sets = []
     for docid in draw(st.lists(st.sampled_from(DOCIDS), min_size=0, max_size=3, unique=True)):
@@ -64,9 +69,10 @@ def template_sets(draw, reference: bool = True, max_events: int = 3, pointers: b
         for number in range(1, draw(st.integers(0, max_events)) + 1):
             slots = []
             for name in draw(st.lists(st.sampled_from(SLOTS), min_size=1, max_size=3, unique=True)):
-                n_alternatives = draw(st.integers(1, 2)) if reference else 1
+                n_alternatives = draw(st.integers(1, 2)) if reference and not plain else 1
+                most = 1 if plain else 2
                 alternatives = tuple(
-                    FillAlternative(tuple(draw(st.lists(text_fills(reference), min_size=1, max_size=2))))
+                    FillAlternative(tuple(draw(st.lists(text_fills(reference), min_size=1, max_size=most))))
                     for _ in range(n_alternatives)
                 )
                 optional = reference and draw(st.integers(0, 4)) == 0
@@ -83,7 +89,15 @@ def template_sets(draw, reference: bool = True, max_events: int = 3, pointers: b
             if chosen:
                 slots = (Slot("EVENT", (FillAlternative(chosen),)),)
             instances.append(Instance("TEMPLATE", docid, 1, slots))
-        sets.append(InstanceSet(docid, tuple(instances + events)))
+        agents = []
+        if plain and events:
+            for number in range(1, draw(st.integers(0, max_events)) + 1):
+                target = PointerFill("EV", docid, draw(st.integers(1, len(events))))
+                slots = (Slot("OF", (FillAlternative((target,)),)),)
+                if draw(st.booleans()):
+                    slots += (Slot("WINNER", (FillAlternative((draw(text_fills(reference)),)),)),)
+                agents.append(Instance("AGENT", docid, number, slots))
+        sets.append(InstanceSet(docid, tuple(instances + events + agents)))
     return TemplateSet(tuple(sets), role=role)
 
 

@@ -35,8 +35,9 @@ network programme here is quadratic and meant for utterances.
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import overload
 
 from hub4eval.util.records import quick_init
 
@@ -45,9 +46,12 @@ __all__ = [
     "Item",
     "NetWord",
     "PathEntry",
+    "PlainPath",
     "WordSegmentation",
     "align_networks",
+    "align_plain_words",
     "parse_items",
+    "plain_ops",
     "word_of",
 ]
 
@@ -59,12 +63,13 @@ def _F32(value: float) -> float:
     return _PACK.unpack(_PACK.pack(value))[0]
 
 
-# Plain utterances up to _SMALL_CELLS DP cells are aligned here in Python while the
-# Python work stays under _PYTHON_BUDGET cells in the process: loading the compiled
-# kernels costs about half a second, which many short utterances never repay; past
-# the budget (about as long as that load) the kernels are loaded and used.
-_SMALL_CELLS = 4096
-_PYTHON_BUDGET = 1_000_000
+# Plain utterances up to _SMALL_CELLS DP cells are aligned here in Python (on a band
+# of the matrix, plain_ops) while the Python work stays under _PYTHON_BUDGET band
+# cells in the process: loading the compiled kernels costs about half a second of
+# CPU, which many short utterances never repay; past the budget (about as long as
+# that load) the kernels are loaded and used.
+_SMALL_CELLS = 65536
+_PYTHON_BUDGET = 3_000_000
 _python_cells = 0
 
 
@@ -551,51 +556,171 @@ def _plain_chars(words: Sequence[NetWord], chars: CharAlignment) -> list[NetWord
     return out
 
 
-def _align_small(ref: Sequence[NetWord], hyp: Sequence[NetWord]) -> list[PathEntry]:
-    """The rule of :mod:`hub4eval.text.align.sclite` on one full matrix, in Python."""
-    a = [w.value for w in ref]
-    b = [w.value for w in hyp]
+_FAR = 1 << 30  # a cell outside the band
+
+
+def _band_rows(a: Sequence[str], b: Sequence[str], bound: int) -> list[list[int]]:
+    """The cost rows of sclite's rule (substitution 4, insertion and deletion 3) over the cells that an
+    alignment of cost at most ``bound`` can pass: a cell ``k = i - j`` diagonals off costs at least
+    ``3 |k|`` to reach and ``3 |(n - m) - k|`` to leave. Cells outside hold ``_FAR``."""
     n, m = len(a), len(b)
-    previous = [3 * j for j in range(m + 1)]
-    back = [[2] * (m + 1)]  # 0 diagonal, 1 deletion, 2 insertion
+    d = n - m
+    reach = bound // 3
+    k_low = -((reach - d) // 2)  # ceil((d - reach) / 2)
+    k_high = (d + reach) // 2
+    first = min(m, -k_low)
+    previous = [3 * j for j in range(first + 1)] + [_FAR] * (m - first)
+    rows = [previous]
     for i in range(1, n + 1):
-        row = [3 * i] + [0] * m
-        pointers = [1] + [0] * m
+        low, high = i - k_high, min(m, i - k_low)
+        row = [_FAR] * (m + 1)
         word = a[i - 1]
-        for j in range(1, m + 1):
-            diagonal = previous[j - 1] + (0 if word == b[j - 1] else 4)
-            deletion = previous[j] + 3
-            insertion = row[j - 1] + 3
-            if diagonal <= deletion and diagonal <= insertion:
-                row[j] = diagonal
-            elif deletion < insertion:
-                row[j], pointers[j] = deletion, 1
-            else:
-                row[j], pointers[j] = insertion, 2
-        back.append(pointers)
+        if low <= 0:
+            row[0] = left = 3 * i
+            low = 1
+        else:
+            left = _FAR
+        for j in range(low, high + 1):
+            cost = previous[j - 1]
+            if word != b[j - 1]:
+                cost += 4
+            other = previous[j] + 3
+            if other < cost:
+                cost = other
+            other = left + 3
+            if other < cost:
+                cost = other
+            row[j] = left = cost
+        rows.append(row)
         previous = row
-    path: list[PathEntry] = []
+    return rows
+
+
+def plain_ops(a: Sequence[str], b: Sequence[str]) -> str:
+    """sclite's alignment of two plain word lists as a string of operations (``C``, ``S``, ``D``, ``I``),
+    in Python: the rule of :mod:`hub4eval.text.align.sclite` on a band of the matrix.
+
+    The band holds every cell an alignment of cost at most a bound can pass
+    (Ukkonen's cut-off); the bound starts near the expected cost and doubles
+    until the best cost found is within it, which proves the band held every
+    optimal path. The way back compares the three ways into each cell as the
+    full matrix does (diagonal when no dearer than both, else a deletion when
+    strictly cheaper than the insertion, else the insertion); a way from
+    outside the band is dearer than the cheapest way in, so every choice,
+    and therefore the alignment, is the full matrix's.
+    """
+    n, m = len(a), len(b)
+    if n == 0 or m == 0:
+        return "D" * n + "I" * m
+    if a == b:
+        return "C" * n
+    bound = 3 * abs(n - m) + max(9, (n + m) // 3)
+    rows = _band_rows(a, b, bound)
+    while rows[n][m] > bound:
+        bound *= 2
+        rows = _band_rows(a, b, bound)
+    ops: list[str] = []
     i, j = n, m
-    while i > 0 or j > 0:
-        pointer = back[i][j] if i > 0 else 2
-        if pointer == 0:
-            path.append(PathEntry("C" if a[i - 1] == b[j - 1] else "S", ref[i - 1], hyp[j - 1]))
+    while i > 0 and j > 0:
+        above = rows[i - 1]
+        same = a[i - 1] == b[j - 1]
+        diagonal = above[j - 1] + (0 if same else 4)
+        deletion = above[j] + 3
+        insertion = rows[i][j - 1] + 3
+        if diagonal <= deletion and diagonal <= insertion:
+            ops.append("C" if same else "S")
             i, j = i - 1, j - 1
-        elif pointer == 1:
-            path.append(PathEntry("D", ref[i - 1], None))
+        elif deletion < insertion:
+            ops.append("D")
             i -= 1
         else:
-            path.append(PathEntry("I", None, hyp[j - 1]))
+            ops.append("I")
             j -= 1
-    path.reverse()
-    return path
+    ops.append("D" * i + "I" * j)  # the first column is deletions, the first row insertions
+    ops.reverse()
+    return "".join(ops)
+
+
+class PlainPath(Sequence[PathEntry]):
+    """The alignment of two plain word lists, kept as its operations and the two lists; the
+    :class:`PathEntry` records (and their words) are made when the path is first read, so that
+    counting errors (``ops.count``) makes none."""
+
+    __slots__ = ("_entries", "hyp", "ops", "ref")
+
+    def __init__(self, ops: str, ref: Sequence[str], hyp: Sequence[str]) -> None:
+        self.ops = ops
+        self.ref = ref
+        self.hyp = hyp
+        self._entries: tuple[PathEntry, ...] | None = None
+
+    def entries(self) -> tuple[PathEntry, ...]:
+        if self._entries is None:
+            self._entries = tuple(_entries(self.ops, [NetWord(w) for w in self.ref], [NetWord(w) for w in self.hyp]))
+        return self._entries
+
+    def __len__(self) -> int:
+        return len(self.ops)
+
+    @overload
+    def __getitem__(self, index: int) -> PathEntry: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[PathEntry, ...]: ...
+    def __getitem__(self, index: int | slice) -> PathEntry | tuple[PathEntry, ...]:
+        return self.entries()[index]
+
+    def __iter__(self) -> Iterator[PathEntry]:
+        return iter(self.entries())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, PlainPath):
+            return self.ops == other.ops and list(self.ref) == list(other.ref) and list(self.hyp) == list(other.hyp)
+        if isinstance(other, Sequence):
+            return self.entries() == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.entries())
+
+    def __repr__(self) -> str:
+        return f"PlainPath({self.ops!r}, {list(self.ref)!r}, {list(self.hyp)!r})"
+
+
+def _entries(ops: str, ref: Sequence[NetWord], hyp: Sequence[NetWord]) -> list[PathEntry]:
+    """The path that ``ops`` (``C``, ``S``, ``D``, ``I``) spells over these words."""
+    out = []
+    i = j = 0
+    for op in ops:
+        if op == "D":
+            out.append(PathEntry(op, ref[i], None))
+            i += 1
+        elif op == "I":
+            out.append(PathEntry(op, None, hyp[j]))
+            j += 1
+        else:
+            out.append(PathEntry(op, ref[i], hyp[j]))
+            i, j = i + 1, j + 1
+    return out
+
+
+def _align_small(ref: Sequence[NetWord], hyp: Sequence[NetWord]) -> list[PathEntry]:
+    """The rule of :mod:`hub4eval.text.align.sclite`, in Python (:func:`plain_ops`)."""
+    return _entries(plain_ops([w.value for w in ref], [w.value for w in hyp]), ref, hyp)
+
+
+def _python_alignment(n: int, m: int) -> bool:
+    """Whether a plain pair of ``n`` and ``m`` words is aligned in Python (:func:`plain_ops`), counting it
+    against the budget; else the compiled kernels align it."""
+    global _python_cells
+    cells = (n + 1) * (m + 1)
+    if cells > _SMALL_CELLS or _python_cells >= _PYTHON_BUDGET:
+        return False
+    _python_cells += min(cells, (n + 1) * (abs(n - m) + max(3, (n + m) // 9) + 1))  # about the band's cells
+    return True
 
 
 def _align_plain(ref: Sequence[NetWord], hyp: Sequence[NetWord]) -> list[PathEntry]:
-    global _python_cells
-    cells = (len(ref) + 1) * (len(hyp) + 1)
-    if cells <= _SMALL_CELLS and _python_cells < _PYTHON_BUDGET:
-        _python_cells += cells
+    if _python_alignment(len(ref), len(hyp)):
         return _align_small(ref, hyp)
     from hub4eval.text.align.sclite import sclite_align
 
@@ -608,6 +733,15 @@ def _align_plain(ref: Sequence[NetWord], hyp: Sequence[NetWord]) -> list[PathEnt
         )
         for op in alignment.ops
     ]
+
+
+def align_plain_words(ref: Sequence[str], hyp: Sequence[str]) -> PlainPath:
+    """sclite's alignment of two plain word lists (no notation), as a :class:`PlainPath`."""
+    if _python_alignment(len(ref), len(hyp)):
+        return PlainPath(plain_ops(ref, hyp), ref, hyp)
+    from hub4eval.text.align.sclite import sclite_align
+
+    return PlainPath("".join(op.op for op in sclite_align(list(ref), list(hyp)).ops), ref, hyp)
 
 
 _BIG = _F32(999999999.9)

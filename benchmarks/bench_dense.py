@@ -1,0 +1,124 @@
+"""Many instances of one type in one document whose fills share words.
+
+Not part of the test suite. ``gen_dense.py`` makes one document with
+``--events`` EVENT instances whose fills are drawn from a small vocabulary,
+so millions of instance pairs can score a correct point together (about 10
+million at 100,000 events and 500 words). Each measurement is one
+``python -m hub4eval score REF HYP --quiet`` process (wall and CPU seconds,
+peak RSS of the child from ``os.wait4``); the goal is an exact score in under
+60 s and 4 GB on a 2-core machine.
+
+``--check N`` first scores a smaller set of the same kind (N events) twice
+in this process, with the compact engine and with the record-per-pair engine
+that counts every candidate pair (``hub4eval.scoring.mapping._COMPACT =
+False``), and requires byte-identical JSON::
+
+    python benchmarks/bench_dense.py                        # 100,000 events, 500 words
+    python benchmarks/bench_dense.py --events 30000 --vocabulary 150 --check 3000
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from gen_dense import generate
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def files(folder: Path, events: int, vocabulary: int, seed: int) -> tuple[Path, Path]:
+    """ref.tpl and hyp.tpl of the set, made once in ``folder``."""
+    folder = folder / f"dense_e{events}_v{vocabulary}_s{seed}"
+    ref, hyp = folder / "ref.tpl", folder / "hyp.tpl"
+    if not (ref.exists() and hyp.exists()):
+        folder.mkdir(parents=True, exist_ok=True)
+        ref_text, hyp_text = generate(events, vocabulary, seed, 0.15)
+        ref.write_text(ref_text)
+        hyp.write_text(hyp_text)
+    return ref, hyp
+
+
+def run(arguments: list[str]) -> dict[str, float]:
+    """``python -m hub4eval ARGUMENTS`` from the checkout: status, wall and CPU seconds, peak RSS (MB)."""
+    command = [sys.executable, "-m", "hub4eval", *arguments]
+    start = time.perf_counter()
+    child = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(child.pid, 0)
+    seconds = time.perf_counter() - start
+    error = child.stderr.read().decode().strip() if child.stderr is not None else ""
+    return {
+        "status": os.waitstatus_to_exitcode(status),
+        "seconds": seconds,
+        "cpu": usage.ru_utime + usage.ru_stime,
+        "mb": usage.ru_maxrss / 1024,
+        "error": error,  # type: ignore[dict-item]
+    }
+
+
+def check(folder: Path, events: int, vocabulary: int, seed: int) -> None:
+    """Score a small set with both engines in this process; stop unless the JSON is identical."""
+    sys.path.insert(0, str(ROOT))
+    from hub4eval.api import score
+    from hub4eval.config import ScoreConfig
+    from hub4eval.io.templettes import parse_templates
+    from hub4eval.scoring import mapping
+
+    ref_path, hyp_path = files(folder, events, vocabulary, seed)
+    ref = parse_templates(ref_path.read_text(), str(ref_path), "reference")
+    hyp = parse_templates(hyp_path.read_text(), str(hyp_path), "hypothesis")
+    for options in ({}, {"content": "noisy"}, {"compare": "extent"}):
+        config = ScoreConfig(**options)  # type: ignore[arg-type]
+        results = []
+        for compact in (True, False):
+            mapping._COMPACT = compact
+            start = time.process_time()
+            results.append(json.dumps(score(ref, hyp, config=config).to_json(), sort_keys=True))
+            print(f"# check {events:,} events {options or ''}: {'compact' if compact else 'records'} "
+                  f"{time.process_time() - start:.1f} s CPU", flush=True)  # fmt: skip
+        mapping._COMPACT = True
+        if results[0] != results[1]:
+            raise SystemExit(f"the two engines differ on {events:,} events with {options}")
+    print(f"# check: identical JSON on {events:,} events (clean, noisy, extent only)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=100_000, help="reference instances of the document")
+    parser.add_argument("--vocabulary", type=int, default=500, help="words the fills are drawn from")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--runs", type=int, default=1, help="runs of the score (the best CPU is kept)")
+    parser.add_argument("--check", type=int, default=0, help="first compare the two engines on this many events")
+    parser.add_argument("--json", action="store_true", help="also time score --json")
+    parser.add_argument(
+        "--dir", type=Path, default=Path(tempfile.gettempdir()) / "hub4eval_bench_dense", help="where the files go"
+    )
+    args = parser.parse_args()
+    if args.check:
+        check(args.dir, args.check, max(5, args.check * args.vocabulary // args.events), args.seed)
+    ref, hyp = files(args.dir, args.events, args.vocabulary, args.seed)
+    print(f"# {args.events:,} events, vocabulary {args.vocabulary:,}, files in DIR/{ref.parent.name}; nproc {os.cpu_count()}, "
+          f"load {' '.join(f'{x:.1f}' for x in os.getloadavg())}")  # fmt: skip
+    print("| output | status | seconds | CPU s | MB |")
+    print("|---|---|---|---|---|")
+    outputs = [("tables", [])] + ([("--json", ["--json", str(ref.parent / "out.json")])] if args.json else [])
+    for name, extra in outputs:
+        best = None
+        for _ in range(args.runs):
+            measured = run(["score", str(ref), str(hyp), "--quiet", *extra])
+            if best is None or measured["cpu"] < best["cpu"]:
+                best = measured
+        assert best is not None
+        print(f"| {name} | {best['status']} | {best['seconds']:.1f} | {best['cpu']:.1f} | {best['mb']:.0f} |")
+        if best["status"] != 0:
+            print(f"# {best['error']}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,657 @@
+"""§5 for the instances of one type in one document, on compact data.
+
+The greedy mapping ranks every (reference, hypothesis) instance pair of a type
+by (F desc, COR desc, INC+MIS+SPU asc, reference order, hypothesis order) and
+takes the best pair whose two instances are both free, again and again. A
+document with 100,000 instances of a type has 10^10 such pairs, and tens of
+millions of them can score a COR point; this module chooses exactly the pairs
+the procedure chooses without making a record per pair:
+
+1. **Candidate fill pairs, as arrays.** Most instances are *plain*: each scored
+   slot holds one fill (a text fill or a pointer) and one alternative. For the
+   plain instances, per slot and aspect (content, extent, pointer), the fills
+   that can be COR together are those that share a key
+   (:mod:`hub4eval.scoring.candidates`); the pairs sharing a key are made as
+   two integer arrays, then kept only where the aspect really is COR: clean
+   content keys are exact (sharing one *is* the COR), noisy content is decided
+   once per distinct pair of strings, extents by comparing offsets in numpy,
+   pointers by the mapping of their targets (exact keys too).
+2. **Counts from COR codes.** For two plain instances, a slot's fill pair has
+   one point per aspect, INC unless COR; so the counts of a pair are those of
+   the same two instance *shapes* without any COR (which slots, extents,
+   optional slots, REM pointers: ``Mapper._shape``), with k of its INC turned
+   COR, k being how many of its aspects are COR: the number of times the pair
+   appears in the verified arrays. POS and ACT do not change with k, so F =
+   (p + q) k / (p POS + q ACT) and the errors are the shapes' less k. The
+   counts of a pair without COR are taken from one real pair per two shapes
+   (``Mapper.match_instance``), so no rule of §6 is written twice.
+3. **Instances that are not plain** (a slot with several fills or
+   alternatives: rare) are compared pair by pair as before, for the pairs that
+   share a key with them.
+4. **The greedy** sorts the pairs with a COR once (``numpy.lexsort`` on the tie
+   key) and scans them; the pairs without COR (F = 0) rank after all of them
+   and are taken among the instances left free by shapes
+   (:func:`hub4eval.scoring.greedy.greedy_by_class`).
+
+Memory is known before anything is made: the number of candidate pairs is the
+sum over keys of the products of their holders on each side, counted in one
+pass over the keys; above the bound the document is refused at once
+(:class:`~hub4eval.scoring.greedy.TooManyPairs`). The arrays take about 24
+bytes a candidate pair at their peak.
+
+The chosen pairs are then scored by the mapper into the usual records
+(points, reasons, drill-down), for them only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any, Protocol
+
+import numpy as np
+
+from hub4eval.config import ScoreConfig
+from hub4eval.model import Instance, PointerFill
+from hub4eval.scoring.candidates import (
+    _BLOCK,
+    _MAX_KEYS,
+    hypothesis_content_key,
+    reference_content_keys,
+    sharing_pairs,
+)
+from hub4eval.scoring.fills import PreparedFill
+from hub4eval.scoring.greedy import TooManyPairs, greedy_by_class
+from hub4eval.scoring.metrics import Counts
+from hub4eval.scoring.verdicts import TextComparison, clean_content_status, extent_status, noisy_content_ok
+
+
+class Mapper(Protocol):
+    """What this module uses of :class:`hub4eval.scoring.mapping.Mapper` (which imports this module)."""
+
+    how: TextComparison
+    config: ScoreConfig
+    beta_squared: Fraction
+    hyp_sides: dict[tuple[int, ...], Any]
+
+    def _view(self, inst: Instance, reference: bool) -> dict[str, Any]: ...
+
+    def _keys(self, inst: Instance, reference: bool, mapping: Mapping[str, str]) -> list[Any]: ...
+
+    def _shape(self, inst: Instance, reference: bool, removable: Callable[[PointerFill], bool]) -> Hashable: ...
+
+    def match_instance(
+        self,
+        ref: Instance | None,
+        hyp: Instance | None,
+        mapping: Mapping[str, str],
+        removable: Callable[[PointerFill], bool],
+    ) -> Any: ...
+
+
+InstanceMatch = Any  # hub4eval.scoring.mapping.InstanceMatch
+
+
+Int = np.int64
+BYTES_PER_PAIR = 24  # peak bytes per candidate pair of the arrays below (codes, their sort, positions)
+
+
+def _plain(view: Mapping[str, Any]) -> bool:
+    """Whether every scored slot of an instance view holds one alternative of one fill."""
+    for _, alternatives, single in view.values():
+        if single is None and (len(alternatives) != 1 or len(alternatives[0]) != 1):
+            return False
+    return True
+
+
+class _Aspect:
+    """Candidate fill pairs of one slot and aspect.
+
+    The fills of each side by position, their instances, and the keys as small
+    integers: ``(ref_pos[n], ref_kid[n])`` for every key of a reference fill
+    that some hypothesis fill holds, ``hyp_kid[p]`` the key of hypothesis fill
+    ``p`` (-1: none), ``wild`` the reference positions paired with every
+    hypothesis fill (too many keys).
+    """
+
+    __slots__ = (
+        "kind",
+        "ref_fills",
+        "hyp_fills",
+        "ref_inst",
+        "hyp_inst",
+        "ref_pos",
+        "ref_kid",
+        "hyp_kid",
+        "wild",
+        "hyp_listed",
+    )
+
+    def __init__(
+        self,
+        kind: str,
+        refs: Sequence[tuple[int, Any]],
+        hyps: Sequence[tuple[int, Any]],
+        keys: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    ) -> None:
+        self.kind = kind  # "c" clean content, "w" noisy content, "x" extent, "p" pointer
+        self.ref_fills = [fill for _, fill in refs]
+        self.ref_inst = np.asarray([i for i, _ in refs], dtype=Int)
+        self.hyp_fills, self.hyp_inst = _listed(hyps)
+        self.hyp_listed = hyps
+        self.ref_pos, self.ref_kid, self.hyp_kid, self.wild = keys
+
+    def _holders(self) -> tuple[np.ndarray, np.ndarray]:
+        """(hypothesis positions sorted by key, how many hold each key)."""
+        has = np.flatnonzero(self.hyp_kid >= 0)
+        kid = self.hyp_kid[has]
+        size = max(int(kid.max()) if len(kid) else -1, int(self.ref_kid.max()) if len(self.ref_kid) else -1) + 1
+        return has[np.argsort(kid, kind="stable")], np.bincount(kid, minlength=size)
+
+    def count(self) -> int:
+        """How many candidate pairs :meth:`pairs` makes."""
+        _, holders = self._holders()
+        total = int(holders[self.ref_kid].sum()) if len(self.ref_kid) else 0
+        return total + len(self.wild) * len(self.hyp_fills)
+
+    def pairs(self) -> tuple[np.ndarray, np.ndarray]:
+        """(reference positions, hypothesis positions) of every pair that shares a key."""
+        sorted_pos, holders = self._holders()
+        starts = np.cumsum(holders) - holders
+        many = holders[self.ref_kid] if len(self.ref_kid) else np.zeros(0, dtype=Int)
+        total = int(many.sum())
+        rq = np.repeat(self.ref_pos, many)
+        if total:
+            firsts = np.repeat(starts[self.ref_kid] - (np.cumsum(many) - many), many)
+            hp = sorted_pos[firsts + np.arange(total, dtype=Int)]
+        else:
+            hp = np.zeros(0, dtype=Int)
+        if len(self.wild):
+            n = len(self.hyp_fills)
+            rq = np.concatenate([rq, np.repeat(self.wild, n)])
+            hp = np.concatenate([hp, np.tile(np.arange(n, dtype=Int), len(self.wild))])
+        return rq, hp
+
+
+class _Listed(list):
+    """A side's list of (instance, fill) with what is worked out of it once (see :func:`_memo`)."""
+
+    __slots__ = ("memo",)
+
+    def __init__(self, items: Sequence[tuple[int, Any]]) -> None:
+        super().__init__(items)
+        self.memo: dict[str, Any] = {}
+
+
+def _memo(items: Sequence[tuple[int, Any]], what: str, make: Callable[[], Any]) -> Any:
+    """``make()``, kept with ``items`` when it is a :class:`_Listed` (the hypothesis side,
+    tried against every reference set it overlaps: see ``map_type``)."""
+    if not isinstance(items, _Listed):
+        return make()
+    memo = items.memo
+    if what not in memo:
+        memo[what] = make()
+    return memo[what]
+
+
+def _listed(items: Sequence[tuple[int, Any]]) -> tuple[list[Any], np.ndarray]:
+    return _memo(items, "listed", lambda: ([fill for _, fill in items], np.asarray([j for j, _ in items], dtype=Int)))
+
+
+def _hyp_ids(
+    hyps: Sequence[tuple[int, Any]], hyp_key: Callable[[Any], Hashable | None]
+) -> tuple[dict[Hashable, int], np.ndarray]:
+    ids: dict[Hashable, int] = {}
+    hyp_kid = []
+    for _, fill in hyps:
+        key = hyp_key(fill)
+        hyp_kid.append(-1 if key is None else ids.setdefault(key, len(ids)))
+    return ids, np.asarray(hyp_kid, dtype=Int)
+
+
+def _by_keys(
+    refs: Sequence[tuple[int, Any]],
+    hyps: Sequence[tuple[int, Any]],
+    hyp_key: Callable[[Any], Hashable | None],
+    ref_keys: Callable[[Any], Sequence[Hashable] | None],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The key arrays of :class:`_Aspect` from functions giving a fill's keys (None: none / too many)."""
+    ids, hyp_kid = _memo(hyps, "ids", lambda: _hyp_ids(hyps, hyp_key))
+    ref_pos: list[int] = []
+    ref_kid: list[int] = []
+    wild: list[int] = []
+    get = ids.get
+    for q, (_, fill) in enumerate(refs):
+        keys = ref_keys(fill)
+        if keys is None:
+            wild.append(q)
+            continue
+        for key in keys:
+            kid = get(key)
+            if kid is not None:
+                ref_pos.append(q)
+                ref_kid.append(kid)
+    return (
+        np.asarray(ref_pos, dtype=Int),
+        np.asarray(ref_kid, dtype=Int),
+        hyp_kid,
+        np.asarray(wild, dtype=Int),
+    )
+
+
+_NONE = -(2**62)  # the offset of a missing extent: encloses nothing, enclosed by nothing
+
+
+def _extent_arrays(fills: Sequence[PreparedFill], enclosing: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Start and end of each fill's compared extent (:data:`_NONE` for a fill without one):
+    its maximal extent, or with ``enclosing`` the extent a hypothesis extent must lie
+    in (the maximal one widened over inserted words at its edges)."""
+    extents = [
+        None
+        if not fill.has_extent or fill.maximal.extent is None
+        else fill.enclosing
+        if enclosing
+        else fill.maximal.extent
+        for fill in fills
+    ]
+    starts = np.asarray([_NONE if e is None else e.start for e in extents], dtype=Int)
+    ends = np.asarray([_NONE if e is None else e.end for e in extents], dtype=Int)
+    return starts, ends
+
+
+def _hyp_blocks(hyps: Sequence[tuple[int, PreparedFill]]) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct blocks of the hypothesis starts, and each fill's block among them (-1: none)."""
+    hs, _ = _memo(hyps, "extents", lambda: _extent_arrays([fill for _, fill in hyps]))
+    hyp_block = np.where(hs != _NONE, hs // _BLOCK, -1)
+    blocks, hyp_kid = np.unique(hyp_block, return_inverse=True)
+    hyp_kid = hyp_kid.reshape(-1).astype(Int)
+    if len(blocks) and blocks[0] == -1:  # no extent: no key
+        hyp_kid -= 1
+        blocks = blocks[1:]
+    return blocks, hyp_kid
+
+
+def _extent_keys(
+    refs: Sequence[tuple[int, PreparedFill]], hyps: Sequence[tuple[int, PreparedFill]]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_by_keys` for the extent keys, made in numpy: a hypothesis's key is the
+    block of its start, a reference's the blocks its extent covers
+    (:func:`~hub4eval.scoring.candidates.reference_extent_keys`)."""
+    blocks, hyp_kid = _memo(hyps, "blocks", lambda: _hyp_blocks(hyps))
+    rs, re_ = _extent_arrays([fill for _, fill in refs], enclosing=True)
+    has = rs != _NONE
+    first = np.where(has, rs // _BLOCK, 0)
+    span = np.where(has, np.maximum(re_ // _BLOCK - first + 1, 0), 0)
+    wild = np.flatnonzero(span - 1 >= _MAX_KEYS)
+    span[wild] = 0
+    ref_pos = np.repeat(np.arange(len(refs), dtype=Int), span)
+    offsets = np.arange(len(ref_pos), dtype=Int) - np.repeat(np.cumsum(span) - span, span)
+    ref_block = np.repeat(first, span) + offsets
+    at = np.searchsorted(blocks, ref_block)
+    found = at < len(blocks)
+    found[found] = blocks[at[found]] == ref_block[found]
+    return ref_pos[found], at[found].astype(Int), hyp_kid, wild.astype(Int)
+
+
+def _fills_by_slot(
+    views: Sequence[Mapping[str, Any]], plain: Sequence[bool]
+) -> tuple[dict[str, list[tuple[int, PreparedFill]]], dict[str, list[tuple[int, PointerFill]]]]:
+    """(instance index, fill) of the plain instances, text fills and pointers, by slot."""
+    texts: dict[str, list[tuple[int, PreparedFill]]] = {}
+    pointers: dict[str, list[tuple[int, PointerFill]]] = {}
+    for index, view in enumerate(views):
+        if not plain[index]:
+            continue
+        for name, (_, alternatives, single) in view.items():
+            if single is not None:
+                texts.setdefault(name, []).append((index, single))
+            else:
+                pointers.setdefault(name, []).append((index, alternatives[0][0]))
+    return texts, pointers
+
+
+def _aspects(
+    mapper: Mapper,
+    ref_views: Sequence[Mapping[str, Any]],
+    ref_plain: Sequence[bool],
+    hyp_side: _HypSide,
+    mapping: Mapping[str, str],
+) -> list[_Aspect]:
+    """The candidate fill pairs of the plain instances, slot by slot and aspect by aspect."""
+    how = mapper.how
+    texts = (_fills_by_slot(ref_views, ref_plain)[0], hyp_side.texts)
+    pointers = (_fills_by_slot(ref_views, ref_plain)[1], hyp_side.pointers)
+    aspects: list[_Aspect] = []
+
+    def add(kind: str, refs: Sequence[tuple[int, Any]], hyps: Sequence[tuple[int, Any]], keys: Any) -> None:
+        if len(keys[0]) or len(keys[3]):
+            aspects.append(_Aspect(kind, refs, hyps, keys))
+
+    for name, text_refs in texts[0].items():
+        text_hyps = texts[1].get(name)
+        if not text_hyps:
+            continue
+        if how.content:
+
+            def content_keys(fill: PreparedFill, name: str = name) -> list[Hashable] | None:
+                minimals = fill.minimals
+                if not how.noisy and len(minimals) == 1 and minimals[0] is fill.maximal:
+                    return [fill.maximal.text]  # the usual fill: its text
+                keys = reference_content_keys(name, fill, how)
+                return None if keys is None else [key[2] for key in keys]
+
+            def content_key(fill: PreparedFill, name: str = name) -> Hashable:
+                return fill.maximal.text if not how.noisy else hypothesis_content_key(name, fill, how)[2]
+
+            add(
+                "w" if how.noisy else "c",
+                text_refs,
+                text_hyps,
+                _by_keys(text_refs, text_hyps, content_key, content_keys),
+            )
+        if how.extent:
+            add("x", text_refs, text_hyps, _extent_keys(text_refs, text_hyps))
+    for name, pointer_refs in pointers[0].items():
+        pointer_hyps = pointers[1].get(name)
+        if not pointer_hyps:
+            continue
+
+        def target(fill: PointerFill) -> list[Hashable]:
+            mapped = mapping.get(fill.key)
+            return [] if mapped is None else [mapped]
+
+        add("p", pointer_refs, pointer_hyps, _by_keys(pointer_refs, pointer_hyps, lambda f: f.key, target))
+    return aspects
+
+
+def _string_ids(fills: Sequence[PreparedFill]) -> np.ndarray:
+    """A number per distinct content string of the fills."""
+    ids: dict[str, int] = {}
+    return np.asarray([ids.setdefault(f.fill.content, len(ids)) for f in fills], dtype=Int)
+
+
+def _correct(aspect: _Aspect, rq: np.ndarray, hp: np.ndarray, mapper: Mapper) -> np.ndarray:
+    """Which of the candidate fill pairs (positions ``rq``, ``hp``) are COR in the aspect."""
+    kind = aspect.kind
+    n = len(rq)
+    if kind == "p" or (kind == "c" and not len(aspect.wild)):
+        return np.ones(n, dtype=bool)  # the key is the rule itself
+    refs, hyps = aspect.ref_fills, aspect.hyp_fills
+    listed = aspect.hyp_listed
+    if kind == "c":  # a wildcard's pairs are compared one by one (they are few)
+        ok = np.ones(n, dtype=bool)
+        for at in np.flatnonzero(np.isin(rq, aspect.wild)).tolist():
+            ok[at] = clean_content_status(refs[int(rq[at])], hyps[int(hp[at])]) == "ok"
+        return ok
+    if kind == "w":  # once per distinct pair of strings
+        ref_ids: dict[Any, int] = {}
+        ref_sid = np.asarray(
+            [ref_ids.setdefault((f.fill.content, f.fill.minimal_spans), len(ref_ids)) for f in refs], dtype=Int
+        )
+        hyp_sid = _memo(listed, "strings", lambda: _string_ids(hyps))
+        combined = ref_sid[rq] * (int(hyp_sid.max()) + 1 if len(hyp_sid) else 1) + hyp_sid[hp]
+        distinct, first, inverse = np.unique(combined, return_index=True, return_inverse=True)
+        fillers = mapper.how.fillers
+        verdicts = np.asarray(
+            [noisy_content_ok(refs[int(rq[at])], hyps[int(hp[at])], fillers) for at in first.tolist()], dtype=bool
+        )
+        return verdicts[inverse.reshape(-1)] if len(distinct) else np.zeros(0, dtype=bool)
+    # extent: offsets compared in numpy (enclosed in the reference's enclosing extent,
+    # overlapping its one minimal extent); a reference with several minimal strings one by one
+    rs, re_ = _extent_arrays(refs, enclosing=True)
+    hs, he = _memo(listed, "extents", lambda: _extent_arrays(hyps))
+    minimal = [f.minimals[0].extent if len(f.minimals) == 1 else None for f in refs]
+    ms = np.asarray([_NONE if e is None else e.start for e in minimal], dtype=Int)
+    me = np.asarray([_NONE if e is None else e.end for e in minimal], dtype=Int)
+    a, b, c, d = rs[rq], re_[rq], hs[hp], he[hp]
+    ok = (a <= c) & (c <= b) & (a <= d) & (d <= b) & (c != _NONE) & (a != _NONE)
+    s_, e_ = ms[rq], me[rq]
+    overlaps = ((s_ <= c) & (c <= e_)) | ((s_ <= d) & (d <= e_)) | ((c <= s_) & (s_ <= d)) | ((c <= e_) & (e_ <= d))
+    ok &= overlaps & (s_ != _NONE)
+    several = np.asarray([len(f.minimals) != 1 for f in refs], dtype=bool)
+    for at in np.flatnonzero(several[rq]).tolist():
+        ok[at] = extent_status(refs[int(rq[at])], hyps[int(hp[at])]) == "ok"
+    return ok
+
+
+def _estimate(aspects: Sequence[_Aspect]) -> int:
+    return sum(aspect.count() for aspect in aspects)
+
+
+class _HypSide:
+    """What ``map_type`` works out of the hypothesis instances of a type alone, once:
+    an unsegmented hypothesis set is tried against every reference set it overlaps."""
+
+    __slots__ = ("hyps", "views", "plain", "texts", "pointers")
+
+    def __init__(self, mapper: Mapper, hyps: Sequence[Instance]) -> None:
+        self.hyps = list(hyps)  # kept alive: the cache is keyed by their id()
+        self.views = [mapper._view(h, False) for h in hyps]
+        self.plain = [_plain(v) for v in self.views]
+        texts, pointers = _fills_by_slot(self.views, self.plain)
+        self.texts = {name: _Listed(items) for name, items in texts.items()}
+        self.pointers = {name: _Listed(items) for name, items in pointers.items()}
+
+    @classmethod
+    def of(cls, mapper: Mapper, hyps: Sequence[Instance]) -> _HypSide:
+        cache = mapper.hyp_sides
+        key = tuple(map(id, hyps))
+        side = cache.get(key)
+        if side is None:
+            side = cache[key] = cls(mapper, hyps)
+        return side
+
+
+def map_type(
+    mapper: Mapper,
+    refs: Sequence[Instance],
+    hyps: Sequence[Instance],
+    mapping: Mapping[str, str],
+    removable: Callable[[PointerFill], bool],
+    max_pairs: int,
+) -> tuple[list[tuple[int, int]], dict[tuple[int, int], InstanceMatch]]:
+    """The pairs the greedy chooses among the instances of one type, best first,
+    and the matches made on the way (pairs with a COR, to be reused).
+
+    Raises:
+        TooManyPairs: more than ``max_pairs`` candidate pairs, counted before any is made.
+    """
+    n_ref, n_hyp = len(refs), len(hyps)
+    ref_views = [mapper._view(r, True) for r in refs]
+    ref_plain = [_plain(v) for v in ref_views]
+    hyp_side = _HypSide.of(mapper, hyps)
+    hyp_plain = hyp_side.plain
+    aspects = _aspects(mapper, ref_views, ref_plain, hyp_side, mapping)
+    estimate = _estimate(aspects)
+    if estimate > max_pairs:
+        raise TooManyPairs(estimate)
+    matched: dict[tuple[int, int], InstanceMatch] = {}
+
+    def match(i: int, j: int) -> InstanceMatch:
+        found = matched.get((i, j))
+        if found is None:
+            found = mapper.match_instance(refs[i], hyps[j], mapping, removable)
+        return found
+
+    # 1. the COR aspects of plain pairs, as instance pair codes i * n_hyp + j
+    codes = []
+    for aspect in aspects:
+        rq, hp = aspect.pairs()
+        ok = _correct(aspect, rq, hp, mapper)
+        codes.append(aspect.ref_inst[rq[ok]] * n_hyp + aspect.hyp_inst[hp[ok]])
+        del rq, hp, ok
+    if codes:
+        plain_codes, k = np.unique(np.concatenate(codes), return_counts=True)
+    else:
+        plain_codes, k = np.zeros(0, dtype=Int), np.zeros(0, dtype=Int)
+    del codes
+
+    # 2. pairs with an instance that is not plain: compared one by one
+    other_codes: list[int] = []
+    other_counts: list[Counts] = []
+    odd_refs = [i for i in range(n_ref) if not ref_plain[i]]
+    odd_hyps = [j for j in range(n_hyp) if not hyp_plain[j]]
+    if odd_refs or odd_hyps:
+        ref_keys = [mapper._keys(refs[i], True, mapping) for i in range(n_ref)]
+        hyp_keys = [mapper._keys(hyps[j], False, mapping) for j in range(n_hyp)]
+        found: set[tuple[int, int]] = set()
+        limit = max_pairs - estimate
+        if odd_refs:
+            found |= {(odd_refs[a], j) for a, j in sharing_pairs([ref_keys[i] for i in odd_refs], hyp_keys, limit)}
+        if odd_hyps:
+            plain_refs = [i for i in range(n_ref) if ref_plain[i]]
+            found |= {
+                (plain_refs[a], odd_hyps[b])
+                for a, b in sharing_pairs(
+                    [ref_keys[i] for i in plain_refs], [hyp_keys[j] for j in odd_hyps], limit - len(found)
+                )
+            }
+        for i, j in sorted(found):
+            m = match(i, j)
+            if m.counts.cor:
+                matched[i, j] = m
+                other_codes.append(i * n_hyp + j)
+                other_counts.append(m.counts)
+
+    # 3. the counts of every pair with a COR: its shapes' counts less k INC, plus k COR
+    shapes: tuple[dict[int, Any], ...] = ({}, {})
+
+    def shape(index: int, reference: bool) -> Any:
+        known = shapes[reference]
+        if index not in known:
+            inst = refs[index] if reference else hyps[index]
+            known[index] = mapper._shape(inst, reference, removable)
+        return known[index]
+
+    plain_i = plain_codes // n_hyp if n_hyp else plain_codes
+    plain_j = plain_codes % n_hyp if n_hyp else plain_codes
+    ref_shape_ids: dict[Any, int] = {}
+    hyp_shape_ids: dict[Any, int] = {}
+    ref_sid = np.full(n_ref, -1, dtype=Int)
+    hyp_sid = np.full(n_hyp, -1, dtype=Int)
+    for i in np.flatnonzero(np.bincount(plain_i, minlength=n_ref)).tolist():
+        ref_sid[i] = ref_shape_ids.setdefault(shape(i, True), len(ref_shape_ids))
+    for j in np.flatnonzero(np.bincount(plain_j, minlength=n_hyp)).tolist():
+        hyp_sid[j] = hyp_shape_ids.setdefault(shape(j, False), len(hyp_shape_ids))
+    n_shape_pairs = len(ref_shape_ids) * max(1, len(hyp_shape_ids))
+    combo_key = k * n_shape_pairs + (ref_sid[plain_i] * max(1, len(hyp_shape_ids)) + hyp_sid[plain_j])
+    del plain_i, plain_j
+    # one pair of each (k, shapes): any of them (the last written) stands for all
+    size = (int(k.max()) + 1) * n_shape_pairs if len(k) else 0
+    if size <= 4 * len(combo_key) + 1024:
+        one = np.full(size, -1, dtype=Int)
+        one[combo_key] = np.arange(len(combo_key), dtype=Int)
+        present = np.flatnonzero(one >= 0)
+        lookup = np.full(size, -1, dtype=Int)
+        lookup[present] = np.arange(len(present), dtype=Int)
+        inverse = lookup[combo_key]
+        representatives = one[present]
+        del one, lookup
+    else:  # many shapes: sort instead
+        _, representatives, inverse = np.unique(combo_key, return_index=True, return_inverse=True)
+        inverse = inverse.reshape(-1)
+    base: dict[int, Counts] = {}  # shape pair -> the counts of its pairs without COR
+    table: list[Counts] = []
+    for at in representatives.tolist():
+        cor = int(k[at])
+        pair = int(combo_key[at]) % n_shape_pairs
+        if pair not in base:
+            i, j = divmod(int(plain_codes[at]), n_hyp)
+            m = match(i, j)
+            matched[i, j] = m
+            c = m.counts
+            if c.cor != cor:  # pragma: no cover - the COR codes and the comparison disagree
+                raise AssertionError(f"pair {i}, {j}: {c.cor} COR points, {cor} COR codes")
+            base[pair] = Counts(0, c.inc + cor, c.mis, c.spu, c.opt, c.rem)
+        b = base[pair]
+        table.append(Counts(cor, b.inc - cor, b.mis, b.spu, b.opt, b.rem))
+    other_index: dict[Counts, int] = {}
+    other_combo = np.asarray(
+        [other_index.setdefault(c, len(table) + len(other_index)) for c in other_counts], dtype=Int
+    )
+    table += list(other_index)
+    all_codes = np.concatenate([plain_codes, np.asarray(other_codes, dtype=Int)])
+    combo = np.concatenate([inverse.astype(Int), other_combo])
+    del inverse, combo_key, k
+
+    # 4. the greedy over the pairs with a COR (F > 0), then the F = 0 pairs by shapes
+    beta_squared = mapper.beta_squared
+    min_f = mapper.config.min_map_f or None
+    f_key = np.asarray([-c.f_key(beta_squared) for c in table], dtype=np.float64)
+    cor_key = np.asarray([-c.cor for c in table], dtype=Int)
+    err_key = np.asarray([c.errors for c in table], dtype=Int)
+    if min_f is not None:  # only pairs with F above it are mapped
+        threshold = Fraction(str(min_f))
+        keep = np.asarray([c.f_exact(beta_squared) > threshold for c in table], dtype=bool)
+        wanted = keep[combo]
+        all_codes, combo = all_codes[wanted], combo[wanted]
+    ii = all_codes // max(1, n_hyp)
+    jj = all_codes % max(1, n_hyp)
+    order = np.lexsort((jj, ii, err_key[combo], cor_key[combo], f_key[combo]))
+    chosen = _scan(ii[order], jj[order], n_ref, n_hyp)
+    del order, combo
+    if min_f is not None and min_f > 0:
+        return chosen, matched  # pairs with F = 0 are never mapped
+    used_ref = {i for i, _ in chosen}
+    used_hyp = {j for _, j in chosen}
+    if len(used_ref) == n_ref or len(used_hyp) == n_hyp:
+        return chosen, matched
+    positive = np.sort(all_codes)
+
+    def errors_without_cor(i: int, j: int) -> int | None:
+        code = i * n_hyp + j
+        at = int(np.searchsorted(positive, code))
+        if at < len(positive) and positive[at] == code:
+            return None  # this pair has a COR
+        return match(i, j).counts.errors
+
+    ref_class = _LazyShapes(lambda i: shape(i, True), n_ref)
+    hyp_class = _LazyShapes(lambda j: shape(j, False), n_hyp)
+    chosen += greedy_by_class(n_ref, n_hyp, used_ref, used_hyp, (ref_class, hyp_class), errors_without_cor, max_pairs)
+    return chosen, matched
+
+
+class _LazyShapes(Sequence[Any]):
+    """``[shape(i) for i in range(n)]``, each made when first read."""
+
+    __slots__ = ("_shape", "_n")
+
+    def __init__(self, shape: Callable[[int], Any], n: int) -> None:
+        self._shape = shape
+        self._n = n
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, index: int) -> Any:  # type: ignore[override]
+        return self._shape(index)
+
+
+def _scan(ii: np.ndarray, jj: np.ndarray, n_ref: int, n_hyp: int) -> list[tuple[int, int]]:
+    """The greedy's scan of pairs in rank order: each pair whose two instances are free.
+
+    A block of pairs at a time: the pairs of a block with an instance taken
+    before the block are dropped in numpy, and only the rest is scanned.
+    """
+    used_ref = np.zeros(n_ref, dtype=bool)
+    used_hyp = np.zeros(n_hyp, dtype=bool)
+    chosen: list[tuple[int, int]] = []
+    room = min(n_ref, n_hyp)
+    block = 1 << 15
+    for start in range(0, len(ii), block):
+        bi, bj = ii[start : start + block], jj[start : start + block]
+        live = ~(used_ref[bi] | used_hyp[bj])
+        taken_ref: set[int] = set()
+        taken_hyp: set[int] = set()
+        for i, j in zip(bi[live].tolist(), bj[live].tolist(), strict=True):
+            if i in taken_ref or j in taken_hyp:
+                continue
+            taken_ref.add(i)
+            taken_hyp.add(j)
+            chosen.append((i, j))
+        if taken_ref:
+            used_ref[list(taken_ref)] = True
+            used_hyp[list(taken_hyp)] = True
+        if len(chosen) == room:
+            break
+    return chosen

@@ -1,0 +1,141 @@
+"""Two corpora aligned both ways, the work spread over processes (``--jobs``).
+
+Texts that differ are aligned twice: the §7.2 weighted alignment places the
+extents (:mod:`hub4eval.text.columns`) and sclite's alignment counts the WER
+(:mod:`hub4eval.text.wer`). Both are functions of the tokens alone, and each
+pair of documents of a segmented hypothesis is aligned on its own, so with
+``jobs`` above 1 the work goes to forked processes
+(:mod:`hub4eval.util.forked`), started once the texts are tokenized:
+
+* segmented: the pairs are cut into ``jobs`` runs of about equal words; the
+  caller makes the weighted alignments of the first run and children those
+  of the others, while ``jobs`` more children count sclite's alignments of
+  each run;
+* unsegmented (one pair, the whole stream): one child counts sclite's
+  alignment while the caller makes the weighted one.
+
+The caller needs the weighted alignment to go on (to map the templettes);
+sclite's counts are waited for only when the WER is asked (:meth:`AlignedTexts.wer`),
+so they are counted while the caller maps. Below :data:`PARALLEL_WORDS`
+tokens everything is done in the caller (starting processes would cost more).
+The alignment and the WER are the same for every ``jobs``: the same
+functions of the same tokens, wherever they run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from hub4eval.model import Corpus
+from hub4eval.text.columns import (
+    CorpusAlignment,
+    TokenizedCorpora,
+    corpus_alignment,
+    tokenize_corpora,
+    weighted_alignments,
+)
+from hub4eval.util.forked import Beside
+
+if TYPE_CHECKING:
+    from hub4eval.text.align import Alignment
+    from hub4eval.text.glm import Glm, GlmStack
+    from hub4eval.text.wer import SCliteCounts
+
+PARALLEL_WORDS = 20_000
+"""Tokens of both texts from which ``jobs`` above 1 starts processes."""
+
+
+def _runs(tokenized: TokenizedCorpora, parts: int) -> list[list[int]]:
+    """The pairs' numbers cut into at most ``parts`` consecutive runs of about equal words."""
+    sizes = [len(r) + len(h) + 1 for _, _, r, h in tokenized.pairs]
+    total = sum(sizes)
+    runs: list[list[int]] = [[]]
+    done = 0
+    for number, size in enumerate(sizes):
+        if runs[-1] and done >= total * len(runs) / parts and len(runs) < parts:
+            runs.append([])
+        runs[-1].append(number)
+        done += size
+    return runs
+
+
+def _sclite_run(tokenized: TokenizedCorpora, numbers: Sequence[int]) -> list[dict[str, int]]:
+    from hub4eval.text.wer import pair_counts
+
+    return pair_counts([(tokenized.pairs[k][2], tokenized.pairs[k][3]) for k in numbers])
+
+
+def _sclite_all(tokenized: TokenizedCorpora) -> SCliteCounts:
+    from hub4eval.text.wer import sclite_counts
+
+    return sclite_counts(tokenized)
+
+
+class AlignedTexts:
+    """The weighted alignment of two corpora (:attr:`alignment`) and, when asked, sclite's WER of them."""
+
+    def __init__(self, alignment: CorpusAlignment, counts: Any) -> None:
+        self.alignment = alignment
+        self._counts = counts  # () -> SCliteCounts
+        self._wer: dict[str, Any] | None = None
+
+    def wer(self) -> dict[str, Any]:
+        """:func:`hub4eval.text.wer.corpus_wer` of the alignment (waits for a child counting it)."""
+        if self._wer is None:
+            from hub4eval.text import wer
+
+            self._wer = wer.corpus_wer(self.alignment, self._counts())
+        return self._wer
+
+
+def align_texts(
+    ref: Corpus,
+    hyp: Corpus,
+    *,
+    jobs: int = 1,
+    glm: Glm | GlmStack | None = None,
+    keep_punctuation: bool = False,
+    case_sensitive: bool = False,
+    unsegmented: bool | None = None,
+    spoken_forms: str | None = None,
+) -> AlignedTexts:
+    """Align two corpora (:func:`hub4eval.text.columns.align_corpora`) and count their WER,
+    in up to ``jobs`` processes at once (see the module docstring)."""
+    tokenized = tokenize_corpora(
+        ref,
+        hyp,
+        glm=glm,
+        keep_punctuation=keep_punctuation,
+        case_sensitive=case_sensitive,
+        unsegmented=unsegmented,
+        spoken_forms=spoken_forms,
+    )
+    forked = jobs > 1 and tokenized.words() >= PARALLEL_WORDS
+    if not forked:
+        alignment = corpus_alignment(tokenized, weighted_alignments(tokenized))
+        return AlignedTexts(alignment, lambda: None)
+    if tokenized.unsegmented or len(tokenized.pairs) < 2:
+        counting = Beside(_sclite_all, tokenized)
+        alignment = corpus_alignment(tokenized, weighted_alignments(tokenized))
+        return AlignedTexts(alignment, counting.result)
+    runs = _runs(tokenized, jobs)
+    # The compiled kernels are loaded before the children are forked, which
+    # then have them: each child loading them again cost more than its share.
+    weighted_alignments(tokenized, runs[0][:1])
+    _sclite_run(tokenized, runs[0][:1])
+    counted = [Beside(_sclite_run, tokenized, numbers) for numbers in runs]
+    others = [Beside(weighted_alignments, tokenized, numbers) for numbers in runs[1:]]
+    alignments: list[Alignment] = weighted_alignments(tokenized, runs[0])
+    for other in others:
+        alignments += other.result()
+
+    def counts() -> SCliteCounts:
+        from hub4eval.text.wer import summed
+
+        return summed([counts for run in counted for counts in run.result()])
+
+    return AlignedTexts(corpus_alignment(tokenized, alignments), counts)
+
+
+__all__ = ["PARALLEL_WORDS", "AlignedTexts", "align_texts"]

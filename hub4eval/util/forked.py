@@ -1,0 +1,117 @@
+"""A function computed in a forked child process while the caller goes on.
+
+A forked child inherits the caller's memory as it is when the child starts,
+so nothing is sent to it: only the result comes back, pickled through a pipe.
+Where the platform cannot fork, or the child fails in any way (an exception,
+a signal, a result that cannot be pickled), the function is called again in
+the calling process when its result is asked for: a result never depends on
+where it was computed, and an error is raised where it would have been
+without the child.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+T = TypeVar("T")
+_NONE = object()  # no value yet
+
+
+def can_fork() -> bool:
+    """Whether child processes can be forked here (not on Windows)."""
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def available_cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _run(send: Any, receive: Any, function: Callable[..., Any], args: tuple[Any, ...]) -> None:
+    """In the child: the result, or (False, None) when there is none to send."""
+    # The caller's end is closed here, so that a caller gone (ended on an error) is a
+    # broken pipe, not a full one that the child would wait on for ever.
+    receive.close()
+    try:
+        value = (True, function(*args))
+    except BaseException:  # the caller computes it again and raises it there
+        value = (False, None)
+    try:
+        send.send(value)
+    except BaseException:  # e.g. a result that cannot be pickled
+        try:
+            send.send((False, None))
+        except BaseException:  # no one reads any more (the caller ended on an error): nothing to say
+            pass
+    finally:
+        send.close()
+
+
+class Beside(Generic[T]):
+    """``function(*args)``, started in a forked child when made; :meth:`result` waits for it.
+
+    ``forked=False`` (or no fork on this platform) computes it in the
+    caller, when :meth:`result` is first asked.
+    """
+
+    def __init__(self, function: Callable[..., T], *args: Any, forked: bool = True) -> None:
+        self._function, self._args = function, args
+        self._process: Any = None
+        self._receive: Any = None
+        self._value: Any = _NONE
+        if forked and can_fork():
+            context = multiprocessing.get_context("fork")
+            receive, send = context.Pipe(duplex=False)
+            process = context.Process(target=_run, args=(send, receive, function, args), daemon=True)
+            try:
+                process.start()
+            except OSError:  # no process to be had: computed here when asked
+                receive.close()
+            else:
+                self._process, self._receive = process, receive
+            send.close()
+
+    def __del__(self) -> None:
+        """A child whose result was never asked (the caller met an error) is stopped."""
+        process = getattr(self, "_process", None)
+        if process is not None:
+            self._process = None
+            try:
+                process.terminate()
+                self._receive.close()
+            except (OSError, ValueError, AttributeError):
+                pass
+
+    @property
+    def forked(self) -> bool:
+        """Whether a child is computing it (until :meth:`result` is asked)."""
+        return self._process is not None
+
+    def result(self) -> T:
+        """The value of ``function(*args)``: the child's, or computed here (once)."""
+        if self._value is not _NONE:
+            return self._value
+        if self._process is not None:
+            process, receive = self._process, self._receive
+            self._process = self._receive = None
+            try:
+                done, value = receive.recv()  # before join: a large result fills the pipe
+            except (EOFError, OSError):  # the child died without sending
+                done, value = False, None
+            finally:
+                receive.close()
+                process.join()
+            if done:
+                self._value = value
+                return value
+        self._value = self._function(*self._args)
+        return self._value
+
+
+__all__ = ["Beside", "available_cores", "can_fork"]

@@ -1,0 +1,166 @@
+"""The compact mapping of a type (hub4eval.scoring.pairs) against the procedure.
+
+The oracle is the greedy over every instance pair of a type, each pair
+counted through a match record (``mapping._ALL_PAIRS`` raised past every
+type): the compact engine must choose the same pairs and so give the same
+JSON (mapping, counts, every point and reason), with and without texts.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hub4eval.api import score
+from hub4eval.config import ScoreConfig
+from hub4eval.io.corpus import parse_corpus
+from hub4eval.io.templettes import parse_templates
+from hub4eval.model import TemplateSet
+from hub4eval.scoring import mapping, pairs
+from tests.support.strategies import template_sets
+
+
+def _scored(ref, hyp, config, engine, monkeypatch, **texts) -> str:
+    if engine == "compact":  # every type through hub4eval.scoring.pairs
+        monkeypatch.setattr(mapping, "_ALL_PAIRS", 0)
+        monkeypatch.setattr(mapping, "_COMPACT_PAIRS", 0)
+        monkeypatch.setattr(mapping, "_COMPACT", True)
+    else:  # every pair of every type counted through its record: the procedure itself
+        monkeypatch.setattr(mapping, "_ALL_PAIRS", 10**9)
+        monkeypatch.setattr(mapping, "_COMPACT", False)
+    return json.dumps(score(ref, hyp, config=config, **texts).to_json(), sort_keys=True)
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.one_of(
+        template_sets(reference=True, max_events=8, plain=True),
+        template_sets(reference=True, max_events=7),
+    ),
+    st.one_of(
+        template_sets(reference=False, max_events=8, plain=True),
+        template_sets(reference=False, max_events=7),
+    ),
+    st.sampled_from(["both", "content", "extent"]),
+    st.sampled_from(["clean", "noisy"]),
+    st.sampled_from([None, 0.0, 0.5]),
+    st.sampled_from([1.0, 0.5]),
+)
+def test_the_compact_engine_maps_as_every_pair_counted(monkeypatch, ref, hyp, compare, content, min_f, beta):
+    config = ScoreConfig(compare=compare, content=content, min_map_f=min_f, beta=beta)
+    expected = _scored(ref, hyp, config, "records", monkeypatch)
+    assert _scored(ref, hyp, config, "compact", monkeypatch) == expected
+
+
+def _texts(seed: int) -> tuple[str, str, str, str]:
+    """A reference text and an ASR-like hypothesis text of one document (word
+    errors), and templettes over each: many events whose fills share words."""
+    rng = random.Random(seed)
+    words = ["egypt", "south", "africa", "cup", "uh", "egypt's", "two", "goal"]
+    ref_words = [rng.choice(words) for _ in range(rng.randint(30, 120))]
+    hyp_words: list[str] = []
+    for word in ref_words:
+        r = rng.random()
+        if r < 0.08:
+            continue  # deletion
+        hyp_words.append(rng.choice(words) if r < 0.16 else word)
+        if r > 0.95:
+            hyp_words.append("uh")  # insertion
+    ref_text = f"<DOC>\n<DOCNO> D1 </DOCNO>\n<TEXT>\n{' '.join(ref_words)}\n</TEXT>\n</DOC>\n"
+    hyp_text = f"<DOC>\n<DOCNO> D1 </DOCNO>\n<TEXT>\n{' '.join(hyp_words)}\n</TEXT>\n</DOC>\n"
+
+    def templettes(text: str, n_words: int, events: int) -> str:
+        body = text.index("<TEXT>\n") + len("<TEXT>\n")
+        spans = []
+        at = body
+        for word in text[body:].split("\n")[0].split(" "):
+            spans.append((at, at + len(word)))
+            at += len(word) + 1
+        lines = []
+        for number in range(1, events + 1):
+            lines.append(f"<EVENT-D1-{number}> :=")
+            for slot in ("WINNER", "LOSER"):
+                if rng.random() < 0.2:
+                    continue
+                k = rng.randrange(len(spans))
+                end = min(len(spans) - 1, k + rng.randint(0, 2))
+                a, b = spans[k][0], spans[end][1]
+                lines.append(f'    {slot}: "{text[a:b]}" ##{a}#{b}#')
+        return "\n".join(lines) + "\n"
+
+    ref_tpl = templettes(ref_text, len(ref_words), rng.randint(5, 25))
+    hyp_tpl = templettes(hyp_text, len(hyp_words), rng.randint(5, 25))
+    return ref_text, hyp_text, ref_tpl, hyp_tpl
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_compact_engine_maps_as_every_pair_counted_when_the_texts_differ(monkeypatch, seed):
+    ref_text, hyp_text, ref_tpl, hyp_tpl = _texts(seed)
+    texts = {
+        "ref_corpus": parse_corpus(ref_text, "ref.sgml"),
+        "hyp_corpus": parse_corpus(hyp_text, "hyp.sgml"),
+    }
+    ref = parse_templates(ref_tpl, "ref.tpl", "reference")
+    hyp = parse_templates(hyp_tpl, "hyp.tpl", "hypothesis")
+    for config in (ScoreConfig(), ScoreConfig(compare="extent"), ScoreConfig(compare="content")):
+        expected = _scored(ref, hyp, config, "records", monkeypatch, **texts)
+        assert _scored(ref, hyp, config, "compact", monkeypatch, **texts) == expected
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(template_sets(reference=True, max_events=6, plain=True), template_sets(reference=False, max_events=6))
+def test_scoring_changes_none_of_its_inputs(monkeypatch, ref: TemplateSet, hyp: TemplateSet):
+    """Records are immutable: a score leaves the template sets it was given as they were."""
+    before = (copy.deepcopy(ref), copy.deepcopy(hyp))
+    _scored(ref, hyp, ScoreConfig(), "compact", monkeypatch)
+    _scored(ref, hyp, ScoreConfig(content="noisy"), "records", monkeypatch)
+    assert (ref, hyp) == before
+
+
+def test_too_many_pairs_are_counted_before_any_is_compared(monkeypatch):
+    """The refusal comes from the count of the key holders, before a pair is made or compared."""
+    text = "".join(f'<EVENT-D-{k}> :=\n    NAME: "same" ##{10 * k}#{10 * k + 4}#\n' for k in range(1, 301))
+    ref = parse_templates(text, "ref.tpl", "reference")
+    hyp = parse_templates(text, "hyp.tpl", "hypothesis")
+    made = []
+    monkeypatch.setattr(pairs._Aspect, "pairs", lambda self: made.append(self) or (_ for _ in ()).throw(AssertionError))
+    monkeypatch.setattr(mapping, "MAX_CANDIDATE_PAIRS", 300 * 300 - 1)
+    with pytest.raises(Exception) as caught:
+        score(ref, hyp)
+    # 300 x 300 content pairs share "same", and each extent shares its block with its neighbours
+    assert "give more than 89,999 pairs to compare" in str(caught.value)
+    assert made == []
+
+
+def test_the_estimate_is_the_number_of_pairs_made():
+    """:meth:`_Aspect.count` (the estimate) is exactly the length of :meth:`_Aspect.pairs`."""
+    rng = random.Random(5)
+    for _ in range(200):
+        n_ref, n_hyp, n_keys = rng.randint(0, 6), rng.randint(0, 6), rng.randint(1, 4)
+        ref_pos = sorted(rng.randrange(n_ref) for _ in range(rng.randint(0, 8))) if n_ref else []
+        keys = (
+            pairs.np.asarray(ref_pos, dtype=pairs.Int),
+            pairs.np.asarray([rng.randrange(n_keys) for _ in ref_pos], dtype=pairs.Int),
+            pairs.np.asarray([rng.randrange(-1, n_keys) for _ in range(n_hyp)], dtype=pairs.Int),
+            pairs.np.asarray(
+                sorted({rng.randrange(n_ref) for _ in range(rng.randint(0, 2))}) if n_ref else [], dtype=pairs.Int
+            ),
+        )
+        aspect = pairs._Aspect("x", [(i, None) for i in range(n_ref)], [(j, None) for j in range(n_hyp)], keys)
+        rq, hp = aspect.pairs()
+        expected = [
+            (int(q), j) for q, kid in zip(keys[0], keys[1], strict=True) for j in range(n_hyp) if keys[2][j] == kid
+        ] + [(int(q), j) for q in keys[3] for j in range(n_hyp)]
+        assert sorted(zip(rq.tolist(), hp.tolist(), strict=True)) == sorted(expected)
+        assert aspect.count() == len(expected)
+
+
+def test_the_bytes_per_pair_of_the_message_are_the_engine_s():
+    assert mapping._BYTES_PER_PAIR == pairs.BYTES_PER_PAIR

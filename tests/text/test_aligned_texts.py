@@ -1,0 +1,137 @@
+"""Two corpora aligned both ways in several processes give what one process gives.
+
+`align_texts` with ``jobs`` above 1 makes the weighted alignments of runs of
+document pairs and counts sclite's alignments in forked children; the
+alignment (every document's columns, every extent's columns) and the WER
+must be those of :func:`align_corpora` and :func:`corpus_wer` in one process.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import hub4eval.text.aligned_texts as aligned_texts
+from hub4eval.io.corpus import parse_corpus
+from hub4eval.model import Extent
+from hub4eval.text.aligned_texts import _runs, align_texts
+from hub4eval.text.columns import align_corpora, tokenize_corpora
+from hub4eval.text.wer import corpus_wer
+from hub4eval.util.forked import can_fork
+
+WORDS = ["the", "a", "heart", "part", "motors", "general", "of", "uh", "h-", "hea-", "ninety", "two", "clinton's"]
+
+
+def _texts(seed: int, documents: int, words: int, *, missing: bool) -> tuple[str, str, str]:
+    """(reference SGML, segmented hypothesis SGML, unsegmented hypothesis) at about 20% word errors."""
+    rng = random.Random(seed)
+    ref_docs, hyp_docs, stream = [], [], []
+    for number in range(documents):
+        ref = [rng.choice(WORDS) for _ in range(rng.randint(0, words))]
+        hyp = []
+        for word in ref:
+            roll = rng.random()
+            if roll < 0.07:
+                continue  # deleted
+            hyp.append(rng.choice(WORDS) if roll < 0.14 else word)
+            if roll > 0.94:
+                hyp.append(rng.choice(WORDS))  # inserted
+        ref_docs.append(f"<DOC>\n<DOCNO> D{number} </DOCNO>\n<TEXT>\n{' '.join(ref)}\n</TEXT>\n</DOC>\n")
+        if not (missing and number == 1):  # a reference document the hypothesis lacks
+            hyp_docs.append(f"<DOC>\n<DOCNO> D{number} </DOCNO>\n<TEXT>\n{' '.join(hyp)}\n</TEXT>\n</DOC>\n")
+        stream.append(f"<s> {' '.join(hyp)} </s>\n")
+    if missing:  # and one only the hypothesis has
+        hyp_docs.append("<DOC>\n<DOCNO> EXTRA </DOCNO>\n<TEXT>\ngeneral motors\n</TEXT>\n</DOC>\n")
+    return "".join(ref_docs), "".join(hyp_docs), "".join(stream)
+
+
+def _same_alignment(one, other) -> None:
+    assert one.unsegmented == other.unsegmented
+    assert one.warnings == other.warnings
+    assert one._spans == other._spans
+    assert len(one.documents) == len(other.documents)
+    for a, b in zip(one.documents, other.documents, strict=True):
+        assert (a.ref_docid, a.hyp_docid) == (b.ref_docid, b.hyp_docid)
+        assert list(a.ref_tokens) == list(b.ref_tokens) and list(a.hyp_tokens) == list(b.hyp_tokens)
+        for name in ("ref_index", "hyp_index", "kinds"):
+            assert np.array_equal(getattr(a.alignment, name), getattr(b.alignment, name))
+        assert (a.alignment.cost, a.alignment.exact, a.alignment.gap) == (
+            b.alignment.cost,
+            b.alignment.exact,
+            b.alignment.gap,
+        )
+    for docid, side in one._ref.items():
+        assert np.array_equal(side.columns, other._ref[docid].columns)
+        for start in range(0, 60, 7):
+            extent = Extent(start, start + 9)
+            assert one.ref_extent(docid, extent) == other.ref_extent(docid, extent)
+    assert one._hyp.keys() == other._hyp.keys()
+
+
+@pytest.mark.skipif(not can_fork(), reason="no fork on this platform: every job runs in the caller")
+@settings(max_examples=12, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    documents=st.integers(1, 7),
+    words=st.integers(0, 60),
+    jobs=st.integers(2, 4),
+    unsegmented=st.booleans(),
+    missing=st.booleans(),
+)
+def test_several_processes_give_the_alignment_and_wer_of_one(seed, documents, words, jobs, unsegmented, missing):
+    ref_text, segmented, stream = _texts(seed, documents, words, missing=missing and documents > 1)
+    ref = parse_corpus(ref_text, "ref.sgml")
+    hyp = parse_corpus(stream if unsegmented else segmented, "hyp.sgml")
+    expected = align_corpora(ref, hyp)
+    saved = aligned_texts.PARALLEL_WORDS
+    aligned_texts.PARALLEL_WORDS = 0  # every pair of texts is long enough to start processes
+    try:
+        made = align_texts(ref, hyp, jobs=jobs)
+    finally:
+        aligned_texts.PARALLEL_WORDS = saved
+    _same_alignment(made.alignment, expected)
+    assert made.wer() == corpus_wer(expected)
+
+
+def test_the_work_goes_to_children_above_the_threshold_only(monkeypatch):
+    """Children are forked only with jobs above 1 and texts of PARALLEL_WORDS tokens or more."""
+    started = []
+
+    class Recording(aligned_texts.Beside):  # type: ignore[misc]
+        def __init__(self, function, *args, **kwargs):
+            started.append(function.__name__)
+            super().__init__(function, *args, **kwargs)
+
+    monkeypatch.setattr(aligned_texts, "Beside", Recording)
+    ref_text, segmented, stream = _texts(3, 4, 50, missing=False)
+    ref, hyp = parse_corpus(ref_text, "r"), parse_corpus(segmented, "h")
+    words = tokenize_corpora(ref, hyp).words()
+    monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", words + 1)
+    align_texts(ref, hyp, jobs=2).wer()
+    assert started == []
+    monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", words)
+    align_texts(ref, hyp, jobs=1).wer()
+    assert started == []
+    align_texts(ref, hyp, jobs=2).wer()
+    assert sorted(started) == ["_sclite_run", "_sclite_run", "weighted_alignments"]
+    started.clear()
+    align_texts(ref, parse_corpus(stream, "h"), jobs=2).wer()
+    assert started == ["_sclite_all"]
+
+
+def test_runs_cut_the_pairs_in_order_into_runs_of_about_equal_words():
+    ref_text, segmented, _ = _texts(5, 9, 80, missing=True)
+    tokenized = tokenize_corpora(parse_corpus(ref_text, "r"), parse_corpus(segmented, "h"))
+    for parts in range(1, 12):
+        runs = _runs(tokenized, parts)
+        assert [k for run in runs for k in run] == list(range(len(tokenized.pairs)))
+        assert all(runs) and len(runs) <= parts
+    sizes = [len(r) + len(h) + 1 for _, _, r, h in tokenized.pairs]
+    first, second = _runs(tokenized, 2)
+    # the first run stops at the first pair that reaches half the words
+    assert sum(sizes[k] for k in first[:-1]) < sum(sizes) / 2 <= sum(sizes[k] for k in first)
+    assert second == list(range(len(first), len(sizes)))

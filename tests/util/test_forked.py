@@ -1,0 +1,123 @@
+"""A function computed in a forked child: its result, or the caller's when the child gives none."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from hub4eval.util import forked
+from hub4eval.util.forked import Beside, can_fork
+
+needs_fork = pytest.mark.skipif(not can_fork(), reason="no fork on this platform")
+
+
+def _pid_and_sum(*numbers: int) -> tuple[int, int]:
+    return os.getpid(), sum(numbers)
+
+
+@needs_fork
+def test_the_result_comes_from_a_child_and_is_kept():
+    beside = Beside(_pid_and_sum, 1, 2, 3)
+    assert beside.forked
+    pid, total = beside.result()
+    assert total == 6 and pid != os.getpid()
+    assert not beside.forked
+    assert beside.result() == (pid, total)  # asked again: the same value, not computed again
+
+
+def test_not_forked_it_is_computed_in_the_caller(monkeypatch):
+    beside = Beside(_pid_and_sum, 4, 5, forked=False)
+    assert not beside.forked
+    assert beside.result() == (os.getpid(), 9)
+    monkeypatch.setattr(forked, "can_fork", lambda: False)
+    assert Beside(_pid_and_sum, 1).result() == (os.getpid(), 1)
+
+
+_CALLS: list[int] = []
+
+
+def _fails_in_a_child(value: int) -> int:
+    _CALLS.append(value)
+    if os.getpid() != _PARENT:
+        raise RuntimeError("only in the child")
+    return value * 2
+
+
+_PARENT = os.getpid()
+
+
+@needs_fork
+def test_a_child_that_fails_leaves_the_work_to_the_caller():
+    _CALLS.clear()
+    assert Beside(_fails_in_a_child, 21).result() == 42
+    assert _CALLS == [21]  # the child's call was in the child's memory: the caller called once
+
+
+def _raises(value: int) -> int:
+    raise ValueError(f"bad {value}")
+
+
+@needs_fork
+def test_an_error_is_raised_in_the_caller_as_without_a_child():
+    beside = Beside(_raises, 7)
+    with pytest.raises(ValueError, match="bad 7"):
+        beside.result()
+
+
+def _unpicklable() -> object:
+    return lambda: None  # a lambda cannot be pickled
+
+
+@needs_fork
+def test_a_result_that_cannot_be_sent_is_computed_in_the_caller():
+    value = Beside(_unpicklable).result()
+    assert callable(value)
+
+
+def _dies() -> int:
+    os._exit(3)
+
+
+@needs_fork
+def test_a_child_that_dies_leaves_the_work_to_the_caller(monkeypatch):
+    beside = Beside(_dies)
+    # in the caller the function is replaced, so that the test process does not exit
+    monkeypatch.setattr(beside, "_function", lambda: 5)
+    assert beside.result() == 5
+
+
+def _sleeps() -> int:
+    import time
+
+    time.sleep(30)
+    return 1
+
+
+@needs_fork
+def test_a_child_whose_result_is_never_asked_is_stopped():
+    beside = Beside(_sleeps)
+    process = beside._process
+    del beside  # the caller met an error and dropped it
+    process.join(timeout=10)
+    assert not process.is_alive()
+
+
+def _sends_after_the_caller_left(size: int) -> bytes:
+    import time
+
+    time.sleep(0.5)  # the caller closes its end meanwhile
+    return b"x" * size
+
+
+@needs_fork
+def test_a_child_whose_caller_stopped_reading_ends_quietly(capfd):
+    """The caller closed its end (it ended on an error): the child ends without a traceback and
+    without waiting for ever on a result larger than the pipe holds."""
+    beside = Beside(_sends_after_the_caller_left, 10_000_000)
+    process = beside._process
+    beside._receive.close()
+    beside._process = None
+    process.join(timeout=10)
+    assert process.exitcode == 0
+    assert "Traceback" not in capfd.readouterr().err

@@ -174,6 +174,19 @@ class OutputOptions:
             raise UsageError(
                 f"--jobs must be 1 or more, got {self.jobs}", hint="e.g. --jobs 2; leave it out for every core"
             )
+        if self.jobs is not None and self.jobs > max_jobs():
+            raise UsageError(
+                f"--jobs {self.jobs:,} is more processes than this machine can run at once (at most {max_jobs()}: "
+                "4 per available core, at least 32); more only wait for each other, each with its own memory",
+                hint="leave --jobs out to use every core",
+            )
+
+
+def max_jobs() -> int:
+    """The most worker processes ``OutputOptions.jobs`` may ask for: 4 per available core, at least 32."""
+    from hub4eval.parallel import available_cores
+
+    return max(32, 4 * available_cores())
 
 
 @paused_gc()

@@ -25,6 +25,8 @@ DEFAULT_UNSCORED_SLOTS = ("COMMENT", "DOC_NR", "OBJ_STATUS")
 SPOKEN_FORMS = ("en", "none")  # hub4eval.text.spoken.LANGUAGES, and none
 DEFAULT_FILLERS = ("uh", "um", "er", "ah", "eh", "hm", "hmm", "mm", "uhm", "%hesitation")
 # The options that change a word alignment and its WER (`hub4eval align`).
+# What the templette grammar accepts as a slot name (grammars/templette.lark, SLOT_NAME).
+_SLOT_NAME = re.compile(r"[A-Za-z0-9_-]+")
 ALIGNMENT_FIELDS = (
     "keep_punctuation",
     "case_sensitive",
@@ -112,6 +114,8 @@ class ScoreConfig:
             object.__setattr__(self, "glm", tuple(self.glm))
         if not self.glm:
             object.__setattr__(self, "glm", ("none",))
+        if any(not name for name in self.glm):
+            raise UsageError("the --glm path is empty", hint="give a mapping file, 'default' or 'none'")
         if "none" in self.glm and len(self.glm) > 1:
             raise UsageError(
                 "--glm none cannot be combined with other mapping files",
@@ -122,6 +126,15 @@ class ScoreConfig:
                 f"unknown --spoken-forms value {self.spoken_forms!r}",
                 hint=f"use {' or '.join(SPOKEN_FORMS)}",
             )
+        for slot in self.unscored_slots:
+            if not _SLOT_NAME.fullmatch(slot):
+                raise UsageError(
+                    f"--unscored-slot {slot!r} is not a slot name (letters, digits, '_' and '-')",
+                    hint="repeat the option, one slot each: "
+                    + " ".join(f"--unscored-slot {part}" for part in re.split(r"[,\s]+", slot) if part)
+                    if "," in slot
+                    else "give a slot name as the templette files write it",
+                )
         if self.min_map_f == 0:
             # §5 (v1.1): 0 always means the procedure (every pair mapped);
             # one value for it keeps the signature and the mapping the same.
@@ -173,7 +186,9 @@ class ScoreConfig:
                 continue
             value = getattr(self, field.name)
             if isinstance(value, tuple):
-                value = ",".join(value) or "-"
+                value = ",".join(map(signed, value)) if value else "-"
+            elif isinstance(value, str):
+                value = signed(value)
             elif value is None:
                 value = "auto" if field.name == "unsegmented" else "none"
             if field.name == "glm":
@@ -182,6 +197,28 @@ class ScoreConfig:
                 value = f"{value}@text2num-{_text2num_version()}"
             parts.append(f"{field.name}:{value}")
         return "|".join(parts)
+
+
+def signed(value: str) -> str:
+    """``value`` as a signature shows it: ``|`` and ``,`` written ``%7C`` and
+    ``%2C``, a ``%`` that two hex digits follow ``%25``, a lone ``-`` (an empty
+    list's mark) ``%2D``; everything else as it is.
+
+    A ``|`` separates the options of a signature and a ``,`` the values of a
+    list option; escaped, no two different option values give the same
+    signature (``--premodifiers 'a|b'`` is ``premodifiers:a%7Cb``), and a
+    value without these characters (``%hesitation``) reads as it is.
+
+    >>> signed("a|b,c"), signed("%2C"), signed("%hesitation"), signed("-")
+    ('a%7Cb%2Cc', '%252C', '%hesitation', '%2D')
+    """
+    if value == "-":
+        return "%2D"
+    return _ESCAPED.sub(lambda match: f"%{ord(match.group()[0]):02X}", value)
+
+
+# What signed() escapes: '|', ',' and a '%' before two hex digits.
+_ESCAPED = re.compile(r"[|,]|%(?=[0-9A-Fa-f]{2})")
 
 
 def _text2num_version() -> str:

@@ -75,7 +75,9 @@ def align_command(
     from rich.markup import escape
 
     from hub4eval.api import glm_digests, load_glm, unsegmented_reference_error
-    from hub4eval.cli.score import _write, check_output, make_console
+    from hub4eval.cli.outputs import check_outputs
+    from hub4eval.cli.outputs import write_output as _write
+    from hub4eval.cli.score import make_console
     from hub4eval.config import ALIGNMENT_FIELDS, DEFAULT_NON_EXTRACTABLE, ScoreConfig
     from hub4eval.io.formats import check_text_format, read_text_corpora
     from hub4eval.report import tables as report
@@ -83,7 +85,11 @@ def align_command(
     from hub4eval.util.forked import available_cores
 
     o.one_from_stdin(REF_TEXT=ref_text, HYP_TEXT=hyp_text)
-    check_output(json_path, "--json")
+    check_outputs({"--json": json_path}, {"REF_TEXT": ref_text, "HYP_TEXT": hyp_text, "--glm": glm})
+    if jobs is not None:
+        from hub4eval.api import OutputOptions
+
+        OutputOptions(jobs=jobs)  # the same bound as score's --jobs, refused up front
     hidden = o.words("--non-extractable", non_extractable, DEFAULT_NON_EXTRACTABLE)
     # ScoreConfig checks --glm and --spoken-forms as the scoring commands do
     config = ScoreConfig(

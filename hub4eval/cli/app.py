@@ -208,17 +208,32 @@ def internal_error(error: Exception) -> typer.Exit:
     return typer.Exit(EXIT_INTERNAL)
 
 
+# Warnings about the command line itself (a deprecated form of an option),
+# printed when the command has ended well: a refused run stays one line.
+_DEFERRED: list[str] = []
+
+
+def warn_when_done(line: str) -> None:
+    """Print ``line`` on stderr when the running command ends well (not if it fails)."""
+    _DEFERRED.append(line)
+
+
 def command(*args: Any, **kwargs: Any) -> Callable[[F], F]:
     """Register a command whose ``InputError`` becomes one line + exit status 2."""
 
     def decorate(function: F) -> F:
         @functools.wraps(function)
         def wrapper(*a: Any, **kw: Any) -> Any:
+            _DEFERRED.clear()
             try:
                 # Bulk work on many small objects, kept until the process exits:
                 # frozen on the way out, never walked by the collector (see gcpause).
                 with paused_gc(freeze=True):
-                    return function(*a, **kw)
+                    value = function(*a, **kw)
+                for line in dict.fromkeys(_DEFERRED):  # a refused run is its one error line, nothing else
+                    typer.echo(line, err=True)
+                _DEFERRED.clear()
+                return value
             except InputError as error:
                 raise fail(error) from None
             except BrokenPipeError:

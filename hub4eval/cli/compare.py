@@ -25,8 +25,10 @@ def compare_command(
     hyp_a: Path = typer.Argument(..., help="Hypothesis of system A ('-' for standard input)."),
     hyp_b: Path = typer.Argument(..., help="Hypothesis of system B ('-' for standard input)."),
     scoring: o.ScoringOptions = o.SCORING,
-    bootstrap: int = typer.Option(10000, "--bootstrap", help="Paired document-level bootstrap resamples."),
-    seed: int = typer.Option(12345, "--seed", help="Random seed of the resampling."),
+    bootstrap: int = typer.Option(
+        10000, "--bootstrap", help="Paired document-level bootstrap resamples (1 to 10,000,000)."
+    ),
+    seed: int = typer.Option(12345, "--seed", help="Random seed of the resampling, 0 or more."),
     json_path: Optional[str] = typer.Option(
         None, "--json", help="Write the comparison as JSON to PATH ('-' for standard output)."
     ),
@@ -38,17 +40,21 @@ def compare_command(
     from rich.markup import escape
 
     from hub4eval.api import OutputOptions
-    from hub4eval.cli.score import _write, check_output, make_console, progress_bar, score_with_progress
+    from hub4eval.cli.outputs import check_outputs
+    from hub4eval.cli.outputs import write_output as _write
+    from hub4eval.cli.score import make_console, progress_bar, score_with_progress
     from hub4eval.errors import UsageError
     from hub4eval.report import tables as report
-    from hub4eval.report.confidence import document_counts
+    from hub4eval.report.confidence import check_resamples, check_seed, document_counts
     from hub4eval.report.systems import paired_bootstrap
     from hub4eval.scoring.metrics import Counts
 
     if bootstrap < 1:
         raise UsageError(f"--bootstrap must be at least 1, got {bootstrap}", hint="e.g. --bootstrap 10000")
+    check_resamples(bootstrap)
+    check_seed(seed)
     o.one_from_stdin(REF=ref, A=hyp_a, B=hyp_b, **scoring.text_files())
-    check_output(json_path, "--json")
+    check_outputs({"--json": json_path}, {"REF": ref, "A": hyp_a, "B": hyp_b, **scoring.inputs()})
     config = scoring.config()
     results = [
         score_with_progress(

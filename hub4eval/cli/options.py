@@ -224,8 +224,8 @@ Jobs = typer.Option(
     min=1,
     metavar="N",
     help="Score groups of documents in N processes at once (default: every core; one for templette files "
-    "under 4 MB). When the texts differ, align them in N processes at once instead (one for texts under "
-    "20,000 words). The result is the same for every N.",
+    "under 4 MB; at most 4 per core or 32, whichever is more). When the texts differ, align them in N processes "
+    "at once instead (one for texts under 20,000 words). The result is the same for every N.",
 )
 
 AlignJobs = typer.Option(
@@ -328,6 +328,10 @@ class ScoringOptions:
             hyp_text_format=choice(self.hyp_text_format) if self.hyp_text_format is not None else None,
             force=self.force,
         )
+
+    def inputs(self) -> dict[str, Any]:
+        """Every file these options read, by option name (for :func:`hub4eval.cli.outputs.check_outputs`)."""
+        return {"--ref-text": self.ref_text, "--hyp-text": self.hyp_text, "--glm": self.glm}
 
     def text_files(self) -> dict[str, Path | None]:
         """The text corpora by option name (for :func:`one_from_stdin`)."""
@@ -436,15 +440,12 @@ def words(option: str, values: str | list[str] | None, default: tuple[str, ...] 
 
 
 def _deprecated(option: str, value: str) -> None:
-    from hub4eval.cli.app import current_params
+    from hub4eval.cli.app import current_params, warn_when_done
 
     if current_params().get("quiet"):
         return
     repeated = " ".join(f"{option} {word}" for word in value.split())
-    typer.echo(
-        f"warning: {option} {value!r}: a space-separated list is deprecated; repeat the option: {repeated}",
-        err=True,
-    )
+    warn_when_done(f"warning: {option} {value!r}: a space-separated list is deprecated; repeat the option: {repeated}")
 
 
 def one_from_stdin(**paths: object) -> None:

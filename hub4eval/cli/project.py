@@ -40,11 +40,12 @@ def project_command(
         if given is None:
             raise UsageError(f"project needs {name}", hint="give the reference and the hypothesis texts")
     from hub4eval.api import project_files
-    from hub4eval.cli.score import _write, check_output
+    from hub4eval.cli.outputs import check_outputs
+    from hub4eval.cli.outputs import write_output as _write
     from hub4eval.io.templettes import write_templates
 
-    check_output(output, "--output")
     o.one_from_stdin(REF=ref, **scoring.text_files())
+    check_outputs({"--output": output}, {"REF": ref, **scoring.inputs()})
     projected = project_files(
         ref,
         ref_text=str(scoring.ref_text),

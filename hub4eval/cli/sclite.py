@@ -19,6 +19,7 @@ import typer
 
 from hub4eval.cli.app import command, print_warnings
 from hub4eval.errors import InputError, UsageError
+from hub4eval.util.atomic import replaced_whole
 
 _UNSUPPORTED = {
     "-d": "alignments with GNU diff",
@@ -220,12 +221,37 @@ def _out_root(args: Arguments, hyp: str) -> str:
     return name
 
 
+# The report files sclite writes: (report, extension), in the order they are written.
+_REPORT_FILES = (("sum", "sys"), ("rsum", "raw"), ("pra", "pra"), ("dtl", "dtl"), ("sgml", "sgml"))
+
+
+def _check_report_paths(args: Arguments) -> None:
+    """Before anything is read: no report file may be an input (a hypothesis named
+    ``hyp.sys`` and ``-o sum``), two reports one file, or a file that cannot be written."""
+    from hub4eval.cli.outputs import check_outputs
+
+    if "stdout" in args.outputs:
+        return
+    several = len(args.hyps) > 1
+    outputs = {
+        f"-o {report}" + (f" ({name})" if several else ""): f"{_out_root(args, name)}.{extension}"
+        for name, _, _ in args.hyps
+        for report, extension in _REPORT_FILES
+        if report in args.outputs
+    }
+    check_outputs(
+        outputs,
+        {"-r": args.ref, "-h": [name for name, _, _ in args.hyps], "-L": args.lexicon, "--glm": list(args.glms)},
+    )
+
+
 def run(argv: Sequence[str]) -> int:
     """Score as sclite with these arguments; write the reports. Returns the exit status."""
     from hub4eval.report.sclite import dtl_report, pra_report, sgml_report, summary_report
     from hub4eval.scoring.sclite import SCliteOptions, SCliteResult, file_encoding, score_sclite
 
     args = parse_arguments(argv)
+    _check_report_paths(args)
     if (args.glm_delete_hyphens or not args.glm_sides) and not args.glms:
         raise _usage("--glm-dh and --glm-no-sides need a --glm FILE")
     csrfilt = None
@@ -286,7 +312,7 @@ def run(argv: Sequence[str]) -> int:
             if args.feedback >= 1:
                 print(f"    Writing {report} report to '{path}'")
             try:
-                with open(path, "w", encoding=file_encoding(options), newline="\n") as out:
+                with replaced_whole(path, encoding=file_encoding(options), newline="\n") as out:
                     out.write(text)
             except OSError as error:
                 raise InputError(

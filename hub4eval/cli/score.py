@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import errno
 import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -18,7 +17,6 @@ from hub4eval.cli.app import command, keep_until_exit, print_warnings
 if TYPE_CHECKING:
     from hub4eval.api import OutputOptions
     from hub4eval.config import ScoreConfig
-    from hub4eval.errors import UsageError
     from hub4eval.scoring.result import ScoreResult
 
 
@@ -95,48 +93,19 @@ def _column_writer() -> Callable[[ScoreResult, str], None]:
 
 
 def check_output(path: str | None, option: str) -> None:
-    """Fail now, before any scoring, when an output file cannot be written where it is asked for:
-    a directory given as the file, or a directory that does not exist or cannot be written to
-    (a long evaluation should not end on a typo in ``--json``). ``-`` and None pass."""
-    if path is None or path == "-":
-        return
-    target = Path(path)
-    folder = target.parent
-    if target.is_dir():
-        problem = errno.EISDIR
-    elif not folder.is_dir():
-        problem = errno.ENOENT
-    elif not os.access(folder, os.W_OK | os.X_OK) or (target.exists() and not os.access(target, os.W_OK)):
-        problem = errno.EACCES
-    else:
-        return
-    raise _output_error(option, path, problem, os.strerror(problem))  # the words writing would give
+    """Fail now, before any scoring, when ``path`` cannot be written (see
+    :func:`hub4eval.cli.outputs.check_outputs`, which also checks the outputs
+    against the inputs: call that one)."""
+    from hub4eval.cli.outputs import check_outputs
 
-
-def _output_error(option: str, path: str, code: int | None, words: str) -> UsageError:
-    """The one-line error of an output that cannot be written, with the hint for its cause."""
-    from hub4eval.errors import UsageError
-
-    hint = "check that the directory exists and is writable"
-    if code in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO):
-        hint = "write to a disk with free space, or to another place"
-    elif code == errno.EISDIR:
-        hint = "give the path of a file, not of a directory"
-    return UsageError(
-        f"cannot write the {option} output: {words}", "standard output" if path == "-" else path, hint=hint
-    )
+    check_outputs({option: path})
 
 
 def _write(text: str | Iterable[str], path: str, option: str) -> None:
-    """Write an output file; an unwritable path is a usage error, not a traceback."""
-    from hub4eval.report import export
+    """Write an output file whole or not at all (:func:`hub4eval.cli.outputs.write_output`)."""
+    from hub4eval.cli.outputs import write_output
 
-    try:
-        export.write_text(text, path)
-    except BrokenPipeError:
-        raise  # a closed pipe on standard output ends the run quietly (cli.app)
-    except OSError as error:
-        raise _output_error(option, path, error.errno, error.strerror or str(error)) from None
+    write_output(text, path, option)
 
 
 @command("score")
@@ -175,9 +144,13 @@ def score_command(
         None, "--html", help="Write a self-contained HTML report (tables, F chart, drill-down) to PATH."
     ),
     bootstrap: int = typer.Option(
-        0, "--bootstrap", help="Document-level bootstrap resamples for 95% intervals of REC, PRE and F (0: none)."
+        0,
+        "--bootstrap",
+        help="Document-level bootstrap resamples for 95% intervals of REC, PRE and F (0: none; at most 10,000,000).",
     ),
-    seed: int = typer.Option(12345, "--seed", help="Random seed of --bootstrap (same seed, same intervals)."),
+    seed: int = typer.Option(
+        12345, "--seed", help="Random seed of --bootstrap, 0 or more (same seed, same intervals)."
+    ),
     ceiling: bool = typer.Option(
         True,
         "--ceiling/--no-ceiling",
@@ -188,6 +161,7 @@ def score_command(
     quiet: bool = o.Quiet,
 ) -> None:
     """Score HYP against REF: per-slot table, type subtotals, overall row and headline."""
+    from hub4eval.cli.outputs import check_outputs
     from hub4eval.errors import UsageError
     from hub4eval.report import export
     from hub4eval.report import tables as report
@@ -206,12 +180,14 @@ def score_command(
             hint="standard output holds one output: write the others to files",
         )
     o.one_from_stdin(REF=ref, HYP=hyp, **scoring.text_files())
-    for option, path in (("--json", json_path), ("--csv", csv_path), ("--html", html_path)):
-        check_output(path, option)
-    if bootstrap < 0:
-        raise UsageError(f"--bootstrap must be 0 or more, got {bootstrap}", hint="e.g. --bootstrap 10000")
+    check_outputs(
+        {"--json": json_path, "--csv": csv_path, "--html": html_path}, {"REF": ref, "HYP": hyp, **scoring.inputs()}
+    )
     from hub4eval.api import OutputOptions
+    from hub4eval.report.confidence import check_resamples, check_seed
 
+    check_resamples(bootstrap)
+    check_seed(seed)
     config = scoring.config()
     result = score_with_progress(
         ref,

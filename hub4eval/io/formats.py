@@ -127,12 +127,33 @@ class _Builder:
     def corpus(self, path: str, rename: dict[str, str] | None = None) -> Corpus:
         documents = []
         offset = 0
+        named: dict[str, str] = {}  # DOCID -> the key that has it
         for key, lines in self.lines.items():
             text = "\n".join(lines)
             docid = (rename or {}).get(key, key)
+            if docid in named:
+                raise _clash(docid, named[docid], key, path, self.first_line)
+            named[docid] = key
             documents.append(Document(docid, text, offset, self.first_line[key], ((0, len(text)),)))
             offset += len(text) + 1
         return Corpus(tuple(documents), segmented=True, path=path, warnings=())
+
+
+def _clash(docid: str, first: str, second: str, path: str, lines: dict[str, int]) -> InputError:
+    """Two recordings that would be one document: FILE ``a`` on channels 1 and 2
+    is named ``a-1`` and ``a-2``, and FILE ``a-1`` on one channel is ``a-1`` too."""
+
+    def recording(key: str) -> str:
+        file, _, channel = key.partition("\0")
+        return f"FILE {file} CHANNEL {channel} (line {lines[key]})" if channel else f"{key} (line {lines[key]})"
+
+    return InputError(
+        f"two recordings would both be document {docid}: {recording(first)} and {recording(second)}",
+        path,
+        lines[second],
+        1,
+        hint="a recording on several channels is named FILE-CHANNEL; rename one of the two recordings",
+    )
 
 
 def _fields(line: str) -> list[tuple[str, int]]:
@@ -234,6 +255,7 @@ class TrnUtterance:
 
 def ctm_records(text: str, path: str = "<string>") -> list[CtmRecord]:
     """The lines of a ctm file (comments left out), alternation markers included, checked."""
+    _refuse_nul(text, path, "ctm")
     records: list[CtmRecord] = []
     append = records.append
     for number, line in enumerate(text.split("\n"), 1):
@@ -309,6 +331,7 @@ def ctm_first_alternatives(records: Iterable[CtmRecord]) -> list[CtmRecord]:
 
 def stm_segments(text: str, path: str = "<string>") -> list[StmSegment]:
     """The segments of an stm file (comments left out), checked."""
+    _refuse_nul(text, path, "stm")
     segments = []
     for number, line in enumerate(text.split("\n"), 1):
         if _is_comment(line):
@@ -353,6 +376,7 @@ def stm_segments(text: str, path: str = "<string>") -> list[StmSegment]:
 
 def trn_utterances(text: str, path: str = "<string>") -> list[TrnUtterance]:
     """The utterances of a trn file (comments left out), each with its id, checked."""
+    _refuse_nul(text, path, "trn")
     utterances = []
     for number, line in enumerate(text.split("\n"), 1):
         if _is_comment(line):
@@ -532,6 +556,24 @@ def parse_text_corpus(
         )
     corpus = _PARSERS[text_format](text, path)
     return Corpus(corpus.documents, corpus.segmented, path, corpus.warnings, spoken_element=spoken_element)
+
+
+def _refuse_nul(text: str, path: str, text_format: str) -> None:
+    """A NUL byte in a ctm, stm or trn file is an error at its position: a field
+    holding one (a recording named ``a\\0b``) names no document a templette can
+    point to, and such a file is most likely not text at all."""
+    at = text.find("\0")
+    if at < 0:
+        return
+    line = text.count("\n", 0, at) + 1
+    column = at - (text.rfind("\n", 0, at) + 1) + 1
+    raise InputError(
+        f"a NUL byte (\\x00) in a {text_format} file",
+        path,
+        line,
+        column,
+        hint="is this a text file? remove the NUL bytes, or give the right file",
+    )
 
 
 def read_text_corpus(

@@ -117,6 +117,163 @@ def _percentiles(data: Any, level: float) -> tuple[float | None, float | None]:
     return (float(low), float(high))
 
 
+# --------------------------------------------------- intervals in bounded memory
+#
+# Up to _KEEP resamples, every resample's value is kept and the interval is
+# numpy's percentile of them. Beyond, memory must not grow with the number of
+# resamples: the same resamples (the same seed gives the same draws) are made
+# again in four passes, and each pass reads 16 more bits of the order
+# statistics the percentiles need, from a histogram of 65,536 counts (a float's
+# bits, read as an integer with its sign turned, sort as the float does). The
+# result is the same as keeping every value: the same order statistics, the
+# same interpolation as numpy's.
+
+_KEEP = 1_000_000  # resamples whose values are kept (8 MB per metric)
+MAX_RESAMPLES = 10_000_000  # the most resamples a command accepts (see check_resamples)
+_BITS = 16
+_PASSES = 64 // _BITS
+
+Chunks = Callable[[Progress | None], Iterator[dict[str, Any]]]
+
+
+def check_resamples(n: int, option: str = "--bootstrap") -> None:
+    """Refuse a number of resamples outside 0..MAX_RESAMPLES, naming the option and why.
+
+    Raises:
+        UsageError: ``n`` negative or above :data:`MAX_RESAMPLES`.
+    """
+    from hub4eval.errors import UsageError
+
+    if n < 0:
+        raise UsageError(f"{option} must be 0 or more, got {n}", hint=f"e.g. {option} 10000")
+    if n > MAX_RESAMPLES:
+        raise UsageError(
+            f"{option} {n:,} is more than {MAX_RESAMPLES:,} resamples: more change no interval at the "
+            "precision printed and take hours",
+            hint=f"e.g. {option} 10000",
+        )
+
+
+def check_seed(seed: int, option: str = "--seed") -> None:
+    """Refuse a negative random seed (numpy's generators take 0 or more), naming the option.
+
+    Raises:
+        UsageError: ``seed`` negative.
+    """
+    from hub4eval.errors import UsageError
+
+    if seed < 0:
+        raise UsageError(f"{option} must be 0 or more, got {seed}", hint=f"e.g. {option} {DEFAULT_SEED}")
+
+
+def _keys(values: Any) -> Any:
+    """The values (float64, no NaN) as uint64 integers that sort as the values do."""
+    import numpy as np
+
+    bits = values.view(np.uint64)
+    sign = np.uint64(1 << 63)
+    return np.where(bits & sign, ~bits, bits | sign)
+
+
+def _value(key: int) -> float:
+    import numpy as np
+
+    bits = key ^ (1 << 63) if key >> 63 else ~key & ((1 << 64) - 1)
+    return float(np.array([bits], dtype=np.uint64).view(np.float64)[0])
+
+
+def _lerp(a: float, b: float, t: float) -> float:
+    """numpy's linear interpolation between two order statistics (the same rounding)."""
+    difference = b - a
+    return b - difference * (1 - t) if t >= 0.5 else a + difference * t
+
+
+def _streamed_intervals(chunks: Chunks, names: Sequence[str], level: float, progress: Progress | None) -> dict:
+    """The percentile interval of each metric of ``chunks``, in memory independent of its length.
+
+    ``chunks(progress)`` yields the same chunks (``{metric: values}``) every
+    time it is called; it is called once per pass.
+    """
+    import numpy as np
+
+    size = 1 << _BITS
+    tail = (1 - level) / 2 * 100
+    quantiles = [np.true_divide(tail, 100), np.true_divide(100 - tail, 100)]
+
+    def passing(number: int) -> Progress | None:
+        if progress is None:
+            return None
+        return lambda done, n: progress(number * n + done, _PASSES * n)
+
+    # pass 1: how many values each metric has, and the histogram of their top bits
+    counts = dict.fromkeys(names, 0)
+    top = {name: np.zeros(size, dtype=np.int64) for name in names}
+    for chunk in chunks(passing(0)):
+        for name in names:
+            values = chunk[name][~np.isnan(chunk[name])]
+            counts[name] += values.size
+            top[name] += np.bincount((_keys(values) >> np.uint64(64 - _BITS)).astype(np.int64), minlength=size)
+    # the order statistics each interval needs: (metric, rank) -> [prefix found so far, rank within it]
+    targets: dict[tuple[str, int], list[int]] = {}
+    plans: dict[str, list[tuple[int, int, float]]] = {}
+    for name in names:
+        m = counts[name]
+        if m == 0:
+            continue
+        plans[name] = []
+        for q in quantiles:
+            virtual = (m - 1) * q
+            below = int(np.floor(virtual))
+            above = min(below + 1, m - 1)
+            plans[name].append((below, above, float(virtual - below)))
+            for rank in (below, above):
+                targets[(name, rank)] = [0, rank]
+
+    def narrow(target: list[int], histogram: Any) -> None:
+        cumulative = np.cumsum(histogram)
+        bin_ = int(np.searchsorted(cumulative, target[1], side="right"))
+        target[1] -= int(cumulative[bin_ - 1]) if bin_ else 0
+        target[0] = (target[0] << _BITS) | bin_
+
+    for (name, _), target in targets.items():
+        narrow(target, top[name])
+    for number in range(1, _PASSES):
+        shift = np.uint64(64 - _BITS * (number + 1))
+        known = np.uint64(64 - _BITS * number)
+        histograms = {key: np.zeros(size, dtype=np.int64) for key in targets}
+        for chunk in chunks(passing(number)):
+            keys = {name: _keys(chunk[name][~np.isnan(chunk[name])]) for name in plans}
+            for (name, rank), target in targets.items():
+                inside = keys[name][(keys[name] >> known) == np.uint64(target[0])]
+                histograms[name, rank] += np.bincount(
+                    ((inside >> shift) & np.uint64(size - 1)).astype(np.int64), minlength=size
+                )
+        for key, target in targets.items():
+            narrow(target, histograms[key])
+    out: dict[str, tuple[float | None, float | None]] = {name: (None, None) for name in names}
+    for name, plan in plans.items():
+        low, high = (
+            _lerp(_value(targets[name, below][0]), _value(targets[name, above][0]), gamma)
+            for below, above, gamma in plan
+        )
+        out[name] = (low, high)
+    return out
+
+
+def _intervals(chunks: Chunks, names: Sequence[str], n: int, level: float, progress: Progress | None) -> dict:
+    """Percentile intervals of each metric over ``n`` resamples: the values kept when
+    there are few, else :func:`_streamed_intervals`."""
+    import numpy as np
+
+    if n > _KEEP:
+        return _streamed_intervals(chunks, names, level, progress)
+    values: dict[str, list[Any]] = {name: [] for name in names}
+    for chunk in chunks(progress):
+        for name in names:
+            values[name].append(chunk[name])
+    return {name: _percentiles(np.concatenate(arrays), level) for name, arrays in values.items()}
+
+
 def _check(n: int, level: float) -> None:
     if n < 0:
         raise ValueError(f"the number of resamples must be 0 or more, got {n}")
@@ -152,16 +309,16 @@ def bootstrap_intervals(
     Raises:
         ValueError: ``n`` negative or ``level`` not inside (0, 1).
     """
-    import numpy as np
-
     _check(n, level)
     if not doc_counts or n == 0:
         return {m: (None, None) for m in ("REC", "PRE", "F")}
-    values: dict[str, list[Any]] = {"REC": [], "PRE": [], "F": []}
-    for (sums,) in _resampled_sums([_array(doc_counts)], n, seed, progress):
-        for name, array in _metrics(sums, beta).items():
-            values[name].append(array)
-    return {name: _percentiles(np.concatenate(arrays), level) for name, arrays in values.items()}
+    array = _array(doc_counts)
+
+    def chunks(report: Progress | None) -> Iterator[dict[str, Any]]:
+        for (sums,) in _resampled_sums([array], n, seed, report):
+            yield _metrics(sums, beta)
+
+    return _intervals(chunks, ("REC", "PRE", "F"), n, level, progress)
 
 
 def ceiling_intervals(
@@ -197,16 +354,24 @@ def ceiling_intervals(
     if not docids or n == 0:
         return {m: (None, None) for m in names}
     arrays = [_array([side.get(d, Counts()) for d in docids]) for side in (system, ceiling)]
-    values: dict[str, list[Any]] = {m: [] for m in names}
-    for sums_system, sums_ceiling in _resampled_sums(arrays, n, seed, progress):
-        f_system = _metrics(sums_system, beta)["F"]
-        f_ceiling = _metrics(sums_ceiling, beta)["F"]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ratio = np.where(f_ceiling > 0, f_system / f_ceiling, np.nan)
-        values["F"].append(f_system)
-        values["ceiling_F"].append(f_ceiling)
-        values["fraction_of_ceiling"].append(ratio)
-    return {name: _percentiles(np.concatenate(chunks), level) for name, chunks in values.items()}
+
+    def chunks(report: Progress | None) -> Iterator[dict[str, Any]]:
+        for sums_system, sums_ceiling in _resampled_sums(arrays, n, seed, report):
+            f_system = _metrics(sums_system, beta)["F"]
+            f_ceiling = _metrics(sums_ceiling, beta)["F"]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                ratio = np.where(f_ceiling > 0, f_system / f_ceiling, np.nan)
+            yield {"F": f_system, "ceiling_F": f_ceiling, "fraction_of_ceiling": ratio}
+
+    return _intervals(chunks, names, n, level, progress)
 
 
-__all__ = ["DEFAULT_SEED", "bootstrap_intervals", "ceiling_intervals", "document_counts"]
+__all__ = [
+    "DEFAULT_SEED",
+    "MAX_RESAMPLES",
+    "bootstrap_intervals",
+    "ceiling_intervals",
+    "check_resamples",
+    "check_seed",
+    "document_counts",
+]

@@ -15,6 +15,7 @@ from typing import Any, TextIO
 from hub4eval.scoring.metrics import METRICS, Counts
 from hub4eval.scoring.points import FillRef
 from hub4eval.scoring.result import ScoreResult
+from hub4eval.util.atomic import replaced_whole
 
 COUNT_COLUMNS = ("POS", "ACT", "COR", "INC", "MIS", "SPU", "OPT", "REM")
 COLUMNS = COUNT_COLUMNS + METRICS
@@ -120,13 +121,17 @@ def to_json_text(result: ScoreResult, extra: dict[str, Any] | None = None) -> st
 
 
 def write_text(text: str | Iterable[str], path: str) -> None:
-    """Write text (or its pieces) to ``path``, or to standard output for ``-``."""
+    """Write text (or its pieces) to ``path``, or to standard output for ``-``.
+
+    A file is written whole or not at all (:func:`hub4eval.util.atomic.replaced_whole`):
+    a failure midway leaves the file that was there before.
+    """
     pieces = [text] if isinstance(text, str) else text
     if path == "-":
         _write_batched(pieces, sys.stdout)
         sys.stdout.flush()  # a full disk or closed pipe is met here, by the caller that can report it
         return
-    with open(path, "w", encoding="utf-8", newline="") as handle:
+    with replaced_whole(path) as handle:
         _write_batched(pieces, handle)
 
 

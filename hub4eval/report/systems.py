@@ -8,7 +8,7 @@ direction observed. ``p_two_sided`` = min(1, 2 p) is reported beside it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from hub4eval.report.confidence import (
@@ -17,8 +17,8 @@ from hub4eval.report.confidence import (
     Progress,
     _array,
     _check,
+    _intervals,
     _metrics,
-    _percentiles,
     _resampled_sums,
 )
 from hub4eval.scoring.metrics import Counts
@@ -84,22 +84,31 @@ def paired_bootstrap(
     }
     if not counts_a or n == 0 or difference is None:
         return result
-    diffs = [
-        _metrics(sums_a, beta)["F"] - _metrics(sums_b, beta)["F"]
-        for sums_a, sums_b in _resampled_sums([_array(counts_a), _array(counts_b)], n, seed, progress)
-    ]
-    data = np.concatenate(diffs)
-    data = data[~np.isnan(data)]
-    if data.size == 0:
+    arrays = [_array(counts_a), _array(counts_b)]
+    # counted in the first pass over the resamples (there are several when they are many)
+    tally = {"passes": 0, "size": 0, "flips": 0}
+
+    def chunks(report: Progress | None) -> Iterator[dict[str, Any]]:
+        counting = tally["passes"] == 0
+        tally["passes"] += 1
+        for sums_a, sums_b in _resampled_sums(arrays, n, seed, report):
+            diffs = _metrics(sums_a, beta)["F"] - _metrics(sums_b, beta)["F"]
+            if counting:
+                data = diffs[~np.isnan(diffs)]
+                tally["size"] += int(data.size)
+                if difference > 0:
+                    tally["flips"] += int(np.count_nonzero(data <= 0))
+                elif difference < 0:
+                    tally["flips"] += int(np.count_nonzero(data >= 0))
+                else:
+                    tally["flips"] += int(data.size)
+            yield {"difference": diffs}
+
+    interval = _intervals(chunks, ("difference",), n, level, progress)["difference"]
+    if tally["size"] == 0:
         return result
-    if difference > 0:
-        flips = int(np.count_nonzero(data <= 0))
-    elif difference < 0:
-        flips = int(np.count_nonzero(data >= 0))
-    else:
-        flips = int(data.size)
-    p_value = flips / data.size
-    result["interval"] = _percentiles(data, level)
+    p_value = tally["flips"] / tally["size"]
+    result["interval"] = interval
     result["p_value"] = p_value
     result["p_two_sided"] = min(1.0, 2 * p_value)
     return result

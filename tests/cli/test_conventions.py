@@ -172,9 +172,10 @@ def test_the_old_space_separated_form_still_works_with_a_deprecation_warning():
     old, stderr = _signature("--premodifiers", "a the", quiet=False)
     assert old == new
     assert stderr.splitlines() == [
+        str(RAW_OFFSETS),  # no texts given while the templettes carry extents
+        # printed when the command has ended well, so that a refused run stays one line
         "warning: --premodifiers 'a the': a space-separated list is deprecated; repeat the option: "
         "--premodifiers a --premodifiers the",
-        str(RAW_OFFSETS),  # no texts given while the templettes carry extents
     ]
     assert _signature("--premodifiers", "a the")[1] == ""  # --quiet hides it
 

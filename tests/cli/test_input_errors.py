@@ -103,6 +103,12 @@ TEMPLATE_CASES: dict[str, Case] = {
         "ref.tpl:3:1: duplicate instance header <T-D-1> "
         "(hint: the same header is already on line 1; renumber one of them)",
     ),
+    "type name with a dot": Case(
+        {"ref.tpl": '<.A-D-1> :=\n  X: "a"\n', "hyp.tpl": OK},
+        score(),
+        "ref.tpl:1:1: type name '.A' of <.A-D-1> contains '.' (hint: a type name has no '.': the outputs "
+        "name a slot TYPE.SLOT, split at the dot; write the type with letters, digits and '_')",
+    ),
     "duplicate slot": Case(
         {"ref.tpl": "<T-D-1> :=\n  X: a\n  X: b\n", "hyp.tpl": OK},
         score(),
@@ -379,6 +385,44 @@ OPTION_CASES: dict[str, Case] = {
         score("ref.tpl", "hyp.tpl", "--glm", "none", "--glm", "default"),
         "--glm none cannot be combined with other mapping files (hint: give --glm none alone, or only files)",
     ),
+    "an output that is an input": Case(
+        {"ref.tpl": OK, "hyp.tpl": OK},
+        score("ref.tpl", "hyp.tpl", "--json", "ref.tpl"),
+        "ref.tpl: the --json output is the input REF (ref.tpl); writing it would destroy that input "
+        "(hint: write the output to another file)",
+    ),
+    "two outputs on one file": Case(
+        {"ref.tpl": OK, "hyp.tpl": OK},
+        score("ref.tpl", "hyp.tpl", "--json", "out", "--csv", "out"),
+        "out: --json and --csv both write to this file (hint: give each output its own file)",
+    ),
+    "an empty output path": Case(
+        {"ref.tpl": OK, "hyp.tpl": OK},
+        score("ref.tpl", "hyp.tpl", "--csv", ""),
+        "the --csv path is empty (hint: give the path of a file (or '-' for standard output))",
+    ),
+    "an empty --glm path": Case(
+        {"ref.tpl": OK, "hyp.tpl": OK},
+        ["explain", "ref.tpl", "hyp.tpl", "--glm", ""],
+        "the --glm path is empty (hint: give a mapping file, 'default' or 'none')",
+    ),
+    "negative --seed": Case(
+        {"ref.tpl": OK, "hyp.tpl": OK},
+        score("ref.tpl", "hyp.tpl", "--bootstrap", "10", "--seed", "-1"),
+        "--seed must be 0 or more, got -1 (hint: e.g. --seed 12345)",
+    ),
+    "too many --bootstrap resamples": Case(
+        {"ref.tpl": OK, "hyp.tpl": OK},
+        score("ref.tpl", "hyp.tpl", "--bootstrap", "100000000000"),
+        "--bootstrap 100,000,000,000 is more than 10,000,000 resamples: more change no interval at the "
+        "precision printed and take hours (hint: e.g. --bootstrap 10000)",
+    ),
+    "a comma in --unscored-slot": Case(
+        {"ref.tpl": OK, "hyp.tpl": OK},
+        score("ref.tpl", "hyp.tpl", "--unscored-slot", "WINNER,LOSER"),
+        "--unscored-slot 'WINNER,LOSER' is not a slot name (letters, digits, '_' and '-') "
+        "(hint: repeat the option, one slot each: --unscored-slot WINNER --unscored-slot LOSER)",
+    ),
     "GLM file that is not used": Case(
         {"ref.tpl": OK, "hyp.tpl": OK, "good.glm": "colour => color\n"},
         score("ref.tpl", "hyp.tpl", "--glm", "good.glm"),
@@ -616,6 +660,19 @@ FORMAT_CASES: dict[str, Case] = {
         ["text", "hyp.ctm"],
         "hyp.ctm:1:8: BEGIN time '0,30' is not a number "
         "(hint: a line reads FILE CHANNEL BEGIN DURATION WORD [CONFIDENCE])",
+    ),
+    "two recordings with one name": Case(
+        {"hyp.ctm": "a 1 0 1 hello\na 2 0 1 world\na-1 1 0 1 other\n"},
+        ["text", "hyp.ctm"],
+        "hyp.ctm:3:1: two recordings would both be document a-1: FILE a CHANNEL 1 (line 1) and FILE a-1 "
+        "CHANNEL 1 (line 3) (hint: a recording on several channels is named FILE-CHANNEL; rename one of the "
+        "two recordings)",
+    ),
+    "NUL byte in a line format": Case(
+        {"hyp.stm": "rec\x001 1 spk1 0.0 1.0 in soccer\n"},
+        ["text", "hyp.stm"],
+        "hyp.stm:1:4: a NUL byte (\\x00) in a stm file (hint: is this a text file? remove the NUL bytes, "
+        "or give the right file)",
     ),
     "trn line without its id": Case(
         {"ref.trn": "in soccer (s1)\n", "hyp.trn": "in soccer\n"},

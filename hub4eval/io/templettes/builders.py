@@ -334,7 +334,7 @@ class InstanceBuilder(Checks):
         parts = None
         if match is not None:
             type_, docid, number = match.groups()
-            if len(number) <= MAX_DIGITS:
+            if len(number) <= MAX_DIGITS and "." not in type_:  # else the grammar's reading reports it
                 names = self._names
                 parts = (names.setdefault(type_, type_), names.setdefault(docid, docid), int(number))
         self._pointer_parts[pointer] = parts

@@ -63,6 +63,15 @@ def parse_pointer(value: str, path: str, line: int, column: int) -> tuple[str, s
             column,
             hint=POINTER_HINT,
         )
+    if "." in match.group(1):
+        raise InputError(
+            f"type name {match.group(1)!r} of {value} contains '.'",
+            path,
+            line,
+            column,
+            hint="a type name has no '.': the outputs name a slot TYPE.SLOT, split at the dot; "
+            "write the type with letters, digits and '_'",
+        )
     return match.group(1), match.group(2), int(match.group(3))
 
 

@@ -120,10 +120,11 @@ from hub4eval.text.spoken.forms import canonical_words, spoken_forms, strip_poss
 from hub4eval.text.spoken.language import LANGUAGES, Language
 from hub4eval.text.spoken.language import _words as _words  # the per-language caches (tests clear them)
 from hub4eval.text.spoken.letters import is_letter, join_letters, letter_runs
-from hub4eval.text.spoken.window import number_start, number_windows
+from hub4eval.text.spoken.window import MAX_DIGITS, number_start, number_windows
 
 __all__ = [
     "LANGUAGES",
+    "MAX_DIGITS",
     "Language",
     "canonical_words",
     "is_letter",

@@ -10,6 +10,11 @@ from hub4eval.text.spoken.language import _BLOCKED, _NUMBER, _SECOND, _Words
 from hub4eval.text.spoken.lexing import _DEC, _N, _RAW_WORD, _SEPARATING, _W, _Item, _items, _same_word
 from hub4eval.text.tokens import Token
 
+# A raw word with more digits than this is not read as a number: its window
+# is kept as written. (Python's int() refuses 4,300 digits and more; a number
+# times scale words, ``4,000 digits thousand million``, stays below that.)
+MAX_DIGITS = 1000
+
 
 def _percent_sign(raw: str) -> bool:
     """A raw word that is a percent sign of its own, maybe with closing punctuation: ``%``, ``%,``, ``%)``."""
@@ -39,6 +44,8 @@ def _window(tokens: Sequence[Token], text: str, offset: int, words: _Words, case
     count = len(tokens)
     for match in _RAW_WORD.finditer(text, start, end):
         ws, we = match.span()
+        if we - ws > MAX_DIGITS and sum(char.isdigit() for char in match.group()) > MAX_DIGITS:
+            return list(tokens)  # no number anyone says: the window as written (docs/spoken-forms.md)
         g = k
         while g < count and tokens[g].start - offset < we:
             g += 1

@@ -13,7 +13,8 @@ import typer
 
 from hub4eval.cli import options as o
 from hub4eval.cli.app import command, keep_until_exit, print_warnings
-from hub4eval.cli.score import _write, check_output, make_console, progress_bar
+from hub4eval.cli.outputs import check_outputs
+from hub4eval.cli.score import _write, make_console, progress_bar
 
 
 class EntityFormatChoice(str, Enum):
@@ -143,8 +144,10 @@ def ne_command(
         raise UsageError(f"--bootstrap must be 0 or more, got {bootstrap}", hint="e.g. --bootstrap 10000")
     if versus is not None and bootstrap == 0:
         bootstrap = 10000
-    for option, path in (("--json", json_path), ("--csv", csv_path), ("--html", html_path)):
-        check_output(path, option)
+    check_outputs(
+        {"--json": json_path, "--csv": csv_path, "--html": html_path},
+        {"REF": ref, "HYP": hyp, "--versus": versus, "--glm": scoring.glm},
+    )
     if to_templettes is not None and to_templettes.exists() and not to_templettes.is_dir():
         raise UsageError(
             f"--to-templettes {to_templettes} is not a directory", str(to_templettes), hint="give a directory"

@@ -49,6 +49,8 @@ def work(tmp_path: Path) -> Path:
         shutil.copy(SAMPLE / name, tmp_path / name)
     shutil.copy(ASR / "reference.sgml", tmp_path / "reference.sgml")
     shutil.copy(ASR / "asr_unsegmented.sgml", tmp_path / "asr.sgml")
+    shutil.copy(ROOT / "examples" / "asr_ne" / "reference.sgml", tmp_path / "ne_ref.sgml")
+    shutil.copy(ROOT / "examples" / "asr_ne" / "asr_tagged.sgml", tmp_path / "ne_hyp.sgml")
     return tmp_path
 
 
@@ -80,6 +82,8 @@ OVERWRITES = [
         "--hyp-text",
     ),
     (["compare", "ref.tpl", "hyp.tpl", "ref.tpl", "--bootstrap", "10", "--json", "hyp.tpl"], "--json", "hyp.tpl", "A"),
+    (["ne", "ne_ref.sgml", "ne_hyp.sgml", "--json", "ne_ref.sgml"], "--json", "ne_ref.sgml", "REF"),
+    (["ne", "ne_ref.sgml", "ne_hyp.sgml", "--html", "ne_hyp.sgml"], "--html", "ne_hyp.sgml", "HYP"),
 ]
 
 

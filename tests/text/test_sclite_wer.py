@@ -434,3 +434,75 @@ def test_align_says_which_alignment_each_count_comes_from(tmp_path):
         "errors": 2,
         "wer": 1.0,
     }
+
+
+# ------------------------------------------------------------------ counts of a corpus (hub4eval.text.wer)
+
+_REF = (
+    "<DOC>\n<DOCNO> D0 </DOCNO>\n<TEXT>\nthe heart of general motors\n</TEXT>\n</DOC>\n"
+    "<DOC>\n<DOCNO> D1 </DOCNO>\n<TEXT>\ngeneral motors\n</TEXT>\n</DOC>\n"
+)
+_SEGMENTED = (
+    "<DOC>\n<DOCNO> D0 </DOCNO>\n<TEXT>\nthe part of general motors\n</TEXT>\n</DOC>\n"
+    "<DOC>\n<DOCNO> D1 </DOCNO>\n<TEXT>\ngeneral motors heart\n</TEXT>\n</DOC>\n"
+)
+_STREAM = "<s> the part of general motors </s>\n<s> general motors heart </s>\n"
+# By hand: D0 `heart` -> `part` is one substitution (4 matches); D1 gains `heart` after its last
+# word, one insertion (2 matches), which unsegmented belongs to D1, the document of the
+# reference word before it. The same counts whether the hypothesis is segmented or a stream.
+_D0 = {"ref_words": 5, "hyp_words": 5, "matches": 4, "substitutions": 1, "deletions": 0, "insertions": 0}
+_D1 = {"ref_words": 2, "hyp_words": 3, "matches": 2, "substitutions": 0, "deletions": 0, "insertions": 1}
+_TOTAL = {"ref_words": 7, "hyp_words": 8, "matches": 6, "substitutions": 1, "deletions": 0, "insertions": 1}
+
+
+@pytest.mark.parametrize("hypothesis", [_SEGMENTED, _STREAM], ids=["segmented", "unsegmented"])
+def test_sclite_counts_from_the_tokens_alone_per_document_and_overall(hypothesis):
+    """sclite_counts (counted before the weighted alignment, from the tokens) gives one row per
+    reference document and their sum, segmented (each pair aligned on its own) and unsegmented
+    (the stream aligned once and split by document)."""
+    from hub4eval.io.corpus import parse_corpus
+    from hub4eval.text.columns import align_corpora, tokenize_corpora
+    from hub4eval.text.wer import corpus_wer, sclite_counts
+
+    ref, hyp = parse_corpus(_REF, "r"), parse_corpus(hypothesis, "h")
+    counts = sclite_counts(tokenize_corpora(ref, hyp))
+    assert counts == ([_D0, _D1], _TOTAL)
+    # and corpus_wer gives the same rows from them as when it counts them itself
+    alignment = align_corpora(ref, hyp)
+    assert corpus_wer(alignment, counts) == corpus_wer(alignment)
+
+
+def test_weighted_alignment_is_reported_only_where_its_counts_differ():
+    """Here both alignments agree (one substitution, one insertion: nothing cheaper either
+    way), so no row carries a `weighted_alignment`; only the label `sclite`."""
+    from hub4eval.io.corpus import parse_corpus
+    from hub4eval.text.columns import align_corpora
+    from hub4eval.text.wer import corpus_wer
+
+    wer = corpus_wer(align_corpora(parse_corpus(_REF, "r"), parse_corpus(_SEGMENTED, "h")))
+    for row in [wer["summary"], *wer["documents"]]:
+        assert row["alignment"] == "sclite"
+        assert "weighted_alignment" not in row
+    assert [row["ref_docid"] for row in wer["documents"]] == ["D0", "D1"]
+    assert {k: wer["summary"][k] for k in _TOTAL} == _TOTAL
+
+
+def test_a_reference_without_documents_against_a_stream_is_one_row():
+    """A plain-text reference (no DOC, so no document ids) against a stream: unsegmented,
+    but with no documents to split the stream by, so one row (ids None) with every count.
+    By hand: `heart` -> `part`, one substitution, 2 matches."""
+    from hub4eval.io.corpus import parse_corpus
+    from hub4eval.text.columns import align_corpora, tokenize_corpora
+    from hub4eval.text.wer import corpus_wer, sclite_counts
+
+    ref, hyp = parse_corpus("the heart of\n", "r"), parse_corpus("<s> the part of </s>\n", "h")
+    row = {"ref_words": 3, "hyp_words": 3, "matches": 2, "substitutions": 1, "deletions": 0, "insertions": 0}
+    tokenized = tokenize_corpora(ref, hyp)
+    assert tokenized.unsegmented and not tokenized.spans
+    assert sclite_counts(tokenized) == ([row], row)
+    alignment = align_corpora(ref, hyp)
+    for wer in (corpus_wer(alignment), corpus_wer(alignment, sclite_counts(tokenized))):
+        [document] = wer["documents"]
+        assert (document["ref_docid"], document["hyp_docid"]) == (None, None)
+        assert {k: document[k] for k in row} == row
+        assert {k: wer["summary"][k] for k in row} == row

@@ -506,3 +506,48 @@ def test_a_reference_without_documents_against_a_stream_is_one_row():
         assert (document["ref_docid"], document["hyp_docid"]) == (None, None)
         assert {k: document[k] for k in row} == row
         assert {k: wer["summary"][k] for k in row} == row
+
+
+def test_pair_counts_take_token_lists_arrays_or_one_of_each():
+    """pair_counts codes plain token sequences itself and takes a TokenArray's ids as they
+    are: any mix gives the same counts. By hand: `a b c d` / `a x c d e`: b -> x one
+    substitution, e one insertion, 3 matches."""
+    from hub4eval.text.token_arrays import TokenArray, Vocabulary
+    from hub4eval.text.tokens import Token
+    from hub4eval.text.wer import pair_counts
+
+    def tokens(text: str) -> list[Token]:
+        return [Token(word, 2 * k, 2 * k + 1) for k, word in enumerate(text.split())]
+
+    vocabulary = Vocabulary()
+    ref, hyp = tokens("a b c d"), tokens("a x c d e")
+    ref_array, hyp_array = TokenArray.of(ref, vocabulary), TokenArray.of(hyp, vocabulary)
+    expected = {"ref_words": 4, "hyp_words": 5, "matches": 3, "substitutions": 1, "deletions": 0, "insertions": 1}
+    pairs = [(ref, hyp), (ref, hyp_array), (ref_array, hyp), (ref_array, hyp_array)]
+    assert pair_counts(pairs) == [expected] * 4
+
+
+def test_stream_counts_split_by_document_sizes_even_none():
+    """One stream `a b c d` / `a x c d e` (b -> x, e inserted after d), split by the
+    reference documents' token counts: [2, 2] gives `a b`/`a x` (1 match, 1 substitution)
+    and `c d`/`c d e` (2 matches, the insertion after d); [4, 0] an empty second document;
+    no documents ([]) no rows, and the total every time."""
+    from hub4eval.text.token_arrays import TokenArray, Vocabulary
+    from hub4eval.text.tokens import Token
+    from hub4eval.text.wer import stream_counts
+
+    vocabulary = Vocabulary()
+
+    def tokens(text: str) -> TokenArray:
+        return TokenArray.of([Token(word, 2 * k, 2 * k + 1) for k, word in enumerate(text.split())], vocabulary)
+
+    ref, hyp = tokens("a b c d"), tokens("a x c d e")
+    keys = ("ref_words", "hyp_words", "matches", "substitutions", "deletions", "insertions")
+
+    def row(*values: int) -> dict[str, int]:
+        return dict(zip(keys, values, strict=True))
+
+    total = row(4, 5, 3, 1, 0, 1)
+    assert stream_counts(ref, hyp, [2, 2]) == ([row(2, 2, 1, 1, 0, 0), row(2, 3, 2, 0, 0, 1)], total)
+    assert stream_counts(ref, hyp, [4, 0]) == ([total, row(0, 0, 0, 0, 0, 0)], total)
+    assert stream_counts(ref, hyp, []) == ([], total)

@@ -436,7 +436,7 @@ def test_align_says_which_alignment_each_count_comes_from(tmp_path):
     }
 
 
-# ------------------------------------------------------------------ counts of a corpus (hub4eval.text.wer)
+# ------------------------------------------------------------------ counts of a corpus (hub4eval.text.wer): tests that kill its mutants (tools/mutate.py)
 
 _REF = (
     "<DOC>\n<DOCNO> D0 </DOCNO>\n<TEXT>\nthe heart of general motors\n</TEXT>\n</DOC>\n"

@@ -204,15 +204,17 @@ _ASCII = str.maketrans({chr(c): chr(c + 32) for c in range(ord("A"), ord("Z") + 
 _LATIN1 = str.maketrans({chr(c): chr(c + 32) for c in range(0xC0, 0xE0)})
 
 
-def _profile_lower(text: str, cyrillic: bool) -> str:
+def _profile_case(text: str, cyrillic: bool, change: Callable[[str], str]) -> str:
+    """``change`` (str.lower or str.upper) applied as sclite's UTF-8 profiles apply it: to ASCII,
+    and to the Cyrillic block or the Latin blocks; a character it would turn into two stays."""
     out = []
     for char in text:
         code = ord(char)
         if code < 128:
-            out.append(char.lower())
+            out.append(change(char))
         elif (0x400 <= code < 0x530) if cyrillic else (0xC0 <= code < 0x250 or 0x1E00 <= code < 0x1F00):
-            lowered = char.lower()
-            out.append(lowered if len(lowered) == 1 else char)
+            changed = change(char)
+            out.append(changed if len(changed) == 1 else char)
         else:
             out.append(char)
     return "".join(out)
@@ -228,7 +230,7 @@ def case_folder(options: SCliteOptions) -> Callable[[str], str]:
         if options.profile == "babel_turkish":
             return lambda text: text.translate(_TURKISH).translate(_ASCII)
         cyrillic = options.profile in _CYRILLIC_PROFILES
-        return lambda text: _profile_lower(text, cyrillic)
+        return lambda text: _profile_case(text, cyrillic, str.lower)
     return _ascii_lower
 
 
@@ -242,20 +244,6 @@ _ASCII_UP = str.maketrans({chr(c): chr(c - 32) for c in range(ord("a"), ord("z")
 _LATIN1_UP = str.maketrans({chr(c): chr(c - 32) for c in range(0xE0, 0x100)})
 
 
-def _profile_upper(text: str, cyrillic: bool) -> str:
-    out = []
-    for char in text:
-        code = ord(char)
-        if code < 128:
-            out.append(char.upper())
-        elif (0x400 <= code < 0x530) if cyrillic else (0xC0 <= code < 0x250 or 0x1E00 <= code < 0x1F00):
-            raised = char.upper()
-            out.append(raised if len(raised) == 1 else char)
-        else:
-            out.append(char)
-    return "".join(out)
-
-
 def case_raiser(options: SCliteOptions) -> Callable[[str], str]:
     """The upper-casing sclite applies to the words of an error in its alignment reports."""
     if options.encoding == "ext_ascii":
@@ -264,7 +252,7 @@ def case_raiser(options: SCliteOptions) -> Callable[[str], str]:
         if options.profile == "babel_turkish":
             return lambda text: text.translate(_TURKISH_UP).translate(_ASCII_UP)
         cyrillic = options.profile in _CYRILLIC_PROFILES
-        return lambda text: _profile_upper(text, cyrillic)
+        return lambda text: _profile_case(text, cyrillic, str.upper)
     return lambda text: text.translate(_ASCII_UP)
 
 

@@ -87,7 +87,7 @@ def ne_command(
     html_path: Optional[str] = typer.Option(
         None, "--html", help="Write a self-contained HTML report (tables, F chart, drill-down) to PATH."
     ),
-    to_templettes: Optional[Path] = typer.Option(
+    to_templettes_given: Optional[str] = typer.Option(
         None,
         "--to-templettes",
         metavar="DIR",
@@ -146,6 +146,9 @@ def ne_command(
     check_seed(seed)
     if versus is not None and bootstrap == 0:
         bootstrap = 10000
+    if to_templettes_given == "":  # Path('') would be the current folder
+        raise UsageError("the --to-templettes path is empty", hint="give the directory to write to")
+    to_templettes = None if to_templettes_given is None else Path(to_templettes_given)
     # --to-templettes DIR writes four files: none of them may be an input (DIR '.' and a REF named ref.sgml)
     written = {} if to_templettes is None else _templette_files(to_templettes)
     check_outputs(

@@ -212,3 +212,13 @@ def test_texts_without_any_entity_score_zero(files):
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)["summary"]
     assert (summary["POS"], summary["ACT"], summary["COR"]) == (0, 0, 0)
+
+
+def test_an_empty_to_templettes_path_is_named(files):
+    # '' used to become the current folder (Path('') is '.') and the files were written there
+    done = run("ref.sgml", "hyp.sgml", "--to-templettes", "", "-q", cwd=files)
+    assert (done.returncode, done.stderr.strip()) == (
+        2,
+        "the --to-templettes path is empty (hint: give the directory to write to)",
+    )
+    assert not (files / "ref.tpl").exists()

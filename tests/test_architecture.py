@@ -182,9 +182,7 @@ def test_each_stage_says_what_it_owns_and_may_import(package: str):
 
 
 # A module over this many lines holds two concepts, or says at its top why it is one.
-LONG_MODULE = 850
-# Modules being split in other branches (issue: rooms of one concept each); remove an entry when its split lands.
-BEING_SPLIT: set[str] = set()  # text/spoken.py and text/wer.py are split
+LONG_MODULE = 800
 
 
 def _long_modules() -> dict[str, int]:
@@ -196,15 +194,9 @@ def test_a_long_module_says_why_it_is_one_module():
     unexplained = [
         f"hub4eval/{name} ({size} lines)"
         for name, size in _long_modules().items()
-        if name not in BEING_SPLIT
-        and "why one module" not in (ast.get_docstring(ast.parse((PACKAGE / name).read_text())) or "").lower()
+        if "why one module" not in (ast.get_docstring(ast.parse((PACKAGE / name).read_text())) or "").lower()
     ]
     assert not unexplained, (
         "split these along a concept, or write at the top of each 'Why one module ...' and the reason: "
         + ", ".join(unexplained)
     )
-
-
-def test_the_modules_being_split_are_still_long():
-    """An entry of BEING_SPLIT whose module is short now is left over: remove it."""
-    assert BEING_SPLIT <= set(_long_modules()), f"remove from BEING_SPLIT: {BEING_SPLIT - set(_long_modules())}"

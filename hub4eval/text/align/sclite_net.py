@@ -30,6 +30,11 @@ A pair of plain word lists (no alternation, no ``@``, no optional word or
 fragment that the options interpret) goes to the linear-memory aligner of
 :mod:`hub4eval.text.align.sclite`, which gives the same alignment; the
 network programme here is quadratic and meant for utterances.
+
+Why one module of about 830 lines: the networks (built from the notation),
+the programme over their arcs and the short-utterance band that stands in for
+it on plain words are one alignment with one cost model and one tie order;
+split, the tie rule would be written in two places that must never differ.
 """
 
 from __future__ import annotations

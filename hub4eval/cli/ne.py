@@ -87,7 +87,7 @@ def ne_command(
     html_path: Optional[str] = typer.Option(
         None, "--html", help="Write a self-contained HTML report (tables, F chart, drill-down) to PATH."
     ),
-    to_templettes: Optional[Path] = typer.Option(
+    to_templettes_given: Optional[str] = typer.Option(
         None,
         "--to-templettes",
         metavar="DIR",
@@ -140,12 +140,19 @@ def ne_command(
             hint="standard output holds one output: write the others to files",
         )
     o.one_from_stdin(REF=ref, HYP=hyp, **{"--versus": versus})
-    if bootstrap < 0:
-        raise UsageError(f"--bootstrap must be 0 or more, got {bootstrap}", hint="e.g. --bootstrap 10000")
+    from hub4eval.report.confidence import check_resamples, check_seed
+
+    check_resamples(bootstrap)
+    check_seed(seed)
     if versus is not None and bootstrap == 0:
         bootstrap = 10000
+    if to_templettes_given == "":  # Path('') would be the current folder
+        raise UsageError("the --to-templettes path is empty", hint="give the directory to write to")
+    to_templettes = None if to_templettes_given is None else Path(to_templettes_given)
+    # --to-templettes DIR writes four files: none of them may be an input (DIR '.' and a REF named ref.sgml)
+    written = {} if to_templettes is None else _templette_files(to_templettes)
     check_outputs(
-        {"--json": json_path, "--csv": csv_path, "--html": html_path},
+        {"--json": json_path, "--csv": csv_path, "--html": html_path, **written},
         {"REF": ref, "HYP": hyp, "--versus": versus, "--glm": scoring.glm},
     )
     if to_templettes is not None and to_templettes.exists() and not to_templettes.is_dir():
@@ -290,6 +297,13 @@ def ne_command(
         console.print(f"{len(errors)} error points", highlight=False)
 
 
+def _templette_files(folder: Path) -> dict[str, str]:
+    """The files --to-templettes writes in ``folder``, by the name an error shows."""
+    if not folder.is_dir():  # made by the run (or refused below): none of its files can be an input
+        return {}
+    return {f"--to-templettes ({name})": str(folder / name) for name in ("ref.sgml", "ref.tpl", "hyp.sgml", "hyp.tpl")}
+
+
 def _write_templettes(folder: Path, scored: Any) -> None:
     """ref.tpl, hyp.tpl and the two texts without markup, in ``folder`` (made if missing)."""
     from hub4eval.errors import UsageError
@@ -301,7 +315,7 @@ def _write_templettes(folder: Path, scored: Any) -> None:
             ("ref", scored.ref_templates, scored.ref),
             ("hyp", scored.hyp_templates, scored.hyp),
         ):
-            (folder / f"{name}.sgml").write_text(source.text, encoding="utf-8")
+            _write(source.text, str(folder / f"{name}.sgml"), "--to-templettes")
             _write(write_templates(templates), str(folder / f"{name}.tpl"), "--to-templettes")
     except OSError as error:
         raise UsageError(

@@ -124,8 +124,12 @@ def parse_arguments(argv: Sequence[str]) -> Arguments:
                     args.outputs ^= {"pra" if report == "pralign" else report}
         elif option == "-O":
             args.out_dir = value("an output directory")
+            if not args.out_dir:  # '' would put the reports at the root of the file system ('/hyp.sys')
+                raise _usage("the -O path is empty", hint="give the directory the reports go to, e.g. -O .")
         elif option == "-n":
             args.out_name = value("an output name")
+            if not args.out_name:  # '' would name the reports '.sys', '.pra', hidden files
+                raise _usage("the -n name is empty", hint="give the name of the report files, e.g. -n sys1")
         elif option == "-f":
             try:
                 args.feedback = int(value("a feedback level"))

@@ -383,6 +383,8 @@ def parse_entity_jsonl(
                 'one document a line: {"id": ..., "text": ..., "entities": [[TYPE, start, end], ...]}',
                 failure.colno,
             ) from None
+        except ValueError as failure:  # an integer of more than 4,300 digits: Python refuses to convert it
+            raise error(f"not JSON that can be read: {failure}".split(";")[0], "offsets are small integers") from None
         if not isinstance(record, dict):
             raise error("a line must be a JSON object", 'write {"id": ..., "text": ..., "entities": [...]}')
         docid, body, tagged = record.get("id"), record.get("text"), record.get("entities", [])

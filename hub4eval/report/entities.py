@@ -64,9 +64,7 @@ def entity_counts(
     rows: dict[str, dict[str, Counts]] = {}
     for key in [*order, ("ALL", "")]:
         name = f"{key[0]} {key[1]}".strip()
-        rows[name] = {part: Counts.tally(tallies[key].get(part, ())) for part in PARTS}
-    if ("ALL", "") not in tallies:
-        rows["ALL"] = {part: Counts() for part in PARTS}
+        rows[name] = {part: Counts.tally(tallies.get(key, {}).get(part, ())) for part in PARTS}  # no entity: zeros
     return rows
 
 

@@ -185,3 +185,40 @@ def test_at_80_columns_no_number_is_cut(tmp_path):
     assert "…" not in tables
     assert all(len(line.rstrip()) <= 80 for line in tables.splitlines())
     assert "Named entities (counts, REC, PRE)" in tables and "Sub-scores of TYPE and TEXT (counts)" in tables
+
+
+def test_to_templettes_never_overwrites_an_input(files):
+    # --to-templettes . writes ref.sgml and hyp.sgml in the current folder: the inputs' own names
+    before = {name: (files / name).read_bytes() for name in ("ref.sgml", "hyp.sgml")}
+    done = run("ref.sgml", "hyp.sgml", "--to-templettes", ".", "-q", cwd=files)
+    assert done.returncode == 2
+    assert done.stderr.startswith("ref.sgml: the --to-templettes (ref.sgml) output is the input REF (ref.sgml)")
+    assert len(done.stderr.splitlines()) == 1
+    assert {name: (files / name).read_bytes() for name in before} == before
+    assert not (files / "ref.tpl").exists()
+
+
+def test_bootstrap_and_seed_are_bounded(files):
+    done = run("ref.sgml", "hyp.sgml", "--seed", "-1", "--bootstrap", "5", "-q", cwd=files)
+    assert (done.returncode, done.stderr.strip()) == (2, "--seed must be 0 or more, got -1 (hint: e.g. --seed 12345)")
+    done = run("ref.sgml", "hyp.sgml", "--bootstrap", "100000000000", "-q", cwd=files)
+    assert done.returncode == 2 and done.stderr.startswith("--bootstrap 100,000,000,000 is more than")
+
+
+def test_texts_without_any_entity_score_zero(files):
+    # no region on either side: every count 0, F undefined, not an internal error
+    (files / "plain.sgml").write_text(DOC.format("Boris Yeltsin met Bill Clinton in Moscow on March 3rd ."))
+    done = run("plain.sgml", "plain.sgml", "--json", "-", "-q", cwd=files)
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)["summary"]
+    assert (summary["POS"], summary["ACT"], summary["COR"]) == (0, 0, 0)
+
+
+def test_an_empty_to_templettes_path_is_named(files):
+    # '' used to become the current folder (Path('') is '.') and the files were written there
+    done = run("ref.sgml", "hyp.sgml", "--to-templettes", "", "-q", cwd=files)
+    assert (done.returncode, done.stderr.strip()) == (
+        2,
+        "the --to-templettes path is empty (hint: give the directory to write to)",
+    )
+    assert not (files / "ref.tpl").exists()

@@ -56,3 +56,17 @@ def test_reports_are_named_as_sclite_names_them():
     assert _out_root(parse_arguments("-r r -h d/hyp.trn -i sp".split()), "d/hyp.trn") == "d/hyp.trn"
     assert _out_root(parse_arguments("-r r -h d/hyp.trn -i sp -O out -n run".split()), "d/hyp.trn") == "out/run"
     assert _out_root(parse_arguments("-r r -h hyp.trn -i sp -n run".split()), "hyp.trn") == "run"
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        # -O '' made the reports '/hyp.trn.sys' (the root of the file system); -n '' hidden files '.sys'
+        (["-r", "r", "-h", "hyp.trn", "-i", "sp", "-O", ""], "the -O path is empty"),
+        (["-r", "r", "-h", "hyp.trn", "-i", "sp", "-n", ""], "the -n name is empty"),
+    ],
+)
+def test_an_empty_report_folder_or_name_is_refused(line, message):
+    with pytest.raises(UsageError) as error:
+        parse_arguments(line)
+    assert error.value.message == message

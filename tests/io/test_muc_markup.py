@@ -202,3 +202,13 @@ def test_json_entities_in_other_orders():
     for bad in ({"type": "PERSON", "start": 0}, {"type": "PERSON", "start": 0, "end": 3, "score": 1}, [0, 3, 4]):
         with pytest.raises(InputError, match="bad entity"):
             parse_entity_jsonl(json.dumps({"id": "a", "text": text, "entities": [bad]}) + "\n", "r.jsonl")
+
+
+def test_a_json_lines_number_of_thousands_of_digits_is_one_line_at_its_line():
+    # Python's json refuses to convert an integer of more than 4,300 digits (ValueError, not JSONDecodeError):
+    # it was an internal error
+    line = '{"id": "d", "text": "ab", "entities": [["PERSON", 0, ' + "1" * 5000 + "]]}"
+    with pytest.raises(InputError) as error:
+        parse_entity_jsonl('{"id": "c", "text": "x", "entities": []}\n' + line + "\n", "e.jsonl")
+    assert (error.value.path, error.value.line) == ("e.jsonl", 2)
+    assert "4300 digits" in error.value.message

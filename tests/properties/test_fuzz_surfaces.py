@@ -394,3 +394,208 @@ def test_real_processes_exit_0_or_2_with_one_line(case) -> None:
 @given(option_cases())
 def test_real_processes_exit_0_or_2_with_one_line_long(case) -> None:
     _process_case(case)
+
+
+# ------------------------------------------------------------------ hub4eval sclite
+
+SCLITE = ROOT / "examples" / "sclite"
+
+
+def _sclite_bases() -> dict[str, bytes]:
+    """sclite's three input formats: the example's trn, and an stm with a ctm whose words fall in its segments."""
+    stm_lines, ctm_lines = [";; comment\n"], []
+    for k in range(len(WORDS) // 5 + 1):
+        words = WORDS[k * 5 : k * 5 + 5]
+        if not words:
+            continue
+        channel = 1 + (k % 2)
+        stm_lines.append(f"rec {channel} spk {k}.0 {k}.9 <o,f0,male> {' '.join(words)}\n")
+        ctm_lines += [f"rec {channel} {k + j * 0.15:.2f} 0.1 {w}\n" for j, w in enumerate(words)]
+    ctm_lines.sort(key=lambda line: (line.split()[1], float(line.split()[2])))
+    return {
+        "ref.trn": (SCLITE / "ref.trn").read_bytes(),
+        "hyp.trn": (SCLITE / "hyp.trn").read_bytes(),
+        "ref.stm": "".join(stm_lines).encode(),
+        "hyp.ctm": "".join(ctm_lines).encode(),
+        "glm": b";; a GLM\ncolour => color / [ ] __ [ ]\nwanna => want to / [ ] __ [ ]\n",
+    }
+
+
+SCLITE_BASES = _sclite_bases()
+SCLITE_PAIRS = {"trn": ("ref.trn", "trn", "hyp.trn", "trn"), "stm": ("ref.stm", "stm", "hyp.ctm", "ctm")}
+SCLITE_PAIRS["ctm"] = ("hyp.ctm", "ctm", "hyp.ctm", "ctm")
+SCLITE_OPTIONS: dict[str, list[list[str]]] = {
+    "-i": [["-i", v] for v in ("spu_id", "rm", "swb", "wsj", "sp", "atis", "x", "")],
+    "-o": [["-o", *v] for v in (["sum"], ["sum", "rsum", "pra", "dtl", "sgml"], ["all"], ["stdout"], ["none"], [])]
+    + [["-o", "rsum", "stdout"], ["-o", "x"], ["-o", "sum", "sum"]],
+    "-O": [["-O", v] for v in ("", ".", "out", "no/dir", "ref", "r.sys")],
+    "-n": [["-n", v] for v in ("", "r", "hyp", "x/y", "sys", ".")],
+    "-f": [["-f", v] for v in ("0", "-1", "x", "99999999999999999999", "")],
+    "-e": [
+        ["-e", *v] for v in (["utf-8"], ["ascii"], ["gb"], ["euc"], ["utf-8", "babel_turkish"], ["x"], ["utf-8", "x"])
+    ],
+    "-m": [["-m"], ["-m", "ref"], ["-m", "hyp"], ["-m", "ref", "hyp"], ["-m", "x"]],
+    "-c": [["-c"], ["-c", "NOASCII"], ["-c", "DH"], ["-c", "x"]],
+    "flags": [["-s"], ["-F"], ["-D"], ["-T"], ["-l", "100"], ["-l"], ["-x"], ["-S", "algo1"], ["-S", "algo3", "lex"]],
+    "--glm": [["--glm", v] for v in ("mine.glm", "mine.glm", "", "none", "r.sys", "missing.glm")]
+    + [["--glm", "mine.glm", "--glm-dh"], ["--glm", "mine.glm", "--glm-no-sides"], ["--glm-dh"]],
+}
+
+
+@st.composite
+def sclite_cases(draw) -> tuple[dict[str, bytes], list[str]]:
+    """Files (name -> content) and a command line: one pairing, mutated inputs, random options."""
+    ref_base, ref_form, hyp_base, hyp_form = SCLITE_PAIRS[draw(st.sampled_from(sorted(SCLITE_PAIRS)))]
+    ref_name = draw(st.sampled_from(["r.sys", "r.trn", "r.pra"]))  # -n r -o sum aims a report at it
+    hyp_name = draw(st.sampled_from(["h." + hyp_form, "h.sys"]))
+    mutate = draw(st.sampled_from(["none", "ref", "hyp", "both", "glm"]))
+    files = {
+        ref_name: draw(mutated(SCLITE_BASES[ref_base])) if mutate in ("ref", "both") else SCLITE_BASES[ref_base],
+        hyp_name: draw(mutated(SCLITE_BASES[hyp_base])) if mutate in ("hyp", "both") else SCLITE_BASES[hyp_base],
+        "mine.glm": draw(mutated(SCLITE_BASES["glm"])) if mutate == "glm" else SCLITE_BASES["glm"],
+    }
+    args = ["sclite", "-r", ref_name, *draw(st.sampled_from([[ref_form], [], ["x"]])), "-h", hyp_name, hyp_form]
+    if ref_form == "trn":
+        args += ["-i", "spu_id"]
+    for option in draw(st.lists(st.sampled_from(sorted(SCLITE_OPTIONS)), max_size=4)):
+        args += draw(st.sampled_from(SCLITE_OPTIONS[option]))
+    if draw(st.booleans()):
+        args += ["-h", hyp_name, hyp_form, "second"]
+    return files, args
+
+
+def _sclite_case(case: tuple[dict[str, bytes], list[str]]) -> None:
+    files, args = case
+    with workdir() as name:
+        folder = Path(name)
+        for file, content in files.items():
+            (folder / file).write_bytes(content)
+        cwd = os.getcwd()
+        os.chdir(folder)
+        try:
+            run("sclite", args, folder, snapshot(folder))
+        finally:
+            os.chdir(cwd)
+
+
+@QUICK
+@given(sclite_cases())
+def test_sclite_scores_or_is_one_line(case) -> None:
+    _sclite_case(case)
+
+
+@pytest.mark.fuzz
+@LONG
+@given(sclite_cases())
+def test_sclite_scores_or_is_one_line_long(case) -> None:
+    _sclite_case(case)
+
+
+# ------------------------------------------------------------------ hub4eval ne
+
+NE = ROOT / "examples" / "asr_ne"
+_MARKUP = re.compile(r'<(ENAMEX|TIMEX|NUMEX) TYPE="([^"]*)">(.*?)</\1>')
+
+
+def _jsonl(sgml: str) -> bytes:
+    """The same documents and entities as JSON Lines (offsets counted in the text without markup)."""
+    lines = []
+    for doc in sgml.split("<DOC>")[1:]:
+        docno = doc.split("<DOCNO>")[1].split("</DOCNO>")[0].strip()
+        marked = doc.split("<TEXT>")[1].split("</TEXT>")[0]
+        text, entities, at = "", [], 0
+        for match in _MARKUP.finditer(marked):
+            text += marked[at : match.start()]
+            entities.append([match.group(2), len(text), len(text) + len(match.group(3)), match.group(1)])
+            text += match.group(3)
+            at = match.end()
+        text += marked[at:]
+        lines.append(json.dumps({"id": docno, "text": text, "entities": entities}))
+    return ("\n".join(lines) + "\n").encode()
+
+
+NE_BASES = {
+    "ref.sgml": (NE / "reference.sgml").read_bytes(),
+    "ref.jsonl": _jsonl((NE / "reference.sgml").read_text(encoding="utf-8")),
+    "asr.sgml": (NE / "asr_tagged.sgml").read_bytes(),
+    "stream.sgml": (NE / "asr_tagged_unsegmented.sgml").read_bytes(),
+    "tagged.sgml": (NE / "transcript_tagged.sgml").read_bytes(),
+    "tagged.jsonl": _jsonl((NE / "transcript_tagged.sgml").read_text(encoding="utf-8")),
+}
+NE_SPECIAL = [b'<ENAMEX TYPE="PERSON">', b"</ENAMEX>", b"<TIMEX>", b'TYPE=""', b'"', b"{", b"}", b"[", b"]", b"-1"]
+NE_OUTPUTS = ("--json", "--csv", "--html", "--to-templettes")  # a file none of the run reads may be replaced
+NE_PATHS = [*PATHS, "ref.sgml", "hyp.sgml", "ref.jsonl", "versus.sgml"]
+
+
+@st.composite
+def ne_cases(draw) -> tuple[dict[str, bytes], list[str]]:
+    ref_base = draw(st.sampled_from(["ref.sgml", "ref.jsonl"]))
+    hyp_base = draw(st.sampled_from(["asr.sgml", "stream.sgml", "tagged.sgml", "tagged.jsonl", ref_base]))
+    ref_name = "ref" + ref_base[3:]
+    hyp_name = "hyp" + hyp_base[hyp_base.index(".") :]
+    mutate = draw(st.sampled_from(["none", "ref", "hyp", "both", "versus"]))
+
+    def content(base: str, edit: bool) -> bytes:
+        data = draw(mutated(NE_BASES[base])) if edit else NE_BASES[base]
+        if edit and draw(st.booleans()):  # a piece of markup or JSON somewhere
+            at = draw(st.integers(0, len(data)))
+            data = data[:at] + draw(st.sampled_from(NE_SPECIAL)) + data[at:]
+        return data
+
+    files = {
+        ref_name: content(ref_base, mutate in ("ref", "both")),
+        hyp_name: content(hyp_base, mutate in ("hyp", "both")),
+        "versus.sgml": content("asr.sgml", mutate == "versus"),
+        "mine.glm": b"colour => color / [ ] __ [ ]\n",
+    }
+    args = ["ne", ref_name, hyp_name]
+    choices: dict[str, list[str]] = {
+        "--ref-format": ["muc", "jsonl", "MUC", "x", ""],
+        "--hyp-format": ["muc", "jsonl", "x"],
+        "--json": NE_PATHS,
+        "--csv": NE_PATHS,
+        "--html": NE_PATHS,
+        "--to-templettes": ["", ".", "out", "ref.sgml", "hyp.sgml", "no/dir", "out"],
+        "--bootstrap": COUNTS,
+        "--seed": COUNTS,
+        "--versus": ["versus.sgml", "hyp.sgml", "missing.sgml", "", "-"],
+        "--beta": FLOATS,
+        "--min-map-f": FLOATS,
+        "--premodifiers": TRICKY,
+        "--fillers": TRICKY,
+        "--non-extractable": TRICKY,
+        "--glm": ["", "none", "default", "ref.sgml", "mine.glm"],
+    }
+    for option in draw(st.lists(st.sampled_from(sorted(choices)), max_size=4)):
+        args += [option, draw(st.sampled_from(choices[option]))]
+    args += draw(st.lists(st.sampled_from(["--explain", "--no-ceiling", "-q"]), max_size=2, unique=True))
+    return files, args
+
+
+def _ne_case(case: tuple[dict[str, bytes], list[str]]) -> None:
+    files, args = case
+    with workdir() as name:
+        folder = Path(name)
+        for file, content in files.items():
+            (folder / file).write_bytes(content)
+        cwd = os.getcwd()
+        os.chdir(folder)
+        named = {arg for k, arg in enumerate(args) if not (k and args[k - 1] in NE_OUTPUTS)}
+        inputs = {file: content for file, content in snapshot(folder).items() if file in named}
+        try:
+            run("ne", args, folder, inputs)
+        finally:
+            os.chdir(cwd)
+
+
+@QUICK
+@given(ne_cases())
+def test_ne_scores_or_is_one_line(case) -> None:
+    _ne_case(case)
+
+
+@pytest.mark.fuzz
+@LONG
+@given(ne_cases())
+def test_ne_scores_or_is_one_line_long(case) -> None:
+    _ne_case(case)

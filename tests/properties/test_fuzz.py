@@ -36,6 +36,7 @@ from typer.testing import CliRunner
 from hub4eval.cli import app
 from hub4eval.io.templettes import write_templates
 from tests.support import ROOT
+from tests.support.fuzz import report_outcomes
 from tests.support.strategies import DOCIDS, WORDS, as_hypothesis, template_sets
 
 SAMPLE = ROOT / "examples" / "sample"
@@ -93,16 +94,9 @@ OUTCOMES: Counter[str] = Counter()
 
 
 @pytest.fixture(scope="module", autouse=True)
-def report_outcomes() -> Iterator[None]:
+def outcomes_at_the_end() -> Iterator[None]:
     yield
-    if not OUTCOMES:
-        return
-    line = "fuzz outcomes: " + ", ".join(f"{key} {value}" for key, value in sorted(OUTCOMES.items()))
-    print("\n" + line)
-    target = os.environ.get("HUB4EVAL_FUZZ_REPORT")
-    if target:
-        with open(target, "a", encoding="utf-8") as handle:
-            handle.write(line + "\n")
+    report_outcomes(OUTCOMES, "fuzz outcomes")
 
 
 def run(

@@ -42,6 +42,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from hub4eval.cli import app
+from tests.support.fuzz import report_outcomes
 
 ROOT = Path(__file__).resolve().parents[2]
 ASR = ROOT / "examples" / "asr"
@@ -58,16 +59,9 @@ OUTCOMES: Counter[str] = Counter()
 
 
 @pytest.fixture(scope="module", autouse=True)
-def report_outcomes() -> Iterator[None]:
+def outcomes_at_the_end() -> Iterator[None]:
     yield
-    if not OUTCOMES:
-        return
-    line = "fuzz surfaces: " + ", ".join(f"{key} {value}" for key, value in sorted(OUTCOMES.items()))
-    print("\n" + line)
-    target = os.environ.get("HUB4EVAL_FUZZ_REPORT")
-    if target:
-        with open(target, "a", encoding="utf-8") as handle:
-            handle.write(line + "\n")
+    report_outcomes(OUTCOMES, "fuzz surfaces")
 
 
 # ------------------------------------------------------------------ the inputs

@@ -124,9 +124,10 @@ def greedy_map_sparse(
 class TooManyPairs(Exception):
     """More candidate pairs than a bound: counting them would exhaust memory."""
 
-    def __init__(self, count: int) -> None:
+    def __init__(self, count: int, group: int = 0) -> None:
         super().__init__(count)
         self.count = count
+        self.group = group  # which of the groups mapped together (hub4eval.scoring.pairs.map_groups)
 
 
 def _greedy_by_class(

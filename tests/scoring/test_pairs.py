@@ -1,9 +1,10 @@
-"""The compact mapping of a type (hub4eval.scoring.pairs) against the procedure.
+"""The compact mapping engine (hub4eval.scoring.pairs) against the procedure.
 
 The oracle is the greedy over every instance pair of a type, each pair
-counted through a match record (``mapping._ALL_PAIRS`` raised past every
-type): the compact engine must choose the same pairs and so give the same
-JSON (mapping, counts, every point and reason), with and without texts.
+counted through its match record (tests/support/mapping_oracle.py): the
+engine must choose the same pairs and so give the same JSON (mapping, counts,
+every point and reason), with and without texts, whether the documents are
+mapped together or one call each.
 """
 
 from __future__ import annotations
@@ -22,18 +23,19 @@ from hub4eval.io.corpus import parse_corpus
 from hub4eval.io.templettes import parse_templates
 from hub4eval.model import TemplateSet
 from hub4eval.scoring import mapping, pairs
+from tests.support.mapping_oracle import brute_force_map_groups
 from tests.support.strategies import template_sets
 
 
 def _scored(ref, hyp, config, engine, monkeypatch, **texts) -> str:
-    if engine == "compact":  # every type through hub4eval.scoring.pairs
-        monkeypatch.setattr(mapping, "_ALL_PAIRS", 0)
-        monkeypatch.setattr(mapping, "_COMPACT_PAIRS", 0)
-        monkeypatch.setattr(mapping, "_COMPACT", True)
-    else:  # every pair of every type counted through its record: the procedure itself
-        monkeypatch.setattr(mapping, "_ALL_PAIRS", 10**9)
-        monkeypatch.setattr(mapping, "_COMPACT", False)
-    return json.dumps(score(ref, hyp, config=config, **texts).to_json(), sort_keys=True)
+    with monkeypatch.context() as patch:
+        if engine == "records":  # every pair of every type counted through its record: the procedure itself
+            patch.setattr(pairs, "map_groups", brute_force_map_groups)
+        elif engine == "one by one":  # each document in a call of its own, halved batches
+            patch.setattr(mapping, "_CHUNK_INSTANCES", 1)
+        elif engine == "halved":  # the documents of a call split in halves down to one
+            patch.setattr(pairs, "BATCH_PAIRS", 0)
+        return json.dumps(score(ref, hyp, config=config, **texts).to_json(), sort_keys=True)
 
 
 @settings(
@@ -57,6 +59,8 @@ def test_the_compact_engine_maps_as_every_pair_counted(monkeypatch, ref, hyp, co
     config = ScoreConfig(compare=compare, content=content, min_map_f=min_f, beta=beta)
     expected = _scored(ref, hyp, config, "records", monkeypatch)
     assert _scored(ref, hyp, config, "compact", monkeypatch) == expected
+    assert _scored(ref, hyp, config, "one by one", monkeypatch) == expected
+    assert _scored(ref, hyp, config, "halved", monkeypatch) == expected
 
 
 def _texts(seed: int) -> tuple[str, str, str, str]:
@@ -140,10 +144,13 @@ def test_too_many_pairs_are_counted_before_any_is_compared(monkeypatch):
 
 
 def test_the_estimate_is_the_number_of_pairs_made():
-    """:meth:`_Aspect.count` (the estimate) is exactly the length of :meth:`_Aspect.pairs`."""
+    """:meth:`_Aspect.count` (the estimate, per group) is exactly what :meth:`_Aspect.pairs`
+    makes, and a wild reference pairs with every hypothesis of its own group only."""
     rng = random.Random(5)
-    for _ in range(200):
-        n_ref, n_hyp, n_keys = rng.randint(0, 6), rng.randint(0, 6), rng.randint(1, 4)
+    for _ in range(300):
+        n_ref, n_hyp, n_keys, n_groups = rng.randint(0, 6), rng.randint(0, 6), rng.randint(1, 4), rng.randint(1, 3)
+        ref_group = pairs.np.asarray(sorted(rng.randrange(n_groups) for _ in range(n_ref)), dtype=pairs.Int)
+        hyp_group = pairs.np.asarray(sorted(rng.randrange(n_groups) for _ in range(n_hyp)), dtype=pairs.Int)
         ref_pos = sorted(rng.randrange(n_ref) for _ in range(rng.randint(0, 8))) if n_ref else []
         keys = (
             pairs.np.asarray(ref_pos, dtype=pairs.Int),
@@ -153,13 +160,20 @@ def test_the_estimate_is_the_number_of_pairs_made():
                 sorted({rng.randrange(n_ref) for _ in range(rng.randint(0, 2))}) if n_ref else [], dtype=pairs.Int
             ),
         )
-        aspect = pairs._Aspect("x", [(i, None) for i in range(n_ref)], [(j, None) for j in range(n_hyp)], keys)
+        aspect = pairs._Aspect(
+            "x",
+            [(i, None) for i in range(n_ref)],
+            [(j, None) for j in range(n_hyp)],
+            keys,
+            (ref_group, hyp_group),
+        )
         rq, hp = aspect.pairs()
         expected = [
             (int(q), j) for q, kid in zip(keys[0], keys[1], strict=True) for j in range(n_hyp) if keys[2][j] == kid
-        ] + [(int(q), j) for q in keys[3] for j in range(n_hyp)]
+        ] + [(int(q), j) for q in keys[3] for j in range(n_hyp) if hyp_group[j] == ref_group[q]]
         assert sorted(zip(rq.tolist(), hp.tolist(), strict=True)) == sorted(expected)
-        assert aspect.count() == len(expected)
+        per_group = [sum(1 for q, _ in expected if ref_group[q] == g) for g in range(n_groups)]
+        assert aspect.count(n_groups).tolist() == per_group
 
 
 def test_the_bytes_per_pair_of_the_message_are_the_engine_s():

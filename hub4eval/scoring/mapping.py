@@ -544,7 +544,9 @@ class Mapper:
                     raise  # pragma: no cover - the first refusal is raised above
                 self._forget()  # each chunk is mapped once: its memory is reused for the next
                 if self.progress is not None:
-                    self.progress(sum(1 for ref_set, _ in chunk if ref_set is not None))
+                    for ref_set, _ in chunk:
+                        if ref_set is not None:
+                            self.progress(1)  # one call per reference set, as the callers count
             return tuple(matches)
         ref_extents = [ref_extent(iset) for iset in ref.instance_sets]
         hyp_extents = [hyp_extent(iset) for iset in hyp.instance_sets]

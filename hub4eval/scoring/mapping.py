@@ -47,6 +47,7 @@ _TALLIES: dict[tuple[str, ...], Counts] = {}
 _indices = itemgetter(0, 1)  # (reference index, hypothesis index) of a chosen fill pair
 
 Item = PreparedFill | PointerFill  # a single fill as the mapping compares it
+_ONE_TEXT = ((((True, False),),), (((True, True),),))  # the fills of a slot of one text fill, by has_extent
 
 
 # A scored slot of an instance with its fills prepared (see Mapper._view): the
@@ -280,7 +281,7 @@ class Mapper:
         shape: list[tuple[str, bool, tuple[tuple[tuple[bool, bool], ...], ...]]] = []
         for name, (slot, alternatives, single) in self._view(inst, reference).items():
             if single is not None:  # the common slot: one text fill (as below, without the comprehensions)
-                shape.append((name, reference and slot.optional, (((True, single.has_extent),),)))
+                shape.append((name, reference and slot.optional, _ONE_TEXT[single.has_extent]))
                 continue
             fills = tuple(
                 tuple(
@@ -613,7 +614,7 @@ class _SetState:
         )
 
 
-_CHUNK_INSTANCES = 20_000  # instances of the pairs of sets mapped together: bounds the memory of the caches
+_CHUNK_INSTANCES = 1_000  # instances of the pairs of sets mapped together: bounds the memory of the caches
 
 
 def _chunks(

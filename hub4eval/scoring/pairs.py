@@ -96,14 +96,6 @@ Int = np.int64
 BYTES_PER_PAIR = 24  # peak bytes per candidate pair of the arrays below (codes, their sort, positions)
 
 
-def _plain(view: Mapping[str, Any]) -> bool:
-    """Whether every scored slot of an instance view holds one alternative of one fill."""
-    for _, alternatives, single in view.values():
-        if single is None and (len(alternatives) != 1 or len(alternatives[0]) != 1):
-            return False
-    return True
-
-
 class _Aspect:
     """Candidate fill pairs of one slot and aspect.
 
@@ -126,6 +118,7 @@ class _Aspect:
         "hyp_kid",
         "wild",
         "hyp_listed",
+        "ref_listed",
         "ref_grp",
         "hyp_grp",
     )
@@ -143,6 +136,7 @@ class _Aspect:
         self.ref_inst = np.asarray([i for i, _ in refs], dtype=Int)
         self.hyp_fills, self.hyp_inst = _listed(hyps)
         self.hyp_listed = hyps
+        self.ref_listed = refs
         self.ref_pos, self.ref_kid, self.hyp_kid, self.wild = keys
         if groups is None:  # one group
             self.ref_grp = np.zeros(len(self.ref_fills), dtype=Int)
@@ -267,27 +261,64 @@ _NONE = -(2**62)  # the offset of a missing extent: encloses nothing, enclosed b
 _GROUP_BLOCKS = 1 << 36  # extent blocks of one group: group g's block b is the key g * _GROUP_BLOCKS + b
 
 
-def _extent_arrays(fills: Sequence[PreparedFill], enclosing: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """Start and end of each fill's compared extent (:data:`_NONE` for a fill without one):
-    its maximal extent, or with ``enclosing`` the extent a hypothesis extent must lie
-    in (the maximal one widened over inserted words at its edges)."""
-    extents = [
-        None
-        if not fill.has_extent or fill.maximal.extent is None
-        else fill.enclosing
-        if enclosing
-        else fill.maximal.extent
-        for fill in fills
-    ]
-    starts = np.asarray([_NONE if e is None else e.start for e in extents], dtype=Int)
-    ends = np.asarray([_NONE if e is None else e.end for e in extents], dtype=Int)
-    return starts, ends
+def _hyp_extents(fills: Sequence[PreparedFill]) -> tuple[np.ndarray, np.ndarray]:
+    """Start and end of each hypothesis fill's compared extent, its maximal one
+    (:data:`_NONE` for a fill without one)."""
+    starts: list[int] = []
+    ends: list[int] = []
+    for fill in fills:
+        extent = fill.maximal.extent
+        if fill.has_extent and extent is not None:
+            starts.append(extent.start)
+            ends.append(extent.end)
+        else:
+            starts.append(_NONE)
+            ends.append(_NONE)
+    return np.asarray(starts, dtype=Int), np.asarray(ends, dtype=Int)
+
+
+def _ref_extents(fills: Sequence[PreparedFill]) -> tuple[np.ndarray, ...]:
+    """Of each reference fill: start and end of the extent a hypothesis extent must lie in
+    (the maximal one widened over inserted words at its edges; :data:`_NONE` without
+    one), start and end of its one minimal extent (:data:`_NONE`: none, or several
+    minimal strings), and whether it has several minimal strings."""
+    starts: list[int] = []
+    ends: list[int] = []
+    minimal_starts: list[int] = []
+    minimal_ends: list[int] = []
+    several: list[bool] = []
+    for fill in fills:
+        extent = fill.maximal.extent
+        if fill.has_extent and extent is not None:
+            if fill.enclosure is not None:
+                extent = fill.enclosure
+            starts.append(extent.start)
+            ends.append(extent.end)
+        else:
+            starts.append(_NONE)
+            ends.append(_NONE)
+        minimals = fill.minimals
+        minimal = minimals[0].extent if len(minimals) == 1 else None
+        if minimal is None:
+            minimal_starts.append(_NONE)
+            minimal_ends.append(_NONE)
+        else:
+            minimal_starts.append(minimal.start)
+            minimal_ends.append(minimal.end)
+        several.append(len(minimals) != 1)
+    return (
+        np.asarray(starts, dtype=Int),
+        np.asarray(ends, dtype=Int),
+        np.asarray(minimal_starts, dtype=Int),
+        np.asarray(minimal_ends, dtype=Int),
+        np.asarray(several, dtype=bool),
+    )
 
 
 def _hyp_blocks(hyps: Sequence[tuple[int, PreparedFill]], groups: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The distinct blocks of the hypothesis starts (told apart by group), and each fill's
     block among them (-1: none)."""
-    hs, _ = _memo(hyps, "extents", lambda: _extent_arrays([fill for _, fill in hyps]))
+    hs, _ = _memo(hyps, "extents", lambda: _hyp_extents([fill for _, fill in hyps]))
     hyp_group = groups[np.asarray([j for j, _ in hyps], dtype=Int)] if len(hyps) else np.zeros(0, dtype=Int)
     hyp_block = np.where(hs != _NONE, hyp_group * _GROUP_BLOCKS + hs // _BLOCK, -1)
     blocks, hyp_kid = np.unique(hyp_block, return_inverse=True)
@@ -307,7 +338,7 @@ def _extent_keys(
     block of its start, a reference's the blocks its extent covers
     (:func:`~hub4eval.scoring.candidates.reference_extent_keys`), each within its group."""
     blocks, hyp_kid = _memo(hyps, "blocks", lambda: _hyp_blocks(hyps, groups[1]))
-    rs, re_ = _extent_arrays([fill for _, fill in refs], enclosing=True)
+    rs, re_ = _memo(refs, "extents", lambda: _ref_extents([fill for _, fill in refs]))[:2]
     has = rs != _NONE
     first = np.where(has, rs // _BLOCK, 0)
     span = np.where(has, np.maximum(re_ // _BLOCK - first + 1, 0), 0)
@@ -323,27 +354,50 @@ def _extent_keys(
     return ref_pos[found], at[found].astype(Int), hyp_kid, wild.astype(Int)
 
 
+_ONE_TEXT = ((((True, False),),), (((True, True),),))  # a slot's fills in a shape: one text fill, by has_extent
+
+
 def _fills_by_slot(
-    views: Sequence[Mapping[str, Any]], plain: Sequence[bool]
-) -> tuple[dict[str, list[tuple[int, PreparedFill]]], dict[str, list[tuple[int, PointerFill]]]]:
-    """(instance index, fill) of the plain instances, text fills and pointers, by slot."""
-    texts: dict[str, list[tuple[int, PreparedFill]]] = {}
-    pointers: dict[str, list[tuple[int, PointerFill]]] = {}
+    views: Sequence[Mapping[str, Any]], removable: Callable[[int], Callable[[PointerFill], bool]] | None = None
+) -> tuple[list[Any], dict[str, _Listed], dict[str, _Listed]]:
+    """The shape of each plain instance (``Mapper._shape``, made in the same pass; None:
+    not plain), and (instance index, fill) of the plain instances, text fills and
+    pointers, by slot. ``removable`` gives the test of REM pointers of a reference
+    instance by its index; None for the hypothesis side."""
+    shapes: list[Any] = []
+    texts: dict[str, _Listed] = {}
+    pointers: dict[str, _Listed] = {}
+    reference = removable is not None
     for index, view in enumerate(views):
-        if not plain[index]:
-            continue
-        for name, (_, alternatives, single) in view.items():
-            if single is not None:
-                texts.setdefault(name, []).append((index, single))
-            else:
-                pointers.setdefault(name, []).append((index, alternatives[0][0]))
-    return texts, pointers
+        for _, alternatives, single in view.values():
+            if single is None and (len(alternatives) != 1 or len(alternatives[0]) != 1):
+                shapes.append(None)
+                break
+        else:
+            shape = []
+            for name, (slot, alternatives, single) in view.items():
+                optional = reference and slot.optional
+                if single is not None:
+                    shape.append((name, optional, _ONE_TEXT[single.has_extent]))
+                    listed = texts.get(name)
+                    if listed is None:
+                        listed = texts[name] = _Listed(())
+                    listed.append((index, single))
+                else:
+                    pointer = alternatives[0][0]
+                    shape.append((name, optional, (((False, reference and removable(index)(pointer)),),)))  # type: ignore[misc]
+                    listed = pointers.get(name)
+                    if listed is None:
+                        listed = pointers[name] = _Listed(())
+                    listed.append((index, pointer))
+            shapes.append(tuple(shape))
+    return shapes, texts, pointers
 
 
 def _aspects(
     mapper: Mapper,
-    ref_views: Sequence[Mapping[str, Any]],
-    ref_plain: Sequence[bool],
+    ref_texts: Mapping[str, Sequence[tuple[int, PreparedFill]]],
+    ref_pointers: Mapping[str, Sequence[tuple[int, PointerFill]]],
     hyp_side: _HypSide,
     ref_group: Sequence[int],
     hyp_group: Sequence[int],
@@ -355,7 +409,6 @@ def _aspects(
     A key is told apart by the group of its instance (``(group, key)``; with one group,
     the key itself), so that fills of two groups never pair."""
     how = mapper.how
-    ref_texts, ref_pointers = _fills_by_slot(ref_views, ref_plain)
     texts = (ref_texts, hyp_side.texts)
     pointers = (ref_pointers, hyp_side.pointers)
     aspects: list[_Aspect] = []
@@ -449,17 +502,13 @@ def _correct(aspect: _Aspect, rq: np.ndarray, hp: np.ndarray, mapper: Mapper) ->
         return verdicts[inverse.reshape(-1)] if len(distinct) else np.zeros(0, dtype=bool)
     # extent: offsets compared in numpy (enclosed in the reference's enclosing extent,
     # overlapping its one minimal extent); a reference with several minimal strings one by one
-    rs, re_ = _extent_arrays(refs, enclosing=True)
-    hs, he = _memo(listed, "extents", lambda: _extent_arrays(hyps))
-    minimal = [f.minimals[0].extent if len(f.minimals) == 1 else None for f in refs]
-    ms = np.asarray([_NONE if e is None else e.start for e in minimal], dtype=Int)
-    me = np.asarray([_NONE if e is None else e.end for e in minimal], dtype=Int)
+    rs, re_, ms, me, several = _memo(aspect.ref_listed, "extents", lambda: _ref_extents(refs))
+    hs, he = _memo(listed, "extents", lambda: _hyp_extents(hyps))
     a, b, c, d = rs[rq], re_[rq], hs[hp], he[hp]
     ok = (a <= c) & (c <= b) & (a <= d) & (d <= b) & (c != _NONE) & (a != _NONE)
     s_, e_ = ms[rq], me[rq]
     overlaps = ((s_ <= c) & (c <= e_)) | ((s_ <= d) & (d <= e_)) | ((c <= s_) & (s_ <= d)) | ((c <= e_) & (e_ <= d))
     ok &= overlaps & (s_ != _NONE)
-    several = np.asarray([len(f.minimals) != 1 for f in refs], dtype=bool)
     for at in np.flatnonzero(several[rq]).tolist():
         ok[at] = extent_status(refs[int(rq[at])], hyps[int(hp[at])]) == "ok"
     return ok
@@ -469,15 +518,12 @@ class _HypSide:
     """What ``map_groups`` works out of the hypothesis instances alone, once:
     an unsegmented hypothesis set is tried against every reference set it overlaps."""
 
-    __slots__ = ("hyps", "views", "plain", "texts", "pointers")
+    __slots__ = ("hyps", "views", "shapes", "texts", "pointers")
 
     def __init__(self, mapper: Mapper, hyps: Sequence[Instance]) -> None:
         self.hyps = list(hyps)  # kept alive: the cache is keyed by their id()
         self.views = [mapper._view(h, False) for h in hyps]
-        self.plain = [_plain(v) for v in self.views]
-        texts, pointers = _fills_by_slot(self.views, self.plain)
-        self.texts = {name: _Listed(items) for name, items in texts.items()}
-        self.pointers = {name: _Listed(items) for name, items in pointers.items()}
+        self.shapes, self.texts, self.pointers = _fills_by_slot(self.views)
 
     @classmethod
     def of(cls, mapper: Mapper, hyps: Sequence[Instance], sizes: Sequence[int]) -> _HypSide:
@@ -517,7 +563,14 @@ def map_groups(mapper: Mapper, groups: Sequence[Group], max_pairs: int) -> list[
         TooManyPairs: more than ``max_pairs`` candidate pairs in a group
             (``error.group`` its index), counted before any is made.
     """
+    if not mapper.config.min_map_f and any(len(g.refs) == 1 and len(g.hyps) == 1 for g in groups):
+        # a group of one pair: every pair may be mapped, so the pair is, whatever its counts
+        lone = [len(g.refs) == 1 and len(g.hyps) == 1 for g in groups]
+        rest = iter(map_groups(mapper, [g for g, one in zip(groups, lone, strict=True) if not one], max_pairs))
+        return [([(0, 0)], {}) if one else next(rest) for one in lone]
     n_groups = len(groups)
+    if not n_groups:
+        return []
     refs = [r for group in groups for r in group.refs]
     hyps = [h for group in groups for h in group.hyps]
     ref_sizes = [len(group.refs) for group in groups]
@@ -532,11 +585,11 @@ def map_groups(mapper: Mapper, groups: Sequence[Group], max_pairs: int) -> list[
     arrays = (np.asarray(ref_group, dtype=Int), np.asarray(hyp_group, dtype=Int))
     n_ref, n_hyp = len(refs), len(hyps)
     ref_views = [mapper._view(r, True) for r in refs]
-    ref_plain = [_plain(v) for v in ref_views]
+    ref_shapes, ref_texts, ref_pointers = _fills_by_slot(ref_views, lambda i: groups[ref_group[i]].removable)
     hyp_side = _HypSide.of(mapper, hyps, hyp_sizes)
-    hyp_plain = hyp_side.plain
+    hyp_shapes = hyp_side.shapes
     mappings = [group.mapping for group in groups]
-    aspects = _aspects(mapper, ref_views, ref_plain, hyp_side, ref_group, hyp_group, arrays, mappings)
+    aspects = _aspects(mapper, ref_texts, ref_pointers, hyp_side, ref_group, hyp_group, arrays, mappings)
     estimate = np.zeros(n_groups, dtype=Int)
     for aspect in aspects:
         estimate += aspect.count(n_groups)
@@ -572,22 +625,22 @@ def map_groups(mapper: Mapper, groups: Sequence[Group], max_pairs: int) -> list[
     # 2. pairs with an instance that is not plain: compared one by one, group by group
     other_codes: list[int] = []
     other_counts: list[Counts] = []
-    odd = {ref_group[i] for i in range(n_ref) if not ref_plain[i]} | {
-        hyp_group[j] for j in range(n_hyp) if not hyp_plain[j]
+    odd = {ref_group[i] for i in range(n_ref) if ref_shapes[i] is None} | {
+        hyp_group[j] for j in range(n_hyp) if hyp_shapes[j] is None
     }
     for g in sorted(odd):
         r0, h0, group = ref_start[g], hyp_start[g], groups[g]
         ref_keys = [mapper._keys(r, True, group.mapping) for r in group.refs]
         hyp_keys = [mapper._keys(h, False, group.mapping) for h in group.hyps]
-        odd_refs = [i for i in range(ref_sizes[g]) if not ref_plain[r0 + i]]
-        odd_hyps = [j for j in range(hyp_sizes[g]) if not hyp_plain[h0 + j]]
+        odd_refs = [i for i in range(ref_sizes[g]) if ref_shapes[r0 + i] is None]
+        odd_hyps = [j for j in range(hyp_sizes[g]) if hyp_shapes[h0 + j] is None]
         found: set[tuple[int, int]] = set()
         limit = max_pairs - int(estimate[g])
         try:
             if odd_refs:
                 found |= {(odd_refs[a], j) for a, j in sharing_pairs([ref_keys[i] for i in odd_refs], hyp_keys, limit)}
             if odd_hyps:
-                plain_refs = [i for i in range(ref_sizes[g]) if ref_plain[r0 + i]]
+                plain_refs = [i for i in range(ref_sizes[g]) if ref_shapes[r0 + i] is not None]
                 found |= {
                     (plain_refs[a], odd_hyps[b])
                     for a, b in sharing_pairs(
@@ -604,15 +657,15 @@ def map_groups(mapper: Mapper, groups: Sequence[Group], max_pairs: int) -> list[
                 other_counts.append(m.counts)
 
     # 3. the counts of every pair with a COR: its shapes' counts less k INC, plus k COR
-    shapes: tuple[dict[int, Any], ...] = ({}, {})
+    shapes = (hyp_shapes, ref_shapes)  # of the plain instances; the others made when asked
 
     def shape(index: int, reference: bool) -> Any:
-        known = shapes[reference]
-        if index not in known:
+        known = shapes[reference][index]
+        if known is None:
             inst = refs[index] if reference else hyps[index]
             removable = groups[(ref_group if reference else hyp_group)[index]].removable
-            known[index] = mapper._shape(inst, reference, removable)
-        return known[index]
+            known = mapper._shape(inst, reference, removable)
+        return known
 
     plain_i = plain_codes // n_hyp if n_hyp else plain_codes
     plain_j = plain_codes % n_hyp if n_hyp else plain_codes
@@ -620,10 +673,10 @@ def map_groups(mapper: Mapper, groups: Sequence[Group], max_pairs: int) -> list[
     hyp_shape_ids: dict[Any, int] = {}
     ref_sid = np.full(n_ref, -1, dtype=Int)
     hyp_sid = np.full(n_hyp, -1, dtype=Int)
-    for i in np.flatnonzero(np.bincount(plain_i, minlength=n_ref)).tolist():
-        ref_sid[i] = ref_shape_ids.setdefault(shape(i, True), len(ref_shape_ids))
-    for j in np.flatnonzero(np.bincount(plain_j, minlength=n_hyp)).tolist():
-        hyp_sid[j] = hyp_shape_ids.setdefault(shape(j, False), len(hyp_shape_ids))
+    used = np.flatnonzero(np.bincount(plain_i, minlength=n_ref))
+    ref_sid[used] = [ref_shape_ids.setdefault(ref_shapes[i], len(ref_shape_ids)) for i in used.tolist()]
+    used = np.flatnonzero(np.bincount(plain_j, minlength=n_hyp))
+    hyp_sid[used] = [hyp_shape_ids.setdefault(hyp_shapes[j], len(hyp_shape_ids)) for j in used.tolist()]
     n_shape_pairs = len(ref_shape_ids) * max(1, len(hyp_shape_ids))
     combo_key = k * n_shape_pairs + (ref_sid[plain_i] * max(1, len(hyp_shape_ids)) + hyp_sid[plain_j])
     del plain_i, plain_j

@@ -178,3 +178,19 @@ def test_the_estimate_is_the_number_of_pairs_made():
 
 def test_the_bytes_per_pair_of_the_message_are_the_engine_s():
     assert mapping._BYTES_PER_PAIR == pairs.BYTES_PER_PAIR
+
+
+@settings(max_examples=60, deadline=None)
+@given(template_sets(reference=True, max_events=5), st.booleans())
+def test_the_shapes_made_with_the_fills_are_the_mapper_s(ref: TemplateSet, removed: bool):
+    """The shapes of plain instances made in the pass over their fills equal ``Mapper._shape``."""
+    from hub4eval.scoring.fills import FillPreparer
+
+    config = ScoreConfig()
+    mapper = mapping.Mapper(config, FillPreparer(config), FillPreparer(config, reference=False))
+    instances = [inst for iset in ref.instance_sets for inst in iset.instances]
+    views = [mapper._view(inst, True) for inst in instances]
+    shapes, _, _ = pairs._fills_by_slot(views, lambda i: lambda fill: removed)
+    for inst, shape in zip(instances, shapes, strict=True):
+        if shape is not None:
+            assert shape == mapper._shape(inst, True, lambda fill: removed)

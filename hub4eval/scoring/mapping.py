@@ -518,6 +518,33 @@ class Mapper:
 
     # -- instance sets ------------------------------------------------------
 
+    def _match_in_runs(
+        self,
+        set_pairs: Sequence[tuple[InstanceSet | None, InstanceSet | None]],
+        order: Sequence[str],
+        *,
+        forget: bool,
+    ) -> list[SetMatch]:
+        """:meth:`match_groups` of the pairs of sets, a run of about :data:`_CHUNK_INSTANCES`
+        instances at a time; with ``forget``, the caches are dropped after each run and
+        progress is reported (one call per reference set)."""
+        matches: list[SetMatch] = []
+        for chunk in _chunks(set_pairs):
+            try:
+                matches += self.match_groups(chunk, order)
+            except InputError:
+                # a document refused: the first one in order is named, mapping them one by one
+                for ref_set, hyp_set in chunk:
+                    matches.append(self.match_sets(ref_set, hyp_set, order))
+                raise  # pragma: no cover - the first refusal is raised above
+            if forget:
+                self._forget()  # each run is mapped once: its memory is reused for the next
+                if self.progress is not None:
+                    for ref_set, _ in chunk:
+                        if ref_set is not None:
+                            self.progress(1)  # one call per reference set, as the callers count
+        return matches
+
     def match_template_sets(
         self,
         ref: TemplateSet,
@@ -534,27 +561,15 @@ class Mapper:
                 (iset, hyp_by_docid.pop(iset.docid, None)) for iset in ref.instance_sets
             ]
             set_pairs += [(None, iset) for iset in hyp.instance_sets if iset.docid in hyp_by_docid]
-            matches = []
-            for chunk in _chunks(set_pairs):
-                try:
-                    matches += self.match_groups(chunk, order)
-                except InputError:
-                    # a document refused: refused as the first one, mapping them one by one
-                    for ref_set, hyp_set in chunk:
-                        matches.append(self.match_sets(ref_set, hyp_set, order))
-                    raise  # pragma: no cover - the first refusal is raised above
-                self._forget()  # each chunk is mapped once: its memory is reused for the next
-                if self.progress is not None:
-                    for ref_set, _ in chunk:
-                        if ref_set is not None:
-                            self.progress(1)  # one call per reference set, as the callers count
-            return tuple(matches)
+            return tuple(self._match_in_runs(set_pairs, order, forget=True))
         ref_extents = [ref_extent(iset) for iset in ref.instance_sets]
         hyp_extents = [hyp_extent(iset) for iset in hyp.instance_sets]
-        candidates = [
-            (i, j, self.match_sets(ref.instance_sets[i], hyp.instance_sets[j], order))
-            for i, j in _overlapping(ref_extents, hyp_extents)
-        ]
+        overlapping = _overlapping(ref_extents, hyp_extents)
+        # a hypothesis set is kept prepared for every reference set it overlaps (no forgetting)
+        mapped = self._match_in_runs(
+            [(ref.instance_sets[i], hyp.instance_sets[j]) for i, j in overlapping], order, forget=False
+        )
+        candidates = [(i, j, match) for (i, j), match in zip(overlapping, mapped, strict=True)]
         chosen = greedy_map(candidates, lambda m: m.counts, self.beta_squared)
         by_ref = {i: m for i, _, m in chosen}
         mapped_hyp = {j for _, j, _ in chosen}

@@ -1,4 +1,10 @@
-"""§5 for the instances of one type in one document, on compact data.
+"""§5 for the instances of one type, on compact data: the one mapping engine.
+
+It maps a type for many documents (pairs of instance sets) in one call
+(:func:`map_groups`): each document is a *group*, its keys are told apart from
+the other groups' (so no pair crosses two groups) and its pointer keys use its
+own mapping; the arrays of all groups are made, sorted and scanned together, so
+numpy's cost per call is paid once for many documents, not once per document.
 
 The greedy mapping ranks every (reference, hypothesis) instance pair of a type
 by (F desc, COR desc, INC+MIS+SPU asc, reference order, hypothesis order) and
@@ -26,16 +32,16 @@ the procedure chooses without making a record per pair:
    counts of a pair without COR are taken from one real pair per two shapes
    (``Mapper.match_instance``), so no rule of §6 is written twice.
 3. **Instances that are not plain** (a slot with several fills or
-   alternatives: rare) are compared pair by pair as before, for the pairs that
-   share a key with them.
+   alternatives: rare) are compared pair by pair through their match records,
+   for the pairs that share a key with them, group by group.
 4. **The greedy** sorts the pairs with a COR once (``numpy.lexsort`` on the tie
    key) and scans them; the pairs without COR (F = 0) rank after all of them
    and are taken among the instances left free by shapes
    (:func:`hub4eval.scoring.greedy.greedy_by_class`).
 
 Memory is known before anything is made: the number of candidate pairs is the
-sum over keys of the products of their holders on each side, counted in one
-pass over the keys; above the bound the document is refused at once
+sum over keys of the products of their holders on each side, counted per group
+in one pass over the keys; above the bound the document is refused at once
 (:class:`~hub4eval.scoring.greedy.TooManyPairs`). The arrays take about 24
 bytes a candidate pair at their peak.
 

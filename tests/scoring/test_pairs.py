@@ -194,3 +194,23 @@ def test_the_shapes_made_with_the_fills_are_the_mapper_s(ref: TemplateSet, remov
     for inst, shape in zip(instances, shapes, strict=True):
         if shape is not None:
             assert shape == mapper._shape(inst, True, lambda fill: removed)
+
+
+def test_the_first_document_in_order_is_the_one_refused(monkeypatch):
+    """Documents are mapped together type by type; a refusal still names the first
+    document that would be refused mapping them one by one: here D1's second type,
+    although D2's first type is mapped (and refused) before it in the run."""
+    monkeypatch.setattr(mapping, "MAX_CANDIDATE_PAIRS", 20)
+
+    def events(docid: str, type_name: str, n: int) -> str:
+        return "".join(f'<{type_name}-{docid}-{k}> :=\n    NAME: "same"\n' for k in range(1, n + 1))
+
+    # type A before type B in the dependency order: B points to A
+    pointing = "<B-D1-9> :=\n    OF: <A-D1-1>\n"
+    text = events("D1", "A", 2) + events("D1", "B", 6) + pointing + events("D2", "A", 6)
+    ref = parse_templates(text, "ref.tpl", "reference")
+    hyp = parse_templates(text, "hyp.tpl", "hypothesis")
+    assert mapping.type_order(ref, hyp) == ("A", "B")
+    with pytest.raises(Exception) as caught:
+        score(ref, hyp)
+    assert str(caught.value).startswith("document D1, type B: 7 reference and 7 hypothesis instances")

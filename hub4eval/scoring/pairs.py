@@ -571,9 +571,13 @@ def map_groups(mapper: Mapper, groups: Sequence[Group], max_pairs: int) -> list[
     """
     if not mapper.config.min_map_f and any(len(g.refs) == 1 and len(g.hyps) == 1 for g in groups):
         # a group of one pair: every pair may be mapped, so the pair is, whatever its counts
-        lone = [len(g.refs) == 1 and len(g.hyps) == 1 for g in groups]
-        rest = iter(map_groups(mapper, [g for g, one in zip(groups, lone, strict=True) if not one], max_pairs))
-        return [([(0, 0)], {}) if one else next(rest) for one in lone]
+        others = [at for at, g in enumerate(groups) if len(g.refs) != 1 or len(g.hyps) != 1]
+        try:
+            rest = iter(map_groups(mapper, [groups[at] for at in others], max_pairs))
+        except TooManyPairs as error:
+            raise TooManyPairs(error.count, others[error.group]) from None
+        kept = set(others)
+        return [next(rest) if at in kept else ([(0, 0)], {}) for at in range(len(groups))]
     n_groups = len(groups)
     if not n_groups:
         return []
@@ -605,7 +609,11 @@ def map_groups(mapper: Mapper, groups: Sequence[Group], max_pairs: int) -> list[
     if n_groups > 1 and int(estimate.sum()) > BATCH_PAIRS:  # bound the memory of one call
         del aspects
         half = n_groups // 2
-        return map_groups(mapper, groups[:half], max_pairs) + map_groups(mapper, groups[half:], max_pairs)
+        first = map_groups(mapper, groups[:half], max_pairs)
+        try:
+            return first + map_groups(mapper, groups[half:], max_pairs)
+        except TooManyPairs as error:
+            raise TooManyPairs(error.count, half + error.group) from None
     matched: dict[tuple[int, int], InstanceMatch] = {}  # by (reference, hypothesis) index of the call
 
     def match(i: int, j: int) -> InstanceMatch:

@@ -47,6 +47,12 @@ bytes a candidate pair at their peak.
 
 The chosen pairs are then scored by the mapper into the usual records
 (points, reasons, drill-down), for them only.
+
+Why one module of about 850 lines: it is one algorithm, the four steps of
+:func:`map_groups` over the same arrays (fill positions, key ids, groups);
+the key arrays are both counted for the refusal and expanded into the pairs
+that step 1 compares, and the memo of the hypothesis side serves every step,
+so a split would pass them between modules that have no other user.
 """
 
 from __future__ import annotations

@@ -269,6 +269,55 @@ def _by_keys(
     )
 
 
+def _clean_content_keys(
+    refs: Sequence[tuple[int, PreparedFill]],
+    hyps: Sequence[tuple[int, PreparedFill]],
+    groups: tuple[np.ndarray, np.ndarray],
+    how: TextComparison,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_by_keys` for the clean content keys, told apart by group in numpy: each
+    distinct string gets a number, a key is ``group * strings + number``. A hypothesis's
+    key is its text; the usual reference fill's key is its text, the others' the
+    substrings of :func:`~hub4eval.scoring.candidates.reference_content_keys`."""
+
+    def hyp_side() -> tuple[dict[str, int], np.ndarray, np.ndarray]:
+        numbers: dict[str, int] = {}
+        number = np.asarray([numbers.setdefault(fill.maximal.text, len(numbers)) for _, fill in hyps], dtype=Int)
+        hyp_group = groups[1][_listed(hyps)[1]] if len(hyps) else np.zeros(0, dtype=Int)
+        distinct, hyp_kid = np.unique(hyp_group * max(1, len(numbers)) + number, return_inverse=True)
+        return numbers, distinct, hyp_kid.reshape(-1).astype(Int)
+
+    numbers, distinct, hyp_kid = _memo(hyps, "clean", hyp_side)
+    get = numbers.get
+    ref_pos: list[int] = []
+    ref_number: list[int] = []
+    wild: list[int] = []
+    for q, (_, fill) in enumerate(refs):
+        maximal, minimals = fill.maximal, fill.minimals
+        if len(minimals) == 1 and minimals[0] is maximal:  # the usual fill: its text
+            found = get(maximal.text)
+            if found is not None:
+                ref_pos.append(q)
+                ref_number.append(found)
+            continue
+        keys = reference_content_keys("", fill, how)
+        if keys is None:
+            wild.append(q)
+            continue
+        for key in keys:
+            found = get(key[2])
+            if found is not None:
+                ref_pos.append(q)
+                ref_number.append(found)
+    pos = np.asarray(ref_pos, dtype=Int)
+    ref_inst = np.asarray([i for i, _ in refs], dtype=Int)
+    key = groups[0][ref_inst[pos]] * max(1, len(numbers)) + np.asarray(ref_number, dtype=Int)
+    at = np.searchsorted(distinct, key)
+    ok = at < len(distinct)
+    ok[ok] = distinct[at[ok]] == key[ok]
+    return pos[ok], at[ok].astype(Int), hyp_kid, np.asarray(wild, dtype=Int)
+
+
 _NONE = -(2**62)  # the offset of a missing extent: encloses nothing, enclosed by nothing
 _GROUP_BLOCKS = 1 << 36  # extent blocks of one group: group g's block b is the key g * _GROUP_BLOCKS + b
 
@@ -435,7 +484,9 @@ def _aspects(
         text_hyps = texts[1].get(name)
         if not text_hyps:
             continue
-        if how.content:
+        if how.content and not how.noisy:
+            add("c", text_refs, text_hyps, _clean_content_keys(text_refs, text_hyps, groups, how))
+        elif how.content:
 
             def content_keys(i: int, fill: PreparedFill, name: str = name) -> list[Hashable] | None:
                 minimals = fill.minimals

@@ -430,28 +430,36 @@ def _fills_by_slot(
     pointers: dict[str, _Listed] = {}
     reference = removable is not None
     for index, view in enumerate(views):
-        for _, alternatives, single in view.values():
-            if single is None and (len(alternatives) != 1 or len(alternatives[0]) != 1):
+        # one pass: an instance turns out not plain at its first slot of several fills
+        # or alternatives (rare); what it added to the lists is then taken back
+        shape = []
+        added: list[_Listed] = []
+        for name, (slot, alternatives, single) in view.items():
+            optional = reference and slot.optional
+            if single is not None:
+                shape.append((name, optional, _ONE_TEXT[single.has_extent]))
+                listed = texts.get(name)
+                if listed is None:
+                    listed = texts[name] = _Listed(())
+                listed.append((index, single))
+            elif len(alternatives) == 1 and len(alternatives[0]) == 1:
+                pointer = alternatives[0][0]
+                shape.append((name, optional, (((False, reference and removable(index)(pointer)),),)))  # type: ignore[misc]
+                listed = pointers.get(name)
+                if listed is None:
+                    listed = pointers[name] = _Listed(())
+                listed.append((index, pointer))
+            else:
+                for listed in added:
+                    listed.pop()
                 shapes.append(None)
                 break
+            added.append(listed)
         else:
-            shape = []
-            for name, (slot, alternatives, single) in view.items():
-                optional = reference and slot.optional
-                if single is not None:
-                    shape.append((name, optional, _ONE_TEXT[single.has_extent]))
-                    listed = texts.get(name)
-                    if listed is None:
-                        listed = texts[name] = _Listed(())
-                    listed.append((index, single))
-                else:
-                    pointer = alternatives[0][0]
-                    shape.append((name, optional, (((False, reference and removable(index)(pointer)),),)))  # type: ignore[misc]
-                    listed = pointers.get(name)
-                    if listed is None:
-                        listed = pointers[name] = _Listed(())
-                    listed.append((index, pointer))
             shapes.append(tuple(shape))
+    if None in shapes:  # drop the slots whose only fills were taken back
+        texts = {name: listed for name, listed in texts.items() if listed}
+        pointers = {name: listed for name, listed in pointers.items() if listed}
     return shapes, texts, pointers
 
 

@@ -16,6 +16,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+import msgspec
+
 from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError, UsageError
 from hub4eval.model import Corpus, TemplateSet
@@ -308,7 +310,7 @@ def project_files(
         ref, empty, ref_corpus=ref_corpus, hyp_corpus=hyp_corpus, config=config, ceiling=True, force=texts.reading.force
     )
     assert result.ceiling is not None and result.ceiling.projection is not None
-    return dataclasses.replace(result.ceiling.projection, warnings=result.warnings)
+    return msgspec.structs.replace(result.ceiling.projection, warnings=result.warnings)
 
 
 @dataclasses.dataclass(frozen=True)

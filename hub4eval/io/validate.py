@@ -14,6 +14,8 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator
 
+from msgspec.structs import replace
+
 from hub4eval.errors import InputError, InputWarning
 from hub4eval.model import Corpus, Extent, Instance, TemplateSet, TextFill
 
@@ -239,11 +241,7 @@ def _fits(tset: TemplateSet, corpus: Corpus, as_stream: bool, misfits: int) -> b
 
 
 def _replaced(corpus: Corpus, old: str, new: str) -> Corpus:
-    import dataclasses
-
-    return dataclasses.replace(
-        corpus, documents=tuple(dataclasses.replace(doc, text=doc.text.replace(old, new)) for doc in corpus.documents)
-    )
+    return replace(corpus, documents=tuple(replace(doc, text=doc.text.replace(old, new)) for doc in corpus.documents))
 
 
 def _text_fills(instance: Instance) -> Iterator[TextFill]:

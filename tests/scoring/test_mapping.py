@@ -9,10 +9,10 @@ unnoticed: every case below is built so that each key of the order decides.
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from fractions import Fraction
 
 import pytest
+from msgspec.structs import replace
 from typer.testing import CliRunner
 
 from hub4eval.api import score, score_files

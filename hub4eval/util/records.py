@@ -77,7 +77,7 @@ class Record(msgspec.Struct, frozen=True, gc=False):
 
 
 def compare_without(*names: str) -> Callable[[type[R]], type[R]]:
-    """A class decorator: equality and hash of the record class over its
+    """A class decorator: equality (``==``, ``!=``) and hash of the record class over its
     fields other than ``names``, as a dataclass's with
     ``field(compare=False)`` on them (equal only to a record of the very
     same class; the hash of the tuple of the compared fields).
@@ -102,12 +102,16 @@ def compare_without(*names: str) -> Callable[[type[R]], type[R]]:
             "    if other.__class__ is self.__class__:\n"
             f"        return {mine} == {theirs}\n"
             "    return NotImplemented\n"
+            "def __ne__(self, other):\n"
+            "    if other.__class__ is self.__class__:\n"
+            f"        return {mine} != {theirs}\n"
+            "    return NotImplemented\n"
             "def __hash__(self):\n"
             f"    return hash({mine})\n"
         )
         namespace: dict[str, Any] = {}
         exec(source, namespace)  # as dataclasses itself makes __eq__ and __hash__
-        for method in ("__eq__", "__hash__"):
+        for method in ("__eq__", "__ne__", "__hash__"):
             function = namespace[method]
             function.__qualname__ = f"{cls.__qualname__}.{method}"
             function.__module__ = cls.__module__

@@ -93,6 +93,7 @@ _USUAL_PATTERN = (
     r'(?:(?:"({content}*)"|(' + _USUAL_PLAIN + r")) ##([0-9]{{1,18}})#([0-9]{{1,18}})#|(<[^<>\r\n]*>))\r?\n"
     r"|[ \t]*(?:;[^\r\n]*)?(\r?\n))"
 )
+_CHUNK = 1 << 18  # characters of a file cut up by one findall (see usual_instances)
 _USUAL_RE = {
     "reference": re.compile(_USUAL_PATTERN.format(mark=r"(\? )?", content=r'[^"\[\]\r\n]'), re.MULTILINE),
     "hypothesis": re.compile(_USUAL_PATTERN.format(mark="()", content=r'[^"\r\n]'), re.MULTILINE),
@@ -233,9 +234,7 @@ class InstanceBuilder(Checks):
         reports it.  Each line is one file line, so positions come from the
         line's index and the lengths of its pieces.
         """
-        lines = _USUAL_RE[self.role].findall(text)
-        if len(lines) != text.count("\n"):
-            return None
+        expression = _USUAL_RE[self.role]
         pointer_parts = self._pointer_parts
         names = self._names
         pointers: list[PointerFill] = []
@@ -251,61 +250,78 @@ class InstanceBuilder(Checks):
         optional = False
         slot_line = slot_column = 0
         line -= 1
-        for header, indent, slot_name, mark, content, plain, start, end, pointer, blank in lines:
-            line += 1
-            if header:  # a new instance: the one before it is complete
-                if head:
+        size = len(text)
+        position = 0
+        while position < size:
+            # The lines of about _CHUNK characters at a time: a match is a tuple
+            # of ten strings, and all those of a large file at once took more
+            # memory than the records made from them.  A chunk ends at a line end.
+            stop = text.find("\n", position + _CHUNK) + 1 or size
+            lines = expression.findall(text, position, stop)
+            if len(lines) != text.count("\n", position, stop):
+                return None
+            position = stop
+            for header, indent, slot_name, mark, content, plain, start, end, pointer, blank in lines:
+                line += 1
+                if header:  # a new instance: the one before it is complete
+                    if head:
+                        if fills:
+                            slots.append(
+                                Slot(
+                                    name, (FillAlternative(tuple(fills), slot_line),), optional, slot_line, slot_column
+                                )
+                            )
+                        instance = self._usual_instance_of(head, head_line, column, slots, slot_names)
+                        if instance is None:
+                            return None
+                        instances.append(instance)
+                        column = 1
+                    head, head_line = header, line
+                    slots, slot_names, fills, name = [], [], [], ""
+                    continue
+                if blank:  # a blank or comment line
+                    continue
+                column_here = len(indent) + 1
+                if slot_name:  # a new slot: the one before it is complete
+                    if not head:
+                        return None
                     if fills:
                         slots.append(
                             Slot(name, (FillAlternative(tuple(fills), slot_line),), optional, slot_line, slot_column)
                         )
-                    instance = self._usual_instance_of(head, head_line, column, slots, slot_names)
-                    if instance is None:
+                        fills = []
+                    name = names.get(slot_name) or names.setdefault(slot_name, slot_name)
+                    slot_names.append(name)
+                    slot_line, slot_column = line, column_here
+                    column_here += len(slot_name) + 2
+                    optional = False
+                    if mark:
+                        optional = True
+                        column_here += 2
+                elif not name:
+                    return None
+                elif plain and plain.split(" ", 1)[0] in names:
+                    return None  # a slot line without ':', most likely (io/templettes/slips.py)
+                if pointer:
+                    parts = pointer_parts.get(pointer) or self._pointer_parts_of(pointer)
+                    if parts is None:
                         return None
-                    instances.append(instance)
-                    column = 1
-                head, head_line = header, line
-                slots, slot_names, fills, name = [], [], [], ""
-                continue
-            if blank:  # a blank or comment line
-                continue
-            column_here = len(indent) + 1
-            if slot_name:  # a new slot: the one before it is complete
-                if not head:
-                    return None
-                if fills:
-                    slots.append(
-                        Slot(name, (FillAlternative(tuple(fills), slot_line),), optional, slot_line, slot_column)
-                    )
-                    fills = []
-                name = names.get(slot_name) or names.setdefault(slot_name, slot_name)
-                slot_names.append(name)
-                slot_line, slot_column = line, column_here
-                column_here += len(slot_name) + 2
-                optional = False
-                if mark:
-                    optional = True
-                    column_here += 2
-            elif not name:
-                return None
-            elif plain and plain.split(" ", 1)[0] in names:
-                return None  # a slot line without ':', most likely (io/templettes/slips.py)
-            if pointer:
-                parts = pointer_parts.get(pointer) or self._pointer_parts_of(pointer)
-                if parts is None:
-                    return None
-                fill = PointerFill(*parts, line, column_here)
-                pointers.append(fill)
-            else:
-                first, last = int(start), int(end)
-                if first > last:
-                    return None
-                extents = (Extent(first, last),)
-                if plain:
-                    fill = TextFill(plain, whole_span(len(plain)), extents, extents, False, False, line, column_here)
+                    fill = PointerFill(*parts, line, column_here)
+                    pointers.append(fill)
                 else:
-                    fill = TextFill(content, whole_span(len(content)), extents, extents, False, True, line, column_here)
-            fills.append(fill)
+                    first, last = int(start), int(end)
+                    if first > last:
+                        return None
+                    extents = (Extent(first, last),)
+                    if plain:
+                        fill = TextFill(
+                            plain, whole_span(len(plain)), extents, extents, False, False, line, column_here
+                        )
+                    else:
+                        fill = TextFill(
+                            content, whole_span(len(content)), extents, extents, False, True, line, column_here
+                        )
+                fills.append(fill)
         if head:
             if fills:
                 slots.append(Slot(name, (FillAlternative(tuple(fills), slot_line),), optional, slot_line, slot_column))

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 else:
     from lark import Token
 
-from hub4eval.io.templettes.checks import MAX_DIGITS, POINTER_RE, Checks, whole_span
+from hub4eval.io.templettes.checks import MAX_DIGITS, POINTER_RE, WHOLE_SPANS, Checks, whole_span
 from hub4eval.model import (
     Extent,
     Fill,
@@ -93,7 +93,8 @@ _USUAL_PATTERN = (
     r'(?:(?:"({content}*)"|(' + _USUAL_PLAIN + r")) ##([0-9]{{1,18}})#([0-9]{{1,18}})#|(<[^<>\r\n]*>))\r?\n"
     r"|[ \t]*(?:;[^\r\n]*)?(\r?\n))"
 )
-_CHUNK = 1 << 18  # characters of a file cut up by one findall (see usual_instances)
+_CHUNK = 1 << 16  # characters of a file cut up by one findall (see usual_instances)
+_END_OF_TEXT = ("<end of text>", "", "", "", "", "", "", "", "", "")  # a match of a header line
 _USUAL_RE = {
     "reference": re.compile(_USUAL_PATTERN.format(mark=r"(\? )?", content=r'[^"\[\]\r\n]'), re.MULTILINE),
     "hypothesis": re.compile(_USUAL_PATTERN.format(mark="()", content=r'[^"\r\n]'), re.MULTILINE),
@@ -237,9 +238,9 @@ class InstanceBuilder(Checks):
         expression = _USUAL_RE[self.role]
         pointer_parts = self._pointer_parts
         names = self._names
+        whole_spans = WHOLE_SPANS
         pointers: list[PointerFill] = []
         instances: list[Instance] = []
-        instance: Instance | None
         slots: list[Slot] = []
         slot_names: list[str] = []
         fills: list[Fill] = []
@@ -261,6 +262,8 @@ class InstanceBuilder(Checks):
             if len(lines) != text.count("\n", position, stop):
                 return None
             position = stop
+            if position == size:  # a header after the last line completes the last instance
+                lines.append(_END_OF_TEXT)
             for header, indent, slot_name, mark, content, plain, start, end, pointer, blank in lines:
                 line += 1
                 if header:  # a new instance: the one before it is complete
@@ -271,10 +274,12 @@ class InstanceBuilder(Checks):
                                     name, (FillAlternative(tuple(fills), slot_line),), optional, slot_line, slot_column
                                 )
                             )
-                        instance = self._usual_instance_of(head, head_line, column, slots, slot_names)
-                        if instance is None:
-                            return None
-                        instances.append(instance)
+                        if len(set(slot_names)) < len(slot_names):
+                            return None  # a slot comes twice
+                        parts = pointer_parts.get(head) or self._pointer_parts_of(head)
+                        if parts is None:
+                            return None  # a malformed header
+                        instances.append(Instance(*parts, tuple(slots), head_line, column))
                         column = 1
                     head, head_line = header, line
                     slots, slot_names, fills, name = [], [], [], ""
@@ -314,35 +319,14 @@ class InstanceBuilder(Checks):
                         return None
                     extents = (Extent(first, last),)
                     if plain:
-                        fill = TextFill(
-                            plain, whole_span(len(plain)), extents, extents, False, False, line, column_here
-                        )
+                        spans = whole_spans.get(len(plain)) or whole_span(len(plain))
+                        fill = TextFill(plain, spans, extents, extents, False, False, line, column_here)
                     else:
-                        fill = TextFill(
-                            content, whole_span(len(content)), extents, extents, False, True, line, column_here
-                        )
+                        spans = whole_spans.get(len(content)) or whole_span(len(content))
+                        fill = TextFill(content, spans, extents, extents, False, True, line, column_here)
                 fills.append(fill)
-        if head:
-            if fills:
-                slots.append(Slot(name, (FillAlternative(tuple(fills), slot_line),), optional, slot_line, slot_column))
-            instance = self._usual_instance_of(head, head_line, column, slots, slot_names)
-            if instance is None:
-                return None
-            instances.append(instance)
         self.pointers += pointers
         return instances
-
-    def _usual_instance_of(
-        self, header: str, line: int, column: int, slots: list[Slot], slot_names: list[str]
-    ) -> Instance | None:
-        """The instance of a usual reading, or None if its header is
-        malformed or a slot name comes twice."""
-        if len(set(slot_names)) < len(slot_names):
-            return None
-        parts = self._pointer_parts.get(header) or self._pointer_parts_of(header)
-        if parts is None:
-            return None
-        return Instance(*parts, tuple(slots), line, column)
 
     def _pointer_parts_of(self, pointer: str) -> tuple[str, str, int] | None:
         """TYPE, DOCID and N of a pointer text, or None if it is malformed (memoized)."""

@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 
 from hub4eval.cli import options as o
-from hub4eval.cli.app import command, print_warnings
+from hub4eval.cli.app import command, keep_until_exit, print_warnings
 from hub4eval.model import PointerFill, TemplateSet
 
 
@@ -101,7 +101,8 @@ def check_command(
     role = "hypothesis" if hypothesis else "reference"
     from hub4eval.api import read_templates_checked
 
-    tset = read_templates_checked(file, role, encoding)
+    # freed by the process exit, not record by record
+    tset = keep_until_exit(read_templates_checked(file, role, encoding))
     warnings = list(tset.warnings)
     if text is not None:
         from hub4eval.io.formats import read_text_corpus

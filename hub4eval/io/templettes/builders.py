@@ -94,7 +94,9 @@ _USUAL_PATTERN = (
     r"|[ \t]*(?:;[^\r\n]*)?(\r?\n))"
 )
 _CHUNK = 1 << 16  # characters of a file cut up by one findall (see usual_instances)
-_END_OF_TEXT = ("<end of text>", "", "", "", "", "", "", "", "", "")  # a match of a header line
+# A match of a header line after the last line; its header is this very
+# object (`is`), never a string findall made.
+_END_OF_TEXT = ("<end of text>", "", "", "", "", "", "", "", "", "")
 _USUAL_RE = {
     "reference": re.compile(_USUAL_PATTERN.format(mark=r"(\? )?", content=r'[^"\[\]\r\n]'), re.MULTILINE),
     "hypothesis": re.compile(_USUAL_PATTERN.format(mark="()", content=r'[^"\r\n]'), re.MULTILINE),
@@ -229,9 +231,9 @@ class InstanceBuilder(Checks):
         ``_USUAL_RE``) and they come in the grammar's order; else None.
 
         It raises nothing and warns of nothing: whatever would (a malformed
-        pointer, a reversed extent, reference brackets, a '?' in a
-        hypothesis, a duplicate slot, a fill before any slot, a line before
-        any header) gives None, and the grammar reads the text, which
+        pointer, a pointer into another document's instances, a reversed
+        extent, reference brackets, a '?' in a hypothesis, a duplicate slot,
+        a fill before any slot, a line before any header) gives None, and the grammar reads the text, which
         reports it.  Each line is one file line, so positions come from the
         line's index and the lengths of its pieces.
         """
@@ -245,8 +247,10 @@ class InstanceBuilder(Checks):
         slot_names: list[str] = []
         fills: list[Fill] = []
         fill: Fill
-        head = ""  # the header's pointer of the instance being read ("" before the first)
+        # the TYPE, DOCID and N of the instance being read (None before the first)
+        head: tuple[str, str, int] | None = None
         head_line = 0
+        docid = ""
         name = ""  # the slot being read ("" before the instance's first)
         optional = False
         slot_line = slot_column = 0
@@ -267,7 +271,7 @@ class InstanceBuilder(Checks):
             for header, indent, slot_name, mark, content, plain, start, end, pointer, blank in lines:
                 line += 1
                 if header:  # a new instance: the one before it is complete
-                    if head:
+                    if head is not None:
                         if fills:
                             slots.append(
                                 Slot(
@@ -276,19 +280,21 @@ class InstanceBuilder(Checks):
                             )
                         if len(set(slot_names)) < len(slot_names):
                             return None  # a slot comes twice
-                        parts = pointer_parts.get(head) or self._pointer_parts_of(head)
-                        if parts is None:
-                            return None  # a malformed header
-                        instances.append(Instance(*parts, tuple(slots), head_line, column))
+                        instances.append(Instance(*head, tuple(slots), head_line, column))
                         column = 1
-                    head, head_line = header, line
+                    if header is _END_OF_TEXT[0]:
+                        break
+                    head = pointer_parts.get(header) or self._pointer_parts_of(header)
+                    if head is None:
+                        return None  # a malformed header
+                    head_line, docid = line, head[1]
                     slots, slot_names, fills, name = [], [], [], ""
                     continue
                 if blank:  # a blank or comment line
                     continue
                 column_here = len(indent) + 1
                 if slot_name:  # a new slot: the one before it is complete
-                    if not head:
+                    if head is None:
                         return None
                     if fills:
                         slots.append(
@@ -309,8 +315,8 @@ class InstanceBuilder(Checks):
                     return None  # a slot line without ':', most likely (io/templettes/slips.py)
                 if pointer:
                     parts = pointer_parts.get(pointer) or self._pointer_parts_of(pointer)
-                    if parts is None:
-                        return None
+                    if parts is None or parts[1] != docid:
+                        return None  # malformed, or into another instance set
                     fill = PointerFill(*parts, line, column_here)
                     pointers.append(fill)
                 else:

@@ -146,7 +146,7 @@ def parse_templates(
             instances, pointers, warnings, usual = _parse(source, text, path, role, first_line)
             headers = _check_headers(instances, path)
             if check_pointers:
-                _check_pointers(instances, pointers, path, headers)
+                _check_pointers(instances, pointers, path, headers, holders_checked=usual)
         except InputError as error:
             # a slip on a line before the error (a header without ':=', say) is what to report
             slip = find_slip(text, path, first_line)
@@ -293,6 +293,7 @@ def _check_pointers(
     pointers: list[PointerFill],
     path: str,
     headers: Container[tuple[str, str, int]] | None = None,
+    holders_checked: bool = False,
 ) -> None:
     """Every pointer fill must name an instance of the same file and of the
     same instance set (the DOCID of the instance that holds it, §2 v1.1).
@@ -302,8 +303,12 @@ def _check_pointers(
     the instance holding a fill is the last one whose header comes before it.
     Pointers and headers are compared as (TYPE, DOCID, N), as in
     :func:`_check_headers`, which gives ``headers`` (else they are made here).
+    ``holders_checked``: the reader has already checked that each pointer's
+    DOCID is that of the instance holding it (the usual reading does).
     """
     keys = headers or {(instance.type, instance.docid, instance.number) for instance in instances}
+    if holders_checked and all((fill.type, fill.docid, fill.number) in keys for fill in pointers):
+        return
     header_lines = [instance.line for instance in instances]
     for fill in pointers:
         if (fill.type, fill.docid, fill.number) in keys:

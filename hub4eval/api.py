@@ -16,8 +16,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-import msgspec
-
 from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError, UsageError
 from hub4eval.model import Corpus, TemplateSet
@@ -30,6 +28,7 @@ from hub4eval.scoring.pipeline import (
 )
 from hub4eval.scoring.result import ScoreResult
 from hub4eval.util.gcpause import paused_gc
+from hub4eval.util.records import replace
 
 if TYPE_CHECKING:
     from hub4eval.io.entities import EntityCorpus
@@ -310,7 +309,7 @@ def project_files(
         ref, empty, ref_corpus=ref_corpus, hyp_corpus=hyp_corpus, config=config, ceiling=True, force=texts.reading.force
     )
     assert result.ceiling is not None and result.ceiling.projection is not None
-    return msgspec.structs.replace(result.ceiling.projection, warnings=result.warnings)
+    return replace(result.ceiling.projection, warnings=result.warnings)
 
 
 @dataclasses.dataclass(frozen=True)

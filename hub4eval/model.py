@@ -11,7 +11,7 @@ Every class is a :class:`hub4eval.util.records.Record` (a frozen
 ``msgspec.Struct``: quick to make, small, untracked by the garbage
 collector), with :func:`~hub4eval.util.records.compare_without` naming the
 fields equality leaves out; make a changed copy with
-``msgspec.structs.replace``.
+:data:`hub4eval.util.records.replace`.
 """
 
 from __future__ import annotations

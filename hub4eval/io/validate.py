@@ -14,10 +14,9 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator
 
-from msgspec.structs import replace
-
 from hub4eval.errors import InputError, InputWarning
 from hub4eval.model import Corpus, Extent, Instance, TemplateSet, TextFill
+from hub4eval.util.records import replace
 
 __all__ = ["ExtentOutside", "TextsDoNotFit", "UnknownDocument", "check_against_corpus", "misfit_count"]
 

@@ -11,8 +11,8 @@ the path and warnings of a file) are for messages only and take no part in
 equality, so that a set read back from its written form equals the
 original: :func:`compare_without` gives a class the ``__eq__`` and
 ``__hash__`` a dataclass would have with ``field(compare=False)`` on those
-fields.  To change a field of a record, make a new one with
-``msgspec.structs.replace``.
+fields.  To change a field of a record, make a new one with :data:`replace`
+(msgspec's ``structs.replace``).
 
 >>> @compare_without("line")
 ... class Word(Record, frozen=True):
@@ -61,6 +61,11 @@ if TYPE_CHECKING:
 
 T = TypeVar("T", bound="DataclassInstance")
 R = TypeVar("R", bound="Record")
+
+
+replace = msgspec.structs.replace
+"""``replace(record, **changes)``: a copy of a :class:`Record` with the
+fields ``changes`` names set to new values (the record itself is unchanged)."""
 
 
 class Record(msgspec.Struct, frozen=True, gc=False):

@@ -30,11 +30,11 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from msgspec.structs import replace
 from typer.testing import CliRunner
 
 from hub4eval.cli import app
 from hub4eval.io.templettes import write_templates
+from hub4eval.util.records import replace
 from tests.support import ROOT
 from tests.support.fuzz import report_outcomes
 from tests.support.strategies import DOCIDS, WORDS, as_hypothesis, template_sets

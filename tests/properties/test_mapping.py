@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from msgspec.structs import replace
 
 from hub4eval.api import score
 from hub4eval.model import FillAlternative, TemplateSet
+from hub4eval.util.records import replace
 from tests.support.strategies import as_hypothesis, template_sets
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

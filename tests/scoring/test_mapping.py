@@ -12,7 +12,6 @@ import json
 from fractions import Fraction
 
 import pytest
-from msgspec.structs import replace
 from typer.testing import CliRunner
 
 from hub4eval.api import score, score_files
@@ -26,6 +25,7 @@ from hub4eval.scoring.fills import FillPreparer
 from hub4eval.scoring.greedy import TooManyPairs, greedy_map, greedy_map_sparse, tie_key
 from hub4eval.scoring.mapping import Mapper, _overlapping
 from hub4eval.scoring.metrics import Counts
+from hub4eval.util.records import replace
 from tests.support import EXAMPLES, ROOT
 from tests.support.scoring import cats, counts, run
 

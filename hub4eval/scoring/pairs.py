@@ -311,10 +311,10 @@ def _clean_content_keys(
                 ref_number.append(found)
     pos = np.asarray(ref_pos, dtype=Int)
     ref_inst = np.asarray([i for i, _ in refs], dtype=Int)
-    key = groups[0][ref_inst[pos]] * max(1, len(numbers)) + np.asarray(ref_number, dtype=Int)
-    at = np.searchsorted(distinct, key)
+    wanted = groups[0][ref_inst[pos]] * max(1, len(numbers)) + np.asarray(ref_number, dtype=Int)
+    at = np.searchsorted(distinct, wanted)
     ok = at < len(distinct)
-    ok[ok] = distinct[at[ok]] == key[ok]
+    ok[ok] = distinct[at[ok]] == wanted[ok]
     return pos[ok], at[ok].astype(Int), hyp_kid, np.asarray(wild, dtype=Int)
 
 

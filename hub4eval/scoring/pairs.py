@@ -17,7 +17,9 @@ the procedure chooses without making a record per pair:
    slot holds one fill (a text fill or a pointer) and one alternative. For the
    plain instances, per slot and aspect (content, extent, pointer), the fills
    that can be COR together are those that share a key
-   (:mod:`hub4eval.scoring.candidates`); the pairs sharing a key are made as
+   (:mod:`hub4eval.scoring.candidates`), told apart by group (clean content
+   keys and extent blocks as numbers in numpy, ``group * size + number``; the
+   others as ``(group, key)``); the pairs sharing a key are made as
    two integer arrays, then kept only where the aspect really is COR: clean
    content keys are exact (sharing one *is* the COR), noisy content is decided
    once per distinct pair of strings, extents by comparing offsets in numpy,

@@ -110,7 +110,7 @@ _BASE_AREA = 1 << 21
 # Guide (upper bound) band half width, chunk length and near window for the
 # chunk lower bounds, bigram posting-list cap.
 _GUIDE_W = 96
-_CHUNK_T = 128
+_CHUNK_T = 256
 _CHUNK_W = 128
 _BIGRAM_CAP = 48
 
@@ -345,6 +345,131 @@ def _forward_split(a, b, i0, i1, j0, j1, t, mid, hrow, prev, cur, plab, clab, mi
         return np.int64(-1), np.int64(-1), np.int64(-1), cells
     lab = plab[C]
     return np.int64(prev[C]), np.int64(lab), np.int64(midval[lab]), cells
+
+
+@njit(cache=True)
+def _forward_checkpoints(a, b, i0, i1, j0, j1, t, every, hrow, prev, cur, plab, clab, store_lab, store_val, los, offs):
+    """:func:`_forward_split` with a split every ``every`` rows instead of one.
+
+    At each checkpoint row ``k * every`` (``0 < k * every < R``) the computed
+    cells are stored (``store_lab``: the column at which the cell's sclite
+    back-pointer chain leaves the checkpoint row before, ``store_val``: its
+    cost; from ``offs[k - 1]``, ``los[k - 1]`` being the first column), and
+    the chains restart there, so that following the labels back from the end
+    cell gives a cell of the sclite path on every checkpoint row.
+
+    Returns (cost, last label, cells computed, checkpoints stored); cost = -1
+    if the end cell was pruned (t too small), -2 if ``store_*`` are too small."""
+    R = i1 - i0
+    C = j1 - j0
+    Delta = R - C
+    INF = np.int64(1) << np.int64(60)
+    cells = 0
+    cap = store_lab.shape[0]
+    plo = 0
+    phi = -1
+    h0 = hrow[0]
+    for c in range(C + 1):
+        v = np.int64(3 * c)
+        dd = Delta + c
+        if dd < 0:
+            dd = -dd
+        h = 3 * dd
+        if h < h0:
+            h = h0
+        if v + h > t:
+            break
+        prev[c] = v
+        plab[c] = c
+        phi = c
+    cells += phi + 1
+    if phi < 0:
+        return np.int64(-1), np.int64(-1), cells, 0
+    k = 0
+    offs[0] = 0
+    for r in range(1, R + 1):
+        ar = a[i0 + r - 1]
+        hr = hrow[r]
+        lo = -1
+        hi = -1
+        c = plo
+        # the cells above-left, above and left, carried as values (int64) and labels
+        up_left = INF
+        up_left_lab = np.int64(0)
+        left = INF
+        left_lab = np.int64(0)
+        while c <= C:
+            if c <= phi:
+                up = np.int64(prev[np.uint64(c)])
+                up_lab = np.int64(plab[np.uint64(c)])
+                dl = up + 3
+            else:
+                up = INF
+                up_lab = np.int64(0)
+                dl = INF
+            if up_left < INF:
+                s = up_left
+                if ar != b[np.uint64(j0 + c - 1)]:
+                    s += 4
+            else:
+                s = INF
+            ins = left + 3 if left < INF else INF
+            if s <= dl and s <= ins:
+                v = s
+                lab = up_left_lab
+            elif dl < ins:
+                v = dl
+                lab = up_lab
+            else:
+                v = ins
+                lab = left_lab
+            cur[np.uint64(c)] = v
+            clab[np.uint64(c)] = lab
+            left = v
+            left_lab = lab
+            up_left = up
+            up_left_lab = up_lab
+            dd = Delta - r + c
+            if dd < 0:
+                dd = -dd
+            h = 3 * dd
+            if h < hr:
+                h = hr
+            if v < INF and v + h <= t:
+                if lo < 0:
+                    lo = c
+                hi = c
+            elif c > phi:
+                # beyond the diagonal reach only insertions continue and
+                # g + h is non-decreasing along them: nothing further lives.
+                break
+            c += 1
+        if r % every == 0 and r < R:  # a checkpoint row: stored, and the chains restart on it
+            end = c if c <= C else C + 1
+            q = offs[k]
+            if q + end - plo > cap:
+                return np.int64(-2), np.int64(-1), cells, k
+            for x in range(plo, end):
+                store_lab[q + x - plo] = clab[x]
+                store_val[q + x - plo] = cur[x]
+                clab[x] = x
+            los[k] = plo
+            offs[k + 1] = q + end - plo
+            k += 1
+        cells += c - plo
+        if lo < 0:
+            return np.int64(-1), np.int64(-1), cells, k
+        tmp = prev
+        prev = cur
+        cur = tmp
+        tmp = plab
+        plab = clab
+        clab = tmp
+        plo = lo
+        phi = hi
+    if not (plo <= C and C <= phi):
+        return np.int64(-1), np.int64(-1), cells, k
+    return np.int64(prev[C]), np.int64(plab[C]), cells, k
 
 
 @njit(cache=True)
@@ -675,12 +800,15 @@ def _chunk_lower_bounds(a, b, T, centers, W2, hkeys, hpos, V, cap):
             need = (T - 1) - 2 * e
             if need <= freq:
                 break
-            width = 2 * e
-            # window [x, x+2e]; far iff x <= L-1-e  or  x >= Rw-T-2e+1
-            x1 = L - 1 - e
-            c1 = _far_count(kap, -(np.int64(1) << 40), x1, width)
-            x2 = Rw - T - 2 * e + 1
-            c2 = _far_count(kap, x2, np.int64(1) << 40, width)
+            # A placement on b[x0:y] with D deletions and I insertions (D + I <= e)
+            # keeps its matched bigrams on kappas in [x0 - D, x0 + I]: a window
+            # [x, x + e] with x = x0 - D. Far left (x0 <= L - 1): x <= L - 1. Far
+            # right (y >= Rw + 1, so x0 = y - T + D - I >= Rw + 1 - T + D - I):
+            # x >= Rw + 1 - T - I >= Rw + 1 - T - e.
+            # (None far left of L = 0, nor far right of Rw = m.)
+            width = e
+            c1 = _far_count(kap, -(np.int64(1) << 40), L - 1, width) if L > 0 else 0
+            c2 = _far_count(kap, Rw + 1 - T - e, np.int64(1) << 40, width) if Rw < m else 0
             mx = c1 if c1 > c2 else c2
             if mx + freq >= need:
                 break
@@ -734,6 +862,83 @@ def _work(n: int, m: int, count: int) -> list[np.ndarray]:
     return [np.empty(m + 1, kind) for _ in range(count)]
 
 
+_CHECKPOINT_ROWS = 2048
+"""Fewest rows between the checkpoints of the first pass over a long reference (see :func:`_checkpointed`)."""
+_CHECKPOINTS = 128
+"""Most checkpoint rows of the first pass (their cells are stored until the pass ends)."""
+_CHECKPOINT_CELLS = 1 << 22
+"""Cells the checkpoints of the first pass may store at first."""
+_CHECKPOINT_CELLS_MAX = 1 << 24
+"""Most cells they may store (4 or 8 bytes each); a wider band is split in halves as before."""
+
+
+def _checkpointed(
+    a: np.ndarray, b: np.ndarray, upper: int, heur: _Heuristic, work: list[np.ndarray], stats: dict | None
+) -> list[tuple[int, int, int, int, int]] | None:
+    """The sub-problems between the points where the sclite path crosses every
+    :data:`_CHECKPOINT_ROWS`-th row, each with its exact cost, from one pruned
+    forward pass over the whole rectangle (:func:`_forward_checkpoints`), or
+    None when the reference is too short for two checkpoints.
+
+    Halving the rectangle again and again (each half a new pass) computed
+    about twice the cells of the first pass; one pass that records where the
+    path crosses many rows leaves sub-problems small enough for the narrow
+    passes their exact costs allow. The path is the same: each crossing is a
+    cell of the sclite path (the chain of back pointers from the end cell),
+    kept with its exact cost, and the sclite path restricted to the rectangle
+    between two of its cells is that sub-problem's sclite path.
+    """
+    n, m = len(a), len(b)
+    every = max(_CHECKPOINT_ROWS, -(-n // (_CHECKPOINTS + 1)))
+    if n < 2 * every or (n + 1) * (m + 1) <= _BASE_AREA:
+        return None
+    points = (n - 1) // every
+    prev, cur, plab, clab, _ = work
+    los = np.empty(points, np.int64)
+    offs = np.empty(points + 1, np.int64)
+    size = min(_CHECKPOINT_CELLS, points * (m + 1))
+    t = upper
+    while True:
+        store_lab = np.empty(size, plab.dtype)
+        store_val = np.empty(size, prev.dtype)
+        hrow = heur.hrow(0, n)
+        cost, last, cells, stored = _forward_checkpoints(
+            a, b, 0, n, 0, m, np.int64(t), every, hrow, prev, cur, plab, clab, store_lab, store_val, los, offs
+        )
+        if stats is not None:
+            stats["cells"] += int(cells)
+            stats["passes"] += 1
+        if cost == -2:  # more cells than stored: room for every column of every checkpoint row, or halves
+            if size >= min(points * (m + 1), _CHECKPOINT_CELLS_MAX):
+                return None
+            size = min(points * (m + 1), _CHECKPOINT_CELLS_MAX)
+            continue
+        if cost < 0 and t < 3 * (n + m):
+            t = 3 * (n + m)  # as in _align_codes: the trivial bound, never below the optimum
+            continue
+        if cost < 0:
+            raise RuntimeError("internal error: pruning bound below optimum")
+        break
+    del hrow
+    # the crossings, from the last checkpoint row back to the first
+    rows = [every * (k + 1) for k in range(points)]
+    columns = [0] * points
+    costs = [0] * points
+    column = int(last)
+    for k in range(points - 1, -1, -1):
+        columns[k] = column
+        q = int(offs[k]) + column - int(los[k])
+        costs[k] = int(store_val[q])
+        column = int(store_lab[q])
+    del store_lab, store_val
+    corners = [(0, 0, 0), *zip(rows, columns, costs, strict=True), (n, m, int(cost))]
+    stack = []
+    for (i0, j0, g0), (i1, j1, g1) in zip(corners, corners[1:], strict=False):
+        stack.append((i0, i1, j0, j1, g1 - g0))
+    stack.reverse()  # the first sub-problem on top: the pieces come out in order
+    return stack
+
+
 def _align_codes(a: np.ndarray, b: np.ndarray, use_chunks: bool = True, stats: dict | None = None):
     n, m = len(a), len(b)
     if n == 0 or m == 0:
@@ -775,8 +980,10 @@ def _align_codes(a: np.ndarray, b: np.ndarray, use_chunks: bool = True, stats: d
     # explicit stack of sub-problems (i0, i1, j0, j1, t, exact)
     # 3(n+m) (delete everything, insert everything) is always an upper bound.
     upper = min(int(upper), 3 * (n + m))
-    stack = [(0, n, 0, m, upper)]
-    top = True
+    stack = _checkpointed(a, b, upper, heur, work, stats)
+    if stack is None:
+        stack = [(0, n, 0, m, upper)]
+    top = len(stack) == 1
     while stack:
         i0, i1, j0, j1, t = stack.pop()
         R, C = i1 - i0, j1 - j0

@@ -75,10 +75,13 @@ def _sclite_all(tokenized: TokenizedCorpora) -> SCliteCounts:
 class AlignedTexts:
     """The weighted alignment of two corpora (:attr:`alignment`) and, when asked, sclite's WER of them."""
 
-    def __init__(self, alignment: CorpusAlignment, counts: Any) -> None:
+    def __init__(self, alignment: CorpusAlignment, counts: Any, forked: bool = False) -> None:
         self.alignment = alignment
         self._counts = counts  # () -> SCliteCounts
         self._wer: dict[str, Any] | None = None
+        self.forked = forked
+        """Whether the texts were long enough, and ``jobs`` above 1, to be aligned in processes
+        (so that the caller's other work on them may go to processes too)."""
 
     def wer(self) -> dict[str, Any]:
         """:func:`hub4eval.text.wer.corpus_wer` of the alignment (waits for a child counting it)."""
@@ -118,7 +121,7 @@ def align_texts(
     if tokenized.unsegmented or len(tokenized.pairs) < 2:
         counting = Beside(_sclite_all, tokenized)
         alignment = corpus_alignment(tokenized, weighted_alignments(tokenized))
-        return AlignedTexts(alignment, counting.result)
+        return AlignedTexts(alignment, counting.result, forked=True)
     runs = _runs(tokenized, jobs)
     # The compiled kernels are loaded before the children are forked, which
     # then have them: each child loading them again cost more than its share.
@@ -135,7 +138,7 @@ def align_texts(
 
         return summed([counts for run in counted for counts in run.result()])
 
-    return AlignedTexts(corpus_alignment(tokenized, alignments), counts)
+    return AlignedTexts(corpus_alignment(tokenized, alignments), counts, forked=True)
 
 
 __all__ = ["PARALLEL_WORDS", "AlignedTexts", "align_texts"]

@@ -105,6 +105,10 @@ def align_texts(
 ) -> AlignedTexts:
     """Align two corpora (:func:`hub4eval.text.columns.align_corpora`) and count their WER,
     in up to ``jobs`` processes at once (see the module docstring)."""
+    # A long unsegmented hypothesis is tokenized in a child while the reference is here
+    # (about 5 characters a word: the length of the texts says whether they are long).
+    stream = unsegmented if unsegmented is not None else not hyp.segmented
+    long = sum(len(doc.text) for doc in hyp.documents) >= PARALLEL_WORDS * 5 // 2
     tokenized = tokenize_corpora(
         ref,
         hyp,
@@ -113,6 +117,7 @@ def align_texts(
         case_sensitive=case_sensitive,
         unsegmented=unsegmented,
         spoken_forms=spoken_forms,
+        hyp_beside=jobs > 1 and stream and long,
     )
     forked = jobs > 1 and tokenized.words() >= PARALLEL_WORDS
     if not forked:

@@ -590,3 +590,31 @@ def test_stream_counts_split_by_document_sizes_even_none():
     assert stream_counts(ref, hyp, [2, 2]) == ([row(2, 2, 1, 1, 0, 0), row(2, 3, 2, 0, 0, 1)], total)
     assert stream_counts(ref, hyp, [4, 0]) == ([total, row(0, 0, 0, 0, 0, 0)], total)
     assert stream_counts(ref, hyp, []) == ([], total)
+
+
+@pytest.mark.parametrize("cells, most", [(1, 2), (1, 1 << 20)])
+def test_checkpoints_too_many_to_store_grow_or_fall_back_to_halving(cells, most, monkeypatch):
+    # The first pass stores its checkpoint rows' cells in a buffer of _CHECKPOINT_CELLS; a band
+    # wider than that is given room for every column (up to _CHECKPOINT_CELLS_MAX), beyond which
+    # the rectangle is halved as before. Either way the path is the full matrix's.
+    rng = random.Random(3)
+    ref = [rng.choice("abcdefgh") for _ in range(400)]
+    hyp = [w if rng.random() < 0.7 else rng.choice("abcdefgh") for w in ref]
+    a, b, _ = sw._encode(ref, hyp)
+    expected = sw._base_align(a, b, 0, len(a), 0, len(b))[:3]
+    monkeypatch.setattr(sw, "_CHECKPOINT_CELLS", cells)
+    monkeypatch.setattr(sw, "_CHECKPOINT_CELLS_MAX", most)
+    passes = []
+    original = sw._forward_checkpoints
+
+    def counted(*args):
+        result = original(*args)
+        passes.append(int(result[0]))
+        return result
+
+    monkeypatch.setattr(sw, "_forward_checkpoints", counted)
+    with forced_split(base_area=64, chunk_t=16, chunk_w=8, guide_w=4, cap=4, checkpoint_rows=40):
+        got = sw._align_codes(a, b)
+    assert [x.tolist() for x in got] == [x.tolist() for x in expected]
+    assert passes[0] == -2  # the first buffer was too small
+    assert (passes[-1] >= 0) == (most > 2)  # room enough: the pass ends; else halving

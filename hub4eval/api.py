@@ -28,6 +28,7 @@ from hub4eval.scoring.pipeline import (
 )
 from hub4eval.scoring.result import ScoreResult
 from hub4eval.util.gcpause import paused_gc
+from hub4eval.util.records import replace
 
 if TYPE_CHECKING:
     from hub4eval.io.entities import EntityCorpus
@@ -308,7 +309,7 @@ def project_files(
         ref, empty, ref_corpus=ref_corpus, hyp_corpus=hyp_corpus, config=config, ceiling=True, force=texts.reading.force
     )
     assert result.ceiling is not None and result.ceiling.projection is not None
-    return dataclasses.replace(result.ceiling.projection, warnings=result.warnings)
+    return replace(result.ceiling.projection, warnings=result.warnings)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""The data model: frozen dataclasses for templette files and text corpora.
+"""The data model: immutable records for templette files and text corpora.
 
 Template set -> instance sets (by DOCID) -> instances -> slots ->
 fill-alternatives -> single fills (pointer or text), as docs/templette-format.md
@@ -6,15 +6,20 @@ describes them; a corpus is a sequence of documents with their extractable
 character spans (docs/text-formats.md).
 Positions (line, column) are kept for messages but do not take part in
 equality, so a written-back and re-parsed set compares equal.
+
+Every class is a :class:`hub4eval.util.records.Record` (a frozen
+``msgspec.Struct``: quick to make, small, untracked by the garbage
+collector), with :func:`~hub4eval.util.records.compare_without` naming the
+fields equality leaves out; make a changed copy with
+:data:`hub4eval.util.records.replace`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Literal
 
-from hub4eval.util.records import quick_init
+from hub4eval.util.records import Record, compare_without
 
 if TYPE_CHECKING:
     from hub4eval.errors import InputWarning
@@ -22,9 +27,7 @@ if TYPE_CHECKING:
 Role = Literal["reference", "hypothesis"]
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
-class Extent:
+class Extent(Record, frozen=True):
     """Character interval (or, once extents are mapped onto a word alignment, column interval); ``end`` exclusive for characters."""
 
     start: int
@@ -43,16 +46,15 @@ class Extent:
         return f"{self.start}..{self.end}"
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
-class PointerFill:
+@compare_without("line", "column")
+class PointerFill(Record, frozen=True):
     """``<TYPE-DOCID-N>``: a reference to an instance of the same file."""
 
     type: str
     docid: str
     number: int
-    line: int = field(default=0, compare=False)
-    column: int = field(default=0, compare=False)
+    line: int = 0
+    column: int = 0
 
     @property
     def key(self) -> str:
@@ -62,9 +64,8 @@ class PointerFill:
         return self.key
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
-class TextFill:
+@compare_without("line", "column")
+class TextFill(Record, frozen=True):
     """A content string with optional extents.
 
     ``content`` is the maximal string (reference brackets removed).
@@ -81,8 +82,8 @@ class TextFill:
     minimal_extents: tuple[Extent, ...] = ()
     bracketed: bool = False
     quoted: bool = True
-    line: int = field(default=0, compare=False)
-    column: int = field(default=0, compare=False)
+    line: int = 0
+    column: int = 0
 
     @property
     def extent(self) -> Extent | None:
@@ -102,38 +103,35 @@ class TextFill:
 Fill = PointerFill | TextFill
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
-class FillAlternative:
+@compare_without("line")
+class FillAlternative(Record, frozen=True):
     """One way to fill a slot: a set of single fills."""
 
     fills: tuple[Fill, ...]
-    line: int = field(default=0, compare=False)
+    line: int = 0
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
-class Slot:
+@compare_without("line", "column")
+class Slot(Record, frozen=True):
     """A named slot; ``optional`` is the ``?`` marker before the first fill."""
 
     name: str
     alternatives: tuple[FillAlternative, ...]
     optional: bool = False
-    line: int = field(default=0, compare=False)
-    column: int = field(default=0, compare=False)
+    line: int = 0
+    column: int = 0
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
-class Instance:
+@compare_without("line", "column")
+class Instance(Record, frozen=True):
     """An instance ``<TYPE-DOCID-N> :=`` and its slots."""
 
     type: str
     docid: str
     number: int
     slots: tuple[Slot, ...]
-    line: int = field(default=0, compare=False)
-    column: int = field(default=0, compare=False)
+    line: int = 0
+    column: int = 0
 
     @property
     def key(self) -> str:
@@ -158,24 +156,21 @@ class Instance:
         )
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
-class InstanceSet:
+class InstanceSet(Record, frozen=True):
     """The instances of one document, grouped by the DOCID of their headers."""
 
     docid: str
     instances: tuple[Instance, ...]
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
-class TemplateSet:
+@compare_without("path", "warnings")
+class TemplateSet(Record, frozen=True):
     """A whole templette file."""
 
     instance_sets: tuple[InstanceSet, ...]
     role: Role = "reference"
-    path: str = field(default="", compare=False)
-    warnings: tuple[InputWarning, ...] = field(default=(), compare=False)
+    path: str = ""
+    warnings: tuple[InputWarning, ...] = ()
 
     @property
     def instances(self) -> tuple[Instance, ...]:
@@ -188,9 +183,7 @@ class TemplateSet:
         return None
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
-class Document:
+class Document(Record, frozen=True):
     """One text document of a corpus.
 
     ``text`` runs from the ``<`` of the opening document tag to the end of the
@@ -218,19 +211,20 @@ class Document:
         return self.extractable if self.spoken is None else self.spoken
 
 
-@dataclass(frozen=True)
-class Corpus:
+@compare_without("path", "warnings", "spoken_element")
+class Corpus(Record, frozen=True, dict=True, gc=True):
     """A text corpus file: its documents in file order.
 
-    Not slotted (a run makes two): :meth:`document` keeps its index of the
-    documents by DOCID beside the fields.
+    With an instance dictionary (a run makes two): :meth:`document` keeps its
+    index of the documents by DOCID there, beside the fields (which msgspec
+    allows only for a record the garbage collector tracks).
     """
 
     documents: tuple[Document, ...]
     segmented: bool = True
-    path: str = field(default="", compare=False)
-    warnings: tuple[InputWarning, ...] = field(default=(), compare=False)
-    spoken_element: str = field(default="TEXT", compare=False)
+    path: str = ""
+    warnings: tuple[InputWarning, ...] = ()
+    spoken_element: str = "TEXT"
 
     def document(self, docid: str | None) -> Document | None:
         """The (first) document ``docid``, or None."""

@@ -8,7 +8,6 @@ otherwise, through :func:`~hub4eval.cli.app.command`).
 
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
 from typing import Optional
 
@@ -17,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 
 from hub4eval.cli import options as o
-from hub4eval.cli.app import command, print_warnings
+from hub4eval.cli.app import command, keep_until_exit, print_warnings
 from hub4eval.model import PointerFill, TemplateSet
 
 
@@ -30,29 +29,44 @@ def summary_table(tset: TemplateSet) -> Table:
     Returns:
         A two-column rich table (what, how many).
     """
-    instances = tset.instances
-    slots = [slot for instance in instances for slot in instance.slots]
-    alternatives = [alt for slot in slots for alt in slot.alternatives]
-    fills = [fill for alt in alternatives for fill in alt.fills]
-    pointers = sum(isinstance(fill, PointerFill) for fill in fills)
-    by_type = Counter(instance.type for instance in instances)
+    # one walk over the set, counting as it goes (it holds millions of records)
+    instances = optional_instances = slots = optional_slots = empty_slots = 0
+    alternatives = several = fills = pointers = 0
+    by_type: dict[str, int] = {}
+    for instance_set in tset.instance_sets:
+        instances += len(instance_set.instances)
+        for instance in instance_set.instances:
+            by_type[instance.type] = by_type.get(instance.type, 0) + 1
+            optional_instances += instance.optional
+            slots += len(instance.slots)
+            for slot in instance.slots:
+                optional_slots += slot.optional
+                count = len(slot.alternatives)
+                alternatives += count
+                if count != 1:
+                    empty_slots += count == 0
+                    several += count > 1
+                for alternative in slot.alternatives:
+                    fills += len(alternative.fills)
+                    for fill in alternative.fills:
+                        pointers += type(fill) is PointerFill
 
     table = Table(title=f"{tset.path or 'templates'} ({tset.role})", title_justify="left")
     table.add_column("what")
     table.add_column("count", justify="right")
     table.add_row("documents (instance sets)", str(len(tset.instance_sets)))
-    table.add_row("instances", str(len(instances)))
+    table.add_row("instances", str(instances))
     for type_, count in by_type.items():
         table.add_row(f"  {type_}", str(count))
-    table.add_row("optional instances", str(sum(instance.optional for instance in instances)))
-    table.add_row("slots", str(len(slots)))
-    table.add_row("optional slots", str(sum(slot.optional for slot in slots)))
-    table.add_row("empty slots", str(sum(not slot.alternatives for slot in slots)))
-    table.add_row("fill-alternatives", str(len(alternatives)))
-    table.add_row("slots with several alternatives", str(sum(len(slot.alternatives) > 1 for slot in slots)))
-    table.add_row("fills", str(len(fills)))
+    table.add_row("optional instances", str(optional_instances))
+    table.add_row("slots", str(slots))
+    table.add_row("optional slots", str(optional_slots))
+    table.add_row("empty slots", str(empty_slots))
+    table.add_row("fill-alternatives", str(alternatives))
+    table.add_row("slots with several alternatives", str(several))
+    table.add_row("fills", str(fills))
     table.add_row("  pointer fills", str(pointers))
-    table.add_row("  text fills", str(len(fills) - pointers))
+    table.add_row("  text fills", str(fills - pointers))
     return table
 
 
@@ -87,7 +101,8 @@ def check_command(
     role = "hypothesis" if hypothesis else "reference"
     from hub4eval.api import read_templates_checked
 
-    tset = read_templates_checked(file, role, encoding)
+    # freed by the process exit, not record by record
+    tset = keep_until_exit(read_templates_checked(file, role, encoding))
     warnings = list(tset.warnings)
     if text is not None:
         from hub4eval.io.formats import read_text_corpus

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 
 from hub4eval.errors import InputError, InputWarning
 from hub4eval.model import Corpus, Extent, Instance, TemplateSet, TextFill
+from hub4eval.util.records import replace
 
 __all__ = ["ExtentOutside", "TextsDoNotFit", "UnknownDocument", "check_against_corpus", "misfit_count"]
 
@@ -239,11 +240,7 @@ def _fits(tset: TemplateSet, corpus: Corpus, as_stream: bool, misfits: int) -> b
 
 
 def _replaced(corpus: Corpus, old: str, new: str) -> Corpus:
-    import dataclasses
-
-    return dataclasses.replace(
-        corpus, documents=tuple(dataclasses.replace(doc, text=doc.text.replace(old, new)) for doc in corpus.documents)
-    )
+    return replace(corpus, documents=tuple(replace(doc, text=doc.text.replace(old, new)) for doc in corpus.documents))
 
 
 def _text_fills(instance: Instance) -> Iterator[TextFill]:

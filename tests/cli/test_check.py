@@ -7,10 +7,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
 from typer.testing import CliRunner
 
 from hub4eval.cli import app
+from hub4eval.cli.check import summary_table
+from hub4eval.model import PointerFill
 from tests.support import ROOT
+from tests.support.strategies import template_sets
 
 
 @pytest.fixture
@@ -154,3 +158,32 @@ def test_subprocess(tmp_path: Path, examples: Path) -> None:
         "(hint: start each instance with a header line such as <TYPE-DOCID-1> :=)\n"
     )
     assert "Traceback" not in failed.stderr
+
+
+@settings(max_examples=60, deadline=None)
+@given(template_sets(reference=True))
+def test_the_summary_counts_what_the_set_holds(tset) -> None:
+    # each count again, from lists of everything the set holds
+    instances = tset.instances
+    slots = [slot for instance in instances for slot in instance.slots]
+    alternatives = [alternative for slot in slots for alternative in slot.alternatives]
+    fills = [fill for alternative in alternatives for fill in alternative.fills]
+    pointers = sum(isinstance(fill, PointerFill) for fill in fills)
+    types = list(dict.fromkeys(instance.type for instance in instances))
+    expected = [
+        ("documents (instance sets)", len(tset.instance_sets)),
+        ("instances", len(instances)),
+        *((f"  {type_}", sum(instance.type == type_ for instance in instances)) for type_ in types),
+        ("optional instances", sum(instance.optional for instance in instances)),
+        ("slots", len(slots)),
+        ("optional slots", sum(slot.optional for slot in slots)),
+        ("empty slots", sum(not slot.alternatives for slot in slots)),
+        ("fill-alternatives", len(alternatives)),
+        ("slots with several alternatives", sum(len(slot.alternatives) > 1 for slot in slots)),
+        ("fills", len(fills)),
+        ("  pointer fills", pointers),
+        ("  text fills", len(fills) - pointers),
+    ]
+    table = summary_table(tset)
+    rows = list(zip(table.columns[0].cells, table.columns[1].cells, strict=True))
+    assert rows == [(what, str(count)) for what, count in expected]

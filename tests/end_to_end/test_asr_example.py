@@ -37,7 +37,6 @@ substituted by the inserted `um`), `buni-` and `uh` are deleted, `the`/`de` and
 
 from __future__ import annotations
 
-import dataclasses
 import json
 
 import pytest
@@ -49,6 +48,7 @@ from hub4eval.config import ScoreConfig
 from hub4eval.io.corpus import parse_corpus, read_corpus
 from hub4eval.io.templettes import read_templates
 from hub4eval.model import Extent, TextFill
+from hub4eval.util.records import replace
 from tests.support import EXAMPLES
 
 ASR = EXAMPLES / "asr"
@@ -123,7 +123,7 @@ def _shift(tset, offsets):
                 alternatives = []
                 for alternative in slot.alternatives:
                     fills = tuple(
-                        dataclasses.replace(
+                        replace(
                             f,
                             extents=tuple(Extent(e.start + delta, e.end + delta) for e in f.extents),
                             minimal_extents=tuple(Extent(e.start + delta, e.end + delta) for e in f.minimal_extents),
@@ -132,11 +132,11 @@ def _shift(tset, offsets):
                         else f
                         for f in alternative.fills
                     )
-                    alternatives.append(dataclasses.replace(alternative, fills=fills))
-                slots.append(dataclasses.replace(slot, alternatives=tuple(alternatives)))
-            instances.append(dataclasses.replace(inst, slots=tuple(slots)))
-        sets.append(dataclasses.replace(iset, instances=tuple(instances)))
-    return dataclasses.replace(tset, instance_sets=tuple(sets))
+                    alternatives.append(replace(alternative, fills=fills))
+                slots.append(replace(slot, alternatives=tuple(alternatives)))
+            instances.append(replace(inst, slots=tuple(slots)))
+        sets.append(replace(iset, instances=tuple(instances)))
+    return replace(tset, instance_sets=tuple(sets))
 
 
 def test_segmented_like_the_reference_gives_the_same_result_in_both_modes():
@@ -145,7 +145,7 @@ def test_segmented_like_the_reference_gives_the_same_result_in_both_modes():
     hyp_text = (ASR / "reference.sgml").read_text().replace("Rio de", "Rio the").replace("Hingis", "Hinges")
     hyp_corpus = parse_corpus(hyp_text, "hyp.sgml")
     ref = read_templates(str(ASR / "ref.tpl"))
-    hyp = dataclasses.replace(read_templates(str(ASR / "ref.tpl"), role="hypothesis"), role="hypothesis")
+    hyp = replace(read_templates(str(ASR / "ref.tpl"), role="hypothesis"), role="hypothesis")
     segmented = score(ref, hyp, ref_corpus=ref_corpus, hyp_corpus=hyp_corpus)
     offsets = {doc.docid: doc.offset for doc in hyp_corpus.documents}
     unsegmented = score(

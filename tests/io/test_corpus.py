@@ -345,14 +345,13 @@ def test_a_document_is_found_by_docid_in_a_corpus_of_many():
     """`Corpus.document` answers from an index made once (it is asked per
     instance set and per document alignment); the first document of a DOCID
     wins, a missing one is None, and a changed copy has its own index."""
-    import dataclasses
-
     from hub4eval.model import Corpus, Document
+    from hub4eval.util.records import replace
 
     docs = tuple(Document(f"D{k}", f"text {k}", 0, 1, ((0, 6),)) for k in range(2000))
     corpus = Corpus((*docs, Document("D7", "again", 0, 1, ((0, 5),))))
     assert all(corpus.document(doc.docid) is doc for doc in docs)
     assert corpus.document("D7") is docs[7] and corpus.document("nope") is None
-    smaller = dataclasses.replace(corpus, documents=docs[:10])
+    smaller = replace(corpus, documents=docs[:10])
     assert smaller.document("D11") is None and smaller.document("D3") is docs[3]
     assert corpus == Corpus(corpus.documents)  # the index is no field: equality is the documents'

@@ -493,14 +493,15 @@ def strictly_usual_texts(draw: st.DrawFn) -> str:
     """Files of usual lines only, in the grammar's order, with blank and comment lines."""
     lines: list[str] = []
     for number in range(1, draw(st.integers(1, 4)) + 1):
-        lines.append(f"<T-D{draw(st.sampled_from(['', '.5', '-x']))}-{number}> :=")
+        docid = "D" + draw(st.sampled_from(["", ".5", "-x"]))
+        lines.append(f"<T-{docid}-{number}> :=")
         names = draw(st.lists(st.sampled_from(["A", "B_1", "c-d", "E"]), max_size=4, unique=True))
         for name in names:
             fills = st.sampled_from(
                 [
                     '"a b" ##1#4#',
                     '"x" ##0#1#',
-                    "<T-D-1>",
+                    f"<T-{docid}-1>",  # into the same document (else the grammar's reading reports it)
                     '"" ##3#3#',
                     '"a ; b" ##1#2#',
                     "V.1-2 ##0#5#",
@@ -538,6 +539,7 @@ def test_a_file_of_usual_lines_is_read_by_the_short_cut_as_the_grammar_reads_it(
         '<T-D-1> :=\n    A: "a" ##1#2#\n    A: "b" ##1#2#\n',  # a duplicate slot
         '<T-D-1> :=\n    A: "a" ##2#1#\n',  # a reversed extent
         "<T-D-1> :=\n    A: <T-D>\n",  # a malformed pointer
+        "<T-D-1> :=\n    A: <T-E-1>\n<T-E-1> :=\n    A: <T-E-1>\n",  # a pointer into another document's set
         '<T-D-1> :=\n    A: "[a]" ##1#2#\n',  # reference brackets
         '<T-D-1> :=\n    A: "a" ##1#2#\n       B:b ##1#2#\n',  # a slot line, as the grammar reads it
         "<T-D-1> :=\n    A: a b\n",  # content without an extent

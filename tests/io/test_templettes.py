@@ -286,6 +286,14 @@ ERRORS = [
     ("<T-D-1> :=\n  X: a\n  Y: b\n  X: c\n", "reference", 4, 3, "duplicate slot X in instance <T-D-1>", "line 2"),
     ("<T-D-1> :=\n  X: <T-D-2>\n", "reference", 2, 6, "pointer <T-D-2> refers to no instance", "<T-D-1>"),
     (
+        "<T-D1-1> :=\n  X: <T-D2-1>\n<T-D2-1> :=\n  X: <T-D2-1>\n",  # usual lines: the short cut leaves it to the grammar
+        "reference",
+        2,
+        6,
+        "pointer <T-D2-1> in <T-D1-1> points into the instance set of document D2, not into its own (D1)",
+        "<TYPE-D1-N>",
+    ),
+    (
         "<T-D-1> :=\n  X: a\n   / b\n",
         "hypothesis",
         3,

@@ -25,7 +25,6 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -35,6 +34,7 @@ from typer.testing import CliRunner
 
 from hub4eval.cli import app
 from hub4eval.io.templettes import write_templates
+from hub4eval.util.records import replace
 from tests.support import ROOT
 from tests.support.fuzz import report_outcomes
 from tests.support.strategies import DOCIDS, WORDS, as_hypothesis, template_sets

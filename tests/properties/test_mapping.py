@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hub4eval.api import score
 from hub4eval.model import FillAlternative, TemplateSet
+from hub4eval.util.records import replace
 from tests.support.strategies import as_hypothesis, template_sets
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

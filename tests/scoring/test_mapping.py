@@ -9,7 +9,6 @@ unnoticed: every case below is built so that each key of the order decides.
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -26,6 +25,7 @@ from hub4eval.scoring.fills import FillPreparer
 from hub4eval.scoring.greedy import TooManyPairs, greedy_by_class, greedy_map, tie_key
 from hub4eval.scoring.mapping import Mapper, _overlapping
 from hub4eval.scoring.metrics import Counts
+from hub4eval.util.records import replace
 from tests.support import EXAMPLES, ROOT
 from tests.support.mapping_oracle import use_brute_force
 from tests.support.scoring import cats, counts, run

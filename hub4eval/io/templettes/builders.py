@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 else:
     from lark import Token
 
-from hub4eval.io.templettes.checks import MAX_DIGITS, POINTER_RE, Checks, whole_span
+from hub4eval.io.templettes.checks import MAX_DIGITS, POINTER_RE, WHOLE_SPANS, Checks, whole_span
 from hub4eval.model import (
     Extent,
     Fill,
@@ -93,6 +93,10 @@ _USUAL_PATTERN = (
     r'(?:(?:"({content}*)"|(' + _USUAL_PLAIN + r")) ##([0-9]{{1,18}})#([0-9]{{1,18}})#|(<[^<>\r\n]*>))\r?\n"
     r"|[ \t]*(?:;[^\r\n]*)?(\r?\n))"
 )
+_CHUNK = 1 << 16  # characters of a file cut up by one findall (see usual_instances)
+# A match of a header line after the last line; its header is this very
+# object (`is`), never a string findall made.
+_END_OF_TEXT = ("<end of text>", "", "", "", "", "", "", "", "", "")
 _USUAL_RE = {
     "reference": re.compile(_USUAL_PATTERN.format(mark=r"(\? )?", content=r'[^"\[\]\r\n]'), re.MULTILINE),
     "hypothesis": re.compile(_USUAL_PATTERN.format(mark="()", content=r'[^"\r\n]'), re.MULTILINE),
@@ -227,106 +231,108 @@ class InstanceBuilder(Checks):
         ``_USUAL_RE``) and they come in the grammar's order; else None.
 
         It raises nothing and warns of nothing: whatever would (a malformed
-        pointer, a reversed extent, reference brackets, a '?' in a
-        hypothesis, a duplicate slot, a fill before any slot, a line before
-        any header) gives None, and the grammar reads the text, which
+        pointer, a pointer into another document's instances, a reversed
+        extent, reference brackets, a '?' in a hypothesis, a duplicate slot,
+        a fill before any slot, a line before any header) gives None, and the grammar reads the text, which
         reports it.  Each line is one file line, so positions come from the
         line's index and the lengths of its pieces.
         """
-        lines = _USUAL_RE[self.role].findall(text)
-        if len(lines) != text.count("\n"):
-            return None
+        expression = _USUAL_RE[self.role]
         pointer_parts = self._pointer_parts
         names = self._names
+        whole_spans = WHOLE_SPANS
         pointers: list[PointerFill] = []
         instances: list[Instance] = []
-        instance: Instance | None
         slots: list[Slot] = []
         slot_names: list[str] = []
         fills: list[Fill] = []
         fill: Fill
-        head = ""  # the header's pointer of the instance being read ("" before the first)
+        # the TYPE, DOCID and N of the instance being read (None before the first)
+        head: tuple[str, str, int] | None = None
         head_line = 0
+        docid = ""
         name = ""  # the slot being read ("" before the instance's first)
         optional = False
         slot_line = slot_column = 0
         line -= 1
-        for header, indent, slot_name, mark, content, plain, start, end, pointer, blank in lines:
-            line += 1
-            if header:  # a new instance: the one before it is complete
-                if head:
+        size = len(text)
+        position = 0
+        while position < size:
+            # The lines of about _CHUNK characters at a time: a match is a tuple
+            # of ten strings, and all those of a large file at once took more
+            # memory than the records made from them.  A chunk ends at a line end.
+            stop = text.find("\n", position + _CHUNK) + 1 or size
+            lines = expression.findall(text, position, stop)
+            if len(lines) != text.count("\n", position, stop):
+                return None
+            position = stop
+            if position == size:  # a header after the last line completes the last instance
+                lines.append(_END_OF_TEXT)
+            for header, indent, slot_name, mark, content, plain, start, end, pointer, blank in lines:
+                line += 1
+                if header:  # a new instance: the one before it is complete
+                    if head is not None:
+                        if fills:
+                            slots.append(
+                                Slot(
+                                    name, (FillAlternative(tuple(fills), slot_line),), optional, slot_line, slot_column
+                                )
+                            )
+                        if len(set(slot_names)) < len(slot_names):
+                            return None  # a slot comes twice
+                        instances.append(Instance(*head, tuple(slots), head_line, column))
+                        column = 1
+                    if header is _END_OF_TEXT[0]:
+                        break
+                    head = pointer_parts.get(header) or self._pointer_parts_of(header)
+                    if head is None:
+                        return None  # a malformed header
+                    head_line, docid = line, head[1]
+                    slots, slot_names, fills, name = [], [], [], ""
+                    continue
+                if blank:  # a blank or comment line
+                    continue
+                column_here = len(indent) + 1
+                if slot_name:  # a new slot: the one before it is complete
+                    if head is None:
+                        return None
                     if fills:
                         slots.append(
                             Slot(name, (FillAlternative(tuple(fills), slot_line),), optional, slot_line, slot_column)
                         )
-                    instance = self._usual_instance_of(head, head_line, column, slots, slot_names)
-                    if instance is None:
-                        return None
-                    instances.append(instance)
-                    column = 1
-                head, head_line = header, line
-                slots, slot_names, fills, name = [], [], [], ""
-                continue
-            if blank:  # a blank or comment line
-                continue
-            column_here = len(indent) + 1
-            if slot_name:  # a new slot: the one before it is complete
-                if not head:
+                        fills = []
+                    name = names.get(slot_name) or names.setdefault(slot_name, slot_name)
+                    slot_names.append(name)
+                    slot_line, slot_column = line, column_here
+                    column_here += len(slot_name) + 2
+                    optional = False
+                    if mark:
+                        optional = True
+                        column_here += 2
+                elif not name:
                     return None
-                if fills:
-                    slots.append(
-                        Slot(name, (FillAlternative(tuple(fills), slot_line),), optional, slot_line, slot_column)
-                    )
-                    fills = []
-                name = names.get(slot_name) or names.setdefault(slot_name, slot_name)
-                slot_names.append(name)
-                slot_line, slot_column = line, column_here
-                column_here += len(slot_name) + 2
-                optional = False
-                if mark:
-                    optional = True
-                    column_here += 2
-            elif not name:
-                return None
-            elif plain and plain.split(" ", 1)[0] in names:
-                return None  # a slot line without ':', most likely (io/templettes/slips.py)
-            if pointer:
-                parts = pointer_parts.get(pointer) or self._pointer_parts_of(pointer)
-                if parts is None:
-                    return None
-                fill = PointerFill(*parts, line, column_here)
-                pointers.append(fill)
-            else:
-                first, last = int(start), int(end)
-                if first > last:
-                    return None
-                extents = (Extent(first, last),)
-                if plain:
-                    fill = TextFill(plain, whole_span(len(plain)), extents, extents, False, False, line, column_here)
+                elif plain and plain.split(" ", 1)[0] in names:
+                    return None  # a slot line without ':', most likely (io/templettes/slips.py)
+                if pointer:
+                    parts = pointer_parts.get(pointer) or self._pointer_parts_of(pointer)
+                    if parts is None or parts[1] != docid:
+                        return None  # malformed, or into another instance set
+                    fill = PointerFill(*parts, line, column_here)
+                    pointers.append(fill)
                 else:
-                    fill = TextFill(content, whole_span(len(content)), extents, extents, False, True, line, column_here)
-            fills.append(fill)
-        if head:
-            if fills:
-                slots.append(Slot(name, (FillAlternative(tuple(fills), slot_line),), optional, slot_line, slot_column))
-            instance = self._usual_instance_of(head, head_line, column, slots, slot_names)
-            if instance is None:
-                return None
-            instances.append(instance)
+                    first, last = int(start), int(end)
+                    if first > last:
+                        return None
+                    extents = (Extent(first, last),)
+                    if plain:
+                        spans = whole_spans.get(len(plain)) or whole_span(len(plain))
+                        fill = TextFill(plain, spans, extents, extents, False, False, line, column_here)
+                    else:
+                        spans = whole_spans.get(len(content)) or whole_span(len(content))
+                        fill = TextFill(content, spans, extents, extents, False, True, line, column_here)
+                fills.append(fill)
         self.pointers += pointers
         return instances
-
-    def _usual_instance_of(
-        self, header: str, line: int, column: int, slots: list[Slot], slot_names: list[str]
-    ) -> Instance | None:
-        """The instance of a usual reading, or None if its header is
-        malformed or a slot name comes twice."""
-        if len(set(slot_names)) < len(slot_names):
-            return None
-        parts = self._pointer_parts.get(header) or self._pointer_parts_of(header)
-        if parts is None:
-            return None
-        return Instance(*parts, tuple(slots), line, column)
 
     def _pointer_parts_of(self, pointer: str) -> tuple[str, str, int] | None:
         """TYPE, DOCID and N of a pointer text, or None if it is malformed (memoized)."""

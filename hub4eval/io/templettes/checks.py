@@ -32,14 +32,15 @@ SIMPLE_EXTENT_RE = re.compile(r"##([0-9]{1,18})#([0-9]{1,18})#?[ \t\f]*")  # the
 MAX_DIGITS = 18  # longer numbers are no offsets; and int() refuses 4,300 digits
 
 
-_WHOLE_SPANS: dict[int, tuple[tuple[int, int], ...]] = {}
+# whole_span's memo, by length (the usual reading looks it up inline)
+WHOLE_SPANS: dict[int, tuple[tuple[int, int], ...]] = {}
 
 
 def whole_span(length: int) -> tuple[tuple[int, int], ...]:
     """``((0, length),)``, the minimal span of a fill without brackets, one tuple per length."""
-    spans = _WHOLE_SPANS.get(length)
+    spans = WHOLE_SPANS.get(length)
     if spans is None:
-        spans = _WHOLE_SPANS[length] = ((0, length),)
+        spans = WHOLE_SPANS[length] = ((0, length),)
     return spans
 
 

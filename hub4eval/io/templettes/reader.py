@@ -9,7 +9,7 @@ import gc
 import io
 import pickle
 import sys
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 from pathlib import Path
 from typing import cast
 
@@ -144,9 +144,9 @@ def parse_templates(
     try:
         try:
             instances, pointers, warnings, usual = _parse(source, text, path, role, first_line)
-            _check_headers(instances, path)
+            headers = _check_headers(instances, path)
             if check_pointers:
-                _check_pointers(instances, pointers, path)
+                _check_pointers(instances, pointers, path, headers, holders_checked=usual)
         except InputError as error:
             # a slip on a line before the error (a header without ':=', say) is what to report
             slip = find_slip(text, path, first_line)
@@ -253,8 +253,8 @@ def _group(instances: Iterable[Instance]) -> tuple[InstanceSet, ...]:
     return tuple(InstanceSet(docid, tuple(group)) for docid, group in by_docid.items())
 
 
-def _check_headers(instances: tuple[Instance, ...], path: str) -> None:
-    """No two instances may have the same header.
+def _check_headers(instances: tuple[Instance, ...], path: str) -> dict[tuple[str, str, int], Instance]:
+    """No two instances may have the same header; the instances by header.
 
     Headers are compared as (TYPE, DOCID, N), which is what ``Instance.key``
     spells (a TYPE has no hyphen), without making the string of each.
@@ -270,6 +270,7 @@ def _check_headers(instances: tuple[Instance, ...], path: str) -> None:
                 instance.column,
                 hint=f"the same header is already on line {first.line}; renumber one of them",
             )
+    return seen
 
 
 def check_pointers(instances: tuple[Instance, ...], path: str) -> None:
@@ -287,7 +288,13 @@ def check_pointers(instances: tuple[Instance, ...], path: str) -> None:
     _check_pointers(instances, pointers, path)
 
 
-def _check_pointers(instances: tuple[Instance, ...], pointers: list[PointerFill], path: str) -> None:
+def _check_pointers(
+    instances: tuple[Instance, ...],
+    pointers: list[PointerFill],
+    path: str,
+    headers: Container[tuple[str, str, int]] | None = None,
+    holders_checked: bool = False,
+) -> None:
     """Every pointer fill must name an instance of the same file and of the
     same instance set (the DOCID of the instance that holds it, §2 v1.1).
 
@@ -295,9 +302,13 @@ def _check_pointers(instances: tuple[Instance, ...], pointers: list[PointerFill]
     built them (cheaper than walking every fill of every instance again);
     the instance holding a fill is the last one whose header comes before it.
     Pointers and headers are compared as (TYPE, DOCID, N), as in
-    :func:`_check_headers`.
+    :func:`_check_headers`, which gives ``headers`` (else they are made here).
+    ``holders_checked``: the reader has already checked that each pointer's
+    DOCID is that of the instance holding it (the usual reading does).
     """
-    keys = {(instance.type, instance.docid, instance.number) for instance in instances}
+    keys = headers or {(instance.type, instance.docid, instance.number) for instance in instances}
+    if holders_checked and all((fill.type, fill.docid, fill.number) in keys for fill in pointers):
+        return
     header_lines = [instance.line for instance in instances]
     for fill in pointers:
         if (fill.type, fill.docid, fill.number) in keys:

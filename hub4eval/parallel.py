@@ -40,7 +40,6 @@ from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError
 from hub4eval.io.templettes.split import DocumentParts, Part, read_parts, runs, split_documents
 from hub4eval.model import Corpus, PointerFill, TemplateSet
-from hub4eval.scoring.mapping import type_order
 from hub4eval.scoring.pipeline import RAW_OFFSETS, score
 from hub4eval.scoring.result import ScoreResult, Tally
 
@@ -143,24 +142,21 @@ def _events(tset: TemplateSet) -> list[list[tuple[str, ...]]]:
     """Per instance set, what :func:`~hub4eval.scoring.mapping.type_order` reads of it:
     each instance's type, then each type it points to (repeats left out)."""
     out = []
+    pointer = PointerFill
     for iset in tset.instance_sets:
-        seen: set[tuple[str, ...]] = set()
-        events: list[tuple[str, ...]] = []
+        events: dict[tuple[str, ...], None] = {}  # an ordered set
         for inst in iset.instances:
-            for event in (
-                (inst.type,),
-                *(
-                    (inst.type, fill.type)
-                    for slot in inst.slots
-                    for alternative in slot.alternatives
-                    for fill in alternative.fills
-                    if type(fill) is PointerFill
-                ),
-            ):
-                if event not in seen:
-                    seen.add(event)
-                    events.append(event)
-        out.append(events)
+            name = inst.type
+            events[(name,)] = None
+            for target in [
+                fill.type
+                for slot in inst.slots
+                for alternative in slot.alternatives
+                for fill in alternative.fills
+                if type(fill) is pointer
+            ]:
+                events[(name, target)] = None
+        out.append(list(events))
     return out
 
 
@@ -209,7 +205,11 @@ def _score_group(job: _Job, group: _Group) -> _Outcome | None:
             return None
         if tuple(s.docid for s in hyp.instance_sets) != group.hyp_docids:
             return None
-        order = type_order(ref, hyp)
+        ref_events, hyp_events = _events(ref), _events(hyp)
+        # type_order(ref, hyp), from what it reads of the sets (None: a cycle, which the whole files report)
+        order = global_type_order(iter(ref_events + hyp_events))
+        if order is None:
+            return None
         result = score(ref, hyp, ref_corpus=job.ref_corpus, hyp_corpus=job.hyp_corpus, config=job.config, ceiling=False)
     except (InputError, UnicodeDecodeError, MemoryError):
         return None
@@ -223,8 +223,8 @@ def _score_group(job: _Job, group: _Group) -> _Outcome | None:
     return _Outcome(
         Tally.of(result, point_file, column_file),
         order,
-        _events(ref),
-        _events(hyp),
+        ref_events,
+        hyp_events,
         tuple(str(w) for w in result.warnings),
         (len(ref.instances), len(hyp.instances)),
     )

@@ -42,6 +42,7 @@ from hub4eval.io.templettes.split import DocumentParts, Part, read_parts, runs, 
 from hub4eval.model import Corpus, PointerFill, TemplateSet
 from hub4eval.scoring.pipeline import RAW_OFFSETS, score
 from hub4eval.scoring.result import ScoreResult, Tally
+from hub4eval.util.forked import Beside
 
 # Below this many bytes of templette files, one process scores them whole:
 # starting workers costs more than they save (about 0.3 s of the sample's 0.25 s).
@@ -283,8 +284,11 @@ def score_grouped(
     Raises:
         Ungroupable: the files must be scored whole (see the module's text).
     """
+    # the two files are cut at once, the hypothesis in a forked child (the workers start after both)
+    hyp_parts = Beside(split_documents, str(hyp_path), encoding, forked=jobs > 1)
     ref = split_documents(str(ref_path), encoding)
-    hyp = split_documents(str(hyp_path), encoding) if ref is not None else None
+    hyp = hyp_parts.result() if ref is not None else None
+    del hyp_parts  # a child not asked for its result is stopped
     if ref is None or hyp is None or ref.parts.keys().isdisjoint(hyp.parts):
         raise Ungroupable
     # the options' (and texts') warnings and signature, as scoring the whole files gives them

@@ -10,8 +10,9 @@ mapping characters to alignment columns.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Protocol
+
+import msgspec
 
 from hub4eval.config import ScoreConfig
 from hub4eval.model import Extent, TextFill
@@ -24,7 +25,6 @@ from hub4eval.text.normalize import (
 )
 from hub4eval.text.spoken import join_letters, spoken_forms
 from hub4eval.text.tokens import Token, tokenize
-from hub4eval.util.records import quick_init
 
 
 class ExtentMapper(Protocol):
@@ -33,16 +33,24 @@ class ExtentMapper(Protocol):
     def __call__(self, docid: str | None, extent: Extent) -> Extent | None: ...
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
-class PreparedString:
+class PreparedString(msgspec.Struct, frozen=True, gc=False):
     """One content string (maximal or minimal) ready for comparison."""
 
     text: str  # §3-normalized, whitespace folded
     tokens: tuple[Token, ...]  # the same after tokenization and the GLM (noisy comparison only)
     extent: Extent | None  # after premodifier shift and §7 mapping; None: matches nothing
     # the tokens as the noisy comparison reads them (made with the tokens; None without)
-    noisy: NoisyWords | None = field(default=None, compare=False)
+    noisy: NoisyWords | None = None
+
+    # equal strings are equal however far their noisy reading was made (as a dataclass
+    # field with compare=False)
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not PreparedString:
+            return NotImplemented
+        return (self.text, self.tokens, self.extent) == (other.text, other.tokens, other.extent)
+
+    def __hash__(self) -> int:
+        return hash((self.text, self.tokens, self.extent))
 
     def noisy_words(self, fillers: frozenset[str]) -> NoisyWords:
         """The tokens as the noisy comparison reads them with ``fillers``: those
@@ -53,9 +61,7 @@ class PreparedString:
         return NoisyWords.of(self.tokens, fillers)
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
-class PreparedFill:
+class PreparedFill(msgspec.Struct, frozen=True, gc=False):
     """A text fill as the comparison sees it."""
 
     fill: TextFill

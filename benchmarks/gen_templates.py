@@ -112,7 +112,9 @@ def generate_with_text(docs: int, instances: int, seed: int, error: float) -> tu
             starts.append(row)
         text.append(head + "".join(" ".join(words) + "\n" for words in lines) + "</TEXT>\n</DOC>\n")
 
-        def span(line: int, word: int, count: int) -> tuple[str, int, int]:
+        def span(
+            line: int, word: int, count: int, lines: list[list[str]] = lines, starts: list[list[int]] = starts
+        ) -> tuple[str, int, int]:
             content = " ".join(lines[line][word : word + count])
             start = starts[line][word]
             return content, start, start + len(content)

@@ -118,11 +118,22 @@ def plan(ref: DocumentParts, hyp: DocumentParts, jobs: int, size: int | None = N
     hyp_rank = {docid: n for n, docid in enumerate(hyp.parts)}
     ref_ids = list(ref.parts)
     hyp_only = [docid for docid in hyp.parts if docid not in ref.parts]
+    tail = small = 0
     if size is None:
         size = max(1, min(MAX_GROUP_DOCUMENTS, math.ceil((len(ref_ids) + len(hyp_only)) / (8 * jobs))))
+        if jobs > 1:
+            # the last reference documents in groups of half the size: the processes,
+            # given groups as they become free, then end at about the same time
+            tail, small = jobs * size, (size + 1) // 2
+    bounds = []
+    head = max(0, len(ref_ids) - tail)
+    for n in range(0, head, size):
+        bounds.append((n, min(n + size, head)))
+    for n in range(head, len(ref_ids), small or size):
+        bounds.append((n, n + (small or size)))
     groups: list[_Group] = []
-    for n in range(0, len(ref_ids), size):
-        docids = ref_ids[n : n + size]
+    for start, end in bounds:
+        docids = ref_ids[start:end]
         hyp_ids = sorted((d for d in docids if d in hyp_rank), key=hyp_rank.__getitem__)
         groups.append(
             _Group(

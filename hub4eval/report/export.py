@@ -41,16 +41,21 @@ def _point_entries(result: ScoreResult) -> Iterator[str]:
     heads: dict[tuple[str, str, str], str] = {}
     slots: dict[str, str] = {}
     attributor = result.attributor  # §11 cause of each error point, when the texts differ
+    # the last pair's document, type and slot, and the JSON that starts its entries (pairs come slot by slot)
+    last: tuple[str, str, str] | None = None
+    head = slot_json = ""
     owner: list[Any] = [None, None, None, None]  # the last reference and hypothesis instance, and their JSON starts
     for docid, type_name, slot, ref_inst, hyp_inst, ref_fill, hyp_fill, verdicts in result.iter_fill_pairs():
-        head = heads.get((type_name, slot, docid))
-        if head is None:
-            head = heads[type_name, slot, docid] = (
-                f'{{"slot": {encode(f"{type_name}.{slot}")}, "document": {encode(docid)}, "kind": '
-            )
-        slot_json = slots.get(slot)
-        if slot_json is None:
-            slot_json = slots[slot] = f'"slot": {encode_string(slot)}, "fill": '
+        if last is None or slot is not last[2] or docid is not last[0] or type_name is not last[1]:
+            last = (docid, type_name, slot)
+            head = heads.get(last)  # type: ignore[assignment]
+            if head is None:
+                head = heads[last] = (
+                    f'{{"slot": {encode(f"{type_name}.{slot}")}, "document": {encode(docid)}, "kind": "'
+                )
+            slot_json = slots.get(slot)  # type: ignore[assignment]
+            if slot_json is None:
+                slot_json = slots[slot] = f'"slot": {encode_string(slot)}, "fill": '
         # FillRef.json_of(instance, slot, fill) of each side, written out: a million are made
         if ref_inst is None or ref_fill is None:
             ref = "null"
@@ -64,13 +69,18 @@ def _point_entries(result: ScoreResult) -> Iterator[str]:
             if hyp_inst is not owner[1]:
                 owner[1], owner[3] = hyp_inst, f'{{"instance": {encode_string(hyp_inst.key)}, '
             hyp = f'{owner[3]}{slot_json}{_fill_json(hyp_fill)}, "line": {hyp_fill.line}}}'
-        fills = f'"ref": {ref}, "hyp": {hyp}, "reason": '
+        fills = f'", "ref": {ref}, "hyp": {hyp}, "reason": '
+        if attributor is None:
+            for verdict in verdicts:
+                yield (
+                    f'{head}{verdict.kind}", "category": "{verdict.category}{fills}'
+                    f'{encode_string(verdict.reason)}, "cause": null}}'
+                )
+            continue
         for verdict in verdicts:
-            cause = None
-            if attributor is not None:
-                cause = attributor.cause(verdict.category, ref_inst, hyp_inst, ref_fill, hyp_fill, slot, verdict.kind)
+            cause = attributor.cause(verdict.category, ref_inst, hyp_inst, ref_fill, hyp_fill, slot, verdict.kind)
             yield (
-                f'{head}"{verdict.kind}", "category": "{verdict.category}", {fills}'
+                f'{head}{verdict.kind}", "category": "{verdict.category}{fills}'
                 f'{encode_string(verdict.reason)}, "cause": {_CAUSE_JSON[cause]}}}'
             )
 

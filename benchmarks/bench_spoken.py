@@ -11,9 +11,9 @@ words) and one without any number. The cyclic collector is paused, as
 
 from __future__ import annotations
 
+import argparse
 import gc
 import random
-import sys
 import time
 
 from hub4eval.text.spoken import spoken_forms
@@ -90,6 +90,7 @@ def bench(words: int = 1_000_000) -> dict[str, float]:
 
 
 if __name__ == "__main__":
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
-    for key, value in bench(n).items():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("words", nargs="?", type=int, default=1_000_000, help="words of each text")
+    for key, value in bench(parser.parse_args().words).items():
         print(f"{key:24} {value:.3f}" if isinstance(value, float) else f"{key:24} {value}")

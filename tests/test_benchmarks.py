@@ -1,0 +1,74 @@
+"""The benchmark scripts run from a fresh clone, wherever they are started.
+
+`benchmarks/RESULTS.md` gives each figure with the command that made it, in
+paths relative to the repository (or a scratch folder the reader names), so
+anyone can measure again. These tests start every script from a temporary
+working folder, as a reader of RESULTS.md would, and run the ones whose
+figures the issue tracker asks for on tiny inputs: no timing is checked here
+(speed is for the scripts themselves), only that they run and print their
+table.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+SCRIPTS = sorted(path.name for path in BENCHMARKS.glob("*.py"))
+
+
+def run(script: str, *arguments: str, cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(BENCHMARKS.parent), os.environ.get("PYTHONPATH")])),
+    }
+    return subprocess.run(
+        [sys.executable, str(BENCHMARKS / script), *arguments],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def test_every_script_is_listed() -> None:
+    assert "bench_dense.py" in SCRIPTS and "bench_hub4.py" in SCRIPTS  # the glob found the folder
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_help_from_another_folder(script: str, tmp_path: Path) -> None:
+    done = run(script, "--help", cwd=tmp_path, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("usage:"), done.stdout[:200]
+    assert list(tmp_path.iterdir()) == []  # asking for help writes nothing
+
+
+@pytest.mark.slow
+def test_dense_benchmark_runs(tmp_path: Path) -> None:
+    done = run(
+        "bench_dense.py", "--events", "300", "--vocabulary", "20", "--json", "--dir", str(tmp_path), cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    rows = [line.split("|")[1:-1] for line in done.stdout.splitlines() if line.startswith("| ") and "---" not in line]
+    assert [row[0].strip() for row in rows[1:]] == ["tables", "--json"]
+    assert all(row[1].strip() == "0" for row in rows[1:]), done.stdout  # every score exited 0
+    assert str(tmp_path) not in done.stdout  # the table names the files relative to --dir
+
+
+@pytest.mark.slow
+def test_hub4_benchmark_runs(tmp_path: Path) -> None:
+    done = run(
+        "bench_hub4.py",
+        *("--stories", "3", "--story-words", "120", "--events", "2", "--runs", "1", "--dir", str(tmp_path)),
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    rows = [line.split("|")[1:-1] for line in done.stdout.splitlines() if line.startswith("| ") and "---" not in line]
+    assert [row[0].strip() for row in rows[1:]] == ["score -j1", "align", "score"]

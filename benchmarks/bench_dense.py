@@ -9,12 +9,13 @@ peak RSS of the child from ``os.wait4``); the goal is an exact score in under
 60 s and 4 GB on a 2-core machine.
 
 ``--check N`` first scores a smaller set of the same kind (N events) twice
-in this process, with the compact engine and with the record-per-pair engine
-that counts every candidate pair (``hub4eval.scoring.mapping._COMPACT =
-False``), and requires byte-identical JSON::
+in this process, with the compact engine and with the test oracle, the
+greedy over every instance pair counted through its match record
+(``tests/support/mapping_oracle.py``: N x N records, so keep N small), and
+requires byte-identical JSON::
 
     python benchmarks/bench_dense.py                        # 100,000 events, 500 words
-    python benchmarks/bench_dense.py --events 30000 --vocabulary 150 --check 3000
+    python benchmarks/bench_dense.py --events 30000 --vocabulary 150 --check 300
 """
 
 from __future__ import annotations
@@ -68,7 +69,8 @@ def check(folder: Path, events: int, vocabulary: int, seed: int) -> None:
     from hub4eval.api import score
     from hub4eval.config import ScoreConfig
     from hub4eval.io.templettes import parse_templates
-    from hub4eval.scoring import mapping
+    from hub4eval.scoring import pairs
+    from tests.support.mapping_oracle import brute_force_map_groups
 
     ref_path, hyp_path = files(folder, events, vocabulary, seed)
     ref = parse_templates(ref_path.read_text(), str(ref_path), "reference")
@@ -76,13 +78,14 @@ def check(folder: Path, events: int, vocabulary: int, seed: int) -> None:
     for options in ({}, {"content": "noisy"}, {"compare": "extent"}):
         config = ScoreConfig(**options)  # type: ignore[arg-type]
         results = []
+        engine = pairs.map_groups
         for compact in (True, False):
-            mapping._COMPACT = compact
+            pairs.map_groups = engine if compact else brute_force_map_groups  # type: ignore[assignment]
             start = time.process_time()
             results.append(json.dumps(score(ref, hyp, config=config).to_json(), sort_keys=True))
             print(f"# check {events:,} events {options or ''}: {'compact' if compact else 'records'} "
                   f"{time.process_time() - start:.1f} s CPU", flush=True)  # fmt: skip
-        mapping._COMPACT = True
+        pairs.map_groups = engine  # type: ignore[assignment]
         if results[0] != results[1]:
             raise SystemExit(f"the two engines differ on {events:,} events with {options}")
     print(f"# check: identical JSON on {events:,} events (clean, noisy, extent only)")

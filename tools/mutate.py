@@ -193,19 +193,12 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "greedy_map: len(ranked) == 1 and threshold is None -> False": (
             "the lone-pair short cut never taken: without a threshold the loop maps a lone pair anyway"
         ),
-        "greedy_map_sparse: not min_f -> False": (
-            "0 is then kept instead of None: greedy_map reads a 0 threshold as none, and the 1x1 short "
-            "cut is skipped for the general path, which maps the lone pair too (only counting it first)"
-        ),
-        "_greedy_by_class: errors is not None -> True": (
+        "greedy_by_class: errors is not None -> True": (
             "class_errors never returns None for the classes asked: both have a free object, and a free "
             "pair with a COR would have been mapped by the greedy over COR pairs, so a pair without COR exists"
         ),
         "<module>: 'T' -> 'TX'": "the name given to TypeVar is only shown by type checkers",
-        "greedy_map_sparse: min_f > 0 -> min_f >= 0": (
-            "min_f is never 0 there: a 0 (or any false value) was turned into None at the start"
-        ),
-        "_greedy_by_class: members[k] < best -> members[k] <= best": (
+        "greedy_by_class: members[k] < best -> members[k] <= best": (
             "best and members[k] are first free hypotheses of two different classes: an object is in "
             "one class only, so they are never equal"
         ),
@@ -215,16 +208,6 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         ),
     },
     "mapping": {
-        "<module>: 16 -> 17": (
-            "_ALL_PAIRS only chooses between counting every instance pair and the key index; both "
-            "give the same mapping (tests/scoring/test_candidates.py checks it), only the speed differs"
-        ),
-        "Mapper.match_sets: len(refs) * len(hyps) <= _ALL_PAIRS -> not len(refs) * len(hyps) <= _ALL_PAIRS": (
-            "the same choice as _ALL_PAIRS: every pair or the key index, the same mapping"
-        ),
-        "Mapper.match_sets: len(refs) * len(hyps) <= _ALL_PAIRS -> len(refs) * len(hyps) < _ALL_PAIRS": (
-            "the same choice as _ALL_PAIRS: every pair or the key index, the same mapping"
-        ),
         "_overlapping: known[k][1] <= known[k + 1][0] -> known[k][1] < known[k + 1][0]": (
             "touching reference extents then take the full scan instead of the bisection: same pairs"
         ),
@@ -255,16 +238,6 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "<module>: 1 -> 0": (
             "_indices = itemgetter(0, 0): chosen fill pairs sorted by (reference, reference) instead of "
             "(reference, hypothesis); each reference fill is in one pair at most, so the order is the same"
-        ),
-        "Mapper.match_sets: False -> True #2": (
-            "hypothesis shapes made as reference shapes: they then also tell optional slots, pointers to "
-            "unmapped optional reference keys and later alternatives apart, so they only split classes; "
-            "two pairs of the same finer classes still have the same counts, and the class greedy takes "
-            "the same pairs for any such classes"
-        ),
-        "Mapper.match_sets.counts_of: match.counts.cor -> not match.counts.cor": (
-            "keeps the matches without COR instead of those with: a pair not kept is matched again, with "
-            "the same mapping (it changes only after the pairs are chosen), so the same match"
         ),
         "type_order.visit: 2 -> 3": "the 'done' mark is only ever compared with 1 (visiting) and None",
         "Mapper.match_fills: not ref_items or not hyp_items -> not ref_items and (not hyp_items)": (

@@ -3,7 +3,8 @@
 Owns fill preparation (normalized strings, tokens and column extents of every
 text fill), the verdicts of single fills (pointer, clean and noisy content,
 extent), the candidate instance pairs worth counting, the greedy mapping at
-every level (a type with many instances on compact data: :mod:`.pairs`), placed
+every level (the instances of a type on compact data, many documents at once:
+:mod:`.pairs`), placed
 points, counts and metrics, the scoring result, the named-entity rules
 (``entities``: regions paired by overlap, exact extents);
 and :mod:`~hub4eval.scoring.pipeline`, which runs them all on two template

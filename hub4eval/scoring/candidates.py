@@ -4,7 +4,7 @@ The greedy mapping (§5) ranks every candidate pair of a type, but a pair
 without a single COR point has F = 0 and ranks after every pair with one.
 So only pairs that *can* have a COR need their counts before the pairs with
 F > 0 are chosen; the F = 0 pairs matter only between the instances left
-over (see :func:`hub4eval.scoring.greedy.greedy_map_sparse`).
+over (see :func:`hub4eval.scoring.pairs.map_groups`).
 
 A fill pair can give a COR only if the two fills share a key (a necessary
 condition, never a sufficient one: shared keys only make a pair worth

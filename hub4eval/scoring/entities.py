@@ -68,6 +68,12 @@ class EntityMapper(Mapper):
             return a.start <= b.end and b.start <= a.end
         return a.start < b.end and b.start < a.end
 
+    def match_groups(
+        self, set_pairs: Sequence[tuple[InstanceSet | None, InstanceSet | None]], order: Sequence[str]
+    ) -> list[SetMatch]:
+        """:meth:`match_sets` of each pair of documents (regions are paired by overlap, not by keys)."""
+        return [self.match_sets(ref, hyp, order) for ref, hyp in set_pairs]
+
     def match_sets(self, ref: InstanceSet | None, hyp: InstanceSet | None, order: Sequence[str]) -> SetMatch:
         """Map the regions of two documents: same element, overlapping extents, greedy."""
         mapping: dict[str, str] = {}

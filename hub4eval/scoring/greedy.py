@@ -63,92 +63,13 @@ def greedy_map(
     return chosen
 
 
-def greedy_map_sparse(
-    n_ref: int,
-    n_hyp: int,
-    promising: Iterable[tuple[int, int]],
-    counts_of: Callable[[int, int], Counts],
-    beta_squared: Fraction = Fraction(1),
-    min_f: float | None = None,
-    classes: tuple[Sequence[Hashable], Sequence[Hashable]] | None = None,
-    max_pairs: int | None = None,
-) -> list[tuple[int, int]]:
-    """The (reference, hypothesis) pairs :func:`greedy_map` chooses among all
-    ``n_ref * n_hyp`` pairs, counting only the pairs that matter.
-
-    With ``classes`` (a class per reference and per hypothesis object such
-    that two pairs of the same two classes without COR have the same counts),
-    the F = 0 pairs are not counted one by one either: one pair per two
-    classes is, so the leftovers cost about their number times the number of
-    classes, not their square. ``max_pairs`` then bounds the class pairs
-    (:class:`TooManyPairs`).
-
-    ``promising`` must hold every pair with a COR point (it may hold more).
-    A pair without COR has F = 0 and ranks after every pair with F > 0, so
-    the promising pairs with F > 0 are chosen first, exactly as the full
-    scan would; the F = 0 pairs are then ranked only among the objects still
-    unmapped, since a pair with a mapped object would be skipped.
-    ``counts_of(i, j)`` is called at most once per pair, and not at all for
-    a single pair that is mapped whatever its counts.
-
-    Returns:
-        The chosen pairs, best first.
-
-    >>> table = {(0, 0): Counts(cor=1), (1, 1): Counts(inc=1), (1, 0): Counts(mis=2)}
-    >>> greedy_map_sparse(2, 2, [(0, 0)], lambda i, j: table.get((i, j), Counts(mis=3)))
-    [(0, 0), (1, 1)]
-    """
-    if not min_f:
-        min_f = None  # 0 is the procedure: every pair is mapped (§5)
-    if n_ref == 1 and n_hyp == 1 and min_f is None:
-        return [(0, 0)]
-    counted = {(i, j): counts_of(i, j) for i, j in promising}
-    positive = [(i, j, c) for (i, j), c in counted.items() if c.cor]
-    chosen = [(i, j) for i, j, _ in greedy_map(positive, lambda c: c, beta_squared, min_f)]
-    if min_f is not None and min_f > 0:
-        return chosen  # pairs with F = 0 are never mapped
-    used_ref = {i for i, _ in chosen}
-    used_hyp = {j for _, j in chosen}
-    if classes is not None:
-        return chosen + _greedy_by_class(n_ref, n_hyp, used_ref, used_hyp, classes, counted, counts_of, max_pairs)
-    free_hyp = [j for j in range(n_hyp) if j not in used_hyp]
-    rest = [
-        (i, j, counted[i, j] if (i, j) in counted else counts_of(i, j))
-        for i in range(n_ref)
-        if i not in used_ref
-        for j in free_hyp
-    ]
-    return chosen + [(i, j) for i, j, _ in greedy_map(rest, lambda c: c, beta_squared, min_f)]
-
-
 class TooManyPairs(Exception):
     """More candidate pairs than a bound: counting them would exhaust memory."""
 
-    def __init__(self, count: int) -> None:
+    def __init__(self, count: int, group: int = 0) -> None:
         super().__init__(count)
         self.count = count
-
-
-def _greedy_by_class(
-    n_ref: int,
-    n_hyp: int,
-    used_ref: set[int],
-    used_hyp: set[int],
-    classes: tuple[Sequence[Hashable], Sequence[Hashable]],
-    counted: dict[tuple[int, int], Counts],
-    counts_of: Callable[[int, int], Counts],
-    max_pairs: int | None,
-) -> list[tuple[int, int]]:
-    """:func:`greedy_by_class` with the counts of the pairs counted so far (a pair
-    not counted has no COR: every pair with a COR was counted)."""
-
-    def errors_without_cor(i: int, j: int) -> int | None:
-        counts = counted.get((i, j))
-        if counts is None:
-            counts = counts_of(i, j)
-        return None if counts.cor else counts.errors
-
-    return greedy_by_class(n_ref, n_hyp, used_ref, used_hyp, classes, errors_without_cor, max_pairs)
+        self.group = group  # which of the groups mapped together (hub4eval.scoring.pairs.map_groups)
 
 
 def greedy_by_class(

@@ -10,11 +10,11 @@ verdicts and counts; points with their fills are made for the chosen mapping.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from operator import itemgetter
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError
@@ -25,10 +25,9 @@ from hub4eval.scoring.candidates import (
     hypothesis_text_keys,
     reference_pointer_key,
     reference_text_keys,
-    sharing_pairs,
 )
 from hub4eval.scoring.fills import FillPreparer, PreparedFill
-from hub4eval.scoring.greedy import TooManyPairs, greedy_map, greedy_map_sparse, tie_key
+from hub4eval.scoring.greedy import TooManyPairs, greedy_map, tie_key
 from hub4eval.scoring.metrics import Counts
 from hub4eval.scoring.points import FillRef, Point
 from hub4eval.scoring.verdicts import (
@@ -41,15 +40,14 @@ from hub4eval.scoring.verdicts import (
 )
 from hub4eval.util.records import quick_init
 
+if TYPE_CHECKING:
+    from hub4eval.scoring.pairs import Group
+
 _TALLIES: dict[tuple[str, ...], Counts] = {}
 _indices = itemgetter(0, 1)  # (reference index, hypothesis index) of a chosen fill pair
-_ALL_PAIRS = 16  # up to this many instance pairs of a type, all are counted (no key index)
-_COMPACT_PAIRS = 4096  # above this many instance pairs of a type, the compact engine maps it (numpy's
-# per-call cost makes it slower than a record per candidate pair for the usual few instances per document)
-_COMPACT = True  # False: every type is mapped by _map_type_by_records (the test oracle)
-
 
 Item = PreparedFill | PointerFill  # a single fill as the mapping compares it
+_ONE_TEXT = ((((True, False),),), (((True, True),),))  # the fills of a slot of one text fill, by has_extent
 
 
 # A scored slot of an instance with its fills prepared (see Mapper._view): the
@@ -156,30 +154,6 @@ def type_order(ref: TemplateSet, hyp: TemplateSet) -> tuple[str, ...]:
         if state.get(node) is None:
             visit(node, [])
     return tuple(order)
-
-
-class Shapes(Sequence[Hashable]):
-    """``[shape(item) for item in items]``, each computed when first read.
-
-    The shapes of a type's instances are needed only when some instances are
-    left over once the pairs with a COR are mapped; most documents have none.
-    """
-
-    __slots__ = ("_shape", "_items", "_known")
-
-    def __init__(self, shape: Callable[[Instance], Hashable], items: Sequence[Instance]) -> None:
-        self._shape = shape
-        self._items = items
-        self._known: dict[int, Hashable] = {}
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-    def __getitem__(self, index: int) -> Hashable:  # type: ignore[override]
-        known = self._known
-        if index not in known:
-            known[index] = self._shape(self._items[index])
-        return known[index]
 
 
 class Mapper:
@@ -293,7 +267,7 @@ class Mapper:
         (pointer or text, with an extent part or not), optional slots, and
         which reference pointers would be REM; not on any content or offset.
         Two pairs without COR whose instances have the same shapes have the
-        same counts (greedy_map_sparse ranks the F = 0 pairs by them).
+        same counts (:func:`hub4eval.scoring.pairs.map_groups` counts one pair per two shapes).
         A hypothesis's shape depends on nothing else, so it is made once.
         """
         if not reference:
@@ -307,7 +281,7 @@ class Mapper:
         shape: list[tuple[str, bool, tuple[tuple[tuple[bool, bool], ...], ...]]] = []
         for name, (slot, alternatives, single) in self._view(inst, reference).items():
             if single is not None:  # the common slot: one text fill (as below, without the comprehensions)
-                shape.append((name, reference and slot.optional, (((True, single.has_extent),),)))
+                shape.append((name, reference and slot.optional, _ONE_TEXT[single.has_extent]))
                 continue
             fills = tuple(
                 tuple(
@@ -496,100 +470,80 @@ class Mapper:
                 slots.append(self.match_slot(name, None, hyp_slot, mapping, removable))
         return InstanceMatch(ref, hyp, tuple(slots), Counts.total([slot.counts for slot in slots]))
 
-    def _map_type_by_records(
-        self,
-        refs: Sequence[Instance],
-        hyps: Sequence[Instance],
-        mapping: Mapping[str, str],
-        removable: Callable[[PointerFill], bool],
-    ) -> tuple[list[tuple[int, int]], dict[tuple[int, int], InstanceMatch]]:
-        """:func:`hub4eval.scoring.pairs.map_type` with a match record per pair counted:
-        every pair of a small type, and the test oracle of the compact engine."""
-        classes = None
-        if len(refs) * len(hyps) <= _ALL_PAIRS:
-            promising: Iterable[tuple[int, int]] = [(i, j) for i in range(len(refs)) for j in range(len(hyps))]
-        else:  # only pairs that can have a COR are counted before the F = 0 pairs
-            promising = sharing_pairs(
-                [self._keys(r, True, mapping) for r in refs],
-                [self._keys(h, False, mapping) for h in hyps],
-                limit=MAX_CANDIDATE_PAIRS,
-            )
-            # the F = 0 pairs are ranked by the shapes of their instances (see _shape),
-            # made only if some are left over (mapping does not change until then)
-            classes = (
-                Shapes(lambda r: self._shape(r, True, removable), refs),
-                Shapes(lambda h: self._shape(h, False, removable), hyps),
-            )
-        # A counted pair with a COR keeps its match: most of them are the chosen ones.
-        counted: dict[tuple[int, int], InstanceMatch] = {}
+    def match_groups(
+        self, set_pairs: Sequence[tuple[InstanceSet | None, InstanceSet | None]], order: Sequence[str]
+    ) -> list[SetMatch]:
+        """:meth:`match_sets` of each pair of instance sets, mapped together type by type.
 
-        def counts_of(i: int, j: int) -> Counts:
-            match = self.match_instance(refs[i], hyps[j], mapping, removable)
-            if match.counts.cor:
-                counted[i, j] = match
-            return match.counts
+        The instances of a type depend only on the types before it in the same
+        pair of sets (through the pointers), so each type is mapped for every pair
+        at once (:func:`hub4eval.scoring.pairs.map_groups`), then the next type.
+        """
+        from hub4eval.scoring.pairs import map_groups  # numpy: imported when a type is mapped
 
-        pairs = greedy_map_sparse(
-            len(refs),
-            len(hyps),
-            promising,
-            counts_of,
-            self.beta_squared,
-            self.config.min_map_f,
-            classes=classes,
-            max_pairs=MAX_CANDIDATE_PAIRS,
-        )
-        return pairs, counted
+        states = [_SetState(ref, hyp) for ref, hyp in set_pairs]
+        for type_name in order:
+            work = [(state, state.group(type_name)) for state in states]
+            paired = [group for _, group in work if group.refs and group.hyps]
+            try:
+                chosen = iter(map_groups(self, paired, MAX_CANDIDATE_PAIRS) if paired else ())
+            except TooManyPairs as error:
+                group = paired[error.group]
+                raise _too_many_pairs(group.refs, group.hyps, type_name, error.count) from None
+            for state, (refs, hyps, _, removable) in work:
+                if not refs and not hyps:
+                    continue
+                mapping, matches = state.mapping, state.matches
+                pairs, counted = next(chosen) if refs and hyps else ([], {})
+                by_ref = {
+                    i: counted.get((i, j)) or self.match_instance(refs[i], hyps[j], mapping, removable)
+                    for i, j in pairs
+                }
+                for i, j in pairs:
+                    mapping[refs[i].key] = hyps[j].key
+                mapped_hyp = {j for _, j in pairs}
+                for i, r in enumerate(refs):
+                    matches.append(by_ref[i] if i in by_ref else self.match_instance(r, None, mapping, removable))
+                for j, h in enumerate(hyps):
+                    if j not in mapped_hyp:
+                        matches.append(self._lone_hyp(h))
+        return [
+            SetMatch(state.ref, state.hyp, tuple(state.matches), Counts.total([m.counts for m in state.matches]))
+            for state in states
+        ]
 
     def match_sets(self, ref: InstanceSet | None, hyp: InstanceSet | None, order: Sequence[str]) -> SetMatch:
         """Map the instances of two instance sets, type by type in dependency order."""
-        mapping: dict[str, str] = {}
-        optional_refs = {inst.key for inst in (ref.instances if ref is not None else ()) if inst.optional}
-
-        def removable(fill: PointerFill) -> bool:
-            return fill.key in optional_refs and fill.key not in mapping
-
-        matches: list[InstanceMatch] = []
-        ref_instances = ref.instances if ref is not None else ()
-        hyp_instances = hyp.instances if hyp is not None else ()
-        ref_by_type: dict[str, list[Instance]] = {}
-        for inst in ref_instances:
-            ref_by_type.setdefault(inst.type, []).append(inst)
-        hyp_by_type: dict[str, list[Instance]] = {}
-        for inst in hyp_instances:
-            hyp_by_type.setdefault(inst.type, []).append(inst)
-        for type_name in order:
-            refs = ref_by_type.get(type_name, [])
-            hyps = hyp_by_type.get(type_name, [])
-            if not refs and not hyps:
-                continue
-            counted: Mapping[tuple[int, int], InstanceMatch]
-            try:
-                if len(refs) * len(hyps) > max(_ALL_PAIRS, _COMPACT_PAIRS) and _COMPACT:
-                    from hub4eval.scoring.pairs import map_type  # numpy: only for a type with many instances
-
-                    pairs, counted = map_type(self, refs, hyps, mapping, removable, MAX_CANDIDATE_PAIRS)
-                else:
-                    pairs, counted = self._map_type_by_records(refs, hyps, mapping, removable)
-            except TooManyPairs as error:
-                raise _too_many_pairs(refs, hyps, type_name, error.count) from None
-            chosen = [
-                (i, j, counted.get((i, j)) or self.match_instance(refs[i], hyps[j], mapping, removable))
-                for i, j in pairs
-            ]
-            for _, _, match in chosen:
-                mapping[match.ref.key] = match.hyp.key  # type: ignore[union-attr]
-            mapped_ref = {i for i, _, _ in chosen}
-            mapped_hyp = {j for _, j, _ in chosen}
-            by_ref = {i: m for i, _, m in chosen}
-            for i, r in enumerate(refs):
-                matches.append(by_ref[i] if i in mapped_ref else self.match_instance(r, None, mapping, removable))
-            for j, h in enumerate(hyps):
-                if j not in mapped_hyp:
-                    matches.append(self._lone_hyp(h))
-        return SetMatch(ref, hyp, tuple(matches), Counts.total([m.counts for m in matches]))
+        return self.match_groups([(ref, hyp)], order)[0]
 
     # -- instance sets ------------------------------------------------------
+
+    def _match_in_runs(
+        self,
+        set_pairs: Sequence[tuple[InstanceSet | None, InstanceSet | None]],
+        order: Sequence[str],
+        *,
+        forget: bool,
+    ) -> list[SetMatch]:
+        """:meth:`match_groups` of the pairs of sets, a run of about :data:`_CHUNK_INSTANCES`
+        instances at a time; with ``forget``, the caches are dropped after each run and
+        progress is reported (one call per reference set)."""
+        matches: list[SetMatch] = []
+        for chunk in _chunks(set_pairs):
+            try:
+                matches += self.match_groups(chunk, order)
+            except InputError:
+                # a document refused: the first one in order is named, mapping them one by one
+                for ref_set, hyp_set in chunk:
+                    matches.append(self.match_sets(ref_set, hyp_set, order))
+                raise  # pragma: no cover - the first refusal is raised above
+            if forget:
+                self._forget()  # each run is mapped once: its memory is reused for the next
+                if self.progress is not None:
+                    for ref_set, _ in chunk:
+                        if ref_set is not None:
+                            self.progress(1)  # one call per reference set, as the callers count
+        return matches
 
     def match_template_sets(
         self,
@@ -603,22 +557,19 @@ class Mapper:
         order = type_order(ref, hyp)
         if ref_extent is None or hyp_extent is None:
             hyp_by_docid = {iset.docid: iset for iset in hyp.instance_sets}
-            matches = []
-            for iset in ref.instance_sets:
-                matches.append(self.match_sets(iset, hyp_by_docid.pop(iset.docid, None), order))
-                self._forget()  # each set is mapped once: its memory is reused for the next
-                if self.progress is not None:
-                    self.progress(1)
-            for iset in hyp.instance_sets:
-                if iset.docid in hyp_by_docid:
-                    matches.append(self.match_sets(None, iset, order))
-            return tuple(matches)
+            set_pairs: list[tuple[InstanceSet | None, InstanceSet | None]] = [
+                (iset, hyp_by_docid.pop(iset.docid, None)) for iset in ref.instance_sets
+            ]
+            set_pairs += [(None, iset) for iset in hyp.instance_sets if iset.docid in hyp_by_docid]
+            return tuple(self._match_in_runs(set_pairs, order, forget=True))
         ref_extents = [ref_extent(iset) for iset in ref.instance_sets]
         hyp_extents = [hyp_extent(iset) for iset in hyp.instance_sets]
-        candidates = [
-            (i, j, self.match_sets(ref.instance_sets[i], hyp.instance_sets[j], order))
-            for i, j in _overlapping(ref_extents, hyp_extents)
-        ]
+        overlapping = _overlapping(ref_extents, hyp_extents)
+        # a hypothesis set is kept prepared for every reference set it overlaps (no forgetting)
+        mapped = self._match_in_runs(
+            [(ref.instance_sets[i], hyp.instance_sets[j]) for i, j in overlapping], order, forget=False
+        )
+        candidates = [(i, j, match) for (i, j), match in zip(overlapping, mapped, strict=True)]
         chosen = greedy_map(candidates, lambda m: m.counts, self.beta_squared)
         by_ref = {i: m for i, _, m in chosen}
         mapped_hyp = {j for _, j, _ in chosen}
@@ -649,6 +600,50 @@ def _too_many_pairs(refs: Sequence[Instance], hyps: Sequence[Instance], type_nam
         hint="check that the right files were given; instances of one document that could all match "
         "each other are scored pair by pair",
     )
+
+
+class _SetState:
+    """A pair of instance sets while :meth:`Mapper.match_groups` maps it: its instances
+    by type, the instances mapped so far and the matches made so far."""
+
+    __slots__ = ("ref", "hyp", "mapping", "optional_refs", "by_type", "matches")
+
+    def __init__(self, ref: InstanceSet | None, hyp: InstanceSet | None) -> None:
+        self.ref, self.hyp = ref, hyp
+        self.mapping: dict[str, str] = {}
+        self.optional_refs = {inst.key for inst in (ref.instances if ref is not None else ()) if inst.optional}
+        self.by_type: tuple[dict[str, list[Instance]], dict[str, list[Instance]]] = ({}, {})
+        for side, iset in zip(self.by_type, (ref, hyp), strict=True):
+            for inst in iset.instances if iset is not None else ():
+                side.setdefault(inst.type, []).append(inst)
+        self.matches: list[InstanceMatch] = []
+
+    def removable(self, fill: PointerFill) -> bool:
+        return fill.key in self.optional_refs and fill.key not in self.mapping
+
+    def group(self, type_name: str) -> Group:
+        from hub4eval.scoring.pairs import Group
+
+        return Group(
+            self.by_type[0].get(type_name, []), self.by_type[1].get(type_name, []), self.mapping, self.removable
+        )
+
+
+_CHUNK_INSTANCES = 1_000  # instances of the pairs of sets mapped together: bounds the memory of the caches
+
+
+def _chunks(
+    set_pairs: Sequence[tuple[InstanceSet | None, InstanceSet | None]],
+) -> Iterator[Sequence[tuple[InstanceSet | None, InstanceSet | None]]]:
+    """The pairs of instance sets in runs of about :data:`_CHUNK_INSTANCES` instances."""
+    start = size = 0
+    for end, (ref, hyp) in enumerate(set_pairs):
+        size += (len(ref.instances) if ref is not None else 0) + (len(hyp.instances) if hyp is not None else 0)
+        if size >= _CHUNK_INSTANCES:
+            yield set_pairs[start : end + 1]
+            start, size = end + 1, 0
+    if start < len(set_pairs):
+        yield set_pairs[start:]
 
 
 def _never(fill: PointerFill) -> bool:

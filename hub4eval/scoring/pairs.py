@@ -1,4 +1,10 @@
-"""§5 for the instances of one type in one document, on compact data.
+"""§5 for the instances of one type, on compact data: the one mapping engine.
+
+It maps a type for many documents (pairs of instance sets) in one call
+(:func:`map_groups`): each document is a *group*, its keys are told apart from
+the other groups' (so no pair crosses two groups) and its pointer keys use its
+own mapping; the arrays of all groups are made, sorted and scanned together, so
+numpy's cost per call is paid once for many documents, not once per document.
 
 The greedy mapping ranks every (reference, hypothesis) instance pair of a type
 by (F desc, COR desc, INC+MIS+SPU asc, reference order, hypothesis order) and
@@ -26,28 +32,34 @@ the procedure chooses without making a record per pair:
    counts of a pair without COR are taken from one real pair per two shapes
    (``Mapper.match_instance``), so no rule of §6 is written twice.
 3. **Instances that are not plain** (a slot with several fills or
-   alternatives: rare) are compared pair by pair as before, for the pairs that
-   share a key with them.
+   alternatives: rare) are compared pair by pair through their match records,
+   for the pairs that share a key with them, group by group.
 4. **The greedy** sorts the pairs with a COR once (``numpy.lexsort`` on the tie
    key) and scans them; the pairs without COR (F = 0) rank after all of them
    and are taken among the instances left free by shapes
    (:func:`hub4eval.scoring.greedy.greedy_by_class`).
 
 Memory is known before anything is made: the number of candidate pairs is the
-sum over keys of the products of their holders on each side, counted in one
-pass over the keys; above the bound the document is refused at once
+sum over keys of the products of their holders on each side, counted per group
+in one pass over the keys; above the bound the document is refused at once
 (:class:`~hub4eval.scoring.greedy.TooManyPairs`). The arrays take about 24
 bytes a candidate pair at their peak.
 
 The chosen pairs are then scored by the mapper into the usual records
 (points, reasons, drill-down), for them only.
+
+Why one module of about 850 lines: it is one algorithm, the four steps of
+:func:`map_groups` over the same arrays (fill positions, key ids, groups);
+the key arrays are both counted for the refusal and expanded into the pairs
+that step 1 compares, and the memo of the hypothesis side serves every step,
+so a split would pass them between modules that have no other user.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
@@ -96,14 +108,6 @@ Int = np.int64
 BYTES_PER_PAIR = 24  # peak bytes per candidate pair of the arrays below (codes, their sort, positions)
 
 
-def _plain(view: Mapping[str, Any]) -> bool:
-    """Whether every scored slot of an instance view holds one alternative of one fill."""
-    for _, alternatives, single in view.values():
-        if single is None and (len(alternatives) != 1 or len(alternatives[0]) != 1):
-            return False
-    return True
-
-
 class _Aspect:
     """Candidate fill pairs of one slot and aspect.
 
@@ -111,7 +115,8 @@ class _Aspect:
     integers: ``(ref_pos[n], ref_kid[n])`` for every key of a reference fill
     that some hypothesis fill holds, ``hyp_kid[p]`` the key of hypothesis fill
     ``p`` (-1: none), ``wild`` the reference positions paired with every
-    hypothesis fill (too many keys).
+    hypothesis fill of their group (too many keys). Keys are already told apart
+    by group (see :func:`map_groups`): two fills of different groups share none.
     """
 
     __slots__ = (
@@ -125,6 +130,9 @@ class _Aspect:
         "hyp_kid",
         "wild",
         "hyp_listed",
+        "ref_listed",
+        "ref_grp",
+        "hyp_grp",
     )
 
     def __init__(
@@ -133,13 +141,20 @@ class _Aspect:
         refs: Sequence[tuple[int, Any]],
         hyps: Sequence[tuple[int, Any]],
         keys: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+        groups: tuple[np.ndarray, np.ndarray] | None = None,
     ) -> None:
         self.kind = kind  # "c" clean content, "w" noisy content, "x" extent, "p" pointer
         self.ref_fills = [fill for _, fill in refs]
         self.ref_inst = np.asarray([i for i, _ in refs], dtype=Int)
         self.hyp_fills, self.hyp_inst = _listed(hyps)
         self.hyp_listed = hyps
+        self.ref_listed = refs
         self.ref_pos, self.ref_kid, self.hyp_kid, self.wild = keys
+        if groups is None:  # one group
+            self.ref_grp = np.zeros(len(self.ref_fills), dtype=Int)
+            self.hyp_grp = np.zeros(len(self.hyp_fills), dtype=Int)
+        else:  # the group of each position (the hypothesis positions in group order)
+            self.ref_grp, self.hyp_grp = groups[0][self.ref_inst], groups[1][self.hyp_inst]
 
     def _holders(self) -> tuple[np.ndarray, np.ndarray]:
         """(hypothesis positions sorted by key, how many hold each key)."""
@@ -148,11 +163,24 @@ class _Aspect:
         size = max(int(kid.max()) if len(kid) else -1, int(self.ref_kid.max()) if len(self.ref_kid) else -1) + 1
         return has[np.argsort(kid, kind="stable")], np.bincount(kid, minlength=size)
 
-    def count(self) -> int:
-        """How many candidate pairs :meth:`pairs` makes."""
+    def _wild_ranges(self) -> tuple[np.ndarray, np.ndarray]:
+        """The first hypothesis position of each wild reference's group, and how many there are."""
+        g = self.ref_grp[self.wild]
+        lo = np.searchsorted(self.hyp_grp, g, side="left")
+        return lo, np.searchsorted(self.hyp_grp, g, side="right") - lo
+
+    def count(self, n_groups: int = 1) -> np.ndarray:
+        """How many candidate pairs :meth:`pairs` makes, per group."""
         _, holders = self._holders()
-        total = int(holders[self.ref_kid].sum()) if len(self.ref_kid) else 0
-        return total + len(self.wild) * len(self.hyp_fills)
+        counts = np.zeros(n_groups, dtype=Int)
+        if len(self.ref_kid):
+            counts += np.bincount(self.ref_grp[self.ref_pos], weights=holders[self.ref_kid], minlength=n_groups).astype(
+                Int
+            )
+        if len(self.wild):
+            _, many = self._wild_ranges()
+            counts += np.bincount(self.ref_grp[self.wild], weights=many, minlength=n_groups).astype(Int)
+        return counts
 
     def pairs(self) -> tuple[np.ndarray, np.ndarray]:
         """(reference positions, hypothesis positions) of every pair that shares a key."""
@@ -167,9 +195,10 @@ class _Aspect:
         else:
             hp = np.zeros(0, dtype=Int)
         if len(self.wild):
-            n = len(self.hyp_fills)
-            rq = np.concatenate([rq, np.repeat(self.wild, n)])
-            hp = np.concatenate([hp, np.tile(np.arange(n, dtype=Int), len(self.wild))])
+            lo, many = self._wild_ranges()
+            rq = np.concatenate([rq, np.repeat(self.wild, many)])
+            offsets = np.arange(int(many.sum()), dtype=Int) - np.repeat(np.cumsum(many) - many, many)
+            hp = np.concatenate([hp, np.repeat(lo, many) + offsets])
         return rq, hp
 
 
@@ -185,7 +214,7 @@ class _Listed(list):
 
 def _memo(items: Sequence[tuple[int, Any]], what: str, make: Callable[[], Any]) -> Any:
     """``make()``, kept with ``items`` when it is a :class:`_Listed` (the hypothesis side,
-    tried against every reference set it overlaps: see ``map_type``)."""
+    tried against every reference set it overlaps: see ``map_groups``)."""
     if not isinstance(items, _Listed):
         return make()
     memo = items.memo
@@ -199,12 +228,12 @@ def _listed(items: Sequence[tuple[int, Any]]) -> tuple[list[Any], np.ndarray]:
 
 
 def _hyp_ids(
-    hyps: Sequence[tuple[int, Any]], hyp_key: Callable[[Any], Hashable | None]
+    hyps: Sequence[tuple[int, Any]], hyp_key: Callable[[int, Any], Hashable | None]
 ) -> tuple[dict[Hashable, int], np.ndarray]:
     ids: dict[Hashable, int] = {}
     hyp_kid = []
-    for _, fill in hyps:
-        key = hyp_key(fill)
+    for j, fill in hyps:
+        key = hyp_key(j, fill)
         hyp_kid.append(-1 if key is None else ids.setdefault(key, len(ids)))
     return ids, np.asarray(hyp_kid, dtype=Int)
 
@@ -212,17 +241,18 @@ def _hyp_ids(
 def _by_keys(
     refs: Sequence[tuple[int, Any]],
     hyps: Sequence[tuple[int, Any]],
-    hyp_key: Callable[[Any], Hashable | None],
-    ref_keys: Callable[[Any], Sequence[Hashable] | None],
+    hyp_key: Callable[[int, Any], Hashable | None],
+    ref_keys: Callable[[int, Any], Sequence[Hashable] | None],
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The key arrays of :class:`_Aspect` from functions giving a fill's keys (None: none / too many)."""
+    """The key arrays of :class:`_Aspect` from functions giving a fill's keys (None: none / too many)
+    from its instance index and the fill."""
     ids, hyp_kid = _memo(hyps, "ids", lambda: _hyp_ids(hyps, hyp_key))
     ref_pos: list[int] = []
     ref_kid: list[int] = []
     wild: list[int] = []
     get = ids.get
-    for q, (_, fill) in enumerate(refs):
-        keys = ref_keys(fill)
+    for q, (i, fill) in enumerate(refs):
+        keys = ref_keys(i, fill)
         if keys is None:
             wild.append(q)
             continue
@@ -240,29 +270,69 @@ def _by_keys(
 
 
 _NONE = -(2**62)  # the offset of a missing extent: encloses nothing, enclosed by nothing
+_GROUP_BLOCKS = 1 << 36  # extent blocks of one group: group g's block b is the key g * _GROUP_BLOCKS + b
 
 
-def _extent_arrays(fills: Sequence[PreparedFill], enclosing: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """Start and end of each fill's compared extent (:data:`_NONE` for a fill without one):
-    its maximal extent, or with ``enclosing`` the extent a hypothesis extent must lie
-    in (the maximal one widened over inserted words at its edges)."""
-    extents = [
-        None
-        if not fill.has_extent or fill.maximal.extent is None
-        else fill.enclosing
-        if enclosing
-        else fill.maximal.extent
-        for fill in fills
-    ]
-    starts = np.asarray([_NONE if e is None else e.start for e in extents], dtype=Int)
-    ends = np.asarray([_NONE if e is None else e.end for e in extents], dtype=Int)
-    return starts, ends
+def _hyp_extents(fills: Sequence[PreparedFill]) -> tuple[np.ndarray, np.ndarray]:
+    """Start and end of each hypothesis fill's compared extent, its maximal one
+    (:data:`_NONE` for a fill without one)."""
+    starts: list[int] = []
+    ends: list[int] = []
+    for fill in fills:
+        extent = fill.maximal.extent
+        if fill.has_extent and extent is not None:
+            starts.append(extent.start)
+            ends.append(extent.end)
+        else:
+            starts.append(_NONE)
+            ends.append(_NONE)
+    return np.asarray(starts, dtype=Int), np.asarray(ends, dtype=Int)
 
 
-def _hyp_blocks(hyps: Sequence[tuple[int, PreparedFill]]) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct blocks of the hypothesis starts, and each fill's block among them (-1: none)."""
-    hs, _ = _memo(hyps, "extents", lambda: _extent_arrays([fill for _, fill in hyps]))
-    hyp_block = np.where(hs != _NONE, hs // _BLOCK, -1)
+def _ref_extents(fills: Sequence[PreparedFill]) -> tuple[np.ndarray, ...]:
+    """Of each reference fill: start and end of the extent a hypothesis extent must lie in
+    (the maximal one widened over inserted words at its edges; :data:`_NONE` without
+    one), start and end of its one minimal extent (:data:`_NONE`: none, or several
+    minimal strings), and whether it has several minimal strings."""
+    starts: list[int] = []
+    ends: list[int] = []
+    minimal_starts: list[int] = []
+    minimal_ends: list[int] = []
+    several: list[bool] = []
+    for fill in fills:
+        extent = fill.maximal.extent
+        if fill.has_extent and extent is not None:
+            if fill.enclosure is not None:
+                extent = fill.enclosure
+            starts.append(extent.start)
+            ends.append(extent.end)
+        else:
+            starts.append(_NONE)
+            ends.append(_NONE)
+        minimals = fill.minimals
+        minimal = minimals[0].extent if len(minimals) == 1 else None
+        if minimal is None:
+            minimal_starts.append(_NONE)
+            minimal_ends.append(_NONE)
+        else:
+            minimal_starts.append(minimal.start)
+            minimal_ends.append(minimal.end)
+        several.append(len(minimals) != 1)
+    return (
+        np.asarray(starts, dtype=Int),
+        np.asarray(ends, dtype=Int),
+        np.asarray(minimal_starts, dtype=Int),
+        np.asarray(minimal_ends, dtype=Int),
+        np.asarray(several, dtype=bool),
+    )
+
+
+def _hyp_blocks(hyps: Sequence[tuple[int, PreparedFill]], groups: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct blocks of the hypothesis starts (told apart by group), and each fill's
+    block among them (-1: none)."""
+    hs, _ = _memo(hyps, "extents", lambda: _hyp_extents([fill for _, fill in hyps]))
+    hyp_group = groups[np.asarray([j for j, _ in hyps], dtype=Int)] if len(hyps) else np.zeros(0, dtype=Int)
+    hyp_block = np.where(hs != _NONE, hyp_group * _GROUP_BLOCKS + hs // _BLOCK, -1)
     blocks, hyp_kid = np.unique(hyp_block, return_inverse=True)
     hyp_kid = hyp_kid.reshape(-1).astype(Int)
     if len(blocks) and blocks[0] == -1:  # no extent: no key
@@ -272,13 +342,15 @@ def _hyp_blocks(hyps: Sequence[tuple[int, PreparedFill]]) -> tuple[np.ndarray, n
 
 
 def _extent_keys(
-    refs: Sequence[tuple[int, PreparedFill]], hyps: Sequence[tuple[int, PreparedFill]]
+    refs: Sequence[tuple[int, PreparedFill]],
+    hyps: Sequence[tuple[int, PreparedFill]],
+    groups: tuple[np.ndarray, np.ndarray],
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """:func:`_by_keys` for the extent keys, made in numpy: a hypothesis's key is the
     block of its start, a reference's the blocks its extent covers
-    (:func:`~hub4eval.scoring.candidates.reference_extent_keys`)."""
-    blocks, hyp_kid = _memo(hyps, "blocks", lambda: _hyp_blocks(hyps))
-    rs, re_ = _extent_arrays([fill for _, fill in refs], enclosing=True)
+    (:func:`~hub4eval.scoring.candidates.reference_extent_keys`), each within its group."""
+    blocks, hyp_kid = _memo(hyps, "blocks", lambda: _hyp_blocks(hyps, groups[1]))
+    rs, re_ = _memo(refs, "extents", lambda: _ref_extents([fill for _, fill in refs]))[:2]
     has = rs != _NONE
     first = np.where(has, rs // _BLOCK, 0)
     span = np.where(has, np.maximum(re_ // _BLOCK - first + 1, 0), 0)
@@ -286,46 +358,78 @@ def _extent_keys(
     span[wild] = 0
     ref_pos = np.repeat(np.arange(len(refs), dtype=Int), span)
     offsets = np.arange(len(ref_pos), dtype=Int) - np.repeat(np.cumsum(span) - span, span)
-    ref_block = np.repeat(first, span) + offsets
+    ref_group = groups[0][np.asarray([i for i, _ in refs], dtype=Int)] if len(refs) else np.zeros(0, dtype=Int)
+    ref_block = np.repeat(first + ref_group * _GROUP_BLOCKS, span) + offsets
     at = np.searchsorted(blocks, ref_block)
     found = at < len(blocks)
     found[found] = blocks[at[found]] == ref_block[found]
     return ref_pos[found], at[found].astype(Int), hyp_kid, wild.astype(Int)
 
 
+_ONE_TEXT = ((((True, False),),), (((True, True),),))  # a slot's fills in a shape: one text fill, by has_extent
+
+
 def _fills_by_slot(
-    views: Sequence[Mapping[str, Any]], plain: Sequence[bool]
-) -> tuple[dict[str, list[tuple[int, PreparedFill]]], dict[str, list[tuple[int, PointerFill]]]]:
-    """(instance index, fill) of the plain instances, text fills and pointers, by slot."""
-    texts: dict[str, list[tuple[int, PreparedFill]]] = {}
-    pointers: dict[str, list[tuple[int, PointerFill]]] = {}
+    views: Sequence[Mapping[str, Any]], removable: Callable[[int], Callable[[PointerFill], bool]] | None = None
+) -> tuple[list[Any], dict[str, _Listed], dict[str, _Listed]]:
+    """The shape of each plain instance (``Mapper._shape``, made in the same pass; None:
+    not plain), and (instance index, fill) of the plain instances, text fills and
+    pointers, by slot. ``removable`` gives the test of REM pointers of a reference
+    instance by its index; None for the hypothesis side."""
+    shapes: list[Any] = []
+    texts: dict[str, _Listed] = {}
+    pointers: dict[str, _Listed] = {}
+    reference = removable is not None
     for index, view in enumerate(views):
-        if not plain[index]:
-            continue
-        for name, (_, alternatives, single) in view.items():
-            if single is not None:
-                texts.setdefault(name, []).append((index, single))
-            else:
-                pointers.setdefault(name, []).append((index, alternatives[0][0]))
-    return texts, pointers
+        for _, alternatives, single in view.values():
+            if single is None and (len(alternatives) != 1 or len(alternatives[0]) != 1):
+                shapes.append(None)
+                break
+        else:
+            shape = []
+            for name, (slot, alternatives, single) in view.items():
+                optional = reference and slot.optional
+                if single is not None:
+                    shape.append((name, optional, _ONE_TEXT[single.has_extent]))
+                    listed = texts.get(name)
+                    if listed is None:
+                        listed = texts[name] = _Listed(())
+                    listed.append((index, single))
+                else:
+                    pointer = alternatives[0][0]
+                    shape.append((name, optional, (((False, reference and removable(index)(pointer)),),)))  # type: ignore[misc]
+                    listed = pointers.get(name)
+                    if listed is None:
+                        listed = pointers[name] = _Listed(())
+                    listed.append((index, pointer))
+            shapes.append(tuple(shape))
+    return shapes, texts, pointers
 
 
 def _aspects(
     mapper: Mapper,
-    ref_views: Sequence[Mapping[str, Any]],
-    ref_plain: Sequence[bool],
+    ref_texts: Mapping[str, Sequence[tuple[int, PreparedFill]]],
+    ref_pointers: Mapping[str, Sequence[tuple[int, PointerFill]]],
     hyp_side: _HypSide,
-    mapping: Mapping[str, str],
+    ref_group: Sequence[int],
+    hyp_group: Sequence[int],
+    groups: tuple[np.ndarray, np.ndarray],
+    mappings: Sequence[Mapping[str, str]],
 ) -> list[_Aspect]:
-    """The candidate fill pairs of the plain instances, slot by slot and aspect by aspect."""
+    """The candidate fill pairs of the plain instances, slot by slot and aspect by aspect.
+
+    A key is told apart by the group of its instance (``(group, key)``; with one group,
+    the key itself), so that fills of two groups never pair."""
     how = mapper.how
-    texts = (_fills_by_slot(ref_views, ref_plain)[0], hyp_side.texts)
-    pointers = (_fills_by_slot(ref_views, ref_plain)[1], hyp_side.pointers)
+    texts = (ref_texts, hyp_side.texts)
+    pointers = (ref_pointers, hyp_side.pointers)
     aspects: list[_Aspect] = []
+    one = len(mappings) == 1
+    arrays = None if one else groups
 
     def add(kind: str, refs: Sequence[tuple[int, Any]], hyps: Sequence[tuple[int, Any]], keys: Any) -> None:
         if len(keys[0]) or len(keys[3]):
-            aspects.append(_Aspect(kind, refs, hyps, keys))
+            aspects.append(_Aspect(kind, refs, hyps, keys, arrays))
 
     for name, text_refs in texts[0].items():
         text_hyps = texts[1].get(name)
@@ -333,15 +437,23 @@ def _aspects(
             continue
         if how.content:
 
-            def content_keys(fill: PreparedFill, name: str = name) -> list[Hashable] | None:
+            def content_keys(i: int, fill: PreparedFill, name: str = name) -> list[Hashable] | None:
                 minimals = fill.minimals
                 if not how.noisy and len(minimals) == 1 and minimals[0] is fill.maximal:
-                    return [fill.maximal.text]  # the usual fill: its text
-                keys = reference_content_keys(name, fill, how)
-                return None if keys is None else [key[2] for key in keys]
+                    keys: list[Hashable] = [fill.maximal.text]  # the usual fill: its text
+                else:
+                    found = reference_content_keys(name, fill, how)
+                    if found is None:
+                        return None
+                    keys = [key[2] for key in found]
+                if one:
+                    return keys
+                g = ref_group[i]
+                return [(g, key) for key in keys]
 
-            def content_key(fill: PreparedFill, name: str = name) -> Hashable:
-                return fill.maximal.text if not how.noisy else hypothesis_content_key(name, fill, how)[2]
+            def content_key(j: int, fill: PreparedFill, name: str = name) -> Hashable:
+                key = fill.maximal.text if not how.noisy else hypothesis_content_key(name, fill, how)[2]
+                return key if one else (hyp_group[j], key)
 
             add(
                 "w" if how.noisy else "c",
@@ -350,17 +462,21 @@ def _aspects(
                 _by_keys(text_refs, text_hyps, content_key, content_keys),
             )
         if how.extent:
-            add("x", text_refs, text_hyps, _extent_keys(text_refs, text_hyps))
+            add("x", text_refs, text_hyps, _extent_keys(text_refs, text_hyps, groups))
     for name, pointer_refs in pointers[0].items():
         pointer_hyps = pointers[1].get(name)
         if not pointer_hyps:
             continue
 
-        def target(fill: PointerFill) -> list[Hashable]:
-            mapped = mapping.get(fill.key)
-            return [] if mapped is None else [mapped]
+        def target(i: int, fill: PointerFill) -> list[Hashable]:
+            g = ref_group[i]
+            mapped = mappings[g].get(fill.key)
+            return [] if mapped is None else [mapped] if one else [(g, mapped)]
 
-        add("p", pointer_refs, pointer_hyps, _by_keys(pointer_refs, pointer_hyps, lambda f: f.key, target))
+        def pointed(j: int, fill: PointerFill) -> Hashable:
+            return fill.key if one else (hyp_group[j], fill.key)
+
+        add("p", pointer_refs, pointer_hyps, _by_keys(pointer_refs, pointer_hyps, pointed, target))
     return aspects
 
 
@@ -398,79 +514,119 @@ def _correct(aspect: _Aspect, rq: np.ndarray, hp: np.ndarray, mapper: Mapper) ->
         return verdicts[inverse.reshape(-1)] if len(distinct) else np.zeros(0, dtype=bool)
     # extent: offsets compared in numpy (enclosed in the reference's enclosing extent,
     # overlapping its one minimal extent); a reference with several minimal strings one by one
-    rs, re_ = _extent_arrays(refs, enclosing=True)
-    hs, he = _memo(listed, "extents", lambda: _extent_arrays(hyps))
-    minimal = [f.minimals[0].extent if len(f.minimals) == 1 else None for f in refs]
-    ms = np.asarray([_NONE if e is None else e.start for e in minimal], dtype=Int)
-    me = np.asarray([_NONE if e is None else e.end for e in minimal], dtype=Int)
+    rs, re_, ms, me, several = _memo(aspect.ref_listed, "extents", lambda: _ref_extents(refs))
+    hs, he = _memo(listed, "extents", lambda: _hyp_extents(hyps))
     a, b, c, d = rs[rq], re_[rq], hs[hp], he[hp]
     ok = (a <= c) & (c <= b) & (a <= d) & (d <= b) & (c != _NONE) & (a != _NONE)
     s_, e_ = ms[rq], me[rq]
     overlaps = ((s_ <= c) & (c <= e_)) | ((s_ <= d) & (d <= e_)) | ((c <= s_) & (s_ <= d)) | ((c <= e_) & (e_ <= d))
     ok &= overlaps & (s_ != _NONE)
-    several = np.asarray([len(f.minimals) != 1 for f in refs], dtype=bool)
     for at in np.flatnonzero(several[rq]).tolist():
         ok[at] = extent_status(refs[int(rq[at])], hyps[int(hp[at])]) == "ok"
     return ok
 
 
-def _estimate(aspects: Sequence[_Aspect]) -> int:
-    return sum(aspect.count() for aspect in aspects)
-
-
 class _HypSide:
-    """What ``map_type`` works out of the hypothesis instances of a type alone, once:
+    """What ``map_groups`` works out of the hypothesis instances alone, once:
     an unsegmented hypothesis set is tried against every reference set it overlaps."""
 
-    __slots__ = ("hyps", "views", "plain", "texts", "pointers")
+    __slots__ = ("hyps", "views", "shapes", "texts", "pointers")
 
     def __init__(self, mapper: Mapper, hyps: Sequence[Instance]) -> None:
         self.hyps = list(hyps)  # kept alive: the cache is keyed by their id()
         self.views = [mapper._view(h, False) for h in hyps]
-        self.plain = [_plain(v) for v in self.views]
-        texts, pointers = _fills_by_slot(self.views, self.plain)
-        self.texts = {name: _Listed(items) for name, items in texts.items()}
-        self.pointers = {name: _Listed(items) for name, items in pointers.items()}
+        self.shapes, self.texts, self.pointers = _fills_by_slot(self.views)
 
     @classmethod
-    def of(cls, mapper: Mapper, hyps: Sequence[Instance]) -> _HypSide:
+    def of(cls, mapper: Mapper, hyps: Sequence[Instance], sizes: Sequence[int]) -> _HypSide:
         cache = mapper.hyp_sides
-        key = tuple(map(id, hyps))
+        key = (*map(id, hyps), -1, *sizes)  # the instances and their groups: keys depend on both
         side = cache.get(key)
         if side is None:
             side = cache[key] = cls(mapper, hyps)
         return side
 
 
-def map_type(
-    mapper: Mapper,
-    refs: Sequence[Instance],
-    hyps: Sequence[Instance],
-    mapping: Mapping[str, str],
-    removable: Callable[[PointerFill], bool],
-    max_pairs: int,
-) -> tuple[list[tuple[int, int]], dict[tuple[int, int], InstanceMatch]]:
-    """The pairs the greedy chooses among the instances of one type, best first,
-    and the matches made on the way (pairs with a COR, to be reused).
+class Group(NamedTuple):
+    """The instances of one type of one pair of instance sets, and the state of that pair."""
+
+    refs: Sequence[Instance]
+    hyps: Sequence[Instance]
+    mapping: Mapping[str, str]  # the instances of earlier types mapped so far
+    removable: Callable[[PointerFill], bool]  # whether a reference pointer would be REM
+
+
+BATCH_PAIRS = 1 << 22  # candidate pairs of one call above which its groups are mapped in two halves
+
+Chosen = tuple[list[tuple[int, int]], dict[tuple[int, int], InstanceMatch]]
+
+
+def map_groups(mapper: Mapper, groups: Sequence[Group], max_pairs: int) -> list[Chosen]:
+    """For each group, the pairs the greedy chooses among its instances (indices
+    into its ``refs`` and ``hyps``), best first, and the matches made on the way
+    (to be reused for the chosen pairs).
+
+    The groups are mapped together, as if their instances were one type of one
+    document whose pairs across groups can score nothing: their arrays are made,
+    sorted and scanned once, so numpy's cost per call is paid once for many
+    documents.
 
     Raises:
-        TooManyPairs: more than ``max_pairs`` candidate pairs, counted before any is made.
+        TooManyPairs: more than ``max_pairs`` candidate pairs in a group
+            (``error.group`` its index), counted before any is made.
     """
+    if not mapper.config.min_map_f and any(len(g.refs) == 1 and len(g.hyps) == 1 for g in groups):
+        # a group of one pair: every pair may be mapped, so the pair is, whatever its counts
+        others = [at for at, g in enumerate(groups) if len(g.refs) != 1 or len(g.hyps) != 1]
+        try:
+            rest = iter(map_groups(mapper, [groups[at] for at in others], max_pairs))
+        except TooManyPairs as error:
+            raise TooManyPairs(error.count, others[error.group]) from None
+        kept = set(others)
+        return [next(rest) if at in kept else ([(0, 0)], {}) for at in range(len(groups))]
+    n_groups = len(groups)
+    if not n_groups:
+        return []
+    refs = [r for group in groups for r in group.refs]
+    hyps = [h for group in groups for h in group.hyps]
+    ref_sizes = [len(group.refs) for group in groups]
+    hyp_sizes = [len(group.hyps) for group in groups]
+    ref_group = [g for g, size in enumerate(ref_sizes) for _ in range(size)]
+    hyp_group = [g for g, size in enumerate(hyp_sizes) for _ in range(size)]
+    ref_start = [0] * n_groups
+    hyp_start = [0] * n_groups
+    for g in range(1, n_groups):
+        ref_start[g] = ref_start[g - 1] + ref_sizes[g - 1]
+        hyp_start[g] = hyp_start[g - 1] + hyp_sizes[g - 1]
+    arrays = (np.asarray(ref_group, dtype=Int), np.asarray(hyp_group, dtype=Int))
     n_ref, n_hyp = len(refs), len(hyps)
     ref_views = [mapper._view(r, True) for r in refs]
-    ref_plain = [_plain(v) for v in ref_views]
-    hyp_side = _HypSide.of(mapper, hyps)
-    hyp_plain = hyp_side.plain
-    aspects = _aspects(mapper, ref_views, ref_plain, hyp_side, mapping)
-    estimate = _estimate(aspects)
-    if estimate > max_pairs:
-        raise TooManyPairs(estimate)
-    matched: dict[tuple[int, int], InstanceMatch] = {}
+    ref_shapes, ref_texts, ref_pointers = _fills_by_slot(ref_views, lambda i: groups[ref_group[i]].removable)
+    hyp_side = _HypSide.of(mapper, hyps, hyp_sizes)
+    hyp_shapes = hyp_side.shapes
+    mappings = [group.mapping for group in groups]
+    aspects = _aspects(mapper, ref_texts, ref_pointers, hyp_side, ref_group, hyp_group, arrays, mappings)
+    estimate = np.zeros(n_groups, dtype=Int)
+    for aspect in aspects:
+        estimate += aspect.count(n_groups)
+    over = np.flatnonzero(estimate > max_pairs)
+    if len(over):
+        raise TooManyPairs(int(estimate[over[0]]), int(over[0]))
+    if n_groups > 1 and int(estimate.sum()) > BATCH_PAIRS:  # bound the memory of one call
+        del aspects
+        half = n_groups // 2
+        first = map_groups(mapper, groups[:half], max_pairs)
+        try:
+            return first + map_groups(mapper, groups[half:], max_pairs)
+        except TooManyPairs as error:
+            raise TooManyPairs(error.count, half + error.group) from None
+    matched: dict[tuple[int, int], InstanceMatch] = {}  # by (reference, hypothesis) index of the call
 
     def match(i: int, j: int) -> InstanceMatch:
         found = matched.get((i, j))
         if found is None:
-            found = mapper.match_instance(refs[i], hyps[j], mapping, removable)
+            group = groups[ref_group[i]]
+            found = mapper.match_instance(refs[i], hyps[j], group.mapping, group.removable)
         return found
 
     # 1. the COR aspects of plain pairs, as instance pair codes i * n_hyp + j
@@ -486,42 +642,50 @@ def map_type(
         plain_codes, k = np.zeros(0, dtype=Int), np.zeros(0, dtype=Int)
     del codes
 
-    # 2. pairs with an instance that is not plain: compared one by one
+    # 2. pairs with an instance that is not plain: compared one by one, group by group
     other_codes: list[int] = []
     other_counts: list[Counts] = []
-    odd_refs = [i for i in range(n_ref) if not ref_plain[i]]
-    odd_hyps = [j for j in range(n_hyp) if not hyp_plain[j]]
-    if odd_refs or odd_hyps:
-        ref_keys = [mapper._keys(refs[i], True, mapping) for i in range(n_ref)]
-        hyp_keys = [mapper._keys(hyps[j], False, mapping) for j in range(n_hyp)]
+    odd = {ref_group[i] for i in range(n_ref) if ref_shapes[i] is None} | {
+        hyp_group[j] for j in range(n_hyp) if hyp_shapes[j] is None
+    }
+    for g in sorted(odd):
+        r0, h0, group = ref_start[g], hyp_start[g], groups[g]
+        ref_keys = [mapper._keys(r, True, group.mapping) for r in group.refs]
+        hyp_keys = [mapper._keys(h, False, group.mapping) for h in group.hyps]
+        odd_refs = [i for i in range(ref_sizes[g]) if ref_shapes[r0 + i] is None]
+        odd_hyps = [j for j in range(hyp_sizes[g]) if hyp_shapes[h0 + j] is None]
         found: set[tuple[int, int]] = set()
-        limit = max_pairs - estimate
-        if odd_refs:
-            found |= {(odd_refs[a], j) for a, j in sharing_pairs([ref_keys[i] for i in odd_refs], hyp_keys, limit)}
-        if odd_hyps:
-            plain_refs = [i for i in range(n_ref) if ref_plain[i]]
-            found |= {
-                (plain_refs[a], odd_hyps[b])
-                for a, b in sharing_pairs(
-                    [ref_keys[i] for i in plain_refs], [hyp_keys[j] for j in odd_hyps], limit - len(found)
-                )
-            }
+        limit = max_pairs - int(estimate[g])
+        try:
+            if odd_refs:
+                found |= {(odd_refs[a], j) for a, j in sharing_pairs([ref_keys[i] for i in odd_refs], hyp_keys, limit)}
+            if odd_hyps:
+                plain_refs = [i for i in range(ref_sizes[g]) if ref_shapes[r0 + i] is not None]
+                found |= {
+                    (plain_refs[a], odd_hyps[b])
+                    for a, b in sharing_pairs(
+                        [ref_keys[i] for i in plain_refs], [hyp_keys[j] for j in odd_hyps], limit - len(found)
+                    )
+                }
+        except TooManyPairs as error:
+            raise TooManyPairs(error.count, g) from None
         for i, j in sorted(found):
-            m = match(i, j)
+            m = match(r0 + i, h0 + j)
             if m.counts.cor:
-                matched[i, j] = m
-                other_codes.append(i * n_hyp + j)
+                matched[r0 + i, h0 + j] = m
+                other_codes.append((r0 + i) * n_hyp + h0 + j)
                 other_counts.append(m.counts)
 
     # 3. the counts of every pair with a COR: its shapes' counts less k INC, plus k COR
-    shapes: tuple[dict[int, Any], ...] = ({}, {})
+    shapes = (hyp_shapes, ref_shapes)  # of the plain instances; the others made when asked
 
     def shape(index: int, reference: bool) -> Any:
-        known = shapes[reference]
-        if index not in known:
+        known = shapes[reference][index]
+        if known is None:
             inst = refs[index] if reference else hyps[index]
-            known[index] = mapper._shape(inst, reference, removable)
-        return known[index]
+            removable = groups[(ref_group if reference else hyp_group)[index]].removable
+            known = mapper._shape(inst, reference, removable)
+        return known
 
     plain_i = plain_codes // n_hyp if n_hyp else plain_codes
     plain_j = plain_codes % n_hyp if n_hyp else plain_codes
@@ -529,10 +693,10 @@ def map_type(
     hyp_shape_ids: dict[Any, int] = {}
     ref_sid = np.full(n_ref, -1, dtype=Int)
     hyp_sid = np.full(n_hyp, -1, dtype=Int)
-    for i in np.flatnonzero(np.bincount(plain_i, minlength=n_ref)).tolist():
-        ref_sid[i] = ref_shape_ids.setdefault(shape(i, True), len(ref_shape_ids))
-    for j in np.flatnonzero(np.bincount(plain_j, minlength=n_hyp)).tolist():
-        hyp_sid[j] = hyp_shape_ids.setdefault(shape(j, False), len(hyp_shape_ids))
+    used = np.flatnonzero(np.bincount(plain_i, minlength=n_ref))
+    ref_sid[used] = [ref_shape_ids.setdefault(ref_shapes[i], len(ref_shape_ids)) for i in used.tolist()]
+    used = np.flatnonzero(np.bincount(plain_j, minlength=n_hyp))
+    hyp_sid[used] = [hyp_shape_ids.setdefault(hyp_shapes[j], len(hyp_shape_ids)) for j in used.tolist()]
     n_shape_pairs = len(ref_shape_ids) * max(1, len(hyp_shape_ids))
     combo_key = k * n_shape_pairs + (ref_sid[plain_i] * max(1, len(hyp_shape_ids)) + hyp_sid[plain_j])
     del plain_i, plain_j
@@ -590,25 +754,51 @@ def map_type(
     order = np.lexsort((jj, ii, err_key[combo], cor_key[combo], f_key[combo]))
     chosen = _scan(ii[order], jj[order], n_ref, n_hyp)
     del order, combo
+    results: list[Chosen] = [([], {}) for _ in range(n_groups)]
+    for i, j in chosen:
+        g = ref_group[i]
+        results[g][0].append((i - ref_start[g], j - hyp_start[g]))
+    for (i, j), m in matched.items():
+        g = ref_group[i]
+        results[g][1][i - ref_start[g], j - hyp_start[g]] = m
     if min_f is not None and min_f > 0:
-        return chosen, matched  # pairs with F = 0 are never mapped
-    used_ref = {i for i, _ in chosen}
-    used_hyp = {j for _, j in chosen}
-    if len(used_ref) == n_ref or len(used_hyp) == n_hyp:
-        return chosen, matched
-    positive = np.sort(all_codes)
+        return results  # pairs with F = 0 are never mapped
+    positive: list[Any] = []  # the codes of the pairs with a COR (a set, or sorted), made when first asked
 
-    def errors_without_cor(i: int, j: int) -> int | None:
-        code = i * n_hyp + j
-        at = int(np.searchsorted(positive, code))
-        if at < len(positive) and positive[at] == code:
-            return None  # this pair has a COR
-        return match(i, j).counts.errors
+    def has_cor(code: int) -> bool:
+        if not positive:
+            positive.append(set(all_codes.tolist()) if len(all_codes) <= 1 << 20 else np.sort(all_codes))
+        known = positive[0]
+        if isinstance(known, set):
+            return code in known
+        at = int(np.searchsorted(known, code))
+        return at < len(known) and int(known[at]) == code
 
-    ref_class = _LazyShapes(lambda i: shape(i, True), n_ref)
-    hyp_class = _LazyShapes(lambda j: shape(j, False), n_hyp)
-    chosen += greedy_by_class(n_ref, n_hyp, used_ref, used_hyp, (ref_class, hyp_class), errors_without_cor, max_pairs)
-    return chosen, matched
+    for g, (pairs, _) in enumerate(results):
+        if len(pairs) == min(ref_sizes[g], hyp_sizes[g]):
+            continue  # every instance of a side is mapped: nothing left over
+        r0, h0 = ref_start[g], hyp_start[g]
+
+        def errors_without_cor(i: int, j: int, r0: int = r0, h0: int = h0) -> int | None:
+            if has_cor((r0 + i) * n_hyp + h0 + j):
+                return None  # this pair has a COR
+            return match(r0 + i, h0 + j).counts.errors
+
+        ref_class = _LazyShapes(lambda i, r0=r0: shape(r0 + i, True), ref_sizes[g])  # type: ignore[misc]
+        hyp_class = _LazyShapes(lambda j, h0=h0: shape(h0 + j, False), hyp_sizes[g])  # type: ignore[misc]
+        try:
+            pairs += greedy_by_class(
+                ref_sizes[g],
+                hyp_sizes[g],
+                {i for i, _ in pairs},
+                {j for _, j in pairs},
+                (ref_class, hyp_class),
+                errors_without_cor,
+                max_pairs,
+            )
+        except TooManyPairs as error:
+            raise TooManyPairs(error.count, g) from None
+    return results
 
 
 class _LazyShapes(Sequence[Any]):

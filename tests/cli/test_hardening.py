@@ -453,17 +453,19 @@ def test_ranking_the_f_zero_pairs_by_shape_gives_the_full_procedure_result(monke
     from hub4eval.api import score
     from hub4eval.config import ScoreConfig
     from hub4eval.io.templettes import parse_templates
-    from hub4eval.scoring import mapping
+    from tests.support.mapping_oracle import use_brute_force
 
     ref = parse_templates(_many_events(60, seed, "ref"), "ref.tpl", "reference")
     hyp = parse_templates(_many_events(60, seed, "hyp"), "hyp.tpl", "hypothesis")
 
-    def scored(all_pairs: int, config: ScoreConfig) -> str:
-        monkeypatch.setattr(mapping, "_ALL_PAIRS", all_pairs)
-        return json.dumps(score(ref, hyp, config=config).to_json(), sort_keys=True)
+    def scored(brute_force: bool, config: ScoreConfig) -> str:
+        with monkeypatch.context() as patch:
+            if brute_force:
+                use_brute_force(patch)
+            return json.dumps(score(ref, hyp, config=config).to_json(), sort_keys=True)
 
     for config in (ScoreConfig(), ScoreConfig(compare="extent"), ScoreConfig(content="noisy")):
-        assert scored(0, config) == scored(10**9, config)
+        assert scored(False, config) == scored(True, config)
 
 
 def test_pairs_that_cannot_share_a_point_are_not_counted(monkeypatch):

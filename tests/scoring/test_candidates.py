@@ -1,10 +1,9 @@
 """The shortcuts of the instance mapping give the procedure's result exactly.
 
 - :mod:`hub4eval.scoring.candidates`: a fill pair that scores a COR always shares a key;
-- :func:`hub4eval.scoring.greedy.greedy_map_sparse` chooses what :func:`greedy_map`
-  chooses over all pairs;
 - pointer-only slots are paired in linear time as the greedy would pair them;
-- end to end, scoring with the key index equals scoring every pair.
+- end to end, scoring with the key index equals scoring every pair (the brute-force
+  greedy of tests/support/mapping_oracle.py).
 """
 
 from __future__ import annotations
@@ -37,10 +36,11 @@ from hub4eval.scoring.candidates import (
     sharing_pairs,
 )
 from hub4eval.scoring.fills import FillPreparer
-from hub4eval.scoring.greedy import TooManyPairs, greedy_map, greedy_map_sparse
+from hub4eval.scoring.greedy import TooManyPairs, greedy_map
 from hub4eval.scoring.metrics import Counts
 from hub4eval.scoring.verdicts import TextComparison, compare_pointer, compare_text
 from hub4eval.text.glm import apply_glm
+from tests.support.mapping_oracle import use_brute_force
 from tests.support.strategies import template_sets
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -185,43 +185,6 @@ counts = st.builds(
 )
 
 
-@pytest.mark.slow
-@SETTINGS
-@given(
-    st.integers(1, 5),
-    st.integers(1, 5),
-    st.data(),
-    st.sampled_from([None, 0.0, 0.4, -1.0]),
-)
-def test_sparse_greedy_chooses_what_the_full_greedy_chooses(n_ref, n_hyp, data, min_f):
-    table = {(i, j): data.draw(counts) for i in range(n_ref) for j in range(n_hyp)}
-    extra = data.draw(st.sets(st.sampled_from(sorted(table))))
-    promising = {pair for pair, c in table.items() if c.cor} | extra
-    asked = []
-
-    def counts_of(i, j):
-        asked.append((i, j))
-        return table[i, j]
-
-    full = [(i, j) for i, j, _ in greedy_map([(i, j, c) for (i, j), c in table.items()], lambda c: c, min_f=min_f)]
-    sparse = greedy_map_sparse(n_ref, n_hyp, promising, counts_of, min_f=min_f)
-    assert sparse == full
-    assert len(asked) == len(set(asked))  # each pair counted once at most
-
-
-def test_sparse_greedy_counts_only_the_leftovers_among_f_zero_pairs():
-    table = {(i, j): Counts(cor=1) if i == j else Counts(inc=1) for i in range(50) for j in range(50)}
-    asked = []
-
-    def counts_of(i, j):
-        asked.append((i, j))
-        return table[i, j]
-
-    chosen = greedy_map_sparse(50, 50, [(i, i) for i in range(50)], counts_of)
-    assert chosen == [(i, i) for i in range(50)]
-    assert len(asked) == 50  # not 2,500
-
-
 # -- pointer slots ----------------------------------------------------------------
 
 pointers = st.builds(PointerFill, st.just("EV"), st.just("D"), st.integers(1, 4))
@@ -247,9 +210,11 @@ def test_pointer_slots_pair_as_the_greedy_does(refs, hyps, numbers):
 # -- end to end ---------------------------------------------------------------------
 
 
-def _scored(ref, hyp, config, all_pairs, monkeypatch):
-    monkeypatch.setattr(mapping, "_ALL_PAIRS", all_pairs)
-    return json.dumps(score(ref, hyp, config=config).to_json(), sort_keys=True)
+def _scored(ref, hyp, config, brute_force, monkeypatch):
+    with monkeypatch.context() as patch:
+        if brute_force:
+            use_brute_force(patch)
+        return json.dumps(score(ref, hyp, config=config).to_json(), sort_keys=True)
 
 
 @pytest.mark.slow
@@ -265,7 +230,7 @@ def _scored(ref, hyp, config, all_pairs, monkeypatch):
 )
 def test_scoring_with_the_key_index_equals_scoring_every_pair(monkeypatch, ref, hyp, compare, content, min_f):
     config = ScoreConfig(compare=compare, content=content, min_map_f=min_f)
-    assert _scored(ref, hyp, config, 0, monkeypatch) == _scored(ref, hyp, config, 10**9, monkeypatch)
+    assert _scored(ref, hyp, config, False, monkeypatch) == _scored(ref, hyp, config, True, monkeypatch)
 
 
 def test_many_events_of_one_document_score_as_with_every_pair(monkeypatch):
@@ -289,7 +254,7 @@ def test_many_events_of_one_document_score_as_with_every_pair(monkeypatch):
     ref = TemplateSet((InstanceSet("D1", (template(refs, "r"), *refs)),), role="reference")
     hyp = TemplateSet((InstanceSet("D1", (template(hyps, "h"), *hyps)),), role="hypothesis")
     for config in (ScoreConfig(), ScoreConfig(content="noisy"), ScoreConfig(compare="extent")):
-        assert _scored(ref, hyp, config, 0, monkeypatch) == _scored(ref, hyp, config, 10**9, monkeypatch)
+        assert _scored(ref, hyp, config, False, monkeypatch) == _scored(ref, hyp, config, True, monkeypatch)
     result = score(ref, hyp)
     assert result.total.cor > 0 and result.total.inc > 0
 
@@ -310,8 +275,7 @@ def test_a_possessive_shares_the_key_of_the_word_without_it(monkeypatch):
     ref = TemplateSet((InstanceSet("D1", tuple(refs)),), role="reference")
     hyp = TemplateSet((InstanceSet("D1", tuple(hyps)),), role="hypothesis")
     config = ScoreConfig(content="noisy", compare="content")
-    assert _scored(ref, hyp, config, 0, monkeypatch) == _scored(ref, hyp, config, 10**9, monkeypatch)
-    monkeypatch.setattr(mapping, "_ALL_PAIRS", 0)
+    assert _scored(ref, hyp, config, False, monkeypatch) == _scored(ref, hyp, config, True, monkeypatch)
     assert score(ref, hyp, config=config).total.cor == 1
 
 

@@ -13,12 +13,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hub4eval.config import ScoreConfig
-from hub4eval.model import Extent, Instance, Slot, TextFill
+from hub4eval.model import Extent, TextFill
 from hub4eval.scoring import candidates
 from hub4eval.scoring.candidates import WILDCARD, reference_text_keys, sharing_pairs
 from hub4eval.scoring.fills import FillPreparer, PreparedFill, PreparedString
-from hub4eval.scoring.greedy import greedy_map_sparse
-from hub4eval.scoring.mapping import Shapes
+from hub4eval.scoring.greedy import greedy_by_class
 from hub4eval.scoring.metrics import Counts
 from hub4eval.scoring.verdicts import TextComparison, extent_status
 
@@ -175,23 +174,7 @@ def test_extent_status_encloses_as_the_procedure(hyp, status):
     assert Extent(10, 20).encloses(Extent(*hyp)) == (status == "ok")
 
 
-# -- shapes made on demand ---------------------------------------------------------------------
-
-
-def test_shapes_are_made_once_each_and_only_when_read():
-    made = []
-    items = [Instance("E", "D", n, (Slot("A", ()),)) for n in (1, 2, 3)]
-
-    def shape(inst):
-        made.append(inst.number)
-        return ("shape", inst.number % 2)
-
-    shapes = Shapes(shape, items)
-    assert len(shapes) == 3 and made == []
-    assert shapes[2] == ("shape", 1) and shapes[2] == ("shape", 1)
-    assert made == [3]
-    assert list(shapes) == [("shape", 1), ("shape", 0), ("shape", 1)]
-    assert made == [3, 1, 2]
+# -- classes read only when something is left over --------------------------------------------
 
 
 class _Untouchable:
@@ -204,23 +187,14 @@ class _Untouchable:
 
 @pytest.mark.parametrize(("n_ref", "n_hyp"), [(2, 2), (2, 1), (1, 2)])
 def test_no_class_is_read_when_every_object_of_a_side_is_mapped(n_ref, n_hyp):
-    counts = {(0, 0): Counts(cor=1), (1, 1): Counts(cor=1)}
-    pairs = greedy_map_sparse(
-        n_ref,
-        n_hyp,
-        [p for p in counts if p[0] < n_ref and p[1] < n_hyp],
-        lambda i, j: counts.get((i, j), Counts(inc=1)),
-        classes=(_Untouchable(), _Untouchable()),
-    )
-    assert pairs == [(k, k) for k in range(min(n_ref, n_hyp))]
+    used = set(range(min(n_ref, n_hyp)))
+    classes = (_Untouchable(), _Untouchable())
+    assert greedy_by_class(n_ref, n_hyp, set(used), set(used), classes, lambda i, j: 1, None) == []
 
 
 def test_classes_are_read_when_both_sides_have_objects_left():
-    counts = {(0, 0): Counts(cor=1)}
     with pytest.raises(AssertionError, match="nothing was left over"):
-        greedy_map_sparse(
-            2, 2, [(0, 0)], lambda i, j: counts.get((i, j), Counts(inc=1)), classes=(_Untouchable(), _Untouchable())
-        )
+        greedy_by_class(2, 2, {0}, {0}, (_Untouchable(), _Untouchable()), lambda i, j: 1, None)
 
 
 # -- single text fills left over, matched without match_slot -----------------------------------

@@ -23,10 +23,11 @@ from hub4eval.io.templettes import parse_templates
 from hub4eval.model import Extent
 from hub4eval.scoring import mapping
 from hub4eval.scoring.fills import FillPreparer
-from hub4eval.scoring.greedy import TooManyPairs, greedy_map, greedy_map_sparse, tie_key
+from hub4eval.scoring.greedy import TooManyPairs, greedy_by_class, greedy_map, tie_key
 from hub4eval.scoring.mapping import Mapper, _overlapping
 from hub4eval.scoring.metrics import Counts
 from tests.support import EXAMPLES, ROOT
+from tests.support.mapping_oracle import use_brute_force
 from tests.support.scoring import cats, counts, run
 
 # F = 2 COR / (POS + ACT) with beta = 1:
@@ -87,46 +88,6 @@ def test_min_f_maps_only_pairs_strictly_above_it():
     assert _pairs(greedy_map([(0, 0, Counts(mis=1)), (1, 1, Counts(spu=1))], lambda c: c)) == [(0, 0), (1, 1)]
 
 
-def test_sparse_mapping_equals_the_full_scan():
-    table = {
-        (0, 0): Counts(cor=2, inc=3),
-        (0, 1): Counts(cor=1),
-        (1, 0): Counts(inc=1),
-        (1, 1): Counts(cor=1, mis=1),
-        (2, 2): Counts(mis=2),
-        (2, 0): Counts(inc=2),
-    }
-
-    def counts_of(i, j):
-        return table.get((i, j), Counts(mis=1, spu=1))
-
-    full = _pairs(greedy_map([(i, j, counts_of(i, j)) for i in range(3) for j in range(3)], lambda c: c))
-    promising = [(i, j) for (i, j), c in table.items() if c.cor]
-    assert greedy_map_sparse(3, 3, promising, counts_of) == full == [(0, 1), (1, 0), (2, 2)]
-    # a threshold of 0 is the procedure; above 0 the pairs without COR (F = 0) are never mapped
-    assert greedy_map_sparse(3, 3, promising, counts_of, min_f=0.0) == full
-    assert greedy_map_sparse(3, 3, promising, counts_of, min_f=0.1) == [(0, 1)]
-    assert greedy_map_sparse(3, 3, promising, counts_of, min_f=0.9) == [(0, 1)]
-    assert greedy_map_sparse(3, 3, promising, counts_of, min_f=0.99 + 0.01) == []
-
-
-def test_sparse_mapping_counts_each_pair_at_most_once_and_a_lone_pair_never():
-    calls = []
-
-    def counts_of(i, j):
-        calls.append((i, j))
-        return Counts(mis=1)
-
-    assert greedy_map_sparse(1, 1, [(0, 0)], counts_of) == [(0, 0)]
-    assert calls == []
-    # a threshold above 0 needs the pair's counts: F = 0 is not above it
-    assert greedy_map_sparse(1, 1, [(0, 0)], counts_of, min_f=0.1) == []
-    assert calls == [(0, 0)]
-    calls.clear()
-    assert greedy_map_sparse(2, 2, [(0, 0)], counts_of) == [(0, 0), (1, 1)]
-    assert sorted(calls) == [(0, 0), (0, 1), (1, 0), (1, 1)]  # each once
-
-
 # -- through scoring: the same choices made by the instance mapping ---------------
 
 HYP = '<EV-D-1> :=\n    A: "x"\n    B: "y"\n    C: "c"\n'
@@ -175,24 +136,6 @@ def test_an_instance_pointing_to_two_types_is_mapped_after_both():
         ("W", "content", "COR"),
         ("WHO", "pointer", "COR"),
     ]
-
-
-def test_with_a_threshold_pairs_without_cor_are_never_counted():
-    # with --min-map-f a pair with F = 0 cannot be mapped, so the sparse scan does not
-    # count the pairs left out of the promising ones (a large set has millions of them)
-    calls = []
-
-    def counts_of(i, j):
-        calls.append((i, j))
-        return Counts(cor=1) if (i, j) == (0, 0) else Counts(mis=1)
-
-    for min_f in (0.1, 0.5):  # 0 is no threshold: the procedure maps F = 0 pairs too
-        calls.clear()
-        assert greedy_map_sparse(3, 3, [(0, 0)], counts_of, min_f=min_f) == [(0, 0)]
-        assert calls == [(0, 0)]
-    calls.clear()
-    assert greedy_map_sparse(3, 3, [(0, 0)], counts_of) == [(0, 0), (1, 1), (2, 2)]
-    assert len(calls) == 1 + 4  # the promising pair, then the 2 x 2 pairs of the objects left
 
 
 @pytest.mark.parametrize(
@@ -396,7 +339,7 @@ def test_instances_left_over_are_ranked_by_shapes_that_tell_their_errors_apart(c
     shaped = run(ref + _EXTRAS, hyp)
     assert ev_pairs(shaped) == expected
     # the same mapping as counting every pair
-    monkeypatch.setattr("hub4eval.scoring.mapping._ALL_PAIRS", 10**6)
+    use_brute_force(monkeypatch)
     counted = run(ref + _EXTRAS, hyp)
     assert ev_pairs(counted) == expected
     assert counts(shaped) == counts(counted)
@@ -446,10 +389,14 @@ def test_the_class_pairs_of_objects_left_over_are_bounded():
         return Counts(mis=1, spu=1)
 
     classes = ([0, 1], ["a", "b", "c"])
-    assert greedy_map_sparse(2, 3, [], counts_of, classes=classes) == [(0, 0), (1, 1)]
-    assert greedy_map_sparse(2, 3, [], counts_of, classes=classes, max_pairs=6) == [(0, 0), (1, 1)]
+
+    def errors(i, j):
+        return counts_of(i, j).errors
+
+    assert greedy_by_class(2, 3, set(), set(), classes, errors, None) == [(0, 0), (1, 1)]
+    assert greedy_by_class(2, 3, set(), set(), classes, errors, 6) == [(0, 0), (1, 1)]
     with pytest.raises(TooManyPairs) as caught:
-        greedy_map_sparse(2, 3, [], counts_of, classes=classes, max_pairs=5)
+        greedy_by_class(2, 3, set(), set(), classes, errors, 5)
     assert caught.value.count == 6
 
 

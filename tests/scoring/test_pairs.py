@@ -1,9 +1,10 @@
-"""The compact mapping of a type (hub4eval.scoring.pairs) against the procedure.
+"""The compact mapping engine (hub4eval.scoring.pairs) against the procedure.
 
 The oracle is the greedy over every instance pair of a type, each pair
-counted through a match record (``mapping._ALL_PAIRS`` raised past every
-type): the compact engine must choose the same pairs and so give the same
-JSON (mapping, counts, every point and reason), with and without texts.
+counted through its match record (tests/support/mapping_oracle.py): the
+engine must choose the same pairs and so give the same JSON (mapping, counts,
+every point and reason), with and without texts, whether the documents are
+mapped together or one call each.
 """
 
 from __future__ import annotations
@@ -22,18 +23,19 @@ from hub4eval.io.corpus import parse_corpus
 from hub4eval.io.templettes import parse_templates
 from hub4eval.model import TemplateSet
 from hub4eval.scoring import mapping, pairs
+from tests.support.mapping_oracle import brute_force_map_groups
 from tests.support.strategies import template_sets
 
 
 def _scored(ref, hyp, config, engine, monkeypatch, **texts) -> str:
-    if engine == "compact":  # every type through hub4eval.scoring.pairs
-        monkeypatch.setattr(mapping, "_ALL_PAIRS", 0)
-        monkeypatch.setattr(mapping, "_COMPACT_PAIRS", 0)
-        monkeypatch.setattr(mapping, "_COMPACT", True)
-    else:  # every pair of every type counted through its record: the procedure itself
-        monkeypatch.setattr(mapping, "_ALL_PAIRS", 10**9)
-        monkeypatch.setattr(mapping, "_COMPACT", False)
-    return json.dumps(score(ref, hyp, config=config, **texts).to_json(), sort_keys=True)
+    with monkeypatch.context() as patch:
+        if engine == "records":  # every pair of every type counted through its record: the procedure itself
+            patch.setattr(pairs, "map_groups", brute_force_map_groups)
+        elif engine == "one by one":  # each document in a call of its own, halved batches
+            patch.setattr(mapping, "_CHUNK_INSTANCES", 1)
+        elif engine == "halved":  # the documents of a call split in halves down to one
+            patch.setattr(pairs, "BATCH_PAIRS", 0)
+        return json.dumps(score(ref, hyp, config=config, **texts).to_json(), sort_keys=True)
 
 
 @settings(
@@ -57,6 +59,8 @@ def test_the_compact_engine_maps_as_every_pair_counted(monkeypatch, ref, hyp, co
     config = ScoreConfig(compare=compare, content=content, min_map_f=min_f, beta=beta)
     expected = _scored(ref, hyp, config, "records", monkeypatch)
     assert _scored(ref, hyp, config, "compact", monkeypatch) == expected
+    assert _scored(ref, hyp, config, "one by one", monkeypatch) == expected
+    assert _scored(ref, hyp, config, "halved", monkeypatch) == expected
 
 
 def _texts(seed: int) -> tuple[str, str, str, str]:
@@ -140,10 +144,13 @@ def test_too_many_pairs_are_counted_before_any_is_compared(monkeypatch):
 
 
 def test_the_estimate_is_the_number_of_pairs_made():
-    """:meth:`_Aspect.count` (the estimate) is exactly the length of :meth:`_Aspect.pairs`."""
+    """:meth:`_Aspect.count` (the estimate, per group) is exactly what :meth:`_Aspect.pairs`
+    makes, and a wild reference pairs with every hypothesis of its own group only."""
     rng = random.Random(5)
-    for _ in range(200):
-        n_ref, n_hyp, n_keys = rng.randint(0, 6), rng.randint(0, 6), rng.randint(1, 4)
+    for _ in range(300):
+        n_ref, n_hyp, n_keys, n_groups = rng.randint(0, 6), rng.randint(0, 6), rng.randint(1, 4), rng.randint(1, 3)
+        ref_group = pairs.np.asarray(sorted(rng.randrange(n_groups) for _ in range(n_ref)), dtype=pairs.Int)
+        hyp_group = pairs.np.asarray(sorted(rng.randrange(n_groups) for _ in range(n_hyp)), dtype=pairs.Int)
         ref_pos = sorted(rng.randrange(n_ref) for _ in range(rng.randint(0, 8))) if n_ref else []
         keys = (
             pairs.np.asarray(ref_pos, dtype=pairs.Int),
@@ -153,14 +160,57 @@ def test_the_estimate_is_the_number_of_pairs_made():
                 sorted({rng.randrange(n_ref) for _ in range(rng.randint(0, 2))}) if n_ref else [], dtype=pairs.Int
             ),
         )
-        aspect = pairs._Aspect("x", [(i, None) for i in range(n_ref)], [(j, None) for j in range(n_hyp)], keys)
+        aspect = pairs._Aspect(
+            "x",
+            [(i, None) for i in range(n_ref)],
+            [(j, None) for j in range(n_hyp)],
+            keys,
+            (ref_group, hyp_group),
+        )
         rq, hp = aspect.pairs()
         expected = [
             (int(q), j) for q, kid in zip(keys[0], keys[1], strict=True) for j in range(n_hyp) if keys[2][j] == kid
-        ] + [(int(q), j) for q in keys[3] for j in range(n_hyp)]
+        ] + [(int(q), j) for q in keys[3] for j in range(n_hyp) if hyp_group[j] == ref_group[q]]
         assert sorted(zip(rq.tolist(), hp.tolist(), strict=True)) == sorted(expected)
-        assert aspect.count() == len(expected)
+        per_group = [sum(1 for q, _ in expected if ref_group[q] == g) for g in range(n_groups)]
+        assert aspect.count(n_groups).tolist() == per_group
 
 
 def test_the_bytes_per_pair_of_the_message_are_the_engine_s():
     assert mapping._BYTES_PER_PAIR == pairs.BYTES_PER_PAIR
+
+
+@settings(max_examples=60, deadline=None)
+@given(template_sets(reference=True, max_events=5), st.booleans())
+def test_the_shapes_made_with_the_fills_are_the_mapper_s(ref: TemplateSet, removed: bool):
+    """The shapes of plain instances made in the pass over their fills equal ``Mapper._shape``."""
+    from hub4eval.scoring.fills import FillPreparer
+
+    config = ScoreConfig()
+    mapper = mapping.Mapper(config, FillPreparer(config), FillPreparer(config, reference=False))
+    instances = [inst for iset in ref.instance_sets for inst in iset.instances]
+    views = [mapper._view(inst, True) for inst in instances]
+    shapes, _, _ = pairs._fills_by_slot(views, lambda i: lambda fill: removed)
+    for inst, shape in zip(instances, shapes, strict=True):
+        if shape is not None:
+            assert shape == mapper._shape(inst, True, lambda fill: removed)
+
+
+def test_the_first_document_in_order_is_the_one_refused(monkeypatch):
+    """Documents are mapped together type by type; a refusal still names the first
+    document that would be refused mapping them one by one: here D1's second type,
+    although D2's first type is mapped (and refused) before it in the run."""
+    monkeypatch.setattr(mapping, "MAX_CANDIDATE_PAIRS", 20)
+
+    def events(docid: str, type_name: str, n: int) -> str:
+        return "".join(f'<{type_name}-{docid}-{k}> :=\n    NAME: "same"\n' for k in range(1, n + 1))
+
+    # type A before type B in the dependency order: B points to A
+    pointing = "<B-D1-9> :=\n    OF: <A-D1-1>\n"
+    text = events("D1", "A", 2) + events("D1", "B", 6) + pointing + events("D2", "A", 6)
+    ref = parse_templates(text, "ref.tpl", "reference")
+    hyp = parse_templates(text, "hyp.tpl", "hypothesis")
+    assert mapping.type_order(ref, hyp) == ("A", "B")
+    with pytest.raises(Exception) as caught:
+        score(ref, hyp)
+    assert str(caught.value).startswith("document D1, type B: 7 reference and 7 hypothesis instances")

@@ -40,9 +40,9 @@ from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError
 from hub4eval.io.templettes.split import DocumentParts, Part, read_parts, runs, split_documents
 from hub4eval.model import Corpus, PointerFill, TemplateSet
-from hub4eval.scoring.mapping import type_order
 from hub4eval.scoring.pipeline import RAW_OFFSETS, score
 from hub4eval.scoring.result import ScoreResult, Tally
+from hub4eval.util.forked import Beside
 
 # Below this many bytes of templette files, one process scores them whole:
 # starting workers costs more than they save (about 0.3 s of the sample's 0.25 s).
@@ -118,11 +118,22 @@ def plan(ref: DocumentParts, hyp: DocumentParts, jobs: int, size: int | None = N
     hyp_rank = {docid: n for n, docid in enumerate(hyp.parts)}
     ref_ids = list(ref.parts)
     hyp_only = [docid for docid in hyp.parts if docid not in ref.parts]
+    tail = small = 0
     if size is None:
         size = max(1, min(MAX_GROUP_DOCUMENTS, math.ceil((len(ref_ids) + len(hyp_only)) / (8 * jobs))))
+        if jobs > 1:
+            # the last reference documents in groups of half the size: the processes,
+            # given groups as they become free, then end at about the same time
+            tail, small = jobs * size, (size + 1) // 2
+    bounds = []
+    head = max(0, len(ref_ids) - tail)
+    for n in range(0, head, size):
+        bounds.append((n, min(n + size, head)))
+    for n in range(head, len(ref_ids), small or size):
+        bounds.append((n, n + (small or size)))
     groups: list[_Group] = []
-    for n in range(0, len(ref_ids), size):
-        docids = ref_ids[n : n + size]
+    for start, end in bounds:
+        docids = ref_ids[start:end]
         hyp_ids = sorted((d for d in docids if d in hyp_rank), key=hyp_rank.__getitem__)
         groups.append(
             _Group(
@@ -143,24 +154,21 @@ def _events(tset: TemplateSet) -> list[list[tuple[str, ...]]]:
     """Per instance set, what :func:`~hub4eval.scoring.mapping.type_order` reads of it:
     each instance's type, then each type it points to (repeats left out)."""
     out = []
+    pointer = PointerFill
     for iset in tset.instance_sets:
-        seen: set[tuple[str, ...]] = set()
-        events: list[tuple[str, ...]] = []
+        events: dict[tuple[str, ...], None] = {}  # an ordered set
         for inst in iset.instances:
-            for event in (
-                (inst.type,),
-                *(
-                    (inst.type, fill.type)
-                    for slot in inst.slots
-                    for alternative in slot.alternatives
-                    for fill in alternative.fills
-                    if type(fill) is PointerFill
-                ),
-            ):
-                if event not in seen:
-                    seen.add(event)
-                    events.append(event)
-        out.append(events)
+            name = inst.type
+            events[(name,)] = None
+            for target in [
+                fill.type
+                for slot in inst.slots
+                for alternative in slot.alternatives
+                for fill in alternative.fills
+                if type(fill) is pointer
+            ]:
+                events[(name, target)] = None
+        out.append(list(events))
     return out
 
 
@@ -209,7 +217,11 @@ def _score_group(job: _Job, group: _Group) -> _Outcome | None:
             return None
         if tuple(s.docid for s in hyp.instance_sets) != group.hyp_docids:
             return None
-        order = type_order(ref, hyp)
+        ref_events, hyp_events = _events(ref), _events(hyp)
+        # type_order(ref, hyp), from what it reads of the sets (None: a cycle, which the whole files report)
+        order = global_type_order(iter(ref_events + hyp_events))
+        if order is None:
+            return None
         result = score(ref, hyp, ref_corpus=job.ref_corpus, hyp_corpus=job.hyp_corpus, config=job.config, ceiling=False)
     except (InputError, UnicodeDecodeError, MemoryError):
         return None
@@ -223,8 +235,8 @@ def _score_group(job: _Job, group: _Group) -> _Outcome | None:
     return _Outcome(
         Tally.of(result, point_file, column_file),
         order,
-        _events(ref),
-        _events(hyp),
+        ref_events,
+        hyp_events,
         tuple(str(w) for w in result.warnings),
         (len(ref.instances), len(hyp.instances)),
     )
@@ -283,8 +295,11 @@ def score_grouped(
     Raises:
         Ungroupable: the files must be scored whole (see the module's text).
     """
+    # the two files are cut at once, the hypothesis in a forked child (the workers start after both)
+    hyp_parts = Beside(split_documents, str(hyp_path), encoding, forked=jobs > 1)
     ref = split_documents(str(ref_path), encoding)
-    hyp = split_documents(str(hyp_path), encoding) if ref is not None else None
+    hyp = hyp_parts.result() if ref is not None else None
+    del hyp_parts  # a child not asked for its result is stopped
     if ref is None or hyp is None or ref.parts.keys().isdisjoint(hyp.parts):
         raise Ungroupable
     # the options' (and texts') warnings and signature, as scoring the whole files gives them

@@ -72,3 +72,26 @@ def test_hub4_benchmark_runs(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     rows = [line.split("|")[1:-1] for line in done.stdout.splitlines() if line.startswith("| ") and "---" not in line]
     assert [row[0].strip() for row in rows[1:]] == ["score -j1", "align", "score"]
+
+
+@pytest.mark.slow
+def test_read_limit_benchmark_runs(tmp_path: Path) -> None:
+    done = run(
+        "bench_read_limit.py",
+        *("--docs", "20", "--instances", "200", "--rounds", "1", "--texts", "--dir", str(tmp_path)),
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    rows = [line.split("|")[1:-1] for line in done.stdout.splitlines() if line.startswith("| ") and "---" not in line]
+    cases = [row[0].strip() for row in rows[1:] if not row[0].strip().startswith("read limit")]
+    assert cases == [
+        "check REF",
+        "score",
+        "score --json",
+        "score --jobs 1",
+        "score --jobs 1 --json",
+        "text: check REF --text",
+        "text: score --ref-text",
+        "text: score --ref-text --json",
+    ]
+    assert str(tmp_path) not in done.stdout  # the table names the files, not where they are

@@ -8,6 +8,7 @@ whole, and the CLI through typer's runner and a real process.
 from __future__ import annotations
 
 import importlib.util
+import random
 import subprocess
 import sys
 import tempfile
@@ -128,6 +129,50 @@ def test_what_cannot_be_cut_is_left_whole(tmp_path, text):
     assert split_documents(str(path)) is None
     assert split_documents(str(path), "utf-16") is None
     assert split_documents("-") is None
+
+
+def _cut_line_by_line(text: str) -> tuple[dict[str, list[tuple[int, int, int]]], int] | None:
+    """The cut of split_documents, found the slow way: each line read on its own."""
+    import re
+
+    parts: dict[str, list[list[int]]] = {}
+    offset, previous, count = 0, None, 0
+    for number, line in enumerate(text.encode("utf-8").splitlines(keepends=True), 1):
+        header = re.match(rb"[ \t]*<([^<>\s]+)>[ \t]*:=", line)
+        if header is None:
+            if not parts and not re.fullmatch(rb"[ \t\r]*(;[^\n]*)?\n?", line):
+                return None  # text before the first header
+        else:
+            name = header[1]
+            first, last = name.find(b"-"), name.rfind(b"-")
+            if first < 0 or last <= first or not name[last + 1 :].isdigit():
+                return None
+            docid = name[first + 1 : last].decode("utf-8")
+            if docid != previous:
+                if previous is not None:
+                    parts[previous][-1][1] = offset
+                parts.setdefault(docid, []).append([offset, offset, number])
+            previous, count = docid, count + 1
+        offset += len(line)
+    if previous is None:
+        return None
+    parts[previous][-1][1] = offset
+    return {docid: [(a, b, n) for a, b, n in found] for docid, found in parts.items()}, count
+
+
+def test_the_cut_is_the_one_a_line_by_line_reading_finds(tmp_path):
+    pieces = [
+        '<A-D1-1> :=\n', '<A-D1-2> :=\n', '<B-D2-1> :=\n', ' <C-D-2-3>:=\n', '<A--1> :=\n', '<A-1> :=\n',
+        '<A-B-1x> :=\n', '    S: "a" ##0#1#\n', '           <A-D1-1>\n', '; c\n', '\n', '\t<E-D3-4> :=\r\n',
+        '<A-é-1> :=\n', '<A-D1-1-2> :=\n', 'x <A-D9-1> :=\n',
+    ]  # fmt: skip
+    rnd = random.Random(7)
+    path = tmp_path / "t.tpl"
+    for _ in range(500):
+        text = "".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 12)))
+        path.write_text(text, encoding="utf-8")
+        parts = split_documents(str(path))
+        assert (None if parts is None else (parts.parts, parts.instances)) == _cut_line_by_line(text), text
 
 
 # -- the result ----------------------------------------------------------------

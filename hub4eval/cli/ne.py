@@ -225,7 +225,7 @@ def ne_command(
             **comparison,
         }
     if json_path is not None:
-        _write(export.iter_json_text(result, extra), json_path, "--json")
+        _write(export.json_pieces(result, extra), json_path, "--json")
     if html_path is not None:
         from hub4eval.report.html import to_html
 

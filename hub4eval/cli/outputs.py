@@ -26,8 +26,12 @@ import os
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hub4eval.errors import UsageError
+
+if TYPE_CHECKING:
+    from hub4eval.report.export import Piece
 
 __all__ = ["STDOUT", "check_outputs", "output_error", "write_output"]
 
@@ -147,7 +151,7 @@ def output_error(option: str, path: str, code: int | None, words: str | None = N
     )
 
 
-def write_output(text: str | Iterable[str], path: str, option: str) -> None:
+def write_output(text: str | Iterable[Piece], path: str, option: str) -> None:
     """Write an output (``-``: standard output) whole or not at all; failing is a one-line UsageError."""
     from hub4eval.report import export
 

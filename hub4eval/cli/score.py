@@ -17,6 +17,7 @@ from hub4eval.cli.app import command, keep_until_exit, print_warnings
 if TYPE_CHECKING:
     from hub4eval.api import OutputOptions
     from hub4eval.config import ScoreConfig
+    from hub4eval.report.export import Piece
     from hub4eval.scoring.result import ScoreResult
 
 
@@ -101,7 +102,7 @@ def check_output(path: str | None, option: str) -> None:
     check_outputs({option: path})
 
 
-def _write(text: str | Iterable[str], path: str, option: str) -> None:
+def _write(text: str | Iterable[Piece], path: str, option: str) -> None:
     """Write an output file whole or not at all (:func:`hub4eval.cli.outputs.write_output`)."""
     from hub4eval.cli.outputs import write_output
 
@@ -241,7 +242,7 @@ def score_command(
         )
     try:
         if json_path is not None:
-            _write(export.iter_json_text(result, extra), json_path, "--json")
+            _write(export.json_pieces(result, extra), json_path, "--json")
         if html_path is not None:
             from hub4eval.report.html import to_html
 

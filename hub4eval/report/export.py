@@ -5,15 +5,20 @@ JSON holds fractions in [0, 1] and ``null`` for an undefined metric.
 
 from __future__ import annotations
 
+import codecs
 import csv
+import errno
 import io
 import json
+import os
+import shutil
 import sys
 from collections.abc import Iterable, Iterator
-from typing import Any, TextIO
+from typing import Any, NamedTuple, TextIO
 
+from hub4eval.model import Fill, TextFill
 from hub4eval.scoring.metrics import METRICS, Counts
-from hub4eval.scoring.points import FillRef
+from hub4eval.scoring.points import fill_text
 from hub4eval.scoring.result import ScoreResult
 from hub4eval.util.atomic import replaced_whole
 
@@ -29,51 +34,120 @@ _ENTRY_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
 
 def _point_entries(result: ScoreResult) -> Iterator[str]:
     """Each point as :meth:`hub4eval.scoring.points.Point.as_dict` encodes, made from the fill pairs:
-    the slot, document and fills are encoded once per pair, not once per point."""
+    the slot, document and fills are encoded once per pair (an instance's key once per
+    instance, a slot's name once), not once per point."""
     encode = _ENTRY_ENCODER.encode
     encode_string = json.encoder.encode_basestring  # what that encoder does with a str
     heads: dict[tuple[str, str, str], str] = {}
+    slots: dict[str, str] = {}
     attributor = result.attributor  # §11 cause of each error point, when the texts differ
+    # the last pair's document, type and slot, and the JSON that starts its entries (pairs come slot by slot)
+    last: tuple[str, str, str] | None = None
+    head = slot_json = ""
+    owner: list[Any] = [None, None, None, None]  # the last reference and hypothesis instance, and their JSON starts
     for docid, type_name, slot, ref_inst, hyp_inst, ref_fill, hyp_fill, verdicts in result.iter_fill_pairs():
-        head = heads.get((type_name, slot, docid))
-        if head is None:
-            head = heads[type_name, slot, docid] = (
-                f'{{"slot": {encode(f"{type_name}.{slot}")}, "document": {encode(docid)}, "kind": '
-            )
-        ref = FillRef.json_of(ref_inst, slot, ref_fill)
-        hyp = FillRef.json_of(hyp_inst, slot, hyp_fill)
+        if last is None or slot is not last[2] or docid is not last[0] or type_name is not last[1]:
+            last = (docid, type_name, slot)
+            head = heads.get(last)  # type: ignore[assignment]
+            if head is None:
+                head = heads[last] = (
+                    f'{{"slot": {encode(f"{type_name}.{slot}")}, "document": {encode(docid)}, "kind": "'
+                )
+            slot_json = slots.get(slot)  # type: ignore[assignment]
+            if slot_json is None:
+                slot_json = slots[slot] = f'"slot": {encode_string(slot)}, "fill": '
+        # FillRef.json_of(instance, slot, fill) of each side, written out: a million are made
+        if ref_inst is None or ref_fill is None:
+            ref = "null"
+        else:
+            if ref_inst is not owner[0]:
+                owner[0], owner[2] = ref_inst, f'{{"instance": {encode_string(ref_inst.key)}, '
+            ref = f'{owner[2]}{slot_json}{_fill_json(ref_fill)}, "line": {ref_fill.line}}}'
+        if hyp_inst is None or hyp_fill is None:
+            hyp = "null"
+        else:
+            if hyp_inst is not owner[1]:
+                owner[1], owner[3] = hyp_inst, f'{{"instance": {encode_string(hyp_inst.key)}, '
+            hyp = f'{owner[3]}{slot_json}{_fill_json(hyp_fill)}, "line": {hyp_fill.line}}}'
+        fills = f'", "ref": {ref}, "hyp": {hyp}, "reason": '
+        if attributor is None:
+            for verdict in verdicts:
+                yield (
+                    f'{head}{verdict.kind}", "category": "{verdict.category}{fills}'
+                    f'{encode_string(verdict.reason)}, "cause": null}}'
+                )
+            continue
         for verdict in verdicts:
-            cause = None
-            if attributor is not None:
-                cause = attributor.cause(verdict.category, ref_inst, hyp_inst, ref_fill, hyp_fill, slot, verdict.kind)
+            cause = attributor.cause(verdict.category, ref_inst, hyp_inst, ref_fill, hyp_fill, slot, verdict.kind)
             yield (
-                f'{head}"{verdict.kind}", "category": "{verdict.category}", "ref": {ref}, '
-                f'"hyp": {hyp}, "reason": {encode_string(verdict.reason)}, '
-                f'"cause": {_CAUSE_JSON[cause]}}}'
+                f'{head}{verdict.kind}", "category": "{verdict.category}{fills}'
+                f'{encode_string(verdict.reason)}, "cause": {_CAUSE_JSON[cause]}}}'
             )
+
+
+def _fill_json(fill: Fill) -> str:
+    """``fill_text(fill)`` as a JSON string."""
+    encode = json.encoder.encode_basestring
+    if type(fill) is TextFill and not fill.bracketed and len(fill.extents) == 1:
+        # the usual fill, '"content" ##a#b#': its quotes escaped around the escaped content
+        extent = fill.extents[0]
+        return f'"\\"{encode(fill.content)[1:-1]}\\" ##{extent.start}#{extent.end}#"'
+    return encode(fill_text(fill))
+
+
+class StoredPiece(NamedTuple):
+    """A piece of an output already written to a file, in UTF-8: copied into the
+    output as bytes (:func:`write_text`), not read back as text."""
+
+    path: str
+
+    def text(self) -> str:
+        with open(self.path, encoding="utf-8", newline="\n") as handle:
+            return handle.read()
+
+
+Piece = str | StoredPiece
+"""A piece of an output: text, or text already written to a file."""
 
 
 def point_entries(result: ScoreResult) -> Iterator[str]:
     """The JSON entry of every point, in order: made from the mapping, or read back
     from the files of a result scored in groups of documents (:func:`write_point_file`),
-    then the entries of one file at a time, already joined."""
+    then the entries of one file at a time, already joined as :func:`iter_json_text` joins them."""
+    for piece in _point_pieces(result):
+        yield piece if isinstance(piece, str) else piece.text()
+
+
+def _point_pieces(result: ScoreResult) -> Iterator[Piece]:
+    """:func:`point_entries`, a group's file given as a :class:`StoredPiece`."""
     if result.tally is None:
         yield from _point_entries(result)
         return
     for path in result.tally.point_files:
-        with open(path, encoding="utf-8", newline="\n") as handle:
-            text = handle.read()
-        if text:
-            # a group's entries as one piece, joined as iter_json_text joins entries
-            # (one C call, not a Python step per point; a group is at most 2,000 documents)
-            yield text[:-1].replace("\n", ",\n    ")
+        if os.path.getsize(path):
+            yield StoredPiece(path)
+
+
+_ENTRY_SEPARATOR = ",\n    "  # between two entries of a list or table of iter_json_text
 
 
 def write_point_file(result: ScoreResult, path: str) -> None:
-    """Write the JSON entries of ``result``'s points to ``path``, one a line (JSON
-    escapes every line end inside an entry), for :func:`point_entries` to read back."""
+    """Write the JSON entries of ``result``'s points to ``path``, joined as
+    :func:`iter_json_text` joins them, for :func:`point_entries` to copy into the output."""
+    entries = _point_entries(result)
     with open(path, "w", encoding="utf-8", newline="\n") as handle:
-        _write_batched((entry + "\n" for entry in _point_entries(result)), handle)
+        first = next(entries, None)
+        if first is None:
+            return
+        handle.write(first)
+        batch: list[str] = [""]
+        for entry in entries:
+            batch.append(entry)
+            if len(batch) > 4096:
+                handle.write(_ENTRY_SEPARATOR.join(batch))
+                batch = [""]
+        if len(batch) > 1:
+            handle.write(_ENTRY_SEPARATOR.join(batch))
 
 
 def iter_json_text(result: ScoreResult, extra: dict[str, Any] | None = None) -> Iterator[str]:
@@ -83,14 +157,25 @@ def iter_json_text(result: ScoreResult, extra: dict[str, Any] | None = None) -> 
     indenting encoder is pure Python and took seconds per million points),
     and the points are streamed, never all held as dictionaries at once.
     """
+    for piece in json_pieces(result, extra):
+        yield piece if isinstance(piece, str) else piece.text()
+
+
+def json_pieces(result: ScoreResult, extra: dict[str, Any] | None = None) -> Iterator[Piece]:
+    """:func:`iter_json_text`, the points of a group of documents given as the file they
+    were written to (a :class:`StoredPiece`), for :func:`write_text` to copy as bytes."""
 
     dump = _ENTRY_ENCODER.encode
 
-    def entries(key: str, values: Iterable[str], opening: str, closing: str) -> Iterator[str]:
+    def entries(key: str, values: Iterable[Piece], opening: str, closing: str) -> Iterator[Piece]:
         yield f"  {dump(key)}: {opening}"
         first = True
         for value in values:
-            yield ("\n    " if first else ",\n    ") + value
+            if isinstance(value, str):
+                yield ("\n    " if first else _ENTRY_SEPARATOR) + value
+            else:
+                yield "\n    " if first else _ENTRY_SEPARATOR
+                yield value
             first = False
         yield f"\n  {closing}" if not first else closing
 
@@ -103,7 +188,7 @@ def iter_json_text(result: ScoreResult, extra: dict[str, Any] | None = None) -> 
         if n:
             yield ",\n"
         if key == "points":
-            yield from entries(key, point_entries(result), "[", "]")
+            yield from entries(key, _point_pieces(result), "[", "]")
             continue
         value = data[key]
         if isinstance(value, dict) and value and all(isinstance(v, dict) for v in value.values()):
@@ -120,7 +205,7 @@ def to_json_text(result: ScoreResult, extra: dict[str, Any] | None = None) -> st
     return "".join(iter_json_text(result, extra))
 
 
-def write_text(text: str | Iterable[str], path: str) -> None:
+def write_text(text: str | Iterable[Piece], path: str) -> None:
     """Write text (or its pieces) to ``path``, or to standard output for ``-``.
 
     A file is written whole or not at all (:func:`hub4eval.util.atomic.replaced_whole`):
@@ -135,12 +220,17 @@ def write_text(text: str | Iterable[str], path: str) -> None:
         _write_batched(pieces, handle)
 
 
-def _write_batched(pieces: Iterable[str], handle: TextIO, size: int = 4096) -> None:
+def _write_batched(pieces: Iterable[Piece], handle: TextIO, size: int = 4096) -> None:
     """Write ``pieces`` joined ``size`` at a time: a write per piece cost more
     than the writing itself for the million small pieces of a large --json."""
     batch: list[str] = []
     for piece in pieces:
-        if len(piece) > 1 << 16:  # a large piece (a group's points) is written at once, never held in a batch
+        if not isinstance(piece, str):
+            handle.write("".join(batch))
+            batch.clear()
+            _copy_stored(piece, handle)
+            continue
+        if len(piece) > 1 << 16:  # a large piece is written at once, never held in a batch
             handle.write("".join(batch))
             batch.clear()
             handle.write(piece)
@@ -150,6 +240,41 @@ def _write_batched(pieces: Iterable[str], handle: TextIO, size: int = 4096) -> N
             handle.write("".join(batch))
             batch.clear()
     handle.write("".join(batch))
+
+
+def _copy_stored(piece: StoredPiece, handle: TextIO) -> None:
+    """Copy a stored piece into ``handle``: its bytes as they are, by the kernel when
+    both are files (a group's points are tens of megabytes), else through memory; read
+    as text when ``handle`` does not write UTF-8 with line ends as they are."""
+    raw = getattr(handle, "buffer", None)
+    if raw is None or os.linesep != "\n" or codecs.lookup(handle.encoding).name != "utf-8":
+        handle.write(piece.text())
+        return
+    handle.flush()
+    raw.flush()
+    with open(piece.path, "rb") as source:
+        try:
+            target = raw.fileno()
+        except (OSError, ValueError):  # not a file (an in-memory stream)
+            target = -1
+        if target >= 0:
+            size = os.fstat(source.fileno()).st_size
+            offset = 0
+            try:
+                while offset < size:
+                    sent = os.sendfile(target, source.fileno(), offset, size - offset)
+                    if sent == 0:
+                        break
+                    offset += sent
+            except OSError as error:
+                if offset or error.errno not in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EBADF):
+                    raise  # a full disk or a closed pipe, reported by the caller
+            else:
+                if offset == size:
+                    return
+            source.seek(offset)
+        shutil.copyfileobj(source, raw, 1 << 20)
+        raw.flush()
 
 
 # A cell that starts with one of these is a formula to a spreadsheet (CSV

@@ -422,7 +422,7 @@ def result_columns(result: ScoreResult, around: int = 4) -> PointColumns:
     of documents wrote (:func:`write_point_columns`)."""
     if result.tally is None:
         return point_columns(result, around)
-    if not result.tally.column_files and result.tally.key_counts:
+    if not result.tally.column_files and result.tally.points:
         raise ValueError("a result scored in groups keeps its points for the HTML report only when asked to")
     return _read_point_columns(result.tally.column_files)
 

@@ -10,7 +10,6 @@ mapping characters to alignment columns.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Protocol
 
 from hub4eval.config import ScoreConfig
@@ -24,7 +23,7 @@ from hub4eval.text.normalize import (
 )
 from hub4eval.text.spoken import join_letters, spoken_forms
 from hub4eval.text.tokens import Token, tokenize
-from hub4eval.util.records import quick_init
+from hub4eval.util.records import Record, compare_without
 
 
 class ExtentMapper(Protocol):
@@ -33,16 +32,15 @@ class ExtentMapper(Protocol):
     def __call__(self, docid: str | None, extent: Extent) -> Extent | None: ...
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
-class PreparedString:
+@compare_without("noisy")  # equal strings are equal however far their noisy reading was made
+class PreparedString(Record, frozen=True):
     """One content string (maximal or minimal) ready for comparison."""
 
     text: str  # §3-normalized, whitespace folded
     tokens: tuple[Token, ...]  # the same after tokenization and the GLM (noisy comparison only)
     extent: Extent | None  # after premodifier shift and §7 mapping; None: matches nothing
     # the tokens as the noisy comparison reads them (made with the tokens; None without)
-    noisy: NoisyWords | None = field(default=None, compare=False)
+    noisy: NoisyWords | None = None
 
     def noisy_words(self, fillers: frozenset[str]) -> NoisyWords:
         """The tokens as the noisy comparison reads them with ``fillers``: those
@@ -53,9 +51,7 @@ class PreparedString:
         return NoisyWords.of(self.tokens, fillers)
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
-class PreparedFill:
+class PreparedFill(Record, frozen=True):
     """A text fill as the comparison sees it."""
 
     fill: TextFill

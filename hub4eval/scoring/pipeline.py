@@ -246,6 +246,20 @@ def score(
             progress(done[0], total_sets)
 
     mapper = mapper_class(config, ref_prep, hyp_prep, noisy=noisy, progress=advance if progress else None)
+    projecting = None
+    if ceiling or (ceiling is None and aligned):
+        from hub4eval.scoring.projection import Judge, project
+        from hub4eval.util.forked import Beside
+
+        # the projection's choices are scored as this score scores (a true upper bound, §11)
+        judge = Judge(
+            mapper_class(config, ref_prep, hyp_prep, noisy=noisy),
+            [inst.key for iset in ref.instance_sets for inst in iset.instances],
+        )
+        # It depends on the reference and the alignment only: when the texts were long enough
+        # to align in processes, a child projects while this one maps the system's templettes.
+        forked = texts_aligned is not None and texts_aligned.forked
+        projecting = Beside(project, ref, alignment, hyp_corpus, judge, forked=forked)
     if unsegmented:
         from hub4eval.scoring import split_sets as split
 
@@ -269,15 +283,8 @@ def score(
 
         wer = wer_module.corpus_wer(alignment)["summary"]  # sclite's counts; the §7 ones beside them if they differ
     ceiling_result = None
-    if ceiling or (ceiling is None and aligned):
-        from hub4eval.scoring.projection import Judge, project
-
-        # the projection's choices are scored as this score scores (a true upper bound, §11)
-        judge = Judge(
-            mapper_class(config, ref_prep, hyp_prep, noisy=noisy),
-            [inst.key for iset in ref.instance_sets for inst in iset.instances],
-        )
-        projected = project(ref, alignment, hyp_corpus, judge)
+    if projecting is not None:
+        projected = projecting.result()
         ceiling_result = score(
             ref,
             projected,

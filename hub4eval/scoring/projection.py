@@ -86,11 +86,17 @@ class Judge:
     def __init__(self, mapper: Any, instance_keys: Sequence[str]) -> None:
         self.mapper = mapper
         self.identity = {key: key for key in instance_keys}
+        self._last: tuple[TextFill, str, Any] | None = None  # the reference fill prepared last
 
     def fill(self, docid: str, ref_fill: TextFill, hyp_fill: TextFill | None, optional: bool) -> Counts:
         """The counts of one reference fill against one projected fill (None: left out)."""
         mapper = self.mapper
-        ref = mapper.ref_prep.prepare(ref_fill, docid)
+        last = self._last
+        if last is not None and last[0] is ref_fill and last[1] == docid:
+            ref = last[2]  # the fill's candidates are judged one after another: prepared once
+        else:
+            ref = mapper.ref_prep.prepare(ref_fill, docid)
+            self._last = (ref_fill, docid, ref)
         if hyp_fill is None:
             verdicts = unpaired_text(ref, mapper.config, reference=True, optional_slot=optional)
         else:

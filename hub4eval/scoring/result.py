@@ -65,7 +65,8 @@ class Tally:
     instance sets, with :meth:`join`; the groups hold different documents.
     """
 
-    key_counts: dict[tuple[str, str, str, str, str], int]  # point key -> points, in order of first appearance
+    levels: dict[str, dict[str, Counts]]
+    """The counts of every group of every level (:func:`group_counts`), groups in order of first appearance."""
     instance_pairs: list[tuple[str | None, str | None, float | None]]
     set_pairs: list[tuple[str | None, str | None]]
     set_counts: list[tuple[str, Counts]]  # (DOCID, counts) of every instance set
@@ -78,8 +79,10 @@ class Tally:
 
     @classmethod
     def of(cls, result: ScoreResult, point_file: str | None = None, column_file: str | None = None) -> Tally:
+        # the counts per group of each level are made here, in the group's process: the
+        # process that joins the groups only adds up a few counts per group of a level
         return cls(
-            dict(Counter(point_keys(result.matches))),
+            result._levels,
             result.instance_pairs(),
             result.instance_set_pairs(),
             result.set_counts(),
@@ -89,20 +92,32 @@ class Tally:
 
     @classmethod
     def join(cls, tallies: Iterable[Tally]) -> Tally:
-        key_counts: dict[tuple[str, str, str, str, str], int] = {}
+        levels: dict[str, dict[str, Counts]] = {}
         instance_pairs: list[tuple[str | None, str | None, float | None]] = []
         set_pairs: list[tuple[str | None, str | None]] = []
         set_counts: list[tuple[str, Counts]] = []
         point_files: list[str] = []
         column_files: list[str] = []
         for tally in tallies:
-            key_counts.update(tally.key_counts)  # keys hold the DOCID, and groups never share one
+            for level, groups in tally.levels.items():
+                joined = levels.setdefault(level, {})
+                for name, counts in groups.items():
+                    known = joined.get(name)
+                    joined[name] = counts if known is None else known + counts
             instance_pairs += tally.instance_pairs
             set_pairs += tally.set_pairs
             set_counts += tally.set_counts
             point_files += tally.point_files
             column_files += tally.column_files
-        return cls(key_counts, instance_pairs, set_pairs, set_counts, tuple(point_files), tuple(column_files))
+        if not levels:
+            levels = counted_groups({})
+        return cls(levels, instance_pairs, set_pairs, set_counts, tuple(point_files), tuple(column_files))
+
+    @property
+    def points(self) -> int:
+        """How many points the groups counted."""
+        total = self.levels["all"][""]
+        return total.pos + total.spu + total.opt + total.rem
 
     def discard_point_files(self) -> None:
         """Remove the point files and column files (and their directory, once empty)."""
@@ -200,7 +215,7 @@ class ScoreResult:
     @cached_property
     def _levels(self) -> dict[str, dict[str, Counts]]:
         if self.tally is not None:
-            return counted_groups(self.tally.key_counts)
+            return self.tally.levels
         return group_counts(point_keys(self.matches))
 
     @property

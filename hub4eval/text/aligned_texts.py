@@ -75,10 +75,13 @@ def _sclite_all(tokenized: TokenizedCorpora) -> SCliteCounts:
 class AlignedTexts:
     """The weighted alignment of two corpora (:attr:`alignment`) and, when asked, sclite's WER of them."""
 
-    def __init__(self, alignment: CorpusAlignment, counts: Any) -> None:
+    def __init__(self, alignment: CorpusAlignment, counts: Any, forked: bool = False) -> None:
         self.alignment = alignment
         self._counts = counts  # () -> SCliteCounts
         self._wer: dict[str, Any] | None = None
+        self.forked = forked
+        """Whether the texts were long enough, and ``jobs`` above 1, to be aligned in processes
+        (so that the caller's other work on them may go to processes too)."""
 
     def wer(self) -> dict[str, Any]:
         """:func:`hub4eval.text.wer.corpus_wer` of the alignment (waits for a child counting it)."""
@@ -102,6 +105,10 @@ def align_texts(
 ) -> AlignedTexts:
     """Align two corpora (:func:`hub4eval.text.columns.align_corpora`) and count their WER,
     in up to ``jobs`` processes at once (see the module docstring)."""
+    # A long unsegmented hypothesis is tokenized in a child while the reference is here
+    # (about 5 characters a word: the length of the texts says whether they are long).
+    stream = unsegmented if unsegmented is not None else not hyp.segmented
+    long = sum(len(doc.text) for doc in hyp.documents) >= PARALLEL_WORDS * 5 // 2
     tokenized = tokenize_corpora(
         ref,
         hyp,
@@ -110,6 +117,7 @@ def align_texts(
         case_sensitive=case_sensitive,
         unsegmented=unsegmented,
         spoken_forms=spoken_forms,
+        hyp_beside=jobs > 1 and stream and long,
     )
     forked = jobs > 1 and tokenized.words() >= PARALLEL_WORDS
     if not forked:
@@ -118,7 +126,7 @@ def align_texts(
     if tokenized.unsegmented or len(tokenized.pairs) < 2:
         counting = Beside(_sclite_all, tokenized)
         alignment = corpus_alignment(tokenized, weighted_alignments(tokenized))
-        return AlignedTexts(alignment, counting.result)
+        return AlignedTexts(alignment, counting.result, forked=True)
     runs = _runs(tokenized, jobs)
     # The compiled kernels are loaded before the children are forked, which
     # then have them: each child loading them again cost more than its share.
@@ -135,7 +143,7 @@ def align_texts(
 
         return summed([counts for run in counted for counts in run.result()])
 
-    return AlignedTexts(corpus_alignment(tokenized, alignments), counts)
+    return AlignedTexts(corpus_alignment(tokenized, alignments), counts, forked=True)
 
 
 __all__ = ["PARALLEL_WORDS", "AlignedTexts", "align_texts"]

@@ -521,6 +521,33 @@ class TokenizedCorpora:
         return sum(len(r) + len(h) for _, _, r, h in self.pairs)
 
 
+def _hyp_glm(glm: Glm | GlmStack | None) -> Glm | GlmStack | None:
+    """The GLM the hypothesis is tokenized with (its own sections when it has one-sided ones)."""
+    if glm is not None and glm.sections:
+        from hub4eval.text.glm import for_side
+
+        return for_side(glm, "hyp")
+    return glm
+
+
+def _hyp_stream(hyp: Corpus, options: dict[str, Any]) -> TokenArray:
+    """An unsegmented hypothesis's tokens, coded by a vocabulary of their own (in a child)."""
+    from hub4eval.io.corpus import as_unsegmented
+
+    arrays = _ArrayTokens(Vocabulary(), **options)
+    return TokenArray.concatenate([arrays(doc) for doc in as_unsegmented(hyp).documents], arrays.vocabulary.words)
+
+
+def _coded(tokens: TokenArray, vocabulary: Vocabulary) -> TokenArray:
+    """``tokens`` coded by ``vocabulary``, new words numbered in the order they first appear
+    (as :meth:`_ArrayTokens._renumber` numbers them when the tokens are made here)."""
+    table = np.full(len(tokens.words), -1, np.int32)
+    own, first = np.unique(tokens.ids, return_index=True)
+    for word in own[np.argsort(first, kind="stable")].tolist():
+        table[word] = vocabulary.code(tokens.words[word])
+    return TokenArray(vocabulary.words, table[tokens.ids], tokens.starts, tokens.ends, tokens.flags, tokens.forms)
+
+
 def tokenize_corpora(
     ref: Corpus,
     hyp: Corpus,
@@ -530,8 +557,14 @@ def tokenize_corpora(
     case_sensitive: bool = False,
     unsegmented: bool | None = None,
     spoken_forms: str | None = None,
+    hyp_beside: bool = False,
 ) -> TokenizedCorpora:
-    """The tokens of two corpora, paired for aligning; the arguments are those of :func:`align_corpora`."""
+    """The tokens of two corpora, paired for aligning; the arguments are those of :func:`align_corpora`.
+
+    ``hyp_beside``: an unsegmented hypothesis is tokenized in a forked child
+    (:mod:`hub4eval.util.forked`) while the caller tokenizes the reference; the
+    tokens, and their ids, are those made here in turn.
+    """
     options: dict[str, Any] = {
         "glm": glm,
         "keep_punctuation": keep_punctuation,
@@ -553,6 +586,12 @@ def tokenize_corpora(
         ref_arrays = _ArrayTokens(vocabulary, **{**options, "glm": for_side(glm, "ref")})
         arrays = _ArrayTokens(vocabulary, **{**options, "glm": for_side(glm, "hyp")})
 
+    beside = None
+    if unsegmented and hyp_beside:
+        from hub4eval.util.forked import Beside
+
+        beside = Beside(_hyp_stream, hyp, {**options, "glm": _hyp_glm(glm)})
+
     ref_tokens = {doc.docid: ref_arrays(doc) for doc in ref.documents}
 
     if unsegmented:
@@ -562,7 +601,10 @@ def tokenize_corpora(
         # each document's tokens are kept as a view of the concatenation (not twice)
         sizes = {docid: len(tokens) for docid, tokens in ref_tokens.items()}
         del ref_tokens
-        hyp_all = TokenArray.concatenate([arrays(doc) for doc in as_unsegmented(hyp).documents], vocabulary.words)
+        if beside is not None:
+            hyp_all = _coded(beside.result(), vocabulary)
+        else:
+            hyp_all = TokenArray.concatenate([arrays(doc) for doc in as_unsegmented(hyp).documents], vocabulary.words)
         if not len(hyp_all):
             warnings.append(
                 InputWarning(

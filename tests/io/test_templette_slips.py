@@ -64,6 +64,15 @@ def test_each_slip_is_reported_at_its_own_line_with_what_is_missing(text: str, l
     assert "\n" not in str(error)
 
 
+@pytest.mark.parametrize(("text", "line"), [("/\n/", 1), ("; note\n\n/\n/\n", 3), ("  /\n\n/", 1)])
+def test_a_lone_slash_is_reported_at_its_own_line(text: str, line: int) -> None:
+    # found by the property test that parses any text: a '/' on the first line was reported at
+    # line 0, and one further down at the line before it
+    with pytest.raises(InputError) as info:
+        parse_templates(text, "slip.tpl")
+    assert (info.value.line, info.value.column) == (line, text.splitlines()[line - 1].index("/") + 1), str(info.value)
+
+
 def test_the_sample_and_usual_lookalikes_are_not_slips() -> None:
     parse_templates(SAMPLE, "ok.tpl")
     # plain content that starts with a word that is no slot name, a pointer to an instance of the

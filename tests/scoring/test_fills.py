@@ -5,6 +5,8 @@ fills whose minimal strings have no extent, the preparer's defaults.
 
 from __future__ import annotations
 
+import pytest
+
 from hub4eval.config import ScoreConfig
 from hub4eval.model import Extent, TextFill
 from hub4eval.scoring.fills import FillPreparer
@@ -126,3 +128,15 @@ def test_a_fill_without_extent_whose_premodifier_is_removed_has_no_extent() -> N
         prepared = FillPreparer(ScoreConfig(), reference=side).prepare(fill, "D")
         assert prepared.maximal.extent is None
         assert prepared.maximal.text == "hingis"
+
+
+def test_a_prepared_fill_cannot_be_changed_once_made() -> None:
+    fill = TextFill("the cup", ((0, 7),), (Extent(100, 107),), (Extent(100, 107),))
+    prepared = FillPreparer(ScoreConfig(), reference=True).prepare(fill, "D")
+    for record, name in ((prepared, "has_extent"), (prepared.maximal, "text")):
+        with pytest.raises(AttributeError):
+            setattr(record, name, None)
+    # equal strings are equal whether or not their noisy reading was made (it is left out)
+    maximal = prepared.maximal
+    bare = type(maximal)(maximal.text, maximal.tokens, maximal.extent)
+    assert maximal.noisy is not None and bare == maximal and hash(bare) == hash(maximal)

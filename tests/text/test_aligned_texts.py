@@ -135,3 +135,34 @@ def test_runs_cut_the_pairs_in_order_into_runs_of_about_equal_words():
     # the first run stops at the first pair that reaches half the words
     assert sum(sizes[k] for k in first[:-1]) < sum(sizes) / 2 <= sum(sizes[k] for k in first)
     assert second == list(range(len(first), len(sizes)))
+
+
+@pytest.mark.skipif(not can_fork(), reason="no fork on this platform: the hypothesis is tokenized in the caller")
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_stream_tokenized_in_a_child_has_the_tokens_and_ids_made_here(seed, monkeypatch):
+    import hub4eval.util.forked as forked
+    from hub4eval.scoring.pipeline import load_glm
+
+    started = []
+
+    class Recording(forked.Beside):  # type: ignore[misc]
+        def __init__(self, function, *args, **kwargs):
+            started.append(function.__name__)
+            super().__init__(function, *args, **kwargs)
+
+    monkeypatch.setattr(forked, "Beside", Recording)
+    ref_text, _, stream = _texts(seed, 6, 60, missing=False)
+    stream += "<s> ninety two general motors hea- uh clinton's NEWWORD </s>\n"  # words the reference lacks
+    ref, hyp = parse_corpus(ref_text, "r"), parse_corpus(stream, "h")
+    options = {"glm": load_glm("default"), "spoken_forms": "en"}
+    here = tokenize_corpora(ref, hyp, **options)
+    beside = tokenize_corpora(ref, hyp, hyp_beside=True, **options)
+    assert started == ["_hyp_stream"]
+    assert here.vocabulary.words == beside.vocabulary.words
+    [(_, _, ref_here, hyp_here)] = here.pairs
+    [(_, _, ref_beside, hyp_beside)] = beside.pairs
+    for one, other in ((ref_here, ref_beside), (hyp_here, hyp_beside)):
+        for name in ("ids", "starts", "ends", "flags"):
+            assert np.array_equal(getattr(one, name), getattr(other, name))
+        assert one.forms == other.forms and list(one) == list(other)
+    assert here.spans == beside.spans

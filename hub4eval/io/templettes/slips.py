@@ -162,7 +162,7 @@ def find_slip(text: str, path: str, first_line: int = 1, read: bool = False) -> 
         )
     for match in () if read else _BARE_SLASH.finditer(text):
         add(
-            match.start() + len(match.group(1)),
+            match.end(1),  # the '/' itself (the match starts at the line end before its line)
             len(match.group(1)) + 1,
             "'/' (a new fill-alternative) without its fill",
             "write the alternative's fill after '/', on its line or alone on the next one",

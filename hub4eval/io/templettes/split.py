@@ -19,6 +19,8 @@ against the plan by the caller (see :mod:`hub4eval.parallel`).
 from __future__ import annotations
 
 import codecs
+import itertools
+import operator
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,7 +29,14 @@ from hub4eval.io.templettes.reader import _check_headers, _group, check_pointers
 from hub4eval.model import TemplateSet
 
 # A header line: <TYPE-DOCID-N> := at the start of a line (blanks before it allowed).
-_HEADER = re.compile(rb"^[ \t]*<([^<>\s]+)>[ \t]*:=", re.MULTILINE)
+# Group 1 is the DOCID, between the first and the last hyphen of the name, when the
+# name has two hyphens and digits after the last; else the group is None.
+_NAME = rb"<(?:[^<>\s-]*-([^<>\s]*)-[0-9]+|[^<>\s]+)>[ \t]*:="
+# The headers after the first line: from the line end before them, a literal the
+# regular expression engine finds fast (``^`` in MULTILINE mode is tried at every byte).
+_HEADER = re.compile(rb"\n[ \t]*" + _NAME)
+# A header on the first line.
+_FIRST_HEADER = re.compile(rb"[ \t]*" + _NAME)
 # What may come before the first header: blank lines and comment lines.
 _PREAMBLE = re.compile(rb"(?:[ \t\r]*(?:;[^\n]*)?\n)*[ \t\r]*")
 # Encodings in which every byte below 0x80 is that ASCII character and no other
@@ -60,45 +69,42 @@ def split_documents(path: str, encoding: str = "utf-8") -> DocumentParts | None:
     except (LookupError, OSError, MemoryError):
         return None
     begin = 3 if data.startswith(b"\xef\xbb\xbf") and codecs.lookup(encoding).name == "utf-8" else 0
+    # The main process cuts the files before any worker starts: this is written as a few
+    # passes of C loops (the regular expression, list building, comparisons) over the
+    # headers, a Python step only per run of one document's headers.
+    matches = list(_HEADER.finditer(data, begin))
+    starts = [match.start() + 1 for match in matches]  # after the line end
+    first = _FIRST_HEADER.match(data) if begin == 0 else None  # as ``^``, not at the end of a byte order mark
+    if first is not None:
+        matches.insert(0, first)
+        starts.insert(0, 0)
+    if not matches:
+        return None  # no header: the parser says what the file is
+    docids = [match[1] for match in matches]
+    if None in docids:
+        return None  # a header whose DOCID cannot be read
+    if _PREAMBLE.fullmatch(data, begin, starts[0]) is None:
+        return None  # something the parser must judge comes before the first header
+    # the first header of each run of headers of one document
+    firsts = [0, *itertools.compress(range(1, len(docids)), map(operator.ne, docids[1:], docids))]
     parts: dict[str, list[Part]] = {}
     line = 1
-    previous_start = -1
-    previous_docid = ""
-    count = 0
-    for match in _HEADER.finditer(data, begin):
-        start = match.start()
-        if previous_start < 0 and _PREAMBLE.fullmatch(data, begin, start) is None:
-            return None  # something the parser must judge comes before the first header
-        line += data.count(b"\n", max(previous_start, begin), start)
-        name = match.group(1)
-        first = name.find(b"-")
-        last = name.rfind(b"-")
-        if first < 0 or last <= first or not name[last + 1 :].isdigit():
-            return None
+    previous = begin
+    ends = [starts[k] for k in firsts[1:]] + [len(data)]
+    for k, end in zip(firsts, ends, strict=True):
+        start = starts[k]
+        line += data.count(b"\n", previous, start)
+        previous = start
         try:
-            docid = name[first + 1 : last].decode(encoding)
+            docid = docids[k].decode(encoding)
         except UnicodeDecodeError:
             return None
         known = parts.get(docid)
         if known is None:
-            parts[docid] = [(start, start, line)]
-        elif docid == previous_docid:
-            pass  # the same document goes on: its last part grows below
+            parts[docid] = [(start, end, line)]
         else:
-            known.append((start, start, line))
-        if previous_start >= 0:
-            _close(parts[previous_docid], start)
-        previous_start, previous_docid = start, docid
-        count += 1
-    if previous_start < 0:
-        return None  # no header: the parser says what the file is
-    _close(parts[previous_docid], len(data))
-    return DocumentParts(path, encoding, parts, count)
-
-
-def _close(parts: list[Part], end: int) -> None:
-    start, _, line = parts[-1]
-    parts[-1] = (start, end, line)
+            known.append((start, end, line))
+    return DocumentParts(path, encoding, parts, len(matches))
 
 
 def runs(parts: Sequence[Part]) -> list[Part]:

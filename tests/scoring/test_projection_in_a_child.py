@@ -1,0 +1,46 @@
+"""The ceiling's projection made in a forked child gives the ceiling of one process.
+
+When the texts are long enough to be aligned in processes (``jobs`` above 1,
+:data:`hub4eval.text.aligned_texts.PARALLEL_WORDS` tokens), the reference is
+projected onto the hypothesis text in a child while the caller maps the
+system's templettes; the projection and the whole result must be those of
+``jobs=1``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import hub4eval.text.aligned_texts as aligned_texts
+import hub4eval.util.forked as forked
+from hub4eval.io.corpus import read_corpus
+from hub4eval.io.templettes.reader import read_templates
+from hub4eval.scoring.pipeline import score
+from hub4eval.util.forked import can_fork
+
+ASR = Path(__file__).resolve().parents[2] / "examples" / "asr"
+
+
+@pytest.mark.skipif(not can_fork(), reason="no fork on this platform: the projection runs in the caller")
+def test_the_projection_made_in_a_child_is_the_one_of_one_process(monkeypatch):
+    ref, hyp = read_templates(ASR / "ref.tpl"), read_templates(ASR / "hyp.tpl", role="hypothesis")
+    ref_text, hyp_text = read_corpus(ASR / "reference.sgml"), read_corpus(ASR / "asr_unsegmented.sgml")
+    alone = score(ref, hyp, ref_corpus=ref_text, hyp_corpus=hyp_text, jobs=1)
+    started = []
+
+    class Recording(forked.Beside):  # type: ignore[misc]
+        def __init__(self, function, *args, **kwargs):
+            started.append((function.__name__, kwargs.get("forked", True)))
+            super().__init__(function, *args, **kwargs)
+
+    monkeypatch.setattr(forked, "Beside", Recording)
+    monkeypatch.setattr(aligned_texts, "Beside", Recording)
+    monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", 0)
+    beside = score(ref, hyp, ref_corpus=ref_text, hyp_corpus=hyp_text, jobs=2)
+    assert ("project", True) in started
+    assert alone.ceiling is not None and beside.ceiling is not None
+    assert beside.ceiling.projection == alone.ceiling.projection
+    assert beside.ceiling.to_json() == alone.ceiling.to_json()
+    assert beside.to_json() == alone.to_json()

@@ -120,7 +120,10 @@ def type_order(ref: TemplateSet, hyp: TemplateSet) -> tuple[str, ...]:
         for inst in tset.instances:
             targets = edges.setdefault(inst.type, [])
             for slot in inst.slots:
-                for alternative in slot.alternatives:
+                alternatives = slot.alternatives
+                if len(alternatives) == 1 and len(fills := alternatives[0].fills) == 1 and type(fills[0]) is TextFill:
+                    continue  # the usual slot, one text fill: no pointer
+                for alternative in alternatives:
                     for fill in alternative.fills:
                         # one edge per pair of types: the first pointer names it in messages
                         if type(fill) is PointerFill and all(t != fill.type for t, _, _ in targets):

@@ -17,7 +17,9 @@ the procedure chooses without making a record per pair:
    slot holds one fill (a text fill or a pointer) and one alternative. For the
    plain instances, per slot and aspect (content, extent, pointer), the fills
    that can be COR together are those that share a key
-   (:mod:`hub4eval.scoring.candidates`); the pairs sharing a key are made as
+   (:mod:`hub4eval.scoring.candidates`), told apart by group (clean content
+   keys and extent blocks as numbers in numpy, ``group * size + number``; the
+   others as ``(group, key)``); the pairs sharing a key are made as
    two integer arrays, then kept only where the aspect really is COR: clean
    content keys are exact (sharing one *is* the COR), noisy content is decided
    once per distinct pair of strings, extents by comparing offsets in numpy,
@@ -269,6 +271,55 @@ def _by_keys(
     )
 
 
+def _clean_content_keys(
+    refs: Sequence[tuple[int, PreparedFill]],
+    hyps: Sequence[tuple[int, PreparedFill]],
+    groups: tuple[np.ndarray, np.ndarray],
+    how: TextComparison,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_by_keys` for the clean content keys, told apart by group in numpy: each
+    distinct string gets a number, a key is ``group * strings + number``. A hypothesis's
+    key is its text; the usual reference fill's key is its text, the others' the
+    substrings of :func:`~hub4eval.scoring.candidates.reference_content_keys`."""
+
+    def hyp_side() -> tuple[dict[str, int], np.ndarray, np.ndarray]:
+        numbers: dict[str, int] = {}
+        number = np.asarray([numbers.setdefault(fill.maximal.text, len(numbers)) for _, fill in hyps], dtype=Int)
+        hyp_group = groups[1][_listed(hyps)[1]] if len(hyps) else np.zeros(0, dtype=Int)
+        distinct, hyp_kid = np.unique(hyp_group * max(1, len(numbers)) + number, return_inverse=True)
+        return numbers, distinct, hyp_kid.reshape(-1).astype(Int)
+
+    numbers, distinct, hyp_kid = _memo(hyps, "clean", hyp_side)
+    get = numbers.get
+    ref_pos: list[int] = []
+    ref_number: list[int] = []
+    wild: list[int] = []
+    for q, (_, fill) in enumerate(refs):
+        maximal, minimals = fill.maximal, fill.minimals
+        if len(minimals) == 1 and minimals[0] is maximal:  # the usual fill: its text
+            found = get(maximal.text)
+            if found is not None:
+                ref_pos.append(q)
+                ref_number.append(found)
+            continue
+        keys = reference_content_keys("", fill, how)
+        if keys is None:
+            wild.append(q)
+            continue
+        for key in keys:
+            found = get(key[2])
+            if found is not None:
+                ref_pos.append(q)
+                ref_number.append(found)
+    pos = np.asarray(ref_pos, dtype=Int)
+    ref_inst = np.asarray([i for i, _ in refs], dtype=Int)
+    wanted = groups[0][ref_inst[pos]] * max(1, len(numbers)) + np.asarray(ref_number, dtype=Int)
+    at = np.searchsorted(distinct, wanted)
+    ok = at < len(distinct)
+    ok[ok] = distinct[at[ok]] == wanted[ok]
+    return pos[ok], at[ok].astype(Int), hyp_kid, np.asarray(wild, dtype=Int)
+
+
 _NONE = -(2**62)  # the offset of a missing extent: encloses nothing, enclosed by nothing
 _GROUP_BLOCKS = 1 << 36  # extent blocks of one group: group g's block b is the key g * _GROUP_BLOCKS + b
 
@@ -381,28 +432,36 @@ def _fills_by_slot(
     pointers: dict[str, _Listed] = {}
     reference = removable is not None
     for index, view in enumerate(views):
-        for _, alternatives, single in view.values():
-            if single is None and (len(alternatives) != 1 or len(alternatives[0]) != 1):
+        # one pass: an instance turns out not plain at its first slot of several fills
+        # or alternatives (rare); what it added to the lists is then taken back
+        shape = []
+        added: list[_Listed] = []
+        for name, (slot, alternatives, single) in view.items():
+            optional = reference and slot.optional
+            if single is not None:
+                shape.append((name, optional, _ONE_TEXT[single.has_extent]))
+                listed = texts.get(name)
+                if listed is None:
+                    listed = texts[name] = _Listed(())
+                listed.append((index, single))
+            elif len(alternatives) == 1 and len(alternatives[0]) == 1:
+                pointer = alternatives[0][0]
+                shape.append((name, optional, (((False, reference and removable(index)(pointer)),),)))  # type: ignore[misc]
+                listed = pointers.get(name)
+                if listed is None:
+                    listed = pointers[name] = _Listed(())
+                listed.append((index, pointer))
+            else:
+                for listed in added:
+                    listed.pop()
                 shapes.append(None)
                 break
+            added.append(listed)
         else:
-            shape = []
-            for name, (slot, alternatives, single) in view.items():
-                optional = reference and slot.optional
-                if single is not None:
-                    shape.append((name, optional, _ONE_TEXT[single.has_extent]))
-                    listed = texts.get(name)
-                    if listed is None:
-                        listed = texts[name] = _Listed(())
-                    listed.append((index, single))
-                else:
-                    pointer = alternatives[0][0]
-                    shape.append((name, optional, (((False, reference and removable(index)(pointer)),),)))  # type: ignore[misc]
-                    listed = pointers.get(name)
-                    if listed is None:
-                        listed = pointers[name] = _Listed(())
-                    listed.append((index, pointer))
             shapes.append(tuple(shape))
+    if None in shapes:  # drop the slots whose only fills were taken back
+        texts = {name: listed for name, listed in texts.items() if listed}
+        pointers = {name: listed for name, listed in pointers.items() if listed}
     return shapes, texts, pointers
 
 
@@ -435,7 +494,9 @@ def _aspects(
         text_hyps = texts[1].get(name)
         if not text_hyps:
             continue
-        if how.content:
+        if how.content and not how.noisy:
+            add("c", text_refs, text_hyps, _clean_content_keys(text_refs, text_hyps, groups, how))
+        elif how.content:
 
             def content_keys(i: int, fill: PreparedFill, name: str = name) -> list[Hashable] | None:
                 minimals = fill.minimals

@@ -37,6 +37,11 @@ def run(script: str, *arguments: str, cwd: Path, timeout: float = 600) -> subpro
     )
 
 
+def table_rows(stdout: str) -> list[list[str]]:
+    """The cells of every row of the markdown tables a script printed (its heading rows included)."""
+    return [line.split("|")[1:-1] for line in stdout.splitlines() if line.startswith("| ") and "---" not in line]
+
+
 def test_every_script_is_listed() -> None:
     assert "bench_dense.py" in SCRIPTS and "bench_hub4.py" in SCRIPTS  # the glob found the folder
 
@@ -56,7 +61,7 @@ def test_dense_benchmark_runs(tmp_path: Path) -> None:
         "bench_dense.py", "--events", "300", "--vocabulary", "20", "--json", "--dir", str(tmp_path), cwd=tmp_path
     )
     assert done.returncode == 0, done.stderr
-    rows = [line.split("|")[1:-1] for line in done.stdout.splitlines() if line.startswith("| ") and "---" not in line]
+    rows = table_rows(done.stdout)
     assert [row[0].strip() for row in rows[1:]] == ["tables", "--json"]
     assert all(row[1].strip() == "0" for row in rows[1:]), done.stdout  # every score exited 0
     assert str(tmp_path) not in done.stdout  # the table names the files relative to --dir
@@ -70,7 +75,7 @@ def test_hub4_benchmark_runs(tmp_path: Path) -> None:
         cwd=tmp_path,
     )
     assert done.returncode == 0, done.stderr
-    rows = [line.split("|")[1:-1] for line in done.stdout.splitlines() if line.startswith("| ") and "---" not in line]
+    rows = table_rows(done.stdout)
     assert [row[0].strip() for row in rows[1:]] == ["score -j1", "align", "score"]
 
 
@@ -82,7 +87,7 @@ def test_read_limit_benchmark_runs(tmp_path: Path) -> None:
         cwd=tmp_path,
     )
     assert done.returncode == 0, done.stderr
-    rows = [line.split("|")[1:-1] for line in done.stdout.splitlines() if line.startswith("| ") and "---" not in line]
+    rows = table_rows(done.stdout)
     cases = [row[0].strip() for row in rows[1:] if not row[0].strip().startswith("read limit")]
     assert cases == [
         "check REF",

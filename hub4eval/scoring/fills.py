@@ -121,8 +121,12 @@ class FillPreparer:
         made, not on the side or the extents; a hypothesis mostly repeats the
         reference's strings, so one memo normalizes each of them once.
         """
-        if other.config == self.config and other.glm_apply is self.glm_apply and other.tokens == self.tokens:
+        if self.normalizes_like(other):
             self._texts = other._texts
+
+    def normalizes_like(self, other: FillPreparer) -> bool:
+        """Whether a content string normalizes to the same text here as in ``other``."""
+        return other.config == self.config and other.glm_apply is self.glm_apply and other.tokens == self.tokens
 
     def _normalize(self, raw: str) -> tuple[str, int, tuple[Token, ...], NoisyWords | None]:
         """(§3-normalized text, characters of premodifiers removed, tokens, the tokens

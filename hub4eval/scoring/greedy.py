@@ -66,10 +66,15 @@ def greedy_map(
 class TooManyPairs(Exception):
     """More candidate pairs than a bound: counting them would exhaust memory."""
 
-    def __init__(self, count: int, group: int = 0) -> None:
+    def __init__(self, count: int, group: int = 0, *, at_least: bool = False) -> None:
         super().__init__(count)
         self.count = count
         self.group = group  # which of the groups mapped together (hub4eval.scoring.pairs.map_groups)
+        self.at_least = at_least  # count is a lower bound of the pairs (counted before they are made)
+
+    def moved(self, group: int) -> TooManyPairs:
+        """The same refusal, for the group of that index in the caller's list."""
+        return TooManyPairs(self.count, group, at_least=self.at_least)
 
 
 def greedy_by_class(

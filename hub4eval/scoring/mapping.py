@@ -492,7 +492,7 @@ class Mapper:
                 chosen = iter(map_groups(self, paired, MAX_CANDIDATE_PAIRS) if paired else ())
             except TooManyPairs as error:
                 group = paired[error.group]
-                raise _too_many_pairs(group.refs, group.hyps, type_name, error.count) from None
+                raise _too_many_pairs(group.refs, group.hyps, type_name, error.count, error.at_least) from None
             for state, (refs, hyps, _, removable) in work:
                 if not refs and not hyps:
                     continue
@@ -593,12 +593,17 @@ MAX_CANDIDATE_PAIRS = 100_000_000
 _BYTES_PER_PAIR = 24  # hub4eval.scoring.pairs.BYTES_PER_PAIR (not imported: it imports numpy)
 
 
-def _too_many_pairs(refs: Sequence[Instance], hyps: Sequence[Instance], type_name: str, count: int) -> InputError:
+def _too_many_pairs(
+    refs: Sequence[Instance], hyps: Sequence[Instance], type_name: str, count: int, at_least: bool = False
+) -> InputError:
     docid = (refs or hyps)[0].docid
     gigabytes = count * _BYTES_PER_PAIR / 1e9
+    how_many = (
+        f"at least {count:,}, {gigabytes:,.1f} GB or more" if at_least else f"{count:,}, about {gigabytes:,.1f} GB"
+    )
     return InputError(
         f"document {docid}, type {type_name}: {len(refs):,} reference and {len(hyps):,} hypothesis instances "
-        f"give more than {MAX_CANDIDATE_PAIRS:,} pairs to compare ({count:,}, about {gigabytes:,.1f} GB); "
+        f"give more than {MAX_CANDIDATE_PAIRS:,} pairs to compare ({how_many}); "
         "this would exhaust the memory of the machine",
         hint="check that the right files were given; instances of one document that could all match "
         "each other are scored pair by pair",

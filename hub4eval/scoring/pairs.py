@@ -66,7 +66,7 @@ from typing import Any, NamedTuple, Protocol
 import numpy as np
 
 from hub4eval.config import ScoreConfig
-from hub4eval.model import Instance, PointerFill
+from hub4eval.model import Instance, PointerFill, TextFill
 from hub4eval.scoring.candidates import (
     _BLOCK,
     _MAX_KEYS,
@@ -74,7 +74,7 @@ from hub4eval.scoring.candidates import (
     reference_content_keys,
     sharing_pairs,
 )
-from hub4eval.scoring.fills import PreparedFill
+from hub4eval.scoring.fills import FillPreparer, PreparedFill
 from hub4eval.scoring.greedy import TooManyPairs, greedy_by_class
 from hub4eval.scoring.metrics import Counts
 from hub4eval.scoring.verdicts import TextComparison, clean_content_status, extent_status, noisy_content_ok
@@ -87,6 +87,9 @@ class Mapper(Protocol):
     config: ScoreConfig
     beta_squared: Fraction
     hyp_sides: dict[tuple[int, ...], Any]
+    ref_prep: FillPreparer
+    hyp_prep: FillPreparer
+    unscored: frozenset[str]
 
     def _view(self, inst: Instance, reference: bool) -> dict[str, Any]: ...
 
@@ -642,12 +645,18 @@ def map_groups(mapper: Mapper, groups: Sequence[Group], max_pairs: int) -> list[
         try:
             rest = iter(map_groups(mapper, [groups[at] for at in others], max_pairs))
         except TooManyPairs as error:
-            raise TooManyPairs(error.count, others[error.group]) from None
+            raise error.moved(others[error.group]) from None
         kept = set(others)
         return [next(rest) if at in kept else ([(0, 0)], {}) for at in range(len(groups))]
     n_groups = len(groups)
     if not n_groups:
         return []
+    bounds = _lower_bounds(mapper, groups, max_pairs)
+    refused = next((g for g, bound in enumerate(bounds) if bound > max_pairs), None)
+    if refused is not None:  # refused before a fill is prepared, unless a group before it is refused by its count
+        if refused:
+            map_groups(mapper, groups[:refused], max_pairs)
+        raise TooManyPairs(bounds[refused], refused, at_least=True)
     refs = [r for group in groups for r in group.refs]
     hyps = [h for group in groups for h in group.hyps]
     ref_sizes = [len(group.refs) for group in groups]
@@ -667,9 +676,7 @@ def map_groups(mapper: Mapper, groups: Sequence[Group], max_pairs: int) -> list[
     hyp_shapes = hyp_side.shapes
     mappings = [group.mapping for group in groups]
     aspects = _aspects(mapper, ref_texts, ref_pointers, hyp_side, ref_group, hyp_group, arrays, mappings)
-    estimate = np.zeros(n_groups, dtype=Int)
-    for aspect in aspects:
-        estimate += aspect.count(n_groups)
+    estimate = _estimates(aspects, n_groups)
     over = np.flatnonzero(estimate > max_pairs)
     if len(over):
         raise TooManyPairs(int(estimate[over[0]]), int(over[0]))
@@ -680,7 +687,7 @@ def map_groups(mapper: Mapper, groups: Sequence[Group], max_pairs: int) -> list[
         try:
             return first + map_groups(mapper, groups[half:], max_pairs)
         except TooManyPairs as error:
-            raise TooManyPairs(error.count, half + error.group) from None
+            raise error.moved(half + error.group) from None
     matched: dict[tuple[int, int], InstanceMatch] = {}  # by (reference, hypothesis) index of the call
 
     def match(i: int, j: int) -> InstanceMatch:
@@ -729,7 +736,7 @@ def map_groups(mapper: Mapper, groups: Sequence[Group], max_pairs: int) -> list[
                     )
                 }
         except TooManyPairs as error:
-            raise TooManyPairs(error.count, g) from None
+            raise error.moved(g) from None
         for i, j in sorted(found):
             m = match(r0 + i, h0 + j)
             if m.counts.cor:
@@ -858,8 +865,79 @@ def map_groups(mapper: Mapper, groups: Sequence[Group], max_pairs: int) -> list[
                 max_pairs,
             )
         except TooManyPairs as error:
-            raise TooManyPairs(error.count, g) from None
+            raise error.moved(g) from None
     return results
+
+
+def _estimates(aspects: Sequence[_Aspect], n_groups: int) -> np.ndarray:
+    """The number of candidate pairs of each group: what the arrays will hold."""
+    estimate = np.zeros(n_groups, dtype=Int)
+    for aspect in aspects:
+        estimate += aspect.count(n_groups)
+    return estimate
+
+
+def _lower_bounds(mapper: Mapper, groups: Sequence[Group], max_pairs: int) -> list[int]:
+    """A lower bound of each group's candidate pairs, from the content strings as written.
+
+    With clean content compared and both sides normalizing alike, two usual
+    text fills of plain instances (a reference fill without minimal strings)
+    whose contents are written alike share their normalized text, which is
+    their key: so the pairs of equal written contents, slot by slot, are some
+    of the pairs :meth:`_Aspect.count` counts. Counting them needs no prepared
+    fill, so a document far too large is refused in a fraction of the time
+    preparing its fills takes. Zero when the rule does not apply, and for a group
+    whose instance pairs are too few for the bound to pass ``max_pairs`` unless
+    its instances have more than :data:`_EARLY_SLOTS` slots (the usual document:
+    its count is left to the estimate).
+    """
+    how = mapper.how
+    if not how.content or how.noisy or not mapper.hyp_prep.normalizes_like(mapper.ref_prep):
+        return [0] * len(groups)
+    unscored = mapper.unscored
+    bounds = []
+    for group in groups:
+        if len(group.refs) * len(group.hyps) * _EARLY_SLOTS <= max_pairs:
+            bounds.append(0)
+            continue
+        ref_counts = _written_contents(group.refs, unscored, True)
+        hyp_counts = _written_contents(group.hyps, unscored, False) if ref_counts else {}
+        bounds.append(sum(n * hyp_counts.get(key, 0) for key, n in ref_counts.items()))
+    return bounds
+
+
+_EARLY_SLOTS = 64  # slots an instance would need for a group of fewer instance pairs to be refused early
+
+
+def _written_contents(instances: Sequence[Instance], unscored: frozenset[str], reference: bool) -> dict[Any, int]:
+    """How many usual text fills of the plain instances (as ``Mapper._view`` and
+    :func:`_fills_by_slot` see them) hold each (slot, content as written)."""
+    counts: dict[Any, int] = {}
+    for inst in instances:
+        seen: set[str] = set()
+        keys = []
+        for slot in inst.slots:
+            name = slot.name
+            if name in unscored or name in seen:
+                continue
+            seen.add(name)
+            alternatives = slot.alternatives
+            if not alternatives or (reference and len(alternatives) != 1) or len(alternatives[0].fills) != 1:
+                break  # not plain: compared pair by pair, outside the estimate
+            fill = alternatives[0].fills[0]
+            if type(fill) is not TextFill:
+                continue
+            content = fill.content
+            spans = fill.minimal_spans
+            if reference and not (
+                len(spans) == 1 and spans[0] == (0, len(content)) and fill.minimal_extents == fill.extents[:1]
+            ):
+                continue  # minimal strings: other keys than its text
+            keys.append((name, content))
+        else:
+            for key in keys:
+                counts[key] = counts.get(key, 0) + 1
+    return counts
 
 
 class _LazyShapes(Sequence[Any]):

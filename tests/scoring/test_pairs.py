@@ -19,10 +19,12 @@ from hypothesis import strategies as st
 
 from hub4eval.api import score
 from hub4eval.config import ScoreConfig
+from hub4eval.errors import InputError
 from hub4eval.io.corpus import parse_corpus
-from hub4eval.io.templettes import parse_templates
+from hub4eval.io.templettes import parse_templates, write_templates
 from hub4eval.model import TemplateSet
 from hub4eval.scoring import mapping, pairs
+from hub4eval.scoring.fills import FillPreparer
 from tests.support.mapping_oracle import brute_force_map_groups
 from tests.support.strategies import template_sets
 
@@ -141,6 +143,57 @@ def test_too_many_pairs_are_counted_before_any_is_compared(monkeypatch):
     # 300 x 300 content pairs share "same", and each extent shares its block with its neighbours
     assert "give more than 89,999 pairs to compare" in str(caught.value)
     assert made == []
+
+
+def test_a_document_far_too_large_is_refused_before_a_fill_is_prepared(monkeypatch):
+    """The pairs of equal contents as written are some of the pairs the estimate counts:
+    when they alone are too many, the refusal comes before any fill is prepared, and says
+    "at least"."""
+    text = "".join(f'<EVENT-D-{k}> :=\n    NAME: "same" ##{10 * k}#{10 * k + 4}#\n' for k in range(1, 301))
+    ref = parse_templates(text, "ref.tpl", "reference")
+    hyp = parse_templates(text, "hyp.tpl", "hypothesis")
+    monkeypatch.setattr(FillPreparer, "prepare", lambda *_: (_ for _ in ()).throw(AssertionError("prepared")))
+    monkeypatch.setattr(mapping, "MAX_CANDIDATE_PAIRS", 300 * 300 - 1)
+    with pytest.raises(InputError) as caught:
+        score(ref, hyp)
+    assert "give more than 89,999 pairs to compare (at least 90,000, 0.0 GB or more)" in str(caught.value)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    template_sets(reference=True, max_events=8, plain=True),
+    template_sets(reference=False, max_events=8, plain=True),
+    st.booleans(),
+    st.sampled_from(["both", "content", "extent"]),
+    st.sampled_from(["clean", "noisy"]),
+)
+def test_the_early_bound_never_exceeds_the_estimate(ref, hyp, same, compare, content):
+    """The refusal before the fills are prepared is sound: for every group mapped, the
+    bound from the contents as written is at most the estimate the arrays are counted by."""
+    if same:  # the hypothesis says what the reference says: many equal contents
+        hyp = parse_templates(write_templates(ref).replace("[", "").replace("]", ""), "hyp.tpl", "hypothesis")
+    calls: list[tuple[str, list[int]]] = []
+    lower_bounds, estimates = pairs._lower_bounds, pairs._estimates
+
+    def bounds(mapper, groups, max_pairs):
+        found = lower_bounds(mapper, groups, 0)  # every group counted (none is too small to matter)
+        calls.append(("bound", found))
+        return found
+
+    def counted(aspects, n_groups):
+        found = estimates(aspects, n_groups)
+        calls.append(("estimate", found.tolist()))
+        return found
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pairs, "_lower_bounds", bounds)
+        patch.setattr(pairs, "_estimates", counted)
+        score(ref, hyp, config=ScoreConfig(compare=compare, content=content))
+    for (kind, bound), (next_kind, estimate) in zip(calls[::2], calls[1::2], strict=True):
+        assert (kind, next_kind) == ("bound", "estimate")
+        assert all(b <= e for b, e in zip(bound, estimate, strict=True)), (bound, estimate)
+    if same and compare != "extent" and content == "clean":
+        assert any(any(bound) for kind, bound in calls if kind == "bound") or not calls
 
 
 def test_the_estimate_is_the_number_of_pairs_made():

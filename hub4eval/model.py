@@ -90,6 +90,13 @@ class TextFill(Record, frozen=True):
         return self.extents[0] if self.extents else None
 
     @property
+    def minimal_is_maximal(self) -> bool:
+        """Whether the one minimal string is the whole content at the maximal extent
+        (no reference brackets: the usual fill)."""
+        spans = self.minimal_spans
+        return len(spans) == 1 and spans[0] == (0, len(self.content)) and self.minimal_extents == self.extents[:1]
+
+    @property
     def minimal_strings(self) -> tuple[str, ...]:
         return tuple(self.content[a:b] for a, b in self.minimal_spans)
 

@@ -191,7 +191,7 @@ class FillPreparer:
             if widened != maximal.extent:
                 enclosure = widened
         spans = fill.minimal_spans
-        if len(spans) == 1 and spans[0] == (0, len(content)) and fill.minimal_extents == extents[:1]:
+        if fill.minimal_is_maximal:
             minimals: tuple[PreparedString, ...] = (maximal,)  # no brackets: the minimal string is the maximal one
         else:
             minimal_extents: Sequence[Extent | None] = fill.minimal_extents or (None,) * len(spans)

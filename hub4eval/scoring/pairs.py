@@ -927,13 +927,9 @@ def _written_contents(instances: Sequence[Instance], unscored: frozenset[str], r
             fill = alternatives[0].fills[0]
             if type(fill) is not TextFill:
                 continue
-            content = fill.content
-            spans = fill.minimal_spans
-            if reference and not (
-                len(spans) == 1 and spans[0] == (0, len(content)) and fill.minimal_extents == fill.extents[:1]
-            ):
-                continue  # minimal strings: other keys than its text
-            keys.append((name, content))
+            if reference and not fill.minimal_is_maximal:
+                continue  # minimal strings: other keys than its text (as prepared, see FillPreparer.prepare)
+            keys.append((name, fill.content))
         else:
             for key in keys:
                 counts[key] = counts.get(key, 0) + 1

@@ -19,6 +19,7 @@ from hub4eval.api import score
 from hub4eval.config import ScoreConfig
 from hub4eval.io.entities import entity_templates, parse_entity_jsonl
 from hub4eval.scoring.entities import EntityMapper
+from tests.support.scoring import region_oracle
 
 WORDS = [f"w{i}" for i in range(12)]
 TEXT = " ".join(WORDS)
@@ -52,27 +53,12 @@ def hub4eval_counts(ref, hyp):
 
 
 def oracle_counts(ref, hyp):
-    cor = inc = mis = spu = 0
-    for element in TYPES:
-        refs = sorted((r for r in ref if r[0] == element), key=lambda r: (r[2], -r[3]))
-        hyps = sorted((h for h in hyp if h[0] == element), key=lambda h: (h[2], -h[3]))
-        pairs = []
-        for i, r in enumerate(refs):
-            for j, h in enumerate(hyps):
-                if r[2] < h[3] and h[2] < r[3]:  # a shared character
-                    right = (r[1] == h[1]) + ((r[2], r[3]) == (h[2], h[3]))
-                    pairs.append((-right, i, j, right))
-        used_ref, used_hyp = set(), set()
-        for _, i, j, right in sorted(pairs):
-            if i in used_ref or j in used_hyp:
-                continue
-            used_ref.add(i)
-            used_hyp.add(j)
-            cor += right
-            inc += 2 - right
-        mis += 2 * (len(refs) - len(used_ref))
-        spu += 2 * (len(hyps) - len(used_hyp))
-    return cor, inc, mis, spu
+    def right(r, h):
+        if r[2] < h[3] and h[2] < r[3]:  # a shared character
+            return (r[1] == h[1]) + ((r[2], r[3]) == (h[2], h[3]))
+        return None
+
+    return region_oracle(ref, hyp, TYPES, 2, right)
 
 
 @settings(max_examples=150, deadline=None)

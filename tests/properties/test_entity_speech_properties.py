@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from hub4eval.api import score_entity_files
 from hub4eval.config import ScoreConfig
+from tests.support.scoring import region_oracle
 
 WORDS = [f"word{chr(97 + i)}" for i in range(14)]  # distinct, not numbers, not in the GLM
 TYPES = {"ENAMEX": ("PERSON", "LOCATION"), "NUMEX": ("MONEY",)}
@@ -53,29 +54,14 @@ def well_nested(found) -> bool:
 
 
 def oracle(ref, hyp, changed):
-    cor = inc = mis = spu = 0
-    for element in TYPES:
-        refs = sorted((r for r in ref if r[0] == element), key=lambda r: (r[2], -r[3]))
-        hyps = sorted((h for h in hyp if h[0] == element), key=lambda h: (h[2], -h[3]))
-        pairs = []
-        for i, r in enumerate(refs):
-            for j, h in enumerate(hyps):
-                if r[2] <= h[3] and h[2] <= r[3]:
-                    same_span = (r[2], r[3]) == (h[2], h[3])
-                    words_right = same_span and not any(r[2] <= k <= r[3] for k in changed)
-                    right = (r[1] == h[1]) + same_span + words_right
-                    pairs.append((-right, i, j, right))
-        used_ref, used_hyp = set(), set()
-        for _, i, j, right in sorted(pairs):
-            if i in used_ref or j in used_hyp:
-                continue
-            used_ref.add(i)
-            used_hyp.add(j)
-            cor += right
-            inc += 3 - right
-        mis += 3 * (len(refs) - len(used_ref))
-        spu += 3 * (len(hyps) - len(used_hyp))
-    return cor, inc, mis, spu
+    def right(r, h):
+        if r[2] <= h[3] and h[2] <= r[3]:
+            same_span = (r[2], r[3]) == (h[2], h[3])
+            words_right = same_span and not any(r[2] <= k <= r[3] for k in changed)
+            return (r[1] == h[1]) + same_span + words_right
+        return None
+
+    return region_oracle(ref, hyp, TYPES, 3, right)
 
 
 @settings(max_examples=60, deadline=None)

@@ -222,7 +222,16 @@ def _score_group(job: _Job, group: _Group) -> _Outcome | None:
         order = global_type_order(iter(ref_events + hyp_events))
         if order is None:
             return None
-        result = score(ref, hyp, ref_corpus=job.ref_corpus, hyp_corpus=job.hyp_corpus, config=job.config, ceiling=False)
+        result = score(
+            ref,
+            hyp,
+            ref_corpus=job.ref_corpus,
+            hyp_corpus=job.hyp_corpus,
+            config=job.config,
+            ceiling=False,
+            # only the counts, unless the points are written: most match records are never made
+            counts_only=job.point_writer is None and job.column_writer is None,
+        )
     except (InputError, UnicodeDecodeError, MemoryError):
         return None
     point_file = column_file = None

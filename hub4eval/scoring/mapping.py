@@ -14,7 +14,7 @@ from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError
@@ -109,6 +109,33 @@ class SetMatch:
         return self.ref.docid if self.ref is not None else self.hyp.docid  # type: ignore[union-attr]
 
 
+Signature = tuple[tuple[str, str, str], ...]
+"""(slot, kind, category) of each point of an instance match, in the order of its points."""
+
+
+class CountedMatch(NamedTuple):
+    """What a count needs of an :class:`InstanceMatch`: its instances, counts, and the
+    number of the signature of its points (``Mapper.signatures``)."""
+
+    ref: Instance | None
+    hyp: Instance | None
+    counts: Counts
+    signature: int
+
+
+class CountedSet(NamedTuple):
+    """What a count needs of a :class:`SetMatch`: its instance matches as :class:`CountedMatch`."""
+
+    ref: InstanceSet | None
+    hyp: InstanceSet | None
+    instances: tuple[CountedMatch, ...]
+    counts: Counts
+
+    @property
+    def docid(self) -> str:
+        return self.ref.docid if self.ref is not None else self.hyp.docid  # type: ignore[union-attr]
+
+
 def type_order(ref: TemplateSet, hyp: TemplateSet) -> tuple[str, ...]:
     """Types so that a type comes after every type its instances point to (§5).
 
@@ -190,6 +217,31 @@ class Mapper:
         self._lone_hyps: dict[int, tuple[Instance, InstanceMatch]] = {}
         self.shapes: tuple[dict[int, tuple[Instance, Hashable]], ...] = ({}, {})  # hypothesis shapes: see _shape
         self.hyp_sides: dict[tuple[int, ...], Any] = {}  # hub4eval.scoring.pairs._HypSide by the instances' id()
+        # Counting only (count_template_sets): the (slot, kind, category) of the points of each
+        # instance match, each distinct sequence once, by its number.
+        self.counting = False
+        self.signatures: list[Signature] = []
+        self._signature_ids: dict[Signature, int] = {}
+
+    def signature(self, points: Signature) -> int:
+        """The number of a sequence of points' (slot, kind, category) in :attr:`signatures`."""
+        found = self._signature_ids.get(points)
+        if found is None:
+            found = self._signature_ids[points] = len(self.signatures)
+            self.signatures.append(points)
+        return found
+
+    def _counted(self, match: InstanceMatch) -> CountedMatch:
+        """The counts and the points' signature of a match record."""
+        points = tuple(
+            [
+                (slot.name, verdict.kind, verdict.category)
+                for slot in match.slots
+                for _, _, verdicts in slot.pairs
+                for verdict in verdicts
+            ]
+        )
+        return CountedMatch(match.ref, match.hyp, match.counts, self.signature(points))
 
     # -- per-instance preparation --------------------------------------------
 
@@ -475,7 +527,7 @@ class Mapper:
 
     def match_groups(
         self, set_pairs: Sequence[tuple[InstanceSet | None, InstanceSet | None]], order: Sequence[str]
-    ) -> list[SetMatch]:
+    ) -> list[Any]:
         """:meth:`match_sets` of each pair of instance sets, mapped together type by type.
 
         The instances of a type depend only on the types before it in the same
@@ -485,6 +537,7 @@ class Mapper:
         from hub4eval.scoring.pairs import map_groups  # numpy: imported when a type is mapped
 
         states = [_SetState(ref, hyp) for ref, hyp in set_pairs]
+        counting = self.counting
         for type_name in order:
             work = [(state, state.group(type_name)) for state in states]
             paired = [group for _, group in work if group.refs and group.hyps]
@@ -498,20 +551,39 @@ class Mapper:
                     continue
                 mapping, matches = state.mapping, state.matches
                 pairs, counted = next(chosen) if refs and hyps else ([], {})
-                by_ref = {
-                    i: counted.get((i, j)) or self.match_instance(refs[i], hyps[j], mapping, removable)
-                    for i, j in pairs
-                }
+                by_ref: dict[int, Any]
+                if counting:
+                    by_ref = {}
+                    for i, j in pairs:
+                        found = counted.get((i, j))
+                        if type(found) is tuple:  # counts and signature, without a record (pairs._counted)
+                            by_ref[i] = CountedMatch(refs[i], hyps[j], *found)
+                        else:
+                            by_ref[i] = self._counted(
+                                found or self.match_instance(refs[i], hyps[j], mapping, removable)
+                            )
+                else:
+                    by_ref = {
+                        i: counted.get((i, j)) or self.match_instance(refs[i], hyps[j], mapping, removable)
+                        for i, j in pairs
+                    }
                 for i, j in pairs:
                     mapping[refs[i].key] = hyps[j].key
                 mapped_hyp = {j for _, j in pairs}
                 for i, r in enumerate(refs):
-                    matches.append(by_ref[i] if i in by_ref else self.match_instance(r, None, mapping, removable))
+                    if i in by_ref:
+                        matches.append(by_ref[i])
+                    elif counting:
+                        matches.append(self._counted(self.match_instance(r, None, mapping, removable)))
+                    else:
+                        matches.append(self.match_instance(r, None, mapping, removable))
                 for j, h in enumerate(hyps):
                     if j not in mapped_hyp:
-                        matches.append(self._lone_hyp(h))
+                        matches.append(self._counted(self._lone_hyp(h)) if counting else self._lone_hyp(h))
         return [
-            SetMatch(state.ref, state.hyp, tuple(state.matches), Counts.total([m.counts for m in state.matches]))
+            (CountedSet if counting else SetMatch)(
+                state.ref, state.hyp, tuple(state.matches), Counts.total([m.counts for m in state.matches])
+            )
             for state in states
         ]
 
@@ -547,6 +619,16 @@ class Mapper:
                         if ref_set is not None:
                             self.progress(1)  # one call per reference set, as the callers count
         return matches
+
+    def count_template_sets(self, ref: TemplateSet, hyp: TemplateSet) -> tuple[CountedSet, ...]:
+        """:meth:`match_template_sets` (instance sets by DOCID), giving of each instance
+        match only its counts and the signature of its points (see :class:`CountedMatch`):
+        most of the pairs' match records are never made."""
+        self.counting = True
+        try:
+            return self.match_template_sets(ref, hyp)  # type: ignore[return-value]
+        finally:
+            self.counting = False
 
     def match_template_sets(
         self,
@@ -624,7 +706,7 @@ class _SetState:
         for side, iset in zip(self.by_type, (ref, hyp), strict=True):
             for inst in iset.instances if iset is not None else ():
                 side.setdefault(inst.type, []).append(inst)
-        self.matches: list[InstanceMatch] = []
+        self.matches: list[Any] = []  # InstanceMatch, or CountedMatch when counting
 
     def removable(self, fill: PointerFill) -> bool:
         return fill.key in self.optional_refs and fill.key not in self.mapping

@@ -90,6 +90,9 @@ class Mapper(Protocol):
     ref_prep: FillPreparer
     hyp_prep: FillPreparer
     unscored: frozenset[str]
+    counting: bool  # only the counts are asked for: see _counted
+
+    def signature(self, points: tuple[tuple[str, str, str], ...]) -> int: ...
 
     def _view(self, inst: Instance, reference: bool) -> dict[str, Any]: ...
 
@@ -126,6 +129,7 @@ class _Aspect:
 
     __slots__ = (
         "kind",
+        "slot",
         "ref_fills",
         "hyp_fills",
         "ref_inst",
@@ -147,8 +151,10 @@ class _Aspect:
         hyps: Sequence[tuple[int, Any]],
         keys: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
         groups: tuple[np.ndarray, np.ndarray] | None = None,
+        slot: str = "",
     ) -> None:
         self.kind = kind  # "c" clean content, "w" noisy content, "x" extent, "p" pointer
+        self.slot = slot  # the slot's name
         self.ref_fills = [fill for _, fill in refs]
         self.ref_inst = np.asarray([i for i, _ in refs], dtype=Int)
         self.hyp_fills, self.hyp_inst = _listed(hyps)
@@ -489,16 +495,16 @@ def _aspects(
     one = len(mappings) == 1
     arrays = None if one else groups
 
-    def add(kind: str, refs: Sequence[tuple[int, Any]], hyps: Sequence[tuple[int, Any]], keys: Any) -> None:
+    def add(kind: str, slot: str, refs: Sequence[tuple[int, Any]], hyps: Sequence[tuple[int, Any]], keys: Any) -> None:
         if len(keys[0]) or len(keys[3]):
-            aspects.append(_Aspect(kind, refs, hyps, keys, arrays))
+            aspects.append(_Aspect(kind, refs, hyps, keys, arrays, slot))
 
     for name, text_refs in texts[0].items():
         text_hyps = texts[1].get(name)
         if not text_hyps:
             continue
         if how.content and not how.noisy:
-            add("c", text_refs, text_hyps, _clean_content_keys(text_refs, text_hyps, groups, how))
+            add("c", name, text_refs, text_hyps, _clean_content_keys(text_refs, text_hyps, groups, how))
         elif how.content:
 
             def content_keys(i: int, fill: PreparedFill, name: str = name) -> list[Hashable] | None:
@@ -521,12 +527,13 @@ def _aspects(
 
             add(
                 "w" if how.noisy else "c",
+                name,
                 text_refs,
                 text_hyps,
                 _by_keys(text_refs, text_hyps, content_key, content_keys),
             )
         if how.extent:
-            add("x", text_refs, text_hyps, _extent_keys(text_refs, text_hyps, groups))
+            add("x", name, text_refs, text_hyps, _extent_keys(text_refs, text_hyps, groups))
     for name, pointer_refs in pointers[0].items():
         pointer_hyps = pointers[1].get(name)
         if not pointer_hyps:
@@ -540,7 +547,7 @@ def _aspects(
         def pointed(j: int, fill: PointerFill) -> Hashable:
             return fill.key if one else (hyp_group[j], fill.key)
 
-        add("p", pointer_refs, pointer_hyps, _by_keys(pointer_refs, pointer_hyps, pointed, target))
+        add("p", name, pointer_refs, pointer_hyps, _by_keys(pointer_refs, pointer_hyps, pointed, target))
     return aspects
 
 
@@ -704,8 +711,15 @@ def map_groups(mapper: Mapper, groups: Sequence[Group], max_pairs: int) -> list[
         ok = _correct(aspect, rq, hp, mapper)
         codes.append(aspect.ref_inst[rq[ok]] * n_hyp + aspect.hyp_inst[hp[ok]])
         del rq, hp, ok
+    # counting only (see _counted): the COR codes kept with their aspect, for the chosen pairs' points
+    counting = mapper.counting and len(aspects) <= _MAX_ASPECT_BITS
+    verified: tuple[np.ndarray, np.ndarray] | None = None
     if codes:
-        plain_codes, k = np.unique(np.concatenate(codes), return_counts=True)
+        every = np.concatenate(codes)
+        if counting:
+            verified = every, np.repeat(np.arange(len(codes), dtype=Int), [len(c) for c in codes])
+        plain_codes, k = np.unique(every, return_counts=True)
+        del every
     else:
         plain_codes, k = np.zeros(0, dtype=Int), np.zeros(0, dtype=Int)
     del codes
@@ -783,6 +797,7 @@ def map_groups(mapper: Mapper, groups: Sequence[Group], max_pairs: int) -> list[
         _, representatives, inverse = np.unique(combo_key, return_index=True, return_inverse=True)
         inverse = inverse.reshape(-1)
     base: dict[int, Counts] = {}  # shape pair -> the counts of its pairs without COR
+    examples: dict[int, InstanceMatch] = {}  # shape pair -> the match of one of its pairs
     table: list[Counts] = []
     for at in representatives.tolist():
         cor = int(k[at])
@@ -790,7 +805,7 @@ def map_groups(mapper: Mapper, groups: Sequence[Group], max_pairs: int) -> list[
         if pair not in base:
             i, j = divmod(int(plain_codes[at]), n_hyp)
             m = match(i, j)
-            matched[i, j] = m
+            matched[i, j] = examples[pair] = m
             c = m.counts
             if c.cor != cor:  # pragma: no cover - the COR codes and the comparison disagree
                 raise AssertionError(f"pair {i}, {j}: {c.cor} COR points, {cor} COR codes")
@@ -804,6 +819,7 @@ def map_groups(mapper: Mapper, groups: Sequence[Group], max_pairs: int) -> list[
     table += list(other_index)
     all_codes = np.concatenate([plain_codes, np.asarray(other_codes, dtype=Int)])
     combo = np.concatenate([inverse.astype(Int), other_combo])
+    plain_combo = inverse.astype(Int) if verified is not None else None
     del inverse, combo_key, k
 
     # 4. the greedy over the pairs with a COR (F > 0), then the F = 0 pairs by shapes
@@ -826,6 +842,20 @@ def map_groups(mapper: Mapper, groups: Sequence[Group], max_pairs: int) -> list[
     for i, j in chosen:
         g = ref_group[i]
         results[g][0].append((i - ref_start[g], j - hyp_start[g]))
+    if verified is not None and plain_combo is not None and chosen:
+        plain = (
+            np.asarray([s is not None for s in ref_shapes], dtype=bool),
+            np.asarray([s is not None for s in hyp_shapes], dtype=bool),
+        )
+        sids = (ref_sid, hyp_sid, max(1, len(hyp_shape_ids)))
+        counted = _counted(
+            mapper, chosen, n_hyp, plain, plain_codes, plain_combo, table, sids, verified, aspects, examples
+        )
+        for (i, j), entry in counted.items():
+            if (i, j) not in matched:
+                g = ref_group[i]
+                results[g][1][i - ref_start[g], j - hyp_start[g]] = entry
+        del verified, plain_combo
     for (i, j), m in matched.items():
         g = ref_group[i]
         results[g][1][i - ref_start[g], j - hyp_start[g]] = m
@@ -867,6 +897,81 @@ def map_groups(mapper: Mapper, groups: Sequence[Group], max_pairs: int) -> list[
         except TooManyPairs as error:
             raise error.moved(g) from None
     return results
+
+
+_MAX_ASPECT_BITS = 62  # aspects of one call whose COR fit in the bits of an int64 (else: match records)
+_KIND_OF_ASPECT = {"c": "content", "w": "content", "x": "extent", "p": "pointer"}
+
+
+def _counted(
+    mapper: Mapper,
+    chosen: Sequence[tuple[int, int]],
+    n_hyp: int,
+    plain: tuple[np.ndarray, np.ndarray],
+    plain_codes: np.ndarray,
+    plain_combo: np.ndarray,
+    table: Sequence[Counts],
+    sids: tuple[np.ndarray, np.ndarray, int],
+    verified: tuple[np.ndarray, np.ndarray],
+    aspects: Sequence[_Aspect],
+    examples: Mapping[int, InstanceMatch],
+) -> dict[tuple[int, int], tuple[Counts, int]]:
+    """(counts, points' signature) of each chosen pair of two plain instances with a COR,
+    without its match record, for a mapper that only counts (``Mapper.counting``).
+
+    Two plain pairs of the same two shapes have the same points in the same order
+    (``Mapper._shape``), but for which compared points are COR: so the points of such a
+    pair are those of the match of one pair of its shapes (``examples``, made for the
+    counts), each compared point (a fill pair's, COR or INC) COR when its slot and
+    aspect is among the pair's COR codes (``verified``: the codes and their aspect).
+    """
+    ci = np.asarray([i for i, _ in chosen], dtype=Int)
+    cj = np.asarray([j for _, j in chosen], dtype=Int)
+    keep = plain[0][ci] & plain[1][cj]
+    ci, cj = ci[keep], cj[keep]
+    if not len(ci):
+        return {}
+    codes = ci * n_hyp + cj
+    at = np.searchsorted(plain_codes, codes)  # every chosen plain pair has a COR: it is there
+    ref_sid, hyp_sid, n_hyp_shapes = sids
+    pair_ids = ref_sid[ci] * n_hyp_shapes + hyp_sid[cj]
+    every, aspect_of = verified
+    wanted = np.isin(every, codes)
+    by_code = np.argsort(codes, kind="stable")
+    where = by_code[np.searchsorted(codes[by_code], every[wanted])]
+    masks = np.zeros(len(codes), dtype=Int)
+    np.add.at(masks, where, np.left_shift(np.ones(1, dtype=Int), aspect_of[wanted]))
+    slot_kinds = [(aspect.slot, _KIND_OF_ASPECT[aspect.kind]) for aspect in aspects]
+    signatures: dict[tuple[int, int], tuple[Counts, int]] = {}
+    out: dict[tuple[int, int], tuple[Counts, int]] = {}
+    for i, j, pair, mask, combo in zip(
+        ci.tolist(), cj.tolist(), pair_ids.tolist(), masks.tolist(), plain_combo[at].tolist(), strict=True
+    ):
+        known = signatures.get((pair, mask))
+        if known is None:
+            cor = {slot_kinds[bit] for bit in range(len(slot_kinds)) if mask >> bit & 1}
+            points = _points_with(examples[pair], cor)
+            counts = table[combo]
+            if Counts.tally([category for _, _, category in points]) != counts:  # pragma: no cover - a bug
+                raise AssertionError(f"pair {i}, {j}: its points do not add up to its counts")
+            known = signatures[pair, mask] = (counts, mapper.signature(points))
+        out[i, j] = known
+    return out
+
+
+def _points_with(example: InstanceMatch, cor: set[tuple[str, str]]) -> tuple[tuple[str, str, str], ...]:
+    """(slot, kind, category) of the points of ``example``, each compared point COR when
+    its (slot, kind) is in ``cor``, else INC."""
+    points = []
+    for slot in example.slots:
+        name = slot.name
+        for i, j, verdicts in slot.pairs:
+            compared = i is not None and j is not None
+            for verdict in verdicts:
+                kind = verdict.kind
+                category = ("COR" if (name, kind) in cor else "INC") if compared else verdict.category
+                points.append((name, kind, category))
+    return tuple(points)
 
 
 def _estimates(aspects: Sequence[_Aspect], n_groups: int) -> np.ndarray:

@@ -20,7 +20,7 @@ from hub4eval.errors import InputError, InputWarning, UsageError
 from hub4eval.model import Corpus, Extent, InstanceSet, TemplateSet, TextFill
 from hub4eval.scoring.fills import FillPreparer
 from hub4eval.scoring.mapping import Mapper
-from hub4eval.scoring.result import ScoreResult
+from hub4eval.scoring.result import ScoreResult, Tally
 from hub4eval.util.gcpause import paused_gc
 
 _COUNTED_LATER: dict[str, Any] = {}
@@ -98,6 +98,7 @@ def score(
     mapper_class: type[Mapper] = Mapper,
     force: bool = False,
     jobs: int = 1,
+    counts_only: bool = False,
     _preparers: tuple[FillPreparer, FillPreparer] | None = None,
 ) -> ScoreResult:
     """Score ``hyp`` against ``ref`` (the rules: docs/scoring-rules.md).
@@ -127,6 +128,10 @@ def score(
         jobs: the processes that may align the texts at once, when they
             differ (:mod:`hub4eval.text.aligned_texts`); the result is the
             same for every number.
+        counts_only: keep only the counts and the mapping's pairs: the result
+            holds a :class:`~hub4eval.scoring.result.Tally`, no points (and most
+            match records are never made), when the texts are not aligned and
+            the mapper is the usual one; otherwise ignored.
 
     Raises:
         InputError: bad input (unknown DOCID, extent outside its document,
@@ -275,6 +280,16 @@ def score(
         )
         if not config.split_sets:
             warnings += split.spanning_set_warnings(hyp, spans, columns_of, matches)
+    elif counts_only and alignment is None and projecting is None and type(mapper) is Mapper:
+        counted = mapper.count_template_sets(ref, hyp)
+        return ScoreResult(
+            matches=(),
+            config=config,
+            signature=config.signature(texts=texts, glm_digest=glm_digests(glm)),
+            warnings=tuple(warnings),
+            wer=wer_summary,
+            tally=Tally.counted(counted, mapper.signatures, config.beta),
+        )
     else:
         matches = mapper.match_template_sets(ref, hyp)
     wer = wer_summary

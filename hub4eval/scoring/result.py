@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
 from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputWarning
-from hub4eval.scoring.mapping import FillPair, SetMatch, iter_fill_pairs, iter_points, point_keys, points_of
+from hub4eval.scoring.mapping import (
+    CountedSet,
+    FillPair,
+    SetMatch,
+    Signature,
+    iter_fill_pairs,
+    iter_points,
+    point_keys,
+    points_of,
+)
 from hub4eval.scoring.metrics import CATEGORIES, Counts
 from hub4eval.scoring.points import Point
 
@@ -56,6 +65,9 @@ def counted_groups(
     return out
 
 
+_NO_F = object()  # not yet computed (None is an F: undefined)
+
+
 @dataclass(frozen=True)
 class Tally:
     """What a result scored in groups of documents keeps instead of its mapping:
@@ -88,6 +100,52 @@ class Tally:
             result.set_counts(),
             () if point_file is None else (point_file,),
             () if column_file is None else (column_file,),
+        )
+
+    @classmethod
+    def counted(cls, sets: Sequence[CountedSet], signatures: Sequence[Signature], beta: float) -> Tally:
+        """The tally of a count without match records (``Mapper.count_template_sets``):
+        what :meth:`of` gives of the result with every record."""
+        # The points of the instance matches of one type and signature have the same (type,
+        # slot, kind, category) in the same order, so counting such matches (far fewer than
+        # points), then each one's points, gives the count of every group of those levels,
+        # groups in order of first appearance; a document's counts are its sets' counts.
+        times: dict[tuple[str, int], int] = {}
+        get = times.get
+        instance_pairs: list[tuple[str | None, str | None, float | None]] = []
+        append = instance_pairs.append
+        f_of: dict[int, float | None] = {}  # by id() of the counts, which the sets keep alive (many are shared)
+        documents: dict[str, Counts] = {}
+        for set_match in sets:
+            for ref, hyp, counts, signature in set_match.instances:
+                if ref is None:
+                    key = (hyp.type, signature)  # type: ignore[union-attr]
+                    append((None, hyp.key, None))  # type: ignore[union-attr]
+                elif hyp is None:
+                    key = (ref.type, signature)
+                    append((ref.key, None, None))
+                else:
+                    key = (ref.type, signature)
+                    f = f_of.get(id(counts), _NO_F)
+                    if f is _NO_F:
+                        f = f_of[id(counts)] = counts.f(beta)
+                    append((ref.key, hyp.key, f))  # type: ignore[arg-type]
+                times[key] = get(key, 0) + 1
+            total = set_match.counts
+            if total.pos + total.spu + total.opt + total.rem:  # the set has points
+                known = documents.get(set_match.docid)
+                documents[set_match.docid] = total if known is None else known + total
+        counted: dict[tuple[str, str, str, str, str], int] = {}
+        for (type_name, signature), n in times.items():
+            for slot, kind, category in signatures[signature]:
+                point = ("", type_name, slot, kind, category)
+                counted[point] = counted.get(point, 0) + n
+        levels = counted_groups(counted, {level: name_of for level, name_of in LEVELS.items() if level != "document"})
+        return cls(
+            {level: documents if level == "document" else levels[level] for level in (*LEVELS, "all")},
+            instance_pairs,
+            [(m.ref.docid if m.ref is not None else None, m.hyp.docid if m.hyp is not None else None) for m in sets],
+            [(m.docid, m.counts) for m in sets],
         )
 
     @classmethod

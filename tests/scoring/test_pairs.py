@@ -23,8 +23,9 @@ from hub4eval.errors import InputError
 from hub4eval.io.corpus import parse_corpus
 from hub4eval.io.templettes import parse_templates, write_templates
 from hub4eval.model import TemplateSet
-from hub4eval.scoring import mapping, pairs
+from hub4eval.scoring import mapping, pairs, pipeline
 from hub4eval.scoring.fills import FillPreparer
+from hub4eval.scoring.result import Tally
 from tests.support.mapping_oracle import brute_force_map_groups
 from tests.support.strategies import template_sets
 
@@ -63,6 +64,50 @@ def test_the_compact_engine_maps_as_every_pair_counted(monkeypatch, ref, hyp, co
     assert _scored(ref, hyp, config, "compact", monkeypatch) == expected
     assert _scored(ref, hyp, config, "one by one", monkeypatch) == expected
     assert _scored(ref, hyp, config, "halved", monkeypatch) == expected
+
+
+def _tally(ref, hyp, config, engine, monkeypatch, counts_only: bool, **texts) -> list:
+    """What a group of documents keeps of its score (``Tally.of``), orders of the levels' groups included."""
+    with monkeypatch.context() as patch:
+        if engine == "records":
+            patch.setattr(pairs, "map_groups", brute_force_map_groups)
+        elif engine == "halved":
+            patch.setattr(pairs, "BATCH_PAIRS", 0)
+        elif engine == "few aspect bits":  # no call counts without records: every pair keeps its record
+            patch.setattr(pairs, "_MAX_ASPECT_BITS", 0)
+        tally = Tally.of(pipeline.score(ref, hyp, config=config, ceiling=False, counts_only=counts_only, **texts))
+    levels = [(level, list(groups.items())) for level, groups in tally.levels.items()]
+    return [levels, tally.instance_pairs, tally.set_pairs, tally.set_counts]
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.one_of(
+        template_sets(reference=True, max_events=8, plain=True),
+        template_sets(reference=True, max_events=7),
+    ),
+    st.one_of(
+        template_sets(reference=False, max_events=8, plain=True),
+        template_sets(reference=False, max_events=7),
+    ),
+    st.sampled_from(["both", "content", "extent"]),
+    st.sampled_from(["clean", "noisy"]),
+    st.sampled_from([None, 0.0, 0.5]),
+    st.sampled_from([1.0, 0.5]),
+)
+def test_the_counts_without_match_records_are_those_of_the_records(
+    monkeypatch, ref, hyp, compare, content, min_f, beta
+):
+    """A score that keeps only counts (most pairs' points taken from one pair of the same
+    shapes and the pair's COR codes) counts what the match records count, in the same order."""
+    config = ScoreConfig(compare=compare, content=content, min_map_f=min_f, beta=beta)
+    expected = _tally(ref, hyp, config, "records", monkeypatch, False)
+    assert _tally(ref, hyp, config, "compact", monkeypatch, False) == expected
+    assert _tally(ref, hyp, config, "compact", monkeypatch, True) == expected
+    assert _tally(ref, hyp, config, "halved", monkeypatch, True) == expected
+    assert _tally(ref, hyp, config, "few aspect bits", monkeypatch, True) == expected
 
 
 def _texts(seed: int) -> tuple[str, str, str, str]:

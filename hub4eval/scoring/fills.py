@@ -174,28 +174,39 @@ class FillPreparer:
     def prepare(self, fill: TextFill, docid: str) -> PreparedFill:
         """The fill as the comparison sees it; ``docid`` is its instance's document."""
         content, extents = fill.content, fill.extents
-        extent = extents[0] if extents else None
         # self._string(content, extent, docid), written out: a million fills are prepared
         folded, removed, tokens, noisy = self._texts.get(content) or self._normalize(content)
-        if extent is not None and (removed or self.map_extent is not None):
+        if extents:
+            extent: Extent | None = extents[0]
             if removed:
-                extent = _shifted(extent, removed)
+                extent = _shifted(extent, removed)  # type: ignore[arg-type]
             if self.map_extent is not None:
-                extent = self.map_extent(None if self.unsegmented else docid, extent)
+                extent = self.map_extent(None if self.unsegmented else docid, extent)  # type: ignore[arg-type]
+            has_extent = True
+        else:
+            extent = None
+            has_extent = False
         maximal = PreparedString(folded, tokens, extent, noisy)
         if not self.reference:
-            return PreparedFill(fill, maximal, (maximal,), bool(extents))
+            return PreparedFill(fill, maximal, (maximal,), has_extent)
         enclosure = None
-        if self.widen is not None and maximal.extent is not None:
-            widened = self.widen(docid, maximal.extent)
-            if widened != maximal.extent:
+        if self.widen is not None and extent is not None:
+            widened = self.widen(docid, extent)
+            if widened != extent:
                 enclosure = widened
+        # fill.minimal_is_maximal, written out
         spans = fill.minimal_spans
-        if fill.minimal_is_maximal:
+        minimal_extents = fill.minimal_extents
+        if (
+            len(spans) == 1
+            and spans[0][0] == 0
+            and spans[0][1] == len(content)
+            and ((len(minimal_extents) == 1 and minimal_extents[0] == extents[0]) if extents else not minimal_extents)
+        ):
             minimals: tuple[PreparedString, ...] = (maximal,)  # no brackets: the minimal string is the maximal one
         else:
-            minimal_extents: Sequence[Extent | None] = fill.minimal_extents or (None,) * len(spans)
+            minimal_extents = minimal_extents or (None,) * len(spans)  # type: ignore[assignment]
             minimals = tuple(
                 self._string(content[a:b], ext, docid) for (a, b), ext in zip(spans, minimal_extents, strict=False)
             )
-        return PreparedFill(fill, maximal, minimals, bool(extents), enclosure)
+        return PreparedFill(fill, maximal, minimals, has_extent, enclosure)

@@ -222,6 +222,14 @@ class Mapper:
         self.counting = False
         self.signatures: list[Signature] = []
         self._signature_ids: dict[Signature, int] = {}
+        # hub4eval.scoring.pairs._counted: the bit of each (slot, kind) in its masks of COR aspects,
+        # the points of pairs of one shape pair with its compared points' categories left
+        # out (by number), and (counts, signature) by (template, mask)
+        self.aspect_bits: dict[tuple[str, str], int] = {}
+        self.templates: list[Signature] = []
+        self._template_ids: dict[Signature, int] = {}
+        self.counted_points: dict[tuple[int, int], tuple[Counts, int]] = {}
+        self._lone_points: dict[tuple[bool, bool, Hashable], tuple[Counts, int]] = {}  # see _lone_counted
 
     def signature(self, points: Signature) -> int:
         """The number of a sequence of points' (slot, kind, category) in :attr:`signatures`."""
@@ -229,6 +237,30 @@ class Mapper:
         if found is None:
             found = self._signature_ids[points] = len(self.signatures)
             self.signatures.append(points)
+        return found
+
+    def _lone_counted(
+        self, inst: Instance, reference: bool, mapping: Mapping[str, str], removable: Callable[[PointerFill], bool]
+    ) -> CountedMatch:
+        """:meth:`_counted` of an instance mapped to nothing: its points depend only on its
+        shape (see :meth:`_shape`) and, for a reference, whether it is optional, so they
+        are counted once per shape."""
+        key = (reference, reference and inst.optional, self._shape(inst, reference, removable))
+        found = self._lone_points.get(key)
+        if found is None:
+            if reference:
+                counted = self._counted(self.match_instance(inst, None, mapping, removable))
+            else:
+                counted = self._counted(self._lone_hyp(inst))
+            found = self._lone_points[key] = (counted.counts, counted.signature)
+        return CountedMatch(inst, None, *found) if reference else CountedMatch(None, inst, *found)
+
+    def template(self, points: Signature) -> int:
+        """The number of a template in :attr:`templates` (see :mod:`hub4eval.scoring.pairs`)."""
+        found = self._template_ids.get(points)
+        if found is None:
+            found = self._template_ids[points] = len(self.templates)
+            self.templates.append(points)
         return found
 
     def _counted(self, match: InstanceMatch) -> CountedMatch:
@@ -574,12 +606,12 @@ class Mapper:
                     if i in by_ref:
                         matches.append(by_ref[i])
                     elif counting:
-                        matches.append(self._counted(self.match_instance(r, None, mapping, removable)))
+                        matches.append(self._lone_counted(r, True, mapping, removable))
                     else:
                         matches.append(self.match_instance(r, None, mapping, removable))
                 for j, h in enumerate(hyps):
                     if j not in mapped_hyp:
-                        matches.append(self._counted(self._lone_hyp(h)) if counting else self._lone_hyp(h))
+                        matches.append(self._lone_counted(h, False, mapping, _never) if counting else self._lone_hyp(h))
         return [
             (CountedSet if counting else SetMatch)(
                 state.ref, state.hyp, tuple(state.matches), Counts.total([m.counts for m in state.matches])

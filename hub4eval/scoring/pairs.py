@@ -91,8 +91,13 @@ class Mapper(Protocol):
     hyp_prep: FillPreparer
     unscored: frozenset[str]
     counting: bool  # only the counts are asked for: see _counted
+    aspect_bits: dict[tuple[str, str], int]
+    templates: list[tuple[tuple[str, str, str], ...]]
+    counted_points: dict[tuple[int, int], tuple[Counts, int]]
 
     def signature(self, points: tuple[tuple[str, str, str], ...]) -> int: ...
+
+    def template(self, points: tuple[tuple[str, str, str], ...]) -> int: ...
 
     def _view(self, inst: Instance, reference: bool) -> dict[str, Any]: ...
 
@@ -712,12 +717,12 @@ def map_groups(mapper: Mapper, groups: Sequence[Group], max_pairs: int) -> list[
         codes.append(aspect.ref_inst[rq[ok]] * n_hyp + aspect.hyp_inst[hp[ok]])
         del rq, hp, ok
     # counting only (see _counted): the COR codes kept with their aspect, for the chosen pairs' points
-    counting = mapper.counting and len(aspects) <= _MAX_ASPECT_BITS
+    bits = _aspect_bits(mapper, aspects) if mapper.counting else None
     verified: tuple[np.ndarray, np.ndarray] | None = None
     if codes:
         every = np.concatenate(codes)
-        if counting:
-            verified = every, np.repeat(np.arange(len(codes), dtype=Int), [len(c) for c in codes])
+        if bits is not None:
+            verified = every, np.repeat(np.asarray(bits, dtype=Int), [len(c) for c in codes])
         plain_codes, k = np.unique(every, return_counts=True)
         del every
     else:
@@ -848,9 +853,7 @@ def map_groups(mapper: Mapper, groups: Sequence[Group], max_pairs: int) -> list[
             np.asarray([s is not None for s in hyp_shapes], dtype=bool),
         )
         sids = (ref_sid, hyp_sid, max(1, len(hyp_shape_ids)))
-        counted = _counted(
-            mapper, chosen, n_hyp, plain, plain_codes, plain_combo, table, sids, verified, aspects, examples
-        )
+        counted = _counted(mapper, chosen, n_hyp, plain, plain_codes, plain_combo, table, sids, verified, examples)
         for (i, j), entry in counted.items():
             if (i, j) not in matched:
                 g = ref_group[i]
@@ -899,8 +902,24 @@ def map_groups(mapper: Mapper, groups: Sequence[Group], max_pairs: int) -> list[
     return results
 
 
-_MAX_ASPECT_BITS = 62  # aspects of one call whose COR fit in the bits of an int64 (else: match records)
+_MAX_ASPECT_BITS = 62  # (slot, aspect) whose COR fit in the bits of an int64 (beyond: match records)
 _KIND_OF_ASPECT = {"c": "content", "w": "content", "x": "extent", "p": "pointer"}
+
+
+def _aspect_bits(mapper: Mapper, aspects: Sequence[_Aspect]) -> list[int] | None:
+    """The bit of each aspect's (slot, kind) in the masks of COR aspects (``Mapper.aspect_bits``,
+    the same in every call); None when there are more than :data:`_MAX_ASPECT_BITS`."""
+    known = mapper.aspect_bits
+    bits = []
+    for aspect in aspects:
+        slot_kind = (aspect.slot, _KIND_OF_ASPECT[aspect.kind])
+        bit = known.get(slot_kind)
+        if bit is None:
+            if len(known) >= _MAX_ASPECT_BITS:
+                return None
+            bit = known[slot_kind] = len(known)
+        bits.append(bit)
+    return bits
 
 
 def _counted(
@@ -913,7 +932,6 @@ def _counted(
     table: Sequence[Counts],
     sids: tuple[np.ndarray, np.ndarray, int],
     verified: tuple[np.ndarray, np.ndarray],
-    aspects: Sequence[_Aspect],
     examples: Mapping[int, InstanceMatch],
 ) -> dict[tuple[int, int], tuple[Counts, int]]:
     """(counts, points' signature) of each chosen pair of two plain instances with a COR,
@@ -923,7 +941,8 @@ def _counted(
     (``Mapper._shape``), but for which compared points are COR: so the points of such a
     pair are those of the match of one pair of its shapes (``examples``, made for the
     counts), each compared point (a fill pair's, COR or INC) COR when its slot and
-    aspect is among the pair's COR codes (``verified``: the codes and their aspect).
+    aspect is among the pair's COR codes (``verified``: the codes and the bit of their
+    aspect, :func:`_aspect_bits`).
     """
     ci = np.asarray([i for i, _ in chosen], dtype=Int)
     cj = np.asarray([j for _, j in chosen], dtype=Int)
@@ -935,43 +954,58 @@ def _counted(
     at = np.searchsorted(plain_codes, codes)  # every chosen plain pair has a COR: it is there
     ref_sid, hyp_sid, n_hyp_shapes = sids
     pair_ids = ref_sid[ci] * n_hyp_shapes + hyp_sid[cj]
-    every, aspect_of = verified
+    every, bit_of = verified
     wanted = np.isin(every, codes)
     by_code = np.argsort(codes, kind="stable")
     where = by_code[np.searchsorted(codes[by_code], every[wanted])]
     masks = np.zeros(len(codes), dtype=Int)
-    np.add.at(masks, where, np.left_shift(np.ones(1, dtype=Int), aspect_of[wanted]))
-    slot_kinds = [(aspect.slot, _KIND_OF_ASPECT[aspect.kind]) for aspect in aspects]
-    signatures: dict[tuple[int, int], tuple[Counts, int]] = {}
+    np.add.at(masks, where, np.left_shift(np.ones(1, dtype=Int), bit_of[wanted]))
+    templates: dict[int, int] = {}  # shape pair -> the number of its template (Mapper.templates)
+    known = mapper.counted_points
     out: dict[tuple[int, int], tuple[Counts, int]] = {}
     for i, j, pair, mask, combo in zip(
         ci.tolist(), cj.tolist(), pair_ids.tolist(), masks.tolist(), plain_combo[at].tolist(), strict=True
     ):
-        known = signatures.get((pair, mask))
-        if known is None:
-            cor = {slot_kinds[bit] for bit in range(len(slot_kinds)) if mask >> bit & 1}
-            points = _points_with(examples[pair], cor)
-            counts = table[combo]
-            if Counts.tally([category for _, _, category in points]) != counts:  # pragma: no cover - a bug
+        template = templates.get(pair)
+        if template is None:
+            template = templates[pair] = mapper.template(_template(examples[pair]))
+        found = known.get((template, mask))
+        if found is None:
+            points = _points_with(mapper.templates[template], mask, mapper.aspect_bits)
+            found = known[template, mask] = (
+                Counts.tally([category for _, _, category in points]),
+                mapper.signature(points),
+            )
+            if found[0] != table[combo]:  # pragma: no cover - a bug
                 raise AssertionError(f"pair {i}, {j}: its points do not add up to its counts")
-            known = signatures[pair, mask] = (counts, mapper.signature(points))
-        out[i, j] = known
+        out[i, j] = found
     return out
 
 
-def _points_with(example: InstanceMatch, cor: set[tuple[str, str]]) -> tuple[tuple[str, str, str], ...]:
-    """(slot, kind, category) of the points of ``example``, each compared point COR when
-    its (slot, kind) is in ``cor``, else INC."""
+def _template(example: InstanceMatch) -> tuple[tuple[str, str, str], ...]:
+    """(slot, kind, category) of the points of ``example``, the category "" for a compared
+    point (a fill pair's: COR or INC)."""
     points = []
     for slot in example.slots:
         name = slot.name
         for i, j, verdicts in slot.pairs:
             compared = i is not None and j is not None
             for verdict in verdicts:
-                kind = verdict.kind
-                category = ("COR" if (name, kind) in cor else "INC") if compared else verdict.category
-                points.append((name, kind, category))
+                points.append((name, verdict.kind, "" if compared else verdict.category))
     return tuple(points)
+
+
+def _points_with(
+    template: tuple[tuple[str, str, str], ...], mask: int, bits: Mapping[tuple[str, str], int]
+) -> tuple[tuple[str, str, str], ...]:
+    """The points of a template, each compared point COR when the bit of its (slot, kind)
+    is set in ``mask``, else INC."""
+    return tuple(
+        [
+            (slot, kind, category or ("COR" if mask >> bits.get((slot, kind), 63) & 1 else "INC"))
+            for slot, kind, category in template
+        ]
+    )
 
 
 def _estimates(aspects: Sequence[_Aspect], n_groups: int) -> np.ndarray:

@@ -32,7 +32,7 @@ class ExtentMapper(Protocol):
     def __call__(self, docid: str | None, extent: Extent) -> Extent | None: ...
 
 
-@compare_without("noisy")  # equal strings are equal however far their noisy reading was made
+@compare_without("noisy", "number")  # equal strings are equal however far their noisy reading was made
 class PreparedString(Record, frozen=True):
     """One content string (maximal or minimal) ready for comparison."""
 
@@ -41,6 +41,9 @@ class PreparedString(Record, frozen=True):
     extent: Extent | None  # after premodifier shift and §7 mapping; None: matches nothing
     # the tokens as the noisy comparison reads them (made with the tokens; None without)
     noisy: NoisyWords | None = None
+    # the number of ``text`` among the strings of the preparer (FillPreparer.numbers), which
+    # the mapping compares instead of the text; -1: not numbered (made outside a preparer)
+    number: int = -1
 
     def noisy_words(self, fillers: frozenset[str]) -> NoisyWords:
         """The tokens as the noisy comparison reads them with ``fillers``: those
@@ -112,15 +115,18 @@ class FillPreparer:
         self.reference = reference
         self.unsegmented = unsegmented
         self.tokens = tokens
-        self._texts: dict[str, tuple[str, int, tuple[Token, ...], NoisyWords | None]] = {}
+        self._texts: dict[str, tuple[str, int, tuple[Token, ...], NoisyWords | None, int]] = {}
+        self.numbers: dict[str, int] = {}  # a number for each normalized text, in order of first sight
 
     def share_texts(self, other: FillPreparer) -> None:
         """Remember normalized strings in ``other``'s memo when both normalize alike.
 
         Normalizing depends only on the options, the GLM and whether tokens are
         made, not on the side or the extents; a hypothesis mostly repeats the
-        reference's strings, so one memo normalizes each of them once.
+        reference's strings, so one memo normalizes each of them once. The
+        numbers of the normalized texts are always shared: equal texts, one number.
         """
+        self.numbers = other.numbers
         if self.normalizes_like(other):
             self._texts = other._texts
 
@@ -128,7 +134,7 @@ class FillPreparer:
         """Whether a content string normalizes to the same text here as in ``other``."""
         return other.config == self.config and other.glm_apply is self.glm_apply and other.tokens == self.tokens
 
-    def _normalize(self, raw: str) -> tuple[str, int, tuple[Token, ...], NoisyWords | None]:
+    def _normalize(self, raw: str) -> tuple[str, int, tuple[Token, ...], NoisyWords | None, int]:
         """(§3-normalized text, characters of premodifiers removed, tokens, the tokens
         as the noisy comparison reads them) of a content string, remembered: they
         depend on the string only, so :meth:`_string` asks once per distinct string."""
@@ -159,23 +165,27 @@ class FillPreparer:
         folded = collapse_whitespace(stripped)
         if not cfg.case_sensitive:
             folded = folded.lower()
-        cached = self._texts[raw] = (folded, removed, tokens, noisy)
+        numbers = self.numbers
+        number = numbers.get(folded)
+        if number is None:
+            number = numbers[folded] = len(numbers)
+        cached = self._texts[raw] = (folded, removed, tokens, noisy, number)
         return cached
 
     def _string(self, raw: str, extent: Extent | None, docid: str) -> PreparedString:
-        folded, removed, tokens, noisy = self._texts.get(raw) or self._normalize(raw)
+        folded, removed, tokens, noisy, number = self._texts.get(raw) or self._normalize(raw)
         if extent is not None:
             if removed:
                 extent = _shifted(extent, removed)
             if self.map_extent is not None:
                 extent = self.map_extent(None if self.unsegmented else docid, extent)
-        return PreparedString(folded, tokens, extent, noisy)
+        return PreparedString(folded, tokens, extent, noisy, number)
 
     def prepare(self, fill: TextFill, docid: str) -> PreparedFill:
         """The fill as the comparison sees it; ``docid`` is its instance's document."""
         content, extents = fill.content, fill.extents
         # self._string(content, extent, docid), written out: a million fills are prepared
-        folded, removed, tokens, noisy = self._texts.get(content) or self._normalize(content)
+        folded, removed, tokens, noisy, number = self._texts.get(content) or self._normalize(content)
         if extents:
             extent: Extent | None = extents[0]
             if removed:
@@ -186,7 +196,7 @@ class FillPreparer:
         else:
             extent = None
             has_extent = False
-        maximal = PreparedString(folded, tokens, extent, noisy)
+        maximal = PreparedString(folded, tokens, extent, noisy, number)
         if not self.reference:
             return PreparedFill(fill, maximal, (maximal,), has_extent)
         enclosure = None

@@ -290,29 +290,38 @@ def _clean_content_keys(
     hyps: Sequence[tuple[int, PreparedFill]],
     groups: tuple[np.ndarray, np.ndarray],
     how: TextComparison,
+    strings: dict[str, int],
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """:func:`_by_keys` for the clean content keys, told apart by group in numpy: each
-    distinct string gets a number, a key is ``group * strings + number``. A hypothesis's
-    key is its text; the usual reference fill's key is its text, the others' the
-    substrings of :func:`~hub4eval.scoring.candidates.reference_content_keys`."""
+    distinct string has a number (``strings``, the preparers' ``numbers``, which a
+    prepared string carries), a key is ``group * strings + number``. A hypothesis's key
+    is its text; the usual reference fill's key is its text, the others' the substrings
+    of :func:`~hub4eval.scoring.candidates.reference_content_keys`."""
 
-    def hyp_side() -> tuple[dict[str, int], np.ndarray, np.ndarray]:
-        numbers: dict[str, int] = {}
-        number = np.asarray([numbers.setdefault(fill.maximal.text, len(numbers)) for _, fill in hyps], dtype=Int)
+    def hyp_side() -> tuple[int, np.ndarray, np.ndarray]:
+        numbers = [fill.maximal.number for _, fill in hyps]
+        if -1 in numbers:  # strings not made by a preparer: numbered here
+            numbers = [
+                fill.maximal.number if fill.maximal.number >= 0 else strings.setdefault(fill.maximal.text, len(strings))
+                for _, fill in hyps
+            ]
+        size = max(1, len(strings))  # every hypothesis number is below it
         hyp_group = groups[1][_listed(hyps)[1]] if len(hyps) else np.zeros(0, dtype=Int)
-        distinct, hyp_kid = np.unique(hyp_group * max(1, len(numbers)) + number, return_inverse=True)
-        return numbers, distinct, hyp_kid.reshape(-1).astype(Int)
+        distinct, hyp_kid = np.unique(hyp_group * size + np.asarray(numbers, dtype=Int), return_inverse=True)
+        return size, distinct, hyp_kid.reshape(-1).astype(Int)
 
-    numbers, distinct, hyp_kid = _memo(hyps, "clean", hyp_side)
-    get = numbers.get
+    size, distinct, hyp_kid = _memo(hyps, "clean", hyp_side)
+    get = strings.get
     ref_pos: list[int] = []
     ref_number: list[int] = []
     wild: list[int] = []
     for q, (_, fill) in enumerate(refs):
         maximal, minimals = fill.maximal, fill.minimals
         if len(minimals) == 1 and minimals[0] is maximal:  # the usual fill: its text
-            found = get(maximal.text)
-            if found is not None:
+            found: int | None = maximal.number
+            if found < 0:  # type: ignore[operator]
+                found = get(maximal.text)
+            if found is not None and found < size:
                 ref_pos.append(q)
                 ref_number.append(found)
             continue
@@ -322,12 +331,12 @@ def _clean_content_keys(
             continue
         for key in keys:
             found = get(key[2])
-            if found is not None:
+            if found is not None and found < size:
                 ref_pos.append(q)
                 ref_number.append(found)
     pos = np.asarray(ref_pos, dtype=Int)
     ref_inst = np.asarray([i for i, _ in refs], dtype=Int)
-    wanted = groups[0][ref_inst[pos]] * max(1, len(numbers)) + np.asarray(ref_number, dtype=Int)
+    wanted = groups[0][ref_inst[pos]] * size + np.asarray(ref_number, dtype=Int)
     at = np.searchsorted(distinct, wanted)
     ok = at < len(distinct)
     ok[ok] = distinct[at[ok]] == wanted[ok]
@@ -509,7 +518,13 @@ def _aspects(
         if not text_hyps:
             continue
         if how.content and not how.noisy:
-            add("c", name, text_refs, text_hyps, _clean_content_keys(text_refs, text_hyps, groups, how))
+            add(
+                "c",
+                name,
+                text_refs,
+                text_hyps,
+                _clean_content_keys(text_refs, text_hyps, groups, how, mapper.ref_prep.numbers),
+            )
         elif how.content:
 
             def content_keys(i: int, fill: PreparedFill, name: str = name) -> list[Hashable] | None:

@@ -4,7 +4,16 @@ Levels: instance sets (by DOCID, or by overlapping extents for an unsegmented
 hypothesis, §7.4) -> instances of one type, types in pointer-dependency order
 -> slots by name -> the best reference fill-alternative -> single fills. Each
 level uses :func:`hub4eval.scoring.greedy.greedy_map`. Candidate pairs carry only
-verdicts and counts; points with their fills are made for the chosen mapping.
+verdicts and counts; points with their fills are made for the chosen mapping,
+and when only counts are asked for (:meth:`Mapper.count_template_sets`), most
+chosen pairs keep only their counts and the signature of their points.
+
+Why one module of about 900 lines: it is the :class:`Mapper`, whose
+per-instance caches (prepared slot views, candidate keys, shapes, the counted
+points of a shape) serve both ways of mapping, with the match records it makes
+and the functions that read those records back as points; a split would pass
+the caches between modules that have no other user. The records and the point
+readers could move to a module of their own if it grows further.
 """
 
 from __future__ import annotations

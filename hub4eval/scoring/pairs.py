@@ -974,7 +974,7 @@ def _counted(
     by_code = np.argsort(codes, kind="stable")
     where = by_code[np.searchsorted(codes[by_code], every[wanted])]
     masks = np.zeros(len(codes), dtype=Int)
-    np.add.at(masks, where, np.left_shift(np.ones(1, dtype=Int), bit_of[wanted]))
+    np.bitwise_or.at(masks, where, np.left_shift(np.ones(1, dtype=Int), bit_of[wanted]))
     templates: dict[int, int] = {}  # shape pair -> the number of its template (Mapper.templates)
     known = mapper.counted_points
     out: dict[tuple[int, int], tuple[Counts, int]] = {}

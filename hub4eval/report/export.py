@@ -33,17 +33,22 @@ _CAUSE_JSON = {None: "null", "recognition": '"recognition"', "extraction": '"ext
 _ENTRY_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
 
 
-_BATCH = 64  # entries made, joined and written at a time
+# Fill pairs whose entries are made, joined and written at a time (a few hundred
+# kilobytes: the batch, its text and its bytes stay in the processor's cache)
+_BATCH = 512
+_ENTRY_SEPARATOR = ",\n    "  # between two entries of a list or table of iter_json_text
 
 
 def _point_entries(result: ScoreResult) -> Iterator[str]:
-    """Each point as :meth:`hub4eval.scoring.points.Point.as_dict` encodes it, in order."""
+    """Each point as :meth:`hub4eval.scoring.points.Point.as_dict` encodes it, in order (the two
+    points of a fill pair as one piece, joined as :func:`iter_json_text` joins entries)."""
     for batch in _entry_batches(result):
         yield from batch
 
 
 def _entry_batches(result: ScoreResult) -> Iterator[list[str]]:
-    """:func:`_point_entries` in lists of about :data:`_BATCH`, made from the fill pairs:
+    """:func:`_point_entries` in lists of the entries of :data:`_BATCH` fill pairs (those of a pair
+    with two points joined in one string, as :func:`iter_json_text` joins them), made from the fill pairs:
     the slot, document and fills are encoded once per pair (an instance's key once per
     instance, a slot's name once), not once per point; each entry is one f-string."""
     encode = _ENTRY_ENCODER.encode
@@ -104,11 +109,19 @@ def _entry_batches(result: ScoreResult) -> Iterator[list[str]]:
             hyp = f'{hyp_start}{slot_json}{fill}, "line": {hyp_fill.line}}}'
         fills = f'", "ref": {ref}, "hyp": {hyp}, "reason": '
         if attributor is None:
-            for verdict in verdicts:
+            if len(verdicts) == 2:  # a text fill pair's content and extent points: one string
+                first, second = verdicts
                 append(
-                    f'{head}{verdict.kind}", "category": "{verdict.category}{fills}'
-                    f'{reason_json(verdict)}, "cause": null}}'
+                    f'{head}{first.kind}", "category": "{first.category}{fills}{reason_json(first)}, "cause": null}}'
+                    f"{_ENTRY_SEPARATOR}"
+                    f'{head}{second.kind}", "category": "{second.category}{fills}{reason_json(second)}, "cause": null}}'
                 )
+            else:
+                for verdict in verdicts:
+                    append(
+                        f'{head}{verdict.kind}", "category": "{verdict.category}{fills}'
+                        f'{reason_json(verdict)}, "cause": null}}'
+                    )
         else:
             for verdict in verdicts:
                 cause = attributor.cause(verdict.category, ref_inst, hyp_inst, ref_fill, hyp_fill, slot, verdict.kind)
@@ -155,9 +168,6 @@ def _point_pieces(result: ScoreResult) -> Iterator[Piece]:
     for path in result.tally.point_files:
         if os.path.getsize(path):
             yield StoredPiece(path)
-
-
-_ENTRY_SEPARATOR = ",\n    "  # between two entries of a list or table of iter_json_text
 
 
 def write_point_file(result: ScoreResult, path: str) -> None:

@@ -27,39 +27,53 @@ by default). Tokens that sclite's trn reader treats specially (``@``,
 are not interpreted: every token is a plain word.
 
 Memory is linear in len(ref) + len(hyp) (sclite itself refuses more than
-65,533 words per utterance and needs a quadratic matrix): a Hirschberg-style
-divide and conquer whose split point is found by propagating, in a forward
-pass, the column at which each cell's sclite back-pointer chain enters the
-middle row, so the result is *identical* to the full-matrix traceback (not
-merely another optimal alignment). Why: the sclite path restricted to the
-rectangle before (or after) any of its cells is that sub-problem's sclite path
-(the sub-problem's optimal predecessors of a path cell are a subset of the
-global ones that contains the global choice). Every forward pass is pruned
-A*-style: a cell is kept while g + h <= t, with t an upper bound on the
-sub-problem's optimum (at the top, the cost of a real path from a band DP
-guided by rare-bigram anchors; below, the exact optimum from the parent pass)
-and h an admissible lower bound (the gap bound 3*|diagonal offset| and, per
-256-word reference chunk, the cost of its best semi-global placement, bounded
-near the guide by an exact DP and far from it by a bigram filter). Every cell
-of every optimal path is kept with its exact value, so the choices along the
-sclite path do not change. The guide and anchors only affect speed.
+65,533 words per utterance and needs a quadratic matrix), and the result is
+*identical* to the full-matrix traceback (not merely another optimal
+alignment). Why: the sclite path restricted to the rectangle before (or
+after) any of its cells is that sub-problem's sclite path (the sub-problem's
+optimal predecessors of a path cell are a subset of the global ones that
+contains the global choice). Every pass is pruned A*-style: a cell is kept
+while g + h <= t, with t an upper bound on the sub-problem's optimum (at the
+top, the cost of a real path from a band DP guided by rare-bigram anchors;
+below, the exact optimum from the pass above) and h an admissible lower
+bound of the rest (below). Every cell of every optimal path is kept with its
+exact value, and so are the predecessors the traceback chooses between, so
+the choices along the sclite path do not change. The guide and anchors only
+affect speed.
+
+The lower bound h of a cell on row i: 3 * |diagonal offset to the end|, or
+the bounds of the 1,024-word reference chunks below row i plus a bound of the
+rest of row i's own chunk. A chunk's bound is the least cost of its
+placements (free start and end in the hypothesis) whose cells stay within
+512 diagonals of the guide's, by an exact backward DP over that band (so
+the DP gives the bound of every suffix of the chunk at once), unless a
+bigram filter cannot exclude that a placement touching a diagonal outside
+the band is cheaper (then the filter's bound). The band is wider than a
+third of a chunk's cost (about 1,350 at 38 % WER): a placement that reaches
+the guide's diagonals from outside it pays 3 a diagonal. At the HUB-4 size
+(400,000 words, 38 % WER after the default GLM) the bounds sum to 1,066
+below the optimum of 527,241 (chunks of 256 words in a band of 128 diagonals,
+the design before, left 9,507, and nothing for the rest of a row's chunk):
+the slack of the first pass, which sets its width.
 
 The first pass over a long reference does not halve it: it records, on up to
-128 checkpoint rows (at least 2,048 rows apart), the cell at which the
-sclite path leaves each of them (each cell's chain of back pointers carries
-the column at which it left the checkpoint row before; the chains restart on
-every checkpoint row, whose cells are kept until the pass ends). The
-sub-problems between consecutive crossings then have exact costs, so their
-passes are narrow. Halving the whole rectangle level by level cost about
-twice the first pass's cells, and that first pass, the only one with a loose
-bound, is most of the work: its slack (upper bound minus the chunks' lower
-bounds) grows with the length of the text, and so does the band it keeps.
+128 checkpoint rows (at least 2,048 rows apart, on chunk boundaries), the
+cell at which the sclite path leaves each of them (each cell's chain of back
+pointers carries the column at which it left the checkpoint row before; the
+chains restart on every checkpoint row, whose cells are kept until the pass
+ends). The sub-problems between consecutive crossings then have exact costs,
+so their passes are narrow: one pass each that stores every computed cell's
+back pointer (a byte) and traces the path back (:func:`_pruned_align`), or,
+when that would take more than 32 MB, halving as before (a pass finds where
+the path crosses the middle row).
 
 Complexity: memory O(len(ref) + len(hyp)) plus a fixed 2**21-cell base case
-(~19 MB) and the checkpoint rows' kept cells (at most 2**24, 4 or 8 bytes
-each; a few MB at 400,000 words and 25 % WER); time O(cells kept), O(n*m) in
-the worst case (unrelated or tiny-vocabulary inputs) and ~5,000 cells per
-reference word for 400,000 words at 25 % WER (it grows with the length).
+(~19 MB), the checkpoint rows' kept cells (at most 2**24, 4 or 8 bytes
+each) and a traced sub-problem's back pointers (at most 32 MB); time
+O(cells kept), O(n*m) in the worst case (unrelated or tiny-vocabulary
+inputs). At the HUB-4 size: 202 million cells in the first pass (500 a
+reference word), 6 million in the traced sub-problems, 365 million in the
+chunk bounds' band DPs; about 2 s of CPU in all (6.3 s with the design before).
 
 Kernels are compiled by numba with ``cache=True``; this module imports numba,
 so it is itself imported only inside the functions that need it (``hub4eval
@@ -67,9 +81,9 @@ so it is itself imported only inside the functions that need it (``hub4eval
 real sclite (``tests/data/sclite/``, regenerated by
 ``benchmarks/make_sclite_fixtures.py``).
 
-Why one module of about 1,100 lines: the numba kernels (the base DP, the
-forward split and its checkpointed first pass, the guide pass, the anchor
-track, the chunk bounds) are the
+Why one module of about 1,400 lines: the numba kernels (the base DP, the
+forward split and its checkpointed first pass, the traced pass, the guide
+pass, the anchor track, the chunk bounds) are the
 steps of one divide and conquer that share its work arrays, its code layout
 and its invariant (every cell of every optimal path kept with its exact
 value); apart, each would be a kernel whose correctness depends on private
@@ -1212,6 +1226,8 @@ def _traced(
     """:func:`_pruned_align` of the sub-rectangle, with room for its back pointers made as needed
     (at most :data:`_TRACE_CELLS`), or None when they would need more (the caller splits it)."""
     R, C = i1 - i0, j1 - j0
+    if 16 * (R + 2) > _TRACE_CELLS:  # the rows' offsets alone would take more
+        return None
     most = min((R + 1) * (C + 1), _TRACE_CELLS)
     size = min(most, max(1 << 20, 256 * (R + 1)))
     rlo = np.empty(R + 2, np.int64)

@@ -60,7 +60,7 @@ def test_a_plain_word_after_a_premodifier_is_still_required(ref: str, hyp: str) 
 
 def test_the_tokens_after_a_premodifier_keep_their_raw_form() -> None:
     preparer = FillPreparer(ScoreConfig(glm=()))
-    _, removed, tokens, _ = preparer._normalize("the (um) Red Wings")
+    _, removed, tokens, _, _ = preparer._normalize("the (um) Red Wings")
     assert removed == len("the  ")  # the extent still moves past `the` and the whited `(`
     assert [(t.text, t.raw_form, t.parenthesized) for t in tokens] == [
         ("um", "(um)", True),

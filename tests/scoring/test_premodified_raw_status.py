@@ -68,7 +68,7 @@ def test_the_tokens_after_a_premodifier_keep_their_raw_form() -> None:
         ("wings", "wings", False),
     ]
     # a premodifier glued to its punctuation is not read back into the word
-    _, _, tokens, _ = preparer._normalize("the(um) Red Wings")
+    _, _, tokens, _, _ = preparer._normalize("the(um) Red Wings")
     assert tokens[0].raw_form == "(um)"
 
 

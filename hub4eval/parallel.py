@@ -39,7 +39,7 @@ from typing import Any
 from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError
 from hub4eval.io.templettes.split import DocumentParts, Part, read_parts, runs, split_documents
-from hub4eval.model import Corpus, PointerFill, TemplateSet
+from hub4eval.model import Corpus, InstanceSet, PointerFill, TemplateSet
 from hub4eval.scoring.pipeline import RAW_OFFSETS, score
 from hub4eval.scoring.result import ScoreResult, Tally
 from hub4eval.util.forked import Beside
@@ -150,26 +150,61 @@ def plan(ref: DocumentParts, hyp: DocumentParts, jobs: int, size: int | None = N
     return groups
 
 
-def _events(tset: TemplateSet) -> list[list[tuple[str, ...]]]:
+def _events(tset: TemplateSet, pointers: Sequence[PointerFill] | None = None) -> list[list[tuple[str, ...]]]:
     """Per instance set, what :func:`~hub4eval.scoring.mapping.type_order` reads of it:
-    each instance's type, then each type it points to (repeats left out)."""
-    out = []
-    pointer = PointerFill
+    each instance's type, then each type it points to (repeats left out).
+
+    ``pointers``: every pointer fill of the set's instances in file order, as
+    :func:`~hub4eval.io.templettes.split.read_parts` lists them; then the
+    fills are not walked.  A pointer is in an instance of its own document
+    (the reader checks it), the last of that document whose header comes
+    before it.
+    """
+    if pointers is None:
+        return [_walked_events(iset) for iset in tset.instance_sets]
+    by_docid: dict[str, list[PointerFill]] = {}
+    for fill in pointers:
+        held = by_docid.get(fill.docid)
+        if held is None:
+            by_docid[fill.docid] = [fill]
+        else:
+            held.append(fill)
+    out: list[list[tuple[str, ...]]] = []
     for iset in tset.instance_sets:
+        held = by_docid.get(iset.docid)
+        if held is None:  # no pointer: the instances' types
+            out.append(list(dict.fromkeys([(inst.type,) for inst in iset.instances])))
+            continue
         events: dict[tuple[str, ...], None] = {}  # an ordered set
-        for inst in iset.instances:
+        instances = iset.instances
+        k, count = 0, len(held)
+        for n, inst in enumerate(instances, start=1):
             name = inst.type
             events[(name,)] = None
-            for target in [
-                fill.type
-                for slot in inst.slots
-                for alternative in slot.alternatives
-                for fill in alternative.fills
-                if type(fill) is pointer
-            ]:
-                events[(name, target)] = None
+            end = instances[n].line if n < len(instances) else math.inf  # where the next instance starts
+            while k < count and held[k].line < end:
+                events[(name, held[k].type)] = None
+                k += 1
         out.append(list(events))
     return out
+
+
+def _walked_events(iset: InstanceSet) -> list[tuple[str, ...]]:
+    """The events of :func:`_events` of one instance set, from its instances' fills."""
+    events: dict[tuple[str, ...], None] = {}  # an ordered set
+    pointer = PointerFill
+    for inst in iset.instances:
+        name = inst.type
+        events[(name,)] = None
+        for target in [
+            fill.type
+            for slot in inst.slots
+            for alternative in slot.alternatives
+            for fill in alternative.fills
+            if type(fill) is pointer
+        ]:
+            events[(name, target)] = None
+    return list(events)
 
 
 def global_type_order(events: Iterator[list[tuple[str, ...]]]) -> tuple[str, ...] | None:
@@ -209,15 +244,18 @@ def global_type_order(events: Iterator[list[tuple[str, ...]]]) -> tuple[str, ...
 def _score_group(job: _Job, group: _Group) -> _Outcome | None:
     """Read, map and score one group (in a worker); None: give up the groups."""
     try:
-        ref = read_parts(job.ref_path, job.encoding, group.ref_parts, "reference")
-        hyp = read_parts(job.hyp_path, job.encoding, group.hyp_parts, "hypothesis")
+        ref_pointers: list[PointerFill] = []
+        hyp_pointers: list[PointerFill] = []
+        ref = read_parts(job.ref_path, job.encoding, group.ref_parts, "reference", ref_pointers)
+        hyp = read_parts(job.hyp_path, job.encoding, group.hyp_parts, "hypothesis", hyp_pointers)
         if ref.warnings or hyp.warnings:
             return None
         if tuple(s.docid for s in ref.instance_sets) != group.ref_docids:
             return None
         if tuple(s.docid for s in hyp.instance_sets) != group.hyp_docids:
             return None
-        ref_events, hyp_events = _events(ref), _events(hyp)
+        ref_events, hyp_events = _events(ref, ref_pointers), _events(hyp, hyp_pointers)
+        del ref_pointers, hyp_pointers
         # type_order(ref, hyp), from what it reads of the sets (None: a cycle, which the whole files report)
         order = global_type_order(iter(ref_events + hyp_events))
         if order is None:

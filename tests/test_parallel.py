@@ -269,6 +269,67 @@ def test_the_type_order_from_the_events_is_the_mappers(ref: TemplateSet, hyp: Te
         assert from_events == expected
 
 
+@st.composite
+def _pointing_files(draw) -> tuple[str, str]:
+    """A templette file (and its role) whose instances of types A, B and C point to
+    instances of their own document; documents come back after others, fills are
+    pointers or texts, slots have one or (in a reference) two alternatives, lines
+    are usual or not (a tab, a comment)."""
+    role = draw(st.sampled_from(["reference", "hypothesis"]))
+    headers = draw(
+        st.lists(
+            st.tuples(st.sampled_from(["D1", "D2", "D3"]), st.sampled_from("ABC"), st.integers(1, 3)),
+            min_size=1,
+            max_size=8,
+            unique=True,
+        )
+    )
+    lines = []
+    for docid, type_name, number in headers:
+        lines.append(f"<{type_name}-{docid}-{number}> :=")
+        own = [f"<{t}-{d}-{n}>" for d, t, n in headers if d == docid]
+        for slot in range(draw(st.integers(0, 3))):
+            fills = draw(st.lists(st.sampled_from([*own, '"x" ##0#1#']), min_size=1, max_size=3))
+            cut = draw(st.integers(1, len(fills))) if role == "reference" else len(fills)
+            for k, fill in enumerate(fills):
+                lead = f"    S{slot}: " if k == 0 else ("      / " if k == cut else "        ")
+                lines.append(lead + fill + draw(st.sampled_from(["", "", "\t"])))
+            if draw(st.booleans()):
+                lines.append("  ; a comment")
+    return "\n".join(lines) + "\n", role
+
+
+@settings(max_examples=200, deadline=None)
+@given(_pointing_files())
+def test_the_events_from_the_pointers_the_reader_lists_are_those_of_the_fills(file: tuple[str, str]) -> None:
+    text, role = file
+    with tempfile.TemporaryDirectory() as folder:
+        path = str(Path(folder) / "t.tpl")
+        Path(path).write_text(text, encoding="utf-8")
+        parts = split_documents(path)
+        assert parts is not None
+        pointers: list[PointerFill] = []
+        # each document's parts, as a group reads them (several parts when a document comes back)
+        for docid in parts.parts:
+            tset = read_parts(path, "utf-8", runs(parts.parts[docid]), role, pointers)
+            walked = [
+                fill
+                for inst in tset.instances
+                for slot in inst.slots
+                for alt in slot.alternatives
+                for fill in alt.fills
+                if type(fill) is PointerFill
+            ]
+            assert sorted(pointers, key=lambda fill: fill.line) == pointers
+            assert sorted(map(id, pointers)) == sorted(map(id, walked))
+            assert parallel._events(tset, pointers) == parallel._events(tset)
+            pointers.clear()
+        whole = read_parts(
+            path, "utf-8", runs([p for docid in parts.parts for p in parts.parts[docid]]), role, pointers
+        )
+        assert parallel._events(whole, pointers) == parallel._events(whole)
+
+
 def test_a_bad_document_is_reported_as_the_whole_file_reports_it(files, tmp_path):
     lines = Path(files[1]).read_text(encoding="utf-8").splitlines(keepends=True)
     header = next(n for n, line in enumerate(lines) if line.startswith("<EV-SYN0000020"))

@@ -25,8 +25,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from hub4eval.io.templettes.reader import _check_headers, _group, check_pointers, parse_templates
-from hub4eval.model import TemplateSet
+from hub4eval.io.templettes.reader import _check_headers, _check_pointers, _group, parse_with_pointers
+from hub4eval.model import PointerFill, TemplateSet
 
 # A header line: <TYPE-DOCID-N> := at the start of a line (blanks before it allowed).
 # Group 1 is the DOCID, between the first and the last hyphen of the name, when the
@@ -118,12 +118,15 @@ def runs(parts: Sequence[Part]) -> list[Part]:
     return out
 
 
-def read_parts(path: str, encoding: str, parts: Sequence[Part], role: str) -> TemplateSet:
+def read_parts(
+    path: str, encoding: str, parts: Sequence[Part], role: str, pointers: list[PointerFill] | None = None
+) -> TemplateSet:
     """The template set of these parts of a file (:func:`runs` of whole documents).
 
     The instances, their lines and columns are those of the whole file; the
     checks of the parser apply to the parts together (a duplicate header in
-    two parts is an error).
+    two parts is an error).  ``pointers``, when given, receives the pointer
+    fills of the parts in file order (the objects the instances hold).
 
     Raises:
         InputError: as :func:`~hub4eval.io.templettes.parse_templates`.
@@ -132,18 +135,28 @@ def read_parts(path: str, encoding: str, parts: Sequence[Part], role: str) -> Te
     if not parts:
         return TemplateSet((), role=role, path=path)  # type: ignore[arg-type]
     sets = []
+    held: list[PointerFill] = []  # the pointer fills of the parts, in file order
     with open(path, "rb") as handle:
         for start, end, line in parts:
             handle.seek(start)
             text = handle.read(end - start).decode(encoding)
-            sets.append(
-                parse_templates(text, path, role, first_line=line, check_pointers=len(parts) == 1)  # type: ignore[arg-type]
+            tset, part_pointers = parse_with_pointers(
+                text,
+                path,
+                role,  # type: ignore[arg-type]
+                first_line=line,
+                check_pointers=len(parts) == 1,
             )
+            sets.append(tset)
+            held += part_pointers
+    if pointers is not None:
+        pointers += held
     if len(sets) == 1:
         return sets[0]
     instances = tuple(inst for tset in sets for inst in tset.instances)
-    _check_headers(instances, path)
-    check_pointers(instances, path)
+    # the checks of the parser on the parts together, on their instances and pointers in file order
+    in_file_order = tuple(sorted(instances, key=operator.attrgetter("line")))
+    _check_pointers(in_file_order, held, path, _check_headers(in_file_order, path))
     return TemplateSet(
         _group(instances),
         role=role,  # type: ignore[arg-type]

@@ -80,33 +80,36 @@ _REST_OF_LINE_RE = re.compile(r"[^\r\n]*")
 # characters other than blanks and "<>/?#[]:;, one space between them (so
 # that a fill line never looks like a slot line, a comment or an extent);
 # neither has '[' or ']' in a reference.  A header and a pointer are matched
-# by the same group, split into TYPE (no '.'), DOCID and N (at most
-# MAX_DIGITS digits) as POINTER_RE splits them; a header is that group with
-# " :=" after it (and no indentation or slot name before it, which the
-# reading checks).  Groups: indentation, name, '?', quoted content, plain
-# content, a, b, TYPE, DOCID, N, " :=" (a header); the line end of a blank
-# or comment line (which the grammar's line ends swallow wherever they are).
-# Matches never span lines and each ends with its line end (\n or \r\n), so
-# every line of a text is one of these iff there are as many matches as line
-# ends.  Such a text is in the grammar's language whenever its lines also come
-# in the grammar's order (a header first, a slot line first in each
-# instance), which the reading checks.  A malformed pointer or header matches
-# no line: the grammar reads the file and reports it.
+# by the same groups, TYPE (no '.'), DOCID and N (at most MAX_DIGITS digits),
+# split as POINTER_RE splits them; a header is a pointer with " :=" after it
+# (and no indentation or slot name before it, which the reading checks).
+# Groups (few: findall makes a string of each, empty or not, for every line):
+# the line's head (its indentation, then a slot name, ": " and "? ", or
+# none), quoted content, plain content, a, b, TYPE, DOCID, N, " :=" (a
+# header).  A blank or comment line (which the grammar's line ends swallow
+# wherever they are) matches with every group empty.  Matches never span
+# lines and each ends with its line end (\n or \r\n), so every line of a text
+# is one of these iff there are as many matches as line ends.  Such a text is
+# in the grammar's language whenever its lines also come in the grammar's
+# order (a header first, a slot line first in each instance), which the
+# reading checks.  A malformed pointer or header matches no line: the grammar
+# reads the file and reports it.
 _USUAL_PLAIN = r'[^\s"<>/?#\[\]:;]+(?: [^\s"<>/?#\[\]:;]+)*'
 _USUAL_POINTER = r"<([^\s<>.-]+)-([^\s<>]+)-([0-9]{{1,18}})>( :=)?"
 _USUAL_PATTERN = (
-    r"^(?:( *)(?:([A-Za-z0-9_-]+): {mark})?"
+    r"^(?:( *(?:[A-Za-z0-9_-]+: {mark})?)"
     r'(?:(?:"({content}*)"|(' + _USUAL_PLAIN + r")) ##([0-9]{{1,18}})#([0-9]{{1,18}})#|" + _USUAL_POINTER + r")\r?\n"
-    r"|[ \t]*(?:;[^\r\n]*)?(\r?\n))"
+    r"|[ \t]*(?:;[^\r\n]*)?\r?\n)"
 )
+_USUAL_HEAD_RE = re.compile(r"( *)(?:([A-Za-z0-9_-]+): (\? )?)?")  # the pieces of a line's head
 _CHUNK = 1 << 16  # characters of a file cut up by one findall (see usual_instances)
 # A match of a header line after the last line; its " :=" is this very
 # object (`is`), never a string findall made.
 _END = "<end of text>"
-_END_OF_TEXT = ("", "", "", "", "", "", "", "", "", "", _END, "")
+_END_OF_TEXT = ("", "", "", "", "", "", "", "", _END)
 _USUAL_RE = {
-    "reference": re.compile(_USUAL_PATTERN.format(mark=r"(\? )?", content=r'[^"\[\]\r\n]'), re.MULTILINE),
-    "hypothesis": re.compile(_USUAL_PATTERN.format(mark="()", content=r'[^"\r\n]'), re.MULTILINE),
+    "reference": re.compile(_USUAL_PATTERN.format(mark=r"(?:\? )?", content=r'[^"\[\]\r\n]'), re.MULTILINE),
+    "hypothesis": re.compile(_USUAL_PATTERN.format(mark="", content=r'[^"\r\n]'), re.MULTILINE),
 }
 assert MAX_DIGITS == 18  # the {1,18} above
 
@@ -131,22 +134,23 @@ class InstanceBuilder(Checks):
 
     def reset(self, path: str, role: Role) -> None:
         super().reset(path, role)
-        # The per-file memo of the usual reading: one string object per slot
-        # name, TYPE and DOCID.
+        # The per-file memos of the usual reading: one string object per slot
+        # name, TYPE and DOCID; the pieces of each line head (see _head).
         self._names: dict[str, str] = {}
+        self._heads: dict[str, tuple[str, bool, int, int]] = {}
 
     def start(self, tokens: list[Token]) -> tuple[Instance, ...]:
         """The instances of the file's INSTANCE tokens, in file order."""
         usual, general = self._usual_instance, self._general_instance
         instances = tuple(usual(token) or general(token) for token in tokens)
-        self._names = {}  # free it with the parse
+        self._names, self._heads = {}, {}  # free them with the parse
         return instances
 
     def usual_file(self, source: str, first_line: int = 1) -> tuple[Instance, ...] | None:
         """The instances of a whole file read without Lark, if it is made of
         usual lines only (see :meth:`usual_instances`), else None."""
         instances = self.usual_instances(source, first_line)
-        self._names = {}  # free it with the parse
+        self._names, self._heads = {}, {}  # free them with the parse
         return None if instances is None else tuple(instances)
 
     def _general_instance(self, token: Token) -> Instance:
@@ -247,6 +251,7 @@ class InstanceBuilder(Checks):
         # one string object per slot name, TYPE and DOCID of the file
         intern = self._names.setdefault
         names = self._names
+        heads = self._heads
         whole_spans = WHOLE_SPANS
         pointers: list[PointerFill] = []
         instances: list[Instance] = []
@@ -265,7 +270,7 @@ class InstanceBuilder(Checks):
         position = 0
         while position < size:
             # The lines of about _CHUNK characters at a time: a match is a tuple
-            # of twelve strings, and all those of a large file at once took more
+            # of nine strings, and all those of a large file at once took more
             # memory than the records made from them.  A chunk ends at a line end.
             stop = text.find("\n", position + _CHUNK) + 1 or size
             lines = expression.findall(text, position, stop)
@@ -274,7 +279,7 @@ class InstanceBuilder(Checks):
             position = stop
             if position == size:  # a header after the last line completes the last instance
                 lines.append(_END_OF_TEXT)
-            for indent, slot_name, mark, content, plain, start, end, type_, docid_, number, assign, blank in lines:
+            for head, content, plain, start, end, type_, docid_, number, assign in lines:
                 line += 1
                 if assign:  # a header: the instance before it is complete
                     if fills:
@@ -288,16 +293,19 @@ class InstanceBuilder(Checks):
                         column = 1
                     if assign is _END:
                         break
-                    if indent or slot_name:
+                    if head:
                         return None  # an indented header, or one after a slot name
                     head_type, docid = intern(type_, type_), intern(docid_, docid_)
                     head_number, head_line = int(number), line
                     slots, slot_names, fills, name = [], [], [], ""
                     continue
-                if blank:  # a blank or comment line
+                if not start and not number:  # a blank or comment line
                     continue
-                column_here = len(indent) + 1
-                if slot_name:  # a new slot: the one before it is complete
+                try:
+                    parts = heads[head]
+                except KeyError:
+                    parts = self._head(head)
+                if parts[0]:  # a new slot: the one before it is complete
                     if not head_line:
                         return None
                     if fills:
@@ -305,14 +313,9 @@ class InstanceBuilder(Checks):
                             Slot(name, (FillAlternative(tuple(fills), slot_line),), optional, slot_line, slot_column)
                         )
                         fills = []
-                    name = intern(slot_name, slot_name)
+                    name, optional, slot_column = parts[:3]
+                    slot_line = line
                     slot_names.append(name)
-                    slot_line, slot_column = line, column_here
-                    column_here += len(slot_name) + 2
-                    optional = False
-                    if mark:
-                        optional = True
-                        column_here += 2
                 elif not name:
                     return None
                 elif plain and plain.split(" ", 1)[0] in names:
@@ -324,18 +327,32 @@ class InstanceBuilder(Checks):
                     extents = (Extent(first, last),)
                     if plain:
                         spans = whole_spans.get(len(plain)) or whole_span(len(plain))
-                        fill = TextFill(plain, spans, extents, extents, False, False, line, column_here)
+                        fill = TextFill(plain, spans, extents, extents, False, False, line, parts[3])
                     else:
-                        spans = whole_spans.get(len(content)) or whole_span(len(content))
-                        fill = TextFill(content, spans, extents, extents, False, True, line, column_here)
+                        try:
+                            spans = whole_spans[len(content)]
+                        except KeyError:
+                            spans = whole_span(len(content))
+                        fill = TextFill(content, spans, extents, extents, False, True, line, parts[3])
                 else:  # a pointer
                     if docid_ != docid:
                         return None  # into another instance set
-                    fill = PointerFill(intern(type_, type_), docid, int(number), line, column_here)
+                    fill = PointerFill(intern(type_, type_), docid, int(number), line, parts[3])
                     pointers.append(fill)
                 fills.append(fill)
         self.pointers += pointers
         return instances
+
+    def _head(self, head: str) -> tuple[str, bool, int, int]:
+        """The slot name of a usual line's head (its indentation, then a slot
+        name, ": " and "? ", or none; "" without a name), whether "?" marks
+        it, and the columns of the name and of the fill (memoized)."""
+        match = _USUAL_HEAD_RE.fullmatch(head)
+        assert match is not None
+        indent, name, mark = match.groups()
+        parts = (self._names.setdefault(name, name) if name else "", mark is not None, len(indent) + 1, len(head) + 1)
+        self._heads[head] = parts
+        return parts
 
     def _slot(
         self,

@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
@@ -299,7 +299,7 @@ def _pointing_files(draw) -> tuple[str, str]:
     return "\n".join(lines) + "\n", role
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_pointing_files())
 def test_the_events_from_the_pointers_the_reader_lists_are_those_of_the_fills(file: tuple[str, str]) -> None:
     text, role = file

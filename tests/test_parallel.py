@@ -164,7 +164,7 @@ def test_the_cut_is_the_one_a_line_by_line_reading_finds(tmp_path):
     pieces = [
         '<A-D1-1> :=\n', '<A-D1-2> :=\n', '<B-D2-1> :=\n', ' <C-D-2-3>:=\n', '<A--1> :=\n', '<A-1> :=\n',
         '<A-B-1x> :=\n', '    S: "a" ##0#1#\n', '           <A-D1-1>\n', '; c\n', '\n', '\t<E-D3-4> :=\r\n',
-        '<A-é-1> :=\n', '<A-D1-1-2> :=\n', 'x <A-D9-1> :=\n',
+        '<A-é-1> :=\n', '<A-D1-1-2> :=\n', 'x <A-D9-1> :=\n', '    S: "a:=b" ##0#1#\n', '<A:=-D4-1> :=\n',
     ]  # fmt: skip
     rnd = random.Random(7)
     path = tmp_path / "t.tpl"

@@ -207,6 +207,21 @@ def _walked_events(iset: InstanceSet) -> list[tuple[str, ...]]:
     return list(events)
 
 
+def _first_events(events: list[list[tuple[str, ...]]], seen: set[tuple[str, ...]]) -> list[list[tuple[str, ...]]]:
+    """Per instance set, the events no set before it has (in ``events`` or ``seen``, which is
+    given them): what :func:`global_type_order` reads of the others changes nothing.  The
+    sets of a group come in the order of the whole files (reference, then hypothesis),
+    other groups' sets between them or not, so the order of the whole files is the same
+    with these events; and a group sends and the main process reads a few events, not
+    those of every set."""
+    out = []
+    for set_events in events:
+        new = [event for event in set_events if event not in seen]
+        seen.update(new)
+        out.append(new)
+    return out
+
+
 def global_type_order(events: Iterator[list[tuple[str, ...]]]) -> tuple[str, ...] | None:
     """:func:`~hub4eval.scoring.mapping.type_order` of the whole files from the
     events of their instance sets in file order (reference, then hypothesis);
@@ -258,7 +273,9 @@ def _score_group(job: _Job, group: _Group, keep: list[Any] | None = None) -> _Ou
             return None
         if tuple(s.docid for s in hyp.instance_sets) != group.hyp_docids:
             return None
-        ref_events, hyp_events = _events(ref, ref_pointers), _events(hyp, hyp_pointers)
+        seen: set[tuple[str, ...]] = set()
+        ref_events = _first_events(_events(ref, ref_pointers), seen)
+        hyp_events = _first_events(_events(hyp, hyp_pointers), seen)
         del ref_pointers, hyp_pointers
         # type_order(ref, hyp), from what it reads of the sets (None: a cycle, which the whole files report)
         order = global_type_order(iter(ref_events + hyp_events))

@@ -269,6 +269,31 @@ def test_the_type_order_from_the_events_is_the_mappers(ref: TemplateSet, hyp: Te
         assert from_events == expected
 
 
+@settings(max_examples=300, deadline=None)
+@given(_typed_sets("reference"), _typed_sets("hypothesis"), st.randoms(use_true_random=False))
+def test_the_first_events_of_each_group_give_the_order_of_all_the_events(
+    ref: TemplateSet, hyp: TemplateSet, rnd: random.Random
+) -> None:
+    # groups of consecutive reference sets; each hypothesis set in any group, in file order there
+    ref_events, hyp_events = parallel._events(ref), parallel._events(hyp)
+    cuts = sorted(rnd.sample(range(len(ref_events) + 1), min(2, len(ref_events) + 1)))
+    ref_group = [sum(n >= cut for cut in cuts) for n in range(len(ref_events))]
+    hyp_group = [rnd.randrange(3) for _ in hyp_events]
+    sent_ref: list[list[tuple[str, ...]]] = [[] for _ in ref_events]
+    sent_hyp: list[list[tuple[str, ...]]] = [[] for _ in hyp_events]
+    for group in range(3):
+        seen: set[tuple[str, ...]] = set()
+        mine = [n for n, g in enumerate(ref_group) if g == group]
+        for n, events in zip(mine, parallel._first_events([ref_events[n] for n in mine], seen), strict=True):
+            sent_ref[n] = events
+        mine = [n for n, g in enumerate(hyp_group) if g == group]
+        for n, events in zip(mine, parallel._first_events([hyp_events[n] for n in mine], seen), strict=True):
+            sent_hyp[n] = events
+    assert parallel.global_type_order(iter(sent_ref + sent_hyp)) == parallel.global_type_order(
+        iter(ref_events + hyp_events)
+    )
+
+
 @st.composite
 def _pointing_files(draw) -> tuple[str, str]:
     """A templette file (and its role) whose instances of types A, B and C point to

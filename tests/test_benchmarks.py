@@ -113,3 +113,15 @@ def test_read_limit_benchmark_runs(tmp_path: Path) -> None:
         "text: score --ref-text --json",
     ]
     assert str(tmp_path) not in done.stdout  # the table names the files, not where they are
+
+
+@pytest.mark.slow
+def test_json_writer_benchmark_runs(tmp_path: Path) -> None:
+    done = run(
+        "bench_json_writer.py",
+        *("--docs", "20", "--instances", "200", "--rounds", "1", "--dir", str(tmp_path)),
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert [row[0].strip() for row in table_rows(done.stdout)] == ["", "walk", "writer"]
+    assert str(tmp_path) not in done.stdout

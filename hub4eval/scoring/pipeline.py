@@ -215,6 +215,10 @@ def score(
         alignment = texts_aligned.alignment
         warnings += alignment.warnings
         unsegmented = alignment.unsegmented
+        if not texts_aligned.forked:
+            # No child counts sclite's alignment: it is counted now, before the templettes
+            # are mapped, so that its working memory is freed before theirs is taken.
+            texts_aligned.wer()
     if not unsegmented:
         warnings += _check_docids(ref, hyp)
     if _preparers is not None:
@@ -277,6 +281,7 @@ def score(
             warnings += split.spanning_set_warnings(hyp, spans, columns_of, matches)
     else:
         matches = mapper.match_template_sets(ref, hyp)
+    del mapper  # its prepared instances, kept while it mapped, are freed before the ceiling's are made
     wer = wer_summary
     if wer is None and texts_aligned is None and alignment is not None and hasattr(alignment, "wer_summary"):
         from hub4eval.text import wer as wer_module
@@ -285,6 +290,7 @@ def score(
     ceiling_result = None
     if projecting is not None:
         projected = projecting.result()
+        del projecting  # and with it the judge's mapper
         ceiling_result = score(
             ref,
             projected,

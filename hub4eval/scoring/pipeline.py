@@ -18,7 +18,7 @@ from typing import Any
 from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError, InputWarning, UsageError
 from hub4eval.model import Corpus, Extent, InstanceSet, TemplateSet, TextFill
-from hub4eval.scoring.fills import FillPreparer
+from hub4eval.scoring.fills import FillPreparer, PreparedFill
 from hub4eval.scoring.mapping import Mapper
 from hub4eval.scoring.result import ScoreResult
 from hub4eval.util.gcpause import paused_gc
@@ -76,6 +76,35 @@ def _hyp_set_extent(iset: InstanceSet, preparer: FillPreparer) -> Extent | None:
     if not starts:
         return None
     return Extent(min(starts), max(ends))
+
+
+class _PreparedOnce(FillPreparer):
+    """A preparer that, while it remembers, prepares each fill once however often it is asked.
+
+    A prepared fill is an immutable record of its fill and the options, so the
+    mappings of one score may share it; the fill is kept alive by its record,
+    so its ``id()`` names it as long as it is remembered.
+    """
+
+    _prepared: dict[tuple[int, str], PreparedFill] | None = None
+
+    def prepare(self, fill: TextFill, docid: str) -> PreparedFill:
+        prepared = self._prepared
+        if prepared is None:
+            return FillPreparer.prepare(self, fill, docid)
+        key = (id(fill), docid)
+        found = prepared.get(key)
+        if found is None:
+            found = prepared[key] = FillPreparer.prepare(self, fill, docid)
+        return found
+
+    def remember(self) -> None:
+        """Remember every fill prepared from now on (until :meth:`forget`)."""
+        if self._prepared is None:
+            self._prepared = {}
+
+    def forget(self) -> None:
+        self._prepared = None
 
 
 def _columns_of(alignment: Any) -> Callable[[TextFill, str], Extent | None]:
@@ -221,10 +250,11 @@ def score(
             texts_aligned.wer()
     if not unsegmented:
         warnings += _check_docids(ref, hyp)
+    scoring_ceiling = bool(ceiling or (ceiling is None and aligned))
     if _preparers is not None:
         ref_prep, hyp_prep = _preparers  # the caller's, with the strings it normalized
     else:
-        ref_prep = FillPreparer(
+        ref_prep = _PreparedOnce(
             config,
             map_extent=alignment.ref_extent if alignment is not None else None,
             glm_apply=ref_glm_apply,
@@ -232,7 +262,7 @@ def score(
             tokens=noisy,
             widen=alignment.ref_enclosure if alignment is not None else None,
         )
-        hyp_prep = FillPreparer(
+        hyp_prep = _PreparedOnce(
             config,
             map_extent=alignment.hyp_extent if alignment is not None else None,
             glm_apply=hyp_glm_apply,
@@ -241,6 +271,10 @@ def score(
             tokens=noisy,
         )
         hyp_prep.share_texts(ref_prep)  # a hypothesis mostly repeats the reference's strings
+        if scoring_ceiling:
+            # the reference fills are prepared for three mappings (the system's, the
+            # projection's judge and the ceiling's): once, their records shared
+            ref_prep.remember()
     done = [0]
     total_sets = len(ref.instance_sets)
 
@@ -251,7 +285,7 @@ def score(
 
     mapper = mapper_class(config, ref_prep, hyp_prep, noisy=noisy, progress=advance if progress else None)
     projecting = None
-    if ceiling or (ceiling is None and aligned):
+    if scoring_ceiling:
         from hub4eval.scoring.projection import Judge, project
         from hub4eval.util.forked import Beside
 
@@ -271,12 +305,17 @@ def score(
         columns_of = _columns_of(alignment)
         if config.split_sets:
             hyp = split.split_sets(hyp, spans, columns_of)
+        # each hypothesis fill is prepared for its set's extent, then mapped: prepared once
+        if isinstance(hyp_prep, _PreparedOnce):
+            hyp_prep.remember()
         matches = mapper.match_template_sets(
             ref,
             hyp,
             ref_extent=lambda iset: alignment.document_extent(iset.docid),
             hyp_extent=lambda iset: _hyp_set_extent(iset, hyp_prep),
         )
+        if isinstance(hyp_prep, _PreparedOnce):
+            hyp_prep.forget()
         if not config.split_sets:
             warnings += split.spanning_set_warnings(hyp, spans, columns_of, matches)
     else:

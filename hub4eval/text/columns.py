@@ -178,7 +178,7 @@ class CorpusAlignment:
         number = self.column_space(docid)
         if number is None:
             return extent
-        kinds = self._kinds(number)
+        kinds = self.column_kinds(number)
         start, end = extent.start, extent.end
         while start > 0 and kinds[start - 1] == INSERTION:
             start -= 1
@@ -189,9 +189,10 @@ class CorpusAlignment:
             return extent
         return Extent(int(start), int(end))
 
-    def _kinds(self, number: int) -> Sequence[int]:
-        """The column kinds of alignment ``number`` as Python ints (read without a NumPy scalar
-        per column: every reference fill is widened, in each of the score's mappings)."""
+    def column_kinds(self, number: int) -> Sequence[int]:
+        """The kind of each column of alignment ``number`` (``documents[number]``), read as
+        Python ints without a NumPy scalar per column (every reference fill is widened, in
+        each of a score's mappings, and its columns read again for its points' causes)."""
         views = self._kind_views
         found = views.get(number)
         if found is None:

@@ -11,7 +11,7 @@ scores the ceiling (:mod:`hub4eval.scoring.projection`). It reads no file:
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from typing import Any
 
@@ -105,6 +105,16 @@ class _PreparedOnce(FillPreparer):
 
     def forget(self) -> None:
         self._prepared = None
+
+
+def _contents(tset: TemplateSet) -> Iterator[str]:
+    """The content strings of the text fills of a template set."""
+    for inst in tset.instances:
+        for slot in inst.slots:
+            for alternative in slot.alternatives:
+                for fill in alternative.fills:
+                    if type(fill) is TextFill:
+                        yield fill.content
 
 
 def _columns_of(alignment: Any) -> Callable[[TextFill, str], Extent | None]:
@@ -251,6 +261,17 @@ def score(
     if not unsegmented:
         warnings += _check_docids(ref, hyp)
     scoring_ceiling = bool(ceiling or (ceiling is None and aligned))
+
+    def _hyp_preparer() -> _PreparedOnce:
+        return _PreparedOnce(
+            config,
+            map_extent=alignment.hyp_extent if alignment is not None else None,
+            glm_apply=hyp_glm_apply,
+            reference=False,
+            unsegmented=unsegmented,
+            tokens=noisy,
+        )
+
     if _preparers is not None:
         ref_prep, hyp_prep = _preparers  # the caller's, with the strings it normalized
     else:
@@ -262,14 +283,7 @@ def score(
             tokens=noisy,
             widen=alignment.ref_enclosure if alignment is not None else None,
         )
-        hyp_prep = _PreparedOnce(
-            config,
-            map_extent=alignment.hyp_extent if alignment is not None else None,
-            glm_apply=hyp_glm_apply,
-            reference=False,
-            unsegmented=unsegmented,
-            tokens=noisy,
-        )
+        hyp_prep = _hyp_preparer()
         hyp_prep.share_texts(ref_prep)  # a hypothesis mostly repeats the reference's strings
         if scoring_ceiling:
             # the reference fills are prepared for three mappings (the system's, the
@@ -289,11 +303,15 @@ def score(
         from hub4eval.scoring.projection import Judge, project
         from hub4eval.util.forked import Beside
 
-        # the projection's choices are scored as this score scores (a true upper bound, §11)
+        # the projection's choices are scored as this score scores (a true upper bound, §11);
+        # the strings of the candidates it tries are remembered apart, and only those of the
+        # chosen ones kept (for the ceiling's mapping)
+        judge_prep = _hyp_preparer()
         judge = Judge(
-            mapper_class(config, ref_prep, hyp_prep, noisy=noisy),
+            mapper_class(config, ref_prep, judge_prep, noisy=noisy),
             [inst.key for iset in ref.instance_sets for inst in iset.instances],
         )
+        judge_prep.read_texts(hyp_prep)
         # It depends on the reference and the alignment only: when the texts were long enough
         # to align in processes, a child projects while this one maps the system's templettes.
         forked = texts_aligned is not None and texts_aligned.forked
@@ -329,7 +347,8 @@ def score(
     ceiling_result = None
     if projecting is not None:
         projected = projecting.result()
-        del projecting  # and with it the judge's mapper
+        judge_prep.keep_texts(hyp_prep, _contents(projected))
+        del projecting, judge, judge_prep  # and with them the judge's mapper and the strings it tried
         ceiling_result = score(
             ref,
             projected,

@@ -16,6 +16,17 @@ requires byte-identical JSON::
 
     python benchmarks/bench_dense.py                        # 100,000 events, 500 words
     python benchmarks/bench_dense.py --events 30000 --vocabulary 150 --check 300
+
+``--refusal`` times a set too large to score instead (50,000 events of five
+words give about 276 million candidate pairs, more than the bound of 100
+million): the whole command until it refuses, ``score REF HYP --quiet`` with
+the default ``--jobs`` and with ``--jobs 1``, in ``--runs`` interleaved rounds
+beside the read limit of the same two files (``bench_read_limit.py``: read,
+decode and split with one regular expression, timed inside its process), and
+prints each one's best wall and CPU seconds and their ratios to the read
+limit; the goal is a refusal in under a second of wall::
+
+    python benchmarks/bench_dense.py --events 50000 --vocabulary 5 --refusal --runs 5
 """
 
 from __future__ import annotations
@@ -32,6 +43,7 @@ from pathlib import Path
 from gen_dense import generate
 
 ROOT = Path(__file__).resolve().parent.parent
+REFUSAL_GOAL = 1.0  # wall seconds of the whole command that refuses
 
 
 def files(folder: Path, events: int, vocabulary: int, seed: int) -> tuple[Path, Path]:
@@ -91,6 +103,32 @@ def check(folder: Path, events: int, vocabulary: int, seed: int) -> None:
     print(f"# check: identical JSON on {events:,} events (clean, noisy, extent only)")
 
 
+def refusal(ref: Path, hyp: Path, runs: int) -> None:
+    """The whole command until it refuses, beside the read limit of the same files (best of ``runs``)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from bench_read_limit import read_limit
+
+    cases = {"score": ["score", str(ref), str(hyp), "--quiet"], "score --jobs 1": ["score", str(ref), str(hyp), "--quiet", "--jobs", "1"]}  # fmt: skip
+    limit = {"wall": float("inf"), "cpu": float("inf")}
+    best: dict[str, dict[str, float]] = {}
+    for _ in range(runs):  # interleaved: a change of the load hits every case alike
+        measured = read_limit([ref, hyp])
+        limit = {key: min(limit[key], measured[key]) for key in limit}
+        for name, arguments in cases.items():
+            done = run(arguments)
+            if name not in best or done["seconds"] < best[name]["seconds"]:
+                best[name] = done
+    print(f"read limit of both files: {limit['wall']:.3f} s wall, {limit['cpu']:.3f} s CPU")
+    print("| command | status | seconds | CPU s | MB | x read limit (wall) | x read limit (CPU) | goal |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name, done in best.items():
+        goal = "met" if done["seconds"] < REFUSAL_GOAL else "not met"
+        print(f"| {name} | {done['status']} | {done['seconds']:.2f} | {done['cpu']:.2f} | {done['mb']:.0f} | "
+              f"{done['seconds'] / limit['wall']:.1f} | {done['cpu'] / limit['cpu']:.1f} | "
+              f"< {REFUSAL_GOAL:.0f} s: {goal} |")  # fmt: skip
+    print(f"# {str(next(iter(best.values()))['error'])[:160]}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=100_000, help="reference instances of the document")
@@ -100,6 +138,9 @@ def main() -> None:
     parser.add_argument("--check", type=int, default=0, help="first compare the two engines on this many events")
     parser.add_argument("--json", action="store_true", help="also time score --json")
     parser.add_argument(
+        "--refusal", action="store_true", help="time the whole command refusing a set too large (see above)"
+    )
+    parser.add_argument(
         "--dir", type=Path, default=Path(tempfile.gettempdir()) / "hub4eval_bench_dense", help="where the files go"
     )
     args = parser.parse_args()
@@ -108,6 +149,9 @@ def main() -> None:
     ref, hyp = files(args.dir, args.events, args.vocabulary, args.seed)
     print(f"# {args.events:,} events, vocabulary {args.vocabulary:,}, files in DIR/{ref.parent.name}; nproc {os.cpu_count()}, "
           f"load {' '.join(f'{x:.1f}' for x in os.getloadavg())}")  # fmt: skip
+    if args.refusal:
+        refusal(ref, hyp, args.runs)
+        return
     print("| output | status | seconds | CPU s | MB |")
     print("|---|---|---|---|---|")
     outputs = [("tables", [])] + ([("--json", ["--json", str(ref.parent / "out.json")])] if args.json else [])

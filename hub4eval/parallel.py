@@ -20,17 +20,27 @@ whole: when a file cannot be cut safely, when a part gives an error or a
 warning (the whole file says which comes first, at its place), when the files
 share no DOCID, or when a group's order of instance types is not the order of
 the whole files.
+
+A group refused by the bound on candidate pairs
+(:class:`~hub4eval.scoring.greedy.PairsRefused`, which depends on its document
+only) is the whole files' error when every group before it was scored, every
+group after it reads without an error or a warning (read only, not mapped: the
+whole files are read before any document is mapped), and the checks of the
+whole run pass: then it is raised as it is, without reading and mapping the
+files again. With texts, the groups after it would also be checked against
+them first: the run is given up unless the refused group is the last.
 """
 
 from __future__ import annotations
 
 import atexit
+import dataclasses
 import math
 import multiprocessing
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -40,6 +50,7 @@ from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError
 from hub4eval.io.templettes.split import DocumentParts, Part, read_parts, runs, split_documents
 from hub4eval.model import Corpus, PointerFill, TemplateSet
+from hub4eval.scoring.greedy import PairsRefused
 from hub4eval.scoring.pipeline import RAW_OFFSETS, score
 from hub4eval.scoring.result import ScoreResult, Tally
 from hub4eval.util.forked import Beside
@@ -100,6 +111,7 @@ class _Job:
     ref_corpus: Corpus | None = None
     hyp_corpus: Corpus | None = None
     column_writer: Callable[[ScoreResult, str], None] | None = None
+    read_only: bool = False  # read and check each group, map none (the groups after a refused one)
 
 
 @dataclass(frozen=True)
@@ -109,6 +121,18 @@ class _Outcome:
     ref_events: list[list[tuple[str, ...]]]  # per instance set: the type-order events of type_order
     hyp_events: list[list[tuple[str, ...]]]
     warnings: tuple[str, ...]
+    instances: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class _Refused:
+    """A group refused by the bound on candidate pairs (``error``), or a group only read
+    (``error`` None), with what the checks of the whole run need of it."""
+
+    error: PairsRefused | None
+    order: tuple[str, ...]
+    ref_events: list[list[tuple[str, ...]]]
+    hyp_events: list[list[tuple[str, ...]]]
     instances: tuple[int, int]
 
 
@@ -206,7 +230,7 @@ def global_type_order(events: Iterator[list[tuple[str, ...]]]) -> tuple[str, ...
     return tuple(order)
 
 
-def _score_group(job: _Job, group: _Group) -> _Outcome | None:
+def _score_group(job: _Job, group: _Group) -> _Outcome | _Refused | None:
     """Read, map and score one group (in a worker); None: give up the groups."""
     try:
         ref = read_parts(job.ref_path, job.encoding, group.ref_parts, "reference")
@@ -222,7 +246,15 @@ def _score_group(job: _Job, group: _Group) -> _Outcome | None:
         order = global_type_order(iter(ref_events + hyp_events))
         if order is None:
             return None
-        result = score(ref, hyp, ref_corpus=job.ref_corpus, hyp_corpus=job.hyp_corpus, config=job.config, ceiling=False)
+        instances = (len(ref.instances), len(hyp.instances))
+        if job.read_only:
+            return _Refused(None, order, ref_events, hyp_events, instances)
+        try:
+            result = score(
+                ref, hyp, ref_corpus=job.ref_corpus, hyp_corpus=job.hyp_corpus, config=job.config, ceiling=False
+            )
+        except PairsRefused as error:  # the whole run decides whether it is the whole files' error
+            return _Refused(error, order, ref_events, hyp_events, instances)
     except (InputError, UnicodeDecodeError, MemoryError):
         return None
     point_file = column_file = None
@@ -254,11 +286,11 @@ def _start_worker(job: _Job) -> None:
     _JOB[:] = [job]
 
 
-def _score_in_worker(group: _Group) -> _Outcome | None:
+def _score_in_worker(group: _Group) -> _Outcome | _Refused | None:
     return _score_group(_JOB[0], group)
 
 
-def _outcomes(job: _Job, groups: list[_Group], jobs: int) -> Iterator[_Outcome | None]:
+def _outcomes(job: _Job, groups: list[_Group], jobs: int) -> Generator[_Outcome | _Refused | None, None, None]:
     if jobs <= 1 or len(groups) <= 1:
         yield from map(partial(_score_group, job), groups)
         return
@@ -325,8 +357,13 @@ def score_grouped(
     total = len(ref.parts)
     done = 0
     outcomes: list[_Outcome] = []
+    refused: list[_Refused] = []  # the first refused group, then the groups after it, read only
     try:
-        for group, outcome in zip(groups, _outcomes(job, groups, jobs), strict=True):
+        running = _outcomes(job, groups, jobs)
+        for group, outcome in zip(groups, running, strict=True):
+            if isinstance(outcome, _Refused):
+                refused.append(outcome)
+                break
             # the note that extents are raw offsets comes from the templates, which the empty score lacks
             if outcome is None or tuple(w for w in outcome.warnings if w != raw_offsets) != expected_warnings:
                 raise Ungroupable
@@ -334,21 +371,27 @@ def score_grouped(
             done += len(group.ref_docids)
             if progress is not None and group.ref_docids:
                 progress(done, total)
-        if sum(o.instances[0] for o in outcomes) != ref.instances:
+        running.close()  # after a refusal: the workers still mapping the later groups stop
+        if refused:
+            refused += _read_later(job, groups[len(outcomes) + 1 :], jobs)
+        checked: list[_Outcome | _Refused] = [*outcomes, *refused]
+        if sum(o.instances[0] for o in checked) != ref.instances:
             raise Ungroupable
-        if sum(o.instances[1] for o in outcomes) != hyp.instances:
+        if sum(o.instances[1] for o in checked) != hyp.instances:
             raise Ungroupable
         order = global_type_order(
             events
             for role in ("ref_events", "hyp_events")
-            for events in _in_file_order(outcomes, groups, role, ref if role == "ref_events" else hyp)
+            for events in _in_file_order(checked, groups, role, ref if role == "ref_events" else hyp)
         )
         if order is None:
             raise Ungroupable
-        for outcome in outcomes:
+        for outcome in checked:
             local = set(outcome.order)
             if tuple(t for t in order if t in local) != outcome.order:
                 raise Ungroupable
+        if refused and refused[0].error is not None:
+            raise refused[0].error  # the whole files' error: see the module's text
     except BaseException:
         if point_dir is not None:
             shutil.rmtree(point_dir, ignore_errors=True)
@@ -368,8 +411,26 @@ def score_grouped(
     )
 
 
+def _read_later(job: _Job, later: list[_Group], jobs: int) -> list[_Refused]:
+    """The groups after a refused one, read and checked but not mapped (what the whole files
+    would report before the refusal is an error or a warning in them).
+
+    Raises:
+        Ungroupable: a group gives an error or a warning, or texts are given (their checks
+            of these groups would come first too).
+    """
+    if later and (job.ref_corpus is not None or job.hyp_corpus is not None):
+        raise Ungroupable
+    read: list[_Refused] = []
+    for outcome in _outcomes(dataclasses.replace(job, read_only=True), later, jobs):
+        if not isinstance(outcome, _Refused):
+            raise Ungroupable
+        read.append(outcome)
+    return read
+
+
 def _in_file_order(
-    outcomes: list[_Outcome], groups: list[_Group], role: str, parts: DocumentParts
+    outcomes: Sequence[_Outcome | _Refused], groups: list[_Group], role: str, parts: DocumentParts
 ) -> Iterator[list[tuple[str, ...]]]:
     """The events of every instance set of one file, in the file's order of DOCIDs."""
     by_docid: dict[str, list[tuple[str, ...]]] = {}

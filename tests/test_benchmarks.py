@@ -68,6 +68,19 @@ def test_dense_benchmark_runs(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+def test_dense_benchmark_times_a_refusal(tmp_path: Path) -> None:
+    # 12,000 events of one word: about 190 million pairs of fills written alike, over the bound
+    done = run(
+        "bench_dense.py", "--events", "12000", "--vocabulary", "1", "--refusal", "--dir", str(tmp_path), cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    rows = table_rows(done.stdout)
+    assert [row[0].strip() for row in rows[1:]] == ["score", "score --jobs 1"]
+    assert all(row[1].strip() == "2" for row in rows[1:]), done.stdout  # every score refused
+    assert "give more than 100,000,000 pairs to compare" in done.stdout
+
+
+@pytest.mark.slow
 def test_hub4_benchmark_runs(tmp_path: Path) -> None:
     done = run(
         "bench_hub4.py",
@@ -100,3 +113,15 @@ def test_read_limit_benchmark_runs(tmp_path: Path) -> None:
         "text: score --ref-text --json",
     ]
     assert str(tmp_path) not in done.stdout  # the table names the files, not where they are
+
+
+@pytest.mark.slow
+def test_json_writer_benchmark_runs(tmp_path: Path) -> None:
+    done = run(
+        "bench_json_writer.py",
+        *("--docs", "20", "--instances", "200", "--rounds", "1", "--dir", str(tmp_path)),
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert [row[0].strip() for row in table_rows(done.stdout)] == ["", "walk", "writer"]
+    assert str(tmp_path) not in done.stdout

@@ -468,3 +468,112 @@ def test_score_html_with_jobs_through_the_cli(files, tmp_path):
     assert (tmp_path / "r.html").read_text(encoding="utf-8") == to_html(whole)
     assert (tmp_path / "r.json").read_text(encoding="utf-8") == _json(whole)
     assert set(Path(tempfile.gettempdir()).glob("hub4eval-points-*")) == before
+
+
+# -- a document refused by the bound on candidate pairs ------------------------------
+
+
+def _with_dense(small: int = 4, dense: int = 50, *, after: str = "") -> tuple[str, str]:
+    """``small`` usual documents, one of ``dense`` x ``dense`` EVENT instances with the same
+    content (all dense ** 2 pairs can score a COR: 2,500 at 50), ``small`` usual documents;
+    ``after`` is added to the hypothesis's last document."""
+
+    def document(docid: str, words: tuple[str, ...]) -> str:
+        return "".join(f'<EVENT-{docid}-{k}> :=\n    NAME: "{word}"\n' for k, word in enumerate(words, 1))
+
+    before = [document(f"A{n}", ("one", "two")) for n in range(small)]
+    later = [document(f"B{n}", ("three", "four")) for n in range(small)]
+    middle = document("DENSE", ("same",) * dense)
+    return "".join([*before, middle, *later]), "".join([*before, middle, *later]) + after
+
+
+def _refusal_files(tmp_path: Path, ref: str, hyp: str) -> tuple[str, str]:
+    (tmp_path / "ref.tpl").write_text(ref, encoding="utf-8")
+    (tmp_path / "hyp.tpl").write_text(hyp, encoding="utf-8")
+    return str(tmp_path / "ref.tpl"), str(tmp_path / "hyp.tpl")
+
+
+@pytest.fixture
+def low_bound(monkeypatch):
+    """A bound of 1,000 candidate pairs (forked workers inherit it)."""
+    from hub4eval.scoring import mapping
+
+    monkeypatch.setattr(mapping, "MAX_CANDIDATE_PAIRS", 1000)
+
+
+def _whole_error(paths: tuple[str, str]) -> str:
+    with pytest.raises(InputError) as whole:
+        api.score_files(*paths)
+    return str(whole.value)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_refused_document_is_the_error_of_the_groups_without_reading_the_files_again(
+    tmp_path, low_bound, monkeypatch, jobs
+):
+    paths = _refusal_files(tmp_path, *_with_dense())
+    expected = _whole_error(paths)
+    assert expected.startswith("document DENSE, type EVENT: 50 reference and 50 hypothesis instances give more than")
+
+    def read_whole(*args, **kwargs):
+        raise AssertionError("the files were read whole again")
+
+    monkeypatch.setattr(api, "_read_inputs", read_whole)
+    for size in (1, 3, 100):  # the refused group first, in the middle, alone
+        with pytest.raises(InputError) as grouped:
+            _grouped(*paths, jobs, size=size)
+        assert str(grouped.value) == expected
+
+
+def test_the_first_refused_document_in_file_order_is_the_error(tmp_path, low_bound):
+    ref, hyp = _with_dense()
+    # the same documents again under other DOCIDs, refused at LATER
+    second = ref.replace("-DENSE-", "-LATER-").replace("-A", "-C").replace("-B", "-E")
+    paths = _refusal_files(tmp_path, ref + second, hyp + second)
+    expected = _whole_error(paths)
+    assert expected.startswith("document DENSE, ")
+    for size in (1, 2, 7):
+        with pytest.raises(InputError) as grouped:
+            _grouped(*paths, 2, size=size)
+        assert str(grouped.value) == expected
+
+
+@pytest.mark.parametrize(
+    "after, message",
+    [
+        # a broken fill in a later document: the whole files are read before any is mapped
+        ('<EVENT-B3-3> :=\n    NAME: "unterminated\n', "hyp.tpl:"),
+        # a cycle of pointer types, found before any document is mapped
+        (
+            "<X-B3-1> :=\n    P: <Y-B3-1>\n<Y-B3-1> :=\n    P: <X-B3-1>\n",
+            "instance types point to each other in a cycle",
+        ),
+    ],
+)
+def test_an_error_the_whole_files_report_first_still_wins_over_a_refusal(tmp_path, low_bound, after, message):
+    paths = _refusal_files(tmp_path, *_with_dense(after=after))
+    expected = _whole_error(paths)
+    assert message in expected and "pairs to compare" not in expected
+    for jobs, size in ((1, 1), (2, 1), (2, 4)):
+        with pytest.raises(InputError) as grouped:
+            _grouped(*paths, jobs, size=size)
+        assert str(grouped.value) == expected
+
+
+def test_with_texts_the_checks_of_the_groups_after_a_refused_one_come_first(tmp_path, low_bound):
+    docids = ["A0", "A1", "DENSE", "B0", "B1"]
+    text = "".join(f"<DOC>\n<DOCNO> {d} </DOCNO>\n<TEXT>\none two three four same\n</TEXT>\n</DOC>\n" for d in docids)
+    (tmp_path / "ref.sgml").write_text(text, encoding="utf-8")
+    for after, first in (
+        ("", "document DENSE, type EVENT: 40 reference"),
+        # a document the text lacks, last in the hypothesis: the whole files check it before mapping
+        ('<EVENT-NOTINTEXT-1> :=\n    NAME: "one"\n', "hyp.tpl"),
+    ):
+        paths = _refusal_files(tmp_path, *_with_dense(small=2, dense=40, after=after))
+        with pytest.raises(InputError) as whole:
+            api.score_files(*paths, ref_text=tmp_path / "ref.sgml")
+        assert first in str(whole.value)
+        for size in (1, 100):  # groups after the refused one, or one group
+            with pytest.raises(InputError) as grouped:
+                _grouped(*paths, 2, size=size, ref_text=tmp_path / "ref.sgml")
+            assert str(grouped.value) == str(whole.value)

@@ -16,10 +16,11 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple, TextIO
 
-from hub4eval.model import Fill, TextFill
+from hub4eval.model import Extent, TextFill
 from hub4eval.scoring.metrics import METRICS, Counts
 from hub4eval.scoring.points import fill_text
 from hub4eval.scoring.result import ScoreResult
+from hub4eval.scoring.verdicts import reason_json
 from hub4eval.util.atomic import replaced_whole
 
 COUNT_COLUMNS = ("POS", "ACT", "COR", "INC", "MIS", "SPU", "OPT", "REM")
@@ -32,67 +33,108 @@ _CAUSE_JSON = {None: "null", "recognition": '"recognition"', "extraction": '"ext
 _ENTRY_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
 
 
+# Fill pairs whose entries are made, joined and written at a time (a few hundred
+# kilobytes: the batch, its text and its bytes stay in the processor's cache)
+_BATCH = 512
+_ENTRY_SEPARATOR = ",\n    "  # between two entries of a list or table of iter_json_text
+
+
 def _point_entries(result: ScoreResult) -> Iterator[str]:
-    """Each point as :meth:`hub4eval.scoring.points.Point.as_dict` encodes, made from the fill pairs:
+    """Each point as :meth:`hub4eval.scoring.points.Point.as_dict` encodes it, in order (the two
+    points of a fill pair as one piece, joined as :func:`iter_json_text` joins entries)."""
+    for batch in _entry_batches(result):
+        yield from batch
+
+
+def _entry_batches(result: ScoreResult) -> Iterator[list[str]]:
+    """:func:`_point_entries` in lists of the entries of :data:`_BATCH` fill pairs (those of a pair
+    with two points joined in one string, as :func:`iter_json_text` joins them), made from the fill pairs:
     the slot, document and fills are encoded once per pair (an instance's key once per
-    instance, a slot's name once), not once per point."""
+    instance, a slot's name once), not once per point; each entry is one f-string."""
     encode = _ENTRY_ENCODER.encode
     encode_string = json.encoder.encode_basestring  # what that encoder does with a str
     heads: dict[tuple[str, str, str], str] = {}
     slots: dict[str, str] = {}
     attributor = result.attributor  # §11 cause of each error point, when the texts differ
-    # the last pair's document, type and slot, and the JSON that starts its entries (pairs come slot by slot)
-    last: tuple[str, str, str] | None = None
+    batch: list[str] = []
+    append = batch.append
+    # the last pair's document, type and slot (pairs come slot by slot), and the JSON that starts its entries
+    last_doc = last_type = last_slot = None
     head = slot_json = ""
-    owner: list[Any] = [None, None, None, None]  # the last reference and hypothesis instance, and their JSON starts
+    # the last reference and hypothesis instance, and the JSON that starts their fills
+    ref_owner = hyp_owner = None
+    ref_start = hyp_start = ""
     for docid, type_name, slot, ref_inst, hyp_inst, ref_fill, hyp_fill, verdicts in result.iter_fill_pairs():
-        if last is None or slot is not last[2] or docid is not last[0] or type_name is not last[1]:
-            last = (docid, type_name, slot)
-            head = heads.get(last)  # type: ignore[assignment]
+        if slot is not last_slot or docid is not last_doc or type_name is not last_type:
+            last_doc, last_type, last_slot = docid, type_name, slot
+            key = (docid, type_name, slot)
+            head = heads.get(key)  # type: ignore[assignment]
             if head is None:
-                head = heads[last] = (
-                    f'{{"slot": {encode(f"{type_name}.{slot}")}, "document": {encode(docid)}, "kind": "'
-                )
+                head = heads[key] = f'{{"slot": {encode(f"{type_name}.{slot}")}, "document": {encode(docid)}, "kind": "'
             slot_json = slots.get(slot)  # type: ignore[assignment]
             if slot_json is None:
                 slot_json = slots[slot] = f'"slot": {encode_string(slot)}, "fill": '
-        # FillRef.json_of(instance, slot, fill) of each side, written out: a million are made
+        # FillRef.json_of(instance, slot, fill) of each side, written out: a million are made;
+        # the fill as fill_text writes it, the usual fill ('"content" ##a#b#') without a call
+        usual: tuple[Extent, ...] | None = None  # the reference fill's extents, when it is a usual fill
         if ref_inst is None or ref_fill is None:
             ref = "null"
         else:
-            if ref_inst is not owner[0]:
-                owner[0], owner[2] = ref_inst, f'{{"instance": {encode_string(ref_inst.key)}, '
-            ref = f'{owner[2]}{slot_json}{_fill_json(ref_fill)}, "line": {ref_fill.line}}}'
+            if ref_inst is not ref_owner:
+                ref_owner, ref_start = ref_inst, f'{{"instance": {encode_string(ref_inst.key)}, '
+            if ref_fill.__class__ is TextFill and len(extents := ref_fill.extents) == 1 and not ref_fill.bracketed:
+                usual, extent = extents, extents[0]
+                fill = f'"\\"{encode_string(ref_fill.content)[1:-1]}\\" ##{extent.start}#{extent.end}#"'
+            else:
+                fill = encode_string(fill_text(ref_fill))
+            ref = f'{ref_start}{slot_json}{fill}, "line": {ref_fill.line}}}'
         if hyp_inst is None or hyp_fill is None:
             hyp = "null"
         else:
-            if hyp_inst is not owner[1]:
-                owner[1], owner[3] = hyp_inst, f'{{"instance": {encode_string(hyp_inst.key)}, '
-            hyp = f'{owner[3]}{slot_json}{_fill_json(hyp_fill)}, "line": {hyp_fill.line}}}'
+            if hyp_inst is not hyp_owner:
+                hyp_owner, hyp_start = hyp_inst, f'{{"instance": {encode_string(hyp_inst.key)}, '
+            if hyp_fill.__class__ is not TextFill:
+                fill = encode_string(fill_text(hyp_fill))
+            elif (
+                (extents := hyp_fill.extents) == usual
+                and hyp_fill.content == ref_fill.content  # type: ignore[union-attr]
+                and not hyp_fill.bracketed
+            ):
+                pass  # written as the reference fill (a correct fill mostly is)
+            elif len(extents) == 1 and not hyp_fill.bracketed:
+                extent = extents[0]
+                fill = f'"\\"{encode_string(hyp_fill.content)[1:-1]}\\" ##{extent.start}#{extent.end}#"'
+            else:
+                fill = encode_string(fill_text(hyp_fill))
+            hyp = f'{hyp_start}{slot_json}{fill}, "line": {hyp_fill.line}}}'
         fills = f'", "ref": {ref}, "hyp": {hyp}, "reason": '
         if attributor is None:
-            for verdict in verdicts:
-                yield (
-                    f'{head}{verdict.kind}", "category": "{verdict.category}{fills}'
-                    f'{encode_string(verdict.reason)}, "cause": null}}'
+            if len(verdicts) == 2:  # a text fill pair's content and extent points: one string
+                first, second = verdicts
+                append(
+                    f'{head}{first.kind}", "category": "{first.category}{fills}{reason_json(first)}, "cause": null}}'
+                    f"{_ENTRY_SEPARATOR}"
+                    f'{head}{second.kind}", "category": "{second.category}{fills}{reason_json(second)}, "cause": null}}'
                 )
-            continue
-        for verdict in verdicts:
-            cause = attributor.cause(verdict.category, ref_inst, hyp_inst, ref_fill, hyp_fill, slot, verdict.kind)
-            yield (
-                f'{head}{verdict.kind}", "category": "{verdict.category}{fills}'
-                f'{encode_string(verdict.reason)}, "cause": {_CAUSE_JSON[cause]}}}'
-            )
-
-
-def _fill_json(fill: Fill) -> str:
-    """``fill_text(fill)`` as a JSON string."""
-    encode = json.encoder.encode_basestring
-    if type(fill) is TextFill and not fill.bracketed and len(fill.extents) == 1:
-        # the usual fill, '"content" ##a#b#': its quotes escaped around the escaped content
-        extent = fill.extents[0]
-        return f'"\\"{encode(fill.content)[1:-1]}\\" ##{extent.start}#{extent.end}#"'
-    return encode(fill_text(fill))
+            else:
+                for verdict in verdicts:
+                    append(
+                        f'{head}{verdict.kind}", "category": "{verdict.category}{fills}'
+                        f'{reason_json(verdict)}, "cause": null}}'
+                    )
+        else:
+            for verdict in verdicts:
+                cause = attributor.cause(verdict.category, ref_inst, hyp_inst, ref_fill, hyp_fill, slot, verdict.kind)
+                append(
+                    f'{head}{verdict.kind}", "category": "{verdict.category}{fills}'
+                    f'{reason_json(verdict)}, "cause": {_CAUSE_JSON[cause]}}}'
+                )
+        if len(batch) >= _BATCH:
+            yield batch
+            batch = []
+            append = batch.append
+    if batch:
+        yield batch
 
 
 class StoredPiece(NamedTuple):
@@ -128,26 +170,15 @@ def _point_pieces(result: ScoreResult) -> Iterator[Piece]:
             yield StoredPiece(path)
 
 
-_ENTRY_SEPARATOR = ",\n    "  # between two entries of a list or table of iter_json_text
-
-
 def write_point_file(result: ScoreResult, path: str) -> None:
     """Write the JSON entries of ``result``'s points to ``path``, joined as
     :func:`iter_json_text` joins them, for :func:`point_entries` to copy into the output."""
-    entries = _point_entries(result)
     with open(path, "w", encoding="utf-8", newline="\n") as handle:
-        first = next(entries, None)
-        if first is None:
-            return
-        handle.write(first)
-        batch: list[str] = [""]
-        for entry in entries:
-            batch.append(entry)
-            if len(batch) > 4096:
-                handle.write(_ENTRY_SEPARATOR.join(batch))
-                batch = [""]
-        if len(batch) > 1:
+        separator = ""
+        for batch in _entry_batches(result):
+            handle.write(separator)
             handle.write(_ENTRY_SEPARATOR.join(batch))
+            separator = _ENTRY_SEPARATOR
 
 
 def iter_json_text(result: ScoreResult, extra: dict[str, Any] | None = None) -> Iterator[str]:

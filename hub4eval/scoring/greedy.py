@@ -12,6 +12,7 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from fractions import Fraction
 from typing import TypeVar
 
+from hub4eval.errors import InputError
 from hub4eval.scoring.metrics import Counts
 
 T = TypeVar("T")
@@ -75,6 +76,15 @@ class TooManyPairs(Exception):
     def moved(self, group: int) -> TooManyPairs:
         """The same refusal, for the group of that index in the caller's list."""
         return TooManyPairs(self.count, group, at_least=self.at_least)
+
+
+class PairsRefused(InputError):
+    """The user's error for :class:`TooManyPairs`: a document refused, naming it and the count.
+
+    An error of its own so that a run in groups of documents
+    (:mod:`hub4eval.parallel`) can tell a refusal, which depends only on its
+    document, from the errors it must leave to the whole files.
+    """
 
 
 def greedy_by_class(

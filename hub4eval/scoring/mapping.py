@@ -27,7 +27,7 @@ from hub4eval.scoring.candidates import (
     reference_text_keys,
 )
 from hub4eval.scoring.fills import FillPreparer, PreparedFill
-from hub4eval.scoring.greedy import TooManyPairs, greedy_map, tie_key
+from hub4eval.scoring.greedy import PairsRefused, TooManyPairs, greedy_map, tie_key
 from hub4eval.scoring.metrics import Counts
 from hub4eval.scoring.points import FillRef, Point
 from hub4eval.scoring.verdicts import (
@@ -536,6 +536,8 @@ class Mapper:
             try:
                 matches += self.match_groups(chunk, order)
             except InputError:
+                if len(chunk) == 1:
+                    raise  # mapping its one pair of sets again would give the same error
                 # a document refused: the first one in order is named, mapping them one by one
                 for ref_set, hyp_set in chunk:
                     matches.append(self.match_sets(ref_set, hyp_set, order))
@@ -595,13 +597,13 @@ _BYTES_PER_PAIR = 24  # hub4eval.scoring.pairs.BYTES_PER_PAIR (not imported: it 
 
 def _too_many_pairs(
     refs: Sequence[Instance], hyps: Sequence[Instance], type_name: str, count: int, at_least: bool = False
-) -> InputError:
+) -> PairsRefused:
     docid = (refs or hyps)[0].docid
     gigabytes = count * _BYTES_PER_PAIR / 1e9
     how_many = (
         f"at least {count:,}, {gigabytes:,.1f} GB or more" if at_least else f"{count:,}, about {gigabytes:,.1f} GB"
     )
-    return InputError(
+    return PairsRefused(
         f"document {docid}, type {type_name}: {len(refs):,} reference and {len(hyps):,} hypothesis instances "
         f"give more than {MAX_CANDIDATE_PAIRS:,} pairs to compare ({how_many}); "
         "this would exhaust the memory of the machine",

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from hub4eval.api import score
 from hub4eval.config import ScoreConfig
-from hub4eval.model import FillAlternative, Instance, InstanceSet, Slot, TemplateSet, TextFill
+from hub4eval.model import Extent, FillAlternative, Instance, InstanceSet, Slot, TemplateSet, TextFill
 from hub4eval.report.export import iter_json_text
 from tests.support.strategies import template_sets
 
@@ -20,8 +20,15 @@ AWKWARD = st.text(
 )
 
 
-def _awkward_set(docid: str, contents: list[str], role: str) -> TemplateSet:
-    slots = tuple(Slot(f"S{k}", (FillAlternative((TextFill(c, ((0, len(c)),)),)),)) for k, c in enumerate(contents))
+def _awkward_set(docid: str, contents: list[str], role: str, extents: bool = False) -> TemplateSet:
+    """One instance, a slot per content; with ``extents``, each at 0..its length (the same
+    extent for contents of the same length)."""
+
+    def fill(c: str) -> TextFill:
+        at = (Extent(0, len(c)),) if extents else ()
+        return TextFill(c, ((0, len(c)),), at, at)
+
+    slots = tuple(Slot(f"S{k}", (FillAlternative((fill(c),)),)) for k, c in enumerate(contents))
     return TemplateSet((InstanceSet(docid, (Instance("EV", docid, 1, slots),)),), role=role)
 
 
@@ -56,9 +63,45 @@ def test_streamed_json_escapes_documents_fills_and_reasons(docid, ref_contents, 
     assert [p["document"] for p in streamed["points"]] == [docid] * len(streamed["points"])
 
 
+def _entry_lines(result) -> list[str]:
+    """The lines of the streamed "points" list, each entry without its separating comma."""
+    lines = "".join(iter_json_text(result)).split("\n")
+    if '  "points": [],' in lines:
+        return []
+    start = lines.index('  "points": [')
+    end = lines.index("  ],", start)
+    return [line.removeprefix("    ").removesuffix(",") for line in lines[start + 1 : end]]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(['D"1', "D\\2", "Dé", "D1"]),
+    st.lists(AWKWARD, min_size=1, max_size=3),
+    st.lists(AWKWARD, min_size=1, max_size=3),
+    st.booleans(),
+    st.booleans(),
+)
+def test_each_point_entry_is_the_point_as_the_json_encoder_writes_it(docid, ref_contents, hyp_contents, keep, at):
+    # byte for byte: the writer makes each entry from the fill pairs, not through the encoder
+    result = score(
+        _awkward_set(docid, ref_contents, "reference", extents=at),
+        _awkward_set(docid, hyp_contents, "hypothesis", extents=at),
+        config=ScoreConfig(keep_punctuation=keep),
+    )
+    expected = [json.dumps(point.as_dict(), ensure_ascii=False) for point in result.iter_points()]
+    assert _entry_lines(result) == expected
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(template_sets(reference=True), template_sets(reference=False))
+def test_each_point_entry_of_random_sets_is_the_point_as_the_json_encoder_writes_it(ref, hyp):
+    result = score(ref, hyp)
+    assert _entry_lines(result) == [json.dumps(point.as_dict(), ensure_ascii=False) for point in result.iter_points()]
+
+
 # -- the pieces the --json writer makes for every point ------------------------
 
-from hub4eval.model import Extent, PointerFill  # noqa: E402
+from hub4eval.model import PointerFill  # noqa: E402
 from hub4eval.report.export import write_text  # noqa: E402
 from hub4eval.scoring.fills import FillPreparer  # noqa: E402
 from hub4eval.scoring.points import fill_text  # noqa: E402

@@ -389,3 +389,59 @@ def test_a_reason_of_its_own_is_shown_as_written_even_with_braces() -> None:
     assert point.reason == "hypothesis tokens `{c}` are not a run of the reference `{b}`"
     plain = Verdict("content", "SPU", "no reference fill for this hypothesis fill")
     assert plain.reason_parts() == ("no reference fill for this hypothesis fill", ())
+
+
+# -- the JSON of a reason (reason_json): the --json writer's quick path -------------------
+
+import json  # noqa: E402
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from hub4eval.scoring.verdicts import reason_json  # noqa: E402
+
+# texts the JSON encoder escapes (quote, backslash, control characters) or keeps (ensure_ascii=False)
+_JSON_TEXTS = st.text(alphabet=st.sampled_from(['"', "\\", "\t", "\x01", "é", "\u2028", "a", "b", " ", "{", "}"]))
+_EXTENTS = st.one_of(st.none(), st.builds(lambda a, n: Extent(a, a + n), st.integers(0, 9), st.integers(0, 9)))
+
+
+@st.composite
+def _prepared(draw, reference: bool) -> PreparedFill:
+    maximal = PreparedString(draw(_JSON_TEXTS), (), draw(_EXTENTS))
+    minimals: tuple[PreparedString, ...] = (maximal,)
+    enclosure = None
+    if reference and draw(st.booleans()):  # minimal strings of its own (brackets), one or two
+        minimals = tuple(
+            PreparedString(draw(st.sampled_from([maximal.text, maximal.text[:2], "a"])), (), draw(_EXTENTS))
+            for _ in range(draw(st.integers(1, 2)))
+        )
+    if reference and maximal.extent is not None and draw(st.booleans()):  # widened over insertions
+        enclosure = Extent(maximal.extent.start, maximal.extent.end + draw(st.integers(0, 3)))
+    has_extent = maximal.extent is not None or draw(st.booleans())
+    return PreparedFill(TextFill(maximal.text, ((0, len(maximal.text)),)), maximal, minimals, has_extent, enclosure)
+
+
+def _verdicts(ref: PreparedFill, hyp: PreparedFill, keys: tuple[str, str, str]) -> list[Verdict]:
+    ref_pointer, hyp_pointer = PointerFill("E", keys[0], 1), PointerFill("E", keys[1], 2)
+    # the reference pointer's instance mapped to nothing, to another instance, or to the one the hypothesis points to
+    mapping = {"none": {}, "other": {ref_pointer.key: "<E-x-3>"}, "same": {ref_pointer.key: hyp_pointer.key}}[keys[2]]
+    verdicts = list(compare_text(ref, hyp, BOTH)) + list(compare_text(ref, hyp, TextComparison(exact_extent=True)))
+    verdicts.append(compare_pointer(ref_pointer, hyp_pointer, mapping))
+    verdicts += [unpaired_pointer(hyp_pointer, reference=False), unpaired_pointer(ref_pointer, reference=True)]
+    for reference in (True, False):
+        verdicts += unpaired_text(ref, ScoreConfig(), reference=reference, optional_slot=True)
+    return verdicts
+
+
+@given(
+    _prepared(reference=True),
+    _prepared(reference=False),
+    st.tuples(_JSON_TEXTS, _JSON_TEXTS, st.sampled_from(["none", "other", "same"])),
+)
+def test_the_json_of_a_reason_is_the_reason_json_encodes(ref, hyp, keys):
+    # the same text as json.dumps gives (ensure_ascii=False, as the --json writer's encoder),
+    # before the reason is read (written out for the usual reasons) and after (the kept text)
+    fresh = _verdicts(ref, hyp, keys)
+    expected = [json.dumps(v.reason, ensure_ascii=False) for v in _verdicts(ref, hyp, keys)]
+    assert [reason_json(v) for v in fresh] == expected
+    assert [reason_json(v) for v in fresh] == [json.dumps(v.reason, ensure_ascii=False) for v in fresh]

@@ -62,13 +62,17 @@ def oracle(ref, hyp):
 
 
 @contextlib.contextmanager
-def forced_split(base_area=8, chunk_t=3, chunk_w=2, guide_w=1, cap=1, checkpoint_rows=10**9):
+def forced_split(base_area=8, chunk_t=3, chunk_w=2, guide_w=1, cap=1, checkpoint_rows=10**9, trace_cells=None):
     """Shrink the thresholds so that even tiny inputs go through the
-    divide-and-conquer + pruning + chunk-bound machinery."""
-    names = ("_BASE_AREA", "_CHUNK_T", "_CHUNK_W", "_GUIDE_W", "_BIGRAM_CAP", "_CHECKPOINT_ROWS")
+    divide-and-conquer + pruning + chunk-bound machinery (``trace_cells``: the
+    back pointers a pruned pass may store to trace its path at once, 0 for
+    none: every sub-problem split in halves)."""
+    names = ("_BASE_AREA", "_CHUNK_T", "_CHUNK_W", "_GUIDE_W", "_BIGRAM_CAP", "_CHECKPOINT_ROWS", "_TRACE_CELLS")
     old = {k: getattr(sw, k) for k in names}
     sw._BASE_AREA, sw._CHUNK_T, sw._CHUNK_W, sw._GUIDE_W, sw._BIGRAM_CAP = (base_area, chunk_t, chunk_w, guide_w, cap)
     sw._CHECKPOINT_ROWS = checkpoint_rows
+    if trace_cells is not None:
+        sw._TRACE_CELLS = trace_cells
     try:
         yield
     finally:
@@ -133,8 +137,9 @@ def test_matches_sclite_fixture(case):
 
 
 @pytest.mark.parametrize("checkpoint_rows", [10**9, 4])
-def test_fixtures_via_divide_and_conquer(checkpoint_rows):
-    with forced_split(checkpoint_rows=checkpoint_rows):
+@pytest.mark.parametrize("trace_cells", [0, 40, None])
+def test_fixtures_via_divide_and_conquer(checkpoint_rows, trace_cells):
+    with forced_split(checkpoint_rows=checkpoint_rows, trace_cells=trace_cells):
         for case in CASES:
             ref, hyp = _words(case["ref"]), _words(case["hyp"])
             if len(ref) * len(hyp) > 300_000:
@@ -144,8 +149,10 @@ def test_fixtures_via_divide_and_conquer(checkpoint_rows):
 
 
 @pytest.mark.parametrize("checkpoint_rows", [10**9, 64])
-def test_long_fixtures_via_divide_and_conquer_default_chunks(checkpoint_rows):
-    with forced_split(base_area=1 << 10, chunk_t=32, chunk_w=32, guide_w=8, cap=8, checkpoint_rows=checkpoint_rows):
+@pytest.mark.parametrize("trace_cells", [0, None])
+def test_long_fixtures_via_divide_and_conquer_default_chunks(checkpoint_rows, trace_cells):
+    split = {"base_area": 1 << 10, "chunk_t": 32, "chunk_w": 32, "guide_w": 8, "cap": 8}
+    with forced_split(**split, checkpoint_rows=checkpoint_rows, trace_cells=trace_cells):
         for case in (c for c in CASES if c["group"] == "long"):
             ref, hyp = _words(case["ref"]), _words(case["hyp"])
             al = sw.sclite_align(ref, hyp)
@@ -174,6 +181,47 @@ def test_split_path_equals_full_dp_small_vocab(ref, hyp):
     check_consistent(got, ref, hyp)
 
 
+@st.composite
+def edited_pairs(draw):
+    """A reference of up to 400 words and a hypothesis made from it by random edits (up to about
+    40% of the words), so that the chunk bounds, their far parts and the suffix bounds all prune."""
+    vocab = draw(st.integers(3, 60))
+    rng = random.Random(draw(st.integers(0, 2**32)))
+    ref = [rng.randrange(vocab) for _ in range(draw(st.integers(40, 400)))]
+    rate = draw(st.floats(0.0, 0.4))
+    hyp = []
+    for word in ref:
+        roll = rng.random()
+        if roll < rate / 3:
+            continue  # deleted
+        hyp.append(rng.randrange(vocab) if roll < 2 * rate / 3 else word)
+        if rng.random() < rate / 3:
+            hyp.append(rng.randrange(vocab))  # inserted
+    return ref, hyp
+
+
+@pytest.mark.slow
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    pair=edited_pairs(),
+    t=st.sampled_from([8, 16, 32]),
+    w=st.integers(2, 24),
+    checkpoint=st.sampled_from([10**9, 16, 40]),
+    trace=st.sampled_from([0, 500, None]),
+)
+def test_long_edited_pairs_give_the_full_dp(pair, t, w, checkpoint, trace):
+    # chunk bounds over whole chunks and the rest of each row's chunk, checkpoints on chunk
+    # boundaries, traced or halved sub-problems: the full matrix's alignment every time
+    ref, hyp = pair
+    a, b = np.array(ref, np.int64), np.array(hyp, np.int64)
+    expected = sw._base_align(a, b, 0, len(a), 0, len(b))[:3]
+    with forced_split(
+        base_area=64, chunk_t=t, chunk_w=w, guide_w=3, cap=4, checkpoint_rows=checkpoint, trace_cells=trace
+    ):
+        got = sw._align_codes(a, b)
+    assert [x.tolist() for x in got] == [x.tolist() for x in expected]
+
+
 @pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
@@ -185,21 +233,42 @@ def test_split_path_equals_full_dp_small_vocab(ref, hyp):
     g=st.integers(0, 3),
     cap=st.integers(0, 3),
     checkpoint=st.sampled_from([10**9, 2, 3, 5]),
+    trace=st.sampled_from([0, 30, 200, None]),
 )
-def test_split_path_any_thresholds(ref, hyp, base, t, w, g, cap, checkpoint):
+def test_split_path_any_thresholds(ref, hyp, base, t, w, g, cap, checkpoint, trace):
+    # trace: 0 splits every sub-problem in halves, 30 or 200 traces those whose back pointers fit
     expected = oracle(ref, hyp)
-    with forced_split(base, t, w, g, cap, checkpoint):
+    with forced_split(base, t, w, g, cap, checkpoint, trace):
         got = sw.sclite_align(ref, hyp)
     assert as_tuples(got) == expected
 
 
-def test_chunk_lower_bounds_never_exceed_the_cost_of_a_chunk_on_the_path():
-    # The pruning is exact only while each chunk's bound is at most what the ops from its first
-    # to its last reference word cost on the sclite path (the far bound, from bigram kappas, is
-    # the subtle part). The hypothesis is the reference with a few edits (so bigrams match), and
-    # the guide's centers are moved so that the path's placements fall outside the near window,
-    # where the far bound decides. (Seeded cases rather than hypothesis: a bound too tight shows
-    # in about one chunk of twenty cases, which shrinking toward tiny inputs rarely reaches.)
+def cheapest_placements(a, b, r0, r1):
+    """For each row r of a[r0:r1]: the least cost of aligning a[r:r1] to ANY substring of b (all
+    those reference words consumed, sclite's costs), by a plain backward DP over the whole of b."""
+    m = len(b)
+    below = [0] * (m + 1)  # row r1: free end
+    out = [0] * (r1 - r0)
+    for r in range(r1 - 1, r0 - 1, -1):
+        row = [0] * (m + 1)
+        for c in range(m, -1, -1):
+            v = below[c] + 3  # deletion of a[r]
+            if c < m:
+                v = min(v, below[c + 1] + (0 if a[r] == b[c] else 4), row[c + 1] + 3)
+            row[c] = v
+        out[r - r0] = min(row)  # free start
+        below = row
+    return out
+
+
+def test_chunk_lower_bounds_never_exceed_the_cheapest_placement_of_a_chunk():
+    # The pruning is exact only while each chunk's bound, and each row's bound of the rest of its
+    # chunk, is at most what the cheapest placement of those reference words anywhere in the
+    # hypothesis costs (the far bound, from bigram kappas, is the subtle part; a chunk's ops on
+    # any path cost at least that). The hypothesis is the reference with a few edits (so bigrams
+    # match), and the guide's centers are moved so that the cheap placements fall outside the near
+    # band, where the far bound decides. (Seeded cases rather than hypothesis: a bound too tight
+    # shows in about one chunk of twenty cases, which shrinking toward tiny inputs rarely reaches.)
     rng = random.Random(11)
     for _ in range(1500):
         ref = [rng.randrange(40) for _ in range(rng.randrange(8, 70))]
@@ -214,18 +283,42 @@ def test_chunk_lower_bounds_never_exceed_the_cost_of_a_chunk_on_the_path():
                 hyp.insert(k, rng.randrange(40))
         t, w, cap, shift = rng.randrange(2, 13), rng.randrange(5), rng.randrange(7), rng.randrange(-20, 21)
         a, b = np.array(ref, np.int64), np.array(hyp, np.int64)
-        ops, ri, _, _ = sw._base_align(a, b, 0, len(a), 0, len(b))
-        cost = np.array([0, 4, 3, 3])[ops]
-        where = {int(r): k for k, r in enumerate(ri) if r >= 0}
         n, m = len(a), len(b)
         V = int(max(a.max(), b.max() if m else 0)) + 1
         hkeys = b[:-1] * V + b[1:] if m > 1 else np.zeros(0, np.int64)
         order = np.argsort(hkeys, kind="stable")
         centers = np.clip(np.round(np.arange(n + 1) * (m / n)).astype(np.int64) + shift, 0, m)
-        lbs = sw._chunk_lower_bounds(a, b, t, centers, w, hkeys[order], order.astype(np.int64), np.int64(V), cap)
+        starts = sw._chunk_starts(n, t)
+        suffix = np.full(n + 1, -1, np.int64)
+        keys, positions = hkeys[order], order.astype(np.int64)
+        lbs = sw._chunk_lower_bounds(a, b, starts, centers, w, keys, positions, np.int64(V), cap, suffix)
+        assert suffix[n] == 0
         for k, bound in enumerate(lbs):
-            first, last = where[k * t], where[(k + 1) * t - 1]
-            assert bound <= cost[first : last + 1].sum(), (ref, hyp, t, w, cap, shift, k)
+            r0, r1 = int(starts[k]), int(starts[k + 1])
+            cheapest = cheapest_placements(ref, hyp, r0, r1)
+            assert bound <= cheapest[0], (ref, hyp, t, w, cap, shift, k)
+            assert suffix[r0] == bound
+            for r in range(r0, r1):
+                assert 0 <= suffix[r] <= cheapest[r - r0], (ref, hyp, t, w, cap, shift, r)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    ref=st.lists(st.integers(0, 5), min_size=1, max_size=30),
+    hyp=st.lists(st.integers(0, 5), max_size=30),
+    slack=st.integers(0, 20),
+)
+def test_the_band_placements_of_a_band_holding_everything_are_the_cheapest(ref, hyp, slack):
+    # The near bound of every suffix of a chunk (the backward DP over the band, cells dearer than
+    # its upper bound dropped) is the least cost of the suffix's placements in the band: with a
+    # band that holds every cell, the cheapest placement anywhere, whatever the upper bound given
+    # (at least the whole chunk's cheapest).
+    a, b = np.array(ref, np.int64), np.array(hyp, np.int64)
+    cheapest = cheapest_placements(ref, hyp, 0, len(ref))
+    near = np.empty(len(ref), np.int64)
+    least = sw._semiglobal_band(a, 0, len(a), b, -len(a), len(b), near, np.int64(cheapest[0] + slack))
+    assert least == cheapest[0]
+    assert near.tolist() == cheapest
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -27,39 +27,53 @@ by default). Tokens that sclite's trn reader treats specially (``@``,
 are not interpreted: every token is a plain word.
 
 Memory is linear in len(ref) + len(hyp) (sclite itself refuses more than
-65,533 words per utterance and needs a quadratic matrix): a Hirschberg-style
-divide and conquer whose split point is found by propagating, in a forward
-pass, the column at which each cell's sclite back-pointer chain enters the
-middle row, so the result is *identical* to the full-matrix traceback (not
-merely another optimal alignment). Why: the sclite path restricted to the
-rectangle before (or after) any of its cells is that sub-problem's sclite path
-(the sub-problem's optimal predecessors of a path cell are a subset of the
-global ones that contains the global choice). Every forward pass is pruned
-A*-style: a cell is kept while g + h <= t, with t an upper bound on the
-sub-problem's optimum (at the top, the cost of a real path from a band DP
-guided by rare-bigram anchors; below, the exact optimum from the parent pass)
-and h an admissible lower bound (the gap bound 3*|diagonal offset| and, per
-256-word reference chunk, the cost of its best semi-global placement, bounded
-near the guide by an exact DP and far from it by a bigram filter). Every cell
-of every optimal path is kept with its exact value, so the choices along the
-sclite path do not change. The guide and anchors only affect speed.
+65,533 words per utterance and needs a quadratic matrix), and the result is
+*identical* to the full-matrix traceback (not merely another optimal
+alignment). Why: the sclite path restricted to the rectangle before (or
+after) any of its cells is that sub-problem's sclite path (the sub-problem's
+optimal predecessors of a path cell are a subset of the global ones that
+contains the global choice). Every pass is pruned A*-style: a cell is kept
+while g + h <= t, with t an upper bound on the sub-problem's optimum (at the
+top, the cost of a real path from a band DP guided by rare-bigram anchors;
+below, the exact optimum from the pass above) and h an admissible lower
+bound of the rest (below). Every cell of every optimal path is kept with its
+exact value, and so are the predecessors the traceback chooses between, so
+the choices along the sclite path do not change. The guide and anchors only
+affect speed.
+
+The lower bound h of a cell on row i: 3 * |diagonal offset to the end|, or
+the bounds of the 1,024-word reference chunks below row i plus a bound of the
+rest of row i's own chunk. A chunk's bound is the least cost of its
+placements (free start and end in the hypothesis) whose cells stay within
+512 diagonals of the guide's, by an exact backward DP over that band (so
+the DP gives the bound of every suffix of the chunk at once), unless a
+bigram filter cannot exclude that a placement touching a diagonal outside
+the band is cheaper (then the filter's bound). The band is wider than a
+third of a chunk's cost (about 1,350 at 38 % WER): a placement that reaches
+the guide's diagonals from outside it pays 3 a diagonal. At the HUB-4 size
+(400,000 words, 38 % WER after the default GLM) the bounds sum to 1,066
+below the optimum of 527,241 (chunks of 256 words in a band of 128 diagonals,
+the design before, left 9,507, and nothing for the rest of a row's chunk):
+the slack of the first pass, which sets its width.
 
 The first pass over a long reference does not halve it: it records, on up to
-128 checkpoint rows (at least 2,048 rows apart), the cell at which the
-sclite path leaves each of them (each cell's chain of back pointers carries
-the column at which it left the checkpoint row before; the chains restart on
-every checkpoint row, whose cells are kept until the pass ends). The
-sub-problems between consecutive crossings then have exact costs, so their
-passes are narrow. Halving the whole rectangle level by level cost about
-twice the first pass's cells, and that first pass, the only one with a loose
-bound, is most of the work: its slack (upper bound minus the chunks' lower
-bounds) grows with the length of the text, and so does the band it keeps.
+128 checkpoint rows (at least 2,048 rows apart, on chunk boundaries), the
+cell at which the sclite path leaves each of them (each cell's chain of back
+pointers carries the column at which it left the checkpoint row before; the
+chains restart on every checkpoint row, whose cells are kept until the pass
+ends). The sub-problems between consecutive crossings then have exact costs,
+so their passes are narrow: one pass each that stores every computed cell's
+back pointer (a byte) and traces the path back (:func:`_pruned_align`), or,
+when that would take more than 32 MB, halving as before (a pass finds where
+the path crosses the middle row).
 
 Complexity: memory O(len(ref) + len(hyp)) plus a fixed 2**21-cell base case
-(~19 MB) and the checkpoint rows' kept cells (at most 2**24, 4 or 8 bytes
-each; a few MB at 400,000 words and 25 % WER); time O(cells kept), O(n*m) in
-the worst case (unrelated or tiny-vocabulary inputs) and ~5,000 cells per
-reference word for 400,000 words at 25 % WER (it grows with the length).
+(~19 MB), the checkpoint rows' kept cells (at most 2**24, 4 or 8 bytes
+each) and a traced sub-problem's back pointers (at most 32 MB); time
+O(cells kept), O(n*m) in the worst case (unrelated or tiny-vocabulary
+inputs). At the HUB-4 size: 202 million cells in the first pass (500 a
+reference word), 6 million in the traced sub-problems, 365 million in the
+chunk bounds' band DPs; about 2 s of CPU in all (6.3 s with the design before).
 
 Kernels are compiled by numba with ``cache=True``; this module imports numba,
 so it is itself imported only inside the functions that need it (``hub4eval
@@ -67,9 +81,9 @@ so it is itself imported only inside the functions that need it (``hub4eval
 real sclite (``tests/data/sclite/``, regenerated by
 ``benchmarks/make_sclite_fixtures.py``).
 
-Why one module of about 1,100 lines: the numba kernels (the base DP, the
-forward split and its checkpointed first pass, the guide pass, the anchor
-track, the chunk bounds) are the
+Why one module of about 1,400 lines: the numba kernels (the base DP, the
+forward split and its checkpointed first pass, the traced pass, the guide
+pass, the anchor track, the chunk bounds) are the
 steps of one divide and conquer that share its work arrays, its code layout
 and its invariant (every cell of every optimal path kept with its exact
 value); apart, each would be a kernel whose correctness depends on private
@@ -123,9 +137,14 @@ _BASE_AREA = 1 << 21
 # Guide (upper bound) band half width, chunk length and near window for the
 # chunk lower bounds, bigram posting-list cap.
 _GUIDE_W = 96
-_CHUNK_T = 256
-_CHUNK_W = 128
+_CHUNK_T = 1024
+_CHUNK_W = 512
 _BIGRAM_CAP = 48
+_ANCHOR_T = 256
+"""Reference words per chunk of the anchor track (at most ``_CHUNK_T``)."""
+_TRACE_CELLS = 1 << 25
+"""Most back pointers (one byte each) a pruned pass stores to trace a sub-problem's path at once
+(:func:`_pruned_align`); a wider one is split in halves."""
 
 
 class AlignedOp(NamedTuple):
@@ -486,6 +505,150 @@ def _forward_checkpoints(a, b, i0, i1, j0, j1, t, every, hrow, prev, cur, plab, 
 
 
 @njit(cache=True)
+def _pruned_align(a, b, i0, i1, j0, j1, t, hrow, prev, cur, bp, rlo, roff):
+    """The pass of :func:`_forward_split` with each computed cell's back
+    pointer stored (``bp``: one byte a cell, row r's from ``roff[r]``, its
+    first column ``rlo[r]``; ``rlo``, ``roff``: R + 2 cells), then the
+    traceback from the end cell: the sub-rectangle's sclite path in one pass
+    instead of a split after split. The same cells are computed with the same
+    values, so the path is the full matrix's (every cell of an optimal path
+    is kept with its exact value, and so are the predecessors the traceback
+    chooses between).
+
+    Returns (ops, ri, hj, cost) as :func:`_base_align` (global indices); cost
+    = -1 if the end cell was pruned (t too small), -2 if ``bp`` is too small."""
+    R = i1 - i0
+    C = j1 - j0
+    Delta = R - C
+    INF = np.int64(1) << np.int64(60)
+    cap = bp.shape[0]
+    none = np.empty(0, np.int8)
+    nothing = np.empty(0, np.int64)
+    plo = 0
+    phi = -1
+    h0 = hrow[0]
+    for c in range(C + 1):
+        v = np.int64(3 * c)
+        dd = Delta + c
+        if dd < 0:
+            dd = -dd
+        h = 3 * dd
+        if h < h0:
+            h = h0
+        if v + h > t:
+            break
+        prev[c] = v
+        phi = c
+    if phi < 0:
+        return none, nothing, nothing, np.int64(-1)
+    if phi + 1 > cap:
+        return none, nothing, nothing, np.int64(-2)
+    bp[0] = 255
+    for c in range(1, phi + 1):
+        bp[c] = 2
+    rlo[0] = 0
+    roff[0] = 0
+    roff[1] = phi + 1
+    for r in range(1, R + 1):
+        ar = a[i0 + r - 1]
+        hr = hrow[r]
+        lo = -1
+        hi = -1
+        c = plo
+        q = roff[r] - plo  # bp[q + c] is cell c of row r
+        up_left = INF
+        left = INF
+        while c <= C:
+            if q + c >= cap:
+                return none, nothing, nothing, np.int64(-2)
+            if up_left < INF:
+                s = up_left
+                if ar != b[np.uint64(j0 + c - 1)]:
+                    s += 4
+            else:
+                s = INF
+            if c <= phi:
+                up = np.int64(prev[np.uint64(c)])
+                dl = up + 3
+            else:
+                up = INF
+                dl = INF
+            ins = left + 3 if left < INF else INF
+            if s <= dl and s <= ins:
+                v = s
+                ch = 0
+            elif dl < ins:
+                v = dl
+                ch = 1
+            else:
+                v = ins
+                ch = 2
+            cur[np.uint64(c)] = v
+            bp[np.uint64(q + c)] = ch
+            left = v
+            up_left = up
+            dd = Delta - r + c
+            if dd < 0:
+                dd = -dd
+            h = 3 * dd
+            if h < hr:
+                h = hr
+            if v < INF and v + h <= t:
+                if lo < 0:
+                    lo = c
+                hi = c
+            elif c > phi:
+                break
+            c += 1
+        end = c if c <= C else C + 1  # the cells computed: plo .. end - 1
+        rlo[r] = plo
+        roff[r + 1] = q + end
+        if lo < 0:
+            return none, nothing, nothing, np.int64(-1)
+        tmp = prev
+        prev = cur
+        cur = tmp
+        plo = lo
+        phi = hi
+    if not (plo <= C and C <= phi):
+        return none, nothing, nothing, np.int64(-1)
+    cost = np.int64(prev[C])
+    nmax = R + C
+    ops = np.empty(nmax, np.int8)
+    ri = np.empty(nmax, np.int64)
+    hj = np.empty(nmax, np.int64)
+    k = nmax
+    r = R
+    c = C
+    while r > 0 or c > 0:
+        k -= 1
+        at = roff[r] + c - rlo[r]
+        if c < rlo[r] or at >= roff[r + 1]:  # a path cell not computed: cannot happen while t >= optimum
+            return none, nothing, nothing, np.int64(-3)
+        x = bp[at]
+        if x == 0:
+            if a[i0 + r - 1] == b[j0 + c - 1]:
+                ops[k] = 0
+            else:
+                ops[k] = 1
+            ri[k] = i0 + r - 1
+            hj[k] = j0 + c - 1
+            r -= 1
+            c -= 1
+        elif x == 1:
+            ops[k] = 2
+            ri[k] = i0 + r - 1
+            hj[k] = -1
+            r -= 1
+        else:
+            ops[k] = 3
+            ri[k] = -1
+            hj[k] = j0 + c - 1
+            c -= 1
+    return ops[k:].copy(), ri[k:].copy(), hj[k:].copy(), cost
+
+
+@njit(cache=True)
 def _guide_pass(a, b, W, track, prev, cur):
     """Band DP used only to get an upper bound on the optimum and a rough
     per-row path position.  Row window: +-W around the previous row's cheapest
@@ -688,33 +851,83 @@ def _anchor_track(a, b, T, hkeys, hpos, V, cap, wa, minw):
 
 
 @njit(cache=True)
-def _semiglobal(a, r0, r1, b, L, Rw):
-    """min over hyp substrings inside b[L:Rw] of the cost of aligning
-    a[r0:r1] to it (all ref words must be consumed)."""
-    W = Rw - L
-    prev = np.zeros(W + 1, np.int64)
+def _semiglobal_band(a, r0, r1, b, klo, khi, near, U):
+    """For every row r of the chunk a[r0:r1], ``near[r - r0]``: the least cost
+    of aligning a[r:r1] to a hyp substring (all those ref words consumed),
+    over the paths whose every cell (o, c) (o the row within the chunk, c the
+    hyp column) keeps its diagonal c - o in [klo, khi]. A backward DP from
+    the chunk's last row (free end) whose row minima are the free starts.
+
+    ``U``: at least ``near[0]`` (or larger). Cells dearer than U are dropped: a
+    cell's value is that of a path through cells no dearer, so every value
+    up to U is exact, and so is every row's least (at most near[0], the
+    rest of the cheapest placement of the whole chunk). Returns near[0]."""
+    T = r1 - r0
+    m = b.shape[0]
+    W = khi - klo  # band position p = c - o - klo in [0, W]
+    INF = np.int64(1) << np.int64(60)
+    nxt = np.empty(W + 1, np.int64)  # row o + 1, finite on [nlo, nhi]
     cur = np.empty(W + 1, np.int64)
-    for r in range(1, r1 - r0 + 1):
-        ar = a[r0 + r - 1]
-        cur[0] = prev[0] + 3
-        for c in range(1, W + 1):
-            s = prev[c - 1]
-            if ar != b[L + c - 1]:
-                s += 4
-            dl = prev[c] + 3
-            if dl < s:
-                s = dl
-            ins = cur[c - 1] + 3
-            if ins < s:
-                s = ins
-            cur[c] = s
-        tmp = prev
-        prev = cur
+    nlo = -1
+    nhi = -2
+    for p in range(W + 1):
+        c = T + klo + p
+        if c >= 0 and c <= m:
+            nxt[p] = 0
+            if nlo < 0:
+                nlo = p
+            nhi = p
+    best = INF
+    for o in range(T - 1, -1, -1):
+        ar = a[r0 + o]
+        right = INF  # cur[p + 1] + 3: the insertion of b[c]
+        best = INF
+        clo = -1
+        chi = -2
+        p = nhi + 1
+        if p > W:
+            p = W
+        while p >= 0:
+            c = o + klo + p
+            if c < 0:
+                break  # and every cell left of it
+            v = INF
+            if c <= m:
+                if c < m and p >= nlo and p <= nhi:  # the diagonal to (o + 1, c + 1), same p
+                    v = nxt[p]
+                    if ar != b[c]:
+                        v += 4
+                if p - 1 >= nlo and p - 1 <= nhi:  # the deletion to (o + 1, c), p - 1
+                    dl = nxt[p - 1] + 3
+                    if dl < v:
+                        v = dl
+                if right < v:
+                    v = right
+            if v > U:
+                v = INF
+            cur[p] = v
+            if v < INF:
+                right = v + 3
+                if chi < 0:
+                    chi = p
+                clo = p
+                if v < best:
+                    best = v
+            else:
+                right = INF
+                if p < nlo:
+                    break  # no source left of here but insertions, and they are dropped
+            p -= 1
+        near[o] = best
+        if chi < 0:  # cannot happen while U >= near[0]
+            for q in range(o):
+                near[q] = best
+            return best
+        tmp = nxt
+        nxt = cur
         cur = tmp
-    best = prev[0]
-    for c in range(1, W + 1):
-        if prev[c] < best:
-            best = prev[c]
+        nlo = clo
+        nhi = chi
     return best
 
 
@@ -749,37 +962,59 @@ def _far_count(kap, x_lo, x_hi, width):
 
 
 @njit(cache=True)
-def _chunk_lower_bounds(a, b, T, centers, W2, hkeys, hpos, V, cap):
+def _chunk_lower_bounds(a, b, starts, centers, W2, hkeys, hpos, V, cap, suffix):
     """Admissible lower bound on the cost of the ops that consume each chunk
-    a[kT:(k+1)T] in ANY alignment: min(semi-global cost inside a window
-    around the guide, q-gram (bigram) bound for placements touching
-    anything outside that window)."""
-    n = a.shape[0]
-    m = b.shape[0]
-    K = n // T
+    a[starts[k]:starts[k + 1]] in ANY alignment, and in ``suffix[r]`` (n + 1
+    cells) one of the ops that consume a[r:starts[k + 1]] for every row r of
+    chunk k (``suffix[n] = 0``): min(the exact semi-global
+    cost of the placements inside a band of diagonals around the guide's
+    (``W2`` either side), a q-gram (bigram) bound for the placements that
+    touch a diagonal outside it).
+
+    Diagonals are local: a cell (o, c) of the chunk (o its row within the
+    chunk, c a hyp column) lies on diagonal c - o. A placement starting at
+    column x0 with D deletions and I insertions keeps every cell, and the
+    kappa (hyp position minus row) of every bigram it matches, within
+    [x0 - D, x0 + I]: so one that touches a diagonal left of the band has its
+    kappas in a window [x, x + e] (e >= D + I its edits) with x < klo, and
+    one that touches a diagonal right of it in one with x + e > khi. Such a
+    window must hold (T - 1) - 2e of the chunk's matched bigrams (each edit
+    breaks at most two), the bigrams too frequent to list counting as
+    matched everywhere. The band must be wider than a third of the chunk's
+    near cost for the far bound to exceed it: a window that reaches the
+    guide's own diagonals then needs that many edits.
+
+    A suffix of the chunk is bounded the same way: its near cost comes from
+    the same backward DP, and its far bound from the chunk's windows (a
+    suffix's bigrams are some of the chunk's, so the windows hold at least as
+    many of them: (L - 1) - 2e for a suffix of L words)."""
+    K = starts.shape[0] - 1
     lbs = np.zeros(K, np.int64)
-    hkeys.shape[0]
+    suffix[starts[K]] = 0
+    narrow = W2 // 8
     for k in range(K):
-        r0 = k * T
-        r1 = r0 + T
-        cmin = centers[r0]
-        cmax = centers[r0]
+        r0 = starts[k]
+        r1 = starts[k + 1]
+        T = r1 - r0
+        for r in range(r0, r1):
+            suffix[r] = 0
+        if T < 2:
+            continue  # a single word may cost nothing (a match anywhere)
+        kmin = centers[r0]
+        kmax = centers[r0]
         for r in range(r0, r1 + 1):
-            if centers[r] < cmin:
-                cmin = centers[r]
-            if centers[r] > cmax:
-                cmax = centers[r]
-        L = cmin - W2
-        if L < 0:
-            L = 0
-        Rw = cmax + W2
-        if Rw > m:
-            Rw = m
-        if Rw < L:
-            Rw = L
-        near = _semiglobal(a, r0, r1, b, L, Rw)
+            d = centers[r] - (r - r0)
+            if d < kmin:
+                kmin = d
+            if d > kmax:
+                kmax = d
+        nears = np.empty(T, np.int64)
+        # an upper bound first, from a narrow band around the guide, then the wide band below it
+        U = _semiglobal_band(a, r0, r1, b, kmin - narrow, kmax + narrow, nears, np.int64(1) << np.int64(60))
+        klo = kmin - W2
+        khi = kmax + W2
+        near = _semiglobal_band(a, r0, r1, b, klo, khi, nears, U)
         if near == 0:
-            lbs[k] = 0
             continue
         # bigram filter for 'far' placements
         freq = 0
@@ -805,30 +1040,50 @@ def _chunk_lower_bounds(a, b, T, centers, W2, hkeys, hpos, V, cap):
                 kap[q] = hpos[idx] - o
                 q += 1
         kap.sort()
-        # smallest e such that a far placement with e errors is possible
+        # The smallest e such that a far placement with e edits is possible: with
+        # reach(e) = M(e) + freq + 2e (M(e) the most kappas in a far window of width e;
+        # increasing in e), the first e with 3e >= near or reach(e) >= T - 1. Found on a
+        # grid of e (every STEP) and then one by one within the last step.
+        STEP = max(1, T // 128)
+        grid = np.empty(T // STEP + 2, np.int64)  # reach at e = 0, STEP, 2 STEP, ...
+        points = 0
         e = 0
-        while True:
-            if 3 * e >= near:
+        while 3 * e < near:
+            grid[points] = _reach(kap, klo, khi, e, freq)
+            points += 1
+            if grid[points - 1] >= T - 1:
                 break
-            need = (T - 1) - 2 * e
-            if need <= freq:
-                break
-            # A placement on b[x0:y] with D deletions and I insertions (D + I <= e)
-            # keeps its matched bigrams on kappas in [x0 - D, x0 + I]: a window
-            # [x, x + e] with x = x0 - D. Far left (x0 <= L - 1): x <= L - 1. Far
-            # right (y >= Rw + 1, so x0 = y - T + D - I >= Rw + 1 - T + D - I):
-            # x >= Rw + 1 - T - I >= Rw + 1 - T - e.
-            # (None far left of L = 0, nor far right of Rw = m.)
-            width = e
-            c1 = _far_count(kap, -(np.int64(1) << 40), L - 1, width) if L > 0 else 0
-            c2 = _far_count(kap, Rw + 1 - T - e, np.int64(1) << 40, width) if Rw < m else 0
-            mx = c1 if c1 > c2 else c2
-            if mx + freq >= need:
-                break
-            e += 1
+            e += STEP
+        if e > 0:
+            e = e - STEP + 1 if e >= STEP else 0
+            while 3 * e < near and _reach(kap, klo, khi, e, freq) < T - 1:
+                e += 1
         far = 3 * e
         lbs[k] = near if near < far else far
+        # each suffix of L words: every e below the first grid point with reach >= L - 1, so the
+        # one before it, fails
+        j = 0
+        for r in range(r1 - 1, r0 - 1, -1):
+            length = r1 - r
+            while j < points and grid[j] < length - 1:
+                j += 1
+            bound = 3 * ((j - 1) * STEP + 1) if j > 0 else 0
+            if bound > far:
+                bound = far
+            if nears[r - r0] < bound:
+                bound = nears[r - r0]
+            suffix[r] = bound
+        suffix[r0] = lbs[k]  # the whole chunk's, exact
     return lbs
+
+
+@njit(cache=True)
+def _reach(kap, klo, khi, e, freq):
+    """The most bigrams a placement with e edits that touches a diagonal outside [klo, khi] can
+    keep matched, plus 2e (see :func:`_chunk_lower_bounds`)."""
+    c1 = _far_count(kap, -(np.int64(1) << 40), klo - 1, e)
+    c2 = _far_count(kap, khi + 1 - e, np.int64(1) << 40, e)
+    return (c1 if c1 > c2 else c2) + freq + 2 * e
 
 
 # --------------------------------------------------------------------------
@@ -844,25 +1099,36 @@ def _encode(ref: Sequence[str], hyp: Sequence[str]):
 
 
 class _Heuristic:
-    """Per-chunk lower bounds; hrow(i0, i1) gives, for every row i in
-    [i0, i1], a lower bound on the cost of consuming ref words a[i:i1]."""
+    """Per-chunk lower bounds, chunk k being rows starts[k] .. starts[k + 1];
+    hrow(i0, i1) gives, for every row i in [i0, i1], a lower bound on the cost
+    of consuming ref words a[i:i1] (the chunks wholly inside)."""
 
-    def __init__(self, lbs: np.ndarray, T: int):
-        self.T = T
-        self.K = len(lbs)
+    def __init__(self, lbs: np.ndarray, starts: np.ndarray, T: int, suffix: np.ndarray | None = None):
+        self.T = T  # the chunks' length (all but the last)
+        self.starts = starts
         self.prefix = np.concatenate([[0], np.cumsum(lbs)]).astype(np.int64)
+        self.suffix = suffix  # the bound of the rest of each row's chunk (None: not known)
 
     def hrow(self, i0: int, i1: int) -> np.ndarray:
-        T = self.T
         i = np.arange(i0, i1 + 1, dtype=np.int64)
-        kstart = np.minimum(-(-i // T), self.K)
-        kend = min(i1 // T, self.K)
-        kstart = np.minimum(kstart, kend)
-        return self.prefix[kend] - self.prefix[kstart]
+        kend = max(int(np.searchsorted(self.starts, i1, side="right")) - 1, 0)  # the chunks before it end by i1
+        if self.suffix is None:
+            kstart = np.minimum(np.searchsorted(self.starts, i), kend)  # the first chunk starting at i or below
+            return self.prefix[kend] - self.prefix[kstart]
+        # the rest of row i's chunk, when it ends by i1, and the chunks after it
+        after = np.searchsorted(self.starts, i, side="right")  # the chunk after row i's
+        own = np.where(after <= kend, self.suffix[i], 0)
+        after = np.minimum(after, kend)
+        return own + self.prefix[kend] - self.prefix[after]
 
 
 def _zero_heuristic():
-    return _Heuristic(np.zeros(0, np.int64), 1)
+    return _Heuristic(np.zeros(0, np.int64), np.zeros(1, np.int64), 1)
+
+
+def _chunk_starts(n: int, T: int) -> np.ndarray:
+    """The first row of each chunk, then n: chunks of T rows, the last one shorter when T does not divide n."""
+    return np.append(np.arange(0, n, T, dtype=np.int64), np.int64(n))
 
 
 _INT32_COSTS = 2**31 - 8
@@ -903,6 +1169,8 @@ def _checkpointed(
     """
     n, m = len(a), len(b)
     every = max(_CHECKPOINT_ROWS, -(-n // (_CHECKPOINTS + 1)))
+    if heur.T > 1:  # whole chunks between checkpoints: every chunk's bound counts in the sub-problems
+        every = -(-every // heur.T) * heur.T
     if n < 2 * every or (n + 1) * (m + 1) <= _BASE_AREA:
         return None
     points = (n - 1) // every
@@ -952,6 +1220,32 @@ def _checkpointed(
     return stack
 
 
+def _traced(
+    a: np.ndarray, b: np.ndarray, i0: int, i1: int, j0: int, j1: int, t: int, hrow: np.ndarray, work, stats
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, int] | None:
+    """:func:`_pruned_align` of the sub-rectangle, with room for its back pointers made as needed
+    (at most :data:`_TRACE_CELLS`), or None when they would need more (the caller splits it)."""
+    R, C = i1 - i0, j1 - j0
+    if 16 * (R + 2) > _TRACE_CELLS:  # the rows' offsets alone would take more
+        return None
+    most = min((R + 1) * (C + 1), _TRACE_CELLS)
+    size = min(most, max(1 << 20, 256 * (R + 1)))
+    rlo = np.empty(R + 2, np.int64)
+    roff = np.empty(R + 2, np.int64)
+    while size > 0:
+        bp = np.empty(size, np.uint8)
+        o, r, h, cost = _pruned_align(a, b, i0, i1, j0, j1, np.int64(t), hrow, work[0], work[1], bp, rlo, roff)
+        if cost != -2:
+            if stats is not None:
+                stats["cells"] += int(roff[R + 1]) if cost >= 0 else 0
+                stats["passes"] += 1
+            return o, r, h, int(cost)
+        if size >= most:
+            break
+        size = most
+    return None
+
+
 def _align_codes(a: np.ndarray, b: np.ndarray, use_chunks: bool = True, stats: dict | None = None):
     n, m = len(a), len(b)
     if n == 0 or m == 0:
@@ -974,10 +1268,12 @@ def _align_codes(a: np.ndarray, b: np.ndarray, use_chunks: bool = True, stats: d
         hkeys = hkeys[order]
         hpos = order.astype(np.int64, copy=False)  # argsort's own array (no copy of 8 bytes a word)
         del order
-        track = _anchor_track(a, b, _CHUNK_T, hkeys, hpos, np.int64(V), _BIGRAM_CAP, 8, 6)
+        track = _anchor_track(a, b, min(_ANCHOR_T, _CHUNK_T), hkeys, hpos, np.int64(V), _BIGRAM_CAP, 8, 6)
         upper, centers = _guide_pass(a, b, _GUIDE_W, track, *_work(n, m, 2))
-        lbs = _chunk_lower_bounds(a, b, _CHUNK_T, centers, _CHUNK_W, hkeys, hpos, np.int64(V), _BIGRAM_CAP)
-        heur = _Heuristic(lbs, _CHUNK_T)
+        starts = _chunk_starts(n, _CHUNK_T)
+        suffix = np.empty(n + 1, np.int64)
+        lbs = _chunk_lower_bounds(a, b, starts, centers, _CHUNK_W, hkeys, hpos, np.int64(V), _BIGRAM_CAP, suffix)
+        heur = _Heuristic(lbs, starts, _CHUNK_T, suffix)
         del hkeys, hpos
     else:
         upper, centers = _guide_pass(a, b, _GUIDE_W, track, *_work(n, m, 2))
@@ -1009,8 +1305,19 @@ def _align_codes(a: np.ndarray, b: np.ndarray, use_chunks: bool = True, stats: d
                 o, r, h, _ = _base_align(a, b, i0, i1, j0, j1)
                 pieces.append((o, r, h))
             continue
-        mid = R // 2
         hrow = heur.hrow(i0, i1)
+        traced = _traced(a, b, i0, i1, j0, j1, t, hrow, work, stats)
+        if traced is not None:
+            o, r, h, cost = traced
+            if cost >= 0:
+                pieces.append((o, r, h))
+                top = False
+                continue
+            if cost == -1 and top and t < 3 * (n + m):
+                stack.append((i0, i1, j0, j1, 3 * (n + m)))  # as below
+                continue
+            raise RuntimeError("internal error: pruning bound below optimum")
+        mid = R // 2
         cost, col, cmid, cells = _forward_split(a, b, i0, i1, j0, j1, np.int64(t), mid, hrow, *work)
         if stats is not None:
             stats["cells"] += int(cells)

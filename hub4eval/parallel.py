@@ -49,7 +49,7 @@ from typing import Any
 from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError
 from hub4eval.io.templettes.split import DocumentParts, Part, read_parts, runs, split_documents
-from hub4eval.model import Corpus, PointerFill, TemplateSet
+from hub4eval.model import Corpus, InstanceSet, PointerFill, TemplateSet
 from hub4eval.scoring.greedy import PairsRefused
 from hub4eval.scoring.pipeline import RAW_OFFSETS, score
 from hub4eval.scoring.result import ScoreResult, Tally
@@ -174,25 +174,75 @@ def plan(ref: DocumentParts, hyp: DocumentParts, jobs: int, size: int | None = N
     return groups
 
 
-def _events(tset: TemplateSet) -> list[list[tuple[str, ...]]]:
+def _events(tset: TemplateSet, pointers: Sequence[PointerFill] | None = None) -> list[list[tuple[str, ...]]]:
     """Per instance set, what :func:`~hub4eval.scoring.mapping.type_order` reads of it:
-    each instance's type, then each type it points to (repeats left out)."""
-    out = []
-    pointer = PointerFill
+    each instance's type, then each type it points to (repeats left out).
+
+    ``pointers``: every pointer fill of the set's instances in file order, as
+    :func:`~hub4eval.io.templettes.split.read_parts` lists them; then the
+    fills are not walked.  A pointer is in an instance of its own document
+    (the reader checks it), the last of that document whose header comes
+    before it.
+    """
+    if pointers is None:
+        return [_walked_events(iset) for iset in tset.instance_sets]
+    by_docid: dict[str, list[PointerFill]] = {}
+    for fill in pointers:
+        held = by_docid.get(fill.docid)
+        if held is None:
+            by_docid[fill.docid] = [fill]
+        else:
+            held.append(fill)
+    out: list[list[tuple[str, ...]]] = []
     for iset in tset.instance_sets:
+        held = by_docid.get(iset.docid)
+        if held is None:  # no pointer: the instances' types
+            out.append(list(dict.fromkeys([(inst.type,) for inst in iset.instances])))
+            continue
         events: dict[tuple[str, ...], None] = {}  # an ordered set
-        for inst in iset.instances:
+        instances = iset.instances
+        k, count = 0, len(held)
+        for n, inst in enumerate(instances, start=1):
             name = inst.type
             events[(name,)] = None
-            for target in [
-                fill.type
-                for slot in inst.slots
-                for alternative in slot.alternatives
-                for fill in alternative.fills
-                if type(fill) is pointer
-            ]:
-                events[(name, target)] = None
+            end = instances[n].line if n < len(instances) else math.inf  # where the next instance starts
+            while k < count and held[k].line < end:
+                events[(name, held[k].type)] = None
+                k += 1
         out.append(list(events))
+    return out
+
+
+def _walked_events(iset: InstanceSet) -> list[tuple[str, ...]]:
+    """The events of :func:`_events` of one instance set, from its instances' fills."""
+    events: dict[tuple[str, ...], None] = {}  # an ordered set
+    pointer = PointerFill
+    for inst in iset.instances:
+        name = inst.type
+        events[(name,)] = None
+        for target in [
+            fill.type
+            for slot in inst.slots
+            for alternative in slot.alternatives
+            for fill in alternative.fills
+            if type(fill) is pointer
+        ]:
+            events[(name, target)] = None
+    return list(events)
+
+
+def _first_events(events: list[list[tuple[str, ...]]], seen: set[tuple[str, ...]]) -> list[list[tuple[str, ...]]]:
+    """Per instance set, the events no set before it has (in ``events`` or ``seen``, which is
+    given them): what :func:`global_type_order` reads of the others changes nothing.  The
+    sets of a group come in the order of the whole files (reference, then hypothesis),
+    other groups' sets between them or not, so the order of the whole files is the same
+    with these events; and a group sends and the main process reads a few events, not
+    those of every set."""
+    out = []
+    for set_events in events:
+        new = [event for event in set_events if event not in seen]
+        seen.update(new)
+        out.append(new)
     return out
 
 
@@ -230,18 +280,27 @@ def global_type_order(events: Iterator[list[tuple[str, ...]]]) -> tuple[str, ...
     return tuple(order)
 
 
-def _score_group(job: _Job, group: _Group) -> _Outcome | _Refused | None:
-    """Read, map and score one group (in a worker); None: give up the groups."""
+def _score_group(job: _Job, group: _Group, keep: list[Any] | None = None) -> _Outcome | _Refused | None:
+    """Read, map and score one group (in a worker); None: give up the groups.
+
+    ``keep``: a list that is given the group's template sets and result, so
+    that they are not freed when this returns (see :func:`_score_in_worker`).
+    """
     try:
-        ref = read_parts(job.ref_path, job.encoding, group.ref_parts, "reference")
-        hyp = read_parts(job.hyp_path, job.encoding, group.hyp_parts, "hypothesis")
+        ref_pointers: list[PointerFill] = []
+        hyp_pointers: list[PointerFill] = []
+        ref = read_parts(job.ref_path, job.encoding, group.ref_parts, "reference", ref_pointers)
+        hyp = read_parts(job.hyp_path, job.encoding, group.hyp_parts, "hypothesis", hyp_pointers)
         if ref.warnings or hyp.warnings:
             return None
         if tuple(s.docid for s in ref.instance_sets) != group.ref_docids:
             return None
         if tuple(s.docid for s in hyp.instance_sets) != group.hyp_docids:
             return None
-        ref_events, hyp_events = _events(ref), _events(hyp)
+        seen: set[tuple[str, ...]] = set()
+        ref_events = _first_events(_events(ref, ref_pointers), seen)
+        hyp_events = _first_events(_events(hyp, hyp_pointers), seen)
+        del ref_pointers, hyp_pointers
         # type_order(ref, hyp), from what it reads of the sets (None: a cycle, which the whole files report)
         order = global_type_order(iter(ref_events + hyp_events))
         if order is None:
@@ -271,14 +330,17 @@ def _score_group(job: _Job, group: _Group) -> _Outcome | _Refused | None:
     if job.column_writer is not None and job.point_dir is not None:
         column_file = os.path.join(job.point_dir, f"{group.index:07d}.columns")
         job.column_writer(result, column_file)
-    return _Outcome(
+    outcome = _Outcome(
         Tally.of(result, point_file, column_file),
         order,
         ref_events,
         hyp_events,
         tuple(str(w) for w in result.warnings),
-        (len(ref.instances), len(hyp.instances)),
+        instances,
     )
+    if keep is not None:
+        keep += (ref, hyp, result)
+    return outcome
 
 
 def _context() -> Any:
@@ -293,8 +355,17 @@ def _start_worker(job: _Job) -> None:
     _JOB[:] = [job]
 
 
+# A worker's last group: its template sets and result, millions of small objects
+# whose freeing took a tenth of a worker's time.  They are freed when the worker
+# takes its next group, no longer between the end of a group and the sending of
+# its outcome; the worker of a last group is stopped with them (Pool.terminate),
+# not freeing them at all.
+_KEPT: list[Any] = []
+
+
 def _score_in_worker(group: _Group) -> _Outcome | _Refused | None:
-    return _score_group(_JOB[0], group)
+    _KEPT.clear()
+    return _score_group(_JOB[0], group, _KEPT)
 
 
 def _outcomes(job: _Job, groups: list[_Group], jobs: int) -> Generator[_Outcome | _Refused | None, None, None]:

@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
@@ -164,7 +164,7 @@ def test_the_cut_is_the_one_a_line_by_line_reading_finds(tmp_path):
     pieces = [
         '<A-D1-1> :=\n', '<A-D1-2> :=\n', '<B-D2-1> :=\n', ' <C-D-2-3>:=\n', '<A--1> :=\n', '<A-1> :=\n',
         '<A-B-1x> :=\n', '    S: "a" ##0#1#\n', '           <A-D1-1>\n', '; c\n', '\n', '\t<E-D3-4> :=\r\n',
-        '<A-é-1> :=\n', '<A-D1-1-2> :=\n', 'x <A-D9-1> :=\n',
+        '<A-é-1> :=\n', '<A-D1-1-2> :=\n', 'x <A-D9-1> :=\n', '    S: "a:=b" ##0#1#\n', '<A:=-D4-1> :=\n',
     ]  # fmt: skip
     rnd = random.Random(7)
     path = tmp_path / "t.tpl"
@@ -267,6 +267,92 @@ def test_the_type_order_from_the_events_is_the_mappers(ref: TemplateSet, hyp: Te
         assert from_events is None
     else:
         assert from_events == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(_typed_sets("reference"), _typed_sets("hypothesis"), st.randoms(use_true_random=False))
+def test_the_first_events_of_each_group_give_the_order_of_all_the_events(
+    ref: TemplateSet, hyp: TemplateSet, rnd: random.Random
+) -> None:
+    # groups of consecutive reference sets; each hypothesis set in any group, in file order there
+    ref_events, hyp_events = parallel._events(ref), parallel._events(hyp)
+    cuts = sorted(rnd.sample(range(len(ref_events) + 1), min(2, len(ref_events) + 1)))
+    ref_group = [sum(n >= cut for cut in cuts) for n in range(len(ref_events))]
+    hyp_group = [rnd.randrange(3) for _ in hyp_events]
+    sent_ref: list[list[tuple[str, ...]]] = [[] for _ in ref_events]
+    sent_hyp: list[list[tuple[str, ...]]] = [[] for _ in hyp_events]
+    for group in range(3):
+        seen: set[tuple[str, ...]] = set()
+        mine = [n for n, g in enumerate(ref_group) if g == group]
+        for n, events in zip(mine, parallel._first_events([ref_events[n] for n in mine], seen), strict=True):
+            sent_ref[n] = events
+        mine = [n for n, g in enumerate(hyp_group) if g == group]
+        for n, events in zip(mine, parallel._first_events([hyp_events[n] for n in mine], seen), strict=True):
+            sent_hyp[n] = events
+    assert parallel.global_type_order(iter(sent_ref + sent_hyp)) == parallel.global_type_order(
+        iter(ref_events + hyp_events)
+    )
+
+
+@st.composite
+def _pointing_files(draw) -> tuple[str, str]:
+    """A templette file (and its role) whose instances of types A, B and C point to
+    instances of their own document; documents come back after others, fills are
+    pointers or texts, slots have one or (in a reference) two alternatives, lines
+    are usual or not (a tab, a comment)."""
+    role = draw(st.sampled_from(["reference", "hypothesis"]))
+    headers = draw(
+        st.lists(
+            st.tuples(st.sampled_from(["D1", "D2", "D3"]), st.sampled_from("ABC"), st.integers(1, 3)),
+            min_size=1,
+            max_size=8,
+            unique=True,
+        )
+    )
+    lines = []
+    for docid, type_name, number in headers:
+        lines.append(f"<{type_name}-{docid}-{number}> :=")
+        own = [f"<{t}-{d}-{n}>" for d, t, n in headers if d == docid]
+        for slot in range(draw(st.integers(0, 3))):
+            fills = draw(st.lists(st.sampled_from([*own, '"x" ##0#1#']), min_size=1, max_size=3))
+            cut = draw(st.integers(1, len(fills))) if role == "reference" else len(fills)
+            for k, fill in enumerate(fills):
+                lead = f"    S{slot}: " if k == 0 else ("      / " if k == cut else "        ")
+                lines.append(lead + fill + draw(st.sampled_from(["", "", "\t"])))
+            if draw(st.booleans()):
+                lines.append("  ; a comment")
+    return "\n".join(lines) + "\n", role
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_pointing_files())
+def test_the_events_from_the_pointers_the_reader_lists_are_those_of_the_fills(file: tuple[str, str]) -> None:
+    text, role = file
+    with tempfile.TemporaryDirectory() as folder:
+        path = str(Path(folder) / "t.tpl")
+        Path(path).write_text(text, encoding="utf-8")
+        parts = split_documents(path)
+        assert parts is not None
+        pointers: list[PointerFill] = []
+        # each document's parts, as a group reads them (several parts when a document comes back)
+        for docid in parts.parts:
+            tset = read_parts(path, "utf-8", runs(parts.parts[docid]), role, pointers)
+            walked = [
+                fill
+                for inst in tset.instances
+                for slot in inst.slots
+                for alt in slot.alternatives
+                for fill in alt.fills
+                if type(fill) is PointerFill
+            ]
+            assert sorted(pointers, key=lambda fill: fill.line) == pointers
+            assert sorted(map(id, pointers)) == sorted(map(id, walked))
+            assert parallel._events(tset, pointers) == parallel._events(tset)
+            pointers.clear()
+        whole = read_parts(
+            path, "utf-8", runs([p for docid in parts.parts for p in parts.parts[docid]]), role, pointers
+        )
+        assert parallel._events(whole, pointers) == parallel._events(whole)
 
 
 def test_a_bad_document_is_reported_as_the_whole_file_reports_it(files, tmp_path):

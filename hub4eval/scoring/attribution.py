@@ -31,7 +31,7 @@ unscored slots are left out.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from hub4eval.model import Extent, Fill, Instance, TextFill
@@ -59,11 +59,13 @@ class Attributor:
         self._ref: dict[tuple[str | None, Extent], tuple[Row, ...]] = {}
         self._hyp: dict[tuple[str | None, Extent], tuple[Row, ...] | None] = {}
 
-    def _rows(self, docid: str | None, columns: Extent, reference: bool) -> tuple[Any, list[Row]]:
+    def _kinds(self, docid: str | None, columns: Extent, reference: bool) -> Sequence[int]:
         space = self.alignment.column_space(docid, reference=reference)
-        document = self.alignment.documents[space]
-        kinds = document.alignment.kinds[columns.start : columns.end + 1]
-        return kinds, document.rows(slice(columns.start, columns.end + 1))
+        return self.alignment.column_kinds(space)[columns.start : columns.end + 1]
+
+    def _rows(self, docid: str | None, columns: Extent, reference: bool) -> list[Row]:
+        space = self.alignment.column_space(docid, reference=reference)
+        return self.alignment.documents[space].rows(slice(columns.start, columns.end + 1))
 
     def misrecognition(self, docid: str | None, fill: Fill | None) -> tuple[Row, ...]:
         """The non-matching columns inside a reference fill's maximal extent; () when recognized.
@@ -81,9 +83,9 @@ class Attributor:
             if columns is not None and self.alignment.column_space(docid, reference=True) is not None:
                 from hub4eval.text.align import MATCH  # here: the aligner imports numpy (texts differ)
 
-                kinds, rows = self._rows(docid, columns, True)
-                if (kinds != MATCH).any():
-                    found = tuple(row for row in rows if row[2] != MATCH)
+                # the words are read only for a fill that was not recognized (the usual one was)
+                if any(kind != MATCH for kind in self._kinds(docid, columns, True)):
+                    found = tuple(row for row in self._rows(docid, columns, True) if row[2] != MATCH)
             self._ref[key] = found
         return found
 
@@ -100,9 +102,8 @@ class Attributor:
         if columns is not None and self.alignment.column_space(docid, reference=False) is not None:
             from hub4eval.text.align import DELETION, MATCH
 
-            kinds, rows = self._rows(docid, columns, False)
-            if not (kinds == MATCH).any():
-                found = tuple(row for row in rows if row[2] != DELETION)
+            if MATCH not in self._kinds(docid, columns, False):
+                found = tuple(row for row in self._rows(docid, columns, False) if row[2] != DELETION)
         self._hyp[key] = found
         return found
 

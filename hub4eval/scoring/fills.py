@@ -9,8 +9,8 @@ mapping characters to alignment columns.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Protocol
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Protocol, TypeVar, overload
 
 from hub4eval.config import ScoreConfig
 from hub4eval.model import Extent, TextFill
@@ -76,6 +76,34 @@ def _shifted(extent: Extent, removed: int) -> Extent:
     return Extent(start, extent.end)
 
 
+_T = TypeVar("_T")
+_Normalized = tuple[str, int, tuple[Token, ...], "NoisyWords | None", int]
+"""A content string normalized: see :meth:`FillPreparer._normalize`."""
+
+
+class _ReadThrough(dict[str, _Normalized]):
+    """A memo of normalized strings that reads another one where it has no entry (and never writes it)."""
+
+    __slots__ = ("under",)
+
+    def __init__(self, under: dict[str, _Normalized]) -> None:
+        super().__init__()
+        self.under = under
+
+    @overload
+    def get(self, key: str, default: None = None, /) -> _Normalized | None: ...
+
+    @overload
+    def get(self, key: str, default: _Normalized, /) -> _Normalized: ...
+
+    @overload
+    def get(self, key: str, default: _T, /) -> _Normalized | _T: ...
+
+    def get(self, key: str, default: Any = None, /) -> Any:
+        found = dict.get(self, key)
+        return self.under.get(key, default) if found is None else found
+
+
 class FillPreparer:
     """Prepares text fills of one side (reference or hypothesis).
 
@@ -115,7 +143,7 @@ class FillPreparer:
         self.reference = reference
         self.unsegmented = unsegmented
         self.tokens = tokens
-        self._texts: dict[str, tuple[str, int, tuple[Token, ...], NoisyWords | None, int]] = {}
+        self._texts: dict[str, _Normalized] = {}
         self.numbers: dict[str, int] = {}  # a number for each normalized text, in order of first sight
 
     def share_texts(self, other: FillPreparer) -> None:
@@ -130,11 +158,28 @@ class FillPreparer:
         if self.normalizes_like(other):
             self._texts = other._texts
 
+    def read_texts(self, other: FillPreparer) -> None:
+        """Read ``other``'s normalized strings too when both normalize alike, but remember
+        new ones here only (until :meth:`keep_texts` gives some of them to ``other``): the
+        projection's judge normalizes many candidate strings, of which few are kept. The
+        numbers of the normalized texts are shared, as by :meth:`share_texts`."""
+        self.numbers = other.numbers
+        if self.normalizes_like(other):
+            self._texts = _ReadThrough(other._texts)
+
+    def keep_texts(self, other: FillPreparer, strings: Iterable[str]) -> None:
+        """Give ``other``'s memo the normalizations of ``strings`` that were made here."""
+        mine, theirs = self._texts, other._texts
+        for raw in strings:
+            found = dict.get(mine, raw)
+            if found is not None:
+                theirs.setdefault(raw, found)
+
     def normalizes_like(self, other: FillPreparer) -> bool:
         """Whether a content string normalizes to the same text here as in ``other``."""
         return other.config == self.config and other.glm_apply is self.glm_apply and other.tokens == self.tokens
 
-    def _normalize(self, raw: str) -> tuple[str, int, tuple[Token, ...], NoisyWords | None, int]:
+    def _normalize(self, raw: str) -> _Normalized:
         """(§3-normalized text, characters of premodifiers removed, tokens, the tokens
         as the noisy comparison reads them) of a content string, remembered: they
         depend on the string only, so :meth:`_string` asks once per distinct string."""

@@ -11,14 +11,14 @@ scores the ceiling (:mod:`hub4eval.scoring.projection`). It reads no file:
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from typing import Any
 
 from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError, InputWarning, UsageError
 from hub4eval.model import Corpus, Extent, InstanceSet, TemplateSet, TextFill
-from hub4eval.scoring.fills import FillPreparer
+from hub4eval.scoring.fills import FillPreparer, PreparedFill
 from hub4eval.scoring.mapping import Mapper
 from hub4eval.scoring.result import ScoreResult, Tally
 from hub4eval.util.gcpause import paused_gc
@@ -76,6 +76,45 @@ def _hyp_set_extent(iset: InstanceSet, preparer: FillPreparer) -> Extent | None:
     if not starts:
         return None
     return Extent(min(starts), max(ends))
+
+
+class _PreparedOnce(FillPreparer):
+    """A preparer that, while it remembers, prepares each fill once however often it is asked.
+
+    A prepared fill is an immutable record of its fill and the options, so the
+    mappings of one score may share it; the fill is kept alive by its record,
+    so its ``id()`` names it as long as it is remembered.
+    """
+
+    _prepared: dict[tuple[int, str], PreparedFill] | None = None
+
+    def prepare(self, fill: TextFill, docid: str) -> PreparedFill:
+        prepared = self._prepared
+        if prepared is None:
+            return FillPreparer.prepare(self, fill, docid)
+        key = (id(fill), docid)
+        found = prepared.get(key)
+        if found is None:
+            found = prepared[key] = FillPreparer.prepare(self, fill, docid)
+        return found
+
+    def remember(self) -> None:
+        """Remember every fill prepared from now on (until :meth:`forget`)."""
+        if self._prepared is None:
+            self._prepared = {}
+
+    def forget(self) -> None:
+        self._prepared = None
+
+
+def _contents(tset: TemplateSet) -> Iterator[str]:
+    """The content strings of the text fills of a template set."""
+    for inst in tset.instances:
+        for slot in inst.slots:
+            for alternative in slot.alternatives:
+                for fill in alternative.fills:
+                    if type(fill) is TextFill:
+                        yield fill.content
 
 
 def _columns_of(alignment: Any) -> Callable[[TextFill, str], Extent | None]:
@@ -220,20 +259,16 @@ def score(
         alignment = texts_aligned.alignment
         warnings += alignment.warnings
         unsegmented = alignment.unsegmented
+        if not texts_aligned.forked:
+            # No child counts sclite's alignment: it is counted now, before the templettes
+            # are mapped, so that its working memory is freed before theirs is taken.
+            texts_aligned.wer()
     if not unsegmented:
         warnings += _check_docids(ref, hyp)
-    if _preparers is not None:
-        ref_prep, hyp_prep = _preparers  # the caller's, with the strings it normalized
-    else:
-        ref_prep = FillPreparer(
-            config,
-            map_extent=alignment.ref_extent if alignment is not None else None,
-            glm_apply=ref_glm_apply,
-            reference=True,
-            tokens=noisy,
-            widen=alignment.ref_enclosure if alignment is not None else None,
-        )
-        hyp_prep = FillPreparer(
+    scoring_ceiling = bool(ceiling or (ceiling is None and aligned))
+
+    def _hyp_preparer() -> _PreparedOnce:
+        return _PreparedOnce(
             config,
             map_extent=alignment.hyp_extent if alignment is not None else None,
             glm_apply=hyp_glm_apply,
@@ -241,7 +276,24 @@ def score(
             unsegmented=unsegmented,
             tokens=noisy,
         )
+
+    if _preparers is not None:
+        ref_prep, hyp_prep = _preparers  # the caller's, with the strings it normalized
+    else:
+        ref_prep = _PreparedOnce(
+            config,
+            map_extent=alignment.ref_extent if alignment is not None else None,
+            glm_apply=ref_glm_apply,
+            reference=True,
+            tokens=noisy,
+            widen=alignment.ref_enclosure if alignment is not None else None,
+        )
+        hyp_prep = _hyp_preparer()
         hyp_prep.share_texts(ref_prep)  # a hypothesis mostly repeats the reference's strings
+        if scoring_ceiling:
+            # the reference fills are prepared for three mappings (the system's, the
+            # projection's judge and the ceiling's): once, their records shared
+            ref_prep.remember()
     done = [0]
     total_sets = len(ref.instance_sets)
 
@@ -252,15 +304,19 @@ def score(
 
     mapper = mapper_class(config, ref_prep, hyp_prep, noisy=noisy, progress=advance if progress else None)
     projecting = None
-    if ceiling or (ceiling is None and aligned):
+    if scoring_ceiling:
         from hub4eval.scoring.projection import Judge, project
         from hub4eval.util.forked import Beside
 
-        # the projection's choices are scored as this score scores (a true upper bound, §11)
+        # the projection's choices are scored as this score scores (a true upper bound, §11);
+        # the strings of the candidates it tries are remembered apart, and only those of the
+        # chosen ones kept (for the ceiling's mapping)
+        judge_prep = _hyp_preparer()
         judge = Judge(
-            mapper_class(config, ref_prep, hyp_prep, noisy=noisy),
+            mapper_class(config, ref_prep, judge_prep, noisy=noisy),
             [inst.key for iset in ref.instance_sets for inst in iset.instances],
         )
+        judge_prep.read_texts(hyp_prep)
         # It depends on the reference and the alignment only: when the texts were long enough
         # to align in processes, a child projects while this one maps the system's templettes.
         forked = texts_aligned is not None and texts_aligned.forked
@@ -272,12 +328,17 @@ def score(
         columns_of = _columns_of(alignment)
         if config.split_sets:
             hyp = split.split_sets(hyp, spans, columns_of)
+        # each hypothesis fill is prepared for its set's extent, then mapped: prepared once
+        if isinstance(hyp_prep, _PreparedOnce):
+            hyp_prep.remember()
         matches = mapper.match_template_sets(
             ref,
             hyp,
             ref_extent=lambda iset: alignment.document_extent(iset.docid),
             hyp_extent=lambda iset: _hyp_set_extent(iset, hyp_prep),
         )
+        if isinstance(hyp_prep, _PreparedOnce):
+            hyp_prep.forget()
         if not config.split_sets:
             warnings += split.spanning_set_warnings(hyp, spans, columns_of, matches)
     elif counts_only and alignment is None and projecting is None and type(mapper) is Mapper:
@@ -292,6 +353,7 @@ def score(
         )
     else:
         matches = mapper.match_template_sets(ref, hyp)
+    del mapper  # its prepared instances, kept while it mapped, are freed before the ceiling's are made
     wer = wer_summary
     if wer is None and texts_aligned is None and alignment is not None and hasattr(alignment, "wer_summary"):
         from hub4eval.text import wer as wer_module
@@ -300,6 +362,8 @@ def score(
     ceiling_result = None
     if projecting is not None:
         projected = projecting.result()
+        judge_prep.keep_texts(hyp_prep, _contents(projected))
+        del projecting, judge, judge_prep  # and with them the judge's mapper and the strings it tried
         ceiling_result = score(
             ref,
             projected,

@@ -37,7 +37,7 @@ offsets: the projection is the reference itself, and scores 100 %.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from hub4eval.model import (
@@ -123,6 +123,7 @@ class _Projector:
         self.texts: dict[int, str | None] = {}
         self.hyp_corpus = hyp_corpus
         self.judge = judge
+        self.spaces: dict[int, tuple[Sequence[int], Sequence[int], Sequence[int], str | None]] = {}
 
     def _text(self, space: int) -> str | None:
         """The hypothesis text whose offsets the tokens of column space ``space`` carry."""
@@ -139,53 +140,76 @@ class _Projector:
             self.texts[space] = text
         return self.texts[space]
 
-    def _run(self, docid: str, columns: Extent) -> tuple[list[tuple[int, int]], str | None]:
-        """The (start, end) character spans of the hypothesis tokens in ``columns``, and their text."""
+    def _space(self, docid: str) -> tuple[Sequence[int], Sequence[int], Sequence[int], str | None] | None:
+        """Of the column space of reference document ``docid``: the hypothesis token of each
+        column (-1: none), each hypothesis token's start and end, and the hypothesis text."""
         space = self.alignment.column_space(docid, reference=True)
         if space is None:
-            return [], None
-        document = self.alignment.documents[space]
-        tokens = document.hyp_tokens
-        spans = [
-            (tokens[int(h)].start, tokens[int(h)].end)
-            for h in document.alignment.hyp_index[columns.start : columns.end + 1]
-            if h >= 0
-        ]
-        return spans, self._text(space)
+            return None
+        found = self.spaces.get(space)
+        if found is None:
+            from hub4eval.text.columns import _ints
+            from hub4eval.text.token_arrays import TokenArray
 
-    def candidates(self, docid: str, fill: TextFill) -> list[TextFill]:
+            document = self.alignment.documents[space]
+            tokens = document.hyp_tokens
+            if isinstance(tokens, TokenArray):
+                starts, ends = _ints(tokens.starts), _ints(tokens.ends)
+            else:
+                starts, ends = [t.start for t in tokens], [t.end for t in tokens]
+            found = self.spaces[space] = (_ints(document.alignment.hyp_index), starts, ends, self._text(space))
+        return found
+
+    def _run(self, docid: str, columns: Extent) -> tuple[list[tuple[int, int]], str | None]:
+        """The (start, end) character spans of the hypothesis tokens in ``columns``, and their text."""
+        space = self._space(docid)
+        if space is None:
+            return [], None
+        hyp_index, starts, ends, text = space
+        spans = [(starts[h], ends[h]) for h in hyp_index[columns.start : columns.end + 1] if h >= 0]
+        return spans, text
+
+    def candidates(self, docid: str, fill: TextFill) -> Iterator[TextFill]:
         """The projections of a fill with an extent: the tokens of its columns first,
-        then (with a judge) the runs of them and of the insertions at their edges."""
+        then (with a judge) the runs of them and of the insertions at their edges,
+        each made when it is asked for (a judge asks for more than the first only
+        when that one is not all correct)."""
         columns = self.alignment.ref_extent(docid, fill.extent)
         if columns is None:
-            return []
+            return
         spans, text = self._run(docid, columns)
         if text is None:
-            return []
-        out: dict[tuple[int, int], TextFill] = {}
+            return
+        made: set[tuple[int, int]] = set()
 
-        def add(start: int, end: int) -> None:
-            if (start, end) not in out:
-                out[start, end] = _hyp_fill(text[start:end].translate(_LINE_BREAKS), start, end)
+        def new(start: int, end: int) -> bool:
+            if (start, end) in made:
+                return False
+            made.add((start, end))
+            return True
 
         if spans:
-            add(spans[0][0], spans[-1][1])
+            start, end = spans[0][0], spans[-1][1]
+            made.add((start, end))
+            yield _hyp_fill(text[start:end].translate(_LINE_BREAKS), start, end)
         if self.judge is None:
-            return list(out.values())
+            return
         widened = self.alignment.ref_enclosure(docid, columns)
         wide, _ = self._run(docid, widened) if widened != columns else (spans, text)
         if len(wide) <= _MAX_RUN_TOKENS:
             for i in range(len(wide)):
                 for j in range(i, len(wide)):
-                    add(wide[i][0], wide[j][1])
+                    start, end = wide[i][0], wide[j][1]
+                    if new(start, end):
+                        yield _hyp_fill(text[start:end].translate(_LINE_BREAKS), start, end)
         else:  # a long fill: the runs of its minimal strings
             for extent in fill.minimal_extents:
                 minimal = self.alignment.ref_extent(docid, extent)
                 if minimal is not None:
                     run, _ = self._run(docid, minimal)
-                    if run:
-                        add(run[0][0], run[-1][1])
-        return list(out.values())
+                    if run and new(run[0][0], run[-1][1]):
+                        start, end = run[0][0], run[-1][1]
+                        yield _hyp_fill(text[start:end].translate(_LINE_BREAKS), start, end)
 
     def fill(self, docid: str, fill: Fill, optional: bool = False) -> Fill | None:
         if type(fill) is not TextFill or fill.extent is None:
@@ -194,20 +218,22 @@ class _Projector:
             extent = fill.extent
             return _hyp_fill(fill.content.translate(_LINE_BREAKS), extent.start, extent.end)
         candidates = self.candidates(docid, fill)
+        first = next(candidates, None)
         judge = self.judge
-        if judge is None or not candidates:
-            return candidates[0] if candidates else None
-        first = candidates[0]
+        if judge is None or first is None:
+            return first
         counts = judge.fill(docid, fill, first, optional)
         if counts.cor and not counts.errors:  # the usual fill: all of it correct
             return first
-        best: tuple[tuple[int, int, int], int, TextFill | None] = (_rank(counts), 0, first)
-        options: list[TextFill | None] = [*candidates[1:], None]  # None: left out
-        for number, candidate in enumerate(options, 1):
-            key = (_rank(judge.fill(docid, fill, candidate, optional)), number, candidate)
-            if key[:2] < best[:2]:
-                best = key
-        return best[2]
+        # the best rank, the first of equals: a later candidate replaces only a worse one
+        best_rank, best = _rank(counts), first
+        for candidate in candidates:
+            rank = _rank(judge.fill(docid, fill, candidate, optional))
+            if rank < best_rank:
+                best_rank, best = rank, candidate
+        if _rank(judge.fill(docid, fill, None, optional)) < best_rank:  # left out
+            return None
+        return best
 
     def slot(self, inst: Instance, slot: Slot) -> Slot | None:
         docid = inst.docid

@@ -106,10 +106,16 @@ def _words_per_document(
     return words
 
 
-def document_groups(iset: InstanceSet, spans: DocumentSpans, columns_of: ColumnsOf) -> list[int | None]:
+def document_groups(
+    iset: InstanceSet, spans: DocumentSpans, columns_of: ColumnsOf, starts: Sequence[int] | None = None
+) -> list[int | None]:
     """For each instance of ``iset``, the index (in ``spans``) of the reference document its
-    group goes to, or None (its group has no text fill in any document: the remainder)."""
-    starts = [start for _, start, _ in spans]
+    group goes to, or None (its group has no text fill in any document: the remainder).
+
+    ``starts``: the first column of each span, when the caller has them (made once for
+    all the sets of a file: they are as many as the reference documents)."""
+    if starts is None:
+        starts = [start for _, start, _ in spans]
     roots = _components(iset.instances)
     totals: dict[int, dict[int, int]] = {}
     for instance, group in zip(iset.instances, roots, strict=True):
@@ -133,8 +139,9 @@ def split_sets(hyp: TemplateSet, spans: DocumentSpans, columns_of: ColumnsOf) ->
         return hyp
     out: list[InstanceSet] = []
     changed = False
+    starts = [start for _, start, _ in spans]
     for iset in hyp.instance_sets:
-        targets = document_groups(iset, spans, columns_of)
+        targets = document_groups(iset, spans, columns_of, starts)
         if len({t for t in targets if t is not None}) < 2:
             out.append(iset)
             continue
@@ -164,8 +171,9 @@ def spanning_set_warnings(
         return []
     unmapped = {m.ref.docid: m for m in matches if m.ref is not None and m.hyp is None}
     warnings = []
+    starts = [start for _, start, _ in spans]
     for iset in hyp.instance_sets:
-        indices = sorted({t for t in document_groups(iset, spans, columns_of) if t is not None})
+        indices = sorted({t for t in document_groups(iset, spans, columns_of, starts) if t is not None})
         if len(indices) < 2:
             continue
         documents = tuple(spans[d][0] for d in indices)

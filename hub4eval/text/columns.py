@@ -178,7 +178,7 @@ class CorpusAlignment:
         number = self.column_space(docid)
         if number is None:
             return extent
-        kinds = self.documents[number].alignment.kinds
+        kinds = self.column_kinds(number)
         start, end = extent.start, extent.end
         while start > 0 and kinds[start - 1] == INSERTION:
             start -= 1
@@ -188,6 +188,20 @@ class CorpusAlignment:
         if start == extent.start and end == extent.end:
             return extent
         return Extent(int(start), int(end))
+
+    def column_kinds(self, number: int) -> Sequence[int]:
+        """The kind of each column of alignment ``number`` (``documents[number]``), read as
+        Python ints without a NumPy scalar per column (every reference fill is widened, in
+        each of a score's mappings, and its columns read again for its points' causes)."""
+        views = self._kind_views
+        found = views.get(number)
+        if found is None:
+            found = views[number] = _ints(self.documents[number].alignment.kinds)
+        return found
+
+    @cached_property
+    def _kind_views(self) -> dict[int, Sequence[int]]:
+        return {}
 
     def document_extent(self, docid: str) -> Extent | None:
         """First and last column of a reference document's tokens (§7.4)."""

@@ -545,6 +545,12 @@ def test_a_file_of_usual_lines_is_read_by_the_short_cut_as_the_grammar_reads_it(
         "<T-D-1> :=\n    A: a b\n",  # content without an extent
         '  <T-D-1> :=\n    A: "a" ##1#2#\n',  # an indented header
         '<T-D-1> :=\n    A: "a" ##1#2#\n\f\n<T-D-2> :=\n    B: "a" ##1#2#\n',  # a form feed line
+        '<T-D-1> :=\n    A: <T-D-2> :=\n    B: "a" ##1#2#\n',  # a header after a slot name
+        '<T.x-D-1> :=\n    A: "a" ##1#2#\n',  # a '.' in a header's type
+        "<T-D-1> :=\n    A: <T.x-D-1>\n",  # a '.' in a pointer's type
+        '<T-D-1234567890123456789> :=\n    A: "a" ##1#2#\n',  # a header's number of 19 digits
+        "<T-D-1> :=\n    A: <T-D-1234567890123456789>\n",  # a pointer's number of 19 digits
+        "<T-D-1> :=\n    A: <T D-1>\n",  # a blank inside a pointer
     ],
 )
 def test_anything_unusual_in_a_file_leaves_the_short_cut(text: str) -> None:

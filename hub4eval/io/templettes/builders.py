@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 else:
     from lark import Token
 
-from hub4eval.io.templettes.checks import MAX_DIGITS, POINTER_RE, WHOLE_SPANS, Checks, whole_span
+from hub4eval.io.templettes.checks import MAX_DIGITS, WHOLE_SPANS, Checks, whole_span
 from hub4eval.model import (
     Extent,
     Fill,
@@ -72,35 +72,46 @@ _COMMON_LINE_RE = re.compile(
 )
 _REST_OF_LINE_RE = re.compile(r"[^\r\n]*")
 # The usual file, read with one findall and no Lark: every line is a header
-# "<...> :=" at the start of its line, a usual line, or a blank or comment
-# line (spaces and tabs, then nothing or ';' and anything).  A usual line is
-# an indentation of spaces, a slot name and ": " (and "? ", in a reference) or
-# none, then one fill: a pointer, or content, one blank and one extent
-# ##a#b#.  Content is quoted without an inner '"', or plain: words
-# of characters other than blanks and "<>/?#[]:;, one space between them
-# (so that a fill line never looks like a slot line, a comment or an
-# extent); neither has '[' or ']' in a reference.  Groups: header;
-# indentation, name, '?', quoted content, plain content, a, b, pointer; the
-# line end of a blank or comment line (which the grammar's line ends swallow
-# wherever they are).  Matches never span lines and each ends with its line
-# end (\n or \r\n), so every line of a text is one of these iff there are as
-# many matches as line ends.  Such a text is in the grammar's language
-# whenever its lines also come in the grammar's order (a header first, a slot
-# line first in each instance), which the reading checks.
+# "<TYPE-DOCID-N> :=" at the start of its line, a usual line, or a blank or
+# comment line (spaces and tabs, then nothing or ';' and anything).  A usual
+# line is an indentation of spaces, a slot name and ": " (and "? ", in a
+# reference) or none, then one fill: a pointer, or content, one blank and one
+# extent ##a#b#.  Content is quoted without an inner '"', or plain: words of
+# characters other than blanks and "<>/?#[]:;, one space between them (so
+# that a fill line never looks like a slot line, a comment or an extent);
+# neither has '[' or ']' in a reference.  A header and a pointer are matched
+# by the same groups, TYPE (no '.'), DOCID and N (at most MAX_DIGITS digits),
+# split as POINTER_RE splits them; a header is a pointer with " :=" after it
+# (and no indentation or slot name before it, which the reading checks).
+# Groups (few: findall makes a string of each, empty or not, for every line):
+# the line's head (its indentation, then a slot name, ": " and "? ", or
+# none), quoted content, plain content, a, b, TYPE, DOCID, N, " :=" (a
+# header).  A blank or comment line (which the grammar's line ends swallow
+# wherever they are) matches with every group empty.  Matches never span
+# lines and each ends with its line end (\n or \r\n), so every line of a text
+# is one of these iff there are as many matches as line ends.  Such a text is
+# in the grammar's language whenever its lines also come in the grammar's
+# order (a header first, a slot line first in each instance), which the
+# reading checks.  A malformed pointer or header matches no line: the grammar
+# reads the file and reports it.
 _USUAL_PLAIN = r'[^\s"<>/?#\[\]:;]+(?: [^\s"<>/?#\[\]:;]+)*'
+_USUAL_POINTER = r"<([^\s<>.-]+)-([^\s<>]+)-([0-9]{{1,18}})>( :=)?"
 _USUAL_PATTERN = (
-    r"^(?:(<[^<>\r\n]*>) :=\r?\n|( *)(?:([A-Za-z0-9_-]+): {mark})?"
-    r'(?:(?:"({content}*)"|(' + _USUAL_PLAIN + r")) ##([0-9]{{1,18}})#([0-9]{{1,18}})#|(<[^<>\r\n]*>))\r?\n"
-    r"|[ \t]*(?:;[^\r\n]*)?(\r?\n))"
+    r"^(?:( *(?:[A-Za-z0-9_-]+: {mark})?)"
+    r'(?:(?:"({content}*)"|(' + _USUAL_PLAIN + r")) ##([0-9]{{1,18}})#([0-9]{{1,18}})#|" + _USUAL_POINTER + r")\r?\n"
+    r"|[ \t]*(?:;[^\r\n]*)?\r?\n)"
 )
+_USUAL_HEAD_RE = re.compile(r"( *)(?:([A-Za-z0-9_-]+): (\? )?)?")  # the pieces of a line's head
 _CHUNK = 1 << 16  # characters of a file cut up by one findall (see usual_instances)
-# A match of a header line after the last line; its header is this very
+# A match of a header line after the last line; its " :=" is this very
 # object (`is`), never a string findall made.
-_END_OF_TEXT = ("<end of text>", "", "", "", "", "", "", "", "", "")
+_END = "<end of text>"
+_END_OF_TEXT = ("", "", "", "", "", "", "", "", _END)
 _USUAL_RE = {
-    "reference": re.compile(_USUAL_PATTERN.format(mark=r"(\? )?", content=r'[^"\[\]\r\n]'), re.MULTILINE),
-    "hypothesis": re.compile(_USUAL_PATTERN.format(mark="()", content=r'[^"\r\n]'), re.MULTILINE),
+    "reference": re.compile(_USUAL_PATTERN.format(mark=r"(?:\? )?", content=r'[^"\[\]\r\n]'), re.MULTILINE),
+    "hypothesis": re.compile(_USUAL_PATTERN.format(mark="", content=r'[^"\r\n]'), re.MULTILINE),
 }
+assert MAX_DIGITS == 18  # the {1,18} above
 
 
 class InstanceBuilder(Checks):
@@ -123,24 +134,23 @@ class InstanceBuilder(Checks):
 
     def reset(self, path: str, role: Role) -> None:
         super().reset(path, role)
-        # Per-file memos of the usual reading: the parts of each pointer
-        # text (None: malformed), and one string object per slot name, type
-        # and DOCID.
-        self._pointer_parts: dict[str, tuple[str, str, int] | None] = {}
+        # The per-file memos of the usual reading: one string object per slot
+        # name, TYPE and DOCID; the pieces of each line head (see _head).
         self._names: dict[str, str] = {}
+        self._heads: dict[str, tuple[str, bool, int, int]] = {}
 
     def start(self, tokens: list[Token]) -> tuple[Instance, ...]:
         """The instances of the file's INSTANCE tokens, in file order."""
         usual, general = self._usual_instance, self._general_instance
         instances = tuple(usual(token) or general(token) for token in tokens)
-        self._pointer_parts, self._names = {}, {}  # free them with the parse
+        self._names, self._heads = {}, {}  # free them with the parse
         return instances
 
     def usual_file(self, source: str, first_line: int = 1) -> tuple[Instance, ...] | None:
         """The instances of a whole file read without Lark, if it is made of
         usual lines only (see :meth:`usual_instances`), else None."""
         instances = self.usual_instances(source, first_line)
-        self._pointer_parts, self._names = {}, {}  # free them with the parse
+        self._names, self._heads = {}, {}  # free them with the parse
         return None if instances is None else tuple(instances)
 
     def _general_instance(self, token: Token) -> Instance:
@@ -238,8 +248,10 @@ class InstanceBuilder(Checks):
         line's index and the lengths of its pieces.
         """
         expression = _USUAL_RE[self.role]
-        pointer_parts = self._pointer_parts
+        # one string object per slot name, TYPE and DOCID of the file
+        intern = self._names.setdefault
         names = self._names
+        heads = self._heads
         whole_spans = WHOLE_SPANS
         pointers: list[PointerFill] = []
         instances: list[Instance] = []
@@ -247,10 +259,9 @@ class InstanceBuilder(Checks):
         slot_names: list[str] = []
         fills: list[Fill] = []
         fill: Fill
-        # the TYPE, DOCID and N of the instance being read (None before the first)
-        head: tuple[str, str, int] | None = None
-        head_line = 0
-        docid = ""
+        # the TYPE, DOCID, N and line of the instance being read (head_line 0 before the first)
+        head_type = docid = ""
+        head_number = head_line = 0
         name = ""  # the slot being read ("" before the instance's first)
         optional = False
         slot_line = slot_column = 0
@@ -259,7 +270,7 @@ class InstanceBuilder(Checks):
         position = 0
         while position < size:
             # The lines of about _CHUNK characters at a time: a match is a tuple
-            # of ten strings, and all those of a large file at once took more
+            # of nine strings, and all those of a large file at once took more
             # memory than the records made from them.  A chunk ends at a line end.
             stop = text.find("\n", position + _CHUNK) + 1 or size
             lines = expression.findall(text, position, stop)
@@ -268,82 +279,79 @@ class InstanceBuilder(Checks):
             position = stop
             if position == size:  # a header after the last line completes the last instance
                 lines.append(_END_OF_TEXT)
-            for header, indent, slot_name, mark, content, plain, start, end, pointer, blank in lines:
+            for head, content, plain, start, end, type_, docid_, number, assign in lines:
                 line += 1
-                if header:  # a new instance: the one before it is complete
-                    if head is not None:
-                        if fills:
-                            slots.append(
-                                Slot(
-                                    name, (FillAlternative(tuple(fills), slot_line),), optional, slot_line, slot_column
-                                )
-                            )
+                if assign:  # a header: the instance before it is complete
+                    if fills:
+                        slots.append(
+                            Slot(name, (FillAlternative(tuple(fills), slot_line),), optional, slot_line, slot_column)
+                        )
+                    if head_line:
                         if len(set(slot_names)) < len(slot_names):
                             return None  # a slot comes twice
-                        instances.append(Instance(*head, tuple(slots), head_line, column))
+                        instances.append(Instance(head_type, docid, head_number, tuple(slots), head_line, column))
                         column = 1
-                    if header is _END_OF_TEXT[0]:
+                    if assign is _END:
                         break
-                    head = pointer_parts.get(header) or self._pointer_parts_of(header)
-                    if head is None:
-                        return None  # a malformed header
-                    head_line, docid = line, head[1]
+                    if head:
+                        return None  # an indented header, or one after a slot name
+                    head_type, docid = intern(type_, type_), intern(docid_, docid_)
+                    head_number, head_line = int(number), line
                     slots, slot_names, fills, name = [], [], [], ""
                     continue
-                if blank:  # a blank or comment line
+                if not start and not number:  # a blank or comment line
                     continue
-                column_here = len(indent) + 1
-                if slot_name:  # a new slot: the one before it is complete
-                    if head is None:
+                try:
+                    parts = heads[head]
+                except KeyError:
+                    parts = self._head(head)
+                if parts[0]:  # a new slot: the one before it is complete
+                    if not head_line:
                         return None
                     if fills:
                         slots.append(
                             Slot(name, (FillAlternative(tuple(fills), slot_line),), optional, slot_line, slot_column)
                         )
                         fills = []
-                    name = names.get(slot_name) or names.setdefault(slot_name, slot_name)
+                    name, optional, slot_column = parts[:3]
+                    slot_line = line
                     slot_names.append(name)
-                    slot_line, slot_column = line, column_here
-                    column_here += len(slot_name) + 2
-                    optional = False
-                    if mark:
-                        optional = True
-                        column_here += 2
                 elif not name:
                     return None
                 elif plain and plain.split(" ", 1)[0] in names:
                     return None  # a slot line without ':', most likely (io/templettes/slips.py)
-                if pointer:
-                    parts = pointer_parts.get(pointer) or self._pointer_parts_of(pointer)
-                    if parts is None or parts[1] != docid:
-                        return None  # malformed, or into another instance set
-                    fill = PointerFill(*parts, line, column_here)
-                    pointers.append(fill)
-                else:
+                if start:
                     first, last = int(start), int(end)
                     if first > last:
                         return None
                     extents = (Extent(first, last),)
                     if plain:
                         spans = whole_spans.get(len(plain)) or whole_span(len(plain))
-                        fill = TextFill(plain, spans, extents, extents, False, False, line, column_here)
+                        fill = TextFill(plain, spans, extents, extents, False, False, line, parts[3])
                     else:
-                        spans = whole_spans.get(len(content)) or whole_span(len(content))
-                        fill = TextFill(content, spans, extents, extents, False, True, line, column_here)
+                        try:
+                            spans = whole_spans[len(content)]
+                        except KeyError:
+                            spans = whole_span(len(content))
+                        fill = TextFill(content, spans, extents, extents, False, True, line, parts[3])
+                else:  # a pointer
+                    if docid_ != docid:
+                        return None  # into another instance set
+                    fill = PointerFill(intern(type_, type_), docid, int(number), line, parts[3])
+                    pointers.append(fill)
                 fills.append(fill)
         self.pointers += pointers
         return instances
 
-    def _pointer_parts_of(self, pointer: str) -> tuple[str, str, int] | None:
-        """TYPE, DOCID and N of a pointer text, or None if it is malformed (memoized)."""
-        match = POINTER_RE.fullmatch(pointer)
-        parts = None
-        if match is not None:
-            type_, docid, number = match.groups()
-            if len(number) <= MAX_DIGITS and "." not in type_:  # else the grammar's reading reports it
-                names = self._names
-                parts = (names.setdefault(type_, type_), names.setdefault(docid, docid), int(number))
-        self._pointer_parts[pointer] = parts
+    def _head(self, head: str) -> tuple[str, bool, int, int]:
+        """The slot name of a usual line's head (its indentation, then a slot
+        name, ": " and "? ", or none; "" without a name), whether "?" marks
+        it, and the columns of the name and of the fill (memoized)."""
+        match = _USUAL_HEAD_RE.fullmatch(head)
+        assert match is not None
+        indent, name, mark = match.groups()
+        parts = (self._names.setdefault(name, name) if name else "", mark is not None, len(indent) + 1, len(head) + 1)
+        self._heads[head] = parts
         return parts
 
     def _slot(

@@ -7,9 +7,11 @@ import difflib
 import functools
 import gc
 import io
+import itertools
+import operator
 import pickle
 import sys
-from collections.abc import Container, Iterable
+from collections.abc import Container, Sequence
 from pathlib import Path
 from typing import cast
 
@@ -38,6 +40,9 @@ from hub4eval.util import diskcache
 from hub4eval.util.resources import data_path
 
 _ROLES = ("reference", "hypothesis")
+# (TYPE, DOCID, N) of an instance's header or of a pointer fill; and an instance's DOCID
+_HEADER = operator.attrgetter("type", "docid", "number")
+_DOCID = operator.attrgetter("docid")
 
 
 @functools.cache
@@ -119,7 +124,8 @@ def parse_templates(
             messages are those in the whole file).
         check_pointers: False leaves out the check that every pointer names
             an instance of the text (for a part of a file whose instances
-            are checked together with the other parts: :func:`check_pointers`).
+            are checked together with the other parts, as
+            :func:`~hub4eval.io.templettes.split.read_parts` does).
 
     Returns:
         The template set: instances grouped by the DOCID of their headers, in
@@ -130,6 +136,14 @@ def parse_templates(
             the offending character with a hint.
         ValueError: ``role`` is neither "reference" nor "hypothesis".
     """
+    return parse_with_pointers(text, path, role, first_line=first_line, check_pointers=check_pointers)[0]
+
+
+def parse_with_pointers(
+    text: str, path: str = "<string>", role: Role = "reference", *, first_line: int = 1, check_pointers: bool = True
+) -> tuple[TemplateSet, list[PointerFill]]:
+    """:func:`parse_templates`, and the text's pointer fills in file order (the
+    objects its instances hold), which the parser lists as it reads them."""
     if role not in _ROLES:
         raise ValueError(f"role must be 'reference' or 'hypothesis', not {role!r}")
     if text.startswith("\ufeff"):
@@ -159,12 +173,13 @@ def parse_templates(
                 raise slip
         if not instances:
             warnings.append(InputWarning("no instances in the file", path))
-        return TemplateSet(
+        tset = TemplateSet(
             instance_sets=_group(instances),
             role=role,
             path=path,
             warnings=tuple(warnings),
         )
+        return tset, pointers
     finally:
         if collecting:
             gc.enable()
@@ -245,8 +260,12 @@ def instance_tokens(parser: Lark, source: str | TextSlice) -> list[Token]:
     return tokens
 
 
-def _group(instances: Iterable[Instance]) -> tuple[InstanceSet, ...]:
+def _group(instances: Sequence[Instance]) -> tuple[InstanceSet, ...]:
     """Instance sets by DOCID, in order of each DOCID's first appearance."""
+    # the usual file: each document's instances together, cut by C loops
+    runs = [(docid, tuple(run)) for docid, run in itertools.groupby(instances, _DOCID)]
+    if len({docid for docid, _ in runs}) == len(runs):
+        return tuple(InstanceSet(docid, run) for docid, run in runs)
     by_docid: dict[str, list[Instance]] = {}
     for instance in instances:
         by_docid.setdefault(instance.docid, []).append(instance)
@@ -259,7 +278,10 @@ def _check_headers(instances: tuple[Instance, ...], path: str) -> dict[tuple[str
     Headers are compared as (TYPE, DOCID, N), which is what ``Instance.key``
     spells (a TYPE has no hyphen), without making the string of each.
     """
-    seen: dict[tuple[str, str, int], Instance] = {}
+    seen = dict(zip(map(_HEADER, instances), instances, strict=True))  # C loops: the usual file has no duplicate
+    if len(seen) == len(instances):
+        return seen
+    seen = {}
     for instance in instances:
         first = seen.setdefault((instance.type, instance.docid, instance.number), instance)
         if first is not instance:
@@ -271,21 +293,6 @@ def _check_headers(instances: tuple[Instance, ...], path: str) -> dict[tuple[str
                 hint=f"the same header is already on line {first.line}; renumber one of them",
             )
     return seen
-
-
-def check_pointers(instances: tuple[Instance, ...], path: str) -> None:
-    """The check of :func:`parse_templates` that every pointer names an instance
-    of the same instance set, on instances in file order (parts of a file read
-    on their own, together)."""
-    pointers = [
-        fill
-        for instance in instances
-        for slot in instance.slots
-        for alternative in slot.alternatives
-        for fill in alternative.fills
-        if type(fill) is PointerFill
-    ]
-    _check_pointers(instances, pointers, path)
 
 
 def _check_pointers(
@@ -306,8 +313,8 @@ def _check_pointers(
     ``holders_checked``: the reader has already checked that each pointer's
     DOCID is that of the instance holding it (the usual reading does).
     """
-    keys = headers or {(instance.type, instance.docid, instance.number) for instance in instances}
-    if holders_checked and all((fill.type, fill.docid, fill.number) in keys for fill in pointers):
+    keys = headers or set(map(_HEADER, instances))
+    if holders_checked and all(map(keys.__contains__, map(_HEADER, pointers))):
         return
     header_lines = [instance.line for instance in instances]
     for fill in pointers:

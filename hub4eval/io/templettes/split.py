@@ -25,8 +25,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from hub4eval.io.templettes.reader import _check_headers, _group, check_pointers, parse_templates
-from hub4eval.model import TemplateSet
+from hub4eval.io.templettes.reader import _check_headers, _check_pointers, _group, parse_with_pointers
+from hub4eval.model import PointerFill, TemplateSet
 
 # A header line: <TYPE-DOCID-N> := at the start of a line (blanks before it allowed).
 # Group 1 is the DOCID, between the first and the last hyphen of the name, when the
@@ -35,8 +35,12 @@ _NAME = rb"<(?:[^<>\s-]*-([^<>\s]*)-[0-9]+|[^<>\s]+)>[ \t]*:="
 # The headers after the first line: from the line end before them, a literal the
 # regular expression engine finds fast (``^`` in MULTILINE mode is tried at every byte).
 _HEADER = re.compile(rb"\n[ \t]*" + _NAME)
+# The same without blanks before them, as files are written: twice as quick to find
+# (a two-byte literal).  They are all the headers when they hold all the ":=" of the file.
+_UNINDENTED_HEADER = re.compile(rb"\n" + _NAME)
 # A header on the first line.
 _FIRST_HEADER = re.compile(rb"[ \t]*" + _NAME)
+_DOCID = operator.itemgetter(1)  # of a match of a header
 # What may come before the first header: blank lines and comment lines.
 _PREAMBLE = re.compile(rb"(?:[ \t\r]*(?:;[^\n]*)?\n)*[ \t\r]*")
 # Encodings in which every byte below 0x80 is that ASCII character and no other
@@ -72,15 +76,17 @@ def split_documents(path: str, encoding: str = "utf-8") -> DocumentParts | None:
     # The main process cuts the files before any worker starts: this is written as a few
     # passes of C loops (the regular expression, list building, comparisons) over the
     # headers, a Python step only per run of one document's headers.
-    matches = list(_HEADER.finditer(data, begin))
-    starts = [match.start() + 1 for match in matches]  # after the line end
     first = _FIRST_HEADER.match(data) if begin == 0 else None  # as ``^``, not at the end of a byte order mark
+    matches = list(_UNINDENTED_HEADER.finditer(data, begin))
+    if len(matches) + (first is not None) != data.count(b":="):  # maybe an indented header
+        matches = list(_HEADER.finditer(data, begin))
+    starts = [start + 1 for start in map(re.Match.start, matches)]  # after the line end
     if first is not None:
         matches.insert(0, first)
         starts.insert(0, 0)
     if not matches:
         return None  # no header: the parser says what the file is
-    docids = [match[1] for match in matches]
+    docids = list(map(_DOCID, matches))
     if None in docids:
         return None  # a header whose DOCID cannot be read
     if _PREAMBLE.fullmatch(data, begin, starts[0]) is None:
@@ -118,12 +124,15 @@ def runs(parts: Sequence[Part]) -> list[Part]:
     return out
 
 
-def read_parts(path: str, encoding: str, parts: Sequence[Part], role: str) -> TemplateSet:
+def read_parts(
+    path: str, encoding: str, parts: Sequence[Part], role: str, pointers: list[PointerFill] | None = None
+) -> TemplateSet:
     """The template set of these parts of a file (:func:`runs` of whole documents).
 
     The instances, their lines and columns are those of the whole file; the
     checks of the parser apply to the parts together (a duplicate header in
-    two parts is an error).
+    two parts is an error).  ``pointers``, when given, receives the pointer
+    fills of the parts in file order (the objects the instances hold).
 
     Raises:
         InputError: as :func:`~hub4eval.io.templettes.parse_templates`.
@@ -132,18 +141,28 @@ def read_parts(path: str, encoding: str, parts: Sequence[Part], role: str) -> Te
     if not parts:
         return TemplateSet((), role=role, path=path)  # type: ignore[arg-type]
     sets = []
+    held: list[PointerFill] = []  # the pointer fills of the parts, in file order
     with open(path, "rb") as handle:
         for start, end, line in parts:
             handle.seek(start)
             text = handle.read(end - start).decode(encoding)
-            sets.append(
-                parse_templates(text, path, role, first_line=line, check_pointers=len(parts) == 1)  # type: ignore[arg-type]
+            tset, part_pointers = parse_with_pointers(
+                text,
+                path,
+                role,  # type: ignore[arg-type]
+                first_line=line,
+                check_pointers=len(parts) == 1,
             )
+            sets.append(tset)
+            held += part_pointers
+    if pointers is not None:
+        pointers += held
     if len(sets) == 1:
         return sets[0]
     instances = tuple(inst for tset in sets for inst in tset.instances)
-    _check_headers(instances, path)
-    check_pointers(instances, path)
+    # the checks of the parser on the parts together, on their instances and pointers in file order
+    in_file_order = tuple(sorted(instances, key=operator.attrgetter("line")))
+    _check_pointers(in_file_order, held, path, _check_headers(in_file_order, path))
     return TemplateSet(
         _group(instances),
         role=role,  # type: ignore[arg-type]

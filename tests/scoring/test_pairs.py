@@ -41,23 +41,32 @@ def _scored(ref, hyp, config, engine, monkeypatch, **texts) -> str:
         return json.dumps(score(ref, hyp, config=config, **texts).to_json(), sort_keys=True)
 
 
-@settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
-)
-@given(
-    st.one_of(
-        template_sets(reference=True, max_events=8, plain=True),
-        template_sets(reference=True, max_events=7),
-    ),
-    st.one_of(
-        template_sets(reference=False, max_events=8, plain=True),
-        template_sets(reference=False, max_events=7),
-    ),
-    st.sampled_from(["both", "content", "extent"]),
-    st.sampled_from(["clean", "noisy"]),
-    st.sampled_from([None, 0.0, 0.5]),
-    st.sampled_from([1.0, 0.5]),
-)
+def _sets_and_options(test):
+    """Random reference and hypothesis sets (plain instances, or any), and the options that
+    change the mapping: compare, content, --min-map-f, beta."""
+    return settings(
+        max_examples=150,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+    )(
+        given(
+            st.one_of(
+                template_sets(reference=True, max_events=8, plain=True),
+                template_sets(reference=True, max_events=7),
+            ),
+            st.one_of(
+                template_sets(reference=False, max_events=8, plain=True),
+                template_sets(reference=False, max_events=7),
+            ),
+            st.sampled_from(["both", "content", "extent"]),
+            st.sampled_from(["clean", "noisy"]),
+            st.sampled_from([None, 0.0, 0.5]),
+            st.sampled_from([1.0, 0.5]),
+        )(test)
+    )
+
+
+@_sets_and_options
 def test_the_compact_engine_maps_as_every_pair_counted(monkeypatch, ref, hyp, compare, content, min_f, beta):
     config = ScoreConfig(compare=compare, content=content, min_map_f=min_f, beta=beta)
     expected = _scored(ref, hyp, config, "records", monkeypatch)
@@ -80,23 +89,7 @@ def _tally(ref, hyp, config, engine, monkeypatch, counts_only: bool, **texts) ->
     return [levels, tally.instance_pairs, tally.set_pairs, tally.set_counts]
 
 
-@settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
-)
-@given(
-    st.one_of(
-        template_sets(reference=True, max_events=8, plain=True),
-        template_sets(reference=True, max_events=7),
-    ),
-    st.one_of(
-        template_sets(reference=False, max_events=8, plain=True),
-        template_sets(reference=False, max_events=7),
-    ),
-    st.sampled_from(["both", "content", "extent"]),
-    st.sampled_from(["clean", "noisy"]),
-    st.sampled_from([None, 0.0, 0.5]),
-    st.sampled_from([1.0, 0.5]),
-)
+@_sets_and_options
 def test_the_counts_without_match_records_are_those_of_the_records(
     monkeypatch, ref, hyp, compare, content, min_f, beta
 ):

@@ -41,7 +41,6 @@ import os
 import shutil
 import tempfile
 from collections.abc import Callable, Generator, Iterator, Sequence
-from contextlib import closing
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -438,20 +437,19 @@ def score_grouped(
     outcomes: list[_Outcome] = []
     refused: list[_Refused] = []  # the first refused group, then the groups after it, read only
     try:
-        # closed on leaving (after a refusal or an error too): the workers still mapping later groups
-        # stop now, while the pool's threads run (a pool left to the interpreter's exit could wait there)
-        with closing(_outcomes(job, groups, jobs)) as running:
-            for group, outcome in zip(groups, running, strict=True):
-                if isinstance(outcome, _Refused):
-                    refused.append(outcome)
-                    break
-                # the note that extents are raw offsets comes from the templates, which the empty score lacks
-                if outcome is None or tuple(w for w in outcome.warnings if w != raw_offsets) != expected_warnings:
-                    raise Ungroupable
-                outcomes.append(outcome)
-                done += len(group.ref_docids)
-                if progress is not None and group.ref_docids:
-                    progress(done, total)
+        running = _outcomes(job, groups, jobs)
+        for group, outcome in zip(groups, running, strict=True):
+            if isinstance(outcome, _Refused):
+                refused.append(outcome)
+                break
+            # the note that extents are raw offsets comes from the templates, which the empty score lacks
+            if outcome is None or tuple(w for w in outcome.warnings if w != raw_offsets) != expected_warnings:
+                raise Ungroupable
+            outcomes.append(outcome)
+            done += len(group.ref_docids)
+            if progress is not None and group.ref_docids:
+                progress(done, total)
+        running.close()  # after a refusal: the workers still mapping the later groups stop
         if refused:
             refused += _read_later(job, groups[len(outcomes) + 1 :], jobs)
         checked: list[_Outcome | _Refused] = [*outcomes, *refused]
@@ -502,11 +500,10 @@ def _read_later(job: _Job, later: list[_Group], jobs: int) -> list[_Refused]:
     if later and (job.ref_corpus is not None or job.hyp_corpus is not None):
         raise Ungroupable
     read: list[_Refused] = []
-    with closing(_outcomes(dataclasses.replace(job, read_only=True), later, jobs)) as reading:
-        for outcome in reading:
-            if not isinstance(outcome, _Refused):
-                raise Ungroupable
-            read.append(outcome)
+    for outcome in _outcomes(dataclasses.replace(job, read_only=True), later, jobs):
+        if not isinstance(outcome, _Refused):
+            raise Ungroupable
+        read.append(outcome)
     return read
 
 

@@ -41,6 +41,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Callable, Generator, Iterator, Sequence
+from contextlib import closing
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -351,8 +352,12 @@ def _context() -> Any:
 _JOB: list[_Job] = []  # a worker's job, given once when it starts (the corpora are not sent per group)
 
 
-def _start_worker(job: _Job) -> None:
+def _start_worker(job: _Job, stop: Any) -> None:
     _JOB[:] = [job]
+    _STOP[:] = [stop]
+
+
+_STOP: list[Any] = []  # a worker's stop flag (a multiprocessing Event): set, the groups not begun are skipped
 
 
 # A worker's last group: its template sets and result, millions of small objects
@@ -364,16 +369,38 @@ _KEPT: list[Any] = []
 
 
 def _score_in_worker(group: _Group) -> _Outcome | _Refused | None:
+    if _STOP[0].is_set():
+        return None  # the run has ended: nobody reads this group's outcome
     _KEPT.clear()
     return _score_group(_JOB[0], group, _KEPT)
 
 
 def _outcomes(job: _Job, groups: list[_Group], jobs: int) -> Generator[_Outcome | _Refused | None, None, None]:
+    """The outcome of each group in order, ``jobs`` groups at a time.
+
+    Closed before its end (a refused group, or an error that ends the run), it
+    lets the workers finish the groups they are in and skip the others, and waits
+    for them: stopping a worker by a signal (``Pool.terminate``) while it sends
+    an outcome can leave the pool's result queue locked, and ``terminate`` then
+    waits on that lock for ever. At the end, every worker is idle and is stopped
+    so, without freeing its last group.
+    """
     if jobs <= 1 or len(groups) <= 1:
         yield from map(partial(_score_group, job), groups)
         return
-    with _context().Pool(min(jobs, len(groups)), initializer=_start_worker, initargs=(job,)) as pool:
+    context = _context()
+    stop = context.Event()
+    pool = context.Pool(min(jobs, len(groups)), initializer=_start_worker, initargs=(job, stop))
+    try:
         yield from pool.imap(_score_in_worker, groups, chunksize=1)
+    except BaseException as error:
+        if not isinstance(error, KeyboardInterrupt):
+            stop.set()
+            pool.close()
+            pool.join()
+        raise
+    finally:
+        pool.terminate()  # nothing left running (after a join), or every worker idle
 
 
 def score_grouped(
@@ -437,19 +464,20 @@ def score_grouped(
     outcomes: list[_Outcome] = []
     refused: list[_Refused] = []  # the first refused group, then the groups after it, read only
     try:
-        running = _outcomes(job, groups, jobs)
-        for group, outcome in zip(groups, running, strict=True):
-            if isinstance(outcome, _Refused):
-                refused.append(outcome)
-                break
-            # the note that extents are raw offsets comes from the templates, which the empty score lacks
-            if outcome is None or tuple(w for w in outcome.warnings if w != raw_offsets) != expected_warnings:
-                raise Ungroupable
-            outcomes.append(outcome)
-            done += len(group.ref_docids)
-            if progress is not None and group.ref_docids:
-                progress(done, total)
-        running.close()  # after a refusal: the workers still mapping the later groups stop
+        # closed on leaving, after a refusal or an error too, while the pool's threads run (a pool
+        # left to the interpreter's exit could wait there for ever): the groups not begun are skipped
+        with closing(_outcomes(job, groups, jobs)) as running:
+            for group, outcome in zip(groups, running, strict=True):
+                if isinstance(outcome, _Refused):
+                    refused.append(outcome)
+                    break
+                # the note that extents are raw offsets comes from the templates, which the empty score lacks
+                if outcome is None or tuple(w for w in outcome.warnings if w != raw_offsets) != expected_warnings:
+                    raise Ungroupable
+                outcomes.append(outcome)
+                done += len(group.ref_docids)
+                if progress is not None and group.ref_docids:
+                    progress(done, total)
         if refused:
             refused += _read_later(job, groups[len(outcomes) + 1 :], jobs)
         checked: list[_Outcome | _Refused] = [*outcomes, *refused]
@@ -500,10 +528,11 @@ def _read_later(job: _Job, later: list[_Group], jobs: int) -> list[_Refused]:
     if later and (job.ref_corpus is not None or job.hyp_corpus is not None):
         raise Ungroupable
     read: list[_Refused] = []
-    for outcome in _outcomes(dataclasses.replace(job, read_only=True), later, jobs):
-        if not isinstance(outcome, _Refused):
-            raise Ungroupable
-        read.append(outcome)
+    with closing(_outcomes(dataclasses.replace(job, read_only=True), later, jobs)) as reading:
+        for outcome in reading:
+            if not isinstance(outcome, _Refused):
+                raise Ungroupable
+            read.append(outcome)
     return read
 
 

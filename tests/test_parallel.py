@@ -8,6 +8,7 @@ whole, and the CLI through typer's runner and a real process.
 from __future__ import annotations
 
 import importlib.util
+import multiprocessing
 import random
 import subprocess
 import sys
@@ -367,6 +368,20 @@ def test_a_bad_document_is_reported_as_the_whole_file_reports_it(files, tmp_path
         _grouped(files[0], str(tmp_path / "hyp.tpl"), 2)
     assert str(grouped.value) == str(whole.value)
     assert grouped.value.line == bad + 1
+
+
+def test_a_bad_document_stops_the_workers_at_once(files, tmp_path):
+    """The pool is stopped when a group's error ends the run, not left suspended until the
+    interpreter exits (where stopping it could wait for minutes)."""
+    lines = Path(files[1]).read_text(encoding="utf-8").splitlines(keepends=True)
+    header = next(n for n, line in enumerate(lines) if line.startswith("<EV-SYN0000002"))
+    bad = next(n for n in range(header, len(lines)) if "WINNER" in lines[n])
+    lines[bad] = "".join(lines[bad].rsplit('"', 1))  # an unterminated quoted fill, in the second group
+    (tmp_path / "hyp.tpl").write_text("".join(lines), encoding="utf-8")
+    with pytest.raises(parallel.Ungroupable) as stopped:
+        parallel.score_grouped(files[0], str(tmp_path / "hyp.tpl"), config=ScoreConfig(), jobs=2, group_documents=1)
+    assert stopped.value is not None  # the traceback, and every frame of the run, still held here
+    assert multiprocessing.active_children() == []
 
 
 @pytest.mark.slow

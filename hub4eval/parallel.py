@@ -50,7 +50,7 @@ from typing import Any
 from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError
 from hub4eval.io.templettes.split import DocumentParts, Part, read_parts, runs, split_documents
-from hub4eval.model import Corpus, InstanceSet, PointerFill, TemplateSet
+from hub4eval.model import Corpus, PointerFill, TemplateSet
 from hub4eval.scoring.greedy import PairsRefused
 from hub4eval.scoring.pipeline import RAW_OFFSETS, score
 from hub4eval.scoring.result import ScoreResult, Tally
@@ -175,18 +175,16 @@ def plan(ref: DocumentParts, hyp: DocumentParts, jobs: int, size: int | None = N
     return groups
 
 
-def _events(tset: TemplateSet, pointers: Sequence[PointerFill] | None = None) -> list[list[tuple[str, ...]]]:
+def _events(tset: TemplateSet, pointers: Sequence[PointerFill]) -> list[list[tuple[str, ...]]]:
     """Per instance set, what :func:`~hub4eval.scoring.mapping.type_order` reads of it:
     each instance's type, then each type it points to (repeats left out).
 
     ``pointers``: every pointer fill of the set's instances in file order, as
-    :func:`~hub4eval.io.templettes.split.read_parts` lists them; then the
+    :func:`~hub4eval.io.templettes.split.read_parts` lists them, so that the
     fills are not walked.  A pointer is in an instance of its own document
     (the reader checks it), the last of that document whose header comes
     before it.
     """
-    if pointers is None:
-        return [_walked_events(iset) for iset in tset.instance_sets]
     by_docid: dict[str, list[PointerFill]] = {}
     for fill in pointers:
         held = by_docid.get(fill.docid)
@@ -212,24 +210,6 @@ def _events(tset: TemplateSet, pointers: Sequence[PointerFill] | None = None) ->
                 k += 1
         out.append(list(events))
     return out
-
-
-def _walked_events(iset: InstanceSet) -> list[tuple[str, ...]]:
-    """The events of :func:`_events` of one instance set, from its instances' fills."""
-    events: dict[tuple[str, ...], None] = {}  # an ordered set
-    pointer = PointerFill
-    for inst in iset.instances:
-        name = inst.type
-        events[(name,)] = None
-        for target in [
-            fill.type
-            for slot in inst.slots
-            for alternative in slot.alternatives
-            for fill in alternative.fills
-            if type(fill) is pointer
-        ]:
-            events[(name, target)] = None
-    return list(events)
 
 
 def _first_events(events: list[list[tuple[str, ...]]], seen: set[tuple[str, ...]]) -> list[list[tuple[str, ...]]]:

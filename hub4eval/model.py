@@ -94,7 +94,10 @@ class TextFill(Record, frozen=True):
         """Whether the one minimal string is the whole content at the maximal extent
         (no reference brackets: the usual fill)."""
         spans = self.minimal_spans
-        return len(spans) == 1 and spans[0] == (0, len(self.content)) and self.minimal_extents == self.extents[:1]
+        if len(spans) != 1 or spans[0][0] != 0 or spans[0][1] != len(self.content):
+            return False
+        minimal_extents, extents = self.minimal_extents, self.extents  # minimal_extents == extents[:1], unsliced
+        return (len(minimal_extents) == 1 and minimal_extents[0] == extents[0]) if extents else not minimal_extents
 
     @property
     def minimal_strings(self) -> tuple[str, ...]:

@@ -249,18 +249,11 @@ class FillPreparer:
             widened = self.widen(docid, extent)
             if widened != extent:
                 enclosure = widened
-        # fill.minimal_is_maximal, written out
-        spans = fill.minimal_spans
-        minimal_extents = fill.minimal_extents
-        if (
-            len(spans) == 1
-            and spans[0][0] == 0
-            and spans[0][1] == len(content)
-            and ((len(minimal_extents) == 1 and minimal_extents[0] == extents[0]) if extents else not minimal_extents)
-        ):
+        if fill.minimal_is_maximal:
             minimals: tuple[PreparedString, ...] = (maximal,)  # no brackets: the minimal string is the maximal one
         else:
-            minimal_extents = minimal_extents or (None,) * len(spans)  # type: ignore[assignment]
+            spans = fill.minimal_spans
+            minimal_extents: Sequence[Extent | None] = fill.minimal_extents or (None,) * len(spans)
             minimals = tuple(
                 self._string(content[a:b], ext, docid) for (a, b), ext in zip(spans, minimal_extents, strict=False)
             )

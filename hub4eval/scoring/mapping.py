@@ -145,6 +145,15 @@ class CountedSet(NamedTuple):
         return self.ref.docid if self.ref is not None else self.hyp.docid  # type: ignore[union-attr]
 
 
+def _numbered(item: Signature, numbers: dict[Signature, int], items: list[Signature]) -> int:
+    """The number of ``item`` in ``items`` (``numbers`` its index), given it at its first sight."""
+    found = numbers.get(item)
+    if found is None:
+        found = numbers[item] = len(items)
+        items.append(item)
+    return found
+
+
 def type_order(ref: TemplateSet, hyp: TemplateSet) -> tuple[str, ...]:
     """Types so that a type comes after every type its instances point to (§5).
 
@@ -242,11 +251,7 @@ class Mapper:
 
     def signature(self, points: Signature) -> int:
         """The number of a sequence of points' (slot, kind, category) in :attr:`signatures`."""
-        found = self._signature_ids.get(points)
-        if found is None:
-            found = self._signature_ids[points] = len(self.signatures)
-            self.signatures.append(points)
-        return found
+        return _numbered(points, self._signature_ids, self.signatures)
 
     def _lone_counted(
         self, inst: Instance, reference: bool, mapping: Mapping[str, str], removable: Callable[[PointerFill], bool]
@@ -266,11 +271,7 @@ class Mapper:
 
     def template(self, points: Signature) -> int:
         """The number of a template in :attr:`templates` (see :mod:`hub4eval.scoring.pairs`)."""
-        found = self._template_ids.get(points)
-        if found is None:
-            found = self._template_ids[points] = len(self.templates)
-            self.templates.append(points)
-        return found
+        return _numbered(points, self._template_ids, self.templates)
 
     def _counted(self, match: InstanceMatch) -> CountedMatch:
         """The counts and the points' signature of a match record."""

@@ -148,16 +148,11 @@ class _Projector:
             return None
         found = self.spaces.get(space)
         if found is None:
-            from hub4eval.text.columns import _ints
-            from hub4eval.text.token_arrays import TokenArray
+            from hub4eval.text.columns import int_view, token_bounds
 
             document = self.alignment.documents[space]
-            tokens = document.hyp_tokens
-            if isinstance(tokens, TokenArray):
-                starts, ends = _ints(tokens.starts), _ints(tokens.ends)
-            else:
-                starts, ends = [t.start for t in tokens], [t.end for t in tokens]
-            found = self.spaces[space] = (_ints(document.alignment.hyp_index), starts, ends, self._text(space))
+            starts, ends = token_bounds(document.hyp_tokens)
+            found = self.spaces[space] = (int_view(document.alignment.hyp_index), starts, ends, self._text(space))
         return found
 
     def _run(self, docid: str, columns: Extent) -> tuple[list[tuple[int, int]], str | None]:

@@ -61,10 +61,8 @@ class _Side:
     @cached_property
     def _lookup(self) -> tuple[Sequence[int], Sequence[int], Sequence[int]]:
         tokens = self.tokens
-        if isinstance(tokens, TokenArray):
-            return _ints(tokens.starts), _ints(tokens.ends), _ints(self.columns)
-        starts, ends = tuple(t.start for t in tokens), tuple(t.end for t in tokens)
-        return starts, ends, tuple(self.columns.tolist())
+        starts, ends = token_bounds(tokens)
+        return starts, ends, int_view(self.columns) if isinstance(tokens, TokenArray) else tuple(self.columns.tolist())
 
     def extent(self, extent: Extent) -> Extent | None:
         """Columns of the first and last token that [start, end) touches; None if none."""
@@ -76,11 +74,19 @@ class _Side:
         return Extent(columns[first], columns[last])
 
 
-def _ints(array: np.ndarray) -> Sequence[int]:
+def int_view(array: np.ndarray) -> Sequence[int]:
     """A one-dimensional integer array as a sequence of Python ints, without a copy when it is contiguous."""
     if not array.flags.c_contiguous:
         array = np.ascontiguousarray(array)
     return cast("Sequence[int]", array.data)  # the array's memoryview
+
+
+def token_bounds(tokens: Sequence[Token]) -> tuple[Sequence[int], Sequence[int]]:
+    """The start and the end of each token, as Python ints (read off the arrays of a
+    :class:`~hub4eval.text.token_arrays.TokenArray` without a token object each)."""
+    if isinstance(tokens, TokenArray):
+        return int_view(tokens.starts), int_view(tokens.ends)
+    return tuple(t.start for t in tokens), tuple(t.end for t in tokens)
 
 
 @dataclass(frozen=True)
@@ -196,7 +202,7 @@ class CorpusAlignment:
         views = self._kind_views
         found = views.get(number)
         if found is None:
-            found = views[number] = _ints(self.documents[number].alignment.kinds)
+            found = views[number] = int_view(self.documents[number].alignment.kinds)
         return found
 
     @cached_property

@@ -78,6 +78,19 @@ def _hyp_set_extent(iset: InstanceSet, preparer: FillPreparer) -> Extent | None:
     return Extent(min(starts), max(ends))
 
 
+def _prepare_fills(tset: TemplateSet, preparer: FillPreparer, unscored: frozenset[str]) -> None:
+    """Prepare the text fills of the scored slots of ``tset`` (a remembering preparer keeps them)."""
+    prepare = preparer.prepare
+    for inst in tset.instances:
+        docid = inst.docid
+        for slot in inst.slots:
+            if slot.name not in unscored:
+                for alternative in slot.alternatives:
+                    for fill in alternative.fills:
+                        if type(fill) is TextFill:
+                            prepare(fill, docid)
+
+
 class _PreparedOnce(FillPreparer):
     """A preparer that, while it remembers, prepares each fill once however often it is asked.
 
@@ -303,6 +316,25 @@ def score(
             progress(done[0], total_sets)
 
     mapper = mapper_class(config, ref_prep, hyp_prep, noisy=noisy, progress=advance if progress else None)
+    forked = texts_aligned is not None and texts_aligned.forked
+    hyp_extents: dict[int, Extent | None] | None = None
+    if unsegmented:
+        from hub4eval.scoring import split_sets as split
+
+        spans = alignment.document_spans()
+        columns_of = _columns_of(alignment)
+        if config.split_sets:
+            hyp = split.split_sets(hyp, spans, columns_of)
+        # each hypothesis fill is prepared for its set's extent, then mapped: prepared once
+        if isinstance(hyp_prep, _PreparedOnce):
+            hyp_prep.remember()
+    if scoring_ceiling and forked and isinstance(ref_prep, _PreparedOnce):
+        # The projection's judge, forked below, prepares every reference fill and normalizes
+        # the strings the hypothesis repeats: made here first (this process needs them for its
+        # own mapping anyway), the child has them and does not make them a second time.
+        if unsegmented:
+            hyp_extents = {id(iset): _hyp_set_extent(iset, hyp_prep) for iset in hyp.instance_sets}
+        _prepare_fills(ref, ref_prep, mapper.unscored)
     projecting = None
     if scoring_ceiling:
         from hub4eval.scoring.projection import Judge, project
@@ -319,23 +351,14 @@ def score(
         judge_prep.read_texts(hyp_prep)
         # It depends on the reference and the alignment only: when the texts were long enough
         # to align in processes, a child projects while this one maps the system's templettes.
-        forked = texts_aligned is not None and texts_aligned.forked
         projecting = Beside(project, ref, alignment, hyp_corpus, judge, forked=forked)
     if unsegmented:
-        from hub4eval.scoring import split_sets as split
-
-        spans = alignment.document_spans()
-        columns_of = _columns_of(alignment)
-        if config.split_sets:
-            hyp = split.split_sets(hyp, spans, columns_of)
-        # each hypothesis fill is prepared for its set's extent, then mapped: prepared once
-        if isinstance(hyp_prep, _PreparedOnce):
-            hyp_prep.remember()
+        known = hyp_extents
         matches = mapper.match_template_sets(
             ref,
             hyp,
             ref_extent=lambda iset: alignment.document_extent(iset.docid),
-            hyp_extent=lambda iset: _hyp_set_extent(iset, hyp_prep),
+            hyp_extent=lambda iset: known[id(iset)] if known is not None else _hyp_set_extent(iset, hyp_prep),
         )
         if isinstance(hyp_prep, _PreparedOnce):
             hyp_prep.forget()

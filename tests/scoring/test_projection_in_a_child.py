@@ -44,3 +44,40 @@ def test_the_projection_made_in_a_child_is_the_one_of_one_process(monkeypatch):
     assert beside.ceiling.projection == alone.ceiling.projection
     assert beside.ceiling.to_json() == alone.ceiling.to_json()
     assert beside.to_json() == alone.to_json()
+
+
+@pytest.mark.skipif(not can_fork(), reason="no fork on this platform: the projection runs in the caller")
+def test_the_child_finds_the_fills_this_process_maps_already_prepared(monkeypatch):
+    # the judge prepares every reference fill and normalizes the strings the system's
+    # templettes repeat: made before the child is forked, it inherits them
+    from hub4eval.config import ScoreConfig
+    from hub4eval.model import TextFill
+
+    ref, hyp = read_templates(ASR / "ref.tpl"), read_templates(ASR / "hyp.tpl", role="hypothesis")
+    ref_text, hyp_text = read_corpus(ASR / "reference.sgml"), read_corpus(ASR / "asr_unsegmented.sgml")
+    at_fork = []
+
+    class Recording(forked.Beside):  # type: ignore[misc]
+        def __init__(self, function, *args, **kwargs):
+            if function.__name__ == "project":
+                mapper = args[3].mapper
+                prepared = dict(mapper.ref_prep._prepared or {})
+                at_fork.append((prepared, set(mapper.hyp_prep._texts.under)))
+            super().__init__(function, *args, **kwargs)
+
+    monkeypatch.setattr(forked, "Beside", Recording)
+    monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", 0)
+    score(ref, hyp, ref_corpus=ref_text, hyp_corpus=hyp_text, jobs=2)
+    [(prepared, strings)] = at_fork
+    scored = [
+        (fill, inst.docid)
+        for inst in ref.instances
+        for slot in inst.slots
+        if slot.name not in ScoreConfig().unscored_slots
+        for alternative in slot.alternatives
+        for fill in alternative.fills
+        if type(fill) is TextFill
+    ]
+    assert scored and all((id(fill), docid) in prepared for fill, docid in scored)
+    hyp_fills = [f for i in hyp.instances for s in i.slots for a in s.alternatives for f in a.fills]
+    assert {f.content for f in hyp_fills if type(f) is TextFill} <= strings

@@ -175,6 +175,14 @@ class FillPreparer:
             if found is not None:
                 theirs.setdefault(raw, found)
 
+    def normalize(self, strings: Iterable[str]) -> None:
+        """Normalize these content strings now, each once (remembered: :meth:`prepare` finds them
+        made), e.g. while the texts are still being aligned elsewhere."""
+        texts, normalize = self._texts, self._normalize
+        for raw in strings:
+            if texts.get(raw) is None:
+                normalize(raw)
+
     def normalizes_like(self, other: FillPreparer) -> bool:
         """Whether a content string normalizes to the same text here as in ``other``."""
         return other.config == self.config and other.glm_apply is self.glm_apply and other.tokens == self.tokens

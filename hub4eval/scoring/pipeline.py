@@ -78,6 +78,23 @@ def _hyp_set_extent(iset: InstanceSet, preparer: FillPreparer) -> Extent | None:
     return Extent(min(starts), max(ends))
 
 
+def _strings(tset: TemplateSet, config: ScoreConfig) -> Iterator[str]:
+    """The strings of the text fills of the scored slots of ``tset`` that preparing them normalizes:
+    each fill's content, and the minimal strings of a reference fill that has them."""
+    unscored = frozenset(config.unscored_slots)
+    for inst in tset.instances:
+        for slot in inst.slots:
+            if slot.name not in unscored:
+                for alternative in slot.alternatives:
+                    for fill in alternative.fills:
+                        if type(fill) is TextFill:
+                            content = fill.content
+                            yield content
+                            if not fill.minimal_is_maximal:
+                                for start, end in fill.minimal_spans:
+                                    yield content[start:end]
+
+
 def _prepare_fills(tset: TemplateSet, preparer: FillPreparer, unscored: frozenset[str]) -> None:
     """Prepare the text fills of the scored slots of ``tset`` (a remembering preparer keeps them)."""
     prepare = preparer.prepare
@@ -250,6 +267,7 @@ def score(
             hyp_glm_apply = partial(apply_glm, glm=for_side(glm, "hyp"))
         warnings += getattr(glm, "warnings", ())
     given_alignment, alignment = alignment, None
+    normalized: FillPreparer | None = None
     unsegmented = False
     texts_aligned = None  # the alignment made here, with sclite's WER (perhaps counted in a child)
     if aligned and given_alignment is not None:
@@ -268,7 +286,13 @@ def score(
             case_sensitive=config.case_sensitive,
             unsegmented=config.unsegmented,
             spoken_forms=config.spoken_forms,
+            weighted_beside=True,
         )
+        if texts_aligned.waiting:
+            # while a child aligns, the templettes' strings are normalized (no extent needed)
+            normalized = FillPreparer(config, glm_apply=ref_glm_apply, tokens=noisy)
+            normalized.normalize(_strings(hyp, config) if hyp_glm_apply is ref_glm_apply else ())
+            normalized.normalize(_strings(ref, config))
         alignment = texts_aligned.alignment
         warnings += alignment.warnings
         unsegmented = alignment.unsegmented
@@ -301,6 +325,8 @@ def score(
             tokens=noisy,
             widen=alignment.ref_enclosure if alignment is not None else None,
         )
+        if normalized is not None:
+            ref_prep.share_texts(normalized)
         hyp_prep = _hyp_preparer()
         hyp_prep.share_texts(ref_prep)  # a hypothesis mostly repeats the reference's strings
         if scoring_ceiling:

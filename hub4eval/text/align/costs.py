@@ -50,9 +50,9 @@ class Alignment:
 
     ``exact`` and ``gap`` are given as the fifth and sixth arguments, or, for
     an alignment not proven optimal, as a function computing a lower bound of
-    the minimum (``lower``): it is called when either is first read (or the
-    alignment pickled), since no score or report reads them and the bound of
-    a long stream costs a tenth of a second or more.
+    the minimum (``lower``, picklable): it is called when either is first
+    read, since no score or report reads them and the bound of a long stream
+    costs a tenth of a second or more.
     """
 
     ref_index: np.ndarray
@@ -81,10 +81,6 @@ class Alignment:
         """How far ``cost`` may exceed the minimum, at most."""
         self._settle()
         return self._gap
-
-    def __getstate__(self) -> dict[str, object]:
-        self._settle()  # the bound's function holds the coded texts: computed, not sent
-        return dict(self.__dict__)
 
     @property
     def columns(self) -> int:

@@ -234,9 +234,12 @@ def _align_codes(k: SimpleNamespace, rc: np.ndarray, hc: np.ndarray, voc: _Vocab
     # Without a certificate: the better of the search's bound and that of the
     # word sequences one text lacks (it needs no table over the band), computed
     # when the guarantee is read (no score reads it).
-    return Alignment(out_r, out_h, cost, out_k, False, 0, partial(_unproven_lower, k, cert.lower, cost, rc, hc, voc))
+    return Alignment(out_r, out_h, cost, out_k, False, 0, partial(_unproven_lower, cert.lower, cost, rc, hc, voc))
 
 
-def _unproven_lower(k: SimpleNamespace, searched: int, cost: int, rc: np.ndarray, hc: np.ndarray, voc: _Vocab) -> int:
-    """The lower bound of an alignment the search did not certify (see :func:`_align_codes`)."""
-    return max(searched, min(cost, _absent_bound(k, rc, hc, voc)))
+def _unproven_lower(searched: int, cost: int, rc: np.ndarray, hc: np.ndarray, voc: _Vocab) -> int:
+    """The lower bound of an alignment the search did not certify (see :func:`_align_codes`): a
+    function of arrays, so that an alignment made in a child is sent with it, not computed there."""
+    from hub4eval.text.align.kernels import _kernels
+
+    return max(searched, min(cost, _absent_bound(_kernels(), rc, hc, voc)))

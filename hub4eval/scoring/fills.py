@@ -170,6 +170,8 @@ class FillPreparer:
     def keep_texts(self, other: FillPreparer, strings: Iterable[str]) -> None:
         """Give ``other``'s memo the normalizations of ``strings`` that were made here."""
         mine, theirs = self._texts, other._texts
+        if not mine:  # nothing normalized here (e.g. the judge ran in a child): nothing to read
+            return
         for raw in strings:
             found = dict.get(mine, raw)
             if found is not None:

@@ -78,6 +78,42 @@ def _hyp_set_extent(iset: InstanceSet, preparer: FillPreparer) -> Extent | None:
     return Extent(min(starts), max(ends))
 
 
+class _Projection:
+    """The reference projected onto the hypothesis text (:func:`~hub4eval.scoring.projection.project`),
+    in ``parts`` forked children (one for each run of consecutive instance sets, cut at about equal
+    numbers of instances) started when made, or here when asked (``parts`` 1).
+
+    Each instance is projected on its own, so the runs' projections one after the other are
+    the projection of the whole.
+    """
+
+    def __init__(self, ref: TemplateSet, alignment: Any, hyp_corpus: Corpus | None, judge: Any, parts: int) -> None:
+        from hub4eval.scoring.projection import project
+        from hub4eval.util.forked import Beside
+
+        self.ref = ref
+        sets = ref.instance_sets
+        sizes = [len(iset.instances) for iset in sets]
+        total, done, cuts = sum(sizes), 0, [0]
+        for number, size in enumerate(sizes):
+            if len(cuts) < parts and done >= total * len(cuts) / parts and number > cuts[-1]:
+                cuts.append(number)
+            done += size
+        cuts.append(len(sets))
+        runs = [TemplateSet(sets[a:b], role=ref.role, path=ref.path) for a, b in zip(cuts, cuts[1:], strict=False)]
+        if len(runs) == 1:
+            runs = [ref]
+        forked = parts > 1
+        self._parts = [Beside(project, run, alignment, hyp_corpus, judge, forked=forked) for run in runs]
+
+    def result(self) -> TemplateSet:
+        projected = [part.result() for part in self._parts]
+        if len(projected) == 1:
+            return projected[0]
+        sets = tuple(iset for part in projected for iset in part.instance_sets)
+        return TemplateSet(sets, role="hypothesis", path=self.ref.path)
+
+
 def _strings(tset: TemplateSet, config: ScoreConfig) -> Iterator[str]:
     """The strings of the text fills of the scored slots of ``tset`` that preparing them normalizes:
     each fill's content, and the minimal strings of a reference fill that has them."""
@@ -363,8 +399,7 @@ def score(
         _prepare_fills(ref, ref_prep, mapper.unscored)
     projecting = None
     if scoring_ceiling:
-        from hub4eval.scoring.projection import Judge, project
-        from hub4eval.util.forked import Beside
+        from hub4eval.scoring.projection import Judge
 
         # the projection's choices are scored as this score scores (a true upper bound, §11);
         # the strings of the candidates it tries are remembered apart, and only those of the
@@ -376,8 +411,8 @@ def score(
         )
         judge_prep.read_texts(hyp_prep)
         # It depends on the reference and the alignment only: when the texts were long enough
-        # to align in processes, a child projects while this one maps the system's templettes.
-        projecting = Beside(project, ref, alignment, hyp_corpus, judge, forked=forked)
+        # to align in processes, children project while this one maps the system's templettes.
+        projecting = _Projection(ref, alignment, hyp_corpus, judge, jobs if forked else 1)
     if unsegmented:
         known = hyp_extents
         matches = mapper.match_template_sets(

@@ -284,14 +284,11 @@ def test_chunk_lower_bounds_never_exceed_the_cheapest_placement_of_a_chunk():
         t, w, cap, shift = rng.randrange(2, 13), rng.randrange(5), rng.randrange(7), rng.randrange(-20, 21)
         a, b = np.array(ref, np.int64), np.array(hyp, np.int64)
         n, m = len(a), len(b)
-        V = int(max(a.max(), b.max() if m else 0)) + 1
-        hkeys = b[:-1] * V + b[1:] if m > 1 else np.zeros(0, np.int64)
-        order = np.argsort(hkeys, kind="stable")
         centers = np.clip(np.round(np.arange(n + 1) * (m / n)).astype(np.int64) + shift, 0, m)
         starts = sw._chunk_starts(n, t)
         suffix = np.full(n + 1, -1, np.int64)
-        keys, positions = hkeys[order], order.astype(np.int64)
-        lbs = sw._chunk_lower_bounds(a, b, starts, centers, w, keys, positions, np.int64(V), cap, suffix)
+        blo, bhi, positions = sw._bigram_hits(a, b)
+        lbs = sw._chunk_lower_bounds(a, sw._reversed(b), starts, centers, w, blo, bhi, positions, cap, suffix)
         assert suffix[n] == 0
         for k, bound in enumerate(lbs):
             r0, r1 = int(starts[k]), int(starts[k + 1])
@@ -302,23 +299,91 @@ def test_chunk_lower_bounds_never_exceed_the_cheapest_placement_of_a_chunk():
                 assert 0 <= suffix[r] <= cheapest[r - r0], (ref, hyp, t, w, cap, shift, r)
 
 
+@settings(max_examples=400, deadline=None)
+@given(
+    kappas=st.lists(st.integers(-30, 30), max_size=25),
+    klo=st.integers(-15, 15),
+    width=st.integers(0, 20),
+    most=st.integers(0, 25),
+)
+def test_far_counts_are_the_fullest_windows_reaching_outside_the_band(kappas, klo, width, most):
+    # For each e: the most kappas a window [x, x + e] holds that starts left of the band or ends
+    # right of it, counted window by window (the kernel only looks at windows with an end on a
+    # kappa or on the band's edge).
+    khi = klo + width
+    kap = np.array(sorted(kappas), np.int64)
+    expected = []
+    for e in range(most + 1):
+        best = 0
+        for x in range(-80, 80):
+            if x < klo or x + e > khi:
+                best = max(best, sum(1 for k in kappas if x <= k <= x + e))
+        expected.append(best)
+    assert sw._far_counts(kap, klo, khi, most).tolist() == expected
+
+
+def band_placements(a, b, klo, khi):
+    """For each row r of a: the least cost of aligning a[r:] to a substring of b by a path whose
+    every cell (o, c) keeps c - o in [klo, khi] (cells outside the band never taken), by a plain
+    backward DP row by row (the kernel goes by anti-diagonals)."""
+    n, m = len(a), len(b)
+    inf = float("inf")
+
+    def inside(o, c):
+        return 0 <= c <= m and klo <= c - o <= khi
+
+    below = [0 if inside(n, c) else inf for c in range(m + 1)]  # row n: free end, in the band
+    out = [inf] * n
+    for r in range(n - 1, -1, -1):
+        row = [inf] * (m + 1)
+        for c in range(m, -1, -1):
+            if not inside(r, c):
+                continue
+            v = below[c] + 3  # deletion of a[r]
+            if c < m:
+                v = min(v, below[c + 1] + (0 if a[r] == b[c] else 4), row[c + 1] + 3)
+            row[c] = v
+        out[r] = min(row)  # free start
+        below = row
+    return out
+
+
+def semiglobal_band(a, b, klo, khi):
+    """The kernel's row minima (int32 work arrays, the hypothesis reversed as it reads it)."""
+    a, b = np.array(a, np.int64), np.array(b, np.int64)
+    near = np.empty(len(a), np.int32)
+    work = [np.empty(len(a) + 5, np.int32) for _ in range(3)]
+    least = sw._semiglobal_band(a, 0, len(a), sw._reversed(b), len(b), klo, khi, near, *work)
+    assert least == near[0]
+    return near.tolist()
+
+
 @settings(max_examples=300, deadline=None)
 @given(
     ref=st.lists(st.integers(0, 5), min_size=1, max_size=30),
     hyp=st.lists(st.integers(0, 5), max_size=30),
-    slack=st.integers(0, 20),
 )
-def test_the_band_placements_of_a_band_holding_everything_are_the_cheapest(ref, hyp, slack):
-    # The near bound of every suffix of a chunk (the backward DP over the band, cells dearer than
-    # its upper bound dropped) is the least cost of the suffix's placements in the band: with a
-    # band that holds every cell, the cheapest placement anywhere, whatever the upper bound given
-    # (at least the whole chunk's cheapest).
-    a, b = np.array(ref, np.int64), np.array(hyp, np.int64)
-    cheapest = cheapest_placements(ref, hyp, 0, len(ref))
-    near = np.empty(len(ref), np.int64)
-    least = sw._semiglobal_band(a, 0, len(a), b, -len(a), len(b), near, np.int64(cheapest[0] + slack))
-    assert least == cheapest[0]
-    assert near.tolist() == cheapest
+def test_the_band_placements_of_a_band_holding_everything_are_the_cheapest(ref, hyp):
+    # The near bound of every suffix of a chunk (the backward DP over the band) is the least cost
+    # of the suffix's placements in the band: with a band that holds every cell, the cheapest
+    # placement anywhere.
+    assert semiglobal_band(ref, hyp, -len(ref), len(hyp)) == cheapest_placements(ref, hyp, 0, len(ref))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    ref=st.lists(st.integers(0, 5), min_size=1, max_size=30),
+    hyp=st.lists(st.integers(0, 5), max_size=30),
+    klo=st.integers(-12, 12),
+    width=st.integers(0, 24),
+)
+def test_the_band_placements_are_those_of_the_paths_inside_the_band(ref, hyp, klo, width):
+    # A narrow band, anywhere (partly or wholly outside the hypothesis too): the anti-diagonal
+    # kernel's row minima are a row-by-row DP's over the cells inside it (a row whose cells cannot
+    # reach the last row inside the band has none: the kernel's INF, 2**30).
+    expected = band_placements(ref, hyp, klo, klo + width)
+    got = semiglobal_band(ref, hyp, klo, klo + width)
+    assert got == [2**30 if x == float("inf") else x for x in expected]
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

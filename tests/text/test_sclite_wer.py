@@ -62,15 +62,35 @@ def oracle(ref, hyp):
 
 
 @contextlib.contextmanager
-def forced_split(base_area=8, chunk_t=3, chunk_w=2, guide_w=1, cap=1, checkpoint_rows=10**9, trace_cells=None):
+def forced_split(
+    base_area=8,
+    chunk_t=3,
+    chunk_w=2,
+    guide_w=1,
+    cap=1,
+    checkpoint_rows=10**9,
+    trace_cells=None,
+    chunk_words=10**9,
+):
     """Shrink the thresholds so that even tiny inputs go through the
     divide-and-conquer + pruning + chunk-bound machinery (``trace_cells``: the
     back pointers a pruned pass may store to trace its path at once, 0 for
-    none: every sub-problem split in halves)."""
-    names = ("_BASE_AREA", "_CHUNK_T", "_CHUNK_W", "_GUIDE_W", "_BIGRAM_CAP", "_CHECKPOINT_ROWS", "_TRACE_CELLS")
+    none: every sub-problem split in halves; ``chunk_words``: the reference
+    length from which the chunks grow, none by default)."""
+    names = (
+        "_BASE_AREA",
+        "_CHUNK_T",
+        "_CHUNK_W",
+        "_GUIDE_W",
+        "_BIGRAM_CAP",
+        "_CHECKPOINT_ROWS",
+        "_TRACE_CELLS",
+        "_CHUNK_WORDS",
+    )
     old = {k: getattr(sw, k) for k in names}
     sw._BASE_AREA, sw._CHUNK_T, sw._CHUNK_W, sw._GUIDE_W, sw._BIGRAM_CAP = (base_area, chunk_t, chunk_w, guide_w, cap)
     sw._CHECKPOINT_ROWS = checkpoint_rows
+    sw._CHUNK_WORDS = chunk_words
     if trace_cells is not None:
         sw._TRACE_CELLS = trace_cells
     try:
@@ -208,18 +228,42 @@ def edited_pairs(draw):
     w=st.integers(2, 24),
     checkpoint=st.sampled_from([10**9, 16, 40]),
     trace=st.sampled_from([0, 500, None]),
+    grown=st.sampled_from([10**9, 30]),
 )
-def test_long_edited_pairs_give_the_full_dp(pair, t, w, checkpoint, trace):
+def test_long_edited_pairs_give_the_full_dp(pair, t, w, checkpoint, trace, grown):
     # chunk bounds over whole chunks and the rest of each row's chunk, checkpoints on chunk
-    # boundaries, traced or halved sub-problems: the full matrix's alignment every time
+    # boundaries, traced or halved sub-problems, chunks of t words or grown with the reference's
+    # length (beyond 30 words): the full matrix's alignment every time
     ref, hyp = pair
     a, b = np.array(ref, np.int64), np.array(hyp, np.int64)
     expected = sw._base_align(a, b, 0, len(a), 0, len(b))[:3]
     with forced_split(
-        base_area=64, chunk_t=t, chunk_w=w, guide_w=3, cap=4, checkpoint_rows=checkpoint, trace_cells=trace
+        base_area=64,
+        chunk_t=t,
+        chunk_w=w,
+        guide_w=3,
+        cap=4,
+        checkpoint_rows=checkpoint,
+        trace_cells=trace,
+        chunk_words=grown,
     ):
         got = sw._align_codes(a, b)
     assert [x.tolist() for x in got] == [x.tolist() for x in expected]
+
+
+def test_chunks_grow_with_the_square_root_of_a_long_reference():
+    # 1,024 words (a band of 512 diagonals either side) up to 100,000 reference words; then
+    # 1,024 * sqrt(n / 100,000) rounded to a multiple of 256, at most 4,096: at the HUB-4 size
+    # (398,562 words after the GLM) 1,024 * 1.996 = 2,044, so 2,048; at 10 million words 4,096.
+    assert sw._chunk_length(50_000) == (1024, 512)
+    assert sw._chunk_length(100_000) == (1024, 512)
+    assert sw._chunk_length(398_562) == (2048, 1024)
+    assert sw._chunk_length(1_000_000) == (3328, 1664)  # 1,024 * 3.162 = 3,238: 12.65 quarters, 13
+    assert sw._chunk_length(10_000_000) == (4096, 2048)
+    with forced_split(chunk_t=8, chunk_w=4, chunk_words=30):
+        assert sw._chunk_length(30) == (8, 4)
+        assert sw._chunk_length(120) == (16, 8)  # 8 * 2 = 16
+        assert sw._chunk_length(10_000) == (32, 16)  # at most four times 8
 
 
 @pytest.mark.slow

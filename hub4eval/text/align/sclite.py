@@ -140,6 +140,9 @@ _GUIDE_W = 96
 _CHUNK_T = 1024
 _CHUNK_W = 512
 _BIGRAM_CAP = 48
+_CHUNK_WORDS = 100_000
+"""Reference words up to which the chunks are ``_CHUNK_T`` long; beyond, they grow with the
+square root of the length (see :func:`_chunk_length`)."""
 _ANCHOR_T = 256
 """Reference words per chunk of the anchor track (at most ``_CHUNK_T``)."""
 _TRACE_CELLS = 1 << 25
@@ -1099,8 +1102,12 @@ def _bigram_hits(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, 
     keys = keys[hpos]
     wanted = np.multiply(a[:-1], V, dtype=np.int64)
     wanted += a[1:]
-    blo = np.searchsorted(keys, wanted)
-    bhi = np.searchsorted(keys, wanted, side="right")
+    order = np.argsort(wanted)  # searched in order: a third of the time of searches all over the keys
+    wanted = wanted[order]
+    blo = np.empty(len(wanted), np.int64)
+    bhi = np.empty(len(wanted), np.int64)
+    blo[order] = np.searchsorted(keys, wanted)
+    bhi[order] = np.searchsorted(keys, wanted, side="right")
     return blo, bhi, hpos.astype(np.int64, copy=False)
 
 
@@ -1145,6 +1152,25 @@ class _Heuristic:
 
 def _zero_heuristic():
     return _Heuristic(np.zeros(0, np.int64), np.zeros(1, np.int64), 1)
+
+
+def _chunk_length(n: int) -> tuple[int, int]:
+    """The chunks' length for a reference of n words, and their band's half width (in the same
+    ratio as ``_CHUNK_W`` to ``_CHUNK_T``): ``_CHUNK_T`` up to ``_CHUNK_WORDS`` words, then
+    growing with the square root of n (a multiple of a quarter of ``_CHUNK_T``, at most four
+    times as long).
+
+    Each chunk boundary leaves a little slack between the sum of the bounds and the optimum
+    (about 2.7 at 38 % WER, the free ends of the chunks' placements), and each row's pass
+    keeps the cells within the slack of the chunks below it: the first pass's cells grow as
+    n * (n / T), the bounds' band cells as n * T. At 400,000 words chunks of 2,048 words left
+    a slack of 473 instead of 1,066, and the first pass 98 million cells instead of 202, for
+    0.05 s more in the bounds."""
+    T = _CHUNK_T
+    if n > _CHUNK_WORDS:
+        step = max(1, _CHUNK_T // 4)
+        T = max(T, min(4 * _CHUNK_T, round(_CHUNK_T * (n / _CHUNK_WORDS) ** 0.5 / step) * step))
+    return T, T * _CHUNK_W // _CHUNK_T
 
 
 def _chunk_starts(n: int, T: int) -> np.ndarray:
@@ -1285,10 +1311,11 @@ def _align_codes(a: np.ndarray, b: np.ndarray, use_chunks: bool = True, stats: d
         blo, bhi, hpos = _bigram_hits(a, b)
         track = _anchor_track(a, b, min(_ANCHOR_T, _CHUNK_T), blo, bhi, hpos, _BIGRAM_CAP, 8, 6)
         upper, centers = _guide_pass(a, b, _GUIDE_W, track, *_work(n, m, 2))
-        starts = _chunk_starts(n, _CHUNK_T)
+        T, W = _chunk_length(n)
+        starts = _chunk_starts(n, T)
         suffix = np.empty(n + 1, np.int64)
-        lbs = _chunk_lower_bounds(a, _reversed(b), starts, centers, _CHUNK_W, blo, bhi, hpos, _BIGRAM_CAP, suffix)
-        heur = _Heuristic(lbs, starts, _CHUNK_T, suffix)
+        lbs = _chunk_lower_bounds(a, _reversed(b), starts, centers, W, blo, bhi, hpos, _BIGRAM_CAP, suffix)
+        heur = _Heuristic(lbs, starts, T, suffix)
         del blo, bhi, hpos
     else:
         upper, centers = _guide_pass(a, b, _GUIDE_W, track, *_work(n, m, 2))

@@ -42,19 +42,24 @@ the choices along the sclite path do not change. The guide and anchors only
 affect speed.
 
 The lower bound h of a cell on row i: 3 * |diagonal offset to the end|, or
-the bounds of the 1,024-word reference chunks below row i plus a bound of the
-rest of row i's own chunk. A chunk's bound is the least cost of its
+the bounds of the reference chunks below row i plus a bound of the rest of
+row i's own chunk. Chunks are 1,024 words (2,048 at the HUB-4 size: they
+grow with the square root of a reference beyond 100,000 words, see
+:func:`_chunk_length`). A chunk's bound is the least cost of its
 placements (free start and end in the hypothesis) whose cells stay within
-512 diagonals of the guide's, by an exact backward DP over that band (so
-the DP gives the bound of every suffix of the chunk at once), unless a
-bigram filter cannot exclude that a placement touching a diagonal outside
-the band is cheaper (then the filter's bound). The band is wider than a
-third of a chunk's cost (about 1,350 at 38 % WER): a placement that reaches
-the guide's diagonals from outside it pays 3 a diagonal. At the HUB-4 size
-(400,000 words, 38 % WER after the default GLM) the bounds sum to 1,066
-below the optimum of 527,241 (chunks of 256 words in a band of 128 diagonals,
-the design before, left 9,507, and nothing for the rest of a row's chunk):
-the slack of the first pass, which sets its width.
+half a chunk's length of diagonals of the guide's, by an exact backward DP
+over that band (so the DP gives the bound of every suffix of the chunk at
+once; computed by anti-diagonals, whose cells do not depend on each other,
+so that the loop over them is vectorized), unless a bigram filter cannot
+exclude that a placement touching a diagonal outside the band is cheaper
+(then the filter's bound). The band is wider than a third of a chunk's cost
+(about 1.32 a word at 38 % WER): a placement that reaches the guide's
+diagonals from outside it pays 3 a diagonal. At the HUB-4 size (400,000
+words, 38 % WER after the default GLM) the bounds sum to 473 below the
+optimum of 527,241 (1,066 with chunks of 1,024 words; chunks of 256 words
+in a band of 128 diagonals, the design before that, left 9,507, and
+nothing for the rest of a row's chunk): the slack of the first pass, which
+sets its width.
 
 The first pass over a long reference does not halve it: it records, on up to
 128 checkpoint rows (at least 2,048 rows apart, on chunk boundaries), the
@@ -71,9 +76,11 @@ Complexity: memory O(len(ref) + len(hyp)) plus a fixed 2**21-cell base case
 (~19 MB), the checkpoint rows' kept cells (at most 2**24, 4 or 8 bytes
 each) and a traced sub-problem's back pointers (at most 32 MB); time
 O(cells kept), O(n*m) in the worst case (unrelated or tiny-vocabulary
-inputs). At the HUB-4 size: 202 million cells in the first pass (500 a
-reference word), 6 million in the traced sub-problems, 365 million in the
-chunk bounds' band DPs; about 2 s of CPU in all (6.3 s with the design before).
+inputs). At the HUB-4 size: 98 million cells in the first pass (250 a
+reference word), 6 million in the traced sub-problems, 891 million in the
+chunk bounds' band DPs (vectorized: 0.17 ns a cell); about 0.7 s of CPU in
+all (2 s with chunks of 1,024 words and their band DPs row by row, 6.3 s
+with the design before).
 
 Kernels are compiled by numba with ``cache=True``; this module imports numba,
 so it is itself imported only inside the functions that need it (``hub4eval
@@ -135,8 +142,8 @@ _INF = np.int64(1) << np.int64(60)
 # Base case: full matrix with back pointers when (rows+1)*(cols+1) <= this.
 _BASE_AREA = 1 << 21
 # Guide (upper bound) band half width, chunk length and near window for the
-# chunk lower bounds, bigram posting-list cap.
-_GUIDE_W = 96
+# chunk lower bounds (up to _CHUNK_WORDS reference words), bigram posting-list cap.
+_GUIDE_W = 64
 _CHUNK_T = 1024
 _CHUNK_W = 512
 _BIGRAM_CAP = 48

@@ -444,27 +444,18 @@ def _forward_checkpoints(a, b, i0, i1, j0, j1, t, every, hrow, prev, cur, plab, 
             if c <= phi:
                 up = np.int64(prev[np.uint64(c)])
                 up_lab = np.int64(plab[np.uint64(c)])
-                dl = up + 3
             else:
                 up = INF
                 up_lab = np.int64(0)
-                dl = INF
-            if up_left < INF:
-                s = up_left
-                if ar != b[np.uint64(j0 + c - 1)]:
-                    s += 4
-            else:
-                s = INF
-            ins = left + 3 if left < INF else INF
-            if s <= dl and s <= ins:
-                v = s
-                lab = up_left_lab
-            elif dl < ins:
-                v = dl
-                lab = up_lab
-            else:
-                v = ins
-                lab = left_lab
+            s = up_left + (np.int64(4) if ar != b[np.uint64(j0 + c - 1)] else np.int64(0))
+            dl = up + 3
+            ins = left + 3
+            # sclite's choice without branches: the diagonal when no dearer than both, then the
+            # deletion when cheaper than the insertion, else the insertion
+            diag = (s <= dl) & (s <= ins)
+            dele = dl < ins
+            v = s if diag else (dl if dele else ins)
+            lab = up_left_lab if diag else (up_lab if dele else left_lab)
             cur[np.uint64(c)] = v
             clab[np.uint64(c)] = lab
             left = v
@@ -477,7 +468,7 @@ def _forward_checkpoints(a, b, i0, i1, j0, j1, t, every, hrow, prev, cur, plab, 
             h = 3 * dd
             if h < hr:
                 h = hr
-            if v < INF and v + h <= t:
+            if v + h <= t:
                 if lo < 0:
                     lo = c
                 hi = c

@@ -113,12 +113,14 @@ def phases(ref_path: str, hyp_path: str, rounds: int) -> None:
         blo, bhi, hpos = s._bigram_hits(a, b)
         track = s._anchor_track(a, b, min(s._ANCHOR_T, s._CHUNK_T), blo, bhi, hpos, s._BIGRAM_CAP, 8, 6)
         hits = clock()
-        upper, centers = s._guide_pass(a, b, s._GUIDE_W, track, *s._work(n, m, 2))
+        upper, centers, least = s._guide_pass(a, b, s._GUIDE_W, track, *s._work(n, m, 2))
         guide = clock()
         length, width = s._chunk_length(n)
         starts = s._chunk_starts(n, length)
         suffix = np.empty(n + 1, np.int64)
-        lbs = s._chunk_lower_bounds(a, s._reversed(b), starts, centers, width, blo, bhi, hpos, s._BIGRAM_CAP, suffix)
+        lbs = s._chunk_lower_bounds(
+            a, s._reversed(b), starts, centers, least, width, blo, bhi, hpos, s._BIGRAM_CAP, suffix
+        )
         bounds = clock()
         heuristic = s._Heuristic(lbs, starts, length, suffix)
         first: dict = {"cells": 0, "passes": 0}

@@ -332,7 +332,9 @@ def test_chunk_lower_bounds_never_exceed_the_cheapest_placement_of_a_chunk():
         starts = sw._chunk_starts(n, t)
         suffix = np.full(n + 1, -1, np.int64)
         blo, bhi, positions = sw._bigram_hits(a, b)
-        lbs = sw._chunk_lower_bounds(a, sw._reversed(b), starts, centers, w, blo, bhi, positions, cap, suffix)
+        # the guide's row minima: only the band's width depends on them (from none to w)
+        least = np.cumsum([rng.randrange(4) for _ in range(n + 1)]).astype(np.int64)
+        lbs = sw._chunk_lower_bounds(a, sw._reversed(b), starts, centers, least, w, blo, bhi, positions, cap, suffix)
         assert suffix[n] == 0
         for k, bound in enumerate(lbs):
             r0, r1 = int(starts[k]), int(starts[k + 1])

@@ -659,12 +659,14 @@ def _guide_pass(a, b, W, track, prev, cur):
     ``prev cur``: work arrays as for :func:`_forward_split` (m + 1 cells).
 
     Returns (cost of the best path inside the band -- a real path, hence an
-    upper bound on the optimum --, per-row column of the cheapest cell)."""
+    upper bound on the optimum --, per-row column of the cheapest cell, per-row
+    cost of that cell)."""
     n = a.shape[0]
     m = b.shape[0]
     has_track = track.shape[0] == n + 1
     INF = np.int64(1) << np.int64(60)
     centers = np.empty(n + 1, np.int64)
+    least = np.empty(n + 1, np.int64)
     plo = 0
     phi = min(m, W)
     if has_track and track[0] + W > phi:
@@ -677,6 +679,7 @@ def _guide_pass(a, b, W, track, prev, cur):
             best = prev[c]
             bc = c
     centers[0] = bc
+    least[0] = best
     for r in range(1, n + 1):
         ctr = centers[r - 1] + 1
         if ctr > m:
@@ -733,12 +736,13 @@ def _guide_pass(a, b, W, track, prev, cur):
                 best = v
                 bc = c
         centers[r] = bc
+        least[r] = best
         tmp = prev
         prev = cur
         cur = tmp
         plo = lo
         phi = hi
-    return np.int64(prev[m]), centers
+    return np.int64(prev[m]), centers, least
 
 
 @njit(cache=True)
@@ -970,14 +974,15 @@ def _far_counts(kap, klo, khi, E):
 
 
 @njit(cache=True)
-def _chunk_lower_bounds(a, brev, starts, centers, W2, blo, bhi, hpos, cap, suffix):
+def _chunk_lower_bounds(a, brev, starts, centers, least, W2, blo, bhi, hpos, cap, suffix):
     """Admissible lower bound on the cost of the ops that consume each chunk
     a[starts[k]:starts[k + 1]] in ANY alignment, and in ``suffix[r]`` (n + 1
     cells) one of the ops that consume a[r:starts[k + 1]] for every row r of
     chunk k (``suffix[n] = 0``): min(the exact semi-global
     cost of the placements inside a band of diagonals around the guide's
-    (``W2`` either side), a q-gram (bigram) bound for the placements that
-    touch a diagonal outside it).
+    (``W2`` either side, or fewer when the guide's cost of the chunk is low:
+    ``least`` holds the guide's row minima), a q-gram (bigram) bound for the
+    placements that touch a diagonal outside it).
 
     Diagonals are local: a cell (o, c) of the chunk (o its row within the
     chunk, c a hyp column) lies on diagonal c - o. A placement starting at
@@ -1024,8 +1029,17 @@ def _chunk_lower_bounds(a, brev, starts, centers, W2, blo, bhi, hpos, cap, suffi
                 kmin = d
             if d > kmax:
                 kmax = d
-        klo = kmin - W2
-        khi = kmax + W2
+        # half width: W2, or less when the guide's cost of the chunk (its row minima's rise over
+        # the chunk, ``least``) says a narrower band is still wider than a third of that cost
+        # (and an eighth of W2 more): a far window that reaches the guide's diagonals then needs
+        # more edits than the chunk costs near them. Only the speed depends on it.
+        width = (least[r1] - least[r0]) // 3 + W2 // 8
+        if width > W2:
+            width = W2
+        if width < 0:
+            width = 0
+        klo = kmin - width
+        khi = kmax + width
         near = np.int64(_semiglobal_band(a, r0, r1, brev, m, klo, khi, nears, A0, A1, A2))
         if near == 0:
             continue
@@ -1308,16 +1322,16 @@ def _align_codes(a: np.ndarray, b: np.ndarray, use_chunks: bool = True, stats: d
     if use_chunks and n >= 2 * _CHUNK_T and m >= 2:
         blo, bhi, hpos = _bigram_hits(a, b)
         track = _anchor_track(a, b, min(_ANCHOR_T, _CHUNK_T), blo, bhi, hpos, _BIGRAM_CAP, 8, 6)
-        upper, centers = _guide_pass(a, b, _GUIDE_W, track, *_work(n, m, 2))
+        upper, centers, least = _guide_pass(a, b, _GUIDE_W, track, *_work(n, m, 2))
         T, W = _chunk_length(n)
         starts = _chunk_starts(n, T)
         suffix = np.empty(n + 1, np.int64)
-        lbs = _chunk_lower_bounds(a, _reversed(b), starts, centers, W, blo, bhi, hpos, _BIGRAM_CAP, suffix)
+        lbs = _chunk_lower_bounds(a, _reversed(b), starts, centers, least, W, blo, bhi, hpos, _BIGRAM_CAP, suffix)
         heur = _Heuristic(lbs, starts, T, suffix)
         del blo, bhi, hpos
     else:
-        upper, centers = _guide_pass(a, b, _GUIDE_W, track, *_work(n, m, 2))
-    del centers, track
+        upper, centers, least = _guide_pass(a, b, _GUIDE_W, track, *_work(n, m, 2))
+    del centers, least, track
     work = _work(n, m, 5)  # one set for every pass (a pass reads only cells it wrote)
     if stats is not None:
         stats["upper_bound"] = int(upper)

@@ -1063,7 +1063,8 @@ def _chunk_lower_bounds(a, brev, starts, centers, least, W2, blo, bhi, hpos, cap
         # reach(e) = M(e) + freq + 2e (M(e) the most kappas in a far window of width e;
         # increasing in e), the first e with 3e >= near or reach(e) >= T - 1. Found on a
         # grid of e (every STEP) and then one by one within the last step.
-        most_e = (near - 1) // 3  # no e beyond is tried (3e < near)
+        # no e beyond is tried: 3e < near, and reach(e) >= 2e >= T - 1 from e = T / 2 on
+        most_e = min((near - 1) // 3, T)
         far_counts = _far_counts(kap, klo, khi, most_e)
         STEP = max(1, T // 128)
         grid = np.empty(T // STEP + 2, np.int64)  # reach at e = 0, STEP, 2 STEP, ...

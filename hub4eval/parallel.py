@@ -287,13 +287,14 @@ def _score_group(
         del ref_pointers
         hyp: TemplateSet | None = None
         if beside is not None:
+            ref_types = _ref_types(job, group, ref)  # while the child reads the hypothesis
             if beside.forked:
                 side = beside.result()
             else:  # read here, once: the hypothesis is scored from it unless the document is refused
                 hyp = read_parts(job.hyp_path, job.encoding, group.hyp_parts, "hypothesis", hyp_pointers)
                 side = _hyp_side(job, group, hyp, hyp_pointers)
             del beside
-            refused = _refused_early(job, group, ref, ref_raw, side) if side is not None else None
+            refused = _refused_early(job, group, ref, ref_raw, ref_types, side) if side is not None else None
             if refused is not None:
                 return refused
         if hyp is None:
@@ -390,29 +391,56 @@ def _read_hyp_side(job: _Job, group: _Group) -> _HypSide | None:
     return _hyp_side(job, group, hyp, pointers)
 
 
+def _by_type(instances: Sequence[Instance]) -> dict[str, list[Instance]]:
+    by_type: dict[str, list[Instance]] = {}
+    for inst in instances:
+        held = by_type.get(inst.type)
+        if held is None:
+            by_type[inst.type] = [inst]
+        else:
+            held.append(inst)
+    return by_type
+
+
 def _hyp_side(job: _Job, group: _Group, hyp: TemplateSet, pointers: Sequence[PointerFill]) -> _HypSide:
     docid = group.ref_docids[0]
-    by_type: dict[str, list[Instance]] = {}
-    for iset in hyp.instance_sets:
-        if iset.docid == docid:
-            for inst in iset.instances:
-                held = by_type.get(inst.type)
-                if held is None:
-                    by_type[inst.type] = [inst]
-                else:
-                    held.append(inst)
+    first = next((iset.instances for iset in hyp.instance_sets if iset.docid == docid), ())
     unscored = frozenset(job.config.unscored_slots)
     return _HypSide(
         tuple(iset.docid for iset in hyp.instance_sets),
         bool(hyp.warnings),
         _events(hyp, pointers),
         len(hyp.instances),
-        {name: (len(held), written_contents(held, unscored, False)) for name, held in by_type.items()},
+        {name: (len(held), written_contents(held, unscored, False)) for name, held in _by_type(first).items()},
     )
 
 
+def _ref_types(job: _Job, group: _Group, ref: TemplateSet) -> dict[str, tuple[list[Instance], Counted | None]]:
+    """The instances of each type of the group's first reference document, and the counts of
+    their contents as written for the types that may be refused (judging by the instances of
+    the document in the hypothesis, which the cut counted)."""
+    if not ref.instance_sets or ref.instance_sets[0].docid != group.ref_docids[0]:
+        return {}
+    unscored = frozenset(job.config.unscored_slots)
+    max_pairs = mapping.MAX_CANDIDATE_PAIRS
+    return {
+        name: (
+            refs,
+            written_contents(refs, unscored, True)
+            if may_be_refused(len(refs), group.first_sizes[1], max_pairs)
+            else None,
+        )
+        for name, refs in _by_type(ref.instance_sets[0].instances).items()
+    }
+
+
 def _refused_early(
-    job: _Job, group: _Group, ref: TemplateSet, ref_raw: list[list[tuple[str, ...]]], hyp: _HypSide
+    job: _Job,
+    group: _Group,
+    ref: TemplateSet,
+    ref_raw: list[list[tuple[str, ...]]],
+    ref_types: dict[str, tuple[list[Instance], Counted | None]],
+    hyp: _HypSide,
 ) -> _Refused | None:
     """The group's outcome when scoring it would refuse its first document by the bound from
     the contents as written, before any fill is prepared; None when it would not, or when
@@ -436,26 +464,20 @@ def _refused_early(
     order = global_type_order(iter(ref_events + hyp_events))
     if order is None:
         return None
-    first = ref.instance_sets[0]
-    refs_by_type: dict[str, list[Instance]] = {}
-    for inst in first.instances:
-        held = refs_by_type.get(inst.type)
-        if held is None:
-            refs_by_type[inst.type] = [inst]
-        else:
-            held.append(inst)
     max_pairs = mapping.MAX_CANDIDATE_PAIRS
     for type_name in order:
-        refs = refs_by_type.get(type_name)
+        refs, ref_counts = ref_types.get(type_name, ([], None))
         n_hyp, hyp_counts = hyp.types.get(type_name, (0, {}))
         if not refs or not n_hyp:
             continue  # not mapped: each instance counted alone (which cannot fail)
         if not may_be_refused(len(refs), n_hyp, max_pairs):
             return None  # the first type mapped: its bound is not counted
-        bound = pairs_alike(written_contents(refs, frozenset(job.config.unscored_slots), True), hyp_counts)
+        if ref_counts is None:  # more hypothesis instances than the cut counted: not seen yet
+            ref_counts = written_contents(refs, frozenset(job.config.unscored_slots), True)
+        bound = pairs_alike(ref_counts, hyp_counts)
         if bound <= max_pairs:
             return None  # mapped, and maybe refused by the count of its prepared fills
-        error = mapping.pairs_refused(first.docid, len(refs), n_hyp, type_name, bound, True)
+        error = mapping.pairs_refused(ref.instance_sets[0].docid, len(refs), n_hyp, type_name, bound, True)
         return _Refused(error, order, ref_events, hyp_events, (len(ref.instances), hyp.instances))
     return None
 

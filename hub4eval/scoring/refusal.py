@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from hub4eval.io.templettes.checks import WHOLE_SPANS
 from hub4eval.model import Instance, TextFill
 
 # Slots an instance would need for a group of fewer instance pairs to be refused early:
@@ -43,6 +44,8 @@ def written_contents(instances: Sequence[Instance], unscored: frozenset[str], re
     """How many usual text fills of the plain instances (as ``Mapper._view`` and
     ``pairs._fills_by_slot`` see them) hold each (slot, content as written)."""
     counts: Counted = {}
+    get = counts.get
+    whole = WHOLE_SPANS.get
     for inst in instances:
         seen: set[str] = set()
         keys = []
@@ -57,12 +60,23 @@ def written_contents(instances: Sequence[Instance], unscored: frozenset[str], re
             fill = alternatives[0].fills[0]
             if type(fill) is not TextFill:
                 continue
-            if reference and not fill.minimal_is_maximal:
+            content = fill.content
+            # the reader's usual fill shares its one whole span (WHOLE_SPANS) and its extents as
+            # its minimal extents: then it is minimal_is_maximal, without the property's call
+            if (
+                reference
+                and not (
+                    fill.minimal_spans is whole(len(content))
+                    and fill.minimal_extents is fill.extents
+                    and len(fill.extents) < 2
+                )
+                and not fill.minimal_is_maximal
+            ):
                 continue  # minimal strings: other keys than its text (as prepared, see FillPreparer.prepare)
-            keys.append((name, fill.content))
+            keys.append((name, content))
         else:
             for key in keys:
-                counts[key] = counts.get(key, 0) + 1
+                counts[key] = get(key, 0) + 1
     return counts
 
 

@@ -21,6 +21,14 @@ warning (the whole file says which comes first, at its place), when the files
 share no DOCID, or when a group's order of instance types is not the order of
 the whole files.
 
+A group whose first document has instances enough to be far too large is
+refused, when it is, before anything is mapped: its hypothesis is read in a
+forked child (when the run may use two processes and the group is scored in
+this one), which sends back only the counts of its contents as written
+(:mod:`hub4eval.scoring.refusal`), while this process reads the reference and
+counts its own; see :func:`_refused_early` for why that is the error scoring
+the group would give.
+
 A group refused by the bound on candidate pairs
 (:class:`~hub4eval.scoring.greedy.PairsRefused`, which depends on its document
 only) is the whole files' error when every group before it was scored, every

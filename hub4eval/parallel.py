@@ -62,7 +62,7 @@ from hub4eval.model import Corpus, Instance, PointerFill, TemplateSet
 from hub4eval.scoring import mapping
 from hub4eval.scoring.greedy import PairsRefused
 from hub4eval.scoring.pipeline import RAW_OFFSETS, score
-from hub4eval.scoring.refusal import Counted, may_be_refused, pairs_alike, written_contents
+from hub4eval.scoring.refusal import Counted, may_be_refused, most_alike, pairs_alike, written_contents
 from hub4eval.scoring.result import ScoreResult, Tally
 from hub4eval.util.forked import Beside
 
@@ -295,14 +295,13 @@ def _score_group(
         del ref_pointers
         hyp: TemplateSet | None = None
         if beside is not None:
-            ref_types = _ref_types(job, group, ref)  # while the child reads the hypothesis
             if beside.forked:
                 side = beside.result()
             else:  # read here, once: the hypothesis is scored from it unless the document is refused
                 hyp = read_parts(job.hyp_path, job.encoding, group.hyp_parts, "hypothesis", hyp_pointers)
                 side = _hyp_side(job, group, hyp, hyp_pointers)
             del beside
-            refused = _refused_early(job, group, ref, ref_raw, ref_types, side) if side is not None else None
+            refused = _refused_early(job, group, ref, ref_raw, side) if side is not None else None
             if refused is not None:
                 return refused
         if hyp is None:
@@ -423,32 +422,8 @@ def _hyp_side(job: _Job, group: _Group, hyp: TemplateSet, pointers: Sequence[Poi
     )
 
 
-def _ref_types(job: _Job, group: _Group, ref: TemplateSet) -> dict[str, tuple[list[Instance], Counted | None]]:
-    """The instances of each type of the group's first reference document, and the counts of
-    their contents as written for the types that may be refused (judging by the instances of
-    the document in the hypothesis, which the cut counted)."""
-    if not ref.instance_sets or ref.instance_sets[0].docid != group.ref_docids[0]:
-        return {}
-    unscored = frozenset(job.config.unscored_slots)
-    max_pairs = mapping.MAX_CANDIDATE_PAIRS
-    return {
-        name: (
-            refs,
-            written_contents(refs, unscored, True)
-            if may_be_refused(len(refs), group.first_sizes[1], max_pairs)
-            else None,
-        )
-        for name, refs in _by_type(ref.instance_sets[0].instances).items()
-    }
-
-
 def _refused_early(
-    job: _Job,
-    group: _Group,
-    ref: TemplateSet,
-    ref_raw: list[list[tuple[str, ...]]],
-    ref_types: dict[str, tuple[list[Instance], Counted | None]],
-    hyp: _HypSide,
+    job: _Job, group: _Group, ref: TemplateSet, ref_raw: list[list[tuple[str, ...]]], hyp: _HypSide
 ) -> _Refused | None:
     """The group's outcome when scoring it would refuse its first document by the bound from
     the contents as written, before any fill is prepared; None when it would not, or when
@@ -473,19 +448,20 @@ def _refused_early(
     if order is None:
         return None
     max_pairs = mapping.MAX_CANDIDATE_PAIRS
+    first = ref.instance_sets[0]
+    refs_by_type = _by_type(first.instances)
     for type_name in order:
-        refs, ref_counts = ref_types.get(type_name, ([], None))
+        refs = refs_by_type.get(type_name)
         n_hyp, hyp_counts = hyp.types.get(type_name, (0, {}))
         if not refs or not n_hyp:
             continue  # not mapped: each instance counted alone (which cannot fail)
-        if not may_be_refused(len(refs), n_hyp, max_pairs):
-            return None  # the first type mapped: its bound is not counted
-        if ref_counts is None:  # more hypothesis instances than the cut counted: not seen yet
-            ref_counts = written_contents(refs, frozenset(job.config.unscored_slots), True)
-        bound = pairs_alike(ref_counts, hyp_counts)
+        # the first type mapped: refused here by its bound, or not early
+        if not may_be_refused(len(refs), n_hyp, max_pairs) or most_alike(len(refs), hyp_counts) <= max_pairs:
+            return None  # its bound is not counted, or cannot pass the limit
+        bound = pairs_alike(written_contents(refs, frozenset(job.config.unscored_slots), True), hyp_counts)
         if bound <= max_pairs:
             return None  # mapped, and maybe refused by the count of its prepared fills
-        error = mapping.pairs_refused(ref.instance_sets[0].docid, len(refs), n_hyp, type_name, bound, True)
+        error = mapping.pairs_refused(first.docid, len(refs), n_hyp, type_name, bound, True)
         return _Refused(error, order, ref_events, hyp_events, (len(ref.instances), hyp.instances))
     return None
 

@@ -83,3 +83,15 @@ def written_contents(instances: Sequence[Instance], unscored: frozenset[str], re
 def pairs_alike(ref_counts: Counted, hyp_counts: Counted) -> int:
     """The pairs of fills of the two sides written alike in the same slot: the lower bound."""
     return sum(n * hyp_counts.get(key, 0) for key, n in ref_counts.items())
+
+
+def most_alike(n_ref: int, hyp_counts: Counted) -> int:
+    """At most :func:`pairs_alike` of ``n_ref`` reference instances with these counts, whatever
+    their contents: an instance has one fill counted per slot at most, written alike with at
+    most the hypothesis's most frequent content of that slot (the reference's contents need not
+    be counted when this is under the limit)."""
+    most: dict[str, int] = {}
+    for (slot, _), n in hyp_counts.items():
+        if n > most.get(slot, 0):
+            most[slot] = n
+    return n_ref * sum(most.values())

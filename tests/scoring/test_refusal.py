@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from hub4eval.io.templettes import parse_templates, write_templates
 from hub4eval.model import FillAlternative, Instance, PointerFill, Slot, TemplateSet, TextFill
-from hub4eval.scoring.refusal import may_be_refused, pairs_alike, written_contents
+from hub4eval.scoring.refusal import may_be_refused, most_alike, pairs_alike, written_contents
 from tests.support.strategies import SLOTS, template_sets
 
 
@@ -82,3 +82,22 @@ def test_only_a_group_of_enough_instance_pairs_is_worth_counting():
 
 def test_an_empty_set_counts_nothing():
     assert written_contents(TemplateSet((), role="reference").instances, frozenset(), True) == {}
+
+
+@settings(max_examples=150, deadline=None)
+@given(template_sets(reference=True, max_events=6, plain=True), template_sets(reference=False, max_events=6), st.data())
+def test_the_most_a_reference_can_write_alike_bounds_the_pairs(ref, hyp, data):
+    """The reference's counts are not made when even the hypothesis's most frequent content of
+    each slot, in every reference instance, could not pass the limit: so that must be an upper
+    bound of the pairs written alike, whatever the reference says."""
+    if data.draw(st.booleans()):  # the hypothesis says what the reference says: many pairs alike
+        hyp = parse_templates(write_templates(ref).replace("[", "").replace("]", ""), "h.tpl", "hypothesis")
+    hyp_counts = written_contents(hyp.instances, frozenset(), False)
+    bound = pairs_alike(written_contents(ref.instances, frozenset(), True), hyp_counts)
+    assert bound <= most_alike(len(ref.instances), hyp_counts)
+
+
+def test_the_most_alike_takes_the_most_frequent_content_of_each_slot():
+    counts = {("A", "x"): 3, ("A", "y"): 5, ("B", "z"): 2}
+    assert most_alike(10, counts) == 10 * (5 + 2)
+    assert most_alike(10, {}) == 0

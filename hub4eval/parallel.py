@@ -51,7 +51,6 @@ import tempfile
 from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import closing
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -280,7 +279,8 @@ def _score_group(
     """Read, map and score one group (in a worker); None: give up the groups.
 
     ``keep``: a list that is given the group's template sets and result, so
-    that they are not freed when this returns (see :func:`_score_in_worker`).
+    that they are not freed when this returns (see :func:`_score_in_worker`
+    and :func:`_outcomes`): also those of a refused group.
     ``fork``: a group whose first document may be too large to map
     (:func:`_may_be_refused`) has its hypothesis read in a forked child while
     this process reads the reference, for :func:`_refused_early`.
@@ -291,6 +291,8 @@ def _score_group(
         early = _may_be_refused(job, group)
         beside = Beside(_read_hyp_side, job, group, forked=fork) if early else None
         ref = read_parts(job.ref_path, job.encoding, group.ref_parts, "reference", ref_pointers)
+        if keep is not None:
+            keep.append(ref)
         ref_raw = _events(ref, ref_pointers)
         del ref_pointers
         hyp: TemplateSet | None = None
@@ -299,6 +301,8 @@ def _score_group(
                 side = beside.result()
             else:  # read here, once: the hypothesis is scored from it unless the document is refused
                 hyp = read_parts(job.hyp_path, job.encoding, group.hyp_parts, "hypothesis", hyp_pointers)
+                if keep is not None:
+                    keep.append(hyp)
                 side = _hyp_side(job, group, hyp, hyp_pointers)
             del beside
             refused = _refused_early(job, group, ref, ref_raw, side) if side is not None else None
@@ -306,6 +310,8 @@ def _score_group(
                 return refused
         if hyp is None:
             hyp = read_parts(job.hyp_path, job.encoding, group.hyp_parts, "hypothesis", hyp_pointers)
+            if keep is not None:
+                keep.append(hyp)
         if ref.warnings or hyp.warnings:
             return None
         if tuple(s.docid for s in ref.instance_sets) != group.ref_docids:
@@ -354,7 +360,7 @@ def _score_group(
         instances,
     )
     if keep is not None:
-        keep += (ref, hyp, result)
+        keep.append(result)
     return outcome
 
 
@@ -497,8 +503,15 @@ def _score_in_worker(group: _Group) -> _Outcome | _Refused | None:
     return _score_group(_JOB[0], group, _KEPT)
 
 
-def _outcomes(job: _Job, groups: list[_Group], jobs: int) -> Generator[_Outcome | _Refused | None, None, None]:
+def _outcomes(
+    job: _Job, groups: list[_Group], jobs: int, kept: list[Any] | None = None
+) -> Generator[_Outcome | _Refused | None, None, None]:
     """The outcome of each group in order, ``jobs`` groups at a time.
+
+    Groups scored in this process (one job, or one group) each leave their template sets
+    and result in ``kept`` until the next group begins: the last one's are freed with the
+    caller's frame, which a refusal's traceback holds (a refused document is millions of
+    objects, which the command line never frees one by one: it ends the process).
 
     Closed before its end (a refused group, or an error that ends the run), it
     lets the workers finish the groups they are in and skip the others, and waits
@@ -508,7 +521,10 @@ def _outcomes(job: _Job, groups: list[_Group], jobs: int) -> Generator[_Outcome 
     so, without freeing its last group.
     """
     if jobs <= 1 or len(groups) <= 1:
-        yield from map(partial(_score_group, job, fork=jobs > 1), groups)
+        for group in groups:
+            if kept is not None:
+                kept.clear()
+            yield _score_group(job, group, kept, fork=jobs > 1)
         return
     context = _context()
     stop = context.Event()
@@ -585,10 +601,11 @@ def score_grouped(
     done = 0
     outcomes: list[_Outcome] = []
     refused: list[_Refused] = []  # the first refused group, then the groups after it, read only
+    kept: list[Any] = []  # the objects of the last group scored in this process (see _outcomes)
     try:
         # closed on leaving, after a refusal or an error too, while the pool's threads run (a pool
         # left to the interpreter's exit could wait there for ever): the groups not begun are skipped
-        with closing(_outcomes(job, groups, jobs)) as running:
+        with closing(_outcomes(job, groups, jobs, kept)) as running:
             for group, outcome in zip(groups, running, strict=True):
                 if isinstance(outcome, _Refused):
                     refused.append(outcome)

@@ -289,7 +289,7 @@ def _score_group(
         ref_pointers: list[PointerFill] = []
         hyp_pointers: list[PointerFill] = []
         early = _may_be_refused(job, group)
-        beside = Beside(_read_hyp_side, job, group, forked=fork) if early else None
+        beside = Beside(_read_hyp_side, job, group, [] if keep is None else keep, forked=fork) if early else None
         ref = read_parts(job.ref_path, job.encoding, group.ref_parts, "reference", ref_pointers)
         if keep is not None:
             keep.append(ref)
@@ -393,14 +393,19 @@ def _may_be_refused(job: _Job, group: _Group) -> bool:
     return may_be_refused(*group.first_sizes, mapping.MAX_CANDIDATE_PAIRS)
 
 
-def _read_hyp_side(job: _Job, group: _Group) -> _HypSide | None:
+def _read_hyp_side(job: _Job, group: _Group, keep: list[Any]) -> _HypSide | None:
     """:func:`_hyp_side` of the group's hypothesis parts, read here (in a child); None when
-    they give an error (the hypothesis is read again, and the error given, as usual)."""
+    they give an error (the hypothesis is read again, and the error given, as usual).
+
+    ``keep`` is given the template set: a child's copy of the list keeps it until the child
+    ends, so that its objects are not freed one by one before the result is sent (0.04 s for
+    43,000 instances, which the caller would wait for)."""
     pointers: list[PointerFill] = []
     try:
         hyp = read_parts(job.hyp_path, job.encoding, group.hyp_parts, "hypothesis", pointers)
     except (InputError, UnicodeDecodeError, MemoryError):
         return None
+    keep.append(hyp)
     return _hyp_side(job, group, hyp, pointers)
 
 

@@ -421,6 +421,8 @@ def _by_type(instances: Sequence[Instance]) -> dict[str, list[Instance]]:
 
 
 def _hyp_side(job: _Job, group: _Group, hyp: TemplateSet, pointers: Sequence[PointerFill]) -> _HypSide:
+    """What the refusal needs of the group's hypothesis (``pointers``: its pointer fills, as
+    :func:`_events` takes them)."""
     docid = group.ref_docids[0]
     first = next((iset.instances for iset in hyp.instance_sets if iset.docid == docid), ())
     unscored = frozenset(job.config.unscored_slots)

@@ -226,6 +226,11 @@ class FillPreparer:
                 extent = self.map_extent(None if self.unsegmented else docid, extent)
         return PreparedString(folded, tokens, extent, noisy, number)
 
+    def content_string(self, raw: str) -> PreparedString:
+        """A content string normalized, without an extent (for a content comparison alone)."""
+        folded, _, tokens, noisy, number = self._texts.get(raw) or self._normalize(raw)
+        return PreparedString(folded, tokens, None, noisy, number)
+
     def prepare(self, fill: TextFill, docid: str) -> PreparedFill:
         """The fill as the comparison sees it; ``docid`` is its instance's document."""
         content, extents = fill.content, fill.extents

@@ -108,6 +108,8 @@ class Judge:
         self.mapper = mapper
         self.identity = {key: key for key in instance_keys}
         self._last: tuple[TextFill, str, Any] | None = None  # the reference fill prepared last
+        # the points of a reference fill paired with a projected one, which has an extent
+        self.points = int(mapper.how.content) + int(mapper.how.extent)
 
     def fill(self, docid: str, ref_fill: TextFill, hyp_fill: TextFill | None, optional: bool) -> Counts:
         """The counts of one reference fill against one projected fill (None: left out)."""
@@ -267,22 +269,21 @@ class _Projector:
         judge = self.judge
         if judge is None or first is None:
             return first
-        counts = judge.fill(docid, fill, first, optional)
-        if counts.cor and not counts.errors:  # the usual fill: all of it correct
-            return first
         # Every point of a candidate is COR or INC, and each candidate has as many points
         # (they all have an extent): its rank is its COR count, and a later candidate
         # replaces the best so far (the first of equals) only with more COR.
-        points = counts.cor + counts.inc
-        best, best_cor = first, counts.cor
+        points = judge.points
+        best, best_cor = first, judge.correct(docid, fill, first, points, -1) or 0
+        if best_cor == points:  # the usual fill: all of it correct
+            return first
         for candidate in candidates:
-            if best_cor == points:
-                break  # no candidate can do better
             cor = judge.correct(docid, fill, candidate, points, best_cor)
             if cor is not None:
                 best, best_cor = candidate, cor
-        best_rank = (-best_cor, points - best_cor, points - best_cor)  # _rank of its counts
-        if _rank(judge.fill(docid, fill, None, optional)) < best_rank:  # left out
+                if best_cor == points:
+                    break  # no candidate can do better
+        # left out, the fill has no COR: it can only beat a best without COR (all INC)
+        if not best_cor and _rank(judge.fill(docid, fill, None, optional)) < (0, points, points):
             return None
         return best
 

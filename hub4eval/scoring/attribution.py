@@ -163,7 +163,10 @@ class Attributor:
 
 def ceiling_errors(ceiling: Any) -> dict[tuple[str, str], frozenset[str]]:
     """(reference instance key, slot) -> the kinds (content, extent, pointer) in which
-    the ceiling's points of that reference slot include an INC or MIS."""
+    the ceiling's points of that reference slot include an INC or MIS (kept by a ceiling
+    scored as counts, read from the match records otherwise)."""
+    if ceiling.slot_errors is not None:
+        return ceiling.slot_errors
     out: dict[tuple[str, str], frozenset[str]] = {}
     for set_match in ceiling.matches:
         for inst in set_match.instances:

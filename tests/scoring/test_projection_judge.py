@@ -75,7 +75,9 @@ def _lines(name: str) -> list[tuple[str, str, list[tuple[int, int]]]]:
         body = text.index("<TEXT>") + len("<TEXT>")
         end = text.index("</TEXT>")
         for line in re.finditer(r"[^\n]+", text[body:end]):
-            spans = [(body + line.start() + m.start(), body + line.start() + m.end()) for m in _WORD.finditer(line.group())]
+            spans = [
+                (body + line.start() + m.start(), body + line.start() + m.end()) for m in _WORD.finditer(line.group())
+            ]
             if spans:
                 lines.append((document.docid, text, spans))
     return lines

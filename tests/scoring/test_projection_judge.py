@@ -14,9 +14,6 @@ comparison options that change a verdict, must project and score alike.
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -27,13 +24,8 @@ from hub4eval.io.templettes import parse_templates
 from hub4eval.model import Fill, TemplateSet, TextFill
 from hub4eval.scoring import pipeline, projection
 from hub4eval.scoring.verdicts import compare_text
+from tests.support.reference_fills import EXAMPLES, TEXTS, references
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-TEXTS = {
-    "asr_numbers": ("asr_numbers/reference.sgml", "asr_numbers/asr.sgml"),
-    "asr": ("asr/reference.sgml", "asr/asr_segmented.sgml"),
-    "asr_unsegmented": ("asr/reference.sgml", "asr/asr_unsegmented.sgml"),
-}
 CONFIGS = {
     "default": ScoreConfig(),
     "clean": ScoreConfig(content="clean"),
@@ -63,62 +55,6 @@ class _OracleProjector(projection._Projector):
         return best
 
 
-_WORD = re.compile(r'[^\s<>"\[\]#]+')
-
-
-def _lines(name: str) -> list[tuple[str, str, list[tuple[int, int]]]]:
-    """(DOCID, document text, word spans) of every line of words of the reference text."""
-    corpus = read_corpus(EXAMPLES / TEXTS[name][0])
-    lines = []
-    for document in corpus.documents:
-        text = document.text
-        body = text.index("<TEXT>") + len("<TEXT>")
-        end = text.index("</TEXT>")
-        for line in re.finditer(r"[^\n]+", text[body:end]):
-            spans = [
-                (body + line.start() + m.start(), body + line.start() + m.end()) for m in _WORD.finditer(line.group())
-            ]
-            if spans:
-                lines.append((document.docid, text, spans))
-    return lines
-
-
-@st.composite
-def _fill(draw: st.DrawFn, lines: list[tuple[str, str, list[tuple[int, int]]]], docid: str) -> str:
-    """A reference fill of one to four words of a line of document ``docid``, maybe with a minimal string."""
-    _, text, spans = draw(st.sampled_from([line for line in lines if line[0] == docid]))
-    i = draw(st.integers(0, len(spans) - 1))
-    j = min(len(spans) - 1, i + draw(st.integers(0, 3)))
-    start, end = spans[i][0], spans[j][1]
-    content = text[start:end]
-    if any(c in content for c in '"[]#'):  # characters a fill cannot hold between its words: one word
-        j, end = i, spans[i][1]
-        content = text[start:end]
-    if i < j and draw(st.booleans()):  # a minimal string: some of its words in brackets
-        a = draw(st.integers(i, j))
-        b = draw(st.integers(a, j))
-        m0, m1 = spans[a][0] - start, spans[b][1] - start
-        content = f"{content[:m0]}[{content[m0:m1]}]{content[m1:]}"
-    return f'"{content}" ##{start}#{end}#'
-
-
-@st.composite
-def _references(draw: st.DrawFn, name: str) -> str:
-    lines = _lines(name)
-    docids = list(dict.fromkeys(docid for docid, _, _ in lines))
-    out = []
-    for docid in docids[: draw(st.integers(1, len(docids)))]:
-        for number in range(1, draw(st.integers(1, 3)) + 1):
-            out.append(f"<EVENT-{docid}-{number}> :=")
-            for slot in ("WINNER", "LOSER", "PLACE")[: draw(st.integers(1, 3))]:
-                optional = "? " if draw(st.integers(0, 4)) == 0 else ""
-                out.append(f"    {slot}: {optional}{draw(_fill(lines, docid))}")
-                if draw(st.integers(0, 3)) == 0:  # a second alternative
-                    out.append(f"         / {draw(_fill(lines, docid))}")
-            out.append("")
-    return "\n".join(out) + "\n"
-
-
 def _ceiling(name: str, ref_text: str, config: ScoreConfig):
     ref = parse_templates(ref_text, role="reference")
     ref_path, hyp_path = (EXAMPLES / p for p in TEXTS[name])
@@ -139,7 +75,7 @@ def _ceiling(name: str, ref_text: str, config: ScoreConfig):
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
 @given(data=st.data())
 def test_the_judge_projects_as_ranking_every_candidate(name: str, config: str, data: st.DataObject) -> None:
-    ref_text = data.draw(_references(name))
+    ref_text = data.draw(references(name))
     judged = _ceiling(name, ref_text, CONFIGS[config])
     with pytest.MonkeyPatch.context() as patched:
         patched.setattr(projection, "_Projector", _OracleProjector)
@@ -155,7 +91,7 @@ def test_correct_counts_the_cor_points_of_compare_text(config: str, data: st.Dat
     """Judge.correct with no bar (``above=-1``) gives the COR count of the scorer's verdicts,
     and None exactly when that count is not above the bar."""
     name = "asr_numbers"
-    ref_text = data.draw(_references(name))
+    ref_text = data.draw(references(name))
     seen: list[tuple[projection.Judge, str, TextFill, TextFill]] = []
 
     class Recording(projection._Projector):

@@ -134,8 +134,9 @@ class Judge:
         how = mapper.how
         cor, left = 0, points
         if how.content:
-            # the content point reads the normalized strings only: the extent is not mapped yet
-            string = mapper.hyp_prep.content_string(hyp_fill.content)
+            # the content point reads the normalized strings only: the extent is not mapped yet;
+            # a later candidate's string is not remembered (most are tried once and rejected)
+            string = mapper.hyp_prep.content_string(hyp_fill.content, above < 0)
             if _content_ok(ref, PreparedFill(hyp_fill, string, (string,), True), how):
                 cor += 1
             left -= 1

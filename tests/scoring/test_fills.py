@@ -140,3 +140,16 @@ def test_a_prepared_fill_cannot_be_changed_once_made() -> None:
     maximal = prepared.maximal
     bare = type(maximal)(maximal.text, maximal.tokens, maximal.extent)
     assert maximal.noisy is not None and bare == maximal and hash(bare) == hash(maximal)
+
+
+@pytest.mark.parametrize("raw", ["the Red Wings", "twenty one", "uh Glen Buni- Bunting's", "Red   wings"])
+def test_a_content_string_not_remembered_is_the_remembered_one_and_leaves_no_trace(raw: str) -> None:
+    preparer = FillPreparer(ScoreConfig(), reference=False)
+    passing = preparer.content_string(raw, remember=False)
+    assert preparer._texts == {} and preparer.numbers == {}  # nothing kept, nothing numbered
+    kept = preparer.content_string(raw)
+    assert raw in preparer._texts and kept.number == 0
+    assert (passing.text, passing.tokens, passing.noisy, passing.extent) == (kept.text, kept.tokens, kept.noisy, None)
+    assert passing.number == -1
+    # a text numbered before keeps its number, also when not remembered
+    assert FillPreparer.content_string(preparer, " ".join(raw.split()) + " ", remember=False).number == 0

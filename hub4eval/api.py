@@ -147,7 +147,9 @@ class OutputOptions:
             documents (:mod:`hub4eval.parallel`), and large files always are
             (the memory of a group, not of the whole files). The result is the
             same; it holds a ``tally`` instead of the mapping, and its points
-            only as what the two writers below write.
+            only as what the two writers below write. When the texts differ
+            the result keeps everything but its ceiling, which holds only
+            its counts, pairs and the kinds of its errors per slot.
         jobs: with ``keep="counts"``, the processes that score groups at once
             (None: every core, one for files under 4 MB); when the texts
             differ, the processes that align them at once, whatever ``keep``
@@ -272,6 +274,7 @@ def score_files(
         ceiling=output.ceiling,
         force=texts.reading.force,
         jobs=_available_jobs(output.jobs),
+        ceiling_counts=output.keep == "counts",
     )
 
 

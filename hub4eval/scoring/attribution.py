@@ -32,7 +32,7 @@ unscored slots are left out.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, cast
 
 from hub4eval.model import Extent, Fill, Instance, TextFill
 from hub4eval.scoring.points import FillRef, Point
@@ -57,8 +57,8 @@ class Attributor:
         # (reference instance, slot) -> the point kinds the ceiling has an error in (v1.2)
         self.ceiling_errors = None if ceiling is None else ceiling_errors(ceiling)
         self._ref: dict[tuple[str | None, Extent], tuple[Row, ...]] = {}
+        self._misheard: dict[tuple[str | None, Extent], bool] = {}
         self._hyp: dict[tuple[str | None, Extent], tuple[Row, ...] | None] = {}
-        self._misrecognized: dict[tuple[str | None, Extent], bool] = {}
 
     def _kinds(self, docid: str | None, columns: Extent, reference: bool) -> Sequence[int]:
         space = self.alignment.column_space(docid, reference=reference)
@@ -74,43 +74,34 @@ class Attributor:
         A fill without an extent, a pointer, or an extent touching no spoken
         token counts as recognized (nothing the recognizer could have lost).
         """
-        if type(fill) is not TextFill or fill.extent is None:
+        if not self.misrecognized(docid, fill):
             return ()
-        key = (docid, fill.extent)
+        extent = cast(TextFill, fill).extent
+        assert extent is not None  # a misrecognized fill has one
+        key = (docid, extent)
         found = self._ref.get(key)
         if found is None:
-            columns = self.alignment.ref_extent(docid, fill.extent)
-            found = ()
-            if columns is not None and self.alignment.column_space(docid, reference=True) is not None:
-                from hub4eval.text.align import MATCH  # here: the aligner imports numpy (texts differ)
+            from hub4eval.text.align import MATCH  # here: the aligner imports numpy (texts differ)
 
-                # the words are read only for a fill that was not recognized (the usual one was)
-                if any(kind != MATCH for kind in self._kinds(docid, columns, True)):
-                    found = tuple(row for row in self._rows(docid, columns, True) if row[2] != MATCH)
-            self._ref[key] = found
+            columns = self.alignment.ref_extent(docid, extent)
+            found = self._ref[key] = tuple(row for row in self._rows(docid, columns, True) if row[2] != MATCH)
         return found
 
     def misrecognized(self, docid: str | None, fill: Fill | None) -> bool:
-        """Whether :meth:`misrecognition` has a column, read from the columns' kinds alone (no
-        words: a cause needs only this, and the causes of every error point are counted)."""
+        """Whether :meth:`misrecognition` has columns, read from the columns' kinds alone
+        (a cause needs no more; the words are read for the notes)."""
         if type(fill) is not TextFill or fill.extent is None:
             return False
         key = (docid, fill.extent)
-        found = self._misrecognized.get(key)
+        found = self._misheard.get(key)
         if found is None:
-            rows = self._ref.get(key)
-            if rows is not None:
-                found = bool(rows)
-            else:
-                from hub4eval.text.align import MATCH
+            columns = self.alignment.ref_extent(docid, fill.extent)
+            found = False
+            if columns is not None and self.alignment.column_space(docid, reference=True) is not None:
+                from hub4eval.text.align import MATCH  # here: the aligner imports numpy (texts differ)
 
-                columns = self.alignment.ref_extent(docid, fill.extent)
-                found = (
-                    columns is not None
-                    and self.alignment.column_space(docid, reference=True) is not None
-                    and any(kind != MATCH for kind in self._kinds(docid, columns, True))
-                )
-            self._misrecognized[key] = found
+                found = any(kind != MATCH for kind in self._kinds(docid, columns, True))
+            self._misheard[key] = found
         return found
 
     def hallucination(self, docid: str | None, fill: Fill | None) -> tuple[Row, ...] | None:
@@ -187,7 +178,10 @@ class Attributor:
 
 def ceiling_errors(ceiling: Any) -> dict[tuple[str, str], frozenset[str]]:
     """(reference instance key, slot) -> the kinds (content, extent, pointer) in which
-    the ceiling's points of that reference slot include an INC or MIS."""
+    the ceiling's points of that reference slot include an INC or MIS (kept by a ceiling
+    scored as counts, read from the match records otherwise)."""
+    if ceiling.slot_errors is not None:
+        return ceiling.slot_errors
     out: dict[tuple[str, str], frozenset[str]] = {}
     for set_match in ceiling.matches:
         for inst in set_match.instances:

@@ -189,10 +189,12 @@ class FillPreparer:
         """Whether a content string normalizes to the same text here as in ``other``."""
         return other.config == self.config and other.glm_apply is self.glm_apply and other.tokens == self.tokens
 
-    def _normalize(self, raw: str) -> _Normalized:
+    def _normalize(self, raw: str, remember: bool = True) -> _Normalized:
         """(§3-normalized text, characters of premodifiers removed, tokens, the tokens
-        as the noisy comparison reads them) of a content string, remembered: they
-        depend on the string only, so :meth:`_string` asks once per distinct string."""
+        as the noisy comparison reads them, the text's number) of a content string,
+        remembered: they depend on the string only, so :meth:`_string` asks once per
+        distinct string. Not ``remember``-ed, the string is not numbered (-1) unless
+        its text was before."""
         cfg = self.config
         whited = whiteout_tags(raw, cfg.non_extractable) if "<" in raw else raw
         text = whited if cfg.keep_punctuation else whiteout_punctuation(whited)
@@ -222,6 +224,8 @@ class FillPreparer:
             folded = folded.lower()
         numbers = self.numbers
         number = numbers.get(folded)
+        if not remember:
+            return (folded, removed, tokens, noisy, -1 if number is None else number)
         if number is None:
             number = numbers[folded] = len(numbers)
         cached = self._texts[raw] = (folded, removed, tokens, noisy, number)
@@ -235,6 +239,12 @@ class FillPreparer:
             if self.map_extent is not None:
                 extent = self.map_extent(None if self.unsegmented else docid, extent)
         return PreparedString(folded, tokens, extent, noisy, number)
+
+    def content_string(self, raw: str, remember: bool = True) -> PreparedString:
+        """A content string normalized, without an extent (for a content comparison alone);
+        not ``remember``-ed, its normalization is not kept (see :meth:`_normalize`)."""
+        folded, _, tokens, noisy, number = self._texts.get(raw) or self._normalize(raw, remember)
+        return PreparedString(folded, tokens, None, noisy, number)
 
     def prepare(self, fill: TextFill, docid: str) -> PreparedFill:
         """The fill as the comparison sees it; ``docid`` is its instance's document."""

@@ -664,13 +664,20 @@ class Mapper:
                             self.progress(1)  # one call per reference set, as the callers count
         return matches
 
-    def count_template_sets(self, ref: TemplateSet, hyp: TemplateSet) -> tuple[CountedSet, ...]:
-        """:meth:`match_template_sets` (instance sets by DOCID), giving of each instance
-        match only its counts and the signature of its points (see :class:`CountedMatch`):
-        most of the pairs' match records are never made."""
+    def count_template_sets(
+        self,
+        ref: TemplateSet,
+        hyp: TemplateSet,
+        *,
+        ref_extent: Callable[[InstanceSet], Extent | None] | None = None,
+        hyp_extent: Callable[[InstanceSet], Extent | None] | None = None,
+    ) -> tuple[CountedSet, ...]:
+        """:meth:`match_template_sets` (instance sets by DOCID, or by overlap with the extent
+        functions), giving of each instance match only its counts and the signature of its
+        points (see :class:`CountedMatch`): most of the pairs' match records are never made."""
         self.counting = True
         try:
-            return self.match_template_sets(ref, hyp)  # type: ignore[return-value]
+            return self.match_template_sets(ref, hyp, ref_extent=ref_extent, hyp_extent=hyp_extent)  # type: ignore[return-value]
         finally:
             self.counting = False
 

@@ -19,7 +19,7 @@ from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError, InputWarning, UsageError
 from hub4eval.model import Corpus, Extent, InstanceSet, TemplateSet, TextFill
 from hub4eval.scoring.fills import FillPreparer, PreparedFill
-from hub4eval.scoring.mapping import Mapper
+from hub4eval.scoring.mapping import CountedSet, Mapper, Signature
 from hub4eval.scoring.result import ScoreResult, Tally
 from hub4eval.util.gcpause import paused_gc
 
@@ -204,7 +204,7 @@ def score(
     force: bool = False,
     jobs: int = 1,
     counts_only: bool = False,
-    _preparers: tuple[FillPreparer, FillPreparer] | None = None,
+    ceiling_counts: bool = False,
 ) -> ScoreResult:
     """Score ``hyp`` against ``ref`` (the rules: docs/scoring-rules.md).
 
@@ -237,6 +237,9 @@ def score(
             holds a :class:`~hub4eval.scoring.result.Tally`, no points (and most
             match records are never made), when the texts are not aligned and
             the mapper is the usual one; otherwise ignored.
+        ceiling_counts: keep only the counts, the pairs and the kinds of the
+            errors per slot of the ceiling (see :func:`_score_ceiling`), which
+            is all the reports read of it.
 
     Raises:
         InputError: bad input (unknown DOCID, extent outside its document,
@@ -350,25 +353,22 @@ def score(
             tokens=noisy,
         )
 
-    if _preparers is not None:
-        ref_prep, hyp_prep = _preparers  # the caller's, with the strings it normalized
-    else:
-        ref_prep = _PreparedOnce(
-            config,
-            map_extent=alignment.ref_extent if alignment is not None else None,
-            glm_apply=ref_glm_apply,
-            reference=True,
-            tokens=noisy,
-            widen=alignment.ref_enclosure if alignment is not None else None,
-        )
-        if normalized is not None:
-            ref_prep.share_texts(normalized)
-        hyp_prep = _hyp_preparer()
-        hyp_prep.share_texts(ref_prep)  # a hypothesis mostly repeats the reference's strings
-        if scoring_ceiling:
-            # the reference fills are prepared for three mappings (the system's, the
-            # projection's judge and the ceiling's): once, their records shared
-            ref_prep.remember()
+    ref_prep = _PreparedOnce(
+        config,
+        map_extent=alignment.ref_extent if alignment is not None else None,
+        glm_apply=ref_glm_apply,
+        reference=True,
+        tokens=noisy,
+        widen=alignment.ref_enclosure if alignment is not None else None,
+    )
+    if normalized is not None:
+        ref_prep.share_texts(normalized)
+    hyp_prep = _hyp_preparer()
+    hyp_prep.share_texts(ref_prep)  # a hypothesis mostly repeats the reference's strings
+    if scoring_ceiling:
+        # the reference fills are prepared for three mappings (the system's, the
+        # projection's judge and the ceiling's): once, their records shared
+        ref_prep.remember()
     done = [0]
     total_sets = len(ref.instance_sets)
 
@@ -388,9 +388,8 @@ def score(
         if config.split_sets:
             hyp = split.split_sets(hyp, spans, columns_of)
         # each hypothesis fill is prepared for its set's extent, then mapped: prepared once
-        if isinstance(hyp_prep, _PreparedOnce):
-            hyp_prep.remember()
-    if scoring_ceiling and forked and isinstance(ref_prep, _PreparedOnce):
+        hyp_prep.remember()
+    if scoring_ceiling and forked:
         # The projection's judge, forked below, prepares every reference fill and normalizes
         # the strings the hypothesis repeats: made here first (this process needs them for its
         # own mapping anyway), the child has them and does not make them a second time.
@@ -421,8 +420,7 @@ def score(
             ref_extent=lambda iset: alignment.document_extent(iset.docid),
             hyp_extent=lambda iset: known[id(iset)] if known is not None else _hyp_set_extent(iset, hyp_prep),
         )
-        if isinstance(hyp_prep, _PreparedOnce):
-            hyp_prep.forget()
+        hyp_prep.forget()
         if not config.split_sets:
             warnings += split.spanning_set_warnings(hyp, spans, columns_of, matches)
     elif counts_only and alignment is None and projecting is None and type(mapper) is Mapper:
@@ -448,22 +446,21 @@ def score(
         projected = projecting.result()
         judge_prep.keep_texts(hyp_prep, _contents(projected))
         del projecting, judge, judge_prep  # and with them the judge's mapper and the strings it tried
-        ceiling_result = score(
+        ceiling_result = _score_ceiling(
             ref,
             projected,
-            ref_corpus=ref_corpus,
-            hyp_corpus=hyp_corpus,
             config=config,
-            ceiling=False,
             alignment=alignment,
             mapper_class=mapper_class,
-            force=force,
-            # the same texts: the same WER, not counted again (set below when it is still being counted)
-            wer_summary=_COUNTED_LATER if wer is None else wer,
             # the same texts, options and alignment: the same preparation, each string normalized once
-            _preparers=(ref_prep, hyp_prep),
+            preparers=(ref_prep, hyp_prep),
+            noisy=noisy,
+            counts_only=ceiling_counts,
+            signature=config.signature(texts=texts, glm_digest=glm_digests(glm)),
+            warnings=tuple(warnings),
+            # the same texts: the same WER, not counted again (set below when it is still being counted)
+            wer=_COUNTED_LATER if wer is None else wer,
         )
-        ceiling_result = dataclasses.replace(ceiling_result, projection=projected)
     if texts_aligned is not None:
         # sclite's alignment, counted while the templettes were mapped when a child counts it
         wer = texts_aligned.wer()["summary"]  # sclite's counts; the §7 ones beside them if they differ
@@ -478,6 +475,121 @@ def score(
         alignment=alignment,
         ceiling=ceiling_result,
     )
+
+
+def _score_ceiling(
+    ref: TemplateSet,
+    projected: TemplateSet,
+    *,
+    config: ScoreConfig,
+    alignment: Any,
+    mapper_class: type[Mapper],
+    preparers: tuple[_PreparedOnce, _PreparedOnce],
+    noisy: bool,
+    counts_only: bool,
+    signature: str,
+    warnings: tuple[InputWarning, ...],
+    wer: dict[str, Any] | None,
+) -> ScoreResult:
+    """The ceiling: ``ref`` scored against its projection onto the hypothesis text, as
+    :func:`score` scores two template sets on the same texts and alignment.
+
+    With ``counts_only`` (and the usual mapper), it keeps only what the reports read of
+    it: the counts and pairs (a :class:`Tally`), the kinds of the INC and MIS points of
+    each reference slot (:attr:`ScoreResult.slot_errors`, which decide the causes) and
+    the projection; most match records are never made. ``warnings``, ``signature`` and
+    ``wer`` are the system's score's: the projection is made of the hypothesis text's
+    own words, so checking it against that text again tells nothing new.
+    """
+    ref_prep, hyp_prep = preparers
+    mapper = mapper_class(config, ref_prep, hyp_prep, noisy=noisy)
+    counting = counts_only and type(mapper) is Mapper
+    match = mapper.count_template_sets if counting else mapper.match_template_sets
+    hyp = projected
+    if alignment is not None and alignment.unsegmented:
+        if config.split_sets:
+            from hub4eval.scoring.split_sets import split_sets
+
+            hyp = split_sets(hyp, alignment.document_spans(), _columns_of(alignment))
+        # each projected fill is prepared for its set's extent, then mapped: prepared once
+        hyp_prep.remember()
+        matched = match(
+            ref,
+            hyp,
+            ref_extent=lambda iset: alignment.document_extent(iset.docid),
+            hyp_extent=lambda iset: _hyp_set_extent(iset, hyp_prep),
+        )
+        hyp_prep.forget()
+    else:
+        matched = match(ref, hyp)
+    if not counting:
+        return ScoreResult(
+            matches=matched,  # type: ignore[arg-type]
+            config=config,
+            signature=signature,
+            warnings=warnings,
+            wer=wer,
+            alignment=alignment,
+            projection=projected,
+        )
+    return ScoreResult(
+        matches=(),
+        config=config,
+        signature=signature,
+        warnings=warnings,
+        wer=wer,
+        alignment=alignment,
+        projection=projected,
+        tally=Tally.counted(matched, mapper.signatures, config.beta),  # type: ignore[arg-type]
+        slot_errors=counted_slot_errors(matched, mapper.signatures, config.unscored_slots),  # type: ignore[arg-type]
+    )
+
+
+def counted_slot_errors(
+    sets: Sequence[CountedSet], signatures: Sequence[Signature], unscored: Sequence[str]
+) -> dict[tuple[str, str], frozenset[str]]:
+    """:func:`hub4eval.scoring.attribution.ceiling_errors` of a count without match records
+    (``Mapper.count_template_sets``): (reference instance key, slot) -> the kinds of the
+    INC and MIS points of that slot, for every slot of every reference instance mapped to
+    an instance or, when not optional, to nothing.
+
+    A match record has a slot for each scored slot of its two instances (a hypothesis's
+    first alternative has the slots of the others), and the signature of its points names
+    the slot, kind and category of each of them, in order.
+    """
+    skip = frozenset(unscored)
+    by_signature: dict[int, dict[str, frozenset[str]]] = {}
+    none: frozenset[str] = frozenset()
+    names_of: dict[int, tuple[Any, tuple[str, ...]]] = {}  # by id() of the instance, which it keeps alive
+
+    def names(inst: Any) -> tuple[str, ...]:
+        found = names_of.get(id(inst))
+        if found is None:
+            found = names_of[id(inst)] = (inst, tuple(dict.fromkeys(s.name for s in inst.slots if s.name not in skip)))
+        return found[1]
+
+    out: dict[tuple[str, str], frozenset[str]] = {}
+    for counted_set in sets:
+        for ref, hyp, _, number in counted_set.instances:
+            if ref is None or (hyp is None and ref.optional):
+                continue  # a hypothesis instance alone; an optional one left out has no slots
+            errors = by_signature.get(number)
+            if errors is None:
+                kinds: dict[str, set[str]] = {}
+                for slot, kind, category in signatures[number]:
+                    if category == "INC" or category == "MIS":
+                        kinds.setdefault(slot, set()).add(kind)
+                shared: dict[frozenset[str], frozenset[str]] = {}
+                errors = by_signature[number] = {
+                    slot: shared.setdefault(frozenset(k), frozenset(k)) for slot, k in kinds.items()
+                }
+            key = ref.key
+            for name in names(ref):
+                out[key, name] = errors.get(name, none)
+            if hyp is not None:
+                for name in names(hyp):
+                    out[key, name] = errors.get(name, none)
+    return out
 
 
 RAW_OFFSETS = InputWarning(

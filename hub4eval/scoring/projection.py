@@ -51,8 +51,17 @@ from hub4eval.model import (
     TemplateSet,
     TextFill,
 )
+from hub4eval.scoring.fills import PreparedFill
 from hub4eval.scoring.metrics import Counts
-from hub4eval.scoring.verdicts import compare_text, unpaired_text
+from hub4eval.scoring.verdicts import (
+    TextComparison,
+    clean_content_status,
+    compare_text,
+    exact_extent_status,
+    extent_status,
+    noisy_content_ok,
+    unpaired_text,
+)
 
 _MAX_RUN_TOKENS = 12
 """A fill over more hypothesis tokens than this tries only its whole run and its minimal strings' runs."""
@@ -60,6 +69,18 @@ _MAX_RUN_TOKENS = 12
 _LINE_BREAKS = str.maketrans(
     {"\r": " ", "\n": " ", "\x0b": " ", "\x0c": " ", "\x85": " ", "\u2028": " ", "\u2029": " "}
 )
+
+
+def _content_ok(ref: PreparedFill, hyp: PreparedFill, how: TextComparison) -> bool:
+    """Whether the content point of the pair is COR (the category :func:`compare_text` gives)."""
+    return noisy_content_ok(ref, hyp, how.fillers) if how.noisy else clean_content_status(ref, hyp) == "ok"
+
+
+def _extent_ok(ref: PreparedFill, hyp: PreparedFill, how: TextComparison) -> bool:
+    """Whether the extent point of the pair is COR (the category :func:`compare_text` gives)."""
+    if how.exact_extent:
+        return exact_extent_status(ref, hyp) == "exact"
+    return extent_status(ref, hyp) == "ok"
 
 
 def _hyp_fill(content: str, start: int, end: int) -> TextFill:
@@ -87,21 +108,53 @@ class Judge:
         self.mapper = mapper
         self.identity = {key: key for key in instance_keys}
         self._last: tuple[TextFill, str, Any] | None = None  # the reference fill prepared last
+        # the points of a reference fill paired with a projected one, which has an extent
+        self.points = int(mapper.how.content) + int(mapper.how.extent)
 
     def fill(self, docid: str, ref_fill: TextFill, hyp_fill: TextFill | None, optional: bool) -> Counts:
         """The counts of one reference fill against one projected fill (None: left out)."""
         mapper = self.mapper
-        last = self._last
-        if last is not None and last[0] is ref_fill and last[1] == docid:
-            ref = last[2]  # the fill's candidates are judged one after another: prepared once
-        else:
-            ref = mapper.ref_prep.prepare(ref_fill, docid)
-            self._last = (ref_fill, docid, ref)
+        ref = self._prepared(ref_fill, docid)
         if hyp_fill is None:
             verdicts = unpaired_text(ref, mapper.config, reference=True, optional_slot=optional)
         else:
             verdicts = compare_text(ref, mapper.hyp_prep.prepare(hyp_fill, docid), mapper.how)
         return Counts.tally(v.category for v in verdicts)
+
+    def correct(self, docid: str, ref_fill: TextFill, hyp_fill: TextFill, points: int, above: int) -> int | None:
+        """The COR points of a projected fill against a reference fill when they are more than
+        ``above``, else None (as :meth:`fill` counts them; ``points``: how many a pair has).
+
+        Every point of a pair of text fills is COR or INC, so a candidate beats another only
+        with more COR: the content is compared first and the extent (whose columns take a
+        lookup in the alignment) only when it can still lift the count above ``above``.
+        """
+        mapper = self.mapper
+        ref = self._prepared(ref_fill, docid)
+        how = mapper.how
+        cor, left = 0, points
+        if how.content:
+            # the content point reads the normalized strings only: the extent is not mapped yet;
+            # a later candidate's string is not remembered (most are tried once and rejected)
+            string = mapper.hyp_prep.content_string(hyp_fill.content, above < 0)
+            if _content_ok(ref, PreparedFill(hyp_fill, string, (string,), True), how):
+                cor += 1
+            left -= 1
+            if cor + left <= above:
+                return None
+        if left:
+            if _extent_ok(ref, mapper.hyp_prep.prepare(hyp_fill, docid), how):
+                cor += 1
+        return cor if cor > above else None
+
+    def _prepared(self, ref_fill: TextFill, docid: str) -> Any:
+        """The reference fill prepared (the fill judged last is kept: its candidates come one after another)."""
+        last = self._last
+        if last is not None and last[0] is ref_fill and last[1] == docid:
+            return last[2]
+        ref = self.mapper.ref_prep.prepare(ref_fill, docid)
+        self._last = (ref_fill, docid, ref)
+        return ref
 
     def slot(self, inst: Instance, name: str, fills: tuple[Fill, ...]) -> Counts | None:
         """The counts of a reference slot against projected fills; None for an unscored slot."""
@@ -217,16 +270,21 @@ class _Projector:
         judge = self.judge
         if judge is None or first is None:
             return first
-        counts = judge.fill(docid, fill, first, optional)
-        if counts.cor and not counts.errors:  # the usual fill: all of it correct
+        # Every point of a candidate is COR or INC, and each candidate has as many points
+        # (they all have an extent): its rank is its COR count, and a later candidate
+        # replaces the best so far (the first of equals) only with more COR.
+        points = judge.points
+        best, best_cor = first, judge.correct(docid, fill, first, points, -1) or 0
+        if best_cor == points:  # the usual fill: all of it correct
             return first
-        # the best rank, the first of equals: a later candidate replaces only a worse one
-        best_rank, best = _rank(counts), first
         for candidate in candidates:
-            rank = _rank(judge.fill(docid, fill, candidate, optional))
-            if rank < best_rank:
-                best_rank, best = rank, candidate
-        if _rank(judge.fill(docid, fill, None, optional)) < best_rank:  # left out
+            cor = judge.correct(docid, fill, candidate, points, best_cor)
+            if cor is not None:
+                best, best_cor = candidate, cor
+                if best_cor == points:
+                    break  # no candidate can do better
+        # left out, the fill has no COR: it can only beat a best without COR (all INC)
+        if not best_cor and _rank(judge.fill(docid, fill, None, optional)) < (0, points, points):
             return None
         return best
 

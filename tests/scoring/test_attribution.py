@@ -15,12 +15,14 @@ from typer.testing import CliRunner
 from hub4eval.api import score, score_files
 from hub4eval.cli import app
 from hub4eval.config import ScoreConfig
-from hub4eval.io.corpus import parse_corpus
+from hub4eval.io.corpus import parse_corpus, read_corpus
 from hub4eval.io.templettes import parse_templates, write_templates
+from hub4eval.model import TemplateSet
 from hub4eval.report.explain import explain
 from hub4eval.scoring.attribution import CAUSES, ERROR_CATEGORIES
 from hub4eval.scoring.projection import project
 from tests.support import ROOT
+from tests.support.reference_fills import EXAMPLES, TEXTS, references
 
 ASR = ROOT / "examples" / "asr"
 ASR_TEXTS = ("--ref-text", str(ASR / "reference.sgml"), "--hyp-text", str(ASR / "asr_unsegmented.sgml"))
@@ -771,3 +773,26 @@ def test_entity_wer_counts_the_scored_fills_with_an_extent_only() -> None:
     entity = _score_instances(ref_text, hyp_text, no_extent, hyp).entity_wer
     assert entity["by_slot"] == {}
     assert (entity["summary"]["ref_words"], entity["summary"]["errors"], entity["summary"]["wer"]) == (0, 0, None)
+
+
+@pytest.mark.parametrize("name", ["asr_numbers", "asr", "asr_unsegmented"])
+@settings(max_examples=10, deadline=None)
+@given(data=st.data())
+def test_a_fill_is_misrecognized_exactly_when_it_has_misrecognized_columns(name: str, data: st.DataObject) -> None:
+    """Attributor.misrecognized (read from the columns' kinds, for the causes) against
+    misrecognition (the words, for the notes) on random reference fills."""
+    ref = parse_templates(data.draw(references(name)), role="reference")
+    ref_text, hyp_text = (str(EXAMPLES / p) for p in TEXTS[name])
+    empty = TemplateSet((), role="hypothesis")
+    result = score(ref, empty, ref_corpus=read_corpus(ref_text), hyp_corpus=read_corpus(hyp_text), ceiling=False)
+    attributor = result.attributor
+    seen = set()
+    for inst in ref.instances:
+        for slot in inst.slots:
+            for alternative in slot.alternatives:
+                for fill in alternative.fills:
+                    seen.add(attributor.misrecognized(inst.docid, fill))
+                    assert attributor.misrecognized(inst.docid, fill) == bool(
+                        attributor.misrecognition(inst.docid, fill)
+                    )
+    assert seen

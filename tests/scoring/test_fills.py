@@ -156,3 +156,16 @@ def test_strings_normalized_before_give_the_fills_prepared_without_them(monkeypa
     assert made == ["the U.S. Open", "Open"]
     assert not fill.minimal_is_maximal and ahead.prepare(fill, "D") == plain
     assert made == ["the U.S. Open", "Open"]  # nothing normalized a second time
+
+
+@pytest.mark.parametrize("raw", ["the Red Wings", "twenty one", "uh Glen Buni- Bunting's", "Red   wings"])
+def test_a_content_string_not_remembered_is_the_remembered_one_and_leaves_no_trace(raw: str) -> None:
+    preparer = FillPreparer(ScoreConfig(), reference=False)
+    passing = preparer.content_string(raw, remember=False)
+    assert preparer._texts == {} and preparer.numbers == {}  # nothing kept, nothing numbered
+    kept = preparer.content_string(raw)
+    assert raw in preparer._texts and kept.number == 0
+    assert (passing.text, passing.tokens, passing.noisy, passing.extent) == (kept.text, kept.tokens, kept.noisy, None)
+    assert passing.number == -1
+    # a text numbered before keeps its number, also when not remembered
+    assert FillPreparer.content_string(preparer, " ".join(raw.split()) + " ", remember=False).number == 0

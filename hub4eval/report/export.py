@@ -20,7 +20,15 @@ from hub4eval.model import Extent, TextFill
 from hub4eval.scoring.metrics import METRICS, Counts
 from hub4eval.scoring.points import fill_text
 from hub4eval.scoring.result import ScoreResult
-from hub4eval.scoring.verdicts import reason_json
+from hub4eval.scoring.counted_points import CountedRun, counted_fill_pairs
+from hub4eval.scoring.fills import PreparedFill
+from hub4eval.scoring.verdicts import (
+    TextComparison,
+    pointer_reason_json,
+    reason_json,
+    text_reason_json,
+    unpaired_reason_json,
+)
 from hub4eval.util.atomic import replaced_whole
 
 COUNT_COLUMNS = ("POS", "ACT", "COR", "INC", "MIS", "SPU", "OPT", "REM")
@@ -37,25 +45,33 @@ _ENTRY_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
 # kilobytes: the batch, its text and its bytes stay in the processor's cache)
 _BATCH = 512
 _ENTRY_SEPARATOR = ",\n    "  # between two entries of a list or table of iter_json_text
+_SEPARATOR_BYTES = _ENTRY_SEPARATOR.encode()
 
 
 def _point_entries(result: ScoreResult) -> Iterator[str]:
     """Each point as :meth:`hub4eval.scoring.points.Point.as_dict` encodes it, in order (the two
     points of a fill pair as one piece, joined as :func:`iter_json_text` joins entries)."""
-    for batch in _entry_batches(result):
+    for batch in _entry_batches(result.iter_fill_pairs(), result.attributor):
         yield from batch
 
 
-def _entry_batches(result: ScoreResult) -> Iterator[list[str]]:
+def _entry_batches(
+    fill_pairs: Iterable[tuple[Any, ...]], attributor: Any = None, how: TextComparison | None = None
+) -> Iterator[list[str]]:
     """:func:`_point_entries` in lists of the entries of :data:`_BATCH` fill pairs (those of a pair
     with two points joined in one string, as :func:`iter_json_text` joins them), made from the fill pairs:
     the slot, document and fills are encoded once per pair (an instance's key once per
-    instance, a slot's name once), not once per point; each entry is one f-string."""
+    instance, a slot's name once), not once per point; each entry is one f-string.
+
+    ``fill_pairs``: those of match records (:meth:`ScoreResult.iter_fill_pairs`: fills and
+    verdicts), or those of a count (:func:`~hub4eval.scoring.counted_points.counted_fill_pairs`:
+    prepared fills, and the verdicts of a record or the (kind, category) of each point with
+    the set's mapping, whose reasons are made here from the fills, compared as ``how`` says).
+    ``attributor``: the §11 cause of each error point, when the texts differ."""
     encode = _ENTRY_ENCODER.encode
     encode_string = json.encoder.encode_basestring  # what that encoder does with a str
     heads: dict[tuple[str, str, str], str] = {}
     slots: dict[str, str] = {}
-    attributor = result.attributor  # §11 cause of each error point, when the texts differ
     batch: list[str] = []
     append = batch.append
     # the last pair's document, type and slot (pairs come slot by slot), and the JSON that starts its entries
@@ -64,7 +80,7 @@ def _entry_batches(result: ScoreResult) -> Iterator[list[str]]:
     # the last reference and hypothesis instance, and the JSON that starts their fills
     ref_owner = hyp_owner = None
     ref_start = hyp_start = ""
-    for docid, type_name, slot, ref_inst, hyp_inst, ref_fill, hyp_fill, verdicts in result.iter_fill_pairs():
+    for docid, type_name, slot, ref_inst, hyp_inst, ref_item, hyp_item, verdicts, *counted in fill_pairs:
         if slot is not last_slot or docid is not last_doc or type_name is not last_type:
             last_doc, last_type, last_slot = docid, type_name, slot
             key = (docid, type_name, slot)
@@ -74,6 +90,9 @@ def _entry_batches(result: ScoreResult) -> Iterator[list[str]]:
             slot_json = slots.get(slot)  # type: ignore[assignment]
             if slot_json is None:
                 slot_json = slots[slot] = f'"slot": {encode_string(slot)}, "fill": '
+        # the fills (a count's items are prepared fills)
+        ref_fill = ref_item.fill if ref_item.__class__ is PreparedFill else ref_item
+        hyp_fill = hyp_item.fill if hyp_item.__class__ is PreparedFill else hyp_item
         # FillRef.json_of(instance, slot, fill) of each side, written out: a million are made;
         # the fill as fill_text writes it, the usual fill ('"content" ##a#b#') without a call
         usual: tuple[Extent, ...] | None = None  # the reference fill's extents, when it is a usual fill
@@ -108,7 +127,17 @@ def _entry_batches(result: ScoreResult) -> Iterator[list[str]]:
                 fill = encode_string(fill_text(hyp_fill))
             hyp = f'{hyp_start}{slot_json}{fill}, "line": {hyp_fill.line}}}'
         fills = f'", "ref": {ref}, "hyp": {hyp}, "reason": '
-        if attributor is None:
+        if counted and counted[0] is not None:  # a count's points: (kind, category), the reasons made here
+            mapping = counted[0]
+            for kind, category in verdicts:
+                if ref_item is None or hyp_item is None:
+                    reason = unpaired_reason_json(category, ref_item or hyp_item if kind == "pointer" else None)
+                elif kind == "pointer":
+                    reason = pointer_reason_json(ref_item, hyp_item, mapping.get(ref_item.key))
+                else:
+                    reason = text_reason_json(kind, category == "COR", ref_item, hyp_item, how)  # type: ignore[arg-type]
+                append(f'{head}{kind}", "category": "{category}{fills}{reason}, "cause": null}}')
+        elif attributor is None:
             if len(verdicts) == 2:  # a text fill pair's content and extent points: one string
                 first, second = verdicts
                 append(
@@ -170,15 +199,53 @@ def _point_pieces(result: ScoreResult) -> Iterator[Piece]:
             yield StoredPiece(path)
 
 
-def write_point_file(result: ScoreResult, path: str) -> None:
-    """Write the JSON entries of ``result``'s points to ``path``, joined as
-    :func:`iter_json_text` joins them, for :func:`point_entries` to copy into the output."""
-    with open(path, "w", encoding="utf-8", newline="\n") as handle:
-        separator = ""
-        for batch in _entry_batches(result):
-            handle.write(separator)
-            handle.write(_ENTRY_SEPARATOR.join(batch))
-            separator = _ENTRY_SEPARATOR
+class PointFileWriter:
+    """Writes the JSON entries of a result's points into a file, joined as :func:`iter_json_text`
+    joins them, for :func:`point_entries` to copy into the output (``write_point_file``).
+
+    Called with a result that holds its mapping (``writer(result, path)``), it writes the
+    entries of its match records. A group of documents scored for counts only
+    (:mod:`hub4eval.parallel`) has no match records: :meth:`runs` gives what the mapper
+    calls with each run of instance sets it has just counted, and the entries are written
+    from the compact output (:mod:`hub4eval.scoring.counted_points`), while the run's
+    prepared fills are at hand.
+    """
+
+    def __call__(self, result: ScoreResult, path: str) -> None:
+        with open(path, "w", encoding="utf-8", newline="\n") as handle:
+            separator = ""
+            for batch in _entry_batches(result.iter_fill_pairs(), result.attributor):
+                handle.write(separator)
+                handle.write(_ENTRY_SEPARATOR.join(batch))
+                separator = _ENTRY_SEPARATOR
+
+    def runs(self, path: str) -> RunWriter:
+        """A writer of the entries of counted runs into ``path`` (closed by its caller)."""
+        return RunWriter(path)
+
+    def __reduce__(self) -> str:
+        return "write_point_file"  # the module's one instance, also in a spawned worker
+
+
+write_point_file = PointFileWriter()
+
+
+class RunWriter:
+    """The entries of each counted run it is called with, written into one file in order."""
+
+    def __init__(self, path: str) -> None:
+        self.handle = open(path, "wb")  # noqa: SIM115 - closed by close(), after the last run
+        self.separator = b""
+
+    def __call__(self, run: CountedRun) -> None:
+        write = self.handle.write
+        for batch in _entry_batches(counted_fill_pairs(run), None, run.mapper.how):
+            write(self.separator)
+            write(_ENTRY_SEPARATOR.join(batch).encode())
+            self.separator = _SEPARATOR_BYTES
+
+    def close(self) -> None:
+        self.handle.close()
 
 
 def iter_json_text(result: ScoreResult, extra: dict[str, Any] | None = None) -> Iterator[str]:

@@ -13,14 +13,22 @@ import json
 import os
 import shutil
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NamedTuple, TextIO
 
 from hub4eval.model import Extent, TextFill
 from hub4eval.scoring.metrics import METRICS, Counts
 from hub4eval.scoring.points import fill_text
 from hub4eval.scoring.result import ScoreResult
-from hub4eval.scoring.counted_points import CountedRun, counted_fill_pairs
+from hub4eval.scoring.counted_points import (
+    HYPOTHESIS,
+    REFERENCE,
+    CountedRun,
+    LazyMapping,
+    counted_fill_pairs,
+    item,
+    match_fill_pairs,
+)
 from hub4eval.scoring.fills import PreparedFill
 from hub4eval.scoring.verdicts import (
     TextComparison,
@@ -46,6 +54,7 @@ _ENTRY_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
 _BATCH = 512
 _ENTRY_SEPARATOR = ",\n    "  # between two entries of a list or table of iter_json_text
 _SEPARATOR_BYTES = _ENTRY_SEPARATOR.encode()
+_encode_string = json.encoder.encode_basestring  # what the entry encoder does with a str
 
 
 def _point_entries(result: ScoreResult) -> Iterator[str]:
@@ -80,7 +89,15 @@ def _entry_batches(
     # the last reference and hypothesis instance, and the JSON that starts their fills
     ref_owner = hyp_owner = None
     ref_start = hyp_start = ""
-    for docid, type_name, slot, ref_inst, hyp_inst, ref_item, hyp_item, verdicts, *counted in fill_pairs:
+    for pair in fill_pairs:
+        if pair.__class__ is str:  # entries already written (see _run_fill_pairs)
+            append(pair)  # type: ignore[arg-type]
+            if len(batch) >= _BATCH:
+                yield batch
+                batch = []
+                append = batch.append
+            continue
+        docid, type_name, slot, ref_inst, hyp_inst, ref_item, hyp_item, verdicts, *counted = pair
         if slot is not last_slot or docid is not last_doc or type_name is not last_type:
             last_doc, last_type, last_slot = docid, type_name, slot
             key = (docid, type_name, slot)
@@ -166,6 +183,134 @@ def _entry_batches(
         yield batch
 
 
+_BOTH_COR = (("content", "COR"), ("extent", "COR"))  # the points of a correct text fill pair
+
+
+def _fill_json(fill: Any) -> str:
+    """The "fill" of a point's reference or hypothesis side as JSON: ``fill_text`` encoded,
+    the usual text fill ('"content" ##a#b#') written out."""
+    if fill.__class__ is TextFill and len(extents := fill.extents) == 1 and not fill.bracketed:
+        extent = extents[0]
+        return f'"\\"{_encode_string(fill.content)[1:-1]}\\" ##{extent.start}#{extent.end}#"'
+    return _encode_string(fill_text(fill))
+
+
+def _run_entries(run: CountedRun, append: Callable[[str], None]) -> None:
+    """The JSON entries of every point of a counted run, in order, each given to ``append``
+    (the two points of a fill pair in one string, joined as :func:`iter_json_text` joins
+    entries): what :func:`_entry_batches` makes of :func:`~hub4eval.scoring.counted_points.counted_fill_pairs`
+    (a test compares them), written out for the million points of a large ``--json``.
+
+    The usual correct pair (two usual text fills of the same content and extents, both
+    points COR, compared clean: most pairs) is written from its fills at once, the fill
+    once for both sides and both points, the reasons as
+    :func:`~hub4eval.scoring.verdicts.text_reason_json` says them of such a pair."""
+    encode = _encode_string
+    how = run.mapper.how
+    fast = how.content and how.extent and not how.noisy and not how.exact_extent
+    layouts = run.layouts
+    view = run.mapper._view
+    records = run.records
+    # by (type, slot) of the document: the JSON that starts an entry (up to its kind), that
+    # of the usual correct pair's first entry (up to its ref) and of its second (from the
+    # end of the first's reason to its ref), and the slot's name with the key of its fill
+    heads: dict[tuple[str, str], tuple[str, str, str, str]] = {}
+    for counted in run.sets:
+        docid = counted.docid
+        document = encode(docid)
+        mapping = LazyMapping(counted)
+        heads.clear()
+        for match in counted.instances:
+            ref, hyp, _, signature = match
+            owner = ref if ref is not None else hyp
+            type_name = owner.type  # type: ignore[union-attr]
+            if (id(ref), id(hyp)) in records or ref is None or hyp is None:
+                record = run.record(ref, hyp, counted)
+            else:
+                record = None  # a pair without a record: plain (hub4eval.scoring.pairs._counted)
+            ref_start = f'{{"instance": {encode(ref.key)}, ' if ref is not None else ""
+            hyp_start = f'{{"instance": {encode(hyp.key)}, ' if hyp is not None else ""
+            if record is not None:
+                pairs: Iterable[tuple[str, Any, tuple[Any, ...]]] = [
+                    (
+                        slot.name,
+                        (None if i is None else slot.ref_items[i], None if j is None else slot.hyp_items[j]),
+                        verdicts,
+                    )
+                    for slot in record.slots
+                    for i, j, verdicts in slot.pairs
+                ]
+            else:
+                ref_view = view(ref, True) if ref is not None else None
+                hyp_view = view(hyp, False) if hyp is not None else None
+                pairs = layouts[signature]
+            for name, second, points in pairs:
+                known = heads.get((type_name, name))
+                if known is None:
+                    head = f'{{"slot": {encode(f"{type_name}.{name}")}, "document": {document}, "kind": "'
+                    known = heads[type_name, name] = (
+                        head,
+                        f'{head}content", "category": "COR", "ref": ',
+                        f', "cause": null}}{_ENTRY_SEPARATOR}{head}extent", "category": "COR", "ref": ',
+                        f'"slot": {encode(name)}, "fill": ',
+                    )
+                head, content_head, extent_head, slot_json = known
+                if record is not None:
+                    ref_item, hyp_item = second
+                else:
+                    if points == _BOTH_COR and fast:
+                        r = ref_view[name][2]  # type: ignore[index]
+                        h = hyp_view[name][2]  # type: ignore[index]
+                        rf = r.fill
+                        hf = h.fill
+                        rm = r.maximal
+                        extents = rf.extents
+                        if (
+                            len(extents) == 1
+                            and not rf.bracketed
+                            and hf.content == rf.content
+                            and hf.extents == extents
+                            and not hf.bracketed
+                            and r.minimals[0] is rm
+                            and r.enclosure is None
+                            and (hm := h.maximal).text == (text := rm.text)
+                            and hm.extent == (extent := rm.extent)
+                        ):
+                            at = extents[0]
+                            fill = f'{slot_json}"\\"{encode(rf.content)[1:-1]}\\" ##{at.start}#{at.end}#", "line": '
+                            fills = f'{ref_start}{fill}{rf.line}}}, "hyp": {hyp_start}{fill}{hf.line}}}, "reason": '
+                            shown = encode(text)[1:-1]
+                            span = f"{extent.start}..{extent.end}"  # type: ignore[union-attr]
+                            append(
+                                f'{content_head}{fills}"hypothesis `{shown}` is inside `{shown}` and contains the '
+                                f'minimal string `{shown}`"{extent_head}{fills}"extent {span} enclosed in {span}, '
+                                f'overlaps minimal {span}", "cause": null}}'
+                            )
+                            continue
+                    ref_item = None if second == HYPOTHESIS else item(ref_view, name)  # type: ignore[arg-type]
+                    hyp_item = None if second == REFERENCE else item(hyp_view, name)  # type: ignore[arg-type]
+                ref_fill = ref_item.fill if ref_item.__class__ is PreparedFill else ref_item
+                hyp_fill = hyp_item.fill if hyp_item.__class__ is PreparedFill else hyp_item
+                ref_json = "null" if ref_fill is None else f'{ref_start}{slot_json}{_fill_json(ref_fill)}, "line": {ref_fill.line}}}'
+                hyp_json = "null" if hyp_fill is None else f'{hyp_start}{slot_json}{_fill_json(hyp_fill)}, "line": {hyp_fill.line}}}'
+                fills = f'", "ref": {ref_json}, "hyp": {hyp_json}, "reason": '
+                if record is not None:  # verdicts
+                    for verdict in points:
+                        append(
+                            f'{head}{verdict.kind}", "category": "{verdict.category}{fills}'
+                            f'{reason_json(verdict)}, "cause": null}}'
+                        )
+                    continue
+                for kind, category in points:
+                    if ref_item is None or hyp_item is None:
+                        reason = unpaired_reason_json(category, ref_item or hyp_item if kind == "pointer" else None)
+                    elif kind == "pointer":
+                        reason = pointer_reason_json(ref_item, hyp_item, mapping.get(ref_item.key))  # type: ignore[union-attr,arg-type]
+                    else:
+                        reason = text_reason_json(kind, category == "COR", ref_item, hyp_item, how)  # type: ignore[arg-type]
+                    append(f'{head}{kind}", "category": "{category}{fills}{reason}, "cause": null}}')
+
+
 class StoredPiece(NamedTuple):
     """A piece of an output already written to a file, in UTF-8: copied into the
     output as bytes (:func:`write_text`), not read back as text."""
@@ -238,10 +383,10 @@ class RunWriter:
         self.separator = b""
 
     def __call__(self, run: CountedRun) -> None:
-        write = self.handle.write
-        for batch in _entry_batches(counted_fill_pairs(run), None, run.mapper.how):
-            write(self.separator)
-            write(_ENTRY_SEPARATOR.join(batch).encode())
+        entries: list[str] = []
+        _run_entries(run, entries.append)
+        if entries:
+            self.handle.write(self.separator + _ENTRY_SEPARATOR.join(entries).encode())
             self.separator = _SEPARATOR_BYTES
 
     def close(self) -> None:

@@ -29,7 +29,7 @@ from hub4eval.model import Instance, PointerFill
 from hub4eval.scoring.fills import PreparedFill
 
 if TYPE_CHECKING:
-    from hub4eval.scoring.mapping import CountedSet, InstanceMatch, Item, Mapper, Signature
+    from hub4eval.scoring.mapping import CountedMatch, CountedSet, InstanceMatch, Item, Mapper, Signature
 
 COMPARED, REFERENCE, HYPOTHESIS = 0, 1, 2
 """The side of a fill pair of a plain match: both fills, the reference fill alone, the hypothesis fill alone."""
@@ -53,20 +53,23 @@ def layout(points: Signature) -> Layout:
 
 
 class CountedRun(NamedTuple):
-    """A run of instance sets just counted by a mapper, with what their points need."""
+    """A run of instance sets just counted by a mapper, with what their points need: the
+    mapper (its prepared fills of the run's instances, ``Mapper._view``, and its signatures)
+    and the match records it made for the counts."""
 
     sets: Sequence[CountedSet]
     mapper: Mapper
     records: Mapping[tuple[int, int], InstanceMatch]
-    """The match records made for the counts, by (id of the reference, id of the hypothesis instance)."""
+    """By (id of the reference instance, id of the hypothesis instance); None's id for none."""
+    layouts: Mapping[int, Layout]
+    """The :func:`layout` of each signature number (``Mapper.signatures``), made when first read."""
 
-    def layouts(self) -> dict[int, Layout]:
-        """The :func:`layout` of each signature number, made when first asked for."""
-        return _Layouts(self.mapper.signatures)
-
-    def view(self, inst: Instance, reference: bool) -> dict[str, Any]:
-        """The instance's scored slots with their fills prepared (``Mapper._view``, cached for the run)."""
-        return self.mapper._view(inst, reference)
+    @classmethod
+    def of(cls, sets: Sequence[CountedSet], mapper: Mapper, records: Mapping[tuple[int, int], InstanceMatch]) -> CountedRun:
+        layouts = mapper.point_layouts
+        if layouts is None:  # one per mapper: its signatures only grow
+            layouts = mapper.point_layouts = Layouts(mapper.signatures)
+        return cls(sets, mapper, records, layouts)
 
     def record(self, ref: Instance | None, hyp: Instance | None, counted: CountedSet) -> InstanceMatch | None:
         """The match record of a match of ``counted`` that is not plain, None for a plain one."""
@@ -88,7 +91,9 @@ class CountedRun(NamedTuple):
         return mapper.match_instance(ref, None, mapping, lambda fill: fill.key in optional and fill.key not in mapping)
 
 
-class _Layouts(dict[int, Layout]):
+class Layouts(dict[int, Layout]):
+    """:func:`layout` of each signature number, made when first asked for."""
+
     __slots__ = ("signatures",)
 
     def __init__(self, signatures: Sequence[Signature]) -> None:
@@ -119,7 +124,7 @@ def set_mapping(counted: CountedSet) -> dict[str, str]:
     return {m.ref.key: m.hyp.key for m in counted.instances if m.ref is not None and m.hyp is not None}
 
 
-class _LazyMapping(dict[str, str]):
+class LazyMapping(dict[str, str]):
     """:func:`set_mapping` of a counted set, made when first read (only pointers read it)."""
 
     __slots__ = ("counted", "made")
@@ -148,45 +153,53 @@ the points are verdicts."""
 def counted_fill_pairs(run: CountedRun) -> Iterator[CountedFillPair]:
     """Every fill pair (or fill left over) of the run's matches, in file order (as
     :func:`hub4eval.scoring.mapping.iter_fill_pairs` gives those of match records)."""
-    layouts = run.layouts()
-    views = run.view
     for counted in run.sets:
-        docid = counted.docid
-        mapping = _LazyMapping(counted)
-        for ref, hyp, _, signature in counted.instances:
-            type_name = (ref if ref is not None else hyp).type  # type: ignore[union-attr]
-            record = run.record(ref, hyp, counted)
-            if record is not None:
-                for slot in record.slots:
-                    name = slot.name
-                    ref_items, hyp_items = slot.ref_items, slot.hyp_items
-                    for i, j, verdicts in slot.pairs:
-                        yield (
-                            docid,
-                            type_name,
-                            name,
-                            ref,
-                            hyp,
-                            None if i is None else ref_items[i],
-                            None if j is None else hyp_items[j],
-                            verdicts,
-                            None,
-                        )
-                continue
-            ref_view = views(ref, True) if ref is not None else None
-            hyp_view = views(hyp, False) if hyp is not None else None
-            for name, side, points in layouts[signature]:
+        mapping = LazyMapping(counted)
+        for match in counted.instances:
+            yield from match_fill_pairs(run, counted, match, mapping)
+
+
+def match_fill_pairs(
+    run: CountedRun, counted: CountedSet, match: CountedMatch, mapping: Mapping[str, str]
+) -> Iterator[CountedFillPair]:
+    """The fill pairs of one match of ``counted`` (see :func:`counted_fill_pairs`);
+    ``mapping``: the set's (:func:`set_mapping`, or a :class:`LazyMapping` of it)."""
+    docid = counted.docid
+    ref, hyp, _, signature = match
+    type_name = (ref if ref is not None else hyp).type  # type: ignore[union-attr]
+    record = run.record(ref, hyp, counted)
+    if record is not None:
+        for slot in record.slots:
+            name = slot.name
+            ref_items, hyp_items = slot.ref_items, slot.hyp_items
+            for i, j, verdicts in slot.pairs:
                 yield (
                     docid,
                     type_name,
                     name,
                     ref,
                     hyp,
-                    None if side == HYPOTHESIS else item(ref_view, name),  # type: ignore[arg-type]
-                    None if side == REFERENCE else item(hyp_view, name),  # type: ignore[arg-type]
-                    points,
-                    mapping,
+                    None if i is None else ref_items[i],
+                    None if j is None else hyp_items[j],
+                    verdicts,
+                    None,
                 )
+        return
+    views = run.mapper._view
+    ref_view = views(ref, True) if ref is not None else None
+    hyp_view = views(hyp, False) if hyp is not None else None
+    for name, side, points in run.layouts[signature]:
+        yield (
+            docid,
+            type_name,
+            name,
+            ref,
+            hyp,
+            None if side == HYPOTHESIS else item(ref_view, name),  # type: ignore[arg-type]
+            None if side == REFERENCE else item(hyp_view, name),  # type: ignore[arg-type]
+            points,
+            mapping,
+        )
 
 
 __all__ = [

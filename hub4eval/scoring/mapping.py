@@ -254,6 +254,7 @@ class Mapper:
         # the match records made for the counts of the run, by id() of their two instances.
         self.point_runs: Callable[[CountedRun], None] | None = None
         self._records: dict[tuple[int, int], InstanceMatch] = {}
+        self.point_layouts: Any = None  # hub4eval.scoring.counted_points.Layouts, made with the first run
 
     def signature(self, points: Signature) -> int:
         """The number of a sequence of points' (slot, kind, category) in :attr:`signatures`."""
@@ -662,7 +663,7 @@ class Mapper:
                     from hub4eval.scoring.counted_points import CountedRun
 
                     # the run's points, written while its prepared fills are at hand
-                    self.point_runs(CountedRun(done, self, self._records))
+                    self.point_runs(CountedRun.of(done, self, self._records))
                     self._records = {}
             except InputError:
                 if len(chunk) == 1:

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NamedTuple, TextIO
 
-from hub4eval.model import Extent, TextFill
+from hub4eval.model import Extent, PointerFill, TextFill
 from hub4eval.scoring.metrics import METRICS, Counts
 from hub4eval.scoring.points import fill_text
 from hub4eval.scoring.result import ScoreResult
@@ -27,6 +27,7 @@ from hub4eval.scoring.counted_points import (
     LazyMapping,
     counted_fill_pairs,
     item,
+    layout_points,
     match_fill_pairs,
 )
 from hub4eval.scoring.fills import PreparedFill
@@ -183,7 +184,7 @@ def _entry_batches(
         yield batch
 
 
-_BOTH_COR = (("content", "COR"), ("extent", "COR"))  # the points of a correct text fill pair
+_BOTH_COR = layout_points((("content", "COR"), ("extent", "COR")))  # the points of a correct text fill pair
 
 
 def _fill_json(fill: Any) -> str:
@@ -197,118 +198,198 @@ def _fill_json(fill: Any) -> str:
 
 def _run_entries(run: CountedRun, append: Callable[[str], None]) -> None:
     """The JSON entries of every point of a counted run, in order, each given to ``append``
-    (the two points of a fill pair in one string, joined as :func:`iter_json_text` joins
-    entries): what :func:`_entry_batches` makes of :func:`~hub4eval.scoring.counted_points.counted_fill_pairs`
-    (a test compares them), written out for the million points of a large ``--json``.
+    (the two points of a text fill pair in one string, joined as :func:`iter_json_text` joins
+    entries): what :func:`_entry_batches` makes of
+    :func:`~hub4eval.scoring.counted_points.counted_fill_pairs` (a test compares them),
+    written out for the million points of a large ``--json``.
 
-    The usual correct pair (two usual text fills of the same content and extents, both
-    points COR, compared clean: most pairs) is written from its fills at once, the fill
-    once for both sides and both points, the reasons as
-    :func:`~hub4eval.scoring.verdicts.text_reason_json` says them of such a pair."""
+    The usual pairs are written at once from their fills, each piece made once: a correct
+    text pair (two usual text fills of the same content and extents, both points COR,
+    compared clean: most pairs), the reasons as
+    :func:`~hub4eval.scoring.verdicts.text_reason_json` says them of such a pair; a
+    reference text fill left over (both points MIS); a correct pointer pair (of a match
+    record: a slot of several pointers)."""
     encode = _encode_string
     how = run.mapper.how
     fast = how.content and how.extent and not how.noisy and not how.exact_extent
     layouts = run.layouts
-    view = run.mapper._view
+    hyp_views, ref_views = run.mapper._views
     records = run.records
-    # by (type, slot) of the document: the JSON that starts an entry (up to its kind), that
-    # of the usual correct pair's first entry (up to its ref) and of its second (from the
-    # end of the first's reason to its ref), and the slot's name with the key of its fill
-    heads: dict[tuple[str, str], tuple[str, str, str, str]] = {}
+    record_of = run.record
+    by_type: dict[str, dict[str, _Heads]] = {}  # the document's
     for counted in run.sets:
-        docid = counted.docid
-        document = encode(docid)
+        document = encode(counted.docid)
         mapping = LazyMapping(counted)
-        heads.clear()
+        by_type.clear()
+        last_type = None
+        heads: dict[str, _Heads] = {}
         for match in counted.instances:
             ref, hyp, _, signature = match
-            owner = ref if ref is not None else hyp
-            type_name = owner.type  # type: ignore[union-attr]
-            if (id(ref), id(hyp)) in records or ref is None or hyp is None:
-                record = run.record(ref, hyp, counted)
+            if ref is not None and hyp is not None:
+                type_name = ref.type
+                ref_start = f'{{"instance": {encode(ref.key)}, '
+                hyp_start = f'{{"instance": {encode(hyp.key)}, '
+                record = records.get((id(ref), id(hyp)))  # none: a plain pair (hub4eval.scoring.pairs._counted)
             else:
-                record = None  # a pair without a record: plain (hub4eval.scoring.pairs._counted)
-            ref_start = f'{{"instance": {encode(ref.key)}, ' if ref is not None else ""
-            hyp_start = f'{{"instance": {encode(hyp.key)}, ' if hyp is not None else ""
+                type_name = (ref or hyp).type  # type: ignore[union-attr]
+                ref_start = f'{{"instance": {encode(ref.key)}, ' if ref is not None else ""
+                hyp_start = f'{{"instance": {encode(hyp.key)}, ' if hyp is not None else ""
+                record = record_of(ref, hyp, counted)
+            if type_name is not last_type:
+                last_type = type_name
+                heads = by_type.get(type_name)  # type: ignore[assignment]
+                if heads is None:
+                    heads = by_type[type_name] = {}
             if record is not None:
-                pairs: Iterable[tuple[str, Any, tuple[Any, ...]]] = [
-                    (
-                        slot.name,
-                        (None if i is None else slot.ref_items[i], None if j is None else slot.hyp_items[j]),
-                        verdicts,
-                    )
-                    for slot in record.slots
-                    for i, j, verdicts in slot.pairs
-                ]
-            else:
-                ref_view = view(ref, True) if ref is not None else None
-                hyp_view = view(hyp, False) if hyp is not None else None
-                pairs = layouts[signature]
-            for name, second, points in pairs:
-                known = heads.get((type_name, name))
-                if known is None:
-                    head = f'{{"slot": {encode(f"{type_name}.{name}")}, "document": {document}, "kind": "'
-                    known = heads[type_name, name] = (
-                        head,
-                        f'{head}content", "category": "COR", "ref": ',
-                        f', "cause": null}}{_ENTRY_SEPARATOR}{head}extent", "category": "COR", "ref": ',
-                        f'"slot": {encode(name)}, "fill": ',
-                    )
-                head, content_head, extent_head, slot_json = known
-                if record is not None:
-                    ref_item, hyp_item = second
-                else:
-                    if points == _BOTH_COR and fast:
-                        r = ref_view[name][2]  # type: ignore[index]
-                        h = hyp_view[name][2]  # type: ignore[index]
-                        rf = r.fill
-                        hf = h.fill
-                        rm = r.maximal
-                        extents = rf.extents
+                for slot in record.slots:
+                    name = slot.name
+                    known = heads.get(name)
+                    if known is None:
+                        known = heads[name] = _Heads.of(type_name, name, document)
+                    ref_items, hyp_items = slot.ref_items, slot.hyp_items
+                    for i, j, verdicts in slot.pairs:
+                        ref_item = None if i is None else ref_items[i]
+                        hyp_item = None if j is None else hyp_items[j]
                         if (
-                            len(extents) == 1
-                            and not rf.bracketed
-                            and hf.content == rf.content
-                            and hf.extents == extents
-                            and not hf.bracketed
-                            and r.minimals[0] is rm
-                            and r.enclosure is None
-                            and (hm := h.maximal).text == (text := rm.text)
-                            and hm.extent == (extent := rm.extent)
+                            ref_item.__class__ is PointerFill
+                            and hyp_item.__class__ is PointerFill
+                            and verdicts[0].category == "COR"
                         ):
-                            at = extents[0]
-                            fill = f'{slot_json}"\\"{encode(rf.content)[1:-1]}\\" ##{at.start}#{at.end}#", "line": '
-                            fills = f'{ref_start}{fill}{rf.line}}}, "hyp": {hyp_start}{fill}{hf.line}}}, "reason": '
-                            shown = encode(text)[1:-1]
-                            span = f"{extent.start}..{extent.end}"  # type: ignore[union-attr]
+                            # compare_pointer's COR: the reference target is mapped to the hypothesis one
+                            ref_key = encode(ref_item.key)  # type: ignore[union-attr]
+                            hyp_key = encode(hyp_item.key)  # type: ignore[union-attr]
                             append(
-                                f'{content_head}{fills}"hypothesis `{shown}` is inside `{shown}` and contains the '
-                                f'minimal string `{shown}`"{extent_head}{fills}"extent {span} enclosed in {span}, '
-                                f'overlaps minimal {span}", "cause": null}}'
+                                f'{known.pointer_cor}{ref_start}{known.slot}{ref_key}, "line": {ref_item.line}}}, '  # type: ignore[union-attr]
+                                f'"hyp": {hyp_start}{known.slot}{hyp_key}, "line": {hyp_item.line}}}, '  # type: ignore[union-attr]
+                                f'"reason": "{ref_key[1:-1]} is mapped to {hyp_key[1:-1]}", "cause": null}}'
                             )
                             continue
-                    ref_item = None if second == HYPOTHESIS else item(ref_view, name)  # type: ignore[arg-type]
-                    hyp_item = None if second == REFERENCE else item(hyp_view, name)  # type: ignore[arg-type]
-                ref_fill = ref_item.fill if ref_item.__class__ is PreparedFill else ref_item
-                hyp_fill = hyp_item.fill if hyp_item.__class__ is PreparedFill else hyp_item
-                ref_json = "null" if ref_fill is None else f'{ref_start}{slot_json}{_fill_json(ref_fill)}, "line": {ref_fill.line}}}'
-                hyp_json = "null" if hyp_fill is None else f'{hyp_start}{slot_json}{_fill_json(hyp_fill)}, "line": {hyp_fill.line}}}'
-                fills = f'", "ref": {ref_json}, "hyp": {hyp_json}, "reason": '
-                if record is not None:  # verdicts
-                    for verdict in points:
+                        _entries(append, known, ref_start, hyp_start, ref_item, hyp_item, verdicts, None, how)
+                continue
+            ref_view = ref_views[id(ref)][1] if ref is not None else None
+            hyp_view = hyp_views[id(hyp)][1] if hyp is not None else None
+            for name, side, points in layouts[signature]:
+                known = heads.get(name)
+                if known is None:
+                    known = heads[name] = _Heads.of(type_name, name, document)
+                if points is _BOTH_COR and fast:
+                    r = ref_view[name][2]  # type: ignore[index]
+                    h = hyp_view[name][2]  # type: ignore[index]
+                    rf = r.fill
+                    hf = h.fill
+                    rm = r.maximal
+                    extents = rf.extents
+                    if (
+                        len(extents) == 1
+                        and not rf.bracketed
+                        and hf.content == (content := rf.content)
+                        and hf.extents == extents
+                        and not hf.bracketed
+                        and r.minimals[0] is rm
+                        and r.enclosure is None
+                        and (hm := h.maximal).text == (text := rm.text)
+                        and hm.extent == (extent := rm.extent)
+                    ):
+                        at = extents[0]
+                        shown = encode(content)[1:-1]
+                        fill = f'{known.slot}"\\"{shown}\\" ##{at.start}#{at.end}#", "line": '
+                        fills = f'{ref_start}{fill}{rf.line}}}, "hyp": {hyp_start}{fill}{hf.line}}}, "reason": '
+                        if text != content:
+                            shown = encode(text)[1:-1]
+                        span = f"{extent.start}..{extent.end}"  # type: ignore[union-attr]
                         append(
-                            f'{head}{verdict.kind}", "category": "{verdict.category}{fills}'
-                            f'{reason_json(verdict)}, "cause": null}}'
+                            f'{known.content_cor}{fills}"hypothesis `{shown}` is inside `{shown}` and contains the '
+                            f'minimal string `{shown}`"{known.extent_cor}{fills}"extent {span} enclosed in {span}, '
+                            f'overlaps minimal {span}", "cause": null}}'
                         )
-                    continue
-                for kind, category in points:
-                    if ref_item is None or hyp_item is None:
-                        reason = unpaired_reason_json(category, ref_item or hyp_item if kind == "pointer" else None)
-                    elif kind == "pointer":
-                        reason = pointer_reason_json(ref_item, hyp_item, mapping.get(ref_item.key))  # type: ignore[union-attr,arg-type]
-                    else:
-                        reason = text_reason_json(kind, category == "COR", ref_item, hyp_item, how)  # type: ignore[arg-type]
-                    append(f'{head}{kind}", "category": "{category}{fills}{reason}, "cause": null}}')
+                        continue
+                elif points is _BOTH_MIS:
+                    rf = ref_view[name][2].fill  # type: ignore[index]
+                    if len(extents := rf.extents) == 1 and not rf.bracketed:
+                        at = extents[0]
+                        fills = (
+                            f'{ref_start}{known.slot}"\\"{encode(rf.content)[1:-1]}\\" ##{at.start}#{at.end}#", '
+                            f'"line": {rf.line}}}, "hyp": null, "reason": '
+                        )
+                        append(f"{known.content_mis}{fills}{_MISSED}{known.extent_mis}{fills}{_MISSED}, \"cause\": null}}")
+                        continue
+                _entries(
+                    append,
+                    known,
+                    ref_start,
+                    hyp_start,
+                    None if side == HYPOTHESIS else item(ref_view, name),  # type: ignore[arg-type]
+                    None if side == REFERENCE else item(hyp_view, name),  # type: ignore[arg-type]
+                    points,
+                    mapping,
+                    how,
+                )
+
+
+_BOTH_MIS = layout_points((("content", "MIS"), ("extent", "MIS")))  # a reference text fill left over
+_MISSED = unpaired_reason_json("MIS")
+
+
+class _Heads(NamedTuple):
+    """The JSON of the entries of one slot of one document that does not depend on the
+    fills: what starts an entry (up to its kind), what starts the first entry of a
+    correct text pair (up to its ref), what comes between its reason and its second
+    entry's ref, the same for a reference text fill left over and for a correct pointer
+    pair, and the slot's name with the key of the fill."""
+
+    head: str
+    content_cor: str
+    extent_cor: str
+    content_mis: str
+    extent_mis: str
+    pointer_cor: str
+    slot: str
+
+    @classmethod
+    def of(cls, type_name: str, slot: str, document: str) -> _Heads:
+        head = f'{{"slot": {_encode_string(f"{type_name}.{slot}")}, "document": {document}, "kind": "'
+        return cls(
+            head,
+            f'{head}content", "category": "COR", "ref": ',
+            f', "cause": null}}{_ENTRY_SEPARATOR}{head}extent", "category": "COR", "ref": ',
+            f'{head}content", "category": "MIS", "ref": ',
+            f', "cause": null}}{_ENTRY_SEPARATOR}{head}extent", "category": "MIS", "ref": ',
+            f'{head}pointer", "category": "COR", "ref": ',
+            f'"slot": {_encode_string(slot)}, "fill": ',
+        )
+
+
+def _entries(
+    append: Callable[[str], None],
+    heads: _Heads,
+    ref_start: str,
+    hyp_start: str,
+    ref_item: Any,
+    hyp_item: Any,
+    points: tuple[Any, ...],
+    mapping: Any,
+    how: TextComparison,
+) -> None:
+    """The entries of one fill pair of a counted run (see :func:`_run_entries`): its points
+    given as the verdicts of a match record (``mapping`` None), or as (kind, category)."""
+    head, slot_json = heads.head, heads.slot
+    ref_fill = ref_item.fill if ref_item.__class__ is PreparedFill else ref_item
+    hyp_fill = hyp_item.fill if hyp_item.__class__ is PreparedFill else hyp_item
+    ref = "null" if ref_fill is None else f'{ref_start}{slot_json}{_fill_json(ref_fill)}, "line": {ref_fill.line}}}'
+    hyp = "null" if hyp_fill is None else f'{hyp_start}{slot_json}{_fill_json(hyp_fill)}, "line": {hyp_fill.line}}}'
+    fills = f'", "ref": {ref}, "hyp": {hyp}, "reason": '
+    if mapping is None:
+        for verdict in points:
+            append(f'{head}{verdict.kind}", "category": "{verdict.category}{fills}{reason_json(verdict)}, "cause": null}}')
+        return
+    for kind, category in points:
+        if ref_item is None or hyp_item is None:
+            reason = unpaired_reason_json(category, ref_item or hyp_item if kind == "pointer" else None)
+        elif kind == "pointer":
+            reason = pointer_reason_json(ref_item, hyp_item, mapping.get(ref_item.key))
+        else:
+            reason = text_reason_json(kind, category == "COR", ref_item, hyp_item, how)
+        append(f'{head}{kind}", "category": "{category}{fills}{reason}, "cause": null}}')
 
 
 class StoredPiece(NamedTuple):

@@ -49,7 +49,15 @@ def layout(points: Signature) -> Layout:
             pairs[-1][2].append((kind, category))
         else:
             pairs.append((slot, side, [(kind, category)]))
-    return tuple((slot, side, tuple(kinds)) for slot, side, kinds in pairs)
+    return tuple((slot, side, layout_points(tuple(kinds))) for slot, side, kinds in pairs)
+
+
+_POINTS: dict[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] = {}
+
+
+def layout_points(points: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """The one tuple equal to ``points`` that every layout holds (a writer may test it with ``is``)."""
+    return _POINTS.setdefault(points, points)
 
 
 class CountedRun(NamedTuple):
@@ -213,5 +221,6 @@ __all__ = [
     "is_plain",
     "item",
     "layout",
+    "layout_points",
     "set_mapping",
 ]

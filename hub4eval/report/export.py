@@ -24,6 +24,7 @@ from hub4eval.scoring.counted_points import (
     HYPOTHESIS,
     REFERENCE,
     CountedRun,
+    Layout,
     LazyMapping,
     counted_fill_pairs,
     item,
@@ -210,21 +211,33 @@ def _run_entries(run: CountedRun, append: Callable[[str], None]) -> None:
     reference text fill left over (both points MIS); a correct pointer pair (of a match
     record: a slot of several pointers)."""
     encode = _encode_string
-    how = run.mapper.how
-    fast = how.content and how.extent and not how.noisy and not how.exact_extent
+    mapper = run.mapper
+    how = mapper.how
+    ref_prep, hyp_prep = mapper.ref_prep, mapper.hyp_prep
+    # the usual correct pair at once: compared clean, and the two sides prepared alike (one memo
+    # of normalized strings, no alignment): the same content and extents, the same prepared strings
+    fast = (
+        how.content
+        and how.extent
+        and not how.noisy
+        and not how.exact_extent
+        and ref_prep._texts is hyp_prep._texts
+        and ref_prep.map_extent is None
+        and hyp_prep.map_extent is None
+        and ref_prep.widen is None
+    )
     layouts = run.layouts
-    hyp_views, ref_views = run.mapper._views
+    hyp_views, ref_views = mapper._views
     records = run.records
     record_of = run.record
-    by_type: dict[str, dict[str, _Heads]] = {}  # the document's
+    plans: dict[tuple[str, int], tuple[tuple[Any, ...], ...]] = {}  # the document's, by (type, signature)
+    heads: dict[tuple[str, str], _Heads] = {}  # the document's, by (type, slot)
     for counted in run.sets:
         document = encode(counted.docid)
         mapping = LazyMapping(counted)
-        by_type.clear()
-        last_type = None
-        heads: dict[str, _Heads] = {}
-        for match in counted.instances:
-            ref, hyp, _, signature = match
+        plans.clear()
+        heads.clear()
+        for ref, hyp, _, signature in counted.instances:
             if ref is not None and hyp is not None:
                 type_name = ref.type
                 ref_start = f'{{"instance": {encode(ref.key)}, '
@@ -235,17 +248,12 @@ def _run_entries(run: CountedRun, append: Callable[[str], None]) -> None:
                 ref_start = f'{{"instance": {encode(ref.key)}, ' if ref is not None else ""
                 hyp_start = f'{{"instance": {encode(hyp.key)}, ' if hyp is not None else ""
                 record = record_of(ref, hyp, counted)
-            if type_name is not last_type:
-                last_type = type_name
-                heads = by_type.get(type_name)  # type: ignore[assignment]
-                if heads is None:
-                    heads = by_type[type_name] = {}
             if record is not None:
                 for slot in record.slots:
                     name = slot.name
-                    known = heads.get(name)
+                    known = heads.get((type_name, name))
                     if known is None:
-                        known = heads[name] = _Heads.of(type_name, name, document)
+                        known = heads[type_name, name] = _Heads.of(type_name, name, document)
                     ref_items, hyp_items = slot.ref_items, slot.hyp_items
                     for i, j, verdicts in slot.pairs:
                         ref_item = None if i is None else ref_items[i]
@@ -266,40 +274,40 @@ def _run_entries(run: CountedRun, append: Callable[[str], None]) -> None:
                             continue
                         _entries(append, known, ref_start, hyp_start, ref_item, hyp_item, verdicts, None, how)
                 continue
+            plan = plans.get((type_name, signature))  # type: ignore[assignment]
+            if plan is None:
+                plan = plans[type_name, signature] = _plan(layouts[signature], type_name, document, heads)
             ref_view = ref_views[id(ref)][1] if ref is not None else None
             hyp_view = hyp_views[id(hyp)][1] if hyp is not None else None
-            for name, side, points in layouts[signature]:
-                known = heads.get(name)
-                if known is None:
-                    known = heads[name] = _Heads.of(type_name, name, document)
-                if points is _BOTH_COR and fast:
+            for name, side, points, known, content_cor, extent_cor, slot_json in plan:
+                if points is _BOTH_COR:
                     r = ref_view[name][2]  # type: ignore[index]
-                    h = hyp_view[name][2]  # type: ignore[index]
+                    hf = hyp_view[name][2].fill  # type: ignore[index]
                     rf = r.fill
-                    hf = h.fill
-                    rm = r.maximal
                     extents = rf.extents
                     if (
-                        len(extents) == 1
-                        and not rf.bracketed
+                        fast
                         and hf.content == (content := rf.content)
                         and hf.extents == extents
+                        and len(extents) == 1
+                        and not rf.bracketed
                         and not hf.bracketed
-                        and r.minimals[0] is rm
-                        and r.enclosure is None
-                        and (hm := h.maximal).text == (text := rm.text)
-                        and hm.extent == (extent := rm.extent)
+                        and r.minimals[0] is (rm := r.maximal)
                     ):
+                        # both points COR of a usual reference fill: the hypothesis text is the
+                        # reference's (inside it, and containing it), and so is its extent (the
+                        # same offsets prepared alike)
                         at = extents[0]
                         shown = encode(content)[1:-1]
-                        fill = f'{known.slot}"\\"{shown}\\" ##{at.start}#{at.end}#", "line": '
+                        fill = f'{slot_json}"\\"{shown}\\" ##{at.start}#{at.end}#", "line": '
                         fills = f'{ref_start}{fill}{rf.line}}}, "hyp": {hyp_start}{fill}{hf.line}}}, "reason": '
-                        if text != content:
+                        if (text := rm.text) != content:
                             shown = encode(text)[1:-1]
-                        span = f"{extent.start}..{extent.end}"  # type: ignore[union-attr]
+                        extent = rm.extent
+                        span = f"{extent.start}..{extent.end}"
                         append(
-                            f'{known.content_cor}{fills}"hypothesis `{shown}` is inside `{shown}` and contains the '
-                            f'minimal string `{shown}`"{known.extent_cor}{fills}"extent {span} enclosed in {span}, '
+                            f'{content_cor}{fills}"hypothesis `{shown}` is inside `{shown}` and contains the '
+                            f'minimal string `{shown}`"{extent_cor}{fills}"extent {span} enclosed in {span}, '
                             f'overlaps minimal {span}", "cause": null}}'
                         )
                         continue
@@ -308,7 +316,7 @@ def _run_entries(run: CountedRun, append: Callable[[str], None]) -> None:
                     if len(extents := rf.extents) == 1 and not rf.bracketed:
                         at = extents[0]
                         fills = (
-                            f'{ref_start}{known.slot}"\\"{encode(rf.content)[1:-1]}\\" ##{at.start}#{at.end}#", '
+                            f'{ref_start}{slot_json}"\\"{encode(rf.content)[1:-1]}\\" ##{at.start}#{at.end}#", '
                             f'"line": {rf.line}}}, "hyp": null, "reason": '
                         )
                         append(f"{known.content_mis}{fills}{_MISSED}{known.extent_mis}{fills}{_MISSED}, \"cause\": null}}")
@@ -324,6 +332,20 @@ def _run_entries(run: CountedRun, append: Callable[[str], None]) -> None:
                     mapping,
                     how,
                 )
+
+
+def _plan(
+    layout: Layout, type_name: str, document: str, heads: dict[tuple[str, str], _Heads]
+) -> tuple[tuple[Any, ...], ...]:
+    """The fill pairs of a layout with the JSON pieces of their slot in the document
+    (``heads``, by (type, slot), made when first asked for)."""
+    plan = []
+    for name, side, points in layout:
+        known = heads.get((type_name, name))
+        if known is None:
+            known = heads[type_name, name] = _Heads.of(type_name, name, document)
+        plan.append((name, side, points, known, known.content_cor, known.extent_cor, known.slot))
+    return tuple(plan)
 
 
 _BOTH_MIS = layout_points((("content", "MIS"), ("extent", "MIS")))  # a reference text fill left over

@@ -17,21 +17,19 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NamedTuple, TextIO
 
 from hub4eval.model import Extent, PointerFill, TextFill
-from hub4eval.scoring.metrics import METRICS, Counts
-from hub4eval.scoring.points import fill_text
-from hub4eval.scoring.result import ScoreResult
 from hub4eval.scoring.counted_points import (
     HYPOTHESIS,
     REFERENCE,
     CountedRun,
     Layout,
     LazyMapping,
-    counted_fill_pairs,
     item,
     layout_points,
-    match_fill_pairs,
 )
 from hub4eval.scoring.fills import PreparedFill
+from hub4eval.scoring.metrics import METRICS, Counts
+from hub4eval.scoring.points import fill_text
+from hub4eval.scoring.result import ScoreResult
 from hub4eval.scoring.verdicts import (
     TextComparison,
     pointer_reason_json,
@@ -93,7 +91,7 @@ def _entry_batches(
     ref_start = hyp_start = ""
     for pair in fill_pairs:
         if pair.__class__ is str:  # entries already written (see _run_fill_pairs)
-            append(pair)  # type: ignore[arg-type]
+            append(pair)
             if len(batch) >= _BATCH:
                 yield batch
                 batch = []
@@ -135,7 +133,7 @@ def _entry_batches(
                 fill = encode_string(fill_text(hyp_fill))
             elif (
                 (extents := hyp_fill.extents) == usual
-                and hyp_fill.content == ref_fill.content  # type: ignore[union-attr]
+                and hyp_fill.content == ref_fill.content
                 and not hyp_fill.bracketed
             ):
                 pass  # written as the reference fill (a correct fill mostly is)
@@ -256,33 +254,33 @@ def _run_entries(run: CountedRun, append: Callable[[str], None]) -> None:
                         known = heads[type_name, name] = _Heads.of(type_name, name, document)
                     ref_items, hyp_items = slot.ref_items, slot.hyp_items
                     for i, j, verdicts in slot.pairs:
-                        ref_item = None if i is None else ref_items[i]
-                        hyp_item = None if j is None else hyp_items[j]
+                        ref_item: Any = None if i is None else ref_items[i]
+                        hyp_item: Any = None if j is None else hyp_items[j]
                         if (
                             ref_item.__class__ is PointerFill
                             and hyp_item.__class__ is PointerFill
                             and verdicts[0].category == "COR"
                         ):
                             # compare_pointer's COR: the reference target is mapped to the hypothesis one
-                            ref_key = encode(ref_item.key)  # type: ignore[union-attr]
-                            hyp_key = encode(hyp_item.key)  # type: ignore[union-attr]
+                            ref_key = encode(ref_item.key)
+                            hyp_key = encode(hyp_item.key)
                             append(
-                                f'{known.pointer_cor}{ref_start}{known.slot}{ref_key}, "line": {ref_item.line}}}, '  # type: ignore[union-attr]
-                                f'"hyp": {hyp_start}{known.slot}{hyp_key}, "line": {hyp_item.line}}}, '  # type: ignore[union-attr]
+                                f'{known.pointer_cor}{ref_start}{known.slot}{ref_key}, "line": {ref_item.line}}}, '
+                                f'"hyp": {hyp_start}{known.slot}{hyp_key}, "line": {hyp_item.line}}}, '
                                 f'"reason": "{ref_key[1:-1]} is mapped to {hyp_key[1:-1]}", "cause": null}}'
                             )
                             continue
                         _entries(append, known, ref_start, hyp_start, ref_item, hyp_item, verdicts, None, how)
                 continue
-            plan = plans.get((type_name, signature))  # type: ignore[assignment]
+            plan = plans.get((type_name, signature))
             if plan is None:
                 plan = plans[type_name, signature] = _plan(layouts[signature], type_name, document, heads)
-            ref_view = ref_views[id(ref)][1] if ref is not None else None
-            hyp_view = hyp_views[id(hyp)][1] if hyp is not None else None
+            ref_view: Any = ref_views[id(ref)][1] if ref is not None else None
+            hyp_view: Any = hyp_views[id(hyp)][1] if hyp is not None else None
             for name, side, points, known, content_cor, extent_cor, slot_json in plan:
                 if points is _BOTH_COR:
-                    r = ref_view[name][2]  # type: ignore[index]
-                    hf = hyp_view[name][2].fill  # type: ignore[index]
+                    r = ref_view[name][2]
+                    hf = hyp_view[name][2].fill
                     rf = r.fill
                     extents = rf.extents
                     if (
@@ -312,22 +310,24 @@ def _run_entries(run: CountedRun, append: Callable[[str], None]) -> None:
                         )
                         continue
                 elif points is _BOTH_MIS:
-                    rf = ref_view[name][2].fill  # type: ignore[index]
+                    rf = ref_view[name][2].fill
                     if len(extents := rf.extents) == 1 and not rf.bracketed:
                         at = extents[0]
                         fills = (
                             f'{ref_start}{slot_json}"\\"{encode(rf.content)[1:-1]}\\" ##{at.start}#{at.end}#", '
                             f'"line": {rf.line}}}, "hyp": null, "reason": '
                         )
-                        append(f"{known.content_mis}{fills}{_MISSED}{known.extent_mis}{fills}{_MISSED}, \"cause\": null}}")
+                        append(
+                            f'{known.content_mis}{fills}{_MISSED}{known.extent_mis}{fills}{_MISSED}, "cause": null}}'
+                        )
                         continue
                 _entries(
                     append,
                     known,
                     ref_start,
                     hyp_start,
-                    None if side == HYPOTHESIS else item(ref_view, name),  # type: ignore[arg-type]
-                    None if side == REFERENCE else item(hyp_view, name),  # type: ignore[arg-type]
+                    None if side == HYPOTHESIS else item(ref_view, name),
+                    None if side == REFERENCE else item(hyp_view, name),
                     points,
                     mapping,
                     how,
@@ -402,7 +402,9 @@ def _entries(
     fills = f'", "ref": {ref}, "hyp": {hyp}, "reason": '
     if mapping is None:
         for verdict in points:
-            append(f'{head}{verdict.kind}", "category": "{verdict.category}{fills}{reason_json(verdict)}, "cause": null}}')
+            append(
+                f'{head}{verdict.kind}", "category": "{verdict.category}{fills}{reason_json(verdict)}, "cause": null}}'
+            )
         return
     for kind, category in points:
         if ref_item is None or hyp_item is None:

@@ -73,7 +73,9 @@ class CountedRun(NamedTuple):
     """The :func:`layout` of each signature number (``Mapper.signatures``), made when first read."""
 
     @classmethod
-    def of(cls, sets: Sequence[CountedSet], mapper: Mapper, records: Mapping[tuple[int, int], InstanceMatch]) -> CountedRun:
+    def of(
+        cls, sets: Sequence[CountedSet], mapper: Mapper, records: Mapping[tuple[int, int], InstanceMatch]
+    ) -> CountedRun:
         layouts = mapper.point_layouts
         if layouts is None:  # one per mapper: its signatures only grow
             layouts = mapper.point_layouts = Layouts(mapper.signatures)
@@ -124,7 +126,7 @@ def is_plain(view: Mapping[str, Any]) -> bool:
 def item(view: Mapping[str, Any], slot: str) -> Item:
     """The one fill of a plain instance's slot (prepared, or a pointer)."""
     _, alternatives, single = view[slot]
-    return single if single is not None else alternatives[0][0]  # type: ignore[no-any-return]
+    return single if single is not None else alternatives[0][0]
 
 
 def set_mapping(counted: CountedSet) -> dict[str, str]:

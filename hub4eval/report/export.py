@@ -242,7 +242,7 @@ def _run_entries(run: CountedRun, append: Callable[[str], None]) -> None:
                 hyp_start = f'{{"instance": {encode(hyp.key)}, '
                 record = records.get((id(ref), id(hyp)))  # none: a plain pair (hub4eval.scoring.pairs._counted)
             else:
-                type_name = (ref or hyp).type  # type: ignore[union-attr]
+                type_name = (ref or hyp).type
                 ref_start = f'{{"instance": {encode(ref.key)}, ' if ref is not None else ""
                 hyp_start = f'{{"instance": {encode(hyp.key)}, ' if hyp is not None else ""
                 record = record_of(ref, hyp, counted)

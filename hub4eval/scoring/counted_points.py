@@ -23,13 +23,18 @@ are still in memory (and in the processor's cache), then forgets them.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from hub4eval.model import Instance, PointerFill
 from hub4eval.scoring.fills import PreparedFill
 
-if TYPE_CHECKING:
-    from hub4eval.scoring.mapping import CountedMatch, CountedSet, InstanceMatch, Item, Mapper, Signature
+# hub4eval.scoring.mapping's records and mapper (which imports this module, so not imported here)
+CountedSet = Any  # mapping.CountedSet
+CountedMatch = Any  # mapping.CountedMatch
+InstanceMatch = Any  # mapping.InstanceMatch
+Item = Any  # mapping.Item: a prepared fill or a pointer
+Mapper = Any  # mapping.Mapper
+Signature = tuple[tuple[str, str, str], ...]  # mapping.Signature
 
 COMPARED, REFERENCE, HYPOTHESIS = 0, 1, 2
 """The side of a fill pair of a plain match: both fills, the reference fill alone, the hypothesis fill alone."""
@@ -97,7 +102,7 @@ class CountedRun(NamedTuple):
         # made again, as the mapper made it: the mapping of the types before this one is
         # complete, and the set's own mapping is all its pointers can read
         mapping = set_mapping(counted)
-        optional = {inst.key for inst in counted.ref.instances if inst.optional}  # type: ignore[union-attr]
+        optional = {inst.key for inst in counted.ref.instances if inst.optional}
         return mapper.match_instance(ref, None, mapping, lambda fill: fill.key in optional and fill.key not in mapping)
 
 
@@ -176,7 +181,7 @@ def match_fill_pairs(
     ``mapping``: the set's (:func:`set_mapping`, or a :class:`LazyMapping` of it)."""
     docid = counted.docid
     ref, hyp, _, signature = match
-    type_name = (ref if ref is not None else hyp).type  # type: ignore[union-attr]
+    type_name = (ref if ref is not None else hyp).type
     record = run.record(ref, hyp, counted)
     if record is not None:
         for slot in record.slots:

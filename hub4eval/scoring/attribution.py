@@ -58,6 +58,7 @@ class Attributor:
         self.ceiling_errors = None if ceiling is None else ceiling_errors(ceiling)
         self._ref: dict[tuple[str | None, Extent], tuple[Row, ...]] = {}
         self._hyp: dict[tuple[str | None, Extent], tuple[Row, ...] | None] = {}
+        self._misrecognized: dict[tuple[str | None, Extent], bool] = {}
 
     def _kinds(self, docid: str | None, columns: Extent, reference: bool) -> Sequence[int]:
         space = self.alignment.column_space(docid, reference=reference)
@@ -87,6 +88,29 @@ class Attributor:
                 if any(kind != MATCH for kind in self._kinds(docid, columns, True)):
                     found = tuple(row for row in self._rows(docid, columns, True) if row[2] != MATCH)
             self._ref[key] = found
+        return found
+
+    def misrecognized(self, docid: str | None, fill: Fill | None) -> bool:
+        """Whether :meth:`misrecognition` has a column, read from the columns' kinds alone (no
+        words: a cause needs only this, and the causes of every error point are counted)."""
+        if type(fill) is not TextFill or fill.extent is None:
+            return False
+        key = (docid, fill.extent)
+        found = self._misrecognized.get(key)
+        if found is None:
+            rows = self._ref.get(key)
+            if rows is not None:
+                found = bool(rows)
+            else:
+                from hub4eval.text.align import MATCH
+
+                columns = self.alignment.ref_extent(docid, fill.extent)
+                found = (
+                    columns is not None
+                    and self.alignment.column_space(docid, reference=True) is not None
+                    and any(kind != MATCH for kind in self._kinds(docid, columns, True))
+                )
+            self._misrecognized[key] = found
         return found
 
     def hallucination(self, docid: str | None, fill: Fill | None) -> tuple[Row, ...] | None:
@@ -125,7 +149,7 @@ class Attributor:
         the words, makes the slot reachable, the extractor chose worse.
         """
         if category == "INC" or category == "MIS":
-            if ref_inst is not None and self.misrecognition(ref_inst.docid, ref_fill):
+            if ref_inst is not None and self.misrecognized(ref_inst.docid, ref_fill):
                 errors = self.ceiling_errors
                 if errors is not None and slot is not None and kind is not None:
                     kinds = errors.get((ref_inst.key, slot))

@@ -170,10 +170,20 @@ class FillPreparer:
     def keep_texts(self, other: FillPreparer, strings: Iterable[str]) -> None:
         """Give ``other``'s memo the normalizations of ``strings`` that were made here."""
         mine, theirs = self._texts, other._texts
+        if not mine:  # nothing normalized here (e.g. the judge ran in a child): nothing to read
+            return
         for raw in strings:
             found = dict.get(mine, raw)
             if found is not None:
                 theirs.setdefault(raw, found)
+
+    def normalize(self, strings: Iterable[str]) -> None:
+        """Normalize these content strings now, each once (remembered: :meth:`prepare` finds them
+        made), e.g. while the texts are still being aligned elsewhere."""
+        texts, normalize = self._texts, self._normalize
+        for raw in strings:
+            if texts.get(raw) is None:
+                normalize(raw)
 
     def normalizes_like(self, other: FillPreparer) -> bool:
         """Whether a content string normalizes to the same text here as in ``other``."""

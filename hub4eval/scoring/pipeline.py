@@ -81,6 +81,72 @@ def _hyp_set_extent(iset: InstanceSet, preparer: FillPreparer) -> Extent | None:
     return Extent(min(starts), max(ends))
 
 
+class _Projection:
+    """The reference projected onto the hypothesis text (:func:`~hub4eval.scoring.projection.project`),
+    in ``parts`` forked children (one for each run of consecutive instance sets, cut at about equal
+    numbers of instances) started when made, or here when asked (``parts`` 1).
+
+    Each instance is projected on its own, so the runs' projections one after the other are
+    the projection of the whole.
+    """
+
+    def __init__(self, ref: TemplateSet, alignment: Any, hyp_corpus: Corpus | None, judge: Any, parts: int) -> None:
+        from hub4eval.scoring.projection import project
+        from hub4eval.util.forked import Beside
+
+        self.ref = ref
+        sets = ref.instance_sets
+        sizes = [len(iset.instances) for iset in sets]
+        total, done, cuts = sum(sizes), 0, [0]
+        for number, size in enumerate(sizes):
+            if len(cuts) < parts and done >= total * len(cuts) / parts and number > cuts[-1]:
+                cuts.append(number)
+            done += size
+        cuts.append(len(sets))
+        runs = [TemplateSet(sets[a:b], role=ref.role, path=ref.path) for a, b in zip(cuts, cuts[1:], strict=False)]
+        if len(runs) == 1:
+            runs = [ref]
+        forked = parts > 1
+        self._parts = [Beside(project, run, alignment, hyp_corpus, judge, forked=forked) for run in runs]
+
+    def result(self) -> TemplateSet:
+        projected = [part.result() for part in self._parts]
+        if len(projected) == 1:
+            return projected[0]
+        sets = tuple(iset for part in projected for iset in part.instance_sets)
+        return TemplateSet(sets, role="hypothesis", path=self.ref.path)
+
+
+def _strings(tset: TemplateSet, config: ScoreConfig) -> Iterator[str]:
+    """The strings of the text fills of the scored slots of ``tset`` that preparing them normalizes:
+    each fill's content, and the minimal strings of a reference fill that has them."""
+    unscored = frozenset(config.unscored_slots)
+    for inst in tset.instances:
+        for slot in inst.slots:
+            if slot.name not in unscored:
+                for alternative in slot.alternatives:
+                    for fill in alternative.fills:
+                        if type(fill) is TextFill:
+                            content = fill.content
+                            yield content
+                            if not fill.minimal_is_maximal:
+                                for start, end in fill.minimal_spans:
+                                    yield content[start:end]
+
+
+def _prepare_fills(tset: TemplateSet, preparer: FillPreparer, unscored: frozenset[str]) -> None:
+    """Prepare the text fills of the scored slots of ``tset`` (a remembering preparer keeps them)."""
+    prepare = preparer.prepare
+    for inst in tset.instances:
+        docid = inst.docid
+        for slot in inst.slots:
+            if slot.name not in unscored:
+                for alternative in slot.alternatives:
+                    for fill in alternative.fills:
+                        if type(fill) is TextFill:
+                            prepare(fill, docid)
+
+
 class _PreparedOnce(FillPreparer):
     """A preparer that, while it remembers, prepares each fill once however often it is asked.
 
@@ -246,6 +312,7 @@ def score(
             hyp_glm_apply = partial(apply_glm, glm=for_side(glm, "hyp"))
         warnings += getattr(glm, "warnings", ())
     given_alignment, alignment = alignment, None
+    normalized: FillPreparer | None = None
     unsegmented = False
     texts_aligned = None  # the alignment made here, with sclite's WER (perhaps counted in a child)
     if aligned and given_alignment is not None:
@@ -264,7 +331,13 @@ def score(
             case_sensitive=config.case_sensitive,
             unsegmented=config.unsegmented,
             spoken_forms=config.spoken_forms,
+            weighted_beside=True,
         )
+        if texts_aligned.waiting:
+            # while a child aligns, the templettes' strings are normalized (no extent needed)
+            normalized = FillPreparer(config, glm_apply=ref_glm_apply, tokens=noisy)
+            normalized.normalize(_strings(hyp, config) if hyp_glm_apply is ref_glm_apply else ())
+            normalized.normalize(_strings(ref, config))
         alignment = texts_aligned.alignment
         warnings += alignment.warnings
         unsegmented = alignment.unsegmented
@@ -297,6 +370,8 @@ def score(
             tokens=noisy,
             widen=alignment.ref_enclosure if alignment is not None else None,
         )
+        if normalized is not None:
+            ref_prep.share_texts(normalized)
         hyp_prep = _hyp_preparer()
         hyp_prep.share_texts(ref_prep)  # a hypothesis mostly repeats the reference's strings
         if scoring_ceiling:
@@ -312,10 +387,28 @@ def score(
             progress(done[0], total_sets)
 
     mapper = mapper_class(config, ref_prep, hyp_prep, noisy=noisy, progress=advance if progress else None)
+    forked = texts_aligned is not None and texts_aligned.forked
+    hyp_extents: dict[int, Extent | None] | None = None
+    if unsegmented:
+        from hub4eval.scoring import split_sets as split
+
+        spans = alignment.document_spans()
+        columns_of = _columns_of(alignment)
+        if config.split_sets:
+            hyp = split.split_sets(hyp, spans, columns_of)
+        # each hypothesis fill is prepared for its set's extent, then mapped: prepared once
+        if isinstance(hyp_prep, _PreparedOnce):
+            hyp_prep.remember()
+    if scoring_ceiling and forked and isinstance(ref_prep, _PreparedOnce):
+        # The projection's judge, forked below, prepares every reference fill and normalizes
+        # the strings the hypothesis repeats: made here first (this process needs them for its
+        # own mapping anyway), the child has them and does not make them a second time.
+        if unsegmented:
+            hyp_extents = {id(iset): _hyp_set_extent(iset, hyp_prep) for iset in hyp.instance_sets}
+        _prepare_fills(ref, ref_prep, mapper.unscored)
     projecting = None
     if scoring_ceiling:
-        from hub4eval.scoring.projection import Judge, project
-        from hub4eval.util.forked import Beside
+        from hub4eval.scoring.projection import Judge
 
         # the projection's choices are scored as this score scores (a true upper bound, §11);
         # the strings of the candidates it tries are remembered apart, and only those of the
@@ -327,24 +420,15 @@ def score(
         )
         judge_prep.read_texts(hyp_prep)
         # It depends on the reference and the alignment only: when the texts were long enough
-        # to align in processes, a child projects while this one maps the system's templettes.
-        forked = texts_aligned is not None and texts_aligned.forked
-        projecting = Beside(project, ref, alignment, hyp_corpus, judge, forked=forked)
+        # to align in processes, children project while this one maps the system's templettes.
+        projecting = _Projection(ref, alignment, hyp_corpus, judge, jobs if forked else 1)
     if unsegmented:
-        from hub4eval.scoring import split_sets as split
-
-        spans = alignment.document_spans()
-        columns_of = _columns_of(alignment)
-        if config.split_sets:
-            hyp = split.split_sets(hyp, spans, columns_of)
-        # each hypothesis fill is prepared for its set's extent, then mapped: prepared once
-        if isinstance(hyp_prep, _PreparedOnce):
-            hyp_prep.remember()
+        known = hyp_extents
         matches = mapper.match_template_sets(
             ref,
             hyp,
             ref_extent=lambda iset: alignment.document_extent(iset.docid),
-            hyp_extent=lambda iset: _hyp_set_extent(iset, hyp_prep),
+            hyp_extent=lambda iset: known[id(iset)] if known is not None else _hyp_set_extent(iset, hyp_prep),
         )
         if isinstance(hyp_prep, _PreparedOnce):
             hyp_prep.forget()

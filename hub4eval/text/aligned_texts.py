@@ -12,7 +12,12 @@ pair of documents of a segmented hypothesis is aligned on its own, so with
   of the others, while ``jobs`` more children count sclite's alignments of
   each run;
 * unsegmented (one pair, the whole stream): one child counts sclite's
-  alignment while the caller makes the weighted one.
+  alignment while the caller makes the weighted one; or, when the caller
+  has other work to do first (``weighted_beside``: a score normalizes the
+  templettes' strings), one child makes the weighted alignment, sends it,
+  then counts sclite's, and the caller waits for the weighted alignment
+  only when it reads :attr:`AlignedTexts.alignment` (the compiled kernels
+  are then loaded once, in the child, and never in the caller).
 
 The caller needs the weighted alignment to go on (to map the templettes);
 sclite's counts are waited for only when the WER is asked (:meth:`AlignedTexts.wer`),
@@ -24,7 +29,8 @@ functions of the same tokens, wherever they run.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from hub4eval.model import Corpus
@@ -35,7 +41,7 @@ from hub4eval.text.columns import (
     tokenize_corpora,
     weighted_alignments,
 )
-from hub4eval.util.forked import Beside
+from hub4eval.util.forked import Beside, Steps
 
 if TYPE_CHECKING:
     from hub4eval.text.align import Alignment
@@ -72,19 +78,49 @@ def _sclite_all(tokenized: TokenizedCorpora) -> SCliteCounts:
     return sclite_counts(tokenized)
 
 
+def _weighted_then_wer(tokenized: TokenizedCorpora) -> Iterator[Any]:
+    """The weighted alignments of ``tokenized``, then the WER of the texts (``AlignedTexts.wer``):
+    what a child makes for a caller that reads neither before it has other work done."""
+    from hub4eval.text.wer import corpus_wer, sclite_counts
+
+    alignments = weighted_alignments(tokenized)
+    yield alignments
+    yield corpus_wer(corpus_alignment(tokenized, alignments), sclite_counts(tokenized))
+
+
+def _weighted_corpus(tokenized: TokenizedCorpora, steps: Steps) -> CorpusAlignment:
+    """The corpus alignment of ``tokenized`` from the alignments the child sends first."""
+    return corpus_alignment(tokenized, steps.result(0))
+
+
 class AlignedTexts:
     """The weighted alignment of two corpora (:attr:`alignment`) and, when asked, sclite's WER of them."""
 
-    def __init__(self, alignment: CorpusAlignment, counts: Any, forked: bool = False) -> None:
-        self.alignment = alignment
+    def __init__(self, alignment: CorpusAlignment | Any, counts: Any, forked: bool = False, wer: Any = None) -> None:
+        self._alignment = alignment  # or () -> CorpusAlignment, made when first read
         self._counts = counts  # () -> SCliteCounts
         self._wer: dict[str, Any] | None = None
+        self._made_wer = wer  # or () -> the WER, made elsewhere
         self.forked = forked
         """Whether the texts were long enough, and ``jobs`` above 1, to be aligned in processes
         (so that the caller's other work on them may go to processes too)."""
 
+    @property
+    def waiting(self) -> bool:
+        """Whether the weighted alignment is still being made in a child (until :attr:`alignment` is read)."""
+        return not isinstance(self._alignment, CorpusAlignment)
+
+    @property
+    def alignment(self) -> CorpusAlignment:
+        """The weighted alignment (waits for a child making it)."""
+        if not isinstance(self._alignment, CorpusAlignment):
+            self._alignment = self._alignment()
+        return self._alignment
+
     def wer(self) -> dict[str, Any]:
         """:func:`hub4eval.text.wer.corpus_wer` of the alignment (waits for a child counting it)."""
+        if self._wer is None and self._made_wer is not None:
+            self._wer = self._made_wer()
         if self._wer is None:
             from hub4eval.text import wer
 
@@ -102,9 +138,11 @@ def align_texts(
     case_sensitive: bool = False,
     unsegmented: bool | None = None,
     spoken_forms: str | None = None,
+    weighted_beside: bool = False,
 ) -> AlignedTexts:
     """Align two corpora (:func:`hub4eval.text.columns.align_corpora`) and count their WER,
-    in up to ``jobs`` processes at once (see the module docstring)."""
+    in up to ``jobs`` processes at once (see the module docstring; ``weighted_beside``: an
+    unsegmented stream's weighted alignment is made in the child too, read when asked)."""
     # A long unsegmented hypothesis is tokenized in a child while the reference is here
     # (about 5 characters a word: the length of the texts says whether they are long).
     stream = unsegmented if unsegmented is not None else not hyp.segmented
@@ -124,6 +162,10 @@ def align_texts(
         alignment = corpus_alignment(tokenized, weighted_alignments(tokenized))
         return AlignedTexts(alignment, lambda: None)
     if tokenized.unsegmented or len(tokenized.pairs) < 2:
+        if weighted_beside:
+            steps = Steps(_weighted_then_wer, tokenized)
+            made = partial(steps.result, 1)
+            return AlignedTexts(partial(_weighted_corpus, tokenized, steps), None, forked=True, wer=made)
         counting = Beside(_sclite_all, tokenized)
         alignment = corpus_alignment(tokenized, weighted_alignments(tokenized))
         return AlignedTexts(alignment, counting.result, forked=True)

@@ -393,12 +393,11 @@ class _ArrayTokens:
                 tokens = splice(tokens, edits, working)
         if self.spoken_forms is not None:
             # letters spelled out (`p m`, `N.C.A.A.`), after the GLM as in document_tokens
-            from hub4eval.text.spoken import is_letter, letter_runs
+            from hub4eval.text.spoken import is_letter
+            from hub4eval.text.spoken.letters import join_letter_array
 
             _, letters = self._table("letters", list, is_letter)
-            hits = np.flatnonzero(letters[tokens.ids])
-            if hits.size > 1:
-                tokens = splice(tokens, list(letter_runs(tokens, text, 0, hits.tolist())), working)
+            tokens = join_letter_array(tokens, text, np.flatnonzero(letters[tokens.ids]), working)
         return self._renumber(tokens)
 
     def _renumber(self, tokens: TokenArray) -> TokenArray:

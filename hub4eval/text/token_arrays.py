@@ -11,7 +11,7 @@ from __future__ import annotations
 import string
 from collections.abc import Iterator, Sequence
 from itertools import repeat
-from operator import attrgetter, is_not
+from operator import attrgetter, is_not, itemgetter
 
 import numpy as np
 
@@ -316,17 +316,57 @@ def splice(tokens: TokenArray, edits: Sequence[tuple[int, int, Sequence[Token]]]
     """``tokens`` with ``tokens[start:end]`` replaced by the given tokens, for each (start, end, tokens) of ``edits``.
 
     ``edits`` are in order and do not overlap; the new tokens' words are
-    coded by ``vocabulary`` (the one ``tokens`` is coded by).
+    coded by ``vocabulary`` (the one ``tokens`` is coded by), in the order of
+    the edits. The new tokens of every edit are made arrays at once and each
+    kept or new token is put in its place by index arithmetic: a text of
+    half a million words has tens of thousands of edits (fragments, numbers,
+    letter runs), and a slice and a small array per edit cost most of its
+    tokenizing.
     """
     if not edits:
         return tokens
-    parts: list[TokenArray] = []
-    done = 0
-    for start, end, new in edits:
-        if start > done:
-            parts.append(tokens[done:start])
-        parts.append(TokenArray.of(new, vocabulary))
-        done = end
-    if done < len(tokens):
-        parts.append(tokens[done:])
-    return TokenArray.concatenate(parts, vocabulary.words)
+    count = len(edits)
+    bounds = np.fromiter((b for start, end, _ in edits for b in (start, end)), np.int64, 2 * count).reshape(count, 2)
+    lengths = np.fromiter(map(len, map(itemgetter(2), edits)), np.int64, count)
+    return replace_runs(
+        tokens, bounds, TokenArray.of([token for _, _, made in edits for token in made], vocabulary), lengths
+    )
+
+
+def replace_runs(tokens: TokenArray, bounds: np.ndarray, new: TokenArray, lengths: np.ndarray) -> TokenArray:
+    """``tokens`` with each run ``tokens[start:end]`` (the rows of ``bounds``, in order, not overlapping)
+    replaced by its ``lengths[k]`` tokens of ``new`` (``new`` holds those of every run, one after the other)."""
+    # each run moves the tokens after it by its new tokens less the ones it replaces
+    moved = np.concatenate(([0], np.cumsum(lengths - (bounds[:, 1] - bounds[:, 0]))))
+    n = len(tokens)
+    replaced = np.cumsum(
+        np.bincount(bounds[:, 0], minlength=n + 1)[:n] - np.bincount(bounds[:, 1], minlength=n + 1)[:n]
+    )
+    kept = np.flatnonzero(replaced == 0)
+    # a kept token follows every run that starts at or before it (one that starts at it inserts)
+    kept_at = kept + moved[np.searchsorted(bounds[:, 0], kept, side="right")]
+    firsts = np.repeat(np.cumsum(lengths) - lengths, lengths)
+    new_at = np.repeat(bounds[:, 0] + moved[:-1], lengths) + (np.arange(len(new)) - firsts)
+    size = n + int(moved[-1])
+    big = (len(kept) and tokens.starts.dtype == np.int64) or new.starts.dtype == np.int64
+    offsets = np.int64 if big else np.int32
+
+    def placed(old_values: np.ndarray, new_values: np.ndarray, dtype: type) -> np.ndarray:
+        values: np.ndarray = np.empty(size, dtype)
+        values[kept_at] = old_values[kept]
+        values[new_at] = new_values
+        return values
+
+    ids = placed(tokens.ids, new.ids, np.int32)
+    starts = placed(tokens.starts, new.starts, offsets)
+    ends = placed(tokens.ends, new.ends, offsets)
+    flags = placed(tokens.flags, new.flags, np.uint8)
+    forms: dict[int, str] = {}
+    if tokens.forms or new.forms:
+        where = [(int(new_at[i]), form) for i, form in new.forms.items()]
+        if tokens.forms:
+            at = np.full(n, -1, np.int64)
+            at[kept] = kept_at
+            where += [(int(at[i]), form) for i, form in tokens.forms.items() if at[i] >= 0]
+        forms = dict(sorted(where))
+    return TokenArray(new.words, ids, starts, ends, flags, forms)

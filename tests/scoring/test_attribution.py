@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
@@ -225,6 +225,39 @@ def test_cause_counts_sum_to_error_counts_at_every_level(edits, picks):
         hyp_fills[slot] = phrase
     result = _score(WORDS, hyp_words, REF_FILLS, hyp_fills)
     _check_sums(result)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    edits=st.lists(st.sampled_from(["keep", "sub", "del", "ins"]), min_size=len(WORDS), max_size=len(WORDS)),
+)
+def test_a_fill_is_misrecognized_when_its_misrecognition_has_a_column(edits):
+    # the causes ask only whether a fill was misrecognized, from the columns' kinds: the
+    # same answer as the columns with their words, asked in either order
+    hyp_words: list[str] = []
+    for word, edit in zip(WORDS, edits, strict=True):
+        if edit in ("keep", "ins"):
+            hyp_words.append(word)
+        if edit == "sub":
+            hyp_words.append(word + "x")
+        if edit == "ins":
+            hyp_words.append("uhm" + word)
+    result = _score(WORDS, hyp_words or ["nothing"], REF_FILLS, {})
+    assume(result.attributor is not None)  # else the texts are the same: nothing is aligned
+    fills = [
+        (inst.docid, fill)
+        for match in result.matches
+        if match.ref is not None
+        for inst in match.ref.instances
+        for slot in inst.slots
+        for alternative in slot.alternatives
+        for fill in alternative.fills
+    ]
+    words_first, kinds_first = result.attributor, type(result.attributor)(result.alignment)
+    assert fills
+    for docid, fill in fills:
+        rows = words_first.misrecognition(docid, fill)
+        assert words_first.misrecognized(docid, fill) == bool(rows) == kinds_first.misrecognized(docid, fill)
 
 
 def test_asr_example_json_points_carry_causes_that_sum():

@@ -140,3 +140,19 @@ def test_a_prepared_fill_cannot_be_changed_once_made() -> None:
     maximal = prepared.maximal
     bare = type(maximal)(maximal.text, maximal.tokens, maximal.extent)
     assert maximal.noisy is not None and bare == maximal and hash(bare) == hash(maximal)
+
+
+def test_strings_normalized_before_give_the_fills_prepared_without_them(monkeypatch) -> None:
+    """``normalize`` makes a string's normalization ahead (e.g. while the texts are aligned
+    elsewhere): each string once, and the prepared fill is the one made without it."""
+    fill = TextFill("the U.S. Open", ((9, 13),), (Extent(3, 16),), (Extent(12, 16),), True, True)  # the U.S. [Open]
+    config = ScoreConfig()
+    plain = FillPreparer(config).prepare(fill, "D")
+    ahead = FillPreparer(config)
+    made: list[str] = []
+    normalize = FillPreparer._normalize
+    monkeypatch.setattr(FillPreparer, "_normalize", lambda self, raw: made.append(raw) or normalize(self, raw))
+    ahead.normalize(["the U.S. Open", "Open", "Open"])
+    assert made == ["the U.S. Open", "Open"]
+    assert not fill.minimal_is_maximal and ahead.prepare(fill, "D") == plain
+    assert made == ["the U.S. Open", "Open"]  # nothing normalized a second time

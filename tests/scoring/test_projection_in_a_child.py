@@ -1,10 +1,10 @@
-"""The ceiling's projection made in a forked child gives the ceiling of one process.
+"""The ceiling's projection made in forked children gives the ceiling of one process.
 
 When the texts are long enough to be aligned in processes (``jobs`` above 1,
 :data:`hub4eval.text.aligned_texts.PARALLEL_WORDS` tokens), the reference is
-projected onto the hypothesis text in a child while the caller maps the
-system's templettes; the projection and the whole result must be those of
-``jobs=1``.
+projected onto the hypothesis text in ``jobs`` children (runs of its instance
+sets) while the caller maps the system's templettes; the projection and the
+whole result must be those of ``jobs=1``.
 """
 
 from __future__ import annotations
@@ -24,7 +24,9 @@ ASR = Path(__file__).resolve().parents[2] / "examples" / "asr"
 
 
 @pytest.mark.skipif(not can_fork(), reason="no fork on this platform: the projection runs in the caller")
-def test_the_projection_made_in_a_child_is_the_one_of_one_process(monkeypatch):
+@pytest.mark.parametrize("jobs", [2, 3])
+def test_the_projection_made_in_children_is_the_one_of_one_process(monkeypatch, jobs):
+    # one child per job, each projecting a run of the instance sets
     ref, hyp = read_templates(ASR / "ref.tpl"), read_templates(ASR / "hyp.tpl", role="hypothesis")
     ref_text, hyp_text = read_corpus(ASR / "reference.sgml"), read_corpus(ASR / "asr_unsegmented.sgml")
     alone = score(ref, hyp, ref_corpus=ref_text, hyp_corpus=hyp_text, jobs=1)
@@ -38,9 +40,47 @@ def test_the_projection_made_in_a_child_is_the_one_of_one_process(monkeypatch):
     monkeypatch.setattr(forked, "Beside", Recording)
     monkeypatch.setattr(aligned_texts, "Beside", Recording)
     monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", 0)
-    beside = score(ref, hyp, ref_corpus=ref_text, hyp_corpus=hyp_text, jobs=2)
-    assert ("project", True) in started
+    beside = score(ref, hyp, ref_corpus=ref_text, hyp_corpus=hyp_text, jobs=jobs)
+    assert started.count(("project", True)) == min(jobs, len(ref.instance_sets)) > 1
     assert alone.ceiling is not None and beside.ceiling is not None
     assert beside.ceiling.projection == alone.ceiling.projection
     assert beside.ceiling.to_json() == alone.ceiling.to_json()
     assert beside.to_json() == alone.to_json()
+
+
+@pytest.mark.skipif(not can_fork(), reason="no fork on this platform: the projection runs in the caller")
+def test_the_child_finds_the_fills_this_process_maps_already_prepared(monkeypatch):
+    # the judge prepares every reference fill and normalizes the strings the system's
+    # templettes repeat: made before the child is forked, it inherits them
+    from hub4eval.config import ScoreConfig
+    from hub4eval.model import TextFill
+
+    ref, hyp = read_templates(ASR / "ref.tpl"), read_templates(ASR / "hyp.tpl", role="hypothesis")
+    ref_text, hyp_text = read_corpus(ASR / "reference.sgml"), read_corpus(ASR / "asr_unsegmented.sgml")
+    at_fork = []
+
+    class Recording(forked.Beside):  # type: ignore[misc]
+        def __init__(self, function, *args, **kwargs):
+            if function.__name__ == "project":
+                mapper = args[3].mapper
+                prepared = dict(mapper.ref_prep._prepared or {})
+                at_fork.append((prepared, set(mapper.hyp_prep._texts.under)))
+            super().__init__(function, *args, **kwargs)
+
+    monkeypatch.setattr(forked, "Beside", Recording)
+    monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", 0)
+    score(ref, hyp, ref_corpus=ref_text, hyp_corpus=hyp_text, jobs=2)
+    assert len(at_fork) == 2  # a child for each of the two sets
+    prepared, strings = at_fork[0]
+    scored = [
+        (fill, inst.docid)
+        for inst in ref.instances
+        for slot in inst.slots
+        if slot.name not in ScoreConfig().unscored_slots
+        for alternative in slot.alternatives
+        for fill in alternative.fills
+        if type(fill) is TextFill
+    ]
+    assert scored and all((id(fill), docid) in prepared for fill, docid in scored)
+    hyp_fills = [f for i in hyp.instances for s in i.slots for a in s.alternatives for f in a.fills]
+    assert {f.content for f in hyp_fills if type(f) is TextFill} <= strings

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hub4eval.text.align import align_words, certify, codes, exact, kernels
+from hub4eval.text.align import align_words, certify, codes, exact, kernels, seeded
 from hub4eval.text.align.costs import INDEL, _align_reference, substitution_cost
 
 PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -330,6 +330,27 @@ def test_long_text_gets_a_meaningful_proven_gap(monkeypatch) -> None:
     assert al.gap < 0.5 * al.cost
 
 
+def test_the_absent_bound_is_computed_when_the_guarantee_is_read(monkeypatch) -> None:
+    """No score reads ``exact`` or ``gap``: the bound of an uncertified alignment waits until one is read,
+    also in a pickled copy (the result of a child), which is sent the bound's inputs, not the bound."""
+    import pickle
+
+    ref, hyp = noisy_text(7, 6000)
+    monkeypatch.setattr(certify, "SEED_LENGTH_MAX", 0)
+    monkeypatch.setattr(exact, "BAND_MAX_CELLS", 0)
+    calls = []
+    bound = seeded._absent_bound
+    monkeypatch.setattr(seeded, "_absent_bound", lambda *args: calls.append(1) or bound(*args))
+    al = align_words(ref, hyp)
+    copy = pickle.loads(pickle.dumps(al))
+    assert calls == [] and al.lower is not None
+    k, rc, hc, voc, _ = coded(ref, hyp)
+    expected = (False, al.cost - certify._absent_bound(k, rc, hc, voc))
+    assert (al.exact, al.gap) == expected and calls == [1]
+    assert (al.exact, al.gap) == expected and calls == [1] and al.lower is None  # computed once
+    assert (copy.exact, copy.gap) == expected and calls == [1, 1]
+
+
 # The stored table (uint16, rounded down) and the run check skipped after an early certificate.
 
 
@@ -382,8 +403,6 @@ def test_stopped_search_reports_the_exact_tables_bound(budget: int) -> None:
 @settings(max_examples=20, deadline=None)
 def test_early_certificate_changes_nothing(seed: int, n: int, rate: float) -> None:
     """Certifying before the run check returns what the check followed by the certificate returns."""
-    from hub4eval.text.align import seeded
-
     rng = np.random.default_rng(seed)
     vocab = [f"w{i}" for i in range(60)] + ["uh", "w1-", "w2-"]
     ref = [vocab[i] for i in rng.integers(0, 60, n)]

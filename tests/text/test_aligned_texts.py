@@ -81,8 +81,11 @@ def _same_alignment(one, other) -> None:
     jobs=st.integers(2, 4),
     unsegmented=st.booleans(),
     missing=st.booleans(),
+    weighted_beside=st.booleans(),
 )
-def test_several_processes_give_the_alignment_and_wer_of_one(seed, documents, words, jobs, unsegmented, missing):
+def test_several_processes_give_the_alignment_and_wer_of_one(
+    seed, documents, words, jobs, unsegmented, missing, weighted_beside
+):
     ref_text, segmented, stream = _texts(seed, documents, words, missing=missing and documents > 1)
     ref = parse_corpus(ref_text, "ref.sgml")
     hyp = parse_corpus(stream if unsegmented else segmented, "hyp.sgml")
@@ -90,7 +93,7 @@ def test_several_processes_give_the_alignment_and_wer_of_one(seed, documents, wo
     saved = aligned_texts.PARALLEL_WORDS
     aligned_texts.PARALLEL_WORDS = 0  # every pair of texts is long enough to start processes
     try:
-        made = align_texts(ref, hyp, jobs=jobs)
+        made = align_texts(ref, hyp, jobs=jobs, weighted_beside=weighted_beside)
     finally:
         aligned_texts.PARALLEL_WORDS = saved
     _same_alignment(made.alignment, expected)
@@ -121,6 +124,52 @@ def test_the_work_goes_to_children_above_the_threshold_only(monkeypatch):
     started.clear()
     align_texts(ref, parse_corpus(stream, "h"), jobs=2).wer()
     assert started == ["_sclite_all"]
+
+
+@pytest.mark.skipif(not can_fork(), reason="no fork on this platform: every job runs in the caller")
+def test_a_stream_aligned_beside_is_aligned_in_one_child_read_when_asked(monkeypatch):
+    """``weighted_beside``: one child makes the weighted alignment, then the WER; the caller
+    reads the alignment when it asks (until then it may do other work)."""
+    made_in = []
+
+    class Recording(aligned_texts.Steps):  # type: ignore[misc]
+        def __init__(self, steps, *args, **kwargs):
+            made_in.append(steps.__name__)
+            super().__init__(steps, *args, **kwargs)
+
+    monkeypatch.setattr(aligned_texts, "Steps", Recording)
+    monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", 0)
+    ref_text, _, stream = _texts(11, 5, 60, missing=False)
+    ref, hyp = parse_corpus(ref_text, "r"), parse_corpus(stream, "h")
+    made = align_texts(ref, hyp, jobs=2, weighted_beside=True)
+    assert made_in == ["_weighted_then_wer"] and made.forked and made.waiting
+    expected = align_corpora(ref, hyp)
+    _same_alignment(made.alignment, expected)
+    assert not made.waiting
+    assert made.wer() == corpus_wer(expected)
+
+
+def test_a_score_aligning_a_stream_beside_never_loads_the_aligners_in_its_process(tmp_path):
+    """The weighted alignment and sclite's are both made in the child: the compiled kernels (numba)
+    are loaded there only, not in the process that maps the templettes (a second load costs 0.4 s)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    asr = Path(__file__).resolve().parents[2] / "examples" / "asr"
+    program = (
+        "import sys, hub4eval.text.aligned_texts as at\n"
+        "at.PARALLEL_WORDS = 0\n"
+        "from hub4eval.api import OutputOptions, score_files\n"
+        f"r = score_files({str(asr / 'ref.tpl')!r}, {str(asr / 'hyp.tpl')!r}, ref_text={str(asr / 'reference.sgml')!r},"
+        f" hyp_text={str(asr / 'asr_unsegmented.sgml')!r}, output=OutputOptions(jobs=2))\n"
+        "r.to_json()\n"
+        "print(r.wer['wer'], 'numba' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True, cwd=tmp_path)
+    wer, loaded = done.stdout.split()
+    assert float(wer) > 0
+    assert loaded == ("True" if not can_fork() else "False")
 
 
 def test_runs_cut_the_pairs_in_order_into_runs_of_about_equal_words():

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hub4eval.text.align.sclite import _align_codes, _encode
-from hub4eval.text.token_arrays import TokenArray, Vocabulary
+from hub4eval.text.token_arrays import TokenArray, Vocabulary, splice
 from hub4eval.text.tokens import Token, tokenize
 from hub4eval.text.wer import _codes, _counts, _counts_by_span
 
@@ -141,6 +141,7 @@ _PIECES = st.sampled_from(
         "alpha", "Beta", "gamma2", "h-", "buni-,", "U.S.", "%hesitation", "uh", "(uh)", "(mid", "end)",
         "twelve", "nineteen", "eighty", "six", "$12,500", "1994,", "point", "five", "percent", "nil",
         "can't", "cannot", "don\u2019t", "été", "--", ".", "<s>", "</s>", "\n", "  ", "\t",
+        "a", "I", "p", "m", "b", "N.C.A.A.", "p.m.", "(c)", "(d", "e)", "a.", "i.e.",
     ]
 )  # fmt: skip
 
@@ -244,3 +245,72 @@ def test_keys_read_where_asked_are_the_list_of_keys(ids, start, stop):
     assert len(lazy) == len(listed)
     assert [lazy[i] for i in range(len(ids))] == listed
     assert lazy[start:stop] == listed[start:stop]
+
+
+def _spliced_one_by_one(tokens: TokenArray, edits, vocabulary: Vocabulary) -> TokenArray:
+    """The oracle: ``splice`` as it was written first, a slice and a small array per edit."""
+    parts: list[TokenArray] = []
+    done = 0
+    for start, end, new in edits:
+        if start > done:
+            parts.append(tokens[done:start])
+        parts.append(TokenArray.of(new, vocabulary))
+        done = end
+    if done < len(tokens):
+        parts.append(tokens[done:])
+    return TokenArray.concatenate(parts, vocabulary.words)
+
+
+_TOKEN = st.builds(
+    Token,
+    st.sampled_from(["w", "x", "new", "y2", "%hesitation"]),
+    st.integers(0, 50),
+    st.integers(50, 99),
+    st.booleans(),
+    st.booleans(),
+    st.sampled_from([None, "raw", "W-"]),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_TOKEN, max_size=12), st.data())
+def test_a_splice_is_the_splice_of_each_edit_in_turn(original, data):
+    # edits in order, not overlapping; some insert (start == end), some delete (no tokens)
+    n = len(original)
+    cuts = sorted(data.draw(st.lists(st.integers(0, n), max_size=8)))
+    edits = []
+    for start, end in zip(cuts[0::2], cuts[1::2], strict=False):
+        if edits and start < edits[-1][1]:
+            continue
+        edits.append((start, end, data.draw(st.lists(_TOKEN, max_size=3))))
+    expected_vocabulary, vocabulary = Vocabulary(), Vocabulary()
+    expected = _spliced_one_by_one(TokenArray.of(original, expected_vocabulary), edits, expected_vocabulary)
+    got = splice(TokenArray.of(original, vocabulary), edits, vocabulary)
+    assert got == expected
+    assert got.ids.tolist() == expected.ids.tolist() and vocabulary.words == expected_vocabulary.words
+    assert list(got.forms.items()) == list(expected.forms.items())  # in token order too
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(["a", "i", "A", "b", "c", "x", "yy", "7", "seven"]), max_size=14),
+    st.lists(st.sampled_from([" ", ".", "", "  "]), min_size=14, max_size=14),
+    st.lists(st.integers(0, 3), min_size=14, max_size=14),
+)
+def test_letters_joined_over_arrays_are_the_letter_runs_joined(words, gaps, flags):
+    # join_letter_array finds and joins the runs over the arrays; letter_runs, token by token, is the oracle
+    from hub4eval.text.spoken.letters import is_letter, join_letter_array, letter_runs
+
+    text, tokens = "", []
+    for k, word in enumerate(words):
+        text += gaps[k] if k else ""
+        tokens.append(Token(word, len(text), len(text) + len(word), bool(flags[k] & 1), bool(flags[k] & 2)))
+        text += word
+    hits = [i for i, token in enumerate(tokens) if is_letter(token.text)]
+    expected_vocabulary, vocabulary = Vocabulary(), Vocabulary()
+    expected = _spliced_one_by_one(
+        TokenArray.of(tokens, expected_vocabulary), list(letter_runs(tokens, text, 0, hits)), expected_vocabulary
+    )
+    got = join_letter_array(TokenArray.of(tokens, vocabulary), text, np.array(hits, np.int64), vocabulary)
+    assert got == expected
+    assert got.ids.tolist() == expected.ids.tolist() and vocabulary.words == expected_vocabulary.words

@@ -7,8 +7,8 @@ that the compiled kernels are tested against.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -47,14 +47,40 @@ class Alignment:
         gap: how far ``cost`` may exceed the minimum, at most: 0 when
             ``exact``, else ``cost`` minus a proven lower bound of the
             minimum (the minimum lies in ``[cost - gap, cost]``).
+
+    ``exact`` and ``gap`` are given as the fifth and sixth arguments, or, for
+    an alignment not proven optimal, as a function computing a lower bound of
+    the minimum (``lower``, picklable): it is called when either is first
+    read, since no score or report reads them and the bound of a long stream
+    costs a tenth of a second or more.
     """
 
     ref_index: np.ndarray
     hyp_index: np.ndarray
     cost: int
     kinds: np.ndarray
-    exact: bool = True
-    gap: int = 0
+    _exact: bool = True
+    _gap: int = 0
+    lower: Callable[[], int] | None = field(default=None, repr=False)
+
+    def _settle(self) -> None:
+        if self.lower is not None:
+            lower = self.lower()
+            object.__setattr__(self, "_exact", lower >= self.cost)
+            object.__setattr__(self, "_gap", self.cost - lower)
+            object.__setattr__(self, "lower", None)
+
+    @property
+    def exact(self) -> bool:
+        """Whether ``cost`` is proven to be the minimum."""
+        self._settle()
+        return self._exact
+
+    @property
+    def gap(self) -> int:
+        """How far ``cost`` may exceed the minimum, at most."""
+        self._settle()
+        return self._gap
 
     @property
     def columns(self) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from types import SimpleNamespace
 
 import numpy as np
@@ -228,9 +229,17 @@ def _align_codes(k: SimpleNamespace, rc: np.ndarray, hc: np.ndarray, voc: _Vocab
     certified = _certified_band(k, rc, hc, voc, 0, 0, cost, budgets.BAND_MAX_CELLS)
     if certified is not None:
         return Alignment(certified[1], certified[2], certified[0], certified[3], True)
-    lower = cert.lower
-    if lower < cost:
-        # Without a certificate: the better of the search's bound and that of
-        # the word sequences one text lacks (it needs no table over the band).
-        lower = max(lower, min(cost, _absent_bound(k, rc, hc, voc)))
-    return Alignment(out_r, out_h, cost, out_k, lower >= cost, cost - lower)
+    if cert.lower >= cost:
+        return Alignment(out_r, out_h, cost, out_k, True, cost - cert.lower)
+    # Without a certificate: the better of the search's bound and that of the
+    # word sequences one text lacks (it needs no table over the band), computed
+    # when the guarantee is read (no score reads it).
+    return Alignment(out_r, out_h, cost, out_k, False, 0, partial(_unproven_lower, cert.lower, cost, rc, hc, voc))
+
+
+def _unproven_lower(searched: int, cost: int, rc: np.ndarray, hc: np.ndarray, voc: _Vocab) -> int:
+    """The lower bound of an alignment the search did not certify (see :func:`_align_codes`): a
+    function of arrays, so that an alignment made in a child is sent with it, not computed there."""
+    from hub4eval.text.align.kernels import _kernels
+
+    return max(searched, min(cost, _absent_bound(_kernels(), rc, hc, voc)))

@@ -17,9 +17,15 @@ is ``abc``: a known limitation (docs/spoken-forms.md).
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from hub4eval.text.spoken.lexing import _same_word
 from hub4eval.text.tokens import Token
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from hub4eval.text.token_arrays import TokenArray, Vocabulary
 
 _WORDS_TOO = frozenset({"a", "i", "A", "I"})
 
@@ -63,6 +69,59 @@ def letter_runs(
         yield start, end, [joined]
 
 
+def join_letter_array(tokens: TokenArray, text: str, hits: np.ndarray, vocabulary: Vocabulary) -> TokenArray:
+    """:func:`letter_runs` spliced into a token array (coded by ``vocabulary``): the same tokens,
+    the runs found and joined over the arrays, a :class:`Token` made only where a run starts with
+    ``a`` or ``i`` (whether it is a word of its own is read from the text)."""
+    import numpy as np
+
+    from hub4eval.text.token_arrays import TokenArray, replace_runs
+
+    if hits.size < 2:
+        return tokens
+    cut = np.flatnonzero(np.diff(hits) != 1) + 1
+    starts = hits[np.concatenate(([0], cut))].astype(np.int64)
+    ends = hits[np.concatenate((cut - 1, [hits.size - 1]))].astype(np.int64) + 1
+    long = ends - starts >= 2
+    starts, ends = starts[long], ends[long]
+    words, ids = tokens.words, tokens.ids
+    too = np.fromiter((words[i] in _WORDS_TOO for i in ids[starts].tolist()), bool, len(starts))
+    for k in np.flatnonzero(too).tolist():  # as letter_runs reads them
+        start = int(starts[k])
+        after_number = start > 0 and words[ids[start - 1]][:1].isdigit()
+        if not after_number and not _same_word(text, 0, tokens[start], tokens[start + 1]):
+            starts[k] += 1
+    long = ends - starts >= 2
+    starts, ends = starts[long], ends[long]
+    if not starts.size:
+        return tokens
+    runs, lengths = len(starts), ends - starts
+    firsts = np.cumsum(lengths) - lengths
+    letters = [words[i] for i in ids[np.repeat(starts - firsts, lengths) + np.arange(int(lengths.sum()))].tolist()]
+    code = vocabulary.code
+    joined = np.fromiter(
+        (code("".join(letters[a:b])) for a, b in zip(firsts.tolist(), (firsts + lengths).tolist(), strict=True)),
+        np.int32,
+        runs,
+    )
+    # a joined token is parenthesized when any of its letters is, optional when all are
+    counted = np.zeros((len(tokens) + 1, 2), np.int64)
+    counted[1:, 0] = np.cumsum(tokens.flags & 1)
+    counted[1:, 1] = np.cumsum((tokens.flags >> 1) & 1)
+    inside = counted[ends] - counted[starts]
+    flags = (inside[:, 0] > 0).astype(np.uint8) | ((inside[:, 1] == ends - starts).astype(np.uint8) << 1)
+    offsets = tokens.starts.dtype
+    new = TokenArray(
+        vocabulary.words,
+        joined,
+        tokens.starts[starts].astype(offsets),
+        tokens.ends[ends - 1].astype(offsets),
+        flags,
+        {},
+    )
+    return replace_runs(tokens, np.stack((starts, ends), axis=1), new, np.ones(runs, np.int64))
+
+
 def join_letters(tokens: Sequence[Token], text: str, *, offset: int = 0) -> tuple[Token, ...]:
     """``tokens`` with every run of one-letter tokens joined (see the module docstring).
 
@@ -84,4 +143,4 @@ def join_letters(tokens: Sequence[Token], text: str, *, offset: int = 0) -> tupl
     return tuple(out)
 
 
-__all__ = ["is_letter", "join_letters", "letter_runs"]
+__all__ = ["is_letter", "join_letter_array", "join_letters", "letter_runs"]

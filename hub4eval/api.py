@@ -158,7 +158,10 @@ class OutputOptions:
             from the input's size).
         point_writer: with ``keep="counts"``, writes each group's points as
             JSON entries, ``point_writer(result, path)``
-            (:func:`hub4eval.report.export.write_point_file`).
+            (:data:`hub4eval.report.export.write_point_file`); a writer with a
+            ``runs(path)`` method (as that one has) is given instead the runs of
+            documents as they are counted, without match records, and writes
+            their entries from them (:mod:`hub4eval.scoring.counted_points`).
         column_writer: likewise the points' columns for the HTML report
             (:func:`hub4eval.report.page_data.write_point_columns`).
     """

@@ -329,6 +329,12 @@ def _score_group(
         instances = (len(ref.instances), len(hyp.instances))
         if job.read_only:
             return _Refused(None, order, ref_events, hyp_events, instances)
+        point_file = column_file = None
+        if job.point_writer is not None and job.point_dir is not None:
+            point_file = os.path.join(job.point_dir, f"{group.index:07d}.jsonl")
+        # the points' entries written from the counts as each run is mapped, when the writer can
+        runs = getattr(job.point_writer, "runs", None) if job.column_writer is None else None
+        run_writer = runs(point_file) if runs is not None and point_file is not None else None
         try:
             result = score(
                 ref,
@@ -337,17 +343,19 @@ def _score_group(
                 hyp_corpus=job.hyp_corpus,
                 config=job.config,
                 ceiling=False,
-                # only the counts, unless the points are written: most match records are never made
-                counts_only=job.point_writer is None and job.column_writer is None,
+                # only the counts, unless the points are written from a result: most match records are never made
+                counts_only=job.column_writer is None and (job.point_writer is None or run_writer is not None),
+                point_runs=run_writer,
             )
         except PairsRefused as error:  # the whole run decides whether it is the whole files' error
             return _Refused(error, order, ref_events, hyp_events, instances)
+        finally:
+            if run_writer is not None:
+                run_writer.close()
     except (InputError, UnicodeDecodeError, MemoryError):
         return None
-    point_file = column_file = None
-    if job.point_writer is not None and job.point_dir is not None:
-        point_file = os.path.join(job.point_dir, f"{group.index:07d}.jsonl")
-        job.point_writer(result, point_file)
+    if point_file is not None and (run_writer is None or result.tally is None):
+        job.point_writer(result, point_file)  # type: ignore[misc]  # a result with its match records
     if job.column_writer is not None and job.point_dir is not None:
         column_file = os.path.join(job.point_dir, f"{group.index:07d}.columns")
         job.column_writer(result, column_file)

@@ -200,6 +200,21 @@ def test_every_number_of_jobs_gives_the_json_of_the_whole_files(files, jobs):
     assert not any(Path(p).exists() for p in grouped.tally.point_files)
 
 
+def _points_of_a_result(result, path: str) -> None:
+    """A point writer of a result with its match records only (no ``runs``)."""
+    export.write_point_file(result, path)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_point_writer_of_results_only_gives_the_same_json(files, jobs):
+    # a writer the mapper cannot call with counted runs: each group keeps its match records for it
+    output = api.OutputOptions(keep="counts", jobs=jobs, group_documents=3, point_writer=_points_of_a_result)
+    grouped = api.score_files(*files, output=output)
+    assert grouped.tally is not None and grouped.tally.point_files
+    assert _json(grouped) == _json(api.score_files(*files))
+    grouped.tally.discard_point_files()
+
+
 @pytest.mark.slow
 def test_options_and_their_warnings_are_those_of_the_whole_files(files):
     config = ScoreConfig(min_map_f=0.3, beta=2.0, glm=("default",), content="noisy")

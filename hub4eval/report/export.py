@@ -13,14 +13,30 @@ import json
 import os
 import shutil
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NamedTuple, TextIO
 
-from hub4eval.model import Extent, TextFill
+from hub4eval.model import Extent, PointerFill, TextFill
+from hub4eval.scoring.counted_points import (
+    HYPOTHESIS,
+    REFERENCE,
+    CountedRun,
+    Layout,
+    LazyMapping,
+    item,
+    layout_points,
+)
+from hub4eval.scoring.fills import PreparedFill
 from hub4eval.scoring.metrics import METRICS, Counts
 from hub4eval.scoring.points import fill_text
 from hub4eval.scoring.result import ScoreResult
-from hub4eval.scoring.verdicts import reason_json
+from hub4eval.scoring.verdicts import (
+    TextComparison,
+    pointer_reason_json,
+    reason_json,
+    text_reason_json,
+    unpaired_reason_json,
+)
 from hub4eval.util.atomic import replaced_whole
 
 COUNT_COLUMNS = ("POS", "ACT", "COR", "INC", "MIS", "SPU", "OPT", "REM")
@@ -37,25 +53,34 @@ _ENTRY_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
 # kilobytes: the batch, its text and its bytes stay in the processor's cache)
 _BATCH = 512
 _ENTRY_SEPARATOR = ",\n    "  # between two entries of a list or table of iter_json_text
+_SEPARATOR_BYTES = _ENTRY_SEPARATOR.encode()
+_encode_string = json.encoder.encode_basestring  # what the entry encoder does with a str
 
 
 def _point_entries(result: ScoreResult) -> Iterator[str]:
     """Each point as :meth:`hub4eval.scoring.points.Point.as_dict` encodes it, in order (the two
     points of a fill pair as one piece, joined as :func:`iter_json_text` joins entries)."""
-    for batch in _entry_batches(result):
+    for batch in _entry_batches(result.iter_fill_pairs(), result.attributor):
         yield from batch
 
 
-def _entry_batches(result: ScoreResult) -> Iterator[list[str]]:
+def _entry_batches(
+    fill_pairs: Iterable[tuple[Any, ...]], attributor: Any = None, how: TextComparison | None = None
+) -> Iterator[list[str]]:
     """:func:`_point_entries` in lists of the entries of :data:`_BATCH` fill pairs (those of a pair
     with two points joined in one string, as :func:`iter_json_text` joins them), made from the fill pairs:
     the slot, document and fills are encoded once per pair (an instance's key once per
-    instance, a slot's name once), not once per point; each entry is one f-string."""
+    instance, a slot's name once), not once per point; each entry is one f-string.
+
+    ``fill_pairs``: those of match records (:meth:`ScoreResult.iter_fill_pairs`: fills and
+    verdicts), or those of a count (:func:`~hub4eval.scoring.counted_points.counted_fill_pairs`:
+    prepared fills, and the verdicts of a record or the (kind, category) of each point with
+    the set's mapping, whose reasons are made here from the fills, compared as ``how`` says).
+    ``attributor``: the §11 cause of each error point, when the texts differ."""
     encode = _ENTRY_ENCODER.encode
     encode_string = json.encoder.encode_basestring  # what that encoder does with a str
     heads: dict[tuple[str, str, str], str] = {}
     slots: dict[str, str] = {}
-    attributor = result.attributor  # §11 cause of each error point, when the texts differ
     batch: list[str] = []
     append = batch.append
     # the last pair's document, type and slot (pairs come slot by slot), and the JSON that starts its entries
@@ -64,7 +89,15 @@ def _entry_batches(result: ScoreResult) -> Iterator[list[str]]:
     # the last reference and hypothesis instance, and the JSON that starts their fills
     ref_owner = hyp_owner = None
     ref_start = hyp_start = ""
-    for docid, type_name, slot, ref_inst, hyp_inst, ref_fill, hyp_fill, verdicts in result.iter_fill_pairs():
+    for pair in fill_pairs:
+        if pair.__class__ is str:  # entries already written (see _run_fill_pairs)
+            append(pair)
+            if len(batch) >= _BATCH:
+                yield batch
+                batch = []
+                append = batch.append
+            continue
+        docid, type_name, slot, ref_inst, hyp_inst, ref_item, hyp_item, verdicts, *counted = pair
         if slot is not last_slot or docid is not last_doc or type_name is not last_type:
             last_doc, last_type, last_slot = docid, type_name, slot
             key = (docid, type_name, slot)
@@ -74,6 +107,9 @@ def _entry_batches(result: ScoreResult) -> Iterator[list[str]]:
             slot_json = slots.get(slot)  # type: ignore[assignment]
             if slot_json is None:
                 slot_json = slots[slot] = f'"slot": {encode_string(slot)}, "fill": '
+        # the fills (a count's items are prepared fills)
+        ref_fill = ref_item.fill if ref_item.__class__ is PreparedFill else ref_item
+        hyp_fill = hyp_item.fill if hyp_item.__class__ is PreparedFill else hyp_item
         # FillRef.json_of(instance, slot, fill) of each side, written out: a million are made;
         # the fill as fill_text writes it, the usual fill ('"content" ##a#b#') without a call
         usual: tuple[Extent, ...] | None = None  # the reference fill's extents, when it is a usual fill
@@ -97,7 +133,7 @@ def _entry_batches(result: ScoreResult) -> Iterator[list[str]]:
                 fill = encode_string(fill_text(hyp_fill))
             elif (
                 (extents := hyp_fill.extents) == usual
-                and hyp_fill.content == ref_fill.content  # type: ignore[union-attr]
+                and hyp_fill.content == ref_fill.content
                 and not hyp_fill.bracketed
             ):
                 pass  # written as the reference fill (a correct fill mostly is)
@@ -108,7 +144,17 @@ def _entry_batches(result: ScoreResult) -> Iterator[list[str]]:
                 fill = encode_string(fill_text(hyp_fill))
             hyp = f'{hyp_start}{slot_json}{fill}, "line": {hyp_fill.line}}}'
         fills = f'", "ref": {ref}, "hyp": {hyp}, "reason": '
-        if attributor is None:
+        if counted and counted[0] is not None:  # a count's points: (kind, category), the reasons made here
+            mapping = counted[0]
+            for kind, category in verdicts:
+                if ref_item is None or hyp_item is None:
+                    reason = unpaired_reason_json(category, ref_item or hyp_item if kind == "pointer" else None)
+                elif kind == "pointer":
+                    reason = pointer_reason_json(ref_item, hyp_item, mapping.get(ref_item.key))
+                else:
+                    reason = text_reason_json(kind, category == "COR", ref_item, hyp_item, how)  # type: ignore[arg-type]
+                append(f'{head}{kind}", "category": "{category}{fills}{reason}, "cause": null}}')
+        elif attributor is None:
             if len(verdicts) == 2:  # a text fill pair's content and extent points: one string
                 first, second = verdicts
                 append(
@@ -135,6 +181,239 @@ def _entry_batches(result: ScoreResult) -> Iterator[list[str]]:
             append = batch.append
     if batch:
         yield batch
+
+
+_BOTH_COR = layout_points((("content", "COR"), ("extent", "COR")))  # the points of a correct text fill pair
+
+
+def _fill_json(fill: Any) -> str:
+    """The "fill" of a point's reference or hypothesis side as JSON: ``fill_text`` encoded,
+    the usual text fill ('"content" ##a#b#') written out."""
+    if fill.__class__ is TextFill and len(extents := fill.extents) == 1 and not fill.bracketed:
+        extent = extents[0]
+        return f'"\\"{_encode_string(fill.content)[1:-1]}\\" ##{extent.start}#{extent.end}#"'
+    return _encode_string(fill_text(fill))
+
+
+def _run_entries(run: CountedRun, append: Callable[[str], None]) -> None:
+    """The JSON entries of every point of a counted run, in order, each given to ``append``
+    (the two points of a text fill pair in one string, joined as :func:`iter_json_text` joins
+    entries): what :func:`_entry_batches` makes of
+    :func:`~hub4eval.scoring.counted_points.counted_fill_pairs` (a test compares them),
+    written out for the million points of a large ``--json``.
+
+    The usual pairs are written at once from their fills, each piece made once: a correct
+    text pair (two usual text fills of the same content and extents, both points COR,
+    compared clean: most pairs), the reasons as
+    :func:`~hub4eval.scoring.verdicts.text_reason_json` says them of such a pair; a
+    reference text fill left over (both points MIS); a correct pointer pair (of a match
+    record: a slot of several pointers)."""
+    encode = _encode_string
+    mapper = run.mapper
+    how = mapper.how
+    ref_prep, hyp_prep = mapper.ref_prep, mapper.hyp_prep
+    # the usual correct pair at once: compared clean, and the two sides prepared alike (one memo
+    # of normalized strings, no alignment): the same content and extents, the same prepared strings
+    fast = (
+        how.content
+        and how.extent
+        and not how.noisy
+        and not how.exact_extent
+        and ref_prep._texts is hyp_prep._texts
+        and ref_prep.map_extent is None
+        and hyp_prep.map_extent is None
+        and ref_prep.widen is None
+    )
+    layouts = run.layouts
+    hyp_views, ref_views = mapper._views
+    records = run.records
+    record_of = run.record
+    plans: dict[tuple[str, int], tuple[tuple[Any, ...], ...]] = {}  # the document's, by (type, signature)
+    heads: dict[tuple[str, str], _Heads] = {}  # the document's, by (type, slot)
+    for counted in run.sets:
+        document = encode(counted.docid)
+        mapping = LazyMapping(counted)
+        plans.clear()
+        heads.clear()
+        for ref, hyp, _, signature in counted.instances:
+            if ref is not None and hyp is not None:
+                type_name = ref.type
+                ref_start = f'{{"instance": {encode(ref.key)}, '
+                hyp_start = f'{{"instance": {encode(hyp.key)}, '
+                record = records.get((id(ref), id(hyp)))  # none: a plain pair (hub4eval.scoring.pairs._counted)
+            else:
+                type_name = (ref or hyp).type
+                ref_start = f'{{"instance": {encode(ref.key)}, ' if ref is not None else ""
+                hyp_start = f'{{"instance": {encode(hyp.key)}, ' if hyp is not None else ""
+                record = record_of(ref, hyp, counted)
+            if record is not None:
+                for slot in record.slots:
+                    name = slot.name
+                    known = heads.get((type_name, name))
+                    if known is None:
+                        known = heads[type_name, name] = _Heads.of(type_name, name, document)
+                    ref_items, hyp_items = slot.ref_items, slot.hyp_items
+                    for i, j, verdicts in slot.pairs:
+                        ref_item: Any = None if i is None else ref_items[i]
+                        hyp_item: Any = None if j is None else hyp_items[j]
+                        if (
+                            ref_item.__class__ is PointerFill
+                            and hyp_item.__class__ is PointerFill
+                            and verdicts[0].category == "COR"
+                        ):
+                            # compare_pointer's COR: the reference target is mapped to the hypothesis one
+                            ref_key = encode(ref_item.key)
+                            hyp_key = encode(hyp_item.key)
+                            append(
+                                f'{known.pointer_cor}{ref_start}{known.slot}{ref_key}, "line": {ref_item.line}}}, '
+                                f'"hyp": {hyp_start}{known.slot}{hyp_key}, "line": {hyp_item.line}}}, '
+                                f'"reason": "{ref_key[1:-1]} is mapped to {hyp_key[1:-1]}", "cause": null}}'
+                            )
+                            continue
+                        _entries(append, known, ref_start, hyp_start, ref_item, hyp_item, verdicts, None, how)
+                continue
+            plan = plans.get((type_name, signature))
+            if plan is None:
+                plan = plans[type_name, signature] = _plan(layouts[signature], type_name, document, heads)
+            ref_view: Any = ref_views[id(ref)][1] if ref is not None else None
+            hyp_view: Any = hyp_views[id(hyp)][1] if hyp is not None else None
+            for name, side, points, known, content_cor, extent_cor, slot_json in plan:
+                if points is _BOTH_COR:
+                    r = ref_view[name][2]
+                    hf = hyp_view[name][2].fill
+                    rf = r.fill
+                    extents = rf.extents
+                    if (
+                        fast
+                        and hf.content == (content := rf.content)
+                        and hf.extents == extents
+                        and len(extents) == 1
+                        and not rf.bracketed
+                        and not hf.bracketed
+                        and r.minimals[0] is (rm := r.maximal)
+                    ):
+                        # both points COR of a usual reference fill: the hypothesis text is the
+                        # reference's (inside it, and containing it), and so is its extent (the
+                        # same offsets prepared alike)
+                        at = extents[0]
+                        shown = encode(content)[1:-1]
+                        fill = f'{slot_json}"\\"{shown}\\" ##{at.start}#{at.end}#", "line": '
+                        fills = f'{ref_start}{fill}{rf.line}}}, "hyp": {hyp_start}{fill}{hf.line}}}, "reason": '
+                        if (text := rm.text) != content:
+                            shown = encode(text)[1:-1]
+                        extent = rm.extent
+                        span = f"{extent.start}..{extent.end}"
+                        append(
+                            f'{content_cor}{fills}"hypothesis `{shown}` is inside `{shown}` and contains the '
+                            f'minimal string `{shown}`"{extent_cor}{fills}"extent {span} enclosed in {span}, '
+                            f'overlaps minimal {span}", "cause": null}}'
+                        )
+                        continue
+                elif points is _BOTH_MIS:
+                    rf = ref_view[name][2].fill
+                    if len(extents := rf.extents) == 1 and not rf.bracketed:
+                        at = extents[0]
+                        fills = (
+                            f'{ref_start}{slot_json}"\\"{encode(rf.content)[1:-1]}\\" ##{at.start}#{at.end}#", '
+                            f'"line": {rf.line}}}, "hyp": null, "reason": '
+                        )
+                        append(
+                            f'{known.content_mis}{fills}{_MISSED}{known.extent_mis}{fills}{_MISSED}, "cause": null}}'
+                        )
+                        continue
+                _entries(
+                    append,
+                    known,
+                    ref_start,
+                    hyp_start,
+                    None if side == HYPOTHESIS else item(ref_view, name),
+                    None if side == REFERENCE else item(hyp_view, name),
+                    points,
+                    mapping,
+                    how,
+                )
+
+
+def _plan(
+    layout: Layout, type_name: str, document: str, heads: dict[tuple[str, str], _Heads]
+) -> tuple[tuple[Any, ...], ...]:
+    """The fill pairs of a layout with the JSON pieces of their slot in the document
+    (``heads``, by (type, slot), made when first asked for)."""
+    plan = []
+    for name, side, points in layout:
+        known = heads.get((type_name, name))
+        if known is None:
+            known = heads[type_name, name] = _Heads.of(type_name, name, document)
+        plan.append((name, side, points, known, known.content_cor, known.extent_cor, known.slot))
+    return tuple(plan)
+
+
+_BOTH_MIS = layout_points((("content", "MIS"), ("extent", "MIS")))  # a reference text fill left over
+_MISSED = unpaired_reason_json("MIS")
+
+
+class _Heads(NamedTuple):
+    """The JSON of the entries of one slot of one document that does not depend on the
+    fills: what starts an entry (up to its kind), what starts the first entry of a
+    correct text pair (up to its ref), what comes between its reason and its second
+    entry's ref, the same for a reference text fill left over and for a correct pointer
+    pair, and the slot's name with the key of the fill."""
+
+    head: str
+    content_cor: str
+    extent_cor: str
+    content_mis: str
+    extent_mis: str
+    pointer_cor: str
+    slot: str
+
+    @classmethod
+    def of(cls, type_name: str, slot: str, document: str) -> _Heads:
+        head = f'{{"slot": {_encode_string(f"{type_name}.{slot}")}, "document": {document}, "kind": "'
+        return cls(
+            head,
+            f'{head}content", "category": "COR", "ref": ',
+            f', "cause": null}}{_ENTRY_SEPARATOR}{head}extent", "category": "COR", "ref": ',
+            f'{head}content", "category": "MIS", "ref": ',
+            f', "cause": null}}{_ENTRY_SEPARATOR}{head}extent", "category": "MIS", "ref": ',
+            f'{head}pointer", "category": "COR", "ref": ',
+            f'"slot": {_encode_string(slot)}, "fill": ',
+        )
+
+
+def _entries(
+    append: Callable[[str], None],
+    heads: _Heads,
+    ref_start: str,
+    hyp_start: str,
+    ref_item: Any,
+    hyp_item: Any,
+    points: tuple[Any, ...],
+    mapping: Any,
+    how: TextComparison,
+) -> None:
+    """The entries of one fill pair of a counted run (see :func:`_run_entries`): its points
+    given as the verdicts of a match record (``mapping`` None), or as (kind, category)."""
+    head, slot_json = heads.head, heads.slot
+    ref_fill = ref_item.fill if ref_item.__class__ is PreparedFill else ref_item
+    hyp_fill = hyp_item.fill if hyp_item.__class__ is PreparedFill else hyp_item
+    ref = "null" if ref_fill is None else f'{ref_start}{slot_json}{_fill_json(ref_fill)}, "line": {ref_fill.line}}}'
+    hyp = "null" if hyp_fill is None else f'{hyp_start}{slot_json}{_fill_json(hyp_fill)}, "line": {hyp_fill.line}}}'
+    fills = f'", "ref": {ref}, "hyp": {hyp}, "reason": '
+    if mapping is None:
+        for verdict in points:
+            append(
+                f'{head}{verdict.kind}", "category": "{verdict.category}{fills}{reason_json(verdict)}, "cause": null}}'
+            )
+        return
+    for kind, category in points:
+        if ref_item is None or hyp_item is None:
+            reason = unpaired_reason_json(category, ref_item or hyp_item if kind == "pointer" else None)
+        elif kind == "pointer":
+            reason = pointer_reason_json(ref_item, hyp_item, mapping.get(ref_item.key))
+        else:
+            reason = text_reason_json(kind, category == "COR", ref_item, hyp_item, how)
+        append(f'{head}{kind}", "category": "{category}{fills}{reason}, "cause": null}}')
 
 
 class StoredPiece(NamedTuple):
@@ -170,15 +449,53 @@ def _point_pieces(result: ScoreResult) -> Iterator[Piece]:
             yield StoredPiece(path)
 
 
-def write_point_file(result: ScoreResult, path: str) -> None:
-    """Write the JSON entries of ``result``'s points to ``path``, joined as
-    :func:`iter_json_text` joins them, for :func:`point_entries` to copy into the output."""
-    with open(path, "w", encoding="utf-8", newline="\n") as handle:
-        separator = ""
-        for batch in _entry_batches(result):
-            handle.write(separator)
-            handle.write(_ENTRY_SEPARATOR.join(batch))
-            separator = _ENTRY_SEPARATOR
+class PointFileWriter:
+    """Writes the JSON entries of a result's points into a file, joined as :func:`iter_json_text`
+    joins them, for :func:`point_entries` to copy into the output (``write_point_file``).
+
+    Called with a result that holds its mapping (``writer(result, path)``), it writes the
+    entries of its match records. A group of documents scored for counts only
+    (:mod:`hub4eval.parallel`) has no match records: :meth:`runs` gives what the mapper
+    calls with each run of instance sets it has just counted, and the entries are written
+    from the compact output (:mod:`hub4eval.scoring.counted_points`), while the run's
+    prepared fills are at hand.
+    """
+
+    def __call__(self, result: ScoreResult, path: str) -> None:
+        with open(path, "w", encoding="utf-8", newline="\n") as handle:
+            separator = ""
+            for batch in _entry_batches(result.iter_fill_pairs(), result.attributor):
+                handle.write(separator)
+                handle.write(_ENTRY_SEPARATOR.join(batch))
+                separator = _ENTRY_SEPARATOR
+
+    def runs(self, path: str) -> RunWriter:
+        """A writer of the entries of counted runs into ``path`` (closed by its caller)."""
+        return RunWriter(path)
+
+    def __reduce__(self) -> str:
+        return "write_point_file"  # the module's one instance, also in a spawned worker
+
+
+write_point_file = PointFileWriter()
+
+
+class RunWriter:
+    """The entries of each counted run it is called with, written into one file in order."""
+
+    def __init__(self, path: str) -> None:
+        self.handle = open(path, "wb")  # noqa: SIM115 - closed by close(), after the last run
+        self.separator = b""
+
+    def __call__(self, run: CountedRun) -> None:
+        entries: list[str] = []
+        _run_entries(run, entries.append)
+        if entries:
+            self.handle.write(self.separator + _ENTRY_SEPARATOR.join(entries).encode())
+            self.separator = _SEPARATOR_BYTES
+
+    def close(self) -> None:
+        self.handle.close()
 
 
 def iter_json_text(result: ScoreResult, extra: dict[str, Any] | None = None) -> Iterator[str]:

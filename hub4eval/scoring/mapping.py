@@ -50,6 +50,7 @@ from hub4eval.scoring.verdicts import (
 from hub4eval.util.records import quick_init
 
 if TYPE_CHECKING:
+    from hub4eval.scoring.counted_points import CountedRun
     from hub4eval.scoring.pairs import Group
 
 _TALLIES: dict[tuple[str, ...], Counts] = {}
@@ -248,6 +249,12 @@ class Mapper:
         self._template_ids: dict[Signature, int] = {}
         self.counted_points: dict[tuple[int, int], tuple[Counts, int]] = {}
         self._lone_points: dict[tuple[bool, bool, Hashable], tuple[Counts, int]] = {}  # see _lone_counted
+        # Counting only: given each run of instance sets just counted, with what their points
+        # need (hub4eval.scoring.counted_points), before the run's caches are dropped; and
+        # the match records made for the counts of the run, by id() of their two instances.
+        self.point_runs: Callable[[CountedRun], None] | None = None
+        self._records: dict[tuple[int, int], InstanceMatch] = {}
+        self.point_layouts: Any = None  # hub4eval.scoring.counted_points.Layouts, made with the first run
 
     def signature(self, points: Signature) -> int:
         """The number of a sequence of points' (slot, kind, category) in :attr:`signatures`."""
@@ -283,6 +290,8 @@ class Mapper:
                 for verdict in verdicts
             ]
         )
+        if self.point_runs is not None:
+            self._records[id(match.ref), id(match.hyp)] = match  # its points are written from it
         return CountedMatch(match.ref, match.hyp, match.counts, self.signature(points))
 
     # -- per-instance preparation --------------------------------------------
@@ -648,7 +657,14 @@ class Mapper:
         matches: list[SetMatch] = []
         for chunk in _chunks(set_pairs):
             try:
-                matches += self.match_groups(chunk, order)
+                done = self.match_groups(chunk, order)
+                matches += done
+                if self.point_runs is not None and self.counting:
+                    from hub4eval.scoring.counted_points import CountedRun
+
+                    # the run's points, written while its prepared fills are at hand
+                    self.point_runs(CountedRun.of(done, self, self._records))
+                    self._records = {}
             except InputError:
                 if len(chunk) == 1:
                     raise  # mapping its one pair of sets again would give the same error

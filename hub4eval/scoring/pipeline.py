@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError, InputWarning, UsageError
@@ -22,6 +22,9 @@ from hub4eval.scoring.fills import FillPreparer, PreparedFill
 from hub4eval.scoring.mapping import CountedSet, Mapper, Signature
 from hub4eval.scoring.result import ScoreResult, Tally
 from hub4eval.util.gcpause import paused_gc
+
+if TYPE_CHECKING:
+    from hub4eval.scoring.counted_points import CountedRun
 
 _COUNTED_LATER: dict[str, Any] = {}
 """The WER given to the ceiling's score while the caller's is still being counted (replaced by it)."""
@@ -205,6 +208,7 @@ def score(
     jobs: int = 1,
     counts_only: bool = False,
     ceiling_counts: bool = False,
+    point_runs: Callable[[CountedRun], None] | None = None,
 ) -> ScoreResult:
     """Score ``hyp`` against ``ref`` (the rules: docs/scoring-rules.md).
 
@@ -240,6 +244,11 @@ def score(
         ceiling_counts: keep only the counts, the pairs and the kinds of the
             errors per slot of the ceiling (see :func:`_score_ceiling`), which
             is all the reports read of it.
+        point_runs: with ``counts_only`` (when it applies), called with each run of
+            instance sets as soon as it is counted, with what their points need
+            (:mod:`hub4eval.scoring.counted_points`): the points of a result of counts
+            (the JSON's entries) are written from it. Not called when ``counts_only``
+            does not apply: the result then holds every point.
 
     Raises:
         InputError: bad input (unknown DOCID, extent outside its document,
@@ -424,6 +433,7 @@ def score(
         if not config.split_sets:
             warnings += split.spanning_set_warnings(hyp, spans, columns_of, matches)
     elif counts_only and alignment is None and projecting is None and type(mapper) is Mapper:
+        mapper.point_runs = point_runs
         counted = mapper.count_template_sets(ref, hyp)
         return ScoreResult(
             matches=(),

@@ -323,17 +323,17 @@ def unpaired_pointer(
     removed: bool = False,
 ) -> Verdict:
     """A left-over pointer: SPU (hypothesis), or MIS / OPT / REM (reference)."""
-    if not reference:
-        return Verdict("pointer", "SPU", f"no reference pointer for {fill.key}")
-    if optional_slot:
-        return Verdict("pointer", "OPT", f"{fill.key} in an optional slot left unmatched")
-    if removed:
-        return Verdict(
-            "pointer",
-            "REM",
-            f"{fill.key} points to an optional instance that no hypothesis instance matched",
-        )
-    return Verdict("pointer", "MIS", f"no hypothesis pointer for {fill.key}")
+    category: Category = "SPU" if not reference else "OPT" if optional_slot else "REM" if removed else "MIS"
+    return Verdict("pointer", category, _UNPAIRED_POINTER[category].format(fill.key))
+
+
+# The reason of a left-over pointer by its category ({0}: the pointer).
+_UNPAIRED_POINTER: dict[str, str] = {
+    "SPU": "no reference pointer for {0}",
+    "OPT": "{0} in an optional slot left unmatched",
+    "REM": "{0} points to an optional instance that no hypothesis instance matched",
+    "MIS": "no hypothesis pointer for {0}",
+}
 
 
 # The JSON of a reason, for the million points of a large --json: the usual reasons
@@ -407,3 +407,44 @@ def reason_json(verdict: Verdict) -> str:
                 return written
         text = format_reason(*reason(*verdict._args))  # type: ignore[operator]
     return encode_basestring(text)
+
+
+# The JSON of the reason of a point given by its kind and category, without its verdict:
+# the points of a count without match records (hub4eval.scoring.counted_points), whose
+# reasons are made when they are written. Each says what reason_json says of the verdict
+# the comparison above would give (the same status functions decide; a test compares them).
+
+_UNPAIRED_TEXT_JSON = {
+    "MIS": _SHARED_JSON[_NO_HYPOTHESIS],
+    "OPT": _SHARED_JSON[_OPTIONAL_LEFT],
+    "SPU": _SHARED_JSON[_NO_REFERENCE],
+}
+
+
+def text_reason_json(kind: str, correct: bool, ref: PreparedFill, hyp: PreparedFill, how: TextComparison) -> str:
+    """The JSON of the reason of the ``kind`` point (content or extent) of a compared text
+    fill pair, COR when ``correct`` (as :func:`compare_text` decides it)."""
+    if kind == "content":
+        if how.noisy:
+            return encode_basestring(format_reason(*_noisy_reason(ref, hyp, how.fillers)))
+        status = "ok" if correct else clean_content_status(ref, hyp)
+        return _clean_json(status, ref, hyp) or encode_basestring(format_reason(*_clean_reason(status, ref, hyp)))
+    if how.exact_extent:
+        status = exact_extent_status(ref, hyp)
+        return encode_basestring(format_reason(*_exact_extent_reason(status, ref, hyp)))
+    status = "ok" if correct else extent_status(ref, hyp)
+    return _extent_json(status, ref, hyp) or encode_basestring(format_reason(*_extent_reason(status, ref, hyp)))
+
+
+def pointer_reason_json(ref: PointerFill, hyp: PointerFill, mapped: str | None) -> str:
+    """The JSON of the reason of a compared pointer pair (:func:`compare_pointer`), ``mapped``
+    the hypothesis instance the reference pointer's target is mapped to."""
+    return _pointer_json(ref, hyp, mapped) or encode_basestring(format_reason(*_pointer_reason(ref, hyp, mapped)))
+
+
+def unpaired_reason_json(category: str, fill: PointerFill | None = None) -> str:
+    """The JSON of the reason of a left-over fill's point of ``category`` (MIS, OPT, REM or
+    SPU): of a text fill (:func:`unpaired_text`), or of the pointer ``fill`` (:func:`unpaired_pointer`)."""
+    if fill is None:
+        return _UNPAIRED_TEXT_JSON[category]
+    return encode_basestring(_UNPAIRED_POINTER[category].format(fill.key))

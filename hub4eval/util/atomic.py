@@ -1,10 +1,19 @@
 """Writing a file whole or not at all.
 
 A file is written under a temporary name in its own directory and renamed
-onto its name once every byte is on disk (``os.replace`` is atomic within a
+onto its name once every byte is written (``os.replace`` is atomic within a
 file system): a run that fails midway (a full disk, an interrupt, a bug)
 leaves the file that was there before, never half of a new one, and the
 temporary file is removed.
+
+The file is not forced onto the disk before the rename (no ``fsync``), as
+``cp``, ``sort -o`` and ``rsync`` do not by default: an output is made again
+by running the command again, and the wait was a fifth of a second per
+400 MB of ``--json`` (docs/input-errors.md says what a crash of the machine
+can leave). A full disk is still met while writing or closing, before the
+rename: the file systems that delay allocating a file's blocks (ext4, XFS)
+reserve the space when a write is made, and the close reports what a write
+could not.
 
 What is not a regular file (``/dev/null``, a named pipe), and any path under
 ``/dev/`` or ``/proc/`` (``/dev/stdout`` redirected to a file), is written in
@@ -60,8 +69,7 @@ def replaced_whole(path: str, *, encoding: str = "utf-8", newline: str = "") -> 
     try:
         with os.fdopen(descriptor, "w", encoding=encoding, newline=newline) as handle:
             yield handle
-            handle.flush()
-            os.fsync(handle.fileno())  # a full disk shows here, not after the rename
+            handle.flush()  # a write that fails shows here (or at the close), not after the rename
         if before is not None:
             os.chmod(temporary, stat.S_IMODE(before.st_mode))
             with suppress(OSError):  # only the owner's own files, unless privileged

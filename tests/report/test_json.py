@@ -153,3 +153,112 @@ def test_write_text_keeps_every_piece_in_order_across_batches(tmp_path, capsys):
     assert (tmp_path / "out.json").read_text(encoding="utf-8") == "".join(pieces)
     write_text(iter(pieces), "-")
     assert capsys.readouterr().out == "".join(pieces)
+
+
+# -- the entries of a count, written from its compact output (a group of --json) ------------
+
+from hub4eval.report.export import _entry_batches, _run_entries  # noqa: E402
+from hub4eval.scoring.counted_points import counted_fill_pairs  # noqa: E402
+from hub4eval.scoring.pipeline import score as pipeline_score  # noqa: E402
+from hub4eval.util.records import replace  # noqa: E402
+from tests.support.strategies import as_hypothesis  # noqa: E402
+
+_CONFIGS = st.sampled_from(
+    [
+        ScoreConfig(),
+        ScoreConfig(content="noisy"),
+        ScoreConfig(compare="extent"),
+        ScoreConfig(compare="content"),
+        ScoreConfig(min_map_f=0.3, beta=0.5),
+        ScoreConfig(keep_punctuation=True, case_sensitive=True),
+        ScoreConfig(unscored_slots=()),
+    ]
+)
+
+
+def _counted_entries(ref: TemplateSet, hyp: TemplateSet, config: ScoreConfig) -> tuple[list[str], list[str]]:
+    """The entries of a count without match records, as the run writer writes them and as
+    the generic writer writes the count's fill pairs (:func:`counted_fill_pairs`)."""
+    written: list[str] = []
+    generic: list[str] = []
+
+    def runs(run) -> None:
+        _run_entries(run, written.append)
+        for batch in _entry_batches(counted_fill_pairs(run), None, run.mapper.how):
+            generic.extend(batch)
+
+    result = pipeline_score(ref, hyp, config=config, counts_only=True, point_runs=runs)
+    assert result.tally is not None  # counted: no match records kept
+    return written, generic
+
+
+def _with_lines(tset: TemplateSet, first: int) -> TemplateSet:
+    """``tset`` with a line of its own for each instance and fill, from ``first`` on (as read
+    from a file: the entries show each side's lines)."""
+    line = iter(range(first, first + 100_000))
+    sets = []
+    for iset in tset.instance_sets:
+        instances = []
+        for inst in iset.instances:
+            slots = tuple(
+                replace(
+                    slot,
+                    alternatives=tuple(
+                        replace(a, fills=tuple(replace(f, line=next(line)) for f in a.fills)) for a in slot.alternatives
+                    ),
+                )
+                for slot in inst.slots
+            )
+            instances.append(replace(inst, slots=slots, line=next(line)))
+        sets.append(replace(iset, instances=tuple(instances)))
+    return replace(tset, instance_sets=tuple(sets))
+
+
+@st.composite
+def _pairs_of_sets(draw):
+    """A reference and a hypothesis: unrelated, the reference as a hypothesis writes it (every
+    pair correct), or that with some of its sets or slots taken from an unrelated one."""
+    plain = draw(st.booleans())
+    ref = draw(template_sets(reference=True, plain=plain))
+    other = draw(template_sets(reference=False, plain=plain))
+    how = draw(st.sampled_from(["unrelated", "same", "mixed"]))
+    if how == "unrelated":
+        return ref, other
+    same = as_hypothesis(ref)
+    if how == "same":
+        return ref, same
+    mixed = tuple(draw(st.sampled_from([s, o])) for s, o in zip(same.instance_sets, other.instance_sets, strict=False))
+    mixed += same.instance_sets[len(mixed) :]
+    docids = set()
+    kept = tuple(s for s in mixed if not (s.docid in docids or docids.add(s.docid)))  # one set per DOCID
+    return ref, TemplateSet(kept, role="hypothesis")
+
+
+def _lined(draw_sets):
+    return draw_sets.map(lambda sets: (_with_lines(sets[0], 1), _with_lines(sets[1], 5000)))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_lined(_pairs_of_sets()), _CONFIGS)
+def test_the_entries_of_a_count_are_those_of_the_match_records(sets, config):
+    # the record path (a match record per pair, then a point per verdict) is the oracle
+    ref, hyp = sets
+    expected = [
+        json.dumps(point.as_dict(), ensure_ascii=False) for point in score(ref, hyp, config=config).iter_points()
+    ]
+    written, generic = _counted_entries(ref, hyp, config)
+    joined = ",\n    ".join(expected)
+    assert ",\n    ".join(written) == joined
+    assert ",\n    ".join(generic) == joined
+
+
+def test_the_entries_of_a_count_escape_documents_fills_and_reasons():
+    # the usual correct pair, written at once, escapes what the encoder escapes
+    for docid, content in (('D"1', 'a "b'), ("D\\2", "c\\d"), ("Dé", "é\u2028"), ("D1", "tab\there")):
+        ref = _awkward_set(docid, [content, "x"], "reference", extents=True)
+        hyp = _awkward_set(docid, [content], "hypothesis", extents=True)
+        config = ScoreConfig(keep_punctuation=True)
+        expected = [json.dumps(p.as_dict(), ensure_ascii=False) for p in score(ref, hyp, config=config).iter_points()]
+        written, generic = _counted_entries(ref, hyp, config)
+        assert ",\n    ".join(written) == ",\n    ".join(expected) == ",\n    ".join(generic)
+        assert len(expected) == 4  # a correct pair (content, extent) and a reference fill left over (MIS, MIS)

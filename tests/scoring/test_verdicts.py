@@ -445,3 +445,44 @@ def test_the_json_of_a_reason_is_the_reason_json_encodes(ref, hyp, keys):
     expected = [json.dumps(v.reason, ensure_ascii=False) for v in _verdicts(ref, hyp, keys)]
     assert [reason_json(v) for v in fresh] == expected
     assert [reason_json(v) for v in fresh] == [json.dumps(v.reason, ensure_ascii=False) for v in fresh]
+
+
+# -- the JSON of a reason given by a point's kind and category (a count's points) ----------
+
+from hub4eval.scoring.verdicts import pointer_reason_json, text_reason_json, unpaired_reason_json  # noqa: E402
+
+
+@given(
+    _prepared(reference=True),
+    _prepared(reference=False),
+    st.sampled_from([BOTH, TextComparison(noisy=True), TextComparison(exact_extent=True)]),
+)
+def test_the_reason_of_a_compared_text_point_is_that_of_its_verdict(ref, hyp, how):
+    # the category the mapping decided is enough: the reason is the verdict's, read from the same statuses
+    for verdict in compare_text(ref, hyp, how):
+        assert text_reason_json(verdict.kind, verdict.category == "COR", ref, hyp, how) == reason_json(verdict)
+
+
+@given(st.tuples(_JSON_TEXTS, _JSON_TEXTS, st.sampled_from(["none", "other", "same"])))
+def test_the_reason_of_a_pointer_point_is_that_of_its_verdict(keys):
+    ref_pointer, hyp_pointer = PointerFill("E", keys[0], 1), PointerFill("E", keys[1], 2)
+    mapped = {"none": None, "other": "<E-x-3>", "same": hyp_pointer.key}[keys[2]]
+    mapping = {} if mapped is None else {ref_pointer.key: mapped}
+    verdict = compare_pointer(ref_pointer, hyp_pointer, mapping)
+    assert pointer_reason_json(ref_pointer, hyp_pointer, mapped) == reason_json(verdict)
+    for reference, optional, removed in (
+        (False, False, False),
+        (True, True, False),
+        (True, False, True),
+        (True, False, False),
+    ):
+        fill = ref_pointer if reference else hyp_pointer
+        left = unpaired_pointer(fill, reference=reference, optional_slot=optional, removed=removed)
+        assert unpaired_reason_json(left.category, fill) == reason_json(left)
+
+
+@given(_prepared(reference=True))
+def test_the_reason_of_a_text_fill_left_over_is_that_of_its_verdict(fill):
+    for reference, optional in ((True, False), (True, True), (False, False)):
+        for verdict in unpaired_text(fill, ScoreConfig(), reference=reference, optional_slot=optional):
+            assert unpaired_reason_json(verdict.category) == reason_json(verdict)

@@ -299,6 +299,7 @@ def _score_group(job: _Job, group: _Group, keep: list[Any] | None = None) -> _Ou
                 ceiling=False,
                 # only the counts, unless the points are written: most match records are never made
                 counts_only=job.point_writer is None and job.column_writer is None,
+                order=order,  # type_order(ref, hyp), not worked out again
             )
         except PairsRefused as error:  # the whole run decides whether it is the whole files' error
             return _Refused(error, order, ref_events, hyp_events, instances)

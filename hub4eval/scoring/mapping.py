@@ -664,13 +664,15 @@ class Mapper:
                             self.progress(1)  # one call per reference set, as the callers count
         return matches
 
-    def count_template_sets(self, ref: TemplateSet, hyp: TemplateSet) -> tuple[CountedSet, ...]:
+    def count_template_sets(
+        self, ref: TemplateSet, hyp: TemplateSet, order: Sequence[str] | None = None
+    ) -> tuple[CountedSet, ...]:
         """:meth:`match_template_sets` (instance sets by DOCID), giving of each instance
         match only its counts and the signature of its points (see :class:`CountedMatch`):
         most of the pairs' match records are never made."""
         self.counting = True
         try:
-            return self.match_template_sets(ref, hyp)  # type: ignore[return-value]
+            return self.match_template_sets(ref, hyp, order=order)  # type: ignore[return-value]
         finally:
             self.counting = False
 
@@ -681,9 +683,15 @@ class Mapper:
         *,
         ref_extent: Callable[[InstanceSet], Extent | None] | None = None,
         hyp_extent: Callable[[InstanceSet], Extent | None] | None = None,
+        order: Sequence[str] | None = None,
     ) -> tuple[SetMatch, ...]:
-        """Map instance sets: by DOCID, or (with extent functions) by overlap (§7.4)."""
-        order = type_order(ref, hyp)
+        """Map instance sets: by DOCID, or (with extent functions) by overlap (§7.4).
+
+        ``order``: :func:`type_order` of the two sets when the caller has it already (a
+        worker of :mod:`hub4eval.parallel` reads it from the pointers the reader listed),
+        instead of a walk over every slot of every instance."""
+        if order is None:
+            order = type_order(ref, hyp)
         if ref_extent is None or hyp_extent is None:
             hyp_by_docid = {iset.docid: iset for iset in hyp.instance_sets}
             set_pairs: list[tuple[InstanceSet | None, InstanceSet | None]] = [

@@ -138,6 +138,7 @@ def score(
     force: bool = False,
     jobs: int = 1,
     counts_only: bool = False,
+    order: Sequence[str] | None = None,
     _preparers: tuple[FillPreparer, FillPreparer] | None = None,
 ) -> ScoreResult:
     """Score ``hyp`` against ``ref`` (the rules: docs/scoring-rules.md).
@@ -171,6 +172,9 @@ def score(
             holds a :class:`~hub4eval.scoring.result.Tally`, no points (and most
             match records are never made), when the texts are not aligned and
             the mapper is the usual one; otherwise ignored.
+        order: the instance types in dependency order, as
+            :func:`~hub4eval.scoring.mapping.type_order` gives them for ``ref`` and
+            ``hyp``, when the caller has worked them out (None: worked out here).
 
     Raises:
         InputError: bad input (unknown DOCID, extent outside its document,
@@ -342,7 +346,7 @@ def score(
         if not config.split_sets:
             warnings += split.spanning_set_warnings(hyp, spans, columns_of, matches)
     elif counts_only and alignment is None and projecting is None and type(mapper) is Mapper:
-        counted = mapper.count_template_sets(ref, hyp)
+        counted = mapper.count_template_sets(ref, hyp, order)
         return ScoreResult(
             matches=(),
             config=config,
@@ -352,7 +356,7 @@ def score(
             tally=Tally.counted(counted, mapper.signatures, config.beta),
         )
     else:
-        matches = mapper.match_template_sets(ref, hyp)
+        matches = mapper.match_template_sets(ref, hyp, order=order)
     del mapper  # its prepared instances, kept while it mapped, are freed before the ceiling's are made
     wer = wer_summary
     if wer is None and texts_aligned is None and alignment is not None and hasattr(alignment, "wer_summary"):

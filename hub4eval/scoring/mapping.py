@@ -375,19 +375,38 @@ class Mapper:
         return self._shape_of(inst, True, removable)
 
     def _shape_of(self, inst: Instance, reference: bool, removable: Callable[[PointerFill], bool]) -> Hashable:
+        """The shape of the scored slots of :meth:`_view`, read from the instance itself:
+        whether a fill has an extent part needs no prepared fill."""
         shape: list[tuple[str, bool, tuple[tuple[tuple[bool, bool], ...], ...]]] = []
-        for name, (slot, alternatives, single) in self._view(inst, reference).items():
-            if single is not None:  # the common slot: one text fill (as below, without the comprehensions)
-                shape.append((name, reference and slot.optional, _ONE_TEXT[single.has_extent]))
+        unscored = self.unscored
+        seen: set[str] = set()
+        for slot in inst.slots:
+            name = slot.name
+            if name in unscored or name in seen:
                 continue
-            fills = tuple(
-                tuple(
-                    (True, item.has_extent) if type(item) is PreparedFill else (False, reference and removable(item))  # type: ignore[arg-type]
-                    for item in alternative
+            seen.add(name)
+            alternatives = slot.alternatives
+            if len(alternatives) == 1 and len(fills := alternatives[0].fills) == 1 and type(fills[0]) is TextFill:
+                # the common slot: one text fill (as below, without the comprehensions)
+                shape.append((name, reference and slot.optional, _ONE_TEXT[bool(fills[0].extents)]))
+                continue
+            if len(alternatives) > 1 and not reference:
+                alternatives = alternatives[:1]  # a hypothesis's first alternative, as _view keeps it
+            shape.append(
+                (
+                    name,
+                    reference and slot.optional,
+                    tuple(
+                        tuple(
+                            (True, bool(fill.extents))
+                            if type(fill) is TextFill
+                            else (False, reference and removable(fill))  # type: ignore[arg-type]
+                            for fill in alternative.fills
+                        )
+                        for alternative in alternatives
+                    ),
                 )
-                for alternative in alternatives
             )
-            shape.append((name, reference and slot.optional, fills))
         return tuple(shape)
 
     def _forget(self) -> None:

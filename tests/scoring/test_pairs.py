@@ -22,10 +22,11 @@ from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError
 from hub4eval.io.corpus import parse_corpus
 from hub4eval.io.templettes import parse_templates, write_templates
-from hub4eval.model import TemplateSet, TextFill
+from hub4eval.model import Extent, FillAlternative, Slot, TemplateSet, TextFill
 from hub4eval.scoring import mapping, pairs, pipeline
-from hub4eval.scoring.fills import FillPreparer
+from hub4eval.scoring.fills import FillPreparer, PreparedFill
 from hub4eval.scoring.result import Tally
+from hub4eval.util.records import replace
 from tests.support.mapping_oracle import brute_force_map_groups
 from tests.support.strategies import template_sets
 
@@ -286,20 +287,40 @@ def test_the_bytes_per_pair_of_the_message_are_the_engine_s():
     assert mapping._BYTES_PER_PAIR == pairs.BYTES_PER_PAIR
 
 
-@settings(max_examples=60, deadline=None)
-@given(template_sets(reference=True, max_events=5), st.booleans())
-def test_the_shapes_made_with_the_fills_are_the_mapper_s(ref: TemplateSet, removed: bool):
-    """The shapes of plain instances made in the pass over their fills equal ``Mapper._shape``."""
-    from hub4eval.scoring.fills import FillPreparer
+def _shape_of_the_view(mapper, inst, reference: bool, removable) -> tuple:
+    """The shape of an instance as its prepared slot view (``Mapper._view``) tells it: the
+    oracle of the shapes read from the fills without preparing them."""
+    return tuple(
+        (
+            name,
+            reference and slot.optional,
+            tuple(
+                tuple(
+                    (True, item.has_extent) if type(item) is PreparedFill else (False, reference and removable(item))
+                    for item in alternative
+                )
+                for alternative in alternatives
+            ),
+        )
+        for name, (slot, alternatives, _) in mapper._view(inst, reference).items()
+    )
 
-    config = ScoreConfig()
+
+@settings(max_examples=60, deadline=None)
+@given(template_sets(reference=True, max_events=5), template_sets(reference=False, max_events=5), st.booleans())
+def test_the_shapes_made_with_the_fills_are_the_mapper_s(ref: TemplateSet, hyp: TemplateSet, removed: bool):
+    """The shapes of plain instances made in the pass over their fills equal ``Mapper._shape``,
+    and both are the shapes of the prepared slot views."""
+    config = ScoreConfig(unscored_slots=("COMMENT", "WINNER"))
     mapper = mapping.Mapper(config, FillPreparer(config), FillPreparer(config, reference=False))
-    instances = [inst for iset in ref.instance_sets for inst in iset.instances]
-    views = [mapper._view(inst, True) for inst in instances]
-    shapes, _, _ = pairs._fills_by_slot(views, lambda i: lambda fill: removed)
-    for inst, shape in zip(instances, shapes, strict=True):
-        if shape is not None:
-            assert shape == mapper._shape(inst, True, lambda fill: removed)
+    for tset, reference in ((ref, True), (hyp, False)):
+        instances = [inst for iset in tset.instance_sets for inst in iset.instances]
+        shapes, _, _ = pairs._fills_by_slot(mapper, instances, (lambda i: lambda fill: removed) if reference else None)
+        for inst, shape in zip(instances, shapes, strict=True):
+            expected = _shape_of_the_view(mapper, inst, reference, lambda fill: removed)
+            assert mapper._shape(inst, reference, lambda fill: removed) == expected
+            if shape is not None:
+                assert shape == expected
 
 
 def test_the_first_document_in_order_is_the_one_refused(monkeypatch):
@@ -320,3 +341,44 @@ def test_the_first_document_in_order_is_the_one_refused(monkeypatch):
     with pytest.raises(Exception) as caught:
         score(ref, hyp)
     assert str(caught.value).startswith("document D1, type B: 7 reference and 7 hypothesis instances")
+
+
+@pytest.mark.parametrize("compare", ["both", "content", "extent"])
+@pytest.mark.parametrize("content", ["clean", "noisy"])
+def test_fills_read_without_being_prepared_map_as_prepared_ones(monkeypatch, compare, content):
+    """The fills the engine reads without preparing them (their text's number and extent)
+    map as the prepared ones do, beside the slots it must take as the slot views do: a
+    slot named twice (its first counts), a hypothesis slot of several alternatives (its
+    first counts), premodifiers shifting an extent, minimal strings, a fill without extent."""
+    ref_text = (
+        '<EV-D1-1> :=\n    WINNER: "the cup" ##10#17#\n    LOSER: "south africa"\n'
+        '<EV-D1-2> :=\n    WINNER: "an [egypt] cup" ##40#52#\n    LOSER: "egypt" ##60#65#\n'
+        '<EV-D1-3> :=\n    WINNER: "cup" ##14#17#\n    SCORE: "2-0" ##70#73#\n'
+    )
+    hyp_text = (
+        '<EV-D1-1> :=\n    WINNER: "cup" ##14#17#\n    LOSER: "south africa" / "egypt"\n'
+        '<EV-D1-2> :=\n    WINNER: "egypt" ##43#48#\n    LOSER: "egypt" ##60#65#\n'
+        '<EV-D1-3> :=\n    WINNER: "the cup" ##10#17#\n    SCORE: "2-0" ##70#73# / "1-0"\n'
+    )
+
+    def named_twice(tset: TemplateSet, at: int, slot: Slot) -> TemplateSet:
+        """The set with ``slot`` added after the slots of its instance ``at`` (the reader refuses
+        a slot named twice; a set made in code may have one)."""
+        [iset] = tset.instance_sets
+        instances = list(iset.instances)
+        instances[at] = replace(instances[at], slots=(*instances[at].slots, slot))
+        return replace(tset, instance_sets=(replace(iset, instances=tuple(instances)),))
+
+    def text_slot(name: str, content: str, start: int) -> Slot:
+        extent = (Extent(start, start + len(content)),)
+        fill = TextFill(content, ((0, len(content)),), extent, extent)
+        return Slot(name, (FillAlternative((fill,)),))
+
+    ref = named_twice(parse_templates(ref_text, "ref.tpl", "reference"), 0, text_slot("WINNER", "egypt", 30))
+    hyp = named_twice(parse_templates(hyp_text, "hyp.tpl", "hypothesis"), 1, text_slot("WINNER", "cup", 14))
+    config = ScoreConfig(compare=compare, content=content)
+    expected = _scored(ref, hyp, config, "records", monkeypatch)
+    assert _scored(ref, hyp, config, "compact", monkeypatch) == expected
+    tally = _tally(ref, hyp, config, "records", monkeypatch, False)
+    assert _tally(ref, hyp, config, "compact", monkeypatch, True) == tally
+    assert json.loads(expected)["summary"]["COR"] > 0  # pairs are mapped by what they share

@@ -248,6 +248,7 @@ class Mapper:
         self._template_ids: dict[Signature, int] = {}
         self.counted_points: dict[tuple[int, int], tuple[Counts, int]] = {}
         self._lone_points: dict[tuple[bool, bool, Hashable], tuple[Counts, int]] = {}  # see _lone_counted
+        self._pointer_points: dict[Hashable, tuple[Counts, int]] = {}  # see _pair_counted
 
     def signature(self, points: Signature) -> int:
         """The number of a sequence of points' (slot, kind, category) in :attr:`signatures`."""
@@ -268,6 +269,71 @@ class Mapper:
                 counted = self._counted(self._lone_hyp(inst))
             found = self._lone_points[key] = (counted.counts, counted.signature)
         return CountedMatch(inst, None, *found) if reference else CountedMatch(None, inst, *found)
+
+    def _pair_counted(
+        self, ref: Instance, hyp: Instance, mapping: Mapping[str, str], removable: Callable[[PointerFill], bool]
+    ) -> CountedMatch:
+        """:meth:`_counted` of ``match_instance(ref, hyp, ...)``. When every scored slot of
+        both instances holds only pointers (a document's template instance, which points to
+        its events, is such an instance, mapped as a pair of its own), the points are those
+        of an earlier pair whose pointers pair alike (:meth:`_pointer_key`): counted once."""
+        key = self._pointer_key(ref, hyp, mapping, removable)
+        found = self._pointer_points.get(key) if key is not None else None
+        if found is None:
+            counted = self._counted(self.match_instance(ref, hyp, mapping, removable))
+            if key is None:
+                return counted
+            found = self._pointer_points[key] = (counted.counts, counted.signature)
+        return CountedMatch(ref, hyp, *found)
+
+    def _pointer_key(
+        self, ref: Instance, hyp: Instance, mapping: Mapping[str, str], removable: Callable[[PointerFill], bool]
+    ) -> Hashable | None:
+        """What decides the points of a pair of instances whose scored slots hold only
+        pointers, in one alternative (None: not such a pair).
+
+        :meth:`match_fills` pairs the pointers of a slot with :func:`_pointer_pairs`; a
+        pointer pair is COR when the reference's target is mapped to the hypothesis's
+        (:func:`~hub4eval.scoring.verdicts.compare_pointer`), else INC; a reference pointer
+        left over is OPT in an optional slot, else REM when ``removable`` says so, else MIS;
+        a hypothesis pointer left over is SPU. So per slot, in the order
+        :meth:`match_instance` lists the slots: its name, whether it is optional, how many
+        pointers each side has, the pairs, which of them are COR and which reference
+        pointers are removable decide the points, whatever the pointers' targets."""
+        ref_view = self._view(ref, True)
+        hyp_view = self._view(hyp, False)
+        key: list[Hashable] = []
+        for name, (slot, alternatives, single) in ref_view.items():
+            if single is not None or len(alternatives) != 1:
+                return None
+            ref_items = alternatives[0]
+            hyp_slot = hyp_view.get(name)
+            hyp_items = hyp_slot[1][0] if hyp_slot is not None and hyp_slot[1] else ()
+            if any(type(item) is not PointerFill for item in (*ref_items, *hyp_items)):
+                return None
+            pairs = _pointer_pairs(ref_items, hyp_items, mapping) if ref_items and hyp_items else []  # type: ignore[arg-type]
+            key.append(
+                (
+                    name,
+                    slot.optional,
+                    len(ref_items),
+                    len(hyp_items),
+                    tuple(pairs),
+                    tuple([mapping.get(ref_items[i].key) == hyp_items[j].key for i, j in pairs]),  # type: ignore[union-attr]
+                    tuple([removable(item) for item in ref_items]),  # type: ignore[arg-type]
+                )
+            )
+        for name, (_, alternatives, single) in hyp_view.items():
+            if name in ref_view:
+                continue
+            if (
+                single is not None
+                or len(alternatives) != 1
+                or any(type(item) is not PointerFill for item in alternatives[0])
+            ):
+                return None
+            key.append((name, len(alternatives[0])))
+        return tuple(key)
 
     def template(self, points: Signature) -> int:
         """The number of a template in :attr:`templates` (see :mod:`hub4eval.scoring.pairs`)."""
@@ -620,8 +686,10 @@ class Mapper:
                         if type(found) is tuple:  # counts and signature, without a record (pairs._counted)
                             by_ref[i] = CountedMatch(refs[i], hyps[j], *found)
                         else:
-                            by_ref[i] = self._counted(
-                                found or self.match_instance(refs[i], hyps[j], mapping, removable)
+                            by_ref[i] = (
+                                self._counted(found)
+                                if found is not None
+                                else self._pair_counted(refs[i], hyps[j], mapping, removable)
                             )
                 else:
                     by_ref = {

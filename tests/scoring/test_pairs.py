@@ -382,3 +382,52 @@ def test_fills_read_without_being_prepared_map_as_prepared_ones(monkeypatch, com
     tally = _tally(ref, hyp, config, "records", monkeypatch, False)
     assert _tally(ref, hyp, config, "compact", monkeypatch, True) == tally
     assert json.loads(expected)["summary"]["COR"] > 0  # pairs are mapped by what they share
+
+
+def test_pairs_of_pointers_alone_count_as_their_records(monkeypatch):
+    """A pair of instances whose slots hold only pointers (each document's template) takes
+    the points of an earlier pair whose pointers pair alike: COR and INC pairs, pointers
+    left over (MIS, SPU, REM to an optional instance, OPT in an optional slot), a slot on
+    one side only. The counts and their order are those of every pair's record."""
+
+    def document(docid: str, events: list[str], pointers: str, more: str = "") -> str:
+        lines = "\n           ".join(pointers.split())  # one pointer a line
+        text = f"<TEMPLATE-{docid}-1> :=\n    EVENT: {lines}\n{more}"
+        for number, winner in enumerate(events, start=1):
+            status = "    OBJ_STATUS: OPTIONAL\n" if winner == "south" else ""
+            text += f'<EV-{docid}-{number}> :=\n    WINNER: "{winner}"\n{status}'
+        return text
+
+    ref_text = hyp_text = ""
+    for k in range(12):  # documents k and k + 6 pair their pointers alike (but for the last one's slot)
+        docid = f"D{k}"
+        one, two, three = (f"<EV-{docid}-{n}>" for n in (1, 2, 3))
+        pointers = f"{one} {two} {three}"
+        if k == 11:  # an optional slot: its pointers left over are OPT
+            pointers = "? " + pointers
+        ref_text += document(docid, ["egypt", "cup", "south" if k % 2 else "africa"], pointers)  # south: optional
+        if k % 3 == 0:  # the same pointers, in another order: COR, and the third left over: MIS or REM
+            hyp_text += document(docid, ["cup", "egypt"], f"{one} {two}")
+        elif k % 3 == 1:  # pointers to an event mapped to another: INC; one more: SPU
+            hyp_text += document(docid, ["cup", "egypt", "zero"], f"{one} {one} {one} {one}")
+        else:  # a slot of the hypothesis only
+            hyp_text += document(docid, ["egypt"], one, f"    AGENT: {one}\n")
+    ref = parse_templates(ref_text, "ref.tpl", "reference")
+    hyp = parse_templates(hyp_text, "hyp.tpl", "hypothesis")
+    config = ScoreConfig()
+    points = json.loads(_scored(ref, hyp, config, "records", monkeypatch))["points"]
+    assert {p["category"] for p in points if p["kind"] == "pointer"} == {"COR", "INC", "MIS", "SPU", "REM", "OPT"}
+    expected = _tally(ref, hyp, config, "records", monkeypatch, False)
+    asked, recorded = [], []
+    with monkeypatch.context() as patch:
+        counted, record = mapping.Mapper._pair_counted, mapping.Mapper.match_instance
+        patch.setattr(mapping.Mapper, "_pair_counted", lambda *args: asked.append(args[1].type) or counted(*args))
+        patch.setattr(
+            mapping.Mapper, "match_instance", lambda *args: recorded.append(args[1] and args[1].type) or record(*args)
+        )
+        assert _tally(ref, hyp, config, "compact", monkeypatch, True) == expected
+    # each template pair is counted so, a record made per way its pointers pair: D0 and D6 (COR,
+    # COR, MIS), D3 and D9 (COR, COR, REM), D2 and D8 (COR, MIS, MIS, SPU), D5 (COR, MIS, REM),
+    # D11 (COR, OPT, OPT), and D1, D4, D7, D10 (COR, INC, INC, SPU: their optional event is
+    # mapped, so that no pointer to it is REM): 6 records
+    assert asked.count("TEMPLATE") == 12 and recorded.count("TEMPLATE") == 6

@@ -249,6 +249,7 @@ class Mapper:
         self.counted_points: dict[tuple[int, int], tuple[Counts, int]] = {}
         self._lone_points: dict[tuple[bool, bool, Hashable], tuple[Counts, int]] = {}  # see _lone_counted
         self._pointer_points: dict[Hashable, tuple[Counts, int]] = {}  # see _pair_counted
+        self._cor_free_points: dict[Hashable, tuple[Counts, int]] = {}  # see counted_without_cor
 
     def signature(self, points: Signature) -> int:
         """The number of a sequence of points' (slot, kind, category) in :attr:`signatures`."""
@@ -292,14 +293,16 @@ class Mapper:
         """What decides the points of a pair of instances whose scored slots hold only
         pointers, in one alternative (None: not such a pair).
 
-        :meth:`match_fills` pairs the pointers of a slot with :func:`_pointer_pairs`; a
-        pointer pair is COR when the reference's target is mapped to the hypothesis's
-        (:func:`~hub4eval.scoring.verdicts.compare_pointer`), else INC; a reference pointer
-        left over is OPT in an optional slot, else REM when ``removable`` says so, else MIS;
-        a hypothesis pointer left over is SPU. So per slot, in the order
-        :meth:`match_instance` lists the slots: its name, whether it is optional, how many
-        pointers each side has, the pairs, which of them are COR and which reference
-        pointers are removable decide the points, whatever the pointers' targets."""
+        :meth:`match_fills` pairs the pointers of a slot with :func:`_pointer_pairs` and lists
+        the pairs by reference pointer, then the reference pointers left over, then the
+        hypothesis pointers left over. A pointer pair is COR when the reference's target is
+        mapped to the hypothesis's (:func:`~hub4eval.scoring.verdicts.compare_pointer`),
+        else INC; a reference pointer left over is OPT in an optional slot, else REM when
+        ``removable`` says so, else MIS; a hypothesis pointer left over is SPU. So per slot,
+        in the order :meth:`match_instance` lists the slots: its name, whether it is
+        optional, of each reference pointer whether it is paired COR, paired INC, or left
+        over (and then whether it is removable), and how many hypothesis pointers are left
+        over decide the points, whatever the pointers' targets and order."""
         ref_view = self._view(ref, True)
         hyp_view = self._view(hyp, False)
         key: list[Hashable] = []
@@ -311,18 +314,11 @@ class Mapper:
             hyp_items = hyp_slot[1][0] if hyp_slot is not None and hyp_slot[1] else ()
             if any(type(item) is not PointerFill for item in (*ref_items, *hyp_items)):
                 return None
+            codes = [2 + removable(item) for item in ref_items]  # type: ignore[arg-type]  # 2, 3: left over
             pairs = _pointer_pairs(ref_items, hyp_items, mapping) if ref_items and hyp_items else []  # type: ignore[arg-type]
-            key.append(
-                (
-                    name,
-                    slot.optional,
-                    len(ref_items),
-                    len(hyp_items),
-                    tuple(pairs),
-                    tuple([mapping.get(ref_items[i].key) == hyp_items[j].key for i, j in pairs]),  # type: ignore[union-attr]
-                    tuple([removable(item) for item in ref_items]),  # type: ignore[arg-type]
-                )
-            )
+            for i, j in pairs:
+                codes[i] = mapping.get(ref_items[i].key) == hyp_items[j].key  # type: ignore[union-attr]  # 1 COR, 0 INC
+            key.append((name, slot.optional, len(hyp_items) - len(pairs), tuple(codes)))
         for name, (_, alternatives, single) in hyp_view.items():
             if name in ref_view:
                 continue
@@ -334,6 +330,20 @@ class Mapper:
                 return None
             key.append((name, len(alternatives[0])))
         return tuple(key)
+
+    def counted_without_cor(
+        self, ref_shape: Hashable, hyp_shape: Hashable, make: Callable[[], InstanceMatch]
+    ) -> tuple[Counts, int]:
+        """The counts and points' signature of a pair of instances without any COR point, of
+        these shapes (:meth:`_shape`): ``make()`` gives its match record, made for the first
+        pair of each two shapes only. Without a COR, every compared aspect is INC, and the
+        shapes decide which points there are, in which order (see :meth:`_shape`)."""
+        key = (ref_shape, hyp_shape)
+        found = self._cor_free_points.get(key)
+        if found is None:
+            counted = self._counted(make())
+            found = self._cor_free_points[key] = (counted.counts, counted.signature)
+        return found
 
     def template(self, points: Signature) -> int:
         """The number of a template in :attr:`templates` (see :mod:`hub4eval.scoring.pairs`)."""

@@ -113,6 +113,10 @@ class Mapper(Protocol):
         removable: Callable[[PointerFill], bool],
     ) -> Any: ...
 
+    def counted_without_cor(
+        self, ref_shape: Hashable, hyp_shape: Hashable, make: Callable[[], Any]
+    ) -> tuple[Counts, int]: ...
+
 
 InstanceMatch = Any  # hub4eval.scoring.mapping.InstanceMatch
 
@@ -997,6 +1001,7 @@ def map_groups(mapper: Mapper, groups: Sequence[Group], max_pairs: int) -> list[
         at = int(np.searchsorted(known, code))
         return at < len(known) and int(known[at]) == code
 
+    counting = mapper.counting
     for g, (pairs, _) in enumerate(results):
         if len(pairs) == min(ref_sizes[g], hyp_sizes[g]):
             continue  # every instance of a side is mapped: nothing left over
@@ -1005,12 +1010,15 @@ def map_groups(mapper: Mapper, groups: Sequence[Group], max_pairs: int) -> list[
         def errors_without_cor(i: int, j: int, r0: int = r0, h0: int = h0) -> int | None:
             if has_cor((r0 + i) * n_hyp + h0 + j):
                 return None  # this pair has a COR
+            if counting:  # the counts of its two shapes, kept for every pair of them
+                make = lambda: match(r0 + i, h0 + j)  # noqa: E731
+                return mapper.counted_without_cor(shape(r0 + i, True), shape(h0 + j, False), make)[0].errors
             return match(r0 + i, h0 + j).counts.errors
 
         ref_class = _LazyShapes(lambda i, r0=r0: shape(r0 + i, True), ref_sizes[g])  # type: ignore[misc]
         hyp_class = _LazyShapes(lambda j, h0=h0: shape(h0 + j, False), hyp_sizes[g])  # type: ignore[misc]
         try:
-            pairs += greedy_by_class(
+            cor_free = greedy_by_class(
                 ref_sizes[g],
                 hyp_sizes[g],
                 {i for i, _ in pairs},
@@ -1021,6 +1029,15 @@ def map_groups(mapper: Mapper, groups: Sequence[Group], max_pairs: int) -> list[
             )
         except TooManyPairs as error:
             raise error.moved(g) from None
+        if counting:  # these pairs have no COR: their points are those of their shapes
+            counted_pairs = results[g][1]
+            for i, j in cor_free:
+                counted_pairs[i, j] = mapper.counted_without_cor(
+                    ref_class[i],
+                    hyp_class[j],
+                    lambda i=r0 + i, j=h0 + j: match(i, j),  # type: ignore[misc]
+                )
+        pairs += cor_free
     return results
 
 

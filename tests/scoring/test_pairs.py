@@ -431,3 +431,24 @@ def test_pairs_of_pointers_alone_count_as_their_records(monkeypatch):
     # D11 (COR, OPT, OPT), and D1, D4, D7, D10 (COR, INC, INC, SPU: their optional event is
     # mapped, so that no pointer to it is REM): 6 records
     assert asked.count("TEMPLATE") == 12 and recorded.count("TEMPLATE") == 6
+
+
+def test_pairs_without_a_cor_count_as_their_records_one_record_per_two_shapes(monkeypatch):
+    """Pairs mapped without any COR point (F = 0) have the points of their two shapes: a count
+    makes one match record per two shapes, and counts what every pair's record counts."""
+    ref_text = hyp_text = ""
+    for d in range(4):
+        for n in range(1, 4):
+            ref_text += f'<EV-D{d}-{n}> :=\n    WINNER: "egypt{n}" ##{10 * n}#{10 * n + 6}#\n    LOSER: "cup"\n'
+            hyp_text += f'<EV-D{d}-{n}> :=\n    WINNER: "africa{n}" ##{99 * n}#{99 * n + 7}#\n    LOSER: "south"\n'
+    ref = parse_templates(ref_text, "ref.tpl", "reference")
+    hyp = parse_templates(hyp_text, "hyp.tpl", "hypothesis")
+    config = ScoreConfig()
+    expected = _tally(ref, hyp, config, "records", monkeypatch, False)
+    assert all(f == 0 for _, _, f in expected[1])  # every pair mapped, none with a COR
+    recorded = []
+    with monkeypatch.context() as patch:
+        record = mapping.Mapper.match_instance
+        patch.setattr(mapping.Mapper, "match_instance", lambda *args: recorded.append(args[1:3]) or record(*args))
+        assert _tally(ref, hyp, config, "compact", monkeypatch, True) == expected
+    assert len(recorded) == 1  # 12 pairs of the same two shapes

@@ -845,20 +845,36 @@ class _SetState:
     """A pair of instance sets while :meth:`Mapper.match_groups` maps it: its instances
     by type, the instances mapped so far and the matches made so far."""
 
-    __slots__ = ("ref", "hyp", "mapping", "optional_refs", "by_type", "matches")
+    __slots__ = ("ref", "hyp", "mapping", "_optional_refs", "by_type", "matches")
 
     def __init__(self, ref: InstanceSet | None, hyp: InstanceSet | None) -> None:
         self.ref, self.hyp = ref, hyp
         self.mapping: dict[str, str] = {}
-        self.optional_refs = {inst.key for inst in (ref.instances if ref is not None else ()) if inst.optional}
+        self._optional_refs: set[str] | None = None  # made when first asked (see removable)
         self.by_type: tuple[dict[str, list[Instance]], dict[str, list[Instance]]] = ({}, {})
         for side, iset in zip(self.by_type, (ref, hyp), strict=True):
             for inst in iset.instances if iset is not None else ():
                 side.setdefault(inst.type, []).append(inst)
         self.matches: list[Any] = []  # InstanceMatch, or CountedMatch when counting
 
+    @property
+    def optional_refs(self) -> set[str]:
+        """The keys of the optional reference instances."""
+        if self._optional_refs is None:
+            optional = set()
+            for inst in self.ref.instances if self.ref is not None else ():
+                for slot in inst.slots:
+                    if slot.name == "OBJ_STATUS":  # (Instance.optional, for the instances that have the slot)
+                        if inst.optional:
+                            optional.add(inst.key)
+                        break
+            self._optional_refs = optional
+        return self._optional_refs
+
     def removable(self, fill: PointerFill) -> bool:
-        return fill.key in self.optional_refs and fill.key not in self.mapping
+        # most targets are mapped: the optional instances are looked for when one is not
+        key = fill.key
+        return key not in self.mapping and key in self.optional_refs
 
     def group(self, type_name: str) -> Group:
         from hub4eval.scoring.pairs import Group

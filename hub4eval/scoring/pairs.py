@@ -553,10 +553,19 @@ def _fills_by_slot(
                 listed = texts.get(name)
                 if listed is None:
                     listed = texts[name] = _Texts(instances, prep)
-                if fast and (not reference or fill.minimal_is_maximal):
-                    content = fill.content
+                content, extents = fill.content, fill.extents
+                # the usual fill (fill.minimal_is_maximal, written out with the reader's shortcut: its
+                # one minimal extent is its maximal one, the same tuple)
+                if fast and (
+                    not reference
+                    or (
+                        len(spans := fill.minimal_spans) == 1
+                        and not spans[0][0]
+                        and spans[0][1] == len(content)
+                        and ((fill.minimal_extents is extents and len(extents) < 2) or fill.minimal_is_maximal)
+                    )
+                ):
                     number, removed = (norm := get(content) or normalize(content))[4], norm[1]
-                    extents = fill.extents
                     if extents:
                         first = extents[0]
                         start, end = first.start, first.end

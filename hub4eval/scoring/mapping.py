@@ -314,10 +314,17 @@ class Mapper:
             hyp_items = hyp_slot[1][0] if hyp_slot is not None and hyp_slot[1] else ()
             if any(type(item) is not PointerFill for item in (*ref_items, *hyp_items)):
                 return None
-            codes = [2 + removable(item) for item in ref_items]  # type: ignore[arg-type]  # 2, 3: left over
-            pairs = _pointer_pairs(ref_items, hyp_items, mapping) if ref_items and hyp_items else []  # type: ignore[arg-type]
+            ref_pointers = cast(Sequence[PointerFill], ref_items)
+            hyp_pointers = cast(Sequence[PointerFill], hyp_items)
+            targets = [mapping.get(pointer.key) for pointer in ref_pointers]
+            # 2, 3: left over, and whether removable (a pointer whose target is mapped is not)
+            codes = [
+                2 if target is not None else 2 + removable(pointer)
+                for pointer, target in zip(ref_pointers, targets, strict=True)
+            ]
+            pairs = _pointer_pairs(ref_pointers, hyp_pointers, mapping) if ref_items and hyp_items else []
             for i, j in pairs:
-                codes[i] = mapping.get(ref_items[i].key) == hyp_items[j].key  # type: ignore[union-attr]  # 1 COR, 0 INC
+                codes[i] = targets[i] == hyp_pointers[j].key  # 1 COR, 0 INC
             key.append((name, slot.optional, len(hyp_items) - len(pairs), tuple(codes)))
         for name, (_, alternatives, single) in hyp_view.items():
             if name in ref_view:

@@ -6,9 +6,11 @@ hypothesis, §7.4) -> instances of one type, types in pointer-dependency order
 level uses :func:`hub4eval.scoring.greedy.greedy_map`. Candidate pairs carry only
 verdicts and counts; points with their fills are made for the chosen mapping,
 and when only counts are asked for (:meth:`Mapper.count_template_sets`), most
-chosen pairs keep only their counts and the signature of their points.
+chosen pairs keep only their counts and the signature of their points, taken
+from one match record per kind of pair (two shapes and the COR aspects; two
+shapes without any COR; pointers that pair alike).
 
-Why one module of about 900 lines: it is the :class:`Mapper`, whose
+Why one module of about 1,000 lines: it is the :class:`Mapper`, whose
 per-instance caches (prepared slot views, candidate keys, shapes, the counted
 points of a shape) serve both ways of mapping, with the match records it makes
 and the functions that read those records back as points; a split would pass
@@ -891,7 +893,11 @@ class _SetState:
         )
 
 
-_CHUNK_INSTANCES = 1_000  # instances of the pairs of sets mapped together: bounds the memory of the caches
+# Instances of the pairs of sets mapped together: bounds the memory of the caches (the
+# prepared views of the instances that have match records, the fills of the others as rows
+# of a few numbers, hub4eval.scoring.pairs._Texts), while numpy's cost per call of
+# pairs.map_groups is paid for many documents at once.
+_CHUNK_INSTANCES = 10_000
 
 
 def _chunks(

@@ -23,7 +23,11 @@ the procedure chooses without making a record per pair:
    two integer arrays, then kept only where the aspect really is COR: clean
    content keys are exact (sharing one *is* the COR), noisy content is decided
    once per distinct pair of strings, extents by comparing offsets in numpy,
-   pointers by the mapping of their targets (exact keys too).
+   pointers by the mapping of their targets (exact keys too). The text fills
+   are read as rows (:class:`_Texts`: instance, fill, the number of its
+   normalized text, its compared extent) without being prepared, unless more
+   than that is read of them (minimal strings, extents mapped to alignment
+   columns, noisy content: then each is prepared as it is read).
 2. **Counts from COR codes.** For two plain instances, a slot's fill pair has
    one point per aspect, INC unless COR; so the counts of a pair are those of
    the same two instance *shapes* without any COR (which slots, extents,
@@ -50,7 +54,7 @@ bytes a candidate pair at their peak.
 The chosen pairs are then scored by the mapper into the usual records
 (points, reasons, drill-down), for them only.
 
-Why one module of about 850 lines: it is one algorithm, the four steps of
+Why one module of about 1,250 lines: it is one algorithm, the four steps of
 :func:`map_groups` over the same arrays (fill positions, key ids, groups);
 the key arrays are both counted for the refusal and expanded into the pairs
 that step 1 compares, and the memo of the hypothesis side serves every step,

@@ -13,11 +13,14 @@ from typing import Any, TypeVar
 
 import typer
 from typer.core import TyperGroup
+from typer.models import TyperPath
 
 try:  # typer >= 0.20 carries its own copy of click: its exceptions are that copy's
     from typer._click import exceptions as click_errors
+    from typer._click import types as click_types
 except ImportError:  # pragma: no cover - older typer uses click itself
     from click import exceptions as click_errors  # type: ignore[no-redef]  # the same module, as click has it
+    from click import types as click_types  # type: ignore[no-redef]  # the same module, as click has it
 
 from hub4eval.errors import InputError, InputWarning
 from hub4eval.util.gcpause import paused_gc
@@ -26,12 +29,49 @@ EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 1
 
 
+class NonEmptyPath(click_types.ParamType):
+    """A path option or argument that refuses ``''``.
+
+    pathlib reads ``''`` as ``.``, so an empty value (a shell variable that
+    was never set: ``--ref-text "$REF"``) would otherwise be reported as "``.``
+    is a directory", far from what the user typed.
+    """
+
+    def __init__(self, path: TyperPath) -> None:
+        self.path = path
+        self.name = path.name
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> Any:
+        if value == "":
+            self.fail("an empty path; give the path of a file", param, ctx)
+        return self.path.convert(value, param, ctx)
+
+    def shell_complete(self, ctx: Any, param: Any, incomplete: str) -> Any:
+        return self.path.shell_complete(ctx, param, incomplete)
+
+
+def _refuse_empty_paths(command: Any) -> None:
+    """Every path parameter of ``command`` and its subcommands refuses ``''``."""
+    for param in command.params:
+        if isinstance(param.type, TyperPath):
+            param.type = NonEmptyPath(param.type)
+    for subcommand in getattr(command, "commands", {}).values():
+        _refuse_empty_paths(subcommand)
+
+
 class OneLineUsageErrors(TyperGroup):
     """A bad option or argument is one line on stderr and exit status 2, like bad input.
 
     click prints a usage error as several lines (usage, a pointer to --help,
-    a framed message); hub4eval's rule is one line a script can read.
+    a framed message); hub4eval's rule is one line a script can read. An
+    empty path is such an error too (:class:`NonEmptyPath`).
     """
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        command = super().get_command(ctx, cmd_name)
+        if command is not None:
+            _refuse_empty_paths(command)
+        return command
 
     def main(
         self,

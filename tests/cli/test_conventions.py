@@ -70,6 +70,24 @@ def test_unknown_option_and_missing_argument_are_one_line_exit_2_in_a_real_proce
         assert proc.stdout == ""
 
 
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["score", ASR / "ref.tpl", ASR / "hyp.tpl", "--ref-text", ""], "'--ref-text'"),
+        (["score", "", ASR / "hyp.tpl"], "'ref'"),
+        (["check", ASR / "ref.tpl", "--text", ""], "'--text'"),
+        (["ne", "", ASR / "hyp.tpl"], "'ref'"),
+    ],
+)
+def test_an_empty_path_is_a_usage_error_naming_the_option(args, named):
+    # pathlib reads '' as '.', which was reported as ".: is a directory"
+    result = invoke(*args)
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        f"invalid value for {named}: an empty path; give the path of a file (hint: see hub4eval {args[0]} --help)"
+    ]
+
+
 def _json(result) -> dict:
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)

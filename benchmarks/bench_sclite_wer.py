@@ -13,6 +13,15 @@ from numba's cache) and exclude building the word lists, include encoding them.
 
 sclite itself refuses more than 65,533 words per utterance and needs a full
 matrix (see bench_align.py); the result here is the same alignment (tests/text/test_sclite_wer.py).
+
+``--texts REF HYP``: instead, the unsegmented stream of two text files as
+``hub4eval align`` and ``score`` align it (the default GLM; e.g. the files
+of ``bench_hub4.py``), its steps timed one after the other in this process
+(CPU seconds, best of ``--rounds``, each with its share of the whole
+alignment timed in the same round):
+
+    python benchmarks/bench_sclite_wer.py --texts $SCRATCH/hub4/s1000_w500_e10_wer0.25_seed1/ref.sgml \
+        $SCRATCH/hub4/s1000_w500_e10_wer0.25_seed1/hyp_unsegmented.sgml
 """
 
 from __future__ import annotations
@@ -73,6 +82,71 @@ def worker(n: int, rate: float, block: int, seed: int) -> dict:
     }
 
 
+def stream_codes(ref_path: str, hyp_path: str):
+    """The codes of the unsegmented stream of two text files, as ``align`` and ``score`` align it."""
+    sys.path.insert(0, str(ROOT))
+    from hub4eval.config import ScoreConfig
+    from hub4eval.io.formats import read_text_corpora
+    from hub4eval.scoring.pipeline import load_glm
+    from hub4eval.text.columns import tokenize_corpora
+
+    config = ScoreConfig(glm=("default",))
+    ref, hyp = read_text_corpora(ref_path, hyp_path)
+    tokenized = tokenize_corpora(ref, hyp, glm=load_glm(config.glm), spoken_forms=config.spoken_forms)
+    [(_, _, ref_tokens, hyp_tokens)] = tokenized.pairs
+    return ref_tokens.ids, hyp_tokens.ids
+
+
+def phases(ref_path: str, hyp_path: str, rounds: int) -> None:
+    """CPU seconds of each step of sclite's alignment of the stream (see the module docstring)."""
+    import numpy as np
+
+    from hub4eval.text.align import sclite as s
+
+    a, b = stream_codes(ref_path, hyp_path)
+    n, m = len(a), len(b)
+    s._align_codes(a[:5000], b[:5000])  # load the compiled kernels
+    clock = time.process_time
+    best: dict[str, float] = {}
+    for _ in range(rounds):
+        start = clock()
+        blo, bhi, hpos = s._bigram_hits(a, b)
+        track = s._anchor_track(a, b, min(s._ANCHOR_T, s._CHUNK_T), blo, bhi, hpos, s._BIGRAM_CAP, 8, 6)
+        hits = clock()
+        upper, centers, least = s._guide_pass(a, b, s._GUIDE_W, track, *s._work(n, m, 2))
+        guide = clock()
+        length, width = s._chunk_length(n)
+        starts = s._chunk_starts(n, length)
+        suffix = np.empty(n + 1, np.int64)
+        lbs = s._chunk_lower_bounds(
+            a, s._reversed(b), starts, centers, least, width, blo, bhi, hpos, s._BIGRAM_CAP, suffix
+        )
+        bounds = clock()
+        heuristic = s._Heuristic(lbs, starts, length, suffix)
+        first: dict = {"cells": 0, "passes": 0}
+        s._checkpointed(a, b, int(upper), heuristic, s._work(n, m, 5), first)
+        checkpointed = clock()
+        stats: dict = {}
+        s._align_codes(a, b, stats=stats)
+        whole = clock() - checkpointed
+        for name, seconds in (
+            ("bigram hits and anchor track", hits - start),
+            ("guide band (upper bound)", guide - hits),
+            ("chunk bounds", bounds - guide),
+            ("first pass (checkpoints)", checkpointed - bounds),
+            ("whole alignment", whole),
+        ):
+            best[name] = min(best.get(name, float("inf")), seconds)
+    upper, lower = stats["upper_bound"], stats["chunk_lb_total"]
+    print(f"# {n:,} x {m:,} tokens; chunks of {length:,} words, a band of {width:,} diagonals either side")
+    print(f"# the guide's upper bound {upper:,}, the chunk bounds' sum {lower:,} (slack {upper - lower:,})")
+    print(f"# first pass {first['cells'] / 1e6:.0f}M cells, all passes {stats['cells'] / 1e6:.0f}M")
+    print("| step | CPU s | share of the whole |")
+    print("|---|---|---|")
+    for name, seconds in best.items():
+        print(f"| {name} | {seconds:.3f} | {seconds / best['whole alignment']:.2f} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="*", default=[10_000, 100_000, 1_000_000])
@@ -80,7 +154,12 @@ def main() -> None:
     parser.add_argument("--block", type=int, default=0)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--worker", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--texts", nargs=2, metavar=("REF", "HYP"), help="time the steps on the stream of two texts")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of --texts (the best kept)")
     args = parser.parse_args()
+    if args.texts:
+        phases(*args.texts, args.rounds)
+        return
     if args.worker is not None:
         print(json.dumps(worker(args.worker, args.rate, args.block, args.seed)))
         return

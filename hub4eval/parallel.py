@@ -21,6 +21,14 @@ warning (the whole file says which comes first, at its place), when the files
 share no DOCID, or when a group's order of instance types is not the order of
 the whole files.
 
+A group whose first document has instances enough to be far too large is
+refused, when it is, before anything is mapped: its hypothesis is read in a
+forked child (when the run may use two processes and the group is scored in
+this one), which sends back only the counts of its contents as written
+(:mod:`hub4eval.scoring.refusal`), while this process reads the reference and
+counts its own; see :func:`_refused_early` for why that is the error scoring
+the group would give.
+
 A group refused by the bound on candidate pairs
 (:class:`~hub4eval.scoring.greedy.PairsRefused`, which depends on its document
 only) is the whole files' error when every group before it was scored, every
@@ -43,16 +51,17 @@ import tempfile
 from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import closing
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 from typing import Any
 
 from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError
 from hub4eval.io.templettes.split import DocumentParts, Part, read_parts, runs, split_documents
-from hub4eval.model import Corpus, PointerFill, TemplateSet
+from hub4eval.model import Corpus, Instance, PointerFill, TemplateSet
+from hub4eval.scoring import mapping
 from hub4eval.scoring.greedy import PairsRefused
 from hub4eval.scoring.pipeline import RAW_OFFSETS, score
+from hub4eval.scoring.refusal import Counted, may_be_refused, most_alike, pairs_alike, written_contents
 from hub4eval.scoring.result import ScoreResult, Tally
 from hub4eval.util.forked import Beside
 
@@ -97,6 +106,8 @@ class _Group:
     hyp_parts: list[Part]
     ref_docids: tuple[str, ...]
     hyp_docids: tuple[str, ...]
+    # the instances of the first reference document in each file, as the cut counts them
+    first_sizes: tuple[int, int] = (0, 0)
 
 
 @dataclass(frozen=True)
@@ -167,6 +178,7 @@ def plan(ref: DocumentParts, hyp: DocumentParts, jobs: int, size: int | None = N
                 runs([p for d in hyp_ids for p in hyp.parts[d]]),
                 tuple(docids),
                 tuple(hyp_ids),
+                (ref.counts[docids[0]], hyp.counts.get(docids[0], 0)),
             )
         )
     for n in range(0, len(hyp_only), size):
@@ -261,17 +273,45 @@ def global_type_order(events: Iterator[list[tuple[str, ...]]]) -> tuple[str, ...
     return tuple(order)
 
 
-def _score_group(job: _Job, group: _Group, keep: list[Any] | None = None) -> _Outcome | _Refused | None:
+def _score_group(
+    job: _Job, group: _Group, keep: list[Any] | None = None, fork: bool = False
+) -> _Outcome | _Refused | None:
     """Read, map and score one group (in a worker); None: give up the groups.
 
     ``keep``: a list that is given the group's template sets and result, so
-    that they are not freed when this returns (see :func:`_score_in_worker`).
+    that they are not freed when this returns (see :func:`_score_in_worker`
+    and :func:`_outcomes`): also those of a refused group.
+    ``fork``: a group whose first document may be too large to map
+    (:func:`_may_be_refused`) has its hypothesis read in a forked child while
+    this process reads the reference, for :func:`_refused_early`.
     """
     try:
         ref_pointers: list[PointerFill] = []
         hyp_pointers: list[PointerFill] = []
+        early = _may_be_refused(job, group)
+        beside = Beside(_read_hyp_side, job, group, [] if keep is None else keep, forked=fork) if early else None
         ref = read_parts(job.ref_path, job.encoding, group.ref_parts, "reference", ref_pointers)
-        hyp = read_parts(job.hyp_path, job.encoding, group.hyp_parts, "hypothesis", hyp_pointers)
+        if keep is not None:
+            keep.append(ref)
+        ref_raw = _events(ref, ref_pointers)
+        del ref_pointers
+        hyp: TemplateSet | None = None
+        if beside is not None:
+            if beside.forked:
+                side = beside.result()
+            else:  # read here, once: the hypothesis is scored from it unless the document is refused
+                hyp = read_parts(job.hyp_path, job.encoding, group.hyp_parts, "hypothesis", hyp_pointers)
+                if keep is not None:
+                    keep.append(hyp)
+                side = _hyp_side(job, group, hyp, hyp_pointers)
+            del beside
+            refused = _refused_early(job, group, ref, ref_raw, side) if side is not None else None
+            if refused is not None:
+                return refused
+        if hyp is None:
+            hyp = read_parts(job.hyp_path, job.encoding, group.hyp_parts, "hypothesis", hyp_pointers)
+            if keep is not None:
+                keep.append(hyp)
         if ref.warnings or hyp.warnings:
             return None
         if tuple(s.docid for s in ref.instance_sets) != group.ref_docids:
@@ -279,9 +319,9 @@ def _score_group(job: _Job, group: _Group, keep: list[Any] | None = None) -> _Ou
         if tuple(s.docid for s in hyp.instance_sets) != group.hyp_docids:
             return None
         seen: set[tuple[str, ...]] = set()
-        ref_events = _first_events(_events(ref, ref_pointers), seen)
+        ref_events = _first_events(ref_raw, seen)
         hyp_events = _first_events(_events(hyp, hyp_pointers), seen)
-        del ref_pointers, hyp_pointers
+        del hyp_pointers
         # type_order(ref, hyp), from what it reads of the sets (None: a cycle, which the whole files report)
         order = global_type_order(iter(ref_events + hyp_events))
         if order is None:
@@ -321,8 +361,123 @@ def _score_group(job: _Job, group: _Group, keep: list[Any] | None = None) -> _Ou
         instances,
     )
     if keep is not None:
-        keep += (ref, hyp, result)
+        keep.append(result)
     return outcome
+
+
+# -- a document far too large, refused before anything is mapped ----------------------------
+
+
+@dataclass(frozen=True)
+class _HypSide:
+    """What :func:`_refused_early` needs of a group's hypothesis: a few small values, sent
+    back from the child that read it (the template set itself costs more to send than to read)."""
+
+    docids: tuple[str, ...]
+    warned: bool
+    events: list[list[tuple[str, ...]]]  # of _events, per instance set
+    instances: int
+    # of the instances of the group's first reference document: per type, how many and
+    # the counts of their contents as written (hub4eval.scoring.refusal.written_contents)
+    types: dict[str, tuple[int, Counted]]
+
+
+def _may_be_refused(job: _Job, group: _Group) -> bool:
+    """Whether the group's first document might be refused by the bound on candidate pairs
+    from the contents as written (as :func:`hub4eval.scoring.pairs._lower_bounds` counts it
+    for a score without texts: with clean content compared, both sides normalize alike),
+    judging by its instances in each file."""
+    if job.read_only or job.ref_corpus is not None or job.hyp_corpus is not None or not group.ref_docids:
+        return False
+    if not job.config.compares_content or job.config.content == "noisy":
+        return False
+    return may_be_refused(*group.first_sizes, mapping.MAX_CANDIDATE_PAIRS)
+
+
+def _read_hyp_side(job: _Job, group: _Group, keep: list[Any]) -> _HypSide | None:
+    """:func:`_hyp_side` of the group's hypothesis parts, read here (in a child); None when
+    they give an error (the hypothesis is read again, and the error given, as usual).
+
+    ``keep`` is given the template set: a child's copy of the list keeps it until the child
+    ends, so that its objects are not freed one by one before the result is sent (0.04 s for
+    43,000 instances, which the caller would wait for)."""
+    pointers: list[PointerFill] = []
+    try:
+        hyp = read_parts(job.hyp_path, job.encoding, group.hyp_parts, "hypothesis", pointers)
+    except (InputError, UnicodeDecodeError, MemoryError):
+        return None
+    keep.append(hyp)
+    return _hyp_side(job, group, hyp, pointers)
+
+
+def _by_type(instances: Sequence[Instance]) -> dict[str, list[Instance]]:
+    by_type: dict[str, list[Instance]] = {}
+    for inst in instances:
+        held = by_type.get(inst.type)
+        if held is None:
+            by_type[inst.type] = [inst]
+        else:
+            held.append(inst)
+    return by_type
+
+
+def _hyp_side(job: _Job, group: _Group, hyp: TemplateSet, pointers: Sequence[PointerFill]) -> _HypSide:
+    """What the refusal needs of the group's hypothesis (``pointers``: its pointer fills, as
+    :func:`_events` takes them)."""
+    docid = group.ref_docids[0]
+    first = next((iset.instances for iset in hyp.instance_sets if iset.docid == docid), ())
+    unscored = frozenset(job.config.unscored_slots)
+    return _HypSide(
+        tuple(iset.docid for iset in hyp.instance_sets),
+        bool(hyp.warnings),
+        _events(hyp, pointers),
+        len(hyp.instances),
+        {name: (len(held), written_contents(held, unscored, False)) for name, held in _by_type(first).items()},
+    )
+
+
+def _refused_early(
+    job: _Job, group: _Group, ref: TemplateSet, ref_raw: list[list[tuple[str, ...]]], hyp: _HypSide
+) -> _Refused | None:
+    """The group's outcome when scoring it would refuse its first document by the bound from
+    the contents as written, before any fill is prepared; None when it would not, or when
+    something else might come first (then the group is scored as usual).
+
+    Scoring the group maps its first pair of instance sets on its own (a run of its own:
+    :func:`hub4eval.scoring.mapping._chunks`, the set has more than a thousand instances
+    when it can be refused so), or first in its run, type by type in the type order; nothing
+    but a refusal or a cycle of types can stop a score without texts before the first type
+    with instances on both sides is mapped, and that type is refused first when its bound
+    passes the limit (:func:`hub4eval.scoring.pairs.map_groups`).  So that is the error
+    whenever this group's reading and checks pass (as :func:`_score_group` checks them).
+    """
+    if ref.warnings or hyp.warned:
+        return None
+    if tuple(s.docid for s in ref.instance_sets) != group.ref_docids or hyp.docids != group.hyp_docids:
+        return None
+    seen: set[tuple[str, ...]] = set()
+    ref_events = _first_events(ref_raw, seen)
+    hyp_events = _first_events(hyp.events, seen)
+    order = global_type_order(iter(ref_events + hyp_events))
+    if order is None:
+        return None
+    max_pairs = mapping.MAX_CANDIDATE_PAIRS
+    first = ref.instance_sets[0]
+    refs_by_type = _by_type(first.instances)
+    for type_name in order:
+        refs = refs_by_type.get(type_name)
+        n_hyp, hyp_counts = hyp.types.get(type_name, (0, {}))
+        if not refs or not n_hyp:
+            continue  # not mapped: each instance counted alone (which cannot fail)
+        # the first type mapped: refused here by its bound, or not early
+        if not may_be_refused(len(refs), n_hyp, max_pairs) or most_alike(len(refs), hyp_counts) <= max_pairs:
+            return None  # its bound is not counted, or cannot pass the limit
+        bound = pairs_alike(written_contents(refs, frozenset(job.config.unscored_slots), True), hyp_counts)
+        if bound <= max_pairs:
+            return None  # mapped, and maybe refused by the count of its prepared fills
+        error = mapping.pairs_refused(first.docid, len(refs), n_hyp, type_name, bound, True)
+        return _Refused(error, order, ref_events, hyp_events, (len(ref.instances), hyp.instances))
+    return None
 
 
 def _context() -> Any:
@@ -356,8 +511,15 @@ def _score_in_worker(group: _Group) -> _Outcome | _Refused | None:
     return _score_group(_JOB[0], group, _KEPT)
 
 
-def _outcomes(job: _Job, groups: list[_Group], jobs: int) -> Generator[_Outcome | _Refused | None, None, None]:
+def _outcomes(
+    job: _Job, groups: list[_Group], jobs: int, kept: list[Any] | None = None
+) -> Generator[_Outcome | _Refused | None, None, None]:
     """The outcome of each group in order, ``jobs`` groups at a time.
+
+    Groups scored in this process (one job, or one group) each leave their template sets
+    and result in ``kept`` until the next group begins: the last one's are freed with the
+    caller's frame, which a refusal's traceback holds (a refused document is millions of
+    objects, which the command line never frees one by one: it ends the process).
 
     Closed before its end (a refused group, or an error that ends the run), it
     lets the workers finish the groups they are in and skip the others, and waits
@@ -367,7 +529,10 @@ def _outcomes(job: _Job, groups: list[_Group], jobs: int) -> Generator[_Outcome 
     so, without freeing its last group.
     """
     if jobs <= 1 or len(groups) <= 1:
-        yield from map(partial(_score_group, job), groups)
+        for group in groups:
+            if kept is not None:
+                kept.clear()
+            yield _score_group(job, group, kept, fork=jobs > 1)
         return
     context = _context()
     stop = context.Event()
@@ -444,10 +609,11 @@ def score_grouped(
     done = 0
     outcomes: list[_Outcome] = []
     refused: list[_Refused] = []  # the first refused group, then the groups after it, read only
+    kept: list[Any] = []  # the objects of the last group scored in this process (see _outcomes)
     try:
         # closed on leaving, after a refusal or an error too, while the pool's threads run (a pool
         # left to the interpreter's exit could wait there for ever): the groups not begun are skipped
-        with closing(_outcomes(job, groups, jobs)) as running:
+        with closing(_outcomes(job, groups, jobs, kept)) as running:
             for group, outcome in zip(groups, running, strict=True):
                 if isinstance(outcome, _Refused):
                     refused.append(outcome)

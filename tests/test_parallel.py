@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import multiprocessing
+import os
 import random
 import subprocess
 import sys
@@ -132,11 +133,13 @@ def test_what_cannot_be_cut_is_left_whole(tmp_path, text):
     assert split_documents("-") is None
 
 
-def _cut_line_by_line(text: str) -> tuple[dict[str, list[tuple[int, int, int]]], int] | None:
-    """The cut of split_documents, found the slow way: each line read on its own."""
+def _cut_line_by_line(text: str) -> tuple[dict[str, list[tuple[int, int, int]]], int, dict[str, int]] | None:
+    """The cut of split_documents, found the slow way: each line read on its own (and the
+    headers of each DOCID)."""
     import re
 
     parts: dict[str, list[list[int]]] = {}
+    headers: dict[str, int] = {}
     offset, previous, count = 0, None, 0
     for number, line in enumerate(text.encode("utf-8").splitlines(keepends=True), 1):
         header = re.match(rb"[ \t]*<([^<>\s]+)>[ \t]*:=", line)
@@ -154,11 +157,12 @@ def _cut_line_by_line(text: str) -> tuple[dict[str, list[tuple[int, int, int]]],
                     parts[previous][-1][1] = offset
                 parts.setdefault(docid, []).append([offset, offset, number])
             previous, count = docid, count + 1
+            headers[docid] = headers.get(docid, 0) + 1
         offset += len(line)
     if previous is None:
         return None
     parts[previous][-1][1] = offset
-    return {docid: [(a, b, n) for a, b, n in found] for docid, found in parts.items()}, count
+    return {docid: [(a, b, n) for a, b, n in found] for docid, found in parts.items()}, count, headers
 
 
 def test_the_cut_is_the_one_a_line_by_line_reading_finds(tmp_path):
@@ -173,7 +177,9 @@ def test_the_cut_is_the_one_a_line_by_line_reading_finds(tmp_path):
         text = "".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 12)))
         path.write_text(text, encoding="utf-8")
         parts = split_documents(str(path))
-        assert (None if parts is None else (parts.parts, parts.instances)) == _cut_line_by_line(text), text
+        assert (None if parts is None else (parts.parts, parts.instances, parts.counts)) == _cut_line_by_line(text), (
+            text
+        )
 
 
 # -- the result ----------------------------------------------------------------
@@ -596,10 +602,13 @@ def test_columns_of_aligned_texts_are_not_joined():
 
 
 @pytest.mark.slow
-def test_score_html_with_jobs_through_the_cli(files, tmp_path):
+def test_score_html_with_jobs_through_the_cli(files, tmp_path, monkeypatch):
     """`score --html --json --jobs 2` writes the report and the JSON of the whole files, and
     leaves no temporary file behind."""
-    before = set(Path(tempfile.gettempdir()).glob("hub4eval-points-*"))
+    # a folder of its own: other runs on the machine make and remove theirs in the shared one
+    points = tmp_path / "tmp"
+    points.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(points))
     out = runner.invoke(
         app,
         ["score", *files, "-q", "--jobs", "2", "--html", str(tmp_path / "r.html"), "--json", str(tmp_path / "r.json")],
@@ -608,7 +617,7 @@ def test_score_html_with_jobs_through_the_cli(files, tmp_path):
     whole = api.score_files(*files)
     assert (tmp_path / "r.html").read_text(encoding="utf-8") == to_html(whole)
     assert (tmp_path / "r.json").read_text(encoding="utf-8") == _json(whole)
-    assert set(Path(tempfile.gettempdir()).glob("hub4eval-points-*")) == before
+    assert not list(points.glob("hub4eval-points-*"))
 
 
 # -- a document refused by the bound on candidate pairs ------------------------------
@@ -718,3 +727,117 @@ def test_with_texts_the_checks_of_the_groups_after_a_refused_one_come_first(tmp_
             with pytest.raises(InputError) as grouped:
                 _grouped(*paths, 2, size=size, ref_text=tmp_path / "ref.sgml")
             assert str(grouped.value) == str(whole.value)
+
+
+# -- a first document far too large, refused before anything is mapped ----------------------
+
+
+def _dense_first(dense: int = 50, slots: tuple[str, ...] = ("NAME",), *, before: str = "", after: str = "") -> str:
+    """The document DENSE first (``dense`` EVENT instances whose slots all say "same", after
+    ``before``), then three usual documents (``after`` ends the last)."""
+    lines = "".join(f'    {slot}: "same"\n' for slot in slots)
+    text = before + "".join(f"<EVENT-DENSE-{k}> :=\n{lines}" for k in range(1, dense + 1))
+    text += "".join(f'<EVENT-B{n}-1> :=\n    NAME: "three"\n<EVENT-B{n}-2> :=\n    NAME: "four"\n' for n in range(3))
+    return text + after
+
+
+def _unmapped(monkeypatch) -> None:
+    """From now on, mapping anything fails the test (forked children inherit it)."""
+    from hub4eval.scoring import mapping
+
+    def refuse_to_map(*args, **kwargs):
+        raise AssertionError("a document was mapped")
+
+    monkeypatch.setattr(mapping.Mapper, "match_groups", refuse_to_map)
+    monkeypatch.setattr(api, "_read_inputs", refuse_to_map)
+
+
+@pytest.mark.parametrize("jobs, size", [(1, 100), (2, 100), (2, 1)])
+def test_a_first_document_far_too_large_is_refused_before_anything_is_mapped(
+    tmp_path, low_bound, monkeypatch, jobs, size
+):
+    """One group (the hypothesis read in a forked child with two jobs, in this process with
+    one) or a group per document (in workers): the error of the whole files, from the
+    contents as written, before a fill is prepared or a pair counted."""
+    text = _dense_first()
+    paths = _refusal_files(tmp_path, text, text)
+    expected = _whole_error(paths)
+    assert expected.startswith("document DENSE, type EVENT: 50 reference and 50 hypothesis instances")
+    assert "(at least 2,500, " in expected  # the 50 x 50 pairs of "same"
+    read_hyp_side = parallel._read_hyp_side
+    pids = tmp_path / "pids"
+
+    def noted(*args):
+        with pids.open("a") as out:
+            out.write(f"{os.getpid()}\n")
+        return read_hyp_side(*args)
+
+    monkeypatch.setattr(parallel, "_read_hyp_side", noted)
+    _unmapped(monkeypatch)
+    with pytest.raises(InputError) as grouped:
+        _grouped(*paths, jobs, size=size)
+    assert str(grouped.value) == expected
+    forked = jobs > 1 and size == 100  # one group, in this process: its hypothesis is read beside it
+    assert (pids.read_text().split() != [str(os.getpid())]) if forked else not pids.exists()
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        "a type mapped before",  # EVENT points to PLACE: PLACE is mapped first, and refused by its own count
+        "a broken hypothesis",  # the child's reading fails: the error of the whole files
+        "a bound under the limit",  # the pairs written alike are too few: scored (by the count of the mapper)
+        "a later error",  # a broken fill in a later document wins
+    ],
+)
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_first_document_that_may_be_too_large_is_otherwise_as_the_whole_files_score_it(
+    tmp_path, monkeypatch, case, jobs
+):
+    from hub4eval.scoring import mapping
+
+    monkeypatch.setattr(mapping, "MAX_CANDIDATE_PAIRS", 2600 if case == "a bound under the limit" else 1000)
+    ref = hyp = _dense_first()
+    if case == "a type mapped before":
+        # 40 x 40 places at one extent: 1,600 candidate pairs, though 40 only are written alike
+        places = "".join(f'<PLACE-DENSE-{k}> :=\n    NAME: "p{k}" ##0#4#\n' for k in range(1, 41))
+        ref = hyp = _dense_first(before=places).replace(
+            '    NAME: "same"\n', '    NAME: "same"\n    AT: <PLACE-DENSE-1>\n'
+        )
+    elif case == "a broken hypothesis":
+        hyp = _dense_first().replace('<EVENT-DENSE-7> :=\n    NAME: "same"', '<EVENT-DENSE-7> :=\n    NAME: "same')
+    elif case == "a later error":
+        hyp = _dense_first(after='<EVENT-B2-3> :=\n    NAME: "unterminated\n')
+    paths = _refusal_files(tmp_path, ref, hyp)
+    if case == "a bound under the limit":
+        expected = _json(api.score_files(*paths))
+        assert _json(_grouped(*paths, jobs, size=100)) == expected
+        return
+    expected = _whole_error(paths)
+    assert ("type PLACE: 40 reference and 40 hypothesis instances" in expected) == (case == "a type mapped before")
+    assert ("pairs to compare" in expected) == (case == "a type mapped before"), expected
+    with pytest.raises(InputError) as grouped:
+        _grouped(*paths, jobs, size=100)
+    assert str(grouped.value) == expected
+
+
+@pytest.mark.parametrize("content", ["clean", "noisy", "auto"])
+@pytest.mark.parametrize("compare", ["both", "content", "extent"])
+@pytest.mark.parametrize("unscored", [(), ("NAME",), ("NAME", "TEXT")])
+def test_the_early_refusal_follows_the_options_as_the_mapper_does(tmp_path, low_bound, content, compare, unscored):
+    """Whatever the options, a document is refused (or scored) by the groups exactly as by
+    the whole files: refused early only where the mapper's bound from the contents as
+    written applies (clean content compared, scored slots)."""
+    text = _dense_first(slots=("NAME", "TEXT"))
+    paths = _refusal_files(tmp_path, text, text.replace('TEXT: "same"', 'TEXT: "other"'))
+    config = ScoreConfig(content=content, compare=compare, unscored_slots=unscored)
+    try:
+        expected = _json(api.score_files(*paths, config=config))
+    except InputError as error:
+        expected = str(error)
+    for jobs in (1, 2):
+        try:
+            grouped = _json(_grouped(*paths, jobs, size=100, config=config))
+        except InputError as error:
+            grouped = str(error)
+        assert grouped == expected, (jobs, grouped)

@@ -143,11 +143,13 @@ def test_parser_tables_from_the_cache_parse_exactly_as_built_ones(
     stored = sorted(p.name for p in cache.glob("templette-*.lark"))
     assert [name.split("-")[1] for name in stored] == ["start", "tokens"]
 
-    class NotBuilt(reader.Lark):  # type: ignore[misc,valid-type]
+    import lark  # the reader imports it when it makes a parser (a file of usual lines needs none)
+
+    class NotBuilt(lark.Lark):
         def __init__(self, *args: object, **kwargs: object) -> None:
             raise AssertionError("the parser was built although its tables are in the cache")
 
-    monkeypatch.setattr(reader, "Lark", NotBuilt)
+    monkeypatch.setattr(lark, "Lark", NotBuilt)
     assert parse_all(monkeypatch) == built  # warm: loaded, not built
 
 
@@ -235,3 +237,30 @@ def test_scoring_the_sample_imports_no_numba_and_builds_nothing_when_warm(cache:
     assert [r["built"] for r in reports] == [["start"], []]  # the second run loads the tables
     assert "F = " in runs[0].stdout
     assert runs[1].stdout == runs[0].stdout
+
+
+READ = textwrap.dedent(
+    """
+    import sys
+    import hub4eval.cli
+    from hub4eval.errors import InputError
+    from hub4eval.io.templettes import parse_templates
+
+    parse_templates('<EVENT-D-1> :=\\n    NAME: "usual" ##0#5#\\n<EVENT-D-2> :=\\n    NAME: <EVENT-D-1>\\n', "t.tpl")
+    usual = "lark" in sys.modules
+    try:
+        parse_templates('<EVENT-D-1> :=\\n    NAME: "broken ##0#5#\\n', "t.tpl")
+    except InputError:
+        pass
+    print(usual, "lark" in sys.modules)
+    """
+)
+
+
+def test_a_file_of_usual_lines_is_read_without_importing_lark() -> None:
+    """Lark (and the regex module it brings) costs about 30 ms of every start: the CLI and the
+    reading of a file that tools write need none of it; a file that is not read as usual lines is
+    read by the grammar, which imports it then."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", READ], capture_output=True, text=True, env=env, cwd=ROOT, check=True)
+    assert done.stdout.split() == ["False", "True"]

@@ -275,6 +275,9 @@ def command(*args: Any, **kwargs: Any) -> Callable[[F], F]:
                 _DEFERRED.clear()
                 return value
             except InputError as error:
+                # its traceback may hold what the run read (a refused document's millions of
+                # objects): freed by the process's end, not one by one
+                keep_until_exit(error)
                 raise fail(error) from None
             except BrokenPipeError:
                 # The reader of standard output went away (`| head -1`): what

@@ -836,13 +836,18 @@ _BYTES_PER_PAIR = 24  # hub4eval.scoring.pairs.BYTES_PER_PAIR (not imported: it 
 def _too_many_pairs(
     refs: Sequence[Instance], hyps: Sequence[Instance], type_name: str, count: int, at_least: bool = False
 ) -> PairsRefused:
-    docid = (refs or hyps)[0].docid
+    return pairs_refused((refs or hyps)[0].docid, len(refs), len(hyps), type_name, count, at_least)
+
+
+def pairs_refused(docid: str, n_ref: int, n_hyp: int, type_name: str, count: int, at_least: bool) -> PairsRefused:
+    """The error of a type of a document whose ``n_ref`` by ``n_hyp`` instances give ``count``
+    candidate pairs (``at_least``: a lower bound of them), more than :data:`MAX_CANDIDATE_PAIRS`."""
     gigabytes = count * _BYTES_PER_PAIR / 1e9
     how_many = (
         f"at least {count:,}, {gigabytes:,.1f} GB or more" if at_least else f"{count:,}, about {gigabytes:,.1f} GB"
     )
     return PairsRefused(
-        f"document {docid}, type {type_name}: {len(refs):,} reference and {len(hyps):,} hypothesis instances "
+        f"document {docid}, type {type_name}: {n_ref:,} reference and {n_hyp:,} hypothesis instances "
         f"give more than {MAX_CANDIDATE_PAIRS:,} pairs to compare ({how_many}); "
         "this would exhaust the memory of the machine",
         hint="check that the right files were given; instances of one document that could all match "

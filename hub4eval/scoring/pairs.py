@@ -81,6 +81,7 @@ from hub4eval.scoring.candidates import (
 from hub4eval.scoring.fills import FillPreparer, PreparedFill
 from hub4eval.scoring.greedy import TooManyPairs, greedy_by_class
 from hub4eval.scoring.metrics import Counts
+from hub4eval.scoring.refusal import may_be_refused, pairs_alike, written_contents
 from hub4eval.scoring.verdicts import TextComparison, clean_content_status, extent_status, noisy_content_ok
 
 
@@ -1169,62 +1170,24 @@ def _estimates(aspects: Sequence[_Aspect], n_groups: int) -> np.ndarray:
 
 
 def _lower_bounds(mapper: Mapper, groups: Sequence[Group], max_pairs: int) -> list[int]:
-    """A lower bound of each group's candidate pairs, from the content strings as written.
-
-    With clean content compared and both sides normalizing alike, two usual
-    text fills of plain instances (a reference fill without minimal strings)
-    whose contents are written alike share their normalized text, which is
-    their key: so the pairs of equal written contents, slot by slot, are some
-    of the pairs :meth:`_Aspect.count` counts. Counting them needs no prepared
-    fill, so a document far too large is refused in a fraction of the time
-    preparing its fills takes. Zero when the rule does not apply, and for a group
-    whose instance pairs are too few for the bound to pass ``max_pairs`` unless
-    its instances have more than :data:`_EARLY_SLOTS` slots (the usual document:
-    its count is left to the estimate).
-    """
+    """A lower bound of each group's candidate pairs, from the content strings as written
+    (:mod:`hub4eval.scoring.refusal`): zero when the rule does not apply, and for a group
+    whose instance pairs are too few for the bound to pass ``max_pairs`` unless its
+    instances have more than :data:`~hub4eval.scoring.refusal.EARLY_SLOTS` slots (the
+    usual document: its count is left to the estimate)."""
     how = mapper.how
     if not how.content or how.noisy or not mapper.hyp_prep.normalizes_like(mapper.ref_prep):
         return [0] * len(groups)
     unscored = mapper.unscored
     bounds = []
     for group in groups:
-        if len(group.refs) * len(group.hyps) * _EARLY_SLOTS <= max_pairs:
+        if not may_be_refused(len(group.refs), len(group.hyps), max_pairs):
             bounds.append(0)
             continue
-        ref_counts = _written_contents(group.refs, unscored, True)
-        hyp_counts = _written_contents(group.hyps, unscored, False) if ref_counts else {}
-        bounds.append(sum(n * hyp_counts.get(key, 0) for key, n in ref_counts.items()))
+        ref_counts = written_contents(group.refs, unscored, True)
+        hyp_counts = written_contents(group.hyps, unscored, False) if ref_counts else {}
+        bounds.append(pairs_alike(ref_counts, hyp_counts))
     return bounds
-
-
-_EARLY_SLOTS = 64  # slots an instance would need for a group of fewer instance pairs to be refused early
-
-
-def _written_contents(instances: Sequence[Instance], unscored: frozenset[str], reference: bool) -> dict[Any, int]:
-    """How many usual text fills of the plain instances (as ``Mapper._view`` and
-    :func:`_fills_by_slot` see them) hold each (slot, content as written)."""
-    counts: dict[Any, int] = {}
-    for inst in instances:
-        seen: set[str] = set()
-        keys = []
-        for slot in inst.slots:
-            name = slot.name
-            if name in unscored or name in seen:
-                continue
-            seen.add(name)
-            alternatives = slot.alternatives
-            if not alternatives or (reference and len(alternatives) != 1) or len(alternatives[0].fills) != 1:
-                break  # not plain: compared pair by pair, outside the estimate
-            fill = alternatives[0].fills[0]
-            if type(fill) is not TextFill:
-                continue
-            if reference and not fill.minimal_is_maximal:
-                continue  # minimal strings: other keys than its text (as prepared, see FillPreparer.prepare)
-            keys.append((name, fill.content))
-        else:
-            for key in keys:
-                counts[key] = counts.get(key, 0) + 1
-    return counts
 
 
 class _LazyShapes(Sequence[Any]):

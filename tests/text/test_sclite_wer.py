@@ -62,15 +62,35 @@ def oracle(ref, hyp):
 
 
 @contextlib.contextmanager
-def forced_split(base_area=8, chunk_t=3, chunk_w=2, guide_w=1, cap=1, checkpoint_rows=10**9, trace_cells=None):
+def forced_split(
+    base_area=8,
+    chunk_t=3,
+    chunk_w=2,
+    guide_w=1,
+    cap=1,
+    checkpoint_rows=10**9,
+    trace_cells=None,
+    chunk_words=10**9,
+):
     """Shrink the thresholds so that even tiny inputs go through the
     divide-and-conquer + pruning + chunk-bound machinery (``trace_cells``: the
     back pointers a pruned pass may store to trace its path at once, 0 for
-    none: every sub-problem split in halves)."""
-    names = ("_BASE_AREA", "_CHUNK_T", "_CHUNK_W", "_GUIDE_W", "_BIGRAM_CAP", "_CHECKPOINT_ROWS", "_TRACE_CELLS")
+    none: every sub-problem split in halves; ``chunk_words``: the reference
+    length from which the chunks grow, none by default)."""
+    names = (
+        "_BASE_AREA",
+        "_CHUNK_T",
+        "_CHUNK_W",
+        "_GUIDE_W",
+        "_BIGRAM_CAP",
+        "_CHECKPOINT_ROWS",
+        "_TRACE_CELLS",
+        "_CHUNK_WORDS",
+    )
     old = {k: getattr(sw, k) for k in names}
     sw._BASE_AREA, sw._CHUNK_T, sw._CHUNK_W, sw._GUIDE_W, sw._BIGRAM_CAP = (base_area, chunk_t, chunk_w, guide_w, cap)
     sw._CHECKPOINT_ROWS = checkpoint_rows
+    sw._CHUNK_WORDS = chunk_words
     if trace_cells is not None:
         sw._TRACE_CELLS = trace_cells
     try:
@@ -208,18 +228,42 @@ def edited_pairs(draw):
     w=st.integers(2, 24),
     checkpoint=st.sampled_from([10**9, 16, 40]),
     trace=st.sampled_from([0, 500, None]),
+    grown=st.sampled_from([10**9, 30]),
 )
-def test_long_edited_pairs_give_the_full_dp(pair, t, w, checkpoint, trace):
+def test_long_edited_pairs_give_the_full_dp(pair, t, w, checkpoint, trace, grown):
     # chunk bounds over whole chunks and the rest of each row's chunk, checkpoints on chunk
-    # boundaries, traced or halved sub-problems: the full matrix's alignment every time
+    # boundaries, traced or halved sub-problems, chunks of t words or grown with the reference's
+    # length (beyond 30 words): the full matrix's alignment every time
     ref, hyp = pair
     a, b = np.array(ref, np.int64), np.array(hyp, np.int64)
     expected = sw._base_align(a, b, 0, len(a), 0, len(b))[:3]
     with forced_split(
-        base_area=64, chunk_t=t, chunk_w=w, guide_w=3, cap=4, checkpoint_rows=checkpoint, trace_cells=trace
+        base_area=64,
+        chunk_t=t,
+        chunk_w=w,
+        guide_w=3,
+        cap=4,
+        checkpoint_rows=checkpoint,
+        trace_cells=trace,
+        chunk_words=grown,
     ):
         got = sw._align_codes(a, b)
     assert [x.tolist() for x in got] == [x.tolist() for x in expected]
+
+
+def test_chunks_grow_with_the_square_root_of_a_long_reference():
+    # 1,024 words (a band of 512 diagonals either side) up to 100,000 reference words; then
+    # 1,024 * sqrt(n / 100,000) rounded to a multiple of 256, at most 4,096: at the HUB-4 size
+    # (398,562 words after the GLM) 1,024 * 1.996 = 2,044, so 2,048; at 10 million words 4,096.
+    assert sw._chunk_length(50_000) == (1024, 512)
+    assert sw._chunk_length(100_000) == (1024, 512)
+    assert sw._chunk_length(398_562) == (2048, 1024)
+    assert sw._chunk_length(1_000_000) == (3328, 1664)  # 1,024 * 3.162 = 3,238: 12.65 quarters, 13
+    assert sw._chunk_length(10_000_000) == (4096, 2048)
+    with forced_split(chunk_t=8, chunk_w=4, chunk_words=30):
+        assert sw._chunk_length(30) == (8, 4)
+        assert sw._chunk_length(120) == (16, 8)  # 8 * 2 = 16
+        assert sw._chunk_length(10_000) == (32, 16)  # at most four times 8
 
 
 @pytest.mark.slow
@@ -284,14 +328,13 @@ def test_chunk_lower_bounds_never_exceed_the_cheapest_placement_of_a_chunk():
         t, w, cap, shift = rng.randrange(2, 13), rng.randrange(5), rng.randrange(7), rng.randrange(-20, 21)
         a, b = np.array(ref, np.int64), np.array(hyp, np.int64)
         n, m = len(a), len(b)
-        V = int(max(a.max(), b.max() if m else 0)) + 1
-        hkeys = b[:-1] * V + b[1:] if m > 1 else np.zeros(0, np.int64)
-        order = np.argsort(hkeys, kind="stable")
         centers = np.clip(np.round(np.arange(n + 1) * (m / n)).astype(np.int64) + shift, 0, m)
         starts = sw._chunk_starts(n, t)
         suffix = np.full(n + 1, -1, np.int64)
-        keys, positions = hkeys[order], order.astype(np.int64)
-        lbs = sw._chunk_lower_bounds(a, b, starts, centers, w, keys, positions, np.int64(V), cap, suffix)
+        blo, bhi, positions = sw._bigram_hits(a, b)
+        # the guide's row minima: only the band's width depends on them (from none to w)
+        least = np.cumsum([rng.randrange(4) for _ in range(n + 1)]).astype(np.int64)
+        lbs = sw._chunk_lower_bounds(a, sw._reversed(b), starts, centers, least, w, blo, bhi, positions, cap, suffix)
         assert suffix[n] == 0
         for k, bound in enumerate(lbs):
             r0, r1 = int(starts[k]), int(starts[k + 1])
@@ -302,23 +345,91 @@ def test_chunk_lower_bounds_never_exceed_the_cheapest_placement_of_a_chunk():
                 assert 0 <= suffix[r] <= cheapest[r - r0], (ref, hyp, t, w, cap, shift, r)
 
 
+@settings(max_examples=400, deadline=None)
+@given(
+    kappas=st.lists(st.integers(-30, 30), max_size=25),
+    klo=st.integers(-15, 15),
+    width=st.integers(0, 20),
+    most=st.integers(0, 25),
+)
+def test_far_counts_are_the_fullest_windows_reaching_outside_the_band(kappas, klo, width, most):
+    # For each e: the most kappas a window [x, x + e] holds that starts left of the band or ends
+    # right of it, counted window by window (the kernel only looks at windows with an end on a
+    # kappa or on the band's edge).
+    khi = klo + width
+    kap = np.array(sorted(kappas), np.int64)
+    expected = []
+    for e in range(most + 1):
+        best = 0
+        for x in range(-80, 80):
+            if x < klo or x + e > khi:
+                best = max(best, sum(1 for k in kappas if x <= k <= x + e))
+        expected.append(best)
+    assert sw._far_counts(kap, klo, khi, most).tolist() == expected
+
+
+def band_placements(a, b, klo, khi):
+    """For each row r of a: the least cost of aligning a[r:] to a substring of b by a path whose
+    every cell (o, c) keeps c - o in [klo, khi] (cells outside the band never taken), by a plain
+    backward DP row by row (the kernel goes by anti-diagonals)."""
+    n, m = len(a), len(b)
+    inf = float("inf")
+
+    def inside(o, c):
+        return 0 <= c <= m and klo <= c - o <= khi
+
+    below = [0 if inside(n, c) else inf for c in range(m + 1)]  # row n: free end, in the band
+    out = [inf] * n
+    for r in range(n - 1, -1, -1):
+        row = [inf] * (m + 1)
+        for c in range(m, -1, -1):
+            if not inside(r, c):
+                continue
+            v = below[c] + 3  # deletion of a[r]
+            if c < m:
+                v = min(v, below[c + 1] + (0 if a[r] == b[c] else 4), row[c + 1] + 3)
+            row[c] = v
+        out[r] = min(row)  # free start
+        below = row
+    return out
+
+
+def semiglobal_band(a, b, klo, khi):
+    """The kernel's row minima (int32 work arrays, the hypothesis reversed as it reads it)."""
+    a, b = np.array(a, np.int64), np.array(b, np.int64)
+    near = np.empty(len(a), np.int32)
+    work = [np.empty(len(a) + 5, np.int32) for _ in range(3)]
+    least = sw._semiglobal_band(a, 0, len(a), sw._reversed(b), len(b), klo, khi, near, *work)
+    assert least == near[0]
+    return near.tolist()
+
+
 @settings(max_examples=300, deadline=None)
 @given(
     ref=st.lists(st.integers(0, 5), min_size=1, max_size=30),
     hyp=st.lists(st.integers(0, 5), max_size=30),
-    slack=st.integers(0, 20),
 )
-def test_the_band_placements_of_a_band_holding_everything_are_the_cheapest(ref, hyp, slack):
-    # The near bound of every suffix of a chunk (the backward DP over the band, cells dearer than
-    # its upper bound dropped) is the least cost of the suffix's placements in the band: with a
-    # band that holds every cell, the cheapest placement anywhere, whatever the upper bound given
-    # (at least the whole chunk's cheapest).
-    a, b = np.array(ref, np.int64), np.array(hyp, np.int64)
-    cheapest = cheapest_placements(ref, hyp, 0, len(ref))
-    near = np.empty(len(ref), np.int64)
-    least = sw._semiglobal_band(a, 0, len(a), b, -len(a), len(b), near, np.int64(cheapest[0] + slack))
-    assert least == cheapest[0]
-    assert near.tolist() == cheapest
+def test_the_band_placements_of_a_band_holding_everything_are_the_cheapest(ref, hyp):
+    # The near bound of every suffix of a chunk (the backward DP over the band) is the least cost
+    # of the suffix's placements in the band: with a band that holds every cell, the cheapest
+    # placement anywhere.
+    assert semiglobal_band(ref, hyp, -len(ref), len(hyp)) == cheapest_placements(ref, hyp, 0, len(ref))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    ref=st.lists(st.integers(0, 5), min_size=1, max_size=30),
+    hyp=st.lists(st.integers(0, 5), max_size=30),
+    klo=st.integers(-12, 12),
+    width=st.integers(0, 24),
+)
+def test_the_band_placements_are_those_of_the_paths_inside_the_band(ref, hyp, klo, width):
+    # A narrow band, anywhere (partly or wholly outside the hypothesis too): the anti-diagonal
+    # kernel's row minima are a row-by-row DP's over the cells inside it (a row whose cells cannot
+    # reach the last row inside the band has none: the kernel's INF, 2**30).
+    expected = band_placements(ref, hyp, klo, klo + width)
+    got = semiglobal_band(ref, hyp, klo, klo + width)
+    assert got == [2**30 if x == float("inf") else x for x in expected]
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -14,8 +14,8 @@ For speed, a file made only of usual lines (a header ``<...> :=`` at the
 start of its line; slot and fill lines of the form ``NAME: "text" ##a#b#``,
 ``NAME: plain words ##a#b#`` or a pointer, indented with spaces; blank and
 comment lines, which is how this package's writer and most systems write
-them) is read without Lark, by one regular expression over the whole file
-(:meth:`InstanceBuilder.usual_file`); such lines are a part of the grammar's
+them) is read without Lark (which is then not even imported), by one regular
+expression over the whole file (:meth:`InstanceBuilder.usual_file`); such lines are a part of the grammar's
 language, and anything that would raise or warn leaves that reading
 (docs/templette-format.md, "Reading speed", says which files are read so).
 Any other file is read with the grammar's instance-level rules (one
@@ -38,7 +38,8 @@ Decisions the specification leaves open:
 * A leading byte-order mark is dropped.
 
 Modules: :mod:`.reader` (the parsers and file-wide checks), :mod:`.builders`
-(the two builders), :mod:`.checks` (checks on pieces of a line),
+(the builder of every file), :mod:`.token_builder` (the token-level grammar's
+Transformer, which imports Lark), :mod:`.checks` (checks on pieces of a line),
 :mod:`.messages` (syntax-error messages), :mod:`.writer`, :mod:`.split` (the
 byte ranges of each document, read on their own to score in groups).
 """

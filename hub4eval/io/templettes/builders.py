@@ -1,16 +1,18 @@
-"""The two builders that make a template set from what Lark reads in a file.
+"""The builder that makes a template set from a file's lines, or from what Lark reads in it.
 
-:class:`InstanceBuilder` builds every file from the instance-level grammar's
-tokens (one token per instance, cut into lines by regular expressions, with
-short cuts for the usual instance and the usual line); :class:`TokenBuilder`
-is the Transformer of the token-level grammar, which reads a rejected file
-again to find its first problem.
+:class:`InstanceBuilder` builds every file: a file of usual lines straight from
+its text, any other from the instance-level grammar's tokens (one token per
+instance, cut into lines by regular expressions, with short cuts for the usual
+instance and the usual line).  The Transformer of the token-level grammar,
+which reads a rejected file again to find its first problem, is
+:class:`~hub4eval.io.templettes.token_builder.TokenBuilder` (it imports Lark,
+which a file of usual lines never needs).
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import lark
@@ -22,8 +24,6 @@ if TYPE_CHECKING:
         line: int
         column: int
 
-else:
-    from lark import Token
 
 from hub4eval.io.templettes.checks import MAX_DIGITS, WHOLE_SPANS, Checks, whole_span
 from hub4eval.model import (
@@ -415,76 +415,3 @@ class InstanceBuilder(Checks):
                 column,
             )
         return self._text_fill(raw, is_quoted, line, column, extents, extent_column)
-
-
-class TokenBuilder(Checks):
-    """The Transformer of the token-level grammar (rule ``tokens``), run only
-    to explain a file the instance-level parser rejected.  Its checks run as the
-    parser reduces each piece, so the first problem it meets in the file,
-    syntax or check, is the one reported.
-    """
-
-    def tokens(self, instances: list[Instance]) -> tuple[Instance, ...]:
-        return tuple(instances)
-
-    def t_instance(self, children: list[Any]) -> Instance:
-        header: Token = children[0]
-        return self._instance(str(header).rsplit(":=", 1)[0], children[1:], header.line, header.column)
-
-    def _slot_head(self, children: list[Any]) -> tuple[Token, str, bool, list[Any]]:
-        name_token: Token = children[0]
-        name = str(name_token).rstrip(":").strip()
-        rest = children[1:]
-        optional = False
-        if rest and isinstance(rest[0], Token) and rest[0].type == "OPTIONAL_MARK":
-            optional = self._optional(name, rest[0].line, rest[0].column)
-            rest = rest[1:]
-        return name_token, name, optional, rest
-
-    def t_empty_slot(self, children: list[Any]) -> Slot:
-        token, name, optional, _ = self._slot_head(children)
-        return Slot(name, (), optional=optional, line=token.line, column=token.column)
-
-    def t_slot(self, children: list[Any]) -> Slot:
-        token, name, optional, rest = self._slot_head(children)
-        alternatives: list[FillAlternative] = []
-        for item in rest:
-            if isinstance(item, Token):  # SLASH
-                self._no_alternatives(name, item.line, item.column)
-                continue
-            alternatives.append(item)
-        return Slot(
-            name,
-            tuple(alternatives),
-            optional=optional,
-            line=token.line,
-            column=token.column,
-        )
-
-    def t_alternative(self, fills: list[Fill]) -> FillAlternative:
-        return FillAlternative(tuple(fills), line=fills[0].line)
-
-    def t_fill_line(self, children: list[Fill]) -> Fill:
-        return children[0]
-
-    def t_pointer_fill(self, children: list[Token]) -> PointerFill:
-        token = children[0]
-        return self._pointer_fill(str(token), token.line, token.column)
-
-    def t_extent_part(self, children: list[Token]) -> tuple[Token, tuple[Extent, ...]]:
-        opener = children[0]
-        return opener, self._extents(str(opener), opener.line, opener.column)
-
-    def t_text_fill(self, children: list[Any]) -> TextFill:
-        token: Token = children[0]
-        opener, extents = children[1] if len(children) > 1 else (None, ())
-        quoted = token.type == "QUOTED"
-        raw = str(token)[1:-1] if quoted else str(token).rstrip()
-        return self._text_fill(
-            raw,
-            quoted,
-            token.line,
-            token.column,
-            extents,
-            opener.column if opener else 0,
-        )

@@ -8,9 +8,6 @@ and instances from the pieces a reader has cut out of a line.
 from __future__ import annotations
 
 import re
-from typing import Any
-
-from lark import Token, Transformer
 
 from hub4eval.errors import InputError, InputWarning
 from hub4eval.io.templettes.messages import quoted
@@ -76,8 +73,8 @@ def parse_pointer(value: str, path: str, line: int, column: int) -> tuple[str, s
     return match.group(1), match.group(2), int(match.group(3))
 
 
-class Checks(Transformer[Token, Any]):
-    """What both Transformers share: per-file state, and building and checking
+class Checks:
+    """What both builders share: per-file state, and building and checking
     the pieces of a line once they have been cut out (a fill's content, its
     extent part, a header) with their line and column.
 
@@ -86,7 +83,6 @@ class Checks(Transformer[Token, Any]):
     """
 
     def __init__(self) -> None:
-        super().__init__(visit_tokens=False)
         self.reset("<string>", "reference")
 
     def reset(self, path: str, role: Role) -> None:

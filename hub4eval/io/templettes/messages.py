@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-
-from lark import Token
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from typing import TYPE_CHECKING
 
 from hub4eval.errors import InputError
+
+if TYPE_CHECKING:  # lark is imported only when a file is not read as usual lines (see reader)
+    from lark import Token
+    from lark.exceptions import UnexpectedInput
 
 _WORDS = {
     "HEADER": "an instance header '<TYPE-DOCID-N> :='",
@@ -88,6 +90,8 @@ def _end_position(text: str) -> tuple[int, int]:
 
 def syntax_error(error: UnexpectedInput, text: str, path: str) -> InputError:
     """Translate a Lark parse error into a positioned message in plain words."""
+    from lark.exceptions import UnexpectedCharacters, UnexpectedToken
+
     line: int | None  # None only for an error lark gives no position
     column: int | None
     if isinstance(error, UnexpectedCharacters):

@@ -13,21 +13,11 @@ import pickle
 import sys
 from collections.abc import Container, Sequence
 from pathlib import Path
-from typing import cast
-
-from lark import Lark
-from lark import __version__ as lark_version
-from lark.exceptions import UnexpectedInput, UnexpectedToken, VisitError
-
-try:  # lark 1.3: a parse may start at an offset of its text, with the lines before counted
-    from lark.lexer import TextSlice
-except ImportError:  # older lark: the lexer reads the blank lines (slower, the same result)
-    TextSlice = None  # type: ignore[misc,assignment]
+from typing import TYPE_CHECKING, cast
 
 from hub4eval.errors import InputError, InputWarning
 from hub4eval.io.files import read_text
-from hub4eval.io.templettes.builders import InstanceBuilder, Token, TokenBuilder
-from hub4eval.io.templettes.messages import syntax_error
+from hub4eval.io.templettes.builders import InstanceBuilder
 from hub4eval.io.templettes.slips import find_slip
 from hub4eval.model import (
     Instance,
@@ -39,10 +29,23 @@ from hub4eval.model import (
 from hub4eval.util import diskcache
 from hub4eval.util.resources import data_path
 
+if TYPE_CHECKING:  # Lark is imported when a file is not made of usual lines only (see _parse)
+    from lark import Lark
+    from lark.lexer import TextSlice
+
+    from hub4eval.io.templettes.builders import Token
+    from hub4eval.io.templettes.token_builder import TokenBuilder
+
 _ROLES = ("reference", "hypothesis")
 # (TYPE, DOCID, N) of an instance's header or of a pointer fill; and an instance's DOCID
 _HEADER = operator.attrgetter("type", "docid", "number")
 _DOCID = operator.attrgetter("docid")
+
+
+@functools.cache
+def _instance_builder() -> InstanceBuilder:
+    """The process's builder of every file (its per-file state is reset before each parse)."""
+    return InstanceBuilder()
 
 
 @functools.cache
@@ -60,8 +63,13 @@ def _parser(start: str) -> tuple[Lark, InstanceBuilder | TokenBuilder]:
     parse tree is built).  Positions come from the tokens.  A builder's
     per-file state is reset before each parse (not thread-safe).
     """
+    from lark import Lark
+    from lark import __version__ as lark_version
+
+    from hub4eval.io.templettes.token_builder import TokenBuilder
+
     grammar = data_path("grammars", "templette.lark").read_text(encoding="utf-8")
-    builder = InstanceBuilder() if start == "start" else TokenBuilder()
+    builder = _instance_builder() if start == "start" else TokenBuilder()
     transformer = builder if start == "tokens" else None
     # Building the LALR tables took 40 ms of every run (a tenth of scoring the
     # sample): they are kept in the user's cache directory (util.diskcache),
@@ -197,16 +205,21 @@ def _parse(
     whatever the instance-level parser saw.  (Checks across the whole file, such
     as duplicate headers, come after either parser.)
     """
-    parser, builder = _parser("start")
-    builder.reset(path, role)
-    instance_builder = cast("InstanceBuilder", builder)
+    instance_builder = _instance_builder()
+    instance_builder.reset(path, role)
     # A file of usual lines only (what tools write, this one included) is
-    # read without Lark: one findall over the file, whose matches are in the
-    # grammar's language by construction (tests/io/test_templette_grammars.py
-    # compares the two readings).  Any other file is lexed by the grammar.
+    # read without Lark (nor importing it): one findall over the file, whose
+    # matches are in the grammar's language by construction
+    # (tests/io/test_templette_grammars.py compares the two readings).  Any
+    # other file is lexed by the grammar.
     usual = instance_builder.usual_file(source, first_line)
     if usual is not None:
-        return usual, builder.pointers, builder.warnings, True
+        return usual, instance_builder.pointers, instance_builder.warnings, True
+    from lark.exceptions import UnexpectedInput, VisitError
+
+    from hub4eval.io.templettes.messages import syntax_error
+
+    parser, builder = _parser("start")
     builder.reset(path, role)
     if first_line > 1:
         # Lark counts the lines of a text slice's start with str.count (the
@@ -214,7 +227,11 @@ def _parse(
         skipped = first_line - 1
         text = "\n" * skipped + text
         source = "\n" * skipped + source
-        if TextSlice is not None:
+        try:  # lark 1.3: a parse may start at an offset of its text, with the lines before counted
+            from lark.lexer import TextSlice
+        except ImportError:  # older lark: the lexer reads the blank lines (slower, the same result)
+            pass
+        else:
             source = TextSlice(source, skipped, len(source))  # type: ignore[assignment]
     try:
         return instance_builder.start(instance_tokens(parser, source)), builder.pointers, builder.warnings, False
@@ -251,6 +268,8 @@ def instance_tokens(parser: Lark, source: str | TextSlice) -> list[Token]:
         UnexpectedInput: the file is not a run of instances; the token-level
             grammar reads it again to say why.
     """
+    from lark.exceptions import UnexpectedToken
+
     tokens = cast("list[Token]", list(parser.lex(source)))  # the lexer's tokens carry their positions
     if tokens and tokens[0].type == "_BLANK":
         del tokens[0]

@@ -58,6 +58,7 @@ class DocumentParts:
     encoding: str
     parts: dict[str, list[Part]]  # DOCID -> its byte ranges in file order, DOCIDs in order of first appearance
     instances: int  # headers found
+    counts: dict[str, int]  # DOCID -> its headers found
 
 
 def split_documents(path: str, encoding: str = "utf-8") -> DocumentParts | None:
@@ -94,10 +95,11 @@ def split_documents(path: str, encoding: str = "utf-8") -> DocumentParts | None:
     # the first header of each run of headers of one document
     firsts = [0, *itertools.compress(range(1, len(docids)), map(operator.ne, docids[1:], docids))]
     parts: dict[str, list[Part]] = {}
+    counts: dict[str, int] = {}
     line = 1
     previous = begin
     ends = [starts[k] for k in firsts[1:]] + [len(data)]
-    for k, end in zip(firsts, ends, strict=True):
+    for k, end, next_k in zip(firsts, ends, [*firsts[1:], len(matches)], strict=True):
         start = starts[k]
         line += data.count(b"\n", previous, start)
         previous = start
@@ -108,9 +110,11 @@ def split_documents(path: str, encoding: str = "utf-8") -> DocumentParts | None:
         known = parts.get(docid)
         if known is None:
             parts[docid] = [(start, end, line)]
+            counts[docid] = next_k - k
         else:
             known.append((start, end, line))
-    return DocumentParts(path, encoding, parts, len(matches))
+            counts[docid] += next_k - k
+    return DocumentParts(path, encoding, parts, len(matches), counts)
 
 
 def runs(parts: Sequence[Part]) -> list[Part]:

@@ -1,0 +1,97 @@
+"""The early refusal of a type of a document far too large: a lower bound of its candidate pairs.
+
+The mapping engine (:mod:`hub4eval.scoring.pairs`) counts the candidate pairs
+of every group of instances (a type of a document) before it makes one, and
+refuses a group with more than the bound (see
+:data:`hub4eval.scoring.mapping.MAX_CANDIDATE_PAIRS`). That count needs every
+fill prepared. This module counts, from the content strings as written, a
+lower bound of it that needs no prepared fill: with clean content compared and
+both sides normalizing alike, two usual text fills of plain instances (a
+reference fill without minimal strings) whose contents are written alike share
+their normalized text, which is their key, so the pairs of equal written
+contents, slot by slot, are some of the pairs the engine counts. A document far
+too large is refused from it in a fraction of the time preparing its fills
+takes; when it is not too large, the engine's own count decides.
+
+It imports no numpy, so that a run in groups of documents
+(:mod:`hub4eval.parallel`) can refuse such a document from the counts of each
+side, the hypothesis's counted in another process, without mapping anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from hub4eval.io.templettes.checks import WHOLE_SPANS
+from hub4eval.model import Instance, TextFill
+
+# Slots an instance would need for a group of fewer instance pairs to be refused early:
+# a group of at most ``max_pairs / EARLY_SLOTS`` instance pairs (the usual document) is
+# left to the engine's count, without counting the bound.
+EARLY_SLOTS = 64
+
+Counted = dict[Any, int]  # (slot name, content as written) -> the usual text fills that hold it
+
+
+def may_be_refused(n_ref: int, n_hyp: int, max_pairs: int) -> bool:
+    """Whether a group of ``n_ref`` by ``n_hyp`` instances is worth a count of its bound
+    (at most the instances of a whole document, when the types are not known yet)."""
+    return n_ref * n_hyp * EARLY_SLOTS > max_pairs
+
+
+def written_contents(instances: Sequence[Instance], unscored: frozenset[str], reference: bool) -> Counted:
+    """How many usual text fills of the plain instances (as ``Mapper._view`` and
+    ``pairs._fills_by_slot`` see them) hold each (slot, content as written)."""
+    counts: Counted = {}
+    get = counts.get
+    whole = WHOLE_SPANS.get
+    for inst in instances:
+        seen: set[str] = set()
+        keys = []
+        for slot in inst.slots:
+            name = slot.name
+            if name in unscored or name in seen:
+                continue
+            seen.add(name)
+            alternatives = slot.alternatives
+            if not alternatives or (reference and len(alternatives) != 1) or len(alternatives[0].fills) != 1:
+                break  # not plain: compared pair by pair, outside the estimate
+            fill = alternatives[0].fills[0]
+            if type(fill) is not TextFill:
+                continue
+            content = fill.content
+            # the reader's usual fill shares its one whole span (WHOLE_SPANS) and its extents as
+            # its minimal extents: then it is minimal_is_maximal, without the property's call
+            if (
+                reference
+                and not (
+                    fill.minimal_spans is whole(len(content))
+                    and fill.minimal_extents is fill.extents
+                    and len(fill.extents) < 2
+                )
+                and not fill.minimal_is_maximal
+            ):
+                continue  # minimal strings: other keys than its text (as prepared, see FillPreparer.prepare)
+            keys.append((name, content))
+        else:
+            for key in keys:
+                counts[key] = get(key, 0) + 1
+    return counts
+
+
+def pairs_alike(ref_counts: Counted, hyp_counts: Counted) -> int:
+    """The pairs of fills of the two sides written alike in the same slot: the lower bound."""
+    return sum(n * hyp_counts.get(key, 0) for key, n in ref_counts.items())
+
+
+def most_alike(n_ref: int, hyp_counts: Counted) -> int:
+    """At most :func:`pairs_alike` of ``n_ref`` reference instances with these counts, whatever
+    their contents: an instance has one fill counted per slot at most, written alike with at
+    most the hypothesis's most frequent content of that slot (the reference's contents need not
+    be counted when this is under the limit)."""
+    most: dict[str, int] = {}
+    for (slot, _), n in hyp_counts.items():
+        if n > most.get(slot, 0):
+            most[slot] = n
+    return n_ref * sum(most.values())

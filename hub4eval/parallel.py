@@ -346,6 +346,7 @@ def _score_group(
                 # only the counts, unless the points are written from a result: most match records are never made
                 counts_only=job.column_writer is None and (job.point_writer is None or run_writer is not None),
                 point_runs=run_writer,
+                order=order,  # type_order(ref, hyp), not worked out again
             )
         except PairsRefused as error:  # the whole run decides whether it is the whole files' error
             return _Refused(error, order, ref_events, hyp_events, instances)

@@ -240,6 +240,29 @@ def test_small_inputs_with_one_job_are_scored_whole(files):
     assert api.score_files(*files, output=api.OutputOptions(jobs=2)).tally is None  # keep="matches": the whole mapping
 
 
+def test_a_group_is_mapped_in_the_order_its_events_give(files, monkeypatch):
+    """A worker maps its group in the type order it worked out from the events it sends,
+    without walking every slot again for it: the counts and the JSON stay those of the
+    whole files."""
+    whole = api.score_files(*files)
+    from hub4eval.scoring import mapping
+
+    def walked(ref, hyp):
+        if ref.instances or hyp.instances:  # (the main process's score of no templates asks for its order)
+            raise AssertionError("type_order walked the fills of a group")
+        return ()
+
+    monkeypatch.setattr(mapping, "type_order", walked)
+    for writer in (export.write_point_file, None):  # the records path (--json) and the counting one
+        output = api.OutputOptions(keep="counts", jobs=1, group_documents=3, point_writer=writer)
+        grouped = api.score_files(*files, output=output)
+        assert grouped.tally is not None
+        assert export.to_csv_text(grouped) == export.to_csv_text(whole)
+        if writer is not None:
+            assert _json(grouped) == _json(whole)
+        grouped.tally.discard_point_files()
+
+
 def test_a_type_order_that_differs_by_group_is_scored_whole(tmp_path):
     # D1 meets type Z before Y, D2 meets Y before Z: the whole files map Z first
     # in every document, D2 alone would map Y first (and list its points so)

@@ -189,6 +189,21 @@ class FillPreparer:
         """Whether a content string normalizes to the same text here as in ``other``."""
         return other.config == self.config and other.glm_apply is self.glm_apply and other.tokens == self.tokens
 
+    @property
+    def maps_extents(self) -> bool:
+        """Whether an extent is changed by more than the premodifiers removed before it
+        (mapped to alignment columns, or a reference's enclosure widened): when not, the
+        compared extents of a fill can be worked out without preparing it (see
+        :func:`hub4eval.scoring.pairs._fills_by_slot`)."""
+        return self.map_extent is not None or (self.reference and self.widen is not None)
+
+    def lookups(self) -> tuple[Callable[[str], _Normalized | None], Callable[[str], _Normalized]]:
+        """The memo's ``get`` and :meth:`_normalize`: ``get(raw) or normalize(raw)`` is a
+        content string normalized (text, characters of premodifiers removed, tokens, noisy
+        words, number of the text), as :meth:`prepare` reads it, for a caller that reads only
+        a fill's text number and extents in a loop over a million fills."""
+        return self._texts.get, self._normalize
+
     def _normalize(self, raw: str, remember: bool = True) -> _Normalized:
         """(§3-normalized text, characters of premodifiers removed, tokens, the tokens
         as the noisy comparison reads them, the text's number) of a content string,

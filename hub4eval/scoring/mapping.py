@@ -6,9 +6,11 @@ hypothesis, §7.4) -> instances of one type, types in pointer-dependency order
 level uses :func:`hub4eval.scoring.greedy.greedy_map`. Candidate pairs carry only
 verdicts and counts; points with their fills are made for the chosen mapping,
 and when only counts are asked for (:meth:`Mapper.count_template_sets`), most
-chosen pairs keep only their counts and the signature of their points.
+chosen pairs keep only their counts and the signature of their points, taken
+from one match record per kind of pair (two shapes and the COR aspects; two
+shapes without any COR; pointers that pair alike).
 
-Why one module of about 900 lines: it is the :class:`Mapper`, whose
+Why one module of about 1,000 lines: it is the :class:`Mapper`, whose
 per-instance caches (prepared slot views, candidate keys, shapes, the counted
 points of a shape) serve both ways of mapping, with the match records it makes
 and the functions that read those records back as points; a split would pass
@@ -255,6 +257,8 @@ class Mapper:
         self.point_runs: Callable[[CountedRun], None] | None = None
         self._records: dict[tuple[int, int], InstanceMatch] = {}
         self.point_layouts: Any = None  # hub4eval.scoring.counted_points.Layouts, made with the first run
+        self._pointer_points: dict[Hashable, tuple[Counts, int]] = {}  # see _pair_counted
+        self._cor_free_points: dict[Hashable, tuple[Counts, int]] = {}  # see counted_without_cor
 
     def signature(self, points: Signature) -> int:
         """The number of a sequence of points' (slot, kind, category) in :attr:`signatures`."""
@@ -275,6 +279,87 @@ class Mapper:
                 counted = self._counted(self._lone_hyp(inst))
             found = self._lone_points[key] = (counted.counts, counted.signature)
         return CountedMatch(inst, None, *found) if reference else CountedMatch(None, inst, *found)
+
+    def _pair_counted(
+        self, ref: Instance, hyp: Instance, mapping: Mapping[str, str], removable: Callable[[PointerFill], bool]
+    ) -> CountedMatch:
+        """:meth:`_counted` of ``match_instance(ref, hyp, ...)``. When every scored slot of
+        both instances holds only pointers (a document's template instance, which points to
+        its events, is such an instance, mapped as a pair of its own), the points are those
+        of an earlier pair whose pointers pair alike (:meth:`_pointer_key`): counted once."""
+        key = self._pointer_key(ref, hyp, mapping, removable)
+        found = self._pointer_points.get(key) if key is not None else None
+        if found is None:
+            counted = self._counted(self.match_instance(ref, hyp, mapping, removable))
+            if key is None:
+                return counted
+            found = self._pointer_points[key] = (counted.counts, counted.signature)
+        return CountedMatch(ref, hyp, *found)
+
+    def _pointer_key(
+        self, ref: Instance, hyp: Instance, mapping: Mapping[str, str], removable: Callable[[PointerFill], bool]
+    ) -> Hashable | None:
+        """What decides the points of a pair of instances whose scored slots hold only
+        pointers, in one alternative (None: not such a pair).
+
+        :meth:`match_fills` pairs the pointers of a slot with :func:`_pointer_pairs` and lists
+        the pairs by reference pointer, then the reference pointers left over, then the
+        hypothesis pointers left over. A pointer pair is COR when the reference's target is
+        mapped to the hypothesis's (:func:`~hub4eval.scoring.verdicts.compare_pointer`),
+        else INC; a reference pointer left over is OPT in an optional slot, else REM when
+        ``removable`` says so, else MIS; a hypothesis pointer left over is SPU. So per slot,
+        in the order :meth:`match_instance` lists the slots: its name, whether it is
+        optional, of each reference pointer whether it is paired COR, paired INC, or left
+        over (and then whether it is removable), and how many hypothesis pointers are left
+        over decide the points, whatever the pointers' targets and order."""
+        ref_view = self._view(ref, True)
+        hyp_view = self._view(hyp, False)
+        key: list[Hashable] = []
+        for name, (slot, alternatives, single) in ref_view.items():
+            if single is not None or len(alternatives) != 1:
+                return None
+            ref_items = alternatives[0]
+            hyp_slot = hyp_view.get(name)
+            hyp_items = hyp_slot[1][0] if hyp_slot is not None and hyp_slot[1] else ()
+            if any(type(item) is not PointerFill for item in (*ref_items, *hyp_items)):
+                return None
+            ref_pointers = cast(Sequence[PointerFill], ref_items)
+            hyp_pointers = cast(Sequence[PointerFill], hyp_items)
+            targets = [mapping.get(pointer.key) for pointer in ref_pointers]
+            # 2, 3: left over, and whether removable (a pointer whose target is mapped is not)
+            codes = [
+                2 if target is not None else 2 + removable(pointer)
+                for pointer, target in zip(ref_pointers, targets, strict=True)
+            ]
+            pairs = _pointer_pairs(ref_pointers, hyp_pointers, mapping) if ref_items and hyp_items else []
+            for i, j in pairs:
+                codes[i] = targets[i] == hyp_pointers[j].key  # 1 COR, 0 INC
+            key.append((name, slot.optional, len(hyp_items) - len(pairs), tuple(codes)))
+        for name, (_, alternatives, single) in hyp_view.items():
+            if name in ref_view:
+                continue
+            if (
+                single is not None
+                or len(alternatives) != 1
+                or any(type(item) is not PointerFill for item in alternatives[0])
+            ):
+                return None
+            key.append((name, len(alternatives[0])))
+        return tuple(key)
+
+    def counted_without_cor(
+        self, ref_shape: Hashable, hyp_shape: Hashable, make: Callable[[], InstanceMatch]
+    ) -> tuple[Counts, int]:
+        """The counts and points' signature of a pair of instances without any COR point, of
+        these shapes (:meth:`_shape`): ``make()`` gives its match record, made for the first
+        pair of each two shapes only. Without a COR, every compared aspect is INC, and the
+        shapes decide which points there are, in which order (see :meth:`_shape`)."""
+        key = (ref_shape, hyp_shape)
+        found = self._cor_free_points.get(key)
+        if found is None:
+            counted = self._counted(make())
+            found = self._cor_free_points[key] = (counted.counts, counted.signature)
+        return found
 
     def template(self, points: Signature) -> int:
         """The number of a template in :attr:`templates` (see :mod:`hub4eval.scoring.pairs`)."""
@@ -384,19 +469,38 @@ class Mapper:
         return self._shape_of(inst, True, removable)
 
     def _shape_of(self, inst: Instance, reference: bool, removable: Callable[[PointerFill], bool]) -> Hashable:
+        """The shape of the scored slots of :meth:`_view`, read from the instance itself:
+        whether a fill has an extent part needs no prepared fill."""
         shape: list[tuple[str, bool, tuple[tuple[tuple[bool, bool], ...], ...]]] = []
-        for name, (slot, alternatives, single) in self._view(inst, reference).items():
-            if single is not None:  # the common slot: one text fill (as below, without the comprehensions)
-                shape.append((name, reference and slot.optional, _ONE_TEXT[single.has_extent]))
+        unscored = self.unscored
+        seen: set[str] = set()
+        for slot in inst.slots:
+            name = slot.name
+            if name in unscored or name in seen:
                 continue
-            fills = tuple(
-                tuple(
-                    (True, item.has_extent) if type(item) is PreparedFill else (False, reference and removable(item))  # type: ignore[arg-type]
-                    for item in alternative
+            seen.add(name)
+            alternatives = slot.alternatives
+            if len(alternatives) == 1 and len(fills := alternatives[0].fills) == 1 and type(fills[0]) is TextFill:
+                # the common slot: one text fill (as below, without the comprehensions)
+                shape.append((name, reference and slot.optional, _ONE_TEXT[bool(fills[0].extents)]))
+                continue
+            if len(alternatives) > 1 and not reference:
+                alternatives = alternatives[:1]  # a hypothesis's first alternative, as _view keeps it
+            shape.append(
+                (
+                    name,
+                    reference and slot.optional,
+                    tuple(
+                        tuple(
+                            (True, bool(fill.extents))
+                            if type(fill) is TextFill
+                            else (False, reference and removable(fill))  # type: ignore[arg-type]
+                            for fill in alternative.fills
+                        )
+                        for alternative in alternatives
+                    ),
                 )
-                for alternative in alternatives
             )
-            shape.append((name, reference and slot.optional, fills))
         return tuple(shape)
 
     def _forget(self) -> None:
@@ -610,8 +714,10 @@ class Mapper:
                         if type(found) is tuple:  # counts and signature, without a record (pairs._counted)
                             by_ref[i] = CountedMatch(refs[i], hyps[j], *found)
                         else:
-                            by_ref[i] = self._counted(
-                                found or self.match_instance(refs[i], hyps[j], mapping, removable)
+                            by_ref[i] = (
+                                self._counted(found)
+                                if found is not None
+                                else self._pair_counted(refs[i], hyps[j], mapping, removable)
                             )
                 else:
                     by_ref = {
@@ -684,6 +790,7 @@ class Mapper:
         self,
         ref: TemplateSet,
         hyp: TemplateSet,
+        order: Sequence[str] | None = None,
         *,
         ref_extent: Callable[[InstanceSet], Extent | None] | None = None,
         hyp_extent: Callable[[InstanceSet], Extent | None] | None = None,
@@ -693,7 +800,9 @@ class Mapper:
         points (see :class:`CountedMatch`): most of the pairs' match records are never made."""
         self.counting = True
         try:
-            return self.match_template_sets(ref, hyp, ref_extent=ref_extent, hyp_extent=hyp_extent)  # type: ignore[return-value]
+            return self.match_template_sets(  # type: ignore[return-value]
+                ref, hyp, ref_extent=ref_extent, hyp_extent=hyp_extent, order=order
+            )
         finally:
             self.counting = False
 
@@ -704,9 +813,15 @@ class Mapper:
         *,
         ref_extent: Callable[[InstanceSet], Extent | None] | None = None,
         hyp_extent: Callable[[InstanceSet], Extent | None] | None = None,
+        order: Sequence[str] | None = None,
     ) -> tuple[SetMatch, ...]:
-        """Map instance sets: by DOCID, or (with extent functions) by overlap (§7.4)."""
-        order = type_order(ref, hyp)
+        """Map instance sets: by DOCID, or (with extent functions) by overlap (§7.4).
+
+        ``order``: :func:`type_order` of the two sets when the caller has it already (a
+        worker of :mod:`hub4eval.parallel` reads it from the pointers the reader listed),
+        instead of a walk over every slot of every instance."""
+        if order is None:
+            order = type_order(ref, hyp)
         if ref_extent is None or hyp_extent is None:
             hyp_by_docid = {iset.docid: iset for iset in hyp.instance_sets}
             set_pairs: list[tuple[InstanceSet | None, InstanceSet | None]] = [
@@ -768,20 +883,36 @@ class _SetState:
     """A pair of instance sets while :meth:`Mapper.match_groups` maps it: its instances
     by type, the instances mapped so far and the matches made so far."""
 
-    __slots__ = ("ref", "hyp", "mapping", "optional_refs", "by_type", "matches")
+    __slots__ = ("ref", "hyp", "mapping", "_optional_refs", "by_type", "matches")
 
     def __init__(self, ref: InstanceSet | None, hyp: InstanceSet | None) -> None:
         self.ref, self.hyp = ref, hyp
         self.mapping: dict[str, str] = {}
-        self.optional_refs = {inst.key for inst in (ref.instances if ref is not None else ()) if inst.optional}
+        self._optional_refs: set[str] | None = None  # made when first asked (see removable)
         self.by_type: tuple[dict[str, list[Instance]], dict[str, list[Instance]]] = ({}, {})
         for side, iset in zip(self.by_type, (ref, hyp), strict=True):
             for inst in iset.instances if iset is not None else ():
                 side.setdefault(inst.type, []).append(inst)
         self.matches: list[Any] = []  # InstanceMatch, or CountedMatch when counting
 
+    @property
+    def optional_refs(self) -> set[str]:
+        """The keys of the optional reference instances."""
+        if self._optional_refs is None:
+            optional = set()
+            for inst in self.ref.instances if self.ref is not None else ():
+                for slot in inst.slots:
+                    if slot.name == "OBJ_STATUS":  # (Instance.optional, for the instances that have the slot)
+                        if inst.optional:
+                            optional.add(inst.key)
+                        break
+            self._optional_refs = optional
+        return self._optional_refs
+
     def removable(self, fill: PointerFill) -> bool:
-        return fill.key in self.optional_refs and fill.key not in self.mapping
+        # most targets are mapped: the optional instances are looked for when one is not
+        key = fill.key
+        return key not in self.mapping and key in self.optional_refs
 
     def group(self, type_name: str) -> Group:
         from hub4eval.scoring.pairs import Group
@@ -791,7 +922,11 @@ class _SetState:
         )
 
 
-_CHUNK_INSTANCES = 1_000  # instances of the pairs of sets mapped together: bounds the memory of the caches
+# Instances of the pairs of sets mapped together: bounds the memory of the caches (the
+# prepared views of the instances that have match records, the fills of the others as rows
+# of a few numbers, hub4eval.scoring.pairs._Texts), while numpy's cost per call of
+# pairs.map_groups is paid for many documents at once.
+_CHUNK_INSTANCES = 10_000
 
 
 def _chunks(

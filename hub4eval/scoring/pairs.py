@@ -23,7 +23,11 @@ the procedure chooses without making a record per pair:
    two integer arrays, then kept only where the aspect really is COR: clean
    content keys are exact (sharing one *is* the COR), noisy content is decided
    once per distinct pair of strings, extents by comparing offsets in numpy,
-   pointers by the mapping of their targets (exact keys too).
+   pointers by the mapping of their targets (exact keys too). The text fills
+   are read as rows (:class:`_Texts`: instance, fill, the number of its
+   normalized text, its compared extent) without being prepared, unless more
+   than that is read of them (minimal strings, extents mapped to alignment
+   columns, noisy content: then each is prepared as it is read).
 2. **Counts from COR codes.** For two plain instances, a slot's fill pair has
    one point per aspect, INC unless COR; so the counts of a pair are those of
    the same two instance *shapes* without any COR (which slots, extents,
@@ -50,7 +54,7 @@ bytes a candidate pair at their peak.
 The chosen pairs are then scored by the mapper into the usual records
 (points, reasons, drill-down), for them only.
 
-Why one module of about 850 lines: it is one algorithm, the four steps of
+Why one module of about 1,250 lines: it is one algorithm, the four steps of
 :func:`map_groups` over the same arrays (fill positions, key ids, groups);
 the key arrays are both counted for the refusal and expanded into the pairs
 that step 1 compares, and the memo of the hypothesis side serves every step,
@@ -59,14 +63,14 @@ so a split would pass them between modules that have no other user.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
 from hub4eval.config import ScoreConfig
-from hub4eval.model import Instance, PointerFill
+from hub4eval.model import Instance, PointerFill, TextFill
 from hub4eval.scoring.candidates import (
     _BLOCK,
     _MAX_KEYS,
@@ -114,6 +118,10 @@ class Mapper(Protocol):
         removable: Callable[[PointerFill], bool],
     ) -> Any: ...
 
+    def counted_without_cor(
+        self, ref_shape: Hashable, hyp_shape: Hashable, make: Callable[[], Any]
+    ) -> tuple[Counts, int]: ...
+
 
 InstanceMatch = Any  # hub4eval.scoring.mapping.InstanceMatch
 
@@ -153,16 +161,15 @@ class _Aspect:
     def __init__(
         self,
         kind: str,
-        refs: Sequence[tuple[int, Any]],
-        hyps: Sequence[tuple[int, Any]],
+        refs: Side,
+        hyps: Side,
         keys: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
         groups: tuple[np.ndarray, np.ndarray] | None = None,
         slot: str = "",
     ) -> None:
         self.kind = kind  # "c" clean content, "w" noisy content, "x" extent, "p" pointer
         self.slot = slot  # the slot's name
-        self.ref_fills = [fill for _, fill in refs]
-        self.ref_inst = np.asarray([i for i, _ in refs], dtype=Int)
+        self.ref_fills, self.ref_inst = _listed(refs)
         self.hyp_fills, self.hyp_inst = _listed(hyps)
         self.hyp_listed = hyps
         self.ref_listed = refs
@@ -229,24 +236,106 @@ class _Listed(list):
         self.memo: dict[str, Any] = {}
 
 
-def _memo(items: Sequence[tuple[int, Any]], what: str, make: Callable[[], Any]) -> Any:
-    """``make()``, kept with ``items`` when it is a :class:`_Listed` (the hypothesis side,
-    tried against every reference set it overlaps: see ``map_groups``)."""
-    if not isinstance(items, _Listed):
+class _Texts:
+    """The text fills of one slot of a side's plain instances, as rows (instance index,
+    fill, number of its normalized text, start and end of its compared extent), a fill
+    prepared (:class:`~hub4eval.scoring.fills.PreparedFill`) only when something asks for it.
+
+    Most fills need only their text's number and their extent's offsets, which
+    :func:`_fills_by_slot` reads without preparing them; the others (a reference fill
+    with minimal strings, every fill when extents are mapped to alignment columns) are
+    prepared as they are read, and kept in :attr:`prepared`. Iterated, and through
+    :meth:`fill`, it gives (instance index, prepared fill) as a :class:`_Listed` does.
+    The extent of a row is the one a hypothesis extent is compared in: a hypothesis's
+    maximal extent, a reference's enclosing one (:attr:`PreparedFill.enclosing`),
+    :data:`_NONE` when the fill has none.
+    """
+
+    __slots__ = ("rows", "prepared", "owners", "prep", "memo")
+
+    def __init__(self, owners: Sequence[Instance], prep: FillPreparer) -> None:
+        self.rows: list[tuple[int, TextFill, int, int, int]] = []
+        self.prepared: dict[int, PreparedFill] = {}  # by position
+        self.owners = owners  # the instances the indices are of
+        self.prep = prep
+        self.memo: dict[str, Any] = {}
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __iter__(self) -> Iterator[tuple[int, PreparedFill]]:
+        fill = self.fill
+        return ((row[0], fill(p)) for p, row in enumerate(self.rows))
+
+    def pop(self) -> None:
+        """Take the last row back (its instance turned out not plain)."""
+        self.rows.pop()
+        self.prepared.pop(len(self.rows), None)
+
+    def fill(self, p: int) -> PreparedFill:
+        """The fill at position ``p``, prepared (once)."""
+        found = self.prepared.get(p)
+        if found is None:
+            index, fill = self.rows[p][:2]
+            found = self.prepared[p] = self.prep.prepare(fill, self.owners[index].docid)
+        return found
+
+    def columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(instance indices, text numbers, extent starts, extent ends) of the rows."""
+        return _memo(self, "columns", self._columns)
+
+    def _columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        if not self.rows:
+            empty = np.zeros(0, dtype=Int)
+            return empty, empty, empty, empty
+        inst, _, numbers, starts, ends = zip(*self.rows, strict=True)
+        return (
+            np.asarray(inst, dtype=Int),
+            np.asarray(numbers, dtype=Int),
+            np.asarray(starts, dtype=Int),
+            np.asarray(ends, dtype=Int),
+        )
+
+
+class _Fills(Sequence[PreparedFill]):
+    """The fills of a :class:`_Texts` by position, each prepared when first read."""
+
+    __slots__ = ("_texts",)
+
+    def __init__(self, texts: _Texts) -> None:
+        self._texts = texts
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+    def __getitem__(self, p: int) -> PreparedFill:  # type: ignore[override]
+        return self._texts.fill(p)
+
+
+Side = _Texts | Sequence[tuple[int, Any]]
+"""A side's fills of one slot: a :class:`_Texts`, or (instance index, fill) pairs (a :class:`_Listed`)."""
+
+
+def _memo(items: Any, what: str, make: Callable[[], Any]) -> Any:
+    """``make()``, kept with ``items`` when it keeps what is worked out of it (a
+    :class:`_Listed` or :class:`_Texts`: the hypothesis side is tried against every
+    reference set it overlaps, see ``map_groups``)."""
+    memo = getattr(items, "memo", None)
+    if memo is None:
         return make()
-    memo = items.memo
     if what not in memo:
         memo[what] = make()
     return memo[what]
 
 
-def _listed(items: Sequence[tuple[int, Any]]) -> tuple[list[Any], np.ndarray]:
+def _listed(items: Side) -> tuple[Sequence[Any], np.ndarray]:
+    """(the fills by position, their instances' indices) of a side's fills of a slot."""
+    if isinstance(items, _Texts):
+        return _Fills(items), items.columns()[0]
     return _memo(items, "listed", lambda: ([fill for _, fill in items], np.asarray([j for j, _ in items], dtype=Int)))
 
 
-def _hyp_ids(
-    hyps: Sequence[tuple[int, Any]], hyp_key: Callable[[int, Any], Hashable | None]
-) -> tuple[dict[Hashable, int], np.ndarray]:
+def _hyp_ids(hyps: Side, hyp_key: Callable[[int, Any], Hashable | None]) -> tuple[dict[Hashable, int], np.ndarray]:
     ids: dict[Hashable, int] = {}
     hyp_kid = []
     for j, fill in hyps:
@@ -256,8 +345,8 @@ def _hyp_ids(
 
 
 def _by_keys(
-    refs: Sequence[tuple[int, Any]],
-    hyps: Sequence[tuple[int, Any]],
+    refs: Side,
+    hyps: Side,
     hyp_key: Callable[[int, Any], Hashable | None],
     ref_keys: Callable[[int, Any], Sequence[Hashable] | None],
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -287,126 +376,106 @@ def _by_keys(
 
 
 def _clean_content_keys(
-    refs: Sequence[tuple[int, PreparedFill]],
-    hyps: Sequence[tuple[int, PreparedFill]],
+    refs: _Texts,
+    hyps: _Texts,
     groups: tuple[np.ndarray, np.ndarray],
     how: TextComparison,
     strings: dict[str, int],
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """:func:`_by_keys` for the clean content keys, told apart by group in numpy: each
-    distinct string has a number (``strings``, the preparers' ``numbers``, which a
-    prepared string carries), a key is ``group * strings + number``. A hypothesis's key
+    distinct string has a number (``strings``, the preparers' ``numbers``, which the rows
+    of a :class:`_Texts` carry), a key is ``group * strings + number``. A hypothesis's key
     is its text; the usual reference fill's key is its text, the others' the substrings
     of :func:`~hub4eval.scoring.candidates.reference_content_keys`."""
 
     def hyp_side() -> tuple[int, np.ndarray, np.ndarray]:
-        numbers = [fill.maximal.number for _, fill in hyps]
-        if -1 in numbers:  # strings not made by a preparer: numbered here
-            numbers = [
-                fill.maximal.number if fill.maximal.number >= 0 else strings.setdefault(fill.maximal.text, len(strings))
-                for _, fill in hyps
-            ]
+        numbers = hyps.columns()[1]
+        if len(numbers) and int(numbers.min()) < 0:  # strings not numbered by a preparer: numbered here
+            numbers = numbers.copy()
+            for p in np.flatnonzero(numbers < 0).tolist():
+                numbers[p] = strings.setdefault(hyps.fill(p).maximal.text, len(strings))
         size = max(1, len(strings))  # every hypothesis number is below it
-        hyp_group = groups[1][_listed(hyps)[1]] if len(hyps) else np.zeros(0, dtype=Int)
-        distinct, hyp_kid = np.unique(hyp_group * size + np.asarray(numbers, dtype=Int), return_inverse=True)
+        hyp_group = groups[1][hyps.columns()[0]]
+        distinct, hyp_kid = np.unique(hyp_group * size + numbers, return_inverse=True)
         return size, distinct, hyp_kid.reshape(-1).astype(Int)
 
     size, distinct, hyp_kid = _memo(hyps, "clean", hyp_side)
     get = strings.get
-    ref_pos: list[int] = []
-    ref_number: list[int] = []
+    ref_inst, numbers = refs.columns()[:2]
+    # the fills prepared that are not usual (minimal strings): their keys are substrings
+    odd = sorted(
+        p for p, fill in refs.prepared.items() if len(fill.minimals) != 1 or fill.minimals[0] is not fill.maximal
+    )
+    usual = np.ones(len(numbers), dtype=bool)
+    usual[odd] = False
+    if len(numbers) and int(numbers.min()) < 0:  # not numbered by a preparer: by its text, if known
+        numbers = numbers.copy()
+        for p in np.flatnonzero(usual & (numbers < 0)).tolist():
+            found = get(refs.fill(p).maximal.text)
+            numbers[p] = -1 if found is None else found
+    pos = np.flatnonzero(usual & (numbers >= 0) & (numbers < size))
+    ref_number = numbers[pos]
     wild: list[int] = []
-    for q, (_, fill) in enumerate(refs):
-        maximal, minimals = fill.maximal, fill.minimals
-        if len(minimals) == 1 and minimals[0] is maximal:  # the usual fill: its text
-            found: int | None = maximal.number
-            if found < 0:  # type: ignore[operator]
-                found = get(maximal.text)
-            if found is not None and found < size:
-                ref_pos.append(q)
-                ref_number.append(found)
-            continue
-        keys = reference_content_keys("", fill, how)
-        if keys is None:
-            wild.append(q)
-            continue
-        for key in keys:
-            found = get(key[2])
-            if found is not None and found < size:
-                ref_pos.append(q)
-                ref_number.append(found)
-    pos = np.asarray(ref_pos, dtype=Int)
-    ref_inst = np.asarray([i for i, _ in refs], dtype=Int)
-    wanted = groups[0][ref_inst[pos]] * size + np.asarray(ref_number, dtype=Int)
+    if odd:
+        odd_pos: list[int] = []
+        odd_number: list[int] = []
+        for p in odd:
+            keys = reference_content_keys("", refs.fill(p), how)
+            if keys is None:
+                wild.append(p)
+                continue
+            for key in keys:
+                found = get(key[2])
+                if found is not None and found < size:
+                    odd_pos.append(p)
+                    odd_number.append(found)
+        if odd_pos:
+            pos = np.concatenate([pos, np.asarray(odd_pos, dtype=Int)])
+            ref_number = np.concatenate([ref_number, np.asarray(odd_number, dtype=Int)])
+            by_pos = np.argsort(pos, kind="stable")  # in position order, as every aspect's keys
+            pos, ref_number = pos[by_pos], ref_number[by_pos]
+    wanted = groups[0][ref_inst[pos]] * size + ref_number
     at = np.searchsorted(distinct, wanted)
     ok = at < len(distinct)
     ok[ok] = distinct[at[ok]] == wanted[ok]
-    return pos[ok], at[ok].astype(Int), hyp_kid, np.asarray(wild, dtype=Int)
+    return pos[ok].astype(Int), at[ok].astype(Int), hyp_kid, np.asarray(wild, dtype=Int)
 
 
 _NONE = -(2**62)  # the offset of a missing extent: encloses nothing, enclosed by nothing
 _GROUP_BLOCKS = 1 << 36  # extent blocks of one group: group g's block b is the key g * _GROUP_BLOCKS + b
 
 
-def _hyp_extents(fills: Sequence[PreparedFill]) -> tuple[np.ndarray, np.ndarray]:
+def _hyp_extents(hyps: _Texts) -> tuple[np.ndarray, np.ndarray]:
     """Start and end of each hypothesis fill's compared extent, its maximal one
     (:data:`_NONE` for a fill without one)."""
-    starts: list[int] = []
-    ends: list[int] = []
-    for fill in fills:
-        extent = fill.maximal.extent
-        if fill.has_extent and extent is not None:
-            starts.append(extent.start)
-            ends.append(extent.end)
-        else:
-            starts.append(_NONE)
-            ends.append(_NONE)
-    return np.asarray(starts, dtype=Int), np.asarray(ends, dtype=Int)
+    return hyps.columns()[2:]
 
 
-def _ref_extents(fills: Sequence[PreparedFill]) -> tuple[np.ndarray, ...]:
+def _ref_extents(refs: _Texts) -> tuple[np.ndarray, ...]:
     """Of each reference fill: start and end of the extent a hypothesis extent must lie in
     (the maximal one widened over inserted words at its edges; :data:`_NONE` without
     one), start and end of its one minimal extent (:data:`_NONE`: none, or several
-    minimal strings), and whether it has several minimal strings."""
-    starts: list[int] = []
-    ends: list[int] = []
-    minimal_starts: list[int] = []
-    minimal_ends: list[int] = []
-    several: list[bool] = []
-    for fill in fills:
-        extent = fill.maximal.extent
-        if fill.has_extent and extent is not None:
-            if fill.enclosure is not None:
-                extent = fill.enclosure
-            starts.append(extent.start)
-            ends.append(extent.end)
-        else:
-            starts.append(_NONE)
-            ends.append(_NONE)
+    minimal strings), and whether it has several minimal strings.
+
+    A fill read without being prepared is usual: its one minimal extent is its maximal
+    one, which encloses (no widening); the prepared ones are read one by one."""
+    starts, ends = refs.columns()[2:]
+    minimal_starts, minimal_ends = starts.copy(), ends.copy()
+    several = np.zeros(len(starts), dtype=bool)
+    for p, fill in refs.prepared.items():
         minimals = fill.minimals
         minimal = minimals[0].extent if len(minimals) == 1 else None
-        if minimal is None:
-            minimal_starts.append(_NONE)
-            minimal_ends.append(_NONE)
-        else:
-            minimal_starts.append(minimal.start)
-            minimal_ends.append(minimal.end)
-        several.append(len(minimals) != 1)
-    return (
-        np.asarray(starts, dtype=Int),
-        np.asarray(ends, dtype=Int),
-        np.asarray(minimal_starts, dtype=Int),
-        np.asarray(minimal_ends, dtype=Int),
-        np.asarray(several, dtype=bool),
-    )
+        minimal_starts[p] = _NONE if minimal is None else minimal.start
+        minimal_ends[p] = _NONE if minimal is None else minimal.end
+        several[p] = len(minimals) != 1
+    return starts, ends, minimal_starts, minimal_ends, several
 
 
-def _hyp_blocks(hyps: Sequence[tuple[int, PreparedFill]], groups: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _hyp_blocks(hyps: _Texts, groups: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The distinct blocks of the hypothesis starts (told apart by group), and each fill's
     block among them (-1: none)."""
-    hs, _ = _memo(hyps, "extents", lambda: _hyp_extents([fill for _, fill in hyps]))
-    hyp_group = groups[np.asarray([j for j, _ in hyps], dtype=Int)] if len(hyps) else np.zeros(0, dtype=Int)
+    hs, _ = _hyp_extents(hyps)
+    hyp_group = groups[hyps.columns()[0]]
     hyp_block = np.where(hs != _NONE, hyp_group * _GROUP_BLOCKS + hs // _BLOCK, -1)
     blocks, hyp_kid = np.unique(hyp_block, return_inverse=True)
     hyp_kid = hyp_kid.reshape(-1).astype(Int)
@@ -417,15 +486,15 @@ def _hyp_blocks(hyps: Sequence[tuple[int, PreparedFill]], groups: np.ndarray) ->
 
 
 def _extent_keys(
-    refs: Sequence[tuple[int, PreparedFill]],
-    hyps: Sequence[tuple[int, PreparedFill]],
+    refs: _Texts,
+    hyps: _Texts,
     groups: tuple[np.ndarray, np.ndarray],
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """:func:`_by_keys` for the extent keys, made in numpy: a hypothesis's key is the
     block of its start, a reference's the blocks its extent covers
     (:func:`~hub4eval.scoring.candidates.reference_extent_keys`), each within its group."""
     blocks, hyp_kid = _memo(hyps, "blocks", lambda: _hyp_blocks(hyps, groups[1]))
-    rs, re_ = _memo(refs, "extents", lambda: _ref_extents([fill for _, fill in refs]))[:2]
+    rs, re_ = _memo(refs, "extents", lambda: _ref_extents(refs))[:2]
     has = rs != _NONE
     first = np.where(has, rs // _BLOCK, 0)
     span = np.where(has, np.maximum(re_ // _BLOCK - first + 1, 0), 0)
@@ -433,7 +502,7 @@ def _extent_keys(
     span[wild] = 0
     ref_pos = np.repeat(np.arange(len(refs), dtype=Int), span)
     offsets = np.arange(len(ref_pos), dtype=Int) - np.repeat(np.cumsum(span) - span, span)
-    ref_group = groups[0][np.asarray([i for i, _ in refs], dtype=Int)] if len(refs) else np.zeros(0, dtype=Int)
+    ref_group = groups[0][refs.columns()[0]]
     ref_block = np.repeat(first + ref_group * _GROUP_BLOCKS, span) + offsets
     at = np.searchsorted(blocks, ref_block)
     found = at < len(blocks)
@@ -445,53 +514,108 @@ _ONE_TEXT = ((((True, False),),), (((True, True),),))  # a slot's fills in a sha
 
 
 def _fills_by_slot(
-    views: Sequence[Mapping[str, Any]], removable: Callable[[int], Callable[[PointerFill], bool]] | None = None
-) -> tuple[list[Any], dict[str, _Listed], dict[str, _Listed]]:
+    mapper: Mapper,
+    instances: Sequence[Instance],
+    removable: Callable[[int], Callable[[PointerFill], bool]] | None = None,
+) -> tuple[list[Any], dict[str, _Texts], dict[str, _Listed]]:
     """The shape of each plain instance (``Mapper._shape``, made in the same pass; None:
-    not plain), and (instance index, fill) of the plain instances, text fills and
-    pointers, by slot. ``removable`` gives the test of REM pointers of a reference
-    instance by its index; None for the hypothesis side."""
-    shapes: list[Any] = []
-    texts: dict[str, _Listed] = {}
-    pointers: dict[str, _Listed] = {}
+    not plain), and the fills of the plain instances by slot: text fills as :class:`_Texts`,
+    pointers as (instance index, fill). ``removable`` gives the test of REM pointers of a
+    reference instance by its index; None for the hypothesis side.
+
+    The scored slots are those of ``Mapper._view`` (a name's first slot; a hypothesis
+    slot's first alternative). A text fill is read without being prepared when its
+    extents are not mapped and it is usual (a hypothesis fill, or a reference fill
+    without minimal strings): its text's number and its extent, less the premodifiers
+    removed, are all the mapping reads of it (:meth:`FillPreparer.prepare` makes the same).
+    """
     reference = removable is not None
-    for index, view in enumerate(views):
+    prep = mapper.ref_prep if reference else mapper.hyp_prep
+    unscored = mapper.unscored
+    get, normalize = prep.lookups()
+    fast = not prep.maps_extents
+    shapes: list[Any] = []
+    texts: dict[str, _Texts] = {}
+    pointers: dict[str, _Listed] = {}
+    one_text = _ONE_TEXT
+    none = _NONE
+    for index, inst in enumerate(instances):
         # one pass: an instance turns out not plain at its first slot of several fills
         # or alternatives (rare); what it added to the lists is then taken back
         shape = []
-        added: list[_Listed] = []
-        for name, (slot, alternatives, single) in view.items():
-            optional = reference and slot.optional
-            if single is not None:
-                shape.append((name, optional, _ONE_TEXT[single.has_extent]))
+        added: list[_Texts | _Listed] = []
+        seen: set[str] = set()
+        for slot in inst.slots:
+            name = slot.name
+            if name in unscored or name in seen:
+                continue
+            seen.add(name)
+            alternatives = slot.alternatives
+            if (len(alternatives) != 1 and (reference or not alternatives)) or len(fills := alternatives[0].fills) != 1:
+                break  # several fills or alternatives: not plain
+            fill = fills[0]
+            if type(fill) is TextFill:
                 listed = texts.get(name)
                 if listed is None:
-                    listed = texts[name] = _Listed(())
-                listed.append((index, single))
-            elif len(alternatives) == 1 and len(alternatives[0]) == 1:
-                pointer = alternatives[0][0]
-                shape.append((name, optional, (((False, reference and removable(index)(pointer)),),)))  # type: ignore[misc]
-                listed = pointers.get(name)
-                if listed is None:
-                    listed = pointers[name] = _Listed(())
-                listed.append((index, pointer))
+                    listed = texts[name] = _Texts(instances, prep)
+                content, extents = fill.content, fill.extents
+                # the usual fill (fill.minimal_is_maximal, written out with the reader's shortcut: its
+                # one minimal extent is its maximal one, the same tuple)
+                if fast and (
+                    not reference
+                    or (
+                        len(spans := fill.minimal_spans) == 1
+                        and not spans[0][0]
+                        and spans[0][1] == len(content)
+                        and ((fill.minimal_extents is extents and len(extents) < 2) or fill.minimal_is_maximal)
+                    )
+                ):
+                    number, removed = (norm := get(content) or normalize(content))[4], norm[1]
+                    if extents:
+                        first = extents[0]
+                        start, end = first.start, first.end
+                        if removed:
+                            start = min(start + removed, end)  # as fills._shifted
+                        shape.append((name, reference and slot.optional, one_text[True]))
+                    else:
+                        start = end = none
+                        shape.append((name, reference and slot.optional, one_text[False]))
+                else:
+                    prepared = listed.prepared[len(listed.rows)] = prep.prepare(fill, inst.docid)
+                    maximal = prepared.maximal
+                    number, extent = maximal.number, maximal.extent
+                    if prepared.has_extent and extent is not None:
+                        if prepared.enclosure is not None:
+                            extent = prepared.enclosure
+                        start, end = extent.start, extent.end
+                    else:
+                        start = end = none
+                    shape.append((name, reference and slot.optional, one_text[prepared.has_extent]))
+                listed.rows.append((index, fill, number, start, end))
+                added.append(listed)
             else:
-                for listed in added:
-                    listed.pop()
-                shapes.append(None)
-                break
-            added.append(listed)
+                optional = reference and slot.optional
+                shape.append((name, optional, (((False, removable is not None and removable(index)(fill)),),)))  # type: ignore[arg-type]
+                pointer_list = pointers.get(name)
+                if pointer_list is None:
+                    pointer_list = pointers[name] = _Listed(())
+                pointer_list.append((index, fill))
+                added.append(pointer_list)
         else:
             shapes.append(tuple(shape))
+            continue
+        for taken in added:
+            taken.pop()
+        shapes.append(None)
     if None in shapes:  # drop the slots whose only fills were taken back
-        texts = {name: listed for name, listed in texts.items() if listed}
-        pointers = {name: listed for name, listed in pointers.items() if listed}
+        texts = {name: listed for name, listed in texts.items() if len(listed)}
+        pointers = {name: pointer_list for name, pointer_list in pointers.items() if pointer_list}
     return shapes, texts, pointers
 
 
 def _aspects(
     mapper: Mapper,
-    ref_texts: Mapping[str, Sequence[tuple[int, PreparedFill]]],
+    ref_texts: Mapping[str, _Texts],
     ref_pointers: Mapping[str, Sequence[tuple[int, PointerFill]]],
     hyp_side: _HypSide,
     ref_group: Sequence[int],
@@ -510,7 +634,7 @@ def _aspects(
     one = len(mappings) == 1
     arrays = None if one else groups
 
-    def add(kind: str, slot: str, refs: Sequence[tuple[int, Any]], hyps: Sequence[tuple[int, Any]], keys: Any) -> None:
+    def add(kind: str, slot: str, refs: Side, hyps: Side, keys: Any) -> None:
         if len(keys[0]) or len(keys[3]):
             aspects.append(_Aspect(kind, refs, hyps, keys, arrays, slot))
 
@@ -606,8 +730,10 @@ def _correct(aspect: _Aspect, rq: np.ndarray, hp: np.ndarray, mapper: Mapper) ->
         return verdicts[inverse.reshape(-1)] if len(distinct) else np.zeros(0, dtype=bool)
     # extent: offsets compared in numpy (enclosed in the reference's enclosing extent,
     # overlapping its one minimal extent); a reference with several minimal strings one by one
-    rs, re_, ms, me, several = _memo(aspect.ref_listed, "extents", lambda: _ref_extents(refs))
-    hs, he = _memo(listed, "extents", lambda: _hyp_extents(hyps))
+    ref_texts, hyp_texts = aspect.ref_listed, listed
+    assert isinstance(ref_texts, _Texts) and isinstance(hyp_texts, _Texts)  # text fills: see _aspects
+    rs, re_, ms, me, several = _memo(ref_texts, "extents", lambda: _ref_extents(ref_texts))
+    hs, he = _hyp_extents(hyp_texts)
     a, b, c, d = rs[rq], re_[rq], hs[hp], he[hp]
     ok = (a <= c) & (c <= b) & (a <= d) & (d <= b) & (c != _NONE) & (a != _NONE)
     s_, e_ = ms[rq], me[rq]
@@ -622,12 +748,11 @@ class _HypSide:
     """What ``map_groups`` works out of the hypothesis instances alone, once:
     an unsegmented hypothesis set is tried against every reference set it overlaps."""
 
-    __slots__ = ("hyps", "views", "shapes", "texts", "pointers")
+    __slots__ = ("hyps", "shapes", "texts", "pointers")
 
     def __init__(self, mapper: Mapper, hyps: Sequence[Instance]) -> None:
         self.hyps = list(hyps)  # kept alive: the cache is keyed by their id()
-        self.views = [mapper._view(h, False) for h in hyps]
-        self.shapes, self.texts, self.pointers = _fills_by_slot(self.views)
+        self.shapes, self.texts, self.pointers = _fills_by_slot(mapper, self.hyps)
 
     @classmethod
     def of(cls, mapper: Mapper, hyps: Sequence[Instance], sizes: Sequence[int]) -> _HypSide:
@@ -698,8 +823,7 @@ def map_groups(mapper: Mapper, groups: Sequence[Group], max_pairs: int) -> list[
         hyp_start[g] = hyp_start[g - 1] + hyp_sizes[g - 1]
     arrays = (np.asarray(ref_group, dtype=Int), np.asarray(hyp_group, dtype=Int))
     n_ref, n_hyp = len(refs), len(hyps)
-    ref_views = [mapper._view(r, True) for r in refs]
-    ref_shapes, ref_texts, ref_pointers = _fills_by_slot(ref_views, lambda i: groups[ref_group[i]].removable)
+    ref_shapes, ref_texts, ref_pointers = _fills_by_slot(mapper, refs, lambda i: groups[ref_group[i]].removable)
     hyp_side = _HypSide.of(mapper, hyps, hyp_sizes)
     hyp_shapes = hyp_side.shapes
     mappings = [group.mapping for group in groups]
@@ -891,6 +1015,7 @@ def map_groups(mapper: Mapper, groups: Sequence[Group], max_pairs: int) -> list[
         at = int(np.searchsorted(known, code))
         return at < len(known) and int(known[at]) == code
 
+    counting = mapper.counting
     for g, (pairs, _) in enumerate(results):
         if len(pairs) == min(ref_sizes[g], hyp_sizes[g]):
             continue  # every instance of a side is mapped: nothing left over
@@ -899,12 +1024,15 @@ def map_groups(mapper: Mapper, groups: Sequence[Group], max_pairs: int) -> list[
         def errors_without_cor(i: int, j: int, r0: int = r0, h0: int = h0) -> int | None:
             if has_cor((r0 + i) * n_hyp + h0 + j):
                 return None  # this pair has a COR
+            if counting:  # the counts of its two shapes, kept for every pair of them
+                make = lambda: match(r0 + i, h0 + j)  # noqa: E731
+                return mapper.counted_without_cor(shape(r0 + i, True), shape(h0 + j, False), make)[0].errors
             return match(r0 + i, h0 + j).counts.errors
 
         ref_class = _LazyShapes(lambda i, r0=r0: shape(r0 + i, True), ref_sizes[g])  # type: ignore[misc]
         hyp_class = _LazyShapes(lambda j, h0=h0: shape(h0 + j, False), hyp_sizes[g])  # type: ignore[misc]
         try:
-            pairs += greedy_by_class(
+            cor_free = greedy_by_class(
                 ref_sizes[g],
                 hyp_sizes[g],
                 {i for i, _ in pairs},
@@ -915,6 +1043,15 @@ def map_groups(mapper: Mapper, groups: Sequence[Group], max_pairs: int) -> list[
             )
         except TooManyPairs as error:
             raise error.moved(g) from None
+        if counting:  # these pairs have no COR: their points are those of their shapes
+            counted_pairs = results[g][1]
+            for i, j in cor_free:
+                counted_pairs[i, j] = mapper.counted_without_cor(
+                    ref_class[i],
+                    hyp_class[j],
+                    lambda i=r0 + i, j=h0 + j: match(i, j),  # type: ignore[misc]
+                )
+        pairs += cor_free
     return results
 
 

@@ -209,6 +209,7 @@ def score(
     counts_only: bool = False,
     ceiling_counts: bool = False,
     point_runs: Callable[[CountedRun], None] | None = None,
+    order: Sequence[str] | None = None,
 ) -> ScoreResult:
     """Score ``hyp`` against ``ref`` (the rules: docs/scoring-rules.md).
 
@@ -249,6 +250,9 @@ def score(
             (:mod:`hub4eval.scoring.counted_points`): the points of a result of counts
             (the JSON's entries) are written from it. Not called when ``counts_only``
             does not apply: the result then holds every point.
+        order: the instance types in dependency order, as
+            :func:`~hub4eval.scoring.mapping.type_order` gives them for ``ref`` and
+            ``hyp``, when the caller has worked them out (None: worked out here).
 
     Raises:
         InputError: bad input (unknown DOCID, extent outside its document,
@@ -434,7 +438,7 @@ def score(
             warnings += split.spanning_set_warnings(hyp, spans, columns_of, matches)
     elif counts_only and alignment is None and projecting is None and type(mapper) is Mapper:
         mapper.point_runs = point_runs
-        counted = mapper.count_template_sets(ref, hyp)
+        counted = mapper.count_template_sets(ref, hyp, order)
         return ScoreResult(
             matches=(),
             config=config,
@@ -444,7 +448,7 @@ def score(
             tally=Tally.counted(counted, mapper.signatures, config.beta),
         )
     else:
-        matches = mapper.match_template_sets(ref, hyp)
+        matches = mapper.match_template_sets(ref, hyp, order=order)
     del mapper  # its prepared instances, kept while it mapped, are freed before the ceiling's are made
     wer = wer_summary
     if wer is None and texts_aligned is None and alignment is not None and hasattr(alignment, "wer_summary"):

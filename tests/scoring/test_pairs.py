@@ -22,10 +22,11 @@ from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError
 from hub4eval.io.corpus import parse_corpus
 from hub4eval.io.templettes import parse_templates, write_templates
-from hub4eval.model import TemplateSet, TextFill
+from hub4eval.model import Extent, FillAlternative, Slot, TemplateSet, TextFill
 from hub4eval.scoring import mapping, pairs, pipeline
-from hub4eval.scoring.fills import FillPreparer
+from hub4eval.scoring.fills import FillPreparer, PreparedFill
 from hub4eval.scoring.result import Tally
+from hub4eval.util.records import replace
 from tests.support.mapping_oracle import brute_force_map_groups
 from tests.support.strategies import template_sets
 
@@ -286,20 +287,40 @@ def test_the_bytes_per_pair_of_the_message_are_the_engine_s():
     assert mapping._BYTES_PER_PAIR == pairs.BYTES_PER_PAIR
 
 
-@settings(max_examples=60, deadline=None)
-@given(template_sets(reference=True, max_events=5), st.booleans())
-def test_the_shapes_made_with_the_fills_are_the_mapper_s(ref: TemplateSet, removed: bool):
-    """The shapes of plain instances made in the pass over their fills equal ``Mapper._shape``."""
-    from hub4eval.scoring.fills import FillPreparer
+def _shape_of_the_view(mapper, inst, reference: bool, removable) -> tuple:
+    """The shape of an instance as its prepared slot view (``Mapper._view``) tells it: the
+    oracle of the shapes read from the fills without preparing them."""
+    return tuple(
+        (
+            name,
+            reference and slot.optional,
+            tuple(
+                tuple(
+                    (True, item.has_extent) if type(item) is PreparedFill else (False, reference and removable(item))
+                    for item in alternative
+                )
+                for alternative in alternatives
+            ),
+        )
+        for name, (slot, alternatives, _) in mapper._view(inst, reference).items()
+    )
 
-    config = ScoreConfig()
+
+@settings(max_examples=60, deadline=None)
+@given(template_sets(reference=True, max_events=5), template_sets(reference=False, max_events=5), st.booleans())
+def test_the_shapes_made_with_the_fills_are_the_mapper_s(ref: TemplateSet, hyp: TemplateSet, removed: bool):
+    """The shapes of plain instances made in the pass over their fills equal ``Mapper._shape``,
+    and both are the shapes of the prepared slot views."""
+    config = ScoreConfig(unscored_slots=("COMMENT", "WINNER"))
     mapper = mapping.Mapper(config, FillPreparer(config), FillPreparer(config, reference=False))
-    instances = [inst for iset in ref.instance_sets for inst in iset.instances]
-    views = [mapper._view(inst, True) for inst in instances]
-    shapes, _, _ = pairs._fills_by_slot(views, lambda i: lambda fill: removed)
-    for inst, shape in zip(instances, shapes, strict=True):
-        if shape is not None:
-            assert shape == mapper._shape(inst, True, lambda fill: removed)
+    for tset, reference in ((ref, True), (hyp, False)):
+        instances = [inst for iset in tset.instance_sets for inst in iset.instances]
+        shapes, _, _ = pairs._fills_by_slot(mapper, instances, (lambda i: lambda fill: removed) if reference else None)
+        for inst, shape in zip(instances, shapes, strict=True):
+            expected = _shape_of_the_view(mapper, inst, reference, lambda fill: removed)
+            assert mapper._shape(inst, reference, lambda fill: removed) == expected
+            if shape is not None:
+                assert shape == expected
 
 
 def test_the_first_document_in_order_is_the_one_refused(monkeypatch):
@@ -320,3 +341,114 @@ def test_the_first_document_in_order_is_the_one_refused(monkeypatch):
     with pytest.raises(Exception) as caught:
         score(ref, hyp)
     assert str(caught.value).startswith("document D1, type B: 7 reference and 7 hypothesis instances")
+
+
+@pytest.mark.parametrize("compare", ["both", "content", "extent"])
+@pytest.mark.parametrize("content", ["clean", "noisy"])
+def test_fills_read_without_being_prepared_map_as_prepared_ones(monkeypatch, compare, content):
+    """The fills the engine reads without preparing them (their text's number and extent)
+    map as the prepared ones do, beside the slots it must take as the slot views do: a
+    slot named twice (its first counts), a hypothesis slot of several alternatives (its
+    first counts), premodifiers shifting an extent, minimal strings, a fill without extent."""
+    ref_text = (
+        '<EV-D1-1> :=\n    WINNER: "the cup" ##10#17#\n    LOSER: "south africa"\n'
+        '<EV-D1-2> :=\n    WINNER: "an [egypt] cup" ##40#52#\n    LOSER: "egypt" ##60#65#\n'
+        '<EV-D1-3> :=\n    WINNER: "cup" ##14#17#\n    SCORE: "2-0" ##70#73#\n'
+    )
+    hyp_text = (
+        '<EV-D1-1> :=\n    WINNER: "cup" ##14#17#\n    LOSER: "south africa" / "egypt"\n'
+        '<EV-D1-2> :=\n    WINNER: "egypt" ##43#48#\n    LOSER: "egypt" ##60#65#\n'
+        '<EV-D1-3> :=\n    WINNER: "the cup" ##10#17#\n    SCORE: "2-0" ##70#73# / "1-0"\n'
+    )
+
+    def named_twice(tset: TemplateSet, at: int, slot: Slot) -> TemplateSet:
+        """The set with ``slot`` added after the slots of its instance ``at`` (the reader refuses
+        a slot named twice; a set made in code may have one)."""
+        [iset] = tset.instance_sets
+        instances = list(iset.instances)
+        instances[at] = replace(instances[at], slots=(*instances[at].slots, slot))
+        return replace(tset, instance_sets=(replace(iset, instances=tuple(instances)),))
+
+    def text_slot(name: str, content: str, start: int) -> Slot:
+        extent = (Extent(start, start + len(content)),)
+        fill = TextFill(content, ((0, len(content)),), extent, extent)
+        return Slot(name, (FillAlternative((fill,)),))
+
+    ref = named_twice(parse_templates(ref_text, "ref.tpl", "reference"), 0, text_slot("WINNER", "egypt", 30))
+    hyp = named_twice(parse_templates(hyp_text, "hyp.tpl", "hypothesis"), 1, text_slot("WINNER", "cup", 14))
+    config = ScoreConfig(compare=compare, content=content)
+    expected = _scored(ref, hyp, config, "records", monkeypatch)
+    assert _scored(ref, hyp, config, "compact", monkeypatch) == expected
+    tally = _tally(ref, hyp, config, "records", monkeypatch, False)
+    assert _tally(ref, hyp, config, "compact", monkeypatch, True) == tally
+    assert json.loads(expected)["summary"]["COR"] > 0  # pairs are mapped by what they share
+
+
+def test_pairs_of_pointers_alone_count_as_their_records(monkeypatch):
+    """A pair of instances whose slots hold only pointers (each document's template) takes
+    the points of an earlier pair whose pointers pair alike: COR and INC pairs, pointers
+    left over (MIS, SPU, REM to an optional instance, OPT in an optional slot), a slot on
+    one side only. The counts and their order are those of every pair's record."""
+
+    def document(docid: str, events: list[str], pointers: str, more: str = "") -> str:
+        lines = "\n           ".join(pointers.split())  # one pointer a line
+        text = f"<TEMPLATE-{docid}-1> :=\n    EVENT: {lines}\n{more}"
+        for number, winner in enumerate(events, start=1):
+            status = "    OBJ_STATUS: OPTIONAL\n" if winner == "south" else ""
+            text += f'<EV-{docid}-{number}> :=\n    WINNER: "{winner}"\n{status}'
+        return text
+
+    ref_text = hyp_text = ""
+    for k in range(12):  # documents k and k + 6 pair their pointers alike (but for the last one's slot)
+        docid = f"D{k}"
+        one, two, three = (f"<EV-{docid}-{n}>" for n in (1, 2, 3))
+        pointers = f"{one} {two} {three}"
+        if k == 11:  # an optional slot: its pointers left over are OPT
+            pointers = "? " + pointers
+        ref_text += document(docid, ["egypt", "cup", "south" if k % 2 else "africa"], pointers)  # south: optional
+        if k % 3 == 0:  # the same pointers, in another order: COR, and the third left over: MIS or REM
+            hyp_text += document(docid, ["cup", "egypt"], f"{one} {two}")
+        elif k % 3 == 1:  # pointers to an event mapped to another: INC; one more: SPU
+            hyp_text += document(docid, ["cup", "egypt", "zero"], f"{one} {one} {one} {one}")
+        else:  # a slot of the hypothesis only
+            hyp_text += document(docid, ["egypt"], one, f"    AGENT: {one}\n")
+    ref = parse_templates(ref_text, "ref.tpl", "reference")
+    hyp = parse_templates(hyp_text, "hyp.tpl", "hypothesis")
+    config = ScoreConfig()
+    points = json.loads(_scored(ref, hyp, config, "records", monkeypatch))["points"]
+    assert {p["category"] for p in points if p["kind"] == "pointer"} == {"COR", "INC", "MIS", "SPU", "REM", "OPT"}
+    expected = _tally(ref, hyp, config, "records", monkeypatch, False)
+    asked, recorded = [], []
+    with monkeypatch.context() as patch:
+        counted, record = mapping.Mapper._pair_counted, mapping.Mapper.match_instance
+        patch.setattr(mapping.Mapper, "_pair_counted", lambda *args: asked.append(args[1].type) or counted(*args))
+        patch.setattr(
+            mapping.Mapper, "match_instance", lambda *args: recorded.append(args[1] and args[1].type) or record(*args)
+        )
+        assert _tally(ref, hyp, config, "compact", monkeypatch, True) == expected
+    # each template pair is counted so, a record made per way its pointers pair: D0 and D6 (COR,
+    # COR, MIS), D3 and D9 (COR, COR, REM), D2 and D8 (COR, MIS, MIS, SPU), D5 (COR, MIS, REM),
+    # D11 (COR, OPT, OPT), and D1, D4, D7, D10 (COR, INC, INC, SPU: their optional event is
+    # mapped, so that no pointer to it is REM): 6 records
+    assert asked.count("TEMPLATE") == 12 and recorded.count("TEMPLATE") == 6
+
+
+def test_pairs_without_a_cor_count_as_their_records_one_record_per_two_shapes(monkeypatch):
+    """Pairs mapped without any COR point (F = 0) have the points of their two shapes: a count
+    makes one match record per two shapes, and counts what every pair's record counts."""
+    ref_text = hyp_text = ""
+    for d in range(4):
+        for n in range(1, 4):
+            ref_text += f'<EV-D{d}-{n}> :=\n    WINNER: "egypt{n}" ##{10 * n}#{10 * n + 6}#\n    LOSER: "cup"\n'
+            hyp_text += f'<EV-D{d}-{n}> :=\n    WINNER: "africa{n}" ##{99 * n}#{99 * n + 7}#\n    LOSER: "south"\n'
+    ref = parse_templates(ref_text, "ref.tpl", "reference")
+    hyp = parse_templates(hyp_text, "hyp.tpl", "hypothesis")
+    config = ScoreConfig()
+    expected = _tally(ref, hyp, config, "records", monkeypatch, False)
+    assert all(f == 0 for _, _, f in expected[1])  # every pair mapped, none with a COR
+    recorded = []
+    with monkeypatch.context() as patch:
+        record = mapping.Mapper.match_instance
+        patch.setattr(mapping.Mapper, "match_instance", lambda *args: recorded.append(args[1:3]) or record(*args))
+        assert _tally(ref, hyp, config, "compact", monkeypatch, True) == expected
+    assert len(recorded) == 1  # 12 pairs of the same two shapes

@@ -225,7 +225,7 @@ def _run_entries(run: CountedRun, append: Callable[[str], None]) -> None:
         and ref_prep.widen is None
     )
     layouts = run.layouts
-    hyp_views, ref_views = mapper._views
+    view = mapper._view  # the engine reads most fills as rows: views are made here, as needed
     records = run.records
     record_of = run.record
     plans: dict[tuple[str, int], tuple[tuple[Any, ...], ...]] = {}  # the document's, by (type, signature)
@@ -275,8 +275,8 @@ def _run_entries(run: CountedRun, append: Callable[[str], None]) -> None:
             plan = plans.get((type_name, signature))
             if plan is None:
                 plan = plans[type_name, signature] = _plan(layouts[signature], type_name, document, heads)
-            ref_view: Any = ref_views[id(ref)][1] if ref is not None else None
-            hyp_view: Any = hyp_views[id(hyp)][1] if hyp is not None else None
+            ref_view: Any = view(ref, True) if ref is not None else None
+            hyp_view: Any = view(hyp, False) if hyp is not None else None
             for name, side, points, known, content_cor, extent_cor, slot_json in plan:
                 if points is _BOTH_COR:
                     r = ref_view[name][2]

@@ -287,7 +287,8 @@ class Mapper:
         both instances holds only pointers (a document's template instance, which points to
         its events, is such an instance, mapped as a pair of its own), the points are those
         of an earlier pair whose pointers pair alike (:meth:`_pointer_key`): counted once."""
-        key = self._pointer_key(ref, hyp, mapping, removable)
+        # writing points (--json), each pair's record is kept: its entries are written from it
+        key = self._pointer_key(ref, hyp, mapping, removable) if self.point_runs is None else None
         found = self._pointer_points.get(key) if key is not None else None
         if found is None:
             counted = self._counted(self.match_instance(ref, hyp, mapping, removable))
@@ -348,15 +349,16 @@ class Mapper:
         return tuple(key)
 
     def counted_without_cor(
-        self, ref_shape: Hashable, hyp_shape: Hashable, make: Callable[[], InstanceMatch]
+        self, ref_shape: Hashable, hyp_shape: Hashable, make: Callable[[], InstanceMatch], *, chosen: bool = False
     ) -> tuple[Counts, int]:
         """The counts and points' signature of a pair of instances without any COR point, of
         these shapes (:meth:`_shape`): ``make()`` gives its match record, made for the first
         pair of each two shapes only. Without a COR, every compared aspect is INC, and the
-        shapes decide which points there are, in which order (see :meth:`_shape`)."""
+        shapes decide which points there are, in which order (see :meth:`_shape`). A pair
+        ``chosen`` by the mapping has its record made and kept when points are written."""
         key = (ref_shape, hyp_shape)
         found = self._cor_free_points.get(key)
-        if found is None:
+        if found is None or (chosen and self.point_runs is not None):  # writing points: its record is kept
             counted = self._counted(make())
             found = self._cor_free_points[key] = (counted.counts, counted.signature)
         return found

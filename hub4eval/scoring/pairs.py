@@ -119,7 +119,7 @@ class Mapper(Protocol):
     ) -> Any: ...
 
     def counted_without_cor(
-        self, ref_shape: Hashable, hyp_shape: Hashable, make: Callable[[], Any]
+        self, ref_shape: Hashable, hyp_shape: Hashable, make: Callable[[], Any], *, chosen: bool = False
     ) -> tuple[Counts, int]: ...
 
 
@@ -1050,6 +1050,7 @@ def map_groups(mapper: Mapper, groups: Sequence[Group], max_pairs: int) -> list[
                     ref_class[i],
                     hyp_class[j],
                     lambda i=r0 + i, j=h0 + j: match(i, j),  # type: ignore[misc]
+                    chosen=True,
                 )
         pairs += cor_free
     return results

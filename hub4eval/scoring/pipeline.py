@@ -11,6 +11,7 @@ scores the ceiling (:mod:`hub4eval.scoring.projection`). It reads no file:
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -536,24 +537,19 @@ def _score_ceiling(
         hyp_prep.forget()
     else:
         matched = match(ref, hyp)
-    if not counting:
-        return ScoreResult(
-            matches=matched,  # type: ignore[arg-type]
-            config=config,
-            signature=signature,
-            warnings=warnings,
-            wer=wer,
-            alignment=alignment,
-            projection=projected,
-        )
-    return ScoreResult(
-        matches=(),
+    result = functools.partial(
+        ScoreResult,
         config=config,
         signature=signature,
         warnings=warnings,
         wer=wer,
         alignment=alignment,
         projection=projected,
+    )
+    if not counting:
+        return result(matches=matched)  # type: ignore[arg-type]
+    return result(
+        matches=(),
         tally=Tally.counted(matched, mapper.signatures, config.beta),  # type: ignore[arg-type]
         slot_errors=counted_slot_errors(matched, mapper.signatures, config.unscored_slots),  # type: ignore[arg-type]
     )

@@ -147,12 +147,7 @@ def _entry_batches(
         if counted and counted[0] is not None:  # a count's points: (kind, category), the reasons made here
             mapping = counted[0]
             for kind, category in verdicts:
-                if ref_item is None or hyp_item is None:
-                    reason = unpaired_reason_json(category, ref_item or hyp_item if kind == "pointer" else None)
-                elif kind == "pointer":
-                    reason = pointer_reason_json(ref_item, hyp_item, mapping.get(ref_item.key))
-                else:
-                    reason = text_reason_json(kind, category == "COR", ref_item, hyp_item, how)  # type: ignore[arg-type]
+                reason = _counted_reason(kind, category, ref_item, hyp_item, mapping, how)  # type: ignore[arg-type]
                 append(f'{head}{kind}", "category": "{category}{fills}{reason}, "cause": null}}')
         elif attributor is None:
             if len(verdicts) == 2:  # a text fill pair's content and extent points: one string
@@ -407,13 +402,18 @@ def _entries(
             )
         return
     for kind, category in points:
-        if ref_item is None or hyp_item is None:
-            reason = unpaired_reason_json(category, ref_item or hyp_item if kind == "pointer" else None)
-        elif kind == "pointer":
-            reason = pointer_reason_json(ref_item, hyp_item, mapping.get(ref_item.key))
-        else:
-            reason = text_reason_json(kind, category == "COR", ref_item, hyp_item, how)
+        reason = _counted_reason(kind, category, ref_item, hyp_item, mapping, how)
         append(f'{head}{kind}", "category": "{category}{fills}{reason}, "cause": null}}')
+
+
+def _counted_reason(kind: str, category: str, ref_item: Any, hyp_item: Any, mapping: Any, how: TextComparison) -> str:
+    """The reason, as JSON, of a point given as (kind, category) of a count, made from the
+    pair's two items (a fill left over: one is None) and the count's instance ``mapping``."""
+    if ref_item is None or hyp_item is None:
+        return unpaired_reason_json(category, ref_item or hyp_item if kind == "pointer" else None)
+    if kind == "pointer":
+        return pointer_reason_json(ref_item, hyp_item, mapping.get(ref_item.key))
+    return text_reason_json(kind, category == "COR", ref_item, hyp_item, how)
 
 
 class StoredPiece(NamedTuple):

@@ -53,6 +53,23 @@ def _run(send: Any, receive: Any, function: Callable[..., Any], args: tuple[Any,
         send.close()
 
 
+def _start(target: Callable[..., None], function: Callable[..., Any], args: tuple[Any, ...]) -> tuple[Any, Any]:
+    """A forked child running ``target(send, receive, function, args)``, and the end of
+    the pipe its values come by; (None, None) when no process is to be had (the caller
+    then computes them itself, when asked)."""
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+    process = context.Process(target=target, args=(send, receive, function, args), daemon=True)
+    try:
+        process.start()
+    except OSError:
+        receive.close()
+        send.close()
+        return None, None
+    send.close()
+    return process, receive
+
+
 class Beside(Generic[T]):
     """``function(*args)``, started in a forked child when made; :meth:`result` waits for it.
 
@@ -66,16 +83,7 @@ class Beside(Generic[T]):
         self._receive: Any = None
         self._value: Any = _NONE
         if forked and can_fork():
-            context = multiprocessing.get_context("fork")
-            receive, send = context.Pipe(duplex=False)
-            process = context.Process(target=_run, args=(send, receive, function, args), daemon=True)
-            try:
-                process.start()
-            except OSError:  # no process to be had: computed here when asked
-                receive.close()
-            else:
-                self._process, self._receive = process, receive
-            send.close()
+            self._process, self._receive = _start(_run, function, args)
 
     def __del__(self) -> None:
         """A child whose result was never asked (the caller met an error) is stopped."""
@@ -158,16 +166,7 @@ class Steps:
         self._process: Any = None
         self._receive: Any = None
         if forked and can_fork():
-            context = multiprocessing.get_context("fork")
-            receive, send = context.Pipe(duplex=False)
-            process = context.Process(target=_run_steps, args=(send, receive, steps, args), daemon=True)
-            try:
-                process.start()
-            except OSError:
-                receive.close()
-            else:
-                self._process, self._receive = process, receive
-            send.close()
+            self._process, self._receive = _start(_run_steps, steps, args)
 
     def __del__(self) -> None:
         """A child whose values were not all asked (the caller met an error) is stopped."""

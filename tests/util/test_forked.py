@@ -144,6 +144,21 @@ def test_steps_not_forked_are_computed_in_the_caller(monkeypatch):
     assert forked.Steps(_pids, 2).result(0) == (os.getpid(), 0)
 
 
+@needs_fork
+def test_no_process_to_be_had_leaves_the_work_to_the_caller(monkeypatch):
+    import multiprocessing.context
+
+    def refused(self) -> None:
+        raise OSError("no more processes")
+
+    monkeypatch.setattr(multiprocessing.context.ForkProcess, "start", refused)
+    beside = Beside(_pid_and_sum, 1, 2)
+    steps = forked.Steps(_pids, 2)
+    assert not beside.forked and not steps.forked
+    assert beside.result() == (os.getpid(), 3)
+    assert steps.result(1) == (os.getpid(), 1)
+
+
 def _second_fails_in_a_child(calls: list[int]):
     calls.append(0)
     yield "first"

@@ -190,7 +190,7 @@ class OutputOptions:
 
 def max_jobs() -> int:
     """The most worker processes ``OutputOptions.jobs`` may ask for: 4 per available core, at least 32."""
-    from hub4eval.parallel import available_cores
+    from hub4eval.util.forked import available_cores
 
     return max(32, 4 * available_cores())
 

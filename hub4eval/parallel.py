@@ -63,7 +63,7 @@ from hub4eval.scoring.greedy import PairsRefused
 from hub4eval.scoring.pipeline import RAW_OFFSETS, score
 from hub4eval.scoring.refusal import Counted, may_be_refused, most_alike, pairs_alike, written_contents
 from hub4eval.scoring.result import ScoreResult, Tally
-from hub4eval.util.forked import Beside
+from hub4eval.util.forked import Beside, available_cores
 
 # Below this many bytes of templette files, one process scores them whole:
 # starting workers costs more than they save (about 0.3 s of the sample's 0.25 s).
@@ -74,14 +74,6 @@ MAX_GROUP_DOCUMENTS = 2000
 
 class Ungroupable(Exception):
     """The files cannot be scored in groups as planned: score them whole."""
-
-
-def available_cores() -> int:
-    """The cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 
 def input_size(paths: Sequence[str | Path]) -> int:

@@ -11,7 +11,6 @@ scores the ceiling (:mod:`hub4eval.scoring.projection`). It reads no file:
 from __future__ import annotations
 
 import dataclasses
-import functools
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -118,26 +117,8 @@ class _Projection:
         return TemplateSet(sets, role="hypothesis", path=self.ref.path)
 
 
-def _strings(tset: TemplateSet, config: ScoreConfig) -> Iterator[str]:
-    """The strings of the text fills of the scored slots of ``tset`` that preparing them normalizes:
-    each fill's content, and the minimal strings of a reference fill that has them."""
-    unscored = frozenset(config.unscored_slots)
-    for inst in tset.instances:
-        for slot in inst.slots:
-            if slot.name not in unscored:
-                for alternative in slot.alternatives:
-                    for fill in alternative.fills:
-                        if type(fill) is TextFill:
-                            content = fill.content
-                            yield content
-                            if not fill.minimal_is_maximal:
-                                for start, end in fill.minimal_spans:
-                                    yield content[start:end]
-
-
-def _prepare_fills(tset: TemplateSet, preparer: FillPreparer, unscored: frozenset[str]) -> None:
-    """Prepare the text fills of the scored slots of ``tset`` (a remembering preparer keeps them)."""
-    prepare = preparer.prepare
+def _text_fills(tset: TemplateSet, unscored: frozenset[str] = frozenset()) -> Iterator[tuple[str, TextFill]]:
+    """(DOCID, fill) of each text fill of ``tset`` in a slot not ``unscored``, in file order."""
     for inst in tset.instances:
         docid = inst.docid
         for slot in inst.slots:
@@ -145,7 +126,25 @@ def _prepare_fills(tset: TemplateSet, preparer: FillPreparer, unscored: frozense
                 for alternative in slot.alternatives:
                     for fill in alternative.fills:
                         if type(fill) is TextFill:
-                            prepare(fill, docid)
+                            yield docid, fill
+
+
+def _strings(tset: TemplateSet, config: ScoreConfig) -> Iterator[str]:
+    """The strings of the text fills of the scored slots of ``tset`` that preparing them normalizes:
+    each fill's content, and the minimal strings of a reference fill that has them."""
+    for _, fill in _text_fills(tset, frozenset(config.unscored_slots)):
+        content = fill.content
+        yield content
+        if not fill.minimal_is_maximal:
+            for start, end in fill.minimal_spans:
+                yield content[start:end]
+
+
+def _prepare_fills(tset: TemplateSet, preparer: FillPreparer, unscored: frozenset[str]) -> None:
+    """Prepare the text fills of the scored slots of ``tset`` (a remembering preparer keeps them)."""
+    prepare = preparer.prepare
+    for docid, fill in _text_fills(tset, unscored):
+        prepare(fill, docid)
 
 
 class _PreparedOnce(FillPreparer):
@@ -179,12 +178,7 @@ class _PreparedOnce(FillPreparer):
 
 def _contents(tset: TemplateSet) -> Iterator[str]:
     """The content strings of the text fills of a template set."""
-    for inst in tset.instances:
-        for slot in inst.slots:
-            for alternative in slot.alternatives:
-                for fill in alternative.fills:
-                    if type(fill) is TextFill:
-                        yield fill.content
+    return (fill.content for _, fill in _text_fills(tset))
 
 
 def _columns_of(alignment: Any) -> Callable[[TextFill, str], Extent | None]:
@@ -356,6 +350,7 @@ def score(
     if not unsegmented:
         warnings += _check_docids(ref, hyp)
     scoring_ceiling = bool(ceiling or (ceiling is None and aligned))
+    signature = config.signature(texts=texts, glm_digest=glm_digests(glm))
 
     def _hyp_preparer() -> _PreparedOnce:
         return _PreparedOnce(
@@ -443,7 +438,7 @@ def score(
         return ScoreResult(
             matches=(),
             config=config,
-            signature=config.signature(texts=texts, glm_digest=glm_digests(glm)),
+            signature=signature,
             warnings=tuple(warnings),
             wer=wer_summary,
             tally=Tally.counted(counted, mapper.signatures, config.beta),
@@ -471,7 +466,7 @@ def score(
             preparers=(ref_prep, hyp_prep),
             noisy=noisy,
             counts_only=ceiling_counts,
-            signature=config.signature(texts=texts, glm_digest=glm_digests(glm)),
+            signature=signature,
             warnings=tuple(warnings),
             # the same texts: the same WER, not counted again (set below when it is still being counted)
             wer=_COUNTED_LATER if wer is None else wer,
@@ -484,7 +479,7 @@ def score(
     return ScoreResult(
         matches=matches,
         config=config,
-        signature=config.signature(texts=texts, glm_digest=glm_digests(glm)),
+        signature=signature,
         warnings=tuple(warnings),
         wer=wer,
         alignment=alignment,
@@ -537,7 +532,7 @@ def _score_ceiling(
         hyp_prep.forget()
     else:
         matched = match(ref, hyp)
-    result = functools.partial(
+    result = partial(
         ScoreResult,
         config=config,
         signature=signature,

@@ -901,14 +901,8 @@ class _SetState:
     def optional_refs(self) -> set[str]:
         """The keys of the optional reference instances."""
         if self._optional_refs is None:
-            optional = set()
-            for inst in self.ref.instances if self.ref is not None else ():
-                for slot in inst.slots:
-                    if slot.name == "OBJ_STATUS":  # (Instance.optional, for the instances that have the slot)
-                        if inst.optional:
-                            optional.add(inst.key)
-                        break
-            self._optional_refs = optional
+            instances = self.ref.instances if self.ref is not None else ()
+            self._optional_refs = {inst.key for inst in instances if inst.optional}
         return self._optional_refs
 
     def removable(self, fill: PointerFill) -> bool:

@@ -22,13 +22,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hub4eval.config import ScoreConfig
-from hub4eval.io.corpus import read_corpus
-from hub4eval.io.templettes import parse_templates
 from hub4eval.model import Instance, InstanceSet, TemplateSet
-from hub4eval.scoring import pipeline, projection
+from hub4eval.scoring import projection
 from hub4eval.scoring.attribution import ceiling_errors
 from hub4eval.scoring.result import ScoreResult, Tally
-from tests.support.reference_fills import EXAMPLES, TEXTS, references
+from tests.support.reference_fills import TEXTS, references, with_ceiling
 
 CONFIGS = {
     "default": ScoreConfig(),
@@ -65,8 +63,6 @@ def _spoiled(tset: TemplateSet, seed: int) -> TemplateSet:
 
 
 def _scored(name: str, ref_text: str, config: ScoreConfig, seed: int, counts: bool) -> ScoreResult:
-    ref = parse_templates(ref_text, role="reference")
-    ref_path, hyp_path = (EXAMPLES / p for p in TEXTS[name])
     project = projection.project
 
     def spoiled_projection(*args, **kwargs):  # type: ignore[no-untyped-def]
@@ -74,15 +70,7 @@ def _scored(name: str, ref_text: str, config: ScoreConfig, seed: int, counts: bo
 
     with pytest.MonkeyPatch.context() as patched:
         patched.setattr(projection, "project", spoiled_projection)
-        return pipeline.score(
-            ref,
-            TemplateSet((), role="hypothesis"),
-            ref_corpus=read_corpus(ref_path),
-            hyp_corpus=read_corpus(hyp_path),
-            config=config,
-            ceiling=True,
-            ceiling_counts=counts,
-        )
+        return with_ceiling(name, ref_text, config, ceiling_counts=counts)
 
 
 def _levels(tally: Tally) -> dict[str, list]:

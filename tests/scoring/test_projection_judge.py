@@ -19,12 +19,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hub4eval.config import ScoreConfig
-from hub4eval.io.corpus import read_corpus
-from hub4eval.io.templettes import parse_templates
-from hub4eval.model import Fill, TemplateSet, TextFill
-from hub4eval.scoring import pipeline, projection
+from hub4eval.model import Fill, TextFill
+from hub4eval.scoring import projection
 from hub4eval.scoring.verdicts import compare_text
-from tests.support.reference_fills import EXAMPLES, TEXTS, references
+from tests.support.reference_fills import TEXTS, references, with_ceiling
 
 CONFIGS = {
     "default": ScoreConfig(),
@@ -56,16 +54,7 @@ class _OracleProjector(projection._Projector):
 
 
 def _ceiling(name: str, ref_text: str, config: ScoreConfig):
-    ref = parse_templates(ref_text, role="reference")
-    ref_path, hyp_path = (EXAMPLES / p for p in TEXTS[name])
-    result = pipeline.score(
-        ref,
-        TemplateSet((), role="hypothesis"),
-        ref_corpus=read_corpus(ref_path),
-        hyp_corpus=read_corpus(hyp_path),
-        config=config,
-        ceiling=True,
-    )
+    result = with_ceiling(name, ref_text, config)
     assert result.ceiling is not None
     return result.ceiling
 

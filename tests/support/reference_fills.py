@@ -16,7 +16,12 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
+from hub4eval.config import ScoreConfig
 from hub4eval.io.corpus import read_corpus
+from hub4eval.io.templettes import parse_templates
+from hub4eval.model import TemplateSet
+from hub4eval.scoring import pipeline
+from hub4eval.scoring.result import ScoreResult
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 TEXTS = {
@@ -84,3 +89,19 @@ def references(draw: st.DrawFn, name: str) -> str:
                 out.append("    OBJ_STATUS: OPTIONAL")
             out.append("")
     return "\n".join(out) + "\n"
+
+
+def with_ceiling(name: str, ref_text: str, config: ScoreConfig, **options: object) -> ScoreResult:
+    """``ref_text`` scored with its ceiling over the texts of case ``name`` (against no
+    hypothesis instance: the ceiling is what the tests read); ``options`` go to
+    :func:`hub4eval.scoring.pipeline.score`."""
+    ref_path, hyp_path = (EXAMPLES / path for path in TEXTS[name])
+    return pipeline.score(
+        parse_templates(ref_text, role="reference"),
+        TemplateSet((), role="hypothesis"),
+        ref_corpus=read_corpus(ref_path),
+        hyp_corpus=read_corpus(hyp_path),
+        config=config,
+        ceiling=True,
+        **options,
+    )

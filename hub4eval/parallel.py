@@ -443,9 +443,9 @@ def _refused_early(
     the contents as written, before any fill is prepared; None when it would not, or when
     something else might come first (then the group is scored as usual).
 
-    Scoring the group maps its first pair of instance sets on its own (a run of its own:
-    :func:`hub4eval.scoring.mapping._chunks`, the set has more than a thousand instances
-    when it can be refused so), or first in its run, type by type in the type order; nothing
+    Scoring the group maps its first pair of instance sets first in its run of pairs
+    (:func:`hub4eval.scoring.mapping._chunks`; a run of its own when it is that large),
+    type by type in the type order; nothing
     but a refusal or a cycle of types can stop a score without texts before the first type
     with instances on both sides is mapped, and that type is refused first when its bound
     passes the limit (:func:`hub4eval.scoring.pairs.map_groups`).  So that is the error

@@ -15,6 +15,7 @@ from typing import Any, Protocol, TypeVar, overload
 from hub4eval.config import ScoreConfig
 from hub4eval.model import Extent, TextFill
 from hub4eval.scoring.noisy import NoisyWords, filler_set
+from hub4eval.scoring.word_by_word import WordByWord
 from hub4eval.text.normalize import (
     collapse_whitespace,
     strip_premodifiers,
@@ -145,6 +146,8 @@ class FillPreparer:
         self.tokens = tokens
         self._texts: dict[str, _Normalized] = {}
         self.numbers: dict[str, int] = {}  # a number for each normalized text, in order of first sight
+        # normalizes most strings from their words worked out once each (set by :meth:`by_words`)
+        self.by_word: WordByWord | None = None
 
     def share_texts(self, other: FillPreparer) -> None:
         """Remember normalized strings in ``other``'s memo when both normalize alike.
@@ -185,6 +188,13 @@ class FillPreparer:
             if texts.get(raw) is None:
                 normalize(raw)
 
+    def by_words(self) -> None:
+        """Normalize from now on the strings that normalize word by word from their words
+        worked out once each (:mod:`hub4eval.scoring.word_by_word`): the same result, for a
+        preparer that normalizes many strings made of the same words (the projection's judge)."""
+        if self.tokens and self.by_word is None:
+            self.by_word = WordByWord.of(self.config, self.glm_apply)
+
     def normalizes_like(self, other: FillPreparer) -> bool:
         """Whether a content string normalizes to the same text here as in ``other``."""
         return other.config == self.config and other.glm_apply is self.glm_apply and other.tokens == self.tokens
@@ -211,6 +221,11 @@ class FillPreparer:
         distinct string. Not ``remember``-ed, the string is not numbered (-1) unless
         its text was before."""
         cfg = self.config
+        by_word = self.by_word
+        made = None if by_word is None else by_word.normalize(raw)
+        if made is not None:  # the same, from its words worked out once each
+            folded, tokens, noisy = made
+            return self._numbered(raw, folded, 0, tokens, noisy, remember)
         whited = whiteout_tags(raw, cfg.non_extractable) if "<" in raw else raw
         text = whited if cfg.keep_punctuation else whiteout_punctuation(whited)
         stripped, removed = strip_premodifiers(text, cfg.premodifiers)
@@ -237,6 +252,12 @@ class FillPreparer:
         folded = collapse_whitespace(stripped)
         if not cfg.case_sensitive:
             folded = folded.lower()
+        return self._numbered(raw, folded, removed, tokens, noisy, remember)
+
+    def _numbered(
+        self, raw: str, folded: str, removed: int, tokens: tuple[Token, ...], noisy: NoisyWords | None, remember: bool
+    ) -> _Normalized:
+        """:meth:`_normalize`'s result, its text numbered and remembered (when ``remember``)."""
         numbers = self.numbers
         number = numbers.get(folded)
         if not remember:

@@ -106,6 +106,8 @@ class Judge:
 
     def __init__(self, mapper: Any, instance_keys: Sequence[str]) -> None:
         self.mapper = mapper
+        # its candidates are runs of the same hypothesis words: each word worked out once
+        mapper.hyp_prep.by_words()
         self.identity = {key: key for key in instance_keys}
         self._last: tuple[TextFill, str, Any] | None = None  # the reference fill prepared last
         # the points of a reference fill paired with a projected one, which has an extent

@@ -1,0 +1,109 @@
+"""Content strings normalized word by word normalize as the full normalization does.
+
+:class:`hub4eval.scoring.word_by_word.WordByWord` puts a string's tokens and
+noisy words together from its words, each worked out once, when no rule
+reads across them. The oracle is :meth:`FillPreparer._normalize` without it:
+random strings of words that start numbers, spelling rules (the shipped GLM)
+and runs of letters, premodifiers, fillers, fragments, parentheses, tags,
+possessives and punctuation, under the options that change a normalization,
+must come out the same (text, premodifier count, tokens with their spans and
+flags, noisy words), and the word-by-word path must be the one taken for
+plain words.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from functools import partial
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hub4eval.config import ScoreConfig
+from hub4eval.scoring.fills import FillPreparer
+from hub4eval.text.glm import apply_glm, default_glm, parse_glm, stack_glms
+
+WORDS = (
+    # plain words, and letters (joined when side by side; `a` and `i` are words too)
+    "red", "Wings", "beam", "xfbl", "zq", "a", "i", "I", "b", "x", "z", "A",
+    # premodifiers, fillers, fragments, possessives and contractions
+    "the", "The", "an", "and", "uh", "Uh,", "um", "%hesitation", "hmm", "s-", "a-", "buni-",
+    "clinton's", "Jones'", "it's", "'s", "o'neil",
+    # numbers and spelling rules of the shipped GLM
+    "twenty", "one", "1994", "$12,500", "5th", "second", "percent", "point", "nil", "nothing",
+    "u", "s", "gonna", "cannot", "okay", "mr.", "dr", "jr", "vs", "co", "o", "e",
+    # punctuation, abbreviations, parentheses and tags
+    "--", "-", ",", "...", "U.S.", "n.c.a.a.", "p.m.", "rock-and-roll", "e-mail", "'quoted'", '"q"',
+    "(uh)", "(uh", "huh)", "x)", "<b>", "</b>", "x<y", "caf\u00e9", "NBC's",
+)  # fmt: skip
+BLANKS = (" ", " ", " ", "  ", "\t", "\u00a0")
+
+GLMS = {
+    "none": None,
+    "default": default_glm(),
+    # a second GLM stacked on the shipped one: a word only the second one rewrites
+    "stacked": stack_glms([default_glm(), parse_glm("beam => team\nzq => { zq / @ }")]),
+}
+CONFIGS = {
+    "default": ScoreConfig(),
+    "case": ScoreConfig(case_sensitive=True),
+    "punctuation": ScoreConfig(keep_punctuation=True),
+    "no spoken forms": ScoreConfig(spoken_forms="none"),
+    "no premodifiers": dataclasses.replace(ScoreConfig(), premodifiers=()),
+}
+
+
+@st.composite
+def content_strings(draw: st.DrawFn) -> str:
+    words = draw(st.lists(st.sampled_from(WORDS), min_size=0, max_size=7))
+    blanks = draw(st.lists(st.sampled_from(BLANKS), min_size=len(words) + 1, max_size=len(words) + 1))
+    return "".join(blank + word for blank, word in zip(blanks, [*words, ""], strict=True))
+
+
+def _preparers(config: str, glm: str) -> tuple[FillPreparer, FillPreparer]:
+    glm_apply = None if GLMS[glm] is None else partial(apply_glm, glm=GLMS[glm])
+    full = FillPreparer(CONFIGS[config], glm_apply=glm_apply, reference=False)
+    by_words = FillPreparer(CONFIGS[config], glm_apply=glm_apply, reference=False)
+    by_words.by_words()
+    assert by_words.by_word is not None
+    return full, by_words
+
+
+@pytest.mark.parametrize("glm", sorted(GLMS))
+@pytest.mark.parametrize("config", sorted(CONFIGS))
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(strings=st.lists(content_strings(), min_size=1, max_size=8))
+def test_word_by_word_normalizes_as_the_full_normalization(config: str, glm: str, strings: list[str]) -> None:
+    full, by_words = _preparers(config, glm)
+    for raw in strings:  # several strings: the words worked out for one are read for the next
+        assert by_words._normalize(raw, False) == full._normalize(raw, False), raw
+        assert by_words._normalize(raw) == full._normalize(raw), raw  # remembered and numbered alike
+
+
+@pytest.mark.parametrize(
+    ("raw", "by_word"),
+    [
+        ("red wings beam", True),
+        ("Red  Wings,\tbeam", True),
+        ("x b xfbl", True),  # letters apart
+        ("x b z xfbl", True),  # letters side by side: joined (`xbz`), the words read once each
+        ("u s", False),  # a spelling rule starts at `u` (`u s` is `united states`)
+        ("twenty one", False),  # a number
+        ("the red wings", False),  # a premodifier, stripped
+        ("red (uh) wings", False),  # a parenthesis
+        ("red <b>wings</b>", False),  # a tag
+    ],
+)
+def test_plain_words_take_the_word_by_word_path(raw: str, by_word: bool) -> None:
+    full, by_words = _preparers("default", "default")
+    assert by_words.by_word is not None
+    assert (by_words.by_word.normalize(raw) is not None) == by_word
+    assert by_words._normalize(raw) == full._normalize(raw)
+
+
+def test_a_glm_it_cannot_read_leaves_every_string_to_the_full_normalization() -> None:
+    glm = default_glm()
+    preparer = FillPreparer(ScoreConfig(), glm_apply=lambda tokens: apply_glm(tokens, glm), reference=False)
+    preparer.by_words()
+    assert preparer.by_word is None

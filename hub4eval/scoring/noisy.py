@@ -37,6 +37,7 @@ __all__ = [
     "NoisyWords",
     "filler_set",
     "is_optional_reference",
+    "kept_correct",
     "kept_hypothesis_tokens",
     "noisy_content_correct",
     "noisy_correct",
@@ -78,12 +79,27 @@ def kept_hypothesis_tokens(hyp: Sequence[Token], fillers: frozenset[str]) -> lis
     return [t for t in hyp if not t.optional and not _is_filler(t, fillers)]
 
 
+def _is_slice(part: Sequence[str], whole: Sequence[str]) -> bool:
+    """Whether ``part`` equals a run of ``whole`` (the empty one is a run of any)."""
+    size, total = len(part), len(whole)
+    if not size:
+        return True
+    part = tuple(part)
+    first = part[0]
+    for i in range(total - size + 1):
+        if whole[i] == first and tuple(whole[i : i + size]) == part:
+            return True
+    return False
+
+
 def _runs_into(pattern: Sequence[str], optional: Sequence[bool], target: Sequence[str]) -> bool:
     """Whether ``pattern``, with some optional tokens deleted, equals a run of ``target``.
 
     ``reach`` holds the target positions where a match of the pattern tokens
     read so far can end; a run may start anywhere, so it starts full.
     """
+    if True not in optional:  # nothing to delete (the usual pattern): a run as it is
+        return _is_slice(pattern, target)
     reach = set(range(len(target) + 1))
     for word, skippable in zip(pattern, optional, strict=True):
         advanced = {j + 1 for j in reach if j < len(target) and target[j] == word}
@@ -101,6 +117,8 @@ def _is_run_of(hyp: Sequence[str], ref: Sequence[str], optional: Sequence[bool])
     A run may start anywhere, so before any token is read every position is
     reachable, so an empty ``hyp`` is a run of every ``ref`` (§6, v1.1).
     """
+    if True not in optional:  # nothing to delete (the usual reference): a run as it is
+        return _is_slice(hyp, ref)
     n = len(ref)
     at = [True] * (n + 1)
     for word in hyp:
@@ -143,9 +161,18 @@ class NoisyWords:
 def noisy_correct(ref_max: NoisyWords, ref_minimals: Sequence[NoisyWords], hyp: NoisyWords) -> bool:
     """:func:`noisy_content_correct`'s verdict alone, from words read beforehand
     with the same fillers (``ref_minimals`` not empty)."""
-    if not _is_run_of(hyp.kept, ref_max.words, ref_max.optional):
+    return kept_correct(ref_max, ref_minimals, hyp.kept)
+
+
+def kept_correct(ref_max: NoisyWords, ref_minimals: Sequence[NoisyWords], kept: Sequence[str]) -> bool:
+    """:func:`noisy_correct` of a hypothesis whose kept words (:attr:`NoisyWords.kept`) are ``kept``:
+    they are all it reads of the hypothesis."""
+    if not _is_run_of(kept, ref_max.words, ref_max.optional):
         return False
-    return any(_runs_into(minimal.words, minimal.optional, hyp.kept) for minimal in ref_minimals)
+    for minimal in ref_minimals:
+        if _runs_into(minimal.words, minimal.optional, kept):
+            return True
+    return False
 
 
 def _show(tokens: Sequence[Token]) -> str:

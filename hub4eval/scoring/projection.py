@@ -53,6 +53,7 @@ from hub4eval.model import (
 )
 from hub4eval.scoring.fills import PreparedFill
 from hub4eval.scoring.metrics import Counts
+from hub4eval.scoring.noisy import kept_correct
 from hub4eval.scoring.verdicts import (
     TextComparison,
     clean_content_status,
@@ -107,16 +108,22 @@ class Judge:
     def __init__(self, mapper: Any, instance_keys: Sequence[str]) -> None:
         self.mapper = mapper
         # its candidates are runs of the same hypothesis words: each word worked out once
-        mapper.hyp_prep.by_words()
+        hyp_prep = mapper.hyp_prep
+        hyp_prep.by_words()
+        how = mapper.how
+        # a candidate's content compared from the words its string keeps (noisy comparison)
+        self._by_word = hyp_prep.by_word if how.noisy and hyp_prep.by_word is not None else None
+        if self._by_word is not None and self._by_word.fillers != how.fillers:
+            self._by_word = None
         self.identity = {key: key for key in instance_keys}
-        self._last: tuple[TextFill, str, Any] | None = None  # the reference fill prepared last
+        self._last: tuple[TextFill, str, Any, Any] | None = None  # the reference fill prepared last
         # the points of a reference fill paired with a projected one, which has an extent
         self.points = int(mapper.how.content) + int(mapper.how.extent)
 
     def fill(self, docid: str, ref_fill: TextFill, hyp_fill: TextFill | None, optional: bool) -> Counts:
         """The counts of one reference fill against one projected fill (None: left out)."""
         mapper = self.mapper
-        ref = self._prepared(ref_fill, docid)
+        ref, _ = self._prepared(ref_fill, docid)
         if hyp_fill is None:
             verdicts = unpaired_text(ref, mapper.config, reference=True, optional_slot=optional)
         else:
@@ -131,32 +138,70 @@ class Judge:
         with more COR: the content is compared first and the extent (whose columns take a
         lookup in the alignment) only when it can still lift the count above ``above``.
         """
+        extent = hyp_fill.extent
+        assert extent is not None and hyp_fill == _hyp_fill(hyp_fill.content, extent.start, extent.end)
+        return self.judge(docid, ref_fill, hyp_fill.content, extent.start, extent.end, points, above)
+
+    def judge(
+        self, docid: str, ref_fill: TextFill, content: str, start: int, end: int, points: int, above: int
+    ) -> int | None:
+        """:meth:`correct` of the projected fill of ``content`` at [start, end) of the hypothesis
+        text, made only when it is prepared (to map its extent)."""
         mapper = self.mapper
-        ref = self._prepared(ref_fill, docid)
+        ref, ref_words = self._prepared(ref_fill, docid)
         how = mapper.how
-        cor, left = 0, points
+        hyp_prep = mapper.hyp_prep
+        left = points - how.content
+        if above < 0 and left:
+            # the first candidate (its string remembered): prepared once for both points
+            hyp = hyp_prep.prepare(_hyp_fill(content, start, end), docid)
+            cor = 0
+            if how.content:
+                if ref_words is not None:
+                    cor = kept_correct(ref_words[0], ref_words[1], hyp.maximal.noisy.kept)
+                else:
+                    cor = _content_ok(ref, hyp, how)
+            return cor + _extent_ok(ref, hyp, how)
+        cor = 0
         if how.content:
             # the content point reads the normalized strings only: the extent is not mapped yet;
-            # a later candidate's string is not remembered (most are tried once and rejected)
-            string = mapper.hyp_prep.content_string(hyp_fill.content, above < 0)
-            if _content_ok(ref, PreparedFill(hyp_fill, string, (string,), True), how):
-                cor += 1
-            left -= 1
+            # a later candidate's string is not remembered (most are tried once and rejected),
+            # and of it the noisy comparison reads only the words it keeps
+            kept = None if ref_words is None or above < 0 else self._kept(content)
+            if kept is not None:
+                ok = kept_correct(ref_words[0], ref_words[1], kept)
+            else:
+                string = hyp_prep.content_string(content, above < 0)
+                ok = _content_ok(ref, PreparedFill(_hyp_fill(content, start, end), string, (string,), True), how)
+            cor += ok
             if cor + left <= above:
                 return None
-        if left:
-            if _extent_ok(ref, mapper.hyp_prep.prepare(hyp_fill, docid), how):
-                cor += 1
+        if left and _extent_ok(ref, hyp_prep.prepare(_hyp_fill(content, start, end), docid), how):
+            cor += 1
         return cor if cor > above else None
 
-    def _prepared(self, ref_fill: TextFill, docid: str) -> Any:
-        """The reference fill prepared (the fill judged last is kept: its candidates come one after another)."""
+    def _kept(self, raw: str) -> tuple[str, ...] | None:
+        """The words a candidate string keeps for the noisy comparison, without normalizing it in
+        full when the judge's strings hold it or its words normalize one by one; None: neither."""
+        found = self.mapper.hyp_prep.lookups()[0](raw)  # (its memo may be replaced after this judge is made)
+        if found is not None:
+            return found[3].kept
+        return None if self._by_word is None else self._by_word.kept(raw)
+
+    def _prepared(self, ref_fill: TextFill, docid: str) -> tuple[Any, Any]:
+        """The reference fill prepared, and (noisy comparison) its maximal and minimal strings'
+        words (the fill judged last is kept: its candidates come one after another)."""
         last = self._last
         if last is not None and last[0] is ref_fill and last[1] == docid:
-            return last[2]
+            return last[2], last[3]
         ref = self.mapper.ref_prep.prepare(ref_fill, docid)
-        self._last = (ref_fill, docid, ref)
-        return ref
+        words = None
+        if self._by_word is not None:
+            fillers = self.mapper.how.fillers
+            maximal = ref.maximal.noisy_words(fillers)
+            words = (maximal, [m.noisy_words(fillers) for m in ref.minimals] or [maximal])
+        self._last = (ref_fill, docid, ref, words)
+        return ref, words
 
     def slot(self, inst: Instance, name: str, fills: tuple[Fill, ...]) -> Counts | None:
         """The counts of a reference slot against projected fills; None for an unscored slot."""
@@ -219,47 +264,52 @@ class _Projector:
         spans = [(starts[h], ends[h]) for h in hyp_index[columns.start : columns.end + 1] if h >= 0]
         return spans, text
 
-    def candidates(self, docid: str, fill: TextFill) -> Iterator[TextFill]:
-        """The projections of a fill with an extent: the tokens of its columns first,
-        then (with a judge) the runs of them and of the insertions at their edges,
-        each made when it is asked for (a judge asks for more than the first only
-        when that one is not all correct)."""
+    def spans(self, docid: str, fill: TextFill) -> tuple[str | None, Iterator[tuple[int, int]]]:
+        """The hypothesis text and the (start, end) character spans of the projections of a fill
+        with an extent, as :meth:`candidates` makes them (each span once, when asked for)."""
         columns = self.alignment.ref_extent(docid, fill.extent)
         if columns is None:
-            return
+            return None, iter(())
         spans, text = self._run(docid, columns)
         if text is None:
-            return
+            return None, iter(())
+        return text, self._spans(docid, fill, columns, spans)
+
+    def _spans(
+        self, docid: str, fill: TextFill, columns: Extent, spans: list[tuple[int, int]]
+    ) -> Iterator[tuple[int, int]]:
         made: set[tuple[int, int]] = set()
-
-        def new(start: int, end: int) -> bool:
-            if (start, end) in made:
-                return False
-            made.add((start, end))
-            return True
-
         if spans:
-            start, end = spans[0][0], spans[-1][1]
-            made.add((start, end))
-            yield _hyp_fill(text[start:end].translate(_LINE_BREAKS), start, end)
+            first = (spans[0][0], spans[-1][1])
+            made.add(first)
+            yield first
         if self.judge is None:
             return
         widened = self.alignment.ref_enclosure(docid, columns)
-        wide, _ = self._run(docid, widened) if widened != columns else (spans, text)
+        wide = self._run(docid, widened)[0] if widened != columns else spans
         if len(wide) <= _MAX_RUN_TOKENS:
-            for i in range(len(wide)):
-                for j in range(i, len(wide)):
-                    start, end = wide[i][0], wide[j][1]
-                    if new(start, end):
-                        yield _hyp_fill(text[start:end].translate(_LINE_BREAKS), start, end)
+            for i, (start, _) in enumerate(wide):
+                for _, end in wide[i:]:
+                    if (start, end) not in made:
+                        made.add((start, end))
+                        yield start, end
         else:  # a long fill: the runs of its minimal strings
             for extent in fill.minimal_extents:
                 minimal = self.alignment.ref_extent(docid, extent)
                 if minimal is not None:
                     run, _ = self._run(docid, minimal)
-                    if run and new(run[0][0], run[-1][1]):
-                        start, end = run[0][0], run[-1][1]
-                        yield _hyp_fill(text[start:end].translate(_LINE_BREAKS), start, end)
+                    if run and (run[0][0], run[-1][1]) not in made:
+                        made.add((run[0][0], run[-1][1]))
+                        yield run[0][0], run[-1][1]
+
+    def candidates(self, docid: str, fill: TextFill) -> Iterator[TextFill]:
+        """The projections of a fill with an extent: the tokens of its columns first,
+        then (with a judge) the runs of them and of the insertions at their edges,
+        each made when it is asked for (a judge asks for more than the first only
+        when that one is not all correct)."""
+        text, spans = self.spans(docid, fill)
+        for start, end in spans:
+            yield _hyp_fill(text[start:end].translate(_LINE_BREAKS), start, end)  # type: ignore[index]
 
     def fill(self, docid: str, fill: Fill, optional: bool = False) -> Fill | None:
         if type(fill) is not TextFill or fill.extent is None:
@@ -267,28 +317,33 @@ class _Projector:
         if self.alignment is None:
             extent = fill.extent
             return _hyp_fill(fill.content.translate(_LINE_BREAKS), extent.start, extent.end)
-        candidates = self.candidates(docid, fill)
-        first = next(candidates, None)
+        text, spans = self.spans(docid, fill)
+        first = next(spans, None)
+        if first is None or text is None:
+            return None
+        start, end = first
+        content = text[start:end].translate(_LINE_BREAKS)
         judge = self.judge
-        if judge is None or first is None:
-            return first
+        if judge is None:
+            return _hyp_fill(content, start, end)
         # Every point of a candidate is COR or INC, and each candidate has as many points
         # (they all have an extent): its rank is its COR count, and a later candidate
         # replaces the best so far (the first of equals) only with more COR.
         points = judge.points
-        best, best_cor = first, judge.correct(docid, fill, first, points, -1) or 0
+        best, best_cor = (content, start, end), judge.judge(docid, fill, content, start, end, points, -1) or 0
         if best_cor == points:  # the usual fill: all of it correct
-            return first
-        for candidate in candidates:
-            cor = judge.correct(docid, fill, candidate, points, best_cor)
+            return _hyp_fill(content, start, end)
+        for start, end in spans:
+            content = text[start:end].translate(_LINE_BREAKS)
+            cor = judge.judge(docid, fill, content, start, end, points, best_cor)
             if cor is not None:
-                best, best_cor = candidate, cor
+                best, best_cor = (content, start, end), cor
                 if best_cor == points:
                     break  # no candidate can do better
         # left out, the fill has no COR: it can only beat a best without COR (all INC)
         if not best_cor and _rank(judge.fill(docid, fill, None, optional)) < (0, points, points):
             return None
-        return best
+        return _hyp_fill(*best)
 
     def slot(self, inst: Instance, slot: Slot) -> Slot | None:
         docid = inst.docid

@@ -79,7 +79,7 @@ class WordByWord:
         self.config = config
         self.glms = tuple(glm for glm in _glms(glm_apply) or () if glm._trie)
         self.fillers = filler_set(config.fillers)
-        self.words: dict[str, _Word | None] = {}  # raw word -> worked out (None: a rule may read it)
+        self.words: dict[str, _Word | tuple[()]] = {}  # raw word -> worked out (empty: a rule may read it)
         spoken = config.spoken_forms
         self.numbers = None if spoken in (None, "none") else spoken  # the language numbers are read in
         self.letters = spoken != "none"  # whether runs of letters are joined
@@ -89,11 +89,11 @@ class WordByWord:
         """One for a preparer with these options, or None when none can be made (its GLM is not readable)."""
         return None if _glms(glm_apply) is None else cls(config, glm_apply)
 
-    def _word(self, raw: str) -> _Word | None:
-        """``raw`` worked out (and remembered), or None when a number or a spelling rule may start at it."""
+    def _word(self, raw: str) -> _Word | tuple[()]:
+        """``raw`` worked out (and remembered); empty when a number or a spelling rule may start at it."""
         cfg = self.config
         tokens = tokenize(raw, keep_punctuation=cfg.keep_punctuation, case_sensitive=cfg.case_sensitive)
-        found: _Word | None = None
+        found: _Word | tuple[()] = ()
         if self._alone(tokens):
             noisy = NoisyWords.of(tokens, self.fillers)
             letters = [is_letter(t.text) for t in tokens] or [False]
@@ -120,6 +120,34 @@ class WordByWord:
                     return False
         return True
 
+    def kept(self, raw: str) -> tuple[str, ...] | None:
+        """The kept words of a content string (:attr:`NoisyWords.kept` of its normalization, all
+        that the noisy comparison reads of a hypothesis), as :meth:`normalize` finds them without
+        making its tokens; None when a rule may read across its words."""
+        if _READ_ACROSS.search(raw) is not None:
+            return None
+        cfg = self.config
+        if strip_premodifiers(raw if cfg.keep_punctuation else whiteout_punctuation(raw), cfg.premodifiers)[1]:
+            return None
+        known = self.words
+        kept: list[str] = []
+        letter_before = False
+        for word in raw.split():  # the raw words (str.split and the tokenizer's \S+ split at the same blanks)
+            found = known.get(word)
+            if found is None:
+                found = self._word(word)
+            if not found:
+                return None
+            if not found[0]:
+                continue  # no token: the tokens on either side are side by side
+            if found[3] or (letter_before and found[1]):
+                if self.letters:  # a run of letters, joined: read off the tokens
+                    made = self.normalize(raw)
+                    return None if made is None else made[2].kept
+            letter_before = found[2]
+            kept.extend(found[6])
+        return tuple(kept)
+
     def normalize(self, raw: str) -> tuple[str, tuple[Token, ...], NoisyWords] | None:
         """(normalized text, tokens, noisy words) of a content string, as the full normalization
         makes them (no premodifier removed); None when a rule may read across its words (then
@@ -138,10 +166,10 @@ class WordByWord:
         letter_before = run = False
         for match in _WORD.finditer(raw):
             word = match.group()
-            found = known.get(word, False)
-            if found is False:
-                found = self._word(word)
+            found = known.get(word)
             if found is None:
+                found = self._word(word)
+            if not found:
                 return None
             solo, first_letter, last_letter, inside, noisy_words, noisy_optional, noisy_kept = found
             if not solo:

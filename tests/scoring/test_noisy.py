@@ -14,6 +14,7 @@ from hub4eval.scoring.noisy import (
     NoisyWords,
     filler_set,
     is_optional_reference,
+    kept_correct,
     noisy_content_correct,
     noisy_correct,
 )
@@ -408,3 +409,25 @@ def test_empty_run_counts_when_many_instances_are_mapped():
     result = run(refs, hyps, content="noisy")
     assert ("<E-D-3>", "<E-D-1>") in [(r, h) for r, h, _ in result.instance_pairs()]
     assert cats(result).count("COR") == 1
+
+
+@settings(max_examples=300)
+@given(
+    st.lists(st.sampled_from(WORDS), min_size=1, max_size=6),
+    st.lists(st.sampled_from((*WORDS, "uh")), max_size=6),
+    st.data(),
+)
+def test_a_reference_without_optional_tokens_agrees_with_brute_force(
+    ref_words: list[str], hyp_words: list[str], data: st.DataObject
+) -> None:
+    """With nothing to delete, a run is compared as it is (the usual case, without the
+    dynamic program); the verdict must still be the definition's."""
+    ref = tuple(Token(w, 10 * k, 10 * k + len(w)) for k, w in enumerate(ref_words))
+    a = data.draw(st.integers(0, len(ref) - 1), label="minimal start")
+    minimals = [ref[a : data.draw(st.integers(a + 1, len(ref)), label="minimal end")]]
+    hyp = tuple(Token(w, 0, len(w)) for w in hyp_words)
+    assert noisy_content_correct(ref, minimals, hyp)[0] == _brute_force(ref, minimals, hyp)
+    words = filler_set(tuple(sorted(DEFAULT_FILLERS)))
+    read = NoisyWords.of(hyp, words)
+    minimal_words = [NoisyWords.of(m, words) for m in minimals]
+    assert kept_correct(NoisyWords.of(ref, words), minimal_words, read.kept) == _brute_force(ref, minimals, hyp)

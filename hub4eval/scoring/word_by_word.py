@@ -33,22 +33,28 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from hub4eval.config import ScoreConfig
-from hub4eval.scoring.noisy import NoisyWords, filler_set
+from hub4eval.scoring.noisy import NoisyWords, filler_set, kept_hypothesis_tokens
 from hub4eval.text.normalize import strip_premodifiers, whiteout_punctuation
-from hub4eval.text.spoken import is_letter, join_letters
+from hub4eval.text.spoken import is_letter, join_letters, strip_possessive
 from hub4eval.text.tokens import Token, tokenize
 
 _WORD = re.compile(r"\S+")  # the raw words, as the tokenizer finds them
-_READ_ACROSS = re.compile(r"[<()]")  # a tag, or a parenthesis: read across words
 
-_Word = tuple[tuple[Token, ...], bool, bool, bool, tuple[str, ...], tuple[bool, ...], tuple[str, ...]]
+_Cell = tuple[str, bool, "str | None", bool, bool]
+"""A token as a run of letters reads it: its text, whether it is one letter, its kept word
+(None: dropped), whether it is parenthesized and whether it is optional."""
+_Word = tuple[
+    tuple[Token, ...], bool, bool, bool, bool, tuple[str, ...], tuple[bool, ...], tuple[str, ...], tuple[_Cell, ...]
+]
 """A raw word worked out: its tokens (at 0); whether its first and its last token is one
-letter, and whether two of its tokens side by side are; and the noisy comparison's words,
-optional flags and kept words of its tokens."""
+letter, whether two of its tokens side by side are, and whether it leaves a parenthesis
+open; the noisy comparison's words, optional flags and kept words of its tokens; and its
+tokens as a run of letters reads them."""
+_WORDS_TOO = frozenset({"a", "i", "A", "I"})  # a run of letters does not start with them across words
 
 
 def _glms(glm_apply: Callable[..., Any] | None) -> tuple[Any, ...] | None:
@@ -90,93 +96,163 @@ class WordByWord:
         return None if _glms(glm_apply) is None else cls(config, glm_apply)
 
     def _word(self, raw: str) -> _Word | tuple[()]:
-        """``raw`` worked out (and remembered); empty when a number or a spelling rule may start at it."""
+        """``raw`` worked out (and remembered); empty when a number or a spelling rule may start at it
+        and read its neighbours."""
         cfg = self.config
         tokens = tokenize(raw, keep_punctuation=cfg.keep_punctuation, case_sensitive=cfg.case_sensitive)
         found: _Word | tuple[()] = ()
-        if self._alone(tokens):
-            noisy = NoisyWords.of(tokens, self.fillers)
-            letters = [is_letter(t.text) for t in tokens] or [False]
+        spelled = self._spelled(tokens)
+        if spelled is not None:
+            tokens = spelled
+            fillers = self.fillers
+            noisy = NoisyWords.of(tokens, fillers)
+            kept = set(map(id, kept_hypothesis_tokens(tokens, fillers)))
+            cells = tuple(
+                (
+                    t.text,
+                    is_letter(t.text),
+                    strip_possessive(t.text) if id(t) in kept else None,
+                    t.parenthesized,
+                    t.optional,
+                )
+                for t in tokens
+            )
+            letters = [cell[1] for cell in cells] or [False]
             inside = any(a and b for a, b in zip(letters, letters[1:], strict=False))
-            found = (tokens, letters[0], letters[-1], inside, noisy.words, noisy.optional, noisy.kept)
+            opens = raw.count("(") > raw.count(")")
+            found = (tokens, letters[0], letters[-1], inside, opens, noisy.words, noisy.optional, noisy.kept, cells)
         self.words[raw] = found
         return found
 
-    def _alone(self, tokens: Sequence[Token]) -> bool:
-        """Whether none of these tokens starts a number or a rule of the GLM."""
+    def _spelled(self, tokens: tuple[Token, ...]) -> tuple[Token, ...] | None:
+        """The tokens of one raw word through the spoken forms and the GLM, when neither reads
+        another word: no token starts a number, and every rule that starts at a token is its
+        own word's only rule there, without a context. None: a rule may read across words."""
         if self.numbers is not None:
             from hub4eval.text.spoken import _words, number_start
 
             words = _words(self.numbers)
             if any(number_start(words, t.text) for t in tokens):
-                return False
+                return None
         if self.glms:
-            from hub4eval.text.glm import glm_keys
+            from hub4eval.text.glm import _produce, glm_keys
 
-            texts = [t.text for t in tokens]
-            for glm in self.glms:
+            for glm in self.glms:  # each GLM rewrites what the one before it made
                 trie = glm._trie
-                if any(key in trie for key in glm_keys(texts, glm.case_sensitive)):
-                    return False
-        return True
+                keys = glm_keys([t.text for t in tokens], glm.case_sensitive)
+                if not any(key in trie for key in keys):
+                    continue
+                out: list[Token] = []
+                for token, key in zip(tokens, keys, strict=True):
+                    node = trie.get(key)
+                    if node is None:
+                        out.append(token)
+                        continue
+                    rules = node.get(None)
+                    if len(node) != 1 or not rules or rules[0].left or rules[0].right:
+                        return None  # a longer rule, or one with a context: it reads the words around
+                    out.extend(_produce((token,), rules[0]))
+                tokens = tuple(out)
+        return tokens
+
+    def _found(self, words: list[str]) -> list[_Word] | None:
+        """The raw words worked out, or None when a rule may read across them (a number or a
+        spelling rule, or a parenthesis left open before another word)."""
+        known = self.words
+        out: list[_Word] = []
+        opened = False
+        for word in words:
+            found = known.get(word)
+            if found is None:
+                found = self._word(word)
+            if not found or opened:
+                return None
+            opened = found[4]
+            out.append(found)
+        return out
+
+    def _plain(self, raw: str) -> bool:
+        """Whether ``raw`` has no tag and starts with no premodifier (stripped with the blanks after it)."""
+        if "<" in raw:
+            return False
+        cfg = self.config
+        return not strip_premodifiers(raw if cfg.keep_punctuation else whiteout_punctuation(raw), cfg.premodifiers)[1]
 
     def kept(self, raw: str) -> tuple[str, ...] | None:
         """The kept words of a content string (:attr:`NoisyWords.kept` of its normalization, all
         that the noisy comparison reads of a hypothesis), as :meth:`normalize` finds them without
         making its tokens; None when a rule may read across its words."""
-        if _READ_ACROSS.search(raw) is not None:
+        if not self._plain(raw):
             return None
-        cfg = self.config
-        if strip_premodifiers(raw if cfg.keep_punctuation else whiteout_punctuation(raw), cfg.premodifiers)[1]:
+        found = self._found(raw.split())  # the raw words (str.split and \S+ split at the same blanks)
+        if found is None:
             return None
-        known = self.words
         kept: list[str] = []
         letter_before = False
-        for word in raw.split():  # the raw words (str.split and the tokenizer's \S+ split at the same blanks)
-            found = known.get(word)
-            if found is None:
-                found = self._word(word)
-            if not found:
-                return None
-            if not found[0]:
+        for word in found:
+            if not word[0]:
                 continue  # no token: the tokens on either side are side by side
-            if found[3] or (letter_before and found[1]):
-                if self.letters:  # a run of letters, joined: read off the tokens
-                    made = self.normalize(raw)
-                    return None if made is None else made[2].kept
-            letter_before = found[2]
-            kept.extend(found[6])
+            if self.letters and (word[3] or (letter_before and word[1])):
+                return self._joined(found)
+            letter_before = word[2]
+            kept.extend(word[7])
+        return tuple(kept)
+
+    def _joined(self, found: list[_Word]) -> tuple[str, ...] | None:
+        """The kept words of these raw words' tokens once their runs of letters are joined, as
+        :func:`~hub4eval.text.spoken.join_letters` joins them; None for a run whose first two
+        letters are of one raw word and the first is ``a`` or ``i`` (read from the text)."""
+        cells: list[tuple[_Cell, int]] = [(cell, number) for number, word in enumerate(found) for cell in word[8]]
+        kept: list[str] = []
+        i, total = 0, len(cells)
+        while i < total:
+            cell = cells[i][0]
+            if not cell[1]:
+                if cell[2] is not None:
+                    kept.append(cell[2])
+                i += 1
+                continue
+            end = i
+            while end < total and cells[end][0][1]:
+                end += 1
+            start = i
+            if end - start >= 2 and cell[0] in _WORDS_TOO:
+                if cells[start][1] == cells[start + 1][1]:
+                    return None  # of one raw word: as letter_runs reads it, from the text
+                if not (start > 0 and cells[start - 1][0][0][:1].isdigit()):
+                    start += 1  # a word of its own, not the first letter of the run
+            kept.extend(c[0][2] for c in cells[i:start] if c[0][2] is not None)
+            if end - start >= 2:
+                run = [c[0] for c in cells[start:end]]
+                joined = Token("".join(c[0] for c in run), 0, 0, any(c[3] for c in run), all(c[4] for c in run))
+                kept.extend(strip_possessive(t.text) for t in kept_hypothesis_tokens((joined,), self.fillers))
+            else:
+                kept.extend(c[0][2] for c in cells[start:end] if c[0][2] is not None)
+            i = end
         return tuple(kept)
 
     def normalize(self, raw: str) -> tuple[str, tuple[Token, ...], NoisyWords] | None:
         """(normalized text, tokens, noisy words) of a content string, as the full normalization
         makes them (no premodifier removed); None when a rule may read across its words (then
         normalize it in full)."""
-        if _READ_ACROSS.search(raw) is not None:
+        if not self._plain(raw):
             return None
-        cfg = self.config
-        text = raw if cfg.keep_punctuation else whiteout_punctuation(raw)
-        if strip_premodifiers(text, cfg.premodifiers)[1]:
+        matches = list(_WORD.finditer(raw))
+        found = self._found([match.group() for match in matches])
+        if found is None:
             return None
-        known = self.words
         tokens: list[Token] = []
         words: list[str] = []
         optional: list[bool] = []
         kept: list[str] = []
         letter_before = run = False
-        for match in _WORD.finditer(raw):
-            word = match.group()
-            found = known.get(word)
-            if found is None:
-                found = self._word(word)
-            if not found:
-                return None
-            solo, first_letter, last_letter, inside, noisy_words, noisy_optional, noisy_kept = found
+        for match, word in zip(matches, found, strict=True):
+            solo = word[0]
             if not solo:
                 continue  # no token: the tokens on either side are side by side
-            if inside or (letter_before and first_letter):
+            if word[3] or (letter_before and word[1]):
                 run = True  # one-letter tokens side by side: joined below
-            letter_before = last_letter
+            letter_before = word[2]
             base = match.start()
             if base:
                 tokens.extend(
@@ -184,14 +260,16 @@ class WordByWord:
                 )
             else:
                 tokens.extend(solo)
-            words.extend(noisy_words)
-            optional.extend(noisy_optional)
-            kept.extend(noisy_kept)
+            words.extend(word[5])
+            optional.extend(word[6])
+            kept.extend(word[7])
+        cfg = self.config
+        text = raw if cfg.keep_punctuation else whiteout_punctuation(raw)
         folded = " ".join(text.split())
         if not cfg.case_sensitive:
             folded = folded.lower()
         if run and self.letters:
-            # joined as the full normalization joins them (after the GLM, which changes none of them)
+            # joined as the full normalization joins them (after the GLM, which reads no two words)
             joined = join_letters(tokens, raw)
             return folded, joined, NoisyWords.of(joined, self.fillers)
         return folded, tuple(tokens), NoisyWords(tuple(words), tuple(optional), tuple(kept), self.fillers)

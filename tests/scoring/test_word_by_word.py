@@ -7,8 +7,8 @@ random strings of words that start numbers, spelling rules (the shipped GLM)
 and runs of letters, premodifiers, fillers, fragments, parentheses, tags,
 possessives and punctuation, under the options that change a normalization,
 must come out the same (text, premodifier count, tokens with their spans and
-flags, noisy words), and the word-by-word path must be the one taken for
-plain words.
+flags, noisy words; and the kept words the projection's judge reads without
+the tokens), and the word-by-word path must be the one taken for plain words.
 """
 
 from __future__ import annotations
@@ -42,8 +42,14 @@ BLANKS = (" ", " ", " ", "  ", "\t", "\u00a0")
 GLMS = {
     "none": None,
     "default": default_glm(),
-    # a second GLM stacked on the shipped one: a word only the second one rewrites
-    "stacked": stack_glms([default_glm(), parse_glm("beam => team\nzq => { zq / @ }")]),
+    # a second GLM stacked on the shipped one: words only the second one rewrites, on their
+    # own (`beam`, `zq`), also with the next word (`wings`), or only after `red` (`xfbl`)
+    "stacked": stack_glms(
+        [
+            default_glm(),
+            parse_glm("beam => team\nzq => { zq / @ }\nwings => wing\nwings beam => wingbeam\nxfbl => fbl / red __"),
+        ]
+    ),
 }
 CONFIGS = {
     "default": ScoreConfig(),
@@ -76,9 +82,13 @@ def _preparers(config: str, glm: str) -> tuple[FillPreparer, FillPreparer]:
 @given(strings=st.lists(content_strings(), min_size=1, max_size=8))
 def test_word_by_word_normalizes_as_the_full_normalization(config: str, glm: str, strings: list[str]) -> None:
     full, by_words = _preparers(config, glm)
+    assert by_words.by_word is not None
     for raw in strings:  # several strings: the words worked out for one are read for the next
+        kept = by_words.by_word.kept(raw)
         assert by_words._normalize(raw, False) == full._normalize(raw, False), raw
         assert by_words._normalize(raw) == full._normalize(raw), raw  # remembered and numbered alike
+        noisy = full._normalize(raw, False)[3]
+        assert kept is None or kept == noisy.kept, raw  # what the judge reads of a candidate
 
 
 @pytest.mark.parametrize(
@@ -88,10 +98,13 @@ def test_word_by_word_normalizes_as_the_full_normalization(config: str, glm: str
         ("Red  Wings,\tbeam", True),
         ("x b xfbl", True),  # letters apart
         ("x b z xfbl", True),  # letters side by side: joined (`xbz`), the words read once each
+        ("red a b xfbl", True),  # `a` a word of its own, `b` alone: nothing joined
+        ("red uh wings", True),  # a rule of one word without a context (`uh` optional), in its word
+        ("red (uh) wings", True),  # a parenthesis closed in its word
         ("u s", False),  # a spelling rule starts at `u` (`u s` is `united states`)
         ("twenty one", False),  # a number
         ("the red wings", False),  # a premodifier, stripped
-        ("red (uh) wings", False),  # a parenthesis
+        ("red (uh wings)", False),  # a parenthesis left open: the next word is inside it
         ("red <b>wings</b>", False),  # a tag
     ],
 )
@@ -99,6 +112,7 @@ def test_plain_words_take_the_word_by_word_path(raw: str, by_word: bool) -> None
     full, by_words = _preparers("default", "default")
     assert by_words.by_word is not None
     assert (by_words.by_word.normalize(raw) is not None) == by_word
+    assert (by_words.by_word.kept(raw) is not None) == by_word
     assert by_words._normalize(raw) == full._normalize(raw)
 
 

@@ -224,7 +224,7 @@ class FillPreparer:
         by_word = self.by_word
         made = None if by_word is None else by_word.normalize(raw)
         if made is not None:  # the same, from its words worked out once each
-            return self._numbered(raw, made[0], 0, made[1], made[2], remember)
+            return self._numbered(raw, *made, remember)
         whited = whiteout_tags(raw, cfg.non_extractable) if "<" in raw else raw
         text = whited if cfg.keep_punctuation else whiteout_punctuation(whited)
         stripped, removed = strip_premodifiers(text, cfg.premodifiers)

@@ -182,11 +182,14 @@ class Judge:
 
     def _kept(self, raw: str) -> tuple[str, ...] | None:
         """The words a candidate string keeps for the noisy comparison, without normalizing it in
-        full when the judge's strings hold it or its words normalize one by one; None: neither."""
-        found = self.mapper.hyp_prep.lookups()[0](raw)  # (its memo may be replaced after this judge is made)
-        if found is not None:
-            return found[3].kept
-        return None if self._by_word is None else self._by_word.kept(raw)
+        full when its words normalize one by one or the judge's strings hold it; None: neither."""
+        by_word = self._by_word
+        kept = None if by_word is None else by_word.kept(raw)  # the words its normalization keeps
+        if kept is None:
+            found = self.mapper.hyp_prep.lookups()[0](raw)  # (its memo may be replaced after this judge is made)
+            if found is not None:
+                return found[3].kept
+        return kept
 
     def _prepared(self, ref_fill: TextFill, docid: str) -> tuple[Any, Any]:
         """The reference fill prepared, and (noisy comparison) its maximal and minimal strings'

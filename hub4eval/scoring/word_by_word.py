@@ -48,12 +48,24 @@ _Cell = tuple[str, bool, "str | None", bool, bool]
 """A token as a run of letters reads it: its text, whether it is one letter, its kept word
 (None: dropped), whether it is parenthesized and whether it is optional."""
 _Word = tuple[
-    tuple[Token, ...], bool, bool, bool, bool, tuple[str, ...], tuple[bool, ...], tuple[str, ...], tuple[_Cell, ...]
+    tuple[Token, ...],
+    bool,
+    bool,
+    bool,
+    bool,
+    tuple[str, ...],
+    tuple[bool, ...],
+    tuple[str, ...],
+    tuple[_Cell, ...],
+    "dict[str | None, Any] | None",
+    "str | None",
 ]
 """A raw word worked out: its tokens (at 0); whether its first and its last token is one
 letter, whether two of its tokens side by side are, and whether it leaves a parenthesis
-open; the noisy comparison's words, optional flags and kept words of its tokens; and its
-tokens as a run of letters reads them."""
+open; the noisy comparison's words, optional flags and kept words of its tokens; its
+tokens as a run of letters reads them; the GLM's words that would start a rule at its last
+token if the next word started with one of them (None: no such rule); and the GLM's key of
+its first token (None: it has none)."""
 _WORDS_TOO = frozenset({"a", "i", "A", "I"})  # a run of letters does not start with them across words
 
 
@@ -101,9 +113,14 @@ class WordByWord:
         cfg = self.config
         tokens = tokenize(raw, keep_punctuation=cfg.keep_punctuation, case_sensitive=cfg.case_sensitive)
         found: _Word | tuple[()] = ()
+        first_key = None
+        if tokens and len(self.glms) == 1:
+            from hub4eval.text.glm import glm_keys
+
+            first_key = glm_keys([tokens[0].text], self.glms[0].case_sensitive)[0]
         spelled = self._spelled(tokens)
         if spelled is not None:
-            tokens = spelled
+            tokens, needs = spelled
             fillers = self.fillers
             noisy = NoisyWords.of(tokens, fillers)
             kept = set(map(id, kept_hypothesis_tokens(tokens, fillers)))
@@ -120,14 +137,30 @@ class WordByWord:
             letters = [cell[1] for cell in cells] or [False]
             inside = any(a and b for a, b in zip(letters, letters[1:], strict=False))
             opens = raw.count("(") > raw.count(")")
-            found = (tokens, letters[0], letters[-1], inside, opens, noisy.words, noisy.optional, noisy.kept, cells)
+            found = (
+                tokens,
+                letters[0],
+                letters[-1],
+                inside,
+                opens,
+                noisy.words,
+                noisy.optional,
+                noisy.kept,
+                cells,
+                needs,
+                first_key,
+            )
         self.words[raw] = found
         return found
 
-    def _spelled(self, tokens: tuple[Token, ...]) -> tuple[Token, ...] | None:
+    def _spelled(self, tokens: tuple[Token, ...]) -> tuple[tuple[Token, ...], dict[str | None, Any] | None] | None:
         """The tokens of one raw word through the spoken forms and the GLM, when neither reads
         another word: no token starts a number, and every rule that starts at a token is its
-        own word's only rule there, without a context. None: a rule may read across words."""
+        own word's only rule there, without a context, or (one GLM) a longer one that the next
+        token does not go on with: then, at the word's last token, the words that would go on
+        with it (the next word must not start with one of them). None: a rule may read across
+        words."""
+        needs = None
         if self.numbers is not None:
             from hub4eval.text.spoken import _words, number_start
 
@@ -143,17 +176,25 @@ class WordByWord:
                 if not any(key in trie for key in keys):
                     continue
                 out: list[Token] = []
-                for token, key in zip(tokens, keys, strict=True):
+                last = len(tokens) - 1
+                for number, (token, key) in enumerate(zip(tokens, keys, strict=True)):
                     node = trie.get(key)
                     if node is None:
                         out.append(token)
                         continue
                     rules = node.get(None)
+                    if not rules and len(self.glms) == 1:  # only longer rules start here (`u s`)
+                        if number < last and keys[number + 1] in node:
+                            return None
+                        if number == last:
+                            needs = node  # the next word must not go on with it
+                        out.append(token)
+                        continue
                     if len(node) != 1 or not rules or rules[0].left or rules[0].right:
                         return None  # a longer rule, or one with a context: it reads the words around
                     out.extend(_produce((token,), rules[0]))
                 tokens = tuple(out)
-        return tokens
+        return tokens, needs
 
     def _found(self, words: list[str]) -> list[_Word] | None:
         """The raw words worked out, or None when a rule may read across them (a number or a
@@ -161,30 +202,40 @@ class WordByWord:
         known = self.words
         out: list[_Word] = []
         opened = False
+        needs: dict[str | None, Any] | None = None
         for word in words:
             found = known.get(word)
             if found is None:
                 found = self._word(word)
             if not found or opened:
                 return None
-            opened = found[4]
+            if needs is not None and (found[10] is None or found[10] in needs):
+                return None  # it may go on with the rule the word before started (or has no token)
+            opened, needs = found[4], found[9]
             out.append(found)
         return out
 
-    def _plain(self, raw: str) -> bool:
-        """Whether ``raw`` has no tag and starts with no premodifier (stripped with the blanks after it)."""
+    def _start(self, raw: str) -> tuple[str, int, int] | None:
+        """(the text with its leading premodifiers stripped, the characters they took, where the
+        tokens start) as the full normalization finds them; None for a string with a tag."""
         if "<" in raw:
-            return False
+            return None
         cfg = self.config
-        return not strip_premodifiers(raw if cfg.keep_punctuation else whiteout_punctuation(raw), cfg.premodifiers)[1]
+        text = raw if cfg.keep_punctuation else whiteout_punctuation(raw)
+        stripped, removed = strip_premodifiers(text, cfg.premodifiers)
+        begin = removed  # back over the punctuation whited out before the first word kept
+        while begin > 0 and text[begin - 1].isspace() and not raw[begin - 1].isspace():
+            begin -= 1
+        return stripped, removed, begin
 
     def kept(self, raw: str) -> tuple[str, ...] | None:
         """The kept words of a content string (:attr:`NoisyWords.kept` of its normalization, all
         that the noisy comparison reads of a hypothesis), as :meth:`normalize` finds them without
         making its tokens; None when a rule may read across its words."""
-        if not self._plain(raw):
+        start = self._start(raw)
+        if start is None:
             return None
-        found = self._found(raw.split())  # the raw words (str.split and \S+ split at the same blanks)
+        found = self._found(raw[start[2] :].split())  # the raw words (str.split and \S+ split at the same blanks)
         if found is None:
             return None
         kept: list[str] = []
@@ -231,13 +282,16 @@ class WordByWord:
             i = end
         return tuple(kept)
 
-    def normalize(self, raw: str) -> tuple[str, tuple[Token, ...], NoisyWords] | None:
-        """(normalized text, tokens, noisy words) of a content string, as the full normalization
-        makes them (no premodifier removed); None when a rule may read across its words (then
-        normalize it in full)."""
-        if not self._plain(raw):
+    def normalize(self, raw: str) -> tuple[str, int, tuple[Token, ...], NoisyWords] | None:
+        """(normalized text, characters of premodifiers removed, tokens, noisy words) of a content
+        string, as the full normalization makes them; None when a rule may read across its
+        words (then normalize it in full)."""
+        start = self._start(raw)
+        if start is None:
             return None
-        matches = list(_WORD.finditer(raw))
+        stripped, removed, begin = start
+        piece = raw[begin:]  # the tokens are the piece's (their spans too)
+        matches = list(_WORD.finditer(piece))
         found = self._found([match.group() for match in matches])
         if found is None:
             return None
@@ -263,16 +317,14 @@ class WordByWord:
             words.extend(word[5])
             optional.extend(word[6])
             kept.extend(word[7])
-        cfg = self.config
-        text = raw if cfg.keep_punctuation else whiteout_punctuation(raw)
-        folded = " ".join(text.split())
-        if not cfg.case_sensitive:
+        folded = " ".join(stripped.split())
+        if not self.config.case_sensitive:
             folded = folded.lower()
         if run and self.letters:
             # joined as the full normalization joins them (after the GLM, which reads no two words)
-            joined = join_letters(tokens, raw)
-            return folded, joined, NoisyWords.of(joined, self.fillers)
-        return folded, tuple(tokens), NoisyWords(tuple(words), tuple(optional), tuple(kept), self.fillers)
+            joined = join_letters(tokens, piece)
+            return folded, removed, joined, NoisyWords.of(joined, self.fillers)
+        return folded, removed, tuple(tokens), NoisyWords(tuple(words), tuple(optional), tuple(kept), self.fillers)
 
 
 __all__ = ["WordByWord"]

@@ -32,7 +32,7 @@ WORDS = (
     "clinton's", "Jones'", "it's", "'s", "o'neil",
     # numbers and spelling rules of the shipped GLM
     "twenty", "one", "1994", "$12,500", "5th", "second", "percent", "point", "nil", "nothing",
-    "u", "s", "gonna", "cannot", "okay", "mr.", "dr", "jr", "vs", "co", "o", "e",
+    "u", "s", "k", "mail", "gonna", "cannot", "okay", "mr.", "dr", "jr", "vs", "co", "o", "e",
     # punctuation, abbreviations, parentheses and tags
     "--", "-", ",", "...", "U.S.", "n.c.a.a.", "p.m.", "rock-and-roll", "e-mail", "'quoted'", '"q"',
     "(uh)", "(uh", "huh)", "x)", "<b>", "</b>", "x<y", "caf\u00e9", "NBC's",
@@ -103,7 +103,10 @@ def test_word_by_word_normalizes_as_the_full_normalization(config: str, glm: str
         ("red (uh) wings", True),  # a parenthesis closed in its word
         ("u s", False),  # a spelling rule starts at `u` (`u s` is `united states`)
         ("twenty one", False),  # a number
-        ("the red wings", False),  # a premodifier, stripped
+        ("the red wings", True),  # a premodifier, stripped: the tokens are the rest's
+        ("u x", True),  # `u` starts only longer rules (`u s`), which `x` does not go on with
+        ("u xfbl s", True),
+        ("red o\tk", False),  # `o k` is `okay`: a rule across the two words
         ("red (uh wings)", False),  # a parenthesis left open: the next word is inside it
         ("red <b>wings</b>", False),  # a tag
     ],

@@ -3,30 +3,32 @@
 :meth:`~hub4eval.scoring.fills.FillPreparer._normalize` takes a content string
 through the punctuation whiteout, the premodifiers stripped, the tokenizer,
 the spoken forms (numbers), the spelling rules (GLM), the letters joined and
-the words the noisy comparison reads. Most of those steps read across words;
-but a string
+the words the noisy comparison reads. Some of those steps read across words,
+but only from a few words: the tokenizer carries only whether a parenthesis is
+open; a number starts only at a token that starts one; a spelling rule starts
+only at a token that starts one, and reads the words around it only when it is
+longer than one word or has a context; a run of letters is two or more
+one-letter tokens side by side. So, for a string
 
-* with no tag (``<``) and no parenthesis (the tokenizer carries whether a word
-  is inside parentheses to the next one),
-* that does not start with a premodifier (``the``),
-* none of whose tokens starts a number or a rule of the GLM,
-* with no two one-letter tokens side by side (a run of letters is joined),
+* with no tag (``<``), and no parenthesis left open before another word,
+* none of whose tokens starts a number,
+* whose spelling rules are each of one word and without a context, or (one
+  GLM) longer ones that the next word does not go on with (``u`` before
+  ``x``, not before ``s``),
 
-comes out of every one of them as its raw words' tokens, each word tokenized
-on its own, shifted to its place: the tokenizer splits at blanks and reads
-each raw word alone but for the parentheses; a number and a spelling rule are
-only ever started at a token that starts one; a run of letters is at least two
-one-letter tokens side by side; and the noisy comparison reads each token
-alone. So each distinct raw word is worked out once (its tokens, whether any
-of them starts a rule, its letters at either end, its noisy words) and a
-string of such words is put together from them. The projection's judge
-normalizes tens of thousands of candidate strings, each a run of hypothesis
-words, most tried once; their words recur.
+the tokens after its leading premodifiers are its raw words' tokens, each
+word's worked out once (tokenized and spelled alone) and shifted to its
+place, with its runs of letters joined as
+:func:`~hub4eval.text.spoken.join_letters` joins them; and the words the noisy
+comparison keeps (all it reads of a hypothesis) are read from the words'
+own, without making the string's tokens (:meth:`WordByWord.kept`). The
+projection's judge normalizes tens of thousands of candidate strings, each a
+run of hypothesis words, most tried once and rejected; their words recur.
 
 Every other string (or a preparer whose GLM is not one this module can read)
-is left to the full normalization: :meth:`WordByWord.normalize` returns None.
-The result is the full normalization's, token for token
-(``tests/scoring/test_word_by_word.py`` checks it against it).
+is left to the full normalization: :meth:`WordByWord.normalize` and
+:meth:`WordByWord.kept` return None. The result is the full normalization's,
+token for token (``tests/scoring/test_word_by_word.py`` checks it against it).
 """
 
 from __future__ import annotations

@@ -16,17 +16,16 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NamedTuple, TextIO
 
-from hub4eval.model import Extent, PointerFill, TextFill
+from hub4eval.model import Extent, Instance, PointerFill, TextFill
 from hub4eval.scoring.counted_points import (
     HYPOTHESIS,
     REFERENCE,
     CountedRun,
     Layout,
     LazyMapping,
-    item,
     layout_points,
 )
-from hub4eval.scoring.fills import PreparedFill
+from hub4eval.scoring.fills import FillPreparer, PreparedFill
 from hub4eval.scoring.metrics import METRICS, Counts
 from hub4eval.scoring.points import fill_text
 from hub4eval.scoring.result import ScoreResult
@@ -49,8 +48,8 @@ _CAUSE_JSON = {None: "null", "recognition": '"recognition"', "extraction": '"ext
 _ENTRY_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
 
 
-# Fill pairs whose entries are made, joined and written at a time (a few hundred
-# kilobytes: the batch, its text and its bytes stay in the processor's cache)
+# Fill pairs (or entries, :class:`RunWriter`) whose entries are made, joined and written at
+# a time (a few hundred kilobytes: the batch, its text and its bytes stay in the processor's cache)
 _BATCH = 512
 _ENTRY_SEPARATOR = ",\n    "  # between two entries of a list or table of iter_json_text
 _SEPARATOR_BYTES = _ENTRY_SEPARATOR.encode()
@@ -220,7 +219,9 @@ def _run_entries(run: CountedRun, append: Callable[[str], None]) -> None:
         and ref_prep.widen is None
     )
     layouts = run.layouts
-    view = mapper._view  # the engine reads most fills as rows: views are made here, as needed
+    # the engine reads most fills as rows, without preparing them: a plain match's fills are
+    # read here as written, and a fill is prepared only for a reason that needs it
+    normalized = ref_prep._texts.get  # the memo the engine filled: (text, premodifiers removed, ...)
     records = run.records
     record_of = run.record
     plans: dict[tuple[str, int], tuple[tuple[Any, ...], ...]] = {}  # the document's, by (type, signature)
@@ -270,13 +271,12 @@ def _run_entries(run: CountedRun, append: Callable[[str], None]) -> None:
             plan = plans.get((type_name, signature))
             if plan is None:
                 plan = plans[type_name, signature] = _plan(layouts[signature], type_name, document, heads)
-            ref_view: Any = view(ref, True) if ref is not None else None
-            hyp_view: Any = view(hyp, False) if hyp is not None else None
+            ref_fills: Any = _first_fills(ref) if ref is not None else None
+            hyp_fills: Any = _first_fills(hyp) if hyp is not None else None
             for name, side, points, known, content_cor, extent_cor, slot_json in plan:
                 if points is _BOTH_COR:
-                    r = ref_view[name][2]
-                    hf = hyp_view[name][2].fill
-                    rf = r.fill
+                    rf = ref_fills[name]
+                    hf = hyp_fills[name]
                     extents = rf.extents
                     if (
                         fast
@@ -285,19 +285,29 @@ def _run_entries(run: CountedRun, append: Callable[[str], None]) -> None:
                         and len(extents) == 1
                         and not rf.bracketed
                         and not hf.bracketed
-                        and r.minimals[0] is (rm := r.maximal)
+                        and (norm := normalized(content)) is not None
+                        # fill.minimal_is_maximal (its minimal string prepared as its maximal one),
+                        # with the reader's shortcut: the one minimal extent is the maximal one
+                        and len(spans := rf.minimal_spans) == 1
+                        and not spans[0][0]
+                        and spans[0][1] == len(content)
+                        and (rf.minimal_extents is extents or rf.minimal_is_maximal)
                     ):
                         # both points COR of a usual reference fill: the hypothesis text is the
                         # reference's (inside it, and containing it), and so is its extent (the
-                        # same offsets prepared alike)
+                        # same offsets prepared alike: FillPreparer.prepare's maximal string,
+                        # its normalized text and its extent less the premodifiers removed)
                         at = extents[0]
                         shown = encode(content)[1:-1]
                         fill = f'{slot_json}"\\"{shown}\\" ##{at.start}#{at.end}#", "line": '
                         fills = f'{ref_start}{fill}{rf.line}}}, "hyp": {hyp_start}{fill}{hf.line}}}, "reason": '
-                        if (text := rm.text) != content:
+                        text, removed = norm[0], norm[1]
+                        if text != content:
                             shown = encode(text)[1:-1]
-                        extent = rm.extent
-                        span = f"{extent.start}..{extent.end}"
+                        start, end = at.start, at.end
+                        if removed:
+                            start = min(start + removed, end)  # as fills._shifted
+                        span = f"{start}..{end}"
                         append(
                             f'{content_cor}{fills}"hypothesis `{shown}` is inside `{shown}` and contains the '
                             f'minimal string `{shown}`"{extent_cor}{fills}"extent {span} enclosed in {span}, '
@@ -305,7 +315,7 @@ def _run_entries(run: CountedRun, append: Callable[[str], None]) -> None:
                         )
                         continue
                 elif points is _BOTH_MIS:
-                    rf = ref_view[name][2].fill
+                    rf = ref_fills[name]
                     if len(extents := rf.extents) == 1 and not rf.bracketed:
                         at = extents[0]
                         fills = (
@@ -321,12 +331,29 @@ def _run_entries(run: CountedRun, append: Callable[[str], None]) -> None:
                     known,
                     ref_start,
                     hyp_start,
-                    None if side == HYPOTHESIS else item(ref_view, name),
-                    None if side == REFERENCE else item(hyp_view, name),
+                    None if side == HYPOTHESIS else _prepared(ref_fills[name], ref_prep, ref.docid),
+                    None if side == REFERENCE else _prepared(hyp_fills[name], hyp_prep, hyp.docid),
                     points,
                     mapping,
                     how,
                 )
+
+
+def _first_fills(inst: Instance) -> dict[str, Any]:
+    """The fill of each slot of a plain instance, by name, as ``Mapper._view`` reads them
+    (a name's first slot; its first alternative's fill), not prepared."""
+    fills: dict[str, Any] = {}
+    for slot in inst.slots:
+        name = slot.name
+        if name not in fills:
+            alternatives = slot.alternatives
+            fills[name] = alternatives[0].fills[0] if alternatives and alternatives[0].fills else None
+    return fills
+
+
+def _prepared(fill: Any, prep: FillPreparer, docid: str) -> Any:
+    """The item ``Mapper._view`` makes of a plain slot's one fill: a text fill prepared, a pointer as it is."""
+    return prep.prepare(fill, docid) if fill.__class__ is TextFill else fill
 
 
 def _plan(
@@ -490,8 +517,13 @@ class RunWriter:
     def __call__(self, run: CountedRun) -> None:
         entries: list[str] = []
         _run_entries(run, entries.append)
-        if entries:
-            self.handle.write(self.separator + _ENTRY_SEPARATOR.join(entries).encode())
+        # joined and written :data:`_BATCH` entries at a time: a run's entries are megabytes,
+        # whose text and bytes made at once took more than writing them (fresh memory each
+        # time, out of the processor's cache); a batch's stay in it and are reused
+        write = self.handle.write
+        for at in range(0, len(entries), _BATCH):
+            write(self.separator)
+            write(_ENTRY_SEPARATOR.join(entries[at : at + _BATCH]).encode())
             self.separator = _SEPARATOR_BYTES
 
     def close(self) -> None:

@@ -28,7 +28,7 @@ from hub4eval.scoring.counted_points import (
 from hub4eval.scoring.fills import FillPreparer, PreparedFill
 from hub4eval.scoring.metrics import METRICS, Counts
 from hub4eval.scoring.points import fill_text
-from hub4eval.scoring.result import ScoreResult
+from hub4eval.scoring.result import ScoreResult, Tally
 from hub4eval.scoring.verdicts import (
     TextComparison,
     pointer_reason_json,
@@ -496,6 +496,10 @@ class PointFileWriter:
                 handle.write(_ENTRY_SEPARATOR.join(batch))
                 separator = _ENTRY_SEPARATOR
 
+    def head(self, tally: Tally, beta: float) -> HeadPieces:
+        """A group's by-document rows and mapping as JSON (see :class:`HeadPieces`)."""
+        return HeadPieces.of(tally, beta)
+
     def runs(self, path: str) -> RunWriter:
         """A writer of the entries of counted runs into ``path`` (closed by its caller)."""
         return RunWriter(path)
@@ -559,7 +563,8 @@ def json_pieces(result: ScoreResult, extra: dict[str, Any] | None = None) -> Ite
             first = False
         yield f"\n  {closing}" if not first else closing
 
-    data = result.to_json(points=False)
+    heads = _group_heads(result, extra)
+    data = result.to_json(points=False, left_out=("by_document", "mapping") if heads is not None else ())
     data.update(extra or {})
     keys = list(data)
     keys.insert(keys.index("mapping") + 1, "points")
@@ -570,6 +575,16 @@ def json_pieces(result: ScoreResult, extra: dict[str, Any] | None = None) -> Ite
         if key == "points":
             yield from entries(key, _point_pieces(result), "[", "]")
             continue
+        if heads is not None and key == "by_document":
+            yield from entries(key, (head.by_document for head in heads if head.documents), "{", "}")
+            continue
+        if heads is not None and key == "mapping":
+            lists = [
+                ", ".join([text for head in heads if (text := getattr(head, name))])
+                for name in ("instance_sets", "instances", "instance_f")
+            ]
+            yield f'  "mapping": {{"instance_sets": [{lists[0]}], "instances": [{lists[1]}], "instance_f": [{lists[2]}]}}'
+            continue
         value = data[key]
         if isinstance(value, dict) and value and all(isinstance(v, dict) for v in value.values()):
             yield from entries(key, (f"{dump(k)}: {dump(v)}" for k, v in value.items()), "{", "}")
@@ -578,6 +593,45 @@ def json_pieces(result: ScoreResult, extra: dict[str, Any] | None = None) -> Ite
         else:
             yield f"  {dump(key)}: {dump(value)}"
     yield "\n}\n"
+
+
+class HeadPieces(NamedTuple):
+    """The by-document rows and the mapping's three lists of a group of documents as JSON,
+    as :func:`json_pieces` writes them of the whole result: made in the group's worker
+    (:meth:`PointFileWriter.head`), so that the process that joins the groups only joins
+    these strings (a large run's are megabytes, which it encoded alone at the end)."""
+
+    documents: int  # rows in by_document
+    by_document: str  # its rows, joined as iter_json_text joins the entries of a table
+    instance_sets: str  # the entries of each list, joined as the encoder joins them
+    instances: str
+    instance_f: str
+
+    @classmethod
+    def of(cls, tally: Tally, beta: float) -> HeadPieces:
+        dump = _ENTRY_ENCODER.encode
+        rows = tally.levels["document"]
+        pairs = tally.instance_pairs
+        return cls(
+            len(rows),
+            _ENTRY_SEPARATOR.join([f"{dump(docid)}: {dump(counts.as_dict(beta))}" for docid, counts in rows.items()]),
+            ", ".join([dump(list(pair)) for pair in tally.set_pairs]),
+            ", ".join([dump([r, h]) for r, h, _ in pairs if r and h]),
+            ", ".join([dump(list(triple)) for triple in pairs]),
+        )
+
+
+def _group_heads(result: ScoreResult, extra: dict[str, Any] | None) -> tuple[HeadPieces, ...] | None:
+    """The :class:`HeadPieces` of every group of a result scored in groups, when they give its
+    by-document rows and mapping (every group made them, and no document is in two groups,
+    whose rows the join adds up); None otherwise."""
+    tally = result.tally
+    if tally is None or tally.json_heads is None or (extra and ("by_document" in extra or "mapping" in extra)):
+        return None
+    heads: tuple[HeadPieces, ...] = tally.json_heads
+    if sum(head.documents for head in heads) != len(tally.levels["document"]):
+        return None
+    return heads
 
 
 def to_json_text(result: ScoreResult, extra: dict[str, Any] | None = None) -> str:

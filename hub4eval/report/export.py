@@ -21,7 +21,6 @@ from hub4eval.scoring.counted_points import (
     HYPOTHESIS,
     REFERENCE,
     CountedRun,
-    Layout,
     LazyMapping,
     layout_points,
 )
@@ -189,7 +188,7 @@ def _fill_json(fill: Any) -> str:
     return _encode_string(fill_text(fill))
 
 
-def _run_entries(run: CountedRun, append: Callable[[str], None]) -> None:
+def _run_entries(run: CountedRun, append: Callable[[str], None], plans: _Plans | None = None) -> None:
     """The JSON entries of every point of a counted run, in order, each given to ``append``
     (the two points of a text fill pair in one string, joined as :func:`iter_json_text` joins
     entries): what :func:`_entry_batches` makes of
@@ -201,7 +200,8 @@ def _run_entries(run: CountedRun, append: Callable[[str], None]) -> None:
     compared clean: most pairs), the reasons as
     :func:`~hub4eval.scoring.verdicts.text_reason_json` says them of such a pair; a
     reference text fill left over (both points MIS); a correct pointer pair (of a match
-    record: a slot of several pointers)."""
+    record: a slot of several pointers). ``plans``: the JSON pieces of the slots and the
+    fill pairs of each (type, signature), kept from run to run of one mapper (a writer's)."""
     encode = _encode_string
     mapper = run.mapper
     how = mapper.how
@@ -219,18 +219,23 @@ def _run_entries(run: CountedRun, append: Callable[[str], None]) -> None:
         and ref_prep.widen is None
     )
     layouts = run.layouts
+    if plans is None or plans.layouts is not layouts:
+        plans = _Plans(layouts)
+    plan_of, slot_of = plans.get, plans.slot
     # the engine reads most fills as rows, without preparing them: a plain match's fills are
     # read here as written, and a fill is prepared only for a reason that needs it
     normalized = ref_prep._texts.get  # the memo the engine filled: (text, premodifiers removed, ...)
     records = run.records
     record_of = run.record
-    plans: dict[tuple[str, int], tuple[tuple[Any, ...], ...]] = {}  # the document's, by (type, signature)
-    heads: dict[tuple[str, str], _Heads] = {}  # the document's, by (type, slot)
+    content_cor, extent_cor, content_mis, extent_mis, pointer_cor = _CONTENT_COR, _EXTENT_COR, *_MIS, _POINTER_COR
+    missed = _MISSED
+    # the end of a pair's first entry (from its reason's closing quote, for a reason written
+    # here; from after it, for a reason already JSON) and the separator
+    between = f'", "cause": null}}{_ENTRY_SEPARATOR}'
+    after = between[1:]
     for counted in run.sets:
         document = encode(counted.docid)
         mapping = LazyMapping(counted)
-        plans.clear()
-        heads.clear()
         for ref, hyp, _, signature in counted.instances:
             if ref is not None and hyp is not None:
                 type_name = ref.type
@@ -244,10 +249,7 @@ def _run_entries(run: CountedRun, append: Callable[[str], None]) -> None:
                 record = record_of(ref, hyp, counted)
             if record is not None:
                 for slot in record.slots:
-                    name = slot.name
-                    known = heads.get((type_name, name))
-                    if known is None:
-                        known = heads[type_name, name] = _Heads.of(type_name, name, document)
+                    head, slot_json = slot_of(type_name, slot.name)
                     ref_items, hyp_items = slot.ref_items, slot.hyp_items
                     for i, j, verdicts in slot.pairs:
                         ref_item: Any = None if i is None else ref_items[i]
@@ -261,19 +263,28 @@ def _run_entries(run: CountedRun, append: Callable[[str], None]) -> None:
                             ref_key = encode(ref_item.key)
                             hyp_key = encode(hyp_item.key)
                             append(
-                                f'{known.pointer_cor}{ref_start}{known.slot}{ref_key}, "line": {ref_item.line}}}, '
-                                f'"hyp": {hyp_start}{known.slot}{hyp_key}, "line": {hyp_item.line}}}, '
+                                f'{head}{document}{pointer_cor}{ref_start}{slot_json}{ref_key}, "line": {ref_item.line}}}, '
+                                f'"hyp": {hyp_start}{slot_json}{hyp_key}, "line": {hyp_item.line}}}, '
                                 f'"reason": "{ref_key[1:-1]} is mapped to {hyp_key[1:-1]}", "cause": null}}'
                             )
                             continue
-                        _entries(append, known, ref_start, hyp_start, ref_item, hyp_item, verdicts, None, how)
+                        _entries(
+                            append,
+                            head + document,
+                            slot_json,
+                            ref_start,
+                            hyp_start,
+                            ref_item,
+                            hyp_item,
+                            verdicts,
+                            None,
+                            how,
+                        )
                 continue
-            plan = plans.get((type_name, signature))
-            if plan is None:
-                plan = plans[type_name, signature] = _plan(layouts[signature], type_name, document, heads)
+            plan = plan_of((type_name, signature)) or plans.make(type_name, signature)
             ref_fills: Any = _first_fills(ref) if ref is not None else None
             hyp_fills: Any = _first_fills(hyp) if hyp is not None else None
-            for name, side, points, known, content_cor, extent_cor, slot_json in plan:
+            for name, side, points, head, slot_json in plan:
                 if points is _BOTH_COR:
                     rf = ref_fills[name]
                     hf = hyp_fills[name]
@@ -309,9 +320,9 @@ def _run_entries(run: CountedRun, append: Callable[[str], None]) -> None:
                             start = min(start + removed, end)  # as fills._shifted
                         span = f"{start}..{end}"
                         append(
-                            f'{content_cor}{fills}"hypothesis `{shown}` is inside `{shown}` and contains the '
-                            f'minimal string `{shown}`"{extent_cor}{fills}"extent {span} enclosed in {span}, '
-                            f'overlaps minimal {span}", "cause": null}}'
+                            f'{head}{document}{content_cor}{fills}"hypothesis `{shown}` is inside `{shown}` '
+                            f"and contains the minimal string `{shown}`{between}{head}{document}{extent_cor}{fills}"
+                            f'"extent {span} enclosed in {span}, overlaps minimal {span}", "cause": null}}'
                         )
                         continue
                 elif points is _BOTH_MIS:
@@ -323,12 +334,14 @@ def _run_entries(run: CountedRun, append: Callable[[str], None]) -> None:
                             f'"line": {rf.line}}}, "hyp": null, "reason": '
                         )
                         append(
-                            f'{known.content_mis}{fills}{_MISSED}{known.extent_mis}{fills}{_MISSED}, "cause": null}}'
+                            f"{head}{document}{content_mis}{fills}{missed}{after}"
+                            f'{head}{document}{extent_mis}{fills}{missed}, "cause": null}}'
                         )
                         continue
                 _entries(
                     append,
-                    known,
+                    head + document,
+                    slot_json,
                     ref_start,
                     hyp_start,
                     None if side == HYPOTHESIS else _prepared(ref_fills[name], ref_prep, ref.docid),
@@ -356,56 +369,46 @@ def _prepared(fill: Any, prep: FillPreparer, docid: str) -> Any:
     return prep.prepare(fill, docid) if fill.__class__ is TextFill else fill
 
 
-def _plan(
-    layout: Layout, type_name: str, document: str, heads: dict[tuple[str, str], _Heads]
-) -> tuple[tuple[Any, ...], ...]:
-    """The fill pairs of a layout with the JSON pieces of their slot in the document
-    (``heads``, by (type, slot), made when first asked for)."""
-    plan = []
-    for name, side, points in layout:
-        known = heads.get((type_name, name))
-        if known is None:
-            known = heads[type_name, name] = _Heads.of(type_name, name, document)
-        plan.append((name, side, points, known, known.content_cor, known.extent_cor, known.slot))
-    return tuple(plan)
-
-
+# What follows the document in the entries of the usual pairs, up to their "ref"
+_CONTENT_COR = ', "kind": "content", "category": "COR", "ref": '
+_EXTENT_COR = ', "kind": "extent", "category": "COR", "ref": '
+_MIS = (', "kind": "content", "category": "MIS", "ref": ', ', "kind": "extent", "category": "MIS", "ref": ')
+_POINTER_COR = ', "kind": "pointer", "category": "COR", "ref": '
 _BOTH_MIS = layout_points((("content", "MIS"), ("extent", "MIS")))  # a reference text fill left over
 _MISSED = unpaired_reason_json("MIS")
 
 
-class _Heads(NamedTuple):
-    """The JSON of the entries of one slot of one document that does not depend on the
-    fills: what starts an entry (up to its kind), what starts the first entry of a
-    correct text pair (up to its ref), what comes between its reason and its second
-    entry's ref, the same for a reference text fill left over and for a correct pointer
-    pair, and the slot's name with the key of the fill."""
+class _Plans(dict[tuple[str, int], tuple[tuple[Any, ...], ...]]):
+    """The fill pairs of each (type, signature) of a mapper's :class:`Layouts`, each with the
+    JSON of its slot (:meth:`slot`); neither depends on the document."""
 
-    head: str
-    content_cor: str
-    extent_cor: str
-    content_mis: str
-    extent_mis: str
-    pointer_cor: str
-    slot: str
+    def __init__(self, layouts: Any) -> None:
+        super().__init__()
+        self.layouts = layouts
+        self.slots: dict[tuple[str, str], tuple[str, str]] = {}
 
-    @classmethod
-    def of(cls, type_name: str, slot: str, document: str) -> _Heads:
-        head = f'{{"slot": {_encode_string(f"{type_name}.{slot}")}, "document": {document}, "kind": "'
-        return cls(
-            head,
-            f'{head}content", "category": "COR", "ref": ',
-            f', "cause": null}}{_ENTRY_SEPARATOR}{head}extent", "category": "COR", "ref": ',
-            f'{head}content", "category": "MIS", "ref": ',
-            f', "cause": null}}{_ENTRY_SEPARATOR}{head}extent", "category": "MIS", "ref": ',
-            f'{head}pointer", "category": "COR", "ref": ',
-            f'"slot": {_encode_string(slot)}, "fill": ',
+    def slot(self, type_name: str, name: str) -> tuple[str, str]:
+        """What starts an entry of the slot, up to its document (``{"slot": "T.S", "document": ``),
+        and the slot's name with the key of a fill (``"slot": "S", "fill": ``)."""
+        known = self.slots.get((type_name, name))
+        if known is None:
+            known = self.slots[type_name, name] = (
+                f'{{"slot": {_encode_string(f"{type_name}.{name}")}, "document": ',
+                f'"slot": {_encode_string(name)}, "fill": ',
+            )
+        return known
+
+    def make(self, type_name: str, signature: int) -> tuple[tuple[Any, ...], ...]:
+        plan = self[type_name, signature] = tuple(
+            (name, side, points, *self.slot(type_name, name)) for name, side, points in self.layouts[signature]
         )
+        return plan
 
 
 def _entries(
     append: Callable[[str], None],
-    heads: _Heads,
+    head: str,
+    slot_json: str,
     ref_start: str,
     hyp_start: str,
     ref_item: Any,
@@ -414,9 +417,9 @@ def _entries(
     mapping: Any,
     how: TextComparison,
 ) -> None:
-    """The entries of one fill pair of a counted run (see :func:`_run_entries`): its points
-    given as the verdicts of a match record (``mapping`` None), or as (kind, category)."""
-    head, slot_json = heads.head, heads.slot
+    """The entries of one fill pair of a counted run (see :func:`_run_entries`; ``head``: what
+    starts them, up to the document): its points given as the verdicts of a match record
+    (``mapping`` None), or as (kind, category)."""
     ref_fill = ref_item.fill if ref_item.__class__ is PreparedFill else ref_item
     hyp_fill = hyp_item.fill if hyp_item.__class__ is PreparedFill else hyp_item
     ref = "null" if ref_fill is None else f'{ref_start}{slot_json}{_fill_json(ref_fill)}, "line": {ref_fill.line}}}'
@@ -425,12 +428,13 @@ def _entries(
     if mapping is None:
         for verdict in points:
             append(
-                f'{head}{verdict.kind}", "category": "{verdict.category}{fills}{reason_json(verdict)}, "cause": null}}'
+                f'{head}, "kind": "{verdict.kind}", "category": "{verdict.category}{fills}'
+                f'{reason_json(verdict)}, "cause": null}}'
             )
         return
     for kind, category in points:
         reason = _counted_reason(kind, category, ref_item, hyp_item, mapping, how)
-        append(f'{head}{kind}", "category": "{category}{fills}{reason}, "cause": null}}')
+        append(f'{head}, "kind": "{kind}", "category": "{category}{fills}{reason}, "cause": null}}')
 
 
 def _counted_reason(kind: str, category: str, ref_item: Any, hyp_item: Any, mapping: Any, how: TextComparison) -> str:
@@ -517,10 +521,13 @@ class RunWriter:
     def __init__(self, path: str) -> None:
         self.handle = open(path, "wb")  # noqa: SIM115 - closed by close(), after the last run
         self.separator = b""
+        self.plans: _Plans | None = None  # of the runs' mapper, kept from run to run
 
     def __call__(self, run: CountedRun) -> None:
         entries: list[str] = []
-        _run_entries(run, entries.append)
+        if self.plans is None or self.plans.layouts is not run.layouts:
+            self.plans = _Plans(run.layouts)
+        _run_entries(run, entries.append, self.plans)
         # joined and written :data:`_BATCH` entries at a time: a run's entries are megabytes,
         # whose text and bytes made at once took more than writing them (fresh memory each
         # time, out of the processor's cache); a batch's stay in it and are reused

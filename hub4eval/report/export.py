@@ -53,6 +53,7 @@ _BATCH = 512
 _ENTRY_SEPARATOR = ",\n    "  # between two entries of a list or table of iter_json_text
 _SEPARATOR_BYTES = _ENTRY_SEPARATOR.encode()
 _encode_string = json.encoder.encode_basestring  # what the entry encoder does with a str
+_float_repr = float.__repr__  # what it does with a finite float
 
 
 def _point_entries(result: ScoreResult) -> Iterator[str]:
@@ -344,8 +345,17 @@ def _run_entries(run: CountedRun, append: Callable[[str], None], plans: _Plans |
                     slot_json,
                     ref_start,
                     hyp_start,
-                    None if side == HYPOTHESIS else _prepared(ref_fills[name], ref_prep, ref.docid),
-                    None if side == REFERENCE else _prepared(hyp_fills[name], hyp_prep, hyp.docid),
+                    # prepared only when compared (a fill left over is written as it is)
+                    ref_fills[name]
+                    if side == REFERENCE
+                    else None
+                    if side == HYPOTHESIS
+                    else _prepared(ref_fills[name], ref_prep, ref.docid),
+                    hyp_fills[name]
+                    if side == HYPOTHESIS
+                    else None
+                    if side == REFERENCE
+                    else _prepared(hyp_fills[name], hyp_prep, hyp.docid),
                     points,
                     mapping,
                     how,
@@ -355,6 +365,16 @@ def _run_entries(run: CountedRun, append: Callable[[str], None], plans: _Plans |
 def _first_fills(inst: Instance) -> dict[str, Any]:
     """The fill of each slot of a plain instance, by name, as ``Mapper._view`` reads them
     (a name's first slot; its first alternative's fill), not prepared."""
+    slots = inst.slots
+    try:
+        fills = {slot.name: slot.alternatives[0].fills[0] for slot in slots}
+    except IndexError:  # a slot without fills (not a scored one: the instance is plain)
+        return _first_fills_one_by_one(inst)
+    return fills if len(fills) == len(slots) else _first_fills_one_by_one(inst)  # a name twice: its first slot
+
+
+def _first_fills_one_by_one(inst: Instance) -> dict[str, Any]:
+    """:func:`_first_fills` of an instance with a slot name twice or a slot without fills."""
     fills: dict[str, Any] = {}
     for slot in inst.slots:
         name = slot.name
@@ -618,13 +638,38 @@ class HeadPieces(NamedTuple):
     def of(cls, tally: Tally, beta: float) -> HeadPieces:
         dump = _ENTRY_ENCODER.encode
         rows = tally.levels["document"]
-        pairs = tally.instance_pairs
+        # the lists' entries as the encoder writes them (a key or null; an F as float.__repr__
+        # writes it), each an f-string rather than a call of the encoder: a hundred thousand a run
+        key: dict[str | None, str] = {None: "null"}
+        for docid, docid_json in zip(rows, map(_encode_string, rows), strict=True):
+            key[docid] = docid_json
+        sets = []
+        for ref, hyp in tally.set_pairs:
+            ref_json = key.get(ref) or key.setdefault(ref, _encode_string(ref))  # type: ignore[arg-type]
+            hyp_json = key.get(hyp) or key.setdefault(hyp, _encode_string(hyp))  # type: ignore[arg-type]
+            sets.append(f"[{ref_json}, {hyp_json}]")
+        mapped: list[str] = []
+        every: list[str] = []
+        for ref, hyp, f in tally.instance_pairs:
+            ref_json = "null" if ref is None else _encode_string(ref)
+            hyp_json = "null" if hyp is None else _encode_string(hyp)
+            if ref and hyp:
+                mapped.append(f"[{ref_json}, {hyp_json}]")
+            f_json = "null" if f is None else _float_repr(f) if f.__class__ is float and f - f == 0 else dump(f)
+            every.append(f"[{ref_json}, {hyp_json}, {f_json}]")
+        counted: dict[Counts, str] = {}  # a document's counts as JSON, by value (many documents count alike)
+        lines = []
+        for docid, counts in rows.items():
+            text = counted.get(counts)
+            if text is None:
+                text = counted[counts] = dump(counts.as_dict(beta))
+            lines.append(f"{key[docid]}: {text}")
         return cls(
             len(rows),
-            _ENTRY_SEPARATOR.join([f"{dump(docid)}: {dump(counts.as_dict(beta))}" for docid, counts in rows.items()]),
-            ", ".join([dump(list(pair)) for pair in tally.set_pairs]),
-            ", ".join([dump([r, h]) for r, h, _ in pairs if r and h]),
-            ", ".join([dump(list(triple)) for triple in pairs]),
+            _ENTRY_SEPARATOR.join(lines),
+            ", ".join(sets),
+            ", ".join(mapped),
+            ", ".join(every),
         )
 
 

@@ -189,7 +189,12 @@ def _fill_json(fill: Any) -> str:
     return _encode_string(fill_text(fill))
 
 
-def _run_entries(run: CountedRun, append: Callable[[str], None], plans: _Plans | None = None) -> None:
+def _run_entries(
+    run: CountedRun,
+    append: Callable[[str], None],
+    plans: _Plans | None = None,
+    after_set: Callable[[], None] | None = None,
+) -> None:
     """The JSON entries of every point of a counted run, in order, each given to ``append``
     (the two points of a text fill pair in one string, joined as :func:`iter_json_text` joins
     entries): what :func:`_entry_batches` makes of
@@ -202,7 +207,8 @@ def _run_entries(run: CountedRun, append: Callable[[str], None], plans: _Plans |
     :func:`~hub4eval.scoring.verdicts.text_reason_json` says them of such a pair; a
     reference text fill left over (both points MIS); a correct pointer pair (of a match
     record: a slot of several pointers). ``plans``: the JSON pieces of the slots and the
-    fill pairs of each (type, signature), kept from run to run of one mapper (a writer's)."""
+    fill pairs of each (type, signature), kept from run to run of one mapper (a writer's);
+    ``after_set``: called after the entries of each instance set (a writer writes them out)."""
     encode = _encode_string
     mapper = run.mapper
     how = mapper.how
@@ -235,6 +241,8 @@ def _run_entries(run: CountedRun, append: Callable[[str], None], plans: _Plans |
     between = f'", "cause": null}}{_ENTRY_SEPARATOR}'
     after = between[1:]
     for counted in run.sets:
+        if after_set is not None:
+            after_set()
         document = encode(counted.docid)
         mapping = LazyMapping(counted)
         for ref, hyp, _, signature in counted.instances:
@@ -544,18 +552,24 @@ class RunWriter:
         self.plans: _Plans | None = None  # of the runs' mapper, kept from run to run
 
     def __call__(self, run: CountedRun) -> None:
-        entries: list[str] = []
         if self.plans is None or self.plans.layouts is not run.layouts:
             self.plans = _Plans(run.layouts)
-        _run_entries(run, entries.append, self.plans)
-        # joined and written :data:`_BATCH` entries at a time: a run's entries are megabytes,
-        # whose text and bytes made at once took more than writing them (fresh memory each
-        # time, out of the processor's cache); a batch's stay in it and are reused
-        write = self.handle.write
-        for at in range(0, len(entries), _BATCH):
-            write(self.separator)
-            write(_ENTRY_SEPARATOR.join(entries[at : at + _BATCH]).encode())
-            self.separator = _SEPARATOR_BYTES
+        self.entries: list[str] = []
+        _run_entries(run, self.entries.append, self.plans, self._spill)
+        self._spill(0)
+
+    def _spill(self, at_least: int = _BATCH) -> None:
+        """Write the entries made so far, once there are ``at_least``: joined and written
+        about :data:`_BATCH` at a time (between two instance sets), not a run's at once
+        (tens of megabytes, whose text and bytes made at once took more than writing
+        them: fresh memory each time, out of the processor's cache)."""
+        entries = self.entries
+        if len(entries) < at_least or not entries:
+            return
+        self.handle.write(self.separator)
+        self.handle.write(_ENTRY_SEPARATOR.join(entries).encode())
+        self.separator = _SEPARATOR_BYTES
+        entries.clear()
 
     def close(self) -> None:
         self.handle.close()

@@ -558,13 +558,13 @@ class RunWriter:
         _run_entries(run, self.entries.append, self.plans, self._spill)
         self._spill(0)
 
-    def _spill(self, at_least: int = _BATCH) -> None:
+    def _spill(self, at_least: int | None = None) -> None:
         """Write the entries made so far, once there are ``at_least``: joined and written
         about :data:`_BATCH` at a time (between two instance sets), not a run's at once
         (tens of megabytes, whose text and bytes made at once took more than writing
         them: fresh memory each time, out of the processor's cache)."""
         entries = self.entries
-        if len(entries) < at_least or not entries:
+        if not entries or len(entries) < (_BATCH if at_least is None else at_least):
             return
         self.handle.write(self.separator)
         self.handle.write(_ENTRY_SEPARATOR.join(entries).encode())

@@ -332,3 +332,40 @@ def test_the_fills_of_a_plain_instance_with_a_name_twice_are_those_of_its_first_
     assert is_plain_instance(inst, True, mapper.unscored)
     view = mapper._view(inst, True)
     assert _first_fills(inst)["WINNER"] is first is item(view, "WINNER").fill
+
+
+from hub4eval.report.export import RunWriter  # noqa: E402
+
+
+@pytest.mark.parametrize("batch", [1, 3, 512])
+def test_a_run_writer_writes_every_entry_once_in_order_whatever_its_batches(tmp_path, monkeypatch, batch):
+    # the writer writes out what it has made between instance sets, once it holds `batch`
+    # entries: the file is the entries of the match records joined, however they were cut
+    ref = _with_lines(_generated_set(30, reference=True), 1)
+    hyp = _with_lines(_generated_set(30, reference=False), 5000)
+    config = ScoreConfig()
+    expected = ",\n    ".join(
+        json.dumps(point.as_dict(), ensure_ascii=False) for point in score(ref, hyp, config=config).iter_points()
+    )
+    monkeypatch.setattr("hub4eval.report.export._BATCH", batch)
+    writer = RunWriter(str(tmp_path / "points.jsonl"))
+    try:
+        pipeline_score(ref, hyp, config=config, counts_only=True, point_runs=writer)
+    finally:
+        writer.close()
+    assert (tmp_path / "points.jsonl").read_text(encoding="utf-8") == expected
+
+
+def _generated_set(documents: int, reference: bool) -> TemplateSet:
+    """``documents`` documents of benchmarks/gen_templates.py (seed 3, errors), one side of them."""
+    import importlib.util
+
+    from hub4eval.io.templettes import parse_templates
+    from tests.support import ROOT
+
+    spec = importlib.util.spec_from_file_location("gen_templates", ROOT / "benchmarks" / "gen_templates.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    ref_text, hyp_text = module.generate(documents, documents * 10, seed=3, error=0.3)
+    role = "reference" if reference else "hypothesis"
+    return parse_templates(ref_text if reference else hyp_text, role=role)

@@ -24,6 +24,7 @@ note on standard error.
 
 from __future__ import annotations
 
+import argparse
 import functools
 import importlib
 import os
@@ -118,6 +119,9 @@ class _Os:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("command", nargs=argparse.REMAINDER, help="the hub4eval command line, e.g. score REF HYP ...")
+    args = parser.parse_args()
     for module_name, path, label in STAGES:
         try:
             _wrap(importlib.import_module(module_name), path, label)
@@ -133,7 +137,7 @@ def main() -> None:
         ending(status)
 
     app.os = _Os(end)  # type: ignore[attr-defined]
-    sys.argv = ["hub4eval", *sys.argv[1:]]
+    sys.argv = ["hub4eval", *args.command]
     try:
         app.main()
     finally:

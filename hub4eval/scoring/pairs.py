@@ -65,6 +65,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from fractions import Fraction
+from functools import partial
 from itertools import chain
 from typing import Any, NamedTuple, Protocol
 
@@ -734,12 +735,12 @@ def _string_ids(texts: _Texts) -> tuple[list[str], np.ndarray]:
     return contents, np.asarray([ids.setdefault(content, len(ids)) for content in contents], dtype=Int)
 
 
-def _verdict_keys(refs: _Texts, odd: set[int]) -> list[Hashable]:
+def _verdict_keys(refs: _Texts) -> list[Hashable]:
     """What decides the noisy content verdict of each reference fill against a hypothesis
     string: its content string, with its minimal spans when it has minimal strings of its own
-    (``odd``). See ``Mapper.noisy_verdicts``."""
+    (:func:`_odd`). See ``Mapper.noisy_verdicts``."""
     keys: list[Hashable] = [row[1].content for row in refs.rows]
-    for p in odd:
+    for p in _odd(refs):
         fill = refs.rows[p][1]
         keys[p] = (fill.content, fill.minimal_spans)
     return keys
@@ -801,8 +802,8 @@ def _correct(aspect: _Aspect, rq: np.ndarray, hp: np.ndarray, mapper: Mapper) ->
     if kind == "w":  # once per distinct pair of strings
         ref_texts, hyp_texts = aspect.ref_listed, listed
         assert isinstance(ref_texts, _Texts) and isinstance(hyp_texts, _Texts)  # text fills: see _aspects
-        ref_keys = _memo(ref_texts, "verdict keys", lambda: _verdict_keys(ref_texts, _odd(ref_texts)))
-        hyp_keys, hyp_sid = _memo(listed, "strings", lambda: _string_ids(hyp_texts))
+        ref_keys = _memo(ref_texts, "verdict keys", partial(_verdict_keys, ref_texts))
+        hyp_keys, hyp_sid = _memo(listed, "strings", partial(_string_ids, hyp_texts))
         ref_ids: dict[Any, int] = {}
         ref_sid = np.asarray([ref_ids.setdefault(key, len(ref_ids)) for key in ref_keys], dtype=Int)
         combined = ref_sid[rq] * (int(hyp_sid.max()) + 1 if len(hyp_sid) else 1) + hyp_sid[hp]

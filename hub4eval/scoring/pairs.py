@@ -107,6 +107,8 @@ class Mapper(Protocol):
 
     def template(self, points: tuple[tuple[str, str, str], ...]) -> int: ...
 
+    _views: tuple[dict[int, tuple[Instance, dict[str, Any]]], ...]
+
     def _view(self, inst: Instance, reference: bool) -> dict[str, Any]: ...
 
     def _keys(self, inst: Instance, reference: bool, mapping: Mapping[str, str]) -> list[Any]: ...
@@ -591,6 +593,9 @@ def _fills_by_slot(
     unscored = mapper.unscored
     get, normalize = prep.lookups()
     fast = not prep.maps_extents
+    # Every fill prepared and every pair to get its match record (texts that differ, not
+    # counting): the slot views of Mapper._view are made here, from the same prepared fills.
+    views = None if fast or mapper.counting else mapper._views[reference]
     shapes: list[Any] = []
     texts: dict[str, _Texts] = {}
     pointers: dict[str, _Listed] = {}
@@ -602,6 +607,7 @@ def _fills_by_slot(
         shape = []
         added: list[_Texts | _Listed] = []
         seen: set[str] = set()
+        view: dict[str, Any] = {}
         for slot in inst.slots:
             name = slot.name
             if name in unscored or name in seen:
@@ -648,6 +654,7 @@ def _fills_by_slot(
                     else:
                         start = end = none
                     shape.append((name, reference and slot.optional, one_text[prepared.has_extent]))
+                    view[name] = (slot, ((prepared,),), prepared)
                 listed.rows.append((index, fill, number, start, end))
                 added.append(listed)
             else:
@@ -658,8 +665,11 @@ def _fills_by_slot(
                     pointer_list = pointers[name] = _Listed(())
                 pointer_list.append((index, fill))
                 added.append(pointer_list)
+                view[name] = (slot, ((fill,),), None)
         else:
             shapes.append(tuple(shape))
+            if views is not None and id(inst) not in views:
+                views[id(inst)] = (inst, view)
             continue
         for taken in added:
             taken.pop()

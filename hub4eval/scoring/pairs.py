@@ -521,12 +521,25 @@ def _ref_extents(refs: _Texts) -> tuple[np.ndarray, ...]:
     starts, ends = refs.columns()[2:]
     minimal_starts, minimal_ends = starts.copy(), ends.copy()
     several = np.zeros(len(starts), dtype=bool)
-    for p, fill in refs.prepared.items():
-        minimals = fill.minimals
-        minimal = minimals[0].extent if len(minimals) == 1 else None
-        minimal_starts[p] = _NONE if minimal is None else minimal.start
-        minimal_ends[p] = _NONE if minimal is None else minimal.end
-        several[p] = len(minimals) != 1
+    prepared = refs.prepared
+    if prepared:  # every fill, when the texts differ: read into lists, written at once
+        lows: list[int] = []
+        highs: list[int] = []
+        many: list[bool] = []
+        for fill in prepared.values():
+            minimals = fill.minimals
+            minimal = minimals[0].extent if len(minimals) == 1 else None
+            if minimal is None:
+                lows.append(_NONE)
+                highs.append(_NONE)
+            else:
+                lows.append(minimal.start)
+                highs.append(minimal.end)
+            many.append(len(minimals) != 1)
+        at = np.fromiter(prepared, dtype=Int, count=len(prepared))
+        minimal_starts[at] = lows
+        minimal_ends[at] = highs
+        several[at] = many
     return starts, ends, minimal_starts, minimal_ends, several
 
 

@@ -18,16 +18,21 @@ the procedure chooses without making a record per pair:
    plain instances, per slot and aspect (content, extent, pointer), the fills
    that can be COR together are those that share a key
    (:mod:`hub4eval.scoring.candidates`), told apart by group (clean content
-   keys and extent blocks as numbers in numpy, ``group * size + number``; the
-   others as ``(group, key)``); the pairs sharing a key are made as
-   two integer arrays, then kept only where the aspect really is COR: clean
-   content keys are exact (sharing one *is* the COR), noisy content is decided
-   once per distinct pair of strings, extents by comparing offsets in numpy,
-   pointers by the mapping of their targets (exact keys too). The text fills
-   are read as rows (:class:`_Texts`: instance, fill, the number of its
-   normalized text, its compared extent) without being prepared, unless more
-   than that is read of them (minimal strings, extents mapped to alignment
-   columns, noisy content: then each is prepared as it is read).
+   keys, the words of noisy content keys and extent blocks as numbers in numpy,
+   ``group * size + number``; pointer keys as ``(group, key)``); the pairs
+   sharing a key are made as two integer arrays, then kept only where the
+   aspect really is COR: clean content keys are exact (sharing one *is* the
+   COR), noisy content is decided once per distinct pair of strings (and the
+   verdict kept for the chosen pairs' match records: ``Mapper.noisy_verdicts``),
+   extents by comparing offsets in numpy, pointers by the mapping of their
+   targets (exact keys too). The text fills are read as rows (:class:`_Texts`:
+   instance, fill, the number of its normalized text, its compared extent)
+   without being prepared, unless more than that is read of them (minimal
+   strings, extents mapped to alignment columns: then each is prepared as it
+   is read, and when the pairs get match records, its instance's slot views are
+   made from the same prepared fills). A noisy key or verdict is read from its
+   content string's words (:meth:`FillPreparer.word_keys`), once per distinct
+   string, without preparing the fill.
 2. **Counts from COR codes.** For two plain instances, a slot's fill pair has
    one point per aspect, INC unless COR; so the counts of a pair are those of
    the same two instance *shapes* without any COR (which slots, extents,

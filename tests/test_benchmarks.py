@@ -125,3 +125,23 @@ def test_json_writer_benchmark_runs(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert [row[0].strip() for row in table_rows(done.stdout)] == ["", "walk", "writer"]
     assert str(tmp_path) not in done.stdout
+
+
+@pytest.mark.slow
+def test_mapping_texts_benchmark_runs(tmp_path: Path) -> None:
+    """bench_mapping_texts.py on examples/asr laid out as bench_score_texts.py names its files."""
+    asr = BENCHMARKS.parent / "examples" / "asr"
+    files = tmp_path / "files"
+    files.mkdir()
+    for name, source in (
+        ("ref_e5.tpl", "ref.tpl"),
+        ("hyp_e5_unsegmented.tpl", "hyp.tpl"),
+        ("ref.sgml", "reference.sgml"),
+        ("hyp_unsegmented.sgml", "asr_unsegmented.sgml"),
+    ):
+        (files / name).write_bytes((asr / source).read_bytes())
+    for extra in ([], ["--normalized"]):
+        done = run("bench_mapping_texts.py", str(files), "--rounds", "2", *extra, cwd=tmp_path, timeout=300)
+        assert done.returncode == 0, done.stderr
+        phases = [row[0].strip() for row in table_rows(done.stdout)]
+        assert phases == ["system's mapping", "projection", "ceiling's mapping", "score, alignment given"]

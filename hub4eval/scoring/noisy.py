@@ -150,12 +150,22 @@ class NoisyWords:
 
     @classmethod
     def of(cls, tokens: Sequence[Token], fillers: frozenset[str]) -> NoisyWords:
-        return cls(
-            tuple([strip_possessive(t.text) for t in tokens]),
-            tuple([is_optional_reference(t, fillers) for t in tokens]),
-            tuple([strip_possessive(t.text) for t in kept_hypothesis_tokens(tokens, fillers)]),
-            fillers,
-        )
+        # is_optional_reference and kept_hypothesis_tokens in one pass, each token's word and
+        # filler status read once (a million fills' strings are read here)
+        words: list[str] = []
+        optional: list[bool] = []
+        kept: list[str] = []
+        for token in tokens:
+            word = strip_possessive(token.text)
+            words.append(word)
+            if token.optional:
+                optional.append(True)
+                continue
+            filler = _is_filler(token, fillers)
+            optional.append(token.parenthesized or token.fragment or filler)
+            if not filler:
+                kept.append(word)
+        return cls(tuple(words), tuple(optional), tuple(kept), fillers)
 
 
 def noisy_correct(ref_max: NoisyWords, ref_minimals: Sequence[NoisyWords], hyp: NoisyWords) -> bool:

@@ -15,9 +15,11 @@ from hub4eval.scoring.noisy import (
     filler_set,
     is_optional_reference,
     kept_correct,
+    kept_hypothesis_tokens,
     noisy_content_correct,
     noisy_correct,
 )
+from hub4eval.text.spoken import strip_possessive
 from hub4eval.text.tokens import Token, tokenize
 from tests.support.scoring import cats, run
 
@@ -431,3 +433,26 @@ def test_a_reference_without_optional_tokens_agrees_with_brute_force(
     read = NoisyWords.of(hyp, words)
     minimal_words = [NoisyWords.of(m, words) for m in minimals]
     assert kept_correct(NoisyWords.of(ref, words), minimal_words, read.kept) == _brute_force(ref, minimals, hyp)
+
+
+@st.composite
+def any_tokens(draw: st.DrawFn) -> tuple[Token, ...]:
+    """Tokens of every kind the noisy comparison tells apart: words (possessive or not),
+    fillers in any case or marked with ``%``, fragments, parenthesized and GLM-optional tokens,
+    a raw form of their own."""
+    texts = st.sampled_from(["glen", "glen's", "jones'", "it's", "'s", "uh", "UM", "%uh", "buni-", "-", "cup"])
+    items = draw(st.lists(st.tuples(texts, st.booleans(), st.booleans(), st.none() | texts), max_size=6))
+    return tuple(
+        Token(text, 10 * k, 10 * k + len(text), parenthesized=paren, optional=glm, form=form)
+        for k, (text, paren, glm, form) in enumerate(items)
+    )
+
+
+@given(any_tokens(), st.sampled_from([DEFAULT_FILLERS, frozenset({"glen"}), frozenset()]))
+def test_the_words_read_once_are_those_of_the_definitions(tokens: tuple[Token, ...], fillers: frozenset[str]) -> None:
+    """NoisyWords.of reads each token once: its words, optional flags and kept words are those
+    of strip_possessive, is_optional_reference and kept_hypothesis_tokens token by token."""
+    words = NoisyWords.of(tokens, fillers)
+    assert words.words == tuple(strip_possessive(t.text) for t in tokens)
+    assert words.optional == tuple(bool(is_optional_reference(t, fillers)) for t in tokens)
+    assert words.kept == tuple(strip_possessive(t.text) for t in kept_hypothesis_tokens(tokens, fillers))

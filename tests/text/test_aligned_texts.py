@@ -172,7 +172,6 @@ def test_a_score_aligning_a_stream_beside_never_loads_the_aligners_in_its_proces
     assert loaded == ("True" if not can_fork() else "False")
 
 
-
 @pytest.mark.skipif(not can_fork(), reason="no fork on this platform: the aligning is done in the caller")
 def test_a_child_that_aligns_starts_numba_without_scipys_blas_and_aligns_the_same(tmp_path):
     """The child that aligns a stream loads the kernels without numba's question to scipy for a
@@ -214,6 +213,7 @@ def _has_scipy() -> bool:
     import importlib.util
 
     return importlib.util.find_spec("scipy") is not None
+
 
 def test_runs_cut_the_pairs_in_order_into_runs_of_about_equal_words():
     ref_text, segmented, _ = _texts(5, 9, 80, missing=True)

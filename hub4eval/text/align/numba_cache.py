@@ -64,6 +64,7 @@ def start_without_blas() -> None:
         if sys.modules.get(_BLAS, 0) is None:
             del sys.modules[_BLAS]
 
+
 _warned_about_cache = False
 
 

@@ -19,7 +19,7 @@ from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError, InputWarning, UsageError
 from hub4eval.model import Corpus, Extent, InstanceSet, TemplateSet, TextFill
 from hub4eval.scoring.fills import FillPreparer, PreparedFill
-from hub4eval.scoring.mapping import CountedSet, Mapper, Signature
+from hub4eval.scoring.mapping import CountedSet, Mapper, SetMatch, Signature
 from hub4eval.scoring.result import ScoreResult, Tally
 from hub4eval.util.gcpause import paused_gc
 
@@ -470,6 +470,7 @@ def score(
             warnings=tuple(warnings),
             # the same texts: the same WER, not counted again (set below when it is still being counted)
             wer=_COUNTED_LATER if wer is None else wer,
+            parts=jobs if forked else 1,
         )
     if texts_aligned is not None:
         # sclite's alignment, counted while the templettes were mapped when a child counts it
@@ -500,6 +501,7 @@ def _score_ceiling(
     signature: str,
     warnings: tuple[InputWarning, ...],
     wer: dict[str, Any] | None,
+    parts: int = 1,
 ) -> ScoreResult:
     """The ceiling: ``ref`` scored against its projection onto the hypothesis text, as
     :func:`score` scores two template sets on the same texts and alignment.
@@ -509,13 +511,16 @@ def _score_ceiling(
     each reference slot (:attr:`ScoreResult.slot_errors`, which decide the causes) and
     the projection; most match records are never made. ``warnings``, ``signature`` and
     ``wer`` are the system's score's: the projection is made of the hypothesis text's
-    own words, so checking it against that text again tells nothing new.
+    own words, so checking it against that text again tells nothing new. ``parts``: the
+    processes that may count it at once (:mod:`hub4eval.scoring.counted_parts`; with
+    ``counts_only`` and an unsegmented hypothesis), the same result for every number.
     """
     ref_prep, hyp_prep = preparers
     mapper = mapper_class(config, ref_prep, hyp_prep, noisy=noisy)
     counting = counts_only and type(mapper) is Mapper
     match = mapper.count_template_sets if counting else mapper.match_template_sets
     hyp = projected
+    matched: tuple[CountedSet, ...] | tuple[SetMatch, ...]
     if alignment is not None and alignment.unsegmented:
         if config.split_sets:
             from hub4eval.scoring.split_sets import split_sets
@@ -523,12 +528,17 @@ def _score_ceiling(
             hyp = split_sets(hyp, alignment.document_spans(), _columns_of(alignment))
         # each projected fill is prepared for its set's extent, then mapped: prepared once
         hyp_prep.remember()
-        matched = match(
-            ref,
-            hyp,
-            ref_extent=lambda iset: alignment.document_extent(iset.docid),
-            hyp_extent=lambda iset: _hyp_set_extent(iset, hyp_prep),
-        )
+        extents: dict[str, Any] = {
+            "ref_extent": lambda iset: alignment.document_extent(iset.docid),
+            "hyp_extent": lambda iset: _hyp_set_extent(iset, hyp_prep),
+        }
+        if counting and parts > 1:
+            from hub4eval.scoring.counted_parts import count_in_parts
+
+            # the ceiling is all that is left to do: its sets counted in ``parts`` processes at once
+            matched = count_in_parts(mapper, ref, hyp, parts=parts, **extents)
+        else:
+            matched = match(ref, hyp, **extents)
         hyp_prep.forget()
     else:
         matched = match(ref, hyp)

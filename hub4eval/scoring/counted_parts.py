@@ -1,4 +1,4 @@
-"""A count of instance sets paired by overlap, its sets cut into parts counted in processes at once.
+"""A count of instance sets paired by overlap, made in parts in several processes.
 
 :meth:`~hub4eval.scoring.mapping.Mapper.count_template_sets` with extent functions (an
 unsegmented hypothesis: its sets are paired with the reference's by overlap, §7.4) maps
@@ -6,17 +6,19 @@ every overlapping pair of sets, then chooses among them greedily, then counts ea
 left over alone. When the sets are cut into consecutive parts (reference and hypothesis
 cut alike) such that no set of one part overlaps a set of another, the candidate pairs
 of different parts share no set, so the greedy choice over all of them is the choices
-within each part put together, and each part can be counted on its own: the first here,
-the others in forked children (:mod:`hub4eval.util.forked`) at the same time.
+within each part put together, and each part can be counted on its own, in another
+process (:func:`count_part`: the ceiling's count of a run of documents is made in the
+child that has just projected it, see :mod:`hub4eval.scoring.pipeline`).
 
-The parts' counts are put back in the order of the whole count (the reference sets in
-order, then the hypothesis sets mapped to none in order), and the numbers of their
-signatures are the caller's mapper's (:meth:`~hub4eval.scoring.mapping.Mapper.signature`),
-so the result is the one a count in one process gives. The cut is checked once every
-set's extent is known (the hypothesis extents of a part are worked out where the part
-is counted): when a pair of sets overlapping across two parts shows that the cut was not
-clean, the whole is counted again here, in one piece. A child that fails (or a platform
-that cannot fork) has its part counted here, when its result is asked.
+:func:`join_parts` puts the parts' counts back in the order of the whole count (the
+reference sets in order, then the hypothesis sets mapped to none in order), with the
+numbers of the caller's mapper's signatures
+(:meth:`~hub4eval.scoring.mapping.Mapper.signature`), so the result is the one a count
+in one process gives. The cut is checked once every set's extent is known (the
+hypothesis extents of a part are worked out where the part is counted): when a pair of
+sets overlapping across two parts shows that the cut was not clean (or the parts were
+counted with another order of the types than the whole's), the whole is counted again
+in the caller, in one piece.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from hub4eval.model import Extent, Instance, InstanceSet, TemplateSet
-from hub4eval.scoring.mapping import CountedMatch, CountedSet, Mapper, _overlapping, type_order
+from hub4eval.scoring.mapping import CountedMatch, CountedSet, Mapper, Signature, _overlapping, type_order
 
 ExtentOf = Callable[[InstanceSet], "Extent | None"]
 
@@ -33,51 +35,23 @@ ExtentOf = Callable[[InstanceSet], "Extent | None"]
 # when it is not one of them (None: no instance).
 _Sent = int | Instance | None
 
-
-def _cuts(ref: TemplateSet, hyp: TemplateSet, parts: int) -> list[tuple[int, int]] | None:
-    """(reference sets, hypothesis sets) where each part starts: the reference cut at about
-    equal numbers of instances (a part starts at the set whose middle is past its share), a
-    hypothesis set put in the part of the reference
-    set of its DOCID (a set of an unknown DOCID in the part of the set before it); None when
-    the hypothesis sets do not come in the reference's order (no cut in consecutive parts)."""
-    ref_sets, hyp_sets = ref.instance_sets, hyp.instance_sets
-    sizes = [len(iset.instances) for iset in ref_sets]
-    total, done, starts = sum(sizes), 0, [0]
-    for number, size in enumerate(sizes):
-        if len(starts) < parts and done + size / 2 >= total * len(starts) / parts and number > starts[-1]:
-            starts.append(number)
-        done += size
-    if len(starts) < 2:
-        return None
-    part_of_docid: dict[str, int] = {}
-    for part, (start, end) in enumerate(zip(starts, [*starts[1:], len(ref_sets)], strict=True)):
-        for iset in ref_sets[start:end]:
-            part_of_docid.setdefault(iset.docid, part)
-    hyp_starts = [0] * len(starts)
-    part = 0
-    for number, iset in enumerate(hyp_sets):
-        found = part_of_docid.get(iset.docid, part)
-        if found < part:
-            return None
-        while part < found:
-            part += 1
-            hyp_starts[part] = number
-    for later in range(part + 1, len(starts)):
-        hyp_starts[later] = len(hyp_sets)
-    return list(zip(starts, hyp_starts, strict=True))
+Part = tuple[list[tuple[Any, ...]], list[Signature], list["Extent | None"]]
+"""What :func:`count_part` gives of a part: its counted sets as numbers, its signatures, its hypothesis extents."""
 
 
-def _count_part(
+def count_part(
     mapper: Mapper,
     ref: TemplateSet,
     hyp: TemplateSet,
+    *,
     ref_extent: ExtentOf,
     hyp_extent: ExtentOf,
     order: Sequence[str],
-) -> tuple[list[tuple[Any, ...]], list[Any], list[Extent | None]]:
-    """The count of one part, as a child sends it: each counted set with its sets and instances
-    as numbers (in ``ref`` and ``hyp``, which the caller has too), the signatures by number, and
-    the hypothesis sets' extents."""
+) -> Part:
+    """The count of one part (``mapper.count_template_sets`` of its sets, in ``order``), as a
+    child sends it: each counted set with its sets and instances as numbers (in ``ref`` and
+    ``hyp``, which the caller has too), the signatures by number, and the hypothesis sets'
+    extents (which say whether the cut was clean)."""
     hyp_extents = [hyp_extent(iset) for iset in hyp.instance_sets]
     known = dict(zip(map(id, hyp.instance_sets), hyp_extents, strict=True))
     counted = mapper.count_template_sets(
@@ -126,57 +100,39 @@ def _received(
     return out
 
 
-def count_in_parts(
+def join_parts(
     mapper: Mapper,
     ref: TemplateSet,
     hyp: TemplateSet,
+    pieces: Sequence[tuple[TemplateSet, TemplateSet]],
+    parts: Sequence[Part],
     *,
     ref_extent: ExtentOf,
     hyp_extent: ExtentOf,
-    parts: int,
+    order: Sequence[str],
 ) -> tuple[CountedSet, ...]:
-    """``mapper.count_template_sets(ref, hyp, ref_extent=..., hyp_extent=...)``, its sets cut
-    into up to ``parts`` parts counted at once (see the module docstring); the same result."""
-    from hub4eval.util.forked import Beside, can_fork
-
-    order = type_order(ref, hyp)
-    cuts = _cuts(ref, hyp, parts) if parts > 1 and can_fork() else None
-    if cuts is None:
-        return mapper.count_template_sets(ref, hyp, order, ref_extent=ref_extent, hyp_extent=hyp_extent)
-    ends = [*cuts[1:], (len(ref.instance_sets), len(hyp.instance_sets))]
-    pieces = [
-        (
-            TemplateSet(ref.instance_sets[r0:r1], role=ref.role, path=ref.path),
-            TemplateSet(hyp.instance_sets[h0:h1], role=hyp.role, path=hyp.path),
-        )
-        for (r0, h0), (r1, h1) in zip(cuts, ends, strict=True)
-    ]
-    # the children are forked before this process counts its part: they have its mapper as it is now
-    children = [Beside(_count_part, mapper, r, h, ref_extent, hyp_extent, order) for r, h in pieces[1:]]
-    first_ref, first_hyp = pieces[0]
-    hyp_extents = [hyp_extent(iset) for iset in first_hyp.instance_sets]
-    known = dict(zip(map(id, first_hyp.instance_sets), hyp_extents, strict=True))
-    counted = [
-        list(
-            mapper.count_template_sets(
-                first_ref, first_hyp, order, ref_extent=ref_extent, hyp_extent=lambda iset: known[id(iset)]
-            )
-        )
-    ]
-    for child, piece in zip(children, pieces[1:], strict=True):
-        sent, signatures, extents = child.result()
-        counted.append(_received(mapper, *piece, sent, signatures))
+    """``mapper.count_template_sets(ref, hyp, ref_extent=..., hyp_extent=...)`` from the counts of
+    its parts (:func:`count_part` of each of ``pieces``, consecutive runs of the sets of ``ref``
+    and ``hyp``, counted with ``order``): the same result (see the module docstring), or the
+    whole counted here when the cut is not clean or ``order`` is not the whole's."""
+    whole_order = type_order(ref, hyp)
+    hyp_extents: list[Extent | None] = []
+    counted: list[list[CountedSet]] = []
+    for (ref_part, hyp_part), (sent, signatures, extents) in zip(pieces, parts, strict=True):
+        counted.append(_received(mapper, ref_part, hyp_part, sent, signatures))
         hyp_extents += extents
     # Clean cut: every overlapping pair of sets within one part.
-    ref_part = [p for p, (r, _) in enumerate(pieces) for _ in r.instance_sets]
-    hyp_part = [p for p, (_, h) in enumerate(pieces) for _ in h.instance_sets]
+    ref_part_of = [p for p, (r, _) in enumerate(pieces) for _ in r.instance_sets]
+    hyp_part_of = [p for p, (_, h) in enumerate(pieces) for _ in h.instance_sets]
     ref_extents = [ref_extent(iset) for iset in ref.instance_sets]
-    if any(ref_part[i] != hyp_part[j] for i, j in _overlapping(ref_extents, hyp_extents)):
-        return mapper.count_template_sets(ref, hyp, order, ref_extent=ref_extent, hyp_extent=hyp_extent)
+    if tuple(whole_order) != tuple(order) or any(
+        ref_part_of[i] != hyp_part_of[j] for i, j in _overlapping(ref_extents, hyp_extents)
+    ):
+        return mapper.count_template_sets(ref, hyp, whole_order, ref_extent=ref_extent, hyp_extent=hyp_extent)
     # The whole count's order: each reference set's match in order, then the hypothesis sets left alone.
     led = [part[: len(r.instance_sets)] for part, (r, _) in zip(counted, pieces, strict=True)]
     alone = [part[len(r.instance_sets) :] for part, (r, _) in zip(counted, pieces, strict=True)]
     return tuple(counted_set for run in (*led, *alone) for counted_set in run)
 
 
-__all__ = ["count_in_parts"]
+__all__ = ["Part", "count_part", "join_parts"]

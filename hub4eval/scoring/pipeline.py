@@ -87,11 +87,20 @@ class _Projection:
     numbers of instances) started when made, or here when asked (``parts`` 1).
 
     Each instance is projected on its own, so the runs' projections one after the other are
-    the projection of the whole.
+    the projection of the whole. With ``count`` (children only), each child then counts the
+    ceiling of its run, ``count(run, projected run)``: :attr:`counted` holds the runs and
+    their counts once :meth:`result` is asked (see :func:`_ceiling_part`).
     """
 
-    def __init__(self, ref: TemplateSet, alignment: Any, hyp_corpus: Corpus | None, judge: Any, parts: int) -> None:
-        from hub4eval.scoring.projection import project
+    def __init__(
+        self,
+        ref: TemplateSet,
+        alignment: Any,
+        hyp_corpus: Corpus | None,
+        judge: Any,
+        parts: int,
+        count: Callable[[TemplateSet, TemplateSet], Any] | None = None,
+    ) -> None:
         from hub4eval.util.forked import Beside
 
         self.ref = ref
@@ -107,14 +116,67 @@ class _Projection:
         if len(runs) == 1:
             runs = [ref]
         forked = parts > 1
-        self._parts = [Beside(project, run, alignment, hyp_corpus, judge, forked=forked) for run in runs]
+        self._count = count if forked else None
+        self._runs = runs
+        self._parts = [
+            Beside(_project_then_count, run, alignment, hyp_corpus, judge, self._count, forked=forked) for run in runs
+        ]
+        self.counted: tuple[list[tuple[TemplateSet, TemplateSet]], list[Any]] | None = None
+        """(the runs and their projections, their ceiling's counts), when ``count`` was given."""
 
     def result(self) -> TemplateSet:
-        projected = [part.result() for part in self._parts]
+        made = [part.result() for part in self._parts]
+        projected = [run for run, _ in made]
+        if self._count is not None:
+            self.counted = (list(zip(self._runs, projected, strict=True)), [counted for _, counted in made])
         if len(projected) == 1:
             return projected[0]
         sets = tuple(iset for part in projected for iset in part.instance_sets)
         return TemplateSet(sets, role="hypothesis", path=self.ref.path)
+
+
+def _project_then_count(
+    run: TemplateSet,
+    alignment: Any,
+    hyp_corpus: Corpus | None,
+    judge: Any,
+    count: Callable[[TemplateSet, TemplateSet], Any] | None,
+) -> tuple[TemplateSet, Any]:
+    """The projection of a run of reference sets and, with ``count``, the ceiling's count of them."""
+    from hub4eval.scoring.projection import project
+
+    projected = project(run, alignment, hyp_corpus, judge)
+    return projected, (count(run, projected) if count is not None else None)
+
+
+def _ceiling_part(
+    run: TemplateSet,
+    projected: TemplateSet,
+    *,
+    config: ScoreConfig,
+    alignment: Any,
+    preparers: tuple[_PreparedOnce, _PreparedOnce, _PreparedOnce],
+    noisy: bool,
+    order: Sequence[str],
+) -> Any:
+    """The ceiling's count of a run of reference sets of an unsegmented hypothesis against their
+    projection (:func:`hub4eval.scoring.counted_parts.count_part`), as :func:`_score_ceiling`
+    counts the whole: made in the child that has just projected the run, while the judge's
+    normalized strings are at hand, instead of in this process after the whole projection."""
+    from hub4eval.scoring.counted_parts import count_part
+
+    ref_prep, hyp_prep, judge_prep = preparers
+    judge_prep.keep_texts(hyp_prep, _contents(projected))
+    mapper = Mapper(config, ref_prep, hyp_prep, noisy=noisy)
+    hyp_prep.remember()  # each projected fill is prepared for its set's extent, then mapped: prepared once
+    return count_part(
+        mapper,
+        run,
+        projected,
+        ref_extent=lambda iset: alignment.document_extent(iset.docid),
+        hyp_extent=lambda iset: _hyp_set_extent(iset, hyp_prep),
+        order=order,
+    )
 
 
 def _text_fills(tset: TemplateSet, unscored: frozenset[str] = frozenset()) -> Iterator[tuple[str, TextFill]]:
@@ -419,8 +481,24 @@ def score(
         )
         judge_prep.read_texts(hyp_prep)
         # It depends on the reference and the alignment only: when the texts were long enough
-        # to align in processes, children project while this one maps the system's templettes.
-        projecting = _Projection(ref, alignment, hyp_corpus, judge, jobs if forked else 1)
+        # to align in processes, children project while this one maps the system's templettes,
+        # then count the ceiling of what they projected (of an unsegmented hypothesis, whose
+        # sets are paired by overlap: the runs are put together by hub4eval.scoring.counted_parts)
+        count = None
+        if forked and unsegmented and ceiling_counts and mapper_class is Mapper and not config.split_sets:
+            from hub4eval.scoring.mapping import type_order
+
+            # the projection's types and pointers are the reference's: the order of the whole
+            order_of_ceiling = type_order(ref, TemplateSet((), role="hypothesis"))
+            count = partial(
+                _ceiling_part,
+                config=config,
+                alignment=alignment,
+                preparers=(ref_prep, hyp_prep, judge_prep),
+                noisy=noisy,
+                order=order_of_ceiling,
+            )
+        projecting = _Projection(ref, alignment, hyp_corpus, judge, jobs if forked else 1, count)
     if unsegmented:
         known = hyp_extents
         matches = mapper.match_template_sets(
@@ -454,7 +532,9 @@ def score(
     ceiling_result = None
     if projecting is not None:
         projected = projecting.result()
-        judge_prep.keep_texts(hyp_prep, _contents(projected))
+        ceiling_parts = projecting.counted
+        if ceiling_parts is None:
+            judge_prep.keep_texts(hyp_prep, _contents(projected))
         del projecting, judge, judge_prep  # and with them the judge's mapper and the strings it tried
         ceiling_result = _score_ceiling(
             ref,
@@ -470,7 +550,7 @@ def score(
             warnings=tuple(warnings),
             # the same texts: the same WER, not counted again (set below when it is still being counted)
             wer=_COUNTED_LATER if wer is None else wer,
-            parts=jobs if forked else 1,
+            counted=ceiling_parts,
         )
     if texts_aligned is not None:
         # sclite's alignment, counted while the templettes were mapped when a child counts it
@@ -501,7 +581,7 @@ def _score_ceiling(
     signature: str,
     warnings: tuple[InputWarning, ...],
     wer: dict[str, Any] | None,
-    parts: int = 1,
+    counted: tuple[list[tuple[TemplateSet, TemplateSet]], list[Any]] | None = None,
 ) -> ScoreResult:
     """The ceiling: ``ref`` scored against its projection onto the hypothesis text, as
     :func:`score` scores two template sets on the same texts and alignment.
@@ -511,9 +591,10 @@ def _score_ceiling(
     each reference slot (:attr:`ScoreResult.slot_errors`, which decide the causes) and
     the projection; most match records are never made. ``warnings``, ``signature`` and
     ``wer`` are the system's score's: the projection is made of the hypothesis text's
-    own words, so checking it against that text again tells nothing new. ``parts``: the
-    processes that may count it at once (:mod:`hub4eval.scoring.counted_parts`; with
-    ``counts_only`` and an unsegmented hypothesis), the same result for every number.
+    own words, so checking it against that text again tells nothing new. ``counted``: the
+    runs of the projection and their counts, made by the children that projected them
+    (:func:`_ceiling_part`), put together here (:func:`hub4eval.scoring.counted_parts.join_parts`):
+    the same result.
     """
     ref_prep, hyp_prep = preparers
     mapper = mapper_class(config, ref_prep, hyp_prep, noisy=noisy)
@@ -532,11 +613,13 @@ def _score_ceiling(
             "ref_extent": lambda iset: alignment.document_extent(iset.docid),
             "hyp_extent": lambda iset: _hyp_set_extent(iset, hyp_prep),
         }
-        if counting and parts > 1:
-            from hub4eval.scoring.counted_parts import count_in_parts
+        if counting and counted is not None and hyp is projected:
+            from hub4eval.scoring.counted_parts import join_parts
+            from hub4eval.scoring.mapping import type_order
 
-            # the ceiling is all that is left to do: its sets counted in ``parts`` processes at once
-            matched = count_in_parts(mapper, ref, hyp, parts=parts, **extents)
+            matched = join_parts(
+                mapper, ref, hyp, *counted, order=type_order(ref, TemplateSet((), role="hypothesis")), **extents
+            )
         else:
             matched = match(ref, hyp, **extents)
         hyp_prep.forget()

@@ -1,14 +1,16 @@
-"""A count of sets paired by overlap, cut into parts counted in processes, is the count of one process.
+"""A count of sets paired by overlap, made in parts in processes, is the count of one process.
 
-:func:`hub4eval.scoring.counted_parts.count_in_parts` must give what
-``Mapper.count_template_sets`` gives with the same extent functions: the same
-counted sets in the same order, each instance match with the same instances,
-counts and signature (read through the caller's mapper's numbering) whatever
-the parts, when the platform cannot fork, when no process is to be had, and
-when a hypothesis set overlaps reference sets of two parts (the cut is not
-clean: the whole is counted in one piece). The oracle is the count of one
-process. The ceiling of a score whose texts are aligned in processes is
-counted so; the score is compared with the one of ``jobs=1``.
+:func:`~hub4eval.scoring.counted_parts.join_parts` of the parts' counts
+(:func:`~hub4eval.scoring.counted_parts.count_part`, each made in a forked
+child) must give what ``Mapper.count_template_sets`` gives with the same extent
+functions: the same counted sets in the same order, each instance match with
+the same instances, counts and signature (read through the caller's mapper's
+numbering), also when a child fails, and when a hypothesis set overlaps
+reference sets of two parts or the parts were counted in another order of the
+types (then the whole is counted in one piece). The oracle is the count of one
+process. The ceiling of a score whose texts are aligned in processes is counted
+so, by the children that project it; the score is compared with the one of
+``jobs=1``.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from hub4eval.config import ScoreConfig
 from hub4eval.io.templettes import parse_templates
 from hub4eval.model import Extent, InstanceSet, TemplateSet
 from hub4eval.scoring import counted_parts, projection
-from hub4eval.scoring.counted_parts import count_in_parts
+from hub4eval.scoring.counted_parts import count_part, join_parts
 from hub4eval.scoring.fills import FillPreparer
 from hub4eval.scoring.mapping import CountedSet, Mapper
 from hub4eval.util.forked import can_fork
@@ -103,55 +105,117 @@ def _alone(ref: TemplateSet, hyp: TemplateSet) -> list[tuple]:
     return _plain(mapper, mapper.count_template_sets(ref, hyp, ref_extent=_document_extent, hyp_extent=_set_extent))
 
 
-def _in_parts(ref: TemplateSet, hyp: TemplateSet, parts: int) -> list[tuple]:
+def _pieces(ref: TemplateSet, hyp: TemplateSet, parts: int) -> list[tuple[TemplateSet, TemplateSet]]:
+    """The sets cut into consecutive parts: the reference at about equal numbers of sets, a
+    hypothesis set in the part of the reference set of its DOCID (unknown: the part before)."""
+    sets = ref.instance_sets
+    starts = [len(sets) * k // parts for k in range(parts)]
+    part_of = {iset.docid: sum(number >= s for s in starts) - 1 for number, iset in enumerate(sets)}
+    hyp_parts: list[list[InstanceSet]] = [[] for _ in range(parts)]
+    part = 0
+    for iset in hyp.instance_sets:
+        part = max(part, part_of.get(iset.docid, part))
+        hyp_parts[part].append(iset)
+    ends = [*starts[1:], len(sets)]
+    return [
+        (TemplateSet(sets[a:b], role="reference"), TemplateSet(tuple(h), role="hypothesis"))
+        for a, b, h in zip(starts, ends, hyp_parts, strict=True)
+    ]
+
+
+ORDER = ("EVENT",)
+
+
+def _in_parts(ref: TemplateSet, hyp: TemplateSet, parts: int, order: tuple[str, ...] = ORDER) -> list[tuple]:
+    """The parts counted in children (a fresh mapper each, as a child that projected its run
+    makes), joined here."""
+    pieces = _pieces(ref, hyp, parts)
+
+    def one(r: TemplateSet, h: TemplateSet) -> counted_parts.Part:
+        return count_part(_mapper(), r, h, ref_extent=_document_extent, hyp_extent=_set_extent, order=order)
+
+    children = [forked.Beside(one, r, h) for r, h in pieces]
     mapper = _mapper()
-    counted = count_in_parts(mapper, ref, hyp, ref_extent=_document_extent, hyp_extent=_set_extent, parts=parts)
+    counted = join_parts(
+        mapper,
+        ref,
+        TemplateSet(tuple(iset for _, h in pieces for iset in h.instance_sets), role="hypothesis"),
+        pieces,
+        [child.result() for child in children],
+        ref_extent=_document_extent,
+        hyp_extent=_set_extent,
+        order=order,
+    )
     return _plain(mapper, counted)
 
 
-class _Recording(forked.Beside):  # type: ignore[misc]
-    started: list[str] = []
-
-    def __init__(self, function, *args, **kwargs):  # type: ignore[no-untyped-def]
-        _Recording.started.append(function.__name__)
-        super().__init__(function, *args, **kwargs)
+def _across(ref: TemplateSet, hyp: TemplateSet, parts: int) -> bool:
+    """Whether a hypothesis set overlaps a reference set of another part."""
+    pieces = _pieces(ref, hyp, parts)
+    return any(
+        (e := _set_extent(other)) is not None and _document_extent(iset).overlaps(e)
+        for p, (r, _) in enumerate(pieces)
+        for q, (_, h) in enumerate(pieces)
+        if p != q
+        for iset in r.instance_sets
+        for other in h.instance_sets
+    )
 
 
 @needs_fork
 @pytest.mark.parametrize("parts", [2, 3])
 @pytest.mark.parametrize("seed", range(12))
-def test_parts_counted_in_children_give_the_count_of_one_process(monkeypatch, seed, parts):
+def test_parts_counted_in_children_give_the_count_of_one_process(seed, parts):
     ref, hyp = _sets(seed, documents=12, straddle=0.0)
-    monkeypatch.setattr(forked, "Beside", _Recording)
-    _Recording.started = []
+    assert not _across(ref, hyp, parts)
     assert _in_parts(ref, hyp, parts) == _alone(ref, hyp)
-    assert _Recording.started == ["_count_part"] * (parts - 1)
 
 
-@pytest.mark.parametrize("seed", range(12))
-def test_sets_overlapping_across_the_cut_are_counted_in_one_piece(monkeypatch, seed):
-    ref, hyp = _sets(seed, documents=12, straddle=0.3)
-    wholes = []
+def _counting_wholes(monkeypatch, ref: TemplateSet) -> list[bool]:
+    """Records, for each count of the mapper, whether it is a count of the whole reference."""
+    wholes: list[bool] = []
     count = Mapper.count_template_sets
 
     def recording(self, r, h, *args, **kwargs):  # type: ignore[no-untyped-def]
         wholes.append(r.instance_sets == ref.instance_sets)
         return count(self, r, h, *args, **kwargs)
 
-    expected = _alone(ref, hyp)
     monkeypatch.setattr(Mapper, "count_template_sets", recording)
+    return wholes
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_sets_overlapping_across_the_cut_are_counted_in_one_piece(monkeypatch, seed):
+    ref, hyp = _sets(seed, documents=12, straddle=0.3)
+    expected = _alone(ref, hyp)
+    wholes = _counting_wholes(monkeypatch, ref)
     assert _in_parts(ref, hyp, 2) == expected
-    cuts = counted_parts._cuts(ref, hyp, 2)
-    assert cuts is not None
-    (_, (r, h)) = cuts
-    across = [
-        (i, j)
-        for i, iset in enumerate(ref.instance_sets)
-        for j, other in enumerate(hyp.instance_sets)
-        if (i < r) != (j < h) and (e := _set_extent(other)) is not None and _document_extent(iset).overlaps(e)
-    ]
-    # counted in parts, then (a pair across the cut) once more as a whole, here
-    assert wholes[-1] is bool(across)
+    # counted in parts (in children: not seen here, or here without fork), then once more
+    # as a whole, here, when a pair crosses the cut
+    assert (bool(wholes) and wholes[-1]) is _across(ref, hyp, 2)
+
+
+def test_parts_counted_in_another_order_of_the_types_are_counted_in_one_piece(monkeypatch):
+    ref, hyp = _sets(4, documents=12, straddle=0.0)
+    expected = _alone(ref, hyp)
+    wholes = _counting_wholes(monkeypatch, ref)
+    assert _in_parts(ref, hyp, 2, order=("EVENT", "TEMPLATE")) == expected
+    assert wholes[-1]
+
+
+@needs_fork
+def test_a_part_whose_child_fails_is_counted_here(monkeypatch):
+    ref, hyp = _sets(5, documents=12, straddle=0.0)
+    expected = _alone(ref, hyp)
+    count = Mapper.count_template_sets
+
+    def failing_in_a_child(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if forked.in_child():
+            raise RuntimeError("only in the child")
+        return count(self, *args, **kwargs)
+
+    monkeypatch.setattr(Mapper, "count_template_sets", failing_in_a_child)
+    assert _in_parts(ref, hyp, 3) == expected
 
 
 def test_without_fork_or_processes_the_parts_are_counted_here(monkeypatch):
@@ -161,34 +225,6 @@ def test_without_fork_or_processes_the_parts_are_counted_here(monkeypatch):
     assert _in_parts(ref, hyp, 2) == expected
     monkeypatch.setattr(forked, "can_fork", lambda: False)
     assert _in_parts(ref, hyp, 3) == expected
-
-
-@needs_fork
-def test_a_part_whose_child_fails_is_counted_here(monkeypatch):
-    ref, hyp = _sets(5, documents=12, straddle=0.0)
-    expected = _alone(ref, hyp)
-    here = counted_parts._count_part
-
-    def failing_in_a_child(*args):  # type: ignore[no-untyped-def]
-        if forked.in_child():
-            raise RuntimeError("only in the child")
-        return here(*args)
-
-    monkeypatch.setattr(counted_parts, "_count_part", failing_in_a_child)
-    assert _in_parts(ref, hyp, 3) == expected
-
-
-def test_cuts_follow_the_reference_and_give_up_on_sets_out_of_order():
-    ref, hyp = _sets(7, documents=12, straddle=0.0)
-    cuts = counted_parts._cuts(ref, hyp, 2)
-    assert cuts is not None and cuts[0] == (0, 0)
-    (_, (r, h)) = cuts
-    ref_docids = {iset.docid for iset in ref.instance_sets[:r]}
-    assert all(iset.docid in ref_docids or iset.docid.startswith("X") for iset in hyp.instance_sets[:h])
-    assert not any(iset.docid in ref_docids for iset in hyp.instance_sets[h:])
-    backwards = TemplateSet(tuple(reversed(hyp.instance_sets)), role="hypothesis")
-    assert counted_parts._cuts(ref, backwards, 2) is None
-    assert _in_parts(ref, backwards, 2) == _alone(ref, backwards)
 
 
 @needs_fork
@@ -214,12 +250,19 @@ def test_the_ceiling_counted_in_parts_is_the_ceiling_of_one_process(data: st.Dat
         patched.setattr(projection, "project", spoiled)
         alone = with_ceiling("asr_unsegmented", ref_text, ScoreConfig(), ceiling_counts=True, jobs=1)
         patched.setattr(aligned_texts, "PARALLEL_WORDS", 0)
-        patched.setattr(forked, "Beside", _Recording)
-        _Recording.started = []
+        joined: list[int] = []
+        join = counted_parts.join_parts
+
+        def recording(mapper, ref, hyp, pieces, parts, **kwargs):  # type: ignore[no-untyped-def]
+            joined.append(len(parts))
+            return join(mapper, ref, hyp, pieces, parts, **kwargs)
+
+        patched.setattr(counted_parts, "join_parts", recording)
         in_parts = with_ceiling("asr_unsegmented", ref_text, ScoreConfig(), ceiling_counts=True, jobs=2)
     assert alone.ceiling is not None and in_parts.ceiling is not None
     assert in_parts.ceiling.tally == alone.ceiling.tally
     assert in_parts.ceiling.slot_errors == alone.ceiling.slot_errors
     assert in_parts.to_json() == alone.to_json()
     assert in_parts.causes == alone.causes
-    assert ("_count_part" in _Recording.started) is (len(alone.ceiling.projection.instance_sets) > 1)
+    # the ceiling counted by the children that projected it, one part each
+    assert joined == [min(2, len(alone.ceiling.projection.instance_sets))]

@@ -228,9 +228,10 @@ def test_without_fork_or_processes_the_parts_are_counted_here(monkeypatch):
 
 
 @needs_fork
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@pytest.mark.parametrize("jobs", [2, 3])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
 @given(data=st.data())
-def test_the_ceiling_counted_in_parts_is_the_ceiling_of_one_process(data: st.DataObject) -> None:
+def test_the_ceiling_counted_in_parts_is_the_ceiling_of_one_process(jobs: int, data: st.DataObject) -> None:
     # the ceiling of an unsegmented hypothesis, its texts aligned in processes: counted in
     # parts; the projection spoiled, so that its sets are not the reference's one to one
     ref_text = data.draw(references("asr_unsegmented"))
@@ -258,11 +259,11 @@ def test_the_ceiling_counted_in_parts_is_the_ceiling_of_one_process(data: st.Dat
             return join(mapper, ref, hyp, pieces, parts, **kwargs)
 
         patched.setattr(counted_parts, "join_parts", recording)
-        in_parts = with_ceiling("asr_unsegmented", ref_text, ScoreConfig(), ceiling_counts=True, jobs=2)
+        in_parts = with_ceiling("asr_unsegmented", ref_text, ScoreConfig(), ceiling_counts=True, jobs=jobs)
     assert alone.ceiling is not None and in_parts.ceiling is not None
     assert in_parts.ceiling.tally == alone.ceiling.tally
     assert in_parts.ceiling.slot_errors == alone.ceiling.slot_errors
     assert in_parts.to_json() == alone.to_json()
     assert in_parts.causes == alone.causes
-    # the ceiling counted by the children that projected it, one part each
-    assert joined == [min(2, len(alone.ceiling.projection.instance_sets))]
+    # the ceiling counted by the children that projected it (one part each, at most one a job)
+    assert len(joined) == 1 and 1 <= joined[0] <= jobs

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError, InputWarning, UsageError
 from hub4eval.model import Corpus, Extent, InstanceSet, TemplateSet, TextFill
+from hub4eval.scoring.ceiling_runs import ProjectionRuns, ceiling_part, contents
 from hub4eval.scoring.fills import FillPreparer, PreparedFill
 from hub4eval.scoring.mapping import CountedSet, Mapper, SetMatch, Signature
 from hub4eval.scoring.result import ScoreResult, Tally
@@ -81,104 +82,6 @@ def _hyp_set_extent(iset: InstanceSet, preparer: FillPreparer) -> Extent | None:
     return Extent(min(starts), max(ends))
 
 
-class _Projection:
-    """The reference projected onto the hypothesis text (:func:`~hub4eval.scoring.projection.project`),
-    in ``parts`` forked children (one for each run of consecutive instance sets, cut at about equal
-    numbers of instances) started when made, or here when asked (``parts`` 1).
-
-    Each instance is projected on its own, so the runs' projections one after the other are
-    the projection of the whole. With ``count`` (children only), each child then counts the
-    ceiling of its run, ``count(run, projected run)``: :attr:`counted` holds the runs and
-    their counts once :meth:`result` is asked (see :func:`_ceiling_part`).
-    """
-
-    def __init__(
-        self,
-        ref: TemplateSet,
-        alignment: Any,
-        hyp_corpus: Corpus | None,
-        judge: Any,
-        parts: int,
-        count: Callable[[TemplateSet, TemplateSet], Any] | None = None,
-    ) -> None:
-        from hub4eval.util.forked import Beside
-
-        self.ref = ref
-        sets = ref.instance_sets
-        sizes = [len(iset.instances) for iset in sets]
-        total, done, cuts = sum(sizes), 0, [0]
-        for number, size in enumerate(sizes):
-            if len(cuts) < parts and done >= total * len(cuts) / parts and number > cuts[-1]:
-                cuts.append(number)
-            done += size
-        cuts.append(len(sets))
-        runs = [TemplateSet(sets[a:b], role=ref.role, path=ref.path) for a, b in zip(cuts, cuts[1:], strict=False)]
-        if len(runs) == 1:
-            runs = [ref]
-        forked = parts > 1
-        self._count = count if forked else None
-        self._runs = runs
-        self._parts = [
-            Beside(_project_then_count, run, alignment, hyp_corpus, judge, self._count, forked=forked) for run in runs
-        ]
-        self.counted: tuple[list[tuple[TemplateSet, TemplateSet]], list[Any]] | None = None
-        """(the runs and their projections, their ceiling's counts), when ``count`` was given."""
-
-    def result(self) -> TemplateSet:
-        made = [part.result() for part in self._parts]
-        projected = [run for run, _ in made]
-        if self._count is not None:
-            self.counted = (list(zip(self._runs, projected, strict=True)), [counted for _, counted in made])
-        if len(projected) == 1:
-            return projected[0]
-        sets = tuple(iset for part in projected for iset in part.instance_sets)
-        return TemplateSet(sets, role="hypothesis", path=self.ref.path)
-
-
-def _project_then_count(
-    run: TemplateSet,
-    alignment: Any,
-    hyp_corpus: Corpus | None,
-    judge: Any,
-    count: Callable[[TemplateSet, TemplateSet], Any] | None,
-) -> tuple[TemplateSet, Any]:
-    """The projection of a run of reference sets and, with ``count``, the ceiling's count of them."""
-    from hub4eval.scoring.projection import project
-
-    projected = project(run, alignment, hyp_corpus, judge)
-    return projected, (count(run, projected) if count is not None else None)
-
-
-def _ceiling_part(
-    run: TemplateSet,
-    projected: TemplateSet,
-    *,
-    config: ScoreConfig,
-    alignment: Any,
-    preparers: tuple[_PreparedOnce, _PreparedOnce, _PreparedOnce],
-    noisy: bool,
-    order: Sequence[str],
-) -> Any:
-    """The ceiling's count of a run of reference sets of an unsegmented hypothesis against their
-    projection (:func:`hub4eval.scoring.counted_parts.count_part`), as :func:`_score_ceiling`
-    counts the whole: made in the child that has just projected the run, while the judge's
-    normalized strings are at hand, instead of in this process after the whole projection."""
-    from hub4eval.scoring.counted_parts import count_part
-
-    ref_prep, hyp_prep, judge_prep = preparers
-    judge_prep.keep_texts(hyp_prep, _contents(projected))
-    mapper = Mapper(config, ref_prep, hyp_prep, noisy=noisy)
-    hyp_prep.remember()  # each projected fill is prepared for its set's extent, then mapped: prepared once
-    return count_part(
-        mapper,
-        run,
-        projected,
-        ref_extent=lambda iset: alignment.document_extent(iset.docid),
-        hyp_extent=lambda iset: _hyp_set_extent(iset, hyp_prep),
-        order=order,
-    )
-
-
 def _text_fills(tset: TemplateSet, unscored: frozenset[str] = frozenset()) -> Iterator[tuple[str, TextFill]]:
     """(DOCID, fill) of each text fill of ``tset`` in a slot not ``unscored``, in file order."""
     for inst in tset.instances:
@@ -236,11 +139,6 @@ class _PreparedOnce(FillPreparer):
 
     def forget(self) -> None:
         self._prepared = None
-
-
-def _contents(tset: TemplateSet) -> Iterator[str]:
-    """The content strings of the text fills of a template set."""
-    return (fill.content for _, fill in _text_fills(tset))
 
 
 def _columns_of(alignment: Any) -> Callable[[TextFill, str], Extent | None]:
@@ -491,14 +389,15 @@ def score(
             # the projection's types and pointers are the reference's: the order of the whole
             order_of_ceiling = type_order(ref, TemplateSet((), role="hypothesis"))
             count = partial(
-                _ceiling_part,
+                ceiling_part,
                 config=config,
                 alignment=alignment,
                 preparers=(ref_prep, hyp_prep, judge_prep),
                 noisy=noisy,
                 order=order_of_ceiling,
+                set_extent=_hyp_set_extent,
             )
-        projecting = _Projection(ref, alignment, hyp_corpus, judge, jobs if forked else 1, count)
+        projecting = ProjectionRuns(ref, alignment, hyp_corpus, judge, jobs if forked else 1, count)
     if unsegmented:
         known = hyp_extents
         matches = mapper.match_template_sets(
@@ -534,7 +433,7 @@ def score(
         projected = projecting.result()
         ceiling_parts = projecting.counted
         if ceiling_parts is None:
-            judge_prep.keep_texts(hyp_prep, _contents(projected))
+            judge_prep.keep_texts(hyp_prep, contents(projected))
         del projecting, judge, judge_prep  # and with them the judge's mapper and the strings it tried
         ceiling_result = _score_ceiling(
             ref,
@@ -593,7 +492,7 @@ def _score_ceiling(
     ``wer`` are the system's score's: the projection is made of the hypothesis text's
     own words, so checking it against that text again tells nothing new. ``counted``: the
     runs of the projection and their counts, made by the children that projected them
-    (:func:`_ceiling_part`), put together here (:func:`hub4eval.scoring.counted_parts.join_parts`):
+    (:func:`~hub4eval.scoring.ceiling_runs.ceiling_part`), put together here (:func:`hub4eval.scoring.counted_parts.join_parts`):
     the same result.
     """
     ref_prep, hyp_prep = preparers

@@ -132,12 +132,43 @@ class NoisyWords:
 
     @classmethod
     def of(cls, tokens: Sequence[Token], fillers: frozenset[str]) -> NoisyWords:
-        return cls(
-            tuple([strip_possessive(t.text) for t in tokens]),
-            tuple([is_optional_reference(t, fillers) for t in tokens]),
-            tuple([strip_possessive(t.text) for t in kept_hypothesis_tokens(tokens, fillers)]),
-            fillers,
-        )
+        # A plain token (no raw form of its own, not parenthesized, not GLM-optional) is read
+        # from its text alone: read once per text (a million fill strings repeat few words).
+        readings = _READINGS.get(fillers)
+        if readings is None or len(readings) >= _MOST_READINGS:
+            readings = _READINGS[fillers] = {}
+        words: list[str] = []
+        optional: list[bool] = []
+        kept: list[str] = []
+        for token in tokens:
+            if token.form is None and not token.parenthesized and not token.optional:
+                reading = readings.get(token.text)
+                if reading is None:
+                    reading = readings[token.text] = _reading(token, fillers)
+            else:
+                reading = _reading(token, fillers)
+            word, skippable, keep = reading
+            words.append(word)
+            optional.append(skippable)
+            if keep:
+                kept.append(word)
+        return cls(tuple(words), tuple(optional), tuple(kept), fillers)
+
+
+def _reading(token: Token, fillers: frozenset[str]) -> tuple[str, bool, bool]:
+    """(word, optional as a reference token, kept as a hypothesis token) of one token: what
+    :meth:`NoisyWords.of` reads of it (see :func:`is_optional_reference`, :func:`kept_hypothesis_tokens`)."""
+    return (
+        strip_possessive(token.text),
+        is_optional_reference(token, fillers),
+        not token.optional and not _is_filler(token, fillers),
+    )
+
+
+_READINGS: dict[frozenset[str], dict[str, tuple[str, bool, bool]]] = {}
+"""Per filler set, the reading (:func:`_reading`) of a plain token by its text."""
+_MOST_READINGS = 1_000_000
+"""Texts read per filler set before the readings are dropped and read again (a bound on the memory)."""
 
 
 def noisy_correct(ref_max: NoisyWords, ref_minimals: Sequence[NoisyWords], hyp: NoisyWords) -> bool:

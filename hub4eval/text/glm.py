@@ -786,9 +786,12 @@ def apply_glm(tokens: Sequence[Token], glm: Glm | GlmStack) -> tuple[Token, ...]
     if not trie:
         return tuple(tokens)
     texts = glm_keys([t.text for t in tokens], glm.case_sensitive)
+    candidates = [i for i, text in enumerate(texts) if text in trie]
+    if not candidates:  # no rule starts anywhere (most fills): the tokens as they are
+        return tokens if type(tokens) is tuple else tuple(tokens)
     out: list[Token] = []
     done = 0
-    for i, width, rule in glm_matches(trie, texts, [i for i, text in enumerate(texts) if text in trie]):
+    for i, width, rule in glm_matches(trie, texts, candidates):
         out.extend(tokens[done:i])
         out.extend(_produce(tokens[i : i + width], rule))
         done = i + width

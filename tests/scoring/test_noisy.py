@@ -14,9 +14,11 @@ from hub4eval.scoring.noisy import (
     NoisyWords,
     filler_set,
     is_optional_reference,
+    kept_hypothesis_tokens,
     noisy_content_correct,
     noisy_correct,
 )
+from hub4eval.text.spoken import strip_possessive
 from hub4eval.text.tokens import Token, tokenize
 from tests.support.scoring import cats, run
 
@@ -408,3 +410,33 @@ def test_empty_run_counts_when_many_instances_are_mapped():
     result = run(refs, hyps, content="noisy")
     assert ("<E-D-3>", "<E-D-1>") in [(r, h) for r, h, _ in result.instance_pairs()]
     assert cats(result).count("COR") == 1
+
+
+_READ_TOKEN = st.builds(
+    Token,
+    st.sampled_from(("glen", "Glen", "uh", "UH", "buni-", "clinton's", "jones'", "it's", "%hesitation", "x")),
+    st.just(0),
+    st.just(1),
+    st.booleans(),
+    st.booleans(),
+    st.sampled_from((None, None, None, "%uh", "(uh)", "glen")),
+)
+
+
+@settings(max_examples=200)
+@given(
+    st.lists(st.lists(_READ_TOKEN, max_size=6), min_size=1, max_size=6),
+    st.lists(st.sets(st.sampled_from(("uh", "um", "glen", "%hesitation"))), min_size=1, max_size=3),
+)
+def test_words_read_once_per_text_are_the_words_of_each_token(strings: list[list[Token]], options: list[set]) -> None:
+    """NoisyWords.of reads a plain token (no raw form, not parenthesized, not GLM-optional) once per
+    text and filler set and reuses that reading: the same words as reading every token afresh, whatever
+    the order of the strings, the tokens of the same text that are not plain and the filler sets."""
+    for fillers in options:
+        words = frozenset(fillers)
+        for tokens in strings:
+            read = NoisyWords.of(tokens, words)
+            assert read.words == tuple(strip_possessive(t.text) for t in tokens)
+            assert read.optional == tuple(is_optional_reference(t, words) for t in tokens)
+            assert read.kept == tuple(strip_possessive(t.text) for t in kept_hypothesis_tokens(tokens, words))
+            assert read.fillers is words

@@ -141,6 +141,19 @@ def number_start(words: _Words, text: str) -> bool:
     return (cls >= _NUMBER and cls != _BLOCKED) or text in words.language.score_zero
 
 
+def number_hits(words: _Words, tokens: Sequence[Token]) -> list[int]:
+    """The indices of the tokens that get a window (:func:`number_start`), each text asked once."""
+    starts = words.starts
+    hits = []
+    for i, token in enumerate(tokens):
+        found = starts.get(token.text)
+        if found is None:
+            found = starts[token.text] = number_start(words, token.text)
+        if found:
+            hits.append(i)
+    return hits
+
+
 def number_windows(
     tokens: Sequence[Token], text: str, offset: int, words: _Words, case_sensitive: bool, hits: Sequence[int]
 ) -> Iterator[tuple[int, int, list[Token]]]:

@@ -212,6 +212,8 @@ class Glm:
     warnings: tuple[InputWarning, ...] = ()
     digest: str = ""
     _trie: dict[str | None, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _starts: dict[str, bool] = field(default_factory=dict, init=False, repr=False, compare=False)
+    """Token text -> whether a rule starts with it (its match key is a first word of the trie), as asked."""
 
     def __post_init__(self) -> None:
         if not self.digest:
@@ -785,10 +787,17 @@ def apply_glm(tokens: Sequence[Token], glm: Glm | GlmStack) -> tuple[Token, ...]
     trie = glm._trie
     if not trie:
         return tuple(tokens)
+    starts = glm._starts
+    for token in tokens:
+        starting = starts.get(token.text)
+        if starting is None:
+            starting = starts[token.text] = glm_keys([token.text], glm.case_sensitive)[0] in trie
+        if starting:
+            break
+    else:  # no rule starts anywhere (most fills): the tokens as they are
+        return tokens if type(tokens) is tuple else tuple(tokens)
     texts = glm_keys([t.text for t in tokens], glm.case_sensitive)
     candidates = [i for i, text in enumerate(texts) if text in trie]
-    if not candidates:  # no rule starts anywhere (most fills): the tokens as they are
-        return tokens if type(tokens) is tuple else tuple(tokens)
     out: list[Token] = []
     done = 0
     for i, width, rule in glm_matches(trie, texts, candidates):

@@ -1,4 +1,4 @@
-"""Write ``mapping_files/en.glm``, hub4eval's English global mapping file (§8).
+"""Write ``mapping_files/en.glm``, hub4eval's English global mapping file (its rules are explained in docs/scoring-rules.md).
 
 The file is generated so that its number rules (years, scores, cardinals) are
 complete and consistent; the hand-picked sections (contractions, compounds,
@@ -33,8 +33,9 @@ HEADER = """\
 ;;
 ;; Rules bring spelling variants to one normal form; hub4eval applies them to
 ;; the tokens of both texts and of every fill when the two text corpora differ
-;; (spec §8). Both sides are tokenized first (punctuation whited out, lower
-;; case, hyphens), so `U.S.` is the two tokens `u s` and `2-0` is `2 0`.
+;; (docs/scoring-rules.md, "Spelling normalization", says how). Both sides are
+;; tokenized first (punctuation whited out, lower case, hyphens), so `U.S.` is
+;; the two tokens `u s` and `2-0` is `2 0`.
 ;;
 ;; Sections and the normal form chosen:
 ;;   1. fillers             uh um er ah eh hm hmm mm uhm erm => optional (kept, marked optional)

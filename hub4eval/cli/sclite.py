@@ -256,15 +256,18 @@ def run(argv: Sequence[str]) -> int:
 
     args = parse_arguments(argv)
     _check_report_paths(args)
-    if (args.glm_delete_hyphens or not args.glm_sides) and not args.glms:
+    if "none" in args.glms and len(args.glms) > 1:
+        raise _usage(
+            "--glm none cannot be combined with other mapping files", hint="give --glm none alone, or only files"
+        )
+    if (args.glm_delete_hyphens or not args.glm_sides) and args.glms in ([], ["none"]):
         raise _usage("--glm-dh and --glm-no-sides need a --glm FILE")
     csrfilt = None
-    if args.glms:
+    if args.glms and args.glms != ["none"]:
+        from hub4eval.api import load_glm
         from hub4eval.text.csrfilt import Csrfilt
-        from hub4eval.text.glm import read_glm, stack_glms
 
-        glm = stack_glms([read_glm(path) for path in args.glms])
-        assert glm is not None  # args.glms is not empty
+        glm = load_glm(args.glms)  # 'default' is the shipped file, as for `hub4eval score`
         print_warnings(glm.warnings)
         csrfilt = Csrfilt(glm, args.glm_delete_hyphens, args.glm_sides)
     for report in sorted(args.outputs & {"prf", "lur", "snt", "spk", "nl.sgml", "wws"}):
@@ -352,7 +355,8 @@ def sclite_command(ctx: typer.Context) -> None:
     case folding; -m [ref] [hyp]  leave out what lies outside the other side's time; -f N  progress messages.
     --glm FILE  first filter the reference and the hypothesis through this NIST GLM as
     csrfilt.sh -i FORMAT -t ref|hyp does (rule sections for one side, alternatives the
-    alignment chooses from; repeatable, the files apply in turn); --glm-dh  also split
+    alignment chooses from; repeatable, the files apply in turn; 'default' is the shipped
+    mapping_files/en.glm, as for hub4eval score, and 'none' filters nothing); --glm-dh  also split
     hyphenated words (csrfilt -dh); --glm-no-sides  sections by input type only (no -t).
     The options sclite has and hub4eval does not (-d, -L, -w, -P, -p, -C) are
     refused with a one-line message. See docs/sclite.md.

@@ -106,3 +106,40 @@ def test_the_filtered_files_are_csrfilts(name):
     options = CsrfiltOptions(form, side, delete_hyphens=flags == ["dh"])
     ours = csrfilt_text(source.read_text(), read_glm(Path(folder) / f"{glm}.glm"), options, str(source))
     assert ours == (DATA / "csrfilt_out" / name).read_text()
+
+
+@pytest.mark.parametrize(
+    ("glm", "scores"),
+    [
+        # "you can not say it" against "you can't say it": unfiltered, can't is a
+        # substitution for "can" and "not" is deleted (3 correct); the shipped en.glm's
+        # negations turn can't into "can not" on the hypothesis side, so all 5 are correct
+        ([], "3 1 1 0"),
+        (["--glm", "none"], "3 1 1 0"),
+        (["--glm", "default"], "5 0 0 0"),
+    ],
+)
+def test_default_names_the_shipped_glm_and_none_filters_nothing(tmp_path, glm, scores):
+    (tmp_path / "r.trn").write_text("you can not say it (s1-001)\n")
+    (tmp_path / "h.trn").write_text("you can't say it (s1-001)\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "hub4eval", "sclite", "-r", "r.trn", "trn", "-h", "h.trn", "trn", "-i", "spu_id",
+         "-o", "pra", "stdout", *glm],
+        capture_output=True, text=True, cwd=tmp_path, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert f"Scores: (#C #S #D #I) {scores}" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("glm", "message"),
+    [
+        (["--glm", "none", "--glm", "default"], "--glm none cannot be combined with other mapping files"),
+        (["--glm", "none", "--glm-dh"], "--glm-dh and --glm-no-sides need a --glm FILE"),
+    ],
+)
+def test_none_alone_or_not_at_all(tmp_path, glm, message):
+    (tmp_path / "r.trn").write_text("a (s1-001)\n")
+    result = _sclite("-r", str(tmp_path / "r.trn"), "trn", "-h", str(tmp_path / "r.trn"), "trn", "-i", "spu_id", *glm)
+    assert result.returncode == 2
+    assert result.stderr.startswith(message) and result.stderr.count("\n") == 1, result.stderr

@@ -132,22 +132,22 @@ class NoisyWords:
 
     @classmethod
     def of(cls, tokens: Sequence[Token], fillers: frozenset[str]) -> NoisyWords:
-        # A plain token (no raw form of its own, not parenthesized, not GLM-optional) is read
-        # from its text alone: read once per text (a million fill strings repeat few words).
-        readings = _READINGS.get(fillers)
-        if readings is None or len(readings) >= _MOST_READINGS:
-            readings = _READINGS[fillers] = {}
+        # A plain token of letters and digits (no raw form of its own, not parenthesized, not
+        # GLM-optional; most tokens) is its own word, optional exactly when it is a filler, kept
+        # exactly when it is not: read here without asking the functions each time.
         words: list[str] = []
         optional: list[bool] = []
         kept: list[str] = []
         for token in tokens:
-            if token.form is None and not token.parenthesized and not token.optional:
-                reading = readings.get(token.text)
-                if reading is None:
-                    reading = readings[token.text] = _reading(token, fillers)
-            else:
-                reading = _reading(token, fillers)
-            word, skippable, keep = reading
+            text = token.text
+            if token.form is None and not token.parenthesized and not token.optional and text.isalnum():
+                filler = text in fillers or text.lower() in fillers
+                words.append(text)
+                optional.append(filler)
+                if not filler:
+                    kept.append(text)
+                continue
+            word, skippable, keep = _reading(token, fillers)
             words.append(word)
             optional.append(skippable)
             if keep:
@@ -163,12 +163,6 @@ def _reading(token: Token, fillers: frozenset[str]) -> tuple[str, bool, bool]:
         is_optional_reference(token, fillers),
         not token.optional and not _is_filler(token, fillers),
     )
-
-
-_READINGS: dict[frozenset[str], dict[str, tuple[str, bool, bool]]] = {}
-"""Per filler set, the reading (:func:`_reading`) of a plain token by its text."""
-_MOST_READINGS = 1_000_000
-"""Texts read per filler set before the readings are dropped and read again (a bound on the memory)."""
 
 
 def noisy_correct(ref_max: NoisyWords, ref_minimals: Sequence[NoisyWords], hyp: NoisyWords) -> bool:

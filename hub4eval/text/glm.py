@@ -212,8 +212,6 @@ class Glm:
     warnings: tuple[InputWarning, ...] = ()
     digest: str = ""
     _trie: dict[str | None, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
-    _starts: dict[str, bool] = field(default_factory=dict, init=False, repr=False, compare=False)
-    """Token text -> whether a rule starts with it (its match key is a first word of the trie), as asked."""
 
     def __post_init__(self) -> None:
         if not self.digest:
@@ -787,12 +785,14 @@ def apply_glm(tokens: Sequence[Token], glm: Glm | GlmStack) -> tuple[Token, ...]
     trie = glm._trie
     if not trie:
         return tuple(tokens)
-    starts = glm._starts
-    for token in tokens:
-        starting = starts.get(token.text)
-        if starting is None:
-            starting = starts[token.text] = glm_keys([token.text], glm.case_sensitive)[0] in trie
-        if starting:
+    case_sensitive = glm.case_sensitive
+    for token in tokens:  # each token's match key, as glm_keys makes it: does a rule start there?
+        key = token.text
+        if not case_sensitive and not key.islower():
+            key = key.lower()
+        if _RIGHT_QUOTE in key:
+            key = _match_key(key, True)
+        if key in trie:
             break
     else:  # no rule starts anywhere (most fills): the tokens as they are
         return tokens if type(tokens) is tuple else tuple(tokens)

@@ -428,10 +428,10 @@ _READ_TOKEN = st.builds(
     st.lists(st.lists(_READ_TOKEN, max_size=6), min_size=1, max_size=6),
     st.lists(st.sets(st.sampled_from(("uh", "um", "glen", "%hesitation"))), min_size=1, max_size=3),
 )
-def test_words_read_once_per_text_are_the_words_of_each_token(strings: list[list[Token]], options: list[set]) -> None:
-    """NoisyWords.of reads a plain token (no raw form, not parenthesized, not GLM-optional) once per
-    text and filler set and reuses that reading: the same words as reading every token afresh, whatever
-    the order of the strings, the tokens of the same text that are not plain and the filler sets."""
+def test_words_read_directly_are_the_words_of_each_token(strings: list[list[Token]], options: list[set]) -> None:
+    """NoisyWords.of reads a plain token of letters and digits (no raw form, not parenthesized, not
+    GLM-optional) directly, every other token through the functions: the same words as reading every
+    token through them, whatever the case, the forms and the filler sets."""
     for fillers in options:
         words = frozenset(fillers)
         for tokens in strings:

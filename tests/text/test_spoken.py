@@ -1058,9 +1058,9 @@ def test_second_after_a_month_and_another_second_is_a_day_both_times() -> None:
         st.sampled_from(["two", "nil", "seven", "a", "m", "1994", "twenty-one", "glen", "second", "per"]), max_size=8
     )
 )
-def test_the_tokens_that_get_a_window_are_asked_once_per_text(texts: list[str]) -> None:
-    """spoken_forms finds its windows' tokens with number_hits, which remembers number_start's
-    answer per text: the same indices the first time and every time after."""
+def test_the_tokens_that_get_a_window_are_those_number_start_names(texts: list[str]) -> None:
+    """spoken_forms finds its windows' tokens with number_hits, number_start written out: the same
+    indices as asking number_start of each token, the first time and every time after."""
     from hub4eval.text.spoken.language import _words
     from hub4eval.text.spoken.window import number_hits, number_start
 

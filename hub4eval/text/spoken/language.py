@@ -145,7 +145,6 @@ class _Words:
     def __init__(self, language: Language) -> None:
         self.language = language
         self.classes: dict[str, int] = {}
-        self.starts: dict[str, bool] = {}  # whether a token text gets a window (window.number_start)
         self.values: dict[str, int | None] = {}
         self.decades: dict[str, str] = {}
 

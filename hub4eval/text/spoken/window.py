@@ -142,14 +142,17 @@ def number_start(words: _Words, text: str) -> bool:
 
 
 def number_hits(words: _Words, tokens: Sequence[Token]) -> list[int]:
-    """The indices of the tokens that get a window (:func:`number_start`), each text asked once."""
-    starts = words.starts
+    """The indices of the tokens that get a window: :func:`number_start` of each, written out
+    (asked of every token of every fill)."""
+    classes, zero = words.classes, words.language.score_zero
     hits = []
     for i, token in enumerate(tokens):
-        found = starts.get(token.text)
-        if found is None:
-            found = starts[token.text] = number_start(words, token.text)
-        if found:
+        text = token.text
+        cls = classes.get(text)
+        if cls is None:
+            words.trigger(text)
+            cls = classes[text]
+        if (cls >= _NUMBER and cls != _BLOCKED) or text in zero:
             hits.append(i)
     return hits
 

@@ -125,3 +125,26 @@ def test_json_writer_benchmark_runs(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert [row[0].strip() for row in table_rows(done.stdout)] == ["", "walk", "writer"]
     assert str(tmp_path) not in done.stdout
+
+
+@pytest.mark.slow
+def test_stages_times_a_command_without_changing_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "160")  # both processes draw their tables at one width
+    # the examples' ASR texts differ: the score aligns them, maps, projects and scores the ceiling
+    asr = BENCHMARKS.parent / "examples" / "asr"
+    command = [
+        *("score", str(asr / "ref.tpl"), str(asr / "hyp.tpl")),
+        *("--ref-text", str(asr / "reference.sgml"), "--hyp-text", str(asr / "asr_unsegmented.sgml"), "--jobs", "1"),
+    ]
+    plain = subprocess.run(
+        [sys.executable, "-m", "hub4eval", *command], cwd=BENCHMARKS.parent, capture_output=True, text=True
+    )
+    timed = run("stages.py", *command, cwd=tmp_path)
+    assert timed.returncode == plain.returncode == 0, timed.stderr
+    assert timed.stdout == plain.stdout  # the command's own output, untouched
+    stages = [line.split("]", 1)[1].split("  ")[0].strip() for line in timed.stderr.splitlines() if line[:1] == "["]
+    assert "align texts" in stages and "ceiling" in stages
+    assert stages[-1].startswith("end ")  # printed before the command line ends the process
+    assert "not found" not in timed.stderr
+    refused = run("stages.py", "score", str(tmp_path / "missing.tpl"), str(asr / "hyp.tpl"), cwd=tmp_path)
+    assert refused.returncode == 2  # the command's exit status passes through

@@ -1,0 +1,148 @@
+"""Where one hub4eval command's time and memory go, stage by stage (in one process).
+
+Not part of the test suite. Runs the command line in this process with the
+pipeline's stages wrapped by timers, and prints one line per stage on
+standard error: wall-clock seconds from the start (from -> to), CPU seconds
+of the process in the stage, resident memory (MB) when it began and ended,
+and the highest resident memory seen while it ran (sampled every 5 ms by a
+thread, so a peak shorter than that may be missed; the process's own peak,
+from ``getrusage``, is printed at the end). Stages nest: a stage's peak
+includes the stages inside it. With ``--jobs`` above 1 the forked children
+print their own lines (each line starts with its process id); their CPU is
+not counted in the parent's.
+
+Comparing ``score`` with ``align`` on the same texts says what the score adds
+to the texts' alignment (``bench_score_texts.py`` times the two commands
+whole)::
+
+    python benchmarks/stages.py align REF.sgml HYP.sgml --jobs 1
+    python benchmarks/stages.py score REF.tpl HYP.tpl --ref-text REF.sgml --hyp-text HYP.sgml --jobs 1 --quiet
+
+A stage whose function is not found (renamed or moved) is left out, with a
+note on standard error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import importlib
+import os
+import resource
+import sys
+import threading
+import time
+from typing import Any
+
+STAGES = (
+    # (module, attribute path, label)
+    ("hub4eval.api", "_read_inputs", "read templettes and texts"),
+    ("hub4eval.io.formats", "read_text_corpora", "read texts"),
+    ("hub4eval.scoring.pipeline", "check_texts", "check templettes against texts"),
+    ("hub4eval.text.aligned_texts", "align_texts", "align texts"),
+    ("hub4eval.text.aligned_texts", "AlignedTexts.wer", "sclite WER"),
+    ("hub4eval.scoring.mapping", "Mapper.match_template_sets", "map (records)"),
+    ("hub4eval.scoring.mapping", "Mapper.count_template_sets", "map (counts)"),
+    ("hub4eval.scoring.pipeline", "_Projection.result", "projection"),
+    ("hub4eval.scoring.pipeline", "_score_ceiling", "ceiling"),
+    ("hub4eval.scoring.attribution", "cause_counts", "causes"),
+    ("hub4eval.scoring.attribution", "entity_wer", "entity WER"),
+)
+
+START = time.perf_counter()
+PAGE = os.sysconf("SC_PAGE_SIZE")
+_stack: list[str] = []
+_peaks: dict[str, float] = {}
+
+
+def rss() -> float:
+    """Resident memory of this process now, MB."""
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * PAGE / 2**20
+
+
+def _sample() -> None:
+    while True:
+        now = rss()
+        for label in list(_stack):
+            if now > _peaks.get(label, 0.0):
+                _peaks[label] = now
+        time.sleep(0.005)
+
+
+def _wrap(module: Any, path: str, label: str) -> None:
+    owner = module
+    *parents, name = path.split(".")
+    for part in parents:
+        owner = getattr(owner, part)
+    function = getattr(owner, name)
+
+    @functools.wraps(function)
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        began, cpu, memory = time.perf_counter(), time.process_time(), rss()
+        key = f"{label}#{len(_stack)}"
+        _peaks[key] = memory
+        _stack.append(key)
+        try:
+            return function(*args, **kwargs)
+        finally:
+            _stack.remove(key)
+            ended = time.perf_counter()
+            print(
+                f"[{os.getpid()}] {label:32s} {began - START:7.2f} -> {ended - START:7.2f} s  "
+                f"CPU {time.process_time() - cpu:6.2f} s  RSS {memory:5.0f} -> {rss():5.0f} MB  "
+                f"peak {_peaks.pop(key, 0.0):5.0f} MB",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    setattr(owner, name, timed)
+
+
+def _end() -> None:
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(
+        f"[{os.getpid()}] end {time.perf_counter() - START:.2f} s, CPU {time.process_time():.2f} s, peak {peak:.0f} MB",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
+class _Os:
+    """``os`` as the command line's module sees it, with ``_exit`` printing the last line first."""
+
+    def __init__(self, end: Any) -> None:
+        self._exit = end
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(os, name)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("command", nargs=argparse.REMAINDER, help="the hub4eval command line, e.g. score REF HYP ...")
+    args = parser.parse_args()
+    for module_name, path, label in STAGES:
+        try:
+            _wrap(importlib.import_module(module_name), path, label)
+        except (ImportError, AttributeError):
+            print(f"# stage not found, left out: {module_name}.{path}", file=sys.stderr)
+    threading.Thread(target=_sample, daemon=True).start()
+    importlib.import_module("hub4eval.cli")  # registers the commands
+    app = sys.modules["hub4eval.cli.app"]  # the module (the package's attribute `app` is the typer app)
+    ending = app.os._exit  # the command line ends the process with os._exit: the last line is printed first
+
+    def end(status: int) -> None:
+        _end()
+        ending(status)
+
+    app.os = _Os(end)  # type: ignore[attr-defined]
+    sys.argv = ["hub4eval", *args.command]
+    try:
+        app.main()
+    finally:
+        _end()
+
+
+if __name__ == "__main__":
+    main()

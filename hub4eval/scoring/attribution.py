@@ -338,25 +338,25 @@ def entity_wer(result: Any) -> dict[str, Any] | None:
     every = np.concatenate(kinds) if kinds else np.zeros(0, dtype=np.int64)
 
     def covered(firsts: list[int], ends: list[int]) -> np.ndarray:
-        """Which columns lie inside at least one of the spans (each column once)."""
-        depth = np.zeros(len(every) + 1, dtype=np.int64)
-        np.add.at(depth, np.asarray(firsts, dtype=np.int64), 1)
-        np.add.at(depth, np.asarray(ends, dtype=np.int64), -1)
-        return np.cumsum(depth[:-1]) > 0
+        """The columns inside at least one of the spans, each once, in order (as many as the
+        fills cover, not an array as long as the texts: fills are a few words each)."""
+        starts = np.asarray(firsts, dtype=np.int64)
+        lengths = np.asarray(ends, dtype=np.int64) - starts
+        before = np.cumsum(lengths) - lengths  # where each span's columns begin in the run of all
+        columns = np.arange(int(lengths.sum()), dtype=np.int64) + np.repeat(starts - before, lengths)
+        return np.unique(columns)
 
-    def wer_of(inside: np.ndarray) -> dict[str, Any]:
-        total = kind_counts(every[inside])
+    def wer_of(columns: np.ndarray) -> dict[str, Any]:
+        total = kind_counts(every[columns])
         errors = total["substitutions"] + total["deletions"] + total["insertions"]
         return {**total, "errors": errors, "wer": errors / total["ref_words"] if total["ref_words"] else None}
 
     inside = {key: covered(*spans) for key, spans in by_slot.items()}
-    union = np.zeros(len(every), dtype=bool)
-    for mask in inside.values():
-        union |= mask
+    union = np.unique(np.concatenate(list(inside.values()))) if inside else np.zeros(0, dtype=np.int64)
     return {
         "alignment": "weighted",  # fills are placed on the weighted alignment's columns, not on sclite's
         "summary": wer_of(union),
-        "by_slot": {key: wer_of(mask) for key, mask in inside.items()},
+        "by_slot": {key: wer_of(columns) for key, columns in inside.items()},
     }
 
 

@@ -352,8 +352,12 @@ def _score_group(
     if job.column_writer is not None and job.point_dir is not None:
         column_file = os.path.join(job.point_dir, f"{group.index:07d}.columns")
         job.column_writer(result, column_file)
+    tally = Tally.of(result, point_file, column_file)
+    head = getattr(job.point_writer, "head", None) if point_file is not None else None
+    if head is not None:  # the group's by-document rows and mapping as JSON, made here
+        tally = dataclasses.replace(tally, json_heads=(head(tally, job.config.beta),))
     outcome = _Outcome(
-        Tally.of(result, point_file, column_file),
+        tally,
         order,
         ref_events,
         hyp_events,

@@ -148,3 +148,22 @@ def test_stages_times_a_command_without_changing_it(tmp_path: Path, monkeypatch:
     assert "not found" not in timed.stderr
     refused = run("stages.py", "score", str(tmp_path / "missing.tpl"), str(asr / "hyp.tpl"), cwd=tmp_path)
     assert refused.returncode == 2  # the command's exit status passes through
+
+
+def test_mapping_texts_benchmark_runs(tmp_path: Path) -> None:
+    """bench_mapping_texts.py on examples/asr laid out as bench_score_texts.py names its files."""
+    asr = BENCHMARKS.parent / "examples" / "asr"
+    files = tmp_path / "files"
+    files.mkdir()
+    for name, source in (
+        ("ref_e5.tpl", "ref.tpl"),
+        ("hyp_e5_unsegmented.tpl", "hyp.tpl"),
+        ("ref.sgml", "reference.sgml"),
+        ("hyp_unsegmented.sgml", "asr_unsegmented.sgml"),
+    ):
+        (files / name).write_bytes((asr / source).read_bytes())
+    for extra in ([], ["--normalized"]):
+        done = run("bench_mapping_texts.py", str(files), "--rounds", "2", *extra, cwd=tmp_path, timeout=300)
+        assert done.returncode == 0, done.stderr
+        phases = [row[0].strip() for row in table_rows(done.stdout)]
+        assert phases == ["system's mapping", "projection", "ceiling's mapping", "score, alignment given"]

@@ -7,6 +7,7 @@ whole, and the CLI through typer's runner and a real process.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import multiprocessing
 import os
@@ -190,6 +191,8 @@ def test_every_number_of_jobs_gives_the_json_of_the_whole_files(files, jobs):
     whole = api.score_files(*files)
     grouped = _grouped(*files, jobs)
     assert grouped.tally is not None and not grouped.matches
+    # the by-document rows and the mapping come as each group's worker wrote them
+    assert grouped.tally.json_heads is not None and len(grouped.tally.json_heads) > 1
     assert _json(grouped) == _json(whole)
     assert export.to_csv_text(grouped) == export.to_csv_text(whole)
     assert document_counts(grouped) == document_counts(whole)
@@ -198,6 +201,22 @@ def test_every_number_of_jobs_gives_the_json_of_the_whole_files(files, jobs):
     )
     grouped.tally.discard_point_files()
     assert not any(Path(p).exists() for p in grouped.tally.point_files)
+
+
+def test_the_head_of_groups_is_encoded_whole_when_their_rows_add_up(files):
+    # a document in two groups (not a plan's, whose groups hold different documents) has its
+    # rows added up by the join: the groups' own JSON would list it twice
+    grouped = _grouped(*files, 2)
+    assert grouped.tally is not None and grouped.tally.json_heads is not None
+    expected = _json(grouped)
+    heads = grouped.tally.json_heads
+    twice = dataclasses.replace(grouped, tally=dataclasses.replace(grouped.tally, json_heads=(*heads, heads[0])))
+    assert export._group_heads(twice, None) is None
+    assert _json(twice) == expected
+    # nor when an extra key of the caller's takes their place
+    assert export._group_heads(grouped, {"mapping": {}}) is None
+    assert export._group_heads(grouped, None) == heads
+    grouped.tally.discard_point_files()
 
 
 def _points_of_a_result(result, path: str) -> None:
@@ -211,6 +230,7 @@ def test_a_point_writer_of_results_only_gives_the_same_json(files, jobs):
     output = api.OutputOptions(keep="counts", jobs=jobs, group_documents=3, point_writer=_points_of_a_result)
     grouped = api.score_files(*files, output=output)
     assert grouped.tally is not None and grouped.tally.point_files
+    assert grouped.tally.json_heads is None  # nor the head's JSON: the main process encodes it
     assert _json(grouped) == _json(api.score_files(*files))
     grouped.tally.discard_point_files()
 

@@ -1,6 +1,15 @@
 """Files of a :class:`~hub4eval.scoring.result.ScoreResult`: JSON (every point with its reason) and CSV.
 
 JSON holds fractions in [0, 1] and ``null`` for an undefined metric.
+
+Why one module of about 820 lines: the JSON file is written in three places that
+must give the same bytes, the whole result's encoder, the point entries written
+from match records and from a count (:class:`RunWriter`, in a worker), and a
+group's by-document rows and mapping (:class:`HeadPieces`, in a worker); they
+share the encoder's settings, the separators and the layout of an entry, and a
+split would spread one format's byte rules over modules that a test compares
+byte for byte. The point writers could move to a module of their own (with
+those rules) if it grows further.
 """
 
 from __future__ import annotations
@@ -16,20 +25,18 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NamedTuple, TextIO
 
-from hub4eval.model import Extent, PointerFill, TextFill
+from hub4eval.model import Extent, Instance, PointerFill, TextFill
 from hub4eval.scoring.counted_points import (
     HYPOTHESIS,
     REFERENCE,
     CountedRun,
-    Layout,
     LazyMapping,
-    item,
     layout_points,
 )
-from hub4eval.scoring.fills import PreparedFill
+from hub4eval.scoring.fills import FillPreparer, PreparedFill
 from hub4eval.scoring.metrics import METRICS, Counts
 from hub4eval.scoring.points import fill_text
-from hub4eval.scoring.result import ScoreResult
+from hub4eval.scoring.result import ScoreResult, Tally
 from hub4eval.scoring.verdicts import (
     TextComparison,
     pointer_reason_json,
@@ -49,12 +56,13 @@ _CAUSE_JSON = {None: "null", "recognition": '"recognition"', "extraction": '"ext
 _ENTRY_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
 
 
-# Fill pairs whose entries are made, joined and written at a time (a few hundred
-# kilobytes: the batch, its text and its bytes stay in the processor's cache)
+# Fill pairs (or entries, :class:`RunWriter`) whose entries are made, joined and written at
+# a time (a few hundred kilobytes: the batch, its text and its bytes stay in the processor's cache)
 _BATCH = 512
 _ENTRY_SEPARATOR = ",\n    "  # between two entries of a list or table of iter_json_text
 _SEPARATOR_BYTES = _ENTRY_SEPARATOR.encode()
 _encode_string = json.encoder.encode_basestring  # what the entry encoder does with a str
+_float_repr = float.__repr__  # what it does with a finite float
 
 
 def _point_entries(result: ScoreResult) -> Iterator[str]:
@@ -190,7 +198,12 @@ def _fill_json(fill: Any) -> str:
     return _encode_string(fill_text(fill))
 
 
-def _run_entries(run: CountedRun, append: Callable[[str], None]) -> None:
+def _run_entries(
+    run: CountedRun,
+    append: Callable[[str], None],
+    plans: _Plans | None = None,
+    after_set: Callable[[], None] | None = None,
+) -> None:
     """The JSON entries of every point of a counted run, in order, each given to ``append``
     (the two points of a text fill pair in one string, joined as :func:`iter_json_text` joins
     entries): what :func:`_entry_batches` makes of
@@ -202,7 +215,9 @@ def _run_entries(run: CountedRun, append: Callable[[str], None]) -> None:
     compared clean: most pairs), the reasons as
     :func:`~hub4eval.scoring.verdicts.text_reason_json` says them of such a pair; a
     reference text fill left over (both points MIS); a correct pointer pair (of a match
-    record: a slot of several pointers)."""
+    record: a slot of several pointers). ``plans``: the JSON pieces of the slots and the
+    fill pairs of each (type, signature), kept from run to run of one mapper (a writer's);
+    ``after_set``: called after the entries of each instance set (a writer writes them out)."""
     encode = _encode_string
     mapper = run.mapper
     how = mapper.how
@@ -220,16 +235,25 @@ def _run_entries(run: CountedRun, append: Callable[[str], None]) -> None:
         and ref_prep.widen is None
     )
     layouts = run.layouts
-    view = mapper._view  # the engine reads most fills as rows: views are made here, as needed
+    if plans is None or plans.layouts is not layouts:
+        plans = _Plans(layouts)
+    plan_of, slot_of = plans.get, plans.slot
+    # the engine reads most fills as rows, without preparing them: a plain match's fills are
+    # read here as written, and a fill is prepared only for a reason that needs it
+    normalized = ref_prep._texts.get  # the memo the engine filled: (text, premodifiers removed, ...)
     records = run.records
     record_of = run.record
-    plans: dict[tuple[str, int], tuple[tuple[Any, ...], ...]] = {}  # the document's, by (type, signature)
-    heads: dict[tuple[str, str], _Heads] = {}  # the document's, by (type, slot)
+    content_cor, extent_cor, content_mis, extent_mis, pointer_cor = _CONTENT_COR, _EXTENT_COR, *_MIS, _POINTER_COR
+    missed = _MISSED
+    # the end of a pair's first entry (from its reason's closing quote, for a reason written
+    # here; from after it, for a reason already JSON) and the separator
+    between = f'", "cause": null}}{_ENTRY_SEPARATOR}'
+    after = between[1:]
     for counted in run.sets:
+        if after_set is not None:
+            after_set()
         document = encode(counted.docid)
         mapping = LazyMapping(counted)
-        plans.clear()
-        heads.clear()
         for ref, hyp, _, signature in counted.instances:
             if ref is not None and hyp is not None:
                 type_name = ref.type
@@ -243,10 +267,7 @@ def _run_entries(run: CountedRun, append: Callable[[str], None]) -> None:
                 record = record_of(ref, hyp, counted)
             if record is not None:
                 for slot in record.slots:
-                    name = slot.name
-                    known = heads.get((type_name, name))
-                    if known is None:
-                        known = heads[type_name, name] = _Heads.of(type_name, name, document)
+                    head, slot_json = slot_of(type_name, slot.name)
                     ref_items, hyp_items = slot.ref_items, slot.hyp_items
                     for i, j, verdicts in slot.pairs:
                         ref_item: Any = None if i is None else ref_items[i]
@@ -260,23 +281,31 @@ def _run_entries(run: CountedRun, append: Callable[[str], None]) -> None:
                             ref_key = encode(ref_item.key)
                             hyp_key = encode(hyp_item.key)
                             append(
-                                f'{known.pointer_cor}{ref_start}{known.slot}{ref_key}, "line": {ref_item.line}}}, '
-                                f'"hyp": {hyp_start}{known.slot}{hyp_key}, "line": {hyp_item.line}}}, '
+                                f'{head}{document}{pointer_cor}{ref_start}{slot_json}{ref_key}, "line": {ref_item.line}}}, '
+                                f'"hyp": {hyp_start}{slot_json}{hyp_key}, "line": {hyp_item.line}}}, '
                                 f'"reason": "{ref_key[1:-1]} is mapped to {hyp_key[1:-1]}", "cause": null}}'
                             )
                             continue
-                        _entries(append, known, ref_start, hyp_start, ref_item, hyp_item, verdicts, None, how)
+                        _entries(
+                            append,
+                            head + document,
+                            slot_json,
+                            ref_start,
+                            hyp_start,
+                            ref_item,
+                            hyp_item,
+                            verdicts,
+                            None,
+                            how,
+                        )
                 continue
-            plan = plans.get((type_name, signature))
-            if plan is None:
-                plan = plans[type_name, signature] = _plan(layouts[signature], type_name, document, heads)
-            ref_view: Any = view(ref, True) if ref is not None else None
-            hyp_view: Any = view(hyp, False) if hyp is not None else None
-            for name, side, points, known, content_cor, extent_cor, slot_json in plan:
+            plan = plan_of((type_name, signature)) or plans.make(type_name, signature)
+            ref_fills: Any = _first_fills(ref) if ref is not None else None
+            hyp_fills: Any = _first_fills(hyp) if hyp is not None else None
+            for name, side, points, head, slot_json in plan:
                 if points is _BOTH_COR:
-                    r = ref_view[name][2]
-                    hf = hyp_view[name][2].fill
-                    rf = r.fill
+                    rf = ref_fills[name]
+                    hf = hyp_fills[name]
                     extents = rf.extents
                     if (
                         fast
@@ -285,27 +314,37 @@ def _run_entries(run: CountedRun, append: Callable[[str], None]) -> None:
                         and len(extents) == 1
                         and not rf.bracketed
                         and not hf.bracketed
-                        and r.minimals[0] is (rm := r.maximal)
+                        and (norm := normalized(content)) is not None
+                        # fill.minimal_is_maximal (its minimal string prepared as its maximal one),
+                        # with the reader's shortcut: the one minimal extent is the maximal one
+                        and len(spans := rf.minimal_spans) == 1
+                        and not spans[0][0]
+                        and spans[0][1] == len(content)
+                        and (rf.minimal_extents is extents or rf.minimal_is_maximal)
                     ):
                         # both points COR of a usual reference fill: the hypothesis text is the
                         # reference's (inside it, and containing it), and so is its extent (the
-                        # same offsets prepared alike)
+                        # same offsets prepared alike: FillPreparer.prepare's maximal string,
+                        # its normalized text and its extent less the premodifiers removed)
                         at = extents[0]
                         shown = encode(content)[1:-1]
                         fill = f'{slot_json}"\\"{shown}\\" ##{at.start}#{at.end}#", "line": '
                         fills = f'{ref_start}{fill}{rf.line}}}, "hyp": {hyp_start}{fill}{hf.line}}}, "reason": '
-                        if (text := rm.text) != content:
+                        text, removed = norm[0], norm[1]
+                        if text != content:
                             shown = encode(text)[1:-1]
-                        extent = rm.extent
-                        span = f"{extent.start}..{extent.end}"
+                        start, end = at.start, at.end
+                        if removed:
+                            start = min(start + removed, end)  # as fills._shifted
+                        span = f"{start}..{end}"
                         append(
-                            f'{content_cor}{fills}"hypothesis `{shown}` is inside `{shown}` and contains the '
-                            f'minimal string `{shown}`"{extent_cor}{fills}"extent {span} enclosed in {span}, '
-                            f'overlaps minimal {span}", "cause": null}}'
+                            f'{head}{document}{content_cor}{fills}"hypothesis `{shown}` is inside `{shown}` '
+                            f"and contains the minimal string `{shown}`{between}{head}{document}{extent_cor}{fills}"
+                            f'"extent {span} enclosed in {span}, overlaps minimal {span}", "cause": null}}'
                         )
                         continue
                 elif points is _BOTH_MIS:
-                    rf = ref_view[name][2].fill
+                    rf = ref_fills[name]
                     if len(extents := rf.extents) == 1 and not rf.bracketed:
                         at = extents[0]
                         fills = (
@@ -313,72 +352,100 @@ def _run_entries(run: CountedRun, append: Callable[[str], None]) -> None:
                             f'"line": {rf.line}}}, "hyp": null, "reason": '
                         )
                         append(
-                            f'{known.content_mis}{fills}{_MISSED}{known.extent_mis}{fills}{_MISSED}, "cause": null}}'
+                            f"{head}{document}{content_mis}{fills}{missed}{after}"
+                            f'{head}{document}{extent_mis}{fills}{missed}, "cause": null}}'
                         )
                         continue
                 _entries(
                     append,
-                    known,
+                    head + document,
+                    slot_json,
                     ref_start,
                     hyp_start,
-                    None if side == HYPOTHESIS else item(ref_view, name),
-                    None if side == REFERENCE else item(hyp_view, name),
+                    # prepared only when compared (a fill left over is written as it is)
+                    ref_fills[name]
+                    if side == REFERENCE
+                    else None
+                    if side == HYPOTHESIS
+                    else _prepared(ref_fills[name], ref_prep, ref.docid),
+                    hyp_fills[name]
+                    if side == HYPOTHESIS
+                    else None
+                    if side == REFERENCE
+                    else _prepared(hyp_fills[name], hyp_prep, hyp.docid),
                     points,
                     mapping,
                     how,
                 )
 
 
-def _plan(
-    layout: Layout, type_name: str, document: str, heads: dict[tuple[str, str], _Heads]
-) -> tuple[tuple[Any, ...], ...]:
-    """The fill pairs of a layout with the JSON pieces of their slot in the document
-    (``heads``, by (type, slot), made when first asked for)."""
-    plan = []
-    for name, side, points in layout:
-        known = heads.get((type_name, name))
-        if known is None:
-            known = heads[type_name, name] = _Heads.of(type_name, name, document)
-        plan.append((name, side, points, known, known.content_cor, known.extent_cor, known.slot))
-    return tuple(plan)
+def _first_fills(inst: Instance) -> dict[str, Any]:
+    """The fill of each slot of a plain instance, by name, as ``Mapper._view`` reads them
+    (a name's first slot; its first alternative's fill), not prepared."""
+    slots = inst.slots
+    try:
+        fills = {slot.name: slot.alternatives[0].fills[0] for slot in slots}
+    except IndexError:  # a slot without fills (not a scored one: the instance is plain)
+        return _first_fills_one_by_one(inst)
+    return fills if len(fills) == len(slots) else _first_fills_one_by_one(inst)  # a name twice: its first slot
 
 
+def _first_fills_one_by_one(inst: Instance) -> dict[str, Any]:
+    """:func:`_first_fills` of an instance with a slot name twice or a slot without fills."""
+    fills: dict[str, Any] = {}
+    for slot in inst.slots:
+        name = slot.name
+        if name not in fills:
+            alternatives = slot.alternatives
+            fills[name] = alternatives[0].fills[0] if alternatives and alternatives[0].fills else None
+    return fills
+
+
+def _prepared(fill: Any, prep: FillPreparer, docid: str) -> Any:
+    """The item ``Mapper._view`` makes of a plain slot's one fill: a text fill prepared, a pointer as it is."""
+    return prep.prepare(fill, docid) if fill.__class__ is TextFill else fill
+
+
+# What follows the document in the entries of the usual pairs, up to their "ref"
+_CONTENT_COR = ', "kind": "content", "category": "COR", "ref": '
+_EXTENT_COR = ', "kind": "extent", "category": "COR", "ref": '
+_MIS = (', "kind": "content", "category": "MIS", "ref": ', ', "kind": "extent", "category": "MIS", "ref": ')
+_POINTER_COR = ', "kind": "pointer", "category": "COR", "ref": '
 _BOTH_MIS = layout_points((("content", "MIS"), ("extent", "MIS")))  # a reference text fill left over
 _MISSED = unpaired_reason_json("MIS")
 
 
-class _Heads(NamedTuple):
-    """The JSON of the entries of one slot of one document that does not depend on the
-    fills: what starts an entry (up to its kind), what starts the first entry of a
-    correct text pair (up to its ref), what comes between its reason and its second
-    entry's ref, the same for a reference text fill left over and for a correct pointer
-    pair, and the slot's name with the key of the fill."""
+class _Plans(dict[tuple[str, int], tuple[tuple[Any, ...], ...]]):
+    """The fill pairs of each (type, signature) of a mapper's :class:`Layouts`, each with the
+    JSON of its slot (:meth:`slot`); neither depends on the document."""
 
-    head: str
-    content_cor: str
-    extent_cor: str
-    content_mis: str
-    extent_mis: str
-    pointer_cor: str
-    slot: str
+    def __init__(self, layouts: Any) -> None:
+        super().__init__()
+        self.layouts = layouts
+        self.slots: dict[tuple[str, str], tuple[str, str]] = {}
 
-    @classmethod
-    def of(cls, type_name: str, slot: str, document: str) -> _Heads:
-        head = f'{{"slot": {_encode_string(f"{type_name}.{slot}")}, "document": {document}, "kind": "'
-        return cls(
-            head,
-            f'{head}content", "category": "COR", "ref": ',
-            f', "cause": null}}{_ENTRY_SEPARATOR}{head}extent", "category": "COR", "ref": ',
-            f'{head}content", "category": "MIS", "ref": ',
-            f', "cause": null}}{_ENTRY_SEPARATOR}{head}extent", "category": "MIS", "ref": ',
-            f'{head}pointer", "category": "COR", "ref": ',
-            f'"slot": {_encode_string(slot)}, "fill": ',
+    def slot(self, type_name: str, name: str) -> tuple[str, str]:
+        """What starts an entry of the slot, up to its document (``{"slot": "T.S", "document": ``),
+        and the slot's name with the key of a fill (``"slot": "S", "fill": ``)."""
+        known = self.slots.get((type_name, name))
+        if known is None:
+            known = self.slots[type_name, name] = (
+                f'{{"slot": {_encode_string(f"{type_name}.{name}")}, "document": ',
+                f'"slot": {_encode_string(name)}, "fill": ',
+            )
+        return known
+
+    def make(self, type_name: str, signature: int) -> tuple[tuple[Any, ...], ...]:
+        plan = self[type_name, signature] = tuple(
+            (name, side, points, *self.slot(type_name, name)) for name, side, points in self.layouts[signature]
         )
+        return plan
 
 
 def _entries(
     append: Callable[[str], None],
-    heads: _Heads,
+    head: str,
+    slot_json: str,
     ref_start: str,
     hyp_start: str,
     ref_item: Any,
@@ -387,9 +454,9 @@ def _entries(
     mapping: Any,
     how: TextComparison,
 ) -> None:
-    """The entries of one fill pair of a counted run (see :func:`_run_entries`): its points
-    given as the verdicts of a match record (``mapping`` None), or as (kind, category)."""
-    head, slot_json = heads.head, heads.slot
+    """The entries of one fill pair of a counted run (see :func:`_run_entries`; ``head``: what
+    starts them, up to the document): its points given as the verdicts of a match record
+    (``mapping`` None), or as (kind, category)."""
     ref_fill = ref_item.fill if ref_item.__class__ is PreparedFill else ref_item
     hyp_fill = hyp_item.fill if hyp_item.__class__ is PreparedFill else hyp_item
     ref = "null" if ref_fill is None else f'{ref_start}{slot_json}{_fill_json(ref_fill)}, "line": {ref_fill.line}}}'
@@ -398,12 +465,13 @@ def _entries(
     if mapping is None:
         for verdict in points:
             append(
-                f'{head}{verdict.kind}", "category": "{verdict.category}{fills}{reason_json(verdict)}, "cause": null}}'
+                f'{head}, "kind": "{verdict.kind}", "category": "{verdict.category}{fills}'
+                f'{reason_json(verdict)}, "cause": null}}'
             )
         return
     for kind, category in points:
         reason = _counted_reason(kind, category, ref_item, hyp_item, mapping, how)
-        append(f'{head}{kind}", "category": "{category}{fills}{reason}, "cause": null}}')
+        append(f'{head}, "kind": "{kind}", "category": "{category}{fills}{reason}, "cause": null}}')
 
 
 def _counted_reason(kind: str, category: str, ref_item: Any, hyp_item: Any, mapping: Any, how: TextComparison) -> str:
@@ -469,6 +537,10 @@ class PointFileWriter:
                 handle.write(_ENTRY_SEPARATOR.join(batch))
                 separator = _ENTRY_SEPARATOR
 
+    def head(self, tally: Tally, beta: float) -> HeadPieces:
+        """A group's by-document rows and mapping as JSON (see :class:`HeadPieces`)."""
+        return HeadPieces.of(tally, beta)
+
     def runs(self, path: str) -> RunWriter:
         """A writer of the entries of counted runs into ``path`` (closed by its caller)."""
         return RunWriter(path)
@@ -486,13 +558,27 @@ class RunWriter:
     def __init__(self, path: str) -> None:
         self.handle = open(path, "wb")  # noqa: SIM115 - closed by close(), after the last run
         self.separator = b""
+        self.plans: _Plans | None = None  # of the runs' mapper, kept from run to run
 
     def __call__(self, run: CountedRun) -> None:
-        entries: list[str] = []
-        _run_entries(run, entries.append)
-        if entries:
-            self.handle.write(self.separator + _ENTRY_SEPARATOR.join(entries).encode())
-            self.separator = _SEPARATOR_BYTES
+        if self.plans is None or self.plans.layouts is not run.layouts:
+            self.plans = _Plans(run.layouts)
+        self.entries: list[str] = []
+        _run_entries(run, self.entries.append, self.plans, self._spill)
+        self._spill(0)
+
+    def _spill(self, at_least: int | None = None) -> None:
+        """Write the entries made so far, once there are ``at_least``: joined and written
+        about :data:`_BATCH` at a time (between two instance sets), not a run's at once
+        (tens of megabytes, whose text and bytes made at once took more than writing
+        them: fresh memory each time, out of the processor's cache)."""
+        entries = self.entries
+        if not entries or len(entries) < (_BATCH if at_least is None else at_least):
+            return
+        self.handle.write(self.separator)
+        self.handle.write(_ENTRY_SEPARATOR.join(entries).encode())
+        self.separator = _SEPARATOR_BYTES
+        entries.clear()
 
     def close(self) -> None:
         self.handle.close()
@@ -527,7 +613,8 @@ def json_pieces(result: ScoreResult, extra: dict[str, Any] | None = None) -> Ite
             first = False
         yield f"\n  {closing}" if not first else closing
 
-    data = result.to_json(points=False)
+    heads = _group_heads(result, extra)
+    data = result.to_json(points=False, left_out=("by_document", "mapping") if heads is not None else ())
     data.update(extra or {})
     keys = list(data)
     keys.insert(keys.index("mapping") + 1, "points")
@@ -538,6 +625,16 @@ def json_pieces(result: ScoreResult, extra: dict[str, Any] | None = None) -> Ite
         if key == "points":
             yield from entries(key, _point_pieces(result), "[", "]")
             continue
+        if heads is not None and key == "by_document":
+            yield from entries(key, (head.by_document for head in heads if head.documents), "{", "}")
+            continue
+        if heads is not None and key == "mapping":
+            lists = [
+                ", ".join([text for head in heads if (text := getattr(head, name))])
+                for name in ("instance_sets", "instances", "instance_f")
+            ]
+            yield f'  "mapping": {{"instance_sets": [{lists[0]}], "instances": [{lists[1]}], "instance_f": [{lists[2]}]}}'
+            continue
         value = data[key]
         if isinstance(value, dict) and value and all(isinstance(v, dict) for v in value.values()):
             yield from entries(key, (f"{dump(k)}: {dump(v)}" for k, v in value.items()), "{", "}")
@@ -546,6 +643,70 @@ def json_pieces(result: ScoreResult, extra: dict[str, Any] | None = None) -> Ite
         else:
             yield f"  {dump(key)}: {dump(value)}"
     yield "\n}\n"
+
+
+class HeadPieces(NamedTuple):
+    """The by-document rows and the mapping's three lists of a group of documents as JSON,
+    as :func:`json_pieces` writes them of the whole result: made in the group's worker
+    (:meth:`PointFileWriter.head`), so that the process that joins the groups only joins
+    these strings (a large run's are megabytes, which it encoded alone at the end)."""
+
+    documents: int  # rows in by_document
+    by_document: str  # its rows, joined as iter_json_text joins the entries of a table
+    instance_sets: str  # the entries of each list, joined as the encoder joins them
+    instances: str
+    instance_f: str
+
+    @classmethod
+    def of(cls, tally: Tally, beta: float) -> HeadPieces:
+        dump = _ENTRY_ENCODER.encode
+        rows = tally.levels["document"]
+        # the lists' entries as the encoder writes them (a key or null; an F as float.__repr__
+        # writes it), each an f-string rather than a call of the encoder: a hundred thousand a run
+        key: dict[str | None, str] = {None: "null"}
+        for docid, docid_json in zip(rows, map(_encode_string, rows), strict=True):
+            key[docid] = docid_json
+        sets = []
+        for ref, hyp in tally.set_pairs:
+            ref_json = key.get(ref) or key.setdefault(ref, _encode_string(ref))  # type: ignore[arg-type]
+            hyp_json = key.get(hyp) or key.setdefault(hyp, _encode_string(hyp))  # type: ignore[arg-type]
+            sets.append(f"[{ref_json}, {hyp_json}]")
+        mapped: list[str] = []
+        every: list[str] = []
+        for ref, hyp, f in tally.instance_pairs:
+            ref_json = "null" if ref is None else _encode_string(ref)
+            hyp_json = "null" if hyp is None else _encode_string(hyp)
+            if ref and hyp:
+                mapped.append(f"[{ref_json}, {hyp_json}]")
+            f_json = "null" if f is None else _float_repr(f) if f.__class__ is float and f - f == 0 else dump(f)
+            every.append(f"[{ref_json}, {hyp_json}, {f_json}]")
+        counted: dict[Counts, str] = {}  # a document's counts as JSON, by value (many documents count alike)
+        lines = []
+        for docid, counts in rows.items():
+            text = counted.get(counts)
+            if text is None:
+                text = counted[counts] = dump(counts.as_dict(beta))
+            lines.append(f"{key[docid]}: {text}")
+        return cls(
+            len(rows),
+            _ENTRY_SEPARATOR.join(lines),
+            ", ".join(sets),
+            ", ".join(mapped),
+            ", ".join(every),
+        )
+
+
+def _group_heads(result: ScoreResult, extra: dict[str, Any] | None) -> tuple[HeadPieces, ...] | None:
+    """The :class:`HeadPieces` of every group of a result scored in groups, when they give its
+    by-document rows and mapping (every group made them, and no document is in two groups,
+    whose rows the join adds up); None otherwise."""
+    tally = result.tally
+    if tally is None or tally.json_heads is None or (extra and ("by_document" in extra or "mapping" in extra)):
+        return None
+    heads: tuple[HeadPieces, ...] = tally.json_heads
+    if sum(head.documents for head in heads) != len(tally.levels["document"]):
+        return None
+    return heads
 
 
 def to_json_text(result: ScoreResult, extra: dict[str, Any] | None = None) -> str:

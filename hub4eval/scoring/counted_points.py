@@ -22,7 +22,7 @@ are still in memory (and in the processor's cache), then forgets them.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from hub4eval.model import Instance, PointerFill
@@ -95,9 +95,9 @@ class CountedRun(NamedTuple):
             return None  # a pair without a record is a plain pair with a COR (hub4eval.scoring.pairs._counted)
         mapper = self.mapper
         if hyp is not None:
-            return None if is_plain(mapper._view(hyp, False)) else mapper._lone_hyp(hyp)
+            return None if is_plain_instance(hyp, False, mapper.unscored) else mapper._lone_hyp(hyp)
         assert ref is not None
-        if is_plain(mapper._view(ref, True)):
+        if is_plain_instance(ref, True, mapper.unscored):
             return None
         # made again, as the mapper made it: the mapping of the types before this one is
         # complete, and the set's own mapping is all its pointers can read
@@ -124,6 +124,22 @@ def is_plain(view: Mapping[str, Any]) -> bool:
     """Whether every scored slot of a view holds one fill of one alternative."""
     for _, alternatives, single in view.values():
         if single is None and (len(alternatives) != 1 or len(alternatives[0]) != 1):
+            return False
+    return True
+
+
+def is_plain_instance(inst: Instance, reference: bool, unscored: Collection[str]) -> bool:
+    """:func:`is_plain` of the instance's view (``Mapper._view``: a name's first slot, a
+    hypothesis slot's first alternative, ``unscored`` slots left out), read from its slots
+    without preparing its fills."""
+    seen: set[str] = set()
+    for slot in inst.slots:
+        name = slot.name
+        if name in unscored or name in seen:
+            continue
+        seen.add(name)
+        alternatives = slot.alternatives
+        if not alternatives or (reference and len(alternatives) != 1) or len(alternatives[0].fills) != 1:
             return False
     return True
 
@@ -226,6 +242,7 @@ __all__ = [
     "PreparedFill",
     "counted_fill_pairs",
     "is_plain",
+    "is_plain_instance",
     "item",
     "layout",
     "layout_points",

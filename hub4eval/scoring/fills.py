@@ -145,6 +145,9 @@ class FillPreparer:
         self.tokens = tokens
         self._texts: dict[str, _Normalized] = {}
         self.numbers: dict[str, int] = {}  # a number for each normalized text, in order of first sight
+        self.words: dict[str, int] = {}  # a number for each word of a noisy key, in order of first sight
+        self._word_keys: dict[str, tuple[tuple[int, ...], int]] = {}  # see word_keys
+        self._key_fillers = filler_set(config.fillers)  # those the remembered word keys are read with
 
     def share_texts(self, other: FillPreparer) -> None:
         """Remember normalized strings in ``other``'s memo when both normalize alike.
@@ -155,8 +158,10 @@ class FillPreparer:
         numbers of the normalized texts are always shared: equal texts, one number.
         """
         self.numbers = other.numbers
+        self.words = other.words
         if self.normalizes_like(other):
             self._texts = other._texts
+            self._word_keys = other._word_keys
 
     def read_texts(self, other: FillPreparer) -> None:
         """Read ``other``'s normalized strings too when both normalize alike, but remember
@@ -164,6 +169,7 @@ class FillPreparer:
         projection's judge normalizes many candidate strings, of which few are kept. The
         numbers of the normalized texts are shared, as by :meth:`share_texts`."""
         self.numbers = other.numbers
+        self.words = other.words
         if self.normalizes_like(other):
             self._texts = _ReadThrough(other._texts)
 
@@ -203,6 +209,39 @@ class FillPreparer:
         words, number of the text), as :meth:`prepare` reads it, for a caller that reads only
         a fill's text number and extents in a loop over a million fills."""
         return self._texts.get, self._normalize
+
+    def noisy_words(self, raw: str, fillers: frozenset[str]) -> NoisyWords:
+        """The words the noisy comparison reads of a content string with ``fillers``
+        (:meth:`PreparedString.noisy_words` of the string prepared here), without preparing a fill."""
+        normalized = self._texts.get(raw) or self._normalize(raw)
+        noisy = normalized[3]
+        if noisy is not None and (noisy.fillers is fillers or noisy.fillers == fillers):
+            return noisy
+        return NoisyWords.of(normalized[2], fillers)
+
+    def word_keys(self, raw: str, fillers: frozenset[str]) -> tuple[tuple[int, ...], int]:
+        """The noisy content keys of a content string as numbers of :attr:`words`: those of a
+        reference fill whose one minimal string is this string, and that of a hypothesis fill
+        (:func:`~hub4eval.scoring.candidates.reference_content_keys` and
+        :func:`~hub4eval.scoring.candidates.hypothesis_content_key` less the slot), worked out
+        once per distinct string (the words of a million fills are a few thousand)."""
+        found = self._word_keys.get(raw)
+        if found is not None and fillers is self._key_fillers:
+            return found
+        noisy = self.noisy_words(raw, fillers)
+        words = self.words
+        keys = list(noisy.words)
+        if all(noisy.optional):  # an empty hypothesis can be correct (§6)
+            keys.append("")
+        kept = noisy.kept
+        hyp_word = max(kept, key=len) if kept else ""
+        found = (
+            tuple([words.setdefault(word, len(words)) for word in dict.fromkeys(keys)]),
+            words.setdefault(hyp_word, len(words)),
+        )
+        if fillers is self._key_fillers:
+            self._word_keys[raw] = found
+        return found
 
     def _normalize(self, raw: str, remember: bool = True) -> _Normalized:
         """(§3-normalized text, characters of premodifiers removed, tokens, the tokens

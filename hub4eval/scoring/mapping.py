@@ -259,6 +259,11 @@ class Mapper:
         self.point_layouts: Any = None  # hub4eval.scoring.counted_points.Layouts, made with the first run
         self._pointer_points: dict[Hashable, tuple[Counts, int]] = {}  # see _pair_counted
         self._cor_free_points: dict[Hashable, tuple[Counts, int]] = {}  # see counted_without_cor
+        # Noisy content verdicts of fill pairs compared by the engine (hub4eval.scoring.pairs), read
+        # again for the match records of the chosen pairs: by what decides one, the reference
+        # fill's content string (with its minimal spans when it has minimal strings of its own)
+        # and the hypothesis fill's; dropped with the other caches of a run.
+        self.noisy_verdicts: dict[tuple[Hashable, str], bool] = {}
 
     def signature(self, points: Signature) -> int:
         """The number of a sequence of points' (slot, kind, category) in :attr:`signatures`."""
@@ -512,6 +517,7 @@ class Mapper:
                 cache.clear()
         self._lone_hyps.clear()
         self.hyp_sides.clear()
+        self.noisy_verdicts.clear()
 
     def _lone_hyp(self, hyp: Instance) -> InstanceMatch:
         """``match_instance(None, hyp, ...)``, made once per instance."""
@@ -519,6 +525,13 @@ class Mapper:
         if cached is None:
             cached = self._lone_hyps[id(hyp)] = (hyp, self.match_instance(None, hyp, {}, _never))
         return cached[1]
+
+    def _noisy_ok(self, ref: PreparedFill, hyp: PreparedFill) -> bool | None:
+        """The noisy content verdict of two fills when the engine compared them (see
+        :attr:`noisy_verdicts`), else None."""
+        fill, minimals = ref.fill, ref.minimals
+        key = fill.content if len(minimals) == 1 and minimals[0] is ref.maximal else (fill.content, fill.minimal_spans)
+        return self.noisy_verdicts.get((key, hyp.fill.content))
 
     # -- single fills -------------------------------------------------------
 
@@ -656,6 +669,7 @@ class Mapper:
         ref_view = self._view(ref, True) if ref is not None else {}
         hyp_view = self._view(hyp, False) if hyp is not None else {}
         how, config = self.how, self.config
+        noisy = bool(how.noisy and how.content and self.noisy_verdicts)  # verdicts the engine worked out
         slots = []
         for name, ref_slot in ref_view.items():
             hyp_slot = hyp_view.get(name)
@@ -668,7 +682,8 @@ class Mapper:
                 slots.append(SlotMatch(name, 0, ref_slot[1][0], (), ((0, None, verdicts),), _counts(verdicts)))
             elif hyp_slot[2] is not None:
                 # the common case, one text fill on each side: no greedy needed
-                verdicts = compare_text(single, hyp_slot[2], how)
+                known = self._noisy_ok(single, hyp_slot[2]) if noisy else None
+                verdicts = compare_text(single, hyp_slot[2], how, known)
                 slots.append(SlotMatch(name, 0, ref_slot[1][0], hyp_slot[1][0], ((0, 0, verdicts),), _counts(verdicts)))
             else:
                 slots.append(self.match_slot(name, ref_slot, hyp_slot, mapping, removable))

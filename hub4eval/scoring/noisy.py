@@ -132,9 +132,10 @@ class NoisyWords:
 
     @classmethod
     def of(cls, tokens: Sequence[Token], fillers: frozenset[str]) -> NoisyWords:
-        # A plain token of letters and digits (no raw form of its own, not parenthesized, not
-        # GLM-optional; most tokens) is its own word, optional exactly when it is a filler, kept
-        # exactly when it is not: read here without asking the functions each time.
+        # is_optional_reference and kept_hypothesis_tokens in one pass, each token's word and
+        # filler status read once (a million fills' strings are read here); a plain token of
+        # letters and digits (no raw form of its own, not parenthesized, not GLM-optional; most
+        # tokens) is its own word, optional exactly when it is a filler, kept exactly when not
         words: list[str] = []
         optional: list[bool] = []
         kept: list[str] = []
@@ -147,22 +148,16 @@ class NoisyWords:
                 if not filler:
                     kept.append(text)
                 continue
-            word, skippable, keep = _reading(token, fillers)
+            word = strip_possessive(text)
             words.append(word)
-            optional.append(skippable)
-            if keep:
+            if token.optional:
+                optional.append(True)
+                continue
+            filler = _is_filler(token, fillers)
+            optional.append(token.parenthesized or token.fragment or filler)
+            if not filler:
                 kept.append(word)
         return cls(tuple(words), tuple(optional), tuple(kept), fillers)
-
-
-def _reading(token: Token, fillers: frozenset[str]) -> tuple[str, bool, bool]:
-    """(word, optional as a reference token, kept as a hypothesis token) of one token: what
-    :meth:`NoisyWords.of` reads of it (see :func:`is_optional_reference`, :func:`kept_hypothesis_tokens`)."""
-    return (
-        strip_possessive(token.text),
-        is_optional_reference(token, fillers),
-        not token.optional and not _is_filler(token, fillers),
-    )
 
 
 def noisy_correct(ref_max: NoisyWords, ref_minimals: Sequence[NoisyWords], hyp: NoisyWords) -> bool:

@@ -18,16 +18,21 @@ the procedure chooses without making a record per pair:
    plain instances, per slot and aspect (content, extent, pointer), the fills
    that can be COR together are those that share a key
    (:mod:`hub4eval.scoring.candidates`), told apart by group (clean content
-   keys and extent blocks as numbers in numpy, ``group * size + number``; the
-   others as ``(group, key)``); the pairs sharing a key are made as
-   two integer arrays, then kept only where the aspect really is COR: clean
-   content keys are exact (sharing one *is* the COR), noisy content is decided
-   once per distinct pair of strings, extents by comparing offsets in numpy,
-   pointers by the mapping of their targets (exact keys too). The text fills
-   are read as rows (:class:`_Texts`: instance, fill, the number of its
-   normalized text, its compared extent) without being prepared, unless more
-   than that is read of them (minimal strings, extents mapped to alignment
-   columns, noisy content: then each is prepared as it is read).
+   keys, the words of noisy content keys and extent blocks as numbers in numpy,
+   ``group * size + number``; pointer keys as ``(group, key)``); the pairs
+   sharing a key are made as two integer arrays, then kept only where the
+   aspect really is COR: clean content keys are exact (sharing one *is* the
+   COR), noisy content is decided once per distinct pair of strings (and the
+   verdict kept for the chosen pairs' match records: ``Mapper.noisy_verdicts``),
+   extents by comparing offsets in numpy, pointers by the mapping of their
+   targets (exact keys too). The text fills are read as rows (:class:`_Texts`:
+   instance, fill, the number of its normalized text, its compared extent)
+   without being prepared, unless more than that is read of them (minimal
+   strings, extents mapped to alignment columns: then each is prepared as it
+   is read, and when the pairs get match records, its instance's slot views are
+   made from the same prepared fills). A noisy key or verdict is read from its
+   content string's words (:meth:`FillPreparer.word_keys`), once per distinct
+   string, without preparing the fill.
 2. **Counts from COR codes.** For two plain instances, a slot's fill pair has
    one point per aspect, INC unless COR; so the counts of a pair are those of
    the same two instance *shapes* without any COR (which slots, extents,
@@ -65,6 +70,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from fractions import Fraction
+from functools import partial
+from itertools import chain
 from typing import Any, NamedTuple, Protocol
 
 import numpy as np
@@ -74,15 +81,15 @@ from hub4eval.model import Instance, PointerFill, TextFill
 from hub4eval.scoring.candidates import (
     _BLOCK,
     _MAX_KEYS,
-    hypothesis_content_key,
     reference_content_keys,
     sharing_pairs,
 )
 from hub4eval.scoring.fills import FillPreparer, PreparedFill
 from hub4eval.scoring.greedy import TooManyPairs, greedy_by_class
 from hub4eval.scoring.metrics import Counts
+from hub4eval.scoring.noisy import noisy_correct
 from hub4eval.scoring.refusal import may_be_refused, pairs_alike, written_contents
-from hub4eval.scoring.verdicts import TextComparison, clean_content_status, extent_status, noisy_content_ok
+from hub4eval.scoring.verdicts import TextComparison, clean_content_status, extent_status
 
 
 class Mapper(Protocol):
@@ -99,10 +106,13 @@ class Mapper(Protocol):
     aspect_bits: dict[tuple[str, str], int]
     templates: list[tuple[tuple[str, str, str], ...]]
     counted_points: dict[tuple[int, int], tuple[Counts, int]]
+    noisy_verdicts: dict[tuple[Hashable, str], bool]
 
     def signature(self, points: tuple[tuple[str, str, str], ...]) -> int: ...
 
     def template(self, points: tuple[tuple[str, str, str], ...]) -> int: ...
+
+    _views: tuple[dict[int, tuple[Instance, dict[str, Any]]], ...]
 
     def _view(self, inst: Instance, reference: bool) -> dict[str, Any]: ...
 
@@ -441,6 +451,60 @@ def _clean_content_keys(
     return pos[ok].astype(Int), at[ok].astype(Int), hyp_kid, np.asarray(wild, dtype=Int)
 
 
+def _odd(refs: _Texts) -> set[int]:
+    """The positions of the reference fills whose minimal strings are not their one maximal
+    string (only prepared fills can be: see :func:`_fills_by_slot`)."""
+    return _memo(
+        refs,
+        "odd",
+        lambda: {
+            p for p, fill in refs.prepared.items() if len(fill.minimals) != 1 or fill.minimals[0] is not fill.maximal
+        },
+    )
+
+
+def _noisy_content_keys(
+    refs: _Texts, hyps: _Texts, groups: tuple[np.ndarray, np.ndarray], how: TextComparison
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_by_keys` for the noisy content keys, told apart by group in numpy: each
+    distinct word has a number (the preparers' ``words``), a key is ``group * words + number``.
+    The keys of a content string (:meth:`FillPreparer.word_keys`) are worked out once per
+    distinct string; a reference fill with minimal strings of its own has those of
+    :func:`~hub4eval.scoring.candidates.reference_content_keys`."""
+    fillers = how.fillers
+    words = refs.prep.words  # the hypothesis preparer's too (FillPreparer.share_texts)
+
+    def hyp_side() -> tuple[int, np.ndarray, np.ndarray]:
+        keys = hyps.prep.word_keys
+        hyp_word = np.asarray([keys(row[1].content, fillers)[1] for row in hyps.rows], dtype=Int)
+        size = max(1, len(words))  # every hypothesis word is below it
+        hyp_group = groups[1][hyps.columns()[0]]
+        distinct, hyp_kid = np.unique(hyp_group * size + hyp_word, return_inverse=True)
+        return size, distinct, hyp_kid.reshape(-1).astype(Int)
+
+    size, distinct, hyp_kid = _memo(hyps, "noisy", hyp_side)
+    odd = _odd(refs)
+    keys = refs.prep.word_keys
+    every: list[Sequence[int]] = []
+    for p, row in enumerate(refs.rows):
+        if p in odd:
+            found = reference_content_keys("", refs.fill(p), how)
+            assert found is not None  # noisy keys are words: never too many
+            every.append([words.setdefault(key[2], len(words)) for key in found])
+        else:
+            every.append(keys(row[1].content, fillers)[0])
+    lengths = np.fromiter(map(len, every), dtype=Int, count=len(every))
+    pos = np.repeat(np.arange(len(every), dtype=Int), lengths)
+    word = np.fromiter(chain.from_iterable(every), dtype=Int, count=int(lengths.sum()))
+    below = word < size  # a word first seen after the hypothesis side was read is no hypothesis's key
+    pos, word = pos[below], word[below]
+    wanted = groups[0][refs.columns()[0][pos]] * size + word
+    at = np.searchsorted(distinct, wanted)
+    ok = at < len(distinct)
+    ok[ok] = distinct[at[ok]] == wanted[ok]
+    return pos[ok], at[ok].astype(Int), hyp_kid, np.zeros(0, dtype=Int)
+
+
 _NONE = -(2**62)  # the offset of a missing extent: encloses nothing, enclosed by nothing
 _GROUP_BLOCKS = 1 << 36  # extent blocks of one group: group g's block b is the key g * _GROUP_BLOCKS + b
 
@@ -462,12 +526,25 @@ def _ref_extents(refs: _Texts) -> tuple[np.ndarray, ...]:
     starts, ends = refs.columns()[2:]
     minimal_starts, minimal_ends = starts.copy(), ends.copy()
     several = np.zeros(len(starts), dtype=bool)
-    for p, fill in refs.prepared.items():
-        minimals = fill.minimals
-        minimal = minimals[0].extent if len(minimals) == 1 else None
-        minimal_starts[p] = _NONE if minimal is None else minimal.start
-        minimal_ends[p] = _NONE if minimal is None else minimal.end
-        several[p] = len(minimals) != 1
+    prepared = refs.prepared
+    if prepared:  # every fill, when the texts differ: read into lists, written at once
+        lows: list[int] = []
+        highs: list[int] = []
+        many: list[bool] = []
+        for fill in prepared.values():
+            minimals = fill.minimals
+            minimal = minimals[0].extent if len(minimals) == 1 else None
+            if minimal is None:
+                lows.append(_NONE)
+                highs.append(_NONE)
+            else:
+                lows.append(minimal.start)
+                highs.append(minimal.end)
+            many.append(len(minimals) != 1)
+        at = np.fromiter(prepared, dtype=Int, count=len(prepared))
+        minimal_starts[at] = lows
+        minimal_ends[at] = highs
+        several[at] = many
     return starts, ends, minimal_starts, minimal_ends, several
 
 
@@ -534,6 +611,9 @@ def _fills_by_slot(
     unscored = mapper.unscored
     get, normalize = prep.lookups()
     fast = not prep.maps_extents
+    # Every fill prepared and every pair to get its match record (texts that differ, not
+    # counting): the slot views of Mapper._view are made here, from the same prepared fills.
+    views = None if fast or mapper.counting else mapper._views[reference]
     shapes: list[Any] = []
     texts: dict[str, _Texts] = {}
     pointers: dict[str, _Listed] = {}
@@ -545,6 +625,7 @@ def _fills_by_slot(
         shape = []
         added: list[_Texts | _Listed] = []
         seen: set[str] = set()
+        view: dict[str, Any] = {}
         for slot in inst.slots:
             name = slot.name
             if name in unscored or name in seen:
@@ -591,6 +672,7 @@ def _fills_by_slot(
                     else:
                         start = end = none
                     shape.append((name, reference and slot.optional, one_text[prepared.has_extent]))
+                    view[name] = (slot, ((prepared,),), prepared)
                 listed.rows.append((index, fill, number, start, end))
                 added.append(listed)
             else:
@@ -601,8 +683,11 @@ def _fills_by_slot(
                     pointer_list = pointers[name] = _Listed(())
                 pointer_list.append((index, fill))
                 added.append(pointer_list)
+                view[name] = (slot, ((fill,),), None)
         else:
             shapes.append(tuple(shape))
+            if views is not None and id(inst) not in views:
+                views[id(inst)] = (inst, view)
             continue
         for taken in added:
             taken.pop()
@@ -651,32 +736,7 @@ def _aspects(
                 _clean_content_keys(text_refs, text_hyps, groups, how, mapper.ref_prep.numbers),
             )
         elif how.content:
-
-            def content_keys(i: int, fill: PreparedFill, name: str = name) -> list[Hashable] | None:
-                minimals = fill.minimals
-                if not how.noisy and len(minimals) == 1 and minimals[0] is fill.maximal:
-                    keys: list[Hashable] = [fill.maximal.text]  # the usual fill: its text
-                else:
-                    found = reference_content_keys(name, fill, how)
-                    if found is None:
-                        return None
-                    keys = [key[2] for key in found]
-                if one:
-                    return keys
-                g = ref_group[i]
-                return [(g, key) for key in keys]
-
-            def content_key(j: int, fill: PreparedFill, name: str = name) -> Hashable:
-                key = fill.maximal.text if not how.noisy else hypothesis_content_key(name, fill, how)[2]
-                return key if one else (hyp_group[j], key)
-
-            add(
-                "w" if how.noisy else "c",
-                name,
-                text_refs,
-                text_hyps,
-                _by_keys(text_refs, text_hyps, content_key, content_keys),
-            )
+            add("w", name, text_refs, text_hyps, _noisy_content_keys(text_refs, text_hyps, groups, how))
         if how.extent:
             add("x", name, text_refs, text_hyps, _extent_keys(text_refs, text_hyps, groups))
     for name, pointer_refs in pointers[0].items():
@@ -696,10 +756,62 @@ def _aspects(
     return aspects
 
 
-def _string_ids(fills: Sequence[PreparedFill]) -> np.ndarray:
-    """A number per distinct content string of the fills."""
+def _string_ids(texts: _Texts) -> tuple[list[str], np.ndarray]:
+    """The content string of each fill, and a number per distinct one."""
+    contents = [row[1].content for row in texts.rows]
     ids: dict[str, int] = {}
-    return np.asarray([ids.setdefault(f.fill.content, len(ids)) for f in fills], dtype=Int)
+    return contents, np.asarray([ids.setdefault(content, len(ids)) for content in contents], dtype=Int)
+
+
+def _verdict_keys(refs: _Texts) -> list[Hashable]:
+    """What decides the noisy content verdict of each reference fill against a hypothesis
+    string: its content string, with its minimal spans when it has minimal strings of its own
+    (:func:`_odd`). See ``Mapper.noisy_verdicts``."""
+    keys: list[Hashable] = [row[1].content for row in refs.rows]
+    for p in _odd(refs):
+        fill = refs.rows[p][1]
+        keys[p] = (fill.content, fill.minimal_spans)
+    return keys
+
+
+NOISY_VERDICTS = 1 << 20  # noisy content verdicts a mapper remembers at most (see Mapper.noisy_verdicts)
+
+
+def _noisy_verdicts(
+    mapper: Mapper,
+    refs: _Texts,
+    hyps: _Texts,
+    ref_keys: Sequence[Hashable],
+    hyp_keys: Sequence[str],
+    rq: Sequence[int],
+    hp: Sequence[int],
+) -> list[bool]:
+    """Whether the noisy content point of each fill pair (``rq``, ``hp``) is COR, each verdict
+    looked up in or added to the mapper's ``noisy_verdicts`` (while they are few enough). A
+    usual reference fill is compared from the words of its string alone, without being prepared."""
+    known = mapper.noisy_verdicts
+    room = NOISY_VERDICTS - len(known)
+    fillers = mapper.how.fillers
+    ref_words, hyp_words = refs.prep.noisy_words, hyps.prep.noisy_words
+    out = []
+    for q, p in zip(rq, hp, strict=True):
+        key = (ref_keys[q], hyp_keys[p])
+        ok = known.get(key)
+        if ok is None:
+            hyp = hyp_words(hyp_keys[p], fillers)
+            ref_key = ref_keys[q]
+            if type(ref_key) is str:  # its one minimal string is its maximal one
+                words = ref_words(ref_key, fillers)
+                ok = noisy_correct(words, (words,), hyp)
+            else:
+                ref = refs.fill(q)
+                maximal = ref.maximal.noisy_words(fillers)
+                ok = noisy_correct(maximal, [m.noisy_words(fillers) for m in ref.minimals] or [maximal], hyp)
+            if room > 0:
+                known[key] = ok
+                room -= 1
+        out.append(ok)
+    return out
 
 
 def _correct(aspect: _Aspect, rq: np.ndarray, hp: np.ndarray, mapper: Mapper) -> np.ndarray:
@@ -716,16 +828,17 @@ def _correct(aspect: _Aspect, rq: np.ndarray, hp: np.ndarray, mapper: Mapper) ->
             ok[at] = clean_content_status(refs[int(rq[at])], hyps[int(hp[at])]) == "ok"
         return ok
     if kind == "w":  # once per distinct pair of strings
+        ref_texts, hyp_texts = aspect.ref_listed, listed
+        assert isinstance(ref_texts, _Texts) and isinstance(hyp_texts, _Texts)  # text fills: see _aspects
+        ref_keys = _memo(ref_texts, "verdict keys", partial(_verdict_keys, ref_texts))
+        hyp_keys, hyp_sid = _memo(listed, "strings", partial(_string_ids, hyp_texts))
         ref_ids: dict[Any, int] = {}
-        ref_sid = np.asarray(
-            [ref_ids.setdefault((f.fill.content, f.fill.minimal_spans), len(ref_ids)) for f in refs], dtype=Int
-        )
-        hyp_sid = _memo(listed, "strings", lambda: _string_ids(hyps))
+        ref_sid = np.asarray([ref_ids.setdefault(key, len(ref_ids)) for key in ref_keys], dtype=Int)
         combined = ref_sid[rq] * (int(hyp_sid.max()) + 1 if len(hyp_sid) else 1) + hyp_sid[hp]
         distinct, first, inverse = np.unique(combined, return_index=True, return_inverse=True)
-        fillers = mapper.how.fillers
         verdicts = np.asarray(
-            [noisy_content_ok(refs[int(rq[at])], hyps[int(hp[at])], fillers) for at in first.tolist()], dtype=bool
+            _noisy_verdicts(mapper, ref_texts, hyp_texts, ref_keys, hyp_keys, rq[first].tolist(), hp[first].tolist()),
+            dtype=bool,
         )
         return verdicts[inverse.reshape(-1)] if len(distinct) else np.zeros(0, dtype=bool)
     # extent: offsets compared in numpy (enclosed in the reference's enclosing extent,

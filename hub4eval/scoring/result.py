@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -88,6 +88,9 @@ class Tally:
     column_files: tuple[str, ...] = ()
     """Files holding the points as the HTML report's columns, one file per group (see
     :func:`hub4eval.report.page_data.write_point_columns`), when they were asked for."""
+    json_heads: tuple[Any, ...] | None = None
+    """The by-document rows and the mapping of each group as JSON, made in its worker with
+    its point file (see :class:`hub4eval.report.export.HeadPieces`); None when a group has none."""
 
     @classmethod
     def of(cls, result: ScoreResult, point_file: str | None = None, column_file: str | None = None) -> Tally:
@@ -156,6 +159,7 @@ class Tally:
         set_counts: list[tuple[str, Counts]] = []
         point_files: list[str] = []
         column_files: list[str] = []
+        json_heads: list[Any] | None = []
         for tally in tallies:
             for level, groups in tally.levels.items():
                 joined = levels.setdefault(level, {})
@@ -167,9 +171,21 @@ class Tally:
             set_counts += tally.set_counts
             point_files += tally.point_files
             column_files += tally.column_files
+            if json_heads is not None and tally.json_heads is not None:
+                json_heads += tally.json_heads
+            else:
+                json_heads = None
         if not levels:
             levels = counted_groups({})
-        return cls(levels, instance_pairs, set_pairs, set_counts, tuple(point_files), tuple(column_files))
+        return cls(
+            levels,
+            instance_pairs,
+            set_pairs,
+            set_counts,
+            tuple(point_files),
+            tuple(column_files),
+            tuple(json_heads) if json_heads else None,
+        )
 
     @property
     def points(self) -> int:
@@ -340,8 +356,10 @@ class ScoreResult:
         self._need_matches("fill pairs")
         return iter_fill_pairs(self.matches)
 
-    def to_json(self, points: bool = True) -> dict[str, Any]:
-        """The JSON object of docs/json-output.md (``points=False``: without the "points" list)."""
+    def to_json(self, points: bool = True, *, left_out: Collection[str] = ()) -> dict[str, Any]:
+        """The JSON object of docs/json-output.md (``points=False``: without the "points" list;
+        ``left_out``: top-level keys, "by_document" or "mapping", kept in their place with
+        None as their value, for a caller that has them as JSON already)."""
         beta = self.config.beta
         out: dict[str, Any] = {
             "signature": self.signature,
@@ -353,13 +371,19 @@ class ScoreResult:
             ("document", "by_document"),
             ("kind", "by_kind"),
         ):
+            if name in left_out:
+                out[name] = None
+                continue
             out[name] = {key: counts.as_dict(beta) for key, counts in self.by(level).items()}
-        instance_pairs = self.instance_pairs()
-        out["mapping"] = {
-            "instance_sets": [list(pair) for pair in self.instance_set_pairs()],
-            "instances": [[r, h] for r, h, _ in instance_pairs if r and h],
-            "instance_f": [[r, h, f] for r, h, f in instance_pairs],
-        }
+        if "mapping" in left_out:
+            out["mapping"] = None
+        else:
+            instance_pairs = self.instance_pairs()
+            out["mapping"] = {
+                "instance_sets": [list(pair) for pair in self.instance_set_pairs()],
+                "instances": [[r, h] for r, h, _ in instance_pairs if r and h],
+                "instance_f": [[r, h, f] for r, h, f in instance_pairs],
+            }
         if points:
             out["points"] = [p.as_dict() for p in self.iter_points()]
         out["warnings"] = [str(w) for w in self.warnings]

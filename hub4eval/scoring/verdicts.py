@@ -140,9 +140,10 @@ def noisy_content_ok(ref: PreparedFill, hyp: PreparedFill, fillers: frozenset[st
     return noisy_correct(ref_max, minimals, hyp.maximal.noisy_words(fillers))
 
 
-def _noisy_content(ref: PreparedFill, hyp: PreparedFill, fillers: frozenset[str]) -> Verdict:
-    # the verdict alone now; its reason in words when it is read
-    correct = noisy_content_ok(ref, hyp, fillers)
+def _noisy_content(ref: PreparedFill, hyp: PreparedFill, fillers: frozenset[str], correct: bool | None) -> Verdict:
+    # the verdict alone now (unless known already); its reason in words when it is read
+    if correct is None:
+        correct = noisy_content_ok(ref, hyp, fillers)
     return Verdict("content", "COR" if correct else "INC", _noisy_reason, ref, hyp, fillers)
 
 
@@ -252,11 +253,15 @@ def _exact_extent(ref: PreparedFill, hyp: PreparedFill) -> Verdict:
     return Verdict("extent", "COR" if status == "exact" else "INC", _exact_extent_reason, status, ref, hyp)
 
 
-def compare_text(ref: PreparedFill, hyp: PreparedFill, how: TextComparison) -> tuple[Verdict, ...]:
-    """The points of a reference/hypothesis text fill pair (one per aspect)."""
+def compare_text(
+    ref: PreparedFill, hyp: PreparedFill, how: TextComparison, noisy_ok: bool | None = None
+) -> tuple[Verdict, ...]:
+    """The points of a reference/hypothesis text fill pair (one per aspect); ``noisy_ok``:
+    whether the noisy content point is COR, when it was worked out before
+    (:func:`noisy_content_ok` of the pair; None: worked out here)."""
     extent = _exact_extent if how.exact_extent else _extent
     if how.content:
-        content = _noisy_content(ref, hyp, how.fillers) if how.noisy else _clean_content(ref, hyp)
+        content = _noisy_content(ref, hyp, how.fillers, noisy_ok) if how.noisy else _clean_content(ref, hyp)
         if how.extent and (ref.has_extent or hyp.has_extent):
             return (content, extent(ref, hyp))
         return (content,)

@@ -262,3 +262,110 @@ def test_the_entries_of_a_count_escape_documents_fills_and_reasons():
         written, generic = _counted_entries(ref, hyp, config)
         assert ",\n    ".join(written) == ",\n    ".join(expected) == ",\n    ".join(generic)
         assert len(expected) == 4  # a correct pair (content, extent) and a reference fill left over (MIS, MIS)
+
+
+# -- the head of a run in groups: each group's by-document rows and mapping, encoded in its worker ------
+
+from hub4eval.report.export import HeadPieces  # noqa: E402
+from hub4eval.scoring.metrics import Counts  # noqa: E402
+from hub4eval.scoring.result import Tally  # noqa: E402
+
+_KEYS = st.one_of(st.none(), st.text(min_size=1, max_size=6))
+_FS = st.one_of(st.none(), st.floats(allow_nan=True, allow_infinity=True), st.integers(0, 1))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.dictionaries(st.text(max_size=6), st.builds(Counts, *[st.integers(0, 3)] * 6), max_size=6),
+    st.lists(st.tuples(_KEYS, _KEYS), max_size=6),
+    st.lists(st.tuples(_KEYS, _KEYS, _FS), max_size=6),
+    st.sampled_from([1.0, 0.5, 2.0]),
+)
+def test_a_groups_head_pieces_are_what_the_encoder_writes_of_its_rows_and_lists(rows, set_pairs, pairs, beta):
+    # the pieces are f-strings (a key or null; a float as float.__repr__ writes it; a row's
+    # counts once per value): the encoder of the whole result is the oracle
+    tally = Tally({"document": rows}, pairs, set_pairs, [])
+    head = HeadPieces.of(tally, beta)
+    dump = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
+    assert head.documents == len(rows)
+    assert head.by_document == ",\n    ".join(f"{dump(k)}: {dump(v.as_dict(beta))}" for k, v in rows.items())
+    assert f"[{head.instance_sets}]" == dump([list(p) for p in set_pairs])
+    assert f"[{head.instances}]" == dump([[r, h] for r, h, _ in pairs if r and h])
+    assert f"[{head.instance_f}]" == dump([list(p) for p in pairs])
+
+
+from hub4eval.report.export import _first_fills  # noqa: E402
+from hub4eval.scoring.counted_points import is_plain_instance, item  # noqa: E402
+from hub4eval.scoring.mapping import Mapper  # noqa: E402
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(template_sets(reference=True), template_sets(reference=False), st.sampled_from([(), ("WINNER",)]))
+def test_the_fills_of_a_plain_instance_are_those_of_its_view(ref, hyp, unscored):
+    # the writer reads a plain instance's fills as written; Mapper._view's items are the oracle
+    config = ScoreConfig(unscored_slots=unscored)
+    mapper = Mapper(config, FillPreparer(config), FillPreparer(config, reference=False))
+    for tset, reference in ((ref, True), (hyp, False)):
+        for inst in tset.instances:
+            if not is_plain_instance(inst, reference, mapper.unscored):
+                continue
+            fills = _first_fills(inst)
+            for name in (view := mapper._view(inst, reference)):
+                expected = item(view, name)
+                assert fills[name] is getattr(expected, "fill", expected)
+
+
+def test_the_fills_of_a_plain_instance_with_a_name_twice_are_those_of_its_first_slot():
+    config = ScoreConfig(unscored_slots=("COMMENT",))
+    mapper = Mapper(config, FillPreparer(config), FillPreparer(config, reference=False))
+    first, second = TextFill("a", ((0, 1),)), TextFill("b", ((0, 1),))
+    inst = Instance(
+        "EV",
+        "D",
+        1,
+        (
+            Slot("COMMENT", ()),  # no fill at all: left out of the view, as unscored
+            Slot("WINNER", (FillAlternative((first,)),)),
+            Slot("WINNER", (FillAlternative((second,)),)),
+        ),
+    )
+    assert is_plain_instance(inst, True, mapper.unscored)
+    view = mapper._view(inst, True)
+    assert _first_fills(inst)["WINNER"] is first is item(view, "WINNER").fill
+
+
+from hub4eval.report.export import RunWriter  # noqa: E402
+
+
+@pytest.mark.parametrize("batch", [1, 3, 512])
+def test_a_run_writer_writes_every_entry_once_in_order_whatever_its_batches(tmp_path, monkeypatch, batch):
+    # the writer writes out what it has made between instance sets, once it holds `batch`
+    # entries: the file is the entries of the match records joined, however they were cut
+    ref = _with_lines(_generated_set(30, reference=True), 1)
+    hyp = _with_lines(_generated_set(30, reference=False), 5000)
+    config = ScoreConfig()
+    expected = ",\n    ".join(
+        json.dumps(point.as_dict(), ensure_ascii=False) for point in score(ref, hyp, config=config).iter_points()
+    )
+    monkeypatch.setattr("hub4eval.report.export._BATCH", batch)
+    writer = RunWriter(str(tmp_path / "points.jsonl"))
+    try:
+        pipeline_score(ref, hyp, config=config, counts_only=True, point_runs=writer)
+    finally:
+        writer.close()
+    assert (tmp_path / "points.jsonl").read_text(encoding="utf-8") == expected
+
+
+def _generated_set(documents: int, reference: bool) -> TemplateSet:
+    """``documents`` documents of benchmarks/gen_templates.py (seed 3, errors), one side of them."""
+    import importlib.util
+
+    from hub4eval.io.templettes import parse_templates
+    from tests.support import ROOT
+
+    spec = importlib.util.spec_from_file_location("gen_templates", ROOT / "benchmarks" / "gen_templates.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    ref_text, hyp_text = module.generate(documents, documents * 10, seed=3, error=0.3)
+    role = "reference" if reference else "hypothesis"
+    return parse_templates(ref_text if reference else hyp_text, role=role)

@@ -412,6 +412,29 @@ def test_empty_run_counts_when_many_instances_are_mapped():
     assert cats(result).count("COR") == 1
 
 
+@st.composite
+def any_tokens(draw: st.DrawFn) -> tuple[Token, ...]:
+    """Tokens of every kind the noisy comparison tells apart: words (possessive or not),
+    fillers in any case or marked with ``%``, fragments, parenthesized and GLM-optional tokens,
+    a raw form of their own."""
+    texts = st.sampled_from(["glen", "glen's", "jones'", "it's", "'s", "uh", "UM", "%uh", "buni-", "-", "cup"])
+    items = draw(st.lists(st.tuples(texts, st.booleans(), st.booleans(), st.none() | texts), max_size=6))
+    return tuple(
+        Token(text, 10 * k, 10 * k + len(text), parenthesized=paren, optional=glm, form=form)
+        for k, (text, paren, glm, form) in enumerate(items)
+    )
+
+
+@given(any_tokens(), st.sampled_from([DEFAULT_FILLERS, frozenset({"glen"}), frozenset()]))
+def test_the_words_read_once_are_those_of_the_definitions(tokens: tuple[Token, ...], fillers: frozenset[str]) -> None:
+    """NoisyWords.of reads each token once: its words, optional flags and kept words are those
+    of strip_possessive, is_optional_reference and kept_hypothesis_tokens token by token."""
+    words = NoisyWords.of(tokens, fillers)
+    assert words.words == tuple(strip_possessive(t.text) for t in tokens)
+    assert words.optional == tuple(bool(is_optional_reference(t, fillers)) for t in tokens)
+    assert words.kept == tuple(strip_possessive(t.text) for t in kept_hypothesis_tokens(tokens, fillers))
+
+
 _READ_TOKEN = st.builds(
     Token,
     st.sampled_from(("glen", "Glen", "uh", "UH", "buni-", "clinton's", "jones'", "it's", "%hesitation", "x")),

@@ -12,6 +12,8 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -452,3 +454,124 @@ def test_pairs_without_a_cor_count_as_their_records_one_record_per_two_shapes(mo
         patch.setattr(mapping.Mapper, "match_instance", lambda *args: recorded.append(args[1:3]) or record(*args))
         assert _tally(ref, hyp, config, "compact", monkeypatch, True) == expected
     assert len(recorded) == 1  # 12 pairs of the same two shapes
+
+
+def _bracketed(tpl: str, rng: random.Random) -> str:
+    """Reference templettes with the last word of some fills of several words made their minimal
+    string (``"south [africa]"``): fills whose minimal strings are their own."""
+    lines = []
+    for line in tpl.split("\n"):
+        name, _, rest = line.partition(': "')
+        content, _, offsets = rest.partition('" ')
+        if " " in content and rng.random() < 0.4:
+            head, _, last = content.rpartition(" ")
+            line = f'{name}: "{head} [{last}]" {offsets}'
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _shifted(tpl: str, by: int) -> str:
+    """Templettes with every extent moved ``by`` characters (a document's offsets counted
+    from the start of a file it is not the first of)."""
+    return re.sub(r"##(\d+)#(\d+)#", lambda m: f"##{int(m.group(1)) + by}#{int(m.group(2)) + by}#", tpl)
+
+
+def _two_documents(seed: int, unsegmented: bool) -> dict[str, Any]:
+    """Two documents of :func:`_texts` in one corpus each side (the second renamed D2), minimal
+    strings in some reference fills; unsegmented: the hypothesis text is one stream and its
+    templettes' offsets count from the start of its file."""
+    rng = random.Random(seed)
+    parts = [_texts(seed), _texts(seed + 1000)]
+    ref_text = parts[0][0] + parts[1][0].replace("D1", "D2")
+    hyp_text = parts[0][1] + parts[1][1].replace("D1", "D2")
+    ref_tpl = _bracketed(parts[0][2], rng) + _bracketed(parts[1][2], rng).replace("-D1-", "-D2-")
+    second = parts[1][3].replace("-D1-", "-D2-")
+    hyp_tpl = parts[0][3] + (_shifted(second, len(parts[0][1])) if unsegmented else second)
+    return {
+        "ref": parse_templates(ref_tpl, "ref.tpl", "reference"),
+        "hyp": parse_templates(hyp_tpl, "hyp.tpl", "hypothesis"),
+        "ref_corpus": parse_corpus(ref_text, "ref.sgml"),
+        "hyp_corpus": parse_corpus(hyp_text, "hyp.sgml"),
+    }
+
+
+@pytest.mark.parametrize("unsegmented", [False, True])
+@pytest.mark.parametrize("seed", range(6))
+def test_documents_whose_texts_differ_map_as_every_pair_counted(monkeypatch, seed, unsegmented):
+    """Several documents mapped in one call when the texts differ (noisy content keys and
+    verdicts told apart by document, reference fills with minimal strings of their own, an
+    unsegmented hypothesis mapped against each document it overlaps): the JSON of every pair
+    counted through its record, with the ceiling, and the counts kept without records."""
+    inputs = _two_documents(seed, unsegmented)
+    ref, hyp = inputs.pop("ref"), inputs.pop("hyp")
+    for config in (
+        ScoreConfig(unsegmented=unsegmented),
+        ScoreConfig(unsegmented=unsegmented, compare="content"),
+        ScoreConfig(unsegmented=unsegmented, content="clean"),
+    ):
+        expected = _scored(ref, hyp, config, "records", monkeypatch, **inputs)
+        assert _scored(ref, hyp, config, "compact", monkeypatch, **inputs) == expected
+        assert _scored(ref, hyp, config, "one by one", monkeypatch, **inputs) == expected
+        records = _tally(ref, hyp, config, "records", monkeypatch, False, **inputs)
+        assert _tally(ref, hyp, config, "compact", monkeypatch, True, **inputs) == records
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["egypt", "egypt's", "uh", "(um)", "%hesitation", "buni-", "the", "two", "2", "cup", "u. s."]),
+        max_size=4,
+    )
+)
+def test_the_word_keys_of_a_string_are_its_content_keys(words):
+    """FillPreparer.word_keys gives, as word numbers, the noisy content keys of a usual reference
+    fill of the string and of a hypothesis fill of it (candidates' rules, the slot left out)."""
+    from hub4eval.scoring.candidates import hypothesis_content_key, reference_content_keys
+    from hub4eval.scoring.verdicts import TextComparison
+
+    content = " ".join(words)
+    config = ScoreConfig(content="noisy")
+    how = TextComparison.of(config, True)
+    glm = pipeline.load_glm("default")
+    from hub4eval.text.glm import apply_glm
+
+    preparer = FillPreparer(config, glm_apply=lambda tokens: apply_glm(tokens, glm))
+    fill = TextFill(content, ((0, len(content)),))
+    prepared = preparer.prepare(fill, "D1")
+    ref_keys, hyp_key = preparer.word_keys(content, how.fillers)
+    word_of = {number: word for word, number in preparer.words.items()}
+    assert [word_of[k] for k in ref_keys] == [key[2] for key in reference_content_keys("S", prepared, how) or ()]
+    assert word_of[hyp_key] == hypothesis_content_key("S", prepared, how)[2]
+    assert preparer.word_keys(content, how.fillers) == (ref_keys, hyp_key)  # remembered, the same
+    other = frozenset({"egypt"})  # other fillers: worked out again, not remembered
+    expected = [
+        key[2] for key in reference_content_keys("S", prepared, TextComparison(noisy=True, fillers=other)) or ()
+    ]
+    keys = preparer.word_keys(content, other)[0]
+    word_of = {number: word for word, number in preparer.words.items()}
+    assert [word_of[k] for k in keys] == expected
+
+
+def test_the_slot_views_made_with_the_rows_are_the_mapper_s(monkeypatch):
+    """With texts that differ and match records to make, the engine leaves the slot views of the
+    plain instances it read (pairs._fills_by_slot): each is the one Mapper._view makes."""
+    inputs = _two_documents(3, False)
+    config = ScoreConfig()
+    result = pipeline.score(inputs["ref"], inputs["hyp"], **{k: inputs[k] for k in ("ref_corpus", "hyp_corpus")})
+    alignment = result.alignment
+    ref_prep = FillPreparer(config, map_extent=alignment.ref_extent, widen=alignment.ref_enclosure)
+    hyp_prep = FillPreparer(config, map_extent=alignment.hyp_extent, reference=False)
+    left: list[tuple[bool, Any, dict]] = []
+    forget = mapping.Mapper._forget
+
+    def kept(self):  # the views of a run, before they are dropped
+        left.extend((side == 1, inst, view) for side in (0, 1) for inst, view in self._views[side].values())
+        forget(self)
+
+    monkeypatch.setattr(mapping.Mapper, "_forget", kept)
+    mapping.Mapper(config, ref_prep, hyp_prep, noisy=True).match_template_sets(inputs["ref"], inputs["hyp"])
+    assert {reference for reference, _, _ in left} == {True, False}
+    fresh = mapping.Mapper(config, ref_prep, hyp_prep, noisy=True)
+    monkeypatch.setattr(pairs, "_fills_by_slot", None)  # fresh views made by Mapper._view alone
+    for reference, inst, view in left:
+        assert view == fresh._view(inst, reference)

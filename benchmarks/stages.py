@@ -43,7 +43,7 @@ STAGES = (
     ("hub4eval.text.aligned_texts", "AlignedTexts.wer", "sclite WER"),
     ("hub4eval.scoring.mapping", "Mapper.match_template_sets", "map (records)"),
     ("hub4eval.scoring.mapping", "Mapper.count_template_sets", "map (counts)"),
-    ("hub4eval.scoring.pipeline", "_Projection.result", "projection"),
+    ("hub4eval.scoring.ceiling_runs", "ProjectionRuns.result", "projection"),
     ("hub4eval.scoring.pipeline", "_score_ceiling", "ceiling"),
     ("hub4eval.scoring.attribution", "cause_counts", "causes"),
     ("hub4eval.scoring.attribution", "entity_wer", "entity WER"),

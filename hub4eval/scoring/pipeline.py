@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING, Any
 from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError, InputWarning, UsageError
 from hub4eval.model import Corpus, Extent, InstanceSet, TemplateSet, TextFill
+from hub4eval.scoring.ceiling_runs import ProjectionRuns, ceiling_part, contents
 from hub4eval.scoring.fills import FillPreparer, PreparedFill
-from hub4eval.scoring.mapping import CountedSet, Mapper, Signature
+from hub4eval.scoring.mapping import CountedSet, Mapper, SetMatch, Signature
 from hub4eval.scoring.result import ScoreResult, Tally
 from hub4eval.util.gcpause import paused_gc
 
@@ -81,42 +82,6 @@ def _hyp_set_extent(iset: InstanceSet, preparer: FillPreparer) -> Extent | None:
     return Extent(min(starts), max(ends))
 
 
-class _Projection:
-    """The reference projected onto the hypothesis text (:func:`~hub4eval.scoring.projection.project`),
-    in ``parts`` forked children (one for each run of consecutive instance sets, cut at about equal
-    numbers of instances) started when made, or here when asked (``parts`` 1).
-
-    Each instance is projected on its own, so the runs' projections one after the other are
-    the projection of the whole.
-    """
-
-    def __init__(self, ref: TemplateSet, alignment: Any, hyp_corpus: Corpus | None, judge: Any, parts: int) -> None:
-        from hub4eval.scoring.projection import project
-        from hub4eval.util.forked import Beside
-
-        self.ref = ref
-        sets = ref.instance_sets
-        sizes = [len(iset.instances) for iset in sets]
-        total, done, cuts = sum(sizes), 0, [0]
-        for number, size in enumerate(sizes):
-            if len(cuts) < parts and done >= total * len(cuts) / parts and number > cuts[-1]:
-                cuts.append(number)
-            done += size
-        cuts.append(len(sets))
-        runs = [TemplateSet(sets[a:b], role=ref.role, path=ref.path) for a, b in zip(cuts, cuts[1:], strict=False)]
-        if len(runs) == 1:
-            runs = [ref]
-        forked = parts > 1
-        self._parts = [Beside(project, run, alignment, hyp_corpus, judge, forked=forked) for run in runs]
-
-    def result(self) -> TemplateSet:
-        projected = [part.result() for part in self._parts]
-        if len(projected) == 1:
-            return projected[0]
-        sets = tuple(iset for part in projected for iset in part.instance_sets)
-        return TemplateSet(sets, role="hypothesis", path=self.ref.path)
-
-
 def _text_fills(tset: TemplateSet, unscored: frozenset[str] = frozenset()) -> Iterator[tuple[str, TextFill]]:
     """(DOCID, fill) of each text fill of ``tset`` in a slot not ``unscored``, in file order."""
     for inst in tset.instances:
@@ -174,11 +139,6 @@ class _PreparedOnce(FillPreparer):
 
     def forget(self) -> None:
         self._prepared = None
-
-
-def _contents(tset: TemplateSet) -> Iterator[str]:
-    """The content strings of the text fills of a template set."""
-    return (fill.content for _, fill in _text_fills(tset))
 
 
 def _columns_of(alignment: Any) -> Callable[[TextFill, str], Extent | None]:
@@ -419,8 +379,25 @@ def score(
         )
         judge_prep.read_texts(hyp_prep)
         # It depends on the reference and the alignment only: when the texts were long enough
-        # to align in processes, children project while this one maps the system's templettes.
-        projecting = _Projection(ref, alignment, hyp_corpus, judge, jobs if forked else 1)
+        # to align in processes, children project while this one maps the system's templettes,
+        # then count the ceiling of what they projected (of an unsegmented hypothesis, whose
+        # sets are paired by overlap: the runs are put together by hub4eval.scoring.counted_parts)
+        count = None
+        if forked and unsegmented and ceiling_counts and mapper_class is Mapper and not config.split_sets:
+            from hub4eval.scoring.mapping import type_order
+
+            # the projection's types and pointers are the reference's: the order of the whole
+            order_of_ceiling = type_order(ref, TemplateSet((), role="hypothesis"))
+            count = partial(
+                ceiling_part,
+                config=config,
+                alignment=alignment,
+                preparers=(ref_prep, hyp_prep, judge_prep),
+                noisy=noisy,
+                order=order_of_ceiling,
+                set_extent=_hyp_set_extent,
+            )
+        projecting = ProjectionRuns(ref, alignment, hyp_corpus, judge, jobs if forked else 1, count)
     if unsegmented:
         known = hyp_extents
         matches = mapper.match_template_sets(
@@ -455,7 +432,9 @@ def score(
     ceiling_result = None
     if projecting is not None:
         projected = projecting.result()
-        judge_prep.keep_texts(hyp_prep, _contents(projected))
+        ceiling_parts = projecting.counted
+        if ceiling_parts is None:
+            judge_prep.keep_texts(hyp_prep, contents(projected))
         del projecting, judge, judge_prep  # and with them the judge's mapper and the strings it tried
         ceiling_result = _score_ceiling(
             ref,
@@ -471,6 +450,7 @@ def score(
             warnings=tuple(warnings),
             # the same texts: the same WER, not counted again (set below when it is still being counted)
             wer=_COUNTED_LATER if wer is None else wer,
+            counted=ceiling_parts,
         )
     if texts_aligned is not None:
         # sclite's alignment, counted while the templettes were mapped when a child counts it
@@ -501,6 +481,7 @@ def _score_ceiling(
     signature: str,
     warnings: tuple[InputWarning, ...],
     wer: dict[str, Any] | None,
+    counted: tuple[list[tuple[TemplateSet, TemplateSet]], list[Any]] | None = None,
 ) -> ScoreResult:
     """The ceiling: ``ref`` scored against its projection onto the hypothesis text, as
     :func:`score` scores two template sets on the same texts and alignment.
@@ -510,13 +491,17 @@ def _score_ceiling(
     each reference slot (:attr:`ScoreResult.slot_errors`, which decide the causes) and
     the projection; most match records are never made. ``warnings``, ``signature`` and
     ``wer`` are the system's score's: the projection is made of the hypothesis text's
-    own words, so checking it against that text again tells nothing new.
+    own words, so checking it against that text again tells nothing new. ``counted``: the
+    runs of the projection and their counts, made by the children that projected them
+    (:func:`~hub4eval.scoring.ceiling_runs.ceiling_part`), put together here (:func:`hub4eval.scoring.counted_parts.join_parts`):
+    the same result.
     """
     ref_prep, hyp_prep = preparers
     mapper = mapper_class(config, ref_prep, hyp_prep, noisy=noisy)
     counting = counts_only and type(mapper) is Mapper
     match = mapper.count_template_sets if counting else mapper.match_template_sets
     hyp = projected
+    matched: tuple[CountedSet, ...] | tuple[SetMatch, ...]
     if alignment is not None and alignment.unsegmented:
         if config.split_sets:
             from hub4eval.scoring.split_sets import split_sets
@@ -524,12 +509,19 @@ def _score_ceiling(
             hyp = split_sets(hyp, alignment.document_spans(), _columns_of(alignment))
         # each projected fill is prepared for its set's extent, then mapped: prepared once
         hyp_prep.remember()
-        matched = match(
-            ref,
-            hyp,
-            ref_extent=lambda iset: alignment.document_extent(iset.docid),
-            hyp_extent=lambda iset: _hyp_set_extent(iset, hyp_prep),
-        )
+        extents: dict[str, Any] = {
+            "ref_extent": lambda iset: alignment.document_extent(iset.docid),
+            "hyp_extent": lambda iset: _hyp_set_extent(iset, hyp_prep),
+        }
+        if counting and counted is not None and hyp is projected:
+            from hub4eval.scoring.counted_parts import join_parts
+            from hub4eval.scoring.mapping import type_order
+
+            matched = join_parts(
+                mapper, ref, hyp, *counted, order=type_order(ref, TemplateSet((), role="hypothesis")), **extents
+            )
+        else:
+            matched = match(ref, hyp, **extents)
         hyp_prep.forget()
     else:
         matched = match(ref, hyp)

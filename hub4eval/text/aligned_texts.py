@@ -41,7 +41,7 @@ from hub4eval.text.columns import (
     tokenize_corpora,
     weighted_alignments,
 )
-from hub4eval.util.forked import Beside, Steps
+from hub4eval.util.forked import Beside, Steps, in_child
 
 if TYPE_CHECKING:
     from hub4eval.text.align import Alignment
@@ -72,7 +72,16 @@ def _sclite_run(tokenized: TokenizedCorpora, numbers: Sequence[int]) -> list[dic
     return pair_counts([(tokenized.pairs[k][2], tokenized.pairs[k][3]) for k in numbers])
 
 
+def _kernels_alone() -> None:
+    """In a child that only aligns, numba is started without what the kernels do not use."""
+    if in_child():
+        from hub4eval.text.align.numba_cache import start_without_blas
+
+        start_without_blas()
+
+
 def _sclite_all(tokenized: TokenizedCorpora) -> SCliteCounts:
+    _kernels_alone()
     from hub4eval.text.wer import sclite_counts
 
     return sclite_counts(tokenized)
@@ -81,6 +90,7 @@ def _sclite_all(tokenized: TokenizedCorpora) -> SCliteCounts:
 def _weighted_then_wer(tokenized: TokenizedCorpora) -> Iterator[Any]:
     """The weighted alignments of ``tokenized``, then the WER of the texts (``AlignedTexts.wer``):
     what a child makes for a caller that reads neither before it has other work done."""
+    _kernels_alone()
     from hub4eval.text.wer import corpus_wer, sclite_counts
 
     alignments = weighted_alignments(tokenized)

@@ -18,6 +18,13 @@ from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
 _NONE = object()  # no value yet
+_in_child = False  # set in a child started here
+
+
+def in_child() -> bool:
+    """Whether this process is a child started by :class:`Beside` or :class:`Steps`: it computes
+    one function for its caller, then ends (so it may set itself up for that work alone)."""
+    return _in_child
 
 
 def can_fork() -> bool:
@@ -35,6 +42,8 @@ def available_cores() -> int:
 
 def _run(send: Any, receive: Any, function: Callable[..., Any], args: tuple[Any, ...]) -> None:
     """In the child: the result, or (False, None) when there is none to send."""
+    global _in_child
+    _in_child = True
     # The caller's end is closed here, so that a caller gone (ended on an error) is a
     # broken pipe, not a full one that the child would wait on for ever.
     receive.close()
@@ -125,6 +134,8 @@ class Beside(Generic[T]):
 def _run_steps(send: Any, receive: Any, steps: Callable[..., Iterator[Any]], args: tuple[Any, ...]) -> None:
     """In the child: each value the generator yields, sent as soon as it is made; (False, None)
     at the first that fails (or cannot be sent), after which the child stops."""
+    global _in_child
+    _in_child = True
     receive.close()
     try:
         made = steps(*args)
@@ -210,4 +221,4 @@ class Steps:
         return values[step]
 
 
-__all__ = ["Beside", "Steps", "available_cores", "can_fork"]
+__all__ = ["Beside", "Steps", "available_cores", "can_fork", "in_child"]

@@ -41,7 +41,7 @@ def test_the_projection_made_in_children_is_the_one_of_one_process(monkeypatch, 
     monkeypatch.setattr(aligned_texts, "Beside", Recording)
     monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", 0)
     beside = score(ref, hyp, ref_corpus=ref_text, hyp_corpus=hyp_text, jobs=jobs)
-    assert started.count(("project", True)) == min(jobs, len(ref.instance_sets)) > 1
+    assert started.count(("_project_then_count", True)) == min(jobs, len(ref.instance_sets)) > 1
     assert alone.ceiling is not None and beside.ceiling is not None
     assert beside.ceiling.projection == alone.ceiling.projection
     assert beside.ceiling.to_json() == alone.ceiling.to_json()
@@ -61,7 +61,7 @@ def test_the_child_finds_the_fills_this_process_maps_already_prepared(monkeypatc
 
     class Recording(forked.Beside):  # type: ignore[misc]
         def __init__(self, function, *args, **kwargs):
-            if function.__name__ == "project":
+            if function.__name__ == "_project_then_count":
                 mapper = args[3].mapper
                 prepared = dict(mapper.ref_prep._prepared or {})
                 at_fork.append((prepared, set(mapper.hyp_prep._texts.under)))

@@ -172,6 +172,49 @@ def test_a_score_aligning_a_stream_beside_never_loads_the_aligners_in_its_proces
     assert loaded == ("True" if not can_fork() else "False")
 
 
+@pytest.mark.skipif(not can_fork(), reason="no fork on this platform: the aligning is done in the caller")
+def test_a_child_that_aligns_starts_numba_without_scipys_blas_and_aligns_the_same(tmp_path):
+    """The child that aligns a stream loads the kernels without numba's question to scipy for a
+    BLAS (0.2 s of its start when scipy is installed); its alignment and WER are those made in a
+    process that loaded numba as usual, where the question is asked."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    asr = Path(__file__).resolve().parents[2] / "examples" / "asr"
+    program = (
+        "import sys, hub4eval.text.aligned_texts as at\n"
+        "from hub4eval.io.corpus import read_corpus\n"
+        "from hub4eval.text.columns import tokenize_corpora\n"
+        "from hub4eval.util.forked import Steps\n"
+        "def probe(tokenized):\n"
+        "    made = at._weighted_then_wer(tokenized)\n"
+        "    yield next(made)\n"
+        "    yield next(made)\n"
+        "    yield 'scipy.linalg' in sys.modules\n"
+        f"t = tokenize_corpora(read_corpus({str(asr / 'reference.sgml')!r}), "
+        f"read_corpus({str(asr / 'asr_unsegmented.sgml')!r}))\n"
+        "steps = Steps(probe, t)\n"
+        "child = [steps.result(k) for k in range(3)]\n"
+        "here = list(at._weighted_then_wer(t))\n"
+        "same = [a.ref_index.tolist() for a in child[0]] == [a.ref_index.tolist() for a in here[0]]\n"
+        "same = same and [a.hyp_index.tolist() for a in child[0]] == [a.hyp_index.tolist() for a in here[0]]\n"
+        "print(same, child[1] == here[1], child[2], 'scipy' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True, cwd=tmp_path)
+    same_alignment, same_wer, blas_in_child, scipy_here = done.stdout.split()
+    assert same_alignment == "True" and same_wer == "True"
+    assert blas_in_child == "False"
+    # the test sees the question asked where numba starts as usual (scipy installed)
+    assert scipy_here == str(_has_scipy())
+
+
+def _has_scipy() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("scipy") is not None
+
+
 def test_runs_cut_the_pairs_in_order_into_runs_of_about_equal_words():
     ref_text, segmented, _ = _texts(5, 9, 80, missing=True)
     tokenized = tokenize_corpora(parse_corpus(ref_text, "r"), parse_corpus(segmented, "h"))

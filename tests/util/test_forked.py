@@ -217,3 +217,30 @@ def test_a_child_whose_steps_are_not_all_asked_is_stopped():
     del steps  # the caller met an error and dropped it
     process.join(timeout=10)
     assert not process.is_alive()
+
+
+def _in_child_then_pid() -> tuple[bool, int]:
+    return forked.in_child(), os.getpid()
+
+
+def _steps_in_child():
+    yield forked.in_child()
+    yield forked.in_child()
+
+
+@needs_fork
+def test_a_child_knows_it_is_one_and_the_caller_that_it_is_not():
+    assert not forked.in_child()
+    child, pid = Beside(_in_child_then_pid).result()
+    assert child and pid != os.getpid()
+    steps = forked.Steps(_steps_in_child)
+    assert [steps.result(0), steps.result(1)] == [True, True]
+    assert not forked.in_child()  # setting it there left this process as it was
+
+
+def test_work_done_in_the_caller_is_not_in_a_child(monkeypatch):
+    # no fork, or no process to be had: the caller computes it, and is no child
+    assert Beside(_in_child_then_pid, forked=False).result() == (False, os.getpid())
+    monkeypatch.setattr(forked, "_start", lambda *args: (None, None))
+    assert Beside(_in_child_then_pid).result() == (False, os.getpid())
+    assert forked.Steps(_steps_in_child).result(1) is False

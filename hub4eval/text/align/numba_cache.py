@@ -39,6 +39,32 @@ def _announce_compile() -> None:
     warnings.warn(COMPILE_NOTICE, KernelCompileNotice, stacklevel=3)
 
 
+_BLAS = "scipy.linalg.cython_blas"
+
+
+def start_without_blas() -> None:
+    """Import numba and its array functions without asking scipy for a BLAS: for a process
+    of ours that only runs the kernels (a forked child of :mod:`hub4eval.text.aligned_texts`).
+
+    When scipy is installed, numba's array functions import ``scipy.linalg`` when they are
+    first loaded, to know whether ``np.dot`` and the like can be compiled: about 0.2 s of a
+    child's start, for kernels that use no BLAS (they are loaded from numba's cache, or
+    compiled, the same without it; a kernel that used one would fail to compile, in every
+    test). Elsewhere (the caller's own process, which may compile its own code with numba)
+    numba starts as usual: this is only for a process that does nothing else.
+    """
+    import sys
+
+    if "numba.np.arraymath" in sys.modules or _BLAS in sys.modules:
+        return  # loaded already, or scipy's BLAS is at hand anyway
+    sys.modules[_BLAS] = None  # type: ignore[assignment]  # ``import`` of it raises ImportError
+    try:
+        import numba.np.arraymath  # noqa: F401  # asks for it once, when imported
+    finally:
+        if sys.modules.get(_BLAS, 0) is None:
+            del sys.modules[_BLAS]
+
+
 _warned_about_cache = False
 
 

@@ -301,8 +301,11 @@ def _mismatch(fill: TextFill, text: str, loose: bool = False) -> bool:
     extent: Extent | None = fill.extent
     if extent is None:
         return False
+    written = text[extent.start : extent.end]
+    if fill.content == written:  # as it mostly is: folded, they are equal too
+        return False
     fold = _loose if loose else _fold
-    return fold(fill.content) != fold(text[extent.start : extent.end])
+    return fold(fill.content) != fold(written)
 
 
 def _loose(text: str) -> str:

@@ -259,20 +259,26 @@ def cause_counts(result: Any) -> dict[str, dict[str, dict[str, dict[str, int]]]]
         level: {name: _empty() for name in result.by(level)} for level in levels
     }
     out["all"] = {"": _empty()}
+    # counted by (type, slot, document, kind, cause, category) first, then added to each level:
+    # the points are many, their combinations few
+    tally: dict[tuple[str, str, str, str, str | None, str], int] = {}
     for docid, type_name, slot, ref, hyp, ref_fill, hyp_fill, verdicts in result.iter_fill_pairs():
         for verdict in verdicts:
             category = verdict.category
             if category not in ERROR_CATEGORIES:
                 continue
             cause = attributor.cause(category, ref, hyp, ref_fill, hyp_fill, slot, verdict.kind)
-            for level, name in (
-                ("slot", f"{type_name}.{slot}"),
-                ("type", type_name),
-                ("document", docid),
-                ("kind", verdict.kind),
-                ("all", ""),
-            ):
-                out[level][name][cause][category] += 1  # type: ignore[index]
+            key = (type_name, slot, docid, verdict.kind, cause, category)
+            tally[key] = tally.get(key, 0) + 1
+    for (type_name, slot, docid, kind, cause, category), count in tally.items():
+        for level, name in (
+            ("slot", f"{type_name}.{slot}"),
+            ("type", type_name),
+            ("document", docid),
+            ("kind", kind),
+            ("all", ""),
+        ):
+            out[level][name][cause][category] += count  # type: ignore[index]  # an error's cause is never None
     return out
 
 
@@ -293,8 +299,17 @@ def entity_wer(result: Any) -> dict[str, Any] | None:
         return None
     import numpy as np  # here, not at the top: numpy only when the texts differ
 
+    from hub4eval.text.columns import kind_counts
+
+    # The column spaces (one per document alignment) laid end to end: a fill's columns
+    # [start, end] of space s are [base[s] + start, base[s] + end] of one run of columns,
+    # whose kinds are those of the spaces in order.
+    kinds = [document.alignment.kinds for document in alignment.documents]
+    base = [0]
+    for space_kinds in kinds:
+        base.append(base[-1] + len(space_kinds))
     unscored = set(result.config.unscored_slots)
-    by_slot: dict[str, dict[int, set[int]]] = {}
+    by_slot: dict[str, tuple[list[int], list[int]]] = {}  # slot -> (first columns, last columns + 1)
     for set_match in result.matches:
         iset = set_match.ref
         if iset is None:
@@ -303,6 +318,7 @@ def entity_wer(result: Any) -> dict[str, Any] | None:
             space = alignment.column_space(inst.docid, reference=True)
             if space is None:
                 continue
+            offset = base[space]
             for slot in inst.slots:
                 if slot.name in unscored:
                     continue
@@ -313,26 +329,34 @@ def entity_wer(result: Any) -> dict[str, Any] | None:
                         columns = alignment.ref_extent(inst.docid, fill.extent)
                         if columns is None:
                             continue
-                        spaces = by_slot.setdefault(f"{inst.type}.{slot.name}", {})
-                        spaces.setdefault(space, set()).update(range(columns.start, columns.end + 1))
+                        key = f"{inst.type}.{slot.name}"
+                        spans = by_slot.get(key)
+                        if spans is None:
+                            spans = by_slot[key] = ([], [])
+                        spans[0].append(offset + columns.start)
+                        spans[1].append(offset + columns.end + 1)
+    every = np.concatenate(kinds) if kinds else np.zeros(0, dtype=np.int64)
 
-    def wer_of(spaces: dict[int, set[int]]) -> dict[str, Any]:
-        total = dict.fromkeys(("ref_words", "hyp_words", "matches", "substitutions", "deletions", "insertions"), 0)
-        for space, columns in spaces.items():
-            counts = alignment.documents[space].counts(np.fromiter(sorted(columns), dtype=np.int64))
-            for key, value in counts.items():
-                total[key] += value
+    def covered(firsts: list[int], ends: list[int]) -> np.ndarray:
+        """The columns inside at least one of the spans, each once, in order (as many as the
+        fills cover, not an array as long as the texts: fills are a few words each)."""
+        starts = np.asarray(firsts, dtype=np.int64)
+        lengths = np.asarray(ends, dtype=np.int64) - starts
+        before = np.cumsum(lengths) - lengths  # where each span's columns begin in the run of all
+        columns = np.arange(int(lengths.sum()), dtype=np.int64) + np.repeat(starts - before, lengths)
+        return np.unique(columns)
+
+    def wer_of(columns: np.ndarray) -> dict[str, Any]:
+        total = kind_counts(every[columns])
         errors = total["substitutions"] + total["deletions"] + total["insertions"]
         return {**total, "errors": errors, "wer": errors / total["ref_words"] if total["ref_words"] else None}
 
-    union: dict[int, set[int]] = {}
-    for spaces in by_slot.values():
-        for space, columns in spaces.items():
-            union.setdefault(space, set()).update(columns)
+    inside = {key: covered(*spans) for key, spans in by_slot.items()}
+    union = np.unique(np.concatenate(list(inside.values()))) if inside else np.zeros(0, dtype=np.int64)
     return {
         "alignment": "weighted",  # fills are placed on the weighted alignment's columns, not on sclite's
         "summary": wer_of(union),
-        "by_slot": {key: wer_of(spaces) for key, spaces in by_slot.items()},
+        "by_slot": {key: wer_of(columns) for key, columns in inside.items()},
     }
 
 

@@ -151,12 +151,22 @@ class NoisyWords:
     @classmethod
     def of(cls, tokens: Sequence[Token], fillers: frozenset[str]) -> NoisyWords:
         # is_optional_reference and kept_hypothesis_tokens in one pass, each token's word and
-        # filler status read once (a million fills' strings are read here)
+        # filler status read once (a million fills' strings are read here); a plain token of
+        # letters and digits (no raw form of its own, not parenthesized, not GLM-optional; most
+        # tokens) is its own word, optional exactly when it is a filler, kept exactly when not
         words: list[str] = []
         optional: list[bool] = []
         kept: list[str] = []
         for token in tokens:
-            word = strip_possessive(token.text)
+            text = token.text
+            if token.form is None and not token.parenthesized and not token.optional and text.isalnum():
+                filler = text in fillers or text.lower() in fillers
+                words.append(text)
+                optional.append(filler)
+                if not filler:
+                    kept.append(text)
+                continue
+            word = strip_possessive(text)
             words.append(word)
             if token.optional:
                 optional.append(True)

@@ -408,7 +408,8 @@ def score(
         )
         hyp_prep.forget()
         if not config.split_sets:
-            warnings += split.spanning_set_warnings(hyp, spans, columns_of, matches)
+            extent_columns = partial(alignment.hyp_extent, None)  # what columns_of reads a fill's first extent with
+            warnings += split.spanning_set_warnings(hyp, spans, columns_of, matches, extent_columns)
     elif counts_only and alignment is None and projecting is None and type(mapper) is Mapper:
         mapper.point_runs = point_runs
         counted = mapper.count_template_sets(ref, hyp, order)

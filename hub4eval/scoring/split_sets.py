@@ -42,6 +42,9 @@ columns it owns (:meth:`hub4eval.text.columns.CorpusAlignment.document_spans`)."
 ColumnsOf = Callable[[TextFill, str], "Extent | None"]
 """A hypothesis text fill (and its instance's DOCID) -> its first and last alignment column."""
 
+ExtentColumns = Callable[[Extent], "Extent | None"]
+"""A character extent of the (unsegmented) hypothesis text -> its first and last alignment column."""
+
 
 @dataclass(frozen=True)
 class SpanningSetWarning(InputWarning):
@@ -158,14 +161,47 @@ def split_sets(hyp: TemplateSet, spans: DocumentSpans, columns_of: ColumnsOf) ->
     return TemplateSet(tuple(out), role=hyp.role, path=hyp.path, warnings=hyp.warnings)
 
 
+def _in_one_document(
+    iset: InstanceSet, spans: DocumentSpans, starts: Sequence[int], extent_columns: ExtentColumns
+) -> bool:
+    """Whether every text fill of ``iset`` lies in one reference document's columns, or none in any:
+    read from the columns of one extent from the first start to the last end of the fills' (first)
+    extents, which holds the columns of each (columns follow the text's order)."""
+    first = last = -1
+    for inst in iset.instances:
+        for slot in inst.slots:
+            for alternative in slot.alternatives:
+                for fill in alternative.fills:
+                    if type(fill) is TextFill and fill.extents:
+                        extent = fill.extents[0]
+                        if first < 0 or extent.start < first:
+                            first = extent.start
+                        if extent.end > last:
+                            last = extent.end
+    if first < 0:
+        return True
+    columns = extent_columns(Extent(first, last))
+    if columns is None:
+        return True
+    d = max(0, bisect.bisect_right(starts, columns.start) - 1)
+    return spans[d][1] <= columns.start and columns.end + 1 <= spans[d][2]
+
+
 def spanning_set_warnings(
-    hyp: TemplateSet, spans: DocumentSpans, columns_of: ColumnsOf, matches: Sequence[SetMatch]
+    hyp: TemplateSet,
+    spans: DocumentSpans,
+    columns_of: ColumnsOf,
+    matches: Sequence[SetMatch],
+    extent_columns: ExtentColumns | None = None,
 ) -> list[SpanningSetWarning]:
     """One warning per hypothesis set whose instances lie in two or more reference documents.
 
     It names the documents and counts the reference instances of those
     documents left unmapped (their set mapped to no hypothesis set), the
-    instances one set mapped to one document cost.
+    instances one set mapped to one document cost. ``extent_columns``, when
+    ``columns_of`` reads a fill's columns from its first extent with it: a set
+    whose fills all lie in one document is then passed over without grouping
+    its instances (most sets).
     """
     if not spans:
         return []
@@ -173,6 +209,8 @@ def spanning_set_warnings(
     warnings = []
     starts = [start for _, start, _ in spans]
     for iset in hyp.instance_sets:
+        if extent_columns is not None and _in_one_document(iset, spans, starts, extent_columns):
+            continue
         indices = sorted({t for t in document_groups(iset, spans, columns_of, starts) if t is not None})
         if len(indices) < 2:
             continue

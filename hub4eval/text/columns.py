@@ -101,16 +101,7 @@ class DocumentAlignment:
 
     def counts(self, columns: slice = slice(None)) -> dict[str, int]:
         """Word and column counts (of the columns in ``columns`` only, if given)."""
-        kinds = np.bincount(np.asarray(self.alignment.kinds[columns], dtype=np.int64), minlength=4)
-        matches, substitutions, deletions, insertions = (int(k) for k in kinds[:4])
-        return {
-            "ref_words": matches + substitutions + deletions,
-            "hyp_words": matches + substitutions + insertions,
-            "matches": matches,
-            "substitutions": substitutions,
-            "deletions": deletions,
-            "insertions": insertions,
-        }
+        return kind_counts(self.alignment.kinds[columns])
 
     def rows(self, columns: slice = slice(None)) -> list[tuple[str, str, int]]:
         """(reference word, hypothesis word, kind) per column; '' for a gap.
@@ -127,6 +118,20 @@ class DocumentAlignment:
                 strict=True,
             )
         )
+
+
+def kind_counts(kinds: np.ndarray) -> dict[str, int]:
+    """Word and column counts of columns of these kinds (``MATCH`` ... ``INSERTION``)."""
+    counted = np.bincount(np.asarray(kinds, dtype=np.int64), minlength=4)
+    matches, substitutions, deletions, insertions = (int(k) for k in counted[:4])
+    return {
+        "ref_words": matches + substitutions + deletions,
+        "hyp_words": matches + substitutions + insertions,
+        "matches": matches,
+        "substitutions": substitutions,
+        "deletions": deletions,
+        "insertions": insertions,
+    }
 
 
 def _texts_at(tokens: Sequence[Token], index: np.ndarray) -> list[str]:

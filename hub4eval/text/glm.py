@@ -785,10 +785,22 @@ def apply_glm(tokens: Sequence[Token], glm: Glm | GlmStack) -> tuple[Token, ...]
     trie = glm._trie
     if not trie:
         return tuple(tokens)
+    case_sensitive = glm.case_sensitive
+    for token in tokens:  # each token's match key, as glm_keys makes it: does a rule start there?
+        key = token.text
+        if not case_sensitive and not key.islower():
+            key = key.lower()
+        if _RIGHT_QUOTE in key:
+            key = _match_key(key, True)
+        if key in trie:
+            break
+    else:  # no rule starts anywhere (most fills): the tokens as they are
+        return tokens if type(tokens) is tuple else tuple(tokens)
     texts = glm_keys([t.text for t in tokens], glm.case_sensitive)
+    candidates = [i for i, text in enumerate(texts) if text in trie]
     out: list[Token] = []
     done = 0
-    for i, width, rule in glm_matches(trie, texts, [i for i, text in enumerate(texts) if text in trie]):
+    for i, width, rule in glm_matches(trie, texts, candidates):
         out.extend(tokens[done:i])
         out.extend(_produce(tokens[i : i + width], rule))
         done = i + width

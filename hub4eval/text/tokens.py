@@ -22,19 +22,21 @@ import re
 import sys
 import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import cache
 from itertools import repeat
 from typing import Any
 
 from hub4eval.text.normalize import HYPHENS, whiteout_punctuation
-from hub4eval.util.records import quick_init
+from hub4eval.util.records import Record
 
 _WORD = re.compile(r"\S+")
 _intern = sys.intern
 _NOT_PLAIN = re.compile(r"[^\sA-Za-z0-9]")
 _PLAIN_SPAN = 200
 """Shortest span whose words are found with arrays when it holds only ASCII letters, digits and blanks."""
+_SPLIT_PLAIN = True
+"""Whether a shorter such span (a fill's content) has its words found with ``str.split``
+(else one by one, as any other span: the tests compare the routes)."""
 _BLANKS = " \t\n\v\f\r\x1c\x1d\x1e\x1f"  # what str.split() and \s split on, in ASCII
 
 
@@ -51,10 +53,13 @@ def _plain_words(text: str, start: int, end: int) -> bool:
     return _NOT_PLAIN.search(text, start, end) is None and text[start:end].isascii()
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
-class Token:
-    """A normalized word and the character span [start, end) it came from."""
+class Token(Record, frozen=True):
+    """A normalized word and the character span [start, end) it came from.
+
+    A ``msgspec.Struct`` (:class:`~hub4eval.util.records.Record`): every fill's
+    content is cut into tokens, and its GLM, spoken forms and joined letters
+    make more; a Struct is made several times faster than a slotted frozen
+    dataclass (with the same fields, equality, hash, repr and pickling)."""
 
     text: str
     start: int
@@ -125,6 +130,20 @@ def tokenize(
     append = tokens.append
     depth = 0
     for span_start, span_end in spans:
+        if _SPLIT_PLAIN and span_end - span_start < _PLAIN_SPAN and _plain_words(text, span_start, span_end):
+            # letters, digits and blanks only, and short (a fill's content): every word
+            # takes the path below for letters and digits, found with str.split
+            piece = text[span_start:span_end]
+            if not case_sensitive:
+                piece = piece.lower()  # ASCII: the same length, the same spans
+            find = piece.find
+            end = 0
+            base = offset + span_start
+            for word in piece.split():
+                start = find(word, end)  # blanks only before it: the word itself
+                end = start + len(word)
+                append(Token(_intern(word), base + start, base + end, depth > 0, False, None))
+            continue
         if span_end - span_start >= _PLAIN_SPAN and _plain_words(text, span_start, span_end):
             # letters, digits and blanks only: every word takes the path below
             # for letters and digits; the words are found all at once

@@ -796,3 +796,84 @@ def test_a_fill_is_misrecognized_exactly_when_it_has_misrecognized_columns(name:
                         attributor.misrecognition(inst.docid, fill)
                     )
     assert seen
+
+
+def _entity_wer_by_definition(result) -> dict:
+    """Entity WER as its definition reads: per slot (and for all slots), the set of (column space,
+    column) inside some scored reference fill, each space's columns counted by its alignment."""
+    import numpy as np
+
+    alignment = result.alignment
+    unscored = set(result.config.unscored_slots)
+    by_slot: dict[str, set[tuple[int, int]]] = {}
+    for match in result.matches:
+        for inst in match.ref.instances if match.ref is not None else ():
+            space = alignment.column_space(inst.docid, reference=True)
+            for slot in inst.slots:
+                for alternative in slot.alternatives:
+                    for fill in alternative.fills:
+                        if space is None or slot.name in unscored or fill.extent is None:
+                            continue
+                        columns = alignment.ref_extent(inst.docid, fill.extent)
+                        if columns is not None:
+                            cells = by_slot.setdefault(f"{inst.type}.{slot.name}", set())
+                            cells.update((space, c) for c in range(columns.start, columns.end + 1))
+
+    def wer_of(cells: set[tuple[int, int]]) -> dict:
+        total: dict[str, int] = {}
+        for space in sorted({s for s, _ in cells}):
+            columns = np.array(sorted(c for s, c in cells if s == space), dtype=np.int64)
+            for key, value in alignment.documents[space].counts(columns).items():
+                total[key] = total.get(key, 0) + value
+        if not total:
+            total = alignment.documents[0].counts(np.zeros(0, dtype=np.int64))
+        errors = total["substitutions"] + total["deletions"] + total["insertions"]
+        return {**total, "errors": errors, "wer": errors / total["ref_words"] if total["ref_words"] else None}
+
+    union = set().union(*by_slot.values()) if by_slot else set()
+    return {
+        "alignment": "weighted",
+        "summary": wer_of(union),
+        "by_slot": {key: wer_of(cells) for key, cells in by_slot.items()},
+    }
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    edits=st.lists(st.sampled_from(["keep", "sub", "del", "ins"]), min_size=2 * len(WORDS), max_size=2 * len(WORDS)),
+    picks=st.lists(
+        st.tuples(st.integers(1, 2), st.integers(1, 2), st.sampled_from(["WINNER", "LOSER"]), st.integers(0, 10)),
+        min_size=1,
+        max_size=6,
+    ),
+    unsegmented=st.booleans(),
+)
+def test_entity_wer_counts_each_column_inside_reference_fills_once(edits, picks, unsegmented):
+    """Two documents (two column spaces when segmented), fills of one slot overlapping or
+    repeated in several instances: entity WER is the count of the set of columns they cover."""
+    docs, hyp_docs, templates = [], [], []
+    for number in (1, 2):
+        hyp_words: list[str] = []
+        for word, edit in zip(WORDS, edits[(number - 1) * len(WORDS) : number * len(WORDS)], strict=True):
+            hyp_words += {"keep": [word], "sub": [word + "x"], "del": [], "ins": [word, "uhm" + word]}[edit]
+        text = f"<DOC>\n<DOCNO> D{number} </DOCNO>\n<TEXT>\n" + " ".join(WORDS) + "\n</TEXT>\n</DOC>\n"
+        docs.append(text)
+        hyp_docs.append(text.replace(" ".join(WORDS), " ".join(hyp_words or ["nothing"])))
+        for instance in (1, 2):
+            fills = {slot: start for doc, inst, slot, start in reversed(picks) if (doc, inst) == (number, instance)}
+            if fills:
+                templates.append(f"<EVENT-D{number}-{instance}> :=")
+                for slot, start in fills.items():
+                    phrase = " ".join(WORDS[start : start + 2])
+                    begin = text.index(phrase, text.index("<TEXT>"))
+                    templates.append(f'    {slot}: "{phrase}" ##{begin}#{begin + len(phrase)}#')
+    ref = parse_templates("\n".join(templates) + "\n", "ref.tpl", role="reference")
+    hyp = parse_templates("", "hyp.tpl", role="hypothesis")
+    ref_corpus = parse_corpus("".join(docs), "ref.sgml")
+    hyp_text = "".join(hyp_docs)
+    if unsegmented:
+        hyp_text = hyp_text.replace("<DOC>\n<DOCNO> D1 </DOCNO>\n<TEXT>\n", "").replace("\n</TEXT>\n</DOC>\n", "\n")
+        hyp_text = hyp_text.replace("<DOC>\n<DOCNO> D2 </DOCNO>\n<TEXT>\n", "")
+    result = score(ref, hyp, ref_corpus=ref_corpus, hyp_corpus=parse_corpus(hyp_text, "hyp.sgml"), config=ScoreConfig())
+    assume(result.alignment is not None)
+    assert result.entity_wer == _entity_wer_by_definition(result)

@@ -456,3 +456,33 @@ def test_the_words_read_once_are_those_of_the_definitions(tokens: tuple[Token, .
     assert words.words == tuple(strip_possessive(t.text) for t in tokens)
     assert words.optional == tuple(bool(is_optional_reference(t, fillers)) for t in tokens)
     assert words.kept == tuple(strip_possessive(t.text) for t in kept_hypothesis_tokens(tokens, fillers))
+
+
+_READ_TOKEN = st.builds(
+    Token,
+    st.sampled_from(("glen", "Glen", "uh", "UH", "buni-", "clinton's", "jones'", "it's", "%hesitation", "x")),
+    st.just(0),
+    st.just(1),
+    st.booleans(),
+    st.booleans(),
+    st.sampled_from((None, None, None, "%uh", "(uh)", "glen")),
+)
+
+
+@settings(max_examples=200)
+@given(
+    st.lists(st.lists(_READ_TOKEN, max_size=6), min_size=1, max_size=6),
+    st.lists(st.sets(st.sampled_from(("uh", "um", "glen", "%hesitation"))), min_size=1, max_size=3),
+)
+def test_words_read_directly_are_the_words_of_each_token(strings: list[list[Token]], options: list[set]) -> None:
+    """NoisyWords.of reads a plain token of letters and digits (no raw form, not parenthesized, not
+    GLM-optional) directly, every other token through the functions: the same words as reading every
+    token through them, whatever the case, the forms and the filler sets."""
+    for fillers in options:
+        words = frozenset(fillers)
+        for tokens in strings:
+            read = NoisyWords.of(tokens, words)
+            assert read.words == tuple(strip_possessive(t.text) for t in tokens)
+            assert read.optional == tuple(is_optional_reference(t, words) for t in tokens)
+            assert read.kept == tuple(strip_possessive(t.text) for t in kept_hypothesis_tokens(tokens, words))
+            assert read.fillers is words

@@ -3,17 +3,20 @@ the warning that names it, and ``--split-sets``, which cuts it at the reference 
 
 from __future__ import annotations
 
+import bisect
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hub4eval.api import score_files
 from hub4eval.config import ScoreConfig
-from hub4eval.model import Extent, FillAlternative, Instance, InstanceSet, PointerFill, Slot, TextFill
-from hub4eval.scoring.split_sets import SpanningSetWarning, document_groups
+from hub4eval.model import Extent, FillAlternative, Instance, InstanceSet, PointerFill, Slot, TemplateSet, TextFill
+from hub4eval.scoring.split_sets import SpanningSetWarning, document_groups, spanning_set_warnings
 
 ROOT = Path(__file__).resolve().parents[2]
 ASR = ROOT / "examples" / "asr"
@@ -230,3 +233,43 @@ def test_compare_and_explain_say_why_those_mis_are_no_extraction_loss(files):
     explain = _run("explain", files["ref"], files["one"], *texts, "--category", "MIS", "-q")
     assert explain.returncode == 0, explain.stderr
     assert explain.stdout.count("its document was left unmapped: hypothesis set rec") == 5
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.integers(0, 3), min_size=1, max_size=12),
+    st.lists(st.lists(st.tuples(st.integers(0, 60), st.integers(0, 8)), max_size=3), min_size=1, max_size=5),
+    st.lists(st.integers(1, 3), min_size=1, max_size=4),
+)
+def test_sets_in_one_document_are_passed_over_with_the_same_warnings(gaps, sets, sizes):
+    """A hypothesis set whose fills' extents, first start to last end, map to columns of one reference
+    document is passed over (spanning_set_warnings' extent_columns): the warnings are those of grouping
+    every set. Tokens of the text at increasing offsets, one column each; documents own runs of columns."""
+    tokens, at = [], 0
+    for gap in gaps:  # (start, end) of each token; its column is its index
+        at += gap
+        tokens.append((at, at + 3))
+        at += 4
+    starts, ends = [s for s, _ in tokens], [e for _, e in tokens]
+
+    def extent_columns(extent: Extent) -> Extent | None:  # as CorpusAlignment.hyp_extent reads it
+        first, last = bisect.bisect_right(ends, extent.start), bisect.bisect_left(starts, extent.end) - 1
+        return None if first > last else Extent(first, last)
+
+    spans, column = [], 0
+    for number, size in enumerate(sizes):
+        end = len(tokens) if number == len(sizes) - 1 else min(len(tokens), column + size)
+        spans.append((f"D{number}", column, end))
+        column = end
+    instance_sets = []
+    for number, fills in enumerate(sets):
+        texts = [TextFill("w", ((0, 1),), (Extent(start, start + width),)) for start, width in fills]
+        instance_sets.append(InstanceSet(f"s{number}", tuple(_instance("E", k, text) for k, text in enumerate(texts))))
+    hyp = TemplateSet(tuple(instance_sets), role="hypothesis")
+
+    def columns_of(fill, docid):
+        return extent_columns(fill.extents[0])
+
+    assert spanning_set_warnings(hyp, spans, columns_of, [], extent_columns) == spanning_set_warnings(
+        hyp, spans, columns_of, []
+    )

@@ -6,6 +6,8 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hub4eval.errors import InputError
 from hub4eval.text.glm import Glm, apply_glm, default_glm, parse_glm, read_glm
@@ -413,3 +415,31 @@ def test_stacked_files_apply_in_order() -> None:
     assert stack.digests == (first.digest, second.digest)
     assert stack.digest != stack_glms([second, first]).digest
     assert stack_glms([first]) is first and stack_glms([]) is None
+
+
+_RULES = "uh => { uh / @ }\ncannot => can not\n[o k] => okay\nDon’t => do not\nnew york => ny / [ ] __ [ city ]\n"
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.sampled_from(["uh", "UH", "cannot", "o", "k", "Don’t", "don't", "new", "york", "city", "x"])),
+        min_size=1,
+        max_size=6,
+    ),
+    st.booleans(),
+)
+def test_a_fill_without_a_rule_start_is_rewritten_as_with_one(texts_of_fills, case_sensitive):
+    """apply_glm looks for a token whose match key starts a rule before it rewrites (most fills have
+    none, and are returned as they are): each list is rewritten as it is with a word that starts a rule
+    after it (`cannot`, which no rule reaches back from), read through every rule, whatever the case."""
+    header = "* case_sensitive = true\n" if case_sensitive else ""
+    glm = parse_glm(header + _RULES)
+    other = parse_glm(("" if case_sensitive else "* case_sensitive = true\n") + _RULES)
+    for texts in texts_of_fills:
+        tokens = tuple(Token(text, 2 * k, 2 * k + 1) for k, text in enumerate(texts))
+        assert apply_glm(tokens, other) == apply_glm((*tokens, Token("cannot", 99, 105)), other)[:-2]
+        rewritten = apply_glm(tokens, glm)
+        with_rule = apply_glm((*tokens, Token("cannot", 99, 105)), glm)
+        assert with_rule[-2:] == (Token("can", 99, 105), Token("not", 99, 105))
+        assert rewritten == with_rule[:-2]

@@ -1051,3 +1051,21 @@ def test_second_after_a_month_and_another_second_is_a_day_both_times() -> None:
     # `second` (a day, 2nd) is a number word, so the second one reaches `july` too. Two
     # ordinals are never one number: two tokens.
     assert words("july second second") == ["july", "2nd", "2nd"]
+
+
+@given(
+    st.lists(
+        st.sampled_from(["two", "nil", "seven", "a", "m", "1994", "twenty-one", "glen", "second", "per"]), max_size=8
+    )
+)
+def test_the_tokens_that_get_a_window_are_those_number_start_names(texts: list[str]) -> None:
+    """spoken_forms finds its windows' tokens with number_hits, number_start written out: the same
+    indices as asking number_start of each token, the first time and every time after."""
+    from hub4eval.text.spoken.language import _words
+    from hub4eval.text.spoken.window import number_hits, number_start
+
+    words = _words("en")
+    tokens = [Token(text, 0, len(text)) for text in texts]
+    expected = [i for i, text in enumerate(texts) if number_start(words, text)]
+    assert number_hits(words, tokens) == expected
+    assert number_hits(words, tokens) == expected

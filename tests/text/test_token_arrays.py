@@ -104,19 +104,24 @@ _any_text = st.text(alphabet="abcXYZ019 \n(),.-'é\xa0", max_size=300)
 
 @settings(max_examples=200, deadline=None)
 @given(st.one_of(_plain_text, _any_text), st.booleans(), st.integers(0, 5), st.integers(0, 1000))
-def test_words_found_with_arrays_are_the_words_found_one_by_one(text, case_sensitive, cut, offset):
+def test_words_found_with_arrays_or_split_are_the_words_found_one_by_one(text, case_sensitive, cut, offset):
+    """The three routes of a plain span (only ASCII letters, digits, blanks): arrays (a long
+    span), ``str.split`` (a short one, a fill's content) and the regular expression (any span)."""
     import hub4eval.text.tokens as tokens_module
 
     spans = [(0, cut), (cut, len(text) + 3)] if cut < len(text) else None
-    old = tokens_module._PLAIN_SPAN
+    old = tokens_module._PLAIN_SPAN, tokens_module._SPLIT_PLAIN
     try:
         tokens_module._PLAIN_SPAN = 0
         with_arrays = tokenize(text, spans, offset=offset, case_sensitive=case_sensitive)
         tokens_module._PLAIN_SPAN = 1 << 62
+        with_split = tokenize(text, spans, offset=offset, case_sensitive=case_sensitive)
+        tokens_module._SPLIT_PLAIN = False
         one_by_one = tokenize(text, spans, offset=offset, case_sensitive=case_sensitive)
     finally:
-        tokens_module._PLAIN_SPAN = old
+        tokens_module._PLAIN_SPAN, tokens_module._SPLIT_PLAIN = old
     assert with_arrays == one_by_one
+    assert with_split == one_by_one
 
 
 @settings(max_examples=60, deadline=None)

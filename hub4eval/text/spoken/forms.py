@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from hub4eval.text.spoken.language import _words
-from hub4eval.text.spoken.window import number_start, number_windows
+from hub4eval.text.spoken.window import number_hits, number_windows
 from hub4eval.text.tokens import Token, tokenize
 
 
@@ -45,9 +45,9 @@ def spoken_forms(
     if lang is None or lang == "none":
         return tuple(tokens)
     words = _words(lang)
-    hits = [i for i, token in enumerate(tokens) if number_start(words, token.text)]
+    hits = number_hits(words, tokens)
     if not hits:
-        return tuple(tokens)
+        return tokens if type(tokens) is tuple else tuple(tokens)
     out: list[Token] = []
     done = 0
     for a, b, replacement in number_windows(tokens, text, offset, words, case_sensitive, hits):

@@ -130,9 +130,9 @@ def join_letters(tokens: Sequence[Token], text: str, *, offset: int = 0) -> tupl
     >>> [t.text for t in join_letters(tokenize(text), text)]
     ['at', '7', '45', 'pm', 'the', 'ncaa', 'and', 'a', 'us', 'soldier']
     """
-    hits = [i for i, token in enumerate(tokens) if is_letter(token.text)]
+    hits = [i for i, token in enumerate(tokens) if len(token.text) == 1 and token.text.isalpha()]  # is_letter
     if len(hits) < 2:
-        return tuple(tokens)
+        return tokens if type(tokens) is tuple else tuple(tokens)
     out: list[Token] = []
     done = 0
     for start, end, joined in letter_runs(tokens, text, offset, hits):

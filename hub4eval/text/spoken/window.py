@@ -141,6 +141,22 @@ def number_start(words: _Words, text: str) -> bool:
     return (cls >= _NUMBER and cls != _BLOCKED) or text in words.language.score_zero
 
 
+def number_hits(words: _Words, tokens: Sequence[Token]) -> list[int]:
+    """The indices of the tokens that get a window: :func:`number_start` of each, written out
+    (asked of every token of every fill)."""
+    classes, zero = words.classes, words.language.score_zero
+    hits = []
+    for i, token in enumerate(tokens):
+        text = token.text
+        cls = classes.get(text)
+        if cls is None:
+            words.trigger(text)
+            cls = classes[text]
+        if (cls >= _NUMBER and cls != _BLOCKED) or text in zero:
+            hits.append(i)
+    return hits
+
+
 def number_windows(
     tokens: Sequence[Token], text: str, offset: int, words: _Words, case_sensitive: bool, hits: Sequence[int]
 ) -> Iterator[tuple[int, int, list[Token]]]:

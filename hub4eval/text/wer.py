@@ -27,6 +27,7 @@ from hub4eval.text.align.sclite import (
     sclite_align_arrays,
     sclite_align_full,
 )
+from hub4eval.text.columns import kind_counts as _counts  # the four kinds' counts (0 match ... 3 insertion)
 
 if TYPE_CHECKING:
     from hub4eval.text.columns import CorpusAlignment, TokenizedCorpora
@@ -55,20 +56,6 @@ __all__ = [
 # --------------------------------------------------------------------------
 
 COUNT_KEYS = ("ref_words", "hyp_words", "matches", "substitutions", "deletions", "insertions")
-
-
-def _counts(ops: np.ndarray) -> dict[str, int]:
-    matches, substitutions, deletions, insertions = (
-        int(k) for k in np.bincount(np.asarray(ops, dtype=np.int64), minlength=4)[:4]
-    )
-    return {
-        "ref_words": matches + substitutions + deletions,
-        "hyp_words": matches + substitutions + insertions,
-        "matches": matches,
-        "substitutions": substitutions,
-        "deletions": deletions,
-        "insertions": insertions,
-    }
 
 
 def _rates(counts: dict[str, int]) -> dict[str, Any]:

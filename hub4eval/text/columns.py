@@ -123,7 +123,11 @@ class DocumentAlignment:
 def kind_counts(kinds: np.ndarray) -> dict[str, int]:
     """Word and column counts of columns of these kinds (``MATCH`` ... ``INSERTION``)."""
     counted = np.bincount(np.asarray(kinds, dtype=np.int64), minlength=4)
-    matches, substitutions, deletions, insertions = (int(k) for k in counted[:4])
+    return counts_of(*(int(k) for k in counted[:4]))
+
+
+def counts_of(matches: int, substitutions: int, deletions: int, insertions: int) -> dict[str, int]:
+    """The counts of :func:`kind_counts` from the columns of each kind."""
     return {
         "ref_words": matches + substitutions + deletions,
         "hyp_words": matches + substitutions + insertions,

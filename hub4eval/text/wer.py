@@ -27,6 +27,7 @@ from hub4eval.text.align.sclite import (
     sclite_align_arrays,
     sclite_align_full,
 )
+from hub4eval.text.columns import counts_of
 from hub4eval.text.columns import kind_counts as _counts  # the four kinds' counts (0 match ... 3 insertion)
 
 if TYPE_CHECKING:
@@ -187,16 +188,4 @@ def _counts_by_span(ops: np.ndarray, spans: Sequence[tuple[int, int]]) -> list[d
     owner = np.repeat(np.arange(len(spans), dtype=np.int64), lengths)
     first = spans[0][0]
     table = np.bincount(owner * 4 + ops[first : first + len(owner)], minlength=4 * len(spans)).reshape(-1, 4)
-    out = []
-    for matches, substitutions, deletions, insertions in table.tolist():
-        out.append(
-            {
-                "ref_words": matches + substitutions + deletions,
-                "hyp_words": matches + substitutions + insertions,
-                "matches": matches,
-                "substitutions": substitutions,
-                "deletions": deletions,
-                "insertions": insertions,
-            }
-        )
-    return out
+    return [counts_of(*row) for row in table.tolist()]

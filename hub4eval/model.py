@@ -16,6 +16,7 @@ fields equality leaves out; make a changed copy with
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import cached_property
 from typing import TYPE_CHECKING, Literal
 
@@ -185,6 +186,17 @@ class TemplateSet(Record, frozen=True):
     @property
     def instances(self) -> tuple[Instance, ...]:
         return tuple(inst for iset in self.instance_sets for inst in iset.instances)
+
+    def text_fills(self, unscored: frozenset[str] = frozenset()) -> Iterator[tuple[str, TextFill]]:
+        """(DOCID, fill) of each text fill in a slot not ``unscored``, in file order."""
+        for inst in self.instances:
+            docid = inst.docid
+            for slot in inst.slots:
+                if slot.name not in unscored:
+                    for alternative in slot.alternatives:
+                        for fill in alternative.fills:
+                            if type(fill) is TextFill:
+                                yield docid, fill
 
     def instance_set(self, docid: str) -> InstanceSet | None:
         for iset in self.instance_sets:

@@ -16,20 +16,13 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from hub4eval.config import ScoreConfig
-from hub4eval.model import Corpus, Extent, InstanceSet, TemplateSet, TextFill
+from hub4eval.model import Corpus, Extent, InstanceSet, TemplateSet
 from hub4eval.scoring.mapping import Mapper
 
 
 def contents(tset: TemplateSet) -> Iterator[str]:
     """The content strings of the text fills of a template set."""
-    return (
-        fill.content
-        for inst in tset.instances
-        for slot in inst.slots
-        for alternative in slot.alternatives
-        for fill in alternative.fills
-        if type(fill) is TextFill
-    )
+    return (fill.content for _, fill in tset.text_fills())
 
 
 class ProjectionRuns:

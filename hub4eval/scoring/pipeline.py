@@ -82,22 +82,10 @@ def _hyp_set_extent(iset: InstanceSet, preparer: FillPreparer) -> Extent | None:
     return Extent(min(starts), max(ends))
 
 
-def _text_fills(tset: TemplateSet, unscored: frozenset[str] = frozenset()) -> Iterator[tuple[str, TextFill]]:
-    """(DOCID, fill) of each text fill of ``tset`` in a slot not ``unscored``, in file order."""
-    for inst in tset.instances:
-        docid = inst.docid
-        for slot in inst.slots:
-            if slot.name not in unscored:
-                for alternative in slot.alternatives:
-                    for fill in alternative.fills:
-                        if type(fill) is TextFill:
-                            yield docid, fill
-
-
 def _strings(tset: TemplateSet, config: ScoreConfig) -> Iterator[str]:
     """The strings of the text fills of the scored slots of ``tset`` that preparing them normalizes:
     each fill's content, and the minimal strings of a reference fill that has them."""
-    for _, fill in _text_fills(tset, frozenset(config.unscored_slots)):
+    for _, fill in tset.text_fills(frozenset(config.unscored_slots)):
         content = fill.content
         yield content
         if not fill.minimal_is_maximal:
@@ -108,7 +96,7 @@ def _strings(tset: TemplateSet, config: ScoreConfig) -> Iterator[str]:
 def _prepare_fills(tset: TemplateSet, preparer: FillPreparer, unscored: frozenset[str]) -> None:
     """Prepare the text fills of the scored slots of ``tset`` (a remembering preparer keeps them)."""
     prepare = preparer.prepare
-    for docid, fill in _text_fills(tset, unscored):
+    for docid, fill in tset.text_fills(unscored):
         prepare(fill, docid)
 
 

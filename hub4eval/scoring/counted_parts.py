@@ -79,7 +79,7 @@ def count_part(
 def _received(
     mapper: Mapper, ref: TemplateSet, hyp: TemplateSet, sent: list[tuple[Any, ...]], signatures: list[Any]
 ) -> list[CountedSet]:
-    """A part's count as :func:`_count_part` sent it, back in records of the caller's sets."""
+    """A part's count as :func:`count_part` sent it, back in records of the caller's sets."""
     renumbered = [mapper.signature(points) for points in signatures]
     out: list[CountedSet] = []
     for ref_number, hyp_number, instances, counts in sent:

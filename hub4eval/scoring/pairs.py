@@ -261,7 +261,7 @@ class _Texts:
     :data:`_NONE` when the fill has none.
     """
 
-    __slots__ = ("rows", "prepared", "owners", "prep", "memo")
+    __slots__ = ("rows", "prepared", "owners", "prep", "memo", "to_columns", "minimal")
 
     def __init__(self, owners: Sequence[Instance], prep: FillPreparer) -> None:
         self.rows: list[tuple[int, TextFill, int, int, int]] = []
@@ -269,6 +269,11 @@ class _Texts:
         self.owners = owners  # the instances the indices are of
         self.prep = prep
         self.memo: dict[str, Any] = {}
+        # Set when the extents of the rows not prepared are in characters (less the premodifiers
+        # removed): maps them to alignment columns all at once when the columns are made
+        # (see _ColumnsOf), and the minimal extents that gives (see _ref_extents).
+        self.to_columns: _ColumnsOf | None = None
+        self.minimal: tuple[np.ndarray, np.ndarray] | None = None
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -299,12 +304,10 @@ class _Texts:
             empty = np.zeros(0, dtype=Int)
             return empty, empty, empty, empty
         inst, _, numbers, starts, ends = zip(*self.rows, strict=True)
-        return (
-            np.asarray(inst, dtype=Int),
-            np.asarray(numbers, dtype=Int),
-            np.asarray(starts, dtype=Int),
-            np.asarray(ends, dtype=Int),
-        )
+        inst_array, start_array, end_array = (np.asarray(column, dtype=Int) for column in (inst, starts, ends))
+        if self.to_columns is not None:  # the rows read in characters, in columns
+            self.minimal = self.to_columns(inst_array, start_array, end_array)
+        return inst_array, np.asarray(numbers, dtype=Int), start_array, end_array
 
 
 class _Fills(Sequence[PreparedFill]):
@@ -524,7 +527,10 @@ def _ref_extents(refs: _Texts) -> tuple[np.ndarray, ...]:
     A fill read without being prepared is usual: its one minimal extent is its maximal
     one, which encloses (no widening); the prepared ones are read one by one."""
     starts, ends = refs.columns()[2:]
-    minimal_starts, minimal_ends = starts.copy(), ends.copy()
+    if refs.minimal is not None:  # mapped to columns at once: the one minimal extent is the maximal one, not widened
+        minimal_starts, minimal_ends = refs.minimal
+    else:
+        minimal_starts, minimal_ends = starts.copy(), ends.copy()
     several = np.zeros(len(starts), dtype=bool)
     prepared = refs.prepared
     if prepared:  # every fill, when the texts differ: read into lists, written at once
@@ -614,6 +620,10 @@ def _fills_by_slot(
     # Every fill prepared and every pair to get its match record (texts that differ, not
     # counting): the slot views of Mapper._view are made here, from the same prepared fills.
     views = None if fast or mapper.counting else mapper._views[reference]
+    # Counting with texts that differ: the usual fills' extents are read in characters, then
+    # mapped to alignment columns all at once (_ColumnsOf), without preparing the fills.
+    alignment = None if fast or views is not None else _column_mapper(prep, reference)
+    cheap = fast or alignment is not None
     shapes: list[Any] = []
     texts: dict[str, _Texts] = {}
     pointers: dict[str, _Listed] = {}
@@ -642,7 +652,7 @@ def _fills_by_slot(
                 content, extents = fill.content, fill.extents
                 # the usual fill (fill.minimal_is_maximal, written out with the reader's shortcut: its
                 # one minimal extent is its maximal one, the same tuple)
-                if fast and (
+                if cheap and (
                     not reference
                     or (
                         len(spans := fill.minimal_spans) == 1
@@ -695,7 +705,77 @@ def _fills_by_slot(
     if None in shapes:  # drop the slots whose only fills were taken back
         texts = {name: listed for name, listed in texts.items() if len(listed)}
         pointers = {name: pointer_list for name, pointer_list in pointers.items() if pointer_list}
+    if alignment is not None:
+        docids = [inst.docid for inst in instances] if reference or not prep.unsegmented else None
+        for listed in texts.values():
+            widen = reference and prep.widen is not None
+            listed.to_columns = _ColumnsOf(alignment, reference, widen, docids, list(listed.prepared))
     return shapes, texts, pointers
+
+
+def _column_mapper(prep: FillPreparer, reference: bool) -> Any:
+    """The :class:`~hub4eval.text.columns.CorpusAlignment` whose columns ``prep`` maps a
+    side's extents to, when it maps them with the alignment's own ``ref_extent`` (widened
+    by its ``ref_enclosure``, or not at all) or ``hyp_extent``: then the extents of many
+    fills are mapped at once (:class:`_ColumnsOf`) to the same columns. None for any other
+    mapping (each fill is then prepared)."""
+    from hub4eval.text.columns import CorpusAlignment
+
+    map_extent = prep.map_extent
+    owner = getattr(map_extent, "__self__", None)
+    if type(owner) is not CorpusAlignment or prep.reference != reference:
+        return None
+    if getattr(map_extent, "__func__", None) is not (
+        CorpusAlignment.ref_extent if reference else CorpusAlignment.hyp_extent
+    ):
+        return None
+    widen = prep.widen
+    if (
+        reference
+        and widen is not None
+        and (
+            getattr(widen, "__self__", None) is not owner
+            or getattr(widen, "__func__", None) is not CorpusAlignment.ref_enclosure
+        )
+    ):
+        return None
+    if not reference and prep.unsegmented != owner.unsegmented:
+        return None  # a segmented hypothesis's fills read as file offsets, or the reverse: as prepare maps them
+    return owner
+
+
+class _ColumnsOf(NamedTuple):
+    """The extents of a :class:`_Texts`'s rows in characters (less the premodifiers removed)
+    mapped to alignment columns all at once, as :meth:`FillPreparer.prepare` maps each fill's
+    (``map_extent``, then a reference's enclosure widened by ``widen``): the rows whose fill
+    was prepared when read (``settled``, positions) and those without an extent
+    (:data:`_NONE`) are in columns already."""
+
+    alignment: Any  # hub4eval.text.columns.CorpusAlignment
+    reference: bool
+    widen: bool  # a reference's extents, widened for the enclosure test
+    docids: Sequence[str] | None  # the DOCID of each instance (None: an unsegmented hypothesis's file offsets)
+    settled: list[int]
+
+    def __call__(self, inst: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Map ``starts`` and ``ends`` (of the rows of instances ``inst``) in place to the
+        compared extents; give the minimal extents (the maximal ones, not widened)."""
+        raw = starts != _NONE
+        raw[self.settled] = False
+        at = np.flatnonzero(raw)
+        alignment = self.alignment
+        docids = None if self.docids is None else list(map(self.docids.__getitem__, inst[at].tolist()))
+        first, last, found = alignment.extents_of(self.reference, docids, starts[at], ends[at])
+        starts[at] = np.where(found, first, _NONE)
+        ends[at] = np.where(found, last, _NONE)
+        minimal = starts.copy(), ends.copy()
+        if self.widen:  # the extent a hypothesis extent must lie in
+            inside = at[found]
+            assert docids is not None
+            starts[inside], ends[inside] = alignment.enclosures_of(
+                [docids[k] for k in np.flatnonzero(found).tolist()], starts[inside], ends[inside]
+            )
+        return minimal
 
 
 def _aspects(

@@ -73,6 +73,34 @@ class _Side:
             return None
         return Extent(columns[first], columns[last])
 
+    def extents(self, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`extent` of many character extents at once, [starts, ends): the columns of
+        each one's first and last token, and whether it touches any (where not, its two
+        columns are 0)."""
+        tokens = self.tokens
+        if isinstance(tokens, TokenArray):
+            token_starts, token_ends = tokens.starts, tokens.ends
+        else:
+            token_starts, token_ends = (np.asarray(bounds, dtype=np.int64) for bounds in self._lookup[:2])
+        # the offsets in the tokens' own type (searching an int32 array for int64 values would copy it
+        # whole into int64 first); an offset past what that type holds is past every token
+        top = np.iinfo(token_ends.dtype).max if token_ends.dtype.kind in "iu" else None
+        if top is not None and top < np.iinfo(np.int64).max:
+            starts = np.minimum(starts, top).astype(token_ends.dtype)
+            ends = np.minimum(ends, top).astype(token_starts.dtype)
+        first = np.searchsorted(token_ends, starts, side="right")  # as bisect_right: first token ending after start
+        last = np.searchsorted(token_starts, ends, side="left") - 1  # last token starting before end
+        found = first <= last
+        if not found.any():
+            zeros = np.zeros(len(starts), dtype=np.int64)
+            return zeros, zeros.copy(), found
+        columns = self.columns
+        return (
+            np.where(found, columns[np.where(found, first, 0)], 0).astype(np.int64),
+            np.where(found, columns[np.where(found, last, 0)], 0).astype(np.int64),
+            found,
+        )
+
 
 def int_view(array: np.ndarray) -> Sequence[int]:
     """A one-dimensional integer array as a sequence of Python ints, without a copy when it is contiguous."""
@@ -162,6 +190,9 @@ def _wer(counts: dict[str, int]) -> dict[str, Any]:
     return out
 
 
+_WIDENING_STEPS = 16  # columns of insertions that enclosures_of widens over in numpy, beyond which one by one
+
+
 @dataclass(frozen=True)
 class CorpusAlignment:
     """Both corpora aligned; maps character extents to column extents (§7.3)."""
@@ -183,6 +214,91 @@ class CorpusAlignment:
         """A hypothesis fill's extent -> columns (``docid`` None: unsegmented file offsets)."""
         side = self._hyp.get(None if self.unsegmented else docid)
         return None if side is None else side.extent(extent)
+
+    def extents_of(
+        self, reference: bool, docids: Sequence[str | None], starts: np.ndarray, ends: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`ref_extent` (``reference``) or :meth:`hyp_extent` of many character
+        extents at once, the one in ``docids[k]`` from ``starts[k]`` to ``ends[k]``:
+        (first columns, last columns, whether each touches a token; where not, the
+        extent maps to None and its columns are 0): the same columns.
+
+        An unsegmented hypothesis's extents are all in one text: found in numpy at once.
+        Others are bisected one by one in their document's tokens (a document holds a few
+        of them: numpy's cost per call would be paid per document)."""
+        sides: dict[str | None, _Side] = self._ref if reference else self._hyp  # type: ignore[assignment]
+        n = len(starts)
+        if not reference and self.unsegmented:  # one column space: file offsets
+            side = sides.get(None)
+            if side is None:
+                return np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=bool)
+            return side.extents(starts, ends)
+        first: list[int] = []
+        last: list[int] = []
+        found: list[bool] = []
+        bisect_right, bisect_left = bisect.bisect_right, bisect.bisect_left
+        previous: object = first  # no DOCID
+        lookup: tuple[Sequence[int], Sequence[int], Sequence[int]] | None = None
+        for docid, start, end in zip(docids, starts.tolist(), ends.tolist(), strict=True):
+            if docid is not previous:
+                previous = docid
+                side = sides.get(None if not reference and self.unsegmented else docid)
+                lookup = None if side is None else side._lookup
+            if lookup is not None:
+                token_starts, token_ends, columns = lookup
+                a = bisect_right(token_ends, start)  # as _Side.extent
+                b = bisect_left(token_starts, end) - 1
+                if a <= b:
+                    first.append(columns[a])
+                    last.append(columns[b])
+                    found.append(True)
+                    continue
+            first.append(0)
+            last.append(0)
+            found.append(False)
+        return np.asarray(first, dtype=np.int64), np.asarray(last, dtype=np.int64), np.asarray(found, dtype=bool)
+
+    def enclosures_of(
+        self, docids: Sequence[str | None], starts: np.ndarray, ends: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`ref_enclosure` of many reference column extents at once (``starts`` and
+        ``ends``, columns of the documents ``docids``): the same extents. When all are in one
+        column space (an unsegmented hypothesis), they are widened in numpy, a column a step
+        (runs of insertions are short; past :data:`_WIDENING_STEPS` columns one by one); else
+        each is read in its document's columns, those that border an insertion widened one
+        by one by :meth:`ref_enclosure`."""
+        starts, ends = starts.copy(), ends.copy()
+        if not self.unsegmented:
+            previous: object = starts  # no DOCID
+            kinds: Sequence[int] = ()
+            for k, (docid, start, end) in enumerate(zip(docids, starts.tolist(), ends.tolist(), strict=True)):
+                if docid is not previous:
+                    previous = docid
+                    number = self.column_space(docid)
+                    kinds = () if number is None else self.column_kinds(number)
+                if (start > 0 and kinds[start - 1] == INSERTION) or (
+                    end + 1 < len(kinds) and kinds[end + 1] == INSERTION
+                ):
+                    widened = self.ref_enclosure(docid, Extent(start, end))
+                    starts[k], ends[k] = widened.start, widened.end
+            return starts, ends
+        if not len(starts) or self.column_space(None) is None:
+            return starts, ends
+        every = self.documents[0].alignment.kinds
+        last = len(every) - 1
+        for bounds, step, stop in ((starts, -1, 0), (ends, 1, last)):
+            # the bounds that can move a column further: not at the edge, an insertion next to them
+            moving = np.flatnonzero((bounds != stop) & (every[np.clip(bounds + step, 0, last)] == INSERTION))
+            for _ in range(_WIDENING_STEPS):
+                if not len(moving):
+                    break
+                bounds[moving] += step
+                at = bounds[moving]
+                moving = moving[(at != stop) & (every[np.clip(at + step, 0, last)] == INSERTION)]
+            for k in moving.tolist():  # a longer run of insertions
+                widened = self.ref_enclosure(docids[k], Extent(int(starts[k]), int(ends[k])))
+                bounds[k] = widened.start if step < 0 else widened.end
+        return starts, ends
 
     def ref_enclosure(self, docid: str | None, extent: Extent) -> Extent:
         """A reference fill's column extent widened, for the enclosure test only

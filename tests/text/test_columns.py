@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -655,3 +656,66 @@ def test_blank_lines_before_the_first_document_score_as_the_same_text(tmp_path):
     data = json.loads(result.stdout)
     assert "texts:same" in data["signature"]
     assert data["summary"]["COR"] == 2
+
+
+# ------------------------------------------------------------ many extents at once
+
+
+def _at_once(alignment, reference, docids, extents):
+    """``extents_of`` of the extents, as ``ref_extent``/``hyp_extent`` give them (None: no token)."""
+    starts = np.asarray([e.start for e in extents], dtype=np.int64)
+    ends = np.asarray([e.end for e in extents], dtype=np.int64)
+    first, last, found = alignment.extents_of(reference, docids, starts, ends)
+    return [Extent(int(a), int(b)) if ok else None for a, b, ok in zip(first, last, found, strict=True)]
+
+
+def _enclosures_at_once(alignment, docids, extents):
+    starts = np.asarray([e.start for e in extents], dtype=np.int64)
+    ends = np.asarray([e.end for e in extents], dtype=np.int64)
+    starts, ends = alignment.enclosures_of(docids, starts, ends)
+    return [Extent(int(a), int(b)) for a, b in zip(starts, ends, strict=True)]
+
+
+@settings(max_examples=80, deadline=None)
+@given(_docs())
+def test_many_extents_map_at_once_as_each_one_maps(case):
+    """``extents_of`` and ``enclosures_of`` (the mapping engine maps a run's fills with them)
+    give each extent's ``ref_extent``/``hyp_extent`` and ``ref_enclosure``, in both modes,
+    for documents the texts lack too."""
+    ref_text, hyp_text, extents = case
+    ref = parse_corpus(ref_text, "r", non_extractable=HIDE_DOCNO)
+    hyp = parse_corpus(hyp_text, "h", non_extractable=HIDE_DOCNO)
+    for unsegmented in (False, True):
+        alignment = align_corpora(ref, hyp, unsegmented=unsegmented)
+        docids = [doc.docid for doc in ref.documents] + ["nope"]
+        pairs = [(docid, extent) for docid in docids for extent in extents]
+        names = [docid for docid, _ in pairs]
+        every = [extent for _, extent in pairs]
+        assert _at_once(alignment, True, names, every) == [alignment.ref_extent(d, e) for d, e in pairs]
+        hyp_names = [None if unsegmented else d for d in names]
+        assert _at_once(alignment, False, hyp_names, every) == [
+            alignment.hyp_extent(d, e) for d, e in zip(hyp_names, every, strict=True)
+        ]
+        mapped = [(d, alignment.ref_extent(d, e)) for d, e in pairs]
+        found = [(d, e) for d, e in mapped if e is not None]
+        expected = [alignment.ref_enclosure(d, e) for d, e in found]
+        assert _enclosures_at_once(alignment, [d for d, _ in found], [e for _, e in found]) == expected
+
+
+@pytest.mark.parametrize("inserted", [1, 15, 16, 17, 40])
+@pytest.mark.parametrize("unsegmented", [False, True])
+def test_an_enclosure_widens_over_a_long_run_of_insertions_at_once_as_alone(inserted, unsegmented):
+    """A reference extent next to a run of inserted words is widened over all of them, however
+    long the run (``enclosures_of`` widens short runs in numpy, the longer ones one by one)."""
+    words = " ".join(f"x{k}" for k in range(inserted))
+    ref = parse_corpus("<DOC><DOCNO>A</DOCNO>egypt won the cup</DOC>\n", "r", non_extractable=HIDE_DOCNO)
+    hyp = parse_corpus(
+        f"<DOC><DOCNO>A</DOCNO>egypt {words} won the {words} cup</DOC>\n", "h", non_extractable=HIDE_DOCNO
+    )
+    alignment = align_corpora(ref, hyp, unsegmented=unsegmented)
+    text = ref.documents[0].text
+    extents = [_extent(text, "won the"), _extent(text, "won"), _extent(text, "egypt won the cup"), _extent(text, "cup")]
+    columns = [alignment.ref_extent("A", extent) for extent in extents]
+    expected = [alignment.ref_enclosure("A", extent) for extent in columns]
+    assert expected[0] == Extent(columns[0].start - inserted, columns[0].end + inserted)  # both runs taken in
+    assert _enclosures_at_once(alignment, ["A"] * len(columns), columns) == expected

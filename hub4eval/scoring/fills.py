@@ -238,20 +238,28 @@ class FillPreparer:
         found = self._word_keys.get(raw)
         if found is not None and fillers is self._key_fillers:
             return found
-        noisy = self.noisy_words(raw, fillers)
+        normalized = self._texts.get(raw) or self._normalize(raw)
+        noisy = normalized[3]
+        if noisy is None or not (noisy.fillers is fillers or noisy.fillers == fillers):
+            noisy = NoisyWords.of(normalized[2], fillers)
         words = self.words
-        keys = list(noisy.words)
+        keys = dict.fromkeys(noisy.words)
         if all(noisy.optional):  # an empty hypothesis can be correct (§6)
-            keys.append("")
+            keys.setdefault("")
         kept = noisy.kept
-        hyp_word = max(kept, key=len) if kept else ""
-        found = (
-            tuple([words.setdefault(word, len(words)) for word in dict.fromkeys(keys)]),
-            words.setdefault(hyp_word, len(words)),
-        )
+        hyp_word = (kept[0] if len(kept) == 1 else max(kept, key=len)) if kept else ""
+        found = (tuple([words.setdefault(word, len(words)) for word in keys]), words.setdefault(hyp_word, len(words)))
         if fillers is self._key_fillers:
             self._word_keys[raw] = found
         return found
+
+    def word_keys_of(self, strings: Iterable[str], fillers: frozenset[str], which: int) -> list[Any]:
+        """``[word_keys(raw, fillers)[which] for raw in strings]``, the remembered ones read at once."""
+        word_keys = self.word_keys
+        if fillers is not self._key_fillers:
+            return [word_keys(raw, fillers)[which] for raw in strings]
+        known = self._word_keys.get
+        return [(known(raw) or word_keys(raw, fillers))[which] for raw in strings]
 
     def _normalize(self, raw: str, remember: bool = True) -> _Normalized:
         """(§3-normalized text, characters of premodifiers removed, tokens, the tokens

@@ -187,6 +187,9 @@ def noisy_correct(ref_max: NoisyWords, ref_minimals: Sequence[NoisyWords], hyp: 
 def kept_correct(ref_max: NoisyWords, ref_minimals: Sequence[NoisyWords], kept: Sequence[str]) -> bool:
     """:func:`noisy_correct` of a hypothesis whose kept words (:attr:`NoisyWords.kept`) are ``kept``:
     they are all it reads of the hypothesis."""
+    if len(ref_minimals) == 1 and ref_minimals[0] is ref_max and True not in ref_max.optional:
+        # the usual reference: the kept words are a run of its words that its words are a run of
+        return tuple(kept) == ref_max.words
     if not _is_run_of(kept, ref_max.words, ref_max.optional):
         return False
     for minimal in ref_minimals:

@@ -478,24 +478,19 @@ def _noisy_content_keys(
     words = refs.prep.words  # the hypothesis preparer's too (FillPreparer.share_texts)
 
     def hyp_side() -> tuple[int, np.ndarray, np.ndarray]:
-        keys = hyps.prep.word_keys
-        hyp_word = np.asarray([keys(row[1].content, fillers)[1] for row in hyps.rows], dtype=Int)
+        contents = [row[1].content for row in hyps.rows]
+        hyp_word = np.asarray(hyps.prep.word_keys_of(contents, fillers, 1), dtype=Int)
         size = max(1, len(words))  # every hypothesis word is below it
         hyp_group = groups[1][hyps.columns()[0]]
         distinct, hyp_kid = np.unique(hyp_group * size + hyp_word, return_inverse=True)
         return size, distinct, hyp_kid.reshape(-1).astype(Int)
 
     size, distinct, hyp_kid = _memo(hyps, "noisy", hyp_side)
-    odd = _odd(refs)
-    keys = refs.prep.word_keys
-    every: list[Sequence[int]] = []
-    for p, row in enumerate(refs.rows):
-        if p in odd:
-            found = reference_content_keys("", refs.fill(p), how)
-            assert found is not None  # noisy keys are words: never too many
-            every.append([words.setdefault(key[2], len(words)) for key in found])
-        else:
-            every.append(keys(row[1].content, fillers)[0])
+    every: list[Sequence[int]] = refs.prep.word_keys_of([row[1].content for row in refs.rows], fillers, 0)
+    for p in _odd(refs):  # minimal strings of its own: their keys
+        found = reference_content_keys("", refs.fill(p), how)
+        assert found is not None  # noisy keys are words: never too many
+        every[p] = [words.setdefault(key[2], len(words)) for key in found]
     lengths = np.fromiter(map(len, every), dtype=Int, count=len(every))
     pos = np.repeat(np.arange(len(every), dtype=Int), lengths)
     word = np.fromiter(chain.from_iterable(every), dtype=Int, count=int(lengths.sum()))

@@ -149,7 +149,8 @@ class FillPreparer:
         # normalizes most strings from their words worked out once each (set by :meth:`by_words`)
         self.by_word: WordByWord | None = None
         self.words: dict[str, int] = {}  # a number for each word of a noisy key, in order of first sight
-        self._word_keys: dict[str, tuple[tuple[int, ...], int]] = {}  # see word_keys
+        self.phrases: dict[tuple[str, ...], int] = {}  # a number for each sequence of words: see word_keys
+        self._word_keys: dict[str, tuple[tuple[int, ...], int, int, int]] = {}  # see word_keys_of
         self._key_fillers = filler_set(config.fillers)  # those the remembered word keys are read with
 
     def share_texts(self, other: FillPreparer) -> None:
@@ -162,6 +163,7 @@ class FillPreparer:
         """
         self.numbers = other.numbers
         self.words = other.words
+        self.phrases = other.phrases
         if self.normalizes_like(other):
             self._texts = other._texts
             self._word_keys = other._word_keys
@@ -173,6 +175,7 @@ class FillPreparer:
         numbers of the normalized texts are shared, as by :meth:`share_texts`."""
         self.numbers = other.numbers
         self.words = other.words
+        self.phrases = other.phrases
         if self.normalizes_like(other):
             self._texts = _ReadThrough(other._texts)
 
@@ -235,6 +238,24 @@ class FillPreparer:
         (:func:`~hub4eval.scoring.candidates.reference_content_keys` and
         :func:`~hub4eval.scoring.candidates.hypothesis_content_key` less the slot), worked out
         once per distinct string (the words of a million fills are a few thousand)."""
+        keys, hyp_word, _, _ = self._word_entry(raw, fillers)
+        return keys, hyp_word
+
+    def word_keys_of(self, strings: Iterable[str], fillers: frozenset[str], which: int) -> list[Any]:
+        """Of each string, item ``which`` of what is worked out with its word keys: 0 and 1 its
+        :meth:`word_keys`; 2 the number in :attr:`phrases` of its words when it is a usual
+        reference fill's string none of whose words is optional (-1: some are), 3 that of the
+        words a hypothesis fill of it keeps. A usual reference fill of string 2 and a
+        hypothesis fill of string 3 are noisy COR exactly when the two numbers are equal
+        (:func:`~hub4eval.scoring.noisy.kept_correct`). The remembered ones are read at once."""
+        entry = self._word_entry
+        if fillers is not self._key_fillers:
+            return [entry(raw, fillers)[which] for raw in strings]
+        known = self._word_keys.get
+        return [(known(raw) or entry(raw, fillers))[which] for raw in strings]
+
+    def _word_entry(self, raw: str, fillers: frozenset[str]) -> tuple[tuple[int, ...], int, int, int]:
+        """The four items of :meth:`word_keys_of` of a string, remembered (with the usual fillers)."""
         found = self._word_keys.get(raw)
         if found is not None and fillers is self._key_fillers:
             return found
@@ -248,18 +269,16 @@ class FillPreparer:
             keys.setdefault("")
         kept = noisy.kept
         hyp_word = (kept[0] if len(kept) == 1 else max(kept, key=len)) if kept else ""
-        found = (tuple([words.setdefault(word, len(words)) for word in keys]), words.setdefault(hyp_word, len(words)))
+        phrases = self.phrases
+        found = (
+            tuple([words.setdefault(word, len(words)) for word in keys]),
+            words.setdefault(hyp_word, len(words)),
+            -1 if True in noisy.optional else phrases.setdefault(noisy.words, len(phrases)),
+            phrases.setdefault(kept, len(phrases)),
+        )
         if fillers is self._key_fillers:
             self._word_keys[raw] = found
         return found
-
-    def word_keys_of(self, strings: Iterable[str], fillers: frozenset[str], which: int) -> list[Any]:
-        """``[word_keys(raw, fillers)[which] for raw in strings]``, the remembered ones read at once."""
-        word_keys = self.word_keys
-        if fillers is not self._key_fillers:
-            return [word_keys(raw, fillers)[which] for raw in strings]
-        known = self._word_keys.get
-        return [(known(raw) or word_keys(raw, fillers))[which] for raw in strings]
 
     def _normalize(self, raw: str, remember: bool = True) -> _Normalized:
         """(§3-normalized text, characters of premodifiers removed, tokens, the tokens

@@ -831,24 +831,6 @@ def _aspects(
     return aspects
 
 
-def _string_ids(texts: _Texts) -> tuple[list[str], np.ndarray]:
-    """The content string of each fill, and a number per distinct one."""
-    contents = [row[1].content for row in texts.rows]
-    ids: dict[str, int] = {}
-    return contents, np.asarray([ids.setdefault(content, len(ids)) for content in contents], dtype=Int)
-
-
-def _verdict_keys(refs: _Texts) -> list[Hashable]:
-    """What decides the noisy content verdict of each reference fill against a hypothesis
-    string: its content string, with its minimal spans when it has minimal strings of its own
-    (:func:`_odd`). See ``Mapper.noisy_verdicts``."""
-    keys: list[Hashable] = [row[1].content for row in refs.rows]
-    for p in _odd(refs):
-        fill = refs.rows[p][1]
-        keys[p] = (fill.content, fill.minimal_spans)
-    return keys
-
-
 NOISY_VERDICTS = 1 << 20  # noisy content verdicts a mapper remembers at most (see Mapper.noisy_verdicts)
 
 
@@ -856,8 +838,8 @@ def _noisy_verdicts(
     mapper: Mapper,
     refs: _Texts,
     hyps: _Texts,
-    ref_keys: Sequence[Hashable],
-    hyp_keys: Sequence[str],
+    ref_keys: Mapping[int, Hashable],
+    hyp_keys: Mapping[int, str],
     rq: Sequence[int],
     hp: Sequence[int],
 ) -> list[bool]:
@@ -889,6 +871,43 @@ def _noisy_verdicts(
     return out
 
 
+def _phrases(texts: _Texts, fillers: frozenset[str], reference: bool) -> np.ndarray:
+    """Of each fill of ``texts``, the number of its words (a reference's, -1 when some are
+    optional or it has minimal strings of its own) or of its kept words (a hypothesis's):
+    see :meth:`FillPreparer.word_keys_of`."""
+    contents = [row[1].content for row in texts.rows]
+    phrases = np.asarray(texts.prep.word_keys_of(contents, fillers, 2 if reference else 3), dtype=Int)
+    if reference:
+        phrases[sorted(_odd(texts))] = -1
+    return phrases
+
+
+def _noisy_pairs(mapper: Mapper, refs: _Texts, hyps: _Texts, rq: np.ndarray, hp: np.ndarray) -> np.ndarray:
+    """Whether the noisy content point of each fill pair (``rq``, ``hp``) is COR, worked out
+    once per distinct pair of strings (:func:`_noisy_verdicts`). What decides a verdict
+    (``Mapper.noisy_verdicts``) is the hypothesis fill's content string and the reference
+    fill's, with its minimal spans when it has minimal strings of its own (:func:`_odd`)."""
+    odd = _odd(refs)
+    ref_rows, ref_at = np.unique(rq, return_inverse=True)
+    hyp_rows, hyp_at = np.unique(hp, return_inverse=True)
+    ref_keys: dict[int, Hashable] = {}
+    for q in ref_rows.tolist():
+        fill = refs.rows[q][1]
+        ref_keys[q] = (fill.content, fill.minimal_spans) if q in odd else fill.content
+    hyp_keys = {p: hyps.rows[p][1].content for p in hyp_rows.tolist()}
+    ids: dict[Hashable, int] = {}
+    ref_sid = np.asarray([ids.setdefault(key, len(ids)) for key in ref_keys.values()], dtype=Int)
+    ids = {}
+    hyp_sid = np.asarray([ids.setdefault(key, len(ids)) for key in hyp_keys.values()], dtype=Int)
+    combined = ref_sid[ref_at.reshape(-1)] * max(1, len(ids)) + hyp_sid[hyp_at.reshape(-1)]
+    distinct, first, inverse = np.unique(combined, return_index=True, return_inverse=True)
+    verdicts = np.asarray(
+        _noisy_verdicts(mapper, refs, hyps, ref_keys, hyp_keys, rq[first].tolist(), hp[first].tolist()),
+        dtype=bool,
+    )
+    return verdicts[inverse.reshape(-1)] if len(distinct) else np.zeros(0, dtype=bool)
+
+
 def _correct(aspect: _Aspect, rq: np.ndarray, hp: np.ndarray, mapper: Mapper) -> np.ndarray:
     """Which of the candidate fill pairs (positions ``rq``, ``hp``) are COR in the aspect."""
     kind = aspect.kind
@@ -902,20 +921,18 @@ def _correct(aspect: _Aspect, rq: np.ndarray, hp: np.ndarray, mapper: Mapper) ->
         for at in np.flatnonzero(np.isin(rq, aspect.wild)).tolist():
             ok[at] = clean_content_status(refs[int(rq[at])], hyps[int(hp[at])]) == "ok"
         return ok
-    if kind == "w":  # once per distinct pair of strings
+    if kind == "w":  # by the words of the strings, else once per distinct pair of strings
         ref_texts, hyp_texts = aspect.ref_listed, listed
         assert isinstance(ref_texts, _Texts) and isinstance(hyp_texts, _Texts)  # text fills: see _aspects
-        ref_keys = _memo(ref_texts, "verdict keys", partial(_verdict_keys, ref_texts))
-        hyp_keys, hyp_sid = _memo(listed, "strings", partial(_string_ids, hyp_texts))
-        ref_ids: dict[Any, int] = {}
-        ref_sid = np.asarray([ref_ids.setdefault(key, len(ref_ids)) for key in ref_keys], dtype=Int)
-        combined = ref_sid[rq] * (int(hyp_sid.max()) + 1 if len(hyp_sid) else 1) + hyp_sid[hp]
-        distinct, first, inverse = np.unique(combined, return_index=True, return_inverse=True)
-        verdicts = np.asarray(
-            _noisy_verdicts(mapper, ref_texts, hyp_texts, ref_keys, hyp_keys, rq[first].tolist(), hp[first].tolist()),
-            dtype=bool,
-        )
-        return verdicts[inverse.reshape(-1)] if len(distinct) else np.zeros(0, dtype=bool)
+        ref_phrase = _memo(ref_texts, "phrases", partial(_phrases, ref_texts, mapper.how.fillers, True))
+        hyp_phrase = _memo(hyp_texts, "phrases", partial(_phrases, hyp_texts, mapper.how.fillers, False))
+        by_words = ref_phrase[rq] >= 0
+        ok = np.zeros(n, dtype=bool)
+        ok[by_words] = ref_phrase[rq[by_words]] == hyp_phrase[hp[by_words]]
+        others = np.flatnonzero(~by_words)
+        if len(others):
+            ok[others] = _noisy_pairs(mapper, ref_texts, hyp_texts, rq[others], hp[others])
+        return ok
     # extent: offsets compared in numpy (enclosed in the reference's enclosing extent,
     # overlapping its one minimal extent); a reference with several minimal strings one by one
     ref_texts, hyp_texts = aspect.ref_listed, listed

@@ -102,6 +102,26 @@ class _Side:
         )
 
 
+def _bisect_within(
+    values: np.ndarray, lows: np.ndarray, highs: np.ndarray, targets: np.ndarray, *, right: bool
+) -> np.ndarray:
+    """``bisect.bisect_right`` (``right``) or ``bisect_left`` of each target in its own sorted
+    run ``values[lows[k]:highs[k]]``, as an index of ``values``: all at once, a halving of
+    every run a step."""
+    lows, highs = lows.copy(), highs.copy()
+    active = np.flatnonzero(lows < highs)
+    while len(active):
+        low, high = lows[active], highs[active]
+        middle = (low + high) >> 1
+        found = values[middle]
+        target = targets[active]
+        onward = found <= target if right else found < target
+        lows[active] = np.where(onward, middle + 1, low)
+        highs[active] = np.where(onward, high, middle)
+        active = active[lows[active] < highs[active]]
+    return lows
+
+
 def int_view(array: np.ndarray) -> Sequence[int]:
     """A one-dimensional integer array as a sequence of Python ints, without a copy when it is contiguous."""
     if not array.flags.c_contiguous:
@@ -204,6 +224,9 @@ class CorpusAlignment:
     _hyp: dict[str | None, _Side] = field(repr=False, compare=False)
     _spans: tuple[tuple[str, int, int], ...] = field(default=(), repr=False, compare=False)
     """Unsegmented: per reference document, its DOCID and its [start, end) columns."""
+    _ref_runs: tuple[dict[str, tuple[int, int]], np.ndarray] | None = field(default=None, repr=False, compare=False)
+    """Unsegmented: the [first, end) tokens of each reference document among all of them (the
+    documents' tokens one after the other, ``documents[0].ref_tokens``) and all their columns."""
 
     def ref_extent(self, docid: str | None, extent: Extent) -> Extent | None:
         """A reference fill's character extent in document ``docid`` -> columns."""
@@ -233,6 +256,8 @@ class CorpusAlignment:
             if side is None:
                 return np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=bool)
             return side.extents(starts, ends)
+        if reference and self._ref_runs is not None:
+            return self._ref_extents_of(docids, starts, ends)
         first: list[int] = []
         last: list[int] = []
         found: list[bool] = []
@@ -257,6 +282,28 @@ class CorpusAlignment:
             last.append(0)
             found.append(False)
         return np.asarray(first, dtype=np.int64), np.asarray(last, dtype=np.int64), np.asarray(found, dtype=bool)
+
+    def _ref_extents_of(
+        self, docids: Sequence[str | None], starts: np.ndarray, ends: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`extents_of` of reference extents when the documents' tokens are runs of one
+        text's (unsegmented): each bisected within its document's run, all at once in numpy."""
+        runs, columns = self._ref_runs  # type: ignore[misc]
+        tokens = self.documents[0].ref_tokens
+        assert isinstance(tokens, TokenArray)
+        nowhere = (0, 0)  # a document without tokens: an empty run
+        bounds = np.asarray([runs.get(docid, nowhere) for docid in docids], dtype=np.int64).reshape(-1, 2)
+        lows, highs = bounds[:, 0], bounds[:, 1]
+        first = _bisect_within(tokens.ends, lows, highs, starts, right=True)  # first token ending after start
+        last = _bisect_within(tokens.starts, lows, highs, ends, right=False) - 1  # last token starting before end
+        found = first <= last
+        if not found.any():
+            return np.zeros(len(starts), dtype=np.int64), np.zeros(len(starts), dtype=np.int64), found
+        return (
+            np.where(found, columns[np.where(found, first, 0)], 0).astype(np.int64),
+            np.where(found, columns[np.where(found, last, 0)], 0).astype(np.int64),
+            found,
+        )
 
     def enclosures_of(
         self, docids: Sequence[str | None], starts: np.ndarray, ends: np.ndarray
@@ -819,16 +866,19 @@ def corpus_alignment(tokenized: TokenizedCorpora, alignments: Sequence[Alignment
         [alignment] = alignments
         ref_columns = _columns(alignment.ref_index, len(ref_all))
         sides: dict[str, _Side] = {}
+        runs: dict[str, tuple[int, int]] = {}
         position = 0
         for docid, size in tokenized._documents:
             end = position + size
             sides[docid] = _Side(ref_all[position:end], ref_columns[position:end])  # type: ignore[index]
+            runs[docid] = (position, end)  # as sides: a DOCID's last document
             position = end
         hyp_side = _Side(hyp_all, _columns(alignment.hyp_index, len(hyp_all)))
         document = DocumentAlignment(None, None, ref_all, hyp_all, alignment)
         owned = _owned_columns(alignment.ref_index, [size for _, size in tokenized.spans])
         spans = tuple((d, start, end) for (d, _), (start, end) in zip(tokenized.spans, owned, strict=False))
-        return CorpusAlignment(True, (document,), tokenized.warnings, sides, {None: hyp_side}, spans)
+        whole = (runs, ref_columns) if isinstance(ref_all, TokenArray) else None
+        return CorpusAlignment(True, (document,), tokenized.warnings, sides, {None: hyp_side}, spans, whole)
     documents = []
     ref_sides: dict[str, _Side] = {}
     hyp_sides: dict[str | None, _Side] = {}

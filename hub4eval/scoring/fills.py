@@ -241,21 +241,23 @@ class FillPreparer:
         keys, hyp_word, _, _ = self._word_entry(raw, fillers)
         return keys, hyp_word
 
-    def word_keys_of(self, strings: Iterable[str], fillers: frozenset[str], which: int) -> list[Any]:
-        """Of each string, item ``which`` of what is worked out with its word keys: 0 and 1 its
-        :meth:`word_keys`; 2 the number in :attr:`phrases` of its words when it is a usual
-        reference fill's string none of whose words is optional (-1: some are), 3 that of the
-        words a hypothesis fill of it keeps. A usual reference fill of string 2 and a
-        hypothesis fill of string 3 are noisy COR exactly when the two numbers are equal
+    def word_keys_of(
+        self, strings: Iterable[str], fillers: frozenset[str]
+    ) -> list[tuple[tuple[int, ...], int, int, int]]:
+        """Of each string, what is worked out with its word keys: (its :meth:`word_keys`, then
+        the number in :attr:`phrases` of its words when it is a usual reference fill's string
+        none of whose words is optional (-1: some are), then that of the words a hypothesis
+        fill of it keeps). A usual reference fill of one string and a hypothesis fill of
+        another are noisy COR exactly when those two numbers are equal
         (:func:`~hub4eval.scoring.noisy.kept_correct`). The remembered ones are read at once."""
         entry = self._word_entry
         if fillers is not self._key_fillers:
-            return [entry(raw, fillers)[which] for raw in strings]
+            return [entry(raw, fillers) for raw in strings]
         known = self._word_keys.get
-        return [(known(raw) or entry(raw, fillers))[which] for raw in strings]
+        return [known(raw) or entry(raw, fillers) for raw in strings]
 
     def _word_entry(self, raw: str, fillers: frozenset[str]) -> tuple[tuple[int, ...], int, int, int]:
-        """The four items of :meth:`word_keys_of` of a string, remembered (with the usual fillers)."""
+        """:meth:`word_keys_of` of one string, remembered (with the usual fillers)."""
         found = self._word_keys.get(raw)
         if found is not None and fillers is self._key_fillers:
             return found

@@ -478,15 +478,14 @@ def _noisy_content_keys(
     words = refs.prep.words  # the hypothesis preparer's too (FillPreparer.share_texts)
 
     def hyp_side() -> tuple[int, np.ndarray, np.ndarray]:
-        contents = [row[1].content for row in hyps.rows]
-        hyp_word = np.asarray(hyps.prep.word_keys_of(contents, fillers, 1), dtype=Int)
+        hyp_word = np.asarray([entry[1] for entry in _word_entries(hyps, fillers)], dtype=Int)
         size = max(1, len(words))  # every hypothesis word is below it
         hyp_group = groups[1][hyps.columns()[0]]
         distinct, hyp_kid = np.unique(hyp_group * size + hyp_word, return_inverse=True)
         return size, distinct, hyp_kid.reshape(-1).astype(Int)
 
     size, distinct, hyp_kid = _memo(hyps, "noisy", hyp_side)
-    every: list[Sequence[int]] = refs.prep.word_keys_of([row[1].content for row in refs.rows], fillers, 0)
+    every: list[Sequence[int]] = [entry[0] for entry in _word_entries(refs, fillers)]
     for p in _odd(refs):  # minimal strings of its own: their keys
         found = reference_content_keys("", refs.fill(p), how)
         assert found is not None  # noisy keys are words: never too many
@@ -871,12 +870,19 @@ def _noisy_verdicts(
     return out
 
 
+def _word_entries(texts: _Texts, fillers: frozenset[str]) -> list[tuple[tuple[int, ...], int, int, int]]:
+    """:meth:`FillPreparer.word_keys_of` the content string of each fill of ``texts`` (kept with them)."""
+    return _memo(
+        texts, "word entries", lambda: texts.prep.word_keys_of([row[1].content for row in texts.rows], fillers)
+    )
+
+
 def _phrases(texts: _Texts, fillers: frozenset[str], reference: bool) -> np.ndarray:
     """Of each fill of ``texts``, the number of its words (a reference's, -1 when some are
     optional or it has minimal strings of its own) or of its kept words (a hypothesis's):
     see :meth:`FillPreparer.word_keys_of`."""
-    contents = [row[1].content for row in texts.rows]
-    phrases = np.asarray(texts.prep.word_keys_of(contents, fillers, 2 if reference else 3), dtype=Int)
+    which = 2 if reference else 3
+    phrases = np.asarray([entry[which] for entry in _word_entries(texts, fillers)], dtype=Int)
     if reference:
         phrases[sorted(_odd(texts))] = -1
     return phrases

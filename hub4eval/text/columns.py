@@ -29,6 +29,7 @@ import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import chain, repeat
 from typing import TYPE_CHECKING, Any, cast, overload
 
 import numpy as np
@@ -292,8 +293,10 @@ class CorpusAlignment:
         tokens = self.documents[0].ref_tokens
         assert isinstance(tokens, TokenArray)
         nowhere = (0, 0)  # a document without tokens: an empty run
-        bounds = np.asarray([runs.get(docid, nowhere) for docid in docids], dtype=np.int64).reshape(-1, 2)
-        lows, highs = bounds[:, 0], bounds[:, 1]
+        bounds = np.fromiter(
+            chain.from_iterable(map(runs.get, docids, repeat(nowhere))), dtype=np.int64, count=2 * len(docids)
+        )
+        lows, highs = bounds[0::2], bounds[1::2]
         first = _bisect_within(tokens.ends, lows, highs, starts, right=True)  # first token ending after start
         last = _bisect_within(tokens.starts, lows, highs, ends, right=False) - 1  # last token starting before end
         found = first <= last

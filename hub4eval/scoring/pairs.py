@@ -701,9 +701,10 @@ def _fills_by_slot(
         pointers = {name: pointer_list for name, pointer_list in pointers.items() if pointer_list}
     if alignment is not None:
         docids = [inst.docid for inst in instances] if reference or not prep.unsegmented else None
+        shared: dict[str, Any] = {}  # the documents' tokens, made for the first slot mapped (see _ColumnsOf)
         for listed in texts.values():
             widen = reference and prep.widen is not None
-            listed.to_columns = _ColumnsOf(alignment, reference, widen, docids, list(listed.prepared))
+            listed.to_columns = _ColumnsOf(alignment, reference, widen, docids, list(listed.prepared), shared)
     return shapes, texts, pointers
 
 
@@ -750,6 +751,8 @@ class _ColumnsOf(NamedTuple):
     widen: bool  # a reference's extents, widened for the enclosure test
     docids: Sequence[str] | None  # the DOCID of each instance (None: an unsegmented hypothesis's file offsets)
     settled: list[int]
+    # the tokens of the instances' documents (CorpusAlignment.token_runs), shared by the slots of one side
+    shared: dict[str, Any]
 
     def __call__(self, inst: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Map ``starts`` and ``ends`` (of the rows of instances ``inst``) in place to the
@@ -759,7 +762,12 @@ class _ColumnsOf(NamedTuple):
         at = np.flatnonzero(raw)
         alignment = self.alignment
         docids = None if self.docids is None else list(map(self.docids.__getitem__, inst[at].tolist()))
-        first, last, found = alignment.extents_of(self.reference, docids, starts[at], ends[at])
+        runs = None
+        if self.docids is not None:
+            if "runs" not in self.shared:
+                self.shared["runs"] = alignment.token_runs(self.reference, self.docids)
+            runs = self.shared["runs"]
+        first, last, found = alignment.extents_of(self.reference, docids, starts[at], ends[at], runs)
         starts[at] = np.where(found, first, _NONE)
         ends[at] = np.where(found, last, _NONE)
         minimal = starts.copy(), ends.copy()

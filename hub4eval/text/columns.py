@@ -26,11 +26,11 @@ the recognizer inserted at a story boundary count against the story before.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import chain, repeat
-from typing import TYPE_CHECKING, Any, cast, overload
+from typing import TYPE_CHECKING, Any, NamedTuple, cast, overload
 
 import numpy as np
 
@@ -95,6 +95,37 @@ class _Side:
         if not found.any():
             zeros = np.zeros(len(starts), dtype=np.int64)
             return zeros, zeros.copy(), found
+        columns = self.columns
+        return (
+            np.where(found, columns[np.where(found, first, 0)], 0).astype(np.int64),
+            np.where(found, columns[np.where(found, last, 0)], 0).astype(np.int64),
+            found,
+        )
+
+
+class TokenRuns(NamedTuple):
+    """The tokens of some documents of one side as runs of arrays (:meth:`CorpusAlignment.token_runs`)."""
+
+    runs: dict[str | None, tuple[int, int]]  # each document's [first, end) tokens
+    starts: np.ndarray  # of every token
+    ends: np.ndarray
+    columns: np.ndarray
+
+    def extents(
+        self, docids: Sequence[str | None], starts: np.ndarray, ends: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`CorpusAlignment.extents_of` of extents of these documents: each bisected
+        within its document's run, all at once (a document not here has no token)."""
+        nowhere = (0, 0)  # an empty run
+        bounds = np.fromiter(
+            chain.from_iterable(map(self.runs.get, docids, repeat(nowhere))), dtype=np.int64, count=2 * len(docids)
+        )
+        lows, highs = bounds[0::2], bounds[1::2]
+        first = _bisect_within(self.ends, lows, highs, starts, right=True)  # first token ending after start
+        last = _bisect_within(self.starts, lows, highs, ends, right=False) - 1  # last token starting before end
+        found = first <= last
+        if not found.any():
+            return np.zeros(len(starts), dtype=np.int64), np.zeros(len(starts), dtype=np.int64), found
         columns = self.columns
         return (
             np.where(found, columns[np.where(found, first, 0)], 0).astype(np.int64),
@@ -240,7 +271,12 @@ class CorpusAlignment:
         return None if side is None else side.extent(extent)
 
     def extents_of(
-        self, reference: bool, docids: Sequence[str | None], starts: np.ndarray, ends: np.ndarray
+        self,
+        reference: bool,
+        docids: Sequence[str | None],
+        starts: np.ndarray,
+        ends: np.ndarray,
+        runs: TokenRuns | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """:meth:`ref_extent` (``reference``) or :meth:`hyp_extent` of many character
         extents at once, the one in ``docids[k]`` from ``starts[k]`` to ``ends[k]``:
@@ -248,8 +284,9 @@ class CorpusAlignment:
         extent maps to None and its columns are 0): the same columns.
 
         An unsegmented hypothesis's extents are all in one text: found in numpy at once.
-        Others are bisected one by one in their document's tokens (a document holds a few
-        of them: numpy's cost per call would be paid per document)."""
+        Others are bisected within their document's tokens, all at once in numpy, in
+        ``runs`` (:meth:`token_runs` of the documents of ``docids``, or of more; made here
+        when not given), or one by one when the tokens are not arrays."""
         sides: dict[str | None, _Side] = self._ref if reference else self._hyp  # type: ignore[assignment]
         n = len(starts)
         if not reference and self.unsegmented:  # one column space: file offsets
@@ -257,8 +294,10 @@ class CorpusAlignment:
             if side is None:
                 return np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=bool)
             return side.extents(starts, ends)
-        if reference and self._ref_runs is not None:
-            return self._ref_extents_of(docids, starts, ends)
+        if runs is None:
+            runs = self.token_runs(reference, docids)
+        if runs is not None:
+            return runs.extents(docids, starts, ends)
         first: list[int] = []
         last: list[int] = []
         found: list[bool] = []
@@ -268,7 +307,7 @@ class CorpusAlignment:
         for docid, start, end in zip(docids, starts.tolist(), ends.tolist(), strict=True):
             if docid is not previous:
                 previous = docid
-                side = sides.get(None if not reference and self.unsegmented else docid)
+                side = sides.get(docid)
                 lookup = None if side is None else side._lookup
             if lookup is not None:
                 token_starts, token_ends, columns = lookup
@@ -284,68 +323,95 @@ class CorpusAlignment:
             found.append(False)
         return np.asarray(first, dtype=np.int64), np.asarray(last, dtype=np.int64), np.asarray(found, dtype=bool)
 
-    def _ref_extents_of(
-        self, docids: Sequence[str | None], starts: np.ndarray, ends: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """:meth:`extents_of` of reference extents when the documents' tokens are runs of one
-        text's (unsegmented): each bisected within its document's run, all at once in numpy."""
-        runs, columns = self._ref_runs  # type: ignore[misc]
-        tokens = self.documents[0].ref_tokens
-        assert isinstance(tokens, TokenArray)
-        nowhere = (0, 0)  # a document without tokens: an empty run
-        bounds = np.fromiter(
-            chain.from_iterable(map(runs.get, docids, repeat(nowhere))), dtype=np.int64, count=2 * len(docids)
-        )
-        lows, highs = bounds[0::2], bounds[1::2]
-        first = _bisect_within(tokens.ends, lows, highs, starts, right=True)  # first token ending after start
-        last = _bisect_within(tokens.starts, lows, highs, ends, right=False) - 1  # last token starting before end
-        found = first <= last
-        if not found.any():
-            return np.zeros(len(starts), dtype=np.int64), np.zeros(len(starts), dtype=np.int64), found
-        return (
-            np.where(found, columns[np.where(found, first, 0)], 0).astype(np.int64),
-            np.where(found, columns[np.where(found, last, 0)], 0).astype(np.int64),
+    def token_runs(self, reference: bool, docids: Iterable[str | None]) -> TokenRuns | None:
+        """The tokens of the documents ``docids`` of one side (not an unsegmented hypothesis's
+        one text) as runs of arrays, for :meth:`extents_of`: an unsegmented reference's are
+        runs of its one text's (no copy); others are copied, one document after the other.
+        None when the tokens are not arrays."""
+        if reference and self._ref_runs is not None:
+            whole, columns = self._ref_runs
+            tokens = self.documents[0].ref_tokens
+            assert isinstance(tokens, TokenArray)
+            return TokenRuns(whole, tokens.starts, tokens.ends, columns)  # type: ignore[arg-type]
+        sides: dict[str | None, _Side] = self._ref if reference else self._hyp  # type: ignore[assignment]
+        found: dict[str | None, tuple[int, int]] = {}
+        pieces: list[TokenArray] = []
+        columns: list[np.ndarray] = []
+        position = 0
+        for docid in dict.fromkeys(docids):
+            side = sides.get(docid)
+            if side is None:
+                continue
+            tokens = side.tokens
+            if not isinstance(tokens, TokenArray):
+                return None
+            found[docid] = (position, position + len(tokens))
+            position += len(tokens)
+            pieces.append(tokens)
+            columns.append(side.columns)
+        if not pieces:
+            empty = np.zeros(0, dtype=np.int64)
+            return TokenRuns(found, empty, empty, empty)
+        return TokenRuns(
             found,
+            np.concatenate([tokens.starts for tokens in pieces]),
+            np.concatenate([tokens.ends for tokens in pieces]),
+            np.concatenate(columns),
         )
 
     def enclosures_of(
         self, docids: Sequence[str | None], starts: np.ndarray, ends: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`ref_enclosure` of many reference column extents at once (``starts`` and
-        ``ends``, columns of the documents ``docids``): the same extents. When all are in one
-        column space (an unsegmented hypothesis), they are widened in numpy, a column a step
-        (runs of insertions are short; past :data:`_WIDENING_STEPS` columns one by one); else
-        each is read in its document's columns, those that border an insertion widened one
-        by one by :meth:`ref_enclosure`."""
+        ``ends``, columns of the documents ``docids``): the same extents, widened in numpy a
+        column a step (runs of insertions are short; past :data:`_WIDENING_STEPS` columns,
+        one by one by :meth:`ref_enclosure`), in the kinds of the documents' columns one
+        after the other (an unsegmented hypothesis's one column space as it is)."""
         starts, ends = starts.copy(), ends.copy()
-        if not self.unsegmented:
-            previous: object = starts  # no DOCID
-            kinds: Sequence[int] = ()
-            for k, (docid, start, end) in enumerate(zip(docids, starts.tolist(), ends.tolist(), strict=True)):
-                if docid is not previous:
-                    previous = docid
-                    number = self.column_space(docid)
-                    kinds = () if number is None else self.column_kinds(number)
-                if (start > 0 and kinds[start - 1] == INSERTION) or (
-                    end + 1 < len(kinds) and kinds[end + 1] == INSERTION
-                ):
-                    widened = self.ref_enclosure(docid, Extent(start, end))
-                    starts[k], ends[k] = widened.start, widened.end
+        if not len(starts):
             return starts, ends
-        if not len(starts) or self.column_space(None) is None:
-            return starts, ends
-        every = self.documents[0].alignment.kinds
+        if self.unsegmented:
+            if self.column_space(None) is None:
+                return starts, ends
+            every = self.documents[0].alignment.kinds
+            base = np.zeros(len(starts), dtype=np.int64)
+            lows, highs = base, np.full(len(starts), len(every) - 1, dtype=np.int64)
+            inside = np.arange(len(starts))
+        else:  # each document its own column space: theirs one after the other
+            spaces: dict[str | None, tuple[int, int]] = {}
+            pieces: list[np.ndarray] = []
+            position = 0
+            for docid in dict.fromkeys(docids):
+                number = self.column_space(docid)
+                if number is not None:
+                    kinds = self.documents[number].alignment.kinds
+                    spaces[docid] = (position, len(kinds))
+                    position += len(kinds)
+                    pieces.append(kinds)
+            if not pieces:
+                return starts, ends
+            every = np.concatenate(pieces)
+            nowhere = (-1, 0)  # no column space: left as it is
+            places = np.fromiter(
+                chain.from_iterable(map(spaces.get, docids, repeat(nowhere))), dtype=np.int64, count=2 * len(docids)
+            )
+            inside = np.flatnonzero(places[0::2] >= 0)
+            base = places[0::2][inside]
+            lows, highs = base, base + places[1::2][inside] - 1
         last = len(every) - 1
-        for bounds, step, stop in ((starts, -1, 0), (ends, 1, last)):
-            # the bounds that can move a column further: not at the edge, an insertion next to them
-            moving = np.flatnonzero((bounds != stop) & (every[np.clip(bounds + step, 0, last)] == INSERTION))
+        for bounds, step in ((starts, -1), (ends, 1)):
+            stops = lows if step < 0 else highs
+            at = bounds[inside] + base  # in the columns one after the other
+            # the bounds that can move a column further: not at their space's edge, an insertion next to them
+            moving = np.flatnonzero((at != stops) & (every[np.clip(at + step, 0, last)] == INSERTION))
             for _ in range(_WIDENING_STEPS):
                 if not len(moving):
                     break
-                bounds[moving] += step
-                at = bounds[moving]
-                moving = moving[(at != stop) & (every[np.clip(at + step, 0, last)] == INSERTION)]
-            for k in moving.tolist():  # a longer run of insertions
+                at[moving] += step
+                moved = at[moving]
+                moving = moving[(moved != stops[moving]) & (every[np.clip(moved + step, 0, last)] == INSERTION)]
+            bounds[inside] = at - base
+            for k in inside[moving].tolist():  # a longer run of insertions
                 widened = self.ref_enclosure(docids[k], Extent(int(starts[k]), int(ends[k])))
                 bounds[k] = widened.start if step < 0 else widened.end
         return starts, ends

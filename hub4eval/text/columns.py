@@ -256,7 +256,9 @@ class CorpusAlignment:
     _hyp: dict[str | None, _Side] = field(repr=False, compare=False)
     _spans: tuple[tuple[str, int, int], ...] = field(default=(), repr=False, compare=False)
     """Unsegmented: per reference document, its DOCID and its [start, end) columns."""
-    _ref_runs: tuple[dict[str, tuple[int, int]], np.ndarray] | None = field(default=None, repr=False, compare=False)
+    _ref_runs: tuple[dict[str | None, tuple[int, int]], np.ndarray] | None = field(
+        default=None, repr=False, compare=False
+    )
     """Unsegmented: the [first, end) tokens of each reference document among all of them (the
     documents' tokens one after the other, ``documents[0].ref_tokens``) and all their columns."""
 
@@ -332,11 +334,11 @@ class CorpusAlignment:
             whole, columns = self._ref_runs
             tokens = self.documents[0].ref_tokens
             assert isinstance(tokens, TokenArray)
-            return TokenRuns(whole, tokens.starts, tokens.ends, columns)  # type: ignore[arg-type]
+            return TokenRuns(whole, tokens.starts, tokens.ends, columns)
         sides: dict[str | None, _Side] = self._ref if reference else self._hyp  # type: ignore[assignment]
         found: dict[str | None, tuple[int, int]] = {}
         pieces: list[TokenArray] = []
-        columns: list[np.ndarray] = []
+        column_pieces: list[np.ndarray] = []
         position = 0
         for docid in dict.fromkeys(docids):
             side = sides.get(docid)
@@ -348,7 +350,7 @@ class CorpusAlignment:
             found[docid] = (position, position + len(tokens))
             position += len(tokens)
             pieces.append(tokens)
-            columns.append(side.columns)
+            column_pieces.append(side.columns)
         if not pieces:
             empty = np.zeros(0, dtype=np.int64)
             return TokenRuns(found, empty, empty, empty)
@@ -356,7 +358,7 @@ class CorpusAlignment:
             found,
             np.concatenate([tokens.starts for tokens in pieces]),
             np.concatenate([tokens.ends for tokens in pieces]),
-            np.concatenate(columns),
+            np.concatenate(column_pieces),
         )
 
     def enclosures_of(
@@ -935,7 +937,7 @@ def corpus_alignment(tokenized: TokenizedCorpora, alignments: Sequence[Alignment
         [alignment] = alignments
         ref_columns = _columns(alignment.ref_index, len(ref_all))
         sides: dict[str, _Side] = {}
-        runs: dict[str, tuple[int, int]] = {}
+        runs: dict[str | None, tuple[int, int]] = {}
         position = 0
         for docid, size in tokenized._documents:
             end = position + size

@@ -22,17 +22,21 @@ the procedure chooses without making a record per pair:
    ``group * size + number``; pointer keys as ``(group, key)``); the pairs
    sharing a key are made as two integer arrays, then kept only where the
    aspect really is COR: clean content keys are exact (sharing one *is* the
-   COR), noisy content is decided once per distinct pair of strings (and the
-   verdict kept for the chosen pairs' match records: ``Mapper.noisy_verdicts``),
-   extents by comparing offsets in numpy, pointers by the mapping of their
-   targets (exact keys too). The text fills are read as rows (:class:`_Texts`:
-   instance, fill, the number of its normalized text, its compared extent)
-   without being prepared, unless more than that is read of them (minimal
-   strings, extents mapped to alignment columns: then each is prepared as it
-   is read, and when the pairs get match records, its instance's slot views are
-   made from the same prepared fills). A noisy key or verdict is read from its
-   content string's words (:meth:`FillPreparer.word_keys`), once per distinct
-   string, without preparing the fill.
+   COR), noisy content by the numbers of the words of the two strings when the
+   reference's has no optional word (:meth:`FillPreparer.word_keys_of`: equal
+   numbers, COR), else once per distinct pair of strings (and the verdict kept
+   for the chosen pairs' match records: ``Mapper.noisy_verdicts``), extents by
+   comparing offsets in numpy, pointers by the mapping of their targets (exact
+   keys too). The text fills are read as rows (:class:`_Texts`: instance, fill,
+   the number of its normalized text, its compared extent) without being
+   prepared, unless more than that is read of them (minimal strings; extents
+   mapped to alignment columns when the pairs get match records: then each is
+   prepared as it is read, and its instance's slot views are made from the same
+   prepared fills). When only counts are asked for, the extents of the usual
+   fills are read in characters and mapped to alignment columns all at once
+   (:class:`_ColumnsOf`, ``CorpusAlignment.extents_of``). A noisy key is read
+   from its content string's words, once per distinct string, without preparing
+   the fill.
 2. **Counts from COR codes.** For two plain instances, a slot's fill pair has
    one point per aspect, INC unless COR; so the counts of a pair are those of
    the same two instance *shapes* without any COR (which slots, extents,

@@ -705,7 +705,8 @@ def _fills_by_slot(
         pointers = {name: pointer_list for name, pointer_list in pointers.items() if pointer_list}
     if alignment is not None:
         docids = [inst.docid for inst in instances] if reference or not prep.unsegmented else None
-        shared: dict[str, Any] = {}  # the documents' tokens, made for the first slot mapped (see _ColumnsOf)
+        # the documents' tokens, made for the first slot mapped and dropped after the last (see _ColumnsOf)
+        shared: dict[str, Any] = {"slots": len(texts)}
         for listed in texts.values():
             widen = reference and prep.widen is not None
             listed.to_columns = _ColumnsOf(alignment, reference, widen, docids, list(listed.prepared), shared)
@@ -767,10 +768,14 @@ class _ColumnsOf(NamedTuple):
         alignment = self.alignment
         docids = None if self.docids is None else list(map(self.docids.__getitem__, inst[at].tolist()))
         runs = None
+        shared = self.shared
         if self.docids is not None:
-            if "runs" not in self.shared:
-                self.shared["runs"] = alignment.token_runs(self.reference, self.docids)
-            runs = self.shared["runs"]
+            if "runs" not in shared:
+                shared["runs"] = alignment.token_runs(self.reference, self.docids)
+            runs = shared["runs"]
+            shared["slots"] -= 1
+            if not shared["slots"]:  # the last slot of the side: the copies of the tokens are freed
+                del shared["runs"]
         first, last, found = alignment.extents_of(self.reference, docids, starts[at], ends[at], runs)
         starts[at] = np.where(found, first, _NONE)
         ends[at] = np.where(found, last, _NONE)

@@ -304,6 +304,27 @@ def test_the_verdict_from_words_read_once_is_the_verdict(
     assert decided == noisy_content_correct(ref, minimals, hyp, fillers)[0]
 
 
+@settings(max_examples=300)
+@given(
+    st.lists(st.sampled_from(WORDS), min_size=1, max_size=5),
+    reference_tokens(),
+    st.booleans(),
+    st.lists(st.sampled_from((*WORDS, "uh", "glen-")), max_size=6),
+)
+def test_the_usual_reference_s_verdict_from_its_words_is_the_verdict(
+    plain_words: list[str], tokens: tuple[Token, ...], plain: bool, hyp_words: list[str]
+) -> None:
+    """A usual reference (its one minimal string its maximal one, read once: the same words)
+    is decided by kept_correct at once when none of its words is optional (the hypothesis's
+    kept words are its words), else by the runs: both as noisy_content_correct decides."""
+    ref = _plain([Token(w, 0, len(w)) for w in plain_words]) if plain else tokens
+    words = NoisyWords.of(ref, DEFAULT_FILLERS)
+    hyp = tuple(Token(w, 0, len(w)) for w in hyp_words)
+    kept = NoisyWords.of(hyp, DEFAULT_FILLERS).kept
+    assert kept_correct(words, (words,), kept) == noisy_content_correct(ref, [ref], hyp)[0]
+    assert kept_correct(words, (words,), list(kept)) == noisy_content_correct(ref, [ref], hyp)[0]
+
+
 def test_a_noisy_verdict_gives_the_reason_in_words_when_read():
     """The content verdict of a noisy comparison is decided from the words read
     once; its reason is noisy_content_correct's, made when it is read."""

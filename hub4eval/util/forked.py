@@ -7,6 +7,12 @@ a signal, a result that cannot be pickled), the function is called again in
 the calling process when its result is asked for: a result never depends on
 where it was computed, and an error is raised where it would have been
 without the child.
+
+:class:`Beside` computes one function in one child; :class:`Steps` a
+generator's values, sent one by one from one child; :class:`Shared` the calls
+of a function on the numbers 0 to n - 1, shared out among several children
+and the caller, each taking the next number not yet taken when it is free,
+so that none waits for another while work is left.
 """
 
 from __future__ import annotations
@@ -221,4 +227,99 @@ class Steps:
         return values[step]
 
 
-__all__ = ["Beside", "Steps", "available_cores", "can_fork", "in_child"]
+class _Numbers:
+    """The numbers 0 to ``count`` - 1, each taken once by whichever process asks first: the
+    caller, or a child forked after this was made, when ``shared`` (bytes in a pipe, which each
+    taker reads one at a time: a read from a pipe is atomic; the pipe is never written again)."""
+
+    def __init__(self, count: int, shared: bool) -> None:
+        self._left = iter(range(count))  # taken here alone when not shared
+        self._read = -1
+        if shared and count <= 256:  # one byte each
+            try:
+                read, write = os.pipe()
+            except OSError:
+                return
+            try:
+                os.write(write, bytes(range(count)))  # 256 bytes fit a pipe's buffer
+                os.set_blocking(read, False)
+                self._read = read
+            except OSError:
+                os.close(read)
+            finally:
+                os.close(write)
+
+    @property
+    def shared(self) -> bool:
+        """Whether processes forked now can take numbers too."""
+        return self._read >= 0
+
+    def take(self) -> int | None:
+        """The next number not taken yet, or None when every one is."""
+        if self._read < 0:
+            return next(self._left, None)
+        try:
+            taken = os.read(self._read, 1)
+        except OSError:  # BlockingIOError: none left
+            return None
+        return taken[0] if taken else None
+
+    def close(self) -> None:
+        """No more numbers are taken here (the children have their own copy of the pipe)."""
+        if self._read >= 0:
+            os.close(self._read)
+            self._read = -1
+        self._left = iter(())
+
+
+def _take_all(numbers: _Numbers, function: Callable[[int], T]) -> dict[int, T]:
+    """``function(k)`` of each number ``k`` taken, until none is left."""
+    made: dict[int, T] = {}
+    while (number := numbers.take()) is not None:
+        made[number] = function(number)
+    return made
+
+
+class Shared(Generic[T]):
+    """``[function(0), ..., function(count - 1)]``, the calls shared out among ``children``
+    forked children, started when made, and the caller, once it asks for :meth:`results`.
+
+    Each process takes the next number not taken yet whenever it is free, so that a
+    process that is done early (the caller, once it has done its own work) takes over
+    what is left instead of waiting for the others. Every number is computed once: in
+    the process that took it, or, when a child gave nothing (it failed), in the caller;
+    a result never depends on where it was computed. ``forked=False``, no fork on this
+    platform or more than 256 calls: every call is made in the caller, in order.
+    """
+
+    def __init__(self, function: Callable[[int], T], count: int, children: int, *, forked: bool = True) -> None:
+        self._function = function
+        self._count = count
+        self._numbers = _Numbers(count, shared=forked and children > 0 and can_fork())
+        self._children = [
+            Beside(_take_all, self._numbers, function) for _ in range(children if self._numbers.shared else 0)
+        ]
+        self._results: list[T] | None = None
+
+    def __del__(self) -> None:
+        numbers = getattr(self, "_numbers", None)
+        if numbers is not None:
+            numbers.close()
+
+    @property
+    def forked(self) -> bool:
+        """Whether children are computing some of the calls (until :meth:`results` is asked)."""
+        return any(child.forked for child in self._children)
+
+    def results(self) -> list[T]:
+        """The results in order: those the children made, and those made here (once)."""
+        if self._results is None:
+            made = _take_all(self._numbers, self._function)  # what is left, taken while the children work
+            self._numbers.close()  # a child's work made again here (it failed) takes nothing more
+            for child in self._children:
+                made.update(child.result())
+            self._results = [made[k] if k in made else self._function(k) for k in range(self._count)]
+        return self._results
+
+
+__all__ = ["Beside", "Shared", "Steps", "available_cores", "can_fork", "in_child"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 
 import pytest
 
@@ -244,3 +245,74 @@ def test_work_done_in_the_caller_is_not_in_a_child(monkeypatch):
     monkeypatch.setattr(forked, "_start", lambda *args: (None, None))
     assert Beside(_in_child_then_pid).result() == (False, os.getpid())
     assert forked.Steps(_steps_in_child).result(1) is False
+
+
+# ---------------------------------------------------------------- Shared: calls shared out among children and the caller
+
+
+def _square_where(number: int) -> tuple[int, int]:
+    """The square of ``number`` and the process it was computed in; slow in a child only."""
+    if os.getpid() != _PARENT:
+        time.sleep(0.2)
+    return number * number, os.getpid()
+
+
+@needs_fork
+def test_shared_calls_are_each_made_once_in_children_and_in_the_caller_that_is_free():
+    shared = forked.Shared(_square_where, 12, 2)
+    assert shared.forked
+    made = shared.results()
+    assert [square for square, _ in made] == [k * k for k in range(12)]
+    places = {pid for _, pid in made}
+    # the children sleep at each call: the caller, free at once, took most numbers (each once)
+    assert os.getpid() in places and len(places) <= 3
+    assert sum(pid == os.getpid() for _, pid in made) >= 12 - 2 * 2  # each child took at most about two
+    assert not shared.forked and shared.results() is made  # asked again: the same, not computed again
+
+
+def test_shared_calls_not_forked_are_made_in_the_caller_in_order(monkeypatch):
+    calls: list[int] = []
+
+    def recorded(number: int) -> int:
+        calls.append(number)
+        return -number
+
+    assert forked.Shared(recorded, 5, 2, forked=False).results() == [0, -1, -2, -3, -4]
+    assert calls == [0, 1, 2, 3, 4]
+    monkeypatch.setattr(forked, "can_fork", lambda: False)
+    assert forked.Shared(_square_where, 3, 2).results() == [(0, os.getpid()), (1, os.getpid()), (4, os.getpid())]
+    assert forked.Shared(_square_where, 300, 0).results()[299] == (299 * 299, os.getpid())  # no child asked
+
+
+def test_more_calls_than_a_pipe_holds_numbers_for_are_made_in_the_caller():
+    shared = forked.Shared(_square_where, 257, 2)
+    assert not shared.forked
+    assert [square for square, _ in shared.results()] == [k * k for k in range(257)]
+
+
+def _fails_in_a_child_at(number: int) -> tuple[int, int]:
+    if os.getpid() != _PARENT:
+        time.sleep(0.05)
+        if number == 0:
+            raise RuntimeError("only in the child")
+    return number, os.getpid()
+
+
+@needs_fork
+def test_the_numbers_a_failing_child_took_are_made_in_the_caller():
+    # the child that took 0 fails: what it made before is lost with it, and made again here
+    made = forked.Shared(_fails_in_a_child_at, 8, 2).results()
+    assert [number for number, _ in made] == list(range(8))
+    assert made[0][1] == os.getpid()
+
+
+def _raises_at_three(number: int) -> int:
+    if number == 3:
+        raise ValueError("bad 3")
+    return number
+
+
+@needs_fork
+def test_an_error_of_a_shared_call_is_raised_in_the_caller():
+    with pytest.raises(ValueError, match="bad 3"):
+        forked.Shared(_raises_at_three, 6, 2).results()

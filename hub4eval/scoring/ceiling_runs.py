@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
+from itertools import accumulate
 from typing import Any
 
 from hub4eval.config import ScoreConfig
@@ -28,9 +29,11 @@ def contents(tset: TemplateSet) -> Iterator[str]:
     return (fill.content for _, fill in tset.text_fills())
 
 
-RUNS_PER_CHILD = 4
-"""Runs of the projection per child: the caller, free once it has mapped the system's templettes,
-takes the runs left, so that the last process to end waits for no more than about one run."""
+RUNS_PER_CHILD = 3
+"""Runs of the projection per child, each round of runs (one a child) half the size of the round
+before: the children take the large runs first, and the caller, free once it has mapped the system's
+templettes, and the children take the small ones left, so that the last process to end waits for no
+more than about a small run (a run has a cost of its own: a few, not many)."""
 
 
 class ProjectionRuns:
@@ -58,7 +61,7 @@ class ProjectionRuns:
 
         self.ref = ref
         forked = parts > 1
-        runs = _runs(ref, parts * RUNS_PER_CHILD if forked else 1)
+        runs = _runs(ref, parts * RUNS_PER_CHILD if forked else 1, parts)
         self._count = count if forked else None
         self._runs = runs
         run = partial(_project_run, runs, alignment, hyp_corpus, judge, self._count)
@@ -77,14 +80,18 @@ class ProjectionRuns:
         return TemplateSet(sets, role="hypothesis", path=self.ref.path)
 
 
-def _runs(ref: TemplateSet, count: int) -> list[TemplateSet]:
-    """The instance sets of ``ref`` cut into at most ``count`` runs of consecutive sets, of
-    about equal numbers of instances (``[ref]`` itself when one)."""
+def _runs(ref: TemplateSet, count: int, round_size: int = 1) -> list[TemplateSet]:
+    """The instance sets of ``ref`` cut into at most ``count`` runs of consecutive sets (``[ref]``
+    itself when one), each round of ``round_size`` runs of about equal numbers of instances, half
+    as many as the round before."""
     sets = ref.instance_sets
     sizes = [len(iset.instances) for iset in sets]
-    total, done, cuts = sum(sizes), 0, [0]
+    weights = [0.5 ** (number // round_size) for number in range(count)]
+    total, scale = sum(sizes), sum(weights)
+    ends = list(accumulate(weight * total / scale for weight in weights))  # each run's last instance, about
+    done, cuts = 0, [0]
     for number, size in enumerate(sizes):
-        if len(cuts) < count and done >= total * len(cuts) / count and number > cuts[-1]:
+        if len(cuts) < count and done >= ends[len(cuts) - 1] and number > cuts[-1]:
             cuts.append(number)
         done += size
     cuts.append(len(sets))

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import pickle
 from collections.abc import Callable, Iterator
 from typing import Any, Generic, TypeVar
 
@@ -280,6 +281,15 @@ def _take_all(numbers: _Numbers, function: Callable[[int], T]) -> dict[int, T]:
     return made
 
 
+def _take_all_pickled(numbers: _Numbers, function: Callable[[int], Any]) -> dict[int, bytes]:
+    """:func:`_take_all` in a child, each result pickled as soon as it is made: what is left to
+    send when the last is made is then the last one's pickling and the bytes."""
+    made: dict[int, bytes] = {}
+    while (number := numbers.take()) is not None:
+        made[number] = pickle.dumps(function(number), pickle.HIGHEST_PROTOCOL)
+    return made
+
+
 class Shared(Generic[T]):
     """``[function(0), ..., function(count - 1)]``, the calls shared out among ``children``
     forked children, started when made, and the caller, once it asks for :meth:`results`.
@@ -297,7 +307,7 @@ class Shared(Generic[T]):
         self._count = count
         self._numbers = _Numbers(count, shared=forked and children > 0 and can_fork())
         self._children = [
-            Beside(_take_all, self._numbers, function) for _ in range(children if self._numbers.shared else 0)
+            Beside(_take_all_pickled, self._numbers, function) for _ in range(children if self._numbers.shared else 0)
         ]
         self._results: list[T] | None = None
 
@@ -317,7 +327,7 @@ class Shared(Generic[T]):
             made = _take_all(self._numbers, self._function)  # what is left, taken while the children work
             self._numbers.close()  # a child's work made again here (it failed) takes nothing more
             for child in self._children:
-                made.update(child.result())
+                made.update((number, pickle.loads(value)) for number, value in child.result().items())
             self._results = [made[k] if k in made else self._function(k) for k in range(self._count)]
         return self._results
 

@@ -42,7 +42,7 @@ def test_the_projection_made_in_children_is_the_one_of_one_process(monkeypatch, 
     monkeypatch.setattr(aligned_texts, "Beside", Recording)
     monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", 0)
     beside = score(ref, hyp, ref_corpus=ref_text, hyp_corpus=hyp_text, jobs=jobs)
-    assert started.count(("_take_all", True)) == jobs
+    assert started.count(("_take_all_pickled", True)) == jobs
     assert alone.ceiling is not None and beside.ceiling is not None
     assert beside.ceiling.projection == alone.ceiling.projection
     assert beside.ceiling.to_json() == alone.ceiling.to_json()
@@ -62,7 +62,7 @@ def test_the_child_finds_the_fills_this_process_maps_already_prepared(monkeypatc
 
     class Recording(forked.Beside):  # type: ignore[misc]
         def __init__(self, function, *args, **kwargs):
-            if function.__name__ == "_take_all":  # a child taking runs to project (hub4eval.util.forked.Shared)
+            if function.__name__ == "_take_all_pickled":  # a child taking runs to project (hub4eval.util.forked.Shared)
                 mapper = args[1].args[3].mapper  # the judge's, given to each run's projection
                 prepared = dict(mapper.ref_prep._prepared or {})
                 at_fork.append((prepared, set(mapper.hyp_prep._texts.under)))

@@ -365,9 +365,10 @@ def score(
         )
         judge_prep.read_texts(hyp_prep)
         # It depends on the reference and the alignment only: when the texts were long enough
-        # to align in processes, children project while this one maps the system's templettes,
-        # then count the ceiling of what they projected (of an unsegmented hypothesis, whose
-        # sets are paired by overlap: the runs are put together by hub4eval.scoring.counted_parts)
+        # to align in processes, children project runs of it while this one maps the system's
+        # templettes (and this one the runs left, once it has), each run's ceiling counted where
+        # it was projected (of an unsegmented hypothesis, whose sets are paired by overlap: the
+        # runs are put together by hub4eval.scoring.counted_parts)
         count = None
         if forked and unsegmented and ceiling_counts and mapper_class is Mapper and not config.split_sets:
             from hub4eval.scoring.mapping import type_order

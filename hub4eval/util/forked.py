@@ -8,11 +8,10 @@ the calling process when its result is asked for: a result never depends on
 where it was computed, and an error is raised where it would have been
 without the child.
 
-:class:`Beside` computes one function in one child; :class:`Steps` a
-generator's values, sent one by one from one child; :class:`Shared` the calls
-of a function on the numbers 0 to n - 1, shared out among several children
-and the caller, each taking the next number not yet taken when it is free,
-so that none waits for another while work is left.
+:class:`Beside` computes one function in one child; :class:`Shared` the
+calls of a function on the numbers 0 to n - 1, shared out among several
+children and the caller, each taking the next number not yet taken when it
+is free, so that none waits for another while work is left.
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import pickle
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
@@ -29,8 +28,8 @@ _in_child = False  # set in a child started here
 
 
 def in_child() -> bool:
-    """Whether this process is a child started by :class:`Beside` or :class:`Steps`: it computes
-    one function for its caller, then ends (so it may set itself up for that work alone)."""
+    """Whether this process is a child started by :class:`Beside` (or :class:`Shared`): it computes
+    for its caller, then ends (so it may set itself up for that work alone)."""
     return _in_child
 
 
@@ -138,96 +137,6 @@ class Beside(Generic[T]):
         return self._value
 
 
-def _run_steps(send: Any, receive: Any, steps: Callable[..., Iterator[Any]], args: tuple[Any, ...]) -> None:
-    """In the child: each value the generator yields, sent as soon as it is made; (False, None)
-    at the first that fails (or cannot be sent), after which the child stops."""
-    global _in_child
-    _in_child = True
-    receive.close()
-    try:
-        made = steps(*args)
-        while True:
-            try:
-                value = (True, next(made))
-            except StopIteration:
-                break
-            except BaseException:
-                value = (False, None)
-            try:
-                send.send(value)
-            except BaseException:  # e.g. a value that cannot be pickled
-                send.send((False, None))
-                break
-            if not value[0]:
-                break
-    except BaseException:  # no one reads any more: nothing to say
-        pass
-    finally:
-        send.close()
-
-
-class Steps:
-    """The values a generator yields, computed in a forked child started when made;
-    :meth:`result` waits for one. Each value is sent as soon as it is made, so the
-    caller may go on with the first while the child computes the next.
-
-    As with :class:`Beside`, a value the child could not give (an error, a value
-    that cannot be pickled, a child that died) is computed in the caller when asked:
-    the generator is run again here, up to that value (the ones before it made
-    again too, a rare case), and gives the next ones; ``forked=False`` runs it here.
-    """
-
-    def __init__(self, steps: Callable[..., Iterator[Any]], *args: Any, forked: bool = True) -> None:
-        self._steps, self._args = steps, args
-        self._values: list[Any] = []
-        self._here: Iterator[Any] | None = None  # the generator run here, once the child gave up
-        self._process: Any = None
-        self._receive: Any = None
-        if forked and can_fork():
-            self._process, self._receive = _start(_run_steps, steps, args)
-
-    def __del__(self) -> None:
-        """A child whose values were not all asked (the caller met an error) is stopped."""
-        self._stop(terminate=True)
-
-    def _stop(self, terminate: bool = False) -> None:
-        process = getattr(self, "_process", None)
-        if process is not None:
-            self._process = None
-            try:
-                if terminate:
-                    process.terminate()
-                self._receive.close()
-                process.join()
-            except (OSError, ValueError, AttributeError):
-                pass
-
-    @property
-    def forked(self) -> bool:
-        """Whether a child is computing the values not received yet."""
-        return self._process is not None
-
-    def result(self, step: int) -> Any:
-        """Value number ``step`` (from 0) of the generator: the child's, or computed here (once)."""
-        values = self._values
-        while len(values) <= step:
-            if self._process is not None:
-                try:
-                    done, value = self._receive.recv()
-                except (EOFError, OSError):  # the child died without sending, or ended
-                    done, value = False, None
-                if done:
-                    values.append(value)
-                    continue
-                self._stop()  # the child gave this one up: it and the next are made here
-            if self._here is None:
-                self._here = self._steps(*self._args)
-                for _ in values:  # the ones received already are made again, and dropped
-                    next(self._here)
-            values.append(next(self._here))
-        return values[step]
-
-
 class _Numbers:
     """The numbers 0 to ``count`` - 1, each taken once by whichever process asks first: the
     caller, or a child forked after this was made, when ``shared`` (bytes in a pipe, which each
@@ -332,4 +241,4 @@ class Shared(Generic[T]):
         return self._results
 
 
-__all__ = ["Beside", "Shared", "Steps", "available_cores", "can_fork", "in_child"]
+__all__ = ["Beside", "Shared", "available_cores", "can_fork", "in_child"]

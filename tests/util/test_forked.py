@@ -124,27 +124,6 @@ def test_a_child_whose_caller_stopped_reading_ends_quietly(capfd):
     assert "Traceback" not in capfd.readouterr().err
 
 
-def _pids(count: int):
-    for number in range(count):
-        yield os.getpid(), number
-
-
-@needs_fork
-def test_the_values_of_steps_come_from_one_child_in_order_and_are_kept():
-    steps = forked.Steps(_pids, 3)
-    assert steps.forked
-    first = steps.result(0)
-    assert first[1] == 0 and first[0] != os.getpid()
-    assert steps.result(2) == (first[0], 2) and steps.result(1) == (first[0], 1)  # one child, the same values
-    assert steps.result(0) is first
-
-
-def test_steps_not_forked_are_computed_in_the_caller(monkeypatch):
-    assert forked.Steps(_pids, 2, forked=False).result(1) == (os.getpid(), 1)
-    monkeypatch.setattr(forked, "can_fork", lambda: False)
-    assert forked.Steps(_pids, 2).result(0) == (os.getpid(), 0)
-
-
 @needs_fork
 def test_no_process_to_be_had_leaves_the_work_to_the_caller(monkeypatch):
     import multiprocessing.context
@@ -154,79 +133,14 @@ def test_no_process_to_be_had_leaves_the_work_to_the_caller(monkeypatch):
 
     monkeypatch.setattr(multiprocessing.context.ForkProcess, "start", refused)
     beside = Beside(_pid_and_sum, 1, 2)
-    steps = forked.Steps(_pids, 2)
-    assert not beside.forked and not steps.forked
+    shared = forked.Shared(_square_where, 3, 2)
+    assert not beside.forked and not shared.forked
     assert beside.result() == (os.getpid(), 3)
-    assert steps.result(1) == (os.getpid(), 1)
-
-
-def _second_fails_in_a_child(calls: list[int]):
-    calls.append(0)
-    yield "first"
-    calls.append(1)
-    if os.getpid() != _PARENT:
-        raise RuntimeError("only in the child")
-    yield "second"
-    yield "third"
-
-
-@needs_fork
-def test_a_step_the_child_gives_up_is_made_in_the_caller_with_the_next():
-    calls: list[int] = []
-    steps = forked.Steps(_second_fails_in_a_child, calls)
-    assert steps.result(0) == "first" and calls == []  # made in the child
-    assert steps.result(2) == "third" and steps.result(1) == "second"
-    assert calls == [0, 1]  # the generator ran again here, from its start
-    assert not steps.forked
-
-
-def _unpicklable_second():
-    yield 1
-    yield lambda: None
-
-
-@needs_fork
-def test_a_step_that_cannot_be_sent_is_made_in_the_caller():
-    steps = forked.Steps(_unpicklable_second)
-    assert steps.result(0) == 1 and callable(steps.result(1))
-
-
-def _raises_at_first():
-    raise ValueError("bad first")
-    yield  # a generator
-
-
-@needs_fork
-def test_an_error_of_a_step_is_raised_in_the_caller_as_without_a_child():
-    with pytest.raises(ValueError, match="bad first"):
-        forked.Steps(_raises_at_first).result(0)
-
-
-def _sleeps_then_gives():
-    import time
-
-    yield 1
-    time.sleep(30)
-    yield 2
-
-
-@needs_fork
-def test_a_child_whose_steps_are_not_all_asked_is_stopped():
-    steps = forked.Steps(_sleeps_then_gives)
-    assert steps.result(0) == 1
-    process = steps._process
-    del steps  # the caller met an error and dropped it
-    process.join(timeout=10)
-    assert not process.is_alive()
+    assert shared.results() == [(0, os.getpid()), (1, os.getpid()), (4, os.getpid())]
 
 
 def _in_child_then_pid() -> tuple[bool, int]:
     return forked.in_child(), os.getpid()
-
-
-def _steps_in_child():
-    yield forked.in_child()
-    yield forked.in_child()
 
 
 @needs_fork
@@ -234,8 +148,6 @@ def test_a_child_knows_it_is_one_and_the_caller_that_it_is_not():
     assert not forked.in_child()
     child, pid = Beside(_in_child_then_pid).result()
     assert child and pid != os.getpid()
-    steps = forked.Steps(_steps_in_child)
-    assert [steps.result(0), steps.result(1)] == [True, True]
     assert not forked.in_child()  # setting it there left this process as it was
 
 
@@ -244,7 +156,11 @@ def test_work_done_in_the_caller_is_not_in_a_child(monkeypatch):
     assert Beside(_in_child_then_pid, forked=False).result() == (False, os.getpid())
     monkeypatch.setattr(forked, "_start", lambda *args: (None, None))
     assert Beside(_in_child_then_pid).result() == (False, os.getpid())
-    assert forked.Steps(_steps_in_child).result(1) is False
+    assert forked.Shared(_in_child_at, 2, 2).results() == [(False, os.getpid())] * 2
+
+
+def _in_child_at(number: int) -> tuple[bool, int]:
+    return forked.in_child(), os.getpid()
 
 
 # ---------------------------------------------------------------- Shared: calls shared out among children and the caller

@@ -57,11 +57,11 @@ class ProjectionRuns:
         parts: int,
         count: Callable[[TemplateSet, TemplateSet], Any] | None = None,
     ) -> None:
-        from hub4eval.util.forked import Shared
+        from hub4eval.util.forked import MOST_SHARED, Shared
 
         self.ref = ref
         forked = parts > 1
-        runs = _runs(ref, parts * RUNS_PER_CHILD if forked else 1, parts)
+        runs = _runs(ref, min(parts * RUNS_PER_CHILD, MOST_SHARED) if forked else 1, parts)
         self._count = count if forked else None
         self._runs = runs
         run = partial(_project_run, runs, alignment, hyp_corpus, judge, self._count)

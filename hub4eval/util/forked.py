@@ -137,6 +137,10 @@ class Beside(Generic[T]):
         return self._value
 
 
+MOST_SHARED = 256
+"""The most calls :class:`Shared` shares out among processes (more are all made in the caller)."""
+
+
 class _Numbers:
     """The numbers 0 to ``count`` - 1, each taken once by whichever process asks first: the
     caller, or a child forked after this was made, when ``shared`` (bytes in a pipe, which each
@@ -145,7 +149,7 @@ class _Numbers:
     def __init__(self, count: int, shared: bool) -> None:
         self._left = iter(range(count))  # taken here alone when not shared
         self._read = -1
-        if shared and count <= 256:  # one byte each
+        if shared and count <= MOST_SHARED:  # one byte each
             try:
                 read, write = os.pipe()
             except OSError:
@@ -208,7 +212,7 @@ class Shared(Generic[T]):
     what is left instead of waiting for the others. Every number is computed once: in
     the process that took it, or, when a child gave nothing (it failed), in the caller;
     a result never depends on where it was computed. ``forked=False``, no fork on this
-    platform or more than 256 calls: every call is made in the caller, in order.
+    platform or more than :data:`MOST_SHARED` calls: every call is made in the caller, in order.
     """
 
     def __init__(self, function: Callable[[int], T], count: int, children: int, *, forked: bool = True) -> None:
@@ -216,7 +220,8 @@ class Shared(Generic[T]):
         self._count = count
         self._numbers = _Numbers(count, shared=forked and children > 0 and can_fork())
         self._children = [
-            Beside(_take_all_pickled, self._numbers, function) for _ in range(children if self._numbers.shared else 0)
+            Beside(_take_all_pickled, self._numbers, function)
+            for _ in range(min(children, count) if self._numbers.shared else 0)  # a child has a number at least
         ]
         self._results: list[T] | None = None
 
@@ -241,4 +246,4 @@ class Shared(Generic[T]):
         return self._results
 
 
-__all__ = ["Beside", "Shared", "available_cores", "can_fork", "in_child"]
+__all__ = ["MOST_SHARED", "Beside", "Shared", "available_cores", "can_fork", "in_child"]

@@ -18,6 +18,7 @@ import hub4eval.text.aligned_texts as aligned_texts
 import hub4eval.util.forked as forked
 from hub4eval.io.corpus import read_corpus
 from hub4eval.io.templettes.reader import read_templates
+from hub4eval.model import TemplateSet
 from hub4eval.scoring.pipeline import score
 from hub4eval.util.forked import can_fork
 
@@ -42,7 +43,7 @@ def test_the_projection_made_in_children_is_the_one_of_one_process(monkeypatch, 
     monkeypatch.setattr(aligned_texts, "Beside", Recording)
     monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", 0)
     beside = score(ref, hyp, ref_corpus=ref_text, hyp_corpus=hyp_text, jobs=jobs)
-    assert started.count(("_take_all_pickled", True)) == jobs
+    assert started.count(("_take_all_pickled", True)) == min(jobs, len(ref.instance_sets))  # a run each at least
     assert alone.ceiling is not None and beside.ceiling is not None
     assert beside.ceiling.projection == alone.ceiling.projection
     assert beside.ceiling.to_json() == alone.ceiling.to_json()
@@ -85,3 +86,21 @@ def test_the_child_finds_the_fills_this_process_maps_already_prepared(monkeypatc
     assert scored and all((id(fill), docid) in prepared for fill, docid in scored)
     hyp_fills = [f for i in hyp.instances for s in i.slots for a in s.alternatives for f in a.fills]
     assert {f.content for f in hyp_fills if type(f) is TextFill} <= strings
+
+
+def test_many_jobs_share_out_no_more_runs_than_can_be_shared(monkeypatch):
+    # far more jobs than runs can be numbered: the runs are still shared out, not all made here
+    from hub4eval.scoring import ceiling_runs
+
+    ref = read_templates(ASR / "ref.tpl")
+    many = TemplateSet(ref.instance_sets * 200, role=ref.role)  # more sets than runs can be shared
+    shared = []
+
+    class Recording(forked.Shared):  # type: ignore[misc]
+        def __init__(self, function, count, children, **kwargs):
+            shared.append((count, children, kwargs))
+            super().__init__(function, count, children, forked=False)
+
+    monkeypatch.setattr(forked, "Shared", Recording)
+    ceiling_runs.ProjectionRuns(many, None, None, None, 1000)
+    assert shared == [(forked.MOST_SHARED, 1000, {"forked": True})]

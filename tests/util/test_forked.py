@@ -200,10 +200,10 @@ def test_shared_calls_not_forked_are_made_in_the_caller_in_order(monkeypatch):
     assert forked.Shared(_square_where, 300, 0).results()[299] == (299 * 299, os.getpid())  # no child asked
 
 
-def test_more_calls_than_a_pipe_holds_numbers_for_are_made_in_the_caller():
-    shared = forked.Shared(_square_where, 257, 2)
+def test_more_calls_than_are_shared_out_are_made_in_the_caller():
+    shared = forked.Shared(_square_where, forked.MOST_SHARED + 1, 2)
     assert not shared.forked
-    assert [square for square, _ in shared.results()] == [k * k for k in range(257)]
+    assert [square for square, _ in shared.results()] == [k * k for k in range(forked.MOST_SHARED + 1)]
 
 
 def _fails_in_a_child_at(number: int) -> tuple[int, int]:
@@ -232,3 +232,10 @@ def _raises_at_three(number: int) -> int:
 def test_an_error_of_a_shared_call_is_raised_in_the_caller():
     with pytest.raises(ValueError, match="bad 3"):
         forked.Shared(_raises_at_three, 6, 2).results()
+
+
+@needs_fork
+def test_no_more_children_are_started_than_there_are_calls():
+    shared = forked.Shared(_square_where, 2, 50)
+    assert len(shared._children) == 2
+    assert [square for square, _ in shared.results()] == [0, 1]

@@ -34,7 +34,7 @@ the procedure chooses without making a record per pair:
    prepared as it is read, and its instance's slot views are made from the same
    prepared fills). When only counts are asked for, the extents of the usual
    fills are read in characters and mapped to alignment columns all at once
-   (:class:`_ColumnsOf`, ``CorpusAlignment.extents_of``). A noisy key is read
+   (:class:`_ColumnsOf`, :mod:`hub4eval.text.column_extents`). A noisy key is read
    from its content string's words, once per distinct string, without preparing
    the fill.
 2. **Counts from COR codes.** For two plain instances, a slot's fill pair has
@@ -94,6 +94,7 @@ from hub4eval.scoring.metrics import Counts
 from hub4eval.scoring.noisy import noisy_correct
 from hub4eval.scoring.refusal import may_be_refused, pairs_alike, written_contents
 from hub4eval.scoring.verdicts import TextComparison, clean_content_status, extent_status
+from hub4eval.text.column_extents import enclosures_of, extents_of, token_runs
 
 
 class Mapper(Protocol):
@@ -771,20 +772,20 @@ class _ColumnsOf(NamedTuple):
         shared = self.shared
         if self.docids is not None:
             if "runs" not in shared:
-                shared["runs"] = alignment.token_runs(self.reference, self.docids)
+                shared["runs"] = token_runs(alignment, self.reference, self.docids)
             runs = shared["runs"]
             shared["slots"] -= 1
             if not shared["slots"]:  # the last slot of the side: the copies of the tokens are freed
                 del shared["runs"]
-        first, last, found = alignment.extents_of(self.reference, docids, starts[at], ends[at], runs)
+        first, last, found = extents_of(alignment, self.reference, docids, starts[at], ends[at], runs)
         starts[at] = np.where(found, first, _NONE)
         ends[at] = np.where(found, last, _NONE)
         minimal = starts.copy(), ends.copy()
         if self.widen:  # the extent a hypothesis extent must lie in
             inside = at[found]
             assert docids is not None
-            starts[inside], ends[inside] = alignment.enclosures_of(
-                [docids[k] for k in np.flatnonzero(found).tolist()], starts[inside], ends[inside]
+            starts[inside], ends[inside] = enclosures_of(
+                alignment, [docids[k] for k in np.flatnonzero(found).tolist()], starts[inside], ends[inside]
             )
         return minimal
 

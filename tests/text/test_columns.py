@@ -25,6 +25,7 @@ from hub4eval.errors import InputError
 from hub4eval.io.corpus import parse_corpus, read_corpus
 from hub4eval.io.templettes import parse_templates, read_templates
 from hub4eval.model import Extent, TextFill
+from hub4eval.text.column_extents import enclosures_of, extents_of
 from hub4eval.text.columns import align_corpora, document_tokens
 from hub4eval.text.glm import default_glm
 from tests.support import EXAMPLES
@@ -665,14 +666,14 @@ def _at_once(alignment, reference, docids, extents):
     """``extents_of`` of the extents, as ``ref_extent``/``hyp_extent`` give them (None: no token)."""
     starts = np.asarray([e.start for e in extents], dtype=np.int64)
     ends = np.asarray([e.end for e in extents], dtype=np.int64)
-    first, last, found = alignment.extents_of(reference, docids, starts, ends)
+    first, last, found = extents_of(alignment, reference, docids, starts, ends)
     return [Extent(int(a), int(b)) if ok else None for a, b, ok in zip(first, last, found, strict=True)]
 
 
 def _enclosures_at_once(alignment, docids, extents):
     starts = np.asarray([e.start for e in extents], dtype=np.int64)
     ends = np.asarray([e.end for e in extents], dtype=np.int64)
-    starts, ends = alignment.enclosures_of(docids, starts, ends)
+    starts, ends = enclosures_of(alignment, docids, starts, ends)
     return [Extent(int(a), int(b)) for a, b in zip(starts, ends, strict=True)]
 
 

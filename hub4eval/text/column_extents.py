@@ -1,0 +1,259 @@
+"""The extents of many fills mapped to alignment columns at once (§7.3), for the mapping
+engine's counts (:mod:`hub4eval.scoring.pairs`): the columns
+:meth:`~hub4eval.text.columns.CorpusAlignment.ref_extent`,
+:meth:`~hub4eval.text.columns.CorpusAlignment.hyp_extent` and
+:meth:`~hub4eval.text.columns.CorpusAlignment.ref_enclosure` give each one, found in numpy:
+an unsegmented hypothesis's extents in its one text by one search, the others bisected
+within their documents' runs of tokens, all at once, and the enclosures widened over the
+insertion columns a column a step.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterable, Sequence
+from itertools import chain, repeat
+from typing import NamedTuple
+
+import numpy as np
+
+from hub4eval.model import Extent
+from hub4eval.text.align import INSERTION
+from hub4eval.text.columns import CorpusAlignment, _Side
+from hub4eval.text.token_arrays import TokenArray
+
+_WIDENING_STEPS = 16  # columns of insertions that enclosures_of widens over in numpy, beyond which one by one
+
+
+def extents_of(
+    alignment: CorpusAlignment,
+    reference: bool,
+    docids: Sequence[str | None] | None,
+    starts: np.ndarray,
+    ends: np.ndarray,
+    runs: TokenRuns | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``alignment.ref_extent`` (``reference``) or ``hyp_extent`` of many character
+    extents at once, the one in ``docids[k]`` from ``starts[k]`` to ``ends[k]`` (``docids``
+    None: an unsegmented hypothesis's file offsets):
+    (first columns, last columns, whether each touches a token; where not, the
+    extent maps to None and its columns are 0): the same columns.
+
+    An unsegmented hypothesis's extents are all in one text: found in numpy at once.
+    Others are bisected within their document's tokens, all at once in numpy, in
+    ``runs`` (:func:`token_runs` of the documents of ``docids``, or of more; made here
+    when not given), or one by one when the tokens are not arrays."""
+    sides: dict[str | None, _Side] = alignment._ref if reference else alignment._hyp  # type: ignore[assignment]
+    n = len(starts)
+    if not reference and alignment.unsegmented:  # one column space: file offsets
+        side = sides.get(None)
+        if side is None:
+            return np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=bool)
+        return side_extents(side, starts, ends)
+    assert docids is not None
+    if runs is None:
+        runs = token_runs(alignment, reference, docids)
+    if runs is not None:
+        return runs.extents(docids, starts, ends)
+    first: list[int] = []
+    last: list[int] = []
+    found: list[bool] = []
+    bisect_right, bisect_left = bisect.bisect_right, bisect.bisect_left
+    previous: object = first  # no DOCID
+    lookup: tuple[Sequence[int], Sequence[int], Sequence[int]] | None = None
+    for docid, start, end in zip(docids, starts.tolist(), ends.tolist(), strict=True):
+        if docid is not previous:
+            previous = docid
+            side = sides.get(docid)
+            lookup = None if side is None else side._lookup
+        if lookup is not None:
+            token_starts, token_ends, columns = lookup
+            a = bisect_right(token_ends, start)  # as _Side.extent
+            b = bisect_left(token_starts, end) - 1
+            if a <= b:
+                first.append(columns[a])
+                last.append(columns[b])
+                found.append(True)
+                continue
+        first.append(0)
+        last.append(0)
+        found.append(False)
+    return np.asarray(first, dtype=np.int64), np.asarray(last, dtype=np.int64), np.asarray(found, dtype=bool)
+
+
+def token_runs(alignment: CorpusAlignment, reference: bool, docids: Iterable[str | None]) -> TokenRuns | None:
+    """The tokens of the documents ``docids`` of one side (not an unsegmented hypothesis's
+    one text) as runs of arrays, for :func:`extents_of`: an unsegmented reference's are
+    runs of its one text's (no copy); others are copied, one document after the other.
+    None when the tokens are not arrays."""
+    if reference and alignment._ref_runs is not None:
+        whole, columns = alignment._ref_runs
+        tokens = alignment.documents[0].ref_tokens
+        assert isinstance(tokens, TokenArray)
+        return TokenRuns(whole, tokens.starts, tokens.ends, columns)
+    sides: dict[str | None, _Side] = alignment._ref if reference else alignment._hyp  # type: ignore[assignment]
+    found: dict[str | None, tuple[int, int]] = {}
+    pieces: list[TokenArray] = []
+    column_pieces: list[np.ndarray] = []
+    position = 0
+    for docid in dict.fromkeys(docids):
+        side = sides.get(docid)
+        if side is None:
+            continue
+        tokens = side.tokens
+        if not isinstance(tokens, TokenArray):
+            return None
+        found[docid] = (position, position + len(tokens))
+        position += len(tokens)
+        pieces.append(tokens)
+        column_pieces.append(side.columns)
+    if not pieces:
+        empty = np.zeros(0, dtype=np.int64)
+        return TokenRuns(found, empty, empty, empty)
+    return TokenRuns(
+        found,
+        np.concatenate([tokens.starts for tokens in pieces]),
+        np.concatenate([tokens.ends for tokens in pieces]),
+        np.concatenate(column_pieces),
+    )
+
+
+def enclosures_of(
+    alignment: CorpusAlignment, docids: Sequence[str | None], starts: np.ndarray, ends: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """``alignment.ref_enclosure`` of many reference column extents at once (``starts`` and
+    ``ends``, columns of the documents ``docids``): the same extents, widened in numpy a
+    column a step (runs of insertions are short; past :data:`_WIDENING_STEPS` columns,
+    one by one by ``alignment.ref_enclosure``), in the kinds of the documents' columns one
+    after the other (an unsegmented hypothesis's one column space as it is)."""
+    starts, ends = starts.copy(), ends.copy()
+    if not len(starts):
+        return starts, ends
+    if alignment.unsegmented:
+        if alignment.column_space(None) is None:
+            return starts, ends
+        every = alignment.documents[0].alignment.kinds
+        base = np.zeros(len(starts), dtype=np.int64)
+        lows, highs = base, np.full(len(starts), len(every) - 1, dtype=np.int64)
+        inside = np.arange(len(starts))
+    else:  # each document its own column space: theirs one after the other
+        spaces: dict[str | None, tuple[int, int]] = {}
+        pieces: list[np.ndarray] = []
+        position = 0
+        for docid in dict.fromkeys(docids):
+            number = alignment.column_space(docid)
+            if number is not None:
+                kinds = alignment.documents[number].alignment.kinds
+                spaces[docid] = (position, len(kinds))
+                position += len(kinds)
+                pieces.append(kinds)
+        if not pieces:
+            return starts, ends
+        every = np.concatenate(pieces)
+        nowhere = (-1, 0)  # no column space: left as it is
+        places = np.fromiter(
+            chain.from_iterable(map(spaces.get, docids, repeat(nowhere))), dtype=np.int64, count=2 * len(docids)
+        )
+        inside = np.flatnonzero(places[0::2] >= 0)
+        base = places[0::2][inside]
+        lows, highs = base, base + places[1::2][inside] - 1
+    last = len(every) - 1
+    for bounds, step in ((starts, -1), (ends, 1)):
+        stops = lows if step < 0 else highs
+        at = bounds[inside] + base  # in the columns one after the other
+        # the bounds that can move a column further: not at their space's edge, an insertion next to them
+        moving = np.flatnonzero((at != stops) & (every[np.clip(at + step, 0, last)] == INSERTION))
+        for _ in range(_WIDENING_STEPS):
+            if not len(moving):
+                break
+            at[moving] += step
+            moved = at[moving]
+            moving = moving[(moved != stops[moving]) & (every[np.clip(moved + step, 0, last)] == INSERTION)]
+        bounds[inside] = at - base
+        for k in inside[moving].tolist():  # a longer run of insertions
+            widened = alignment.ref_enclosure(docids[k], Extent(int(starts[k]), int(ends[k])))
+            bounds[k] = widened.start if step < 0 else widened.end
+    return starts, ends
+
+
+def side_extents(side: _Side, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``side.extent`` of many character extents at once, [starts, ends): the columns of
+    each one's first and last token, and whether it touches any (where not, its two
+    columns are 0)."""
+    tokens = side.tokens
+    if isinstance(tokens, TokenArray):
+        token_starts, token_ends = tokens.starts, tokens.ends
+    else:
+        token_starts, token_ends = (np.asarray(bounds, dtype=np.int64) for bounds in side._lookup[:2])
+    # the offsets in the tokens' own type (searching an int32 array for int64 values would copy it
+    # whole into int64 first); an offset past what that type holds is past every token
+    top = np.iinfo(token_ends.dtype).max if token_ends.dtype.kind in "iu" else None
+    if top is not None and top < np.iinfo(np.int64).max:
+        starts = np.minimum(starts, top).astype(token_ends.dtype)
+        ends = np.minimum(ends, top).astype(token_starts.dtype)
+    first = np.searchsorted(token_ends, starts, side="right")  # as bisect_right: first token ending after start
+    last = np.searchsorted(token_starts, ends, side="left") - 1  # last token starting before end
+    found = first <= last
+    if not found.any():
+        zeros = np.zeros(len(starts), dtype=np.int64)
+        return zeros, zeros.copy(), found
+    columns = side.columns
+    return (
+        np.where(found, columns[np.where(found, first, 0)], 0).astype(np.int64),
+        np.where(found, columns[np.where(found, last, 0)], 0).astype(np.int64),
+        found,
+    )
+
+
+class TokenRuns(NamedTuple):
+    """The tokens of some documents of one side as runs of arrays (:func:`token_runs`)."""
+
+    runs: dict[str | None, tuple[int, int]]  # each document's [first, end) tokens
+    starts: np.ndarray  # of every token
+    ends: np.ndarray
+    columns: np.ndarray
+
+    def extents(
+        self, docids: Sequence[str | None], starts: np.ndarray, ends: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:func:`extents_of` of extents of these documents: each bisected
+        within its document's run, all at once (a document not here has no token)."""
+        nowhere = (0, 0)  # an empty run
+        bounds = np.fromiter(
+            chain.from_iterable(map(self.runs.get, docids, repeat(nowhere))), dtype=np.int64, count=2 * len(docids)
+        )
+        lows, highs = bounds[0::2], bounds[1::2]
+        first = _bisect_within(self.ends, lows, highs, starts, right=True)  # first token ending after start
+        last = _bisect_within(self.starts, lows, highs, ends, right=False) - 1  # last token starting before end
+        found = first <= last
+        if not found.any():
+            return np.zeros(len(starts), dtype=np.int64), np.zeros(len(starts), dtype=np.int64), found
+        columns = self.columns
+        return (
+            np.where(found, columns[np.where(found, first, 0)], 0).astype(np.int64),
+            np.where(found, columns[np.where(found, last, 0)], 0).astype(np.int64),
+            found,
+        )
+
+
+def _bisect_within(
+    values: np.ndarray, lows: np.ndarray, highs: np.ndarray, targets: np.ndarray, *, right: bool
+) -> np.ndarray:
+    """``bisect.bisect_right`` (``right``) or ``bisect_left`` of each target in its own sorted
+    run ``values[lows[k]:highs[k]]``, as an index of ``values``: all at once, a halving of
+    every run a step."""
+    lows, highs = lows.copy(), highs.copy()
+    active = np.flatnonzero(lows < highs)
+    while len(active):
+        low, high = lows[active], highs[active]
+        middle = (low + high) >> 1
+        found = values[middle]
+        target = targets[active]
+        onward = found <= target if right else found < target
+        lows[active] = np.where(onward, middle + 1, low)
+        highs[active] = np.where(onward, high, middle)
+        active = active[lows[active] < highs[active]]
+    return lows
+
+
+__all__ = ["TokenRuns", "enclosures_of", "extents_of", "side_extents", "token_runs"]

@@ -59,10 +59,34 @@ class Attributor:
         self._ref: dict[tuple[str | None, Extent], tuple[Row, ...]] = {}
         self._misheard: dict[tuple[str | None, Extent], bool] = {}
         self._hyp: dict[tuple[str | None, Extent], tuple[Row, ...] | None] = {}
+        # (DOCID, reference?) -> the running count of match columns of its column space (see
+        # _matches); None without a column space
+        self._running: dict[tuple[str | None, bool], Sequence[int] | None] = {}
+        self._spaces: dict[int, Sequence[int]] = {}
 
-    def _kinds(self, docid: str | None, columns: Extent, reference: bool) -> Sequence[int]:
+    def _matches(self, docid: str | None, reference: bool) -> Sequence[int] | None:
+        """The running count of the match columns of the column space of ``docid``: columns
+        ``[first, last]`` hold ``matches[last + 1] - matches[first]`` of them (one subtraction a
+        fill, not a slice of its columns' kinds); None when ``docid`` has no column space."""
+        key = (docid, reference)
+        if key in self._running:
+            return self._running[key]
         space = self.alignment.column_space(docid, reference=reference)
-        return self.alignment.column_kinds(space)[columns.start : columns.end + 1]
+        matches = None
+        if space is not None:
+            matches = self._spaces.get(space)
+            if matches is None:
+                import numpy as np  # here: numpy only when the texts differ
+
+                from hub4eval.text.align import MATCH
+                from hub4eval.text.columns import int_view
+
+                kinds = self.alignment.documents[space].alignment.kinds
+                running = np.zeros(len(kinds) + 1, dtype=np.int32 if len(kinds) < 2**31 else np.int64)
+                np.cumsum(kinds == MATCH, out=running[1:])
+                matches = self._spaces[space] = int_view(running)
+        self._running[key] = matches
+        return matches
 
     def _rows(self, docid: str | None, columns: Extent, reference: bool) -> list[Row]:
         space = self.alignment.column_space(docid, reference=reference)
@@ -90,17 +114,20 @@ class Attributor:
     def misrecognized(self, docid: str | None, fill: Fill | None) -> bool:
         """Whether :meth:`misrecognition` has columns, read from the columns' kinds alone
         (a cause needs no more; the words are read for the notes)."""
-        if type(fill) is not TextFill or fill.extent is None:
+        if type(fill) is not TextFill or not fill.extents:
             return False
-        key = (docid, fill.extent)
+        extent = fill.extents[0]
+        key = (docid, extent)
         found = self._misheard.get(key)
         if found is None:
-            columns = self.alignment.ref_extent(docid, fill.extent)
+            columns = self.alignment.ref_extent(docid, extent)
             found = False
-            if columns is not None and self.alignment.column_space(docid, reference=True) is not None:
-                from hub4eval.text.align import MATCH  # here: the aligner imports numpy (texts differ)
-
-                found = any(kind != MATCH for kind in self._kinds(docid, columns, True))
+            if columns is not None:
+                matches = self._matches(docid, True)
+                # some column of [start, end] is not a match
+                found = matches is not None and matches[columns.end + 1] - matches[columns.start] <= (
+                    columns.end - columns.start
+                )
             self._misheard[key] = found
         return found
 
@@ -114,10 +141,11 @@ class Attributor:
             return self._hyp[key]
         found: tuple[Row, ...] | None = None
         columns = self.alignment.hyp_extent(docid, fill.extent)
-        if columns is not None and self.alignment.column_space(docid, reference=False) is not None:
-            from hub4eval.text.align import DELETION, MATCH
+        if columns is not None:
+            matches = self._matches(docid, False)
+            if matches is not None and matches[columns.end + 1] == matches[columns.start]:  # no match among them
+                from hub4eval.text.align import DELETION
 
-            if MATCH not in self._kinds(docid, columns, False):
                 found = tuple(row for row in self._rows(docid, columns, False) if row[2] != DELETION)
         self._hyp[key] = found
         return found
@@ -308,56 +336,159 @@ def entity_wer(result: Any) -> dict[str, Any] | None:
     base = [0]
     for space_kinds in kinds:
         base.append(base[-1] + len(space_kinds))
-    unscored = set(result.config.unscored_slots)
-    by_slot: dict[str, tuple[list[int], list[int]]] = {}  # slot -> (first columns, last columns + 1)
+    unscored = frozenset(result.config.unscored_slots)
+    slots: dict[tuple[str, str], int] = {}  # (type, slot) -> its number, in order of the slots' first fills
+    # every fill's maximal extent and slot number, in file order, and the runs of one document's fills
+    fill_starts: list[int] = []
+    fill_ends: list[int] = []
+    fill_slots: list[int] = []
+    runs: list[tuple[str, int]] = []  # (DOCID, index of its first fill)
     for set_match in result.matches:
         iset = set_match.ref
         if iset is None:
             continue
         for inst in iset.instances:
-            space = alignment.column_space(inst.docid, reference=True)
-            if space is None:
-                continue
-            offset = base[space]
+            if not runs or runs[-1][0] != inst.docid:
+                runs.append((inst.docid, len(fill_starts)))
             for slot in inst.slots:
-                if slot.name in unscored:
+                name = slot.name
+                if name in unscored:
                     continue
+                number = -1
                 for alternative in slot.alternatives:
                     for fill in alternative.fills:
-                        if type(fill) is not TextFill or fill.extent is None:
+                        if type(fill) is not TextFill or not fill.extents:
                             continue
-                        columns = alignment.ref_extent(inst.docid, fill.extent)
-                        if columns is None:
-                            continue
-                        key = f"{inst.type}.{slot.name}"
-                        spans = by_slot.get(key)
-                        if spans is None:
-                            spans = by_slot[key] = ([], [])
-                        spans[0].append(offset + columns.start)
-                        spans[1].append(offset + columns.end + 1)
+                        if number < 0:
+                            number = slots.setdefault((inst.type, name), len(slots))
+                        extent = fill.extents[0]
+                        fill_starts.append(extent.start)
+                        fill_ends.append(extent.end)
+                        fill_slots.append(number)
+    first, last = _reference_columns(
+        alignment, runs, np.asarray(fill_starts, dtype=np.int64), np.asarray(fill_ends, dtype=np.int64), base
+    )
+    found = first >= 0
+    numbers = np.asarray(fill_slots, dtype=np.int64)[found]
+    firsts, ends = first[found], last[found] + 1
     every = np.concatenate(kinds) if kinds else np.zeros(0, dtype=np.int64)
 
-    def covered(firsts: list[int], ends: list[int]) -> np.ndarray:
-        """The columns inside at least one of the spans, each once, in order (as many as the
-        fills cover, not an array as long as the texts: fills are a few words each)."""
-        starts = np.asarray(firsts, dtype=np.int64)
-        lengths = np.asarray(ends, dtype=np.int64) - starts
+    def covered(number: int) -> np.ndarray:
+        """The columns inside at least one span of slot ``number``, each once, in order (as many as
+        the fills cover, not an array as long as the texts: fills are a few words each)."""
+        of_slot = numbers == number
+        starts = firsts[of_slot]
+        lengths = ends[of_slot] - starts
         before = np.cumsum(lengths) - lengths  # where each span's columns begin in the run of all
         columns = np.arange(int(lengths.sum()), dtype=np.int64) + np.repeat(starts - before, lengths)
-        return np.unique(columns)
+        return _unique(columns)
 
     def wer_of(columns: np.ndarray) -> dict[str, Any]:
         total = kind_counts(every[columns])
         errors = total["substitutions"] + total["deletions"] + total["insertions"]
         return {**total, "errors": errors, "wer": errors / total["ref_words"] if total["ref_words"] else None}
 
-    inside = {key: covered(*spans) for key, spans in by_slot.items()}
-    union = np.unique(np.concatenate(list(inside.values()))) if inside else np.zeros(0, dtype=np.int64)
+    # a slot is listed once a fill of it has columns: in the order of the slots' first fills with columns
+    firsts_of = np.full(len(slots), len(found), dtype=np.int64)
+    np.minimum.at(firsts_of, np.asarray(fill_slots, dtype=np.int64)[found], np.flatnonzero(found))
+    listed = sorted((int(firsts_of[number]), key) for key, number in slots.items() if firsts_of[number] < len(found))
+    inside = {f"{key[0]}.{key[1]}": covered(slots[key]) for _, key in listed}
+    union = _unique(np.concatenate(list(inside.values()))) if inside else np.zeros(0, dtype=np.int64)
     return {
         "alignment": "weighted",  # fills are placed on the weighted alignment's columns, not on sclite's
         "summary": wer_of(union),
         "by_slot": {key: wer_of(columns) for key, columns in inside.items()},
     }
+
+
+_CHUNK_TOKENS = 1 << 16  # reference tokens whose documents' fills are placed at once
+
+
+def _reference_columns(
+    alignment: Any, runs: Sequence[tuple[str, int]], starts: Any, ends: Any, base: Sequence[int]
+) -> tuple[Any, Any]:
+    """The columns of the first and the last token each reference extent touches
+    (``alignment.ref_extent``), in the run of all column spaces laid end to end (space s from
+    ``base[s]``); -1 where it touches none or its document has no column space.
+
+    ``runs``: (DOCID, index of its first extent) of each run of extents of one document. The
+    tokens of the documents of about :data:`_CHUNK_TOKENS` tokens are laid end to end, each
+    document's offsets (its tokens' and its extents') shifted past everything before it, and
+    bisected for all their extents at once: numpy's cost per call is paid per chunk, not per
+    fill or per document (a document holds a few fills)."""
+    import numpy as np
+
+    n = len(starts)
+    first = np.full(n, -1, dtype=np.int64)
+    last = np.full(n, -1, dtype=np.int64)
+    bounds = [index for _, index in runs] + [n]
+    placed = [(docid, a, b) for (docid, a), b in zip(runs, bounds[1:], strict=True) if a < b]  # one after another
+    # past every offset of a run's extents (with its tokens' ends: past every offset of its document)
+    froms = [a for _, a, _ in placed]
+    tops = np.maximum(np.maximum.reduceat(starts, froms), np.maximum.reduceat(ends, froms)).tolist() if froms else []
+    chunk: list[tuple[int, int, Sequence[int], Sequence[int], Sequence[int], int, int]] = []
+    size = 0
+
+    def place() -> None:
+        froms, counts, fills, shifts, bases = [], [], [], [], []
+        shift = 0
+        for a, b, run_starts, run_ends, _, space, top in chunk:
+            froms.append(a)
+            fills.append(b - a)
+            counts.append(len(run_starts))
+            shifts.append(shift)
+            bases.append(base[space])
+            shift += max(run_ends[-1] if len(run_ends) else 0, top) + 1
+        token_counts = np.asarray(counts, dtype=np.int64)
+        fill_counts = np.asarray(fills, dtype=np.int64)
+        moves = np.asarray(shifts, dtype=np.int64)
+        token_moves = np.repeat(moves, token_counts)
+        all_starts = np.concatenate([run[2] for run in chunk]).astype(np.int64) + token_moves
+        all_ends = np.concatenate([run[3] for run in chunk]).astype(np.int64) + token_moves
+        columns = np.concatenate([run[4] for run in chunk]).astype(np.int64) + np.repeat(
+            np.asarray(bases, dtype=np.int64), token_counts
+        )
+        before = np.cumsum(fill_counts) - fill_counts
+        where = np.arange(int(fill_counts.sum()), dtype=np.int64) + np.repeat(
+            np.asarray(froms, dtype=np.int64) - before, fill_counts
+        )
+        fill_moves = np.repeat(moves, fill_counts)
+        # every offset of a document lies between those of the documents before and after it,
+        # so the bisection in all the tokens lands among the document's own: as bisecting them
+        a_token = np.searchsorted(all_ends, starts[where] + fill_moves, side="right")  # the first token ending after
+        b_token = np.searchsorted(all_starts, ends[where] + fill_moves, side="left") - 1  # the last starting before
+        touched = a_token <= b_token
+        first[where[touched]] = columns[a_token[touched]]
+        last[where[touched]] = columns[b_token[touched]]
+
+    for (docid, a, b), top in zip(placed, tops, strict=True):
+        space = alignment.column_space(docid, reference=True)
+        lookup = None if space is None else alignment.ref_lookup(docid)
+        if lookup is None:
+            continue
+        chunk.append((a, b, *lookup, space, top))
+        size += len(lookup[0])
+        if size >= _CHUNK_TOKENS:
+            place()
+            chunk, size = [], 0
+    if chunk:
+        place()
+    return first, last
+
+
+def _unique(values: Any) -> Any:
+    """``np.unique(values)``: the values sorted, each once. Sorted by the stable sort, which
+    finds the runs already in order (the fills' columns come in the order of the text, slot by
+    slot), instead of ``np.unique``'s hashing of every value."""
+    import numpy as np
+
+    ordered = np.sort(values, kind="stable")
+    if len(ordered) < 2:
+        return ordered
+    first = np.empty(len(ordered), dtype=bool)  # where each value first appears
+    first[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
+    return ordered[first]
 
 
 __all__ = [

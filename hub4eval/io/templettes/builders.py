@@ -287,8 +287,6 @@ class InstanceBuilder(Checks):
                             Slot(name, (FillAlternative(tuple(fills), slot_line),), optional, slot_line, slot_column)
                         )
                     if head_line:
-                        if len(set(slot_names)) < len(slot_names):
-                            return None  # a slot comes twice
                         instances.append(Instance(head_type, docid, head_number, tuple(slots), head_line, column))
                         column = 1
                     if assign is _END:
@@ -313,6 +311,8 @@ class InstanceBuilder(Checks):
                             Slot(name, (FillAlternative(tuple(fills), slot_line),), optional, slot_line, slot_column)
                         )
                         fills = []
+                    if new_name in slot_names:
+                        return None  # a slot comes twice
                     name, optional, slot_column, slot_line = new_name, new_optional, new_column, line
                     slot_names.append(name)
                 elif not name:

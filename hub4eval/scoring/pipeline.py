@@ -11,7 +11,7 @@ scores the ceiling (:mod:`hub4eval.scoring.projection`). It reads no file:
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -66,20 +66,72 @@ def texts_differ(ref: Corpus, hyp: Corpus) -> bool:
 
 
 def _hyp_set_extent(iset: InstanceSet, preparer: FillPreparer) -> Extent | None:
-    """§7.4: smallest start and largest end of the set's normalized text-fill extents."""
+    """§7.4: smallest start and largest end of the set's normalized text-fill extents (the
+    maximal extents :meth:`FillPreparer.prepare` gives), without preparing the fills.
+
+    A fill's extent is its first extent, its start moved past the premodifiers its content
+    loses, then mapped to alignment columns. In an unsegmented hypothesis every fill is
+    mapped in one column space, where the columns of the hypothesis tokens follow the text:
+    a later start never maps to an earlier column, nor a later end. So the smallest start
+    column is that of the fill with the smallest start that maps to any column, the largest
+    end column that of the fill with the largest end that does: one or two fills are mapped
+    per set, not every one."""
+    get, normalize = preparer.lookups()
+    map_extent = preparer.map_extent
+    one_space = map_extent is not None and preparer.unsegmented
+    spans: list[tuple[int, int]] = []  # (start past the premodifiers, end) in the one column space
     starts, ends = [], []
     for inst in iset.instances:
+        docid = inst.docid
         for slot in inst.slots:
             for alternative in slot.alternatives:
                 for fill in alternative.fills:
-                    if isinstance(fill, TextFill) and fill.extent is not None:
-                        extent = preparer.prepare(fill, inst.docid).maximal.extent
-                        if extent is not None:
-                            starts.append(extent.start)
-                            ends.append(extent.end)
-    if not starts:
+                    if type(fill) is not TextFill or not fill.extents:
+                        continue
+                    content, extent = fill.content, fill.extents[0]
+                    removed = (get(content) or normalize(content))[1]
+                    start, end = extent.start, extent.end
+                    if removed:
+                        start = min(start + removed, end)  # as fills._shifted
+                    if one_space:
+                        spans.append((start, end))
+                        continue
+                    if map_extent is not None:
+                        columns = map_extent(docid, Extent(start, end))
+                        if columns is None:
+                            continue
+                        start, end = columns.start, columns.end
+                    starts.append(start)
+                    ends.append(end)
+    if not one_space:
+        return Extent(min(starts), max(ends)) if starts else None
+    if not spans:
         return None
-    return Extent(min(starts), max(ends))
+    assert map_extent is not None
+
+    def first_mapped(in_order: Iterable[tuple[int, int]]) -> Extent | None:
+        """The columns of the first span that touches a token, in this order."""
+        for start, end in in_order:
+            columns = map_extent(None, Extent(start, end))
+            if columns is not None:
+                return columns
+        return None
+
+    # most often the first span tried touches a token: the others are sorted only when not
+    first = first_mapped((min(spans),))
+    if first is None:
+        first = first_mapped(sorted(spans))
+        if first is None:
+            return None  # no fill touches a token
+    last = first_mapped((max(spans, key=_end),))
+    if last is None:
+        last = first_mapped(sorted(spans, key=_end, reverse=True))
+        assert last is not None  # the span of ``first`` touches a token
+    return Extent(first.start, last.end)
+
+
+def _end(span: tuple[int, int]) -> int:
+    return span[1]
 
 
 def _strings(tset: TemplateSet, config: ScoreConfig) -> Iterator[str]:
@@ -183,8 +235,11 @@ def score(
             same for every number.
         counts_only: keep only the counts and the mapping's pairs: the result
             holds a :class:`~hub4eval.scoring.result.Tally`, no points (and most
-            match records are never made), when the texts are not aligned and
-            the mapper is the usual one; otherwise ignored.
+            match records are never made), when the mapper is the usual one and
+            the texts are not aligned, or are aligned and no ``point_runs`` is
+            given (the tally then holds the error points by cause and the
+            reference instance sets, for the causes and the entity WER);
+            otherwise ignored.
         ceiling_counts: keep only the counts, the pairs and the kinds of the
             errors per slot of the ceiling (see :func:`_score_ceiling`), which
             is all the reports read of it.
@@ -386,9 +441,15 @@ def score(
                 set_extent=_hyp_set_extent,
             )
         projecting = ProjectionRuns(ref, alignment, hyp_corpus, judge, jobs if forked else 1, count)
+    # With texts that differ, a score that keeps counts counts the mapping too (no match record
+    # per chosen pair): the causes of its error points are counted from it (a writer of points
+    # asks for the records)
+    counting = counts_only and alignment is not None and point_runs is None and type(mapper) is Mapper
+    matches: tuple[SetMatch, ...] | tuple[CountedSet, ...]
     if unsegmented:
         known = hyp_extents
-        matches = mapper.match_template_sets(
+        map_sets = mapper.count_template_sets if counting else mapper.match_template_sets
+        matches = map_sets(
             ref,
             hyp,
             ref_extent=lambda iset: alignment.document_extent(iset.docid),
@@ -409,8 +470,22 @@ def score(
             wer=wer_summary,
             tally=Tally.counted(counted, mapper.signatures, config.beta),
         )
+    elif counting:
+        matches = mapper.count_template_sets(ref, hyp, order)
     else:
         matches = mapper.match_template_sets(ref, hyp, order=order)
+    tally = None
+    if counting:
+        from hub4eval.scoring.attribution import Attributor, counted_causes
+
+        counted_sets: tuple[CountedSet, ...] = matches  # type: ignore[assignment]
+        tally = dataclasses.replace(
+            Tally.counted(counted_sets, mapper.signatures, config.beta),
+            # the ceiling decides some causes: they are settled when the result's are read
+            causes=counted_causes(counted_sets, mapper, Attributor(alignment)),
+            reference_sets=tuple(m.ref for m in counted_sets if m.ref is not None),
+        )
+        matches = ()
     del mapper  # its prepared instances, kept while it mapped, are freed before the ceiling's are made
     wer = wer_summary
     if wer is None and texts_aligned is None and alignment is not None and hasattr(alignment, "wer_summary"):
@@ -446,13 +521,14 @@ def score(
         if ceiling_result is not None:
             ceiling_result = dataclasses.replace(ceiling_result, wer=wer)
     return ScoreResult(
-        matches=matches,
+        matches=matches,  # type: ignore[arg-type]
         config=config,
         signature=signature,
         warnings=tuple(warnings),
         wer=wer,
         alignment=alignment,
         ceiling=ceiling_result,
+        tally=tally,
     )
 
 

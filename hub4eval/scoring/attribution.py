@@ -333,9 +333,10 @@ def counted_causes(sets: Sequence[Any], mapper: Any, attributor: Attributor) -> 
     instances as written. Another match (rare) has its match record made again, as the
     mapper made it (the set's mapping is all its pointers read). Matches without an error
     point are passed over."""
-    from hub4eval.scoring.counted_points import HYPOTHESIS, REFERENCE, Layouts, is_plain_instance, set_mapping
+    from hub4eval.scoring.counted_points import HYPOTHESIS, REFERENCE, Layouts, set_mapping
 
     layouts = Layouts(mapper.signatures)
+    errors_of: dict[int, tuple[tuple[str, int, tuple[tuple[str, str], ...]], ...]] = {}
     unscored = mapper.unscored
     cause = attributor.cause
     settled: dict[CauseKey, int] = {}
@@ -343,16 +344,21 @@ def counted_causes(sets: Sequence[Any], mapper: Any, attributor: Attributor) -> 
     for counted in sets:
         docid = counted.docid
         mapping: dict[str, str] | None = None
-        for ref, hyp, counts, number in counted.instances:
-            if not (counts.inc or counts.mis or counts.spu):
+        for ref, hyp, _, number in counted.instances:
+            errors = errors_of.get(number)
+            if errors is None:  # the fill pairs of the signature's layout that have error points
+                errors = errors_of[number] = tuple(
+                    (name, side, kept)
+                    for name, side, points in layouts[number]
+                    if (kept := tuple((kind, category) for kind, category in points if category in ERROR_CATEGORIES))
+                )
+            if not errors:
                 continue
             type_name = (ref if ref is not None else hyp).type
+            ref_fills = _plain_fills(ref, True, unscored) if ref is not None else {}
+            hyp_fills = _plain_fills(hyp, False, unscored) if hyp is not None else {}
             pairs: Iterable[tuple[str, Fill | None, Fill | None, Iterable[tuple[str, str]]]]
-            if (ref is None or is_plain_instance(ref, True, unscored)) and (
-                hyp is None or is_plain_instance(hyp, False, unscored)
-            ):
-                ref_fills = _plain_fills(ref, unscored) if ref is not None else {}
-                hyp_fills = _plain_fills(hyp, unscored) if hyp is not None else {}
+            if ref_fills is not None and hyp_fills is not None:
                 pairs = [
                     (
                         name,
@@ -360,7 +366,7 @@ def counted_causes(sets: Sequence[Any], mapper: Any, attributor: Attributor) -> 
                         None if side == REFERENCE else hyp_fills[name],
                         points,
                     )
-                    for name, side, points in layouts[number]
+                    for name, side, points in errors
                 ]
             else:
                 if mapping is None:
@@ -381,13 +387,19 @@ def counted_causes(sets: Sequence[Any], mapper: Any, attributor: Attributor) -> 
     return CountedCauses(settled, pending)
 
 
-def _plain_fills(inst: Instance, unscored: frozenset[str]) -> dict[str, Fill]:
-    """The one fill of each scored slot of a plain instance (a name's first slot, its first
-    alternative: as ``Mapper._view`` reads it)."""
+def _plain_fills(inst: Instance, reference: bool, unscored: frozenset[str]) -> dict[str, Fill] | None:
+    """The one fill of each scored slot of an instance (a name's first slot, its first
+    alternative: as ``Mapper._view`` reads it); None when it is not plain (as
+    :func:`hub4eval.scoring.counted_points.is_plain_instance` says)."""
     fills: dict[str, Fill] = {}
     for slot in inst.slots:
-        if slot.name not in unscored and slot.name not in fills:
-            fills[slot.name] = slot.alternatives[0].fills[0]
+        name = slot.name
+        if name in unscored or name in fills:
+            continue
+        alternatives = slot.alternatives
+        if not alternatives or (reference and len(alternatives) != 1) or len(alternatives[0].fills) != 1:
+            return None
+        fills[name] = alternatives[0].fills[0]
     return fills
 
 

@@ -11,17 +11,18 @@ scores the ceiling (:mod:`hub4eval.scoring.projection`). It reads no file:
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError, InputWarning, UsageError
-from hub4eval.model import Corpus, Extent, InstanceSet, TemplateSet, TextFill
+from hub4eval.model import Corpus, Extent, TemplateSet, TextFill
 from hub4eval.scoring.ceiling_runs import ProjectionRuns, ceiling_part, contents
 from hub4eval.scoring.fills import FillPreparer, PreparedFill
 from hub4eval.scoring.mapping import CountedSet, Mapper, SetMatch, Signature
 from hub4eval.scoring.result import ScoreResult, Tally
+from hub4eval.scoring.set_extents import hyp_set_extent
 from hub4eval.util.gcpause import paused_gc
 
 if TYPE_CHECKING:
@@ -63,75 +64,6 @@ def texts_differ(ref: Corpus, hyp: Corpus) -> bool:
     if ref.segmented != hyp.segmented:
         return True
     return [(d.docid, d.text) for d in ref.documents] != [(d.docid, d.text) for d in hyp.documents]
-
-
-def _hyp_set_extent(iset: InstanceSet, preparer: FillPreparer) -> Extent | None:
-    """§7.4: smallest start and largest end of the set's normalized text-fill extents (the
-    maximal extents :meth:`FillPreparer.prepare` gives), without preparing the fills.
-
-    A fill's extent is its first extent, its start moved past the premodifiers its content
-    loses, then mapped to alignment columns. In an unsegmented hypothesis every fill is
-    mapped in one column space, where the columns of the hypothesis tokens follow the text:
-    a later start never maps to an earlier column, nor a later end. So the smallest start
-    column is that of the fill with the smallest start that maps to any column, the largest
-    end column that of the fill with the largest end that does: one or two fills are mapped
-    per set, not every one."""
-    get, normalize = preparer.lookups()
-    map_extent = preparer.map_extent
-    one_space = map_extent is not None and preparer.unsegmented
-    spans: list[tuple[int, int]] = []  # (start past the premodifiers, end) in the one column space
-    starts, ends = [], []
-    for inst in iset.instances:
-        docid = inst.docid
-        for slot in inst.slots:
-            for alternative in slot.alternatives:
-                for fill in alternative.fills:
-                    if type(fill) is not TextFill or not fill.extents:
-                        continue
-                    content, extent = fill.content, fill.extents[0]
-                    removed = (get(content) or normalize(content))[1]
-                    start, end = extent.start, extent.end
-                    if removed:
-                        start = min(start + removed, end)  # as fills._shifted
-                    if one_space:
-                        spans.append((start, end))
-                        continue
-                    if map_extent is not None:
-                        columns = map_extent(docid, Extent(start, end))
-                        if columns is None:
-                            continue
-                        start, end = columns.start, columns.end
-                    starts.append(start)
-                    ends.append(end)
-    if not one_space:
-        return Extent(min(starts), max(ends)) if starts else None
-    if not spans:
-        return None
-    assert map_extent is not None
-
-    def first_mapped(in_order: Iterable[tuple[int, int]]) -> Extent | None:
-        """The columns of the first span that touches a token, in this order."""
-        for start, end in in_order:
-            columns = map_extent(None, Extent(start, end))
-            if columns is not None:
-                return columns
-        return None
-
-    # most often the first span tried touches a token: the others are sorted only when not
-    first = first_mapped((min(spans),))
-    if first is None:
-        first = first_mapped(sorted(spans))
-        if first is None:
-            return None  # no fill touches a token
-    last = first_mapped((max(spans, key=_end),))
-    if last is None:
-        last = first_mapped(sorted(spans, key=_end, reverse=True))
-        assert last is not None  # the span of ``first`` touches a token
-    return Extent(first.start, last.end)
-
-
-def _end(span: tuple[int, int]) -> int:
-    return span[1]
 
 
 def _strings(tset: TemplateSet, config: ScoreConfig) -> Iterator[str]:
@@ -406,7 +338,7 @@ def score(
         # the strings the hypothesis repeats: made here first (this process needs them for its
         # own mapping anyway), the child has them and does not make them a second time.
         if unsegmented:
-            hyp_extents = {id(iset): _hyp_set_extent(iset, hyp_prep) for iset in hyp.instance_sets}
+            hyp_extents = {id(iset): hyp_set_extent(iset, hyp_prep) for iset in hyp.instance_sets}
         _prepare_fills(ref, ref_prep, mapper.unscored)
     projecting = None
     if scoring_ceiling:
@@ -438,7 +370,7 @@ def score(
                 preparers=(ref_prep, hyp_prep, judge_prep),
                 noisy=noisy,
                 order=order_of_ceiling,
-                set_extent=_hyp_set_extent,
+                set_extent=hyp_set_extent,
             )
         projecting = ProjectionRuns(ref, alignment, hyp_corpus, judge, jobs if forked else 1, count)
     # With texts that differ, a score that keeps counts counts the mapping too (no match record
@@ -453,7 +385,7 @@ def score(
             ref,
             hyp,
             ref_extent=lambda iset: alignment.document_extent(iset.docid),
-            hyp_extent=lambda iset: known[id(iset)] if known is not None else _hyp_set_extent(iset, hyp_prep),
+            hyp_extent=lambda iset: known[id(iset)] if known is not None else hyp_set_extent(iset, hyp_prep),
         )
         hyp_prep.forget()
         if not config.split_sets:
@@ -575,7 +507,7 @@ def _score_ceiling(
         hyp_prep.remember()
         extents: dict[str, Any] = {
             "ref_extent": lambda iset: alignment.document_extent(iset.docid),
-            "hyp_extent": lambda iset: _hyp_set_extent(iset, hyp_prep),
+            "hyp_extent": lambda iset: hyp_set_extent(iset, hyp_prep),
         }
         if counting and counted is not None and hyp is projected:
             from hub4eval.scoring.counted_parts import join_parts

@@ -20,7 +20,7 @@ from hub4eval.config import ScoreConfig
 from hub4eval.io.corpus import as_unsegmented, read_corpus
 from hub4eval.model import Extent, FillAlternative, Instance, InstanceSet, PointerFill, Slot, TextFill
 from hub4eval.scoring.fills import FillPreparer
-from hub4eval.scoring.pipeline import _hyp_set_extent
+from hub4eval.scoring.set_extents import hyp_set_extent
 from hub4eval.text.columns import CorpusAlignment, align_corpora
 from tests.support.reference_fills import EXAMPLES
 
@@ -86,7 +86,7 @@ def _prepared_extent(iset: InstanceSet, preparer: FillPreparer) -> Extent | None
 def test_a_sets_extent_is_that_of_its_prepared_fills(data: st.DataObject) -> None:
     alignment, length = _alignment()
     iset = data.draw(_sets(length))
-    assert _hyp_set_extent(iset, _preparer(alignment)) == _prepared_extent(iset, _preparer(alignment))
+    assert hyp_set_extent(iset, _preparer(alignment)) == _prepared_extent(iset, _preparer(alignment))
 
 
 def test_a_set_whose_first_and_last_fills_touch_no_token_reads_the_others() -> None:
@@ -111,4 +111,4 @@ def test_a_set_whose_first_and_last_fills_touch_no_token_reads_the_others() -> N
     assert expected == Extent(
         alignment.hyp_extent(None, fills[1].extents[0]).start, alignment.hyp_extent(None, fills[2].extents[0]).end
     )  # type: ignore[union-attr]
-    assert _hyp_set_extent(iset, _preparer(alignment)) == expected
+    assert hyp_set_extent(iset, _preparer(alignment)) == expected

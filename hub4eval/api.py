@@ -279,8 +279,12 @@ def score_files(
         ceiling=output.ceiling,
         force=texts.reading.force,
         jobs=_available_jobs(output.jobs),
-        # without a writer of points, no output reads a match record: the mappings are counted
-        counts_only=output.keep == "counts" and output.point_writer is None and output.column_writer is None,
+        # texts aligned without a writer of points: no output reads a match record of the
+        # system's mapping, which is counted (files scored whole without texts keep theirs)
+        counts_only=output.keep == "counts"
+        and output.point_writer is None
+        and output.column_writer is None
+        and not _same_texts(corpora, config),
         ceiling_counts=output.keep == "counts",
     )
 

@@ -32,7 +32,7 @@ unscored slots are left out.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from hub4eval.model import Extent, Fill, Instance, TextFill
 from hub4eval.scoring.points import FillRef, Point
@@ -169,11 +169,8 @@ class Attributor:
         """
         if category == "INC" or category == "MIS":
             if ref_inst is not None and self.misrecognized(ref_inst.docid, ref_fill):
-                errors = self.ceiling_errors
-                if errors is not None and slot is not None and kind is not None:
-                    kinds = errors.get((ref_inst.key, slot))
-                    if kinds is not None and kind not in kinds:
-                        return EXTRACTION
+                if slot is not None and kind is not None:
+                    return self.misrecognized_cause(ref_inst.key, slot, kind)
                 return RECOGNITION
             return EXTRACTION
         if category == "SPU":
@@ -181,6 +178,17 @@ class Attributor:
                 return RECOGNITION
             return EXTRACTION
         return None
+
+    def misrecognized_cause(self, ref_key: str, slot: str, kind: str) -> str:
+        """The cause of an INC or MIS point of ``kind`` of a misrecognized fill of slot ``slot``
+        of reference instance ``ref_key``: recognition, unless the ceiling (when known) has no
+        error of that kind in that slot (see :meth:`cause`)."""
+        errors = self.ceiling_errors
+        if errors is not None:
+            kinds = errors.get((ref_key, slot))
+            if kinds is not None and kind not in kinds:
+                return EXTRACTION
+        return RECOGNITION
 
     def note(
         self,
@@ -289,15 +297,8 @@ def cause_counts(result: Any) -> dict[str, dict[str, dict[str, dict[str, int]]]]
     out["all"] = {"": _empty()}
     # counted by (type, slot, document, kind, cause, category) first, then added to each level:
     # the points are many, their combinations few
-    tally: dict[tuple[str, str, str, str, str | None, str], int] = {}
-    for docid, type_name, slot, ref, hyp, ref_fill, hyp_fill, verdicts in result.iter_fill_pairs():
-        for verdict in verdicts:
-            category = verdict.category
-            if category not in ERROR_CATEGORIES:
-                continue
-            cause = attributor.cause(category, ref, hyp, ref_fill, hyp_fill, slot, verdict.kind)
-            key = (type_name, slot, docid, verdict.kind, cause, category)
-            tally[key] = tally.get(key, 0) + 1
+    counted = result.tally.causes if result.tally is not None else None
+    tally = counted.resolved(attributor) if counted is not None else _point_causes(result, attributor)
     for (type_name, slot, docid, kind, cause, category), count in tally.items():
         for level, name in (
             ("slot", f"{type_name}.{slot}"),
@@ -310,9 +311,169 @@ def cause_counts(result: Any) -> dict[str, dict[str, dict[str, dict[str, int]]]]
     return out
 
 
+CauseKey = tuple[str, str, str, str, "str | None", str]
+"""(type, slot, document, kind, cause, category) of error points."""
+
+
+def _point_causes(result: Any, attributor: Attributor) -> dict[CauseKey, int]:
+    """The error points of ``result``'s match records by :data:`CauseKey`."""
+    tally: dict[CauseKey, int] = {}
+    for docid, type_name, slot, ref, hyp, ref_fill, hyp_fill, verdicts in result.iter_fill_pairs():
+        for verdict in verdicts:
+            category = verdict.category
+            if category not in ERROR_CATEGORIES:
+                continue
+            cause = attributor.cause(category, ref, hyp, ref_fill, hyp_fill, slot, verdict.kind)
+            key = (type_name, slot, docid, verdict.kind, cause, category)
+            tally[key] = tally.get(key, 0) + 1
+    return tally
+
+
+class CountedCauses(NamedTuple):
+    """The error points of a count without match records (``Mapper.count_template_sets``) by
+    cause, counted while the mapper still holds the run's instances (:func:`counted_causes`),
+    before the ceiling that decides some of them is scored."""
+
+    settled: dict[CauseKey, int]
+    """Points whose cause the ceiling does not change, by :data:`CauseKey`."""
+    pending: dict[tuple[str, str, str, str, str, str], int]
+    """INC and MIS points of misrecognized reference fills, by (type, slot, document, kind,
+    category, reference instance key): their cause is :meth:`Attributor.misrecognized_cause`."""
+
+    def resolved(self, attributor: Attributor) -> dict[CauseKey, int]:
+        """Every point by :data:`CauseKey`, the pending ones' causes decided by ``attributor``
+        (which knows the ceiling, if any)."""
+        tally = dict(self.settled)
+        cause_of = attributor.misrecognized_cause
+        for (type_name, slot, docid, kind, category, ref_key), count in self.pending.items():
+            key = (type_name, slot, docid, kind, cause_of(ref_key, slot, kind), category)
+            tally[key] = tally.get(key, 0) + count
+        return tally
+
+
+def counted_causes(sets: Sequence[Any], mapper: Any, attributor: Attributor) -> CountedCauses:
+    """:class:`CountedCauses` of the instance matches of ``sets`` (``CountedSet``) that
+    ``mapper`` counted, with ``attributor`` (made without the ceiling).
+
+    A match whose instances are both plain (one fill in each scored slot) has at most one
+    fill pair per slot, which its points' signature gives
+    (:func:`hub4eval.scoring.counted_points.layout`): its fills are read from the
+    instances as written. Another match (rare) has its match record made again, as the
+    mapper made it (the set's mapping is all its pointers read). Matches without an error
+    point are passed over."""
+    from hub4eval.scoring.counted_points import HYPOTHESIS, REFERENCE, Layouts, set_mapping
+
+    layouts = Layouts(mapper.signatures)
+    errors_of: dict[int, tuple[tuple[str, int, tuple[tuple[str, str], ...]], ...]] = {}
+    unscored = mapper.unscored
+    cause = attributor.cause
+    settled: dict[CauseKey, int] = {}
+    pending: dict[tuple[str, str, str, str, str, str], int] = {}
+    for counted in sets:
+        docid = counted.docid
+        mapping: dict[str, str] | None = None
+        for ref, hyp, _, number in counted.instances:
+            errors = errors_of.get(number)
+            if errors is None:  # the fill pairs of the signature's layout that have error points
+                errors = errors_of[number] = tuple(
+                    (name, side, kept)
+                    for name, side, points in layouts[number]
+                    if (kept := tuple((kind, category) for kind, category in points if category in ERROR_CATEGORIES))
+                )
+            if not errors:
+                continue
+            type_name = (ref if ref is not None else hyp).type
+            ref_fills = _plain_fills(ref, True, unscored) if ref is not None else {}
+            hyp_fills = _plain_fills(hyp, False, unscored) if hyp is not None else {}
+            pairs: Iterable[tuple[str, Fill | None, Fill | None, Iterable[tuple[str, str]]]]
+            if ref_fills is not None and hyp_fills is not None:
+                pairs = [
+                    (
+                        name,
+                        None if side == HYPOTHESIS else ref_fills[name],
+                        None if side == REFERENCE else hyp_fills[name],
+                        points,
+                    )
+                    for name, side, points in errors
+                ]
+            else:
+                if mapping is None:
+                    mapping = set_mapping(counted)
+                pairs = _record_pairs(mapper, counted, ref, hyp, mapping)
+            for name, ref_fill, hyp_fill, points in pairs:
+                for kind, category in points:
+                    if category not in ERROR_CATEGORIES:
+                        continue
+                    found = cause(category, ref, hyp, ref_fill, hyp_fill, name, kind)
+                    if found == RECOGNITION and category != "SPU":  # the ceiling may make it extraction
+                        assert ref is not None
+                        pending_key = (type_name, name, docid, kind, category, ref.key)
+                        pending[pending_key] = pending.get(pending_key, 0) + 1
+                    else:
+                        key = (type_name, name, docid, kind, found, category)
+                        settled[key] = settled.get(key, 0) + 1
+    return CountedCauses(settled, pending)
+
+
+def _plain_fills(inst: Instance, reference: bool, unscored: frozenset[str]) -> dict[str, Fill] | None:
+    """The one fill of each scored slot of an instance (a name's first slot, its first
+    alternative: as ``Mapper._view`` reads it); None when it is not plain (as
+    :func:`hub4eval.scoring.counted_points.is_plain_instance` says)."""
+    fills: dict[str, Fill] = {}
+    for slot in inst.slots:
+        name = slot.name
+        if name in unscored or name in fills:
+            continue
+        alternatives = slot.alternatives
+        if not alternatives or (reference and len(alternatives) != 1) or len(alternatives[0].fills) != 1:
+            return None
+        fills[name] = alternatives[0].fills[0]
+    return fills
+
+
+def _record_pairs(
+    mapper: Any, counted: Any, ref: Instance | None, hyp: Instance | None, mapping: dict[str, str]
+) -> list[tuple[str, Fill | None, Fill | None, list[tuple[str, str]]]]:
+    """(slot, reference fill, hypothesis fill, (kind, category) of each point) of each fill
+    pair of the match record of ``ref`` and ``hyp`` in ``counted``, made again."""
+    from hub4eval.scoring.fills import PreparedFill
+
+    if ref is None:
+        assert hyp is not None
+        record = mapper._lone_hyp(hyp)
+    else:
+        optional = {inst.key for inst in counted.ref.instances if inst.optional}
+        record = mapper.match_instance(ref, hyp, mapping, lambda fill: fill.key in optional and fill.key not in mapping)
+    out = []
+    for slot in record.slots:
+        for i, j, verdicts in slot.pairs:
+            ref_item = None if i is None else slot.ref_items[i]
+            hyp_item = None if j is None else slot.hyp_items[j]
+            out.append(
+                (
+                    slot.name,
+                    ref_item.fill if type(ref_item) is PreparedFill else ref_item,
+                    hyp_item.fill if type(hyp_item) is PreparedFill else hyp_item,
+                    [(verdict.kind, verdict.category) for verdict in verdicts],
+                )
+            )
+    return out
+
+
 def cause_totals(split: dict[str, dict[str, int]]) -> dict[str, int]:
     """Errors per cause of one group of :func:`cause_counts`."""
     return {cause: sum(split[cause].values()) for cause in CAUSES}
+
+
+def _reference_sets(result: Any) -> Iterator[Any]:
+    """The reference instance sets of ``result``'s mapping, in order (a result of counts keeps them)."""
+    tally = result.tally
+    if tally is not None and tally.reference_sets is not None:
+        yield from tally.reference_sets
+        return
+    for set_match in result.matches:
+        if set_match.ref is not None:
+            yield set_match.ref
 
 
 def entity_wer(result: Any) -> dict[str, Any] | None:
@@ -343,10 +504,7 @@ def entity_wer(result: Any) -> dict[str, Any] | None:
     fill_ends: list[int] = []
     fill_slots: list[int] = []
     runs: list[tuple[str, int]] = []  # (DOCID, index of its first fill)
-    for set_match in result.matches:
-        iset = set_match.ref
-        if iset is None:
-            continue
+    for iset in _reference_sets(result):
         for inst in iset.instances:
             if not runs or runs[-1][0] != inst.docid:
                 runs.append((inst.docid, len(fill_starts)))
@@ -500,6 +658,8 @@ __all__ = [
     "cause_counts",
     "cause_totals",
     "ceiling_errors",
+    "CountedCauses",
+    "counted_causes",
     "describe",
     "entity_wer",
 ]

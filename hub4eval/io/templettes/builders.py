@@ -253,6 +253,9 @@ class InstanceBuilder(Checks):
         names = self._names
         heads = self._heads
         whole_spans = WHOLE_SPANS
+        # One int object per offset below 10,000 (a segmented file's offsets count from its
+        # document's start and repeat: two ints less a fill, 64 bytes, a tenth of its records).
+        offsets: dict[str, int] = {}
         pointers: list[PointerFill] = []
         instances: list[Instance] = []
         slots: list[Slot] = []
@@ -321,7 +324,16 @@ class InstanceBuilder(Checks):
                 elif plain and plain.split(" ", 1)[0] in names:
                     return None  # a slot line without ':', most likely (io/templettes/slips.py)
                 if start:
-                    first, last = int(start), int(end)
+                    first = offsets.get(start)
+                    if first is None:
+                        first = int(start)
+                        if len(start) < 5:
+                            offsets[start] = first
+                    last = offsets.get(end)
+                    if last is None:
+                        last = int(end)
+                        if len(end) < 5:
+                            offsets[end] = last
                     if first > last:
                         return None
                     extents = (Extent(first, last),)

@@ -40,6 +40,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from hub4eval.io.templettes.checks import whole_span
 from hub4eval.model import (
     Corpus,
     Extent,
@@ -87,7 +88,7 @@ def _extent_ok(ref: PreparedFill, hyp: PreparedFill, how: TextComparison) -> boo
 def _hyp_fill(content: str, start: int, end: int) -> TextFill:
     """A hypothesis text fill as the templette reader builds one."""
     extents = (Extent(start, end),)
-    return TextFill(content, ((0, len(content)),), extents, extents, False, True)
+    return TextFill(content, whole_span(len(content)), extents, extents, False, True)  # one spans tuple per length
 
 
 def _rank(counts: Counts) -> tuple[int, int, int]:

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
         column: int
 
 
-from hub4eval.io.templettes.checks import MAX_DIGITS, WHOLE_SPANS, Checks, whole_span
+from hub4eval.io.templettes.checks import MAX_DIGITS, OFFSETS, WHOLE_SPANS, Checks, whole_span
 from hub4eval.model import (
     Extent,
     Fill,
@@ -253,9 +253,8 @@ class InstanceBuilder(Checks):
         names = self._names
         heads = self._heads
         whole_spans = WHOLE_SPANS
-        # One int object per offset below 10,000 (a segmented file's offsets count from its
-        # document's start and repeat: two ints less a fill, 64 bytes, a tenth of its records).
-        offsets: dict[str, int] = {}
+        offsets = OFFSETS
+        shared = len(offsets)
         pointers: list[PointerFill] = []
         instances: list[Instance] = []
         slots: list[Slot] = []
@@ -324,18 +323,11 @@ class InstanceBuilder(Checks):
                 elif plain and plain.split(" ", 1)[0] in names:
                     return None  # a slot line without ':', most likely (io/templettes/slips.py)
                 if start:
-                    first = offsets.get(start)
-                    if first is None:
-                        first = int(start)
-                        if len(start) < 5:
-                            offsets[start] = first
-                    last = offsets.get(end)
-                    if last is None:
-                        last = int(end)
-                        if len(end) < 5:
-                            offsets[end] = last
+                    first, last = int(start), int(end)
                     if first > last:
                         return None
+                    if last < shared:  # one int object per offset (see OFFSETS)
+                        first, last = offsets[first], offsets[last]
                     extents = (Extent(first, last),)
                     if plain:
                         spans = whole_spans.get(len(plain)) or whole_span(len(plain))

@@ -92,16 +92,21 @@ class _PreparedOnce(FillPreparer):
     so its ``id()`` names it as long as it is remembered.
     """
 
-    _prepared: dict[tuple[int, str], PreparedFill] | None = None
+    _prepared: dict[str, dict[int, PreparedFill]] | None = None
+    """Per DOCID, the fills prepared, by ``id()`` (a dictionary per document instead of a
+    (``id``, DOCID) tuple per fill: 64 bytes less a fill, 80,000 fills in a score)."""
 
     def prepare(self, fill: TextFill, docid: str) -> PreparedFill:
         prepared = self._prepared
         if prepared is None:
             return FillPreparer.prepare(self, fill, docid)
-        key = (id(fill), docid)
-        found = prepared.get(key)
+        by_fill = prepared.get(docid)
+        if by_fill is None:
+            by_fill = prepared[docid] = {}
+        key = id(fill)
+        found = by_fill.get(key)
         if found is None:
-            found = prepared[key] = FillPreparer.prepare(self, fill, docid)
+            found = by_fill[key] = FillPreparer.prepare(self, fill, docid)
         return found
 
     def remember(self) -> None:

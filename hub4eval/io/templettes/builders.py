@@ -25,7 +25,7 @@ if TYPE_CHECKING:
         column: int
 
 
-from hub4eval.io.templettes.checks import MAX_DIGITS, WHOLE_SPANS, Checks, whole_span
+from hub4eval.io.templettes.checks import MAX_DIGITS, OFFSETS, WHOLE_SPANS, Checks, whole_span
 from hub4eval.model import (
     Extent,
     Fill,
@@ -253,6 +253,8 @@ class InstanceBuilder(Checks):
         names = self._names
         heads = self._heads
         whole_spans = WHOLE_SPANS
+        offsets = OFFSETS
+        shared = len(offsets)
         pointers: list[PointerFill] = []
         instances: list[Instance] = []
         slots: list[Slot] = []
@@ -323,6 +325,8 @@ class InstanceBuilder(Checks):
                     first, last = int(start), int(end)
                     if first > last:
                         return None
+                    if last < shared:  # one int object per offset (see OFFSETS)
+                        first, last = offsets[first], offsets[last]
                     extents = (Extent(first, last),)
                     if plain:
                         fill = TextFill(

@@ -45,6 +45,7 @@ STAGES = (
     ("hub4eval.scoring.mapping", "Mapper.count_template_sets", "map (counts)"),
     ("hub4eval.scoring.ceiling_runs", "ProjectionRuns.result", "projection"),
     ("hub4eval.scoring.pipeline", "_score_ceiling", "ceiling"),
+    ("hub4eval.scoring.attribution", "counted_causes", "causes (counted with the mapping)"),
     ("hub4eval.scoring.attribution", "cause_counts", "causes"),
     ("hub4eval.scoring.attribution", "entity_wer", "entity WER"),
 )

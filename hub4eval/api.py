@@ -148,8 +148,10 @@ class OutputOptions:
             (the memory of a group, not of the whole files). The result is the
             same; it holds a ``tally`` instead of the mapping, and its points
             only as what the two writers below write. When the texts differ
-            the result keeps everything but its ceiling, which holds only
-            its counts, pairs and the kinds of its errors per slot.
+            it holds the counts of the error points by cause too, and its
+            ceiling only its counts, pairs and the kinds of its errors per
+            slot; with either writer (the points' causes are not counted
+            there), the result of texts that differ keeps every point.
         jobs: with ``keep="counts"``, the processes that score groups at once
             (None: every core, one for files under 4 MB); when the texts
             differ, the processes that align them at once, whatever ``keep``
@@ -277,6 +279,12 @@ def score_files(
         ceiling=output.ceiling,
         force=texts.reading.force,
         jobs=_available_jobs(output.jobs),
+        # texts aligned without a writer of points: no output reads a match record of the
+        # system's mapping, which is counted (files scored whole without texts keep theirs)
+        counts_only=output.keep == "counts"
+        and output.point_writer is None
+        and output.column_writer is None
+        and not _same_texts(corpora, config),
         ceiling_counts=output.keep == "counts",
     )
 

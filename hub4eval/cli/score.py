@@ -87,6 +87,13 @@ def score_with_progress(
     return keep_until_exit(result)  # freed by the process exit, not object by object
 
 
+def _point_writer() -> Callable[[ScoreResult, str], None]:
+    # here: the JSON and CSV writers (and the csv module) only when an output needs them
+    from hub4eval.report.export import write_point_file
+
+    return write_point_file
+
+
 def _column_writer() -> Callable[[ScoreResult, str], None]:
     from hub4eval.report.page_data import write_point_columns
 
@@ -164,7 +171,6 @@ def score_command(
     """Score HYP against REF: per-slot table, type subtotals, overall row and headline."""
     from hub4eval.cli.outputs import check_outputs
     from hub4eval.errors import UsageError
-    from hub4eval.report import export
     from hub4eval.report import tables as report
     from hub4eval.scoring.metrics import METRICS
 
@@ -203,7 +209,7 @@ def score_command(
             # point columns, which groups of documents give (each writes its own into a file)
             keep="counts",
             jobs=jobs,
-            point_writer=export.write_point_file if json_path is not None else None,
+            point_writer=_point_writer() if json_path is not None else None,
             column_writer=_column_writer() if html_path is not None else None,
         ),
     )
@@ -242,7 +248,9 @@ def score_command(
         )
     try:
         if json_path is not None:
-            _write(export.json_pieces(result, extra), json_path, "--json")
+            from hub4eval.report.export import json_pieces
+
+            _write(json_pieces(result, extra), json_path, "--json")
         if html_path is not None:
             from hub4eval.report.html import to_html
 
@@ -253,7 +261,9 @@ def score_command(
         if result.tally is not None:
             result.tally.discard_point_files()  # the points' entries and columns, written by the groups
     if csv_path is not None:
-        _write(export.to_csv_text(result), csv_path, "--csv")
+        from hub4eval.report.export import to_csv_text
+
+        _write(to_csv_text(result), csv_path, "--csv")
     if to_stdout:
         return  # standard output holds that output only
     console = make_console()

@@ -12,7 +12,7 @@ belong together, an error that names the cause it finds by trying.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from hub4eval.errors import InputError, InputWarning
 from hub4eval.model import Corpus, Extent, Instance, TemplateSet, TextFill
@@ -113,7 +113,26 @@ def check_against_corpus(
     outside: list[ExtentOutside] = []
     fills = misfits = 0
     first: TextFill | None = None
-    for fill, text, name in _placed_fills(tset, corpus, as_stream):
+    # The usual fill (one extent, its own minimal extent, no brackets) that is the text at its
+    # extent fits and warns of nothing: counted here; every other is checked below, in file order.
+    others: list[tuple[TextFill, str, str]] = []
+    for instances, text, name in _placed_instances(tset, corpus, as_stream):
+        length = len(text)
+        for instance in instances:
+            for slot in instance.slots:
+                for alternative in slot.alternatives:
+                    for fill in alternative.fills:
+                        if type(fill) is not TextFill:
+                            continue
+                        extents = fill.extents
+                        if len(extents) == 1 and fill.minimal_extents is extents and not fill.bracketed:
+                            extent = extents[0]
+                            start, end = extent.start, extent.end
+                            if 0 <= start <= end <= length and text[start:end] == fill.content:
+                                fills += 1
+                                continue
+                        others.append((fill, text, name))
+    for fill, text, name in others:
         if not fill.extents and not fill.minimal_extents:
             continue
         fills += 1
@@ -181,14 +200,23 @@ def _placed_fills(
     tset: TemplateSet, corpus: Corpus, as_stream: bool, unknown_ok: bool = False
 ) -> Iterator[tuple[TextFill, str, str]]:
     """Each text fill with the text its offsets index and that text's name."""
+    for instances, text, name in _placed_instances(tset, corpus, as_stream, unknown_ok):
+        for instance in instances:
+            for fill in _text_fills(instance):
+                yield fill, text, name
+
+
+def _placed_instances(
+    tset: TemplateSet, corpus: Corpus, as_stream: bool, unknown_ok: bool = False
+) -> Iterator[tuple[Sequence[Instance], str, str]]:
+    """The instances of ``tset`` in file order, in runs with the text their offsets index and
+    that text's name (None and "" for a DOCID not in the corpus, with ``unknown_ok``)."""
     if not corpus.segmented or as_stream:
         from hub4eval.io.corpus import as_unsegmented
 
         stream = as_unsegmented(corpus)
         text = stream.documents[0].text if stream.documents else ""
-        for instance in tset.instances:
-            for fill in _text_fills(instance):
-                yield fill, text, "the text file"
+        yield tset.instances, text, "the text file"
         return
     docids = [doc.docid for doc in corpus.documents if doc.docid is not None]
     for iset in tset.instance_sets:
@@ -198,13 +226,9 @@ def _placed_fills(
         if document is None:
             if not unknown_ok:
                 raise _unknown_docid(tset, corpus, iset.instances[0], docids)
-            for instance in iset.instances:
-                for fill in _text_fills(instance):
-                    yield fill, None, ""  # type: ignore[misc]
+            yield iset.instances, None, ""  # type: ignore[misc]
             continue
-        for instance in iset.instances:
-            for fill in _text_fills(instance):
-                yield fill, document.text, f"document {iset.docid}"
+        yield iset.instances, document.text, f"document {iset.docid}"
 
 
 def _likely_cause(tset: TemplateSet, corpus: Corpus, as_stream: bool, misfits: int, outside: int) -> tuple[str, str]:

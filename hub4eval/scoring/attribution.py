@@ -32,7 +32,7 @@ unscored slots are left out.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from hub4eval.model import Extent, Fill, Instance, TextFill
 from hub4eval.scoring.points import FillRef, Point
@@ -59,10 +59,34 @@ class Attributor:
         self._ref: dict[tuple[str | None, Extent], tuple[Row, ...]] = {}
         self._misheard: dict[tuple[str | None, Extent], bool] = {}
         self._hyp: dict[tuple[str | None, Extent], tuple[Row, ...] | None] = {}
+        # (DOCID, reference?) -> the running count of match columns of its column space (see
+        # _matches); None without a column space
+        self._running: dict[tuple[str | None, bool], Sequence[int] | None] = {}
+        self._spaces: dict[int, Sequence[int]] = {}
 
-    def _kinds(self, docid: str | None, columns: Extent, reference: bool) -> Sequence[int]:
+    def _matches(self, docid: str | None, reference: bool) -> Sequence[int] | None:
+        """The running count of the match columns of the column space of ``docid``: columns
+        ``[first, last]`` hold ``matches[last + 1] - matches[first]`` of them (one subtraction a
+        fill, not a slice of its columns' kinds); None when ``docid`` has no column space."""
+        key = (docid, reference)
+        if key in self._running:
+            return self._running[key]
         space = self.alignment.column_space(docid, reference=reference)
-        return self.alignment.column_kinds(space)[columns.start : columns.end + 1]
+        matches = None
+        if space is not None:
+            matches = self._spaces.get(space)
+            if matches is None:
+                import numpy as np  # here: numpy only when the texts differ
+
+                from hub4eval.text.align import MATCH
+                from hub4eval.text.columns import int_view
+
+                kinds = self.alignment.documents[space].alignment.kinds
+                running = np.zeros(len(kinds) + 1, dtype=np.int32 if len(kinds) < 2**31 else np.int64)
+                np.cumsum(kinds == MATCH, out=running[1:])
+                matches = self._spaces[space] = int_view(running)
+        self._running[key] = matches
+        return matches
 
     def _rows(self, docid: str | None, columns: Extent, reference: bool) -> list[Row]:
         space = self.alignment.column_space(docid, reference=reference)
@@ -90,17 +114,20 @@ class Attributor:
     def misrecognized(self, docid: str | None, fill: Fill | None) -> bool:
         """Whether :meth:`misrecognition` has columns, read from the columns' kinds alone
         (a cause needs no more; the words are read for the notes)."""
-        if type(fill) is not TextFill or fill.extent is None:
+        if type(fill) is not TextFill or not fill.extents:
             return False
-        key = (docid, fill.extent)
+        extent = fill.extents[0]
+        key = (docid, extent)
         found = self._misheard.get(key)
         if found is None:
-            columns = self.alignment.ref_extent(docid, fill.extent)
+            columns = self.alignment.ref_extent(docid, extent)
             found = False
-            if columns is not None and self.alignment.column_space(docid, reference=True) is not None:
-                from hub4eval.text.align import MATCH  # here: the aligner imports numpy (texts differ)
-
-                found = any(kind != MATCH for kind in self._kinds(docid, columns, True))
+            if columns is not None:
+                matches = self._matches(docid, True)
+                # some column of [start, end] is not a match
+                found = matches is not None and matches[columns.end + 1] - matches[columns.start] <= (
+                    columns.end - columns.start
+                )
             self._misheard[key] = found
         return found
 
@@ -114,10 +141,11 @@ class Attributor:
             return self._hyp[key]
         found: tuple[Row, ...] | None = None
         columns = self.alignment.hyp_extent(docid, fill.extent)
-        if columns is not None and self.alignment.column_space(docid, reference=False) is not None:
-            from hub4eval.text.align import DELETION, MATCH
+        if columns is not None:
+            matches = self._matches(docid, False)
+            if matches is not None and matches[columns.end + 1] == matches[columns.start]:  # no match among them
+                from hub4eval.text.align import DELETION
 
-            if MATCH not in self._kinds(docid, columns, False):
                 found = tuple(row for row in self._rows(docid, columns, False) if row[2] != DELETION)
         self._hyp[key] = found
         return found
@@ -141,11 +169,8 @@ class Attributor:
         """
         if category == "INC" or category == "MIS":
             if ref_inst is not None and self.misrecognized(ref_inst.docid, ref_fill):
-                errors = self.ceiling_errors
-                if errors is not None and slot is not None and kind is not None:
-                    kinds = errors.get((ref_inst.key, slot))
-                    if kinds is not None and kind not in kinds:
-                        return EXTRACTION
+                if slot is not None and kind is not None:
+                    return self.misrecognized_cause(ref_inst.key, slot, kind)
                 return RECOGNITION
             return EXTRACTION
         if category == "SPU":
@@ -153,6 +178,17 @@ class Attributor:
                 return RECOGNITION
             return EXTRACTION
         return None
+
+    def misrecognized_cause(self, ref_key: str, slot: str, kind: str) -> str:
+        """The cause of an INC or MIS point of ``kind`` of a misrecognized fill of slot ``slot``
+        of reference instance ``ref_key``: recognition, unless the ceiling (when known) has no
+        error of that kind in that slot (see :meth:`cause`)."""
+        errors = self.ceiling_errors
+        if errors is not None:
+            kinds = errors.get((ref_key, slot))
+            if kinds is not None and kind not in kinds:
+                return EXTRACTION
+        return RECOGNITION
 
     def note(
         self,
@@ -261,15 +297,8 @@ def cause_counts(result: Any) -> dict[str, dict[str, dict[str, dict[str, int]]]]
     out["all"] = {"": _empty()}
     # counted by (type, slot, document, kind, cause, category) first, then added to each level:
     # the points are many, their combinations few
-    tally: dict[tuple[str, str, str, str, str | None, str], int] = {}
-    for docid, type_name, slot, ref, hyp, ref_fill, hyp_fill, verdicts in result.iter_fill_pairs():
-        for verdict in verdicts:
-            category = verdict.category
-            if category not in ERROR_CATEGORIES:
-                continue
-            cause = attributor.cause(category, ref, hyp, ref_fill, hyp_fill, slot, verdict.kind)
-            key = (type_name, slot, docid, verdict.kind, cause, category)
-            tally[key] = tally.get(key, 0) + 1
+    counted = result.tally.causes if result.tally is not None else None
+    tally = counted.resolved(attributor) if counted is not None else _point_causes(result, attributor)
     for (type_name, slot, docid, kind, cause, category), count in tally.items():
         for level, name in (
             ("slot", f"{type_name}.{slot}"),
@@ -282,9 +311,169 @@ def cause_counts(result: Any) -> dict[str, dict[str, dict[str, dict[str, int]]]]
     return out
 
 
+CauseKey = tuple[str, str, str, str, "str | None", str]
+"""(type, slot, document, kind, cause, category) of error points."""
+
+
+def _point_causes(result: Any, attributor: Attributor) -> dict[CauseKey, int]:
+    """The error points of ``result``'s match records by :data:`CauseKey`."""
+    tally: dict[CauseKey, int] = {}
+    for docid, type_name, slot, ref, hyp, ref_fill, hyp_fill, verdicts in result.iter_fill_pairs():
+        for verdict in verdicts:
+            category = verdict.category
+            if category not in ERROR_CATEGORIES:
+                continue
+            cause = attributor.cause(category, ref, hyp, ref_fill, hyp_fill, slot, verdict.kind)
+            key = (type_name, slot, docid, verdict.kind, cause, category)
+            tally[key] = tally.get(key, 0) + 1
+    return tally
+
+
+class CountedCauses(NamedTuple):
+    """The error points of a count without match records (``Mapper.count_template_sets``) by
+    cause, counted while the mapper still holds the run's instances (:func:`counted_causes`),
+    before the ceiling that decides some of them is scored."""
+
+    settled: dict[CauseKey, int]
+    """Points whose cause the ceiling does not change, by :data:`CauseKey`."""
+    pending: dict[tuple[str, str, str, str, str, str], int]
+    """INC and MIS points of misrecognized reference fills, by (type, slot, document, kind,
+    category, reference instance key): their cause is :meth:`Attributor.misrecognized_cause`."""
+
+    def resolved(self, attributor: Attributor) -> dict[CauseKey, int]:
+        """Every point by :data:`CauseKey`, the pending ones' causes decided by ``attributor``
+        (which knows the ceiling, if any)."""
+        tally = dict(self.settled)
+        cause_of = attributor.misrecognized_cause
+        for (type_name, slot, docid, kind, category, ref_key), count in self.pending.items():
+            key = (type_name, slot, docid, kind, cause_of(ref_key, slot, kind), category)
+            tally[key] = tally.get(key, 0) + count
+        return tally
+
+
+def counted_causes(sets: Sequence[Any], mapper: Any, attributor: Attributor) -> CountedCauses:
+    """:class:`CountedCauses` of the instance matches of ``sets`` (``CountedSet``) that
+    ``mapper`` counted, with ``attributor`` (made without the ceiling).
+
+    A match whose instances are both plain (one fill in each scored slot) has at most one
+    fill pair per slot, which its points' signature gives
+    (:func:`hub4eval.scoring.counted_points.layout`): its fills are read from the
+    instances as written. Another match (rare) has its match record made again, as the
+    mapper made it (the set's mapping is all its pointers read). Matches without an error
+    point are passed over."""
+    from hub4eval.scoring.counted_points import HYPOTHESIS, REFERENCE, Layouts, set_mapping
+
+    layouts = Layouts(mapper.signatures)
+    errors_of: dict[int, tuple[tuple[str, int, tuple[tuple[str, str], ...]], ...]] = {}
+    unscored = mapper.unscored
+    cause = attributor.cause
+    settled: dict[CauseKey, int] = {}
+    pending: dict[tuple[str, str, str, str, str, str], int] = {}
+    for counted in sets:
+        docid = counted.docid
+        mapping: dict[str, str] | None = None
+        for ref, hyp, _, number in counted.instances:
+            errors = errors_of.get(number)
+            if errors is None:  # the fill pairs of the signature's layout that have error points
+                errors = errors_of[number] = tuple(
+                    (name, side, kept)
+                    for name, side, points in layouts[number]
+                    if (kept := tuple((kind, category) for kind, category in points if category in ERROR_CATEGORIES))
+                )
+            if not errors:
+                continue
+            type_name = (ref if ref is not None else hyp).type
+            ref_fills = _plain_fills(ref, True, unscored) if ref is not None else {}
+            hyp_fills = _plain_fills(hyp, False, unscored) if hyp is not None else {}
+            pairs: Iterable[tuple[str, Fill | None, Fill | None, Iterable[tuple[str, str]]]]
+            if ref_fills is not None and hyp_fills is not None:
+                pairs = [
+                    (
+                        name,
+                        None if side == HYPOTHESIS else ref_fills[name],
+                        None if side == REFERENCE else hyp_fills[name],
+                        points,
+                    )
+                    for name, side, points in errors
+                ]
+            else:
+                if mapping is None:
+                    mapping = set_mapping(counted)
+                pairs = _record_pairs(mapper, counted, ref, hyp, mapping)
+            for name, ref_fill, hyp_fill, points in pairs:
+                for kind, category in points:
+                    if category not in ERROR_CATEGORIES:
+                        continue
+                    found = cause(category, ref, hyp, ref_fill, hyp_fill, name, kind)
+                    if found == RECOGNITION and category != "SPU":  # the ceiling may make it extraction
+                        assert ref is not None
+                        pending_key = (type_name, name, docid, kind, category, ref.key)
+                        pending[pending_key] = pending.get(pending_key, 0) + 1
+                    else:
+                        key = (type_name, name, docid, kind, found, category)
+                        settled[key] = settled.get(key, 0) + 1
+    return CountedCauses(settled, pending)
+
+
+def _plain_fills(inst: Instance, reference: bool, unscored: frozenset[str]) -> dict[str, Fill] | None:
+    """The one fill of each scored slot of an instance (a name's first slot, its first
+    alternative: as ``Mapper._view`` reads it); None when it is not plain (as
+    :func:`hub4eval.scoring.counted_points.is_plain_instance` says)."""
+    fills: dict[str, Fill] = {}
+    for slot in inst.slots:
+        name = slot.name
+        if name in unscored or name in fills:
+            continue
+        alternatives = slot.alternatives
+        if not alternatives or (reference and len(alternatives) != 1) or len(alternatives[0].fills) != 1:
+            return None
+        fills[name] = alternatives[0].fills[0]
+    return fills
+
+
+def _record_pairs(
+    mapper: Any, counted: Any, ref: Instance | None, hyp: Instance | None, mapping: dict[str, str]
+) -> list[tuple[str, Fill | None, Fill | None, list[tuple[str, str]]]]:
+    """(slot, reference fill, hypothesis fill, (kind, category) of each point) of each fill
+    pair of the match record of ``ref`` and ``hyp`` in ``counted``, made again."""
+    from hub4eval.scoring.fills import PreparedFill
+
+    if ref is None:
+        assert hyp is not None
+        record = mapper._lone_hyp(hyp)
+    else:
+        optional = {inst.key for inst in counted.ref.instances if inst.optional}
+        record = mapper.match_instance(ref, hyp, mapping, lambda fill: fill.key in optional and fill.key not in mapping)
+    out = []
+    for slot in record.slots:
+        for i, j, verdicts in slot.pairs:
+            ref_item = None if i is None else slot.ref_items[i]
+            hyp_item = None if j is None else slot.hyp_items[j]
+            out.append(
+                (
+                    slot.name,
+                    ref_item.fill if type(ref_item) is PreparedFill else ref_item,
+                    hyp_item.fill if type(hyp_item) is PreparedFill else hyp_item,
+                    [(verdict.kind, verdict.category) for verdict in verdicts],
+                )
+            )
+    return out
+
+
 def cause_totals(split: dict[str, dict[str, int]]) -> dict[str, int]:
     """Errors per cause of one group of :func:`cause_counts`."""
     return {cause: sum(split[cause].values()) for cause in CAUSES}
+
+
+def _reference_sets(result: Any) -> Iterator[Any]:
+    """The reference instance sets of ``result``'s mapping, in order (a result of counts keeps them)."""
+    tally = result.tally
+    if tally is not None and tally.reference_sets is not None:
+        yield from tally.reference_sets
+        return
+    for set_match in result.matches:
+        if set_match.ref is not None:
+            yield set_match.ref
 
 
 def entity_wer(result: Any) -> dict[str, Any] | None:
@@ -308,56 +497,156 @@ def entity_wer(result: Any) -> dict[str, Any] | None:
     base = [0]
     for space_kinds in kinds:
         base.append(base[-1] + len(space_kinds))
-    unscored = set(result.config.unscored_slots)
-    by_slot: dict[str, tuple[list[int], list[int]]] = {}  # slot -> (first columns, last columns + 1)
-    for set_match in result.matches:
-        iset = set_match.ref
-        if iset is None:
-            continue
+    unscored = frozenset(result.config.unscored_slots)
+    slots: dict[tuple[str, str], int] = {}  # (type, slot) -> its number, in order of the slots' first fills
+    # every fill's maximal extent and slot number, in file order, and the runs of one document's fills
+    fill_starts: list[int] = []
+    fill_ends: list[int] = []
+    fill_slots: list[int] = []
+    runs: list[tuple[str, int]] = []  # (DOCID, index of its first fill)
+    for iset in _reference_sets(result):
         for inst in iset.instances:
-            space = alignment.column_space(inst.docid, reference=True)
-            if space is None:
-                continue
-            offset = base[space]
+            if not runs or runs[-1][0] != inst.docid:
+                runs.append((inst.docid, len(fill_starts)))
             for slot in inst.slots:
-                if slot.name in unscored:
+                name = slot.name
+                if name in unscored:
                     continue
+                number = -1
                 for alternative in slot.alternatives:
                     for fill in alternative.fills:
-                        if type(fill) is not TextFill or fill.extent is None:
+                        if type(fill) is not TextFill or not fill.extents:
                             continue
-                        columns = alignment.ref_extent(inst.docid, fill.extent)
-                        if columns is None:
-                            continue
-                        key = f"{inst.type}.{slot.name}"
-                        spans = by_slot.get(key)
-                        if spans is None:
-                            spans = by_slot[key] = ([], [])
-                        spans[0].append(offset + columns.start)
-                        spans[1].append(offset + columns.end + 1)
+                        if number < 0:
+                            number = slots.setdefault((inst.type, name), len(slots))
+                        extent = fill.extents[0]
+                        fill_starts.append(extent.start)
+                        fill_ends.append(extent.end)
+                        fill_slots.append(number)
+    first, last = _reference_columns(
+        alignment, runs, np.asarray(fill_starts, dtype=np.int64), np.asarray(fill_ends, dtype=np.int64), base
+    )
+    found = first >= 0
+    numbers = np.asarray(fill_slots, dtype=np.int64)[found]
+    firsts, ends = first[found], last[found] + 1
     every = np.concatenate(kinds) if kinds else np.zeros(0, dtype=np.int64)
 
-    def covered(firsts: list[int], ends: list[int]) -> np.ndarray:
-        """The columns inside at least one of the spans, each once, in order (as many as the
-        fills cover, not an array as long as the texts: fills are a few words each)."""
-        starts = np.asarray(firsts, dtype=np.int64)
-        lengths = np.asarray(ends, dtype=np.int64) - starts
+    def covered(number: int) -> np.ndarray:
+        """The columns inside at least one span of slot ``number``, each once, in order (as many as
+        the fills cover, not an array as long as the texts: fills are a few words each)."""
+        of_slot = numbers == number
+        starts = firsts[of_slot]
+        lengths = ends[of_slot] - starts
         before = np.cumsum(lengths) - lengths  # where each span's columns begin in the run of all
         columns = np.arange(int(lengths.sum()), dtype=np.int64) + np.repeat(starts - before, lengths)
-        return np.unique(columns)
+        return _unique(columns)
 
     def wer_of(columns: np.ndarray) -> dict[str, Any]:
         total = kind_counts(every[columns])
         errors = total["substitutions"] + total["deletions"] + total["insertions"]
         return {**total, "errors": errors, "wer": errors / total["ref_words"] if total["ref_words"] else None}
 
-    inside = {key: covered(*spans) for key, spans in by_slot.items()}
-    union = np.unique(np.concatenate(list(inside.values()))) if inside else np.zeros(0, dtype=np.int64)
+    # a slot is listed once a fill of it has columns: in the order of the slots' first fills with columns
+    firsts_of = np.full(len(slots), len(found), dtype=np.int64)
+    np.minimum.at(firsts_of, np.asarray(fill_slots, dtype=np.int64)[found], np.flatnonzero(found))
+    listed = sorted((int(firsts_of[number]), key) for key, number in slots.items() if firsts_of[number] < len(found))
+    inside = {f"{key[0]}.{key[1]}": covered(slots[key]) for _, key in listed}
+    union = _unique(np.concatenate(list(inside.values()))) if inside else np.zeros(0, dtype=np.int64)
     return {
         "alignment": "weighted",  # fills are placed on the weighted alignment's columns, not on sclite's
         "summary": wer_of(union),
         "by_slot": {key: wer_of(columns) for key, columns in inside.items()},
     }
+
+
+_CHUNK_TOKENS = 1 << 16  # reference tokens whose documents' fills are placed at once
+
+
+def _reference_columns(
+    alignment: Any, runs: Sequence[tuple[str, int]], starts: Any, ends: Any, base: Sequence[int]
+) -> tuple[Any, Any]:
+    """The columns of the first and the last token each reference extent touches
+    (``alignment.ref_extent``), in the run of all column spaces laid end to end (space s from
+    ``base[s]``); -1 where it touches none or its document has no column space.
+
+    ``runs``: (DOCID, index of its first extent) of each run of extents of one document. The
+    tokens of the documents of about :data:`_CHUNK_TOKENS` tokens are laid end to end, each
+    document's offsets (its tokens' and its extents') shifted past everything before it, and
+    bisected for all their extents at once: numpy's cost per call is paid per chunk, not per
+    fill or per document (a document holds a few fills)."""
+    import numpy as np
+
+    n = len(starts)
+    first = np.full(n, -1, dtype=np.int64)
+    last = np.full(n, -1, dtype=np.int64)
+    bounds = [index for _, index in runs] + [n]
+    placed = [(docid, a, b) for (docid, a), b in zip(runs, bounds[1:], strict=True) if a < b]  # one after another
+    # past every offset of a run's extents (with its tokens' ends: past every offset of its document)
+    froms = [a for _, a, _ in placed]
+    tops = np.maximum(np.maximum.reduceat(starts, froms), np.maximum.reduceat(ends, froms)).tolist() if froms else []
+    chunk: list[tuple[int, int, Sequence[int], Sequence[int], Sequence[int], int, int]] = []
+    size = 0
+
+    def place() -> None:
+        froms, counts, fills, shifts, bases = [], [], [], [], []
+        shift = 0
+        for a, b, run_starts, run_ends, _, space, top in chunk:
+            froms.append(a)
+            fills.append(b - a)
+            counts.append(len(run_starts))
+            shifts.append(shift)
+            bases.append(base[space])
+            shift += max(run_ends[-1] if len(run_ends) else 0, top) + 1
+        token_counts = np.asarray(counts, dtype=np.int64)
+        fill_counts = np.asarray(fills, dtype=np.int64)
+        moves = np.asarray(shifts, dtype=np.int64)
+        token_moves = np.repeat(moves, token_counts)
+        all_starts = np.concatenate([run[2] for run in chunk]).astype(np.int64) + token_moves
+        all_ends = np.concatenate([run[3] for run in chunk]).astype(np.int64) + token_moves
+        columns = np.concatenate([run[4] for run in chunk]).astype(np.int64) + np.repeat(
+            np.asarray(bases, dtype=np.int64), token_counts
+        )
+        before = np.cumsum(fill_counts) - fill_counts
+        where = np.arange(int(fill_counts.sum()), dtype=np.int64) + np.repeat(
+            np.asarray(froms, dtype=np.int64) - before, fill_counts
+        )
+        fill_moves = np.repeat(moves, fill_counts)
+        # every offset of a document lies between those of the documents before and after it,
+        # so the bisection in all the tokens lands among the document's own: as bisecting them
+        a_token = np.searchsorted(all_ends, starts[where] + fill_moves, side="right")  # the first token ending after
+        b_token = np.searchsorted(all_starts, ends[where] + fill_moves, side="left") - 1  # the last starting before
+        touched = a_token <= b_token
+        first[where[touched]] = columns[a_token[touched]]
+        last[where[touched]] = columns[b_token[touched]]
+
+    for (docid, a, b), top in zip(placed, tops, strict=True):
+        space = alignment.column_space(docid, reference=True)
+        lookup = None if space is None else alignment.ref_lookup(docid)
+        if lookup is None:
+            continue
+        chunk.append((a, b, *lookup, space, top))
+        size += len(lookup[0])
+        if size >= _CHUNK_TOKENS:
+            place()
+            chunk, size = [], 0
+    if chunk:
+        place()
+    return first, last
+
+
+def _unique(values: Any) -> Any:
+    """``np.unique(values)``: the values sorted, each once. Sorted by the stable sort, which
+    finds the runs already in order (the fills' columns come in the order of the text, slot by
+    slot), instead of ``np.unique``'s hashing of every value."""
+    import numpy as np
+
+    ordered = np.sort(values, kind="stable")
+    if len(ordered) < 2:
+        return ordered
+    first = np.empty(len(ordered), dtype=bool)  # where each value first appears
+    first[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
+    return ordered[first]
 
 
 __all__ = [
@@ -369,6 +658,8 @@ __all__ = [
     "cause_counts",
     "cause_totals",
     "ceiling_errors",
+    "CountedCauses",
+    "counted_causes",
     "describe",
     "entity_wer",
 ]

@@ -136,6 +136,11 @@ def _is_run_of(hyp: Sequence[str], ref: Sequence[str], optional: Sequence[bool])
     return True
 
 
+_NOT_OPTIONAL: dict[int, tuple[bool, ...]] = {}
+"""One tuple of ``False`` per length, shared by the :attr:`NoisyWords.optional` of every string
+without an optional token."""
+
+
 @quick_init
 @dataclass(frozen=True, slots=True)
 class NoisyWords:
@@ -175,7 +180,22 @@ class NoisyWords:
             optional.append(token.parenthesized or token.fragment or filler)
             if not filler:
                 kept.append(word)
-        return cls(tuple(words), tuple(optional), tuple(kept), fillers)
+        return cls.made(words, optional, kept, fillers)
+
+    @classmethod
+    def made(cls, words: list[str], optional: list[bool], kept: list[str], fillers: frozenset[str]) -> NoisyWords:
+        """The record of these lists, in as few tuples as it takes.
+
+        Kept by the hundred thousand (one per distinct string of each side and of the
+        projection): the usual string, without a filler or an optional token, keeps all its
+        words and makes none optional, so its kept words are its words' tuple (all kept, they
+        are the same words) and its flags one tuple per length.
+        """
+        as_words = tuple(words)
+        flags = tuple(optional)
+        if True not in flags:
+            flags = _NOT_OPTIONAL.setdefault(len(flags), flags)
+        return cls(as_words, flags, as_words if len(kept) == len(as_words) else tuple(kept), fillers)
 
 
 def noisy_correct(ref_max: NoisyWords, ref_minimals: Sequence[NoisyWords], hyp: NoisyWords) -> bool:

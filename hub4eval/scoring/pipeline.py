@@ -17,11 +17,12 @@ from typing import TYPE_CHECKING, Any
 
 from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError, InputWarning, UsageError
-from hub4eval.model import Corpus, Extent, InstanceSet, TemplateSet, TextFill
+from hub4eval.model import Corpus, Extent, TemplateSet, TextFill
 from hub4eval.scoring.ceiling_runs import ProjectionRuns, ceiling_part, contents
 from hub4eval.scoring.fills import FillPreparer, PreparedFill
 from hub4eval.scoring.mapping import CountedSet, Mapper, SetMatch, Signature
 from hub4eval.scoring.result import ScoreResult, Tally
+from hub4eval.scoring.set_extents import hyp_set_extent
 from hub4eval.util.gcpause import paused_gc
 
 if TYPE_CHECKING:
@@ -65,23 +66,6 @@ def texts_differ(ref: Corpus, hyp: Corpus) -> bool:
     return [(d.docid, d.text) for d in ref.documents] != [(d.docid, d.text) for d in hyp.documents]
 
 
-def _hyp_set_extent(iset: InstanceSet, preparer: FillPreparer) -> Extent | None:
-    """§7.4: smallest start and largest end of the set's normalized text-fill extents."""
-    starts, ends = [], []
-    for inst in iset.instances:
-        for slot in inst.slots:
-            for alternative in slot.alternatives:
-                for fill in alternative.fills:
-                    if isinstance(fill, TextFill) and fill.extent is not None:
-                        extent = preparer.prepare(fill, inst.docid).maximal.extent
-                        if extent is not None:
-                            starts.append(extent.start)
-                            ends.append(extent.end)
-    if not starts:
-        return None
-    return Extent(min(starts), max(ends))
-
-
 def _strings(tset: TemplateSet, config: ScoreConfig) -> Iterator[str]:
     """The strings of the text fills of the scored slots of ``tset`` that preparing them normalizes:
     each fill's content, and the minimal strings of a reference fill that has them."""
@@ -108,16 +92,21 @@ class _PreparedOnce(FillPreparer):
     so its ``id()`` names it as long as it is remembered.
     """
 
-    _prepared: dict[tuple[int, str], PreparedFill] | None = None
+    _prepared: dict[str, dict[int, PreparedFill]] | None = None
+    """Per DOCID, the fills prepared, by ``id()`` (a dictionary per document instead of a
+    (``id``, DOCID) tuple per fill: 64 bytes less a fill, 80,000 fills in a score)."""
 
     def prepare(self, fill: TextFill, docid: str) -> PreparedFill:
         prepared = self._prepared
         if prepared is None:
             return FillPreparer.prepare(self, fill, docid)
-        key = (id(fill), docid)
-        found = prepared.get(key)
+        by_fill = prepared.get(docid)
+        if by_fill is None:
+            by_fill = prepared[docid] = {}
+        key = id(fill)
+        found = by_fill.get(key)
         if found is None:
-            found = prepared[key] = FillPreparer.prepare(self, fill, docid)
+            found = by_fill[key] = FillPreparer.prepare(self, fill, docid)
         return found
 
     def remember(self) -> None:
@@ -183,8 +172,11 @@ def score(
             same for every number.
         counts_only: keep only the counts and the mapping's pairs: the result
             holds a :class:`~hub4eval.scoring.result.Tally`, no points (and most
-            match records are never made), when the texts are not aligned and
-            the mapper is the usual one; otherwise ignored.
+            match records are never made), when the mapper is the usual one and
+            the texts are not aligned, or are aligned and no ``point_runs`` is
+            given (the tally then holds the error points by cause and the
+            reference instance sets, for the causes and the entity WER);
+            otherwise ignored.
         ceiling_counts: keep only the counts, the pairs and the kinds of the
             errors per slot of the ceiling (see :func:`_score_ceiling`), which
             is all the reports read of it.
@@ -382,15 +374,21 @@ def score(
                 preparers=(ref_prep, hyp_prep, judge_prep),
                 noisy=noisy,
                 order=order_of_ceiling,
-                set_extent=_hyp_set_extent,
+                set_extent=hyp_set_extent,
             )
         projecting = ProjectionRuns(ref, alignment, hyp_corpus, judge, jobs if forked else 1, count)
+    # With texts that differ, a score that keeps counts counts the mapping too (no match record
+    # per chosen pair): the causes of its error points are counted from it (a writer of points
+    # asks for the records)
+    counting = counts_only and alignment is not None and point_runs is None and type(mapper) is Mapper
+    matches: tuple[SetMatch, ...] | tuple[CountedSet, ...]
     if unsegmented:
-        matches = mapper.match_template_sets(
+        map_sets = mapper.count_template_sets if counting else mapper.match_template_sets
+        matches = map_sets(
             ref,
             hyp,
             ref_extent=lambda iset: alignment.document_extent(iset.docid),
-            hyp_extent=lambda iset: _hyp_set_extent(iset, hyp_prep),
+            hyp_extent=lambda iset: hyp_set_extent(iset, hyp_prep),
         )
         hyp_prep.forget()
         if not config.split_sets:
@@ -407,8 +405,22 @@ def score(
             wer=wer_summary,
             tally=Tally.counted(counted, mapper.signatures, config.beta),
         )
+    elif counting:
+        matches = mapper.count_template_sets(ref, hyp, order)
     else:
         matches = mapper.match_template_sets(ref, hyp, order=order)
+    tally = None
+    if counting:
+        from hub4eval.scoring.attribution import Attributor, counted_causes
+
+        counted_sets: tuple[CountedSet, ...] = matches  # type: ignore[assignment]
+        tally = dataclasses.replace(
+            Tally.counted(counted_sets, mapper.signatures, config.beta),
+            # the ceiling decides some causes: they are settled when the result's are read
+            causes=counted_causes(counted_sets, mapper, Attributor(alignment)),
+            reference_sets=tuple(m.ref for m in counted_sets if m.ref is not None),
+        )
+        matches = ()
     del mapper  # its prepared instances, kept while it mapped, are freed before the ceiling's are made
     wer = wer_summary
     if wer is None and texts_aligned is None and alignment is not None and hasattr(alignment, "wer_summary"):
@@ -444,13 +456,14 @@ def score(
         if ceiling_result is not None:
             ceiling_result = dataclasses.replace(ceiling_result, wer=wer)
     return ScoreResult(
-        matches=matches,
+        matches=matches,  # type: ignore[arg-type]
         config=config,
         signature=signature,
         warnings=tuple(warnings),
         wer=wer,
         alignment=alignment,
         ceiling=ceiling_result,
+        tally=tally,
     )
 
 
@@ -497,7 +510,7 @@ def _score_ceiling(
         hyp_prep.remember()
         extents: dict[str, Any] = {
             "ref_extent": lambda iset: alignment.document_extent(iset.docid),
-            "hyp_extent": lambda iset: _hyp_set_extent(iset, hyp_prep),
+            "hyp_extent": lambda iset: hyp_set_extent(iset, hyp_prep),
         }
         if counting and counted is not None and hyp is projected:
             from hub4eval.scoring.counted_parts import join_parts

@@ -40,6 +40,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from hub4eval.io.templettes.checks import OFFSETS, whole_span
 from hub4eval.model import (
     Corpus,
     Extent,
@@ -86,8 +87,10 @@ def _extent_ok(ref: PreparedFill, hyp: PreparedFill, how: TextComparison) -> boo
 
 def _hyp_fill(content: str, start: int, end: int) -> TextFill:
     """A hypothesis text fill as the templette reader builds one."""
+    if 0 <= start <= end < len(OFFSETS):  # one int object per offset, one spans tuple per length
+        start, end = OFFSETS[start], OFFSETS[end]
     extents = (Extent(start, end),)
-    return TextFill(content, ((0, len(content)),), extents, extents, False, True)
+    return TextFill(content, whole_span(len(content)), extents, extents, False, True)
 
 
 def _rank(counts: Counts) -> tuple[int, int, int]:

@@ -91,6 +91,12 @@ class Tally:
     json_heads: tuple[Any, ...] | None = None
     """The by-document rows and the mapping of each group as JSON, made in its worker with
     its point file (see :class:`hub4eval.report.export.HeadPieces`); None when a group has none."""
+    causes: Any = None
+    """When the texts differ: the error points by cause
+    (:class:`hub4eval.scoring.attribution.CountedCauses`), which the result's causes read."""
+    reference_sets: tuple[Any, ...] | None = None
+    """When the texts differ: the reference instance sets of the mapping, in order, whose
+    fills the entity WER reads (:func:`hub4eval.scoring.attribution.entity_wer`)."""
 
     @classmethod
     def of(cls, result: ScoreResult, point_file: str | None = None, column_file: str | None = None) -> Tally:

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from hub4eval.errors import InputWarning
 from hub4eval.model import Extent, Instance, InstanceSet, PointerFill, TemplateSet, TextFill
-from hub4eval.scoring.mapping import SetMatch
+from hub4eval.scoring.mapping import CountedSet, SetMatch
 
 __all__ = ["DocumentSpans", "SpanningSetWarning", "document_groups", "split_sets", "spanning_set_warnings"]
 
@@ -191,14 +191,15 @@ def spanning_set_warnings(
     hyp: TemplateSet,
     spans: DocumentSpans,
     columns_of: ColumnsOf,
-    matches: Sequence[SetMatch],
+    matches: Sequence[SetMatch] | Sequence[CountedSet],
     extent_columns: ExtentColumns | None = None,
 ) -> list[SpanningSetWarning]:
     """One warning per hypothesis set whose instances lie in two or more reference documents.
 
     It names the documents and counts the reference instances of those
     documents left unmapped (their set mapped to no hypothesis set), the
-    instances one set mapped to one document cost. ``extent_columns``, when
+    instances one set mapped to one document cost (``matches``: the mapping's records, or
+    its counts). ``extent_columns``, when
     ``columns_of`` reads a fill's columns from its first extent with it: a set
     whose fills all lie in one document is then passed over without grouping
     its instances (most sets).

@@ -326,7 +326,7 @@ class WordByWord:
             # joined as the full normalization joins them (after the GLM, which reads no two words)
             joined = join_letters(tokens, piece)
             return folded, removed, joined, NoisyWords.of(joined, self.fillers)
-        return folded, removed, tuple(tokens), NoisyWords(tuple(words), tuple(optional), tuple(kept), self.fillers)
+        return folded, removed, tuple(tokens), NoisyWords.made(words, optional, kept, self.fillers)
 
 
 __all__ = ["WordByWord"]

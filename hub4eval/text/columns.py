@@ -184,6 +184,13 @@ class CorpusAlignment:
         side = self._ref.get(docid)  # type: ignore[arg-type]
         return None if side is None else side.extent(extent)
 
+    def ref_lookup(self, docid: str | None) -> tuple[Sequence[int], Sequence[int], Sequence[int]] | None:
+        """What :meth:`ref_extent` bisects for document ``docid``: its tokens' starts and
+        ends and each token's column (None: no such document aligned), for a caller that
+        maps every fill of a document (without an :class:`Extent` made for each)."""
+        side = self._ref.get(docid)  # type: ignore[arg-type]
+        return None if side is None else side._lookup
+
     def hyp_extent(self, docid: str | None, extent: Extent) -> Extent | None:
         """A hypothesis fill's extent -> columns (``docid`` None: unsegmented file offsets)."""
         side = self._hyp.get(None if self.unsegmented else docid)

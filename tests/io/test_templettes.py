@@ -551,3 +551,24 @@ def test_pointer_inside_its_instance_set_is_accepted():
     text = "<T-D1-1> :=\n  EV: <E-D1-1>\n<E-D1-1> :=\n  Y: a\n<E-D2-1> :=\n  Y: a\n"
     tset = parse_templates(text, "t.tpl", role="reference")
     assert [iset.docid for iset in tset.instance_sets] == ["D1", "D2"]
+
+
+def test_usual_lines_share_the_int_objects_of_small_offsets() -> None:
+    # A segmented file's offsets repeat (each counts from its document's start): the usual
+    # reading gives one int object per offset below 10,000, and the large ones their own.
+    # (Built at run time: literals of one code object would be shared anyway.)
+    offsets = [str(n) for n in (700, 900, 12000, 12345)]
+    tset = parse(
+        f"""\
+        <E-d1-1> :=
+            A: "x" ##{offsets[0]}#{offsets[1]}#
+        <E-d2-1> :=
+            A: "y" ##{offsets[0]}#{offsets[1]}#
+            B: "z" ##{offsets[2]}#{offsets[3]}#
+        """
+    )
+    first, second = (inst.slot("A").alternatives[0].fills[0].extent for inst in tset.instances)  # type: ignore[union-attr]
+    assert first == second == Extent(700, 900)
+    assert first.start is second.start and first.end is second.end
+    large = tset.instances[1].slot("B").alternatives[0].fills[0].extent  # type: ignore[union-attr]
+    assert large == Extent(12000, 12345)

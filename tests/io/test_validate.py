@@ -5,11 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hub4eval.errors import InputError
 from hub4eval.io.templettes import parse_templates, read_templates
 from hub4eval.io.validate import check_against_corpus
-from hub4eval.model import Corpus, Document
+from hub4eval.model import Corpus, Document, TemplateSet, TextFill
+from hub4eval.util.records import replace
 
 D1 = "<DOC>\n<DOCNO> D1 </DOCNO>\nThe big   red\ndog barked.\n</DOC>"
 D2 = "<DOC>\n<DOCNO> PRI19980302.2000.2923 </DOCNO>\nA cat.\n</DOC>"
@@ -115,3 +118,66 @@ def test_sample_against_its_corpus(examples: Path) -> None:
     hyp = read_templates(examples / "sample" / "hyp.tpl", role="hypothesis")
     assert check_against_corpus(ref, corpus) == ()
     assert check_against_corpus(hyp, corpus) == ()
+
+
+def _unusual(tset: TemplateSet) -> TemplateSet:
+    """``tset`` with each fill's minimal extents an equal tuple of its own (not the tuple of its
+    extents, as a usual line makes them): every fill then takes the check's general route."""
+
+    def fill_of(fill):  # noqa: ANN001, ANN202
+        return replace(fill, minimal_extents=tuple(list(fill.minimal_extents))) if isinstance(fill, TextFill) else fill
+
+    return replace(
+        tset,
+        instance_sets=tuple(
+            replace(
+                iset,
+                instances=tuple(
+                    replace(
+                        inst,
+                        slots=tuple(
+                            replace(
+                                slot,
+                                alternatives=tuple(
+                                    replace(alternative, fills=tuple(fill_of(fill) for fill in alternative.fills))
+                                    for alternative in slot.alternatives
+                                ),
+                            )
+                            for slot in inst.slots
+                        ),
+                    )
+                    for inst in iset.instances
+                ),
+            )
+            for iset in tset.instance_sets
+        ),
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    fills=st.lists(
+        st.tuples(st.integers(0, len(D1) + 3), st.integers(0, 15), st.sampled_from(["text", "upper", "other"])),
+        min_size=1,
+        max_size=8,
+    ),
+    force=st.booleans(),
+)
+def test_a_usual_fill_is_checked_as_every_other_fill(fills: list[tuple[int, int, str]], force: bool) -> None:
+    """The usual fill (one extent, no brackets, as a usual line writes it) that is the text at
+    its extent is passed quickly: the warnings and the error are those of the general route."""
+    lines = ["<T-D1-1> :="]
+    for number, (start, length, content) in enumerate(fills):
+        end = start + length
+        written = " ".join(D1[start:end].split()) or "x"
+        written = {"text": written, "upper": written.upper(), "other": "zz top"}[content]
+        written = written.replace('"', "'").replace("[", "(").replace("]", ")")
+        lines.append(f'  S{number}: "{written}" ##{start}#{end}#')
+    tset = parse_templates("\n".join(lines) + "\n", "t.tpl", "reference")
+    outcomes = []
+    for checked in (tset, _unusual(tset)):
+        try:
+            outcomes.append(check_against_corpus(checked, CORPUS, force=force))
+        except InputError as error:
+            outcomes.append((type(error), str(error)))
+    assert outcomes[0] == outcomes[1]

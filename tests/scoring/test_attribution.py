@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from hypothesis import assume, given, settings
@@ -19,6 +20,7 @@ from hub4eval.io.corpus import parse_corpus, read_corpus
 from hub4eval.io.templettes import parse_templates, write_templates
 from hub4eval.model import TemplateSet
 from hub4eval.report.explain import explain
+from hub4eval.scoring import attribution
 from hub4eval.scoring.attribution import CAUSES, ERROR_CATEGORIES
 from hub4eval.scoring.projection import project
 from tests.support import ROOT
@@ -847,10 +849,13 @@ def _entity_wer_by_definition(result) -> dict:
         max_size=6,
     ),
     unsegmented=st.booleans(),
+    chunk=st.sampled_from([1, 1 << 16]),
 )
-def test_entity_wer_counts_each_column_inside_reference_fills_once(edits, picks, unsegmented):
+def test_entity_wer_counts_each_column_inside_reference_fills_once(edits, picks, unsegmented, chunk):
     """Two documents (two column spaces when segmented), fills of one slot overlapping or
-    repeated in several instances: entity WER is the count of the set of columns they cover."""
+    repeated in several instances: entity WER is the count of the set of columns they cover,
+    whether the documents' fills are placed on their tokens together or one document at a time
+    (``chunk``: the tokens laid end to end at once)."""
     docs, hyp_docs, templates = [], [], []
     for number in (1, 2):
         hyp_words: list[str] = []
@@ -876,4 +881,5 @@ def test_entity_wer_counts_each_column_inside_reference_fills_once(edits, picks,
         hyp_text = hyp_text.replace("<DOC>\n<DOCNO> D2 </DOCNO>\n<TEXT>\n", "")
     result = score(ref, hyp, ref_corpus=ref_corpus, hyp_corpus=parse_corpus(hyp_text, "hyp.sgml"), config=ScoreConfig())
     assume(result.alignment is not None)
-    assert result.entity_wer == _entity_wer_by_definition(result)
+    with mock.patch.object(attribution, "_CHUNK_TOKENS", chunk):
+        assert result.entity_wer == _entity_wer_by_definition(result)

@@ -507,3 +507,17 @@ def test_words_read_directly_are_the_words_of_each_token(strings: list[list[Toke
             assert read.optional == tuple(is_optional_reference(t, words) for t in tokens)
             assert read.kept == tuple(strip_possessive(t.text) for t in kept_hypothesis_tokens(tokens, words))
             assert read.fillers is words
+
+
+def test_noisy_words_of_a_usual_string_share_their_tuples() -> None:
+    # Kept for every distinct string of a score: a string without fillers or optional tokens
+    # keeps all its words (its kept words are its words' tuple), and every such string of one
+    # length has the same tuple of False flags.
+    fillers = filler_set(DEFAULT_FILLERS)
+    one, two = NoisyWords.of(tokenize("the big show"), fillers), NoisyWords.of(tokenize("a new plan"), fillers)
+    assert one.kept is one.words == ("the", "big", "show")
+    assert one.optional is two.optional == (False, False, False)
+    # with a filler: its own tuples, the same values as the lists
+    with_filler = NoisyWords.of(tokenize("uh the show"), fillers)
+    assert with_filler == NoisyWords(("uh", "the", "show"), (True, False, False), ("the", "show"), fillers)
+    assert with_filler.kept is not with_filler.words

@@ -83,7 +83,7 @@ def test_the_child_finds_the_fills_this_process_maps_already_prepared(monkeypatc
         for fill in alternative.fills
         if type(fill) is TextFill
     ]
-    assert scored and all((id(fill), docid) in prepared for fill, docid in scored)
+    assert scored and all(id(fill) in prepared.get(docid, {}) for fill, docid in scored)  # per DOCID, by id()
     hyp_fills = [f for i in hyp.instances for s in i.slots for a in s.alternatives for f in a.fills]
     assert {f.content for f in hyp_fills if type(f) is TextFill} <= strings
 

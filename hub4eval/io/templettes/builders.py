@@ -25,7 +25,7 @@ if TYPE_CHECKING:
         column: int
 
 
-from hub4eval.io.templettes.checks import MAX_DIGITS, WHOLE_SPANS, Checks, whole_span
+from hub4eval.io.templettes.checks import MAX_DIGITS, OFFSETS, WHOLE_SPANS, Checks, whole_span
 from hub4eval.model import (
     Extent,
     Fill,
@@ -253,6 +253,8 @@ class InstanceBuilder(Checks):
         names = self._names
         heads = self._heads
         whole_spans = WHOLE_SPANS
+        offsets = OFFSETS
+        shared = len(offsets)
         pointers: list[PointerFill] = []
         instances: list[Instance] = []
         slots: list[Slot] = []
@@ -287,8 +289,6 @@ class InstanceBuilder(Checks):
                             Slot(name, (FillAlternative(tuple(fills), slot_line),), optional, slot_line, slot_column)
                         )
                     if head_line:
-                        if len(set(slot_names)) < len(slot_names):
-                            return None  # a slot comes twice
                         instances.append(Instance(head_type, docid, head_number, tuple(slots), head_line, column))
                         column = 1
                     if assign is _END:
@@ -302,10 +302,10 @@ class InstanceBuilder(Checks):
                 if not start and not number:  # a blank or comment line
                     continue
                 try:
-                    parts = heads[head]
+                    new_name, new_optional, new_column, fill_column = heads[head]
                 except KeyError:
-                    parts = self._head(head)
-                if parts[0]:  # a new slot: the one before it is complete
+                    new_name, new_optional, new_column, fill_column = self._head(head)
+                if new_name:  # a new slot: the one before it is complete
                     if not head_line:
                         return None
                     if fills:
@@ -313,8 +313,9 @@ class InstanceBuilder(Checks):
                             Slot(name, (FillAlternative(tuple(fills), slot_line),), optional, slot_line, slot_column)
                         )
                         fills = []
-                    name, optional, slot_column = parts[:3]
-                    slot_line = line
+                    if new_name in slot_names:
+                        return None  # a slot comes twice
+                    name, optional, slot_column, slot_line = new_name, new_optional, new_column, line
                     slot_names.append(name)
                 elif not name:
                     return None
@@ -324,20 +325,35 @@ class InstanceBuilder(Checks):
                     first, last = int(start), int(end)
                     if first > last:
                         return None
+                    if last < shared:  # one int object per offset (see OFFSETS)
+                        first, last = offsets[first], offsets[last]
                     extents = (Extent(first, last),)
                     if plain:
-                        spans = whole_spans.get(len(plain)) or whole_span(len(plain))
-                        fill = TextFill(plain, spans, extents, extents, False, False, line, parts[3])
+                        fill = TextFill(
+                            plain,
+                            whole_spans.get(len(plain)) or whole_span(len(plain)),
+                            extents,
+                            extents,
+                            False,
+                            False,
+                            line,
+                            fill_column,
+                        )
                     else:
-                        try:
-                            spans = whole_spans[len(content)]
-                        except KeyError:
-                            spans = whole_span(len(content))
-                        fill = TextFill(content, spans, extents, extents, False, True, line, parts[3])
+                        fill = TextFill(
+                            content,
+                            whole_spans.get(len(content)) or whole_span(len(content)),
+                            extents,
+                            extents,
+                            False,
+                            True,
+                            line,
+                            fill_column,
+                        )
                 else:  # a pointer
                     if docid_ != docid:
                         return None  # into another instance set
-                    fill = PointerFill(intern(type_, type_), docid, int(number), line, parts[3])
+                    fill = PointerFill(intern(type_, type_), docid, int(number), line, fill_column)
                     pointers.append(fill)
                 fills.append(fill)
         self.pointers += pointers

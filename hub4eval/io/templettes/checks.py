@@ -32,6 +32,12 @@ MAX_DIGITS = 18  # longer numbers are no offsets; and int() refuses 4,300 digits
 # whole_span's memo, by length (the usual reading looks it up inline)
 WHOLE_SPANS: dict[int, tuple[tuple[int, int], ...]] = {}
 
+OFFSETS = tuple(range(10_000))
+"""The int objects of the offsets below 10,000 of the extents that are made by the ten thousand
+(the usual reading's, the projection's): a segmented file's offsets count from its document's
+start and repeat, and two ints less a fill are 64 bytes, a tenth of what a fill's records take
+(Python keeps one object per int up to 256 only)."""
+
 
 def whole_span(length: int) -> tuple[tuple[int, int], ...]:
     """``((0, length),)``, the minimal span of a fill without brackets, one tuple per length."""

@@ -1,0 +1,86 @@
+"""The extent of a hypothesis instance set, by which the sets of an unsegmented hypothesis
+are paired with the reference documents' sets (§7.4: by overlapping extents, not by DOCID).
+
+A set's extent is the smallest start and the largest end of its text fills' maximal
+extents as :meth:`hub4eval.scoring.fills.FillPreparer.prepare` makes them, read here
+without preparing the fills: :func:`hyp_set_extent`. It imports the model and the
+scoring's fill preparation only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from hub4eval.model import Extent, InstanceSet, TextFill
+from hub4eval.scoring.fills import FillPreparer
+
+__all__ = ["hyp_set_extent"]
+
+
+def hyp_set_extent(iset: InstanceSet, preparer: FillPreparer) -> Extent | None:
+    """§7.4: smallest start and largest end of the set's normalized text-fill extents (the
+    maximal extents :meth:`FillPreparer.prepare` gives), without preparing the fills.
+
+    A fill's extent is its first extent, its start moved past the premodifiers its content
+    loses, then mapped to alignment columns. In an unsegmented hypothesis every fill is
+    mapped in one column space, where the columns of the hypothesis tokens follow the text:
+    a later start never maps to an earlier column, nor a later end. So the smallest start
+    column is that of the fill with the smallest start that maps to any column, the largest
+    end column that of the fill with the largest end that does: one or two fills are mapped
+    per set, not every one."""
+    get, normalize = preparer.lookups()
+    map_extent = preparer.map_extent
+    one_space = map_extent is not None and preparer.unsegmented
+    spans: list[tuple[int, int]] = []  # (start past the premodifiers, end) in the one column space
+    starts, ends = [], []
+    for inst in iset.instances:
+        docid = inst.docid
+        for slot in inst.slots:
+            for alternative in slot.alternatives:
+                for fill in alternative.fills:
+                    if type(fill) is not TextFill or not fill.extents:
+                        continue
+                    content, extent = fill.content, fill.extents[0]
+                    removed = (get(content) or normalize(content))[1]
+                    start, end = extent.start, extent.end
+                    if removed:
+                        start = min(start + removed, end)  # as fills._shifted
+                    if one_space:
+                        spans.append((start, end))
+                        continue
+                    if map_extent is not None:
+                        columns = map_extent(docid, Extent(start, end))
+                        if columns is None:
+                            continue
+                        start, end = columns.start, columns.end
+                    starts.append(start)
+                    ends.append(end)
+    if not one_space:
+        return Extent(min(starts), max(ends)) if starts else None
+    if not spans:
+        return None
+    assert map_extent is not None
+
+    def first_mapped(in_order: Iterable[tuple[int, int]]) -> Extent | None:
+        """The columns of the first span that touches a token, in this order."""
+        for start, end in in_order:
+            columns = map_extent(None, Extent(start, end))
+            if columns is not None:
+                return columns
+        return None
+
+    # most often the first span tried touches a token: the others are sorted only when not
+    first = first_mapped((min(spans),))
+    if first is None:
+        first = first_mapped(sorted(spans))
+        if first is None:
+            return None  # no fill touches a token
+    last = first_mapped((max(spans, key=_end),))
+    if last is None:
+        last = first_mapped(sorted(spans, key=_end, reverse=True))
+        assert last is not None  # the span of ``first`` touches a token
+    return Extent(first.start, last.end)
+
+
+def _end(span: tuple[int, int]) -> int:
+    return span[1]

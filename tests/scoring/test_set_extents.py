@@ -1,0 +1,114 @@
+"""A hypothesis instance set's extent (§7.4, sets of an unsegmented hypothesis paired by
+overlap) read without preparing its fills is the extent of its prepared fills.
+
+The oracle is the definition: the smallest start and the largest end of the maximal
+extents :meth:`~hub4eval.scoring.fills.FillPreparer.prepare` gives the set's text fills
+(first extent, start moved past the premodifiers, mapped to alignment columns; a fill
+touching no token left out). The sets are random fills over the recognizer output of
+the shipped example: extents anywhere in the file, some touching no token (blanks,
+tags), some empty, contents with premodifiers, several extents, fills without one.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hub4eval.config import ScoreConfig
+from hub4eval.io.corpus import as_unsegmented, read_corpus
+from hub4eval.model import Extent, FillAlternative, Instance, InstanceSet, PointerFill, Slot, TextFill
+from hub4eval.scoring.fills import FillPreparer
+from hub4eval.scoring.set_extents import hyp_set_extent
+from hub4eval.text.columns import CorpusAlignment, align_corpora
+from tests.support.reference_fills import EXAMPLES
+
+CONTENTS = ("the winner", "an upset", "a", "the", "and then", "three to one", "", "the the match")
+
+
+@cache
+def _alignment() -> tuple[CorpusAlignment, int]:
+    """The example's texts aligned (hypothesis unsegmented), and the hypothesis file's length."""
+    ref = read_corpus(EXAMPLES / "asr" / "reference.sgml")
+    hyp = as_unsegmented(read_corpus(EXAMPLES / "asr" / "asr_unsegmented.sgml"))
+    return align_corpora(ref, hyp, unsegmented=True), sum(len(doc.text) for doc in hyp.documents)
+
+
+def _preparer(alignment: CorpusAlignment) -> FillPreparer:
+    return FillPreparer(ScoreConfig(), map_extent=alignment.hyp_extent, reference=False, unsegmented=True, tokens=True)
+
+
+@st.composite
+def _fills(draw: st.DrawFn, length: int) -> TextFill:
+    extents = []
+    for _ in range(draw(st.integers(0, 2))):
+        start = draw(st.integers(0, length))
+        extents.append(Extent(start, draw(st.integers(start, min(length, start + 40)))))
+    content = draw(st.sampled_from(CONTENTS))
+    return TextFill(content, ((0, len(content)),), tuple(extents))
+
+
+@st.composite
+def _sets(draw: st.DrawFn, length: int) -> InstanceSet:
+    instances = []
+    for number in range(1, draw(st.integers(1, 4)) + 1):
+        slots = []
+        for name in ("WINNER", "LOSER")[: draw(st.integers(0, 2))]:
+            alternatives = tuple(
+                FillAlternative(tuple(draw(st.lists(_fills(length), min_size=1, max_size=2))))
+                for _ in range(draw(st.integers(1, 2)))
+            )
+            slots.append(Slot(name, alternatives))
+        if draw(st.booleans()):
+            slots.append(Slot("EVENT", (FillAlternative((PointerFill("EVENT", "asr", 1),)),)))
+        instances.append(Instance("EVENT", "asr", number, tuple(slots)))
+    return InstanceSet("asr", tuple(instances))
+
+
+def _prepared_extent(iset: InstanceSet, preparer: FillPreparer) -> Extent | None:
+    """The definition: every text fill prepared, its maximal extent read."""
+    starts, ends = [], []
+    for inst in iset.instances:
+        for slot in inst.slots:
+            for alternative in slot.alternatives:
+                for fill in alternative.fills:
+                    if isinstance(fill, TextFill) and fill.extent is not None:
+                        extent = preparer.prepare(fill, inst.docid).maximal.extent
+                        if extent is not None:
+                            starts.append(extent.start)
+                            ends.append(extent.end)
+    return Extent(min(starts), max(ends)) if starts else None
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(data=st.data())
+def test_a_sets_extent_is_that_of_its_prepared_fills(data: st.DataObject) -> None:
+    alignment, length = _alignment()
+    iset = data.draw(_sets(length))
+    assert hyp_set_extent(iset, _preparer(alignment)) == _prepared_extent(iset, _preparer(alignment))
+
+
+def test_a_set_whose_first_and_last_fills_touch_no_token_reads_the_others() -> None:
+    """The fill that starts first and the one that ends last lie between words (blanks):
+    the extent is that of the fills that touch tokens."""
+    alignment, _ = _alignment()
+    hyp = as_unsegmented(read_corpus(EXAMPLES / "asr" / "asr_unsegmented.sgml"))
+    text = "".join(doc.text for doc in hyp.documents)
+    blank = text.index("\n")  # a line end: touches no token
+    words = [i for i in range(blank + 1, len(text) - 1) if text[i - 1].isspace() and text[i].isalpha()][:3]
+    assert len(words) == 3
+    fills = [
+        TextFill("", ((0, 0),), (Extent(blank, blank + 1),)),
+        TextFill("a", ((0, 1),), (Extent(words[0], words[0] + 1),)),
+        TextFill("b", ((0, 1),), (Extent(words[1], words[1] + 1),)),
+        TextFill("", ((0, 0),), (Extent(len(text) - 1, len(text)),)),
+    ]
+    assert text[-1].isspace()  # the last fill: the file's last character, a line end
+    iset = InstanceSet("asr", (Instance("EVENT", "asr", 1, (Slot("WINNER", (FillAlternative(tuple(fills)),)),)),))
+    expected = _prepared_extent(iset, _preparer(alignment))
+    assert expected is not None
+    assert expected == Extent(
+        alignment.hyp_extent(None, fills[1].extents[0]).start, alignment.hyp_extent(None, fills[2].extents[0]).end
+    )  # type: ignore[union-attr]
+    assert hyp_set_extent(iset, _preparer(alignment)) == expected

@@ -68,6 +68,10 @@ from hub4eval.scoring.verdicts import (
 
 _WORD = re.compile(r"\S+")  # a raw word, as str.split finds it
 
+_ONE_TAG = re.compile(r"<[^<>]*>")  # as hub4eval.text.normalize.whiteout_tags whites out a tag
+_TAGS = re.compile(r"(?:<[^<>]*>)+")
+_TAG_NAME = re.compile(r"<\s*/?\s*([^\s/<>]*)")
+
 _MAX_RUN_TOKENS = 12
 """A fill over more hypothesis tokens than this tries only its whole run and its minimal strings' runs."""
 
@@ -141,9 +145,16 @@ class Judge:
         self.identity = {key: key for key in instance_keys}
         # whether a candidate's content point can be read from its words (see _Runs)
         self.reads_words = self._by_word is not None and how.content
+        self._blanks: dict[str, bool] = {}
+        self._lookups: tuple[Any, Any] | None = None
         self._last: tuple[TextFill, str, Any, Any] | None = None  # the reference fill prepared last
         # the points of a reference fill paired with a projected one, which has an extent
         self.points = int(mapper.how.content) + int(mapper.how.extent)
+
+    def begin(self) -> None:
+        """Called when a projection begins: the hypothesis preparer's memo is read afresh
+        (:meth:`~hub4eval.scoring.fills.FillPreparer.read_texts` replaces it after this judge is made)."""
+        self._lookups = None
 
     def fill(self, docid: str, ref_fill: TextFill, hyp_fill: TextFill | None, optional: bool) -> Counts:
         """The counts of one reference fill against one projected fill (None: left out)."""
@@ -205,6 +216,20 @@ class Judge:
             cor += 1
         return cor if cor > above else None
 
+    def blank(self, word: str) -> bool:
+        """Whether a raw word is tags only, none of a non-extractable element (the words of a
+        string are those of the string with its tags whited out: a tag reads no word around)."""
+        found = self._blanks.get(word)
+        if found is None:
+            config = self.mapper.config
+            names = {name.lower() for name in config.non_extractable}
+            tags = _TAGS.fullmatch(word)
+            found = self._blanks[word] = tags is not None and not any(
+                _TAG_NAME.match(tag).group(1).lower() in names  # type: ignore[union-attr]
+                for tag in _ONE_TAG.findall(word)
+            )
+        return found
+
     def first(self, docid: str, ref_fill: TextFill, content: str, start: int, end: int, points: int) -> int:
         """``judge(docid, ref_fill, content, start, end, points, -1) or 0``, the COR points of the first
         candidate, read (noisy comparison of content and extent) from its string's normalization
@@ -214,8 +239,12 @@ class Judge:
         if ref_words is None or not how.content or points != 2:
             return self.judge(docid, ref_fill, content, start, end, points, -1) or 0
         hyp_prep = self.mapper.hyp_prep
-        get, normalize = hyp_prep.lookups()  # as FillPreparer.prepare reads and remembers the string
-        normalized = get(content) or normalize(content)
+        lookups = self._lookups
+        if lookups is None:
+            # as FillPreparer.prepare reads and remembers the string (its memo, read once a
+            # projection begins: it is replaced after this judge is made, see begin)
+            lookups = self._lookups = hyp_prep.lookups()
+        normalized = lookups[0](content) or lookups[1](content)
         kept = normalized[3].kept
         cor = kept == ref_words[2] if ref_words[2] is not None else kept_correct(ref_words[0], ref_words[1], kept)
         removed = normalized[1]
@@ -251,7 +280,7 @@ class Judge:
             # is correct when its kept words are the fill's words (each a run of the other)
             usual = len(minimals) == 1 and (minimals[0] is maximal or minimals[0] == maximal)
             plain = maximal.words if usual and True not in maximal.optional else None
-            words = (maximal, minimals, plain, frozenset(maximal.words))
+            words = (maximal, minimals, plain)
         self._last = (ref_fill, docid, ref, words)
         return ref, words
 
@@ -287,16 +316,20 @@ class _Runs:
         words: list[str] = []
         starts = self.starts = {}
         ends = self.ends = {}
-        for k, match in enumerate(_WORD.finditer(text, begin, stop)):
-            words.append(match.group())
-            starts[match.start()] = ends[match.end()] = k
+        blank = judge.blank
+        for match in _WORD.finditer(text, begin, stop):
+            word = match.group()
+            if "<" in word and blank(word):
+                continue  # tags only: whited out, the words on either side side by side
+            starts[match.start()] = ends[match.end()] = len(words)
+            words.append(word)
         # a run's first word starts after a blank (or the text's start), its last ends before one
         if begin > 0 and not text[begin - 1].isspace():
             starts.pop(begin, None)
         if stop < len(text) and not text[stop].isspace():
             ends.pop(stop, None)
         self.ref_words = ref_words = judge._prepared(ref_fill, docid)[1]
-        self.found, self.reach, self.foreign = by_word.runs(words, ref_words[3])
+        self.found, self.reach, self.foreign = by_word.runs(words, frozenset(ref_words[0].words))
 
     def correct(self, start: int, end: int) -> bool | None:
         """Whether the content point of the candidate [start, end) is COR (as :meth:`Judge.judge`
@@ -370,6 +403,9 @@ class _Projector:
         """The hypothesis tokens in ``columns``, in order."""
         hyp_index, _, _, _, token_columns = space
         if token_columns is not None:
+            first, last = hyp_index[columns.start], hyp_index[columns.end]
+            if first >= 0 and last >= 0:  # the usual columns: a token at each end
+                return range(first, last + 1)
             return range(bisect_left(token_columns, columns.start), bisect_right(token_columns, columns.end))
         return [h for h in hyp_index[columns.start : columns.end + 1] if h >= 0]
 
@@ -388,15 +424,21 @@ class _Projector:
         """The (start, end) spans of :meth:`spans`, each with the span of the run of tokens it is
         a run of (its first and its last token's), when it is one of the runs of the tokens of
         the columns widened over the insertions at their edges (else None)."""
-        starts, ends = space[1], space[2]
         tokens = self._tokens(space, columns)
         made: set[tuple[int, int]] = set()
         if tokens:
-            first = (starts[tokens[0]], ends[tokens[-1]])
+            first = (space[1][tokens[0]], space[2][tokens[-1]])
             made.add(first)
             yield first[0], first[1], None
-        if self.judge is None:
-            return
+        if self.judge is not None:
+            yield from self._later(docid, fill, columns, space, tokens, made)
+
+    def _later(
+        self, docid: str, fill: TextFill, columns: Extent, space: _Space, tokens: Sequence[int], made: set[tuple[int, int]]
+    ) -> Iterator[tuple[int, int, tuple[int, int] | None]]:
+        """The spans of :meth:`_spans` after the tokens of the columns (``tokens``), which a judge
+        tries: those not ``made`` already."""
+        starts, ends = space[1], space[2]
         widened = self.alignment.ref_enclosure(docid, columns)
         wide = self._tokens(space, widened) if widened != columns else tokens
         if len(wide) <= _MAX_RUN_TOKENS:
@@ -437,11 +479,16 @@ class _Projector:
         if space is None or space[3] is None:
             return None
         text = space[3]
-        spans = self._spans(docid, fill, columns, space)  # type: ignore[arg-type]
-        first = next(spans, None)
-        if first is None:
-            return None
-        start, end, _ = first
+        tokens = self._tokens(space, columns)  # type: ignore[arg-type]
+        if tokens:  # the first candidate (see _spans)
+            start, end = space[1][tokens[0]], space[2][tokens[-1]]
+            spans = None
+        else:
+            spans = self._spans(docid, fill, columns, space)  # type: ignore[arg-type]
+            first = next(spans, None)
+            if first is None:
+                return None
+            start, end, _ = first
         content = text[start:end].translate(_LINE_BREAKS)
         judge = self.judge
         if judge is None:
@@ -453,6 +500,8 @@ class _Projector:
         best, best_cor = (content, start, end), judge.first(docid, fill, content, start, end, points)
         if best_cor == points:  # the usual fill: all of it correct
             return _hyp_fill(content, start, end)
+        if spans is None:
+            spans = self._later(docid, fill, columns, space, tokens, {(start, end)})  # type: ignore[arg-type]
         runs: _Runs | None = None
         for start, end, region in spans:
             if region is not None and judge.reads_words and points - 1 <= best_cor:
@@ -537,6 +586,8 @@ def project(
     """
     if callable(judge) and not isinstance(judge, Judge):
         judge = judge()
+    if judge is not None:
+        judge.begin()
     projector = _Projector(alignment, hyp_corpus, judge)
     keep_all = alignment is None or alignment.unsegmented or hyp_corpus is None
     sets = tuple(

@@ -314,8 +314,9 @@ class _Runs:
         self.region = region
         begin, stop = region
         words: list[str] = []
-        starts = self.starts = {}
-        ends = self.ends = {}
+        starts: dict[int, int] = {}
+        ends: dict[int, int] = {}
+        self.starts, self.ends = starts, ends
         blank = judge.blank
         for match in _WORD.finditer(text, begin, stop):
             word = match.group()
@@ -416,7 +417,7 @@ class _Projector:
         space = None if columns is None else self._space(docid)
         if space is None or space[3] is None:
             return None, iter(())
-        return space[3], ((start, end) for start, end, _ in self._spans(docid, fill, columns, space))  # type: ignore[arg-type]
+        return space[3], ((start, end) for start, end, _ in self._spans(docid, fill, columns, space))
 
     def _spans(
         self, docid: str, fill: TextFill, columns: Extent, space: _Space
@@ -434,7 +435,13 @@ class _Projector:
             yield from self._later(docid, fill, columns, space, tokens, made)
 
     def _later(
-        self, docid: str, fill: TextFill, columns: Extent, space: _Space, tokens: Sequence[int], made: set[tuple[int, int]]
+        self,
+        docid: str,
+        fill: TextFill,
+        columns: Extent,
+        space: _Space,
+        tokens: Sequence[int],
+        made: set[tuple[int, int]],
     ) -> Iterator[tuple[int, int, tuple[int, int] | None]]:
         """The spans of :meth:`_spans` after the tokens of the columns (``tokens``), which a judge
         tries: those not ``made`` already."""
@@ -479,12 +486,12 @@ class _Projector:
         if space is None or space[3] is None:
             return None
         text = space[3]
-        tokens = self._tokens(space, columns)  # type: ignore[arg-type]
+        tokens = self._tokens(space, columns)
         if tokens:  # the first candidate (see _spans)
             start, end = space[1][tokens[0]], space[2][tokens[-1]]
             spans = None
         else:
-            spans = self._spans(docid, fill, columns, space)  # type: ignore[arg-type]
+            spans = self._spans(docid, fill, columns, space)
             first = next(spans, None)
             if first is None:
                 return None
@@ -501,7 +508,7 @@ class _Projector:
         if best_cor == points:  # the usual fill: all of it correct
             return _hyp_fill(content, start, end)
         if spans is None:
-            spans = self._later(docid, fill, columns, space, tokens, {(start, end)})  # type: ignore[arg-type]
+            spans = self._later(docid, fill, columns, space, tokens, {(start, end)})
         runs: _Runs | None = None
         for start, end, region in spans:
             if region is not None and judge.reads_words and points - 1 <= best_cor:

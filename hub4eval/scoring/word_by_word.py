@@ -311,9 +311,7 @@ class WordByWord:
             plain = self.plain[word] = bool(leading) and leading[0].lower() not in self.premodifiers
         return plain
 
-    def runs(
-        self, words: list[str], allowed: frozenset[str]
-    ) -> tuple[list[_Word | tuple[()]], list[int], list[bool]]:
+    def runs(self, words: list[str], allowed: frozenset[str]) -> tuple[list[_Word | tuple[()]], list[int], list[bool]]:
         """Of raw words side by side: each worked out; the runs of them that :meth:`kept_words`
         reads from these (``reach[a]`` is the last word ``b`` such that ``kept_words(words[a:b + 1])``
         is :meth:`kept_of` ``(found[a:b + 1])``, and so is every shorter run from ``a``; -1: none);
@@ -337,9 +335,9 @@ class WordByWord:
                 end = -1  # kept_words is None (or, with letters side by side inside it, may be)
                 continue
             if end >= 0:
-                after = found[k + 1]
+                after = found[k + 1]  # worked out too (end >= 0)
                 needs = entry[9]
-                if entry[4] or (needs is not None and (after[10] is None or after[10] in needs)):  # type: ignore[index]
+                if entry[4] or (needs is not None and (after[10] is None or after[10] in needs)):  # type: ignore[misc]
                     end = k  # _found stops here: the next word is inside a parenthesis or may go on with a rule
             else:
                 end = k

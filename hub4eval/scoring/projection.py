@@ -38,7 +38,6 @@ offsets: the projection is the reference itself, and scores 100 %.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -349,9 +348,9 @@ class _Runs:
         return kept == ref_words[2] if ref_words[2] is not None else kept_correct(ref_words[0], ref_words[1], kept)
 
 
-_Space = tuple[Sequence[int], Sequence[int], Sequence[int], "str | None", "Sequence[int] | None"]
+_Space = tuple[Sequence[int], Sequence[int], Sequence[int], "str | None"]
 """Of a column space: each column's hypothesis token (-1: none), each hypothesis token's start
-and end, the hypothesis text, and each hypothesis token's column (None: not in column order)."""
+and end, and the hypothesis text."""
 
 
 class _Projector:
@@ -384,30 +383,22 @@ class _Projector:
             return None
         found = self.spaces.get(space)
         if found is None:
-            import numpy as np
-
             from hub4eval.text.columns import int_view, token_bounds
 
             document = self.alignment.documents[space]
             starts, ends = token_bounds(document.hyp_tokens)
-            index = document.alignment.hyp_index
-            # the hypothesis tokens, in order, each in one column: the tokens of a run of
-            # columns are a run of tokens, found by bisection in their columns
-            present = np.flatnonzero(index >= 0)
-            in_order = np.array_equal(index[present], np.arange(len(present)))
-            columns = int_view(present.astype(np.int32 if len(index) < 2**31 else np.int64)) if in_order else None
-            found = self.spaces[space] = (int_view(index), starts, ends, self._text(space), columns)
+            found = self.spaces[space] = (int_view(document.alignment.hyp_index), starts, ends, self._text(space))
         return found
 
     @staticmethod
     def _tokens(space: _Space, columns: Extent) -> Sequence[int]:
         """The hypothesis tokens in ``columns``, in order."""
-        hyp_index, _, _, _, token_columns = space
-        if token_columns is not None:
-            first, last = hyp_index[columns.start], hyp_index[columns.end]
-            if first >= 0 and last >= 0:  # the usual columns: a token at each end
-                return range(first, last + 1)
-            return range(bisect_left(token_columns, columns.start), bisect_right(token_columns, columns.end))
+        hyp_index = space[0]
+        first, last = hyp_index[columns.start], hyp_index[columns.end]
+        if first >= 0 and last >= 0:
+            # the usual columns, a token at each end: an alignment holds each token in one
+            # column, in order, so the tokens between are those numbered between
+            return range(first, last + 1)
         return [h for h in hyp_index[columns.start : columns.end + 1] if h >= 0]
 
     def spans(self, docid: str, fill: TextFill) -> tuple[str | None, Iterator[tuple[int, int]]]:

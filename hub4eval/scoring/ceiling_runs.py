@@ -2,10 +2,12 @@
 
 When the texts of a score were long enough to be aligned in processes, the reference is
 projected onto the hypothesis text (:func:`~hub4eval.scoring.projection.project`) in
-children, one for each run of consecutive instance sets, while the caller maps the
-system's templettes (:class:`ProjectionRuns`); for an unsegmented hypothesis, whose sets
-are paired by overlap, each child then counts the ceiling of its run
-(:func:`ceiling_part`), which the caller joins
+runs of consecutive instance sets, shared out among children while the caller maps the
+system's templettes (:class:`ProjectionRuns`), and among the children and the caller once
+it is done (:class:`hub4eval.util.forked.Shared`: each process takes the next run left
+when it is free, so that none waits for the others while runs are left); for an
+unsegmented hypothesis, whose sets are paired by overlap, the ceiling of each run is
+counted where it was projected (:func:`ceiling_part`), and the caller joins the counts
 (:func:`hub4eval.scoring.counted_parts.join_parts`): the result of one process. Used by
 :mod:`hub4eval.scoring.pipeline`, which owns the stages' order.
 """
@@ -13,6 +15,8 @@ are paired by overlap, each child then counts the ceiling of its run
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from functools import partial
+from itertools import accumulate
 from typing import Any
 
 from hub4eval.config import ScoreConfig
@@ -25,15 +29,23 @@ def contents(tset: TemplateSet) -> Iterator[str]:
     return (fill.content for _, fill in tset.text_fills())
 
 
+RUNS_PER_CHILD = 3
+"""Runs of the projection per child, each round of runs (one a child) half the size of the round
+before: the children take the large runs first, and the caller, free once it has mapped the system's
+templettes, and the children take the small ones left, so that the last process to end waits for no
+more than about a small run (a run has a cost of its own: a few, not many)."""
+
+
 class ProjectionRuns:
     """The reference projected onto the hypothesis text (:func:`~hub4eval.scoring.projection.project`),
-    in ``parts`` forked children (one for each run of consecutive instance sets, cut at about equal
-    numbers of instances) started when made, or here when asked (``parts`` 1).
+    in runs of consecutive instance sets (cut at about equal numbers of instances) shared out
+    among ``parts`` forked children started when made and this process once :meth:`result`
+    is asked (:class:`~hub4eval.util.forked.Shared`), or here when asked (``parts`` 1).
 
     Each instance is projected on its own, so the runs' projections one after the other are
-    the projection of the whole. With ``count`` (children only), each child then counts the
-    ceiling of its run, ``count(run, projected run)``: :attr:`counted` holds the runs and
-    their counts once :meth:`result` is asked (see :func:`ceiling_part`).
+    the projection of the whole. With ``count`` (children only), the ceiling of each run is
+    then counted where it was projected, ``count(run, projected run)``: :attr:`counted` holds
+    the runs and their counts once :meth:`result` is asked (see :func:`ceiling_part`).
     """
 
     def __init__(
@@ -45,31 +57,20 @@ class ProjectionRuns:
         parts: int,
         count: Callable[[TemplateSet, TemplateSet], Any] | None = None,
     ) -> None:
-        from hub4eval.util.forked import Beside
+        from hub4eval.util.forked import MOST_SHARED, Shared
 
         self.ref = ref
-        sets = ref.instance_sets
-        sizes = [len(iset.instances) for iset in sets]
-        total, done, cuts = sum(sizes), 0, [0]
-        for number, size in enumerate(sizes):
-            if len(cuts) < parts and done >= total * len(cuts) / parts and number > cuts[-1]:
-                cuts.append(number)
-            done += size
-        cuts.append(len(sets))
-        runs = [TemplateSet(sets[a:b], role=ref.role, path=ref.path) for a, b in zip(cuts, cuts[1:], strict=False)]
-        if len(runs) == 1:
-            runs = [ref]
         forked = parts > 1
+        runs = _runs(ref, min(parts * RUNS_PER_CHILD, MOST_SHARED) if forked else 1, parts)
         self._count = count if forked else None
         self._runs = runs
-        self._parts = [
-            Beside(_project_then_count, run, alignment, hyp_corpus, judge, self._count, forked=forked) for run in runs
-        ]
+        run = partial(_project_run, runs, alignment, hyp_corpus, judge, self._count)
+        self._parts = Shared(run, len(runs), parts, forked=forked)
         self.counted: tuple[list[tuple[TemplateSet, TemplateSet]], list[Any]] | None = None
         """(the runs and their projections, their ceiling's counts), when ``count`` was given."""
 
     def result(self) -> TemplateSet:
-        made = [part.result() for part in self._parts]
+        made = self._parts.results()
         projected = [run for run, _ in made]
         if self._count is not None:
             self.counted = (list(zip(self._runs, projected, strict=True)), [counted for _, counted in made])
@@ -79,16 +80,37 @@ class ProjectionRuns:
         return TemplateSet(sets, role="hypothesis", path=self.ref.path)
 
 
-def _project_then_count(
-    run: TemplateSet,
+def _runs(ref: TemplateSet, count: int, round_size: int = 1) -> list[TemplateSet]:
+    """The instance sets of ``ref`` cut into at most ``count`` runs of consecutive sets (``[ref]``
+    itself when one), each round of ``round_size`` runs of about equal numbers of instances, half
+    as many as the round before."""
+    sets = ref.instance_sets
+    sizes = [len(iset.instances) for iset in sets]
+    weights = [0.5 ** (number // round_size) for number in range(count)]
+    total, scale = sum(sizes), sum(weights)
+    ends = list(accumulate(weight * total / scale for weight in weights))  # each run's last instance, about
+    done, cuts = 0, [0]
+    for number, size in enumerate(sizes):
+        if len(cuts) < count and done >= ends[len(cuts) - 1] and number > cuts[-1]:
+            cuts.append(number)
+        done += size
+    cuts.append(len(sets))
+    runs = [TemplateSet(sets[a:b], role=ref.role, path=ref.path) for a, b in zip(cuts, cuts[1:], strict=False)]
+    return [ref] if len(runs) == 1 else runs
+
+
+def _project_run(
+    runs: Sequence[TemplateSet],
     alignment: Any,
     hyp_corpus: Corpus | None,
     judge: Any,
     count: Callable[[TemplateSet, TemplateSet], Any] | None,
+    number: int,
 ) -> tuple[TemplateSet, Any]:
-    """The projection of a run of reference sets and, with ``count``, the ceiling's count of them."""
+    """The projection of run ``number`` of the reference's sets and, with ``count``, the ceiling's count of them."""
     from hub4eval.scoring.projection import project
 
+    run = runs[number]
     projected = project(run, alignment, hyp_corpus, judge)
     return projected, (count(run, projected) if count is not None else None)
 

@@ -336,7 +336,6 @@ def score(
 
     mapper = mapper_class(config, ref_prep, hyp_prep, noisy=noisy, progress=advance if progress else None)
     forked = texts_aligned is not None and texts_aligned.forked
-    hyp_extents: dict[int, Extent | None] | None = None
     if unsegmented:
         from hub4eval.scoring import split_sets as split
 
@@ -347,11 +346,10 @@ def score(
         # each hypothesis fill is prepared for its set's extent, then mapped: prepared once
         hyp_prep.remember()
     if scoring_ceiling and forked:
-        # The projection's judge, forked below, prepares every reference fill and normalizes
-        # the strings the hypothesis repeats: made here first (this process needs them for its
-        # own mapping anyway), the child has them and does not make them a second time.
-        if unsegmented:
-            hyp_extents = {id(iset): _hyp_set_extent(iset, hyp_prep) for iset in hyp.instance_sets}
+        # The projection's judge, forked below, prepares every reference fill: made here first
+        # (this process needs them for its own mapping anyway), the children have them and do
+        # not make them a second time. (The hypothesis fills, which they do not read, are
+        # prepared for their sets' extents by the mapping, while the children project.)
         _prepare_fills(ref, ref_prep, mapper.unscored)
     projecting = None
     if scoring_ceiling:
@@ -367,9 +365,10 @@ def score(
         )
         judge_prep.read_texts(hyp_prep)
         # It depends on the reference and the alignment only: when the texts were long enough
-        # to align in processes, children project while this one maps the system's templettes,
-        # then count the ceiling of what they projected (of an unsegmented hypothesis, whose
-        # sets are paired by overlap: the runs are put together by hub4eval.scoring.counted_parts)
+        # to align in processes, children project runs of it while this one maps the system's
+        # templettes (and this one the runs left, once it has), each run's ceiling counted where
+        # it was projected (of an unsegmented hypothesis, whose sets are paired by overlap: the
+        # runs are put together by hub4eval.scoring.counted_parts)
         count = None
         if forked and unsegmented and ceiling_counts and mapper_class is Mapper and not config.split_sets:
             from hub4eval.scoring.mapping import type_order
@@ -387,12 +386,11 @@ def score(
             )
         projecting = ProjectionRuns(ref, alignment, hyp_corpus, judge, jobs if forked else 1, count)
     if unsegmented:
-        known = hyp_extents
         matches = mapper.match_template_sets(
             ref,
             hyp,
             ref_extent=lambda iset: alignment.document_extent(iset.docid),
-            hyp_extent=lambda iset: known[id(iset)] if known is not None else _hyp_set_extent(iset, hyp_prep),
+            hyp_extent=lambda iset: _hyp_set_extent(iset, hyp_prep),
         )
         hyp_prep.forget()
         if not config.split_sets:

@@ -14,10 +14,14 @@ pair of documents of a segmented hypothesis is aligned on its own, so with
 * unsegmented (one pair, the whole stream): one child counts sclite's
   alignment while the caller makes the weighted one; or, when the caller
   has other work to do first (``weighted_beside``: a score normalizes the
-  templettes' strings), one child makes the weighted alignment, sends it,
-  then counts sclite's, and the caller waits for the weighted alignment
-  only when it reads :attr:`AlignedTexts.alignment` (the compiled kernels
-  are then loaded once, in the child, and never in the caller).
+  templettes' strings), one child makes the weighted alignment and another
+  counts sclite's beside it, and the caller waits for the weighted
+  alignment only when it reads :attr:`AlignedTexts.alignment` (the compiled
+  kernels are then loaded in the children only, never in the caller).
+  sclite's child runs on the core the caller leaves idle while it waits
+  for the weighted alignment (its own work before is the shorter), so that
+  it is done, or nearly, when the caller and its children map the
+  templettes, instead of taking a share of the cores from them.
 
 The caller needs the weighted alignment to go on (to map the templettes);
 sclite's counts are waited for only when the WER is asked (:meth:`AlignedTexts.wer`),
@@ -29,7 +33,7 @@ functions of the same tokens, wherever they run.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -41,7 +45,7 @@ from hub4eval.text.columns import (
     tokenize_corpora,
     weighted_alignments,
 )
-from hub4eval.util.forked import Beside, Steps, in_child
+from hub4eval.util.forked import Beside, in_child
 
 if TYPE_CHECKING:
     from hub4eval.text.align import Alignment
@@ -87,30 +91,24 @@ def _sclite_all(tokenized: TokenizedCorpora) -> SCliteCounts:
     return sclite_counts(tokenized)
 
 
-def _weighted_then_wer(tokenized: TokenizedCorpora) -> Iterator[Any]:
-    """The weighted alignments of ``tokenized``, then the WER of the texts (``AlignedTexts.wer``):
-    what a child makes for a caller that reads neither before it has other work done."""
+def _weighted_alone(tokenized: TokenizedCorpora) -> list[Alignment]:
+    """The weighted alignments of ``tokenized``, made in a child that does nothing else."""
     _kernels_alone()
-    from hub4eval.text.wer import corpus_wer, sclite_counts
-
-    alignments = weighted_alignments(tokenized)
-    yield alignments
-    yield corpus_wer(corpus_alignment(tokenized, alignments), sclite_counts(tokenized))
+    return weighted_alignments(tokenized)
 
 
-def _weighted_corpus(tokenized: TokenizedCorpora, steps: Steps) -> CorpusAlignment:
-    """The corpus alignment of ``tokenized`` from the alignments the child sends first."""
-    return corpus_alignment(tokenized, steps.result(0))
+def _corpus_of(tokenized: TokenizedCorpora, weighted: Beside[list[Alignment]]) -> CorpusAlignment:
+    """The corpus alignment of ``tokenized`` from the alignments a child makes."""
+    return corpus_alignment(tokenized, weighted.result())
 
 
 class AlignedTexts:
     """The weighted alignment of two corpora (:attr:`alignment`) and, when asked, sclite's WER of them."""
 
-    def __init__(self, alignment: CorpusAlignment | Any, counts: Any, forked: bool = False, wer: Any = None) -> None:
+    def __init__(self, alignment: CorpusAlignment | Any, counts: Any, forked: bool = False) -> None:
         self._alignment = alignment  # or () -> CorpusAlignment, made when first read
         self._counts = counts  # () -> SCliteCounts
         self._wer: dict[str, Any] | None = None
-        self._made_wer = wer  # or () -> the WER, made elsewhere
         self.forked = forked
         """Whether the texts were long enough, and ``jobs`` above 1, to be aligned in processes
         (so that the caller's other work on them may go to processes too)."""
@@ -129,8 +127,6 @@ class AlignedTexts:
 
     def wer(self) -> dict[str, Any]:
         """:func:`hub4eval.text.wer.corpus_wer` of the alignment (waits for a child counting it)."""
-        if self._wer is None and self._made_wer is not None:
-            self._wer = self._made_wer()
         if self._wer is None:
             from hub4eval.text import wer
 
@@ -173,9 +169,11 @@ def align_texts(
         return AlignedTexts(alignment, lambda: None)
     if tokenized.unsegmented or len(tokenized.pairs) < 2:
         if weighted_beside:
-            steps = Steps(_weighted_then_wer, tokenized)
-            made = partial(steps.result, 1)
-            return AlignedTexts(partial(_weighted_corpus, tokenized, steps), None, forked=True, wer=made)
+            # the caller waits for the weighted alignment first: a child of its own, and
+            # sclite's counted beside it (see the module docstring)
+            weighted = Beside(_weighted_alone, tokenized)
+            counting = Beside(_sclite_all, tokenized)
+            return AlignedTexts(partial(_corpus_of, tokenized, weighted), counting.result, forked=True)
         counting = Beside(_sclite_all, tokenized)
         alignment = corpus_alignment(tokenized, weighted_alignments(tokenized))
         return AlignedTexts(alignment, counting.result, forked=True)

@@ -13,25 +13,48 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from hub4eval.text.align import sclite as _sclite
-from hub4eval.text.align.sclite import (
-    COST_CORRECT,
-    COST_DELETION,
-    COST_INSERTION,
-    COST_SUBSTITUTION,
-    AlignedOp,
-    SCliteAlignment,
-    _align_codes,
-    _encode,
-    sclite_align,
-    sclite_align_arrays,
-    sclite_align_full,
-)
 from hub4eval.text.columns import counts_of
 from hub4eval.text.columns import kind_counts as _counts  # the four kinds' counts (0 match ... 3 insertion)
 
 if TYPE_CHECKING:
+    from hub4eval.text.align.sclite import (
+        COST_CORRECT,
+        COST_DELETION,
+        COST_INSERTION,
+        COST_SUBSTITUTION,
+        AlignedOp,
+        SCliteAlignment,
+        sclite_align,
+        sclite_align_arrays,
+        sclite_align_full,
+    )
     from hub4eval.text.columns import CorpusAlignment, TokenizedCorpora
+
+_ALIGNER = frozenset(
+    (
+        "AlignedOp",
+        "SCliteAlignment",
+        "sclite_align",
+        "sclite_align_arrays",
+        "sclite_align_full",
+        "COST_CORRECT",
+        "COST_SUBSTITUTION",
+        "COST_INSERTION",
+        "COST_DELETION",
+    )
+)
+"""What this module gives of sclite's aligner (:mod:`hub4eval.text.align.sclite`), imported when
+first asked: the aligner imports numba, and a process that only puts counts made elsewhere
+together (:meth:`hub4eval.text.aligned_texts.AlignedTexts.wer`) must not load it."""
+
+
+def __getattr__(name: str) -> Any:
+    if name in _ALIGNER:
+        from hub4eval.text.align import sclite
+
+        return getattr(sclite, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "AlignedOp",
@@ -81,12 +104,15 @@ SCliteCounts = tuple[list[dict[str, int]], dict[str, int]]
 
 def pair_counts(pairs: Sequence[tuple[Sequence[Any], Sequence[Any]]]) -> list[dict[str, int]]:
     """sclite's counts of each (reference tokens, hypothesis tokens) pair, aligned on its own."""
+    from hub4eval.text.align.sclite import _align_codes
+
     return [_counts(_align_codes(*_codes(ref, hyp))[0]) for ref, hyp in pairs]
 
 
 def stream_counts(ref: Sequence[Any], hyp: Sequence[Any], sizes: Sequence[int]) -> SCliteCounts:
     """sclite's counts of one unsegmented pair (the tokens of one corpus alignment, so their
     ids are the codes), split by the reference documents of the given token counts."""
+    from hub4eval.text.align.sclite import _align_codes
     from hub4eval.text.columns import _owned_columns
 
     ops, ref_index, _ = _align_codes(*_codes(ref, hyp, shared=True))
@@ -164,13 +190,14 @@ def _codes(ref: Sequence[Any], hyp: Sequence[Any], *, shared: bool = False) -> t
     documents they are renumbered, unless the pair is small enough for the
     full matrix, which only compares codes for equality.
     """
+    from hub4eval.text.align import sclite
     from hub4eval.text.token_arrays import TokenArray
 
     if not (isinstance(ref, TokenArray) and isinstance(hyp, TokenArray)):
-        a, b, _ = _encode([t.text for t in ref], [t.text for t in hyp])
+        a, b, _ = sclite._encode([t.text for t in ref], [t.text for t in hyp])
         return a, b
     a, b = ref.ids, hyp.ids  # the kernels take any integer codes: no copy (int32, the ids' own type)
-    if shared or (len(a) + 1) * (len(b) + 1) <= _sclite._BASE_AREA or not len(a) or not len(b):
+    if shared or (len(a) + 1) * (len(b) + 1) <= sclite._BASE_AREA or not len(a) or not len(b):
         return a, b
     both = np.concatenate((a, b))
     _, first, inverse = np.unique(both, return_index=True, return_inverse=True)

@@ -7,13 +7,19 @@ a signal, a result that cannot be pickled), the function is called again in
 the calling process when its result is asked for: a result never depends on
 where it was computed, and an error is raised where it would have been
 without the child.
+
+:class:`Beside` computes one function in one child; :class:`Shared` the
+calls of a function on the numbers 0 to n - 1, shared out among several
+children and the caller, each taking the next number not yet taken when it
+is free, so that none waits for another while work is left.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Callable, Iterator
+import pickle
+from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
@@ -22,8 +28,8 @@ _in_child = False  # set in a child started here
 
 
 def in_child() -> bool:
-    """Whether this process is a child started by :class:`Beside` or :class:`Steps`: it computes
-    one function for its caller, then ends (so it may set itself up for that work alone)."""
+    """Whether this process is a child started by :class:`Beside` (or :class:`Shared`): it computes
+    for its caller, then ends (so it may set itself up for that work alone)."""
     return _in_child
 
 
@@ -131,94 +137,113 @@ class Beside(Generic[T]):
         return self._value
 
 
-def _run_steps(send: Any, receive: Any, steps: Callable[..., Iterator[Any]], args: tuple[Any, ...]) -> None:
-    """In the child: each value the generator yields, sent as soon as it is made; (False, None)
-    at the first that fails (or cannot be sent), after which the child stops."""
-    global _in_child
-    _in_child = True
-    receive.close()
-    try:
-        made = steps(*args)
-        while True:
+MOST_SHARED = 256
+"""The most calls :class:`Shared` shares out among processes (more are all made in the caller)."""
+
+
+class _Numbers:
+    """The numbers 0 to ``count`` - 1, each taken once by whichever process asks first: the
+    caller, or a child forked after this was made, when ``shared`` (bytes in a pipe, which each
+    taker reads one at a time: a read from a pipe is atomic; the pipe is never written again)."""
+
+    def __init__(self, count: int, shared: bool) -> None:
+        self._left = iter(range(count))  # taken here alone when not shared
+        self._read = -1
+        if shared and count <= MOST_SHARED:  # one byte each
             try:
-                value = (True, next(made))
-            except StopIteration:
-                break
-            except BaseException:
-                value = (False, None)
+                read, write = os.pipe()
+            except OSError:
+                return
             try:
-                send.send(value)
-            except BaseException:  # e.g. a value that cannot be pickled
-                send.send((False, None))
-                break
-            if not value[0]:
-                break
-    except BaseException:  # no one reads any more: nothing to say
-        pass
-    finally:
-        send.close()
+                os.write(write, bytes(range(count)))  # 256 bytes fit a pipe's buffer
+                os.set_blocking(read, False)
+                self._read = read
+            except OSError:
+                os.close(read)
+            finally:
+                os.close(write)
+
+    @property
+    def shared(self) -> bool:
+        """Whether processes forked now can take numbers too."""
+        return self._read >= 0
+
+    def take(self) -> int | None:
+        """The next number not taken yet, or None when every one is."""
+        if self._read < 0:
+            return next(self._left, None)
+        try:
+            taken = os.read(self._read, 1)
+        except OSError:  # BlockingIOError: none left
+            return None
+        return taken[0] if taken else None
+
+    def close(self) -> None:
+        """No more numbers are taken here (the children have their own copy of the pipe)."""
+        if self._read >= 0:
+            os.close(self._read)
+            self._read = -1
+        self._left = iter(())
 
 
-class Steps:
-    """The values a generator yields, computed in a forked child started when made;
-    :meth:`result` waits for one. Each value is sent as soon as it is made, so the
-    caller may go on with the first while the child computes the next.
+def _take_all(numbers: _Numbers, function: Callable[[int], T]) -> dict[int, T]:
+    """``function(k)`` of each number ``k`` taken, until none is left."""
+    made: dict[int, T] = {}
+    while (number := numbers.take()) is not None:
+        made[number] = function(number)
+    return made
 
-    As with :class:`Beside`, a value the child could not give (an error, a value
-    that cannot be pickled, a child that died) is computed in the caller when asked:
-    the generator is run again here, up to that value (the ones before it made
-    again too, a rare case), and gives the next ones; ``forked=False`` runs it here.
+
+def _take_all_pickled(numbers: _Numbers, function: Callable[[int], Any]) -> dict[int, bytes]:
+    """:func:`_take_all` in a child, each result pickled as soon as it is made: what is left to
+    send when the last is made is then the last one's pickling and the bytes."""
+    made: dict[int, bytes] = {}
+    while (number := numbers.take()) is not None:
+        made[number] = pickle.dumps(function(number), pickle.HIGHEST_PROTOCOL)
+    return made
+
+
+class Shared(Generic[T]):
+    """``[function(0), ..., function(count - 1)]``, the calls shared out among ``children``
+    forked children, started when made, and the caller, once it asks for :meth:`results`.
+
+    Each process takes the next number not taken yet whenever it is free, so that a
+    process that is done early (the caller, once it has done its own work) takes over
+    what is left instead of waiting for the others. Every number is computed once: in
+    the process that took it, or, when a child gave nothing (it failed), in the caller;
+    a result never depends on where it was computed. ``forked=False``, no fork on this
+    platform or more than :data:`MOST_SHARED` calls: every call is made in the caller, in order.
     """
 
-    def __init__(self, steps: Callable[..., Iterator[Any]], *args: Any, forked: bool = True) -> None:
-        self._steps, self._args = steps, args
-        self._values: list[Any] = []
-        self._here: Iterator[Any] | None = None  # the generator run here, once the child gave up
-        self._process: Any = None
-        self._receive: Any = None
-        if forked and can_fork():
-            self._process, self._receive = _start(_run_steps, steps, args)
+    def __init__(self, function: Callable[[int], T], count: int, children: int, *, forked: bool = True) -> None:
+        self._function = function
+        self._count = count
+        self._numbers = _Numbers(count, shared=forked and children > 0 and can_fork())
+        self._children = [
+            Beside(_take_all_pickled, self._numbers, function)
+            for _ in range(min(children, count) if self._numbers.shared else 0)  # a child has a number at least
+        ]
+        self._results: list[T] | None = None
 
     def __del__(self) -> None:
-        """A child whose values were not all asked (the caller met an error) is stopped."""
-        self._stop(terminate=True)
-
-    def _stop(self, terminate: bool = False) -> None:
-        process = getattr(self, "_process", None)
-        if process is not None:
-            self._process = None
-            try:
-                if terminate:
-                    process.terminate()
-                self._receive.close()
-                process.join()
-            except (OSError, ValueError, AttributeError):
-                pass
+        numbers = getattr(self, "_numbers", None)
+        if numbers is not None:
+            numbers.close()
 
     @property
     def forked(self) -> bool:
-        """Whether a child is computing the values not received yet."""
-        return self._process is not None
+        """Whether children are computing some of the calls (until :meth:`results` is asked)."""
+        return any(child.forked for child in self._children)
 
-    def result(self, step: int) -> Any:
-        """Value number ``step`` (from 0) of the generator: the child's, or computed here (once)."""
-        values = self._values
-        while len(values) <= step:
-            if self._process is not None:
-                try:
-                    done, value = self._receive.recv()
-                except (EOFError, OSError):  # the child died without sending, or ended
-                    done, value = False, None
-                if done:
-                    values.append(value)
-                    continue
-                self._stop()  # the child gave this one up: it and the next are made here
-            if self._here is None:
-                self._here = self._steps(*self._args)
-                for _ in values:  # the ones received already are made again, and dropped
-                    next(self._here)
-            values.append(next(self._here))
-        return values[step]
+    def results(self) -> list[T]:
+        """The results in order: those the children made, and those made here (once)."""
+        if self._results is None:
+            made = _take_all(self._numbers, self._function)  # what is left, taken while the children work
+            self._numbers.close()  # a child's work made again here (it failed) takes nothing more
+            for child in self._children:
+                made.update((number, pickle.loads(value)) for number, value in child.result().items())
+            self._results = [made[k] if k in made else self._function(k) for k in range(self._count)]
+        return self._results
 
 
-__all__ = ["Beside", "Steps", "available_cores", "can_fork", "in_child"]
+__all__ = ["MOST_SHARED", "Beside", "Shared", "available_cores", "can_fork", "in_child"]

@@ -26,7 +26,7 @@ import hub4eval.util.forked as forked
 from hub4eval.config import ScoreConfig
 from hub4eval.io.templettes import parse_templates
 from hub4eval.model import Extent, InstanceSet, TemplateSet
-from hub4eval.scoring import counted_parts, projection
+from hub4eval.scoring import ceiling_runs, counted_parts, projection
 from hub4eval.scoring.counted_parts import count_part, join_parts
 from hub4eval.scoring.fills import FillPreparer
 from hub4eval.scoring.mapping import CountedSet, Mapper
@@ -265,5 +265,5 @@ def test_the_ceiling_counted_in_parts_is_the_ceiling_of_one_process(jobs: int, d
     assert in_parts.ceiling.slot_errors == alone.ceiling.slot_errors
     assert in_parts.to_json() == alone.to_json()
     assert in_parts.causes == alone.causes
-    # the ceiling counted by the children that projected it (one part each, at most one a job)
-    assert len(joined) == 1 and 1 <= joined[0] <= jobs
+    # the ceiling counted where each run was projected (a part each, at most RUNS_PER_CHILD a job)
+    assert len(joined) == 1 and 1 <= joined[0] <= jobs * ceiling_runs.RUNS_PER_CHILD

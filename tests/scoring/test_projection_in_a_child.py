@@ -2,9 +2,10 @@
 
 When the texts are long enough to be aligned in processes (``jobs`` above 1,
 :data:`hub4eval.text.aligned_texts.PARALLEL_WORDS` tokens), the reference is
-projected onto the hypothesis text in ``jobs`` children (runs of its instance
-sets) while the caller maps the system's templettes; the projection and the
-whole result must be those of ``jobs=1``.
+projected onto the hypothesis text in runs of its instance sets, shared out
+among ``jobs`` children while the caller maps the system's templettes and the
+caller once it is done; the projection and the whole result must be those of
+``jobs=1``.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import hub4eval.text.aligned_texts as aligned_texts
 import hub4eval.util.forked as forked
 from hub4eval.io.corpus import read_corpus
 from hub4eval.io.templettes.reader import read_templates
+from hub4eval.model import TemplateSet
 from hub4eval.scoring.pipeline import score
 from hub4eval.util.forked import can_fork
 
@@ -26,7 +28,7 @@ ASR = Path(__file__).resolve().parents[2] / "examples" / "asr"
 @pytest.mark.skipif(not can_fork(), reason="no fork on this platform: the projection runs in the caller")
 @pytest.mark.parametrize("jobs", [2, 3])
 def test_the_projection_made_in_children_is_the_one_of_one_process(monkeypatch, jobs):
-    # one child per job, each projecting a run of the instance sets
+    # one child per job, each projecting the runs of the instance sets it takes
     ref, hyp = read_templates(ASR / "ref.tpl"), read_templates(ASR / "hyp.tpl", role="hypothesis")
     ref_text, hyp_text = read_corpus(ASR / "reference.sgml"), read_corpus(ASR / "asr_unsegmented.sgml")
     alone = score(ref, hyp, ref_corpus=ref_text, hyp_corpus=hyp_text, jobs=1)
@@ -41,7 +43,7 @@ def test_the_projection_made_in_children_is_the_one_of_one_process(monkeypatch, 
     monkeypatch.setattr(aligned_texts, "Beside", Recording)
     monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", 0)
     beside = score(ref, hyp, ref_corpus=ref_text, hyp_corpus=hyp_text, jobs=jobs)
-    assert started.count(("_project_then_count", True)) == min(jobs, len(ref.instance_sets)) > 1
+    assert started.count(("_take_all_pickled", True)) == min(jobs, len(ref.instance_sets))  # a run each at least
     assert alone.ceiling is not None and beside.ceiling is not None
     assert beside.ceiling.projection == alone.ceiling.projection
     assert beside.ceiling.to_json() == alone.ceiling.to_json()
@@ -61,8 +63,8 @@ def test_the_child_finds_the_fills_this_process_maps_already_prepared(monkeypatc
 
     class Recording(forked.Beside):  # type: ignore[misc]
         def __init__(self, function, *args, **kwargs):
-            if function.__name__ == "_project_then_count":
-                mapper = args[3].mapper
+            if function.__name__ == "_take_all_pickled":  # a child taking runs to project (hub4eval.util.forked.Shared)
+                mapper = args[1].args[3].mapper  # the judge's, given to each run's projection
                 prepared = dict(mapper.ref_prep._prepared or {})
                 at_fork.append((prepared, set(mapper.hyp_prep._texts.under)))
             super().__init__(function, *args, **kwargs)
@@ -70,7 +72,7 @@ def test_the_child_finds_the_fills_this_process_maps_already_prepared(monkeypatc
     monkeypatch.setattr(forked, "Beside", Recording)
     monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", 0)
     score(ref, hyp, ref_corpus=ref_text, hyp_corpus=hyp_text, jobs=2)
-    assert len(at_fork) == 2  # a child for each of the two sets
+    assert len(at_fork) == 2  # a child for each of the two jobs
     prepared, strings = at_fork[0]
     scored = [
         (fill, inst.docid)
@@ -84,3 +86,21 @@ def test_the_child_finds_the_fills_this_process_maps_already_prepared(monkeypatc
     assert scored and all((id(fill), docid) in prepared for fill, docid in scored)
     hyp_fills = [f for i in hyp.instances for s in i.slots for a in s.alternatives for f in a.fills]
     assert {f.content for f in hyp_fills if type(f) is TextFill} <= strings
+
+
+def test_many_jobs_share_out_no_more_runs_than_can_be_shared(monkeypatch):
+    # far more jobs than runs can be numbered: the runs are still shared out, not all made here
+    from hub4eval.scoring import ceiling_runs
+
+    ref = read_templates(ASR / "ref.tpl")
+    many = TemplateSet(ref.instance_sets * 200, role=ref.role)  # more sets than runs can be shared
+    shared = []
+
+    class Recording(forked.Shared):  # type: ignore[misc]
+        def __init__(self, function, count, children, **kwargs):
+            shared.append((count, children, kwargs))
+            super().__init__(function, count, children, forked=False)
+
+    monkeypatch.setattr(forked, "Shared", Recording)
+    ceiling_runs.ProjectionRuns(many, None, None, None, 1000)
+    assert shared == [(forked.MOST_SHARED, 1000, {"forked": True})]

@@ -127,22 +127,23 @@ def test_the_work_goes_to_children_above_the_threshold_only(monkeypatch):
 
 
 @pytest.mark.skipif(not can_fork(), reason="no fork on this platform: every job runs in the caller")
-def test_a_stream_aligned_beside_is_aligned_in_one_child_read_when_asked(monkeypatch):
-    """``weighted_beside``: one child makes the weighted alignment, then the WER; the caller
-    reads the alignment when it asks (until then it may do other work)."""
-    made_in = []
+def test_a_stream_aligned_beside_is_aligned_in_one_child_and_counted_in_another_read_when_asked(monkeypatch):
+    """``weighted_beside``: one child makes the weighted alignment, another counts sclite's at the
+    same time; the caller reads the alignment when it asks (until then it may do other work)."""
+    started = []
 
-    class Recording(aligned_texts.Steps):  # type: ignore[misc]
-        def __init__(self, steps, *args, **kwargs):
-            made_in.append(steps.__name__)
-            super().__init__(steps, *args, **kwargs)
+    class Recording(aligned_texts.Beside):  # type: ignore[misc]
+        def __init__(self, function, *args, **kwargs):
+            started.append(function.__name__)
+            super().__init__(function, *args, **kwargs)
 
-    monkeypatch.setattr(aligned_texts, "Steps", Recording)
+    monkeypatch.setattr(aligned_texts, "Beside", Recording)
     monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", 0)
     ref_text, _, stream = _texts(11, 5, 60, missing=False)
     ref, hyp = parse_corpus(ref_text, "r"), parse_corpus(stream, "h")
     made = align_texts(ref, hyp, jobs=2, weighted_beside=True)
-    assert made_in == ["_weighted_then_wer"] and made.forked and made.waiting
+    # both started before the caller goes on: sclite's does not wait for the weighted one
+    assert started == ["_weighted_alone", "_sclite_all"] and made.forked and made.waiting
     expected = align_corpora(ref, hyp)
     _same_alignment(made.alignment, expected)
     assert not made.waiting
@@ -150,8 +151,8 @@ def test_a_stream_aligned_beside_is_aligned_in_one_child_read_when_asked(monkeyp
 
 
 def test_a_score_aligning_a_stream_beside_never_loads_the_aligners_in_its_process(tmp_path):
-    """The weighted alignment and sclite's are both made in the child: the compiled kernels (numba)
-    are loaded there only, not in the process that maps the templettes (a second load costs 0.4 s)."""
+    """The weighted alignment and sclite's are both made in children: the compiled kernels (numba)
+    are loaded there only, not in the process that maps the templettes (a load costs 0.4 s)."""
     import subprocess
     import sys
     from pathlib import Path
@@ -174,8 +175,8 @@ def test_a_score_aligning_a_stream_beside_never_loads_the_aligners_in_its_proces
 
 @pytest.mark.skipif(not can_fork(), reason="no fork on this platform: the aligning is done in the caller")
 def test_a_child_that_aligns_starts_numba_without_scipys_blas_and_aligns_the_same(tmp_path):
-    """The child that aligns a stream loads the kernels without numba's question to scipy for a
-    BLAS (0.2 s of its start when scipy is installed); its alignment and WER are those made in a
+    """The children that align a stream load the kernels without numba's question to scipy for a
+    BLAS (0.2 s of their start when scipy is installed); their alignment and WER are those made in a
     process that loaded numba as usual, where the question is asked."""
     import subprocess
     import sys
@@ -186,20 +187,17 @@ def test_a_child_that_aligns_starts_numba_without_scipys_blas_and_aligns_the_sam
         "import sys, hub4eval.text.aligned_texts as at\n"
         "from hub4eval.io.corpus import read_corpus\n"
         "from hub4eval.text.columns import tokenize_corpora\n"
-        "from hub4eval.util.forked import Steps\n"
-        "def probe(tokenized):\n"
-        "    made = at._weighted_then_wer(tokenized)\n"
-        "    yield next(made)\n"
-        "    yield next(made)\n"
-        "    yield 'scipy.linalg' in sys.modules\n"
+        "from hub4eval.util.forked import Beside\n"
+        "def probe(make, tokenized):\n"
+        "    return make(tokenized), 'scipy.linalg' in sys.modules\n"
         f"t = tokenize_corpora(read_corpus({str(asr / 'reference.sgml')!r}), "
         f"read_corpus({str(asr / 'asr_unsegmented.sgml')!r}))\n"
-        "steps = Steps(probe, t)\n"
-        "child = [steps.result(k) for k in range(3)]\n"
-        "here = list(at._weighted_then_wer(t))\n"
-        "same = [a.ref_index.tolist() for a in child[0]] == [a.ref_index.tolist() for a in here[0]]\n"
-        "same = same and [a.hyp_index.tolist() for a in child[0]] == [a.hyp_index.tolist() for a in here[0]]\n"
-        "print(same, child[1] == here[1], child[2], 'scipy' in sys.modules)\n"
+        "(aligned, blas_1), (counted, blas_2) = [Beside(probe, make, t).result() for make in "
+        "(at._weighted_alone, at._sclite_all)]\n"
+        "here = at._weighted_alone(t)\n"
+        "same = [a.ref_index.tolist() for a in aligned] == [a.ref_index.tolist() for a in here]\n"
+        "same = same and [a.hyp_index.tolist() for a in aligned] == [a.hyp_index.tolist() for a in here]\n"
+        "print(same, counted == at._sclite_all(t), blas_1 or blas_2, 'scipy' in sys.modules)\n"
     )
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True, cwd=tmp_path)
     same_alignment, same_wer, blas_in_child, scipy_here = done.stdout.split()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 
 import pytest
 
@@ -123,27 +124,6 @@ def test_a_child_whose_caller_stopped_reading_ends_quietly(capfd):
     assert "Traceback" not in capfd.readouterr().err
 
 
-def _pids(count: int):
-    for number in range(count):
-        yield os.getpid(), number
-
-
-@needs_fork
-def test_the_values_of_steps_come_from_one_child_in_order_and_are_kept():
-    steps = forked.Steps(_pids, 3)
-    assert steps.forked
-    first = steps.result(0)
-    assert first[1] == 0 and first[0] != os.getpid()
-    assert steps.result(2) == (first[0], 2) and steps.result(1) == (first[0], 1)  # one child, the same values
-    assert steps.result(0) is first
-
-
-def test_steps_not_forked_are_computed_in_the_caller(monkeypatch):
-    assert forked.Steps(_pids, 2, forked=False).result(1) == (os.getpid(), 1)
-    monkeypatch.setattr(forked, "can_fork", lambda: False)
-    assert forked.Steps(_pids, 2).result(0) == (os.getpid(), 0)
-
-
 @needs_fork
 def test_no_process_to_be_had_leaves_the_work_to_the_caller(monkeypatch):
     import multiprocessing.context
@@ -153,79 +133,14 @@ def test_no_process_to_be_had_leaves_the_work_to_the_caller(monkeypatch):
 
     monkeypatch.setattr(multiprocessing.context.ForkProcess, "start", refused)
     beside = Beside(_pid_and_sum, 1, 2)
-    steps = forked.Steps(_pids, 2)
-    assert not beside.forked and not steps.forked
+    shared = forked.Shared(_square_where, 3, 2)
+    assert not beside.forked and not shared.forked
     assert beside.result() == (os.getpid(), 3)
-    assert steps.result(1) == (os.getpid(), 1)
-
-
-def _second_fails_in_a_child(calls: list[int]):
-    calls.append(0)
-    yield "first"
-    calls.append(1)
-    if os.getpid() != _PARENT:
-        raise RuntimeError("only in the child")
-    yield "second"
-    yield "third"
-
-
-@needs_fork
-def test_a_step_the_child_gives_up_is_made_in_the_caller_with_the_next():
-    calls: list[int] = []
-    steps = forked.Steps(_second_fails_in_a_child, calls)
-    assert steps.result(0) == "first" and calls == []  # made in the child
-    assert steps.result(2) == "third" and steps.result(1) == "second"
-    assert calls == [0, 1]  # the generator ran again here, from its start
-    assert not steps.forked
-
-
-def _unpicklable_second():
-    yield 1
-    yield lambda: None
-
-
-@needs_fork
-def test_a_step_that_cannot_be_sent_is_made_in_the_caller():
-    steps = forked.Steps(_unpicklable_second)
-    assert steps.result(0) == 1 and callable(steps.result(1))
-
-
-def _raises_at_first():
-    raise ValueError("bad first")
-    yield  # a generator
-
-
-@needs_fork
-def test_an_error_of_a_step_is_raised_in_the_caller_as_without_a_child():
-    with pytest.raises(ValueError, match="bad first"):
-        forked.Steps(_raises_at_first).result(0)
-
-
-def _sleeps_then_gives():
-    import time
-
-    yield 1
-    time.sleep(30)
-    yield 2
-
-
-@needs_fork
-def test_a_child_whose_steps_are_not_all_asked_is_stopped():
-    steps = forked.Steps(_sleeps_then_gives)
-    assert steps.result(0) == 1
-    process = steps._process
-    del steps  # the caller met an error and dropped it
-    process.join(timeout=10)
-    assert not process.is_alive()
+    assert shared.results() == [(0, os.getpid()), (1, os.getpid()), (4, os.getpid())]
 
 
 def _in_child_then_pid() -> tuple[bool, int]:
     return forked.in_child(), os.getpid()
-
-
-def _steps_in_child():
-    yield forked.in_child()
-    yield forked.in_child()
 
 
 @needs_fork
@@ -233,8 +148,6 @@ def test_a_child_knows_it_is_one_and_the_caller_that_it_is_not():
     assert not forked.in_child()
     child, pid = Beside(_in_child_then_pid).result()
     assert child and pid != os.getpid()
-    steps = forked.Steps(_steps_in_child)
-    assert [steps.result(0), steps.result(1)] == [True, True]
     assert not forked.in_child()  # setting it there left this process as it was
 
 
@@ -243,4 +156,86 @@ def test_work_done_in_the_caller_is_not_in_a_child(monkeypatch):
     assert Beside(_in_child_then_pid, forked=False).result() == (False, os.getpid())
     monkeypatch.setattr(forked, "_start", lambda *args: (None, None))
     assert Beside(_in_child_then_pid).result() == (False, os.getpid())
-    assert forked.Steps(_steps_in_child).result(1) is False
+    assert forked.Shared(_in_child_at, 2, 2).results() == [(False, os.getpid())] * 2
+
+
+def _in_child_at(number: int) -> tuple[bool, int]:
+    return forked.in_child(), os.getpid()
+
+
+# ---------------------------------------------------------------- Shared: calls shared out among children and the caller
+
+
+def _square_where(number: int) -> tuple[int, int]:
+    """The square of ``number`` and the process it was computed in; slow in a child only."""
+    if os.getpid() != _PARENT:
+        time.sleep(0.2)
+    return number * number, os.getpid()
+
+
+@needs_fork
+def test_shared_calls_are_each_made_once_in_children_and_in_the_caller_that_is_free():
+    shared = forked.Shared(_square_where, 12, 2)
+    assert shared.forked
+    made = shared.results()
+    assert [square for square, _ in made] == [k * k for k in range(12)]
+    places = {pid for _, pid in made}
+    # the children sleep at each call: the caller, free at once, took most numbers (each once)
+    assert os.getpid() in places and len(places) <= 3
+    assert sum(pid == os.getpid() for _, pid in made) >= 12 - 2 * 2  # each child took at most about two
+    assert not shared.forked and shared.results() is made  # asked again: the same, not computed again
+
+
+def test_shared_calls_not_forked_are_made_in_the_caller_in_order(monkeypatch):
+    calls: list[int] = []
+
+    def recorded(number: int) -> int:
+        calls.append(number)
+        return -number
+
+    assert forked.Shared(recorded, 5, 2, forked=False).results() == [0, -1, -2, -3, -4]
+    assert calls == [0, 1, 2, 3, 4]
+    monkeypatch.setattr(forked, "can_fork", lambda: False)
+    assert forked.Shared(_square_where, 3, 2).results() == [(0, os.getpid()), (1, os.getpid()), (4, os.getpid())]
+    assert forked.Shared(_square_where, 300, 0).results()[299] == (299 * 299, os.getpid())  # no child asked
+
+
+def test_more_calls_than_are_shared_out_are_made_in_the_caller():
+    shared = forked.Shared(_square_where, forked.MOST_SHARED + 1, 2)
+    assert not shared.forked
+    assert [square for square, _ in shared.results()] == [k * k for k in range(forked.MOST_SHARED + 1)]
+
+
+def _fails_in_a_child_at(number: int) -> tuple[int, int]:
+    if os.getpid() != _PARENT:
+        time.sleep(0.05)
+        if number == 0:
+            raise RuntimeError("only in the child")
+    return number, os.getpid()
+
+
+@needs_fork
+def test_the_numbers_a_failing_child_took_are_made_in_the_caller():
+    # the child that took 0 fails: what it made before is lost with it, and made again here
+    made = forked.Shared(_fails_in_a_child_at, 8, 2).results()
+    assert [number for number, _ in made] == list(range(8))
+    assert made[0][1] == os.getpid()
+
+
+def _raises_at_three(number: int) -> int:
+    if number == 3:
+        raise ValueError("bad 3")
+    return number
+
+
+@needs_fork
+def test_an_error_of_a_shared_call_is_raised_in_the_caller():
+    with pytest.raises(ValueError, match="bad 3"):
+        forked.Shared(_raises_at_three, 6, 2).results()
+
+
+@needs_fork
+def test_no_more_children_are_started_than_there_are_calls():
+    shared = forked.Shared(_square_where, 2, 50)
+    assert len(shared._children) == 2
+    assert [square for square, _ in shared.results()] == [0, 1]

@@ -37,6 +37,7 @@ offsets: the projection is the reference itself, and scores 100 %.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -65,6 +66,12 @@ from hub4eval.scoring.verdicts import (
     unpaired_text,
 )
 
+_WORD = re.compile(r"\S+")  # a raw word, as str.split finds it
+
+_ONE_TAG = re.compile(r"<[^<>]*>")  # as hub4eval.text.normalize.whiteout_tags whites out a tag
+_TAGS = re.compile(r"(?:<[^<>]*>)+")
+_TAG_NAME = re.compile(r"<\s*/?\s*([^\s/<>]*)")
+
 _MAX_RUN_TOKENS = 12
 """A fill over more hypothesis tokens than this tries only its whole run and its minimal strings' runs."""
 
@@ -83,6 +90,25 @@ def _extent_ok(ref: PreparedFill, hyp: PreparedFill, how: TextComparison) -> boo
     if how.exact_extent:
         return exact_extent_status(ref, hyp) == "exact"
     return extent_status(ref, hyp) == "ok"
+
+
+def _extent_at(ref: PreparedFill, extent: Extent | None, exact: bool) -> bool:
+    """:func:`_extent_ok` of a hypothesis fill with an extent part whose mapped extent is ``extent``."""
+    if extent is None or not ref.has_extent:
+        return False
+    ref_extent = ref.maximal.extent
+    if ref_extent is None:
+        return False
+    if exact:
+        return ref_extent == extent
+    enclosure = ref_extent if ref.enclosure is None else ref.enclosure
+    low, high = enclosure.start, enclosure.end
+    if not (low <= extent.start <= high and low <= extent.end <= high):
+        return False
+    for minimal in ref.minimals:
+        if minimal.extent is not None and minimal.extent.overlaps(extent):
+            return True
+    return False
 
 
 def _hyp_fill(content: str, start: int, end: int) -> TextFill:
@@ -119,9 +145,18 @@ class Judge:
         if self._by_word is not None and self._by_word.fillers != how.fillers:
             self._by_word = None
         self.identity = {key: key for key in instance_keys}
+        # whether a candidate's content point can be read from its words (see _Runs)
+        self.reads_words = self._by_word is not None and how.content
+        self._blanks: dict[str, bool] = {}
+        self._lookups: tuple[Any, Any] | None = None
         self._last: tuple[TextFill, str, Any, Any] | None = None  # the reference fill prepared last
         # the points of a reference fill paired with a projected one, which has an extent
         self.points = int(mapper.how.content) + int(mapper.how.extent)
+
+    def begin(self) -> None:
+        """Called when a projection begins: the hypothesis preparer's memo is read afresh
+        (:meth:`~hub4eval.scoring.fills.FillPreparer.read_texts` replaces it after this judge is made)."""
+        self._lookups = None
 
     def fill(self, docid: str, ref_fill: TextFill, hyp_fill: TextFill | None, optional: bool) -> Counts:
         """The counts of one reference fill against one projected fill (None: left out)."""
@@ -183,6 +218,43 @@ class Judge:
             cor += 1
         return cor if cor > above else None
 
+    def blank(self, word: str) -> bool:
+        """Whether a raw word is tags only, none of a non-extractable element (the words of a
+        string are those of the string with its tags whited out: a tag reads no word around)."""
+        found = self._blanks.get(word)
+        if found is None:
+            config = self.mapper.config
+            names = {name.lower() for name in config.non_extractable}
+            tags = _TAGS.fullmatch(word)
+            found = self._blanks[word] = tags is not None and not any(
+                _TAG_NAME.match(tag).group(1).lower() in names  # type: ignore[union-attr]
+                for tag in _ONE_TAG.findall(word)
+            )
+        return found
+
+    def first(self, docid: str, ref_fill: TextFill, content: str, start: int, end: int, points: int) -> int:
+        """``judge(docid, ref_fill, content, start, end, points, -1) or 0``, the COR points of the first
+        candidate, read (noisy comparison of content and extent) from its string's normalization
+        and its mapped extent, without a prepared fill."""
+        ref, ref_words = self._prepared(ref_fill, docid)
+        how = self.mapper.how
+        if ref_words is None or not how.content or points != 2:
+            return self.judge(docid, ref_fill, content, start, end, points, -1) or 0
+        hyp_prep = self.mapper.hyp_prep
+        lookups = self._lookups
+        if lookups is None:
+            # as FillPreparer.prepare reads and remembers the string (its memo, read once a
+            # projection begins: it is replaced after this judge is made, see begin)
+            lookups = self._lookups = hyp_prep.lookups()
+        normalized = lookups[0](content) or lookups[1](content)
+        kept = normalized[3].kept
+        cor = kept == ref_words[2] if ref_words[2] is not None else kept_correct(ref_words[0], ref_words[1], kept)
+        removed = normalized[1]
+        extent = Extent(min(start + removed, end), end) if removed else Extent(start, end)
+        if hyp_prep.map_extent is not None:
+            extent = hyp_prep.map_extent(None if hyp_prep.unsegmented else docid, extent)
+        return cor + _extent_at(ref, extent, how.exact_extent)
+
     def _kept(self, raw: str) -> tuple[str, ...] | None:
         """The words a candidate string keeps for the noisy comparison, without normalizing it in
         full when its words normalize one by one or the judge's strings hold it; None: neither."""
@@ -205,7 +277,12 @@ class Judge:
         if self._by_word is not None:
             fillers = self.mapper.how.fillers
             maximal = ref.maximal.noisy_words(fillers)
-            words = (maximal, [m.noisy_words(fillers) for m in ref.minimals] or [maximal])
+            minimals = [m.noisy_words(fillers) for m in ref.minimals] or [maximal]
+            # the usual fill, its minimal string the maximal one and no word optional: a content
+            # is correct when its kept words are the fill's words (each a run of the other)
+            usual = len(minimals) == 1 and (minimals[0] is maximal or minimals[0] == maximal)
+            plain = maximal.words if usual and True not in maximal.optional else None
+            words = (maximal, minimals, plain)
         self._last = (ref_fill, docid, ref, words)
         return ref, words
 
@@ -223,13 +300,69 @@ class Judge:
         return match.counts
 
 
+class _Runs:
+    """The candidates of one reference fill that are runs of whole words of the hypothesis text in
+    ``region`` (the span of the tokens of its widened columns), their noisy content point read
+    from their words (:meth:`~hub4eval.scoring.word_by_word.WordByWord.runs`) without making
+    their strings: most are runs of the recognized words around a misrecognized one, and hold
+    a word the reference fill does not have (:meth:`WordByWord.foreign`), or too few words."""
+
+    __slots__ = ("by_word", "ends", "foreign", "found", "reach", "ref_words", "region", "starts")
+
+    def __init__(self, judge: Judge, docid: str, ref_fill: TextFill, text: str, region: tuple[int, int]) -> None:
+        by_word = judge._by_word
+        assert by_word is not None
+        self.by_word = by_word
+        self.region = region
+        begin, stop = region
+        words: list[str] = []
+        starts: dict[int, int] = {}
+        ends: dict[int, int] = {}
+        self.starts, self.ends = starts, ends
+        blank = judge.blank
+        for match in _WORD.finditer(text, begin, stop):
+            word = match.group()
+            if "<" in word and blank(word):
+                continue  # tags only: whited out, the words on either side side by side
+            starts[match.start()] = ends[match.end()] = len(words)
+            words.append(word)
+        # a run's first word starts after a blank (or the text's start), its last ends before one
+        if begin > 0 and not text[begin - 1].isspace():
+            starts.pop(begin, None)
+        if stop < len(text) and not text[stop].isspace():
+            ends.pop(stop, None)
+        self.ref_words = ref_words = judge._prepared(ref_fill, docid)[1]
+        self.found, self.reach, self.foreign = by_word.runs(words, frozenset(ref_words[0].words))
+
+    def correct(self, start: int, end: int) -> bool | None:
+        """Whether the content point of the candidate [start, end) is COR (as :meth:`Judge.judge`
+        reads it); None: not known from its words (not a run of whole words, or one that
+        :meth:`~hub4eval.scoring.word_by_word.WordByWord.kept_words` does not read)."""
+        a = self.starts.get(start)
+        b = self.ends.get(end)
+        if a is None or b is None or not a <= b <= self.reach[a]:
+            return None
+        if True in self.foreign[a : b + 1]:
+            return False  # a kept word that is none of the reference's: not a run of them
+        kept = self.by_word.kept_of(self.found[a : b + 1])
+        if kept is None:
+            return None
+        ref_words = self.ref_words
+        return kept == ref_words[2] if ref_words[2] is not None else kept_correct(ref_words[0], ref_words[1], kept)
+
+
+_Space = tuple[Sequence[int], Sequence[int], Sequence[int], "str | None"]
+"""Of a column space: each column's hypothesis token (-1: none), each hypothesis token's start
+and end, and the hypothesis text."""
+
+
 class _Projector:
     def __init__(self, alignment: Any, hyp_corpus: Corpus | None, judge: Judge | None = None) -> None:
         self.alignment = alignment
         self.texts: dict[int, str | None] = {}
         self.hyp_corpus = hyp_corpus
         self.judge = judge
-        self.spaces: dict[int, tuple[Sequence[int], Sequence[int], Sequence[int], str | None]] = {}
+        self.spaces: dict[int, _Space] = {}
 
     def _text(self, space: int) -> str | None:
         """The hypothesis text whose offsets the tokens of column space ``space`` carry."""
@@ -246,9 +379,8 @@ class _Projector:
             self.texts[space] = text
         return self.texts[space]
 
-    def _space(self, docid: str) -> tuple[Sequence[int], Sequence[int], Sequence[int], str | None] | None:
-        """Of the column space of reference document ``docid``: the hypothesis token of each
-        column (-1: none), each hypothesis token's start and end, and the hypothesis text."""
+    def _space(self, docid: str) -> _Space | None:
+        """The column space of reference document ``docid`` (see :data:`_Space`)."""
         space = self.alignment.column_space(docid, reference=True)
         if space is None:
             return None
@@ -261,52 +393,72 @@ class _Projector:
             found = self.spaces[space] = (int_view(document.alignment.hyp_index), starts, ends, self._text(space))
         return found
 
-    def _run(self, docid: str, columns: Extent) -> tuple[list[tuple[int, int]], str | None]:
-        """The (start, end) character spans of the hypothesis tokens in ``columns``, and their text."""
-        space = self._space(docid)
-        if space is None:
-            return [], None
-        hyp_index, starts, ends, text = space
-        spans = [(starts[h], ends[h]) for h in hyp_index[columns.start : columns.end + 1] if h >= 0]
-        return spans, text
+    @staticmethod
+    def _tokens(space: _Space, columns: Extent) -> Sequence[int]:
+        """The hypothesis tokens in ``columns``, in order."""
+        hyp_index = space[0]
+        first, last = hyp_index[columns.start], hyp_index[columns.end]
+        if first >= 0 and last >= 0:
+            # the usual columns, a token at each end: an alignment holds each token in one
+            # column, in order, so the tokens between are those numbered between
+            return range(first, last + 1)
+        return [h for h in hyp_index[columns.start : columns.end + 1] if h >= 0]
 
     def spans(self, docid: str, fill: TextFill) -> tuple[str | None, Iterator[tuple[int, int]]]:
         """The hypothesis text and the (start, end) character spans of the projections of a fill
         with an extent, as :meth:`candidates` makes them (each span once, when asked for)."""
         columns = self.alignment.ref_extent(docid, fill.extent)
-        if columns is None:
+        space = None if columns is None else self._space(docid)
+        if space is None or space[3] is None:
             return None, iter(())
-        spans, text = self._run(docid, columns)
-        if text is None:
-            return None, iter(())
-        return text, self._spans(docid, fill, columns, spans)
+        return space[3], ((start, end) for start, end, _ in self._spans(docid, fill, columns, space))
 
     def _spans(
-        self, docid: str, fill: TextFill, columns: Extent, spans: list[tuple[int, int]]
-    ) -> Iterator[tuple[int, int]]:
+        self, docid: str, fill: TextFill, columns: Extent, space: _Space
+    ) -> Iterator[tuple[int, int, tuple[int, int] | None]]:
+        """The (start, end) spans of :meth:`spans`, each with the span of the run of tokens it is
+        a run of (its first and its last token's), when it is one of the runs of the tokens of
+        the columns widened over the insertions at their edges (else None)."""
+        tokens = self._tokens(space, columns)
         made: set[tuple[int, int]] = set()
-        if spans:
-            first = (spans[0][0], spans[-1][1])
+        if tokens:
+            first = (space[1][tokens[0]], space[2][tokens[-1]])
             made.add(first)
-            yield first
-        if self.judge is None:
-            return
+            yield first[0], first[1], None
+        if self.judge is not None:
+            yield from self._later(docid, fill, columns, space, tokens, made)
+
+    def _later(
+        self,
+        docid: str,
+        fill: TextFill,
+        columns: Extent,
+        space: _Space,
+        tokens: Sequence[int],
+        made: set[tuple[int, int]],
+    ) -> Iterator[tuple[int, int, tuple[int, int] | None]]:
+        """The spans of :meth:`_spans` after the tokens of the columns (``tokens``), which a judge
+        tries: those not ``made`` already."""
+        starts, ends = space[1], space[2]
         widened = self.alignment.ref_enclosure(docid, columns)
-        wide = self._run(docid, widened)[0] if widened != columns else spans
+        wide = self._tokens(space, widened) if widened != columns else tokens
         if len(wide) <= _MAX_RUN_TOKENS:
-            for i, (start, _) in enumerate(wide):
-                for _, end in wide[i:]:
+            region = (starts[wide[0]], ends[wide[-1]]) if wide else None
+            for i, a in enumerate(wide):
+                start = starts[a]
+                for b in wide[i:]:
+                    end = ends[b]
                     if (start, end) not in made:
                         made.add((start, end))
-                        yield start, end
+                        yield start, end, region
         else:  # a long fill: the runs of its minimal strings
             for extent in fill.minimal_extents:
                 minimal = self.alignment.ref_extent(docid, extent)
                 if minimal is not None:
-                    run, _ = self._run(docid, minimal)
-                    if run and (run[0][0], run[-1][1]) not in made:
-                        made.add((run[0][0], run[-1][1]))
-                        yield run[0][0], run[-1][1]
+                    run = self._tokens(space, minimal)
+                    if run and (starts[run[0]], ends[run[-1]]) not in made:
+                        made.add((starts[run[0]], ends[run[-1]]))
+                        yield starts[run[0]], ends[run[-1]], None
 
     def candidates(self, docid: str, fill: TextFill) -> Iterator[TextFill]:
         """The projections of a fill with an extent: the tokens of its columns first,
@@ -323,11 +475,21 @@ class _Projector:
         if self.alignment is None:
             extent = fill.extent
             return _hyp_fill(fill.content.translate(_LINE_BREAKS), extent.start, extent.end)
-        text, spans = self.spans(docid, fill)
-        first = next(spans, None)
-        if first is None or text is None:
+        columns = self.alignment.ref_extent(docid, fill.extent)
+        space = None if columns is None else self._space(docid)
+        if space is None or space[3] is None:
             return None
-        start, end = first
+        text = space[3]
+        tokens = self._tokens(space, columns)
+        if tokens:  # the first candidate (see _spans)
+            start, end = space[1][tokens[0]], space[2][tokens[-1]]
+            spans = None
+        else:
+            spans = self._spans(docid, fill, columns, space)
+            first = next(spans, None)
+            if first is None:
+                return None
+            start, end, _ = first
         content = text[start:end].translate(_LINE_BREAKS)
         judge = self.judge
         if judge is None:
@@ -336,10 +498,20 @@ class _Projector:
         # (they all have an extent): its rank is its COR count, and a later candidate
         # replaces the best so far (the first of equals) only with more COR.
         points = judge.points
-        best, best_cor = (content, start, end), judge.judge(docid, fill, content, start, end, points, -1) or 0
+        best, best_cor = (content, start, end), judge.first(docid, fill, content, start, end, points)
         if best_cor == points:  # the usual fill: all of it correct
             return _hyp_fill(content, start, end)
-        for start, end in spans:
+        if spans is None:
+            spans = self._later(docid, fill, columns, space, tokens, {(start, end)})
+        runs: _Runs | None = None
+        for start, end, region in spans:
+            if region is not None and judge.reads_words and points - 1 <= best_cor:
+                # it needs a correct content to beat the best: most candidates are runs of whole
+                # words whose content is not, seen from their words (see _Runs)
+                if runs is None or runs.region != region:
+                    runs = _Runs(judge, docid, fill, text, region)
+                if runs.correct(start, end) is False:
+                    continue
             content = text[start:end].translate(_LINE_BREAKS)
             cor = judge.judge(docid, fill, content, start, end, points, best_cor)
             if cor is not None:
@@ -415,6 +587,8 @@ def project(
     """
     if callable(judge) and not isinstance(judge, Judge):
         judge = judge()
+    if judge is not None:
+        judge.begin()
     projector = _Projector(alignment, hyp_corpus, judge)
     keep_all = alignment is None or alignment.unsegmented or hyp_corpus is None
     sets = tuple(

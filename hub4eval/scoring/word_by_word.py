@@ -61,13 +61,15 @@ _Word = tuple[
     tuple[_Cell, ...],
     "dict[str | None, Any] | None",
     "str | None",
+    tuple[str, ...],
 ]
 """A raw word worked out: its tokens (at 0); whether its first and its last token is one
 letter, whether two of its tokens side by side are, and whether it leaves a parenthesis
 open; the noisy comparison's words, optional flags and kept words of its tokens; its
 tokens as a run of letters reads them; the GLM's words that would start a rule at its last
 token if the next word started with one of them (None: no such rule); and the GLM's key of
-its first token (None: it has none)."""
+its first token (None: it has none); and the kept words of its tokens that are not one letter,
+which every run of words holding it keeps, whether or not the run joins letters (:meth:`WordByWord.runs`)."""
 _WORDS_TOO = frozenset({"a", "i", "A", "I"})  # a run of letters does not start with them across words
 
 
@@ -103,6 +105,8 @@ class WordByWord:
         spoken = config.spoken_forms
         self.numbers = None if spoken in (None, "none") else spoken  # the language numbers are read in
         self.letters = spoken != "none"  # whether runs of letters are joined
+        self.premodifiers = frozenset(word.lower() for word in config.premodifiers)
+        self.plain: dict[str, bool] = {}  # raw word -> whether a string can start with it as it is (kept_words)
 
     @classmethod
     def of(cls, config: ScoreConfig, glm_apply: Callable[..., Any] | None) -> WordByWord | None:
@@ -112,6 +116,11 @@ class WordByWord:
     def _word(self, raw: str) -> _Word | tuple[()]:
         """``raw`` worked out (and remembered); empty when a number or a spelling rule may start at it
         and read its neighbours."""
+        if raw.isascii() and raw.isalnum():
+            plain = self._plain_word(raw)
+            if plain is not None:
+                self.words[raw] = plain
+                return plain
         cfg = self.config
         tokens = tokenize(raw, keep_punctuation=cfg.keep_punctuation, case_sensitive=cfg.case_sensitive)
         found: _Word | tuple[()] = ()
@@ -151,9 +160,47 @@ class WordByWord:
                 cells,
                 needs,
                 first_key,
+                tuple(cell[2] for cell in cells if cell[2] is not None and not cell[1] and cell[2] in noisy.kept),
             )
         self.words[raw] = found
         return found
+
+    def _plain_word(self, raw: str) -> _Word | None:
+        """:meth:`_word` of a word of ASCII letters and digits that no number and no spelling rule
+        starts at (most words), written out for its one token; None for any other word."""
+        text = raw if self.config.case_sensitive else raw.lower()  # its one token (tokenize's plain path)
+        if self.numbers is not None:
+            from hub4eval.text.spoken import _words, number_start
+
+            if number_start(_words(self.numbers), text):
+                return None
+        first_key = None
+        if self.glms:
+            from hub4eval.text.glm import glm_keys
+
+            for glm in self.glms:
+                if glm_keys([text], glm.case_sensitive)[0] in glm._trie:
+                    return None
+            if len(self.glms) == 1:
+                first_key = glm_keys([text], self.glms[0].case_sensitive)[0]
+        fillers = self.fillers
+        filler = text in fillers or text.lower() in fillers  # NoisyWords.of and _is_filler of a plain token
+        letter = is_letter(text)
+        cell = (text, letter, None if filler else strip_possessive(text), False, False)
+        return (
+            (Token(text, 0, len(raw), False, False, None),),
+            letter,
+            letter,
+            False,
+            False,
+            (text,),
+            (filler,),
+            () if filler else (text,),
+            (cell,),
+            None,
+            first_key,
+            () if filler or letter else (text,),
+        )
 
     def _spelled(self, tokens: tuple[Token, ...]) -> tuple[tuple[Token, ...], dict[str | None, Any] | None] | None:
         """The tokens of one raw word through the spoken forms and the GLM, when neither reads
@@ -238,8 +285,73 @@ class WordByWord:
         if start is None:
             return None
         found = self._found(raw[start[2] :].split())  # the raw words (str.split and \S+ split at the same blanks)
-        if found is None:
+        return None if found is None else self._kept(found)
+
+    def kept_words(self, words: list[str]) -> tuple[str, ...] | None:
+        """:meth:`kept` of a string whose raw words are ``words`` (whatever the blanks between
+        them), without the string: the candidates of a projected fill are runs of the same
+        words. None when :meth:`kept` is None, and also when the first word may lose a
+        premodifier (or is all punctuation): then ask :meth:`kept` the string itself."""
+        for word in words:
+            if "<" in word:  # a tag (kept: None)
+                return None
+        if words and not self._plain(words[0]):
             return None
+        found = self._found(words)  # as kept() splits the string, which loses nothing before its first word
+        return None if found is None else self._kept(found)
+
+    def _plain(self, word: str) -> bool:
+        """Whether a string whose first raw word is ``word`` loses no premodifier (and ``word`` is
+        not all punctuation): strip_premodifiers reads the string's first word after the
+        whiteout, this word's, which the whiteout reads alone (a blank or the end after it,
+        nothing before it)."""
+        plain = self.plain.get(word)
+        if plain is None:
+            leading = (word if self.config.keep_punctuation else whiteout_punctuation(word)).split(None, 1)
+            plain = self.plain[word] = bool(leading) and leading[0].lower() not in self.premodifiers
+        return plain
+
+    def runs(self, words: list[str], allowed: frozenset[str]) -> tuple[list[_Word | tuple[()]], list[int], list[bool]]:
+        """Of raw words side by side: each worked out; the runs of them that :meth:`kept_words`
+        reads from these (``reach[a]`` is the last word ``b`` such that ``kept_words(words[a:b + 1])``
+        is :meth:`kept_of` ``(found[a:b + 1])``, and so is every shorter run from ``a``; -1: none);
+        and whether each word keeps, in every such run that holds it, a word not in ``allowed``
+        (a word of a token that is not one letter, kept whether or not the run joins letters)."""
+        known = self.words
+        found: list[_Word | tuple[()]] = []
+        foreign: list[bool] = []
+        for word in words:
+            entry = known.get(word)
+            if entry is None:
+                entry = self._word(word)
+            found.append(entry)
+            foreign.append(bool(entry) and any(kept not in allowed for kept in entry[11]))  # type: ignore[misc]
+        letters = self.letters
+        reach = [-1] * len(words)
+        end = -1  # how far a run from the word after this one reaches
+        for k in range(len(words) - 1, -1, -1):
+            entry = found[k]
+            if not entry or "<" in words[k] or (letters and entry[3]):
+                end = -1  # kept_words is None (or, with letters side by side inside it, may be)
+                continue
+            if end >= 0:
+                after = found[k + 1]  # worked out too (end >= 0)
+                needs = entry[9]
+                if entry[4] or (needs is not None and (after[10] is None or after[10] in needs)):  # type: ignore[misc]
+                    end = k  # _found stops here: the next word is inside a parenthesis or may go on with a rule
+            else:
+                end = k
+            if self._plain(words[k]):
+                reach[k] = end
+        return found, reach, foreign
+
+    def kept_of(self, found: list[_Word | tuple[()]]) -> tuple[str, ...] | None:
+        """:meth:`kept_words` of a run whose words worked out (:meth:`runs`) are ``found``,
+        within its reach."""
+        return self._kept(found)  # type: ignore[arg-type]
+
+    def _kept(self, found: list[_Word]) -> tuple[str, ...] | None:
+        """The kept words of raw words worked out (:meth:`_found`)."""
         kept: list[str] = []
         letter_before = False
         for word in found:

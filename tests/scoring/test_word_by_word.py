@@ -124,3 +124,38 @@ def test_a_glm_it_cannot_read_leaves_every_string_to_the_full_normalization() ->
     preparer = FillPreparer(ScoreConfig(), glm_apply=lambda tokens: apply_glm(tokens, glm), reference=False)
     preparer.by_words()
     assert preparer.by_word is None
+
+
+@pytest.mark.parametrize("glm", sorted(GLMS))
+@pytest.mark.parametrize("config", sorted(CONFIGS))
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(
+    words=st.lists(st.sampled_from(WORDS), min_size=1, max_size=6), blanks=st.lists(st.sampled_from(BLANKS), min_size=6)
+)
+def test_runs_of_words_keep_what_their_strings_keep(config: str, glm: str, words: list[str], blanks: list[str]) -> None:
+    """What the projection's judge reads of a run of whole words without its string: kept_words,
+    and kept_of within the reach runs() gives, are the kept words of the full normalization
+    of the run's string (whatever the blanks between its words) where they are not None; a
+    word is foreign only when that string keeps a word the allowed ones lack; and the words
+    worked out without the tokenizer (plain ASCII words) are those worked out with it."""
+    full, by_words = _preparers(config, glm)
+    by_word = by_words.by_word
+    assert by_word is not None
+    allowed = frozenset(("red", "wings", "beam", "a", "b", "x", "z"))
+    found, reach, foreign = by_word.runs(words, allowed)
+    for a in range(len(words)):
+        for b in range(a, len(words)):
+            raw = "".join(blank + word for blank, word in zip(blanks, words[a : b + 1], strict=False))
+            kept = full._normalize(raw, False)[3].kept
+            from_words = by_word.kept_words(words[a : b + 1])
+            assert from_words is None or from_words == kept, raw
+            if b <= reach[a]:
+                assert from_words == by_word.kept_of(found[a : b + 1]), raw
+                if any(foreign[a : b + 1]):
+                    assert not set(kept) <= allowed, raw
+    slow = FillPreparer(CONFIGS[config], glm_apply=by_words.glm_apply, reference=False)
+    slow.by_words()
+    assert slow.by_word is not None
+    slow.by_word._plain_word = lambda raw: None  # type: ignore[method-assign]
+    for word in words:
+        assert by_word._word(word) == slow.by_word._word(word), word

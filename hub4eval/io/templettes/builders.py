@@ -328,28 +328,17 @@ class InstanceBuilder(Checks):
                     if last < shared:  # one int object per offset (see OFFSETS)
                         first, last = offsets[first], offsets[last]
                     extents = (Extent(first, last),)
-                    if plain:
-                        fill = TextFill(
-                            plain,
-                            whole_spans.get(len(plain)) or whole_span(len(plain)),
-                            extents,
-                            extents,
-                            False,
-                            False,
-                            line,
-                            fill_column,
-                        )
-                    else:
-                        fill = TextFill(
-                            content,
-                            whole_spans.get(len(content)) or whole_span(len(content)),
-                            extents,
-                            extents,
-                            False,
-                            True,
-                            line,
-                            fill_column,
-                        )
+                    text, quoted = (plain, False) if plain else (content, True)
+                    fill = TextFill(
+                        text,
+                        whole_spans.get(len(text)) or whole_span(len(text)),
+                        extents,
+                        extents,
+                        False,
+                        quoted,
+                        line,
+                        fill_column,
+                    )
                 else:  # a pointer
                     if docid_ != docid:
                         return None  # into another instance set

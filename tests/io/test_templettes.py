@@ -572,3 +572,18 @@ def test_usual_lines_share_the_int_objects_of_small_offsets() -> None:
     assert first.start is second.start and first.end is second.end
     large = tset.instances[1].slot("B").alternatives[0].fills[0].extent  # type: ignore[union-attr]
     assert large == Extent(12000, 12345)
+
+
+@pytest.mark.parametrize("chunk", [1, 64, 1000])
+def test_a_file_read_in_chunks_gives_the_instances_read_at_once(monkeypatch, chunk) -> None:
+    # The usual reading cuts a large file into chunks of lines; every chunk after the first is
+    # read from the same text, so a name reused inside the loop would lose it. Small chunks
+    # make the examples' files many chunks; the instances must be those of one chunk.
+    from hub4eval.io.templettes import builders
+
+    for path in sorted(Path(__file__).parents[2].glob("examples/*/*.tpl")):
+        text = path.read_text(encoding="utf-8")
+        whole = parse_templates(text, str(path), role="reference")
+        monkeypatch.setattr(builders, "_CHUNK", chunk)
+        assert parse_templates(text, str(path), role="reference") == whole, path
+        monkeypatch.setattr(builders, "_CHUNK", 1 << 16)

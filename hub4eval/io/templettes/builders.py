@@ -328,10 +328,10 @@ class InstanceBuilder(Checks):
                     if last < shared:  # one int object per offset (see OFFSETS)
                         first, last = offsets[first], offsets[last]
                     extents = (Extent(first, last),)
-                    text, quoted = (plain, False) if plain else (content, True)
+                    written, quoted = (plain, False) if plain else (content, True)
                     fill = TextFill(
-                        text,
-                        whole_spans.get(len(text)) or whole_span(len(text)),
+                        written,
+                        whole_spans.get(len(written)) or whole_span(len(written)),
                         extents,
                         extents,
                         False,

@@ -361,7 +361,7 @@ def counted_causes(sets: Sequence[Any], mapper: Any, attributor: Attributor) -> 
     instances as written. Another match (rare) has its match record made again, as the
     mapper made it (the set's mapping is all its pointers read). Matches without an error
     point are passed over."""
-    from hub4eval.scoring.counted_points import HYPOTHESIS, REFERENCE, Layouts, set_mapping
+    from hub4eval.scoring.counted_points import HYPOTHESIS, REFERENCE, Layouts, plain_fills, set_mapping
 
     layouts = Layouts(mapper.signatures)
     errors_of: dict[int, tuple[tuple[str, int, tuple[tuple[str, str], ...]], ...]] = {}
@@ -383,8 +383,8 @@ def counted_causes(sets: Sequence[Any], mapper: Any, attributor: Attributor) -> 
             if not errors:
                 continue
             type_name = (ref if ref is not None else hyp).type
-            ref_fills = _plain_fills(ref, True, unscored) if ref is not None else {}
-            hyp_fills = _plain_fills(hyp, False, unscored) if hyp is not None else {}
+            ref_fills = plain_fills(ref, True, unscored) if ref is not None else {}
+            hyp_fills = plain_fills(hyp, False, unscored) if hyp is not None else {}
             pairs: Iterable[tuple[str, Fill | None, Fill | None, Iterable[tuple[str, str]]]]
             if ref_fills is not None and hyp_fills is not None:
                 pairs = [
@@ -413,22 +413,6 @@ def counted_causes(sets: Sequence[Any], mapper: Any, attributor: Attributor) -> 
                         key = (type_name, name, docid, kind, found, category)
                         settled[key] = settled.get(key, 0) + 1
     return CountedCauses(settled, pending)
-
-
-def _plain_fills(inst: Instance, reference: bool, unscored: frozenset[str]) -> dict[str, Fill] | None:
-    """The one fill of each scored slot of an instance (a name's first slot, its first
-    alternative: as ``Mapper._view`` reads it); None when it is not plain (as
-    :func:`hub4eval.scoring.counted_points.is_plain_instance` says)."""
-    fills: dict[str, Fill] = {}
-    for slot in inst.slots:
-        name = slot.name
-        if name in unscored or name in fills:
-            continue
-        alternatives = slot.alternatives
-        if not alternatives or (reference and len(alternatives) != 1) or len(alternatives[0].fills) != 1:
-            return None
-        fills[name] = alternatives[0].fills[0]
-    return fills
 
 
 def _record_pairs(

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from hub4eval.model import Instance, PointerFill
+from hub4eval.model import Fill, Instance, PointerFill
 from hub4eval.scoring.fills import PreparedFill
 
 # hub4eval.scoring.mapping's records and mapper (which imports this module, so not imported here)
@@ -128,20 +128,25 @@ def is_plain(view: Mapping[str, Any]) -> bool:
     return True
 
 
-def is_plain_instance(inst: Instance, reference: bool, unscored: Collection[str]) -> bool:
-    """:func:`is_plain` of the instance's view (``Mapper._view``: a name's first slot, a
-    hypothesis slot's first alternative, ``unscored`` slots left out), read from its slots
-    without preparing its fills."""
-    seen: set[str] = set()
+def plain_fills(inst: Instance, reference: bool, unscored: Collection[str]) -> dict[str, Fill] | None:
+    """The one fill of each scored slot of the instance's view (``Mapper._view``: a name's
+    first slot, a hypothesis slot's first alternative, ``unscored`` slots left out), read
+    from its slots without preparing them; None when the view is not :func:`is_plain`."""
+    fills: dict[str, Fill] = {}
     for slot in inst.slots:
         name = slot.name
-        if name in unscored or name in seen:
+        if name in unscored or name in fills:
             continue
-        seen.add(name)
         alternatives = slot.alternatives
         if not alternatives or (reference and len(alternatives) != 1) or len(alternatives[0].fills) != 1:
-            return False
-    return True
+            return None
+        fills[name] = alternatives[0].fills[0]
+    return fills
+
+
+def is_plain_instance(inst: Instance, reference: bool, unscored: Collection[str]) -> bool:
+    """:func:`is_plain` of the instance's view, read from its slots (:func:`plain_fills`)."""
+    return plain_fills(inst, reference, unscored) is not None
 
 
 def item(view: Mapping[str, Any], slot: str) -> Item:
@@ -243,6 +248,7 @@ __all__ = [
     "counted_fill_pairs",
     "is_plain",
     "is_plain_instance",
+    "plain_fills",
     "item",
     "layout",
     "layout_points",

@@ -349,6 +349,18 @@ class FillPreparer:
         folded, _, tokens, noisy, number = self._texts.get(raw) or self._normalize(raw, remember)
         return PreparedString(folded, tokens, None, noisy, number)
 
+    def prepare_mapped(self, fill: TextFill, docid: str, columns: Extent, widened: Extent) -> PreparedFill:
+        """:meth:`prepare` of a reference fill with an extent whose first extent maps to
+        ``columns`` (``map_extent(docid, fill.extents[0])``), which widen to ``widened``
+        (``widen(docid, columns)``), both found for many fills at once: used as they are
+        when no premodifier is removed and the fill has no minimal string of its own."""
+        folded, removed, tokens, noisy, number = self._texts.get(fill.content) or self._normalize(fill.content)
+        if removed or not self.reference or not fill.minimal_is_maximal:
+            return self.prepare(fill, docid)
+        maximal = PreparedString(folded, tokens, columns, noisy, number)
+        enclosure = widened if self.widen is not None and widened != columns else None
+        return PreparedFill(fill, maximal, (maximal,), True, enclosure)
+
     def prepare(self, fill: TextFill, docid: str) -> PreparedFill:
         """The fill as the comparison sees it; ``docid`` is its instance's document."""
         content, extents = fill.content, fill.extents

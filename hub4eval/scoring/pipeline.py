@@ -109,6 +109,18 @@ class _PreparedOnce(FillPreparer):
             found = by_fill[key] = FillPreparer.prepare(self, fill, docid)
         return found
 
+    def prepare_mapped(self, fill: TextFill, docid: str, columns: Extent, widened: Extent) -> PreparedFill:
+        prepared = self._prepared
+        if prepared is None:
+            return FillPreparer.prepare_mapped(self, fill, docid, columns, widened)
+        by_fill = prepared.get(docid)
+        if by_fill is None:
+            by_fill = prepared[docid] = {}
+        found = by_fill.get(id(fill))
+        if found is None:
+            found = by_fill[id(fill)] = FillPreparer.prepare_mapped(self, fill, docid, columns, widened)
+        return found
+
     def remember(self) -> None:
         """Remember every fill prepared from now on (until :meth:`forget`)."""
         if self._prepared is None:

@@ -41,6 +41,8 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+import numpy as np
+
 from hub4eval.io.templettes.checks import OFFSETS, whole_span
 from hub4eval.model import (
     Corpus,
@@ -111,6 +113,29 @@ def _extent_at(ref: PreparedFill, extent: Extent | None, exact: bool) -> bool:
     return False
 
 
+def _extent_between(ref: PreparedFill, first: int, last: int, exact: bool) -> bool:
+    """:func:`_extent_at` of the mapped extent from column ``first`` to column ``last``, without
+    an :class:`Extent` made for it."""
+    if not ref.has_extent:
+        return False
+    ref_extent = ref.maximal.extent
+    if ref_extent is None:
+        return False
+    if exact:
+        return ref_extent.start == first and ref_extent.end == last
+    enclosure = ref_extent if ref.enclosure is None else ref.enclosure
+    low, high = enclosure.start, enclosure.end
+    if not (low <= first <= high and low <= last <= high):
+        return False
+    for minimal in ref.minimals:
+        extent = minimal.extent
+        if extent is not None:  # as Extent.overlaps
+            a, b = extent.start, extent.end
+            if a <= first <= b or a <= last <= b or first <= a <= last or first <= b <= last:
+                return True
+    return False
+
+
 def _hyp_fill(content: str, start: int, end: int) -> TextFill:
     """A hypothesis text fill as the templette reader builds one."""
     if 0 <= start <= end < len(OFFSETS):  # one int object per offset, one spans tuple per length
@@ -149,6 +174,7 @@ class Judge:
         self.reads_words = self._by_word is not None and how.content
         self._blanks: dict[str, bool] = {}
         self._lookups: tuple[Any, Any] | None = None
+        self._maps_reference = False  # whether the reference fills' columns are the batch's (see begin)
         self._last: tuple[TextFill, str, Any, Any] | None = None  # the reference fill prepared last
         # the points of a reference fill paired with a projected one, which has an extent
         self.points = int(mapper.how.content) + int(mapper.how.extent)
@@ -202,14 +228,11 @@ class Judge:
             return cor + _extent_ok(ref, hyp, how)
         cor = 0
         if how.content:
-            # the content point reads the normalized strings only: the extent is not mapped yet;
-            # a later candidate's string is not remembered (most are tried once and rejected),
-            # and of it the noisy comparison reads only the words it keeps
-            kept = None if ref_words is None or above < 0 else self._kept(content)
-            if kept is not None:
-                ok = kept_correct(ref_words[0], ref_words[1], kept)
+            # the content point reads the normalized strings only: the extent is not mapped yet
+            if above >= 0:
+                ok = self.later_content_ok(docid, ref_fill, content, start, end)
             else:
-                string = hyp_prep.content_string(content, above < 0)
+                string = hyp_prep.content_string(content)
                 ok = _content_ok(ref, PreparedFill(_hyp_fill(content, start, end), string, (string,), True), how)
             cor += ok
             if cor + left <= above:
@@ -217,6 +240,17 @@ class Judge:
         if left and _extent_ok(ref, hyp_prep.prepare(_hyp_fill(content, start, end), docid), how):
             cor += 1
         return cor if cor > above else None
+
+    def later_content_ok(self, docid: str, ref_fill: TextFill, content: str, start: int, end: int) -> bool:
+        """Whether the content point of a later candidate (not the first: :meth:`judge` with a
+        bar) of ``content`` at [start, end) is COR. Its string is not remembered (most are
+        tried once and rejected), and of it the noisy comparison reads only the words it keeps."""
+        ref, ref_words = self._prepared(ref_fill, docid)
+        kept = None if ref_words is None else self._kept(content)
+        if kept is not None:
+            return kept_correct(ref_words[0], ref_words[1], kept)
+        string = self.mapper.hyp_prep.content_string(content, False)
+        return _content_ok(ref, PreparedFill(_hyp_fill(content, start, end), string, (string,), True), self.mapper.how)
 
     def blank(self, word: str) -> bool:
         """Whether a raw word is tags only, none of a non-extractable element (the words of a
@@ -266,13 +300,16 @@ class Judge:
                 return found[3].kept
         return kept
 
-    def _prepared(self, ref_fill: TextFill, docid: str) -> tuple[Any, Any]:
+    def _prepared(self, ref_fill: TextFill, docid: str, mapped: tuple[Extent, Extent] | None = None) -> tuple[Any, Any]:
         """The reference fill prepared, and (noisy comparison) its maximal and minimal strings'
-        words (the fill judged last is kept: its candidates come one after another)."""
+        words (the fill judged last is kept: its candidates come one after another).
+        ``mapped``: its first extent's columns and their widening, when known (see
+        :meth:`~hub4eval.scoring.fills.FillPreparer.prepare_mapped`)."""
         last = self._last
         if last is not None and last[0] is ref_fill and last[1] == docid:
             return last[2], last[3]
-        ref = self.mapper.ref_prep.prepare(ref_fill, docid)
+        ref_prep = self.mapper.ref_prep
+        ref = ref_prep.prepare(ref_fill, docid) if mapped is None else ref_prep.prepare_mapped(ref_fill, docid, *mapped)
         words = None
         if self._by_word is not None:
             fillers = self.mapper.how.fillers
@@ -356,13 +393,292 @@ _Space = tuple[Sequence[int], Sequence[int], Sequence[int], "str | None"]
 and end, and the hypothesis text."""
 
 
+class _Batch:
+    """The first candidates of the text fills with an extent of some instance sets, in the order
+    :meth:`_Projector.instance` projects them, found at once in numpy (what :meth:`_Projector.fill`
+    looks up one fill at a time). Per fill: whether its extent touches a reference token in a
+    column space and that space (:attr:`spaces`, -1: none); its columns (:attr:`columns`) and the
+    first and the last hypothesis token in them (:attr:`tokens`; the first after the last:
+    none), the span from the first's start to the last's end and that span's columns as
+    :meth:`~hub4eval.text.columns.CorpusAlignment.hyp_extent` maps them (:attr:`hyp_found`,
+    :attr:`hyp_first`, :attr:`hyp_last`); the columns widened over the insertions at their edges
+    (:attr:`widened`) and the first and the last hypothesis token in those (:attr:`wide`). Each
+    as Python ints (read one by one)."""
+
+    __slots__ = (
+        "columns",
+        "found",
+        "hyp_first",
+        "hyp_found",
+        "hyp_last",
+        "span_ends",
+        "span_starts",
+        "spaces",
+        "tokens",
+        "wide",
+        "widened",
+    )
+
+    def __init__(self, alignment: Any, docids: list[str], fills: list[TextFill]) -> None:
+        from hub4eval.text.column_extents import enclosures_of, extents_of
+        from hub4eval.text.columns import token_bounds
+
+        count = len(fills)
+        extents = [fill.extents[0] for fill in fills]
+        starts = np.fromiter((extent.start for extent in extents), dtype=np.int64, count=count)
+        ends = np.fromiter((extent.end for extent in extents), dtype=np.int64, count=count)
+        first, last, found = extents_of(alignment, True, docids, starts, ends)
+        if found.all():
+            wide_first, wide_last = enclosures_of(alignment, docids, first, last)
+        else:  # widened where there are columns (a space without a column has nothing to widen over)
+            wide_first, wide_last = first.copy(), last.copy()
+            inside = np.flatnonzero(found)
+            if len(inside):
+                widened = enclosures_of(alignment, [docids[k] for k in inside.tolist()], first[inside], last[inside])
+                wide_first[inside], wide_last[inside] = widened
+        space_of = {docid: alignment.column_space(docid, reference=True) for docid in dict.fromkeys(docids)}
+        spaces = np.fromiter(
+            (-1 if space is None else space for space in map(space_of.__getitem__, docids)), dtype=np.int64, count=count
+        )
+        found &= spaces >= 0
+        # The hypothesis tokens of the column spaces one after the other (an unsegmented text's
+        # one space as it is): each token's column, its start and its end. An alignment holds
+        # each token in one column, in order: the tokens in columns [a, b] are those numbered
+        # from the first in a column at or after a to the last in a column at or before b.
+        used = sorted({space for space in space_of.values() if space is not None})
+        column_base = np.zeros(max(used, default=0) + 1, dtype=np.int64)
+        token_base = np.zeros(len(column_base), dtype=np.int64)
+        column_pieces, start_pieces, end_pieces = [], [], []
+        columns = tokens = 0
+        for space in used:
+            document = alignment.documents[space]
+            hyp_index = np.asarray(document.alignment.hyp_index)
+            bounds = token_bounds(document.hyp_tokens)
+            column_base[space], token_base[space] = columns, tokens
+            column_pieces.append(np.flatnonzero(hyp_index >= 0) + columns)
+            start_pieces.append(np.asarray(bounds[0], dtype=np.int64))
+            end_pieces.append(np.asarray(bounds[1], dtype=np.int64))
+            columns += len(hyp_index)
+            tokens += len(start_pieces[-1])
+        token_columns, token_starts, token_ends = (
+            pieces[0] if len(pieces) == 1 else np.concatenate(pieces) if pieces else np.zeros(0, dtype=np.int64)
+            for pieces in (column_pieces, start_pieces, end_pieces)
+        )
+        space_at = np.where(found, spaces, 0)
+        column_shift, token_shift = column_base[space_at], token_base[space_at]
+
+        def tokens_in(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            """The first and the last token (of its space) in columns [a, b] of each fill's space."""
+            low = np.searchsorted(token_columns, a + column_shift, side="left")
+            high = np.searchsorted(token_columns, b + column_shift, side="right") - 1
+            return low - token_shift, high - token_shift
+
+        token_first, token_last = tokens_in(first, last)
+        has = found & (token_first <= token_last)
+        at_first, at_last = np.where(has, token_first + token_shift, 0), np.where(has, token_last + token_shift, 0)
+        if len(token_starts):
+            span_starts = np.where(has, token_starts[np.minimum(at_first, len(token_starts) - 1)], 0)
+            span_ends = np.where(has, token_ends[np.minimum(at_last, len(token_ends) - 1)], 0)
+        else:
+            span_starts = span_ends = np.zeros(count, dtype=np.int64)
+        hyp_first, hyp_last, hyp_found = extents_of(
+            alignment, False, None if alignment.unsegmented else docids, span_starts, span_ends
+        )
+        wide_from, wide_to = tokens_in(wide_first, wide_last)
+        self.found = found.tolist()
+        self.spaces = spaces.tolist()
+        self.columns = list(zip(first.tolist(), last.tolist(), strict=True))
+        self.widened = list(zip(wide_first.tolist(), wide_last.tolist(), strict=True))
+        self.tokens = list(zip(token_first.tolist(), token_last.tolist(), strict=True))
+        self.wide = list(zip(wide_from.tolist(), wide_to.tolist(), strict=True))
+        self.span_starts, self.span_ends = span_starts.tolist(), span_ends.tolist()
+        self.hyp_first, self.hyp_last, self.hyp_found = hyp_first.tolist(), hyp_last.tolist(), hyp_found.tolist()
+
+
+_UNDECIDED = TextFill("", ())
+"""What :meth:`_Projector._decided` gives when the batch cannot say (the fill goes through :meth:`_Projector.fill`)."""
+
+
 class _Projector:
+    batched = True
+    """Whether :func:`project` finds the first candidates of all fills at once (:class:`_Batch`) and
+    decides most fills from them; else each fill goes through :meth:`fill` (the route the batch
+    must agree with, which the tests compare it with)."""
+
     def __init__(self, alignment: Any, hyp_corpus: Corpus | None, judge: Judge | None = None) -> None:
         self.alignment = alignment
         self.texts: dict[int, str | None] = {}
         self.hyp_corpus = hyp_corpus
         self.judge = judge
         self.spaces: dict[int, _Space] = {}
+        self._batch: _Batch | None = None
+        self._at = 0  # the batch's next fill
+        self._lean = False  # whether the batch judges a first candidate itself (see begin)
+        self._lookups: tuple[Any, Any] | None = None
+
+    def begin(self, sets: Sequence[InstanceSet]) -> None:
+        """Find the first candidates of the text fills of ``sets`` at once (:class:`_Batch`), when
+        there is an alignment and a hypothesis text, for :meth:`instance` to project ``sets``."""
+        if not self.batched or self.alignment is None or self.hyp_corpus is None:
+            return
+        docids: list[str] = []
+        fills: list[TextFill] = []
+        for iset in sets:
+            for inst in iset.instances:
+                docid = inst.docid
+                for slot in inst.slots:
+                    for alternative in slot.alternatives:
+                        for fill in alternative.fills:
+                            if type(fill) is TextFill and fill.extents:
+                                docids.append(docid)
+                                fills.append(fill)
+        if not fills:
+            return
+        self._batch = _Batch(self.alignment, docids, fills)
+        self._at = 0
+        judge = self.judge
+        if judge is not None:
+            hyp_prep = judge.mapper.hyp_prep
+            # Judge.first's reading of a first candidate, whose extent the batch has mapped
+            self._lean = (
+                judge.reads_words
+                and judge.points == 2
+                and hyp_prep.map_extent == self.alignment.hyp_extent
+                and bool(hyp_prep.unsegmented) == bool(self.alignment.unsegmented)
+            )
+            self._lookups = hyp_prep.lookups()
+            ref_prep = judge.mapper.ref_prep
+            self._maps_reference = (
+                ref_prep.map_extent == self.alignment.ref_extent
+                and not ref_prep.unsegmented
+                and ref_prep.widen in (None, self.alignment.ref_enclosure)
+            )
+
+    def _take(self, docid: str, fill: Fill, optional: bool) -> Fill | None:
+        """:meth:`fill`, decided from the batch when there is one (see :meth:`begin`)."""
+        if self._batch is None or type(fill) is not TextFill or not fill.extents:
+            return self.fill(docid, fill, optional)
+        number = self._at
+        self._at = number + 1
+        decided = self._decided(number, docid, fill)
+        return self.fill(docid, fill, optional) if decided is _UNDECIDED else decided
+
+    def _decided(self, number: int, docid: str, fill: TextFill) -> TextFill | None:
+        """What :meth:`fill` makes of fill ``number`` of the batch, read from its first candidate:
+        that candidate when all of it is correct or (with a judge) no other candidate can beat
+        it, None when the fill has no column or no hypothesis text; else :data:`_UNDECIDED`."""
+        batch = self._batch
+        assert batch is not None
+        if not batch.found[number]:
+            return None  # no reference token, or no column space: fill() finds no columns
+        space = batch.spaces[number]
+        text = self._text(space)
+        if text is None:
+            return None
+        first, last = batch.tokens[number]
+        if first > last:
+            return _UNDECIDED  # no hypothesis token in its columns: the first candidate is a later one's
+        start, end = batch.span_starts[number], batch.span_ends[number]
+        content = text[start:end].translate(_LINE_BREAKS)
+        judge = self.judge
+        if judge is None:
+            return _hyp_fill(content, start, end)
+        if not self._lean:
+            return _UNDECIDED
+        # Judge.first, its extent mapped in the batch (and the reference fill's, when prepared here)
+        if self._maps_reference:
+            columns, widened = batch.columns[number], batch.widened[number]
+            mapped = (
+                Extent(*columns),
+                Extent(*widened) if widened != columns else Extent(*columns),
+            )
+            ref, words = judge._prepared(fill, docid, mapped)
+        else:
+            ref, words = judge._prepared(fill, docid)
+        lookups = self._lookups
+        assert lookups is not None
+        normalized = lookups[0](content) or lookups[1](content)
+        kept = normalized[3].kept
+        cor = kept == words[2] if words[2] is not None else kept_correct(words[0], words[1], kept)
+        removed = normalized[1]
+        exact = judge.mapper.how.exact_extent
+        if removed:
+            hyp_prep = judge.mapper.hyp_prep
+            extent = hyp_prep.map_extent(
+                None if hyp_prep.unsegmented else docid, Extent(min(start + removed, end), end)
+            )
+            extent_ok = _extent_at(ref, extent, exact)
+        else:
+            extent_ok = batch.hyp_found[number] and _extent_between(
+                ref, batch.hyp_first[number], batch.hyp_last[number], exact
+            )
+        if cor and extent_ok:
+            return _hyp_fill(content, start, end)  # the usual fill: all of it correct
+        if (cor or extent_ok) and self._only_first(number, docid, fill, text, first, last):
+            return _hyp_fill(content, start, end)
+        return _UNDECIDED
+
+    def _only_first(self, number: int, docid: str, fill: TextFill, text: str, first: int, last: int) -> bool:
+        """Whether :meth:`fill` keeps the first candidate of fill ``number`` (tokens ``first`` to
+        ``last``), which has one COR point of two: it does when the content of no later
+        candidate is COR (a later one must have both points to beat it), seen from its words
+        as :meth:`_Runs.correct` reads them, or else as :meth:`Judge.later_content_ok` does,
+        as :meth:`fill` tries them. False when some is COR (then :meth:`fill` judges them) or
+        the fill's candidates are not the runs of its widened tokens (a long fill)."""
+        batch = self._batch
+        judge = self.judge
+        assert batch is not None and judge is not None
+        wide_first, wide_last = batch.wide[number]
+        if wide_first == wide_last:
+            return True  # its one token is the first candidate
+        if wide_last - wide_first >= _MAX_RUN_TOKENS:
+            return False
+        space = self._space(docid)
+        assert space is not None
+        starts, ends = space[1], space[2]
+        begin, stop = starts[wide_first], ends[wide_last]
+        # the raw words of the region, as _Runs reads them
+        words: list[str] = []
+        word_starts: dict[int, int] = {}
+        word_ends: dict[int, int] = {}
+        blank = judge.blank
+        for match in _WORD.finditer(text, begin, stop):
+            word = match.group()
+            if "<" in word and blank(word):
+                continue
+            word_starts[match.start()] = word_ends[match.end()] = len(words)
+            words.append(word)
+        if begin > 0 and not text[begin - 1].isspace():
+            word_starts.pop(begin, None)
+        if stop < len(text) and not text[stop].isspace():
+            word_ends.pop(stop, None)
+        ref, ref_words = judge._prepared(fill, docid)
+        by_word = judge._by_word
+        assert by_word is not None
+        found, reach, foreign = by_word.runs(words, frozenset(ref_words[0].words))
+        plain = ref_words[2]
+        kept_of = by_word.kept_of
+        for i in range(wide_first, wide_last + 1):
+            start = starts[i]
+            a = word_starts.get(start)
+            limit = -1 if a is None else reach[a]
+            for j in range(i, wide_last + 1):
+                if i == first and j == last:
+                    continue  # the first candidate
+                end = ends[j]
+                b = word_ends.get(end)
+                if a is not None and b is not None and a <= b <= limit:
+                    if True in foreign[a : b + 1]:
+                        continue  # a kept word that is none of the reference's
+                    kept = kept_of(found[a : b + 1])
+                    if kept is not None:
+                        if kept == plain if plain is not None else kept_correct(ref_words[0], ref_words[1], kept):
+                            return False
+                        continue
+                # not known from its words
+                if judge.later_content_ok(docid, fill, text[start:end].translate(_LINE_BREAKS), start, end):
+                    return False
+        return True
 
     def _text(self, space: int) -> str | None:
         """The hypothesis text whose offsets the tokens of column space ``space`` carry."""
@@ -528,8 +844,11 @@ class _Projector:
         judge = self.judge
         chosen: tuple[Fill, ...] | None = None
         if judge is None:
-            for number, alternative in enumerate(slot.alternatives):
-                projected = [self.fill(docid, f) for f in alternative.fills]
+            # every alternative projected (the batch's fills are taken in order), the first that survives kept
+            alternatives = [
+                [self._take(docid, f, False) for f in alternative.fills] for alternative in slot.alternatives
+            ]
+            for number, projected in enumerate(alternatives):
                 kept = tuple(f for f in projected if f is not None)
                 if len(kept) == len(projected):
                     chosen = kept
@@ -539,7 +858,7 @@ class _Projector:
         else:
             best: tuple[tuple[int, int, int], int] | None = None
             for number, alternative in enumerate(slot.alternatives):
-                projected = [self.fill(docid, f, slot.optional) for f in alternative.fills]
+                projected = [self._take(docid, f, slot.optional) for f in alternative.fills]
                 kept = tuple(f for f in projected if f is not None)
                 if len(slot.alternatives) == 1:
                     chosen = kept
@@ -591,11 +910,13 @@ def project(
         judge.begin()
     projector = _Projector(alignment, hyp_corpus, judge)
     keep_all = alignment is None or alignment.unsegmented or hyp_corpus is None
-    sets = tuple(
-        InstanceSet(iset.docid, tuple(projector.instance(inst) for inst in iset.instances))
+    kept = [
+        iset
         for iset in ref.instance_sets
         if keep_all or hyp_corpus.document(iset.docid) is not None  # type: ignore[union-attr]
-    )
+    ]
+    projector.begin(kept)
+    sets = tuple(InstanceSet(iset.docid, tuple(projector.instance(inst) for inst in iset.instances)) for iset in kept)
     return TemplateSet(sets, role="hypothesis", path=ref.path)
 
 

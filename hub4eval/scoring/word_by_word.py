@@ -320,13 +320,15 @@ class WordByWord:
         known = self.words
         found: list[_Word | tuple[()]] = []
         foreign: list[bool] = []
+        within = allowed.issuperset
         for word in words:
             entry = known.get(word)
             if entry is None:
                 entry = self._word(word)
             found.append(entry)
-            foreign.append(bool(entry) and any(kept not in allowed for kept in entry[11]))  # type: ignore[misc]
+            foreign.append(bool(entry) and not within(entry[11]))  # type: ignore[misc]
         letters = self.letters
+        plain = self.plain
         reach = [-1] * len(words)
         end = -1  # how far a run from the word after this one reaches
         for k in range(len(words) - 1, -1, -1):
@@ -341,7 +343,10 @@ class WordByWord:
                     end = k  # _found stops here: the next word is inside a parenthesis or may go on with a rule
             else:
                 end = k
-            if self._plain(words[k]):
+            starts = plain.get(words[k])
+            if starts is None:
+                starts = self._plain(words[k])
+            if starts:
                 reach[k] = end
         return found, reach, foreign
 

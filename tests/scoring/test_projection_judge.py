@@ -35,6 +35,8 @@ CONFIGS = {
 class _OracleProjector(projection._Projector):
     """A fill's candidates each counted in full and ranked by :func:`projection._rank`."""
 
+    batched = False  # every fill through fill()
+
     def fill(self, docid: str, fill: Fill, optional: bool = False) -> Fill | None:
         if type(fill) is not TextFill or fill.extent is None or self.alignment is None or self.judge is None:
             return super().fill(docid, fill, optional)
@@ -84,6 +86,8 @@ def test_correct_counts_the_cor_points_of_compare_text(config: str, data: st.Dat
     seen: list[tuple[projection.Judge, str, TextFill, TextFill]] = []
 
     class Recording(projection._Projector):
+        batched = False  # every fill through fill()
+
         def fill(self, docid: str, fill: Fill, optional: bool = False) -> Fill | None:
             if type(fill) is TextFill and fill.extent is not None and self.judge is not None:
                 seen.extend((self.judge, docid, fill, c) for c in self.candidates(docid, fill))

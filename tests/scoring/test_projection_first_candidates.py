@@ -1,0 +1,70 @@
+"""The projection decided from the first candidates of all fills found at once agrees with the per-fill route.
+
+:func:`hub4eval.scoring.projection.project` finds the columns, the hypothesis
+tokens and the spans of every fill's first candidate in one pass
+(``projection._Batch``), keeps that candidate where it is all correct or where
+no later candidate's content can be correct, and sends every other fill through
+:meth:`~hub4eval.scoring.projection._Projector.fill`, which tries the candidates
+one by one (and which ``test_projection_judge.py`` checks against ranking every
+candidate in full). The oracle here is that per-fill route for every fill
+(``_Projector.batched`` False): random reference fills over the recognizer
+output of the shipped examples, under the comparison options that change a
+verdict, with a judge (the ceiling) and without one, must project alike, and
+the ceiling must count alike.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hub4eval.config import ScoreConfig
+from hub4eval.io.corpus import read_corpus
+from hub4eval.io.templettes import parse_templates
+from hub4eval.scoring import projection
+from tests.support.reference_fills import EXAMPLES, TEXTS, references, with_ceiling
+
+CONFIGS = {
+    "default": ScoreConfig(),
+    "clean": ScoreConfig(content="clean"),
+    "content": ScoreConfig(compare="content"),
+    "extent": ScoreConfig(compare="extent"),
+    "no spoken forms": ScoreConfig(spoken_forms="none"),
+    "punctuation kept": ScoreConfig(keep_punctuation=True),
+}
+
+
+def _one_by_one(patched: pytest.MonkeyPatch) -> None:
+    patched.setattr(projection._Projector, "batched", False)
+
+
+@pytest.mark.parametrize("config", sorted(CONFIGS))
+@pytest.mark.parametrize("name", sorted(TEXTS))
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@given(data=st.data())
+def test_the_ceiling_projects_as_fill_by_fill(name: str, config: str, data: st.DataObject) -> None:
+    ref_text = data.draw(references(name))
+    batched = with_ceiling(name, ref_text, CONFIGS[config])
+    with pytest.MonkeyPatch.context() as patched:
+        _one_by_one(patched)
+        alone = with_ceiling(name, ref_text, CONFIGS[config])
+    assert batched.ceiling is not None and alone.ceiling is not None
+    assert batched.ceiling.projection == alone.ceiling.projection
+    assert batched.ceiling.to_json() == alone.ceiling.to_json()
+
+
+@pytest.mark.parametrize("name", sorted(TEXTS))
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@given(data=st.data())
+def test_a_projection_without_a_judge_is_that_of_fill_by_fill(name: str, data: st.DataObject) -> None:
+    # without a judge, each fill is the tokens of its columns, and a slot its first alternative that survives
+    ref_text = data.draw(references(name))
+    alignment = with_ceiling(name, ref_text, ScoreConfig()).alignment
+    ref = parse_templates(ref_text, role="reference")
+    hyp_corpus = read_corpus(EXAMPLES / TEXTS[name][1])
+    batched = projection.project(ref, alignment, hyp_corpus)
+    with pytest.MonkeyPatch.context() as patched:
+        _one_by_one(patched)
+        alone = projection.project(ref, alignment, hyp_corpus)
+    assert batched == alone

@@ -175,6 +175,8 @@ class Judge:
         self._blanks: dict[str, bool] = {}
         self._lookups: tuple[Any, Any] | None = None
         self._maps_reference = False  # whether the reference fills' columns are the batch's (see begin)
+        self._space_texts: dict[int, str | None] = {}  # the hypothesis text of each column space of the batch
+        self._exact = False  # whether an extent is correct only when it is the reference's
         self._last: tuple[TextFill, str, Any, Any] | None = None  # the reference fill prepared last
         # the points of a reference fill paired with a projected one, which has an extent
         self.points = int(mapper.how.content) + int(mapper.how.extent)
@@ -534,8 +536,9 @@ class _Projector:
                                 fills.append(fill)
         if not fills:
             return
-        self._batch = _Batch(self.alignment, docids, fills)
+        self._batch = batch = _Batch(self.alignment, docids, fills)
         self._at = 0
+        self._space_texts = {space: self._text(space) for space in set(batch.spaces) if space >= 0}
         judge = self.judge
         if judge is not None:
             hyp_prep = judge.mapper.hyp_prep
@@ -547,6 +550,7 @@ class _Projector:
                 and bool(hyp_prep.unsegmented) == bool(self.alignment.unsegmented)
             )
             self._lookups = hyp_prep.lookups()
+            self._exact = judge.mapper.how.exact_extent
             ref_prep = judge.mapper.ref_prep
             self._maps_reference = (
                 ref_prep.map_extent == self.alignment.ref_extent
@@ -571,8 +575,7 @@ class _Projector:
         assert batch is not None
         if not batch.found[number]:
             return None  # no reference token, or no column space: fill() finds no columns
-        space = batch.spaces[number]
-        text = self._text(space)
+        text = self._space_texts[batch.spaces[number]]
         if text is None:
             return None
         first, last = batch.tokens[number]
@@ -588,37 +591,34 @@ class _Projector:
         # Judge.first, its extent mapped in the batch (and the reference fill's, when prepared here)
         if self._maps_reference:
             columns, widened = batch.columns[number], batch.widened[number]
-            mapped = (
-                Extent(*columns),
-                Extent(*widened) if widened != columns else Extent(*columns),
-            )
-            ref, words = judge._prepared(fill, docid, mapped)
+            extent = Extent(*columns)
+            ref, words = judge._prepared(fill, docid, (extent, extent if widened == columns else Extent(*widened)))
         else:
             ref, words = judge._prepared(fill, docid)
-        lookups = self._lookups
-        assert lookups is not None
-        normalized = lookups[0](content) or lookups[1](content)
+        get, normalize = self._lookups  # type: ignore[misc]
+        normalized = get(content) or normalize(content)
         kept = normalized[3].kept
         cor = kept == words[2] if words[2] is not None else kept_correct(words[0], words[1], kept)
         removed = normalized[1]
-        exact = judge.mapper.how.exact_extent
         if removed:
             hyp_prep = judge.mapper.hyp_prep
-            extent = hyp_prep.map_extent(
+            mapped = hyp_prep.map_extent(
                 None if hyp_prep.unsegmented else docid, Extent(min(start + removed, end), end)
             )
-            extent_ok = _extent_at(ref, extent, exact)
+            extent_ok = _extent_at(ref, mapped, self._exact)
         else:
             extent_ok = batch.hyp_found[number] and _extent_between(
-                ref, batch.hyp_first[number], batch.hyp_last[number], exact
+                ref, batch.hyp_first[number], batch.hyp_last[number], self._exact
             )
         if cor and extent_ok:
             return _hyp_fill(content, start, end)  # the usual fill: all of it correct
-        if (cor or extent_ok) and self._only_first(number, docid, fill, text, first, last):
+        if (cor or extent_ok) and self._only_first(number, docid, fill, text, first, last, words):
             return _hyp_fill(content, start, end)
         return _UNDECIDED
 
-    def _only_first(self, number: int, docid: str, fill: TextFill, text: str, first: int, last: int) -> bool:
+    def _only_first(
+        self, number: int, docid: str, fill: TextFill, text: str, first: int, last: int, ref_words: Any
+    ) -> bool:
         """Whether :meth:`fill` keeps the first candidate of fill ``number`` (tokens ``first`` to
         ``last``), which has one COR point of two: it does when the content of no later
         candidate is COR (a later one must have both points to beat it), seen from its words
@@ -652,12 +652,17 @@ class _Projector:
             word_starts.pop(begin, None)
         if stop < len(text) and not text[stop].isspace():
             word_ends.pop(stop, None)
-        ref, ref_words = judge._prepared(fill, docid)
         by_word = judge._by_word
         assert by_word is not None
         found, reach, foreign = by_word.runs(words, frozenset(ref_words[0].words))
         plain = ref_words[2]
         kept_of = by_word.kept_of
+        # Each token of a run keeps at most one word (its runs of letters join into one): a run of
+        # fewer tokens than the usual reference fill's words keeps too few words to be its words.
+        wanted = 0 if plain is None else len(plain)
+        cells = [0]
+        for entry in found:
+            cells.append(cells[-1] + (len(entry[8]) if entry else 0))
         for i in range(wide_first, wide_last + 1):
             start = starts[i]
             a = word_starts.get(start)
@@ -668,8 +673,8 @@ class _Projector:
                 end = ends[j]
                 b = word_ends.get(end)
                 if a is not None and b is not None and a <= b <= limit:
-                    if True in foreign[a : b + 1]:
-                        continue  # a kept word that is none of the reference's
+                    if True in foreign[a : b + 1] or cells[b + 1] - cells[a] < wanted:
+                        continue  # a kept word that is none of the reference's, or too few
                     kept = kept_of(found[a : b + 1])
                     if kept is not None:
                         if kept == plain if plain is not None else kept_correct(ref_words[0], ref_words[1], kept):
@@ -872,8 +877,39 @@ class _Projector:
         return Slot(slot.name, (FillAlternative(chosen),))
 
     def instance(self, inst: Instance) -> Instance:
+        if self._batch is not None:
+            return self._batched_instance(inst)
         slots = tuple(s for s in (self.slot(inst, slot) for slot in inst.slots) if s is not None)
         return Instance(inst.type, inst.docid, inst.number, slots)
+
+    def _batched_instance(self, inst: Instance) -> Instance:
+        """:meth:`instance` with a batch: a slot of one alternative (most) projected here, in
+        one loop (the same as :meth:`slot` makes it), the others by :meth:`slot`."""
+        docid = inst.docid
+        slots: list[Slot] = []
+        decided, fill_route = self._decided, self.fill
+        for slot in inst.slots:
+            alternatives = slot.alternatives
+            if len(alternatives) != 1:
+                made_slot = self.slot(inst, slot)
+                if made_slot is not None:
+                    slots.append(made_slot)
+                continue
+            chosen: list[Fill] = []
+            for fill in alternatives[0].fills:
+                if type(fill) is TextFill and fill.extents:
+                    number = self._at
+                    self._at = number + 1
+                    made: Fill | None = decided(number, docid, fill)
+                    if made is _UNDECIDED:
+                        made = fill_route(docid, fill, slot.optional)
+                else:
+                    made = fill_route(docid, fill, slot.optional)
+                if made is not None:
+                    chosen.append(made)
+            if chosen:
+                slots.append(Slot(slot.name, (FillAlternative(tuple(chosen)),)))
+        return Instance(inst.type, docid, inst.number, tuple(slots))
 
 
 def _plain(fill: TextFill) -> TextFill:

@@ -41,7 +41,7 @@ from typing import Any
 from hub4eval.config import ScoreConfig
 from hub4eval.scoring.noisy import NoisyWords, filler_set, kept_hypothesis_tokens
 from hub4eval.text.normalize import strip_premodifiers, whiteout_punctuation
-from hub4eval.text.spoken import is_letter, join_letters, strip_possessive
+from hub4eval.text.spoken import _words, is_letter, join_letters, number_start, strip_possessive
 from hub4eval.text.tokens import Token, tokenize
 
 _WORD = re.compile(r"\S+")  # the raw words, as the tokenizer finds them
@@ -107,6 +107,7 @@ class WordByWord:
         self.letters = spoken != "none"  # whether runs of letters are joined
         self.premodifiers = frozenset(word.lower() for word in config.premodifiers)
         self.plain: dict[str, bool] = {}  # raw word -> whether a string can start with it as it is (kept_words)
+        self._number_words: Any = None  # the number words of the language numbers are read in, once asked
 
     @classmethod
     def of(cls, config: ScoreConfig, glm_apply: Callable[..., Any] | None) -> WordByWord | None:
@@ -168,25 +169,26 @@ class WordByWord:
     def _plain_word(self, raw: str) -> _Word | None:
         """:meth:`_word` of a word of ASCII letters and digits that no number and no spelling rule
         starts at (most words), written out for its one token; None for any other word."""
-        text = raw if self.config.case_sensitive else raw.lower()  # its one token (tokenize's plain path)
+        case_sensitive = self.config.case_sensitive
+        text = raw if case_sensitive else raw.lower()  # its one token (tokenize's plain path)
         if self.numbers is not None:
-            from hub4eval.text.spoken import _words, number_start
-
-            if number_start(_words(self.numbers), text):
+            numbers = self._number_words
+            if numbers is None:
+                numbers = self._number_words = _words(self.numbers)
+            if number_start(numbers, text):
                 return None
         first_key = None
-        if self.glms:
-            from hub4eval.text.glm import glm_keys
-
-            for glm in self.glms:
-                if glm_keys([text], glm.case_sensitive)[0] in glm._trie:
-                    return None
-            if len(self.glms) == 1:
-                first_key = glm_keys([text], self.glms[0].case_sensitive)[0]
+        for glm in self.glms:
+            # glm_keys([text], glm.case_sensitive)[0] of a word of ASCII letters and digits (no quote)
+            first_key = text if glm.case_sensitive or case_sensitive is False else text.lower()
+            if first_key in glm._trie:
+                return None
+        if len(self.glms) != 1:
+            first_key = None
         fillers = self.fillers
         filler = text in fillers or text.lower() in fillers  # NoisyWords.of and _is_filler of a plain token
-        letter = is_letter(text)
-        cell = (text, letter, None if filler else strip_possessive(text), False, False)
+        letter = len(text) == 1 and text.isalpha()  # is_letter
+        cell = (text, letter, None if filler else text, False, False)  # strip_possessive(text): no quote
         return (
             (Token(text, 0, len(raw), False, False, None),),
             letter,

@@ -316,7 +316,10 @@ class Judge:
         if self._by_word is not None:
             fillers = self.mapper.how.fillers
             maximal = ref.maximal.noisy_words(fillers)
-            minimals = [m.noisy_words(fillers) for m in ref.minimals] or [maximal]
+            if len(ref.minimals) == 1 and ref.minimals[0] is ref.maximal:
+                minimals = [maximal]  # the usual fill (as below, without reading the string twice)
+            else:
+                minimals = [m.noisy_words(fillers) for m in ref.minimals] or [maximal]
             # the usual fill, its minimal string the maximal one and no word optional: a content
             # is correct when its kept words are the fill's words (each a run of the other)
             usual = len(minimals) == 1 and (minimals[0] is maximal or minimals[0] == maximal)
@@ -398,28 +401,15 @@ and end, and the hypothesis text."""
 class _Batch:
     """The first candidates of the text fills with an extent of some instance sets, in the order
     :meth:`_Projector.instance` projects them, found at once in numpy (what :meth:`_Projector.fill`
-    looks up one fill at a time). Per fill: whether its extent touches a reference token in a
-    column space and that space (:attr:`spaces`, -1: none); its columns (:attr:`columns`) and the
-    first and the last hypothesis token in them (:attr:`tokens`; the first after the last:
-    none), the span from the first's start to the last's end and that span's columns as
-    :meth:`~hub4eval.text.columns.CorpusAlignment.hyp_extent` maps them (:attr:`hyp_found`,
-    :attr:`hyp_first`, :attr:`hyp_last`); the columns widened over the insertions at their edges
-    (:attr:`widened`) and the first and the last hypothesis token in those (:attr:`wide`). Each
-    as Python ints (read one by one)."""
+    looks up one fill at a time), one tuple of Python ints a fill (:attr:`rows`): whether its
+    extent touches a reference token in a column space and that space (-1: none); the first and
+    the last hypothesis token in its columns (the first after the last: none), the span from the
+    first's start to the last's end; its columns and those widened over the insertions at their
+    edges; the columns of that span as
+    :meth:`~hub4eval.text.columns.CorpusAlignment.hyp_extent` maps them (whether it has any, the
+    first, the last); and the first and the last hypothesis token in the widened columns."""
 
-    __slots__ = (
-        "columns",
-        "found",
-        "hyp_first",
-        "hyp_found",
-        "hyp_last",
-        "span_ends",
-        "span_starts",
-        "spaces",
-        "tokens",
-        "wide",
-        "widened",
-    )
+    __slots__ = ("rows", "spaces")
 
     def __init__(self, alignment: Any, docids: list[str], fills: list[TextFill]) -> None:
         from hub4eval.text.column_extents import enclosures_of, extents_of
@@ -487,14 +477,23 @@ class _Batch:
             alignment, False, None if alignment.unsegmented else docids, span_starts, span_ends
         )
         wide_from, wide_to = tokens_in(wide_first, wide_last)
-        self.found = found.tolist()
         self.spaces = spaces.tolist()
-        self.columns = list(zip(first.tolist(), last.tolist(), strict=True))
-        self.widened = list(zip(wide_first.tolist(), wide_last.tolist(), strict=True))
-        self.tokens = list(zip(token_first.tolist(), token_last.tolist(), strict=True))
-        self.wide = list(zip(wide_from.tolist(), wide_to.tolist(), strict=True))
-        self.span_starts, self.span_ends = span_starts.tolist(), span_ends.tolist()
-        self.hyp_first, self.hyp_last, self.hyp_found = hyp_first.tolist(), hyp_last.tolist(), hyp_found.tolist()
+        self.rows = list(
+            zip(
+                *(
+                    values.tolist()
+                    for values in (found, spaces, token_first, token_last, span_starts, span_ends, first, last)
+                ),
+                *(
+                    values.tolist()
+                    for values in (wide_first, wide_last, hyp_found, hyp_first, hyp_last, wide_from, wide_to)
+                ),
+                strict=True,
+            )
+        )
+        """Per fill: (whether it is inside a column space, that space, its first and last token, its
+        first candidate's start and end, its first and last column, those widened, whether the
+        candidate's span has columns, its first and last column, the first and last widened token)."""
 
 
 _UNDECIDED = TextFill("", ())
@@ -539,6 +538,7 @@ class _Projector:
         self._batch = batch = _Batch(self.alignment, docids, fills)
         self._at = 0
         self._space_texts = {space: self._text(space) for space in set(batch.spaces) if space >= 0}
+        self._space_texts[-1] = None
         judge = self.judge
         if judge is not None:
             hyp_prep = judge.mapper.hyp_prep
@@ -573,15 +573,14 @@ class _Projector:
         it, None when the fill has no column or no hypothesis text; else :data:`_UNDECIDED`."""
         batch = self._batch
         assert batch is not None
-        if not batch.found[number]:
+        found, space, first, last, start, end, *rest = batch.rows[number]
+        if not found:
             return None  # no reference token, or no column space: fill() finds no columns
-        text = self._space_texts[batch.spaces[number]]
+        text = self._space_texts[space]
         if text is None:
             return None
-        first, last = batch.tokens[number]
         if first > last:
             return _UNDECIDED  # no hypothesis token in its columns: the first candidate is a later one's
-        start, end = batch.span_starts[number], batch.span_ends[number]
         content = text[start:end].translate(_LINE_BREAKS)
         judge = self.judge
         if judge is None:
@@ -589,10 +588,13 @@ class _Projector:
         if not self._lean:
             return _UNDECIDED
         # Judge.first, its extent mapped in the batch (and the reference fill's, when prepared here)
+        column_first, column_last, wide_first, wide_last, hyp_found, hyp_first, hyp_last, from_token, to_token = rest
         if self._maps_reference:
-            columns, widened = batch.columns[number], batch.widened[number]
-            extent = Extent(*columns)
-            ref, words = judge._prepared(fill, docid, (extent, extent if widened == columns else Extent(*widened)))
+            extent = Extent(column_first, column_last)
+            widened = (
+                extent if wide_first == column_first and wide_last == column_last else Extent(wide_first, wide_last)
+            )
+            ref, words = judge._prepared(fill, docid, (extent, widened))
         else:
             ref, words = judge._prepared(fill, docid)
         get, normalize = self._lookups  # type: ignore[misc]
@@ -607,28 +609,33 @@ class _Projector:
             )
             extent_ok = _extent_at(ref, mapped, self._exact)
         else:
-            extent_ok = batch.hyp_found[number] and _extent_between(
-                ref, batch.hyp_first[number], batch.hyp_last[number], self._exact
-            )
+            extent_ok = hyp_found and _extent_between(ref, hyp_first, hyp_last, self._exact)
         if cor and extent_ok:
             return _hyp_fill(content, start, end)  # the usual fill: all of it correct
-        if (cor or extent_ok) and self._only_first(number, docid, fill, text, first, last, words):
+        if (cor or extent_ok) and self._only_first(docid, fill, text, first, last, from_token, to_token, words):
             return _hyp_fill(content, start, end)
         return _UNDECIDED
 
     def _only_first(
-        self, number: int, docid: str, fill: TextFill, text: str, first: int, last: int, ref_words: Any
+        self,
+        docid: str,
+        fill: TextFill,
+        text: str,
+        first: int,
+        last: int,
+        wide_first: int,
+        wide_last: int,
+        ref_words: Any,
     ) -> bool:
-        """Whether :meth:`fill` keeps the first candidate of fill ``number`` (tokens ``first`` to
-        ``last``), which has one COR point of two: it does when the content of no later
-        candidate is COR (a later one must have both points to beat it), seen from its words
-        as :meth:`_Runs.correct` reads them, or else as :meth:`Judge.later_content_ok` does,
-        as :meth:`fill` tries them. False when some is COR (then :meth:`fill` judges them) or
-        the fill's candidates are not the runs of its widened tokens (a long fill)."""
-        batch = self._batch
+        """Whether :meth:`fill` keeps the first candidate of a fill (tokens ``first`` to ``last``;
+        ``wide_first`` to ``wide_last`` once its columns are widened), which has one COR point
+        of two: it does when the content of no later candidate is COR (a later one must have
+        both points to beat it), seen from its words as :meth:`_Runs.correct` reads them, or
+        else as :meth:`Judge.later_content_ok` does, as :meth:`fill` tries them. False when
+        some is COR (then :meth:`fill` judges them) or the fill's candidates are not the runs
+        of its widened tokens (a long fill)."""
         judge = self.judge
-        assert batch is not None and judge is not None
-        wide_first, wide_last = batch.wide[number]
+        assert judge is not None
         if wide_first == wide_last:
             return True  # its one token is the first candidate
         if wide_last - wide_first >= _MAX_RUN_TOKENS:
@@ -660,27 +667,39 @@ class _Projector:
         # Each token of a run keeps at most one word (its runs of letters join into one): a run of
         # fewer tokens than the usual reference fill's words keeps too few words to be its words.
         wanted = 0 if plain is None else len(plain)
-        cells = [0]
-        for entry in found:
+        cells = [0]  # tokens of the words before each word
+        outside = [0]  # foreign words before each word
+        for entry, is_foreign in zip(found, foreign, strict=True):
             cells.append(cells[-1] + (len(entry[8]) if entry else 0))
-        for i in range(wide_first, wide_last + 1):
-            start = starts[i]
-            a = word_starts.get(start)
+            outside.append(outside[-1] + is_foreign)
+        count = wide_last - wide_first + 1
+        firsts = [word_starts.get(starts[token]) for token in range(wide_first, wide_last + 1)]
+        lasts = [word_ends.get(ends[token]) for token in range(wide_first, wide_last + 1)]
+        # every candidate a run of whole words, read to the end: once a run holds a foreign word, so do the longer ones
+        stops = None not in firsts and None not in lasts
+        whole = len(words) - 1
+        skip_i, skip_j = first - wide_first, last - wide_first  # the first candidate
+        for i in range(count):
+            a = firsts[i]
             limit = -1 if a is None else reach[a]
-            for j in range(i, wide_last + 1):
-                if i == first and j == last:
-                    continue  # the first candidate
-                end = ends[j]
-                b = word_ends.get(end)
+            for j in range(i, count):
+                if i == skip_i and j == skip_j:
+                    continue
+                b = lasts[j]
                 if a is not None and b is not None and a <= b <= limit:
-                    if True in foreign[a : b + 1] or cells[b + 1] - cells[a] < wanted:
-                        continue  # a kept word that is none of the reference's, or too few
+                    if outside[b + 1] != outside[a]:
+                        if stops and limit == whole:
+                            break  # a kept word that is none of the reference's, in this run and the longer ones
+                        continue
+                    if cells[b + 1] - cells[a] < wanted:
+                        continue
                     kept = kept_of(found[a : b + 1])
                     if kept is not None:
                         if kept == plain if plain is not None else kept_correct(ref_words[0], ref_words[1], kept):
                             return False
                         continue
                 # not known from its words
+                start, end = starts[wide_first + i], ends[wide_first + j]
                 if judge.later_content_ok(docid, fill, text[start:end].translate(_LINE_BREAKS), start, end):
                     return False
         return True

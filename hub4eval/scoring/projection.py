@@ -33,6 +33,20 @@ score on this recognizer's output.
 
 Without an alignment (the texts are the same), fills keep their content and
 offsets: the projection is the reference itself, and scores 100 %.
+
+Most fills are decided from their first candidates, found for all of them at
+once (:class:`~hub4eval.scoring.first_candidates.FirstCandidates`): a fill whose
+first candidate is all correct keeps it, and so does one whose first
+candidate has one COR point of two when no later candidate's content can be
+correct (a run of hypothesis words holding a word the reference fill does not
+have, or too few words, as the judge reads them); every other fill tries its
+candidates one by one (:meth:`_Projector.fill`), which is also the route the
+tests compare the quick one with.
+
+Why one module: the judge (how a candidate scores) and the projector (which
+candidates, in which order) are the two halves of one choice; the projector's
+quick route reads a candidate exactly as the judge would, from the judge's
+records, and the two change together.
 """
 
 from __future__ import annotations
@@ -40,8 +54,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
-
-import numpy as np
 
 from hub4eval.io.templettes.checks import OFFSETS, whole_span
 from hub4eval.model import (
@@ -56,6 +68,7 @@ from hub4eval.model import (
     TextFill,
 )
 from hub4eval.scoring.fills import PreparedFill
+from hub4eval.scoring.first_candidates import FirstCandidates
 from hub4eval.scoring.metrics import Counts
 from hub4eval.scoring.noisy import kept_correct
 from hub4eval.scoring.verdicts import (
@@ -398,111 +411,13 @@ _Space = tuple[Sequence[int], Sequence[int], Sequence[int], "str | None"]
 and end, and the hypothesis text."""
 
 
-class _Batch:
-    """The first candidates of the text fills with an extent of some instance sets, in the order
-    :meth:`_Projector.instance` projects them, found at once in numpy (what :meth:`_Projector.fill`
-    looks up one fill at a time), one tuple of Python ints a fill (:attr:`rows`): whether its
-    extent touches a reference token in a column space and that space (-1: none); the first and
-    the last hypothesis token in its columns (the first after the last: none), the span from the
-    first's start to the last's end; its columns and those widened over the insertions at their
-    edges; the columns of that span as
-    :meth:`~hub4eval.text.columns.CorpusAlignment.hyp_extent` maps them (whether it has any, the
-    first, the last); and the first and the last hypothesis token in the widened columns."""
-
-    __slots__ = ("rows", "spaces")
-
-    def __init__(self, alignment: Any, docids: list[str], fills: list[TextFill]) -> None:
-        from hub4eval.text.column_extents import enclosures_of, extents_of
-        from hub4eval.text.columns import token_bounds
-
-        count = len(fills)
-        extents = [fill.extents[0] for fill in fills]
-        starts = np.fromiter((extent.start for extent in extents), dtype=np.int64, count=count)
-        ends = np.fromiter((extent.end for extent in extents), dtype=np.int64, count=count)
-        first, last, found = extents_of(alignment, True, docids, starts, ends)
-        if found.all():
-            wide_first, wide_last = enclosures_of(alignment, docids, first, last)
-        else:  # widened where there are columns (a space without a column has nothing to widen over)
-            wide_first, wide_last = first.copy(), last.copy()
-            inside = np.flatnonzero(found)
-            if len(inside):
-                widened = enclosures_of(alignment, [docids[k] for k in inside.tolist()], first[inside], last[inside])
-                wide_first[inside], wide_last[inside] = widened
-        space_of = {docid: alignment.column_space(docid, reference=True) for docid in dict.fromkeys(docids)}
-        spaces = np.fromiter(
-            (-1 if space is None else space for space in map(space_of.__getitem__, docids)), dtype=np.int64, count=count
-        )
-        found &= spaces >= 0
-        # The hypothesis tokens of the column spaces one after the other (an unsegmented text's
-        # one space as it is): each token's column, its start and its end. An alignment holds
-        # each token in one column, in order: the tokens in columns [a, b] are those numbered
-        # from the first in a column at or after a to the last in a column at or before b.
-        used = sorted({space for space in space_of.values() if space is not None})
-        column_base = np.zeros(max(used, default=0) + 1, dtype=np.int64)
-        token_base = np.zeros(len(column_base), dtype=np.int64)
-        column_pieces, start_pieces, end_pieces = [], [], []
-        columns = tokens = 0
-        for space in used:
-            document = alignment.documents[space]
-            hyp_index = np.asarray(document.alignment.hyp_index)
-            bounds = token_bounds(document.hyp_tokens)
-            column_base[space], token_base[space] = columns, tokens
-            column_pieces.append(np.flatnonzero(hyp_index >= 0) + columns)
-            start_pieces.append(np.asarray(bounds[0], dtype=np.int64))
-            end_pieces.append(np.asarray(bounds[1], dtype=np.int64))
-            columns += len(hyp_index)
-            tokens += len(start_pieces[-1])
-        token_columns, token_starts, token_ends = (
-            pieces[0] if len(pieces) == 1 else np.concatenate(pieces) if pieces else np.zeros(0, dtype=np.int64)
-            for pieces in (column_pieces, start_pieces, end_pieces)
-        )
-        space_at = np.where(found, spaces, 0)
-        column_shift, token_shift = column_base[space_at], token_base[space_at]
-
-        def tokens_in(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-            """The first and the last token (of its space) in columns [a, b] of each fill's space."""
-            low = np.searchsorted(token_columns, a + column_shift, side="left")
-            high = np.searchsorted(token_columns, b + column_shift, side="right") - 1
-            return low - token_shift, high - token_shift
-
-        token_first, token_last = tokens_in(first, last)
-        has = found & (token_first <= token_last)
-        at_first, at_last = np.where(has, token_first + token_shift, 0), np.where(has, token_last + token_shift, 0)
-        if len(token_starts):
-            span_starts = np.where(has, token_starts[np.minimum(at_first, len(token_starts) - 1)], 0)
-            span_ends = np.where(has, token_ends[np.minimum(at_last, len(token_ends) - 1)], 0)
-        else:
-            span_starts = span_ends = np.zeros(count, dtype=np.int64)
-        hyp_first, hyp_last, hyp_found = extents_of(
-            alignment, False, None if alignment.unsegmented else docids, span_starts, span_ends
-        )
-        wide_from, wide_to = tokens_in(wide_first, wide_last)
-        self.spaces = spaces.tolist()
-        self.rows = list(
-            zip(
-                *(
-                    values.tolist()
-                    for values in (found, spaces, token_first, token_last, span_starts, span_ends, first, last)
-                ),
-                *(
-                    values.tolist()
-                    for values in (wide_first, wide_last, hyp_found, hyp_first, hyp_last, wide_from, wide_to)
-                ),
-                strict=True,
-            )
-        )
-        """Per fill: (whether it is inside a column space, that space, its first and last token, its
-        first candidate's start and end, its first and last column, those widened, whether the
-        candidate's span has columns, its first and last column, the first and last widened token)."""
-
-
 _UNDECIDED = TextFill("", ())
 """What :meth:`_Projector._decided` gives when the batch cannot say (the fill goes through :meth:`_Projector.fill`)."""
 
 
 class _Projector:
     batched = True
-    """Whether :func:`project` finds the first candidates of all fills at once (:class:`_Batch`) and
+    """Whether :func:`project` finds the first candidates of all fills at once (:class:`FirstCandidates`) and
     decides most fills from them; else each fill goes through :meth:`fill` (the route the batch
     must agree with, which the tests compare it with)."""
 
@@ -512,13 +427,13 @@ class _Projector:
         self.hyp_corpus = hyp_corpus
         self.judge = judge
         self.spaces: dict[int, _Space] = {}
-        self._batch: _Batch | None = None
+        self._batch: FirstCandidates | None = None
         self._at = 0  # the batch's next fill
         self._lean = False  # whether the batch judges a first candidate itself (see begin)
         self._lookups: tuple[Any, Any] | None = None
 
     def begin(self, sets: Sequence[InstanceSet]) -> None:
-        """Find the first candidates of the text fills of ``sets`` at once (:class:`_Batch`), when
+        """Find the first candidates of the text fills of ``sets`` at once (:class:`FirstCandidates`), when
         there is an alignment and a hypothesis text, for :meth:`instance` to project ``sets``."""
         if not self.batched or self.alignment is None or self.hyp_corpus is None:
             return
@@ -535,7 +450,7 @@ class _Projector:
                                 fills.append(fill)
         if not fills:
             return
-        self._batch = batch = _Batch(self.alignment, docids, fills)
+        self._batch = batch = FirstCandidates(self.alignment, docids, fills)
         self._at = 0
         self._space_texts = {space: self._text(space) for space in set(batch.spaces) if space >= 0}
         self._space_texts[-1] = None

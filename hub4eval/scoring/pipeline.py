@@ -24,6 +24,7 @@ from hub4eval.scoring.mapping import CountedSet, Mapper, SetMatch, Signature
 from hub4eval.scoring.result import ScoreResult, Tally
 from hub4eval.scoring.set_extents import hyp_set_extent
 from hub4eval.util.gcpause import paused_gc
+from hub4eval.util.kept import keep_until_exit
 
 if TYPE_CHECKING:
     from hub4eval.scoring.counted_points import CountedRun
@@ -382,6 +383,7 @@ def score(
     # asks for the records)
     counting = counts_only and alignment is not None and point_runs is None and type(mapper) is Mapper
     matches: tuple[SetMatch, ...] | tuple[CountedSet, ...]
+    map_sets: Callable[..., Any] | None = None  # the mapper's, of an unsegmented hypothesis
     if unsegmented:
         map_sets = mapper.count_template_sets if counting else mapper.match_template_sets
         matches = map_sets(
@@ -421,6 +423,7 @@ def score(
             reference_sets=tuple(m.ref for m in counted_sets if m.ref is not None),
         )
         matches = ()
+        keep_until_exit(counted_sets)  # as what the end of this function keeps
     del mapper  # its prepared instances, kept while it mapped, are freed before the ceiling's are made
     wer = wer_summary
     if wer is None and texts_aligned is None and alignment is not None and hasattr(alignment, "wer_summary"):
@@ -455,6 +458,11 @@ def score(
         wer = texts_aligned.wer()["summary"]  # sclite's counts; the §7 ones beside them if they differ
         if ceiling_result is not None:
             ceiling_result = dataclasses.replace(ceiling_result, wer=wer)
+    if alignment is not None:
+        # what the work on texts that differ made and the result does not hold (the preparers'
+        # records, the mapper of an unsegmented hypothesis's sets, the tokens), freed object by
+        # object when this returns, unless the process ends without freeing (util/kept)
+        keep_until_exit(ref_prep, hyp_prep, texts_aligned, map_sets)
     return ScoreResult(
         matches=matches,  # type: ignore[arg-type]
         config=config,

@@ -35,3 +35,9 @@ def keep_until_exit(*values: Any) -> None:
     in this process; else nothing (they are freed as usual)."""
     if _PROCESS and _PROCESS[0] == os.getpid():
         _KEPT.append(values)
+
+
+def free_kept() -> None:
+    """Free what was kept so far, now: for a command that scores once more, so that the second
+    score's peak of memory does not hold the first one's makings (as when nothing was kept)."""
+    _KEPT.clear()

@@ -44,6 +44,17 @@ def test_kept_once_the_process_ends_without_freeing(fresh):
     assert watch() is not None
 
 
+def test_what_was_kept_is_freed_when_asked(fresh):
+    """A command that scores twice frees the first score's makings before the second."""
+    fresh.ends_without_freeing()
+    thing = _Thing()
+    watch = weakref.ref(thing)
+    fresh.keep_until_exit(thing)
+    del thing
+    fresh.free_kept()
+    assert watch() is None
+
+
 @pytest.mark.skipif(not can_fork(), reason="no fork on this platform")
 def test_a_forked_child_keeps_nothing(fresh):
     """A worker of --jobs scores group after group: what it made is freed as usual."""

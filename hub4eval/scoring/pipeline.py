@@ -532,6 +532,9 @@ def _score_ceiling(
         hyp_prep.forget()
     else:
         matched = match(ref, hyp)
+    # the ceiling's mapper dies with this call, after a score's last mapping: in a process that
+    # ends without freeing, with the process (util/kept)
+    keep_until_exit(mapper)
     result = partial(
         ScoreResult,
         config=config,

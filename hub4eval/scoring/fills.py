@@ -148,6 +148,7 @@ class FillPreparer:
         self.numbers: dict[str, int] = {}  # a number for each normalized text, in order of first sight
         # normalizes most strings from their words worked out once each (set by :meth:`by_words`)
         self.by_word: WordByWord | None = None
+        self._batch: WordByWord | None | bool = None  # normalizes many strings at once (False: cannot)
         self.words: dict[str, int] = {}  # a number for each word of a noisy key, in order of first sight
         self.phrases: dict[tuple[str, ...], int] = {}  # a number for each sequence of words: see word_keys
         self._word_keys: dict[str, tuple[tuple[int, ...], int, int, int]] = {}  # see word_keys_of
@@ -193,9 +194,31 @@ class FillPreparer:
         """Normalize these content strings now, each once (remembered: :meth:`prepare` finds them
         made), e.g. while the texts are still being aligned elsewhere."""
         texts, normalize = self._texts, self._normalize
-        for raw in strings:
-            if texts.get(raw) is None:
+        if not self.tokens:
+            for raw in strings:
+                if texts.get(raw) is None:
+                    normalize(raw)
+            return
+        fresh = [raw for raw in dict.fromkeys(strings) if texts.get(raw) is None]
+        batch = self._batch
+        if batch is None:
+            batch = self._batch = WordByWord.of(self.config, self.glm_apply) or False
+        if not batch or not fresh:
+            for raw in fresh:
                 normalize(raw)
+            return
+        left, (folded, removed, tokens, noisy) = batch.normalize_many(fresh)
+        numbers = self.numbers
+        setdefault = numbers.setdefault
+        k = position = 0  # fresh[:position] normalized, the first k of them by the batch
+        for gap in [*left, len(fresh)]:  # numbered in order, as one by one: those before the gap, then the gap's
+            j = k + gap - position
+            if j > k:
+                numbered = [setdefault(text, len(numbers)) for text in folded[k:j]]
+                texts.update(zip(fresh[position:gap], zip(folded[k:j], removed[k:j], tokens[k:j], noisy[k:j], numbered)))
+            if gap < len(fresh):
+                normalize(fresh[gap])  # not plain words: in full
+            k, position = j, gap + 1
 
     def by_words(self) -> None:
         """Normalize from now on the strings that normalize word by word from their words

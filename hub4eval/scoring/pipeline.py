@@ -314,6 +314,11 @@ def score(
         ref_prep.share_texts(normalized)
     hyp_prep = _hyp_preparer()
     hyp_prep.share_texts(ref_prep)  # a hypothesis mostly repeats the reference's strings
+    if noisy and normalized is None:
+        # the templettes' strings normalized all at once (made of the same few thousand words),
+        # as while a child aligns (above), instead of one by one as the mappings first ask
+        (ref_prep if hyp_prep.normalizes_like(ref_prep) else hyp_prep).normalize(_strings(hyp, config))
+        ref_prep.normalize(_strings(ref, config))
     if scoring_ceiling:
         # the reference fills are prepared for three mappings (the system's, the
         # projection's judge and the ceiling's): once, their records shared

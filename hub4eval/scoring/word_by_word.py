@@ -110,13 +110,19 @@ class WordByWord:
         self.plain: dict[str, bool] = {}  # raw word -> whether a string can start with it as it is (kept_words)
         # normalize_many's words (lower case unless case-sensitive): a number for each, in order
         self.numbered: dict[str, int] = {}
-        # of each word by its number: its first token template, how many it has (-1: a number or a
-        # spelling rule may start at it), whether it is a premodifier, the words that would go on
-        # with a spelling rule at its last token (see _Word) and the GLM's key of its first token
-        self.word_facts: tuple[list[int], list[int], list[bool], list[Any], list[str | None]] = ([], [], [], [], [])
-        # the token templates, column by column: text, start and end in the word, parenthesized,
-        # optional, form; one letter, starts with a digit; the noisy comparison's word, optional, kept
-        self.template_columns: tuple[list[Any], ...] = tuple([] for _ in range(11))
+        self.premodifier_numbers: set[int] = set()  # those of the premodifiers
+        # of each word by its number: its first token template and how many it has (-1: a number
+        # or a spelling rule may start at it) (numpy arrays, made when first needed); the words
+        # that would go on with a spelling rule at its last token (see _Word) and the GLM's key
+        # of its first token
+        self.word_templates: tuple[Any, Any] | None = None
+        self.word_needs: list[Any] = []
+        self.word_keys: list[str | None] = []
+        # the token templates, column by column: their text, form and noisy word (lists), and
+        # (numpy arrays) start and end in the word, parenthesized, optional, one letter, starts
+        # with a digit, optional in the noisy comparison, kept there
+        self.template_texts: tuple[list[str], list[str | None], list[str]] = ([], [], [])
+        self.template_columns: tuple[Any, ...] | None = None
         self.joined: dict[tuple[str, bool, bool], tuple[str, bool, bool]] = {}  # a run of letters' noisy reading
 
     @classmethod
@@ -413,94 +419,121 @@ class WordByWord:
         case-sensitive): most of them read as :meth:`_plain_word` reads them, one token that is
         the word itself, worked out for all of them at once; any other (a number or a spelling
         rule may start at it) by :meth:`_word`."""
+        import numpy as np
+
         numbered = self.numbered
         known = len(numbered)
         numbers = [numbered.setdefault(word, len(numbered)) for word in words]
         if len(numbered) == known:
             return numbers
         new = list(numbered)[known:]
-        firsts, counts, premodifier, needs, keys = self.word_facts
-        columns = self.template_columns
+        new_set = set(new)
         special: set[str] = set()
         if self.numbers is not None:
-            from hub4eval.text.spoken import _words, number_start
+            from hub4eval.text.spoken import _words
 
             starts = _words(self.numbers)
-            special.update([word for word in new if number_start(starts, word)])
+            classes = starts.classes
+            for word in [word for word in new if word not in classes]:
+                starts.trigger(word)
+            kinds = np.fromiter(map(classes.__getitem__, new), np.int64, len(new))
+            # as number_start reads a word's class: a number, not a blocked word (or a score word read as 0)
+            special.update([new[k] for k in np.flatnonzero((kinds >= 1) & (kinds != 2)).tolist()])
+            special.update(new_set.intersection(starts.language.score_zero))
         lower = not self.config.case_sensitive
         for glm in self.glms:
             trie = glm._trie
             if glm.case_sensitive or lower:
-                special.update(trie.keys() & new)
+                special.update(new_set.intersection(trie))
             else:
                 special.update([word for word in new if word.lower() in trie])
-        key_of = None
+        key_of: Callable[[str], str] | None = None
         if len(self.glms) == 1:
             key_of = str if self.glms[0].case_sensitive or lower else str.lower
         premodifiers = self.premodifiers
-        premodifier.extend([word.lower() in premodifiers for word in new])
+        if premodifiers:
+            present = premodifiers.intersection(new) if lower else [w for w in new if w.lower() in premodifiers]
+            self.premodifier_numbers.update(numbered[word] for word in present)
         plain = [word for word in new if word not in special] if special else new
-        first = len(columns[0])
-        self._plain_templates(plain)  # one token, the word itself
-        if not special:
-            firsts.extend(range(first, first + len(new)))
-            counts.extend([1] * len(new))
-            needs.extend([None] * len(new))
-            keys.extend(map(key_of, new) if key_of is not None else [None] * len(new))
-            return numbers
-        facts = {word: (at, 1, None, None if key_of is None else key_of(word)) for at, word in enumerate(plain, first)}
+        texts, forms, noisy_words = self.template_texts
+        base = len(texts)
+        # the plain words' templates: one token each, the word itself
+        size = len(plain)
+        word_lengths = np.fromiter(map(len, plain), np.int64, size)
+        initials = np.frombuffer("".join(plain).encode("ascii"), np.uint8)[np.cumsum(word_lengths) - word_lengths]
+        alphabetic = ((initials | 32) >= ord("a")) & ((initials | 32) <= ord("z"))
+        fillers = self.fillers
+        filler = np.zeros(size, bool)
+        if new_set.intersection(fillers) or not lower:
+            filler[:] = [word in fillers or word.lower() in fillers for word in plain]
+        falses = np.zeros(size, bool)
+        columns = [
+            np.zeros(size, np.int64),
+            word_lengths,
+            falses,
+            falses,
+            alphabetic & (word_lengths == 1),
+            (initials >= ord("0")) & (initials <= ord("9")),
+            filler,
+            ~filler,
+        ]
+        texts.extend(plain)
+        forms.extend([None] * size)
+        noisy_words.extend(plain)
+        firsts = dict(zip(plain, range(base, base + size), strict=True))
+        counts = dict.fromkeys(plain, 1)
+        needs: dict[str, Any] = dict.fromkeys(plain)
+        keys: dict[str, str | None] = (
+            dict(zip(plain, map(key_of, plain), strict=True)) if key_of is not None else dict.fromkeys(plain)
+        )
+        extra: list[tuple[Any, ...]] = []  # the special words' templates
         for word in [word for word in new if word in special]:  # in order: the same columns every run
             entry = self.words.get(word)
             if entry is None:
                 entry = self._word(word)
+            firsts[word] = len(texts)
             if not entry:
-                facts[word] = (len(columns[0]), -1, None, None)  # a number or a spelling rule may start here
+                counts[word], needs[word], keys[word] = -1, None, None  # a number or a spelling rule may start here
                 continue
-            facts[word] = (len(columns[0]), len(entry[0]), entry[9], entry[10])
+            counts[word], needs[word], keys[word] = len(entry[0]), entry[9], entry[10]
             for token, noisy_word, optional, cell in zip(entry[0], entry[5], entry[6], entry[8], strict=True):
-                text = token.text
-                for column, value in zip(
-                    columns,
+                texts.append(token.text)
+                forms.append(token.form)
+                noisy_words.append(noisy_word)
+                extra.append(
                     (
-                        text,
                         token.start,
                         token.end,
                         token.parenthesized,
                         token.optional,
-                        token.form,
                         cell[1],
-                        text[:1].isdigit(),
-                        noisy_word,
+                        token.text[:1].isdigit(),
                         optional,
                         cell[2] is not None,
-                    ),
-                    strict=True,
-                ):
-                    column.append(value)
-        made = [facts[word] for word in new]
-        firsts.extend([fact[0] for fact in made])
-        counts.extend([fact[1] for fact in made])
-        needs.extend([fact[2] for fact in made])
-        keys.extend([fact[3] for fact in made])
+                    )
+                )
+        if extra:
+            columns = [
+                np.concatenate((column, np.asarray(values, column.dtype)))
+                for column, values in zip(columns, zip(*extra, strict=True), strict=True)
+            ]
+        old = self.template_columns
+        self.template_columns = (
+            tuple(columns) if old is None else tuple(np.concatenate(pair) for pair in zip(old, columns, strict=True))
+        )
+        made = (
+            np.fromiter(map(firsts.__getitem__, new), np.int64, len(new)),
+            np.fromiter(map(counts.__getitem__, new), np.int64, len(new)),
+        )
+        known_words = self.word_templates
+        self.word_templates = (
+            made
+            if known_words is None
+            else (np.concatenate((known_words[0], made[0])), np.concatenate((known_words[1], made[1])))
+        )
+        self.word_needs.extend(map(needs.__getitem__, new))
+        self.word_keys.extend(map(keys.__getitem__, new))
         return numbers
-
-    def _plain_templates(self, words: list[str]) -> None:
-        """The one token template of each of these words, as :meth:`_plain_word` makes it."""
-        fillers = self.fillers
-        texts, starts, ends, parens, optionals, forms, letters, digits, noisy, optional, kept = self.template_columns
-        size = len(words)
-        filler = [word in fillers or word.lower() in fillers for word in words]
-        texts.extend(words)
-        starts.extend([0] * size)
-        ends.extend(map(len, words))
-        parens.extend([False] * size)
-        optionals.extend([False] * size)
-        forms.extend([None] * size)
-        letters.extend([len(word) == 1 and word.isalpha() for word in words])
-        digits.extend([word[:1].isdigit() for word in words])
-        noisy.extend(words)
-        optional.extend(filler)
-        kept.extend([not f for f in filler])
 
     def normalize_many(
         self, raws: Sequence[str]
@@ -560,14 +593,17 @@ class WordByWord:
         letters_in = np.concatenate(([0], np.cumsum(word_ends - word_starts)))
         folded = (odd_blanks[ends] == odd_blanks[starts]) & (lengths == letters_in[last] - letters_in[first] + sizes - 1)
         ids = np.asarray(self._number_words(low.split()), dtype=np.int64)
-        firsts, counts, premodifiers, needs, keys = self.word_facts
+        firsts, widths_of = self.word_templates  # type: ignore[misc]
+        needs, keys = self.word_needs, self.word_keys
         # the leading premodifier words stripped, unless all the string's words are premodifiers
         removed = np.zeros(count, np.int64)
-        if self.premodifiers and len(ids):
-            premodifier = np.asarray(premodifiers, dtype=bool)
-            for s in np.flatnonzero((sizes > 0) & premodifier[ids[np.minimum(first, len(ids) - 1)]]).tolist():
+        premodifiers = self.premodifier_numbers
+        if premodifiers and len(ids):
+            leading = (sizes > 0) & np.isin(ids[np.minimum(first, len(ids) - 1)], list(premodifiers))
+            listed = ids.tolist()
+            for s in np.flatnonzero(leading).tolist():
                 k, end = int(first[s]), int(last[s])
-                while k < end and premodifiers[ids[k]]:
+                while k < end and listed[k] in premodifiers:
                     k += 1
                 if k < end:
                     first[s] = k
@@ -575,7 +611,6 @@ class WordByWord:
         in_piece = np.arange(len(ids)) >= first[owner]
         # a string is left to the full normalization when a word of it may read its neighbours (a
         # number, a spelling rule), or when the next word may go on with a rule its word starts
-        widths_of = np.asarray(counts, dtype=np.int64)
         unread = np.zeros(count, bool)
         unread[owner[in_piece & (widths_of[ids] < 0)]] = True
         needy = np.fromiter((need is not None for need in needs), bool, len(needs))
@@ -592,23 +627,24 @@ class WordByWord:
         at = np.repeat(piece, widths)  # the word of each token
         total = len(at)
         within = np.arange(total) - np.repeat(np.cumsum(widths) - widths, widths)
-        which = np.asarray(firsts, dtype=np.int64)[ids[at]] + within  # the template of each token
-        columns = self.template_columns
+        which = firsts[ids[at]] + within  # the template of each token
+        texts_of, forms_of, noisy_of = self.template_texts
+        starts_of, ends_of, parens_of, optional_of, letter_of, digit_of, noisy_optional_of, kept_of = self.template_columns  # type: ignore[misc]
         token_owner = owner[at]
         base = local[at] - removed[token_owner]
-        token_starts = base + np.asarray(columns[1], dtype=np.int64)[which]
-        token_ends = base + np.asarray(columns[2], dtype=np.int64)[which]
-        token_texts = _objects(np, columns[0])[which]
-        parens = np.asarray(columns[3], dtype=bool)[which]
-        optionals = np.asarray(columns[4], dtype=bool)[which]
-        forms = _objects(np, columns[5])[which]
-        noisy_words = _objects(np, columns[8])[which]
-        noisy_optional = np.asarray(columns[9], dtype=bool)[which]
-        noisy_kept = np.asarray(columns[10], dtype=bool)[which]
+        token_starts = base + starts_of[which]
+        token_ends = base + ends_of[which]
+        token_texts = _objects(np, texts_of)[which]
+        parens = parens_of[which]
+        optionals = optional_of[which]
+        forms = _objects(np, forms_of)[which]
+        noisy_words = _objects(np, noisy_of)[which]
+        noisy_optional = noisy_optional_of[which]
+        noisy_kept = kept_of[which]
         kept = np.ones(total, bool)
         if self.letters and total:
             # runs of one-letter tokens side by side, joined as join_letters joins them
-            letter = np.asarray(columns[6], dtype=bool)[which]
+            letter = letter_of[which]
             same = np.zeros(total, bool)  # the token before is of the same string
             same[1:] = token_owner[1:] == token_owner[:-1]
             beside = np.zeros(total, bool)  # a letter after a letter
@@ -622,7 +658,7 @@ class WordByWord:
                 one_word = too & (at[heads] == at[heads + 1])
                 if one_word.any():  # its first two letters of one raw word: read from the text
                     unread[token_owner[heads[one_word]]] = True
-                after_number = same[heads] & np.asarray(columns[7], dtype=bool)[which[heads - 1]]
+                after_number = same[heads] & digit_of[which[heads - 1]]
                 heads = heads + (too & ~after_number)  # a word of its own, not the first letter of the run
                 long = (tails > heads) & ~one_word
                 heads, tails = heads[long], tails[long]

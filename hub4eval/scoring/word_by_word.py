@@ -424,6 +424,9 @@ class WordByWord:
         numbered = self.numbered
         known = len(numbered)
         numbers = [numbered.setdefault(word, len(numbered)) for word in words]
+        if self.word_templates is None:  # (no word yet)
+            self.word_templates = (np.zeros(0, np.int64), np.zeros(0, np.int64))
+            self.template_columns = (*(np.zeros(0, np.int64),) * 2, *(np.zeros(0, bool),) * 6)
         if len(numbered) == known:
             return numbers
         new = list(numbered)[known:]
@@ -517,20 +520,16 @@ class WordByWord:
                 np.concatenate((column, np.asarray(values, column.dtype)))
                 for column, values in zip(columns, zip(*extra, strict=True), strict=True)
             ]
-        old = self.template_columns
-        self.template_columns = (
-            tuple(columns) if old is None else tuple(np.concatenate(pair) for pair in zip(old, columns, strict=True))
+        self.template_columns = tuple(
+            np.concatenate(pair)
+            for pair in zip(self.template_columns, columns, strict=True)  # type: ignore[arg-type]
         )
         made = (
             np.fromiter(map(firsts.__getitem__, new), np.int64, len(new)),
             np.fromiter(map(counts.__getitem__, new), np.int64, len(new)),
         )
         known_words = self.word_templates
-        self.word_templates = (
-            made
-            if known_words is None
-            else (np.concatenate((known_words[0], made[0])), np.concatenate((known_words[1], made[1])))
-        )
+        self.word_templates = (np.concatenate((known_words[0], made[0])), np.concatenate((known_words[1], made[1])))
         self.word_needs.extend(map(needs.__getitem__, new))
         self.word_keys.extend(map(keys.__getitem__, new))
         return numbers

@@ -217,7 +217,8 @@ class FillPreparer:
             j = k + gap - position
             if j > k:
                 numbered = [setdefault(text, len(numbers)) for text in folded[k:j]]
-                texts.update(zip(fresh[position:gap], zip(folded[k:j], removed[k:j], tokens[k:j], noisy[k:j], numbered)))
+                made = zip(folded[k:j], removed[k:j], tokens[k:j], noisy[k:j], numbered, strict=True)
+                texts.update(zip(fresh[position:gap], made, strict=True))
                 if left:
                     readings.extend(noisy[k:j])
             if gap < len(fresh):
@@ -364,7 +365,7 @@ class FillPreparer:
         for phrase in dict.fromkeys(ordered):
             phrases.setdefault(phrase, len(phrases))
         said_phrases = list(map(phrases.get, said))  # (of a string with an optional word: see below)
-        entries = list(zip(keys, hyp_words, said_phrases, said_phrases))
+        entries = list(zip(keys, hyp_words, said_phrases, said_phrases, strict=True))
         for k in odd:  # some words optional or none at all: as one by one
             noisy = readings[k]
             found = dict.fromkeys(noisy.words)  # type: ignore[union-attr]
@@ -378,7 +379,7 @@ class FillPreparer:
                 -1 if True in noisy.optional else phrases[noisy.words],  # type: ignore[union-attr]
                 phrases[kept],
             )
-        self._word_keys.update(zip(fresh, entries))
+        self._word_keys.update(zip(fresh, entries, strict=True))
 
     def _word_entry(self, raw: str, fillers: frozenset[str]) -> tuple[tuple[int, ...], int, int, int]:
         """:meth:`word_keys_of` of one string, remembered (with the usual fillers)."""

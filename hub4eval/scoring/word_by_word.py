@@ -590,7 +590,9 @@ class WordByWord:
         # a string already folded (one space between words, none around them) is its own text
         odd_blanks = np.concatenate(([0], np.cumsum(blank & (codes != 32))))
         letters_in = np.concatenate(([0], np.cumsum(word_ends - word_starts)))
-        folded = (odd_blanks[ends] == odd_blanks[starts]) & (lengths == letters_in[last] - letters_in[first] + sizes - 1)
+        folded = (odd_blanks[ends] == odd_blanks[starts]) & (
+            lengths == letters_in[last] - letters_in[first] + sizes - 1
+        )
         ids = np.asarray(self._number_words(low.split()), dtype=np.int64)
         firsts, widths_of = self.word_templates  # type: ignore[misc]
         needs, keys = self.word_needs, self.word_keys
@@ -628,7 +630,9 @@ class WordByWord:
         within = np.arange(total) - np.repeat(np.cumsum(widths) - widths, widths)
         which = firsts[ids[at]] + within  # the template of each token
         texts_of, forms_of, noisy_of = self.template_texts
-        starts_of, ends_of, parens_of, optional_of, letter_of, digit_of, noisy_optional_of, kept_of = self.template_columns  # type: ignore[misc]
+        starts_of, ends_of, parens_of, optional_of, letter_of, digit_of, noisy_optional_of, kept_of = (
+            self.template_columns
+        )  # type: ignore[misc]
         token_owner = owner[at]
         base = local[at] - removed[token_owner]
         token_starts = base + starts_of[which]

@@ -203,14 +203,14 @@ def test_strings_normalized_all_at_once_as_one_by_one(config: str, glm: str, str
     for raw, made in one._texts.items():
         found = many._texts[raw]
         assert found == made, raw
-        assert (found[3].words, found[3].optional, found[3].kept) == (made[3].words, made[3].optional, made[3].kept), raw
+        assert (found[3].words, found[3].optional, found[3].kept) == (made[3].words, made[3].optional, made[3].kept), (
+            raw
+        )
         assert found[3].fillers is made[3].fillers
     assert list(many.numbers.items()) == list(one.numbers.items())
     fillers = one._key_fillers
     expected = [_word_keys_as_words(one, one._word_entry(raw, fillers)) for raw in strings]
     assert [_word_keys_as_words(many, entry) for entry in many.word_keys_of(strings, fillers)] == expected
-
-
 
 
 @pytest.mark.parametrize(

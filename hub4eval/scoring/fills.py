@@ -221,8 +221,10 @@ class FillPreparer:
                 texts.update(zip(fresh[position:gap], made, strict=True))
                 if left:
                     readings.extend(noisy[k:j])
-            if gap < len(fresh):
-                readings.append(normalize(fresh[gap])[3])  # not plain words: in full
+            if gap < len(fresh):  # not plain words: word by word when that is the same, else in full
+                raw = fresh[gap]
+                found = batch.normalize(raw)
+                readings.append((normalize(raw) if found is None else self._numbered(raw, *found, True))[3])
             k, position = j, gap + 1
         # their word keys too, now that their noisy words are at hand (numbered in this order)
         self._word_entries(fresh, self._key_fillers, readings)

@@ -457,7 +457,11 @@ class WordByWord:
         if premodifiers:
             present = premodifiers.intersection(new) if lower else [w for w in new if w.lower() in premodifiers]
             self.premodifier_numbers.update(numbered[word] for word in present)
-        plain = [word for word in new if word not in special] if special else new
+        # the special words' places among the new ones (most words are plain)
+        at = sorted(numbered[word] - known for word in special)
+        is_special = np.zeros(len(new), bool)
+        is_special[at] = True
+        plain = _objects(np, new)[~is_special].tolist() if special else new
         texts, forms, noisy_words = self.template_texts
         base = len(texts)
         # the plain words' templates: one token each, the word itself
@@ -483,22 +487,22 @@ class WordByWord:
         texts.extend(plain)
         forms.extend([None] * size)
         noisy_words.extend(plain)
-        firsts = dict(zip(plain, range(base, base + size), strict=True))
-        counts = dict.fromkeys(plain, 1)
-        needs: dict[str, Any] = dict.fromkeys(plain)
-        keys: dict[str, str | None] = (
-            dict(zip(plain, map(key_of, plain), strict=True)) if key_of is not None else dict.fromkeys(plain)
-        )
+        firsts = np.zeros(len(new), np.int64)
+        firsts[~is_special] = np.arange(base, base + size)
+        counts = np.ones(len(new), np.int64)
+        needs: list[Any] = [None] * len(new)
+        keys: list[str | None] = list(map(key_of, new)) if key_of is not None else [None] * len(new)
         extra: list[tuple[Any, ...]] = []  # the special words' templates
-        for word in [word for word in new if word in special]:  # in order: the same columns every run
+        for k in at:  # in order: the same columns every run
+            word = new[k]
             entry = self.words.get(word)
             if entry is None:
                 entry = self._word(word)
-            firsts[word] = len(texts)
+            firsts[k] = len(texts)
             if not entry:
-                counts[word], needs[word], keys[word] = -1, None, None  # a number or a spelling rule may start here
+                counts[k], needs[k], keys[k] = -1, None, None  # a number or a spelling rule may start here
                 continue
-            counts[word], needs[word], keys[word] = len(entry[0]), entry[9], entry[10]
+            counts[k], needs[k], keys[k] = len(entry[0]), entry[9], entry[10]
             for token, noisy_word, optional, cell in zip(entry[0], entry[5], entry[6], entry[8], strict=True):
                 texts.append(token.text)
                 forms.append(token.form)
@@ -524,14 +528,10 @@ class WordByWord:
             np.concatenate(pair)
             for pair in zip(self.template_columns, columns, strict=True)  # type: ignore[arg-type]
         )
-        made = (
-            np.fromiter(map(firsts.__getitem__, new), np.int64, len(new)),
-            np.fromiter(map(counts.__getitem__, new), np.int64, len(new)),
-        )
         known_words = self.word_templates
-        self.word_templates = (np.concatenate((known_words[0], made[0])), np.concatenate((known_words[1], made[1])))
-        self.word_needs.extend(map(needs.__getitem__, new))
-        self.word_keys.extend(map(keys.__getitem__, new))
+        self.word_templates = (np.concatenate((known_words[0], firsts)), np.concatenate((known_words[1], counts)))
+        self.word_needs.extend(needs)
+        self.word_keys.extend(keys)
         return numbers
 
     def normalize_many(

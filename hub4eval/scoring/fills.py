@@ -5,6 +5,11 @@ For every text fill this computes, once, the normalized content strings
 words the noisy comparison reads of them (:class:`~hub4eval.scoring.noisy.NoisyWords`,
 once per distinct string), and the extents after premodifier stripping and, when the texts differ, after
 mapping characters to alignment columns.
+
+A score with noisy content normalizes the strings of both templette files all
+at once first (:meth:`FillPreparer.normalize`, word by word over arrays of all
+their words where that is the same: :mod:`hub4eval.scoring.word_by_word`),
+and works out their word keys with them; the others, one by one, in full.
 """
 
 from __future__ import annotations
@@ -149,7 +154,8 @@ class FillPreparer:
         self.numbers: dict[str, int] = {}  # a number for each normalized text, in order of first sight
         # normalizes most strings from their words worked out once each (set by :meth:`by_words`)
         self.by_word: WordByWord | None = None
-        self._batch: WordByWord | None | bool = None  # normalizes many strings at once (False: cannot)
+        self._batch: WordByWord | None = None  # normalizes many strings at once (None: cannot)
+        self._batch_made = False
         self.words: dict[str, int] = {}  # a number for each word of a noisy key, in order of first sight
         self.phrases: dict[tuple[str, ...], int] = {}  # a number for each sequence of words: see word_keys
         self._word_keys: dict[str, tuple[tuple[int, ...], int, int, int]] = {}  # see word_keys_of
@@ -193,7 +199,13 @@ class FillPreparer:
 
     def normalize(self, strings: Iterable[str]) -> None:
         """Normalize these content strings now, each once (remembered: :meth:`prepare` finds them
-        made), e.g. while the texts are still being aligned elsewhere."""
+        made), e.g. while the texts are still being aligned elsewhere, or before the mappings.
+
+        With tokens (noisy content), all at once where that is the same
+        (:meth:`WordByWord.normalize_many`), the others one by one, in order: the texts are
+        numbered as one by one. Their word keys (:meth:`word_keys_of`) are worked out with
+        them, their words and phrases numbered in this order (numbers that are only ever
+        compared with each other)."""
         texts, normalize = self._texts, self._normalize
         if not self.tokens:
             for raw in strings:
@@ -201,17 +213,17 @@ class FillPreparer:
                     normalize(raw)
             return
         fresh = [raw for raw in dict.fromkeys(strings) if texts.get(raw) is None]
+        if not self._batch_made:
+            self._batch, self._batch_made = WordByWord.of(self.config, self.glm_apply), True
         batch = self._batch
-        if batch is None:
-            batch = self._batch = WordByWord.of(self.config, self.glm_apply) or False
-        if not batch or not fresh:
+        if batch is None or not fresh:
             for raw in fresh:
                 normalize(raw)
             return
         left, (folded, removed, tokens, noisy) = batch.normalize_many(fresh)
         numbers = self.numbers
         setdefault = numbers.setdefault
-        readings = noisy if not left else []
+        readings: list[NoisyWords | None] = list(noisy) if not left else []
         k = position = 0  # fresh[:position] normalized, the first k of them by the batch
         for gap in [*left, len(fresh)]:  # numbered in order, as one by one: those before the gap, then the gap's
             j = k + gap - position
@@ -224,7 +236,10 @@ class FillPreparer:
             if gap < len(fresh):  # not plain words: word by word when that is the same, else in full
                 raw = fresh[gap]
                 found = batch.normalize(raw)
-                readings.append((normalize(raw) if found is None else self._numbered(raw, *found, True))[3])
+                if found is None:
+                    readings.append(normalize(raw)[3])
+                else:
+                    readings.append(self._numbered(raw, found[0], found[1], found[2], found[3], True)[3])
             k, position = j, gap + 1
         # their word keys too, now that their noisy words are at hand (numbered in this order)
         self._word_entries(fresh, self._key_fillers, readings)
@@ -317,12 +332,12 @@ class FillPreparer:
         odd = [k for k, noisy in enumerate(readings) if not noisy.words or True in noisy.optional]  # type: ignore[union-attr]
         # words numbered in order of first sight, as one by one: a string's keys, then its hypothesis
         # word (one of its words when it keeps some, else the empty word, as is an empty key)
-        sequences: list[Sequence[str]] = said
+        sequences: Sequence[Sequence[str]] = said
         if odd:
-            sequences = said.copy()
+            sequences = copied = list[Sequence[str]](said)
             for k in odd:
                 noisy = readings[k]
-                sequences[k] = [*noisy.words, *([""] if all(noisy.optional) else ()), *(() if noisy.kept else [""])]  # type: ignore[union-attr]
+                copied[k] = [*noisy.words, *([""] if all(noisy.optional) else ()), *(() if noisy.kept else [""])]  # type: ignore[union-attr]
         words = self.words
         for word in dict.fromkeys(chain.from_iterable(sequences)):
             words.setdefault(word, len(words))
@@ -341,9 +356,9 @@ class FillPreparer:
             longest[nonempty] = np.maximum.reduceat(lengths, starts[nonempty])
             firsts = np.flatnonzero(lengths == longest[owner])
             firsts = firsts[np.concatenate(([True], owner[firsts][1:] != owner[firsts][:-1]))]
-            hyp_words = np.zeros(len(said), np.int64)
-            hyp_words[owner[firsts]] = numbers[firsts]
-            hyp_words = hyp_words.tolist()
+            hyp_numbers = np.zeros(len(said), np.int64)
+            hyp_numbers[owner[firsts]] = numbers[firsts]
+            hyp_words = hyp_numbers.tolist()
         # the keys: the distinct words of each string, in order (most strings repeat none)
         listed = numbers.tolist()
         keys = [tuple(listed[a:b]) for a, b in zip(starts.tolist(), ends.tolist(), strict=True)]
@@ -367,7 +382,7 @@ class FillPreparer:
         for phrase in dict.fromkeys(ordered):
             phrases.setdefault(phrase, len(phrases))
         said_phrases = list(map(phrases.get, said))  # (of a string with an optional word: see below)
-        entries = list(zip(keys, hyp_words, said_phrases, said_phrases, strict=True))
+        entries: list[Any] = list(zip(keys, hyp_words, said_phrases, said_phrases, strict=True))
         for k in odd:  # some words optional or none at all: as one by one
             noisy = readings[k]
             found = dict.fromkeys(noisy.words)  # type: ignore[union-attr]

@@ -29,6 +29,16 @@ Every other string (or a preparer whose GLM is not one this module can read)
 is left to the full normalization: :meth:`WordByWord.normalize` and
 :meth:`WordByWord.kept` return None. The result is the full normalization's,
 token for token (``tests/scoring/test_word_by_word.py`` checks it against it).
+
+:meth:`WordByWord.normalize_many` applies the same rules to many strings at once
+(a preparer's :meth:`~hub4eval.scoring.fills.FillPreparer.normalize`: the
+templettes' tens of thousands of distinct fills, made of a few thousand words),
+for strings that are ASCII letters, digits and blanks once their tags are
+whited out: their words are found and numbered over one string of all of them,
+each new word is worked out once (most in bulk: one token, the word itself),
+and the premodifiers, the words that may read their neighbours, the tokens, the
+runs of letters and the noisy words are found over arrays of all the words;
+one Python step per string is left, making its records.
 """
 
 from __future__ import annotations
@@ -630,9 +640,9 @@ class WordByWord:
         within = np.arange(total) - np.repeat(np.cumsum(widths) - widths, widths)
         which = firsts[ids[at]] + within  # the template of each token
         texts_of, forms_of, noisy_of = self.template_texts
-        starts_of, ends_of, parens_of, optional_of, letter_of, digit_of, noisy_optional_of, kept_of = (
-            self.template_columns
-        )  # type: ignore[misc]
+        columns = self.template_columns
+        assert columns is not None  # (made with the words)
+        starts_of, ends_of, parens_of, optional_of, letter_of, digit_of, noisy_optional_of, kept_of = columns
         token_owner = owner[at]
         base = local[at] - removed[token_owner]
         token_starts = base + starts_of[which]
@@ -679,8 +689,8 @@ class WordByWord:
                 for key in zip(joined_texts, joined_parens.tolist(), joined_optional.tolist(), strict=True):
                     reading = memo.get(key)
                     if reading is None:
-                        noisy = NoisyWords.of((Token(key[0], 0, 0, key[1], key[2]),), fillers)
-                        reading = memo[key] = (noisy.words[0], noisy.optional[0], len(noisy.kept) == 1)
+                        read = NoisyWords.of((Token(key[0], 0, 0, key[1], key[2]),), fillers)
+                        reading = memo[key] = (read.words[0], read.optional[0], len(read.kept) == 1)
                     readings.append(reading)
                 token_texts[heads] = joined_texts
                 token_ends[heads] = token_ends[tails]

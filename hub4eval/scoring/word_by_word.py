@@ -39,6 +39,13 @@ each new word is worked out once (most in bulk: one token, the word itself),
 and the premodifiers, the words that may read their neighbours, the tokens, the
 runs of letters and the noisy words are found over arrays of all the words;
 one Python step per string is left, making its records.
+
+Why one module of about 850 lines: the two routes, one string at a time and
+many at once, read the same words worked out once (:meth:`WordByWord._word`:
+their tokens, noisy words, the spelling rules that start or go on at them)
+under the same conditions for when a string can be put together from its
+words; split, both halves would share those private records, and the tests
+hold each route to the full normalization side by side.
 """
 
 from __future__ import annotations

@@ -815,8 +815,14 @@ class Mapper:
         """:meth:`match_template_sets` (instance sets by DOCID, or by overlap with the extent
         functions), giving of each instance match only its counts and the signature of its
         points (see :class:`CountedMatch`): most of the pairs' match records are never made."""
+        from hub4eval.scoring.pairs import tabulate  # numpy: imported when a type is mapped
+
         self.counting = True
         try:
+            # the fills of both sides read at once, for every run of documents (and, the
+            # reference's, for a later count of it with the same preparer: the ceiling's)
+            tabulate(self, ref.instances, True)
+            tabulate(self, hyp.instances, False)
             return self.match_template_sets(  # type: ignore[return-value]
                 ref, hyp, ref_extent=ref_extent, hyp_extent=hyp_extent, order=order
             )

@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from hub4eval.model import Instance, TextFill
+from hub4eval.model import Extent, Instance, InstanceSet, TextFill
 from hub4eval.scoring.fills import FillPreparer
 from hub4eval.text.column_extents import enclosures_of, extents_of
 
@@ -47,13 +47,16 @@ class FillTable:
     among the instance's scored slots; ``numbers``, ``starts``, ``ends``: its text's number
     and its extent in characters less the premodifiers removed (:data:`NONE`: none);
     ``slot_fill[s][k]``: the fill of slot ``s`` (``slot_names[s]``) of instance ``k`` (-1:
-    none); ``shapes[k]``: the shape of instance ``k`` (None: not covered)."""
+    none); ``shapes[k]``: the shape of instance ``k`` (None: not covered); ``complete[k]``: whether
+    every text fill of instance ``k`` is in the table (it is covered, and has no unscored
+    slot, second slot of a name or second alternative)."""
 
     __slots__ = (
         "instances",
         "ordinal",
         "shapes",
         "covered",
+        "complete",
         "fills",
         "fill_inst",
         "fill_rank",
@@ -99,27 +102,27 @@ class FillTable:
         one_text = ONE_TEXT
         shapes: list[Any] = []
         fills: list[TextFill] = []
-        fill_inst: list[int] = []
-        fill_rank: list[int] = []
-        fill_slot: list[int] = []
-        numbers: list[int] = []
-        starts: list[int] = []
-        ends: list[int] = []
+        flat: list[int] = []  # of each fill: its instance, slot, text number, start, end
         slot_ids: dict[str, int] = {}
-        shapes_of: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # each distinct shape made once
+        complete: list[bool] = []  # every text fill of the instance is in the table
+        shapes_of: dict[tuple[int, ...], tuple[Any, ...] | None] = {}  # by the codes of its slots
         for k, inst in enumerate(instances):
-            shape = []
+            codes: list[int] = []  # of each slot: (slot * 2 + optional) * 2 + has an extent
             seen: set[str] = set()
+            whole = True
             for slot in inst.slots:
                 name = slot.name
                 if name in unscored or name in seen:
+                    whole = False
                     continue
                 seen.add(name)
                 alternatives = slot.alternatives
-                if (len(alternatives) != 1 and (reference or not alternatives)) or len(
-                    slot_fills := alternatives[0].fills
-                ) != 1:
-                    break  # several fills or alternatives: not plain
+                if len(alternatives) != 1:
+                    whole = False
+                    if reference or not alternatives:
+                        break  # several alternatives: not plain
+                if len(slot_fills := alternatives[0].fills) != 1:
+                    break  # several fills: not plain
                 fill = slot_fills[0]
                 if type(fill) is not TextFill:
                     break  # a pointer: read with the instance
@@ -132,41 +135,50 @@ class FillTable:
                 ):
                     break  # minimal strings of its own: prepared with the instance
                 norm = get(content) or normalize(content)
+                sid = slot_ids.get(name)
+                if sid is None:
+                    sid = slot_ids[name] = len(slot_ids)
                 if extents:
                     first = extents[0]
                     start, end = first.start, first.end
                     if norm[1]:
                         start = min(start + norm[1], end)  # as fills._shifted
-                    shape.append((name, reference and slot.optional, one_text[True]))
+                    codes.append((sid * 2 + (reference and slot.optional)) * 2 + 1)
                 else:
                     start = end = none
-                    shape.append((name, reference and slot.optional, one_text[False]))
-                fill_rank.append(len(shape))
+                    codes.append((sid * 2 + (reference and slot.optional)) * 2)
                 fills.append(fill)
-                fill_inst.append(k)
-                fill_slot.append(slot_ids.setdefault(name, len(slot_ids)))
-                numbers.append(norm[4])
-                starts.append(start)
-                ends.append(end)
+                flat.extend((k, sid, norm[4], start, end))
             else:
-                made = tuple(shape)
-                shapes.append(shapes_of.setdefault(made, made))
+                code = tuple(codes)
+                shape = shapes_of.get(code, shapes_of)
+                if shape is shapes_of:
+                    names = list(slot_ids)
+                    shape = shapes_of[code] = tuple(
+                        [(names[c >> 2], bool(c >> 1 & 1), one_text[c & 1]) for c in code]
+                    )
+                shapes.append(shape)
+                complete.append(whole)
                 continue
-            added = len(shape)  # what the instance added is taken back
-            if added:
-                for column in (fills, fill_inst, fill_rank, fill_slot, numbers, starts, ends):
-                    del column[-added:]  # type: ignore[attr-defined]
+            if codes:  # what the instance added is taken back
+                del fills[-len(codes) :]
+                del flat[-5 * len(codes) :]
             shapes.append(None)
+            complete.append(False)
         self.shapes = shapes
+        self.complete = np.asarray(complete, dtype=bool)
         self.covered = np.asarray([shape is not None for shape in shapes], dtype=bool)
         self.fills = fills
-        self.fill_inst = np.asarray(fill_inst, dtype=Int)
-        self.fill_rank = np.asarray(fill_rank, dtype=Int)
-        self.numbers = np.asarray(numbers, dtype=Int)
-        self.starts = np.asarray(starts, dtype=Int)
-        self.ends = np.asarray(ends, dtype=Int)
+        columns = np.asarray(flat, dtype=Int).reshape(-1, 5)
+        self.fill_inst = columns[:, 0].copy()
+        slot_of = columns[:, 1].copy()
+        self.numbers = columns[:, 2].copy()
+        self.starts = columns[:, 3].copy()
+        self.ends = columns[:, 4].copy()
+        bounds = np.zeros(len(instances) + 1, dtype=Int)
+        np.cumsum(np.bincount(self.fill_inst, minlength=len(instances)), out=bounds[1:])
+        self.fill_rank = np.arange(len(fills), dtype=Int) - bounds[self.fill_inst]  # the slot's place in its instance
         self.slot_names = list(slot_ids)
-        slot_of = np.asarray(fill_slot, dtype=Int)
         self.slot_fill = []
         for s in range(len(self.slot_names)):
             at = np.full(len(instances), -1, dtype=Int)
@@ -233,16 +245,18 @@ class FillTable:
         if found is None:
             entries = prep.word_keys_of([fill.content for fill in self.fills], fillers)
             n = len(entries)
-            lengths = np.fromiter((len(entry[0]) for entry in entries), dtype=Int, count=n)
+            if n:
+                keys, hyp_words, ref_phrases, hyp_phrases = zip(*entries, strict=True)
+            else:
+                keys = hyp_words = ref_phrases = hyp_phrases = ()
             offsets = np.zeros(n + 1, dtype=Int)
-            np.cumsum(lengths, out=offsets[1:])
-            keys = np.fromiter(chain.from_iterable(entry[0] for entry in entries), dtype=Int, count=int(offsets[-1]))
+            np.cumsum(np.fromiter(map(len, keys), dtype=Int, count=n), out=offsets[1:])
             found = self._words[fillers] = (
                 offsets,
-                keys,
-                np.fromiter((entry[1] for entry in entries), dtype=Int, count=n),
-                np.fromiter((entry[2] for entry in entries), dtype=Int, count=n),
-                np.fromiter((entry[3] for entry in entries), dtype=Int, count=n),
+                np.fromiter(chain.from_iterable(keys), dtype=Int, count=int(offsets[-1])),
+                np.asarray(hyp_words, dtype=Int),
+                np.asarray(ref_phrases, dtype=Int),
+                np.asarray(hyp_phrases, dtype=Int),
             )
         return found
 
@@ -268,6 +282,16 @@ def known(prep: FillPreparer, instances: Sequence[Instance], unscored: frozenset
     return False
 
 
+def table_over(prep: FillPreparer, instances: Sequence[Instance]) -> FillTable | None:
+    """A table kept with ``prep`` of exactly these instances (read with any unscored slots), or None."""
+    for table in _TABLES.get(prep, ()):
+        if len(table.instances) == len(instances) and all(
+            a is b for a, b in zip(table.instances, instances, strict=True)
+        ):
+            return table
+    return None
+
+
 def lookup(
     prep: FillPreparer, instances: Sequence[Instance], unscored: frozenset[str], alignment: Any
 ) -> tuple[FillTable, np.ndarray] | None:
@@ -281,3 +305,39 @@ def lookup(
             ords = table.ordinals(instances)
             return None if ords is None else (table, ords)
     return None
+
+
+def set_extents(prep: FillPreparer, isets: Sequence[InstanceSet]) -> list[Extent | None] | None:
+    """:meth:`hub4eval.scoring.set_extents.HypSetExtents.many` from the table of the sets'
+    instances (None: no such table, or its extents are not mapped to the one column space
+    of an unsegmented hypothesis): each set's extent, ``set_extents._UNSETTLED`` for a set
+    to work out one by one."""
+    from hub4eval.scoring.set_extents import _UNSETTLED
+
+    instances = [inst for iset in isets for inst in iset.instances]
+    table = table_over(prep, instances)
+    if table is None or table.alignment is None or table.reference or not table.unsegmented:
+        return None
+    n_sets = len(isets)
+    sizes = np.fromiter(map(len, (iset.instances for iset in isets)), dtype=Int, count=n_sets)
+    set_of = np.repeat(np.arange(n_sets, dtype=Int), sizes)
+    whole = np.bincount(set_of[~table.complete], minlength=n_sets) == 0
+    has = np.flatnonzero(table.starts != NONE)
+    sets = set_of[table.fill_inst[has]]
+    starts, ends = table.starts[has], table.ends[has]
+    # per set, the smallest (start, end), and the first of the largest ends (as min() and max() find them)
+    low = np.lexsort((ends, starts, sets))
+    high = np.lexsort((np.arange(len(has)), -ends, sets))
+    firsts = np.flatnonzero(np.diff(sets[low], prepend=-1) != 0)  # the first of each set's run
+    spanned = sets[low][firsts]
+    low, high = low[firsts], high[firsts]
+    a_first, _, a_found = extents_of(table.alignment, False, None, starts[low], ends[low])
+    _, b_last, b_found = extents_of(table.alignment, False, None, starts[high], ends[high])
+    out: list[Extent | None] = [None] * n_sets
+    for s, first, last, ok in zip(
+        spanned.tolist(), a_first.tolist(), b_last.tolist(), (a_found & b_found).tolist(), strict=True
+    ):
+        out[s] = Extent(first, last) if ok else _UNSETTLED
+    for s in np.flatnonzero(~whole).tolist():
+        out[s] = _UNSETTLED
+    return out

@@ -165,18 +165,17 @@ def type_order(ref: TemplateSet, hyp: TemplateSet) -> tuple[str, ...]:
     """
     edges: dict[str, list[tuple[str, PointerFill, str]]] = {}
     for tset in (ref, hyp):
-        for inst in tset.instances:
-            targets = edges.setdefault(inst.type, [])
-            for slot in inst.slots:
-                alternatives = slot.alternatives
-                if len(alternatives) == 1 and len(fills := alternatives[0].fills) == 1 and type(fills[0]) is TextFill:
-                    continue  # the usual slot, one text fill: no pointer
-                for alternative in alternatives:
-                    for fill in alternative.fills:
-                        # one edge per pair of types: the first pointer names it in messages
-                        if type(fill) is PointerFill and all(t != fill.type for t, _, _ in targets):
-                            targets.append((fill.type, fill, tset.path))
-                            edges.setdefault(fill.type, [])
+        # each set's own edges (kept for the next count of the same set), added as one walk
+        # over both sets would add them: the types in order of first sight, one edge per
+        # pair of types, named by its first pointer
+        own = _edges_of(tset)
+        for node in own:
+            edges.setdefault(node, [])
+        for node, pointed in own.items():
+            targets = edges[node]
+            for edge in pointed:
+                if all(t != edge[0] for t, _, _ in targets):
+                    targets.append(edge)
     order: list[str] = []
     state: dict[str, int] = {}  # 1 visiting, 2 done
 
@@ -205,6 +204,39 @@ def type_order(ref: TemplateSet, hyp: TemplateSet) -> tuple[str, ...]:
         if state.get(node) is None:
             visit(node, [])
     return tuple(order)
+
+
+_EDGES: dict[int, tuple[TemplateSet, dict[str, list[tuple[str, PointerFill, str]]]]] = {}
+_EDGES_KEPT = 4  # the template sets whose edges are kept (a score counts its reference twice)
+
+
+def _edges_of(tset: TemplateSet) -> dict[str, list[tuple[str, PointerFill, str]]]:
+    """The edges of :func:`type_order` of one template set: each instance type (in order of
+    first sight, a pointer's target type when it is first pointed to) and the types its
+    instances point to, each with the first pointer to it. The edges of the last few sets
+    are kept (with the set, whose ``id()`` names it)."""
+    kept = _EDGES.get(id(tset))
+    if kept is not None and kept[0] is tset:
+        return kept[1]
+    edges: dict[str, list[tuple[str, PointerFill, str]]] = {}
+    path = tset.path
+    for iset in tset.instance_sets:
+        for inst in iset.instances:
+            targets = edges.setdefault(inst.type, [])
+            for slot in inst.slots:
+                alternatives = slot.alternatives
+                if len(alternatives) == 1 and len(fills := alternatives[0].fills) == 1 and type(fills[0]) is TextFill:
+                    continue  # the usual slot, one text fill: no pointer
+                for alternative in alternatives:
+                    for fill in alternative.fills:
+                        # one edge per pair of types: the first pointer names it in messages
+                        if type(fill) is PointerFill and all(t != fill.type for t, _, _ in targets):
+                            targets.append((fill.type, fill, path))
+                            edges.setdefault(fill.type, [])
+    if len(_EDGES) >= _EDGES_KEPT:
+        del _EDGES[next(iter(_EDGES))]
+    _EDGES[id(tset)] = (tset, edges)
+    return edges
 
 
 class Mapper:
@@ -853,7 +885,8 @@ class Mapper:
             set_pairs += [(None, iset) for iset in hyp.instance_sets if iset.docid in hyp_by_docid]
             return tuple(self._match_in_runs(set_pairs, order, forget=True))
         ref_extents = [ref_extent(iset) for iset in ref.instance_sets]
-        hyp_extents = [hyp_extent(iset) for iset in hyp.instance_sets]
+        many = getattr(hyp_extent, "many", None)  # all the sets' extents at once (set_extents.HypSetExtents)
+        hyp_extents = many(hyp.instance_sets) if many is not None else [hyp_extent(iset) for iset in hyp.instance_sets]
         overlapping = _overlapping(ref_extents, hyp_extents)
         # a hypothesis set is kept prepared for every reference set it overlaps (no forgetting)
         mapped = self._match_in_runs(

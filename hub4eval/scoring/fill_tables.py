@@ -154,9 +154,7 @@ class FillTable:
                 shape = shapes_of.get(code, shapes_of)
                 if shape is shapes_of:
                     names = list(slot_ids)
-                    shape = shapes_of[code] = tuple(
-                        [(names[c >> 2], bool(c >> 1 & 1), one_text[c & 1]) for c in code]
-                    )
+                    shape = shapes_of[code] = tuple([(names[c >> 2], bool(c >> 1 & 1), one_text[c & 1]) for c in code])
                 shapes.append(shape)
                 complete.append(whole)
                 continue

@@ -531,7 +531,9 @@ def _noisy_content_keys(
     odd = _odd(refs)
     if odd:
         flat = word.tolist()
-        every: list[Sequence[int]] = [flat[a:b] for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist())]
+        every: list[Sequence[int]] = [
+            flat[a:b] for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist(), strict=True)
+        ]
         for p in odd:  # minimal strings of its own: their keys
             found = reference_content_keys("", refs.fill(p), how)
             assert found is not None  # noisy keys are words: never too many
@@ -662,12 +664,10 @@ def _fills_by_slot(
         found = fill_tables.lookup(prep, instances, unscored, None if fast else _column_mapper(prep, reference))
         if found is not None:  # every instance read into a table: its rows taken from the table's arrays
             table, ords = found
-            shapes = list(map(table.shapes.__getitem__, ords.tolist()))
             tabled = {
-                name: _Texts.of_table(instances, prep, table, holders, at)
-                for name, holders, at in table.slots_of(ords)
+                name: _Texts.of_table(instances, prep, table, holders, at) for name, holders, at in table.slots_of(ords)
             }
-            return shapes, tabled, {}
+            return list(map(table.shapes.__getitem__, ords.tolist())), tabled, {}
     get, normalize = prep.lookups()
     # Every fill prepared and every pair to get its match record (texts that differ, not
     # counting): the slot views of Mapper._view are made here, from the same prepared fills.

@@ -267,8 +267,10 @@ def register(table: FillTable, prep: FillPreparer) -> None:
     _TABLES.setdefault(prep, []).append(table)
 
 
-def known(prep: FillPreparer, instances: Sequence[Instance], unscored: frozenset[str], alignment: Any) -> bool:
-    """Whether a table of exactly these instances, read alike, is kept with ``prep``."""
+def known(
+    prep: FillPreparer, instances: Sequence[Instance], unscored: frozenset[str], alignment: Any
+) -> FillTable | None:
+    """The table of exactly these instances, read alike, kept with ``prep`` (None: none is)."""
     for table in _TABLES.get(prep, ()):
         if (
             len(table.instances) == len(instances)
@@ -276,8 +278,8 @@ def known(prep: FillPreparer, instances: Sequence[Instance], unscored: frozenset
             and table.alignment is alignment
             and all(a is b for a, b in zip(table.instances, instances, strict=True))
         ):
-            return True
-    return False
+            return table
+    return None
 
 
 def table_over(prep: FillPreparer, instances: Sequence[Instance]) -> FillTable | None:

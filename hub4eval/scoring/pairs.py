@@ -770,21 +770,25 @@ def _fills_by_slot(
 TABLES = True  # runs of plain instances read from FillTables (tests turn it off: the rows read one by one)
 
 
-def tabulate(mapper: Mapper, instances: Sequence[Instance], reference: bool) -> None:
+def tabulate(mapper: Mapper, instances: Sequence[Instance], reference: bool) -> FillTable | None:
     """Read ``instances`` (a template set's, of one side) into a :class:`FillTable` kept with
     the side's preparer, when the counts read their fills without preparing them (see
     :func:`_fills_by_slot`) and no table of them is kept yet: the runs of documents that are
     counted then take their rows from it, and so does a later count of the same instances
-    with the same preparer (the reference of a score and of its ceiling)."""
+    with the same preparer (the reference of a score and of its ceiling). The table (None:
+    the fills are read otherwise)."""
     prep = mapper.ref_prep if reference else mapper.hyp_prep
     fast = not prep.maps_extents
     if not TABLES or not (fast or mapper.counting):
-        return
+        return None
     alignment = None if fast else _column_mapper(prep, reference)
     if alignment is None and not fast:
-        return  # extents mapped otherwise: each fill is prepared
-    if not fill_tables.known(prep, instances, mapper.unscored, alignment):
-        fill_tables.register(FillTable(prep, instances, reference, mapper.unscored, alignment), prep)
+        return None  # extents mapped otherwise: each fill is prepared
+    table = fill_tables.known(prep, instances, mapper.unscored, alignment)
+    if table is None:
+        table = FillTable(prep, instances, reference, mapper.unscored, alignment)
+        fill_tables.register(table, prep)
+    return table
 
 
 def _column_mapper(prep: FillPreparer, reference: bool) -> Any:

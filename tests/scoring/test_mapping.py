@@ -575,3 +575,38 @@ def test_the_type_order_from_each_sets_edges_is_the_walk_of_both():
                 assert mapping.type_order(ref, hyp) == expected
 
     check()
+
+
+def test_the_type_order_of_sets_read_into_tables_is_the_walk_of_both():
+    """The instances a FillTable read as complete (one text fill in each slot) hold no
+    pointer: their slots are not walked again, and the order is the walk's."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from hub4eval.scoring.fill_tables import FillTable
+
+    @settings(max_examples=200, deadline=None)
+    @given(st.data())
+    def check(data):
+        sets = [
+            data.draw(st.composite(lambda d, role=role: _typed_sets(d, role))()) for role in ("reference", "hypothesis")
+        ]
+        unscored = data.draw(st.sampled_from([frozenset(), frozenset({"T"})]))
+        plain = tuple(
+            FillTable(
+                FillPreparer(ScoreConfig(), reference=reference), tset.instances, reference, unscored, None
+            ).complete.tolist()
+            for tset, reference in zip(sets, (True, False), strict=True)
+        )
+        mapping._EDGES.clear()
+        try:
+            expected: tuple[str, ...] | None = _type_order_walked(*sets)
+        except InputError:
+            expected = None
+        if expected is None:
+            with pytest.raises(InputError, match="cycle"):
+                mapping.type_order(*sets, plain)
+        else:
+            assert mapping.type_order(*sets, plain) == expected
+
+    check()

@@ -307,13 +307,14 @@ def lookup(
     return None
 
 
+UNSETTLED = Extent(-1, -1)  # set_extents: a set's extent left to hub4eval.scoring.set_extents.hyp_set_extent
+
+
 def set_extents(prep: FillPreparer, isets: Sequence[InstanceSet]) -> list[Extent | None] | None:
     """:meth:`hub4eval.scoring.set_extents.HypSetExtents.many` from the table of the sets'
     instances (None: no such table, or its extents are not mapped to the one column space
-    of an unsegmented hypothesis): each set's extent, ``set_extents._UNSETTLED`` for a set
-    to work out one by one."""
-    from hub4eval.scoring.set_extents import _UNSETTLED
-
+    of an unsegmented hypothesis): each set's extent, :data:`UNSETTLED` for a set to work
+    out one by one."""
     instances = [inst for iset in isets for inst in iset.instances]
     table = table_over(prep, instances)
     if table is None or table.alignment is None or table.reference or not table.unsegmented:
@@ -337,7 +338,7 @@ def set_extents(prep: FillPreparer, isets: Sequence[InstanceSet]) -> list[Extent
     for s, first, last, ok in zip(
         spanned.tolist(), a_first.tolist(), b_last.tolist(), (a_found & b_found).tolist(), strict=True
     ):
-        out[s] = Extent(first, last) if ok else _UNSETTLED
+        out[s] = Extent(first, last) if ok else UNSETTLED
     for s in np.flatnonzero(~whole).tolist():
-        out[s] = _UNSETTLED
+        out[s] = UNSETTLED
     return out

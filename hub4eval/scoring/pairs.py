@@ -34,7 +34,9 @@ the procedure chooses without making a record per pair:
    prepared as it is read, and its instance's slot views are made from the same
    prepared fills). When only counts are asked for, the extents of the usual
    fills are read in characters and mapped to alignment columns all at once
-   (:class:`_ColumnsOf`, :mod:`hub4eval.text.column_extents`). A noisy key is read
+   (:class:`_ColumnsOf`, :mod:`hub4eval.text.column_extents`); and a count reads
+   each side's plain instances once into a :class:`~hub4eval.scoring.fill_tables.FillTable`
+   (:func:`tabulate`), whose arrays each run indexes (:meth:`_Texts.of_table`). A noisy key is read
    from its content string's words, once per distinct string, without preparing
    the fill.
 2. **Counts from COR codes.** For two plain instances, a slot's fill pair has

@@ -3,8 +3,10 @@ are paired with the reference documents' sets (§7.4: by overlapping extents, no
 
 A set's extent is the smallest start and the largest end of its text fills' maximal
 extents as :meth:`hub4eval.scoring.fills.FillPreparer.prepare` makes them, read here
-without preparing the fills: :func:`hyp_set_extent`. It imports the model and the
-scoring's fill preparation only.
+without preparing the fills: :func:`hyp_set_extent`; of all the sets of a hypothesis at
+once from their fills' table when a count has read one (:class:`HypSetExtents`). It imports
+the model and the scoring's fill preparation (and, for the latter, the fill tables, which
+import numpy).
 """
 
 from __future__ import annotations
@@ -109,15 +111,12 @@ class HypSetExtents:
         preparer = self.preparer
         found: list[Extent | None] | None = None
         if preparer.unsegmented and preparer.map_extent is not None:
-            from hub4eval.scoring.fill_tables import set_extents  # numpy: imported where the mapping is
+            from hub4eval.scoring.fill_tables import UNSETTLED, set_extents  # numpy: imported where the mapping is
 
             found = set_extents(preparer, isets)
-        if found is None:
-            return [hyp_set_extent(iset, preparer) for iset in isets]
-        return [
-            hyp_set_extent(iset, preparer) if extent is _UNSETTLED else extent
-            for iset, extent in zip(isets, found, strict=True)
-        ]
-
-
-_UNSETTLED = Extent(-1, -1)  # fill_tables.set_extents: a set's extent left to hyp_set_extent
+            if found is not None:
+                return [
+                    hyp_set_extent(iset, preparer) if extent is UNSETTLED else extent
+                    for iset, extent in zip(isets, found, strict=True)
+                ]
+        return [hyp_set_extent(iset, preparer) for iset in isets]

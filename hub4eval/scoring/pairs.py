@@ -1449,10 +1449,20 @@ def _counted(
     np.bitwise_or.at(masks, where, np.left_shift(np.ones(1, dtype=Int), bit_of[wanted]))
     templates: dict[int, int] = {}  # shape pair -> the number of its template (Mapper.templates)
     known = mapper.counted_points
-    out: dict[tuple[int, int], tuple[Counts, int]] = {}
-    for i, j, pair, mask, combo in zip(
-        ci.tolist(), cj.tolist(), pair_ids.tolist(), masks.tolist(), plain_combo[at].tolist(), strict=True
-    ):
+    # the pairs of one shape pair and one mask have the same points: each distinct (shape
+    # pair, mask) worked out once, in the order of its first pair (the numbers of templates
+    # and signatures are given in that order)
+    combos = plain_combo[at]
+    by_key = np.lexsort((masks, pair_ids))
+    new_key = np.ones(len(by_key), dtype=bool)
+    new_key[1:] = (np.diff(pair_ids[by_key]) != 0) | (np.diff(masks[by_key]) != 0)
+    distinct = np.cumsum(new_key) - 1
+    inverse = np.empty(len(by_key), dtype=Int)
+    inverse[by_key] = distinct
+    firsts = np.sort(by_key[new_key])  # the first pair of each (shape pair, mask), in chosen order
+    founds: list[tuple[Counts, int]] = [None] * len(firsts)  # type: ignore[list-item]
+    for k in firsts.tolist():
+        pair, mask = int(pair_ids[k]), int(masks[k])
         template = templates.get(pair)
         if template is None:
             template = templates[pair] = mapper.template(_template(examples[pair]))
@@ -1463,10 +1473,10 @@ def _counted(
                 Counts.tally([category for _, _, category in points]),
                 mapper.signature(points),
             )
-            if found[0] != table[combo]:  # pragma: no cover - a bug
-                raise AssertionError(f"pair {i}, {j}: its points do not add up to its counts")
-        out[i, j] = found
-    return out
+            if found[0] != table[int(combos[k])]:  # pragma: no cover - a bug
+                raise AssertionError(f"pair {ci[k]}, {cj[k]}: its points do not add up to its counts")
+        founds[int(inverse[k])] = found
+    return dict(zip(zip(ci.tolist(), cj.tolist(), strict=True), map(founds.__getitem__, inverse.tolist()), strict=True))
 
 
 def _template(example: InstanceMatch) -> tuple[tuple[str, str, str], ...]:

@@ -198,3 +198,27 @@ def test_shared_stages_benchmark_compares_the_same_work(tmp_path: Path) -> None:
     assert str(tmp_path) not in done.stdout
     missing = run("bench_shared_stages.py", "--dir", str(tmp_path / "none"), cwd=tmp_path, timeout=60)
     assert missing.returncode != 0 and "bench_score_texts.py" in missing.stderr
+
+
+def test_score_counts_benchmark_times_both_counts(tmp_path: Path) -> None:
+    """bench_score_counts.py on examples/asr laid out as bench_score_texts.py names its files:
+    the system's count and the ceiling's made again (each checked to count the same) and timed."""
+    asr = BENCHMARKS.parent / "examples" / "asr"
+    files = tmp_path / "n1_d1_w0.0_s1"
+    files.mkdir()
+    for name, source in (
+        ("ref_e5.tpl", "ref.tpl"),
+        ("hyp_e5_unsegmented.tpl", "hyp_one_set.tpl"),
+        ("ref.sgml", "reference.sgml"),
+        ("hyp_unsegmented.sgml", "asr_unsegmented.sgml"),
+    ):
+        (files / name).write_bytes((asr / source).read_bytes())
+    done = run(
+        "bench_score_counts.py",
+        *(str(files), "--forms", "unsegmented", "--runs", "1", "--rounds", "1"),
+        cwd=tmp_path,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    counts = [row[1].strip() for row in table_rows(done.stdout)]
+    assert counts == ["count", "system", "ceiling", "both"]

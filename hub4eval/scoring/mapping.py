@@ -157,26 +157,30 @@ def _numbered(item: Signature, numbers: dict[Signature, int], items: list[Signat
     return found
 
 
-def type_order(ref: TemplateSet, hyp: TemplateSet) -> tuple[str, ...]:
+def type_order(
+    ref: TemplateSet, hyp: TemplateSet, without_pointers: tuple[Sequence[bool] | None, ...] = (None, None)
+) -> tuple[str, ...]:
     """Types so that a type comes after every type its instances point to (§5).
+
+    ``without_pointers``: of each set, whether each of its instances is known to hold no
+    pointer (its slots are not read), or None.
 
     Raises:
         InputError: the type-pointer graph has a cycle.
     """
     edges: dict[str, list[tuple[str, PointerFill, str]]] = {}
-    for tset in (ref, hyp):
-        for inst in tset.instances:
-            targets = edges.setdefault(inst.type, [])
-            for slot in inst.slots:
-                alternatives = slot.alternatives
-                if len(alternatives) == 1 and len(fills := alternatives[0].fills) == 1 and type(fills[0]) is TextFill:
-                    continue  # the usual slot, one text fill: no pointer
-                for alternative in alternatives:
-                    for fill in alternative.fills:
-                        # one edge per pair of types: the first pointer names it in messages
-                        if type(fill) is PointerFill and all(t != fill.type for t, _, _ in targets):
-                            targets.append((fill.type, fill, tset.path))
-                            edges.setdefault(fill.type, [])
+    for tset, plain in zip((ref, hyp), without_pointers, strict=True):
+        # each set's own edges (kept for the next count of the same set), added as one walk
+        # over both sets would add them: the types in order of first sight, one edge per
+        # pair of types, named by its first pointer
+        own = _edges_of(tset, plain)
+        for node in own:
+            edges.setdefault(node, [])
+        for node, pointed in own.items():
+            targets = edges[node]
+            for edge in pointed:
+                if all(t != edge[0] for t, _, _ in targets):
+                    targets.append(edge)
     order: list[str] = []
     state: dict[str, int] = {}  # 1 visiting, 2 done
 
@@ -205,6 +209,43 @@ def type_order(ref: TemplateSet, hyp: TemplateSet) -> tuple[str, ...]:
         if state.get(node) is None:
             visit(node, [])
     return tuple(order)
+
+
+_EDGES: dict[int, tuple[TemplateSet, dict[str, list[tuple[str, PointerFill, str]]]]] = {}
+_EDGES_KEPT = 4  # the template sets whose edges are kept (a score counts its reference twice)
+
+
+def _edges_of(tset: TemplateSet, plain: Sequence[bool] | None = None) -> dict[str, list[tuple[str, PointerFill, str]]]:
+    """The edges of :func:`type_order` of one template set: each instance type (in order of
+    first sight, a pointer's target type when it is first pointed to) and the types its
+    instances point to, each with the first pointer to it. The edges of the last few sets
+    are kept (with the set, whose ``id()`` names it). ``plain``: whether each instance (in
+    the order of ``tset.instances``) is known to hold no pointer, or None."""
+    kept = _EDGES.get(id(tset))
+    if kept is not None and kept[0] is tset:
+        return kept[1]
+    edges: dict[str, list[tuple[str, PointerFill, str]]] = {}
+    path = tset.path
+    known = iter(plain) if plain is not None else None
+    for iset in tset.instance_sets:
+        for inst in iset.instances:
+            targets = edges.setdefault(inst.type, [])
+            if known is not None and next(known):
+                continue  # no pointer: nothing to read
+            for slot in inst.slots:
+                alternatives = slot.alternatives
+                if len(alternatives) == 1 and len(fills := alternatives[0].fills) == 1 and type(fills[0]) is TextFill:
+                    continue  # the usual slot, one text fill: no pointer
+                for alternative in alternatives:
+                    for fill in alternative.fills:
+                        # one edge per pair of types: the first pointer names it in messages
+                        if type(fill) is PointerFill and all(t != fill.type for t, _, _ in targets):
+                            targets.append((fill.type, fill, path))
+                            edges.setdefault(fill.type, [])
+    if len(_EDGES) >= _EDGES_KEPT:
+        del _EDGES[next(iter(_EDGES))]
+    _EDGES[id(tset)] = (tset, edges)
+    return edges
 
 
 class Mapper:
@@ -815,8 +856,15 @@ class Mapper:
         """:meth:`match_template_sets` (instance sets by DOCID, or by overlap with the extent
         functions), giving of each instance match only its counts and the signature of its
         points (see :class:`CountedMatch`): most of the pairs' match records are never made."""
+        from hub4eval.scoring.pairs import tabulate  # numpy: imported when a type is mapped
+
         self.counting = True
         try:
+            # the fills of both sides read at once, for every run of documents (and, the
+            # reference's, for a later count of it with the same preparer: the ceiling's)
+            tables = (tabulate(self, ref.instances, True), tabulate(self, hyp.instances, False))
+            if order is None:  # the instances of one usual text fill a slot hold no pointer
+                order = type_order(ref, hyp, tuple(None if t is None else t.complete.tolist() for t in tables))
             return self.match_template_sets(  # type: ignore[return-value]
                 ref, hyp, ref_extent=ref_extent, hyp_extent=hyp_extent, order=order
             )
@@ -847,7 +895,8 @@ class Mapper:
             set_pairs += [(None, iset) for iset in hyp.instance_sets if iset.docid in hyp_by_docid]
             return tuple(self._match_in_runs(set_pairs, order, forget=True))
         ref_extents = [ref_extent(iset) for iset in ref.instance_sets]
-        hyp_extents = [hyp_extent(iset) for iset in hyp.instance_sets]
+        many = getattr(hyp_extent, "many", None)  # all the sets' extents at once (set_extents.HypSetExtents)
+        hyp_extents = many(hyp.instance_sets) if many is not None else [hyp_extent(iset) for iset in hyp.instance_sets]
         overlapping = _overlapping(ref_extents, hyp_extents)
         # a hypothesis set is kept prepared for every reference set it overlaps (no forgetting)
         mapped = self._match_in_runs(
@@ -908,7 +957,11 @@ class _SetState:
         self._optional_refs: set[str] | None = None  # made when first asked (see removable)
         self.by_type: tuple[dict[str, list[Instance]], dict[str, list[Instance]]] = ({}, {})
         for side, iset in zip(self.by_type, (ref, hyp), strict=True):
-            for inst in iset.instances if iset is not None else ():
+            instances = iset.instances if iset is not None else ()
+            if instances and all(inst.type == instances[0].type for inst in instances):  # one type (the usual set)
+                side[instances[0].type] = list(instances)
+                continue
+            for inst in instances:
                 side.setdefault(inst.type, []).append(inst)
         self.matches: list[Any] = []  # InstanceMatch, or CountedMatch when counting
 

@@ -34,7 +34,9 @@ the procedure chooses without making a record per pair:
    prepared as it is read, and its instance's slot views are made from the same
    prepared fills). When only counts are asked for, the extents of the usual
    fills are read in characters and mapped to alignment columns all at once
-   (:class:`_ColumnsOf`, :mod:`hub4eval.text.column_extents`). A noisy key is read
+   (:class:`_ColumnsOf`, :mod:`hub4eval.text.column_extents`); and a count reads
+   each side's plain instances once into a :class:`~hub4eval.scoring.fill_tables.FillTable`
+   (:func:`tabulate`), whose arrays each run indexes (:meth:`_Texts.of_table`). A noisy key is read
    from its content string's words, once per distinct string, without preparing
    the fill.
 2. **Counts from COR codes.** For two plain instances, a slot's fill pair has
@@ -82,12 +84,14 @@ import numpy as np
 
 from hub4eval.config import ScoreConfig
 from hub4eval.model import Instance, PointerFill, TextFill
+from hub4eval.scoring import fill_tables
 from hub4eval.scoring.candidates import (
     _BLOCK,
     _MAX_KEYS,
     reference_content_keys,
     sharing_pairs,
 )
+from hub4eval.scoring.fill_tables import FillTable
 from hub4eval.scoring.fills import FillPreparer, PreparedFill
 from hub4eval.scoring.greedy import TooManyPairs, greedy_by_class
 from hub4eval.scoring.metrics import Counts
@@ -266,10 +270,13 @@ class _Texts:
     :data:`_NONE` when the fill has none.
     """
 
-    __slots__ = ("rows", "prepared", "owners", "prep", "memo", "to_columns", "minimal")
+    __slots__ = ("rows", "prepared", "owners", "prep", "memo", "to_columns", "minimal", "table", "at")
 
     def __init__(self, owners: Sequence[Instance], prep: FillPreparer) -> None:
         self.rows: list[tuple[int, TextFill, int, int, int]] = []
+        # Read from a FillTable instead of as rows: the table and the places of the fills in it
+        self.table: FillTable | None = None
+        self.at: np.ndarray | None = None
         self.prepared: dict[int, PreparedFill] = {}  # by position
         self.owners = owners  # the instances the indices are of
         self.prep = prep
@@ -280,12 +287,41 @@ class _Texts:
         self.to_columns: _ColumnsOf | None = None
         self.minimal: tuple[np.ndarray, np.ndarray] | None = None
 
+    @classmethod
+    def of_table(
+        cls, owners: Sequence[Instance], prep: FillPreparer, table: FillTable, holders: np.ndarray, at: np.ndarray
+    ) -> _Texts:
+        """The fills ``at`` of ``table``, of the instances ``holders`` (indices into ``owners``),
+        their columns read from the table's arrays."""
+        texts = cls(owners, prep)
+        texts.table, texts.at = table, at
+        starts, ends, minimal = table.columns()
+        texts.memo["columns"] = (holders, table.numbers[at], starts[at], ends[at])
+        if minimal is not None:
+            texts.minimal = (minimal[0][at], minimal[1][at])
+        return texts
+
     def __len__(self) -> int:
-        return len(self.rows)
+        return len(self.rows) if self.at is None else len(self.at)
 
     def __iter__(self) -> Iterator[tuple[int, PreparedFill]]:
         fill = self.fill
-        return ((row[0], fill(p)) for p, row in enumerate(self.rows))
+        inst = self.columns()[0].tolist() if self.at is not None else [row[0] for row in self.rows]
+        return ((index, fill(p)) for p, index in enumerate(inst))
+
+    def text_fill(self, p: int) -> TextFill:
+        """The fill at position ``p`` as written."""
+        if self.table is not None:
+            assert self.at is not None
+            return self.table.fills[self.at[p]]
+        return self.rows[p][1]
+
+    def contents(self) -> list[str]:
+        """The content string of each fill, by position."""
+        if self.table is not None:
+            fills = self.table.fills
+            return [fills[f].content for f in self.at.tolist()]  # type: ignore[union-attr]
+        return [row[1].content for row in self.rows]
 
     def pop(self) -> None:
         """Take the last row back (its instance turned out not plain)."""
@@ -296,7 +332,10 @@ class _Texts:
         """The fill at position ``p``, prepared (once)."""
         found = self.prepared.get(p)
         if found is None:
-            index, fill = self.rows[p][:2]
+            if self.table is not None:
+                index, fill = int(self.columns()[0][p]), self.text_fill(p)
+            else:
+                index, fill = self.rows[p][:2]
             found = self.prepared[p] = self.prep.prepare(fill, self.owners[index].docid)
         return found
 
@@ -483,21 +522,29 @@ def _noisy_content_keys(
     words = refs.prep.words  # the hypothesis preparer's too (FillPreparer.share_texts)
 
     def hyp_side() -> tuple[int, np.ndarray, np.ndarray]:
-        hyp_word = np.asarray([entry[1] for entry in _word_entries(hyps, fillers)], dtype=Int)
+        hyp_word = _word_arrays(hyps, fillers)[2]
         size = max(1, len(words))  # every hypothesis word is below it
         hyp_group = groups[1][hyps.columns()[0]]
         distinct, hyp_kid = np.unique(hyp_group * size + hyp_word, return_inverse=True)
         return size, distinct, hyp_kid.reshape(-1).astype(Int)
 
     size, distinct, hyp_kid = _memo(hyps, "noisy", hyp_side)
-    every: list[Sequence[int]] = [entry[0] for entry in _word_entries(refs, fillers)]
-    for p in _odd(refs):  # minimal strings of its own: their keys
-        found = reference_content_keys("", refs.fill(p), how)
-        assert found is not None  # noisy keys are words: never too many
-        every[p] = [words.setdefault(key[2], len(words)) for key in found]
-    lengths = np.fromiter(map(len, every), dtype=Int, count=len(every))
-    pos = np.repeat(np.arange(len(every), dtype=Int), lengths)
-    word = np.fromiter(chain.from_iterable(every), dtype=Int, count=int(lengths.sum()))
+    offsets, word = _word_arrays(refs, fillers)[:2]
+    odd = _odd(refs)
+    if odd:
+        flat = word.tolist()
+        every: list[Sequence[int]] = [
+            flat[a:b] for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist(), strict=True)
+        ]
+        for p in odd:  # minimal strings of its own: their keys
+            found = reference_content_keys("", refs.fill(p), how)
+            assert found is not None  # noisy keys are words: never too many
+            every[p] = [words.setdefault(key[2], len(words)) for key in found]
+        lengths = np.fromiter(map(len, every), dtype=Int, count=len(every))
+        word = np.fromiter(chain.from_iterable(every), dtype=Int, count=int(lengths.sum()))
+    else:
+        lengths = np.diff(offsets)
+    pos = np.repeat(np.arange(len(lengths), dtype=Int), lengths)
     below = word < size  # a word first seen after the hypothesis side was read is no hypothesis's key
     pos, word = pos[below], word[below]
     wanted = groups[0][refs.columns()[0][pos]] * size + word
@@ -614,8 +661,16 @@ def _fills_by_slot(
     reference = removable is not None
     prep = mapper.ref_prep if reference else mapper.hyp_prep
     unscored = mapper.unscored
-    get, normalize = prep.lookups()
     fast = not prep.maps_extents
+    if TABLES and (fast or mapper.counting):
+        found = fill_tables.lookup(prep, instances, unscored, None if fast else _column_mapper(prep, reference))
+        if found is not None:  # every instance read into a table: its rows taken from the table's arrays
+            table, ords = found
+            tabled = {
+                name: _Texts.of_table(instances, prep, table, holders, at) for name, holders, at in table.slots_of(ords)
+            }
+            return list(map(table.shapes.__getitem__, ords.tolist())), tabled, {}
+    get, normalize = prep.lookups()
     # Every fill prepared and every pair to get its match record (texts that differ, not
     # counting): the slot views of Mapper._view are made here, from the same prepared fills.
     views = None if fast or mapper.counting else mapper._views[reference]
@@ -712,6 +767,30 @@ def _fills_by_slot(
             widen = reference and prep.widen is not None
             listed.to_columns = _ColumnsOf(alignment, reference, widen, docids, list(listed.prepared), shared)
     return shapes, texts, pointers
+
+
+TABLES = True  # runs of plain instances read from FillTables (tests turn it off: the rows read one by one)
+
+
+def tabulate(mapper: Mapper, instances: Sequence[Instance], reference: bool) -> FillTable | None:
+    """Read ``instances`` (a template set's, of one side) into a :class:`FillTable` kept with
+    the side's preparer, when the counts read their fills without preparing them (see
+    :func:`_fills_by_slot`) and no table of them is kept yet: the runs of documents that are
+    counted then take their rows from it, and so does a later count of the same instances
+    with the same preparer (the reference of a score and of its ceiling). The table (None:
+    the fills are read otherwise)."""
+    prep = mapper.ref_prep if reference else mapper.hyp_prep
+    fast = not prep.maps_extents
+    if not TABLES or not (fast or mapper.counting):
+        return None
+    alignment = None if fast else _column_mapper(prep, reference)
+    if alignment is None and not fast:
+        return None  # extents mapped otherwise: each fill is prepared
+    table = fill_tables.known(prep, instances, mapper.unscored, alignment)
+    if table is None:
+        table = FillTable(prep, instances, reference, mapper.unscored, alignment)
+        fill_tables.register(table, prep)
+    return table
 
 
 def _column_mapper(prep: FillPreparer, reference: bool) -> Any:
@@ -888,10 +967,33 @@ def _noisy_verdicts(
     return out
 
 
-def _word_entries(texts: _Texts, fillers: frozenset[str]) -> list[tuple[tuple[int, ...], int, int, int]]:
-    """:meth:`FillPreparer.word_keys_of` the content string of each fill of ``texts`` (kept with them)."""
-    return _memo(
-        texts, "word entries", lambda: texts.prep.word_keys_of([row[1].content for row in texts.rows], fillers)
+def _word_arrays(texts: _Texts, fillers: frozenset[str]) -> tuple[np.ndarray, ...]:
+    """:meth:`FillPreparer.word_keys_of` the content string of each fill of ``texts`` (kept
+    with them), as arrays: (where each fill's word keys begin in the next array, those
+    keys, its hypothesis word, its words' phrase as a reference's, its kept words' phrase);
+    read from the table's arrays when the fills are a :class:`FillTable`'s."""
+    return _memo(texts, "word arrays", partial(_make_word_arrays, texts, fillers))
+
+
+def _make_word_arrays(texts: _Texts, fillers: frozenset[str]) -> tuple[np.ndarray, ...]:
+    table, at = texts.table, texts.at
+    if table is not None and at is not None:
+        offsets, keys, *others = table.words(texts.prep, fillers)
+        lengths = offsets[at + 1] - offsets[at]
+        mine = np.zeros(len(at) + 1, dtype=Int)
+        np.cumsum(lengths, out=mine[1:])
+        total = int(mine[-1])
+        where = np.repeat(offsets[at] - mine[:-1], lengths) + np.arange(total, dtype=Int)
+        return (mine, keys[where], *(column[at] for column in others))
+    entries = texts.prep.word_keys_of(texts.contents(), fillers)
+    n = len(entries)
+    lengths = np.fromiter((len(entry[0]) for entry in entries), dtype=Int, count=n)
+    offsets = np.zeros(n + 1, dtype=Int)
+    np.cumsum(lengths, out=offsets[1:])
+    return (
+        offsets,
+        np.fromiter(chain.from_iterable(entry[0] for entry in entries), dtype=Int, count=int(offsets[-1])),
+        *(np.fromiter((entry[which] for entry in entries), dtype=Int, count=n) for which in (1, 2, 3)),
     )
 
 
@@ -899,10 +1001,12 @@ def _phrases(texts: _Texts, fillers: frozenset[str], reference: bool) -> np.ndar
     """Of each fill of ``texts``, the number of its words (a reference's, -1 when some are
     optional or it has minimal strings of its own) or of its kept words (a hypothesis's):
     see :meth:`FillPreparer.word_keys_of`."""
-    which = 2 if reference else 3
-    phrases = np.asarray([entry[which] for entry in _word_entries(texts, fillers)], dtype=Int)
+    phrases = _word_arrays(texts, fillers)[3 if reference else 4]
     if reference:
-        phrases[sorted(_odd(texts))] = -1
+        odd = _odd(texts)
+        if odd:
+            phrases = phrases.copy()
+            phrases[sorted(odd)] = -1
     return phrases
 
 
@@ -916,9 +1020,9 @@ def _noisy_pairs(mapper: Mapper, refs: _Texts, hyps: _Texts, rq: np.ndarray, hp:
     hyp_rows, hyp_at = np.unique(hp, return_inverse=True)
     ref_keys: dict[int, Hashable] = {}
     for q in ref_rows.tolist():
-        fill = refs.rows[q][1]
+        fill = refs.text_fill(q)
         ref_keys[q] = (fill.content, fill.minimal_spans) if q in odd else fill.content
-    hyp_keys = {p: hyps.rows[p][1].content for p in hyp_rows.tolist()}
+    hyp_keys = {p: hyps.text_fill(p).content for p in hyp_rows.tolist()}
     ids: dict[Hashable, int] = {}
     ref_sid = np.asarray([ids.setdefault(key, len(ids)) for key in ref_keys.values()], dtype=Int)
     ids = {}
@@ -1345,10 +1449,20 @@ def _counted(
     np.bitwise_or.at(masks, where, np.left_shift(np.ones(1, dtype=Int), bit_of[wanted]))
     templates: dict[int, int] = {}  # shape pair -> the number of its template (Mapper.templates)
     known = mapper.counted_points
-    out: dict[tuple[int, int], tuple[Counts, int]] = {}
-    for i, j, pair, mask, combo in zip(
-        ci.tolist(), cj.tolist(), pair_ids.tolist(), masks.tolist(), plain_combo[at].tolist(), strict=True
-    ):
+    # the pairs of one shape pair and one mask have the same points: each distinct (shape
+    # pair, mask) worked out once, in the order of its first pair (the numbers of templates
+    # and signatures are given in that order)
+    combos = plain_combo[at]
+    by_key = np.lexsort((masks, pair_ids))
+    new_key = np.ones(len(by_key), dtype=bool)
+    new_key[1:] = (np.diff(pair_ids[by_key]) != 0) | (np.diff(masks[by_key]) != 0)
+    distinct = np.cumsum(new_key) - 1
+    inverse = np.empty(len(by_key), dtype=Int)
+    inverse[by_key] = distinct
+    firsts = np.sort(by_key[new_key])  # the first pair of each (shape pair, mask), in chosen order
+    founds: list[tuple[Counts, int]] = [None] * len(firsts)  # type: ignore[list-item]
+    for k in firsts.tolist():
+        pair, mask = int(pair_ids[k]), int(masks[k])
         template = templates.get(pair)
         if template is None:
             template = templates[pair] = mapper.template(_template(examples[pair]))
@@ -1359,10 +1473,10 @@ def _counted(
                 Counts.tally([category for _, _, category in points]),
                 mapper.signature(points),
             )
-            if found[0] != table[combo]:  # pragma: no cover - a bug
-                raise AssertionError(f"pair {i}, {j}: its points do not add up to its counts")
-        out[i, j] = found
-    return out
+            if found[0] != table[int(combos[k])]:  # pragma: no cover - a bug
+                raise AssertionError(f"pair {ci[k]}, {cj[k]}: its points do not add up to its counts")
+        founds[int(inverse[k])] = found
+    return dict(zip(zip(ci.tolist(), cj.tolist(), strict=True), map(founds.__getitem__, inverse.tolist()), strict=True))
 
 
 def _template(example: InstanceMatch) -> tuple[tuple[str, str, str], ...]:

@@ -26,7 +26,7 @@ from hub4eval.scoring.ceiling_runs import ProjectionRuns, ceiling_part, contents
 from hub4eval.scoring.fills import FillPreparer, PreparedFill
 from hub4eval.scoring.mapping import CountedSet, Mapper, SetMatch, Signature
 from hub4eval.scoring.result import ScoreResult, Tally
-from hub4eval.scoring.set_extents import hyp_set_extent
+from hub4eval.scoring.set_extents import HypSetExtents, hyp_set_extent
 from hub4eval.util.gcpause import paused_gc
 from hub4eval.util.kept import keep_until_exit
 
@@ -425,7 +425,7 @@ def score(
             ref,
             hyp,
             ref_extent=lambda iset: alignment.document_extent(iset.docid),
-            hyp_extent=lambda iset: hyp_set_extent(iset, hyp_prep),
+            hyp_extent=HypSetExtents(hyp_prep),
         )
         hyp_prep.forget()
         if not config.split_sets:
@@ -553,7 +553,7 @@ def _score_ceiling(
         hyp_prep.remember()
         extents: dict[str, Any] = {
             "ref_extent": lambda iset: alignment.document_extent(iset.docid),
-            "hyp_extent": lambda iset: hyp_set_extent(iset, hyp_prep),
+            "hyp_extent": HypSetExtents(hyp_prep),
         }
         if counting and counted is not None and hyp is projected:
             from hub4eval.scoring.counted_parts import join_parts

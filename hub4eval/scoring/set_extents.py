@@ -3,18 +3,20 @@ are paired with the reference documents' sets (§7.4: by overlapping extents, no
 
 A set's extent is the smallest start and the largest end of its text fills' maximal
 extents as :meth:`hub4eval.scoring.fills.FillPreparer.prepare` makes them, read here
-without preparing the fills: :func:`hyp_set_extent`. It imports the model and the
-scoring's fill preparation only.
+without preparing the fills: :func:`hyp_set_extent`; of all the sets of a hypothesis at
+once from their fills' table when a count has read one (:class:`HypSetExtents`). It imports
+the model and the scoring's fill preparation (and, for the latter, the fill tables, which
+import numpy).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from hub4eval.model import Extent, InstanceSet, TextFill
 from hub4eval.scoring.fills import FillPreparer
 
-__all__ = ["hyp_set_extent"]
+__all__ = ["HypSetExtents", "hyp_set_extent"]
 
 
 def hyp_set_extent(iset: InstanceSet, preparer: FillPreparer) -> Extent | None:
@@ -84,3 +86,37 @@ def hyp_set_extent(iset: InstanceSet, preparer: FillPreparer) -> Extent | None:
 
 def _end(span: tuple[int, int]) -> int:
     return span[1]
+
+
+class HypSetExtents:
+    """:func:`hyp_set_extent` with its preparer: ``extents(iset)`` of one set, and
+    :meth:`many` of all the sets of a hypothesis at once."""
+
+    __slots__ = ("preparer",)
+
+    def __init__(self, preparer: FillPreparer) -> None:
+        self.preparer = preparer
+
+    def __call__(self, iset: InstanceSet) -> Extent | None:
+        return hyp_set_extent(iset, self.preparer)
+
+    def many(self, isets: Sequence[InstanceSet]) -> list[Extent | None]:
+        """``[self(iset) for iset in isets]``. When the sets' instances were read into a
+        :class:`~hub4eval.scoring.fill_tables.FillTable` with their extents in the one column
+        space of an unsegmented hypothesis, a set whose every text fill is in it has its
+        extent from the table's arrays: the smallest (start, end) and the first span of the
+        largest end among its fills' extents (premodifiers removed, in characters), each
+        mapped to columns in numpy, as :func:`hyp_set_extent` maps them; the others, and a
+        set one of whose two spans touches no token, one by one."""
+        preparer = self.preparer
+        found: list[Extent | None] | None = None
+        if preparer.unsegmented and preparer.map_extent is not None:
+            from hub4eval.scoring.fill_tables import UNSETTLED, set_extents  # numpy: imported where the mapping is
+
+            found = set_extents(preparer, isets)
+            if found is not None:
+                return [
+                    hyp_set_extent(iset, preparer) if extent is UNSETTLED else extent
+                    for iset, extent in zip(isets, found, strict=True)
+                ]
+        return [hyp_set_extent(iset, preparer) for iset in isets]

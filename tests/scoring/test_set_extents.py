@@ -20,7 +20,7 @@ from hub4eval.config import ScoreConfig
 from hub4eval.io.corpus import as_unsegmented, read_corpus
 from hub4eval.model import Extent, FillAlternative, Instance, InstanceSet, PointerFill, Slot, TextFill
 from hub4eval.scoring.fills import FillPreparer
-from hub4eval.scoring.set_extents import hyp_set_extent
+from hub4eval.scoring.set_extents import HypSetExtents, hyp_set_extent
 from hub4eval.text.columns import CorpusAlignment, align_corpora
 from tests.support.reference_fills import EXAMPLES
 
@@ -112,3 +112,34 @@ def test_a_set_whose_first_and_last_fills_touch_no_token_reads_the_others() -> N
         alignment.hyp_extent(None, fills[1].extents[0]).start, alignment.hyp_extent(None, fills[2].extents[0]).end
     )  # type: ignore[union-attr]
     assert hyp_set_extent(iset, _preparer(alignment)) == expected
+
+
+@st.composite
+def _plain_sets(draw: st.DrawFn, length: int) -> InstanceSet:
+    """Sets whose slots mostly hold one text fill each (what a FillTable reads)."""
+    instances = []
+    for number in range(1, draw(st.integers(1, 4)) + 1):
+        slots = []
+        for name in ("WINNER", "LOSER", "COMMENT")[: draw(st.integers(0, 3))]:
+            slots.append(Slot(name, (FillAlternative((draw(_fills(length)),)),)))
+        instances.append(Instance("EVENT", "asr", number, tuple(slots)))
+    return InstanceSet("asr", tuple(instances))
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(data=st.data())
+def test_the_extents_of_many_sets_are_those_of_each(data: st.DataObject) -> None:
+    """``HypSetExtents.many`` (sets read into a table, their extents from its arrays; sets
+    with a fill outside the table, such as an unscored slot's, or whose first span touches
+    no token, one by one) gives every set's :func:`hyp_set_extent`."""
+    from hub4eval.scoring import fill_tables
+
+    alignment, length = _alignment()
+    isets = data.draw(st.lists(st.one_of(_plain_sets(length), _sets(length)), min_size=1, max_size=6))
+    preparer = _preparer(alignment)
+    expected = [hyp_set_extent(iset, preparer) for iset in isets]
+    instances = [inst for iset in isets for inst in iset.instances]
+    unscored = data.draw(st.sampled_from([frozenset(), frozenset({"COMMENT"})]))
+    fill_tables.register(fill_tables.FillTable(preparer, instances, False, unscored, alignment), preparer)
+    assert HypSetExtents(preparer).many(isets) == expected
+    assert HypSetExtents(_preparer(alignment)).many(isets) == expected  # no table: one by one

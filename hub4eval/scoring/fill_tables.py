@@ -1,0 +1,344 @@
+"""The text fills of a template set's plain instances as arrays, read once per preparer and
+shared by every count that maps them (:mod:`hub4eval.scoring.pairs`).
+
+The mapping engine needs, of each text fill of a plain instance, only the number of its
+normalized text, its compared extent (in characters less the premodifiers removed, or
+mapped to alignment columns all at once) and, for noisy content, the numbers of its words.
+Read instance by instance for every run of documents, that was most of a count's own
+work; and a score counts the same reference twice (the system's hypothesis, then the
+ceiling's projection), with the same preparer. A :class:`FillTable` reads every instance
+of a template set once, in one loop, into arrays: its fills' text numbers, extents,
+instances and slots, the shape of each instance (``Mapper._shape``), and, when first asked,
+the extents in columns and the word keys. A run of documents then takes its rows by
+indexing those arrays (:meth:`FillTable.slots_of`).
+
+A table covers the instances whose every scored slot holds one text fill (a hypothesis
+slot's first alternative), usual for a reference (its one minimal string is its maximal
+one); a run with any other instance is read as before, instance by instance. Tables are
+kept per preparer (:func:`register`, :func:`lookup`), for as long as the preparer lives,
+and keep their instances alive, so that an instance's ``id()`` names it.
+
+It imports the model, the fill preparer and the column extents only (numpy: imported where
+``pairs`` is).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Sequence
+from itertools import chain
+from typing import Any
+
+import numpy as np
+
+from hub4eval.model import Extent, Instance, InstanceSet, TextFill
+from hub4eval.scoring.fills import FillPreparer
+from hub4eval.text.column_extents import enclosures_of, extents_of
+
+Int = np.int64
+NONE = -(2**62)  # the offset of a missing extent (pairs._NONE)
+ONE_TEXT = ((((True, False),),), (((True, True),),))  # a slot's fills in a shape: one text fill, by has_extent
+
+
+class FillTable:
+    """The text fills of a sequence of instances of one side, as arrays (see the module).
+
+    ``fill_inst[f]``, ``fill_rank[f]``: the instance of fill ``f`` and the place of its slot
+    among the instance's scored slots; ``numbers``, ``starts``, ``ends``: its text's number
+    and its extent in characters less the premodifiers removed (:data:`NONE`: none);
+    ``slot_fill[s][k]``: the fill of slot ``s`` (``slot_names[s]``) of instance ``k`` (-1:
+    none); ``shapes[k]``: the shape of instance ``k`` (None: not covered); ``complete[k]``: whether
+    every text fill of instance ``k`` is in the table (it is covered, and has no unscored
+    slot, second slot of a name or second alternative)."""
+
+    __slots__ = (
+        "instances",
+        "ordinal",
+        "shapes",
+        "covered",
+        "complete",
+        "fills",
+        "fill_inst",
+        "fill_rank",
+        "numbers",
+        "starts",
+        "ends",
+        "slot_names",
+        "slot_fill",
+        "reference",
+        "unscored",
+        "alignment",
+        "widen",
+        "unsegmented",
+        "_columns",
+        "_words",
+        "__weakref__",
+    )
+
+    def __init__(
+        self,
+        prep: FillPreparer,
+        instances: Sequence[Instance],
+        reference: bool,
+        unscored: frozenset[str],
+        alignment: Any,
+    ) -> None:
+        self.instances = list(instances)  # kept alive: they are found by id()
+        self.ordinal = {id(inst): k for k, inst in enumerate(self.instances)}
+        self.reference = reference
+        self.unscored = unscored
+        self.alignment = alignment  # a CorpusAlignment whose columns the extents are mapped to, or None
+        self.widen = reference and alignment is not None and prep.widen is not None
+        self.unsegmented = prep.unsegmented
+        self._columns: tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray] | None] | None = None
+        self._words: dict[frozenset[str], tuple[np.ndarray, ...]] = {}
+        self._read(prep)
+
+    def _read(self, prep: FillPreparer) -> None:
+        """Read the instances, in one loop (as ``pairs._fills_by_slot`` reads a run's)."""
+        instances, reference, unscored = self.instances, self.reference, self.unscored
+        get, normalize = prep.lookups()
+        none = NONE
+        one_text = ONE_TEXT
+        shapes: list[Any] = []
+        fills: list[TextFill] = []
+        flat: list[int] = []  # of each fill: its instance, slot, text number, start, end
+        slot_ids: dict[str, int] = {}
+        complete: list[bool] = []  # every text fill of the instance is in the table
+        shapes_of: dict[tuple[int, ...], tuple[Any, ...] | None] = {}  # by the codes of its slots
+        for k, inst in enumerate(instances):
+            codes: list[int] = []  # of each slot: (slot * 2 + optional) * 2 + has an extent
+            seen: set[str] = set()
+            whole = True
+            for slot in inst.slots:
+                name = slot.name
+                if name in unscored or name in seen:
+                    whole = False
+                    continue
+                seen.add(name)
+                alternatives = slot.alternatives
+                if len(alternatives) != 1:
+                    whole = False
+                    if reference or not alternatives:
+                        break  # several alternatives: not plain
+                if len(slot_fills := alternatives[0].fills) != 1:
+                    break  # several fills: not plain
+                fill = slot_fills[0]
+                if type(fill) is not TextFill:
+                    break  # a pointer: read with the instance
+                content, extents = fill.content, fill.extents
+                if reference and not (
+                    len(spans := fill.minimal_spans) == 1
+                    and not spans[0][0]
+                    and spans[0][1] == len(content)
+                    and ((fill.minimal_extents is extents and len(extents) < 2) or fill.minimal_is_maximal)
+                ):
+                    break  # minimal strings of its own: prepared with the instance
+                norm = get(content) or normalize(content)
+                sid = slot_ids.get(name)
+                if sid is None:
+                    sid = slot_ids[name] = len(slot_ids)
+                if extents:
+                    first = extents[0]
+                    start, end = first.start, first.end
+                    if norm[1]:
+                        start = min(start + norm[1], end)  # as fills._shifted
+                    codes.append((sid * 2 + (reference and slot.optional)) * 2 + 1)
+                else:
+                    start = end = none
+                    codes.append((sid * 2 + (reference and slot.optional)) * 2)
+                fills.append(fill)
+                flat.extend((k, sid, norm[4], start, end))
+            else:
+                code = tuple(codes)
+                shape = shapes_of.get(code, shapes_of)
+                if shape is shapes_of:
+                    names = list(slot_ids)
+                    shape = shapes_of[code] = tuple([(names[c >> 2], bool(c >> 1 & 1), one_text[c & 1]) for c in code])
+                shapes.append(shape)
+                complete.append(whole)
+                continue
+            if codes:  # what the instance added is taken back
+                del fills[-len(codes) :]
+                del flat[-5 * len(codes) :]
+            shapes.append(None)
+            complete.append(False)
+        self.shapes = shapes
+        self.complete = np.asarray(complete, dtype=bool)
+        self.covered = np.asarray([shape is not None for shape in shapes], dtype=bool)
+        self.fills = fills
+        columns = np.asarray(flat, dtype=Int).reshape(-1, 5)
+        self.fill_inst = columns[:, 0].copy()
+        slot_of = columns[:, 1].copy()
+        self.numbers = columns[:, 2].copy()
+        self.starts = columns[:, 3].copy()
+        self.ends = columns[:, 4].copy()
+        bounds = np.zeros(len(instances) + 1, dtype=Int)
+        np.cumsum(np.bincount(self.fill_inst, minlength=len(instances)), out=bounds[1:])
+        self.fill_rank = np.arange(len(fills), dtype=Int) - bounds[self.fill_inst]  # the slot's place in its instance
+        self.slot_names = list(slot_ids)
+        self.slot_fill = []
+        for s in range(len(self.slot_names)):
+            at = np.full(len(instances), -1, dtype=Int)
+            mine = np.flatnonzero(slot_of == s)
+            at[self.fill_inst[mine]] = mine
+            self.slot_fill.append(at)
+
+    def ordinals(self, instances: Sequence[Instance]) -> np.ndarray | None:
+        """The place in this table of each of ``instances``; None unless every one is here and covered."""
+        get = self.ordinal.get
+        ords = np.fromiter((get(id(inst), -1) for inst in instances), dtype=Int, count=len(instances))
+        if len(ords) and (int(ords.min()) < 0 or not self.covered[ords].all()):
+            return None
+        return ords
+
+    def slots_of(self, ords: np.ndarray) -> list[tuple[str, np.ndarray, np.ndarray]]:
+        """Of the instances at ``ords`` (a run's), each slot's (name, positions in the run of the
+        instances that hold it, their fills), the slots in the order a loop over the
+        instances' slots first meets them."""
+        found = []
+        for s, name in enumerate(self.slot_names):
+            fills = self.slot_fill[s][ords]
+            holders = np.flatnonzero(fills >= 0)
+            if len(holders):
+                fills = fills[holders]
+                found.append((int(holders[0]), int(self.fill_rank[fills[0]]), name, holders, fills))
+        found.sort(key=lambda entry: entry[:2])
+        return [(name, holders, fills) for _, _, name, holders, fills in found]
+
+    def columns(self) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray] | None]:
+        """(starts, ends, minimal extents) of every fill as compared: in characters less the
+        premodifiers removed (minimal None: the same), or mapped to alignment columns all at
+        once as ``pairs._ColumnsOf`` maps a run's (then a reference's widened for the
+        enclosure test, its minimal extent the one not widened)."""
+        if self._columns is None:
+            alignment = self.alignment
+            if alignment is None:
+                self._columns = (self.starts, self.ends, None)
+            else:
+                starts, ends = self.starts.copy(), self.ends.copy()
+                at = np.flatnonzero(starts != NONE)
+                docids = None
+                if self.reference or not self.unsegmented:
+                    instances = self.instances
+                    docids = [instances[k].docid for k in self.fill_inst[at].tolist()]
+                first, last, found = extents_of(alignment, self.reference, docids, starts[at], ends[at])
+                starts[at] = np.where(found, first, NONE)
+                ends[at] = np.where(found, last, NONE)
+                minimal = starts.copy(), ends.copy()
+                if self.widen:  # the extent a hypothesis extent must lie in
+                    inside = at[found]
+                    assert docids is not None
+                    starts[inside], ends[inside] = enclosures_of(
+                        alignment, [docids[k] for k in np.flatnonzero(found).tolist()], starts[inside], ends[inside]
+                    )
+                self._columns = (starts, ends, minimal)
+        return self._columns
+
+    def words(self, prep: FillPreparer, fillers: frozenset[str]) -> tuple[np.ndarray, ...]:
+        """(where each fill's word keys begin in the next array, those keys, its hypothesis
+        word, its words' phrase as a reference's, its kept words' phrase): the entries of
+        :meth:`FillPreparer.word_keys_of` of every fill's content string, as arrays."""
+        found = self._words.get(fillers)
+        if found is None:
+            entries = prep.word_keys_of([fill.content for fill in self.fills], fillers)
+            n = len(entries)
+            if n:
+                keys, hyp_words, ref_phrases, hyp_phrases = zip(*entries, strict=True)
+            else:
+                keys = hyp_words = ref_phrases = hyp_phrases = ()
+            offsets = np.zeros(n + 1, dtype=Int)
+            np.cumsum(np.fromiter(map(len, keys), dtype=Int, count=n), out=offsets[1:])
+            found = self._words[fillers] = (
+                offsets,
+                np.fromiter(chain.from_iterable(keys), dtype=Int, count=int(offsets[-1])),
+                np.asarray(hyp_words, dtype=Int),
+                np.asarray(ref_phrases, dtype=Int),
+                np.asarray(hyp_phrases, dtype=Int),
+            )
+        return found
+
+
+_TABLES: weakref.WeakKeyDictionary[FillPreparer, list[FillTable]] = weakref.WeakKeyDictionary()
+
+
+def register(table: FillTable, prep: FillPreparer) -> None:
+    """Keep ``table`` with ``prep``, for :func:`lookup` (as long as ``prep`` lives)."""
+    _TABLES.setdefault(prep, []).append(table)
+
+
+def known(
+    prep: FillPreparer, instances: Sequence[Instance], unscored: frozenset[str], alignment: Any
+) -> FillTable | None:
+    """The table of exactly these instances, read alike, kept with ``prep`` (None: none is)."""
+    for table in _TABLES.get(prep, ()):
+        if (
+            len(table.instances) == len(instances)
+            and table.unscored == unscored
+            and table.alignment is alignment
+            and all(a is b for a, b in zip(table.instances, instances, strict=True))
+        ):
+            return table
+    return None
+
+
+def table_over(prep: FillPreparer, instances: Sequence[Instance]) -> FillTable | None:
+    """A table kept with ``prep`` of exactly these instances (read with any unscored slots), or None."""
+    for table in _TABLES.get(prep, ()):
+        if len(table.instances) == len(instances) and all(
+            a is b for a, b in zip(table.instances, instances, strict=True)
+        ):
+            return table
+    return None
+
+
+def lookup(
+    prep: FillPreparer, instances: Sequence[Instance], unscored: frozenset[str], alignment: Any
+) -> tuple[FillTable, np.ndarray] | None:
+    """The table kept with ``prep`` that covers every one of ``instances``, read alike
+    (the same unscored slots and column mapping), and their places in it; None when none does."""
+    if not instances:
+        return None
+    first = id(instances[0])
+    for table in _TABLES.get(prep, ()):
+        if first in table.ordinal and table.unscored == unscored and table.alignment is alignment:
+            ords = table.ordinals(instances)
+            return None if ords is None else (table, ords)
+    return None
+
+
+UNSETTLED = Extent(-1, -1)  # set_extents: a set's extent left to hub4eval.scoring.set_extents.hyp_set_extent
+
+
+def set_extents(prep: FillPreparer, isets: Sequence[InstanceSet]) -> list[Extent | None] | None:
+    """:meth:`hub4eval.scoring.set_extents.HypSetExtents.many` from the table of the sets'
+    instances (None: no such table, or its extents are not mapped to the one column space
+    of an unsegmented hypothesis): each set's extent, :data:`UNSETTLED` for a set to work
+    out one by one."""
+    instances = [inst for iset in isets for inst in iset.instances]
+    table = table_over(prep, instances)
+    if table is None or table.alignment is None or table.reference or not table.unsegmented:
+        return None
+    n_sets = len(isets)
+    sizes = np.fromiter(map(len, (iset.instances for iset in isets)), dtype=Int, count=n_sets)
+    set_of = np.repeat(np.arange(n_sets, dtype=Int), sizes)
+    whole = np.bincount(set_of[~table.complete], minlength=n_sets) == 0
+    has = np.flatnonzero(table.starts != NONE)
+    sets = set_of[table.fill_inst[has]]
+    starts, ends = table.starts[has], table.ends[has]
+    # per set, the smallest (start, end), and the first of the largest ends (as min() and max() find them)
+    low = np.lexsort((ends, starts, sets))
+    high = np.lexsort((np.arange(len(has)), -ends, sets))
+    firsts = np.flatnonzero(np.diff(sets[low], prepend=-1) != 0)  # the first of each set's run
+    spanned = sets[low][firsts]
+    low, high = low[firsts], high[firsts]
+    a_first, _, a_found = extents_of(table.alignment, False, None, starts[low], ends[low])
+    _, b_last, b_found = extents_of(table.alignment, False, None, starts[high], ends[high])
+    out: list[Extent | None] = [None] * n_sets
+    for s, first, last, ok in zip(
+        spanned.tolist(), a_first.tolist(), b_last.tolist(), (a_found & b_found).tolist(), strict=True
+    ):
+        out[s] = Extent(first, last) if ok else UNSETTLED
+    for s in np.flatnonzero(~whole).tolist():
+        out[s] = UNSETTLED
+    return out

@@ -1,0 +1,168 @@
+"""The fills of a template set read once into a table (hub4eval.scoring.fill_tables) count as
+the fills read run by run.
+
+The oracle is the engine's own reading of a run's instances one by one
+(``pairs._fills_by_slot`` with ``pairs.TABLES`` off), which
+tests/scoring/test_pairs.py checks against every pair counted through its record: with
+tables, a count keeps the same tallies, pairs and orders, with and without texts, the
+hypothesis unsegmented or not, and the ceiling (which counts the same reference again,
+from the table the system's count made) the same.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hub4eval.config import ScoreConfig
+from hub4eval.model import Extent, FillAlternative, Instance, InstanceSet, PointerFill, Slot, TemplateSet, TextFill
+from hub4eval.scoring import fill_tables, pairs, pipeline
+from hub4eval.scoring.fills import FillPreparer
+from hub4eval.scoring.result import Tally
+from tests.scoring.test_pairs import _two_documents
+from tests.support.strategies import template_sets
+
+
+def _counted(ref, hyp, config, monkeypatch, tables: bool, **texts) -> list:
+    """What a count keeps (``Tally.of``, orders included), and the ceiling's tally when texts are given."""
+    with monkeypatch.context() as patch:
+        patch.setattr(pairs, "TABLES", tables)
+        result = pipeline.score(
+            ref, hyp, config=config, ceiling=bool(texts), counts_only=True, ceiling_counts=True, **texts
+        )
+    tally = Tally.of(result)
+    levels = [(level, list(groups.items())) for level, groups in tally.levels.items()]
+    out = [levels, tally.instance_pairs, tally.set_pairs, tally.set_counts]
+    if result.ceiling is not None:
+        ceiling = Tally.of(result.ceiling)
+        out += [list(ceiling.levels.items()), ceiling.instance_pairs, ceiling.set_pairs]
+        out.append(sorted((key, sorted(kinds)) for key, kinds in (result.ceiling.slot_errors or {}).items()))
+    return out
+
+
+def _spy(monkeypatch) -> list[bool]:
+    """Whether each run of instances was found in a table."""
+    found: list[bool] = []
+    lookup = fill_tables.lookup
+
+    def spied(*args, **kwargs):
+        result = lookup(*args, **kwargs)
+        found.append(result is not None)
+        return result
+
+    monkeypatch.setattr(fill_tables, "lookup", spied)
+    return found
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.one_of(template_sets(reference=True, max_events=8, plain=True), template_sets(reference=True, max_events=6)),
+    st.one_of(template_sets(reference=False, max_events=8, plain=True), template_sets(reference=False, max_events=6)),
+    st.sampled_from(["both", "content", "extent"]),
+    st.sampled_from(["clean", "noisy"]),
+    st.sampled_from([None, 0.5]),
+)
+def test_counts_from_tables_are_those_read_instance_by_instance(monkeypatch, ref, hyp, compare, content, min_f):
+    """Without texts (extents compared as offsets): plain instances, and any (pointers,
+    alternatives, minimal strings), whose runs are read instance by instance."""
+    config = ScoreConfig(compare=compare, content=content, min_map_f=min_f)
+    expected = _counted(ref, hyp, config, monkeypatch, False)
+    assert _counted(ref, hyp, config, monkeypatch, True) == expected
+
+
+@pytest.mark.parametrize("unsegmented", [False, True])
+@pytest.mark.parametrize("seed", range(6))
+def test_counts_from_tables_are_those_read_instance_by_instance_when_the_texts_differ(monkeypatch, seed, unsegmented):
+    """Texts that differ (extents mapped to alignment columns at once, noisy word keys), and
+    the ceiling's count of the same reference; most runs are read from tables."""
+    inputs = _two_documents(seed, unsegmented)
+    ref, hyp = inputs.pop("ref"), inputs.pop("hyp")
+    for config in (
+        ScoreConfig(unsegmented=unsegmented),
+        ScoreConfig(unsegmented=unsegmented, compare="content"),
+        ScoreConfig(unsegmented=unsegmented, content="clean"),
+    ):
+        expected = _counted(ref, hyp, config, monkeypatch, False, **inputs)
+        with monkeypatch.context() as patch:
+            found = _spy(patch)
+            assert _counted(ref, hyp, config, monkeypatch, True, **inputs) == expected
+        assert True in found  # the tables were read (the test can fail)
+
+
+def _json(ref, hyp, monkeypatch, tables: bool, **texts) -> str:
+    with monkeypatch.context() as patch:
+        patch.setattr(pairs, "TABLES", tables)
+        return json.dumps(
+            pipeline.score(ref, hyp, config=ScoreConfig(unsegmented=True), **texts).to_json(), sort_keys=True
+        )
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_score_with_its_points_is_unchanged_by_tables(monkeypatch, seed):
+    """The JSON of a score, every point and the ceiling (its counts without records)."""
+    inputs = _two_documents(seed, True)
+    ref, hyp = inputs.pop("ref"), inputs.pop("hyp")
+    expected = _json(ref, hyp, monkeypatch, False, **inputs)
+    assert _json(ref, hyp, monkeypatch, True, **inputs) == expected
+
+
+def _instance(number: int, slots: tuple[Slot, ...]) -> Instance:
+    return Instance("EV", "D1", number, slots)
+
+
+def _text(content: str, start: int) -> FillAlternative:
+    extents = (Extent(start, start + len(content)),)
+    return FillAlternative((TextFill(content, ((0, len(content)),), extents, extents),))  # as the reader makes it
+
+
+def test_an_instance_is_covered_only_when_each_scored_slot_holds_one_text_fill():
+    """A pointer, several fills or alternatives (a reference's), or minimal strings of its own
+    leave the instance out (its run is read instance by instance); an unscored slot or a
+    second slot of a name is not read, and makes the instance not complete (its set's
+    extent is then worked out from the instance itself)."""
+    usual = Slot("WINNER", (_text("the bulls", 10),))
+    extent = (Extent(0, 9),)
+    bracketed = Slot("WINNER", (FillAlternative((TextFill("the bulls", ((4, 9),), extent, extent),)),))
+    instances = [
+        _instance(1, (usual, Slot("LOSER", (_text("jazz", 30),)))),
+        _instance(2, (usual, Slot("LOSER", (FillAlternative((PointerFill("EV", "D1", 1),)),)))),
+        _instance(3, (Slot("WINNER", (_text("a", 1), _text("b", 2))),)),
+        _instance(4, (bracketed,)),
+        _instance(5, (usual, Slot("COMMENT", (_text("note", 50),)))),
+        _instance(6, (usual, Slot("WINNER", (_text("twice", 60),)))),
+        _instance(7, ()),
+    ]
+    prep = FillPreparer(ScoreConfig(), reference=True)
+    table = fill_tables.FillTable(prep, instances, True, frozenset({"COMMENT"}), None)
+    assert table.covered.tolist() == [True, False, False, False, True, True, True]
+    assert table.complete.tolist() == [True, False, False, False, False, False, True]
+    # instance 1's two fills, then instance 5's and 6's first WINNER: premodifiers off the starts
+    assert table.fill_inst.tolist() == [0, 0, 4, 5]
+    assert table.starts.tolist() == [14, 30, 14, 14]  # "the " (4 characters) removed
+    assert table.shapes[0] == (("WINNER", False, (((True, True),),)), ("LOSER", False, (((True, True),),)))
+    # a hypothesis slot's first alternative is read: its other alternatives make it not complete
+    hyp_table = fill_tables.FillTable(
+        FillPreparer(ScoreConfig(), reference=False), instances[2:3], False, frozenset(), None
+    )
+    assert hyp_table.covered.tolist() == [True] and hyp_table.complete.tolist() == [False]
+
+
+def test_a_table_is_found_only_for_runs_it_covers_read_alike():
+    prep = FillPreparer(ScoreConfig(), reference=False)
+    instances = [_instance(n, (Slot("WINNER", (_text(f"w{n}", n),)),)) for n in range(1, 5)]
+    other = _instance(9, (Slot("WINNER", (_text("x", 1),)),))
+    table = fill_tables.FillTable(prep, instances, False, frozenset(), None)
+    fill_tables.register(table, prep)
+    found = fill_tables.lookup(prep, instances[2:], frozenset(), None)
+    assert found is not None and found[0] is table and found[1].tolist() == [2, 3]
+    assert fill_tables.lookup(prep, [instances[0], other], frozenset(), None) is None  # one not in it
+    assert fill_tables.lookup(prep, instances, frozenset({"LOSER"}), None) is None  # read with other slots
+    assert fill_tables.lookup(FillPreparer(ScoreConfig(), reference=False), instances, frozenset(), None) is None
+    assert fill_tables.known(prep, instances, frozenset(), None)
+    assert not fill_tables.known(prep, instances[1:], frozenset(), None)
+    sets = [InstanceSet("D1", tuple(instances))]
+    assert fill_tables.set_extents(prep, sets) is None  # offsets not mapped to an unsegmented text's columns
+    assert fill_tables.table_over(prep, TemplateSet(tuple(sets)).instances) is table

@@ -11,7 +11,7 @@ scores the ceiling (:mod:`hub4eval.scoring.projection`). It reads no file:
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -501,6 +501,12 @@ def _score_ceiling(
     match = mapper.count_template_sets if counting else mapper.match_template_sets
     hyp = projected
     matched: tuple[CountedSet, ...] | tuple[SetMatch, ...]
+    from hub4eval.scoring.mapping import type_order
+
+    # The projection's instances have the reference's types and pointers (a projected instance
+    # keeps its reference instance's type and pointer fills, or fewer): the order of the
+    # reference alone is the order of the two, without walking the projection again.
+    order = type_order(ref, TemplateSet((), role="hypothesis"))
     if alignment is not None and alignment.unsegmented:
         if config.split_sets:
             from hub4eval.scoring.split_sets import split_sets
@@ -514,16 +520,13 @@ def _score_ceiling(
         }
         if counting and counted is not None and hyp is projected:
             from hub4eval.scoring.counted_parts import join_parts
-            from hub4eval.scoring.mapping import type_order
 
-            matched = join_parts(
-                mapper, ref, hyp, *counted, order=type_order(ref, TemplateSet((), role="hypothesis")), **extents
-            )
+            matched = join_parts(mapper, ref, hyp, *counted, order=order, **extents)
         else:
-            matched = match(ref, hyp, **extents)
+            matched = match(ref, hyp, order=order, **extents)
         hyp_prep.forget()
     else:
-        matched = match(ref, hyp)
+        matched = match(ref, hyp, order=order)
     result = partial(
         ScoreResult,
         config=config,
@@ -544,7 +547,7 @@ def _score_ceiling(
 
 def counted_slot_errors(
     sets: Sequence[CountedSet], signatures: Sequence[Signature], unscored: Sequence[str]
-) -> dict[tuple[str, str], frozenset[str]]:
+) -> Mapping[tuple[str, str], frozenset[str]]:
     """:func:`hub4eval.scoring.attribution.ceiling_errors` of a count without match records
     (``Mapper.count_template_sets``): (reference instance key, slot) -> the kinds of the
     INC and MIS points of that slot, for every slot of every reference instance mapped to
@@ -553,40 +556,106 @@ def counted_slot_errors(
     A match record has a slot for each scored slot of its two instances (a hypothesis's
     first alternative has the slots of the others), and the signature of its points names
     the slot, kind and category of each of them, in order.
-    """
-    skip = frozenset(unscored)
-    by_signature: dict[int, dict[str, frozenset[str]]] = {}
-    none: frozenset[str] = frozenset()
-    names_of: dict[int, tuple[Any, tuple[str, ...]]] = {}  # by id() of the instance, which it keeps alive
 
-    def names(inst: Any) -> tuple[str, ...]:
-        found = names_of.get(id(inst))
+    The causes read it only for the reference slots of the system's error points that the
+    recognizer may have caused (a few in ten): it is worked out for the slots read, when
+    read (:class:`SlotErrors`), not for every slot of every instance.
+    """
+    return SlotErrors(sets, signatures, unscored)
+
+
+class SlotErrors(Mapping[tuple[str, str], frozenset[str]]):
+    """:func:`counted_slot_errors`, each entry worked out when it is read: the counted
+    instance matches are indexed by their reference instance's key on the first read, and a
+    slot's kinds are read from its match's signature (once per signature). Iterated (or
+    compared, or counted), it is made whole first, as :meth:`whole` makes it."""
+
+    def __init__(self, sets: Sequence[CountedSet], signatures: Sequence[Signature], unscored: Sequence[str]) -> None:
+        self._sets = sets
+        self._signatures = signatures
+        self._skip = frozenset(unscored)
+        self._by_signature: dict[int, dict[str, frozenset[str]]] = {}
+        self._names: dict[int, tuple[Any, tuple[str, ...]]] = {}  # by id() of the instance, which it keeps alive
+        self._index: dict[str, list[tuple[Any, Any, int]]] | None = None
+        self._whole: dict[tuple[str, str], frozenset[str]] | None = None
+
+    def _errors(self, number: int) -> dict[str, frozenset[str]]:
+        """The kinds of the INC and MIS points of each slot of signature ``number``."""
+        errors = self._by_signature.get(number)
+        if errors is None:
+            kinds: dict[str, set[str]] = {}
+            for slot, kind, category in self._signatures[number]:
+                if category == "INC" or category == "MIS":
+                    kinds.setdefault(slot, set()).add(kind)
+            shared: dict[frozenset[str], frozenset[str]] = {}
+            errors = self._by_signature[number] = {
+                slot: shared.setdefault(frozenset(k), frozenset(k)) for slot, k in kinds.items()
+            }
+        return errors
+
+    def _slots(self, inst: Any) -> tuple[str, ...]:
+        """The scored slot names of an instance, each once, in order."""
+        found = self._names.get(id(inst))
         if found is None:
-            found = names_of[id(inst)] = (inst, tuple(dict.fromkeys(s.name for s in inst.slots if s.name not in skip)))
+            skip = self._skip
+            found = self._names[id(inst)] = (
+                inst,
+                tuple(dict.fromkeys(s.name for s in inst.slots if s.name not in skip)),
+            )
         return found[1]
 
-    out: dict[tuple[str, str], frozenset[str]] = {}
-    for counted_set in sets:
-        for ref, hyp, _, number in counted_set.instances:
-            if ref is None or (hyp is None and ref.optional):
-                continue  # a hypothesis instance alone; an optional one left out has no slots
-            errors = by_signature.get(number)
-            if errors is None:
-                kinds: dict[str, set[str]] = {}
-                for slot, kind, category in signatures[number]:
-                    if category == "INC" or category == "MIS":
-                        kinds.setdefault(slot, set()).add(kind)
-                shared: dict[frozenset[str], frozenset[str]] = {}
-                errors = by_signature[number] = {
-                    slot: shared.setdefault(frozenset(k), frozenset(k)) for slot, k in kinds.items()
-                }
-            key = ref.key
-            for name in names(ref):
-                out[key, name] = errors.get(name, none)
-            if hyp is not None:
-                for name in names(hyp):
+    def _matches(self) -> Iterator[tuple[Any, Any, int]]:
+        """(reference instance, hypothesis instance or None, signature number) of every match
+        that has slots of a reference instance, in order."""
+        for counted_set in self._sets:
+            for ref, hyp, _, number in counted_set.instances:
+                if ref is None or (hyp is None and ref.optional):
+                    continue  # a hypothesis instance alone; an optional one left out has no slots
+                yield ref, hyp, number
+
+    def whole(self) -> dict[tuple[str, str], frozenset[str]]:
+        """Every entry, in the order of the matches and of their slots (the reference's, then the hypothesis's)."""
+        if self._whole is None:
+            none: frozenset[str] = frozenset()
+            out: dict[tuple[str, str], frozenset[str]] = {}
+            for ref, hyp, number in self._matches():
+                errors = self._errors(number)
+                key = ref.key
+                for name in self._slots(ref):
                     out[key, name] = errors.get(name, none)
-    return out
+                if hyp is not None:
+                    for name in self._slots(hyp):
+                        out[key, name] = errors.get(name, none)
+            self._whole = out
+        return self._whole
+
+    def get(self, key: tuple[str, str], default: Any = None) -> Any:  # type: ignore[override]
+        if self._whole is not None:
+            return self._whole.get(key, default)
+        index = self._index
+        if index is None:
+            index = self._index = {}
+            for match in self._matches():
+                index.setdefault(match[0].key, []).append(match)
+        ref_key, name = key
+        found = default
+        for ref, hyp, number in index.get(ref_key, ()):
+            # the last match of this key with this slot writes the whole's entry
+            if name in self._slots(ref) or (hyp is not None and name in self._slots(hyp)):
+                found = self._errors(number).get(name, frozenset())
+        return found
+
+    def __getitem__(self, key: tuple[str, str]) -> frozenset[str]:
+        found = self.get(key, None)
+        if found is None:
+            raise KeyError(key)
+        return found
+
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        return iter(self.whole())
+
+    def __len__(self) -> int:
+        return len(self.whole())
 
 
 RAW_OFFSETS = InputWarning(

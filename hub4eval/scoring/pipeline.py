@@ -629,7 +629,7 @@ class SlotErrors(Mapping[tuple[str, str], frozenset[str]]):
             self._whole = out
         return self._whole
 
-    def get(self, key: tuple[str, str], default: Any = None) -> Any:  # type: ignore[override]
+    def get(self, key: tuple[str, str], default: Any = None) -> Any:
         if self._whole is not None:
             return self._whole.get(key, default)
         index = self._index

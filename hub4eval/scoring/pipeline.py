@@ -22,7 +22,7 @@ from hub4eval.scoring.ceiling_runs import ProjectionRuns, ceiling_part, contents
 from hub4eval.scoring.fills import FillPreparer, PreparedFill
 from hub4eval.scoring.mapping import CountedSet, Mapper, SetMatch, Signature
 from hub4eval.scoring.result import ScoreResult, Tally
-from hub4eval.scoring.set_extents import hyp_set_extent
+from hub4eval.scoring.set_extents import hyp_set_extent, kept_set_extents
 from hub4eval.util.gcpause import paused_gc
 
 if TYPE_CHECKING:
@@ -431,7 +431,12 @@ def score(
     if projecting is not None:
         projected = projecting.result()
         ceiling_parts = projecting.counted
-        if ceiling_parts is None:
+        projected_extents = None
+        if ceiling_parts is None and unsegmented:
+            # the judge's normalizations of the projection's strings kept, and its sets' extents
+            # (by which they are paired with the reference's) read from them, in one walk
+            projected_extents = kept_set_extents(projected, hyp_prep, judge_prep.keeper(hyp_prep))
+        elif ceiling_parts is None:
             judge_prep.keep_texts(hyp_prep, contents(projected))
         del projecting, judge, judge_prep  # and with them the judge's mapper and the strings it tried
         ceiling_result = _score_ceiling(
@@ -449,6 +454,7 @@ def score(
             # the same texts: the same WER, not counted again (set below when it is still being counted)
             wer=_COUNTED_LATER if wer is None else wer,
             counted=ceiling_parts,
+            projected_extents=projected_extents,
         )
     if texts_aligned is not None:
         # sclite's alignment, counted while the templettes were mapped when a child counts it
@@ -481,6 +487,7 @@ def _score_ceiling(
     warnings: tuple[InputWarning, ...],
     wer: dict[str, Any] | None,
     counted: tuple[list[tuple[TemplateSet, TemplateSet]], list[Any]] | None = None,
+    projected_extents: Sequence[Extent | None] | None = None,
 ) -> ScoreResult:
     """The ceiling: ``ref`` scored against its projection onto the hypothesis text, as
     :func:`score` scores two template sets on the same texts and alignment.
@@ -493,7 +500,8 @@ def _score_ceiling(
     own words, so checking it against that text again tells nothing new. ``counted``: the
     runs of the projection and their counts, made by the children that projected them
     (:func:`~hub4eval.scoring.ceiling_runs.ceiling_part`), put together here (:func:`hub4eval.scoring.counted_parts.join_parts`):
-    the same result.
+    the same result. ``projected_extents``: the extents of the sets of ``projected``
+    (:func:`~hub4eval.scoring.set_extents.hyp_set_extent`), when read already.
     """
     ref_prep, hyp_prep = preparers
     mapper = mapper_class(config, ref_prep, hyp_prep, noisy=noisy)
@@ -518,6 +526,9 @@ def _score_ceiling(
             "ref_extent": lambda iset: alignment.document_extent(iset.docid),
             "hyp_extent": lambda iset: hyp_set_extent(iset, hyp_prep),
         }
+        if projected_extents is not None and hyp is projected:
+            known = dict(zip(map(id, projected.instance_sets), projected_extents, strict=True))
+            extents["hyp_extent"] = lambda iset: known[id(iset)]
         if counting and counted is not None and hyp is projected:
             from hub4eval.scoring.counted_parts import join_parts
 

@@ -3,8 +3,9 @@ are paired with the reference documents' sets (§7.4: by overlapping extents, no
 
 A set's extent is the smallest start and the largest end of its text fills' maximal
 extents as :meth:`hub4eval.scoring.fills.FillPreparer.prepare` makes them, read here
-without preparing the fills: :func:`hyp_set_extent`. It imports the model and the
-scoring's fill preparation only.
+without preparing the fills: :func:`hyp_set_extent`; those of the sets of the ceiling's
+projection in the same walk that keeps the strings its judge normalized
+(:func:`kept_set_extents`). It imports the model and the scoring's fill preparation only.
 """
 
 from __future__ import annotations

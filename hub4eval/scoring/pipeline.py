@@ -649,11 +649,18 @@ class SlotErrors(Mapping[tuple[str, str], frozenset[str]]):
             for match in self._matches():
                 index.setdefault(match[0].key, []).append(match)
         ref_key, name = key
+        if name in self._skip:
+            return default  # not a scored slot: no entry
         found = default
         for ref, hyp, number in index.get(ref_key, ()):
-            # the last match of this key with this slot writes the whole's entry
-            if name in self._slots(ref) or (hyp is not None and name in self._slots(hyp)):
-                found = self._errors(number).get(name, frozenset())
+            # the last match of this key with this slot writes the whole's entry (a slot of
+            # the signature's points is a slot of one of its instances: no need to look)
+            errors = self._errors(number)
+            kinds = errors.get(name)
+            if kinds is not None:
+                found = kinds
+            elif _has_slot(ref, name) or (hyp is not None and _has_slot(hyp, name)):
+                found = frozenset()
         return found
 
     def __getitem__(self, key: tuple[str, str]) -> frozenset[str]:
@@ -667,6 +674,14 @@ class SlotErrors(Mapping[tuple[str, str], frozenset[str]]):
 
     def __len__(self) -> int:
         return len(self.whole())
+
+
+def _has_slot(inst: Any, name: str) -> bool:
+    """Whether ``inst`` has a slot named ``name``."""
+    for slot in inst.slots:
+        if slot.name == name:
+            return True
+    return False
 
 
 RAW_OFFSETS = InputWarning(

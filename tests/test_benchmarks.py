@@ -167,3 +167,34 @@ def test_mapping_texts_benchmark_runs(tmp_path: Path) -> None:
         assert done.returncode == 0, done.stderr
         phases = [row[0].strip() for row in table_rows(done.stdout)]
         assert phases == ["system's mapping", "projection", "ceiling's mapping", "score, alignment given"]
+
+
+@pytest.mark.slow
+def test_shared_stages_benchmark_compares_the_same_work(tmp_path: Path) -> None:
+    """bench_shared_stages.py on examples/asr laid out as bench_score_texts.py names its files:
+    the shared stages of both commands timed, and the calls made inside align_texts the same."""
+    asr = BENCHMARKS.parent / "examples" / "asr"
+    files = tmp_path / "n1_d1_w0.0_s1"
+    files.mkdir()
+    for name, source in (
+        ("ref_e5.tpl", "ref.tpl"),
+        ("hyp_e5_unsegmented.tpl", "hyp.tpl"),
+        ("ref.sgml", "reference.sgml"),
+        ("hyp_unsegmented.sgml", "asr_unsegmented.sgml"),
+    ):
+        (files / name).write_bytes((asr / source).read_bytes())
+    sizes = ("--words", "1", "--doc-words", "1", "--wer", "0.0", "--seed", "1")
+    done = run(
+        "bench_shared_stages.py",
+        *sizes,
+        *("--dir", str(tmp_path), "--forms", "unsegmented", "--runs", "1", "--calls"),
+        cwd=tmp_path,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    stages = [row[0].strip() for row in table_rows(done.stdout)]
+    assert stages == ["stage", "read texts", "align texts", "sclite WER", "whole process"]
+    assert "functions whose counts differ: 0" in done.stdout  # the same alignment, the same calls
+    assert str(tmp_path) not in done.stdout
+    missing = run("bench_shared_stages.py", "--dir", str(tmp_path / "none"), cwd=tmp_path, timeout=60)
+    assert missing.returncode != 0 and "bench_score_texts.py" in missing.stderr

@@ -28,6 +28,7 @@ from hub4eval.scoring.pipeline import (
 )
 from hub4eval.scoring.result import ScoreResult
 from hub4eval.util.gcpause import paused_gc
+from hub4eval.util.kept import keep_until_exit
 from hub4eval.util.records import replace
 
 if TYPE_CHECKING:
@@ -269,6 +270,7 @@ def score_files(
             read_corpora = corpora
     ref, hyp, corpora = _read_inputs(ref_path, hyp_path, texts, config, corpora=read_corpora)
     assert hyp is not None
+    keep_until_exit(ref, hyp, corpora)  # freed with the process when it ends without freeing (util/kept)
     return score(
         ref,
         hyp,

@@ -24,6 +24,7 @@ except ImportError:  # pragma: no cover - older typer uses click itself
 
 from hub4eval.errors import InputError, InputWarning
 from hub4eval.util.gcpause import paused_gc
+from hub4eval.util.kept import ends_without_freeing
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 1
@@ -350,6 +351,7 @@ def main() -> None:
     commands write is closed by then (context managers).
     """
     warnings.showwarning = _show_warning
+    ends_without_freeing()  # this process ends with os._exit below: see util/kept
     code: int | str | None = 0
     try:
         app()

@@ -48,6 +48,7 @@ def compare_command(
     from hub4eval.report.confidence import check_resamples, check_seed, document_counts
     from hub4eval.report.systems import paired_bootstrap
     from hub4eval.scoring.metrics import Counts
+    from hub4eval.util.kept import free_kept
 
     if bootstrap < 1:
         raise UsageError(f"--bootstrap must be at least 1, got {bootstrap}", hint="e.g. --bootstrap 10000")
@@ -56,19 +57,22 @@ def compare_command(
     o.one_from_stdin(REF=ref, A=hyp_a, B=hyp_b, **scoring.text_files())
     check_outputs({"--json": json_path}, {"REF": ref, "A": hyp_a, "B": hyp_b, **scoring.inputs()})
     config = scoring.config()
-    results = [
-        score_with_progress(
-            ref,
-            hyp,
-            scoring,
-            config,
-            description=f"scoring {hyp.name}",
-            quiet=quiet,
-            # one ceiling: the same reference and texts
-            output=OutputOptions(ceiling=None if number == 0 else False),
+    results = []
+    for number, hyp in enumerate((hyp_a, hyp_b)):
+        if number:
+            free_kept()  # the makings of A's score (not its result) are freed before B is scored
+        results.append(
+            score_with_progress(
+                ref,
+                hyp,
+                scoring,
+                config,
+                description=f"scoring {hyp.name}",
+                quiet=quiet,
+                # one ceiling: the same reference and texts
+                output=OutputOptions(ceiling=None if number == 0 else False),
+            )
         )
-        for number, hyp in enumerate((hyp_a, hyp_b))
-    ]
     # B shares A's reference and texts, so A's ceiling: its causes agree with it too (§11)
     if results[0].ceiling is not None:
         results[1] = dataclasses.replace(results[1], ceiling=results[0].ceiling)

@@ -177,6 +177,10 @@ def ne_command(
             )
 
     scored = score_one(hyp, ceiling)
+    if versus is not None:
+        from hub4eval.util.kept import free_kept
+
+        free_kept()  # the makings of the first score (not its result) are freed before the second
     other = None if versus is None else keep_until_exit(score_one(versus, False))
     keep_until_exit(scored)
     result = scored.result

@@ -298,16 +298,17 @@ def cause_counts(result: Any) -> dict[str, dict[str, dict[str, dict[str, int]]]]
     # counted by (type, slot, document, kind, cause, category) first, then added to each level:
     # the points are many, their combinations few
     counted = result.tally.causes if result.tally is not None else None
-    tally = counted.resolved(attributor) if counted is not None else _point_causes(result, attributor)
-    for (type_name, slot, docid, kind, cause, category), count in tally.items():
-        for level, name in (
-            ("slot", f"{type_name}.{slot}"),
-            ("type", type_name),
-            ("document", docid),
-            ("kind", kind),
-            ("all", ""),
-        ):
-            out[level][name][cause][category] += count  # type: ignore[index]  # an error's cause is never None
+    points = counted.resolved(attributor) if counted is not None else _point_causes(result, attributor).items()
+    # the documents first; the other levels from the far fewer (type, slot, kind, cause, category)
+    documents = out["document"]
+    others: dict[tuple[str, str, str, str | None, str], int] = {}
+    for (type_name, slot, docid, kind, cause, category), count in points:
+        documents[docid][cause][category] += count  # type: ignore[index]  # an error's cause is never None
+        key = (type_name, slot, kind, cause, category)
+        others[key] = others.get(key, 0) + count
+    for (type_name, slot, kind, cause, category), count in others.items():
+        for level, name in (("slot", f"{type_name}.{slot}"), ("type", type_name), ("kind", kind), ("all", "")):
+            out[level][name][cause][category] += count  # type: ignore[index]
     return out
 
 
@@ -340,15 +341,19 @@ class CountedCauses(NamedTuple):
     """INC and MIS points of misrecognized reference fills, by (type, slot, document, kind,
     category, reference instance key): their cause is :meth:`Attributor.misrecognized_cause`."""
 
-    def resolved(self, attributor: Attributor) -> dict[CauseKey, int]:
-        """Every point by :data:`CauseKey`, the pending ones' causes decided by ``attributor``
-        (which knows the ceiling, if any)."""
-        tally = dict(self.settled)
-        cause_of = attributor.misrecognized_cause
+    def resolved(self, attributor: Attributor) -> Iterator[tuple[CauseKey, int]]:
+        """Every point by :data:`CauseKey` with its count, the pending ones' causes decided by
+        ``attributor`` (which knows the ceiling, if any): the settled keys first, then the
+        pending ones (a key may come more than once: the counts of a key add up)."""
+        yield from self.settled.items()
+        errors = attributor.ceiling_errors  # Attributor.misrecognized_cause, inline
         for (type_name, slot, docid, kind, category, ref_key), count in self.pending.items():
-            key = (type_name, slot, docid, kind, cause_of(ref_key, slot, kind), category)
-            tally[key] = tally.get(key, 0) + count
-        return tally
+            cause = RECOGNITION
+            if errors is not None:
+                kinds = errors.get((ref_key, slot))
+                if kinds is not None and kind not in kinds:
+                    cause = EXTRACTION
+            yield (type_name, slot, docid, kind, cause, category), count
 
 
 def counted_causes(sets: Sequence[Any], mapper: Any, attributor: Attributor) -> CountedCauses:

@@ -5,11 +5,17 @@ For every text fill this computes, once, the normalized content strings
 words the noisy comparison reads of them (:class:`~hub4eval.scoring.noisy.NoisyWords`,
 once per distinct string), and the extents after premodifier stripping and, when the texts differ, after
 mapping characters to alignment columns.
+
+A score with noisy content normalizes the strings of both templette files all
+at once first (:meth:`FillPreparer.normalize`, word by word over arrays of all
+their words where that is the same: :mod:`hub4eval.scoring.word_by_word`),
+and works out their word keys with them; the others, one by one, in full.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from itertools import chain
 from typing import Any, Protocol, TypeVar, overload
 
 from hub4eval.config import ScoreConfig
@@ -148,6 +154,8 @@ class FillPreparer:
         self.numbers: dict[str, int] = {}  # a number for each normalized text, in order of first sight
         # normalizes most strings from their words worked out once each (set by :meth:`by_words`)
         self.by_word: WordByWord | None = None
+        self._batch: WordByWord | None = None  # normalizes many strings at once (None: cannot)
+        self._batch_made = False
         self.words: dict[str, int] = {}  # a number for each word of a noisy key, in order of first sight
         self.phrases: dict[tuple[str, ...], int] = {}  # a number for each sequence of words: see word_keys
         self._word_keys: dict[str, tuple[tuple[int, ...], int, int, int]] = {}  # see word_keys_of
@@ -205,11 +213,50 @@ class FillPreparer:
 
     def normalize(self, strings: Iterable[str]) -> None:
         """Normalize these content strings now, each once (remembered: :meth:`prepare` finds them
-        made), e.g. while the texts are still being aligned elsewhere."""
+        made), e.g. while the texts are still being aligned elsewhere, or before the mappings.
+
+        With tokens (noisy content), all at once where that is the same
+        (:meth:`WordByWord.normalize_many`), the others one by one, in order: the texts are
+        numbered as one by one. Their word keys (:meth:`word_keys_of`) are worked out with
+        them, their words and phrases numbered in this order (numbers that are only ever
+        compared with each other)."""
         texts, normalize = self._texts, self._normalize
-        for raw in strings:
-            if texts.get(raw) is None:
+        if not self.tokens:
+            for raw in strings:
+                if texts.get(raw) is None:
+                    normalize(raw)
+            return
+        fresh = [raw for raw in dict.fromkeys(strings) if texts.get(raw) is None]
+        if not self._batch_made:
+            self._batch, self._batch_made = WordByWord.of(self.config, self.glm_apply), True
+        batch = self._batch
+        if batch is None or not fresh:
+            for raw in fresh:
                 normalize(raw)
+            return
+        left, (folded, removed, tokens, noisy) = batch.normalize_many(fresh)
+        numbers = self.numbers
+        setdefault = numbers.setdefault
+        readings: list[NoisyWords | None] = list(noisy) if not left else []
+        k = position = 0  # fresh[:position] normalized, the first k of them by the batch
+        for gap in [*left, len(fresh)]:  # numbered in order, as one by one: those before the gap, then the gap's
+            j = k + gap - position
+            if j > k:
+                numbered = [setdefault(text, len(numbers)) for text in folded[k:j]]
+                made = zip(folded[k:j], removed[k:j], tokens[k:j], noisy[k:j], numbered, strict=True)
+                texts.update(zip(fresh[position:gap], made, strict=True))
+                if left:
+                    readings.extend(noisy[k:j])
+            if gap < len(fresh):  # not plain words: word by word when that is the same, else in full
+                raw = fresh[gap]
+                found = batch.normalize(raw)
+                if found is None:
+                    readings.append(normalize(raw)[3])
+                else:
+                    readings.append(self._numbered(raw, found[0], found[1], found[2], found[3], True)[3])
+            k, position = j, gap + 1
+        # their word keys too, now that their noisy words are at hand (numbered in this order)
+        self._word_entries(fresh, self._key_fillers, readings)
 
     def by_words(self) -> None:
         """Normalize from now on the strings that normalize word by word from their words
@@ -267,8 +314,103 @@ class FillPreparer:
         entry = self._word_entry
         if fillers is not self._key_fillers:
             return [entry(raw, fillers) for raw in strings]
-        known = self._word_keys.get
-        return [known(raw) or entry(raw, fillers) for raw in strings]
+        if not isinstance(strings, list):
+            strings = list(strings)
+        known = self._word_keys
+        try:
+            return list(map(known.__getitem__, strings))  # (strings normalized together have theirs: see normalize)
+        except KeyError:
+            pass
+        fresh = [raw for raw in dict.fromkeys(strings) if raw not in known]
+        self._word_entries(fresh, fillers)
+        return list(map(known.__getitem__, strings))
+
+    def _word_entries(
+        self, fresh: list[str], fillers: frozenset[str], readings: Sequence[NoisyWords | None] | None = None
+    ) -> None:
+        """:meth:`_word_entry` of each of these strings (none remembered yet, read with the usual
+        fillers; ``readings``: their noisy words, when at hand), worked out for all at once,
+        words and phrases numbered in the same order as one by one. Most strings have no
+        optional word: all their words are kept, they are the keys (less repeats) and the
+        hypothesis word is among them."""
+        import numpy as np
+
+        if readings is None:
+            texts_get, normalize = self._texts.get, self._normalize
+            readings = [(texts_get(raw) or normalize(raw))[3] for raw in fresh]
+        if not all(noisy is not None and noisy.fillers is fillers for noisy in readings):
+            for raw in fresh:  # read again with other fillers (not the usual preparer)
+                self._word_entry(raw, fillers)
+            return
+        said: list[tuple[str, ...]] = [noisy.words for noisy in readings]  # type: ignore[union-attr]
+        odd = [k for k, noisy in enumerate(readings) if not noisy.words or True in noisy.optional]  # type: ignore[union-attr]
+        # words numbered in order of first sight, as one by one: a string's keys, then its hypothesis
+        # word (one of its words when it keeps some, else the empty word, as is an empty key)
+        sequences: Sequence[Sequence[str]] = said
+        if odd:
+            sequences = copied = list[Sequence[str]](said)
+            for k in odd:
+                noisy = readings[k]
+                copied[k] = [*noisy.words, *([""] if all(noisy.optional) else ()), *(() if noisy.kept else [""])]  # type: ignore[union-attr]
+        words = self.words
+        for word in dict.fromkeys(chain.from_iterable(sequences)):
+            words.setdefault(word, len(words))
+        flat = list(chain.from_iterable(said))
+        numbers = np.fromiter(map(words.__getitem__, flat), np.int64, len(flat))
+        sizes = np.fromiter(map(len, said), np.int64, len(said))
+        ends = np.cumsum(sizes)
+        starts = ends - sizes
+        owner = np.repeat(np.arange(len(said)), sizes)
+        # the hypothesis word: the longest, the first of them
+        lengths = np.fromiter(map(len, flat), np.int64, len(flat))
+        hyp_words = [0] * len(said)
+        if len(flat):
+            nonempty = sizes > 0
+            longest = np.zeros(len(said), np.int64)
+            longest[nonempty] = np.maximum.reduceat(lengths, starts[nonempty])
+            firsts = np.flatnonzero(lengths == longest[owner])
+            firsts = firsts[np.concatenate(([True], owner[firsts][1:] != owner[firsts][:-1]))]
+            hyp_numbers = np.zeros(len(said), np.int64)
+            hyp_numbers[owner[firsts]] = numbers[firsts]
+            hyp_words = hyp_numbers.tolist()
+        # the keys: the distinct words of each string, in order (most strings repeat none)
+        listed = numbers.tolist()
+        keys = [tuple(listed[a:b]) for a, b in zip(starts.tolist(), ends.tolist(), strict=True)]
+        order = np.lexsort((numbers, owner))
+        again = (numbers[order][1:] == numbers[order][:-1]) & (owner[order][1:] == owner[order][:-1])
+        for k in np.unique(owner[order][1:][again]).tolist():
+            keys[k] = tuple(dict.fromkeys(keys[k]))
+        # the phrases: of a string's words unless some are optional, then of its kept words
+        phrases = self.phrases
+        ordered: list[tuple[str, ...]] = said
+        if odd:  # numbered in order of first sight: each string's words (unless some are optional), then its kept words
+            ordered, done = [], 0
+            for k in odd:
+                noisy = readings[k]
+                ordered.extend(said[done:k])
+                if True not in noisy.optional:  # type: ignore[union-attr]
+                    ordered.append(noisy.words)  # type: ignore[union-attr]
+                ordered.append(noisy.kept)  # type: ignore[union-attr]
+                done = k + 1
+            ordered.extend(said[done:])
+        for phrase in dict.fromkeys(ordered):
+            phrases.setdefault(phrase, len(phrases))
+        said_phrases = list(map(phrases.get, said))  # (of a string with an optional word: see below)
+        entries: list[Any] = list(zip(keys, hyp_words, said_phrases, said_phrases, strict=True))
+        for k in odd:  # some words optional or none at all: as one by one
+            noisy = readings[k]
+            found = dict.fromkeys(noisy.words)  # type: ignore[union-attr]
+            if all(noisy.optional):  # type: ignore[union-attr]
+                found.setdefault("")
+            kept = noisy.kept  # type: ignore[union-attr]
+            hyp_word = (kept[0] if len(kept) == 1 else max(kept, key=len)) if kept else ""
+            entries[k] = (
+                tuple([words[word] for word in found]),
+                words[hyp_word],
+                -1 if True in noisy.optional else phrases[noisy.words],  # type: ignore[union-attr]
+                phrases[kept],
+            )
+        self._word_keys.update(zip(fresh, entries, strict=True))
 
     def _word_entry(self, raw: str, fillers: frozenset[str]) -> tuple[tuple[int, ...], int, int, int]:
         """:meth:`word_keys_of` of one string, remembered (with the usual fillers)."""

@@ -24,13 +24,12 @@ ignores case.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from functools import cache
 
 from hub4eval.config import DEFAULT_FILLERS as _DEFAULT_FILLER_WORDS
 from hub4eval.text.spoken import strip_possessive
 from hub4eval.text.tokens import Token
-from hub4eval.util.records import quick_init
+from hub4eval.util.records import Record, compare_without
 
 __all__ = [
     "DEFAULT_FILLERS",
@@ -141,17 +140,21 @@ _NOT_OPTIONAL: dict[int, tuple[bool, ...]] = {}
 without an optional token."""
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
-class NoisyWords:
+@compare_without("fillers")
+class NoisyWords(Record, frozen=True):
     """What the noisy comparison reads of a string's tokens, worked out once per
     distinct string (see :meth:`of`): on the reference side its words and which
-    of them are optional, on the hypothesis side the words that must match."""
+    of them are optional, on the hypothesis side the words that must match.
+
+    A :class:`~hub4eval.util.records.Record` (made by the ten thousand, one per
+    distinct string of each side: a Struct is made several times faster than a
+    frozen dataclass); equal records read the same words, whatever fillers they
+    were read with."""
 
     words: tuple[str, ...]  # every token's text, less a trailing possessive
     optional: tuple[bool, ...]  # as a reference: which tokens may be left out of a match
     kept: tuple[str, ...]  # as a hypothesis: the words of the tokens that are not dropped
-    fillers: frozenset[str] = field(compare=False)  # the filler words these were read with
+    fillers: frozenset[str]  # the filler words these were read with
 
     @classmethod
     def of(cls, tokens: Sequence[Token], fillers: frozenset[str]) -> NoisyWords:
@@ -196,6 +199,14 @@ class NoisyWords:
         if True not in flags:
             flags = _NOT_OPTIONAL.setdefault(len(flags), flags)
         return cls(as_words, flags, as_words if len(kept) == len(as_words) else tuple(kept), fillers)
+
+    @classmethod
+    def all_kept(cls, words: tuple[str, ...], fillers: frozenset[str]) -> NoisyWords:
+        """:meth:`made` of words none of which is optional (so all are kept)."""
+        flags = _NOT_OPTIONAL.get(len(words))
+        if flags is None:
+            flags = _NOT_OPTIONAL[len(words)] = (False,) * len(words)
+        return cls(words, flags, words, fillers)
 
 
 def noisy_correct(ref_max: NoisyWords, ref_minimals: Sequence[NoisyWords], hyp: NoisyWords) -> bool:

@@ -11,7 +11,7 @@ scores the ceiling (:mod:`hub4eval.scoring.projection`). It reads no file:
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +25,7 @@ from hub4eval.scoring.result import ScoreResult, Tally
 from hub4eval.scoring.set_extents import hyp_set_extent, kept_set_extents
 from hub4eval.scoring.slot_errors import counted_slot_errors
 from hub4eval.util.gcpause import paused_gc
+from hub4eval.util.kept import keep_until_exit
 
 if TYPE_CHECKING:
     from hub4eval.scoring.counted_points import CountedRun
@@ -67,15 +68,29 @@ def texts_differ(ref: Corpus, hyp: Corpus) -> bool:
     return [(d.docid, d.text) for d in ref.documents] != [(d.docid, d.text) for d in hyp.documents]
 
 
-def _strings(tset: TemplateSet, config: ScoreConfig) -> Iterator[str]:
+def _strings(tset: TemplateSet, config: ScoreConfig) -> list[str]:
     """The strings of the text fills of the scored slots of ``tset`` that preparing them normalizes:
-    each fill's content, and the minimal strings of a reference fill that has them."""
-    for _, fill in tset.text_fills(frozenset(config.unscored_slots)):
-        content = fill.content
-        yield content
-        if not fill.minimal_is_maximal:
-            for start, end in fill.minimal_spans:
-                yield content[start:end]
+    each fill's content, and the minimal strings of a reference fill that has them (in file
+    order; a minimal string that is the whole content is the content again)."""
+    unscored = frozenset(config.unscored_slots)
+    fills = [
+        fill
+        for inst in tset.instances
+        for slot in inst.slots
+        if slot.name not in unscored
+        for alternative in slot.alternatives
+        for fill in alternative.fills
+        if type(fill) is TextFill
+    ]  # as tset.text_fills(unscored), written out: a million-word score has 80,000 fills
+    return [
+        string
+        for fill in fills
+        for string in (
+            (fill.content,)
+            if fill.minimal_spans == ((0, len(fill.content)),)
+            else (fill.content, *[fill.content[a:b] for a, b in fill.minimal_spans])
+        )
+    ]
 
 
 def _prepare_fills(tset: TemplateSet, preparer: FillPreparer, unscored: frozenset[str]) -> None:
@@ -315,6 +330,11 @@ def score(
         ref_prep.share_texts(normalized)
     hyp_prep = _hyp_preparer()
     hyp_prep.share_texts(ref_prep)  # a hypothesis mostly repeats the reference's strings
+    if noisy and normalized is None:
+        # the templettes' strings normalized all at once (made of the same few thousand words),
+        # as while a child aligns (above), instead of one by one as the mappings first ask
+        (ref_prep if hyp_prep.normalizes_like(ref_prep) else hyp_prep).normalize(_strings(hyp, config))
+        ref_prep.normalize(_strings(ref, config))
     if scoring_ceiling:
         # the reference fills are prepared for three mappings (the system's, the
         # projection's judge and the ceiling's): once, their records shared
@@ -383,6 +403,7 @@ def score(
     # asks for the records)
     counting = counts_only and alignment is not None and point_runs is None and type(mapper) is Mapper
     matches: tuple[SetMatch, ...] | tuple[CountedSet, ...]
+    map_sets: Callable[..., Any] | None = None  # the mapper's, of an unsegmented hypothesis
     if unsegmented:
         map_sets = mapper.count_template_sets if counting else mapper.match_template_sets
         matches = map_sets(
@@ -422,6 +443,7 @@ def score(
             reference_sets=tuple(m.ref for m in counted_sets if m.ref is not None),
         )
         matches = ()
+        keep_until_exit(counted_sets)  # as what the end of this function keeps
     del mapper  # its prepared instances, kept while it mapped, are freed before the ceiling's are made
     wer = wer_summary
     if wer is None and texts_aligned is None and alignment is not None and hasattr(alignment, "wer_summary"):
@@ -462,6 +484,11 @@ def score(
         wer = texts_aligned.wer()["summary"]  # sclite's counts; the §7 ones beside them if they differ
         if ceiling_result is not None:
             ceiling_result = dataclasses.replace(ceiling_result, wer=wer)
+    if alignment is not None:
+        # what the work on texts that differ made and the result does not hold (the preparers'
+        # records, the mapper of an unsegmented hypothesis's sets, the tokens), freed object by
+        # object when this returns, unless the process ends without freeing (util/kept)
+        keep_until_exit(ref_prep, hyp_prep, texts_aligned, map_sets)
     return ScoreResult(
         matches=matches,  # type: ignore[arg-type]
         config=config,
@@ -539,6 +566,9 @@ def _score_ceiling(
         hyp_prep.forget()
     else:
         matched = match(ref, hyp, order=order)
+    # the ceiling's mapper dies with this call, after a score's last mapping: in a process that
+    # ends without freeing, with the process (util/kept)
+    keep_until_exit(mapper)
     result = partial(
         ScoreResult,
         config=config,

@@ -67,6 +67,71 @@ def counted_groups(
 
 _NO_F = object()  # not yet computed (None is an F: undefined)
 
+InstancePair = tuple[str | None, str | None, float | None]
+"""(reference pointer, hypothesis pointer, pair F) of an instance of a mapping."""
+
+
+class CountedPairs(Sequence[InstancePair]):
+    """The instance pairs of a count without match records (:meth:`Tally.counted`), made from
+    its sets when first read: the tables never read them (only the JSON, the HTML report and
+    ``--show-mapping`` do), and their pointers are a string each to make. Equal to the list
+    of the same pairs; pickled as that list."""
+
+    __slots__ = ("_beta", "_pairs", "_sets")
+
+    def __init__(self, sets: Sequence[CountedSet], beta: float) -> None:
+        self._sets: Sequence[CountedSet] | None = sets
+        self._beta = beta
+        self._pairs: list[InstancePair] | None = None
+
+    def _made(self) -> list[InstancePair]:
+        pairs = self._pairs
+        if pairs is None:
+            pairs = self._pairs = _counted_pairs(self._sets or (), self._beta)
+            self._sets = None
+        return pairs
+
+    def __len__(self) -> int:
+        return len(self._made())
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._made()[index]
+
+    def __iter__(self) -> Iterator[InstancePair]:
+        return iter(self._made())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, CountedPairs):
+            other = other._made()
+        return isinstance(other, list) and self._made() == other
+
+    __hash__ = None  # type: ignore[assignment]  # as a list's
+
+    def __repr__(self) -> str:
+        return repr(self._made())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (list, (self._made(),))
+
+
+def _counted_pairs(sets: Sequence[CountedSet], beta: float) -> list[InstancePair]:
+    """(reference pointer, hypothesis pointer, pair F) of every instance of ``sets``, in order."""
+    instance_pairs: list[InstancePair] = []
+    append = instance_pairs.append
+    f_of: dict[int, float | None] = {}  # by id() of the counts, which the sets keep alive (many are shared)
+    for set_match in sets:
+        for ref, hyp, counts, _ in set_match.instances:
+            if ref is None:
+                append((None, hyp.key, None))  # type: ignore[union-attr]
+            elif hyp is None:
+                append((ref.key, None, None))
+            else:
+                f = f_of.get(id(counts), _NO_F)
+                if f is _NO_F:
+                    f = f_of[id(counts)] = counts.f(beta)
+                append((ref.key, hyp.key, f))  # type: ignore[arg-type]
+    return instance_pairs
+
 
 @dataclass(frozen=True)
 class Tally:
@@ -79,7 +144,9 @@ class Tally:
 
     levels: dict[str, dict[str, Counts]]
     """The counts of every group of every level (:func:`group_counts`), groups in order of first appearance."""
-    instance_pairs: list[tuple[str | None, str | None, float | None]]
+    instance_pairs: Sequence[tuple[str | None, str | None, float | None]]
+    """(reference pointer, hypothesis pointer, pair F) of every instance, in order (a list, or
+    the :class:`CountedPairs` of a count, made when read)."""
     set_pairs: list[tuple[str | None, str | None]]
     set_counts: list[tuple[str, Counts]]  # (DOCID, counts) of every instance set
     point_files: tuple[str, ...] = ()
@@ -121,24 +188,10 @@ class Tally:
         # groups in order of first appearance; a document's counts are its sets' counts.
         times: dict[tuple[str, int], int] = {}
         get = times.get
-        instance_pairs: list[tuple[str | None, str | None, float | None]] = []
-        append = instance_pairs.append
-        f_of: dict[int, float | None] = {}  # by id() of the counts, which the sets keep alive (many are shared)
         documents: dict[str, Counts] = {}
         for set_match in sets:
-            for ref, hyp, counts, signature in set_match.instances:
-                if ref is None:
-                    key = (hyp.type, signature)  # type: ignore[union-attr]
-                    append((None, hyp.key, None))  # type: ignore[union-attr]
-                elif hyp is None:
-                    key = (ref.type, signature)
-                    append((ref.key, None, None))
-                else:
-                    key = (ref.type, signature)
-                    f = f_of.get(id(counts), _NO_F)
-                    if f is _NO_F:
-                        f = f_of[id(counts)] = counts.f(beta)
-                    append((ref.key, hyp.key, f))  # type: ignore[arg-type]
+            for ref, hyp, _, signature in set_match.instances:
+                key = (hyp.type if ref is None else ref.type, signature)  # type: ignore[union-attr]
                 times[key] = get(key, 0) + 1
             total = set_match.counts
             if total.pos + total.spu + total.opt + total.rem:  # the set has points
@@ -152,7 +205,7 @@ class Tally:
         levels = counted_groups(counted, {level: name_of for level, name_of in LEVELS.items() if level != "document"})
         return cls(
             {level: documents if level == "document" else levels[level] for level in (*LEVELS, "all")},
-            instance_pairs,
+            CountedPairs(sets, beta),
             [(m.ref.docid if m.ref is not None else None, m.hyp.docid if m.hyp is not None else None) for m in sets],
             [(m.docid, m.counts) for m in sets],
         )

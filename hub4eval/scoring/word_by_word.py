@@ -29,20 +29,38 @@ Every other string (or a preparer whose GLM is not one this module can read)
 is left to the full normalization: :meth:`WordByWord.normalize` and
 :meth:`WordByWord.kept` return None. The result is the full normalization's,
 token for token (``tests/scoring/test_word_by_word.py`` checks it against it).
+
+:meth:`WordByWord.normalize_many` applies the same rules to many strings at once
+(a preparer's :meth:`~hub4eval.scoring.fills.FillPreparer.normalize`: the
+templettes' tens of thousands of distinct fills, made of a few thousand words),
+for strings that are ASCII letters, digits and blanks once their tags are
+whited out: their words are found and numbered over one string of all of them,
+each new word is worked out once (most in bulk: one token, the word itself),
+and the premodifiers, the words that may read their neighbours, the tokens, the
+runs of letters and the noisy words are found over arrays of all the words;
+one Python step per string is left, making its records.
+
+Why one module of about 850 lines: the two routes, one string at a time and
+many at once, read the same words worked out once (:meth:`WordByWord._word`:
+their tokens, noisy words, the spelling rules that start or go on at them)
+under the same conditions for when a string can be put together from its
+words; split, both halves would share those private records, and the tests
+hold each route to the full normalization side by side.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from itertools import repeat
 from typing import Any
 
 from hub4eval.config import ScoreConfig
-from hub4eval.scoring.noisy import NoisyWords, filler_set, kept_hypothesis_tokens
-from hub4eval.text.normalize import strip_premodifiers, whiteout_punctuation
+from hub4eval.scoring.noisy import _NOT_OPTIONAL, NoisyWords, filler_set, kept_hypothesis_tokens
+from hub4eval.text.normalize import strip_premodifiers, whiteout_punctuation, whiteout_tags
 from hub4eval.text.spoken import is_letter, join_letters, strip_possessive
-from hub4eval.text.tokens import Token, tokenize
+from hub4eval.text.tokens import _BLANKS, Token, tokenize
 
 _WORD = re.compile(r"\S+")  # the raw words, as the tokenizer finds them
 
@@ -107,6 +125,22 @@ class WordByWord:
         self.letters = spoken != "none"  # whether runs of letters are joined
         self.premodifiers = frozenset(word.lower() for word in config.premodifiers)
         self.plain: dict[str, bool] = {}  # raw word -> whether a string can start with it as it is (kept_words)
+        # normalize_many's words (lower case unless case-sensitive): a number for each, in order
+        self.numbered: dict[str, int] = {}
+        self.premodifier_numbers: set[int] = set()  # those of the premodifiers
+        # of each word by its number: its first token template and how many it has (-1: a number
+        # or a spelling rule may start at it) (numpy arrays, made when first needed); the words
+        # that would go on with a spelling rule at its last token (see _Word) and the GLM's key
+        # of its first token
+        self.word_templates: tuple[Any, Any] | None = None
+        self.word_needs: list[Any] = []
+        self.word_keys: list[str | None] = []
+        # the token templates, column by column: their text, form and noisy word (lists), and
+        # (numpy arrays) start and end in the word, parenthesized, optional, one letter, starts
+        # with a digit, optional in the noisy comparison, kept there
+        self.template_texts: tuple[list[str], list[str | None], list[str]] = ([], [], [])
+        self.template_columns: tuple[Any, ...] | None = None
+        self.joined: dict[tuple[str, bool, bool], tuple[str, bool, bool]] = {}  # a run of letters' noisy reading
 
     @classmethod
     def of(cls, config: ScoreConfig, glm_apply: Callable[..., Any] | None) -> WordByWord | None:
@@ -396,6 +430,344 @@ class WordByWord:
             i = end
         return tuple(kept)
 
+    def _number_words(self, words: list[str]) -> list[int]:
+        """The number of each word in :attr:`numbered`, each new one worked out into its token
+        templates and facts. ``words`` are ASCII letters and digits (lower case unless
+        case-sensitive): most of them read as :meth:`_plain_word` reads them, one token that is
+        the word itself, worked out for all of them at once; any other (a number or a spelling
+        rule may start at it) by :meth:`_word`."""
+        import numpy as np
+
+        numbered = self.numbered
+        known = len(numbered)
+        numbers = [numbered.setdefault(word, len(numbered)) for word in words]
+        if self.word_templates is None:  # (no word yet)
+            self.word_templates = (np.zeros(0, np.int64), np.zeros(0, np.int64))
+            self.template_columns = (*(np.zeros(0, np.int64),) * 2, *(np.zeros(0, bool),) * 6)
+        if len(numbered) == known:
+            return numbers
+        new = list(numbered)[known:]
+        new_set = set(new)
+        special: set[str] = set()
+        if self.numbers is not None:
+            from hub4eval.text.spoken import _words
+
+            starts = _words(self.numbers)
+            classes = starts.classes
+            for word in [word for word in new if word not in classes]:
+                starts.trigger(word)
+            kinds = np.fromiter(map(classes.__getitem__, new), np.int64, len(new))
+            # as number_start reads a word's class: a number, not a blocked word (or a score word read as 0)
+            special.update([new[k] for k in np.flatnonzero((kinds >= 1) & (kinds != 2)).tolist()])
+            special.update(new_set.intersection(starts.language.score_zero))
+        lower = not self.config.case_sensitive
+        for glm in self.glms:
+            trie = glm._trie
+            if glm.case_sensitive or lower:
+                special.update(new_set.intersection(trie))
+            else:
+                special.update([word for word in new if word.lower() in trie])
+        key_of: Callable[[str], str] | None = None
+        if len(self.glms) == 1:
+            key_of = str if self.glms[0].case_sensitive or lower else str.lower
+        premodifiers = self.premodifiers
+        if premodifiers:
+            present = premodifiers.intersection(new) if lower else [w for w in new if w.lower() in premodifiers]
+            self.premodifier_numbers.update(numbered[word] for word in present)
+        # the special words' places among the new ones (most words are plain)
+        at = sorted(numbered[word] - known for word in special)
+        is_special = np.zeros(len(new), bool)
+        is_special[at] = True
+        plain = _objects(np, new)[~is_special].tolist() if special else new
+        texts, forms, noisy_words = self.template_texts
+        base = len(texts)
+        # the plain words' templates: one token each, the word itself
+        size = len(plain)
+        word_lengths = np.fromiter(map(len, plain), np.int64, size)
+        initials = np.frombuffer("".join(plain).encode("ascii"), np.uint8)[np.cumsum(word_lengths) - word_lengths]
+        alphabetic = ((initials | 32) >= ord("a")) & ((initials | 32) <= ord("z"))
+        fillers = self.fillers
+        filler = np.zeros(size, bool)
+        if new_set.intersection(fillers) or not lower:
+            filler[:] = [word in fillers or word.lower() in fillers for word in plain]
+        falses = np.zeros(size, bool)
+        columns = [
+            np.zeros(size, np.int64),
+            word_lengths,
+            falses,
+            falses,
+            alphabetic & (word_lengths == 1),
+            (initials >= ord("0")) & (initials <= ord("9")),
+            filler,
+            ~filler,
+        ]
+        texts.extend(plain)
+        forms.extend([None] * size)
+        noisy_words.extend(plain)
+        firsts = np.zeros(len(new), np.int64)
+        firsts[~is_special] = np.arange(base, base + size)
+        counts = np.ones(len(new), np.int64)
+        needs: list[Any] = [None] * len(new)
+        keys: list[str | None] = list(map(key_of, new)) if key_of is not None else [None] * len(new)
+        extra: list[tuple[Any, ...]] = []  # the special words' templates
+        for k in at:  # in order: the same columns every run
+            word = new[k]
+            entry = self.words.get(word)
+            if entry is None:
+                entry = self._word(word)
+            firsts[k] = len(texts)
+            if not entry:
+                counts[k], needs[k], keys[k] = -1, None, None  # a number or a spelling rule may start here
+                continue
+            counts[k], needs[k], keys[k] = len(entry[0]), entry[9], entry[10]
+            for token, noisy_word, optional, cell in zip(entry[0], entry[5], entry[6], entry[8], strict=True):
+                texts.append(token.text)
+                forms.append(token.form)
+                noisy_words.append(noisy_word)
+                extra.append(
+                    (
+                        token.start,
+                        token.end,
+                        token.parenthesized,
+                        token.optional,
+                        cell[1],
+                        token.text[:1].isdigit(),
+                        optional,
+                        cell[2] is not None,
+                    )
+                )
+        if extra:
+            columns = [
+                np.concatenate((column, np.asarray(values, column.dtype)))
+                for column, values in zip(columns, zip(*extra, strict=True), strict=True)
+            ]
+        self.template_columns = tuple(
+            np.concatenate(pair)
+            for pair in zip(self.template_columns, columns, strict=True)  # type: ignore[arg-type]
+        )
+        known_words = self.word_templates
+        self.word_templates = (np.concatenate((known_words[0], firsts)), np.concatenate((known_words[1], counts)))
+        self.word_needs.extend(needs)
+        self.word_keys.extend(keys)
+        return numbers
+
+    def normalize_many(
+        self, raws: Sequence[str]
+    ) -> tuple[list[int], tuple[list[str], list[int], list[tuple[Token, ...]], list[NoisyWords]]]:
+        """:meth:`normalize` of many strings, worked out for all of them at once, and of strings
+        with tags too (whited out first, as the full normalization does): the positions in
+        ``raws`` of the strings left out, in order, and of each of the others, in order (column
+        by column), the normalized text, the characters of premodifiers removed, the tokens and
+        the noisy words. Left out: a string that is not ASCII letters, digits and blanks once
+        its tags are whited out (punctuation, parentheses, other scripts), or where a rule may
+        read across its words; normalize those in full.
+
+        The templettes' fills are tens of thousands of distinct strings made of a few thousand
+        words: each word is worked out once, the strings' words, premodifiers, tokens, runs of
+        letters and noisy words are found over arrays of all their words, and the records of
+        each string are made in bulk."""
+        import numpy as np
+
+        cfg = self.config
+        nothing: tuple[list[str], list[int], list[tuple[Token, ...]], list[NoisyWords]] = ([], [], [], [])
+        non_extractable = cfg.non_extractable
+        whited = [whiteout_tags(raw, non_extractable) if "<" in raw else raw for raw in raws]
+        if "".join(whited).isascii():
+            chosen, texts = list(range(len(whited))), whited
+        else:
+            chosen = [number for number, text in enumerate(whited) if text.isascii()]
+            texts = [whited[number] for number in chosen]
+        kinds_of = _kinds(np)
+        codes = np.frombuffer("\n".join(texts).encode("ascii"), np.uint8)
+        lengths = np.fromiter(map(len, texts), np.int64, len(texts))
+        starts = np.cumsum(lengths + 1) - lengths - 1
+        other = np.concatenate(([0], np.cumsum(kinds_of[codes] == 2)))
+        plain = other[starts + lengths] == other[starts]
+        if not plain.all():
+            keep = np.flatnonzero(plain).tolist()
+            chosen = [chosen[k] for k in keep]
+            texts = [texts[k] for k in keep]
+            lengths = lengths[keep]
+            starts = np.cumsum(lengths + 1) - lengths - 1
+        if not texts:
+            return list(range(len(raws))), nothing
+        big = "\n".join(texts)
+        codes = np.frombuffer(big.encode("ascii"), np.uint8)
+        blank = kinds_of[codes] == 1
+        count = len(texts)
+        ends = starts + lengths
+        low = big if cfg.case_sensitive else big.lower()
+        edges = np.flatnonzero(np.diff(np.concatenate(([True], blank, [True])).view(np.int8)))
+        word_starts, word_ends = edges[0::2], edges[1::2]
+        first = np.searchsorted(word_starts, starts)  # each string's first word, and the one after its last
+        last = np.searchsorted(word_starts, ends)
+        sizes = last - first
+        owner = np.repeat(np.arange(count), sizes)  # the string of each word
+        local = word_starts - starts[owner]  # where each word starts in its string
+        # a string already folded (one space between words, none around them) is its own text
+        odd_blanks = np.concatenate(([0], np.cumsum(blank & (codes != 32))))
+        letters_in = np.concatenate(([0], np.cumsum(word_ends - word_starts)))
+        folded = (odd_blanks[ends] == odd_blanks[starts]) & (
+            lengths == letters_in[last] - letters_in[first] + sizes - 1
+        )
+        ids = np.asarray(self._number_words(low.split()), dtype=np.int64)
+        firsts, widths_of = self.word_templates  # type: ignore[misc]
+        needs, keys = self.word_needs, self.word_keys
+        # the leading premodifier words stripped, unless all the string's words are premodifiers
+        removed = np.zeros(count, np.int64)
+        premodifiers = self.premodifier_numbers
+        if premodifiers and len(ids):
+            leading = (sizes > 0) & np.isin(ids[np.minimum(first, len(ids) - 1)], list(premodifiers))
+            listed = ids.tolist()
+            for s in np.flatnonzero(leading).tolist():
+                k, end = int(first[s]), int(last[s])
+                while k < end and listed[k] in premodifiers:
+                    k += 1
+                if k < end:
+                    first[s] = k
+                    removed[s] = local[k]
+        in_piece = np.arange(len(ids)) >= first[owner]
+        # a string is left to the full normalization when a word of it may read its neighbours (a
+        # number, a spelling rule), or when the next word may go on with a rule its word starts
+        unread = np.zeros(count, bool)
+        unread[owner[in_piece & (widths_of[ids] < 0)]] = True
+        needy = np.fromiter((need is not None for need in needs), bool, len(needs))
+        for k in np.flatnonzero(in_piece & needy[ids]).tolist():
+            s = owner[k]
+            if k + 1 < last[s]:
+                key = keys[ids[k + 1]]
+                if key is None or key in needs[ids[k]]:
+                    unread[s] = True
+        # the tokens: each word's, moved to its place in the piece (the string less its premodifiers)
+        piece = np.flatnonzero(in_piece & ~unread[owner])
+        piece_ids = ids[piece]
+        widths = widths_of[piece_ids]
+        at = np.repeat(piece, widths)  # the word of each token
+        total = len(at)
+        within = np.arange(total) - np.repeat(np.cumsum(widths) - widths, widths)
+        which = firsts[ids[at]] + within  # the template of each token
+        texts_of, forms_of, noisy_of = self.template_texts
+        columns = self.template_columns
+        assert columns is not None  # (made with the words)
+        starts_of, ends_of, parens_of, optional_of, letter_of, digit_of, noisy_optional_of, kept_of = columns
+        token_owner = owner[at]
+        base = local[at] - removed[token_owner]
+        token_starts = base + starts_of[which]
+        token_ends = base + ends_of[which]
+        token_texts = _objects(np, texts_of)[which]
+        parens = parens_of[which]
+        optionals = optional_of[which]
+        forms = _objects(np, forms_of)[which]
+        noisy_words = _objects(np, noisy_of)[which]
+        noisy_optional = noisy_optional_of[which]
+        noisy_kept = kept_of[which]
+        kept = np.ones(total, bool)
+        if self.letters and total:
+            # runs of one-letter tokens side by side, joined as join_letters joins them
+            letter = letter_of[which]
+            same = np.zeros(total, bool)  # the token before is of the same string
+            same[1:] = token_owner[1:] == token_owner[:-1]
+            beside = np.zeros(total, bool)  # a letter after a letter
+            beside[1:] = letter[1:] & letter[:-1] & same[1:]
+            heads = np.flatnonzero(letter & ~beside)
+            tails = np.flatnonzero(letter & ~np.concatenate((beside[1:], [False])))
+            long = tails > heads
+            heads, tails = heads[long], tails[long]
+            if len(heads):
+                too = np.fromiter((text in _WORDS_TOO for text in token_texts[heads].tolist()), bool, len(heads))
+                one_word = too & (at[heads] == at[heads + 1])
+                if one_word.any():  # its first two letters of one raw word: read from the text
+                    unread[token_owner[heads[one_word]]] = True
+                after_number = same[heads] & digit_of[which[heads - 1]]
+                heads = heads + (too & ~after_number)  # a word of its own, not the first letter of the run
+                long = (tails > heads) & ~one_word
+                heads, tails = heads[long], tails[long]
+            if len(heads):
+                head_list, tail_list = heads.tolist(), (tails + 1).tolist()
+                all_texts = token_texts.tolist()
+                joined_texts = ["".join(all_texts[a:b]) for a, b in zip(head_list, tail_list, strict=True)]
+                par_sum = np.concatenate(([0], np.cumsum(parens)))
+                opt_sum = np.concatenate(([0], np.cumsum(optionals)))
+                joined_parens = par_sum[tails + 1] > par_sum[heads]
+                joined_optional = opt_sum[tails + 1] - opt_sum[heads] == tails + 1 - heads
+                memo = self.joined
+                fillers = self.fillers
+                readings = []
+                for key in zip(joined_texts, joined_parens.tolist(), joined_optional.tolist(), strict=True):
+                    reading = memo.get(key)
+                    if reading is None:
+                        read = NoisyWords.of((Token(key[0], 0, 0, key[1], key[2]),), fillers)
+                        reading = memo[key] = (read.words[0], read.optional[0], len(read.kept) == 1)
+                    readings.append(reading)
+                token_texts[heads] = joined_texts
+                token_ends[heads] = token_ends[tails]
+                parens[heads] = joined_parens
+                optionals[heads] = joined_optional
+                forms[heads] = None
+                noisy_words[heads] = [reading[0] for reading in readings]
+                noisy_optional[heads] = [reading[1] for reading in readings]
+                noisy_kept[heads] = [reading[2] for reading in readings]
+                covered = np.zeros(total + 1, np.int64)  # the letters after a run's first: joined into it
+                np.add.at(covered, heads + 1, 1)
+                np.add.at(covered, tails + 1, -1)
+                kept = np.cumsum(covered[:-1]) == 0
+        if not kept.all():
+            token_texts, token_starts, token_ends = token_texts[kept], token_starts[kept], token_ends[kept]
+            parens, optionals, forms = parens[kept], optionals[kept], forms[kept]
+            noisy_words, noisy_optional, noisy_kept = noisy_words[kept], noisy_optional[kept], noisy_kept[kept]
+            token_owner = token_owner[kept]
+        tokens = list(
+            map(
+                Token,
+                token_texts.tolist(),
+                token_starts.tolist(),
+                token_ends.tolist(),
+                parens.tolist(),
+                optionals.tolist(),
+                forms.tolist(),
+            )
+        )
+        bounds = np.zeros(count + 1, np.int64)
+        np.cumsum(np.bincount(token_owner, minlength=count), out=bounds[1:])
+        lows, highs = bounds[:-1].tolist(), bounds[1:].tolist()
+        words = noisy_words.tolist()
+        token_tuples = [tuple(tokens[a:b]) for a, b in zip(lows, highs, strict=True)]
+        word_tuples = [tuple(words[a:b]) for a, b in zip(lows, highs, strict=True)]
+        # the noisy words: those of a string without an optional token (the usual one) in bulk
+        flags = [_not_optional(size) for size in (bounds[1:] - bounds[:-1]).tolist()]
+        fillers = self.fillers
+        noisy = list(map(NoisyWords, word_tuples, flags, word_tuples, repeat(fillers)))
+        some = np.bincount(token_owner[noisy_optional], minlength=count) > 0
+        if some.any():
+            optional_list, kept_list = noisy_optional.tolist(), noisy_kept.tolist()
+            for s in np.flatnonzero(some).tolist():
+                a, b = lows[s], highs[s]
+                noisy[s] = NoisyWords.made(
+                    words[a:b],
+                    optional_list[a:b],
+                    [word for word, keep in zip(words[a:b], kept_list[a:b], strict=True) if keep],
+                    fillers,
+                )
+        # the text: the piece, its blanks folded (a piece already folded is its own text)
+        pieces = [low[a:b] for a, b in zip((starts + removed).tolist(), ends.tolist(), strict=True)]
+        for s in np.flatnonzero(~folded).tolist():
+            pieces[s] = " ".join(pieces[s].split())
+        made = (pieces, removed.tolist(), token_tuples, noisy)
+        if unread.any():
+            keep = np.flatnonzero(~unread).tolist()
+            chosen = [chosen[k] for k in keep]
+            made = (
+                [pieces[k] for k in keep],
+                [made[1][k] for k in keep],
+                [token_tuples[k] for k in keep],
+                [noisy[k] for k in keep],
+            )
+        if len(chosen) == len(raws):
+            return [], made
+        left = np.ones(len(raws), bool)
+        left[chosen] = False
+        return np.flatnonzero(left).tolist(), made
+
     def normalize(self, raw: str) -> tuple[str, int, tuple[Token, ...], NoisyWords] | None:
         """(normalized text, characters of premodifiers removed, tokens, noisy words) of a content
         string, as the full normalization makes them; None when a rule may read across its
@@ -439,6 +811,32 @@ class WordByWord:
             joined = join_letters(tokens, piece)
             return folded, removed, joined, NoisyWords.of(joined, self.fillers)
         return folded, removed, tuple(tokens), NoisyWords.made(words, optional, kept, self.fillers)
+
+
+def _objects(np: Any, values: list[Any]) -> Any:
+    """``values`` as a numpy array of objects (never of another dtype, whatever they are)."""
+    array = np.empty(len(values), dtype=object)
+    array[:] = values
+    return array
+
+
+def _not_optional(size: int) -> tuple[bool, ...]:
+    """The :attr:`NoisyWords.optional` of ``size`` words none of which is optional (one tuple per size)."""
+    flags = _NOT_OPTIONAL.get(size)
+    if flags is None:
+        flags = _NOT_OPTIONAL[size] = (False,) * size
+    return flags
+
+
+@functools.cache
+def _kinds(np: Any) -> Any:
+    """Of each of the 256 byte values: 0 an ASCII letter or digit, 1 an ASCII blank (as
+    ``str.split`` splits), 2 anything else."""
+    kinds = np.full(256, 2, dtype=np.uint8)
+    for char in "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ":
+        kinds[ord(char)] = 0
+    kinds[[ord(char) for char in _BLANKS]] = 1
+    return kinds
 
 
 __all__ = ["WordByWord"]

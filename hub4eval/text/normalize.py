@@ -30,7 +30,8 @@ def _element_pattern(names: tuple[str, ...]) -> re.Pattern[str] | None:
 
 
 def _blank(match: re.Match[str]) -> str:
-    return re.sub(r"[^\n]", " ", match.group(0))
+    found = match.group(0)
+    return " " * len(found) if "\n" not in found else re.sub(r"[^\n]", " ", found)
 
 
 def whiteout_tags(text: str, non_extractable: Iterable[str] = DEFAULT_NON_EXTRACTABLE) -> str:

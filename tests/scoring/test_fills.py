@@ -149,13 +149,13 @@ def test_strings_normalized_before_give_the_fills_prepared_without_them(monkeypa
     config = ScoreConfig()
     plain = FillPreparer(config).prepare(fill, "D")
     ahead = FillPreparer(config)
+    ahead.normalize(["the U.S. Open", "Open", "Open"])
+    assert list(ahead._texts) == ["the U.S. Open", "Open"]  # each once (all at once, or one by one)
     made: list[str] = []
     normalize = FillPreparer._normalize
     monkeypatch.setattr(FillPreparer, "_normalize", lambda self, raw: made.append(raw) or normalize(self, raw))
-    ahead.normalize(["the U.S. Open", "Open", "Open"])
-    assert made == ["the U.S. Open", "Open"]
     assert not fill.minimal_is_maximal and ahead.prepare(fill, "D") == plain
-    assert made == ["the U.S. Open", "Open"]  # nothing normalized a second time
+    assert made == []  # nothing normalized a second time
 
 
 @pytest.mark.parametrize("raw", ["the Red Wings", "twenty one", "uh Glen Buni- Bunting's", "Red   wings"])

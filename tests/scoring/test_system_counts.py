@@ -157,3 +157,29 @@ def test_a_count_without_its_ceiling_settles_its_causes_as_recognition() -> None
     assert counted.tally.causes.pending  # the example has misrecognized fills with errors
     assert counted.causes == records.causes
     assert counted.causes["all"][""]["recognition"]["INC"] + counted.causes["all"][""]["recognition"]["MIS"] > 0
+
+
+def test_the_instance_pairs_of_a_count_are_made_when_read_and_pickled_as_a_list() -> None:
+    """A count's instance pairs (which only the JSON, the HTML report and --show-mapping read)
+    are made from its sets when first read: the same list as the records' pairs, and a list
+    once pickled (a count made in a child goes to its parent so)."""
+    import pickle
+
+    from hub4eval.scoring.result import CountedPairs
+
+    name = "asr_unsegmented"
+    ref_text = (EXAMPLES / "asr" / "ref.tpl").read_text()
+    hyp = parse_templates((EXAMPLES / "asr" / "hyp.tpl").read_text(), role="hypothesis")
+    records = _scored(name, ref_text, hyp, ScoreConfig(), counts=False)
+    counted = _scored(name, ref_text, hyp, ScoreConfig(), counts=True)
+    assert counted.tally is not None
+    pairs = counted.tally.instance_pairs
+    assert isinstance(pairs, CountedPairs) and pairs._pairs is None  # not made yet
+    expected = Tally.of(records).instance_pairs
+    assert isinstance(expected, list) and any(f is not None for _, _, f in expected)
+    assert pickle.loads(pickle.dumps(pairs)) == expected  # made now, pickled as the list
+    assert pairs._sets is None  # the sets are let go once the pairs are made
+    assert pairs == expected and len(pairs) == len(expected) and list(pairs) == expected
+    assert pairs[0] == expected[0] and pairs[-2:] == expected[-2:]
+    assert pairs != expected[:-1]
+    assert counted.instance_pairs() == records.instance_pairs()

@@ -1,4 +1,4 @@
-"""Content strings normalized word by word normalize as the full normalization does.
+"""Content strings normalized word by word (one at a time or all at once) normalize as the full normalization does.
 
 :class:`hub4eval.scoring.word_by_word.WordByWord` puts a string's tokens and
 noisy words together from its words, each worked out once, when no rule
@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from hub4eval.config import ScoreConfig
 from hub4eval.scoring.fills import FillPreparer
+from hub4eval.scoring.word_by_word import WordByWord
 from hub4eval.text.glm import apply_glm, default_glm, parse_glm, stack_glms
 
 WORDS = (
@@ -37,6 +38,8 @@ WORDS = (
     "--", "-", ",", "...", "U.S.", "n.c.a.a.", "p.m.", "rock-and-roll", "e-mail", "'quoted'", '"q"',
     "(uh)", "(uh", "huh)", "x)", "<b>", "</b>", "x<y", "caf\u00e9", "NBC's",
 )  # fmt: skip
+PLAIN_WORDS = ("red", "wings", "beam", "the", "an", "a", "i", "b", "x", "z", "uh", "um", "u", "s", "o", "k", "e",
+               "twenty", "1994", "4", "mail", "</s>", "<s>", "WINGS", "The")  # fmt: skip
 BLANKS = (" ", " ", " ", "  ", "\t", "\u00a0")
 
 GLMS = {
@@ -159,3 +162,77 @@ def test_runs_of_words_keep_what_their_strings_keep(config: str, glm: str, words
     slow.by_word._plain_word = lambda raw: None  # type: ignore[method-assign]
     for word in words:
         assert by_word._word(word) == slow.by_word._word(word), word
+
+
+def _word_keys_as_words(preparer: FillPreparer, entry: tuple[tuple[int, ...], int, int, int]) -> tuple[object, ...]:
+    """A word-key entry with its numbers read back as the words and phrases they number."""
+    words = {number: word for word, number in preparer.words.items()}
+    phrases = {number: phrase for phrase, number in preparer.phrases.items()}
+    keys, hyp_word, said, kept = entry
+    return tuple(words[k] for k in keys), words[hyp_word], None if said < 0 else phrases[said], phrases[kept]
+
+
+@pytest.mark.parametrize("glm", sorted(GLMS))
+@pytest.mark.parametrize("config", sorted(CONFIGS))
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(
+    strings=st.lists(
+        st.one_of(
+            content_strings(),
+            st.lists(st.sampled_from(PLAIN_WORDS), min_size=0, max_size=6).map(" ".join),  # most fills: plain words
+        ),
+        min_size=1,
+        max_size=12,
+    )
+)
+def test_strings_normalized_all_at_once_as_one_by_one(config: str, glm: str, strings: list[str]) -> None:
+    """The oracle of :meth:`FillPreparer.normalize` (``WordByWord.normalize_many``, strings with tags,
+    premodifiers, runs of letters, fillers, numbers and spelling rules among them) is the full
+    normalization one string at a time: the same memo (text, premodifier count, tokens with their
+    spans and flags, noisy words, number of the text, in the same order), and the same word keys
+    (:meth:`FillPreparer.word_keys_of`, worked out with them) as ``_word_entry`` makes one by one,
+    word for word and phrase for phrase."""
+    glm_apply = None if GLMS[glm] is None else partial(apply_glm, glm=GLMS[glm])
+    one = FillPreparer(CONFIGS[config], glm_apply=glm_apply, reference=False)
+    many = FillPreparer(CONFIGS[config], glm_apply=glm_apply, reference=False)
+    for raw in strings:
+        if one._texts.get(raw) is None:
+            one._normalize(raw)
+    many.normalize(strings)
+    assert list(many._texts) == list(one._texts)
+    for raw, made in one._texts.items():
+        found = many._texts[raw]
+        assert found == made, raw
+        assert (found[3].words, found[3].optional, found[3].kept) == (made[3].words, made[3].optional, made[3].kept), (
+            raw
+        )
+        assert found[3].fillers is made[3].fillers
+    assert list(many.numbers.items()) == list(one.numbers.items())
+    fillers = one._key_fillers
+    expected = [_word_keys_as_words(one, one._word_entry(raw, fillers)) for raw in strings]
+    assert [_word_keys_as_words(many, entry) for entry in many.word_keys_of(strings, fillers)] == expected
+
+
+@pytest.mark.parametrize(
+    ("raw", "at_once"),
+    [
+        ("red wings beam", True),
+        ("the red  wings", True),  # a premodifier stripped, blanks folded
+        ("b x z red", True),  # letters joined
+        ("red </s> <s> b x", True),  # tags whited out first
+        ("red uh wings", True),  # a one-word spelling rule (optional)
+        ("u x", True),  # `u` starts only longer rules, which `x` does not go on with
+        ("u s", False),  # `u s` is `united states`: a rule across words
+        ("twenty one", False),  # a number
+        ("red, wings", False),  # punctuation
+        ("caf\u00e9", False),  # not ASCII
+    ],
+)
+def test_plain_strings_are_normalized_all_at_once(raw: str, at_once: bool) -> None:
+    full, _ = _preparers("default", "default")
+    by_word = WordByWord.of(full.config, full.glm_apply)
+    assert by_word is not None
+    left, made = by_word.normalize_many([raw])
+    assert (left == []) == at_once
+    if at_once:
+        assert (made[0][0], made[1][0], made[2][0], made[3][0]) == full._normalize(raw, False)[:4]

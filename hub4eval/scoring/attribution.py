@@ -31,7 +31,7 @@ unscored slots are left out.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple, cast
 
 from hub4eval.model import Extent, Fill, Instance, TextFill
@@ -212,7 +212,7 @@ class Attributor:
         return ""
 
 
-def ceiling_errors(ceiling: Any) -> dict[tuple[str, str], frozenset[str]]:
+def ceiling_errors(ceiling: Any) -> Mapping[tuple[str, str], frozenset[str]]:
     """(reference instance key, slot) -> the kinds (content, extent, pointer) in which
     the ceiling's points of that reference slot include an INC or MIS (kept by a ceiling
     scored as counts, read from the match records otherwise)."""

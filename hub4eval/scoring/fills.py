@@ -197,6 +197,20 @@ class FillPreparer:
             if found is not None:
                 theirs.setdefault(raw, found)
 
+    def keeper(self, other: FillPreparer) -> Callable[[str], _Normalized | None]:
+        """:meth:`keep_texts` a string at a time, for a caller that walks the strings for more:
+        ``keep(raw)`` gives ``other``'s memo the normalization of ``raw`` made here and returns the
+        one ``other`` then holds (None: ``raw`` was not normalized here)."""
+        mine = self._texts
+        setdefault = other._texts.setdefault
+        get = dict.get
+
+        def keep(raw: str) -> _Normalized | None:
+            found = get(mine, raw)
+            return None if found is None else setdefault(raw, found)
+
+        return keep
+
     def normalize(self, strings: Iterable[str]) -> None:
         """Normalize these content strings now, each once (remembered: :meth:`prepare` finds them
         made), e.g. while the texts are still being aligned elsewhere, or before the mappings.

@@ -24,9 +24,10 @@ from hub4eval.errors import InputError, InputWarning, UsageError
 from hub4eval.model import Corpus, Extent, TemplateSet, TextFill
 from hub4eval.scoring.ceiling_runs import ProjectionRuns, ceiling_part, contents
 from hub4eval.scoring.fills import FillPreparer, PreparedFill
-from hub4eval.scoring.mapping import CountedSet, Mapper, SetMatch, Signature
+from hub4eval.scoring.mapping import CountedSet, Mapper, SetMatch
 from hub4eval.scoring.result import ScoreResult, Tally
-from hub4eval.scoring.set_extents import HypSetExtents, hyp_set_extent
+from hub4eval.scoring.set_extents import HypSetExtents, hyp_set_extent, kept_set_extents
+from hub4eval.scoring.slot_errors import counted_slot_errors
 from hub4eval.util.gcpause import paused_gc
 from hub4eval.util.kept import keep_until_exit
 
@@ -469,7 +470,12 @@ def score(
     if projecting is not None:
         projected = projecting.result()
         ceiling_parts = projecting.counted
-        if ceiling_parts is None:
+        projected_extents = None
+        if ceiling_parts is None and unsegmented:
+            # the judge's normalizations of the projection's strings kept, and its sets' extents
+            # (by which they are paired with the reference's) read from them, in one walk
+            projected_extents = kept_set_extents(projected, hyp_prep, judge_prep.keeper(hyp_prep))
+        elif ceiling_parts is None:
             judge_prep.keep_texts(hyp_prep, contents(projected))
         del projecting, judge, judge_prep  # and with them the judge's mapper and the strings it tried
         ceiling_result = _score_ceiling(
@@ -487,6 +493,7 @@ def score(
             # the same texts: the same WER, not counted again (set below when it is still being counted)
             wer=_COUNTED_LATER if wer is None else wer,
             counted=ceiling_parts,
+            projected_extents=projected_extents,
         )
     if texts_aligned is not None:
         # sclite's alignment, counted while the templettes were mapped when a child counts it
@@ -524,19 +531,21 @@ def _score_ceiling(
     warnings: tuple[InputWarning, ...],
     wer: dict[str, Any] | None,
     counted: tuple[list[tuple[TemplateSet, TemplateSet]], list[Any]] | None = None,
+    projected_extents: Sequence[Extent | None] | None = None,
 ) -> ScoreResult:
     """The ceiling: ``ref`` scored against its projection onto the hypothesis text, as
     :func:`score` scores two template sets on the same texts and alignment.
 
     With ``counts_only`` (and the usual mapper), it keeps only what the reports read of
     it: the counts and pairs (a :class:`Tally`), the kinds of the INC and MIS points of
-    each reference slot (:attr:`ScoreResult.slot_errors`, which decide the causes) and
+    each reference slot (:attr:`ScoreResult.slot_errors`, which decide the causes: :mod:`hub4eval.scoring.slot_errors`) and
     the projection; most match records are never made. ``warnings``, ``signature`` and
     ``wer`` are the system's score's: the projection is made of the hypothesis text's
     own words, so checking it against that text again tells nothing new. ``counted``: the
     runs of the projection and their counts, made by the children that projected them
     (:func:`~hub4eval.scoring.ceiling_runs.ceiling_part`), put together here (:func:`hub4eval.scoring.counted_parts.join_parts`):
-    the same result.
+    the same result. ``projected_extents``: the extents of the sets of ``projected``
+    (:func:`~hub4eval.scoring.set_extents.hyp_set_extent`), when read already.
     """
     ref_prep, hyp_prep = preparers
     mapper = mapper_class(config, ref_prep, hyp_prep, noisy=noisy)
@@ -544,6 +553,12 @@ def _score_ceiling(
     match = mapper.count_template_sets if counting else mapper.match_template_sets
     hyp = projected
     matched: tuple[CountedSet, ...] | tuple[SetMatch, ...]
+    from hub4eval.scoring.mapping import type_order
+
+    # The projection's instances have the reference's types and pointers (a projected instance
+    # keeps its reference instance's type and pointer fills, or fewer): the order of the
+    # reference alone is the order of the two, without walking the projection again.
+    order = type_order(ref, TemplateSet((), role="hypothesis"))
     if alignment is not None and alignment.unsegmented:
         if config.split_sets:
             from hub4eval.scoring.split_sets import split_sets
@@ -555,18 +570,18 @@ def _score_ceiling(
             "ref_extent": lambda iset: alignment.document_extent(iset.docid),
             "hyp_extent": HypSetExtents(hyp_prep),
         }
+        if projected_extents is not None and hyp is projected:
+            known = dict(zip(map(id, projected.instance_sets), projected_extents, strict=True))
+            extents["hyp_extent"] = lambda iset: known[id(iset)]
         if counting and counted is not None and hyp is projected:
             from hub4eval.scoring.counted_parts import join_parts
-            from hub4eval.scoring.mapping import type_order
 
-            matched = join_parts(
-                mapper, ref, hyp, *counted, order=type_order(ref, TemplateSet((), role="hypothesis")), **extents
-            )
+            matched = join_parts(mapper, ref, hyp, *counted, order=order, **extents)
         else:
-            matched = match(ref, hyp, **extents)
+            matched = match(ref, hyp, order=order, **extents)
         hyp_prep.forget()
     else:
-        matched = match(ref, hyp)
+        matched = match(ref, hyp, order=order)
     # the ceiling's mapper dies with this call, after a score's last mapping: in a process that
     # ends without freeing, with the process (util/kept)
     keep_until_exit(mapper)
@@ -586,53 +601,6 @@ def _score_ceiling(
         tally=Tally.counted(matched, mapper.signatures, config.beta),  # type: ignore[arg-type]
         slot_errors=counted_slot_errors(matched, mapper.signatures, config.unscored_slots),  # type: ignore[arg-type]
     )
-
-
-def counted_slot_errors(
-    sets: Sequence[CountedSet], signatures: Sequence[Signature], unscored: Sequence[str]
-) -> dict[tuple[str, str], frozenset[str]]:
-    """:func:`hub4eval.scoring.attribution.ceiling_errors` of a count without match records
-    (``Mapper.count_template_sets``): (reference instance key, slot) -> the kinds of the
-    INC and MIS points of that slot, for every slot of every reference instance mapped to
-    an instance or, when not optional, to nothing.
-
-    A match record has a slot for each scored slot of its two instances (a hypothesis's
-    first alternative has the slots of the others), and the signature of its points names
-    the slot, kind and category of each of them, in order.
-    """
-    skip = frozenset(unscored)
-    by_signature: dict[int, dict[str, frozenset[str]]] = {}
-    none: frozenset[str] = frozenset()
-    names_of: dict[int, tuple[Any, tuple[str, ...]]] = {}  # by id() of the instance, which it keeps alive
-
-    def names(inst: Any) -> tuple[str, ...]:
-        found = names_of.get(id(inst))
-        if found is None:
-            found = names_of[id(inst)] = (inst, tuple(dict.fromkeys(s.name for s in inst.slots if s.name not in skip)))
-        return found[1]
-
-    out: dict[tuple[str, str], frozenset[str]] = {}
-    for counted_set in sets:
-        for ref, hyp, _, number in counted_set.instances:
-            if ref is None or (hyp is None and ref.optional):
-                continue  # a hypothesis instance alone; an optional one left out has no slots
-            errors = by_signature.get(number)
-            if errors is None:
-                kinds: dict[str, set[str]] = {}
-                for slot, kind, category in signatures[number]:
-                    if category == "INC" or category == "MIS":
-                        kinds.setdefault(slot, set()).add(kind)
-                shared: dict[frozenset[str], frozenset[str]] = {}
-                errors = by_signature[number] = {
-                    slot: shared.setdefault(frozenset(k), frozenset(k)) for slot, k in kinds.items()
-                }
-            key = ref.key
-            for name in names(ref):
-                out[key, name] = errors.get(name, none)
-            if hyp is not None:
-                for name in names(hyp):
-                    out[key, name] = errors.get(name, none)
-    return out
 
 
 RAW_OFFSETS = InputWarning(

@@ -287,7 +287,7 @@ class ScoreResult:
     """Set when the result was scored in groups of documents and keeps counts,
     not points: then ``matches`` is empty, and the points (and fill pairs) are
     not available (only their JSON entries, when asked for)."""
-    slot_errors: dict[tuple[str, str], frozenset[str]] | None = field(default=None, compare=False)
+    slot_errors: Mapping[tuple[str, str], frozenset[str]] | None = field(default=None, compare=False)
     """On a ceiling result scored as counts (``tally`` set): (reference instance key, slot)
     -> the kinds of the INC and MIS points of that slot, which the causes read
     (:func:`hub4eval.scoring.attribution.ceiling_errors`)."""

@@ -4,19 +4,21 @@ are paired with the reference documents' sets (§7.4: by overlapping extents, no
 A set's extent is the smallest start and the largest end of its text fills' maximal
 extents as :meth:`hub4eval.scoring.fills.FillPreparer.prepare` makes them, read here
 without preparing the fills: :func:`hyp_set_extent`; of all the sets of a hypothesis at
-once from their fills' table when a count has read one (:class:`HypSetExtents`). It imports
-the model and the scoring's fill preparation (and, for the latter, the fill tables, which
-import numpy).
+once from their fills' table when a count has read one (:class:`HypSetExtents`); those of
+the sets of the ceiling's projection in the same walk that keeps the strings its judge
+normalized (:func:`kept_set_extents`). It imports the model and the scoring's fill
+preparation (and, for the table, the fill tables, which import numpy).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
-from hub4eval.model import Extent, InstanceSet, TextFill
-from hub4eval.scoring.fills import FillPreparer
+from hub4eval.model import Extent, InstanceSet, TemplateSet, TextFill
+from hub4eval.scoring.fills import ExtentMapper, FillPreparer
 
-__all__ = ["HypSetExtents", "hyp_set_extent"]
+__all__ = ["HypSetExtents", "hyp_set_extent", "kept_set_extents", "spans_extent"]
 
 
 def hyp_set_extent(iset: InstanceSet, preparer: FillPreparer) -> Extent | None:
@@ -59,9 +61,16 @@ def hyp_set_extent(iset: InstanceSet, preparer: FillPreparer) -> Extent | None:
                     ends.append(end)
     if not one_space:
         return Extent(min(starts), max(ends)) if starts else None
+    assert map_extent is not None
+    return spans_extent(spans, map_extent)
+
+
+def spans_extent(spans: Sequence[tuple[int, int]], map_extent: ExtentMapper) -> Extent | None:
+    """The extent of a set of an unsegmented hypothesis from the spans of its text fills (their
+    first extents, each start moved past the premodifiers, in the fills' order), which
+    ``map_extent(None, extent)`` maps to the one column space (see :func:`hyp_set_extent`)."""
     if not spans:
         return None
-    assert map_extent is not None
 
     def first_mapped(in_order: Iterable[tuple[int, int]]) -> Extent | None:
         """The columns of the first span that touches a token, in this order."""
@@ -120,3 +129,39 @@ class HypSetExtents:
                     for iset, extent in zip(isets, found, strict=True)
                 ]
         return [hyp_set_extent(iset, preparer) for iset in isets]
+
+
+def kept_set_extents(tset: TemplateSet, preparer: FillPreparer, keep: Callable[[str], Any]) -> list[Extent | None]:
+    """:func:`hyp_set_extent` of each set of ``tset`` with ``preparer``, in one walk over the
+    sets' text fills that first hands each fill's string to ``keep`` (a
+    :meth:`~hub4eval.scoring.fills.FillPreparer.keeper` giving ``preparer`` the normalizations
+    another preparer made): for the ceiling's projection, whose strings its judge normalized
+    (see :mod:`hub4eval.scoring.pipeline`), instead of a walk to keep them and another for the
+    extents. ``keep(raw)`` returns the normalization ``preparer`` then holds, or None."""
+    map_extent = preparer.map_extent
+    if map_extent is None or not preparer.unsegmented:  # not one column space: each set read on its own
+        for _, text_fill in tset.text_fills():
+            keep(text_fill.content)
+        return [hyp_set_extent(iset, preparer) for iset in tset.instance_sets]
+    get, normalize = preparer.lookups()
+    out: list[Extent | None] = []
+    for iset in tset.instance_sets:
+        spans: list[tuple[int, int]] = []  # as hyp_set_extent makes them
+        for inst in iset.instances:
+            for slot in inst.slots:
+                for alternative in slot.alternatives:
+                    for fill in alternative.fills:
+                        if type(fill) is not TextFill:
+                            continue
+                        content = fill.content
+                        found = keep(content)
+                        if not fill.extents:
+                            continue
+                        extent = fill.extents[0]
+                        removed = (found or get(content) or normalize(content))[1]
+                        start, end = extent.start, extent.end
+                        if removed:
+                            start = min(start + removed, end)  # as fills._shifted
+                        spans.append((start, end))
+        out.append(spans_extent(spans, map_extent))
+    return out

@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 
 from hub4eval.config import ScoreConfig
 from hub4eval.io.corpus import as_unsegmented, read_corpus
-from hub4eval.model import Extent, FillAlternative, Instance, InstanceSet, PointerFill, Slot, TextFill
+from hub4eval.model import Extent, FillAlternative, Instance, InstanceSet, PointerFill, Slot, TemplateSet, TextFill
 from hub4eval.scoring.fills import FillPreparer
-from hub4eval.scoring.set_extents import HypSetExtents, hyp_set_extent
+from hub4eval.scoring.set_extents import HypSetExtents, hyp_set_extent, kept_set_extents
 from hub4eval.text.columns import CorpusAlignment, align_corpora
 from tests.support.reference_fills import EXAMPLES
 
@@ -35,8 +35,10 @@ def _alignment() -> tuple[CorpusAlignment, int]:
     return align_corpora(ref, hyp, unsegmented=True), sum(len(doc.text) for doc in hyp.documents)
 
 
-def _preparer(alignment: CorpusAlignment) -> FillPreparer:
-    return FillPreparer(ScoreConfig(), map_extent=alignment.hyp_extent, reference=False, unsegmented=True, tokens=True)
+def _preparer(alignment: CorpusAlignment, unsegmented: bool = True) -> FillPreparer:
+    return FillPreparer(
+        ScoreConfig(), map_extent=alignment.hyp_extent, reference=False, unsegmented=unsegmented, tokens=True
+    )
 
 
 @st.composite
@@ -87,6 +89,38 @@ def test_a_sets_extent_is_that_of_its_prepared_fills(data: st.DataObject) -> Non
     alignment, length = _alignment()
     iset = data.draw(_sets(length))
     assert hyp_set_extent(iset, _preparer(alignment)) == _prepared_extent(iset, _preparer(alignment))
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(data=st.data())
+def test_sets_extents_read_while_keeping_strings_are_those_read_after(data: st.DataObject) -> None:
+    """kept_set_extents (the ceiling's projection: the judge's normalizations kept and the sets'
+    extents read in one walk) against FillPreparer.keep_texts of every string, then
+    hyp_set_extent of each set: the same extents, and the same strings normalized, kept and
+    numbered, in the same order (as the pipeline sets the preparers up: the judge reads the
+    hypothesis preparer's strings and numbers, and normalizes some more of its own)."""
+    alignment, length = _alignment()
+    tset = TemplateSet(tuple(data.draw(st.lists(_sets(length), min_size=1, max_size=3))), role="hypothesis")
+    unsegmented = data.draw(st.booleans())
+    known = data.draw(st.lists(st.sampled_from(CONTENTS), max_size=3))
+    judged = data.draw(st.lists(st.sampled_from(CONTENTS), max_size=5))
+
+    def preparers() -> tuple[FillPreparer, FillPreparer]:
+        target, judge = _preparer(alignment, unsegmented), _preparer(alignment, unsegmented)
+        target.normalize(known)
+        judge.read_texts(target)
+        judge.normalize(judged)
+        return target, judge
+
+    target, judge = preparers()
+    judge.keep_texts(target, (fill.content for _, fill in tset.text_fills()))
+    expected = [hyp_set_extent(iset, target) for iset in tset.instance_sets]
+    kept_target, kept_judge = preparers()
+    assert kept_set_extents(tset, kept_target, kept_judge.keeper(kept_target)) == expected
+    assert list(kept_target.numbers.items()) == list(target.numbers.items())
+    memo = kept_target.lookups()[0]
+    for raw in [*CONTENTS, *(fill.content for _, fill in tset.text_fills())]:
+        assert memo(raw) == target.lookups()[0](raw)
 
 
 def test_a_set_whose_first_and_last_fills_touch_no_token_reads_the_others() -> None:

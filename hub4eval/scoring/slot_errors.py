@@ -1,0 +1,148 @@
+"""The kinds of the ceiling's errors in each reference slot, read from a count without match records.
+
+The causes of the system's errors ask the ceiling (:mod:`hub4eval.scoring.attribution`):
+an INC or MIS point of a misrecognized reference fill is lost to recognition only when
+the ceiling's points of that reference slot have an error of the same kind too. A
+ceiling scored as counts (``Mapper.count_template_sets``) keeps no match record;
+:func:`counted_slot_errors` reads those kinds from the signatures of its instance
+matches, each slot's when the causes ask for it (:class:`SlotErrors`). Used by
+:mod:`hub4eval.scoring.pipeline`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from hub4eval.scoring.mapping import CountedSet, Signature
+
+
+def counted_slot_errors(
+    sets: Sequence[CountedSet], signatures: Sequence[Signature], unscored: Sequence[str]
+) -> Mapping[tuple[str, str], frozenset[str]]:
+    """:func:`hub4eval.scoring.attribution.ceiling_errors` of a count without match records
+    (``Mapper.count_template_sets``): (reference instance key, slot) -> the kinds of the
+    INC and MIS points of that slot, for every slot of every reference instance mapped to
+    an instance or, when not optional, to nothing.
+
+    A match record has a slot for each scored slot of its two instances (a hypothesis's
+    first alternative has the slots of the others), and the signature of its points names
+    the slot, kind and category of each of them, in order.
+
+    The causes read it only for the reference slots of the system's error points that the
+    recognizer may have caused (a few in ten): it is worked out for the slots read, when
+    read (:class:`SlotErrors`), not for every slot of every instance.
+    """
+    return SlotErrors(sets, signatures, unscored)
+
+
+class SlotErrors(Mapping[tuple[str, str], frozenset[str]]):
+    """:func:`counted_slot_errors`, each entry worked out when it is read: the counted
+    instance matches are indexed by their reference instance's key on the first read, and a
+    slot's kinds are read from its match's signature (once per signature). Iterated (or
+    compared, or counted), it is made whole first, as :meth:`whole` makes it."""
+
+    def __init__(self, sets: Sequence[CountedSet], signatures: Sequence[Signature], unscored: Sequence[str]) -> None:
+        self._sets = sets
+        self._signatures = signatures
+        self._skip = frozenset(unscored)
+        self._by_signature: dict[int, dict[str, frozenset[str]]] = {}
+        self._names: dict[int, tuple[Any, tuple[str, ...]]] = {}  # by id() of the instance, which it keeps alive
+        self._index: dict[str, list[tuple[Any, Any, int]]] | None = None
+        self._whole: dict[tuple[str, str], frozenset[str]] | None = None
+
+    def _errors(self, number: int) -> dict[str, frozenset[str]]:
+        """The kinds of the INC and MIS points of each slot of signature ``number``."""
+        errors = self._by_signature.get(number)
+        if errors is None:
+            kinds: dict[str, set[str]] = {}
+            for slot, kind, category in self._signatures[number]:
+                if category == "INC" or category == "MIS":
+                    kinds.setdefault(slot, set()).add(kind)
+            shared: dict[frozenset[str], frozenset[str]] = {}
+            errors = self._by_signature[number] = {
+                slot: shared.setdefault(frozenset(k), frozenset(k)) for slot, k in kinds.items()
+            }
+        return errors
+
+    def _slots(self, inst: Any) -> tuple[str, ...]:
+        """The scored slot names of an instance, each once, in order."""
+        found = self._names.get(id(inst))
+        if found is None:
+            skip = self._skip
+            found = self._names[id(inst)] = (
+                inst,
+                tuple(dict.fromkeys(s.name for s in inst.slots if s.name not in skip)),
+            )
+        return found[1]
+
+    def _matches(self) -> Iterator[tuple[Any, Any, int]]:
+        """(reference instance, hypothesis instance or None, signature number) of every match
+        that has slots of a reference instance, in order."""
+        for counted_set in self._sets:
+            for ref, hyp, _, number in counted_set.instances:
+                if ref is None or (hyp is None and ref.optional):
+                    continue  # a hypothesis instance alone; an optional one left out has no slots
+                yield ref, hyp, number
+
+    def whole(self) -> dict[tuple[str, str], frozenset[str]]:
+        """Every entry, in the order of the matches and of their slots (the reference's, then the hypothesis's)."""
+        if self._whole is None:
+            none: frozenset[str] = frozenset()
+            out: dict[tuple[str, str], frozenset[str]] = {}
+            for ref, hyp, number in self._matches():
+                errors = self._errors(number)
+                key = ref.key
+                for name in self._slots(ref):
+                    out[key, name] = errors.get(name, none)
+                if hyp is not None:
+                    for name in self._slots(hyp):
+                        out[key, name] = errors.get(name, none)
+            self._whole = out
+        return self._whole
+
+    def get(self, key: tuple[str, str], default: Any = None) -> Any:
+        if self._whole is not None:
+            return self._whole.get(key, default)
+        index = self._index
+        if index is None:
+            index = self._index = {}
+            for match in self._matches():
+                index.setdefault(match[0].key, []).append(match)
+        ref_key, name = key
+        if name in self._skip:
+            return default  # not a scored slot: no entry
+        found = default
+        for ref, hyp, number in index.get(ref_key, ()):
+            # the last match of this key with this slot writes the whole's entry (a slot of
+            # the signature's points is a slot of one of its instances: no need to look)
+            errors = self._errors(number)
+            kinds = errors.get(name)
+            if kinds is not None:
+                found = kinds
+            elif _has_slot(ref, name) or (hyp is not None and _has_slot(hyp, name)):
+                found = frozenset()
+        return found
+
+    def __getitem__(self, key: tuple[str, str]) -> frozenset[str]:
+        found = self.get(key, None)
+        if found is None:
+            raise KeyError(key)
+        return found
+
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        return iter(self.whole())
+
+    def __len__(self) -> int:
+        return len(self.whole())
+
+
+def _has_slot(inst: Any, name: str) -> bool:
+    """Whether ``inst`` has a slot named ``name``."""
+    for slot in inst.slots:
+        if slot.name == name:
+            return True
+    return False
+
+
+__all__ = ["SlotErrors", "counted_slot_errors"]

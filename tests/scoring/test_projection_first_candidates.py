@@ -19,10 +19,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from hub4eval.api import score_files
 from hub4eval.config import ScoreConfig
 from hub4eval.io.corpus import read_corpus
 from hub4eval.io.templettes import parse_templates
 from hub4eval.scoring import projection
+from hub4eval.scoring.result import ScoreResult
 from tests.support.reference_fills import EXAMPLES, TEXTS, references, with_ceiling
 
 CONFIGS = {
@@ -68,3 +70,31 @@ def test_a_projection_without_a_judge_is_that_of_fill_by_fill(name: str, data: s
         _one_by_one(patched)
         alone = projection.project(ref, alignment, hyp_corpus)
     assert batched == alone
+
+
+_NUMBERS = ("asr_numbers/ref.tpl", "asr_numbers/hyp.tpl", "asr_numbers/reference.sgml", "asr_numbers/asr.sgml")
+_ASR = ("asr/ref.tpl", "asr/hyp.tpl", "asr/reference.sgml", "asr/asr_unsegmented.sgml")  # two sets
+
+
+@pytest.mark.parametrize(("files", "at_once"), [(_NUMBERS, 1), (_NUMBERS, 2), (_NUMBERS, 4), (_ASR, 1)])
+def test_first_candidates_found_a_few_sets_at_a_time_project_alike(
+    files: tuple[str, str, str, str], at_once: int
+) -> None:
+    # project finds the first candidates of a part of the instance sets at a time (to bound its
+    # memory): parts of one or two sets, each begun afresh, must project as the per-fill route
+    ref, hyp, ref_text, hyp_text = (EXAMPLES / name for name in files)
+
+    def scored() -> ScoreResult:
+        return score_files(ref, hyp, ref_text=ref_text, hyp_text=hyp_text)
+
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(projection, "_SETS_AT_ONCE", at_once)
+        parted = scored()
+    with pytest.MonkeyPatch.context() as patched:
+        _one_by_one(patched)
+        alone = scored()
+    assert parted.ceiling is not None and alone.ceiling is not None
+    assert parted.ceiling.projection is not None and alone.ceiling.projection is not None
+    assert len(parted.ceiling.projection.instance_sets) > at_once  # more than one part was projected
+    assert parted.ceiling.projection == alone.ceiling.projection
+    assert parted.ceiling.to_json() == alone.ceiling.to_json()

@@ -33,7 +33,7 @@ import numpy as np
 
 from hub4eval.model import Extent, Instance, InstanceSet, TextFill
 from hub4eval.scoring.fills import FillPreparer
-from hub4eval.text.column_extents import enclosures_of, extents_of
+from hub4eval.text.column_extents import extents_of, map_in_place
 
 Int = np.int64
 NONE = -(2**62)  # the offset of a missing extent (pairs._NONE)
@@ -222,16 +222,8 @@ class FillTable:
                 if self.reference or not self.unsegmented:
                     instances = self.instances
                     docids = [instances[k].docid for k in self.fill_inst[at].tolist()]
-                first, last, found = extents_of(alignment, self.reference, docids, starts[at], ends[at])
-                starts[at] = np.where(found, first, NONE)
-                ends[at] = np.where(found, last, NONE)
-                minimal = starts.copy(), ends.copy()
-                if self.widen:  # the extent a hypothesis extent must lie in
-                    inside = at[found]
-                    assert docids is not None
-                    starts[inside], ends[inside] = enclosures_of(
-                        alignment, [docids[k] for k in np.flatnonzero(found).tolist()], starts[inside], ends[inside]
-                    )
+                # widened: the extent a hypothesis extent must lie in
+                minimal = map_in_place(alignment, self.reference, docids, starts, ends, at, self.widen, NONE)
                 self._columns = (starts, ends, minimal)
         return self._columns
 

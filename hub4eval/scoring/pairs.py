@@ -98,7 +98,7 @@ from hub4eval.scoring.metrics import Counts
 from hub4eval.scoring.noisy import noisy_correct
 from hub4eval.scoring.refusal import may_be_refused, pairs_alike, written_contents
 from hub4eval.scoring.verdicts import TextComparison, clean_content_status, extent_status
-from hub4eval.text.column_extents import enclosures_of, extents_of, token_runs
+from hub4eval.text.column_extents import map_in_place, token_runs
 
 
 class Mapper(Protocol):
@@ -856,17 +856,8 @@ class _ColumnsOf(NamedTuple):
             shared["slots"] -= 1
             if not shared["slots"]:  # the last slot of the side: the copies of the tokens are freed
                 del shared["runs"]
-        first, last, found = extents_of(alignment, self.reference, docids, starts[at], ends[at], runs)
-        starts[at] = np.where(found, first, _NONE)
-        ends[at] = np.where(found, last, _NONE)
-        minimal = starts.copy(), ends.copy()
-        if self.widen:  # the extent a hypothesis extent must lie in
-            inside = at[found]
-            assert docids is not None
-            starts[inside], ends[inside] = enclosures_of(
-                alignment, [docids[k] for k in np.flatnonzero(found).tolist()], starts[inside], ends[inside]
-            )
-        return minimal
+        # widened: the extent a hypothesis extent must lie in
+        return map_in_place(alignment, self.reference, docids, starts, ends, at, self.widen, _NONE, runs)
 
 
 def _aspects(

@@ -118,6 +118,36 @@ def token_runs(alignment: CorpusAlignment, reference: bool, docids: Iterable[str
     )
 
 
+def map_in_place(
+    alignment: CorpusAlignment,
+    reference: bool,
+    docids: Sequence[str | None] | None,
+    starts: np.ndarray,
+    ends: np.ndarray,
+    at: np.ndarray,
+    widen: bool,
+    none: int,
+    runs: TokenRuns | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Map the character extents ``starts[at]``, ``ends[at]`` (those of ``docids``, one for
+    each of ``at``, as :func:`extents_of` reads them) to alignment columns in place, ``none``
+    where one touches no token; give copies of them so mapped, then, with ``widen`` (a
+    reference's extents for the enclosure test), widen those that touch one in place
+    (:func:`enclosures_of`). The one way the mapping engine's counts and the fill tables map
+    a side's extents."""
+    first, last, found = extents_of(alignment, reference, docids, starts[at], ends[at], runs)
+    starts[at] = np.where(found, first, none)
+    ends[at] = np.where(found, last, none)
+    minimal = starts.copy(), ends.copy()
+    if widen:
+        inside = at[found]
+        assert docids is not None
+        starts[inside], ends[inside] = enclosures_of(
+            alignment, [docids[k] for k in np.flatnonzero(found).tolist()], starts[inside], ends[inside]
+        )
+    return minimal
+
+
 def enclosures_of(
     alignment: CorpusAlignment, docids: Sequence[str | None], starts: np.ndarray, ends: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -256,4 +286,4 @@ def _bisect_within(
     return lows
 
 
-__all__ = ["TokenRuns", "enclosures_of", "extents_of", "side_extents", "token_runs"]
+__all__ = ["TokenRuns", "enclosures_of", "extents_of", "map_in_place", "side_extents", "token_runs"]

@@ -21,7 +21,9 @@ from hub4eval.scoring.fills import ExtentMapper, FillPreparer
 __all__ = ["HypSetExtents", "hyp_set_extent", "kept_set_extents", "spans_extent"]
 
 
-def hyp_set_extent(iset: InstanceSet, preparer: FillPreparer) -> Extent | None:
+def hyp_set_extent(
+    iset: InstanceSet, preparer: FillPreparer, keep: Callable[[str], Any] | None = None
+) -> Extent | None:
     """§7.4: smallest start and largest end of the set's normalized text-fill extents (the
     maximal extents :meth:`FillPreparer.prepare` gives), without preparing the fills.
 
@@ -31,7 +33,8 @@ def hyp_set_extent(iset: InstanceSet, preparer: FillPreparer) -> Extent | None:
     a later start never maps to an earlier column, nor a later end. So the smallest start
     column is that of the fill with the smallest start that maps to any column, the largest
     end column that of the fill with the largest end that does: one or two fills are mapped
-    per set, not every one."""
+    per set, not every one. ``keep``: given each text fill's string first, in order (see
+    :func:`kept_set_extents`)."""
     get, normalize = preparer.lookups()
     map_extent = preparer.map_extent
     one_space = map_extent is not None and preparer.unsegmented
@@ -42,10 +45,14 @@ def hyp_set_extent(iset: InstanceSet, preparer: FillPreparer) -> Extent | None:
         for slot in inst.slots:
             for alternative in slot.alternatives:
                 for fill in alternative.fills:
-                    if type(fill) is not TextFill or not fill.extents:
+                    if type(fill) is not TextFill:
                         continue
-                    content, extent = fill.content, fill.extents[0]
-                    removed = (get(content) or normalize(content))[1]
+                    content = fill.content
+                    found = None if keep is None else keep(content)
+                    if not fill.extents:
+                        continue
+                    extent = fill.extents[0]
+                    removed = (found or get(content) or normalize(content))[1]
                     start, end = extent.start, extent.end
                     if removed:
                         start = min(start + removed, end)  # as fills._shifted
@@ -138,30 +145,4 @@ def kept_set_extents(tset: TemplateSet, preparer: FillPreparer, keep: Callable[[
     another preparer made): for the ceiling's projection, whose strings its judge normalized
     (see :mod:`hub4eval.scoring.pipeline`), instead of a walk to keep them and another for the
     extents. ``keep(raw)`` returns the normalization ``preparer`` then holds, or None."""
-    map_extent = preparer.map_extent
-    if map_extent is None or not preparer.unsegmented:  # not one column space: each set read on its own
-        for _, text_fill in tset.text_fills():
-            keep(text_fill.content)
-        return [hyp_set_extent(iset, preparer) for iset in tset.instance_sets]
-    get, normalize = preparer.lookups()
-    out: list[Extent | None] = []
-    for iset in tset.instance_sets:
-        spans: list[tuple[int, int]] = []  # as hyp_set_extent makes them
-        for inst in iset.instances:
-            for slot in inst.slots:
-                for alternative in slot.alternatives:
-                    for fill in alternative.fills:
-                        if type(fill) is not TextFill:
-                            continue
-                        content = fill.content
-                        found = keep(content)
-                        if not fill.extents:
-                            continue
-                        extent = fill.extents[0]
-                        removed = (found or get(content) or normalize(content))[1]
-                        start, end = extent.start, extent.end
-                        if removed:
-                            start = min(start + removed, end)  # as fills._shifted
-                        spans.append((start, end))
-        out.append(spans_extent(spans, map_extent))
-    return out
+    return [hyp_set_extent(iset, preparer, keep) for iset in tset.instance_sets]

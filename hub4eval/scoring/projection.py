@@ -355,6 +355,29 @@ class Judge:
         return match.counts
 
 
+def _region_words(
+    text: str, begin: int, stop: int, blank: Callable[[str], bool]
+) -> tuple[list[str], dict[int, int], dict[int, int]]:
+    """The raw words of ``text[begin:stop]`` (words of tags only left out: whited out, the words
+    on either side side by side), and the number of the word starting at each offset and of the
+    one ending at each offset; a run's first word starts after a blank (or the text's start)
+    and its last ends before one, so a word cut by the region's edge starts or ends no run."""
+    words: list[str] = []
+    starts: dict[int, int] = {}
+    ends: dict[int, int] = {}
+    for match in _WORD.finditer(text, begin, stop):
+        word = match.group()
+        if "<" in word and blank(word):
+            continue
+        starts[match.start()] = ends[match.end()] = len(words)
+        words.append(word)
+    if begin > 0 and not text[begin - 1].isspace():
+        starts.pop(begin, None)
+    if stop < len(text) and not text[stop].isspace():
+        ends.pop(stop, None)
+    return words, starts, ends
+
+
 class _Runs:
     """The candidates of one reference fill that are runs of whole words of the hypothesis text in
     ``region`` (the span of the tokens of its widened columns), their noisy content point read
@@ -369,23 +392,7 @@ class _Runs:
         assert by_word is not None
         self.by_word = by_word
         self.region = region
-        begin, stop = region
-        words: list[str] = []
-        starts: dict[int, int] = {}
-        ends: dict[int, int] = {}
-        self.starts, self.ends = starts, ends
-        blank = judge.blank
-        for match in _WORD.finditer(text, begin, stop):
-            word = match.group()
-            if "<" in word and blank(word):
-                continue  # tags only: whited out, the words on either side side by side
-            starts[match.start()] = ends[match.end()] = len(words)
-            words.append(word)
-        # a run's first word starts after a blank (or the text's start), its last ends before one
-        if begin > 0 and not text[begin - 1].isspace():
-            starts.pop(begin, None)
-        if stop < len(text) and not text[stop].isspace():
-            ends.pop(stop, None)
+        words, self.starts, self.ends = _region_words(text, *region, judge.blank)
         self.ref_words = ref_words = judge._prepared(ref_fill, docid)[1]
         self.found, self.reach, self.foreign = by_word.runs(words, frozenset(ref_words[0].words))
 
@@ -560,20 +567,7 @@ class _Projector:
         starts, ends = space[1], space[2]
         begin, stop = starts[wide_first], ends[wide_last]
         # the raw words of the region, as _Runs reads them
-        words: list[str] = []
-        word_starts: dict[int, int] = {}
-        word_ends: dict[int, int] = {}
-        blank = judge.blank
-        for match in _WORD.finditer(text, begin, stop):
-            word = match.group()
-            if "<" in word and blank(word):
-                continue
-            word_starts[match.start()] = word_ends[match.end()] = len(words)
-            words.append(word)
-        if begin > 0 and not text[begin - 1].isspace():
-            word_starts.pop(begin, None)
-        if stop < len(text) and not text[stop].isspace():
-            word_ends.pop(stop, None)
+        words, word_starts, word_ends = _region_words(text, begin, stop, judge.blank)
         by_word = judge._by_word
         assert by_word is not None
         found, reach, foreign = by_word.runs(words, frozenset(ref_words[0].words))

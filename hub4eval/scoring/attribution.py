@@ -32,6 +32,7 @@ unscored slots are left out.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from itertools import chain, repeat
 from typing import Any, NamedTuple, cast
 
 from hub4eval.model import Extent, Fill, Instance, TextFill
@@ -488,15 +489,19 @@ def entity_wer(result: Any) -> dict[str, Any] | None:
         base.append(base[-1] + len(space_kinds))
     unscored = frozenset(result.config.unscored_slots)
     slots: dict[tuple[str, str], int] = {}  # (type, slot) -> its number, in order of the slots' first fills
+    numbers_of: dict[str, dict[str, int]] = {}  # the same numbers by type, then slot (no tuple made per fill)
     # every fill's maximal extent and slot number, in file order, and the runs of one document's fills
-    fill_starts: list[int] = []
-    fill_ends: list[int] = []
+    extents: list[Extent] = []
     fill_slots: list[int] = []
     runs: list[tuple[str, int]] = []  # (DOCID, index of its first fill)
+    add_extent, add_slot = extents.append, fill_slots.append
     for iset in _reference_sets(result):
         for inst in iset.instances:
             if not runs or runs[-1][0] != inst.docid:
-                runs.append((inst.docid, len(fill_starts)))
+                runs.append((inst.docid, len(extents)))
+            numbers = numbers_of.get(inst.type)
+            if numbers is None:
+                numbers = numbers_of[inst.type] = {}
             for slot in inst.slots:
                 name = slot.name
                 if name in unscored:
@@ -507,15 +512,12 @@ def entity_wer(result: Any) -> dict[str, Any] | None:
                         if type(fill) is not TextFill or not fill.extents:
                             continue
                         if number < 0:
-                            number = slots.setdefault((inst.type, name), len(slots))
-                        extent = fill.extents[0]
-                        fill_starts.append(extent.start)
-                        fill_ends.append(extent.end)
-                        fill_slots.append(number)
-    first, last = _reference_columns(
-        alignment, runs, np.asarray(fill_starts, dtype=np.int64), np.asarray(fill_ends, dtype=np.int64), base
-    )
-    found = first >= 0
+                            number = numbers.get(name, -1)
+                            if number < 0:
+                                number = numbers[name] = slots[inst.type, name] = len(slots)
+                        add_extent(fill.extents[0])
+                        add_slot(number)
+    first, last, found = _reference_columns(alignment, runs, extents, base)
     numbers = np.asarray(fill_slots, dtype=np.int64)[found]
     firsts, ends = first[found], last[found] + 1
     every = np.concatenate(kinds) if kinds else np.zeros(0, dtype=np.int64)
@@ -537,7 +539,7 @@ def entity_wer(result: Any) -> dict[str, Any] | None:
 
     # a slot is listed once a fill of it has columns: in the order of the slots' first fills with columns
     firsts_of = np.full(len(slots), len(found), dtype=np.int64)
-    np.minimum.at(firsts_of, np.asarray(fill_slots, dtype=np.int64)[found], np.flatnonzero(found))
+    np.minimum.at(firsts_of, numbers, np.flatnonzero(found))
     listed = sorted((int(firsts_of[number]), key) for key, number in slots.items() if firsts_of[number] < len(found))
     inside = {f"{key[0]}.{key[1]}": covered(slots[key]) for _, key in listed}
     union = _unique(np.concatenate(list(inside.values()))) if inside else np.zeros(0, dtype=np.int64)
@@ -548,79 +550,89 @@ def entity_wer(result: Any) -> dict[str, Any] | None:
     }
 
 
-_CHUNK_TOKENS = 1 << 16  # reference tokens whose documents' fills are placed at once
-
-
 def _reference_columns(
-    alignment: Any, runs: Sequence[tuple[str, int]], starts: Any, ends: Any, base: Sequence[int]
-) -> tuple[Any, Any]:
+    alignment: Any, runs: Sequence[tuple[str, int]], extents: Sequence[Extent], base: Sequence[int]
+) -> tuple[Any, Any, Any]:
     """The columns of the first and the last token each reference extent touches
     (``alignment.ref_extent``), in the run of all column spaces laid end to end (space s from
-    ``base[s]``); -1 where it touches none or its document has no column space.
+    ``base[s]``), and whether it touches one (in a document that has a column space).
 
     ``runs``: (DOCID, index of its first extent) of each run of extents of one document. The
-    tokens of the documents of about :data:`_CHUNK_TOKENS` tokens are laid end to end, each
-    document's offsets (its tokens' and its extents') shifted past everything before it, and
-    bisected for all their extents at once: numpy's cost per call is paid per chunk, not per
-    fill or per document (a document holds a few fills)."""
+    documents' tokens, one after the other (:func:`hub4eval.text.column_extents.token_runs`),
+    each document's offsets (its tokens' and its extents') shifted past everything before it,
+    are bisected for every extent at once: one search in numpy, not one per fill or per
+    document (a document holds a few fills)."""
     import numpy as np
 
-    n = len(starts)
-    first = np.full(n, -1, dtype=np.int64)
-    last = np.full(n, -1, dtype=np.int64)
-    bounds = [index for _, index in runs] + [n]
-    placed = [(docid, a, b) for (docid, a), b in zip(runs, bounds[1:], strict=True) if a < b]  # one after another
-    # past every offset of a run's extents (with its tokens' ends: past every offset of its document)
-    froms = [a for _, a, _ in placed]
-    tops = np.maximum(np.maximum.reduceat(starts, froms), np.maximum.reduceat(ends, froms)).tolist() if froms else []
-    chunk: list[tuple[int, int, Sequence[int], Sequence[int], Sequence[int], int, int]] = []
-    size = 0
+    from hub4eval.text.column_extents import extents_of, token_runs
 
-    def place() -> None:
-        froms, counts, fills, shifts, bases = [], [], [], [], []
-        shift = 0
-        for a, b, run_starts, run_ends, _, space, top in chunk:
-            froms.append(a)
-            fills.append(b - a)
-            counts.append(len(run_starts))
-            shifts.append(shift)
-            bases.append(base[space])
-            shift += max(run_ends[-1] if len(run_ends) else 0, top) + 1
-        token_counts = np.asarray(counts, dtype=np.int64)
-        fill_counts = np.asarray(fills, dtype=np.int64)
-        moves = np.asarray(shifts, dtype=np.int64)
-        token_moves = np.repeat(moves, token_counts)
-        all_starts = np.concatenate([run[2] for run in chunk]).astype(np.int64) + token_moves
-        all_ends = np.concatenate([run[3] for run in chunk]).astype(np.int64) + token_moves
-        columns = np.concatenate([run[4] for run in chunk]).astype(np.int64) + np.repeat(
-            np.asarray(bases, dtype=np.int64), token_counts
-        )
-        before = np.cumsum(fill_counts) - fill_counts
-        where = np.arange(int(fill_counts.sum()), dtype=np.int64) + np.repeat(
-            np.asarray(froms, dtype=np.int64) - before, fill_counts
-        )
-        fill_moves = np.repeat(moves, fill_counts)
-        # every offset of a document lies between those of the documents before and after it,
-        # so the bisection in all the tokens lands among the document's own: as bisecting them
-        a_token = np.searchsorted(all_ends, starts[where] + fill_moves, side="right")  # the first token ending after
-        b_token = np.searchsorted(all_starts, ends[where] + fill_moves, side="left") - 1  # the last starting before
-        touched = a_token <= b_token
-        first[where[touched]] = columns[a_token[touched]]
-        last[where[touched]] = columns[b_token[touched]]
+    n = len(extents)
+    starts = np.asarray([extent.start for extent in extents], dtype=np.int64)
+    ends = np.asarray([extent.end for extent in extents], dtype=np.int64)
+    froms = [index for _, index in runs]
+    lengths = np.diff(np.asarray([*froms, n], dtype=np.int64))
+    docids = [docid for docid, _ in runs]
+    tokens = token_runs(alignment, True, docids)
+    placed = None if tokens is None or not n or int(starts.min()) < 0 else _placed(tokens, docids, froms, starts, ends)
+    if placed is None:  # tokens that are not arrays (or nothing to place): extents_of bisects them
+        fill_docids = list(chain.from_iterable(map(repeat, docids, lengths.tolist())))
+        first, last, found = extents_of(alignment, True, fill_docids, starts, ends, tokens)
+    else:
+        first, last, found = placed
+    # each run's column space: its base, or none (its extents then touch nothing here)
+    spaces = [alignment.column_space(docid, reference=True) for docid in docids]
+    if any(space != 0 for space in spaces):
+        shifts = np.repeat(np.asarray([-1 if s is None else base[s] for s in spaces], dtype=np.int64), lengths)
+        found &= shifts >= 0
+        first += shifts
+        last += shifts
+    return first, last, found
 
-    for (docid, a, b), top in zip(placed, tops, strict=True):
-        space = alignment.column_space(docid, reference=True)
-        lookup = None if space is None else alignment.ref_lookup(docid)
-        if lookup is None:
-            continue
-        chunk.append((a, b, *lookup, space, top))
-        size += len(lookup[0])
-        if size >= _CHUNK_TOKENS:
-            place()
-            chunk, size = [], 0
-    if chunk:
-        place()
-    return first, last
+
+def _placed(tokens: Any, docids: Sequence[str], froms: Sequence[int], starts: Any, ends: Any) -> Any:
+    """:func:`hub4eval.text.column_extents.extents_of` of the extents ``starts``, ``ends``
+    (the run of extents from ``froms[k]`` in document ``docids[k]``) within ``tokens``
+    (``TokenRuns``): each document's tokens and extents shifted past every offset of the
+    documents before it, so that the tokens are in order and one search places every
+    extent among its own document's tokens. None when the documents' tokens do not lie one
+    after the other (then each run is bisected on its own)."""
+    import numpy as np
+
+    if not len(tokens.starts):  # no token anywhere: no extent touches one
+        nothing = np.zeros(len(starts), dtype=np.int64)
+        return nothing, nothing.copy(), np.zeros(len(starts), dtype=bool)
+    ranges = sorted(tokens.runs.items(), key=lambda item: item[1])  # each document's [first, end) tokens
+    position = 0
+    for _, (low, high) in ranges:
+        if low != position or high < low:
+            return None
+        position = high
+    if position != len(tokens.starts):
+        return None
+    rank = {docid: k for k, (docid, _) in enumerate(ranges)}
+    counts = np.asarray([high - low for _, (low, high) in ranges], dtype=np.int64)
+    highs = np.cumsum(counts)
+    # past every offset of a document: its last token's end, and its extents' offsets
+    tops = np.zeros(len(ranges), dtype=np.int64)
+    has_tokens = counts > 0
+    tops[has_tokens] = tokens.ends[highs[has_tokens] - 1]
+    run_ranks = np.asarray([rank.get(docid, -1) for docid in docids], dtype=np.int64)
+    known = run_ranks >= 0
+    run_tops = np.maximum(np.maximum.reduceat(starts, froms), np.maximum.reduceat(ends, froms))
+    np.maximum.at(tops, run_ranks[known], run_tops[known])
+    shift = np.cumsum(tops + 1) - (tops + 1)  # where each document's offsets begin
+    token_shift = np.repeat(shift, counts)
+    lengths = np.diff(np.asarray([*froms, len(starts)], dtype=np.int64))
+    fill_shift = np.repeat(shift[np.where(known, run_ranks, 0)], lengths)
+    first = np.searchsorted(tokens.ends + token_shift, starts + fill_shift, side="right")  # first ending after
+    last = np.searchsorted(tokens.starts + token_shift, ends + fill_shift, side="left") - 1  # last starting before
+    found = (first <= last) & np.repeat(known, lengths)
+    columns = tokens.columns
+    return (
+        np.where(found, columns[np.where(found, first, 0)], 0).astype(np.int64),
+        np.where(found, columns[np.where(found, last, 0)], 0).astype(np.int64),
+        found,
+    )
 
 
 def _unique(values: Any) -> Any:

@@ -6,7 +6,6 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from unittest import mock
 
 import pytest
 from hypothesis import assume, given, settings
@@ -20,7 +19,6 @@ from hub4eval.io.corpus import parse_corpus, read_corpus
 from hub4eval.io.templettes import parse_templates, write_templates
 from hub4eval.model import TemplateSet
 from hub4eval.report.explain import explain
-from hub4eval.scoring import attribution
 from hub4eval.scoring.attribution import CAUSES, ERROR_CATEGORIES
 from hub4eval.scoring.projection import project
 from tests.support import ROOT
@@ -849,13 +847,11 @@ def _entity_wer_by_definition(result) -> dict:
         max_size=6,
     ),
     unsegmented=st.booleans(),
-    chunk=st.sampled_from([1, 1 << 16]),
 )
-def test_entity_wer_counts_each_column_inside_reference_fills_once(edits, picks, unsegmented, chunk):
+def test_entity_wer_counts_each_column_inside_reference_fills_once(edits, picks, unsegmented):
     """Two documents (two column spaces when segmented), fills of one slot overlapping or
-    repeated in several instances: entity WER is the count of the set of columns they cover,
-    whether the documents' fills are placed on their tokens together or one document at a time
-    (``chunk``: the tokens laid end to end at once)."""
+    repeated in several instances: entity WER is the count of the set of columns they cover
+    (every document's fills placed on its own tokens by one search over all of them)."""
     docs, hyp_docs, templates = [], [], []
     for number in (1, 2):
         hyp_words: list[str] = []
@@ -881,5 +877,52 @@ def test_entity_wer_counts_each_column_inside_reference_fills_once(edits, picks,
         hyp_text = hyp_text.replace("<DOC>\n<DOCNO> D2 </DOCNO>\n<TEXT>\n", "")
     result = score(ref, hyp, ref_corpus=ref_corpus, hyp_corpus=parse_corpus(hyp_text, "hyp.sgml"), config=ScoreConfig())
     assume(result.alignment is not None)
-    with mock.patch.object(attribution, "_CHUNK_TOKENS", chunk):
-        assert result.entity_wer == _entity_wer_by_definition(result)
+    assert result.entity_wer == _entity_wer_by_definition(result)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    bodies=st.lists(st.lists(st.sampled_from(WORDS), max_size=8), min_size=1, max_size=3),
+    runs=st.lists(
+        st.tuples(
+            st.sampled_from(["D1", "D2", "D3", "nope"]),
+            st.lists(st.tuples(st.integers(0, 90), st.integers(0, 30)), min_size=1, max_size=4),
+        ),
+        min_size=1,
+        max_size=6,
+    ),
+    unsegmented=st.booleans(),
+)
+def test_the_reference_extents_are_placed_at_once_as_each_one_is(bodies, runs, unsegmented):
+    """The entity WER's columns of every reference extent, found by one search over every
+    document's tokens (each document's offsets shifted past those of the documents before
+    it), are the columns ``ref_extent`` gives each one, in the column spaces laid end to end:
+    for runs of a document that come back after another's, a document the texts lack, an
+    empty document, and extents past a document's last word."""
+    from hub4eval.model import Extent
+    from hub4eval.scoring.attribution import _reference_columns
+    from hub4eval.text.columns import align_corpora
+
+    ref_text = "".join(
+        f"<DOC>\n<DOCNO> D{n} </DOCNO>\n<TEXT>\n{' '.join(words)}\n</TEXT>\n</DOC>\n"
+        for n, words in enumerate(bodies, 1)
+    )
+    hyp_text = ref_text.replace("martina", "marina").replace(" on ", " ")
+    alignment = align_corpora(
+        parse_corpus(ref_text, "ref.sgml"), parse_corpus(hyp_text, "hyp.sgml"), unsegmented=unsegmented
+    )
+    base = [0]
+    for document in alignment.documents:
+        base.append(base[-1] + len(document.alignment.kinds))
+    starts, extents, expected = [], [], []
+    for docid, spans in runs:
+        starts.append((docid, len(extents)))
+        space = alignment.column_space(docid, reference=True)
+        for start, length in spans:
+            extent = Extent(start, start + length)
+            extents.append(extent)
+            columns = None if space is None else alignment.ref_extent(docid, extent)
+            expected.append(None if columns is None else (base[space] + columns.start, base[space] + columns.end))
+    first, last, found = _reference_columns(alignment, starts, extents, base)
+    got = [(int(a), int(b)) if ok else None for a, b, ok in zip(first, last, found, strict=True)]
+    assert got == expected

@@ -297,16 +297,27 @@ def cause_counts(result: Any) -> dict[str, dict[str, dict[str, dict[str, int]]]]
     }
     out["all"] = {"": _empty()}
     # counted by (type, slot, document, kind, cause, category) first, then added to each level:
-    # the points are many, their combinations few
-    counted = result.tally.causes if result.tally is not None else None
-    points = counted.resolved(attributor) if counted is not None else _point_causes(result, attributor).items()
-    # the documents first; the other levels from the far fewer (type, slot, kind, cause, category)
+    # the points are many, their combinations few; the documents first, the other levels from
+    # the far fewer (type, slot, kind, cause, category)
     documents = out["document"]
     others: dict[tuple[str, str, str, str | None, str], int] = {}
-    for (type_name, slot, docid, kind, cause, category), count in points:
+    get = others.get
+    counted = result.tally.causes if result.tally is not None else None
+    if counted is None:
+        settled: Iterable[tuple[CauseKey, int]] = _point_causes(result, attributor).items()
+    else:
+        settled = counted.settled.items()
+        # the pending points' causes, decided by the ceiling: added here as they are decided
+        for (type_name, slot, docid, kind, category, _), count, cause in zip(
+            counted.pending.keys(), counted.pending.values(), counted.pending_causes(attributor), strict=True
+        ):
+            documents[docid][cause][category] += count
+            key = (type_name, slot, kind, cause, category)
+            others[key] = get(key, 0) + count
+    for (type_name, slot, docid, kind, cause, category), count in settled:  # type: ignore[misc]
         documents[docid][cause][category] += count  # type: ignore[index]  # an error's cause is never None
         key = (type_name, slot, kind, cause, category)
-        others[key] = others.get(key, 0) + count
+        others[key] = get(key, 0) + count
     for (type_name, slot, kind, cause, category), count in others.items():
         for level, name in (("slot", f"{type_name}.{slot}"), ("type", type_name), ("kind", kind), ("all", "")):
             out[level][name][cause][category] += count  # type: ignore[index]
@@ -347,14 +358,25 @@ class CountedCauses(NamedTuple):
         ``attributor`` (which knows the ceiling, if any): the settled keys first, then the
         pending ones (a key may come more than once: the counts of a key add up)."""
         yield from self.settled.items()
-        errors = attributor.ceiling_errors  # Attributor.misrecognized_cause, inline
-        for (type_name, slot, docid, kind, category, ref_key), count in self.pending.items():
-            cause = RECOGNITION
-            if errors is not None:
-                kinds = errors.get((ref_key, slot))
-                if kinds is not None and kind not in kinds:
-                    cause = EXTRACTION
+        for ((type_name, slot, docid, kind, category, _), count), cause in zip(
+            self.pending.items(), self.pending_causes(attributor), strict=True
+        ):
             yield (type_name, slot, docid, kind, cause, category), count
+
+    def pending_causes(self, attributor: Attributor) -> list[str]:
+        """The cause of each pending key, in order: :meth:`Attributor.misrecognized_cause`, the
+        ceiling's kinds of every (reference instance, slot) read in one pass."""
+        pending = self.pending
+        errors = attributor.ceiling_errors
+        if errors is None:
+            return [RECOGNITION] * len(pending)
+        keys = [(key[5], key[1]) for key in pending]  # (reference instance key, slot of one of its fills)
+        get_many = getattr(errors, "get_many", None)  # a ceiling scored as counts: its slots read at once
+        found = get_many(keys, of_reference=True) if get_many is not None else [errors.get(key) for key in keys]
+        return [
+            RECOGNITION if kinds is None or key[3] in kinds else EXTRACTION
+            for key, kinds in zip(pending, found, strict=True)
+        ]
 
 
 def counted_causes(sets: Sequence[Any], mapper: Any, attributor: Attributor) -> CountedCauses:

@@ -11,10 +11,12 @@ matches, each slot's when the causes ask for it (:class:`SlotErrors`). Used by
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from hub4eval.scoring.mapping import CountedSet, Signature
+
+_NONE: frozenset[str] = frozenset()  # the kinds of a slot without an error
 
 
 def counted_slot_errors(
@@ -101,28 +103,70 @@ class SlotErrors(Mapping[tuple[str, str], frozenset[str]]):
             self._whole = out
         return self._whole
 
-    def get(self, key: tuple[str, str], default: Any = None) -> Any:
-        if self._whole is not None:
-            return self._whole.get(key, default)
+    def _indexed(self) -> dict[str, list[tuple[Any, Any, int]]]:
+        """The matches of each reference instance key (:meth:`_matches`), made on the first read."""
         index = self._index
         if index is None:
             index = self._index = {}
-            for match in self._matches():
-                index.setdefault(match[0].key, []).append(match)
-        ref_key, name = key
-        if name in self._skip:
-            return default  # not a scored slot: no entry
-        found = default
-        for ref, hyp, number in index.get(ref_key, ()):
-            # the last match of this key with this slot writes the whole's entry (a slot of
-            # the signature's points is a slot of one of its instances: no need to look)
-            errors = self._errors(number)
-            kinds = errors.get(name)
-            if kinds is not None:
-                found = kinds
-            elif _has_slot(ref, name) or (hyp is not None and _has_slot(hyp, name)):
-                found = frozenset()
-        return found
+            get = index.get
+            for counted_set in self._sets:
+                for ref, hyp, _, number in counted_set.instances:
+                    if ref is None or (hyp is None and ref.optional):
+                        continue  # as _matches
+                    key = ref.key
+                    found = get(key)
+                    if found is None:
+                        index[key] = [(ref, hyp, number)]
+                    else:
+                        found.append((ref, hyp, number))
+        return index
+
+    def get(self, key: tuple[str, str], default: Any = None) -> Any:
+        if self._whole is not None:
+            return self._whole.get(key, default)
+        return self.get_many((key,), default)[0]
+
+    def get_many(
+        self, keys: Iterable[tuple[str, str]], default: Any = None, *, of_reference: bool = False
+    ) -> list[Any]:
+        """:meth:`get` of each key, in one pass (the causes read a few thousand).
+
+        ``of_reference``: each key's slot is known to be a slot of its reference instance
+        (the causes ask of the slots of the reference fills): a key of one match then has
+        the kinds of its match's signature (none when it has no error there), without a
+        look at the instances' slots."""
+        if self._whole is not None:
+            whole = self._whole.get
+            return [whole(key, default) for key in keys]
+        matches_of = self._indexed().get
+        skip = self._skip
+        by_signature = self._by_signature
+        out: list[Any] = []
+        add = out.append
+        for ref_key, name in keys:
+            found = default
+            if name not in skip:  # else not a scored slot: no entry
+                matches = matches_of(ref_key, ())
+                if of_reference and len(matches) == 1:
+                    number = matches[0][2]
+                    errors = by_signature.get(number)
+                    if errors is None:
+                        errors = self._errors(number)
+                    found = errors.get(name, _NONE)
+                else:
+                    for ref, hyp, number in matches:
+                        # the last match of this key with this slot writes the whole's entry (a slot
+                        # of the signature's points is a slot of one of its instances: no need to look)
+                        errors = by_signature.get(number)
+                        if errors is None:
+                            errors = self._errors(number)
+                        kinds = errors.get(name)
+                        if kinds is not None:
+                            found = kinds
+                        elif _has_slot(ref, name) or (hyp is not None and _has_slot(hyp, name)):
+                            found = _NONE
+            add(found)
+        return out
 
     def __getitem__(self, key: tuple[str, str]) -> frozenset[str]:
         found = self.get(key, None)

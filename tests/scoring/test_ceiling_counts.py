@@ -102,6 +102,8 @@ def test_the_counted_ceiling_is_the_ceiling_of_the_records(name: str, config: st
         assert read.get((key, slot)) == kinds
         assert read.get((key, slot + "-none")) is None and read.get((key + "-none", slot)) is None
         assert read.get((key, "OBJ_STATUS")) is None  # an unscored slot (some instances have it)
+    # read all at once, as the causes read them (each key's slot is one of its instances')
+    assert read.get_many(list(errors), of_reference=True) == list(errors.values())
     assert read == errors
     assert counted.ceiling.projection == records.ceiling.projection
     # what the reports show of the ceiling: its F, and the causes it decides

@@ -270,18 +270,18 @@ def score_command(
     for n, table in enumerate(report.slot_tables(result, console.width)):
         if n:
             console.print()
-        console.print(table)
+        report.print_table(console, table)
     for level in levels:
         for table in report.level_tables(result, level, sort_by, console.width):
             console.print()
-            console.print(table)
+            report.print_table(console, table)
     if show_mapping:
         console.print()
-        console.print(report.mapping_table(result))
+        report.print_table(console, report.mapping_table(result))
     causes = report.cause_table(result)
     if causes is not None:
         console.print()
-        console.print(causes)
+        report.print_table(console, causes)
     console.print()
     wer = report.wer_line(result)
     if wer:

@@ -11,8 +11,10 @@ the counts then the metrics, so that no number is ever cut (see
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 
+from rich.box import HEAVY_HEAD
 from rich.console import Console
 from rich.measure import Measurement
 from rich.table import Table
@@ -46,8 +48,154 @@ def _new_table(first: str, title: str, columns: tuple[str, ...] = COLUMNS) -> Ta
 
 def natural_width(table: Table) -> int:
     """The width ``table`` takes when nothing is wrapped or cut."""
+    layout = _plain_layout(table)
+    if layout is not None:
+        return layout[1]
     console = Console(width=100_000)
     return Measurement.get(console, console.options, table).maximum
+
+
+def print_table(console: Console, table: Table) -> None:
+    """``console.print(table)``; piped (no styles), the same lines drawn by :func:`plain_table` when it can."""
+    plain = None
+    if not console.is_terminal and console.encoding.lower().startswith("utf") and not console.legacy_windows:
+        plain = plain_table(table, console.width)
+    if plain is None:
+        console.print(table)
+    else:
+        console.file.write(plain)
+
+
+_BOX = HEAVY_HEAD  # rich's default box, which every table of the reports has
+_PADDING = (0, 1, 0, 1)
+
+
+def _plain_cell(cell: object, header: bool = False) -> bool:
+    """Whether rich draws ``cell`` as its characters: plain printable ASCII (a header may hold
+    line breaks between lines of text), without ``[`` or ``:`` (rich reads those as markup and emoji codes) and
+    without blanks at an end of a line."""
+    if type(cell) is not str:
+        return False
+    lines = cell.split("\n") if header else (cell,)
+    if len(lines) > 1 and not all(lines):  # an empty line of a header of several
+        return False
+    for line in lines:
+        if not (line.isascii() and line.isprintable()) or "[" in line or ":" in line or line != line.strip():
+            return False
+    return True
+
+
+def _plain_layout(table: Table) -> tuple[list[int], int] | None:
+    """The width of each column of ``table`` and of the table, when it is laid out as the
+    tables of this module are (rich's default box without its outer edge, one space each side
+    of a rule, every column as wide as its widest cell, cells that rich draws as their
+    characters, see :func:`_plain_cell`); None for anything else, which rich must lay out."""
+    if (
+        table.box is not _BOX
+        or table.show_edge
+        or table.pad_edge
+        or not table.show_header
+        or table.show_footer
+        or table.show_lines
+        or table.leading
+        or table.expand
+        or table.collapse_padding
+        or tuple(table.padding) != _PADDING
+        or table.width is not None
+        or table.min_width is not None
+        or table.caption
+        or len(table.columns) < 2
+    ):
+        return None
+    widths = []
+    for column in table.columns:
+        if (
+            column.justify not in ("left", "right")
+            or column.width is not None
+            or column.min_width is not None
+            or column.max_width is not None
+            or column.ratio is not None
+            or not _plain_cell(column.header, header=True)
+        ):
+            return None
+        cells = column._cells
+        if not all(_plain_cell(cell) for cell in cells):
+            return None
+        widths.append(max(max(map(len, column.header.split("\n"))), max(map(len, cells), default=0)))
+    return widths, sum(widths) + 3 * (len(widths) - 1)
+
+
+def plain_table(table: Table, width: int) -> str | None:
+    """``table`` as rich draws it without colour or styles at ``width`` columns, drawn directly;
+    None when rich must draw it.
+
+    Rich measures and lays out every cell (a few milliseconds for a table of ten rows, seconds
+    for ten thousand); a table of this module's layout (:func:`_plain_layout`) that fits in
+    ``width`` is drawn here, line by line: its title (left-justified, wrapped at blanks to the
+    table's width as rich wraps it), its header (a cell's lines at the bottom), a heavy rule,
+    its rows with a light rule after each section but the last. None when the table does not
+    fit (rich wraps its cells), its title has a word wider than the table or is not plain.
+    """
+    layout = _plain_layout(table)
+    if layout is None:
+        return None
+    widths, total = layout
+    if total > width:
+        return None
+    title = table.title
+    if title is not None and (not _plain_cell(title) or table.title_justify != "left"):
+        return None
+    last = len(widths) - 1
+    justify = ["<" if column.justify == "left" else ">" for column in table.columns]
+    formats = [f"{{:{how}{size}}}" for how, size in zip(justify, widths, strict=True)]
+
+    def line(cells: list[str], bar: str) -> str:
+        return f" {bar} ".join(format.format(cell) for format, cell in zip(formats, cells, strict=True))
+
+    def rule(fill: str, cross: str) -> str:
+        pieces = [fill * (widths[0] + 1)] + [fill * (w + 2) for w in widths[1:last]] + [fill * (widths[last] + 1)]
+        return cross.join(pieces)
+
+    out = _title_lines(title, total) if title else []
+    if out is None:
+        return None
+    headers = [column.header.split("\n") for column in table.columns]
+    height = max(map(len, headers))
+    for row in range(height):  # each header cell at the bottom of the header
+        out.append(
+            line(
+                [lines[row - height + len(lines)] if row >= height - len(lines) else "" for lines in headers], "\u2503"
+            )
+        )
+    out.append(rule("\u2501", "\u2547"))
+    cells = [column._cells for column in table.columns]
+    rows = table.rows
+    count = len(rows)
+    between = rule("\u2500", "\u253c")
+    for index in range(count):
+        out.append(line([column[index] for column in cells], "\u2502"))
+        if rows[index].end_section and index < count - 1:
+            out.append(between)
+    return "\n".join(out) + "\n"
+
+
+def _title_lines(title: str, width: int) -> list[str] | None:
+    """The lines of a left-justified title ``width`` columns wide, as rich wraps it: words
+    (with the blanks after them) added to a line while the word (without them) fits, each line
+    padded to ``width``; None when a word is wider than ``width`` (rich cuts it)."""
+    lines: list[str] = []
+    current = ""
+    for word in re.findall(r"\s*\S+\s*", title):
+        length = len(word.rstrip())
+        if length > width:
+            return None
+        if current and len(current) + length > width:
+            lines.append(current)
+            current = word
+        else:
+            current += word
+    lines.append(current)
+    return [text[:width].ljust(width) for text in lines]  # blanks past the width cut (rich's rstrip_end)
 
 
 def fitted(make: Callable[[tuple[str, ...], str], Table], width: int) -> list[Table]:

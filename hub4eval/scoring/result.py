@@ -186,13 +186,14 @@ class Tally:
         # slot, kind, category) in the same order, so counting such matches (far fewer than
         # points), then each one's points, gives the count of every group of those levels,
         # groups in order of first appearance; a document's counts are its sets' counts.
-        times: dict[tuple[str, int], int] = {}
-        get = times.get
+        # (type, signature) of every instance match, counted in C (in order of first appearance)
+        times = Counter(
+            (hyp.type if ref is None else ref.type, signature)  # type: ignore[union-attr]
+            for set_match in sets
+            for ref, hyp, _, signature in set_match.instances
+        )
         documents: dict[str, Counts] = {}
         for set_match in sets:
-            for ref, hyp, _, signature in set_match.instances:
-                key = (hyp.type if ref is None else ref.type, signature)  # type: ignore[union-attr]
-                times[key] = get(key, 0) + 1
             total = set_match.counts
             if total.pos + total.spu + total.opt + total.rem:  # the set has points
                 known = documents.get(set_match.docid)

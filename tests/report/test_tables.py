@@ -12,6 +12,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from hub4eval.cli import app
@@ -124,3 +126,83 @@ def test_help_wraps_at_80_columns(command):
     assert result.exit_code == 0
     assert "…" not in result.stdout
     assert all(len(line) <= 80 for line in result.stdout.splitlines()), result.stdout
+
+
+# ------------------------------------------------------------ tables drawn without rich
+
+# mostly what rich draws as it is; in one table in five, markup, emoji codes or blanks at an end
+_NAMES = st.text(alphabet="ABCXYZabc.-_()%/0123456789", max_size=10)
+_ODD_NAMES = _NAMES | st.text(alphabet="Ab []:", max_size=6)
+_HEADERS = st.lists(st.text(alphabet="ABCabc%/", min_size=1, max_size=8), min_size=1, max_size=3).map(
+    "\n".join
+) | st.sampled_from(["", " ", "A\n\nB", "A \nB"])
+_TITLES = st.lists(st.text(alphabet="abcXYZ()/%", min_size=1, max_size=12), max_size=8).map(" ".join) | st.text(
+    alphabet="ab :[", max_size=20
+)
+
+
+@st.composite
+def _tables(draw):
+    """Tables as the report draws them (rich's default box without its edge), with titles,
+    names and headers that rich may read as markup or must wrap, sections and empty tables."""
+    from rich.table import Table
+
+    title = draw(st.none() | _TITLES)
+    table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
+    columns = draw(st.integers(2, 5))
+    justify = draw(st.lists(st.sampled_from(["left", "right"]), min_size=columns, max_size=columns))
+    for k in range(columns):
+        table.add_column(draw(_HEADERS), justify=justify[k], no_wrap=draw(st.booleans()), overflow="fold")
+    names = _ODD_NAMES if draw(st.integers(0, 4)) == 0 else _NAMES
+    for _ in range(draw(st.integers(0, 6))):
+        table.add_row(*(draw(names) for _ in range(columns)), style=draw(st.sampled_from([None, "bold", "dim"])))
+        if draw(st.booleans()):
+            table.add_section()
+    return table
+
+
+@settings(max_examples=500, deadline=None)
+@given(table=_tables(), width=st.integers(10, 120))
+def test_a_table_drawn_without_rich_is_what_rich_draws(table, width):
+    """``plain_table`` gives rich's lines exactly, whenever it draws a table at all (else
+    None and rich draws it); ``natural_width`` is rich's measurement."""
+    import io
+
+    from rich.console import Console
+    from rich.measure import Measurement
+
+    from hub4eval.report.tables import natural_width, plain_table
+
+    console = Console(file=io.StringIO(), width=width, no_color=True)
+    console.print(table)
+    plain = plain_table(table, width)
+    if plain is not None:
+        assert plain == console.file.getvalue()
+    wide = Console(width=100_000)
+    assert natural_width(table) == Measurement.get(wide, wide.options, table).maximum
+
+
+def test_the_report_tables_are_drawn_without_rich_when_piped():
+    """The slot table and the cause table of the ASR example, as the score command prints them
+    piped, are drawn directly (not None), and are rich's lines."""
+    import io
+
+    from rich.console import Console
+
+    from hub4eval.api import score_files
+    from hub4eval.report.tables import cause_table, plain_table, slot_tables
+
+    asr = ROOT / "examples" / "asr"
+    result = score_files(
+        asr / "ref.tpl", asr / "hyp.tpl", ref_text=asr / "reference.sgml", hyp_text=asr / "asr_unsegmented.sgml"
+    )
+    causes = cause_table(result)
+    assert causes is not None
+    for width in (60, 80, 160):
+        for table in [*slot_tables(result, width), causes]:
+            console = Console(file=io.StringIO(), width=width, no_color=True)
+            console.print(table)
+            plain = plain_table(table, width)
+            assert plain is not None or width < 80
+            if plain is not None:
+                assert plain == console.file.getvalue()

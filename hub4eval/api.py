@@ -183,7 +183,8 @@ class OutputOptions:
             raise UsageError(
                 f"--jobs must be 1 or more, got {self.jobs}", hint="e.g. --jobs 2; leave it out for every core"
             )
-        if self.jobs is not None and self.jobs > max_jobs():
+        # up to max_jobs' least, no need to ask how many cores there are (util.forked imports multiprocessing)
+        if self.jobs is not None and self.jobs > _LEAST_MAX_JOBS and self.jobs > max_jobs():
             raise UsageError(
                 f"--jobs {self.jobs:,} is more processes than this machine can run at once (at most {max_jobs()}: "
                 "4 per available core, at least 32); more only wait for each other, each with its own memory",
@@ -191,11 +192,14 @@ class OutputOptions:
             )
 
 
+_LEAST_MAX_JOBS = 32
+
+
 def max_jobs() -> int:
     """The most worker processes ``OutputOptions.jobs`` may ask for: 4 per available core, at least 32."""
     from hub4eval.util.forked import available_cores
 
-    return max(32, 4 * available_cores())
+    return max(_LEAST_MAX_JOBS, 4 * available_cores())
 
 
 @paused_gc()

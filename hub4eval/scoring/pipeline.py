@@ -390,7 +390,7 @@ def score(
         judge_prep = _hyp_preparer()
         judge = Judge(
             mapper_class(config, ref_prep, judge_prep, noisy=noisy),
-            [inst.key for iset in ref.instance_sets for inst in iset.instances],
+            (inst.key for iset in ref.instance_sets for inst in iset.instances),  # read if a pointer is judged
         )
         judge_prep.read_texts(hyp_prep)
         # It depends on the reference and the alignment only: when the texts were long enough

@@ -52,7 +52,7 @@ records, and the two change together.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from hub4eval.io.templettes.checks import OFFSETS, whole_span
@@ -169,10 +169,12 @@ class Judge:
         mapper: a :class:`~hub4eval.scoring.mapping.Mapper` made with the
             scoring options and the preparers of these two texts.
         instance_keys: the keys of the reference instances (a projected
-            pointer points to the instance of the same key, mapped to it).
+            pointer points to the instance of the same key, mapped to it), read
+            when a pointer slot is first judged (a reference without pointers
+            never makes them).
     """
 
-    def __init__(self, mapper: Any, instance_keys: Sequence[str]) -> None:
+    def __init__(self, mapper: Any, instance_keys: Iterable[str]) -> None:
         self.mapper = mapper
         # its candidates are runs of the same hypothesis words: each word worked out once
         hyp_prep = mapper.hyp_prep
@@ -182,7 +184,8 @@ class Judge:
         self._by_word = hyp_prep.by_word if how.noisy and hyp_prep.by_word is not None else None
         if self._by_word is not None and self._by_word.fillers != how.fillers:
             self._by_word = None
-        self.identity = {key: key for key in instance_keys}
+        self._keys: Iterable[str] | None = instance_keys
+        self._identity: dict[str, str] | None = None
         # whether a candidate's content point can be read from its words (see _Runs)
         self.reads_words = self._by_word is not None and how.content
         self._blanks: dict[str, bool] = {}
@@ -193,6 +196,14 @@ class Judge:
         self._last: tuple[TextFill, str, Any, Any] | None = None  # the reference fill prepared last
         # the points of a reference fill paired with a projected one, which has an extent
         self.points = int(mapper.how.content) + int(mapper.how.extent)
+
+    @property
+    def identity(self) -> dict[str, str]:
+        """Each reference instance key mapped to itself (the mapping of a projected pointer)."""
+        if self._identity is None:
+            self._identity = {key: key for key in self._keys or ()}
+            self._keys = None
+        return self._identity
 
     def begin(self) -> None:
         """Called when a projection begins: the hypothesis preparer's memo is read afresh

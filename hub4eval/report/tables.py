@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from typing import cast
 
 from rich.box import HEAVY_HEAD
 from rich.console import Console
@@ -118,10 +119,11 @@ def _plain_layout(table: Table) -> tuple[list[int], int] | None:
             or not _plain_cell(column.header, header=True)
         ):
             return None
-        cells = column._cells
+        cells = cast("list[str]", column._cells)
         if not all(_plain_cell(cell) for cell in cells):
             return None
-        widths.append(max(max(map(len, column.header.split("\n"))), max(map(len, cells), default=0)))
+        header = cast(str, column.header)
+        widths.append(max(max(map(len, header.split("\n"))), max(map(len, cells), default=0)))
     return widths, sum(widths) + 3 * (len(widths) - 1)
 
 
@@ -156,10 +158,10 @@ def plain_table(table: Table, width: int) -> str | None:
         pieces = [fill * (widths[0] + 1)] + [fill * (w + 2) for w in widths[1:last]] + [fill * (widths[last] + 1)]
         return cross.join(pieces)
 
-    out = _title_lines(title, total) if title else []
+    out = _title_lines(cast(str, title), total) if title else []
     if out is None:
         return None
-    headers = [column.header.split("\n") for column in table.columns]
+    headers = [cast(str, column.header).split("\n") for column in table.columns]
     height = max(map(len, headers))
     for row in range(height):  # each header cell at the bottom of the header
         out.append(
@@ -168,7 +170,7 @@ def plain_table(table: Table, width: int) -> str | None:
             )
         )
     out.append(rule("\u2501", "\u2547"))
-    cells = [column._cells for column in table.columns]
+    cells = [cast("list[str]", column._cells) for column in table.columns]
     rows = table.rows
     count = len(rows)
     between = rule("\u2500", "\u253c")

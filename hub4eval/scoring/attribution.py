@@ -314,7 +314,7 @@ def cause_counts(result: Any) -> dict[str, dict[str, dict[str, dict[str, int]]]]
             documents[docid][cause][category] += count
             key = (type_name, slot, kind, cause, category)
             others[key] = get(key, 0) + count
-    for (type_name, slot, docid, kind, cause, category), count in settled:  # type: ignore[misc]
+    for (type_name, slot, docid, kind, cause, category), count in settled:
         documents[docid][cause][category] += count  # type: ignore[index]  # an error's cause is never None
         key = (type_name, slot, kind, cause, category)
         others[key] = get(key, 0) + count
@@ -592,7 +592,7 @@ def _reference_columns(
     starts = np.asarray([extent.start for extent in extents], dtype=np.int64)
     ends = np.asarray([extent.end for extent in extents], dtype=np.int64)
     froms = [index for _, index in runs]
-    lengths = np.diff(np.asarray([*froms, n], dtype=np.int64))
+    lengths = np.asarray([b - a for a, b in zip(froms, [*froms[1:], n], strict=True)], dtype=np.int64)
     docids = [docid for docid, _ in runs]
     tokens = token_runs(alignment, True, docids)
     placed = None if tokens is None or not n or int(starts.min()) < 0 else _placed(tokens, docids, froms, starts, ends)
@@ -644,7 +644,7 @@ def _placed(tokens: Any, docids: Sequence[str], froms: Sequence[int], starts: An
     np.maximum.at(tops, run_ranks[known], run_tops[known])
     shift = np.cumsum(tops + 1) - (tops + 1)  # where each document's offsets begin
     token_shift = np.repeat(shift, counts)
-    lengths = np.diff(np.asarray([*froms, len(starts)], dtype=np.int64))
+    lengths = np.asarray([b - a for a, b in zip(froms, [*froms[1:], len(starts)], strict=True)], dtype=np.int64)
     fill_shift = np.repeat(shift[np.where(known, run_ranks, 0)], lengths)
     first = np.searchsorted(tokens.ends + token_shift, starts + fill_shift, side="right")  # first ending after
     last = np.searchsorted(tokens.starts + token_shift, ends + fill_shift, side="left") - 1  # last starting before

@@ -133,6 +133,65 @@ def _counted_pairs(sets: Sequence[CountedSet], beta: float) -> list[InstancePair
     return instance_pairs
 
 
+class CountedLevels(Mapping[str, dict[str, Counts]]):
+    """The counts of every level of a count without match records (:meth:`Tally.counted`),
+    as :func:`group_counts` gives them of the records: the documents' and the total from
+    the sets' counts, the slots', types' and kinds' from the matches' signatures when one of
+    them is first read (the ceiling's tally is read for its total alone). Equal to the dict
+    of the same levels; pickled as that dict."""
+
+    __slots__ = ("_documents", "_grouped", "_sets", "_signatures", "_total")
+
+    def __init__(self, sets: Sequence[CountedSet], signatures: Sequence[Signature], documents: dict[str, Counts]):
+        self._sets: Sequence[CountedSet] | None = sets
+        self._signatures = signatures
+        self._documents = documents
+        self._total = {"": Counts.total(documents.values())}
+        self._grouped: dict[str, dict[str, Counts]] | None = None
+
+    def _levels(self) -> dict[str, dict[str, Counts]]:
+        grouped = self._grouped
+        if grouped is None:
+            # The points of the instance matches of one type and signature have the same (type,
+            # slot, kind, category) in the same order, so counting such matches (far fewer than
+            # points), then each one's points, gives the count of every group of those levels,
+            # groups in order of first appearance.
+            times = Counter(
+                (hyp.type if ref is None else ref.type, signature)  # type: ignore[union-attr]
+                for set_match in self._sets or ()
+                for ref, hyp, _, signature in set_match.instances
+            )
+            signatures = self._signatures
+            counted: dict[tuple[str, str, str, str, str], int] = {}
+            for (type_name, signature), n in times.items():
+                for slot, kind, category in signatures[signature]:
+                    point = ("", type_name, slot, kind, category)
+                    counted[point] = counted.get(point, 0) + n
+            grouped = self._grouped = counted_groups(
+                counted, {level: name_of for level, name_of in LEVELS.items() if level != "document"}
+            )
+            self._sets = None
+        return grouped
+
+    def __getitem__(self, level: str) -> dict[str, Counts]:
+        if level == "document":
+            return self._documents
+        if level == "all":
+            return self._total
+        if level not in LEVELS:
+            raise KeyError(level)
+        return self._levels()[level]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter((*LEVELS, "all"))
+
+    def __len__(self) -> int:
+        return len(LEVELS) + 1
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (dict, (dict(self.items()),))
+
+
 @dataclass(frozen=True)
 class Tally:
     """What a result scored in groups of documents keeps instead of its mapping:
@@ -142,8 +201,9 @@ class Tally:
     instance sets, with :meth:`join`; the groups hold different documents.
     """
 
-    levels: dict[str, dict[str, Counts]]
-    """The counts of every group of every level (:func:`group_counts`), groups in order of first appearance."""
+    levels: Mapping[str, dict[str, Counts]]
+    """The counts of every group of every level (:func:`group_counts`), groups in order of first
+    appearance (a dict, or the :class:`CountedLevels` of a count, made when read)."""
     instance_pairs: Sequence[tuple[str | None, str | None, float | None]]
     """(reference pointer, hypothesis pointer, pair F) of every instance, in order (a list, or
     the :class:`CountedPairs` of a count, made when read)."""
@@ -182,30 +242,15 @@ class Tally:
     def counted(cls, sets: Sequence[CountedSet], signatures: Sequence[Signature], beta: float) -> Tally:
         """The tally of a count without match records (``Mapper.count_template_sets``):
         what :meth:`of` gives of the result with every record."""
-        # The points of the instance matches of one type and signature have the same (type,
-        # slot, kind, category) in the same order, so counting such matches (far fewer than
-        # points), then each one's points, gives the count of every group of those levels,
-        # groups in order of first appearance; a document's counts are its sets' counts.
-        # (type, signature) of every instance match, counted in C (in order of first appearance)
-        times = Counter(
-            (hyp.type if ref is None else ref.type, signature)  # type: ignore[union-attr]
-            for set_match in sets
-            for ref, hyp, _, signature in set_match.instances
-        )
+        # a document's counts are its sets' counts (the other levels: CountedLevels, when read)
         documents: dict[str, Counts] = {}
         for set_match in sets:
             total = set_match.counts
             if total.pos + total.spu + total.opt + total.rem:  # the set has points
                 known = documents.get(set_match.docid)
                 documents[set_match.docid] = total if known is None else known + total
-        counted: dict[tuple[str, str, str, str, str], int] = {}
-        for (type_name, signature), n in times.items():
-            for slot, kind, category in signatures[signature]:
-                point = ("", type_name, slot, kind, category)
-                counted[point] = counted.get(point, 0) + n
-        levels = counted_groups(counted, {level: name_of for level, name_of in LEVELS.items() if level != "document"})
         return cls(
-            {level: documents if level == "document" else levels[level] for level in (*LEVELS, "all")},
+            CountedLevels(sets, signatures, documents),
             CountedPairs(sets, beta),
             [(m.ref.docid if m.ref is not None else None, m.hyp.docid if m.hyp is not None else None) for m in sets],
             [(m.docid, m.counts) for m in sets],
@@ -351,7 +396,7 @@ class ScoreResult:
             )
 
     @cached_property
-    def _levels(self) -> dict[str, dict[str, Counts]]:
+    def _levels(self) -> Mapping[str, dict[str, Counts]]:
         if self.tally is not None:
             return self.tally.levels
         return group_counts(point_keys(self.matches))

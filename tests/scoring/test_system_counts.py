@@ -183,3 +183,34 @@ def test_the_instance_pairs_of_a_count_are_made_when_read_and_pickled_as_a_list(
     assert pairs[0] == expected[0] and pairs[-2:] == expected[-2:]
     assert pairs != expected[:-1]
     assert counted.instance_pairs() == records.instance_pairs()
+
+
+def test_the_levels_of_a_count_are_grouped_when_read_and_pickled_as_a_dict() -> None:
+    """A count's documents and total come from its sets' counts; its slots, types and kinds
+    (which the ceiling's tally, read for its total, never needs) are grouped from the matches'
+    signatures when one of them is first read: the records' levels, in the same order, and a
+    dict once pickled."""
+    import pickle
+
+    from hub4eval.scoring.result import CountedLevels
+
+    name = "asr_unsegmented"
+    ref_text = (EXAMPLES / "asr" / "ref.tpl").read_text()
+    hyp = parse_templates((EXAMPLES / "asr" / "hyp.tpl").read_text(), role="hypothesis")
+    records = _scored(name, ref_text, hyp, ScoreConfig(), counts=False)
+    counted = _scored(name, ref_text, hyp, ScoreConfig(), counts=True)
+    assert counted.tally is not None
+    levels = counted.tally.levels
+    assert isinstance(levels, CountedLevels)
+    expected = Tally.of(records).levels
+    assert counted.total == records.total and levels["all"] == expected["all"]
+    assert list(levels["document"].items()) == list(expected["document"].items())
+    assert levels._grouped is None  # the total and the documents read: nothing grouped yet
+    copy = pickle.loads(pickle.dumps(levels))
+    assert type(copy) is dict and copy == expected and list(copy) == list(expected)
+    assert levels._sets is None  # the sets are let go once grouped
+    for level in expected:
+        assert list(levels[level].items()) == list(expected[level].items())
+    assert len(levels) == len(expected) and dict(levels) == expected
+    with pytest.raises(KeyError):
+        levels["nope"]

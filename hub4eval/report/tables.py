@@ -7,6 +7,10 @@ Layout: a score table is one wide table (name, 8 counts, 7 metrics) when it
 fits the width it is printed at; otherwise two tables with the same rows,
 the counts then the metrics, so that no number is ever cut (see
 :func:`fitted`).
+
+Piped (no styles), a table that fits is drawn here line by line as rich
+would draw it (:func:`plain_table`, :func:`print_table`): rich measures and
+lays out every cell, which cost more than the rest of the report.
 """
 
 from __future__ import annotations
@@ -147,38 +151,54 @@ def plain_table(table: Table, width: int) -> str | None:
     title = table.title
     if title is not None and (not _plain_cell(title) or table.title_justify != "left"):
         return None
-    last = len(widths) - 1
-    justify = ["<" if column.justify == "left" else ">" for column in table.columns]
-    formats = [f"{{:{how}{size}}}" for how, size in zip(justify, widths, strict=True)]
-
-    def line(cells: list[str], bar: str) -> str:
-        return f" {bar} ".join(format.format(cell) for format, cell in zip(formats, cells, strict=True))
-
-    def rule(fill: str, cross: str) -> str:
-        pieces = [fill * (widths[0] + 1)] + [fill * (w + 2) for w in widths[1:last]] + [fill * (widths[last] + 1)]
-        return cross.join(pieces)
-
     out = _title_lines(cast(str, title), total) if title else []
     if out is None:
         return None
+    grid = _Grid(widths, [column.justify == "left" for column in table.columns])
     headers = [cast(str, column.header).split("\n") for column in table.columns]
     height = max(map(len, headers))
     for row in range(height):  # each header cell at the bottom of the header
         out.append(
-            line(
-                [lines[row - height + len(lines)] if row >= height - len(lines) else "" for lines in headers], "\u2503"
-            )
+            grid.head([lines[row - height + len(lines)] if row >= height - len(lines) else "" for lines in headers])
         )
-    out.append(rule("\u2501", "\u2547"))
+    out.append(grid.head_rule())
     cells = [cast("list[str]", column._cells) for column in table.columns]
     rows = table.rows
     count = len(rows)
-    between = rule("\u2500", "\u253c")
     for index in range(count):
-        out.append(line([column[index] for column in cells], "\u2502"))
+        out.append(grid.row([column[index] for column in cells]))
         if rows[index].end_section and index < count - 1:
-            out.append(between)
+            out.append(grid.section_rule())
     return "\n".join(out) + "\n"
+
+
+class _Grid:
+    """The lines of a table in rich's default box without its outer edge: cells ``widths`` wide
+    (left-justified where ``left``), one space each side of a rule."""
+
+    def __init__(self, widths: list[int], left: list[bool]) -> None:
+        self.widths = widths
+        self._formats = [f"{{:{'<' if on_left else '>'}{size}}}" for on_left, size in zip(left, widths, strict=True)]
+
+    def _line(self, cells: list[str], bar: str) -> str:
+        return f" {bar} ".join(format.format(cell) for format, cell in zip(self._formats, cells, strict=True))
+
+    def head(self, cells: list[str]) -> str:
+        return self._line(cells, "\u2503")
+
+    def row(self, cells: list[str]) -> str:
+        return self._line(cells, "\u2502")
+
+    def _rule(self, fill: str, cross: str) -> str:
+        widths = self.widths
+        inner = [fill * (w + 2) for w in widths[1:-1]]
+        return cross.join([fill * (widths[0] + 1), *inner, fill * (widths[-1] + 1)])
+
+    def head_rule(self) -> str:
+        return self._rule("\u2501", "\u2547")
+
+    def section_rule(self) -> str:
+        return self._rule("\u2500", "\u253c")
 
 
 def _title_lines(title: str, width: int) -> list[str] | None:
@@ -346,28 +366,17 @@ def wer_table_plain(rows: list[list[str]], total: list[str], width: int) -> str 
     if not rows:
         return None
     every = [list(WER_COLUMNS), *rows, total]
-    for cells in every:
-        for cell in cells:
-            if not (cell.isascii() and cell.isprintable()) or "[" in cell or ":" in cell or cell != cell.strip():
-                return None
+    if not all(_plain_cell(cell) for cells in every for cell in cells):
+        return None
     widths = [max(len(cells[k]) for cells in every) for k in range(len(WER_COLUMNS))]
-    last = len(widths) - 1
-
-    def line(cells: list[str], bar: str) -> str:
-        parts = [cells[0].ljust(widths[0])] + [cells[k].rjust(widths[k]) for k in range(1, last + 1)]
-        return f" {bar} ".join(parts)
-
-    def rule(fill: str, cross: str) -> str:
-        pieces = [fill * (widths[0] + 1)] + [fill * (w + 2) for w in widths[1:last]] + [fill * (widths[last] + 1)]
-        return cross.join(pieces)
-
-    header = line(list(WER_COLUMNS), "\u2503")
+    grid = _Grid(widths, [column == "DOCUMENT" for column in WER_COLUMNS])
+    header = grid.head(list(WER_COLUMNS))
     if len(header) > width or len(WER_TITLE) > len(header):
         return None
-    out = [WER_TITLE.ljust(len(header)), header, rule("\u2501", "\u2547")]
-    out.extend(line(cells, "\u2502") for cells in rows)
-    out.append(rule("\u2500", "\u253c"))
-    out.append(line(total, "\u2502"))
+    out = [WER_TITLE.ljust(len(header)), header, grid.head_rule()]
+    out.extend(grid.row(cells) for cells in rows)
+    out.append(grid.section_rule())
+    out.append(grid.row(total))
     return "\n".join(out) + "\n"
 
 

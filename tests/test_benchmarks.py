@@ -222,3 +222,24 @@ def test_score_counts_benchmark_times_both_counts(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     counts = [row[1].strip() for row in table_rows(done.stdout)]
     assert counts == ["count", "system", "ceiling", "both"]
+
+
+@pytest.mark.slow
+def test_report_benchmark_runs(tmp_path: Path) -> None:
+    made = run(
+        "bench_score_texts.py",
+        *("--words", "3000", "--doc-words", "300", "--forms", "unsegmented", "--dir", str(tmp_path)),
+        cwd=tmp_path,
+    )
+    assert made.returncode == 0, made.stderr
+    [folder] = [path for path in tmp_path.iterdir() if path.is_dir()]
+    done = run("bench_report.py", "--dir", str(folder), "--rounds", "1", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert [row[0].strip() for row in table_rows(done.stdout)[1:]] == [
+        "read the texts (anchor)",
+        "causes",
+        "entity WER",
+        "tallies",
+        "tables",
+        "all four parts",
+    ]

@@ -643,6 +643,11 @@ def _placed(tokens: Any, docids: Sequence[str], froms: Sequence[int], starts: An
     run_tops = np.maximum(np.maximum.reduceat(starts, froms), np.maximum.reduceat(ends, froms))
     np.maximum.at(tops, run_ranks[known], run_tops[known])
     shift = np.cumsum(tops + 1) - (tops + 1)  # where each document's offsets begin
+    # in the tokens' own offset type when every shifted offset fits (half the memory to walk)
+    kind = tokens.ends.dtype
+    if kind.kind in "iu" and int(shift[-1] + tops[-1]) < np.iinfo(kind).max:
+        shift = shift.astype(kind)
+        starts, ends = starts.astype(kind), ends.astype(kind)
     token_shift = np.repeat(shift, counts)
     lengths = np.asarray([b - a for a, b in zip(froms, [*froms[1:], len(starts)], strict=True)], dtype=np.int64)
     fill_shift = np.repeat(shift[np.where(known, run_ranks, 0)], lengths)

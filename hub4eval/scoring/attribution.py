@@ -512,15 +512,17 @@ def entity_wer(result: Any) -> dict[str, Any] | None:
     unscored = frozenset(result.config.unscored_slots)
     slots: dict[tuple[str, str], int] = {}  # (type, slot) -> its number, in order of the slots' first fills
     numbers_of: dict[str, dict[str, int]] = {}  # the same numbers by type, then slot (no tuple made per fill)
-    # every fill's maximal extent and slot number, in file order, and the runs of one document's fills
-    extents: list[Extent] = []
+    # every fill's maximal extent (read as the fill is: its start and end) and slot number, in
+    # file order, and the runs of one document's fills
+    starts: list[int] = []
+    ends: list[int] = []
     fill_slots: list[int] = []
     runs: list[tuple[str, int]] = []  # (DOCID, index of its first fill)
-    add_extent, add_slot = extents.append, fill_slots.append
+    add_start, add_end, add_slot = starts.append, ends.append, fill_slots.append
     for iset in _reference_sets(result):
         for inst in iset.instances:
             if not runs or runs[-1][0] != inst.docid:
-                runs.append((inst.docid, len(extents)))
+                runs.append((inst.docid, len(starts)))
             numbers = numbers_of.get(inst.type)
             if numbers is None:
                 numbers = numbers_of[inst.type] = {}
@@ -537,21 +539,23 @@ def entity_wer(result: Any) -> dict[str, Any] | None:
                             number = numbers.get(name, -1)
                             if number < 0:
                                 number = numbers[name] = slots[inst.type, name] = len(slots)
-                        add_extent(fill.extents[0])
+                        extent = fill.extents[0]
+                        add_start(extent.start)
+                        add_end(extent.end)
                         add_slot(number)
-    first, last, found = _reference_columns(alignment, runs, extents, base)
+    first, last, found = _reference_columns(alignment, runs, starts, ends, base)
     numbers = np.asarray(fill_slots, dtype=np.int64)[found]
-    firsts, ends = first[found], last[found] + 1
+    firsts, after = first[found], last[found] + 1
     every = np.concatenate(kinds) if kinds else np.zeros(0, dtype=np.int64)
 
     def covered(number: int) -> np.ndarray:
         """The columns inside at least one span of slot ``number``, each once, in order (as many as
         the fills cover, not an array as long as the texts: fills are a few words each)."""
         of_slot = numbers == number
-        starts = firsts[of_slot]
-        lengths = ends[of_slot] - starts
+        begins = firsts[of_slot]
+        lengths = after[of_slot] - begins
         before = np.cumsum(lengths) - lengths  # where each span's columns begin in the run of all
-        columns = np.arange(int(lengths.sum()), dtype=np.int64) + np.repeat(starts - before, lengths)
+        columns = np.arange(int(lengths.sum()), dtype=np.int64) + np.repeat(begins - before, lengths)
         return _unique(columns)
 
     def wer_of(columns: np.ndarray) -> dict[str, Any]:
@@ -573,10 +577,10 @@ def entity_wer(result: Any) -> dict[str, Any] | None:
 
 
 def _reference_columns(
-    alignment: Any, runs: Sequence[tuple[str, int]], extents: Sequence[Extent], base: Sequence[int]
+    alignment: Any, runs: Sequence[tuple[str, int]], starts: Sequence[int], ends: Sequence[int], base: Sequence[int]
 ) -> tuple[Any, Any, Any]:
-    """The columns of the first and the last token each reference extent touches
-    (``alignment.ref_extent``), in the run of all column spaces laid end to end (space s from
+    """The columns of the first and the last token each reference extent [``starts[k]``,
+    ``ends[k]``) touches (``alignment.ref_extent``), in the run of all column spaces laid end to end (space s from
     ``base[s]``), and whether it touches one (in a document that has a column space).
 
     ``runs``: (DOCID, index of its first extent) of each run of extents of one document. The
@@ -588,17 +592,16 @@ def _reference_columns(
 
     from hub4eval.text.column_extents import extents_of, token_runs
 
-    n = len(extents)
-    starts = np.asarray([extent.start for extent in extents], dtype=np.int64)
-    ends = np.asarray([extent.end for extent in extents], dtype=np.int64)
+    n = len(starts)
+    at, to = np.asarray(starts, dtype=np.int64), np.asarray(ends, dtype=np.int64)
     froms = [index for _, index in runs]
     lengths = np.asarray([b - a for a, b in zip(froms, [*froms[1:], n], strict=True)], dtype=np.int64)
     docids = [docid for docid, _ in runs]
     tokens = token_runs(alignment, True, docids)
-    placed = None if tokens is None or not n or int(starts.min()) < 0 else _placed(tokens, docids, froms, starts, ends)
+    placed = None if tokens is None or not n or int(at.min()) < 0 else _placed(tokens, docids, froms, at, to)
     if placed is None:  # tokens that are not arrays (or nothing to place): extents_of bisects them
         fill_docids = list(chain.from_iterable(map(repeat, docids, lengths.tolist())))
-        first, last, found = extents_of(alignment, True, fill_docids, starts, ends, tokens)
+        first, last, found = extents_of(alignment, True, fill_docids, at, to, tokens)
     else:
         first, last, found = placed
     # each run's column space: its base, or none (its extents then touch nothing here)

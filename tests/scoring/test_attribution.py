@@ -923,6 +923,8 @@ def test_the_reference_extents_are_placed_at_once_as_each_one_is(bodies, runs, u
             extents.append(extent)
             columns = None if space is None else alignment.ref_extent(docid, extent)
             expected.append(None if columns is None else (base[space] + columns.start, base[space] + columns.end))
-    first, last, found = _reference_columns(alignment, starts, extents, base)
+    first, last, found = _reference_columns(
+        alignment, starts, [extent.start for extent in extents], [extent.end for extent in extents], base
+    )
     got = [(int(a), int(b)) if ok else None for a, b, ok in zip(first, last, found, strict=True)]
     assert got == expected

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import chain, repeat
+from operator import itemgetter
 from typing import Any, NamedTuple, cast
 
 from hub4eval.model import Extent, Fill, Instance, TextFill
@@ -370,7 +371,7 @@ class CountedCauses(NamedTuple):
         errors = attributor.ceiling_errors
         if errors is None:
             return [RECOGNITION] * len(pending)
-        keys = [(key[5], key[1]) for key in pending]  # (reference instance key, slot of one of its fills)
+        keys = zip(map(itemgetter(5), pending), map(itemgetter(1), pending), strict=True)  # (instance key, slot)
         get_many = getattr(errors, "get_many", None)  # a ceiling scored as counts: its slots read at once
         found = get_many(keys, of_reference=True) if get_many is not None else [errors.get(key) for key in keys]
         return [

@@ -32,7 +32,7 @@ unscored slots are left out.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from itertools import chain, repeat
+from itertools import chain, pairwise, repeat
 from operator import itemgetter
 from typing import Any, NamedTuple, cast
 
@@ -596,7 +596,7 @@ def _reference_columns(
     n = len(starts)
     at, to = np.asarray(starts, dtype=np.int64), np.asarray(ends, dtype=np.int64)
     froms = [index for _, index in runs]
-    lengths = np.asarray([b - a for a, b in zip(froms, [*froms[1:], n], strict=True)], dtype=np.int64)
+    lengths = np.asarray([b - a for a, b in pairwise([*froms, n])], dtype=np.int64)
     docids = [docid for docid, _ in runs]
     tokens = token_runs(alignment, True, docids)
     placed = None if tokens is None or not n or int(at.min()) < 0 else _placed(tokens, docids, froms, at, to)
@@ -653,7 +653,7 @@ def _placed(tokens: Any, docids: Sequence[str], froms: Sequence[int], starts: An
         shift = shift.astype(kind)
         starts, ends = starts.astype(kind), ends.astype(kind)
     token_shift = np.repeat(shift, counts)
-    lengths = np.asarray([b - a for a, b in zip(froms, [*froms[1:], len(starts)], strict=True)], dtype=np.int64)
+    lengths = np.asarray([b - a for a, b in pairwise([*froms, len(starts)])], dtype=np.int64)
     fill_shift = np.repeat(shift[np.where(known, run_ranks, 0)], lengths)
     first = np.searchsorted(tokens.ends + token_shift, starts + fill_shift, side="right")  # first ending after
     last = np.searchsorted(tokens.starts + token_shift, ends + fill_shift, side="left") - 1  # last starting before

@@ -888,7 +888,6 @@ def test_entity_wer_counts_each_column_inside_reference_fills_once(edits, picks,
             st.sampled_from(["D1", "D2", "D3", "nope"]),
             st.lists(st.tuples(st.integers(0, 90), st.integers(0, 30)), min_size=1, max_size=4),
         ),
-        min_size=1,
         max_size=6,
     ),
     unsegmented=st.booleans(),
@@ -898,7 +897,7 @@ def test_the_reference_extents_are_placed_at_once_as_each_one_is(bodies, runs, u
     document's tokens (each document's offsets shifted past those of the documents before
     it), are the columns ``ref_extent`` gives each one, in the column spaces laid end to end:
     for runs of a document that come back after another's, a document the texts lack, an
-    empty document, and extents past a document's last word."""
+    empty document, extents past a document's last word, and no extent at all."""
     from hub4eval.model import Extent
     from hub4eval.scoring.attribution import _reference_columns
     from hub4eval.text.columns import align_corpora

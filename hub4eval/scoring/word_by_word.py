@@ -125,6 +125,8 @@ class WordByWord:
         self.letters = spoken != "none"  # whether runs of letters are joined
         self.premodifiers = frozenset(word.lower() for word in config.premodifiers)
         self.plain: dict[str, bool] = {}  # raw word -> whether a string can start with it as it is (kept_words)
+        self.run_words: dict[str, tuple[_Word | tuple[()], bool]] = {}  # raw word -> _run_word
+        self.literals: dict[str, bool] = {}  # raw word -> literal
         self._number_classes: Any = None  # the number words of the language numbers are read in, once asked
         # normalize_many's words (lower case unless case-sensitive): a number for each, in order
         self.numbered: dict[str, int] = {}
@@ -353,16 +355,21 @@ class WordByWord:
         is :meth:`kept_of` ``(found[a:b + 1])``, and so is every shorter run from ``a``; -1: none);
         and whether each word keeps, in every such run that holds it, a word not in ``allowed``
         (a word of a token that is not one letter, kept whether or not the run joins letters)."""
-        known = self.words
+        memo = self.run_words
         found: list[_Word | tuple[()]] = []
         foreign: list[bool] = []
         within = allowed.issuperset
+        simple = True
         for word in words:
-            entry = known.get(word)
-            if entry is None:
-                entry = self._word(word)
+            known = memo.get(word)
+            if known is None:
+                known = self._run_word(word)
+            entry = known[0]
             found.append(entry)
             foreign.append(bool(entry) and not within(entry[11]))  # type: ignore[misc]
+            simple = simple and known[1]
+        if simple:
+            return found, [len(words) - 1] * len(words), foreign  # every run of them read (the loop below)
         letters = self.letters
         plain = self.plain
         reach = [-1] * len(words)
@@ -385,6 +392,45 @@ class WordByWord:
             if starts:
                 reach[k] = end
         return found, reach, foreign
+
+    def _run_word(self, word: str) -> tuple[_Word | tuple[()], bool]:
+        """A raw word worked out (:meth:`_word`, remembered in :attr:`run_words`), and whether
+        :meth:`runs` reads a run on past it either way and a run may start at it: it is worked out,
+        not a tag, without two letters side by side, leaves no parenthesis open and starts no
+        spelling rule that the next word might go on with, and loses no premodifier."""
+        entry = self.words.get(word)
+        if entry is None:
+            entry = self._word(word)
+        simple = (
+            bool(entry)
+            and "<" not in word
+            and not (self.letters and entry[3])  # type: ignore[misc]
+            and not entry[4]  # type: ignore[misc]
+            and entry[9] is None  # type: ignore[misc]
+            and self._plain(word)
+        )
+        found = self.run_words[word] = (entry, simple)
+        return found
+
+    def literal(self, word: str) -> bool:
+        """Whether a raw word is one token that is the word itself (in lower case), at which no
+        spelling rule, number or parenthesis reads on past it: wherever it is in a string, the
+        normalization keeps it as it is (or leaves it out: a filler, a premodifier) or joins it to
+        the letters beside it (a letter)."""
+        found = self.literals.get(word)
+        if found is None:
+            entry = self.words.get(word)
+            if entry is None:
+                entry = self._word(word)
+            found = self.literals[word] = (
+                bool(entry)
+                and "<" not in word
+                and not entry[4]  # type: ignore[misc]
+                and entry[9] is None  # type: ignore[misc]
+                and len(entry[0]) == 1  # type: ignore[misc]
+                and entry[0][0].text.lower() == word.lower()  # type: ignore[misc]
+            )
+        return found
 
     def kept_of(self, found: list[_Word | tuple[()]]) -> tuple[str, ...] | None:
         """:meth:`kept_words` of a run whose words worked out (:meth:`runs`) are ``found``,

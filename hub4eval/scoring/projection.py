@@ -520,6 +520,7 @@ class _Projector:
         self._lean = False  # whether the batch judges a first candidate itself (see begin)
         self._lookups: tuple[Any, Any] | None = None
         self._widens = False  # whether the reference preparer widens a fill's columns to its enclosure
+        self._spaces_read: dict[int, Any] = {}  # each column space's token arrays, read once for the batches
 
     def begin(self, sets: Sequence[InstanceSet]) -> None:
         """Find the first candidates of the text fills of ``sets`` at once (:class:`FirstCandidates`), when
@@ -539,7 +540,7 @@ class _Projector:
                                 fills.append(fill)
         if not fills:
             return
-        self._batch = batch = FirstCandidates(self.alignment, docids, fills)
+        self._batch = batch = FirstCandidates(self.alignment, docids, fills, self._spaces_read)
         self._at = 0
         self._space_texts = {space: self._text(space) for space in set(batch.spaces) if space >= 0}
         self._space_texts[-1] = None

@@ -236,3 +236,36 @@ def test_plain_strings_are_normalized_all_at_once(raw: str, at_once: bool) -> No
     assert (left == []) == at_once
     if at_once:
         assert (made[0][0], made[1][0], made[2][0], made[3][0]) == full._normalize(raw, False)[:4]
+
+
+@pytest.mark.parametrize("glm", sorted(GLMS))
+@pytest.mark.parametrize("config", sorted(CONFIGS))
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(
+    words=st.lists(st.sampled_from(PLAIN_WORDS + WORDS), min_size=1, max_size=6),
+    blanks=st.lists(st.sampled_from((" ", " ", "  ", "\t")), min_size=6),
+    plain=st.lists(
+        st.sampled_from(("red", "wings", "beam", "b", "x", "z", "ab", "bx", "mister", "twenty")), min_size=1
+    ),
+)
+def test_a_word_missing_from_literal_words_is_kept_by_no_run_of_them(
+    config: str, glm: str, words: list[str], blanks: list[str], plain: list[str]
+) -> None:
+    """The projection keeps a fill's first candidate without reading its later ones when a word of
+    the reference fill is neither a raw word of the region nor made of its one-letter words, and
+    every raw word there is literal: then the full normalization of no run of those words keeps
+    the reference fill's words (``mr`` spelled ``mister``, ``twenty`` read as a number, a
+    possessive stripped would; they are not literal)."""
+    from hub4eval.scoring.projection import _missing_word
+
+    full, by_words = _preparers(config, glm)
+    by_word = by_words.by_word
+    assert by_word is not None
+    region = "".join(blank + word for blank, word in zip(blanks, words, strict=False)).strip()
+    if not (_missing_word(plain, region) and all(map(by_word.literal, region.split()))):
+        return
+    raws = region.split()
+    for a in range(len(raws)):
+        for b in range(a, len(raws)):
+            raw = "".join(blank + word for blank, word in zip(blanks, raws[a : b + 1], strict=False))
+            assert full._normalize(raw, False)[3].kept != tuple(plain), raw

@@ -13,6 +13,7 @@ are the fill's later candidates.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -47,8 +48,8 @@ class FirstCandidates:
     ) -> None:
         count = len(fills)
         extents = [fill.extents[0] for fill in fills]
-        starts = np.fromiter((extent.start for extent in extents), dtype=np.int64, count=count)
-        ends = np.fromiter((extent.end for extent in extents), dtype=np.int64, count=count)
+        starts = np.fromiter(map(attrgetter("start"), extents), dtype=np.int64, count=count)
+        ends = np.fromiter(map(attrgetter("end"), extents), dtype=np.int64, count=count)
         first, last, found = extents_of(alignment, True, docids, starts, ends)
         if found.all():
             wide_first, wide_last = enclosures_of(alignment, docids, first, last)

@@ -364,23 +364,28 @@ class Judge:
         maximal one (at its first extent) and loses no premodifier, read from its content string's
         normalization alone (once per string, without preparing the fill); None for any other fill
         or comparison (then ask :meth:`_prepared`)."""
-        content = ref_fill.content
-        found = self._usual.get(content)
+        found = self._usual.get(ref_fill.content)
         if found is None:
-            found = False
-            if self._by_word is not None:
-                ref_prep = self.mapper.ref_prep
-                get, normalize = ref_prep.lookups()
-                normalized = get(content) or normalize(content)
-                if not normalized[1] and ref_prep.reference:
-                    # as PreparedString.noisy_words reads the string (its minimal strings: itself)
-                    fillers = self.mapper.how.fillers
-                    noisy = normalized[3]
-                    if noisy is None or not (noisy.fillers is fillers or noisy.fillers == fillers):
-                        noisy = NoisyWords.of(normalized[2], fillers)
-                    found = (noisy, [noisy], noisy.words if True not in noisy.optional else None)
-            self._usual[content] = found
+            found = self.usual_of(ref_fill.content)
         return found if found is not False and ref_fill.minimal_is_maximal else None
+
+    def usual_of(self, content: str) -> Any:
+        """:meth:`usual_words` of a usual fill of this content string (remembered in :attr:`_usual`);
+        False when its words are not read so (a premodifier removed, no noisy comparison)."""
+        found: Any = False
+        if self._by_word is not None:
+            ref_prep = self.mapper.ref_prep
+            get, normalize = ref_prep.lookups()
+            normalized = get(content) or normalize(content)
+            if not normalized[1] and ref_prep.reference:
+                # as PreparedString.noisy_words reads the string (its minimal strings: itself)
+                fillers = self.mapper.how.fillers
+                noisy = normalized[3]
+                if noisy is None or not (noisy.fillers is fillers or noisy.fillers == fillers):
+                    noisy = NoisyWords.of(normalized[2], fillers)
+                found = (noisy, [noisy], noisy.words if True not in noisy.optional else None)
+        self._usual[content] = found
+        return found
 
     def slot(self, inst: Instance, name: str, fills: tuple[Fill, ...]) -> Counts | None:
         """The counts of a reference slot against projected fills; None for an unscored slot."""
@@ -527,19 +532,19 @@ class _Projector:
         there is an alignment and a hypothesis text, for :meth:`instance` to project ``sets``."""
         if not self.batched or self.alignment is None or self.hyp_corpus is None:
             return
-        docids: list[str] = []
-        fills: list[TextFill] = []
-        for iset in sets:
-            for inst in iset.instances:
-                docid = inst.docid
-                for slot in inst.slots:
-                    for alternative in slot.alternatives:
-                        for fill in alternative.fills:
-                            if type(fill) is TextFill and fill.extents:
-                                docids.append(docid)
-                                fills.append(fill)
-        if not fills:
+        found = [
+            (inst.docid, fill)
+            for iset in sets
+            for inst in iset.instances
+            for slot in inst.slots
+            for alternative in slot.alternatives
+            for fill in alternative.fills
+            if type(fill) is TextFill and fill.extents
+        ]
+        if not found:
             return
+        docids: list[str] = [docid for docid, _ in found]
+        fills: list[TextFill] = [fill for _, fill in found]
         self._batch = batch = FirstCandidates(self.alignment, docids, fills, self._spaces_read)
         self._at = 0
         self._space_texts = {space: self._text(space) for space in set(batch.spaces) if space >= 0}
@@ -599,7 +604,13 @@ class _Projector:
         normalized = get(content) or normalize(content)
         kept = normalized[3].kept
         removed = normalized[1]
-        words = judge.usual_words(fill) if self._maps_reference else None
+        words = None
+        if self._maps_reference:
+            words = judge._usual.get(fill.content)
+            if words is None:
+                words = judge.usual_of(fill.content)
+            if words is False or not fill.minimal_is_maximal:
+                words = None
         if words is not None:
             # the usual reference fill (its one minimal string the maximal one, no premodifier
             # removed): prepared, its extent is its columns and its enclosure their widening (see

@@ -39,7 +39,10 @@ once (:class:`~hub4eval.scoring.first_candidates.FirstCandidates`): a fill whose
 first candidate is all correct keeps it, and so does one whose first
 candidate has one COR point of two when no later candidate's content can be
 correct (a run of hypothesis words holding a word the reference fill does not
-have, or too few words, as the judge reads them); every other fill tries its
+have, or too few words, or not beginning or ending with its first or last word,
+as the judge reads them; or, without reading the runs, a word of the reference
+fill that is none of the region's words nor made of its letters, when every
+word there is kept as it is: :func:`_missing_word`); every other fill tries its
 candidates one by one (:meth:`_Projector.fill`), which is also the route the
 tests compare the quick one with.
 

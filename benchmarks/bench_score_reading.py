@@ -1,6 +1,6 @@
 """What a score of texts that differ spends reading and checking its inputs, against the read limit.
 
-    python benchmarks/bench_score_reading.py score REF.tpl HYP.tpl --ref-text REF.sgml --hyp-text HYP.sgml --jobs 1 --quiet
+    python benchmarks/bench_score_reading.py [--repeats 5] score REF.tpl HYP.tpl --ref-text REF.sgml --hyp-text HYP.sgml --jobs 1 --quiet
 
 Not part of the test suite. Runs the command line in this process (as
 ``stages.py`` does) with these steps of the score wrapped: reading the two
@@ -20,6 +20,7 @@ the read limit, and the load average; on a shared machine, compare ratios.
 
 from __future__ import annotations
 
+import argparse
 import functools
 import importlib
 import os
@@ -104,9 +105,14 @@ class _Os:
 
 
 def main() -> None:
-    if len(sys.argv) < 2 or sys.argv[1] in ("-h", "--help"):
-        print(__doc__)
-        return
+    global REPEATS
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=REPEATS, help="calls of each step (the best is kept)")
+    parser.add_argument("command", nargs=argparse.REMAINDER, help="the hub4eval command line, e.g. score REF HYP ...")
+    args = parser.parse_args()
+    if not args.command:
+        parser.error("give the hub4eval command line to run, e.g. score REF HYP --ref-text ... --hyp-text ...")
+    REPEATS = max(1, args.repeats)
     for module_name, name, label, afresh in STEPS:
         _wrap(module_name, name, label, afresh)
     # the API reads the templettes through the package's name for the function
@@ -122,7 +128,7 @@ def main() -> None:
         ending(status)
 
     app.os = _Os(end)  # type: ignore[attr-defined]
-    sys.argv = ["hub4eval", *sys.argv[1:]]
+    sys.argv = ["hub4eval", *args.command]
     app.main()
     _report()
 

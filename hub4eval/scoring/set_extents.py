@@ -37,10 +37,23 @@ def hyp_set_extent(
     per set, not every one. ``keep``: (another preparer's memo, ``preparer``'s memo's
     ``setdefault``), each text fill's string first given ``preparer`` from that memo when it
     is there, in order (see :func:`kept_set_extents`)."""
+    return _set_extent(iset, preparer, keep, False)
+
+
+def _set_extent(
+    iset: InstanceSet,
+    preparer: FillPreparer,
+    keep: tuple[dict[str, Any], Callable[[str, Any], Any]] | None,
+    every: bool,
+) -> Extent | None:
+    """:func:`hyp_set_extent`. In the one column space, the smallest span and the first of the
+    largest ends are kept while the fills are read, and mapped; when one of them touches no
+    token, the set is read again with ``every`` span kept (:func:`spans_extent`)."""
     get, normalize = preparer.lookups()
     map_extent = preparer.map_extent
     one_space = map_extent is not None and preparer.unsegmented
     spans: list[tuple[int, int]] = []  # (start past the premodifiers, end) in the one column space
+    low = high = None  # of those, the smallest and the first of the largest ends
     starts, ends = [], []
     mine, setdefault = _NO_KEEP if keep is None else keep
     dict_get = dict.get  # (the other memo's own entries: a read-through memo's too)
@@ -64,7 +77,15 @@ def hyp_set_extent(
                     if removed:
                         start = min(start + removed, end)  # as fills._shifted
                     if one_space:
-                        spans.append((start, end))
+                        if every:
+                            spans.append((start, end))
+                        elif low is None or high is None:
+                            low = high = (start, end)
+                        else:
+                            if start < low[0] or (start == low[0] and end < low[1]):
+                                low = (start, end)  # as min(spans)
+                            if end > high[1]:
+                                high = (start, end)  # as max(spans, key=_end)
                         continue
                     if map_extent is not None:
                         columns = map_extent(docid, Extent(start, end))
@@ -76,7 +97,14 @@ def hyp_set_extent(
     if not one_space:
         return Extent(min(starts), max(ends)) if starts else None
     assert map_extent is not None
-    return spans_extent(spans, map_extent)
+    if every:
+        return spans_extent(spans, map_extent)
+    if low is None or high is None:
+        return None  # no text fill with an extent
+    first, last = map_extent(None, Extent(*low)), map_extent(None, Extent(*high))
+    if first is None or last is None:
+        return _set_extent(iset, preparer, None, True)  # (its strings are in the memo now)
+    return Extent(first.start, last.end)
 
 
 def spans_extent(spans: Sequence[tuple[int, int]], map_extent: ExtentMapper) -> Extent | None:

@@ -232,7 +232,9 @@ class FillPreparer:
                 if texts.get(raw) is None:
                     normalize(raw)
             return
-        fresh = [raw for raw in dict.fromkeys(strings) if texts.get(raw) is None]
+        unique = dict.fromkeys(strings)
+        # (a memo that reads another one through is empty only in appearance)
+        fresh = list(unique) if type(texts) is dict and not texts else [raw for raw in unique if texts.get(raw) is None]
         if not self._batch_made:
             self._batch, self._batch_made = WordByWord.of(self.config, self.glm_apply), True
         batch = self._batch

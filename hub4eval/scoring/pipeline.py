@@ -72,29 +72,36 @@ def texts_differ(ref: Corpus, hyp: Corpus) -> bool:
     return [(d.docid, d.text) for d in ref.documents] != [(d.docid, d.text) for d in hyp.documents]
 
 
-def _strings(tset: TemplateSet, config: ScoreConfig) -> list[str]:
-    """The strings of the text fills of the scored slots of ``tset`` that preparing them normalizes:
-    each fill's content, and the minimal strings of a reference fill that has them (in file
-    order; a minimal string that is the whole content is the content again)."""
+def _strings(tsets: Sequence[TemplateSet], config: ScoreConfig) -> list[str]:
+    """The strings of the text fills of the scored slots of these sets that preparing them
+    normalizes: each fill's content, and the minimal strings of a reference fill that has them
+    (in file order, set after set; a minimal string that is the whole content is the content again)."""
     unscored = frozenset(config.unscored_slots)
-    fills = [
-        fill
-        for inst in tset.instances
+    # as tset.text_fills(unscored), written out and in one walk of the sets (a million-word score
+    # has 80,000 fills): the content of a usual fill, the fill itself when it has minimal strings
+    found: list[str | TextFill] = [
+        fill.content
+        if len(spans := fill.minimal_spans) == 1 and not spans[0][0] and spans[0][1] == len(fill.content)
+        else fill
+        for tset in tsets
+        for iset in tset.instance_sets
+        for inst in iset.instances
         for slot in inst.slots
         if slot.name not in unscored
         for alternative in slot.alternatives
         for fill in alternative.fills
         if type(fill) is TextFill
-    ]  # as tset.text_fills(unscored), written out: a million-word score has 80,000 fills
-    return [
-        string
-        for fill in fills
-        for string in (
-            (fill.content,)
-            if fill.minimal_spans == ((0, len(fill.content)),)
-            else (fill.content, *[fill.content[a:b] for a, b in fill.minimal_spans])
-        )
     ]
+    if set(map(type, found)) <= {str}:
+        return found  # type: ignore[return-value]
+    strings: list[str] = []
+    for item in found:
+        if type(item) is str:
+            strings.append(item)
+        else:
+            content = item.content  # type: ignore[union-attr]
+            strings.extend((content, *[content[a:b] for a, b in item.minimal_spans]))  # type: ignore[union-attr]
+    return strings
 
 
 def _prepare_fills(tset: TemplateSet, preparer: FillPreparer, unscored: frozenset[str]) -> None:
@@ -335,8 +342,7 @@ def score(
         if texts_aligned.waiting:
             # while a child aligns, the templettes' strings are normalized (no extent needed)
             normalized = FillPreparer(config, glm_apply=ref_glm_apply, tokens=noisy)
-            normalized.normalize(_strings(hyp, config) if hyp_glm_apply is ref_glm_apply else ())
-            normalized.normalize(_strings(ref, config))
+            normalized.normalize(_strings((hyp, ref) if hyp_glm_apply is ref_glm_apply else (ref,), config))
         alignment = texts_aligned.alignment
         warnings += alignment.warnings
         unsegmented = alignment.unsegmented
@@ -374,8 +380,11 @@ def score(
     if noisy and normalized is None:
         # the templettes' strings normalized all at once (made of the same few thousand words),
         # as while a child aligns (above), instead of one by one as the mappings first ask
-        (ref_prep if hyp_prep.normalizes_like(ref_prep) else hyp_prep).normalize(_strings(hyp, config))
-        ref_prep.normalize(_strings(ref, config))
+        if hyp_prep.normalizes_like(ref_prep):  # the two sets' strings at once, each normalized once
+            ref_prep.normalize(_strings((hyp, ref), config))
+        else:
+            hyp_prep.normalize(_strings((hyp,), config))
+            ref_prep.normalize(_strings((ref,), config))
     if scoring_ceiling:
         # the reference fills are prepared for three mappings (the system's, the
         # projection's judge and the ceiling's): once, their records shared
@@ -501,7 +510,7 @@ def score(
         if ceiling_parts is None and unsegmented:
             # the judge's normalizations of the projection's strings kept, and its sets' extents
             # (by which they are paired with the reference's) read from them, in one walk
-            projected_extents = kept_set_extents(projected, hyp_prep, judge_prep.keeper(hyp_prep))
+            projected_extents = kept_set_extents(projected, hyp_prep, judge_prep)
         elif ceiling_parts is None:
             judge_prep.keep_texts(hyp_prep, contents(projected))
         del projecting, judge, judge_prep  # and with them the judge's mapper and the strings it tried

@@ -54,7 +54,7 @@ def measure(folder: Path, form: str, runs: int) -> tuple[float, float, float, fl
     hyp = read_templates(folder / f"hyp_e5_{form}.tpl", "hypothesis")
     config = ScoreConfig()
     glm = partial(apply_glm, glm=default_glm())
-    strings = _strings(hyp, config) + _strings(ref, config)
+    strings = _strings((hyp, ref), config)
     unscored = frozenset(config.unscored_slots)
     fills = [[fill.content for _, fill in tset.text_fills(unscored)] for tset in (hyp, ref)]
     fillers = filler_set(config.fillers)

@@ -21,7 +21,7 @@ from typing import Any, Protocol, TypeVar, overload
 from hub4eval.config import ScoreConfig
 from hub4eval.model import Extent, TextFill
 from hub4eval.scoring.noisy import NoisyWords, filler_set
-from hub4eval.scoring.word_by_word import WordByWord
+from hub4eval.scoring.word_by_word import WordByWord, number_new, run_tuples
 from hub4eval.text.normalize import (
     collapse_whitespace,
     strip_premodifiers,
@@ -86,6 +86,19 @@ def _shifted(extent: Extent, removed: int) -> Extent:
 _T = TypeVar("_T")
 _Normalized = tuple[str, int, tuple[Token, ...], "NoisyWords | None", int]
 """A content string normalized: see :meth:`FillPreparer._normalize`."""
+
+
+def _merged(made: list[_T], left: list[int], others: list[_T]) -> list[_T]:
+    """``made`` with ``others`` put in, in order, at the places ``left`` (increasing) of the whole."""
+    out: list[_T] = []
+    k = position = 0  # out[:position] is made[:k] and others before it
+    for gap, other in zip(left, others, strict=True):
+        j = k + gap - position
+        out.extend(made[k:j])
+        out.append(other)
+        k, position = j, gap + 1
+    out.extend(made[k:])
+    return out
 
 
 class _ReadThrough(dict[str, _Normalized]):
@@ -197,19 +210,12 @@ class FillPreparer:
             if found is not None:
                 theirs.setdefault(raw, found)
 
-    def keeper(self, other: FillPreparer) -> Callable[[str], _Normalized | None]:
+    def kept_by(self, other: FillPreparer) -> tuple[dict[str, _Normalized], Callable[[str, _Normalized], _Normalized]]:
         """:meth:`keep_texts` a string at a time, for a caller that walks the strings for more:
-        ``keep(raw)`` gives ``other``'s memo the normalization of ``raw`` made here and returns the
-        one ``other`` then holds (None: ``raw`` was not normalized here)."""
-        mine = self._texts
-        setdefault = other._texts.setdefault
-        get = dict.get
-
-        def keep(raw: str) -> _Normalized | None:
-            found = get(mine, raw)
-            return None if found is None else setdefault(raw, found)
-
-        return keep
+        (the normalizations made here, ``other``'s memo's ``setdefault``). A string ``raw``
+        normalized here is ``dict.get(mine, raw)`` (not None), given ``other``'s memo by
+        ``setdefault(raw, found)``, which returns the one ``other`` then holds."""
+        return self._texts, other._texts.setdefault
 
     def normalize(self, strings: Iterable[str]) -> None:
         """Normalize these content strings now, each once (remembered: :meth:`prepare` finds them
@@ -226,7 +232,9 @@ class FillPreparer:
                 if texts.get(raw) is None:
                     normalize(raw)
             return
-        fresh = [raw for raw in dict.fromkeys(strings) if texts.get(raw) is None]
+        unique = dict.fromkeys(strings)
+        # (a memo that reads another one through is empty only in appearance)
+        fresh = list(unique) if type(texts) is dict and not texts else [raw for raw in unique if texts.get(raw) is None]
         if not self._batch_made:
             self._batch, self._batch_made = WordByWord.of(self.config, self.glm_apply), True
         batch = self._batch
@@ -234,29 +242,36 @@ class FillPreparer:
             for raw in fresh:
                 normalize(raw)
             return
-        left, (folded, removed, tokens, noisy) = batch.normalize_many(fresh)
-        numbers = self.numbers
-        setdefault = numbers.setdefault
-        readings: list[NoisyWords | None] = list(noisy) if not left else []
-        k = position = 0  # fresh[:position] normalized, the first k of them by the batch
-        for gap in [*left, len(fresh)]:  # numbered in order, as one by one: those before the gap, then the gap's
-            j = k + gap - position
-            if j > k:
-                numbered = [setdefault(text, len(numbers)) for text in folded[k:j]]
-                made = zip(folded[k:j], removed[k:j], tokens[k:j], noisy[k:j], numbered, strict=True)
-                texts.update(zip(fresh[position:gap], made, strict=True))
-                if left:
-                    readings.extend(noisy[k:j])
-            if gap < len(fresh):  # not plain words: word by word when that is the same, else in full
-                raw = fresh[gap]
+        left, (folded, removed, tokens, noisy, odd) = batch.normalize_many(fresh)
+        if left:  # not plain words: word by word when that is the same, else in full (numbered below)
+            others: list[tuple[str, int, tuple[Token, ...], NoisyWords]] = []
+            for raw in map(fresh.__getitem__, left):
                 found = batch.normalize(raw)
                 if found is None:
-                    readings.append(normalize(raw)[3])
-                else:
-                    readings.append(self._numbered(raw, found[0], found[1], found[2], found[3], True)[3])
-            k, position = j, gap + 1
+                    made = self._normalize(raw, False)
+                    assert made[3] is not None  # (with tokens)
+                    found = (made[0], made[1], made[2], made[3])
+                others.append(found)
+            folded = _merged(folded, left, [other[0] for other in others])
+            removed = _merged(removed, left, [other[1] for other in others])
+            tokens = _merged(tokens, left, [other[2] for other in others])
+            noisy = _merged(noisy, left, [other[3] for other in others])
+            import numpy as np
+
+            made_at = np.ones(len(fresh), bool)  # the places in ``fresh`` of those made all at once
+            made_at[left] = False
+            odd = sorted(
+                np.flatnonzero(made_at)[odd].tolist()
+                + [k for k, other in zip(left, others, strict=True) if not other[3].words or True in other[3].optional]
+            )
+        # the texts numbered in order of first sight, as one by one
+        numbers = self.numbers
+        number_new(numbers, folded)
+        texts.update(
+            zip(fresh, zip(folded, removed, tokens, noisy, map(numbers.__getitem__, folded), strict=True), strict=True)
+        )
         # their word keys too, now that their noisy words are at hand (numbered in this order)
-        self._word_entries(fresh, self._key_fillers, readings)
+        self._word_entries(fresh, self._key_fillers, noisy, odd)
 
     def by_words(self) -> None:
         """Normalize from now on the strings that normalize word by word from their words
@@ -326,24 +341,30 @@ class FillPreparer:
         return list(map(known.__getitem__, strings))
 
     def _word_entries(
-        self, fresh: list[str], fillers: frozenset[str], readings: Sequence[NoisyWords | None] | None = None
+        self,
+        fresh: list[str],
+        fillers: frozenset[str],
+        readings: Sequence[NoisyWords | None] | None = None,
+        odd: list[int] | None = None,
     ) -> None:
         """:meth:`_word_entry` of each of these strings (none remembered yet, read with the usual
-        fillers; ``readings``: their noisy words, when at hand), worked out for all at once,
-        words and phrases numbered in the same order as one by one. Most strings have no
-        optional word: all their words are kept, they are the keys (less repeats) and the
-        hypothesis word is among them."""
+        fillers; ``readings``: their noisy words, when at hand; ``odd``: the places of those with
+        no word or an optional one, when known, and then ``readings`` are known to be read with
+        ``fillers``), worked out for all at once, words and phrases numbered in the same order as
+        one by one. Most strings have no optional word: all their words are kept, they are the
+        keys (less repeats) and the hypothesis word is among them."""
         import numpy as np
 
         if readings is None:
             texts_get, normalize = self._texts.get, self._normalize
             readings = [(texts_get(raw) or normalize(raw))[3] for raw in fresh]
-        if not all(noisy is not None and noisy.fillers is fillers for noisy in readings):
+        if odd is None and not all(noisy is not None and noisy.fillers is fillers for noisy in readings):
             for raw in fresh:  # read again with other fillers (not the usual preparer)
                 self._word_entry(raw, fillers)
             return
         said: list[tuple[str, ...]] = [noisy.words for noisy in readings]  # type: ignore[union-attr]
-        odd = [k for k, noisy in enumerate(readings) if not noisy.words or True in noisy.optional]  # type: ignore[union-attr]
+        if odd is None:
+            odd = [k for k, noisy in enumerate(readings) if not noisy.words or True in noisy.optional]  # type: ignore[union-attr]
         # words numbered in order of first sight, as one by one: a string's keys, then its hypothesis
         # word (one of its words when it keeps some, else the empty word, as is an empty key)
         sequences: Sequence[Sequence[str]] = said
@@ -353,8 +374,7 @@ class FillPreparer:
                 noisy = readings[k]
                 copied[k] = [*noisy.words, *([""] if all(noisy.optional) else ()), *(() if noisy.kept else [""])]  # type: ignore[union-attr]
         words = self.words
-        for word in dict.fromkeys(chain.from_iterable(sequences)):
-            words.setdefault(word, len(words))
+        number_new(words, chain.from_iterable(sequences))
         flat = list(chain.from_iterable(said))
         numbers = np.fromiter(map(words.__getitem__, flat), np.int64, len(flat))
         sizes = np.fromiter(map(len, said), np.int64, len(said))
@@ -374,12 +394,12 @@ class FillPreparer:
             hyp_numbers[owner[firsts]] = numbers[firsts]
             hyp_words = hyp_numbers.tolist()
         # the keys: the distinct words of each string, in order (most strings repeat none)
-        listed = numbers.tolist()
-        keys = [tuple(listed[a:b]) for a, b in zip(starts.tolist(), ends.tolist(), strict=True)]
-        order = np.lexsort((numbers, owner))
-        again = (numbers[order][1:] == numbers[order][:-1]) & (owner[order][1:] == owner[order][:-1])
-        for k in np.unique(owner[order][1:][again]).tolist():
-            keys[k] = tuple(dict.fromkeys(keys[k]))
+        keys = run_tuples(np, numbers, starts, sizes)
+        if len(flat):
+            pairs = np.sort(owner * len(words) + numbers)  # (a string's words side by side)
+            again = pairs[1:] == pairs[:-1]
+            for k in np.unique(pairs[1:][again] // len(words)).tolist():
+                keys[k] = tuple(dict.fromkeys(keys[k]))
         # the phrases: of a string's words unless some are optional, then of its kept words
         phrases = self.phrases
         ordered: list[tuple[str, ...]] = said
@@ -393,10 +413,10 @@ class FillPreparer:
                 ordered.append(noisy.kept)  # type: ignore[union-attr]
                 done = k + 1
             ordered.extend(said[done:])
-        for phrase in dict.fromkeys(ordered):
-            phrases.setdefault(phrase, len(phrases))
-        said_phrases = list(map(phrases.get, said))  # (of a string with an optional word: see below)
-        entries: list[Any] = list(zip(keys, hyp_words, said_phrases, said_phrases, strict=True))
+        number_new(phrases, ordered)
+        said_phrases: list[Any] = list(map(phrases.get, said))  # (of a string with an optional word: see below)
+        remembered = self._word_keys
+        remembered.update(zip(fresh, zip(keys, hyp_words, said_phrases, said_phrases, strict=True), strict=True))
         for k in odd:  # some words optional or none at all: as one by one
             noisy = readings[k]
             found = dict.fromkeys(noisy.words)  # type: ignore[union-attr]
@@ -404,13 +424,12 @@ class FillPreparer:
                 found.setdefault("")
             kept = noisy.kept  # type: ignore[union-attr]
             hyp_word = (kept[0] if len(kept) == 1 else max(kept, key=len)) if kept else ""
-            entries[k] = (
+            remembered[fresh[k]] = (
                 tuple([words[word] for word in found]),
                 words[hyp_word],
                 -1 if True in noisy.optional else phrases[noisy.words],  # type: ignore[union-attr]
                 phrases[kept],
             )
-        self._word_keys.update(zip(fresh, entries, strict=True))
 
     def _word_entry(self, raw: str, fillers: frozenset[str]) -> tuple[tuple[int, ...], int, int, int]:
         """:meth:`word_keys_of` of one string, remembered (with the usual fillers)."""

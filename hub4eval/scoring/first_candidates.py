@@ -13,6 +13,7 @@ are the fill's later candidates.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -31,15 +32,24 @@ class FirstCandidates:
     first's start to the last's end; its columns and those widened over the insertions at their
     edges; the columns of that span as
     :meth:`~hub4eval.text.columns.CorpusAlignment.hyp_extent` maps them (whether it has any, the
-    first, the last); and the first and the last hypothesis token in the widened columns."""
+    first, the last); and the first and the last hypothesis token in the widened columns.
+
+    ``spaces_read``: the token arrays of the column spaces read by the batch before (replaced by
+    this one's), so that the batches of an unsegmented hypothesis read its one space once."""
 
     __slots__ = ("rows", "spaces")
 
-    def __init__(self, alignment: Any, docids: list[str], fills: list[TextFill]) -> None:
+    def __init__(
+        self,
+        alignment: Any,
+        docids: list[str],
+        fills: list[TextFill],
+        spaces_read: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, int]] | None = None,
+    ) -> None:
         count = len(fills)
         extents = [fill.extents[0] for fill in fills]
-        starts = np.fromiter((extent.start for extent in extents), dtype=np.int64, count=count)
-        ends = np.fromiter((extent.end for extent in extents), dtype=np.int64, count=count)
+        starts = np.fromiter(map(attrgetter("start"), extents), dtype=np.int64, count=count)
+        ends = np.fromiter(map(attrgetter("end"), extents), dtype=np.int64, count=count)
         first, last, found = extents_of(alignment, True, docids, starts, ends)
         if found.all():
             wide_first, wide_last = enclosures_of(alignment, docids, first, last)
@@ -63,16 +73,32 @@ class FirstCandidates:
         token_base = np.zeros(len(column_base), dtype=np.int64)
         column_pieces, start_pieces, end_pieces = [], [], []
         columns = tokens = 0
+        # (the spaces of the batch before, when given: an unsegmented hypothesis's one space is read
+        # once for all the batches, and the arrays of no other space are kept)
+        known = {} if spaces_read is None else spaces_read.copy()
+        if spaces_read is not None:
+            spaces_read.clear()
+        else:
+            spaces_read = {}
         for space in used:
-            document = alignment.documents[space]
-            hyp_index = np.asarray(document.alignment.hyp_index)
-            bounds = token_bounds(document.hyp_tokens)
+            read = known.get(space)
+            if read is None:
+                document = alignment.documents[space]
+                hyp_index = np.asarray(document.alignment.hyp_index)
+                bounds = token_bounds(document.hyp_tokens)
+                read = (
+                    np.flatnonzero(hyp_index >= 0),
+                    np.asarray(bounds[0], dtype=np.int64),
+                    np.asarray(bounds[1], dtype=np.int64),
+                    len(hyp_index),
+                )
+            spaces_read[space] = read
             column_base[space], token_base[space] = columns, tokens
-            column_pieces.append(np.flatnonzero(hyp_index >= 0) + columns)
-            start_pieces.append(np.asarray(bounds[0], dtype=np.int64))
-            end_pieces.append(np.asarray(bounds[1], dtype=np.int64))
-            columns += len(hyp_index)
-            tokens += len(start_pieces[-1])
+            column_pieces.append(read[0] + columns if columns else read[0])
+            start_pieces.append(read[1])
+            end_pieces.append(read[2])
+            columns += read[3]
+            tokens += len(read[1])
         token_columns, token_starts, token_ends = (
             pieces[0] if len(pieces) == 1 else np.concatenate(pieces) if pieces else np.zeros(0, dtype=np.int64)
             for pieces in (column_pieces, start_pieces, end_pieces)

@@ -72,29 +72,36 @@ def texts_differ(ref: Corpus, hyp: Corpus) -> bool:
     return [(d.docid, d.text) for d in ref.documents] != [(d.docid, d.text) for d in hyp.documents]
 
 
-def _strings(tset: TemplateSet, config: ScoreConfig) -> list[str]:
-    """The strings of the text fills of the scored slots of ``tset`` that preparing them normalizes:
-    each fill's content, and the minimal strings of a reference fill that has them (in file
-    order; a minimal string that is the whole content is the content again)."""
+def _strings(tsets: Sequence[TemplateSet], config: ScoreConfig) -> list[str]:
+    """The strings of the text fills of the scored slots of these sets that preparing them
+    normalizes: each fill's content, and the minimal strings of a reference fill that has them
+    (in file order, set after set; a minimal string that is the whole content is the content again)."""
     unscored = frozenset(config.unscored_slots)
-    fills = [
-        fill
-        for inst in tset.instances
+    # as tset.text_fills(unscored), written out and in one walk of the sets (a million-word score
+    # has 80,000 fills): the content of a usual fill, the fill itself when it has minimal strings
+    found: list[str | TextFill] = [
+        fill.content
+        if len(spans := fill.minimal_spans) == 1 and not spans[0][0] and spans[0][1] == len(fill.content)
+        else fill
+        for tset in tsets
+        for iset in tset.instance_sets
+        for inst in iset.instances
         for slot in inst.slots
         if slot.name not in unscored
         for alternative in slot.alternatives
         for fill in alternative.fills
         if type(fill) is TextFill
-    ]  # as tset.text_fills(unscored), written out: a million-word score has 80,000 fills
-    return [
-        string
-        for fill in fills
-        for string in (
-            (fill.content,)
-            if fill.minimal_spans == ((0, len(fill.content)),)
-            else (fill.content, *[fill.content[a:b] for a, b in fill.minimal_spans])
-        )
     ]
+    if set(map(type, found)) <= {str}:
+        return found  # type: ignore[return-value]
+    strings: list[str] = []
+    for item in found:
+        if type(item) is str:
+            strings.append(item)
+        else:
+            content = item.content  # type: ignore[union-attr]
+            strings.extend((content, *[content[a:b] for a, b in item.minimal_spans]))  # type: ignore[union-attr]
+    return strings
 
 
 def _prepare_fills(tset: TemplateSet, preparer: FillPreparer, unscored: frozenset[str]) -> None:
@@ -153,6 +160,31 @@ class _PreparedOnce(FillPreparer):
 def _columns_of(alignment: Any) -> Callable[[TextFill, str], Extent | None]:
     """A text fill of an unsegmented hypothesis -> the alignment columns of its maximal extent."""
     return lambda fill, docid: alignment.hyp_extent(None, fill.extents[0]) if fill.extents else None
+
+
+def _many_hyp_extents(alignment: Any) -> Callable[[Sequence[Extent]], list[Extent | None]] | None:
+    """``alignment.hyp_extent(None, extent)`` of many extents of an unsegmented hypothesis at
+    once, found in numpy (:func:`hub4eval.text.column_extents.extents_of`); None for another
+    alignment."""
+    from hub4eval.text.columns import CorpusAlignment
+
+    if not isinstance(alignment, CorpusAlignment) or not alignment.unsegmented:
+        return None
+
+    def many(extents: Sequence[Extent]) -> list[Extent | None]:
+        import numpy as np
+
+        from hub4eval.text.column_extents import extents_of
+
+        starts = np.fromiter((extent.start for extent in extents), dtype=np.int64, count=len(extents))
+        ends = np.fromiter((extent.end for extent in extents), dtype=np.int64, count=len(extents))
+        first, last, found = extents_of(alignment, False, None, starts, ends)
+        return [
+            Extent(a, b) if touches else None
+            for a, b, touches in zip(first.tolist(), last.tolist(), found.tolist(), strict=True)
+        ]
+
+    return many
 
 
 @paused_gc()  # bulk work on many small objects: see gcpause
@@ -310,8 +342,7 @@ def score(
         if texts_aligned.waiting:
             # while a child aligns, the templettes' strings are normalized (no extent needed)
             normalized = FillPreparer(config, glm_apply=ref_glm_apply, tokens=noisy)
-            normalized.normalize(_strings(hyp, config) if hyp_glm_apply is ref_glm_apply else ())
-            normalized.normalize(_strings(ref, config))
+            normalized.normalize(_strings((hyp, ref) if hyp_glm_apply is ref_glm_apply else (ref,), config))
         alignment = texts_aligned.alignment
         warnings += alignment.warnings
         unsegmented = alignment.unsegmented
@@ -349,8 +380,11 @@ def score(
     if noisy and normalized is None:
         # the templettes' strings normalized all at once (made of the same few thousand words),
         # as while a child aligns (above), instead of one by one as the mappings first ask
-        (ref_prep if hyp_prep.normalizes_like(ref_prep) else hyp_prep).normalize(_strings(hyp, config))
-        ref_prep.normalize(_strings(ref, config))
+        if hyp_prep.normalizes_like(ref_prep):  # the two sets' strings at once, each normalized once
+            ref_prep.normalize(_strings((hyp, ref), config))
+        else:
+            hyp_prep.normalize(_strings((hyp,), config))
+            ref_prep.normalize(_strings((ref,), config))
     if scoring_ceiling:
         # the reference fills are prepared for three mappings (the system's, the
         # projection's judge and the ceiling's): once, their records shared
@@ -431,7 +465,9 @@ def score(
         hyp_prep.forget()
         if not config.split_sets:
             extent_columns = partial(alignment.hyp_extent, None)  # what columns_of reads a fill's first extent with
-            warnings += split.spanning_set_warnings(hyp, spans, columns_of, matches, extent_columns)
+            warnings += split.spanning_set_warnings(
+                hyp, spans, columns_of, matches, extent_columns, _many_hyp_extents(alignment)
+            )
     elif counts_only and alignment is None and projecting is None and type(mapper) is Mapper:
         mapper.point_runs = point_runs
         counted = mapper.count_template_sets(ref, hyp, order)
@@ -474,7 +510,7 @@ def score(
         if ceiling_parts is None and unsegmented:
             # the judge's normalizations of the projection's strings kept, and its sets' extents
             # (by which they are paired with the reference's) read from them, in one walk
-            projected_extents = kept_set_extents(projected, hyp_prep, judge_prep.keeper(hyp_prep))
+            projected_extents = kept_set_extents(projected, hyp_prep, judge_prep)
         elif ceiling_parts is None:
             judge_prep.keep_texts(hyp_prep, contents(projected))
         del projecting, judge, judge_prep  # and with them the judge's mapper and the strings it tried

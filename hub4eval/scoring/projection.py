@@ -39,7 +39,10 @@ once (:class:`~hub4eval.scoring.first_candidates.FirstCandidates`): a fill whose
 first candidate is all correct keeps it, and so does one whose first
 candidate has one COR point of two when no later candidate's content can be
 correct (a run of hypothesis words holding a word the reference fill does not
-have, or too few words, as the judge reads them); every other fill tries its
+have, or too few words, or not beginning or ending with its first or last word,
+as the judge reads them; or, without reading the runs, a word of the reference
+fill that is none of the region's words nor made of its letters, when every
+word there is kept as it is: :func:`_missing_word`); every other fill tries its
 candidates one by one (:meth:`_Projector.fill`), which is also the route the
 tests compare the quick one with.
 
@@ -53,7 +56,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hub4eval.io.templettes.checks import OFFSETS, whole_span
 from hub4eval.model import (
@@ -70,7 +73,7 @@ from hub4eval.model import (
 from hub4eval.scoring.fills import PreparedFill
 from hub4eval.scoring.first_candidates import FirstCandidates
 from hub4eval.scoring.metrics import Counts
-from hub4eval.scoring.noisy import kept_correct
+from hub4eval.scoring.noisy import NoisyWords, kept_correct
 from hub4eval.scoring.verdicts import (
     TextComparison,
     clean_content_status,
@@ -80,6 +83,9 @@ from hub4eval.scoring.verdicts import (
     noisy_content_ok,
     unpaired_text,
 )
+
+if TYPE_CHECKING:
+    from hub4eval.scoring.word_by_word import WordByWord
 
 _WORD = re.compile(r"\S+")  # a raw word, as str.split finds it
 
@@ -149,6 +155,17 @@ def _extent_between(ref: PreparedFill, first: int, last: int, exact: bool) -> bo
     return False
 
 
+def _extent_in(column_first: int, column_last: int, low: int, high: int, first: int, last: int, exact: bool) -> bool:
+    """:func:`_extent_between` of a reference fill whose one minimal string is its maximal one, at
+    columns ``column_first`` to ``column_last``, enclosed by columns ``low`` to ``high``."""
+    if exact:
+        return column_first == first and column_last == last
+    if not (low <= first <= high and low <= last <= high):
+        return False
+    a, b = column_first, column_last  # as Extent.overlaps
+    return a <= first <= b or a <= last <= b or first <= a <= last or first <= b <= last
+
+
 def _hyp_fill(content: str, start: int, end: int) -> TextFill:
     """A hypothesis text fill as the templette reader builds one."""
     if 0 <= start <= end < len(OFFSETS):  # one int object per offset, one spans tuple per length
@@ -194,6 +211,7 @@ class Judge:
         self._space_texts: dict[int, str | None] = {}  # the hypothesis text of each column space of the batch
         self._exact = False  # whether an extent is correct only when it is the reference's
         self._last: tuple[TextFill, str, Any, Any] | None = None  # the reference fill prepared last
+        self._usual: dict[str, Any] = {}  # usual_words of each content string
         # the points of a reference fill paired with a projected one, which has an extent
         self.points = int(mapper.how.content) + int(mapper.how.extent)
 
@@ -271,10 +289,13 @@ class Judge:
         """Whether the content point of a later candidate (not the first: :meth:`judge` with a
         bar) of ``content`` at [start, end) is COR. Its string is not remembered (most are
         tried once and rejected), and of it the noisy comparison reads only the words it keeps."""
-        ref, ref_words = self._prepared(ref_fill, docid)
+        ref_words = self.usual_words(ref_fill)  # (the usual fill's, without preparing it)
+        if ref_words is None:
+            ref_words = self._prepared(ref_fill, docid)[1]
         kept = None if ref_words is None else self._kept(content)
         if kept is not None:
             return kept_correct(ref_words[0], ref_words[1], kept)
+        ref = self._prepared(ref_fill, docid)[0]
         string = self.mapper.hyp_prep.content_string(content, False)
         return _content_ok(ref, PreparedFill(_hyp_fill(content, start, end), string, (string,), True), self.mapper.how)
 
@@ -352,6 +373,34 @@ class Judge:
         self._last = (ref_fill, docid, ref, words)
         return ref, words
 
+    def usual_words(self, ref_fill: TextFill) -> Any:
+        """The words of :meth:`_prepared` of a reference fill whose one minimal string is its
+        maximal one (at its first extent) and loses no premodifier, read from its content string's
+        normalization alone (once per string, without preparing the fill); None for any other fill
+        or comparison (then ask :meth:`_prepared`)."""
+        found = self._usual.get(ref_fill.content)
+        if found is None:
+            found = self.usual_of(ref_fill.content)
+        return found if found is not False and ref_fill.minimal_is_maximal else None
+
+    def usual_of(self, content: str) -> Any:
+        """:meth:`usual_words` of a usual fill of this content string (remembered in :attr:`_usual`);
+        False when its words are not read so (a premodifier removed, no noisy comparison)."""
+        found: Any = False
+        if self._by_word is not None:
+            ref_prep = self.mapper.ref_prep
+            get, normalize = ref_prep.lookups()
+            normalized = get(content) or normalize(content)
+            if not normalized[1] and ref_prep.reference:
+                # as PreparedString.noisy_words reads the string (its minimal strings: itself)
+                fillers = self.mapper.how.fillers
+                noisy = normalized[3]
+                if noisy is None or not (noisy.fillers is fillers or noisy.fillers == fillers):
+                    noisy = NoisyWords.of(normalized[2], fillers)
+                found = (noisy, [noisy], noisy.words if True not in noisy.optional else None)
+        self._usual[content] = found
+        return found
+
     def slot(self, inst: Instance, name: str, fills: tuple[Fill, ...]) -> Counts | None:
         """The counts of a reference slot against projected fills; None for an unscored slot."""
         mapper = self.mapper
@@ -387,6 +436,46 @@ def _region_words(
     if stop < len(text) and not text[stop].isspace():
         ends.pop(stop, None)
     return words, starts, ends
+
+
+def _missing_word(plain: Sequence[str], region: str) -> bool:
+    """Whether a word of ``plain`` (the usual reference fill's words) is, in lower case, neither a
+    raw word of ``region`` nor made of its one-letter words (joined): then no run of the region's
+    words keeps it, when they are :func:`_literal`."""
+    if not region.isascii() or "<" in region or "'" in region:
+        return False  # (a tag, a possessive: read as usual)
+    present = set(region.lower().split())
+    letters = None
+    for word in plain:
+        word = word.lower()
+        if word in present:
+            continue
+        if len(word) < 2:
+            return True
+        if letters is None:
+            letters = {raw for raw in present if len(raw) == 1 and raw.isalpha()}
+        if not letters.issuperset(word):
+            return True
+    return False
+
+
+def _literal(
+    by_word: WordByWord, text: str, region: str, starts: Sequence[int], ends: Sequence[int], first: int, last: int
+) -> bool:
+    """Whether every candidate of the tokens ``first`` to ``last`` (``region`` of ``text``) keeps only
+    words that are, in lower case, raw words of the region or runs of its one-letter words joined:
+    each token starts and ends at a blank (or the text's edge), so that every candidate is a run of
+    whole raw words, and each of those is one token that is the word itself (as
+    :meth:`~hub4eval.scoring.word_by_word.WordByWord.literal` reads it): no spelling rule, number
+    or parenthesis reads across them, and the letters joined, the fillers and premodifiers left
+    out keep the other words as they are."""
+    size = len(text)
+    for token in range(first, last + 1):
+        start, end = starts[token], ends[token]
+        if (start and not text[start - 1].isspace()) or (end < size and not text[end].isspace()):
+            return False
+    literal = by_word.literal
+    return all(map(literal, region.split()))
 
 
 class _Runs:
@@ -449,26 +538,28 @@ class _Projector:
         self._at = 0  # the batch's next fill
         self._lean = False  # whether the batch judges a first candidate itself (see begin)
         self._lookups: tuple[Any, Any] | None = None
+        self._widens = False  # whether the reference preparer widens a fill's columns to its enclosure
+        self._spaces_read: dict[int, Any] = {}  # each column space's token arrays, read once for the batches
 
     def begin(self, sets: Sequence[InstanceSet]) -> None:
         """Find the first candidates of the text fills of ``sets`` at once (:class:`FirstCandidates`), when
         there is an alignment and a hypothesis text, for :meth:`instance` to project ``sets``."""
         if not self.batched or self.alignment is None or self.hyp_corpus is None:
             return
-        docids: list[str] = []
-        fills: list[TextFill] = []
-        for iset in sets:
-            for inst in iset.instances:
-                docid = inst.docid
-                for slot in inst.slots:
-                    for alternative in slot.alternatives:
-                        for fill in alternative.fills:
-                            if type(fill) is TextFill and fill.extents:
-                                docids.append(docid)
-                                fills.append(fill)
-        if not fills:
+        found = [
+            (inst.docid, fill)
+            for iset in sets
+            for inst in iset.instances
+            for slot in inst.slots
+            for alternative in slot.alternatives
+            for fill in alternative.fills
+            if type(fill) is TextFill and fill.extents
+        ]
+        if not found:
             return
-        self._batch = batch = FirstCandidates(self.alignment, docids, fills)
+        docids: list[str] = [docid for docid, _ in found]
+        fills: list[TextFill] = [fill for _, fill in found]
+        self._batch = batch = FirstCandidates(self.alignment, docids, fills, self._spaces_read)
         self._at = 0
         self._space_texts = {space: self._text(space) for space in set(batch.spaces) if space >= 0}
         self._space_texts[-1] = None
@@ -490,6 +581,7 @@ class _Projector:
                 and not ref_prep.unsegmented
                 and ref_prep.widen in (None, self.alignment.ref_enclosure)
             )
+            self._widens = ref_prep.widen is not None
 
     def _take(self, docid: str, fill: Fill, optional: bool) -> Fill | None:
         """:meth:`fill`, decided from the batch when there is one (see :meth:`begin`)."""
@@ -522,36 +614,63 @@ class _Projector:
             return _UNDECIDED
         # Judge.first, its extent mapped in the batch (and the reference fill's, when prepared here)
         column_first, column_last, wide_first, wide_last, hyp_found, hyp_first, hyp_last, from_token, to_token = rest
-        if self._maps_reference:
-            extent = Extent(column_first, column_last)
-            widened = (
-                extent if wide_first == column_first and wide_last == column_last else Extent(wide_first, wide_last)
-            )
-            ref, words = judge._prepared(fill, docid, (extent, widened))
-        else:
-            ref, words = judge._prepared(fill, docid)
         get, normalize = self._lookups  # type: ignore[misc]
         normalized = get(content) or normalize(content)
         kept = normalized[3].kept
-        cor = kept == words[2] if words[2] is not None else kept_correct(words[0], words[1], kept)
         removed = normalized[1]
-        if removed:
-            hyp_prep = judge.mapper.hyp_prep
-            mapped = hyp_prep.map_extent(
-                None if hyp_prep.unsegmented else docid, Extent(min(start + removed, end), end)
+        words = None
+        if self._maps_reference:
+            words = judge._usual.get(fill.content)
+            if words is None:
+                words = judge.usual_of(fill.content)
+            if words is False or not fill.minimal_is_maximal:
+                words = None
+        if words is not None:
+            # the usual reference fill (its one minimal string the maximal one, no premodifier
+            # removed): prepared, its extent is its columns and its enclosure their widening (see
+            # FillPreparer.prepare_mapped), read here as numbers without the records
+            cor = kept == words[2] if words[2] is not None else kept_correct(words[0], words[1], kept)
+            if not self._widens:
+                wide_first, wide_last = column_first, column_last
+            if removed:
+                hyp_prep = judge.mapper.hyp_prep
+                mapped = hyp_prep.map_extent(
+                    None if hyp_prep.unsegmented else docid, Extent(min(start + removed, end), end)
+                )
+                hyp_found = mapped is not None
+                if hyp_found:
+                    hyp_first, hyp_last = mapped.start, mapped.end
+            extent_ok = hyp_found and _extent_in(
+                column_first, column_last, wide_first, wide_last, hyp_first, hyp_last, self._exact
             )
-            extent_ok = _extent_at(ref, mapped, self._exact)
         else:
-            extent_ok = hyp_found and _extent_between(ref, hyp_first, hyp_last, self._exact)
+            if self._maps_reference:
+                extent = Extent(column_first, column_last)
+                widened = (
+                    extent if wide_first == column_first and wide_last == column_last else Extent(wide_first, wide_last)
+                )
+                ref, words = judge._prepared(fill, docid, (extent, widened))
+            else:
+                ref, words = judge._prepared(fill, docid)
+            cor = kept == words[2] if words[2] is not None else kept_correct(words[0], words[1], kept)
+            if removed:
+                hyp_prep = judge.mapper.hyp_prep
+                mapped = hyp_prep.map_extent(
+                    None if hyp_prep.unsegmented else docid, Extent(min(start + removed, end), end)
+                )
+                extent_ok = _extent_at(ref, mapped, self._exact)
+            else:
+                extent_ok = hyp_found and _extent_between(ref, hyp_first, hyp_last, self._exact)
         if cor and extent_ok:
             return _hyp_fill(content, start, end)  # the usual fill: all of it correct
-        if (cor or extent_ok) and self._only_first(docid, fill, text, first, last, from_token, to_token, words):
+        if (cor or extent_ok) and self._only_first(docid, space, fill, text, first, last, from_token, to_token, words):
             return _hyp_fill(content, start, end)
         return _UNDECIDED
 
     def _only_first(
         self,
         docid: str,
+        space_number: int,
         fill: TextFill,
         text: str,
         first: int,
@@ -573,28 +692,67 @@ class _Projector:
             return True  # its one token is the first candidate
         if wide_last - wide_first >= _MAX_RUN_TOKENS:
             return False
-        space = self._space(docid)
-        assert space is not None
-        starts, ends = space[1], space[2]
+        starts, ends = self._space_at(space_number)[1:3]
         begin, stop = starts[wide_first], ends[wide_last]
+        count = wide_last - wide_first + 1
         # the raw words of the region, as _Runs reads them
-        words, word_starts, word_ends = _region_words(text, begin, stop, judge.blank)
+        region = text[begin:stop]
         by_word = judge._by_word
         assert by_word is not None
-        found, reach, foreign = by_word.runs(words, frozenset(ref_words[0].words))
         plain = ref_words[2]
+        if (
+            plain
+            and _missing_word(plain, region)
+            and _literal(by_word, text, region, starts, ends, wide_first, wide_last)
+        ):
+            return True  # a word of the reference fill that no run of these words keeps
+        words = region.split()
+        firsts: Sequence[int | None]
+        lasts: Sequence[int | None]
+        if (
+            len(words) == count
+            and "<" not in region
+            and (begin == 0 or text[begin - 1].isspace())
+            and (stop == len(text) or text[stop].isspace())
+            and all(
+                text[starts[t] : ends[t]] == word
+                for t, word in zip(range(wide_first, wide_last + 1), words, strict=True)
+            )
+        ):
+            # each token a raw word (the usual region): as many of them, no tag, none cut by the
+            # region's edges, each token the word's text (so the tokens, side by side and none
+            # holding a blank, cover the words' characters one word each, in order)
+            firsts = lasts = range(count)
+        else:
+            words, word_starts, word_ends = _region_words(text, begin, stop, judge.blank)
+            firsts = [word_starts.get(starts[token]) for token in range(wide_first, wide_last + 1)]
+            lasts = [word_ends.get(ends[token]) for token in range(wide_first, wide_last + 1)]
+        found, reach, foreign = by_word.runs(words, frozenset(ref_words[0].words))
         kept_of = by_word.kept_of
         # Each token of a run keeps at most one word (its runs of letters join into one): a run of
         # fewer tokens than the usual reference fill's words keeps too few words to be its words.
         wanted = 0 if plain is None else len(plain)
         cells = [0]  # tokens of the words before each word
         outside = [0]  # foreign words before each word
+        # A run's kept words begin with its first word's first token's when that one is kept and not
+        # one letter (a letter may be joined to the next), and end with its last word's last one's
+        # likewise: the usual reference fill's first and last word (None: no such token).
+        heads: list[str | None] = []
+        tails: list[str | None] = []
         for entry, is_foreign in zip(found, foreign, strict=True):
-            cells.append(cells[-1] + (len(entry[8]) if entry else 0))
+            word_cells = entry[8] if entry else ()
+            cells.append(cells[-1] + len(word_cells))
             outside.append(outside[-1] + is_foreign)
-        count = wide_last - wide_first + 1
-        firsts = [word_starts.get(starts[token]) for token in range(wide_first, wide_last + 1)]
-        lasts = [word_ends.get(ends[token]) for token in range(wide_first, wide_last + 1)]
+            if word_cells:
+                head, tail = word_cells[0], word_cells[-1]
+                heads.append(None if head[1] else head[2])
+                tails.append(None if tail[1] else tail[2])
+            else:
+                heads.append(None)
+                tails.append(None)
+        head_word = tail_word = None
+        if wanted:
+            head_word, tail_word = plain[0], plain[-1]
         # every candidate a run of whole words, read to the end: once a run holds a foreign word, so do the longer ones
         stops = None not in firsts and None not in lasts
         whole = len(words) - 1
@@ -613,6 +771,10 @@ class _Projector:
                         continue
                     if cells[b + 1] - cells[a] < wanted:
                         continue
+                    if wanted:
+                        head, tail = heads[a], tails[b]
+                        if (head is not None and head != head_word) or (tail is not None and tail != tail_word):
+                            continue  # its kept words do not begin or end as the reference fill's
                     kept = kept_of(found[a : b + 1])
                     if kept is not None:
                         if kept == plain if plain is not None else kept_correct(ref_words[0], ref_words[1], kept):
@@ -642,8 +804,10 @@ class _Projector:
     def _space(self, docid: str) -> _Space | None:
         """The column space of reference document ``docid`` (see :data:`_Space`)."""
         space = self.alignment.column_space(docid, reference=True)
-        if space is None:
-            return None
+        return None if space is None else self._space_at(space)
+
+    def _space_at(self, space: int) -> _Space:
+        """Column space number ``space`` (see :data:`_Space`)."""
         found = self.spaces.get(space)
         if found is None:
             from hub4eval.text.columns import int_view, token_bounds

@@ -13,6 +13,7 @@ preparation (and, for the table, the fill tables, which import numpy).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from operator import itemgetter
 from typing import Any
 
 from hub4eval.model import Extent, InstanceSet, TemplateSet, TextFill
@@ -22,7 +23,7 @@ __all__ = ["HypSetExtents", "hyp_set_extent", "kept_set_extents", "spans_extent"
 
 
 def hyp_set_extent(
-    iset: InstanceSet, preparer: FillPreparer, keep: Callable[[str], Any] | None = None
+    iset: InstanceSet, preparer: FillPreparer, keep: tuple[dict[str, Any], Callable[[str, Any], Any]] | None = None
 ) -> Extent | None:
     """§7.4: smallest start and largest end of the set's normalized text-fill extents (the
     maximal extents :meth:`FillPreparer.prepare` gives), without preparing the fills.
@@ -33,13 +34,29 @@ def hyp_set_extent(
     a later start never maps to an earlier column, nor a later end. So the smallest start
     column is that of the fill with the smallest start that maps to any column, the largest
     end column that of the fill with the largest end that does: one or two fills are mapped
-    per set, not every one. ``keep``: given each text fill's string first, in order (see
-    :func:`kept_set_extents`)."""
+    per set, not every one. ``keep``: (another preparer's memo, ``preparer``'s memo's
+    ``setdefault``), each text fill's string first given ``preparer`` from that memo when it
+    is there, in order (see :func:`kept_set_extents`)."""
+    return _set_extent(iset, preparer, keep, False)
+
+
+def _set_extent(
+    iset: InstanceSet,
+    preparer: FillPreparer,
+    keep: tuple[dict[str, Any], Callable[[str, Any], Any]] | None,
+    every: bool,
+) -> Extent | None:
+    """:func:`hyp_set_extent`. In the one column space, the smallest span and the first of the
+    largest ends are kept while the fills are read, and mapped; when one of them touches no
+    token, the set is read again with ``every`` span kept (:func:`spans_extent`)."""
     get, normalize = preparer.lookups()
     map_extent = preparer.map_extent
     one_space = map_extent is not None and preparer.unsegmented
     spans: list[tuple[int, int]] = []  # (start past the premodifiers, end) in the one column space
+    low = high = None  # of those, the smallest and the first of the largest ends
     starts, ends = [], []
+    mine, setdefault = _NO_KEEP if keep is None else keep
+    dict_get = dict.get  # (the other memo's own entries: a read-through memo's too)
     for inst in iset.instances:
         docid = inst.docid
         for slot in inst.slots:
@@ -48,16 +65,27 @@ def hyp_set_extent(
                     if type(fill) is not TextFill:
                         continue
                     content = fill.content
-                    found = None if keep is None else keep(content)
-                    if not fill.extents:
+                    found = dict_get(mine, content)
+                    if found is not None:
+                        found = setdefault(content, found)
+                    extents = fill.extents
+                    if not extents:
                         continue
-                    extent = fill.extents[0]
+                    extent = extents[0]
                     removed = (found or get(content) or normalize(content))[1]
                     start, end = extent.start, extent.end
                     if removed:
                         start = min(start + removed, end)  # as fills._shifted
                     if one_space:
-                        spans.append((start, end))
+                        if every:
+                            spans.append((start, end))
+                        elif low is None or high is None:
+                            low = high = (start, end)
+                        else:
+                            if start < low[0] or (start == low[0] and end < low[1]):
+                                low = (start, end)  # as min(spans)
+                            if end > high[1]:
+                                high = (start, end)  # as max(spans, key=_end)
                         continue
                     if map_extent is not None:
                         columns = map_extent(docid, Extent(start, end))
@@ -69,7 +97,14 @@ def hyp_set_extent(
     if not one_space:
         return Extent(min(starts), max(ends)) if starts else None
     assert map_extent is not None
-    return spans_extent(spans, map_extent)
+    if every:
+        return spans_extent(spans, map_extent)
+    if low is None or high is None:
+        return None  # no text fill with an extent
+    first, last = map_extent(None, Extent(*low)), map_extent(None, Extent(*high))
+    if first is None or last is None:
+        return _set_extent(iset, preparer, None, True)  # (its strings are in the memo now)
+    return Extent(first.start, last.end)
 
 
 def spans_extent(spans: Sequence[tuple[int, int]], map_extent: ExtentMapper) -> Extent | None:
@@ -100,8 +135,8 @@ def spans_extent(spans: Sequence[tuple[int, int]], map_extent: ExtentMapper) -> 
     return Extent(first.start, last.end)
 
 
-def _end(span: tuple[int, int]) -> int:
-    return span[1]
+_end = itemgetter(1)  # a span's end
+_NO_KEEP: tuple[dict[str, Any], Callable[[str, Any], Any]] = ({}, lambda raw, found: found)  # (nothing to keep)
 
 
 class HypSetExtents:
@@ -138,11 +173,12 @@ class HypSetExtents:
         return [hyp_set_extent(iset, preparer) for iset in isets]
 
 
-def kept_set_extents(tset: TemplateSet, preparer: FillPreparer, keep: Callable[[str], Any]) -> list[Extent | None]:
+def kept_set_extents(tset: TemplateSet, preparer: FillPreparer, source: FillPreparer) -> list[Extent | None]:
     """:func:`hyp_set_extent` of each set of ``tset`` with ``preparer``, in one walk over the
-    sets' text fills that first hands each fill's string to ``keep`` (a
-    :meth:`~hub4eval.scoring.fills.FillPreparer.keeper` giving ``preparer`` the normalizations
-    another preparer made): for the ceiling's projection, whose strings its judge normalized
-    (see :mod:`hub4eval.scoring.pipeline`), instead of a walk to keep them and another for the
-    extents. ``keep(raw)`` returns the normalization ``preparer`` then holds, or None."""
+    sets' text fills that first gives ``preparer`` the normalization ``source`` made of each
+    fill's string (:meth:`~hub4eval.scoring.fills.FillPreparer.keep_texts`): for the ceiling's
+    projection, whose strings its judge normalized (see :mod:`hub4eval.scoring.pipeline`),
+    instead of a walk to keep them and another for the extents (each fill read once: the
+    fills of a set are read while they are at hand, not again in a second pass)."""
+    keep = source.kept_by(preparer)
     return [hyp_set_extent(iset, preparer, keep) for iset in tset.instance_sets]

@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import repeat
 from typing import Any
 
@@ -125,6 +125,8 @@ class WordByWord:
         self.letters = spoken != "none"  # whether runs of letters are joined
         self.premodifiers = frozenset(word.lower() for word in config.premodifiers)
         self.plain: dict[str, bool] = {}  # raw word -> whether a string can start with it as it is (kept_words)
+        self.run_words: dict[str, tuple[_Word | tuple[()], bool]] = {}  # raw word -> _run_word
+        self.literals: dict[str, bool] = {}  # raw word -> literal
         self._number_classes: Any = None  # the number words of the language numbers are read in, once asked
         # normalize_many's words (lower case unless case-sensitive): a number for each, in order
         self.numbered: dict[str, int] = {}
@@ -136,6 +138,7 @@ class WordByWord:
         self.word_templates: tuple[Any, Any] | None = None
         self.word_needs: list[Any] = []
         self.word_keys: list[str | None] = []
+        self.word_needy: Any = None  # of each word: whether a spelling rule may go on after it (word_needs)
         # the token templates, column by column: their text, form and noisy word (lists), and
         # (numpy arrays) start and end in the word, parenthesized, optional, one letter, starts
         # with a digit, optional in the noisy comparison, kept there
@@ -353,16 +356,21 @@ class WordByWord:
         is :meth:`kept_of` ``(found[a:b + 1])``, and so is every shorter run from ``a``; -1: none);
         and whether each word keeps, in every such run that holds it, a word not in ``allowed``
         (a word of a token that is not one letter, kept whether or not the run joins letters)."""
-        known = self.words
+        memo = self.run_words
         found: list[_Word | tuple[()]] = []
         foreign: list[bool] = []
         within = allowed.issuperset
+        simple = True
         for word in words:
-            entry = known.get(word)
-            if entry is None:
-                entry = self._word(word)
+            known = memo.get(word)
+            if known is None:
+                known = self._run_word(word)
+            entry = known[0]
             found.append(entry)
             foreign.append(bool(entry) and not within(entry[11]))  # type: ignore[misc]
+            simple = simple and known[1]
+        if simple:
+            return found, [len(words) - 1] * len(words), foreign  # every run of them read (the loop below)
         letters = self.letters
         plain = self.plain
         reach = [-1] * len(words)
@@ -385,6 +393,45 @@ class WordByWord:
             if starts:
                 reach[k] = end
         return found, reach, foreign
+
+    def _run_word(self, word: str) -> tuple[_Word | tuple[()], bool]:
+        """A raw word worked out (:meth:`_word`, remembered in :attr:`run_words`), and whether
+        :meth:`runs` reads a run on past it either way and a run may start at it: it is worked out,
+        not a tag, without two letters side by side, leaves no parenthesis open and starts no
+        spelling rule that the next word might go on with, and loses no premodifier."""
+        entry = self.words.get(word)
+        if entry is None:
+            entry = self._word(word)
+        simple = (
+            bool(entry)
+            and "<" not in word
+            and not (self.letters and entry[3])  # type: ignore[misc]
+            and not entry[4]  # type: ignore[misc]
+            and entry[9] is None  # type: ignore[misc]
+            and self._plain(word)
+        )
+        found = self.run_words[word] = (entry, simple)
+        return found
+
+    def literal(self, word: str) -> bool:
+        """Whether a raw word is one token that is the word itself (in lower case), at which no
+        spelling rule, number or parenthesis reads on past it: wherever it is in a string, the
+        normalization keeps it as it is (or leaves it out: a filler, a premodifier) or joins it to
+        the letters beside it (a letter)."""
+        found = self.literals.get(word)
+        if found is None:
+            entry = self.words.get(word)
+            if entry is None:
+                entry = self._word(word)
+            found = self.literals[word] = (
+                bool(entry)
+                and "<" not in word
+                and not entry[4]  # type: ignore[misc]
+                and entry[9] is None  # type: ignore[misc]
+                and len(entry[0]) == 1  # type: ignore[misc]
+                and entry[0][0].text.lower() == word.lower()  # type: ignore[misc]
+            )
+        return found
 
     def kept_of(self, found: list[_Word | tuple[()]]) -> tuple[str, ...] | None:
         """:meth:`kept_words` of a run whose words worked out (:meth:`runs`) are ``found``,
@@ -437,23 +484,24 @@ class WordByWord:
             i = end
         return tuple(kept)
 
-    def _number_words(self, words: list[str]) -> list[int]:
-        """The number of each word in :attr:`numbered`, each new one worked out into its token
-        templates and facts. ``words`` are ASCII letters and digits (lower case unless
-        case-sensitive): most of them read as :meth:`_plain_word` reads them, one token that is
-        the word itself, worked out for all of them at once; any other (a number or a spelling
-        rule may start at it) by :meth:`_word`."""
+    def _number_words(self, words: list[str]) -> Any:
+        """The number of each word in :attr:`numbered` (a numpy array), each new one worked out
+        into its token templates and facts. ``words`` are ASCII letters and digits (lower case
+        unless case-sensitive): most of them read as :meth:`_plain_word` reads them, one token
+        that is the word itself, worked out for all of them at once; any other (a number or a
+        spelling rule may start at it) by :meth:`_word`."""
         import numpy as np
 
         numbered = self.numbered
         known = len(numbered)
-        numbers = [numbered.setdefault(word, len(numbered)) for word in words]
+        new = number_new(numbered, words)
+        numbers = np.fromiter(map(numbered.__getitem__, words), np.int64, len(words))
         if self.word_templates is None:  # (no word yet)
             self.word_templates = (np.zeros(0, np.int64), np.zeros(0, np.int64))
             self.template_columns = (*(np.zeros(0, np.int64),) * 2, *(np.zeros(0, bool),) * 6)
-        if len(numbered) == known:
+            self.word_needy = np.zeros(0, bool)
+        if not new:
             return numbers
-        new = list(numbered)[known:]
         new_set = set(new)
         special: set[str] = set()
         if self.numbers is not None:
@@ -555,17 +603,19 @@ class WordByWord:
         known_words = self.word_templates
         self.word_templates = (np.concatenate((known_words[0], firsts)), np.concatenate((known_words[1], counts)))
         self.word_needs.extend(needs)
+        self.word_needy = np.concatenate((self.word_needy, np.fromiter((need is not None for need in needs), bool)))
         self.word_keys.extend(keys)
         return numbers
 
     def normalize_many(
         self, raws: Sequence[str]
-    ) -> tuple[list[int], tuple[list[str], list[int], list[tuple[Token, ...]], list[NoisyWords]]]:
+    ) -> tuple[list[int], tuple[list[str], list[int], list[tuple[Token, ...]], list[NoisyWords], list[int]]]:
         """:meth:`normalize` of many strings, worked out for all of them at once, and of strings
         with tags too (whited out first, as the full normalization does): the positions in
         ``raws`` of the strings left out, in order, and of each of the others, in order (column
         by column), the normalized text, the characters of premodifiers removed, the tokens and
-        the noisy words. Left out: a string that is not ASCII letters, digits and blanks once
+        the noisy words, and the places among them of those with no word or an optional one (as
+        :meth:`~hub4eval.scoring.fills.FillPreparer.normalize` reads their word keys). Left out: a string that is not ASCII letters, digits and blanks once
         its tags are whited out (punctuation, parentheses, other scripts), or where a rule may
         read across its words; normalize those in full.
 
@@ -576,7 +626,13 @@ class WordByWord:
         import numpy as np
 
         cfg = self.config
-        nothing: tuple[list[str], list[int], list[tuple[Token, ...]], list[NoisyWords]] = ([], [], [], [])
+        nothing: tuple[list[str], list[int], list[tuple[Token, ...]], list[NoisyWords], list[int]] = (
+            [],
+            [],
+            [],
+            [],
+            [],
+        )
         non_extractable = cfg.non_extractable
         whited = [whiteout_tags(raw, non_extractable) if "<" in raw else raw for raw in raws]
         if "".join(whited).isascii():
@@ -617,7 +673,7 @@ class WordByWord:
         folded = (odd_blanks[ends] == odd_blanks[starts]) & (
             lengths == letters_in[last] - letters_in[first] + sizes - 1
         )
-        ids = np.asarray(self._number_words(low.split()), dtype=np.int64)
+        ids = self._number_words(low.split())
         firsts, widths_of = self.word_templates  # type: ignore[misc]
         needs, keys = self.word_needs, self.word_keys
         # the leading premodifier words stripped, unless all the string's words are premodifiers
@@ -638,8 +694,7 @@ class WordByWord:
         # number, a spelling rule), or when the next word may go on with a rule its word starts
         unread = np.zeros(count, bool)
         unread[owner[in_piece & (widths_of[ids] < 0)]] = True
-        needy = np.fromiter((need is not None for need in needs), bool, len(needs))
-        for k in np.flatnonzero(in_piece & needy[ids]).tolist():
+        for k in np.flatnonzero(in_piece & self.word_needy[ids]).tolist():
             s = owner[k]
             if k + 1 < last[s]:
                 key = keys[ids[k + 1]]
@@ -697,58 +752,72 @@ class WordByWord:
                 opt_sum = np.concatenate(([0], np.cumsum(optionals)))
                 joined_parens = par_sum[tails + 1] > par_sum[heads]
                 joined_optional = opt_sum[tails + 1] - opt_sum[heads] == tails + 1 - heads
-                memo = self.joined
+                # a joined token's noisy reading: one neither parenthesized nor optional (most) is its own
+                # word, optional exactly when it is a filler (NoisyWords.of); the others read once each
                 fillers = self.fillers
-                readings = []
-                for key in zip(joined_texts, joined_parens.tolist(), joined_optional.tolist(), strict=True):
+                read_words = _objects(np, joined_texts)
+                read_optional = np.fromiter(
+                    (text in fillers or text.lower() in fillers for text in joined_texts), bool, len(joined_texts)
+                )
+                read_kept = ~read_optional
+                memo = self.joined
+                for k in np.flatnonzero(joined_parens | joined_optional).tolist():
+                    key = (joined_texts[k], True if joined_parens[k] else False, True if joined_optional[k] else False)
                     reading = memo.get(key)
                     if reading is None:
                         read = NoisyWords.of((Token(key[0], 0, 0, key[1], key[2]),), fillers)
                         reading = memo[key] = (read.words[0], read.optional[0], len(read.kept) == 1)
-                    readings.append(reading)
+                    read_words[k], read_optional[k], read_kept[k] = reading
                 token_texts[heads] = joined_texts
                 token_ends[heads] = token_ends[tails]
                 parens[heads] = joined_parens
                 optionals[heads] = joined_optional
                 forms[heads] = None
-                noisy_words[heads] = [reading[0] for reading in readings]
-                noisy_optional[heads] = [reading[1] for reading in readings]
-                noisy_kept[heads] = [reading[2] for reading in readings]
+                noisy_words[heads] = read_words
+                noisy_optional[heads] = read_optional
+                noisy_kept[heads] = read_kept
                 covered = np.zeros(total + 1, np.int64)  # the letters after a run's first: joined into it
                 np.add.at(covered, heads + 1, 1)
                 np.add.at(covered, tails + 1, -1)
                 kept = np.cumsum(covered[:-1]) == 0
+        good = np.flatnonzero(~unread)  # the strings made here (a string is unread before its tokens are
+        if len(good) < count:  # found, but for a run of letters that starts in one raw word: drop its tokens)
+            kept &= ~unread[token_owner]
         if not kept.all():
             token_texts, token_starts, token_ends = token_texts[kept], token_starts[kept], token_ends[kept]
             parens, optionals, forms = parens[kept], optionals[kept], forms[kept]
             noisy_words, noisy_optional, noisy_kept = noisy_words[kept], noisy_optional[kept], noisy_kept[kept]
             token_owner = token_owner[kept]
-        tokens = list(
-            map(
-                Token,
-                token_texts.tolist(),
-                token_starts.tolist(),
-                token_ends.tolist(),
-                parens.tolist(),
-                optionals.tolist(),
-                forms.tolist(),
-            )
+        tokens = _objects(
+            np,
+            list(
+                map(
+                    Token,
+                    token_texts.tolist(),
+                    token_starts.tolist(),
+                    token_ends.tolist(),
+                    parens.tolist(),
+                    optionals.tolist(),
+                    forms.tolist(),
+                )
+            ),
         )
-        bounds = np.zeros(count + 1, np.int64)
-        np.cumsum(np.bincount(token_owner, minlength=count), out=bounds[1:])
-        lows, highs = bounds[:-1].tolist(), bounds[1:].tolist()
-        words = noisy_words.tolist()
-        token_tuples = [tuple(tokens[a:b]) for a, b in zip(lows, highs, strict=True)]
-        word_tuples = [tuple(words[a:b]) for a, b in zip(lows, highs, strict=True)]
+        sizes = np.bincount(token_owner, minlength=count)[good]  # the tokens of each string made
+        bounds = np.zeros(len(good) + 1, np.int64)
+        np.cumsum(sizes, out=bounds[1:])
+        token_tuples = run_tuples(np, tokens, bounds[:-1], sizes)
+        word_tuples = run_tuples(np, noisy_words, bounds[:-1], sizes)
         # the noisy words: those of a string without an optional token (the usual one) in bulk
-        flags = [_not_optional(size) for size in (bounds[1:] - bounds[:-1]).tolist()]
+        flags = list(map(_flags_of(int(sizes.max(initial=0))).__getitem__, sizes.tolist()))
         fillers = self.fillers
         noisy = list(map(NoisyWords, word_tuples, flags, word_tuples, repeat(fillers)))
-        some = np.bincount(token_owner[noisy_optional], minlength=count) > 0
+        some = (np.bincount(token_owner[noisy_optional], minlength=count) > 0)[good]
         if some.any():
+            words = noisy_words.tolist()
             optional_list, kept_list = noisy_optional.tolist(), noisy_kept.tolist()
+            lows = bounds.tolist()
             for s in np.flatnonzero(some).tolist():
-                a, b = lows[s], highs[s]
+                a, b = lows[s], lows[s + 1]
                 noisy[s] = NoisyWords.made(
                     words[a:b],
                     optional_list[a:b],
@@ -756,23 +825,22 @@ class WordByWord:
                     fillers,
                 )
         # the text: the piece, its blanks folded (a piece already folded is its own text)
-        pieces = [low[a:b] for a, b in zip((starts + removed).tolist(), ends.tolist(), strict=True)]
-        for s in np.flatnonzero(~folded).tolist():
+        if low.count("\n") == count - 1:  # (no string holds a line break: each is a line)
+            pieces = _objects(np, low.split("\n"))[good].tolist()
+        else:
+            pieces = [low[a:b] for a, b in zip(starts[good].tolist(), ends[good].tolist(), strict=True)]
+        cut = removed[good]
+        cuts = cut.tolist()
+        for s in np.flatnonzero(cut).tolist():
+            pieces[s] = pieces[s][cuts[s] :]
+        for s in np.flatnonzero(~folded[good]).tolist():
             pieces[s] = " ".join(pieces[s].split())
-        made = (pieces, removed.tolist(), token_tuples, noisy)
-        if unread.any():
-            keep = np.flatnonzero(~unread).tolist()
-            chosen = [chosen[k] for k in keep]
-            made = (
-                [pieces[k] for k in keep],
-                [made[1][k] for k in keep],
-                [token_tuples[k] for k in keep],
-                [noisy[k] for k in keep],
-            )
-        if len(chosen) == len(raws):
+        odd = np.flatnonzero((sizes == 0) | some).tolist()  # no word, or an optional one
+        made = (pieces, cuts, token_tuples, noisy, odd)
+        if len(good) == len(raws):
             return [], made
         left = np.ones(len(raws), bool)
-        left[chosen] = False
+        left[np.asarray(chosen, np.int64)[good]] = False
         return np.flatnonzero(left).tolist(), made
 
     def normalize(self, raw: str) -> tuple[str, int, tuple[Token, ...], NoisyWords] | None:
@@ -821,18 +889,53 @@ class WordByWord:
 
 
 def _objects(np: Any, values: list[Any]) -> Any:
-    """``values`` as a numpy array of objects (never of another dtype, whatever they are)."""
-    array = np.empty(len(values), dtype=object)
-    array[:] = values
-    return array
+    """``values`` as a numpy array of objects (never of another dtype, whatever they are, nor
+    of more dimensions: a tuple is one object). Read as an iterator: assigned to an array, each
+    value would be asked whether it is a sequence first (ten times slower for records)."""
+    return np.fromiter(values, dtype=object, count=len(values))
 
 
-def _not_optional(size: int) -> tuple[bool, ...]:
-    """The :attr:`NoisyWords.optional` of ``size`` words none of which is optional (one tuple per size)."""
-    flags = _NOT_OPTIONAL.get(size)
-    if flags is None:
-        flags = _NOT_OPTIONAL[size] = (False,) * size
+def number_new(numbers: dict[Any, int], keys: Iterable[Any]) -> list[Any]:
+    """Give each of ``keys`` that ``numbers`` lacks the next number, in order of first sight
+    (as ``numbers.setdefault(key, len(numbers))`` of each in turn, in bulk); return those keys."""
+    known = len(numbers)
+    distinct = dict.fromkeys(keys)
+    new = [key for key in distinct if key not in numbers] if known else list(distinct)
+    numbers.update(zip(new, range(known, known + len(new)), strict=True))
+    return new
+
+
+def _flags_of(most: int) -> list[tuple[bool, ...]]:
+    """The :attr:`NoisyWords.optional` of 0 to ``most`` words none of which is optional (one tuple per size)."""
+    flags = []
+    for size in range(most + 1):
+        found = _NOT_OPTIONAL.get(size)
+        if found is None:
+            found = _NOT_OPTIONAL[size] = (False,) * size
+        flags.append(found)
     return flags
+
+
+_ZIPPED = 16  # runs up to this long are made column by column (see run_tuples)
+
+
+def run_tuples(np: Any, flat: Any, starts: Any, sizes: Any) -> list[tuple[Any, ...]]:
+    """The tuple of each run ``flat[starts[k] : starts[k] + sizes[k]]`` of a numpy array of
+    objects, in order: made size by size, the runs of one size zipped from their columns."""
+    out = np.empty(len(sizes), dtype=object)
+    order = np.argsort(sizes, kind="stable")
+    ordered = sizes[order]
+    edges = np.flatnonzero(np.diff(ordered, prepend=-1, append=-1))
+    for a, b in zip(edges[:-1].tolist(), edges[1:].tolist(), strict=True):
+        at = order[a:b]
+        size = int(ordered[a])
+        first = starts[at]
+        if size > _ZIPPED:
+            out[at] = np.fromiter((tuple(flat[k : k + size].tolist()) for k in first.tolist()), object, b - a)
+            continue
+        columns = [flat[first + j].tolist() for j in range(size)]
+        out[at] = np.fromiter(zip(*columns, strict=True) if size else repeat((), b - a), object, b - a)
+    return out.tolist()
 
 
 @functools.cache
@@ -846,4 +949,4 @@ def _kinds(np: Any) -> Any:
     return kinds
 
 
-__all__ = ["WordByWord"]
+__all__ = ["WordByWord", "number_new", "run_tuples"]

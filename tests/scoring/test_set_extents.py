@@ -116,7 +116,7 @@ def test_sets_extents_read_while_keeping_strings_are_those_read_after(data: st.D
     judge.keep_texts(target, (fill.content for _, fill in tset.text_fills()))
     expected = [hyp_set_extent(iset, target) for iset in tset.instance_sets]
     kept_target, kept_judge = preparers()
-    assert kept_set_extents(tset, kept_target, kept_judge.keeper(kept_target)) == expected
+    assert kept_set_extents(tset, kept_target, kept_judge) == expected
     assert list(kept_target.numbers.items()) == list(target.numbers.items())
     memo = kept_target.lookups()[0]
     for raw in [*CONTENTS, *(fill.content for _, fill in tset.text_fills())]:

@@ -16,13 +16,14 @@ from __future__ import annotations
 import dataclasses
 from functools import partial
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hub4eval.config import ScoreConfig
 from hub4eval.scoring.fills import FillPreparer
-from hub4eval.scoring.word_by_word import WordByWord
+from hub4eval.scoring.word_by_word import WordByWord, run_tuples
 from hub4eval.text.glm import apply_glm, default_glm, parse_glm, stack_glms
 
 WORDS = (
@@ -192,6 +193,34 @@ def test_strings_normalized_all_at_once_as_one_by_one(config: str, glm: str, str
     spans and flags, noisy words, number of the text, in the same order), and the same word keys
     (:meth:`FillPreparer.word_keys_of`, worked out with them) as ``_word_entry`` makes one by one,
     word for word and phrase for phrase."""
+    _normalized_all_at_once_as_one_by_one(config, glm, strings)
+
+
+@pytest.mark.parametrize(
+    "strings",
+    [
+        ["red\nwings", "red wings", "b\nx z"],  # a line break among the blanks (the strings are not one a line)
+        [" ".join(["red", "b", "x", "wings", "uh"] * 5), "red", "wings " * 20],  # more words than are zipped
+        [" ".join(f"w{k}" for k in range(40)), "the " + " ".join(f"w{k}" for k in range(17)), ""],
+        ["u s", "red", "twenty one", "x b", "(uh)", "wings"],  # left out, made, left out, made...
+    ],
+)
+def test_long_strings_and_line_breaks_normalized_all_at_once_as_one_by_one(strings: list[str]) -> None:
+    _normalized_all_at_once_as_one_by_one("default", "default", strings)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(sizes=st.lists(st.integers(0, 40), max_size=30))
+def test_runs_are_tuples_of_their_slices(sizes: list[int]) -> None:
+    """run_tuples, which zips the runs of each size from their columns (the longest sliced), makes
+    each run's tuple of the flat values, in order."""
+    flat = [f"v{k}" for k in range(sum(sizes))]
+    starts = np.cumsum([0, *sizes])[:-1]
+    found = run_tuples(np, np.asarray(flat, dtype=object), starts, np.asarray(sizes, dtype=np.int64))
+    assert found == [tuple(flat[a : a + size]) for a, size in zip(starts.tolist(), sizes, strict=True)]
+
+
+def _normalized_all_at_once_as_one_by_one(config: str, glm: str, strings: list[str]) -> None:
     glm_apply = None if GLMS[glm] is None else partial(apply_glm, glm=GLMS[glm])
     one = FillPreparer(CONFIGS[config], glm_apply=glm_apply, reference=False)
     many = FillPreparer(CONFIGS[config], glm_apply=glm_apply, reference=False)
@@ -236,3 +265,36 @@ def test_plain_strings_are_normalized_all_at_once(raw: str, at_once: bool) -> No
     assert (left == []) == at_once
     if at_once:
         assert (made[0][0], made[1][0], made[2][0], made[3][0]) == full._normalize(raw, False)[:4]
+
+
+@pytest.mark.parametrize("glm", sorted(GLMS))
+@pytest.mark.parametrize("config", sorted(CONFIGS))
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(
+    words=st.lists(st.sampled_from(PLAIN_WORDS + WORDS), min_size=1, max_size=6),
+    blanks=st.lists(st.sampled_from((" ", " ", "  ", "\t")), min_size=6),
+    plain=st.lists(
+        st.sampled_from(("red", "wings", "beam", "b", "x", "z", "ab", "bx", "mister", "twenty")), min_size=1
+    ),
+)
+def test_a_word_missing_from_literal_words_is_kept_by_no_run_of_them(
+    config: str, glm: str, words: list[str], blanks: list[str], plain: list[str]
+) -> None:
+    """The projection keeps a fill's first candidate without reading its later ones when a word of
+    the reference fill is neither a raw word of the region nor made of its one-letter words, and
+    every raw word there is literal: then the full normalization of no run of those words keeps
+    the reference fill's words (``mr`` spelled ``mister``, ``twenty`` read as a number, a
+    possessive stripped would; they are not literal)."""
+    from hub4eval.scoring.projection import _missing_word
+
+    full, by_words = _preparers(config, glm)
+    by_word = by_words.by_word
+    assert by_word is not None
+    region = "".join(blank + word for blank, word in zip(blanks, words, strict=False)).strip()
+    if not (_missing_word(plain, region) and all(map(by_word.literal, region.split()))):
+        return
+    raws = region.split()
+    for a in range(len(raws)):
+        for b in range(a, len(raws)):
+            raw = "".join(blank + word for blank, word in zip(blanks, raws[a : b + 1], strict=False))
+            assert full._normalize(raw, False)[3].kept != tuple(plain), raw

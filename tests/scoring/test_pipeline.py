@@ -1,0 +1,37 @@
+"""The strings :mod:`hub4eval.scoring.pipeline` normalizes all at once before the mappings.
+
+``pipeline._strings`` reads the text fills of several template sets in one walk; the
+oracle is the definition, set after set: each text fill of a scored slot
+(:meth:`~hub4eval.model.TemplateSet.text_fills`), its content and, when its minimal
+strings are not the content itself, those strings, in file order. The sets are random
+reference templettes over the shipped examples' texts (minimal strings in brackets,
+second alternatives, optional slots, unscored ``OBJ_STATUS``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hub4eval.config import ScoreConfig
+from hub4eval.io.templettes import parse_templates
+from hub4eval.scoring.pipeline import _strings
+from tests.support.reference_fills import references
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(texts=st.lists(references("asr"), min_size=1, max_size=3), scored=st.booleans())
+def test_the_strings_of_several_sets_are_those_of_each_set_in_turn(texts: list[str], scored: bool) -> None:
+    config = ScoreConfig()
+    if not scored:  # an unscored slot's fills are not normalized
+        config = dataclasses.replace(config, unscored_slots=(*config.unscored_slots, "LOSER"))
+    tsets = [parse_templates(text, role="reference") for text in texts]
+    expected = []
+    for tset in tsets:
+        for _, fill in tset.text_fills(frozenset(config.unscored_slots)):
+            expected.append(fill.content)
+            if fill.minimal_spans != ((0, len(fill.content)),):
+                expected.extend(fill.minimal_strings)
+    assert _strings(tsets, config) == expected

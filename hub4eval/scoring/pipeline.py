@@ -577,6 +577,12 @@ def _score_ceiling(
             from hub4eval.scoring.counted_parts import join_parts
 
             matched = join_parts(mapper, ref, hyp, *counted, order=order, **extents)
+        elif counting and hyp is projected:
+            from hub4eval.scoring.ceiling_count import Diagonal
+
+            # most pairs of sets are counted without being mapped: each projected instance is
+            # provably mapped to its own reference instance
+            matched = mapper.count_template_sets(ref, hyp, order, counted=Diagonal(mapper, ref, hyp, order), **extents)
         else:
             matched = match(ref, hyp, order=order, **extents)
         hyp_prep.forget()

@@ -44,11 +44,13 @@ from typing import Any
 
 import numpy as np
 
-from hub4eval.model import InstanceSet, PointerFill, TemplateSet
+from hub4eval.model import Instance, InstanceSet, PointerFill, TemplateSet, TextFill
 from hub4eval.scoring.fill_tables import NONE, FillTable
 from hub4eval.scoring.mapping import CountedMatch, CountedSet, Mapper
 from hub4eval.scoring.metrics import Counts
-from hub4eval.scoring.pairs import _MAX_ASPECT_BITS, _points_with, _template, tabulate
+from hub4eval.scoring.noisy import kept_correct
+from hub4eval.scoring.pairs import _MAX_ASPECT_BITS, _column_mapper, _points_with, _template, tabulate
+from hub4eval.text.column_extents import map_in_place
 
 Int = np.int64
 
@@ -70,7 +72,9 @@ class Diagonal:
     functions, ``counting`` on), the pairs of sets, among the overlapping ones, whose
     instances are provably mapped to the instances at their places (see the module):
     called with the overlapping pairs (i, j) of sets, it gives their :class:`CountedSet`
-    by pair."""
+    by pair. The reference's fills are read from its :class:`FillTable` (made for the
+    system's count); the hypothesis's (a projection, counted once) are read here, for the
+    pairs of sets it counts only."""
 
     def __init__(self, mapper: Mapper, ref: TemplateSet, hyp: TemplateSet, order: Sequence[str]) -> None:
         self.mapper = mapper
@@ -95,10 +99,14 @@ class Diagonal:
         if any(i != j for i, j in overlapping):
             return {}
         ref_table = tabulate(mapper, [inst for iset in ref_sets for inst in iset.instances], True)
-        hyp_table = tabulate(mapper, [inst for iset in hyp_sets for inst in iset.instances], False)
-        if ref_table is None or hyp_table is None:
+        hyp_prep = mapper.hyp_prep
+        alignment = _column_mapper(hyp_prep, False) if hyp_prep.maps_extents else None
+        if ref_table is None or (hyp_prep.maps_extents and alignment is None):
             return {}
-        return self._counted(overlapping, ref_sets, hyp_sets, ref_table, hyp_table)
+        try:
+            return self._counted(overlapping, ref_sets, hyp_sets, ref_table, alignment)
+        except _TooManyAspects:
+            return {}
 
     def _counted(
         self,
@@ -106,43 +114,27 @@ class Diagonal:
         ref_sets: Sequence[InstanceSet],
         hyp_sets: Sequence[InstanceSet],
         ref_table: FillTable,
-        hyp_table: FillTable,
+        alignment: Any,
     ) -> dict[tuple[int, int], CountedSet]:
         mapper = self.mapper
         how = mapper.how
-        noisy = how.noisy and how.content
-        fillers = how.fillers
-        # the rows of each set in the tables (their instances, flat, in order)
-        ref_start = np.zeros(len(ref_sets) + 1, dtype=Int)
-        np.cumsum([len(iset.instances) for iset in ref_sets], out=ref_start[1:])
-        hyp_start = np.zeros(len(hyp_sets) + 1, dtype=Int)
-        np.cumsum([len(iset.instances) for iset in hyp_sets], out=hyp_start[1:])
-        # what sends a pair of sets to the engine, by row: not plain, or a content read otherwise
-        ref_odd = ~ref_table.covered
-        hyp_odd = ~hyp_table.covered
-        ref_content = hyp_content = None
-        if how.content and noisy:
-            ref_content = ref_table.words(mapper.ref_prep, fillers)[3]  # -1: some word optional
-            hyp_content = hyp_table.words(mapper.hyp_prep, fillers)[4]
-            ref_odd = ref_odd | _rows_with(ref_table, ref_content < 0)
-        elif how.content:
-            ref_content, hyp_content = ref_table.numbers, hyp_table.numbers
-            ref_odd = ref_odd | _rows_with(ref_table, ref_content < 0)
-            hyp_odd = hyp_odd | _rows_with(hyp_table, hyp_content < 0)
+        ref_odd = (~ref_table.covered).tolist()
         # the groups (a type of a pair of sets) of the pairs of sets that may be counted here
         sets: list[int] = []
+        set_groups: list[int] = []  # of each set: its number of groups
         group_sizes: list[int] = []
         ref_rows: list[int] = []
-        hyp_rows: list[int] = []
-        ref_odd_list = ref_odd.tolist()
-        hyp_odd_list = hyp_odd.tolist()
+        hyp_items: list[Instance] = []
+        r0 = 0
+        ref_start = [0]
+        for iset in ref_sets:
+            r0 += len(iset.instances)
+            ref_start.append(r0)
         for j, _ in overlapping:
             ref_instances, hyp_instances = ref_sets[j].instances, hyp_sets[j].instances
             n = len(ref_instances)
-            if n != len(hyp_instances):
-                continue
-            r0, h0 = int(ref_start[j]), int(hyp_start[j])
-            if any(ref_odd_list[r0 : r0 + n]) or any(hyp_odd_list[h0 : h0 + n]):
+            r0 = ref_start[j]
+            if not n or n != len(hyp_instances) or any(ref_odd[r0 : r0 + n]):
                 continue
             types = [inst.type for inst in ref_instances]
             if types != [inst.type for inst in hyp_instances]:
@@ -152,9 +144,10 @@ class Diagonal:
                 if n > MAX_GROUP:
                     continue
                 sets.append(j)
+                set_groups.append(1)
                 group_sizes.append(n)
                 ref_rows += range(r0, r0 + n)
-                hyp_rows += range(h0, h0 + n)
+                hyp_items += hyp_instances
                 continue
             by_type: dict[str, list[int]] = {}
             for k, t in enumerate(types):
@@ -162,137 +155,101 @@ class Diagonal:
             if max(map(len, by_type.values())) > MAX_GROUP:
                 continue
             sets.append(j)
+            set_groups.append(len(by_type))
             for members in by_type.values():
                 group_sizes.append(len(members))
                 ref_rows += [r0 + k for k in members]
-                hyp_rows += [h0 + k for k in members]
+                hyp_items += [hyp_instances[k] for k in members]
         if not sets:
             return {}
+        hyp = _HypFills(mapper, hyp_items, ref_table.slot_names, alignment)
         sizes = np.asarray(group_sizes, dtype=Int)
-        rows = (np.asarray(ref_rows, dtype=Int), np.asarray(hyp_rows, dtype=Int))
-        try:
-            keys, diagonal_combo, combos = self._keys(sizes, rows, ref_table, hyp_table, ref_content, hyp_content)
-        except _TooManyAspects:
-            return {}
+        pairs = _Pairs(sizes)
+        ref_row = np.asarray(ref_rows, dtype=Int)
+        content = _Contents(mapper, ref_table, ref_row, hyp) if how.content else None
+        keys, diagonal_combo, combos = self._keys(pairs, ref_table, ref_row, hyp, content)
         # the groups with a pair off the diagonal that ranks before both diagonal pairs of its instances
-        n_groups = len(sizes)
-        group_start = np.zeros(n_groups, dtype=Int)
-        np.cumsum(sizes[:-1], out=group_start[1:])
-        squares = sizes * sizes
-        pair_start = np.zeros(n_groups, dtype=Int)
-        np.cumsum(squares[:-1], out=pair_start[1:])
-        pair_group = np.repeat(np.arange(n_groups, dtype=Int), squares)
-        within = np.arange(len(pair_group), dtype=Int) - pair_start[pair_group]
-        n = sizes[pair_group]
-        a, b = within // n, within % n
-        off = a != b
-        diag_a = pair_start[pair_group] + a * (n + 1)
-        diag_b = pair_start[pair_group] + b * (n + 1)
-        before_a = _ranks_before(keys, diag_a, b < a)
-        before_b = _ranks_before(keys, diag_b, a < b)
-        bad = np.zeros(n_groups, dtype=bool)
-        bad[pair_group[off & before_a & before_b]] = True
+        a, b = pairs.item_a - pairs.group_start[pairs.group], pairs.item_b - pairs.group_start[pairs.group]
+        before_a = _ranks_before(keys, pairs.diagonal[pairs.item_a], b < a)
+        before_b = _ranks_before(keys, pairs.diagonal[pairs.item_b], a < b)
+        bad = np.zeros(len(sizes), dtype=bool)
+        bad[pairs.group[(a != b) & before_a & before_b]] = True
+        # a set with a hypothesis instance that is not plain: the engine maps it
+        bad |= np.bincount(pairs.item_group[hyp.odd], minlength=len(sizes)) > 0
+        set_of_group = np.repeat(np.arange(len(sets), dtype=Int), set_groups)
+        bad_sets = set(set_of_group[bad].tolist())
         # the matches of the diagonal, by set, in the order the engine lists them
-        signatures: dict[int, tuple[Counts, int]] = {}
+        entries: dict[int, tuple[Counts, int]] = {}
         counted: dict[tuple[int, int], CountedSet] = {}
-        group = 0
-        item = 0
-        order = self.order
         ref_instances_all = ref_table.instances
-        hyp_instances_all = hyp_table.instances
-        for j in sets:
-            ref_set, hyp_set = ref_sets[j], hyp_sets[j]
-            n_instances = len(ref_set.instances)
-            groups = []
-            taken = 0
-            while taken < n_instances:
-                groups.append(group)
-                taken += int(sizes[group])
-                group += 1
+        rank = {name: k for k, name in enumerate(self.order)}
+        combo_list = diagonal_combo.tolist()
+        item = 0
+        for s, j in enumerate(sets):
+            n_instances = len(ref_sets[j].instances)
             first_item = item
             item += n_instances
-            if bad[groups].any():
+            if s in bad_sets:
                 continue
-            found: dict[int, CountedMatch] = {}  # by item
+            matches = []
             for at in range(first_item, item):
-                combo = int(diagonal_combo[at])
-                entry = signatures.get(combo)
+                combo = combo_list[at]
+                entry = entries.get(combo)
                 if entry is None:
                     counts, points = combos[combo]
-                    entry = signatures[combo] = (counts, mapper.signature(points))
-                found[at] = CountedMatch(
-                    ref_instances_all[ref_rows[at]], hyp_instances_all[hyp_rows[at]], entry[0], entry[1]
-                )
-            matches = list(found.values())
-            if len(groups) > 1:  # several types: listed type by type, in the mapping's order
-                rank = {name: k for k, name in enumerate(order)}
+                    entry = entries[combo] = (counts, mapper.signature(points))
+                matches.append(CountedMatch(ref_instances_all[ref_rows[at]], hyp_items[at], *entry))
+            if set_groups[s] > 1:  # several types: listed type by type, in the mapping's order
                 matches.sort(key=lambda m: rank[m.ref.type])  # type: ignore[union-attr]
-            counted[j, j] = CountedSet(ref_set, hyp_set, tuple(matches), Counts.total([m.counts for m in matches]))
+            counted[j, j] = CountedSet(
+                ref_sets[j], hyp_sets[j], tuple(matches), Counts.total([m.counts for m in matches])
+            )
         return counted
 
     def _keys(
-        self,
-        sizes: np.ndarray,
-        rows: tuple[np.ndarray, np.ndarray],
-        ref_table: FillTable,
-        hyp_table: FillTable,
-        ref_content: np.ndarray | None,
-        hyp_content: np.ndarray | None,
+        self, pairs: _Pairs, ref_table: FillTable, ref_row: np.ndarray, hyp: _HypFills, content: _Contents | None
     ) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], np.ndarray, list[tuple[Counts, Any]]]:
-        """The greedy's key (-F, -COR, INC + MIS + SPU) of every pair of each group (the groups'
-        items, ``sizes[g]`` of them each, at ``rows`` of the two tables: every pair of
-        a group's items, by reference item then hypothesis item), the combination (two shapes
-        and the COR aspects) of the diagonal pair of each item, and the counts and points of
-        each combination."""
+        """The greedy's key (-F, -COR, INC + MIS + SPU) of every pair of ``pairs`` (a pair
+        with a content not read exactly has it COR: the best it can be), the combination (two
+        shapes and the COR aspects) of the diagonal pair of each item, and the counts and points
+        of each combination."""
         mapper = self.mapper
         how = mapper.how
-        squares = sizes * sizes
-        n_groups = len(sizes)
-        group_start = np.zeros(n_groups, dtype=Int)
-        np.cumsum(sizes[:-1], out=group_start[1:])
-        pair_start = np.zeros(n_groups, dtype=Int)
-        np.cumsum(squares[:-1], out=pair_start[1:])
-        pair_group = np.repeat(np.arange(n_groups, dtype=Int), squares)
-        within = np.arange(len(pair_group), dtype=Int) - pair_start[pair_group]
-        n = sizes[pair_group]
-        item_a = group_start[pair_group] + within // n
-        item_b = group_start[pair_group] + within % n
-        ref_row = rows[0][item_a]
-        hyp_row = rows[1][item_b]
+        rows = ref_row[pairs.item_a]
+        items = pairs.item_b
         # the COR aspects of each pair, as bits of (slot, aspect) (Mapper.aspect_bits, as the engine's)
         bits = mapper.aspect_bits
-        mask = np.zeros(len(ref_row), dtype=Int)
+        mask = np.zeros(len(rows), dtype=Int)
+        exact = np.ones(len(rows), dtype=bool)
         ref_columns = ref_table.columns() if how.extent else None
-        hyp_columns = hyp_table.columns() if how.extent else None
-        hyp_slots = {name: s for s, name in enumerate(hyp_table.slot_names)}
         for s, name in enumerate(ref_table.slot_names):
-            h = hyp_slots.get(name)
-            if h is None:
+            rf = ref_table.slot_fill[s][rows]
+            hf = hyp.slot_fill[s][items]
+            at = np.flatnonzero((rf >= 0) & (hf >= 0))
+            if not len(at):
                 continue
-            rf = ref_table.slot_fill[s][ref_row]
-            hf = hyp_table.slot_fill[h][hyp_row]
-            both = (rf >= 0) & (hf >= 0)
-            if not both.any():
-                continue
-            at = np.flatnonzero(both)
             rf, hf = rf[at], hf[at]
-            if ref_content is not None and hyp_content is not None:
-                ok = ref_content[rf] == hyp_content[hf]
+            if content is not None:
+                ok, guessed = content.correct(rf, hf, pairs.item_a[at] == items[at])
                 mask[at] |= ok.astype(Int) << _bit(bits, name, "content")
-            if ref_columns is not None and hyp_columns is not None:
-                ok = _extent_ok(ref_columns, hyp_columns, rf, hf)
+                exact[at[guessed]] = False
+            if ref_columns is not None:
+                ok = _extent_ok(ref_columns, hyp.columns, rf, hf)
                 mask[at] |= ok.astype(Int) << _bit(bits, name, "extent")
-        # the shapes of the two instances (Mapper._shape: each table's are made once per distinct one)
-        ref_shape = _shape_ids(ref_table, ref_row)
-        hyp_shape = _shape_ids(hyp_table, hyp_row)
-        n_hyp_shapes = int(hyp_shape.max()) + 1 if len(hyp_shape) else 1
-        shape_pair = ref_shape * n_hyp_shapes + hyp_shape
+        # the shapes of the two instances (Mapper._shape: a table makes each distinct one once)
+        ref_shape = _shape_ids(ref_table, rows)
+        hyp_shape = hyp.shape[items]
+        shape_pair = ref_shape * max(1, hyp.n_shapes) + hyp_shape
         by_key = np.lexsort((mask, shape_pair))
         new = np.ones(len(by_key), dtype=bool)
         new[1:] = (np.diff(shape_pair[by_key]) != 0) | (np.diff(mask[by_key]) != 0)
         inverse = np.empty(len(by_key), dtype=Int)
         inverse[by_key] = np.cumsum(new) - 1
         firsts = by_key[new]
+        # each shape pair's template from the match of one of its pairs, read exactly if any is
+        exact_at = np.flatnonzero(exact)
+        known, first_exact = np.unique(shape_pair[exact_at], return_index=True)
+        examples = dict(zip(known.tolist(), exact_at[first_exact].tolist(), strict=True))
         templates: dict[int, Any] = {}
         combos: list[tuple[Counts, Any]] = []
         beta_squared = mapper.beta_squared
@@ -303,7 +260,10 @@ class Diagonal:
             pair = int(shape_pair[p])
             template = templates.get(pair)
             if template is None:
-                template = templates[pair] = self._template(int(ref_row[p]), int(hyp_row[p]), int(mask[p]), ref_table, hyp_table)
+                q = examples.get(pair, p)
+                template = templates[pair] = self._template(
+                    ref_table.instances[int(rows[q])], hyp.items[int(items[q])], int(mask[q]), bool(exact[q])
+                )
             points = _points_with(template, int(mask[p]), bits)
             counts = Counts.tally([category for _, _, category in points])
             combos.append((counts, points))
@@ -315,23 +275,174 @@ class Diagonal:
             np.asarray(cor_key, dtype=Int)[inverse],
             np.asarray(err_key, dtype=Int)[inverse],
         )
-        diagonal = pair_start[np.repeat(np.arange(n_groups, dtype=Int), sizes)] + (
-            np.arange(len(rows[0]), dtype=Int) - np.repeat(group_start, sizes)
-        ) * (np.repeat(sizes, sizes) + 1)
-        return keys, inverse[diagonal], combos
+        return keys, inverse[pairs.diagonal], combos
 
-    def _template(self, ref_row: int, hyp_row: int, mask: int, ref_table: FillTable, hyp_table: FillTable) -> Any:
+    def _template(self, ref: Instance, hyp: Instance, mask: int, exact: bool) -> Any:
         """The points of the match of the two instances, each compared point's category left
-        out (``pairs._template``), checked against the COR aspects read of the pair."""
+        out (``pairs._template``), checked against the COR aspects read of the pair (when
+        read exactly)."""
         mapper = self.mapper
-        match = mapper.match_instance(ref_table.instances[ref_row], hyp_table.instances[hyp_row], {}, _never)
+        match = mapper.match_instance(ref, hyp, {}, _never)
         template = _template(match)
-        points = tuple(
-            [(slot.name, verdict.kind, verdict.category) for slot in match.slots for _, _, vs in slot.pairs for verdict in vs]
-        )
-        if _points_with(template, mask, mapper.aspect_bits) != points:  # pragma: no cover - a bug
-            raise AssertionError(f"rows {ref_row}, {hyp_row}: the COR aspects read are not those of the match")
+        if exact:
+            points = tuple(
+                [(slot.name, verdict.kind, verdict.category) for slot in match.slots for _, _, vs in slot.pairs for verdict in vs]
+            )
+            if _points_with(template, mask, mapper.aspect_bits) != points:  # pragma: no cover - a bug
+                raise AssertionError(f"{ref.key}, {hyp.key}: the COR aspects read are not those of the match")
         return template
+
+
+class _Pairs:
+    """Every (reference item, hypothesis item) pair of each group of items (``sizes[g]``
+    consecutive items each), by reference item then hypothesis item, as arrays."""
+
+    def __init__(self, sizes: np.ndarray) -> None:
+        n_groups = len(sizes)
+        squares = sizes * sizes
+        self.group_start = np.zeros(n_groups, dtype=Int)
+        np.cumsum(sizes[:-1], out=self.group_start[1:])
+        pair_start = np.zeros(n_groups, dtype=Int)
+        np.cumsum(squares[:-1], out=pair_start[1:])
+        self.group = np.repeat(np.arange(n_groups, dtype=Int), squares)  # of each pair
+        within = np.arange(len(self.group), dtype=Int) - pair_start[self.group]
+        n = sizes[self.group]
+        self.item_a = self.group_start[self.group] + within // n
+        self.item_b = self.group_start[self.group] + within % n
+        self.item_group = np.repeat(np.arange(n_groups, dtype=Int), sizes)  # of each item
+        # the pair (x, x) of each item x
+        self.diagonal = pair_start[self.item_group] + (
+            np.arange(len(self.item_group), dtype=Int) - self.group_start[self.item_group]
+        ) * (sizes[self.item_group] + 1)
+
+
+class _HypFills:
+    """The text fills of the hypothesis items as the engine reads them (``FillTable``, for
+    the items only): of each fill its content, its text's number and its extent, in
+    alignment columns when the extents are mapped; each item's shape (a number) and its
+    fill of each of the reference table's slots (-1: none). An item that is not plain (a
+    pointer, an empty slot, a slot of several fills) is :attr:`odd`."""
+
+    def __init__(self, mapper: Mapper, items: Sequence[Instance], slot_names: Sequence[str], alignment: Any) -> None:
+        prep = mapper.hyp_prep
+        unscored = mapper.unscored
+        get, normalize = prep.lookups()
+        slot_ids = {name: s for s, name in enumerate(slot_names)}
+        self.items = items
+        contents: list[str] = []
+        flat: list[int] = []  # of each fill: its item, slot, text number, start, end
+        odd: list[int] = []
+        shape_ids: dict[tuple[Any, ...], int] = {}
+        shapes: list[int] = []
+        none = NONE
+        text_fill = TextFill
+        for k, inst in enumerate(items):
+            codes: list[Any] = []
+            seen: set[str] = set()
+            for slot in inst.slots:
+                name = slot.name
+                if name in unscored or name in seen:
+                    continue  # as Mapper._view reads an instance
+                seen.add(name)
+                alternatives = slot.alternatives
+                if not alternatives or len(fills := alternatives[0].fills) != 1 or type(fills[0]) is not text_fill:
+                    odd.append(k)
+                    break
+                fill = fills[0]
+                content, extents = fill.content, fill.extents
+                norm = get(content) or normalize(content)
+                if extents:
+                    first = extents[0]
+                    start, end = first.start, first.end
+                    if norm[1]:
+                        start = min(start + norm[1], end)  # as fills._shifted
+                    codes.append((name, True))
+                else:
+                    start = end = none
+                    codes.append((name, False))
+                contents.append(content)
+                flat.extend((k, slot_ids.get(name, -1), norm[4], start, end))
+            shapes.append(shape_ids.setdefault(tuple(codes), len(shape_ids)))
+        self.odd = np.asarray(odd, dtype=Int)
+        self.shape = np.asarray(shapes, dtype=Int)
+        self.n_shapes = len(shape_ids)
+        self.contents = contents
+        columns = np.asarray(flat, dtype=Int).reshape(-1, 5)
+        self.fill_item = columns[:, 0].copy()
+        slot_of = columns[:, 1]
+        self.numbers = columns[:, 2].copy()
+        starts, ends = columns[:, 3].copy(), columns[:, 4].copy()
+        if alignment is not None:
+            at = np.flatnonzero(starts != none)
+            docids = None if prep.unsegmented else [items[k].docid for k in self.fill_item[at].tolist()]
+            map_in_place(alignment, False, docids, starts, ends, at, False, none)
+        self.columns = (starts, ends)
+        self.slot_fill = []
+        for s in range(len(slot_names)):
+            at = np.full(len(items), -1, dtype=Int)
+            mine = np.flatnonzero(slot_of == s)
+            at[self.fill_item[mine]] = mine
+            self.slot_fill.append(at)
+
+
+class _Contents:
+    """Whether the content point of fill pairs is COR, as the engine reads it: clean, when
+    the two texts' numbers are equal; noisy, when the reference string's words (none of
+    them optional) are the words the hypothesis string keeps (:meth:`FillPreparer.word_keys_of`:
+    equal phrase numbers), else, for a diagonal pair, by the noisy comparison of the two
+    strings, and for the others taken as COR (the best the pair can be: enough for the check)."""
+
+    def __init__(self, mapper: Mapper, ref_table: FillTable, ref_row: np.ndarray, hyp: _HypFills) -> None:
+        how = mapper.how
+        self.mapper = mapper
+        self.noisy = how.noisy
+        self.ref_table = ref_table
+        self.hyp = hyp
+        if not how.noisy:
+            self.ref_keys, self.hyp_keys = ref_table.numbers, hyp.numbers
+            return
+        fillers = how.fillers
+        ref_words = ref_table.words(mapper.ref_prep, fillers)
+        self.ref_keys = ref_words[3]  # -1: some word optional
+        # a hypothesis string that is its own reference fill's string keeps what that string keeps
+        hyp_prep = mapper.hyp_prep
+        own = np.full(len(hyp.contents), -1, dtype=Int)
+        fill_ref_row = ref_row[hyp.fill_item]
+        for s in range(len(ref_table.slot_names)):
+            mine = np.flatnonzero(hyp.slot_fill[s][hyp.fill_item] == np.arange(len(own)))
+            if len(mine):
+                own[mine] = ref_table.slot_fill[s][fill_ref_row[mine]]
+        ref_fills = ref_table.fills
+        same = np.zeros(len(own), dtype=bool)
+        if hyp_prep.normalizes_like(mapper.ref_prep):
+            contents = hyp.contents
+            same[:] = [r >= 0 and ref_fills[r].content == contents[h] for h, r in enumerate(own.tolist())]
+        kept = np.empty(len(own), dtype=Int)
+        kept[same] = ref_words[4][own[same]]
+        others = np.flatnonzero(~same)
+        if len(others):
+            entries = hyp_prep.word_keys_of([hyp.contents[h] for h in others.tolist()], fillers)
+            kept[others] = [entry[3] for entry in entries]
+        self.hyp_keys = kept
+
+    def correct(self, rf: np.ndarray, hf: np.ndarray, diagonal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Whether the content of each fill pair is COR, and which were not read exactly (taken as COR)."""
+        ok = self.ref_keys[rf] == self.hyp_keys[hf]
+        if not self.noisy:
+            return ok, np.zeros(0, dtype=Int)
+        odd = self.ref_keys[rf] < 0
+        if not odd.any():
+            return ok, np.zeros(0, dtype=Int)
+        guessed = np.flatnonzero(odd & ~diagonal)
+        ok[guessed] = True
+        mapper = self.mapper
+        fillers = mapper.how.fillers
+        ref_words, hyp_words = mapper.ref_prep.noisy_words, mapper.hyp_prep.noisy_words
+        ref_fills, contents = self.ref_table.fills, self.hyp.contents
+        for at in np.flatnonzero(odd & diagonal).tolist():
+            words = ref_words(ref_fills[int(rf[at])].content, fillers)
+            ok[at] = kept_correct(words, (words,), hyp_words(contents[int(hf[at])], fillers).kept)
+        return ok, guessed
 
 
 def _rows_with(table: FillTable, fills: np.ndarray) -> np.ndarray:

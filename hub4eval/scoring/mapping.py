@@ -863,7 +863,11 @@ class Mapper:
         try:
             # the fills of both sides read at once, for every run of documents (and, the
             # reference's, for a later count of it with the same preparer: the ceiling's)
-            tables = (tabulate(self, ref.instances, True), tabulate(self, hyp.instances, False))
+            # (a hypothesis counted by ``counted`` is read there, for what it counts)
+            tables = (
+                tabulate(self, ref.instances, True),
+                tabulate(self, hyp.instances, False) if counted is None else None,
+            )
             if order is None:  # the instances of one usual text fill a slot hold no pointer
                 order = type_order(ref, hyp, tuple(None if t is None else t.complete.tolist() for t in tables))
             return self.match_template_sets(  # type: ignore[return-value]

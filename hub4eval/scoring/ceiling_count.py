@@ -40,11 +40,12 @@ are not read: ``--min-map-f``, exact extents) are mapped by the engine.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
 
-from hub4eval.model import Instance, InstanceSet, PointerFill, TemplateSet, TextFill
+from hub4eval.model import Extent, Instance, InstanceSet, PointerFill, TemplateSet, TextFill
 from hub4eval.scoring.fill_tables import NONE, FillTable
 from hub4eval.scoring.mapping import CountedMatch, CountedSet, Mapper
 from hub4eval.scoring.metrics import Counts
@@ -76,11 +77,14 @@ class Diagonal:
     system's count); the hypothesis's (a projection, counted once) are read here, for the
     pairs of sets it counts only."""
 
-    def __init__(self, mapper: Mapper, ref: TemplateSet, hyp: TemplateSet, order: Sequence[str]) -> None:
+    def __init__(
+        self, mapper: Mapper, ref: TemplateSet, hyp: TemplateSet, order: Sequence[str], fills: ProjectionFills
+    ) -> None:
         self.mapper = mapper
         self.ref = ref
         self.hyp = hyp
         self.order = order
+        self.fills = fills  # of hyp
 
     def __call__(self, overlapping: Sequence[tuple[int, int]]) -> dict[tuple[int, int], CountedSet]:
         mapper = self.mapper
@@ -99,12 +103,10 @@ class Diagonal:
         if any(i != j for i, j in overlapping):
             return {}
         ref_table = tabulate(mapper, [inst for iset in ref_sets for inst in iset.instances], True)
-        hyp_prep = mapper.hyp_prep
-        alignment = _column_mapper(hyp_prep, False) if hyp_prep.maps_extents else None
-        if ref_table is None or (hyp_prep.maps_extents and alignment is None):
+        if ref_table is None or self.fills.items != [inst for iset in hyp_sets for inst in iset.instances]:
             return {}
         try:
-            return self._counted(overlapping, ref_sets, hyp_sets, ref_table, alignment)
+            return self._counted(overlapping, ref_sets, hyp_sets, ref_table)
         except _TooManyAspects:
             return {}
 
@@ -114,7 +116,6 @@ class Diagonal:
         ref_sets: Sequence[InstanceSet],
         hyp_sets: Sequence[InstanceSet],
         ref_table: FillTable,
-        alignment: Any,
     ) -> dict[tuple[int, int], CountedSet]:
         mapper = self.mapper
         how = mapper.how
@@ -124,7 +125,9 @@ class Diagonal:
         set_groups: list[int] = []  # of each set: its number of groups
         group_sizes: list[int] = []
         ref_rows: list[int] = []
-        hyp_items: list[Instance] = []
+        hyp_rows: list[int] = []
+        hyp = self.fills
+        hyp_start = hyp.set_start
         r0 = 0
         ref_start = [0]
         for iset in ref_sets:
@@ -133,7 +136,7 @@ class Diagonal:
         for j, _ in overlapping:
             ref_instances, hyp_instances = ref_sets[j].instances, hyp_sets[j].instances
             n = len(ref_instances)
-            r0 = ref_start[j]
+            r0, h0 = ref_start[j], hyp_start[j]
             if not n or n != len(hyp_instances) or any(ref_odd[r0 : r0 + n]):
                 continue
             types = [inst.type for inst in ref_instances]
@@ -147,7 +150,7 @@ class Diagonal:
                 set_groups.append(1)
                 group_sizes.append(n)
                 ref_rows += range(r0, r0 + n)
-                hyp_items += hyp_instances
+                hyp_rows += range(h0, h0 + n)
                 continue
             by_type: dict[str, list[int]] = {}
             for k, t in enumerate(types):
@@ -159,15 +162,15 @@ class Diagonal:
             for members in by_type.values():
                 group_sizes.append(len(members))
                 ref_rows += [r0 + k for k in members]
-                hyp_items += [hyp_instances[k] for k in members]
+                hyp_rows += [h0 + k for k in members]
         if not sets:
             return {}
-        hyp = _HypFills(mapper, hyp_items, ref_table.slot_names, alignment)
         sizes = np.asarray(group_sizes, dtype=Int)
         pairs = _Pairs(sizes)
         ref_row = np.asarray(ref_rows, dtype=Int)
-        content = _Contents(mapper, ref_table, ref_row, hyp) if how.content else None
-        keys, diagonal_combo, combos = self._keys(pairs, ref_table, ref_row, hyp, content)
+        hyp_row = np.asarray(hyp_rows, dtype=Int)
+        content = _Contents(mapper, ref_table, hyp) if how.content else None
+        keys, diagonal_combo, combos = self._keys(pairs, ref_table, ref_row, hyp_row, content)
         # the groups with a pair off the diagonal that ranks before both diagonal pairs of its instances
         a, b = pairs.item_a - pairs.group_start[pairs.group], pairs.item_b - pairs.group_start[pairs.group]
         before_a = _ranks_before(keys, pairs.diagonal[pairs.item_a], b < a)
@@ -175,39 +178,58 @@ class Diagonal:
         bad = np.zeros(len(sizes), dtype=bool)
         bad[pairs.group[(a != b) & before_a & before_b]] = True
         # a set with a hypothesis instance that is not plain: the engine maps it
-        bad |= np.bincount(pairs.item_group[hyp.odd], minlength=len(sizes)) > 0
+        odd = np.zeros(len(hyp.items), dtype=bool)
+        odd[hyp.odd] = True
+        bad |= np.bincount(pairs.item_group[odd[hyp_row]], minlength=len(sizes)) > 0
         set_of_group = np.repeat(np.arange(len(sets), dtype=Int), set_groups)
         bad_sets = set(set_of_group[bad].tolist())
         # the matches of the diagonal, by set, in the order the engine lists them
-        entries: dict[int, tuple[Counts, int]] = {}
-        counted: dict[tuple[int, int], CountedSet] = {}
+        set_sizes = np.fromiter((len(ref_sets[j].instances) for j in sets), dtype=Int, count=len(sets))
+        good = np.ones(len(sets), dtype=bool)
+        good[list(bad_sets)] = False
+        if not good.any():
+            return {}
+        item_good = np.repeat(good, set_sizes)
+        combo_of = diagonal_combo[item_good]
+        used = np.unique(combo_of)
+        entries: list[Any] = [None] * len(combos)
+        for combo in used.tolist():
+            counts, points = combos[combo]
+            entries[combo] = (counts, mapper.signature(points))
+        values = np.zeros((len(combos), 6), dtype=Int)
+        for combo in used.tolist():
+            c = entries[combo][0]
+            values[combo] = (c.cor, c.inc, c.mis, c.spu, c.opt, c.rem)
         ref_instances_all = ref_table.instances
-        rank = {name: k for k, name in enumerate(self.order)}
-        combo_list = diagonal_combo.tolist()
-        item = 0
-        for s, j in enumerate(sets):
-            n_instances = len(ref_sets[j].instances)
-            first_item = item
-            item += n_instances
-            if s in bad_sets:
-                continue
-            matches = []
-            for at in range(first_item, item):
-                combo = combo_list[at]
-                entry = entries.get(combo)
-                if entry is None:
-                    counts, points = combos[combo]
-                    entry = entries[combo] = (counts, mapper.signature(points))
-                matches.append(CountedMatch(ref_instances_all[ref_rows[at]], hyp_items[at], *entry))
-            if set_groups[s] > 1:  # several types: listed type by type, in the mapping's order
-                matches.sort(key=lambda m: rank[m.ref.type])  # type: ignore[union-attr]
-            counted[j, j] = CountedSet(
-                ref_sets[j], hyp_sets[j], tuple(matches), Counts.total([m.counts for m in matches])
+        good_items = np.flatnonzero(item_good).tolist()
+        combo_list = combo_of.tolist()
+        matches = list(
+            map(
+                CountedMatch,
+                [ref_instances_all[ref_rows[at]] for at in good_items],
+                [hyp.items[hyp_rows[at]] for at in good_items],
+                [entries[c][0] for c in combo_list],
+                [entries[c][1] for c in combo_list],
             )
+        )
+        good_sizes = set_sizes[good]
+        starts = np.zeros(len(good_sizes), dtype=Int)
+        np.cumsum(good_sizes[:-1], out=starts[1:])
+        totals = np.add.reduceat(values[combo_of], starts, axis=0).tolist()
+        rank = {name: k for k, name in enumerate(self.order)}
+        counted: dict[tuple[int, int], CountedSet] = {}
+        at = 0
+        for s, total, size in zip(np.flatnonzero(good).tolist(), totals, good_sizes.tolist(), strict=True):
+            j = sets[s]
+            found = matches[at : at + size]
+            at += size
+            if set_groups[s] > 1:  # several types: listed type by type, in the mapping's order
+                found.sort(key=lambda m: rank[m.ref.type])  # type: ignore[union-attr]
+            counted[j, j] = CountedSet(ref_sets[j], hyp_sets[j], tuple(found), Counts(*total))
         return counted
 
     def _keys(
-        self, pairs: _Pairs, ref_table: FillTable, ref_row: np.ndarray, hyp: _HypFills, content: _Contents | None
+        self, pairs: _Pairs, ref_table: FillTable, ref_row: np.ndarray, hyp_row: np.ndarray, content: _Contents | None
     ) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], np.ndarray, list[tuple[Counts, Any]]]:
         """The greedy's key (-F, -COR, INC + MIS + SPU) of every pair of ``pairs`` (a pair
         with a content not read exactly has it COR: the best it can be), the combination (two
@@ -215,8 +237,9 @@ class Diagonal:
         of each combination."""
         mapper = self.mapper
         how = mapper.how
+        hyp = self.fills
         rows = ref_row[pairs.item_a]
-        items = pairs.item_b
+        items = hyp_row[pairs.item_b]
         # the COR aspects of each pair, as bits of (slot, aspect) (Mapper.aspect_bits, as the engine's)
         bits = mapper.aspect_bits
         mask = np.zeros(len(rows), dtype=Int)
@@ -224,13 +247,13 @@ class Diagonal:
         ref_columns = ref_table.columns() if how.extent else None
         for s, name in enumerate(ref_table.slot_names):
             rf = ref_table.slot_fill[s][rows]
-            hf = hyp.slot_fill[s][items]
+            hf = hyp.slot_fill(name)[items]
             at = np.flatnonzero((rf >= 0) & (hf >= 0))
             if not len(at):
                 continue
             rf, hf = rf[at], hf[at]
             if content is not None:
-                ok, guessed = content.correct(rf, hf, pairs.item_a[at] == items[at])
+                ok, guessed = content.correct(rf, hf, pairs.item_a[at] == pairs.item_b[at])
                 mask[at] |= ok.astype(Int) << _bit(bits, name, "content")
                 exact[at[guessed]] = False
             if ref_columns is not None:
@@ -316,73 +339,152 @@ class _Pairs:
         ) * (sizes[self.item_group] + 1)
 
 
-class _HypFills:
-    """The text fills of the hypothesis items as the engine reads them (``FillTable``, for
-    the items only): of each fill its content, its text's number and its extent, in
-    alignment columns when the extents are mapped; each item's shape (a number) and its
-    fill of each of the reference table's slots (-1: none). An item that is not plain (a
-    pointer, an empty slot, a slot of several fills) is :attr:`odd`."""
+class ProjectionFills:
+    """The text fills of the ceiling's projection (an unsegmented hypothesis) read in one
+    walk: each fill's string handed to ``keep`` first (the judge's normalizations kept, see
+    :func:`hub4eval.scoring.set_extents.kept_set_extents`), its extent, less the premodifiers
+    its content loses, mapped to the one column space with all the others at once, and so
+    the extents of the sets (:attr:`set_extents`, as :func:`~hub4eval.scoring.set_extents.hyp_set_extent`
+    gives them: the columns of the fill of the smallest span that touches a token, to those
+    of the first fill of the largest end that does); and, for :class:`Diagonal`, the fills
+    as the engine reads them: of each instance (an *item*, the sets' instances in order),
+    its shape (a number) and of each scored slot its one fill's content, text number and
+    compared extent. An item that is not plain (a pointer, a slot of several fills) is
+    :attr:`odd`.
 
-    def __init__(self, mapper: Mapper, items: Sequence[Instance], slot_names: Sequence[str], alignment: Any) -> None:
-        prep = mapper.hyp_prep
-        unscored = mapper.unscored
+    Only for a preparer whose extents are mapped by the alignment's own ``hyp_extent``, of
+    an unsegmented hypothesis (:meth:`of`: None otherwise)."""
+
+    @classmethod
+    def of(cls, tset: TemplateSet, mapper_unscored: frozenset[str], prep: Any, keep: Callable[[str], Any]) -> ProjectionFills | None:
+        alignment = _column_mapper(prep, False)
+        if alignment is None or not prep.unsegmented:
+            return None
+        return cls(tset, mapper_unscored, prep, keep, alignment)
+
+    def __init__(
+        self, tset: TemplateSet, unscored: frozenset[str], prep: Any, keep: Callable[[str], Any], alignment: Any
+    ) -> None:
         get, normalize = prep.lookups()
-        slot_ids = {name: s for s, name in enumerate(slot_names)}
-        self.items = items
+        self.items = items = [inst for iset in tset.instance_sets for inst in iset.instances]
+        self.set_start = set_start = [0]
+        for iset in tset.instance_sets:
+            set_start.append(set_start[-1] + len(iset.instances))
+        slot_ids: dict[str, int] = {}
+        slot_id = slot_ids.setdefault
         contents: list[str] = []
-        flat: list[int] = []  # of each fill: its item, slot, text number, start, end
+        flat: list[int] = []  # of each fill with an extent or scored: its item, slot (-1: not scored), number, start, end
         odd: list[int] = []
         shape_ids: dict[tuple[Any, ...], int] = {}
         shapes: list[int] = []
         none = NONE
         text_fill = TextFill
+        add_content, add = contents.append, flat.extend
+        twice: set[int] = set()  # the shapes with a name twice
         for k, inst in enumerate(items):
             codes: list[Any] = []
-            seen: set[str] = set()
+            plain = True
             for slot in inst.slots:
                 name = slot.name
-                if name in unscored or name in seen:
-                    continue  # as Mapper._view reads an instance
-                seen.add(name)
                 alternatives = slot.alternatives
-                if not alternatives or len(fills := alternatives[0].fills) != 1 or type(fills[0]) is not text_fill:
-                    odd.append(k)
-                    break
-                fill = fills[0]
-                content, extents = fill.content, fill.extents
-                norm = get(content) or normalize(content)
-                if extents:
-                    first = extents[0]
-                    start, end = first.start, first.end
-                    if norm[1]:
-                        start = min(start + norm[1], end)  # as fills._shifted
-                    codes.append((name, True))
-                else:
-                    start = end = none
-                    codes.append((name, False))
-                contents.append(content)
-                flat.extend((k, slot_ids.get(name, -1), norm[4], start, end))
-            shapes.append(shape_ids.setdefault(tuple(codes), len(shape_ids)))
+                if (
+                    len(alternatives) == 1
+                    and len(fills := alternatives[0].fills) == 1
+                    and type(fill := fills[0]) is text_fill
+                ):  # the usual slot
+                    content = fill.content
+                    norm = keep(content) or get(content) or normalize(content)
+                    scored = not (unscored and name in unscored)
+                    extents = fill.extents
+                    if extents:
+                        first = extents[0]
+                        start, end = first.start, first.end
+                        if norm[1]:
+                            start = min(start + norm[1], end)  # as fills._shifted
+                    elif not scored:
+                        continue
+                    else:
+                        start = end = none
+                    if scored:
+                        codes.append((name, bool(extents)))
+                        add_content(content)
+                        add((k, slot_id(name, len(slot_ids)), norm[4], start, end))
+                    else:
+                        add_content(content)
+                        add((k, -1, norm[4], start, end))
+                    continue
+                # any other slot: every string kept and every extent read; the item is not plain
+                if not (unscored and name in unscored):
+                    plain = False
+                for alternative in alternatives:
+                    for fill in alternative.fills:
+                        if type(fill) is not text_fill:
+                            continue
+                        content = fill.content
+                        norm = keep(content) or get(content) or normalize(content)
+                        if fill.extents:
+                            first = fill.extents[0]
+                            start, end = first.start, first.end
+                            if norm[1]:
+                                start = min(start + norm[1], end)
+                            add_content(content)
+                            add((k, -1, norm[4], start, end))
+            if not plain:
+                odd.append(k)
+            shape = tuple(codes)
+            found = shape_ids.get(shape)
+            if found is None:
+                found = shape_ids[shape] = len(shape_ids)
+                if len({name for name, _ in codes}) != len(codes):
+                    twice.add(found)  # a second slot of a name (Mapper._view reads the first): the engine maps it
+            shapes.append(found)
+        if twice:
+            odd += [k for k, shape_id in enumerate(shapes) if shape_id in twice]
         self.odd = np.asarray(odd, dtype=Int)
         self.shape = np.asarray(shapes, dtype=Int)
         self.n_shapes = len(shape_ids)
         self.contents = contents
+        self.slot_names = list(slot_ids)
         columns = np.asarray(flat, dtype=Int).reshape(-1, 5)
         self.fill_item = columns[:, 0].copy()
-        slot_of = columns[:, 1]
+        self.fill_slot = columns[:, 1].copy()
         self.numbers = columns[:, 2].copy()
         starts, ends = columns[:, 3].copy(), columns[:, 4].copy()
-        if alignment is not None:
-            at = np.flatnonzero(starts != none)
-            docids = None if prep.unsegmented else [items[k].docid for k in self.fill_item[at].tolist()]
-            map_in_place(alignment, False, docids, starts, ends, at, False, none)
+        at = np.flatnonzero(starts != none)
+        chars = starts[at], ends[at]
+        map_in_place(alignment, False, None, starts, ends, at, False, none)
         self.columns = (starts, ends)
-        self.slot_fill = []
-        for s in range(len(slot_names)):
-            at = np.full(len(items), -1, dtype=Int)
-            mine = np.flatnonzero(slot_of == s)
+        self.set_extents = self._set_extents(at, chars)
+
+    def _set_extents(self, at: np.ndarray, chars: tuple[np.ndarray, np.ndarray]) -> list[Extent | None]:
+        """The extent of each set: of its fills whose span touches a token, the columns of the
+        smallest span's start to those of the first fill of the largest end (see the class)."""
+        n_sets = len(self.set_start) - 1
+        out: list[Extent | None] = [None] * n_sets
+        mapped = self.columns[0][at] != NONE
+        at, starts, ends = at[mapped], chars[0][mapped], chars[1][mapped]
+        if not len(at):
+            return out
+        item_set = np.repeat(np.arange(n_sets, dtype=Int), np.diff(np.asarray(self.set_start, dtype=Int)))
+        sets = item_set[self.fill_item[at]]
+        low = np.lexsort((ends, starts, sets))
+        high = np.lexsort((np.arange(len(at), dtype=Int), -ends, sets))
+        firsts = np.flatnonzero(np.diff(sets[low], prepend=-1) != 0)  # the first of each set's run
+        spanned = sets[low][firsts]
+        first_column = self.columns[0][at[low[firsts]]]
+        last_column = self.columns[1][at[high[firsts]]]
+        for s, first, last in zip(spanned.tolist(), first_column.tolist(), last_column.tolist(), strict=True):
+            out[s] = Extent(first, last)
+        return out
+
+    def slot_fill(self, name: str) -> np.ndarray:
+        """The fill of slot ``name`` of each item (-1: none)."""
+        at = np.full(len(self.items), -1, dtype=Int)
+        s = self.slot_names.index(name) if name in self.slot_names else -1
+        if s >= 0:
+            mine = np.flatnonzero(self.fill_slot == s)
             at[self.fill_item[mine]] = mine
-            self.slot_fill.append(at)
+        return at
 
 
 class _Contents:
@@ -392,7 +494,7 @@ class _Contents:
     equal phrase numbers), else, for a diagonal pair, by the noisy comparison of the two
     strings, and for the others taken as COR (the best the pair can be: enough for the check)."""
 
-    def __init__(self, mapper: Mapper, ref_table: FillTable, ref_row: np.ndarray, hyp: _HypFills) -> None:
+    def __init__(self, mapper: Mapper, ref_table: FillTable, hyp: ProjectionFills) -> None:
         how = mapper.how
         self.mapper = mapper
         self.noisy = how.noisy
@@ -404,25 +506,9 @@ class _Contents:
         fillers = how.fillers
         ref_words = ref_table.words(mapper.ref_prep, fillers)
         self.ref_keys = ref_words[3]  # -1: some word optional
-        # a hypothesis string that is its own reference fill's string keeps what that string keeps
-        hyp_prep = mapper.hyp_prep
-        own = np.full(len(hyp.contents), -1, dtype=Int)
-        fill_ref_row = ref_row[hyp.fill_item]
-        for s in range(len(ref_table.slot_names)):
-            mine = np.flatnonzero(hyp.slot_fill[s][hyp.fill_item] == np.arange(len(own)))
-            if len(mine):
-                own[mine] = ref_table.slot_fill[s][fill_ref_row[mine]]
-        ref_fills = ref_table.fills
-        same = np.zeros(len(own), dtype=bool)
-        if hyp_prep.normalizes_like(mapper.ref_prep):
-            contents = hyp.contents
-            same[:] = [r >= 0 and ref_fills[r].content == contents[h] for h, r in enumerate(own.tolist())]
-        kept = np.empty(len(own), dtype=Int)
-        kept[same] = ref_words[4][own[same]]
-        others = np.flatnonzero(~same)
-        if len(others):
-            entries = hyp_prep.word_keys_of([hyp.contents[h] for h in others.tolist()], fillers)
-            kept[others] = [entry[3] for entry in entries]
+        # (the hypothesis strings that are reference strings, most, are read from the preparers' memo)
+        entries = mapper.hyp_prep.word_keys_of(hyp.contents, fillers)
+        kept = np.fromiter(map(itemgetter(3), entries), dtype=Int, count=len(entries))
         self.hyp_keys = kept
 
     def correct(self, rf: np.ndarray, hf: np.ndarray, diagonal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -128,6 +128,9 @@ class Diagonal:
         hyp_rows: list[int] = []
         hyp = self.fills
         hyp_start = hyp.set_start
+        hyp_odd = np.zeros(len(hyp.items), dtype=bool)
+        hyp_odd[hyp.odd] = True
+        hyp_odd_list = hyp_odd.tolist()
         r0 = 0
         ref_start = [0]
         for iset in ref_sets:
@@ -137,7 +140,7 @@ class Diagonal:
             ref_instances, hyp_instances = ref_sets[j].instances, hyp_sets[j].instances
             n = len(ref_instances)
             r0, h0 = ref_start[j], hyp_start[j]
-            if not n or n != len(hyp_instances) or any(ref_odd[r0 : r0 + n]):
+            if not n or n != len(hyp_instances) or any(ref_odd[r0 : r0 + n]) or any(hyp_odd_list[h0 : h0 + n]):
                 continue
             types = [inst.type for inst in ref_instances]
             if types != [inst.type for inst in hyp_instances]:
@@ -177,10 +180,6 @@ class Diagonal:
         before_b = _ranks_before(keys, pairs.diagonal[pairs.item_b], a < b)
         bad = np.zeros(len(sizes), dtype=bool)
         bad[pairs.group[(a != b) & before_a & before_b]] = True
-        # a set with a hypothesis instance that is not plain: the engine maps it
-        odd = np.zeros(len(hyp.items), dtype=bool)
-        odd[hyp.odd] = True
-        bad |= np.bincount(pairs.item_group[odd[hyp_row]], minlength=len(sizes)) > 0
         set_of_group = np.repeat(np.arange(len(sets), dtype=Int), set_groups)
         bad_sets = set(set_of_group[bad].tolist())
         # the matches of the diagonal, by set, in the order the engine lists them
@@ -309,7 +308,12 @@ class Diagonal:
         template = _template(match)
         if exact:
             points = tuple(
-                [(slot.name, verdict.kind, verdict.category) for slot in match.slots for _, _, vs in slot.pairs for verdict in vs]
+                [
+                    (slot.name, verdict.kind, verdict.category)
+                    for slot in match.slots
+                    for _, _, vs in slot.pairs
+                    for verdict in vs
+                ]
             )
             if _points_with(template, mask, mapper.aspect_bits) != points:  # pragma: no cover - a bug
                 raise AssertionError(f"{ref.key}, {hyp.key}: the COR aspects read are not those of the match")
@@ -356,7 +360,9 @@ class ProjectionFills:
     an unsegmented hypothesis (:meth:`of`: None otherwise)."""
 
     @classmethod
-    def of(cls, tset: TemplateSet, mapper_unscored: frozenset[str], prep: Any, keep: Callable[[str], Any]) -> ProjectionFills | None:
+    def of(
+        cls, tset: TemplateSet, mapper_unscored: frozenset[str], prep: Any, keep: Callable[[str], Any]
+    ) -> ProjectionFills | None:
         alignment = _column_mapper(prep, False)
         if alignment is None or not prep.unsegmented:
             return None
@@ -373,7 +379,9 @@ class ProjectionFills:
         slot_ids: dict[str, int] = {}
         slot_id = slot_ids.setdefault
         contents: list[str] = []
-        flat: list[int] = []  # of each fill with an extent or scored: its item, slot (-1: not scored), number, start, end
+        flat: list[
+            int
+        ] = []  # of each fill with an extent or scored: its item, slot (-1: not scored), number, start, end
         odd: list[int] = []
         shape_ids: dict[tuple[Any, ...], int] = {}
         shapes: list[int] = []
@@ -465,7 +473,8 @@ class ProjectionFills:
         at, starts, ends = at[mapped], chars[0][mapped], chars[1][mapped]
         if not len(at):
             return out
-        item_set = np.repeat(np.arange(n_sets, dtype=Int), np.diff(np.asarray(self.set_start, dtype=Int)))
+        bounds = self.set_start
+        item_set = np.repeat(np.arange(n_sets, dtype=Int), [b - a for a, b in zip(bounds, bounds[1:], strict=False)])
         sets = item_set[self.fill_item[at]]
         low = np.lexsort((ends, starts, sets))
         high = np.lexsort((np.arange(len(at), dtype=Int), -ends, sets))
@@ -552,7 +561,7 @@ class _TooManyAspects(Exception):
 
 def _extent_ok(
     ref_columns: tuple[np.ndarray, np.ndarray, Any],
-    hyp_columns: tuple[np.ndarray, np.ndarray, Any],
+    hyp_columns: tuple[np.ndarray, np.ndarray],
     rf: np.ndarray,
     hf: np.ndarray,
 ) -> np.ndarray:
@@ -576,7 +585,9 @@ def _shape_ids(table: FillTable, rows: np.ndarray) -> np.ndarray:
     return inverse.reshape(-1).astype(Int)
 
 
-def _ranks_before(keys: tuple[np.ndarray, np.ndarray, np.ndarray], other: np.ndarray, earlier: np.ndarray) -> np.ndarray:
+def _ranks_before(
+    keys: tuple[np.ndarray, np.ndarray, np.ndarray], other: np.ndarray, earlier: np.ndarray
+) -> np.ndarray:
     """Whether each pair ranks before the pair ``other`` (by index) in the greedy's order: a
     better key, or an equal one and ``earlier`` (what the two pairs' places decide)."""
     f, c, e = keys

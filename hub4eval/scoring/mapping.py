@@ -909,7 +909,9 @@ class Mapper:
         done = counted(overlapping) if counted is not None else {}
         rest = [pair for pair in overlapping if pair not in done] if done else overlapping
         # a hypothesis set is kept prepared for every reference set it overlaps (no forgetting)
-        mapped = self._match_in_runs([(ref.instance_sets[i], hyp.instance_sets[j]) for i, j in rest], order, forget=False)
+        mapped = self._match_in_runs(
+            [(ref.instance_sets[i], hyp.instance_sets[j]) for i, j in rest], order, forget=False
+        )
         if done:
             found = dict(zip(rest, mapped, strict=True))
             mapped = [done[pair] if pair in done else found[pair] for pair in overlapping]

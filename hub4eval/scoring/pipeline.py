@@ -472,7 +472,13 @@ def score(
         ceiling_parts = projecting.counted
         projected_extents = None
         projected_fills = None
-        if ceiling_parts is None and unsegmented and ceiling_counts and mapper_class is Mapper and not config.split_sets:
+        if (
+            ceiling_parts is None
+            and unsegmented
+            and ceiling_counts
+            and mapper_class is Mapper
+            and not config.split_sets
+        ):
             from hub4eval.scoring.ceiling_count import ProjectionFills
 
             # the judge's normalizations of the projection's strings kept, its sets' extents (by

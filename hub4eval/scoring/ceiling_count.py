@@ -119,59 +119,57 @@ class Diagonal:
     ) -> dict[tuple[int, int], CountedSet]:
         mapper = self.mapper
         how = mapper.how
-        ref_odd = (~ref_table.covered).tolist()
-        # the groups (a type of a pair of sets) of the pairs of sets that may be counted here
-        sets: list[int] = []
-        set_groups: list[int] = []  # of each set: its number of groups
-        group_sizes: list[int] = []
-        ref_rows: list[int] = []
-        hyp_rows: list[int] = []
+        # the groups (a type of a pair of sets) of the pairs of sets that may be counted here: of
+        # each pair of sets of as many instances, plain, of the same types in the same places
         hyp = self.fills
-        hyp_start = hyp.set_start
+        ref_start = np.zeros(len(ref_sets) + 1, dtype=Int)
+        np.cumsum([len(iset.instances) for iset in ref_sets], out=ref_start[1:])
+        hyp_start = np.asarray(hyp.set_start, dtype=Int)
+        js = np.asarray([j for j, _ in overlapping], dtype=Int)
+        n = ref_start[js + 1] - ref_start[js]
+        js = js[(n > 0) & (n == hyp_start[js + 1] - hyp_start[js])]
+        n = ref_start[js + 1] - ref_start[js]
+        set_of_row = np.repeat(np.arange(len(js), dtype=Int), n)
+        offset = np.arange(len(set_of_row), dtype=Int) - np.repeat(np.cumsum(n) - n, n)
+        ref_rows = ref_start[js][set_of_row] + offset
+        hyp_rows = hyp_start[js][set_of_row] + offset
+        type_ids: dict[str, int] = {}
+        ref_type = np.fromiter((type_ids.setdefault(inst.type, len(type_ids)) for inst in ref_table.instances), Int)
+        hyp_type = np.fromiter((type_ids.setdefault(inst.type, len(type_ids)) for inst in hyp.items), Int)
         hyp_odd = np.zeros(len(hyp.items), dtype=bool)
         hyp_odd[hyp.odd] = True
-        hyp_odd_list = hyp_odd.tolist()
-        r0 = 0
-        ref_start = [0]
-        for iset in ref_sets:
-            r0 += len(iset.instances)
-            ref_start.append(r0)
-        for j, _ in overlapping:
-            ref_instances, hyp_instances = ref_sets[j].instances, hyp_sets[j].instances
-            n = len(ref_instances)
-            r0, h0 = ref_start[j], hyp_start[j]
-            if not n or n != len(hyp_instances) or any(ref_odd[r0 : r0 + n]) or any(hyp_odd_list[h0 : h0 + n]):
-                continue
-            types = [inst.type for inst in ref_instances]
-            if types != [inst.type for inst in hyp_instances]:
-                continue
-            first = types[0]
-            if all(t == first for t in types):  # the usual set: one type
-                if n > MAX_GROUP:
-                    continue
-                sets.append(j)
-                set_groups.append(1)
-                group_sizes.append(n)
-                ref_rows += range(r0, r0 + n)
-                hyp_rows += range(h0, h0 + n)
-                continue
+        row_ok = ref_table.covered[ref_rows] & ~hyp_odd[hyp_rows] & (ref_type[ref_rows] == hyp_type[hyp_rows])
+        first_type = ref_type[ref_rows[np.cumsum(n) - n]]
+        one_type = ref_type[ref_rows] == first_type[set_of_row]
+        set_ok = np.bincount(set_of_row[~row_ok], minlength=len(js)) == 0
+        set_one_type = np.bincount(set_of_row[~one_type], minlength=len(js)) == 0
+        usual = set_ok & set_one_type & (n <= MAX_GROUP)  # one type: one group
+        taken = usual[set_of_row]
+        sets = js[usual].tolist()
+        set_groups = [1] * len(sets)  # of each set: its number of groups
+        group_sizes = n[usual].tolist()
+        ref_rows_list = ref_rows[taken].tolist()
+        hyp_rows_list = hyp_rows[taken].tolist()
+        for s in np.flatnonzero(set_ok & ~set_one_type).tolist():  # several types (rare): a group each
+            j = int(js[s])
+            r0, h0 = int(ref_start[j]), int(hyp_start[j])
             by_type: dict[str, list[int]] = {}
-            for k, t in enumerate(types):
-                by_type.setdefault(t, []).append(k)
+            for k, inst in enumerate(ref_sets[j].instances):
+                by_type.setdefault(inst.type, []).append(k)
             if max(map(len, by_type.values())) > MAX_GROUP:
                 continue
             sets.append(j)
             set_groups.append(len(by_type))
             for members in by_type.values():
                 group_sizes.append(len(members))
-                ref_rows += [r0 + k for k in members]
-                hyp_rows += [h0 + k for k in members]
+                ref_rows_list += [r0 + k for k in members]
+                hyp_rows_list += [h0 + k for k in members]
         if not sets:
             return {}
         sizes = np.asarray(group_sizes, dtype=Int)
         pairs = _Pairs(sizes)
-        ref_row = np.asarray(ref_rows, dtype=Int)
-        hyp_row = np.asarray(hyp_rows, dtype=Int)
+        ref_row = np.asarray(ref_rows_list, dtype=Int)
+        hyp_row = np.asarray(hyp_rows_list, dtype=Int)
         content = _Contents(mapper, ref_table, hyp) if how.content else None
         keys, diagonal_combo, combos = self._keys(pairs, ref_table, ref_row, hyp_row, content)
         # the groups with a pair off the diagonal that ranks before both diagonal pairs of its instances
@@ -199,16 +197,14 @@ class Diagonal:
         for combo in used.tolist():
             c = entries[combo][0]
             values[combo] = (c.cor, c.inc, c.mis, c.spu, c.opt, c.rem)
-        ref_instances_all = ref_table.instances
-        good_items = np.flatnonzero(item_good).tolist()
-        combo_list = combo_of.tolist()
+        combo_entries = list(map(entries.__getitem__, combo_of.tolist()))
         matches = list(
             map(
                 CountedMatch,
-                [ref_instances_all[ref_rows[at]] for at in good_items],
-                [hyp.items[hyp_rows[at]] for at in good_items],
-                [entries[c][0] for c in combo_list],
-                [entries[c][1] for c in combo_list],
+                map(ref_table.instances.__getitem__, ref_row[item_good].tolist()),
+                map(hyp.items.__getitem__, hyp_row[item_good].tolist()),
+                map(itemgetter(0), combo_entries),
+                map(itemgetter(1), combo_entries),
             )
         )
         good_sizes = set_sizes[good]

@@ -916,7 +916,10 @@ class Mapper:
             found = dict(zip(rest, mapped, strict=True))
             mapped = [done[pair] if pair in done else found[pair] for pair in overlapping]
         candidates = [(i, j, match) for (i, j), match in zip(overlapping, mapped, strict=True)]
-        chosen = greedy_map(candidates, lambda m: m.counts, self.beta_squared)
+        if len({i for i, _ in overlapping}) == len({j for _, j in overlapping}) == len(overlapping):
+            chosen = candidates  # no two pairs share a set: the greedy takes every one, whatever its counts
+        else:
+            chosen = greedy_map(candidates, lambda m: m.counts, self.beta_squared)
         by_ref = {i: m for i, _, m in chosen}
         mapped_hyp = {j for _, j, _ in chosen}
         matches = [

@@ -458,9 +458,9 @@ class ProjectionFills:
         chars = starts[at], ends[at]
         map_in_place(alignment, False, None, starts, ends, at, False, none)
         self.columns = (starts, ends)
-        self.set_extents = self._set_extents(at, chars)
+        self.set_extents = self._extents_of_sets(at, chars)
 
-    def _set_extents(self, at: np.ndarray, chars: tuple[np.ndarray, np.ndarray]) -> list[Extent | None]:
+    def _extents_of_sets(self, at: np.ndarray, chars: tuple[np.ndarray, np.ndarray]) -> list[Extent | None]:
         """The extent of each set: of its fills whose span touches a token, the columns of the
         smallest span's start to those of the first fill of the largest end (see the class)."""
         n_sets = len(self.set_start) - 1

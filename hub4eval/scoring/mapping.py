@@ -852,6 +852,7 @@ class Mapper:
         *,
         ref_extent: Callable[[InstanceSet], Extent | None] | None = None,
         hyp_extent: Callable[[InstanceSet], Extent | None] | None = None,
+        counted: Callable[[list[tuple[int, int]]], Mapping[tuple[int, int], Any]] | None = None,
     ) -> tuple[CountedSet, ...]:
         """:meth:`match_template_sets` (instance sets by DOCID, or by overlap with the extent
         functions), giving of each instance match only its counts and the signature of its
@@ -862,11 +863,15 @@ class Mapper:
         try:
             # the fills of both sides read at once, for every run of documents (and, the
             # reference's, for a later count of it with the same preparer: the ceiling's)
-            tables = (tabulate(self, ref.instances, True), tabulate(self, hyp.instances, False))
+            # (a hypothesis counted by ``counted`` is read there, for what it counts)
+            tables = (
+                tabulate(self, ref.instances, True),
+                tabulate(self, hyp.instances, False) if counted is None else None,
+            )
             if order is None:  # the instances of one usual text fill a slot hold no pointer
                 order = type_order(ref, hyp, tuple(None if t is None else t.complete.tolist() for t in tables))
             return self.match_template_sets(  # type: ignore[return-value]
-                ref, hyp, ref_extent=ref_extent, hyp_extent=hyp_extent, order=order
+                ref, hyp, ref_extent=ref_extent, hyp_extent=hyp_extent, order=order, counted=counted
             )
         finally:
             self.counting = False
@@ -879,12 +884,15 @@ class Mapper:
         ref_extent: Callable[[InstanceSet], Extent | None] | None = None,
         hyp_extent: Callable[[InstanceSet], Extent | None] | None = None,
         order: Sequence[str] | None = None,
+        counted: Callable[[list[tuple[int, int]]], Mapping[tuple[int, int], Any]] | None = None,
     ) -> tuple[SetMatch, ...]:
         """Map instance sets: by DOCID, or (with extent functions) by overlap (§7.4).
 
         ``order``: :func:`type_order` of the two sets when the caller has it already (a
         worker of :mod:`hub4eval.parallel` reads it from the pointers the reader listed),
-        instead of a walk over every slot of every instance."""
+        instead of a walk over every slot of every instance. ``counted``: given the pairs
+        (i, j) of overlapping sets, the matches of those it has made already (the ceiling's:
+        :class:`hub4eval.scoring.ceiling_count.Diagonal`); the others are mapped here."""
         if order is None:
             order = type_order(ref, hyp)
         if ref_extent is None or hyp_extent is None:
@@ -898,12 +906,20 @@ class Mapper:
         many = getattr(hyp_extent, "many", None)  # all the sets' extents at once (set_extents.HypSetExtents)
         hyp_extents = many(hyp.instance_sets) if many is not None else [hyp_extent(iset) for iset in hyp.instance_sets]
         overlapping = _overlapping(ref_extents, hyp_extents)
+        done = counted(overlapping) if counted is not None else {}
+        rest = [pair for pair in overlapping if pair not in done] if done else overlapping
         # a hypothesis set is kept prepared for every reference set it overlaps (no forgetting)
         mapped = self._match_in_runs(
-            [(ref.instance_sets[i], hyp.instance_sets[j]) for i, j in overlapping], order, forget=False
+            [(ref.instance_sets[i], hyp.instance_sets[j]) for i, j in rest], order, forget=False
         )
+        if done:
+            found = dict(zip(rest, mapped, strict=True))
+            mapped = [done[pair] if pair in done else found[pair] for pair in overlapping]
         candidates = [(i, j, match) for (i, j), match in zip(overlapping, mapped, strict=True)]
-        chosen = greedy_map(candidates, lambda m: m.counts, self.beta_squared)
+        if len({i for i, _ in overlapping}) == len({j for _, j in overlapping}) == len(overlapping):
+            chosen = candidates  # no two pairs share a set: the greedy takes every one, whatever its counts
+        else:
+            chosen = greedy_map(candidates, lambda m: m.counts, self.beta_squared)
         by_ref = {i: m for i, _, m in chosen}
         mapped_hyp = {j for _, j, _ in chosen}
         matches = [

@@ -523,7 +523,7 @@ def score(
             keep = judge_prep.keeper(hyp_prep)
             projected_fills = ProjectionFills.of(projected, frozenset(config.unscored_slots), hyp_prep, keep)
             if projected_fills is None:
-                projected_extents = kept_set_extents(projected, hyp_prep, keep)
+                projected_extents = kept_set_extents(projected, hyp_prep, judge_prep)
             else:
                 projected_extents = projected_fills.set_extents
         elif ceiling_parts is None and unsegmented:

@@ -26,7 +26,7 @@ from hub4eval.io.templettes import parse_templates
 from hub4eval.model import Instance, InstanceSet, Slot, TemplateSet
 from hub4eval.scoring import ceiling_count, projection
 from hub4eval.scoring.result import ScoreResult, Tally
-from hub4eval.scoring.set_extents import kept_set_extents
+from hub4eval.scoring.set_extents import hyp_set_extent
 from tests.support.reference_fills import _lines, reference_fill, with_ceiling
 
 NAME = "asr_unsegmented"  # the diagonal count is the count of an unsegmented hypothesis's ceiling
@@ -216,14 +216,15 @@ def test_a_set_whose_instances_compete_is_left_to_the_engine() -> None:
 
 
 def test_the_projections_set_extents_are_those_of_its_sets() -> None:
-    """The set extents read with the projection's fills (one walk) are :func:`kept_set_extents`'s."""
+    """The set extents read with the projection's fills (one walk) are :func:`hyp_set_extent`'s of
+    each set (its strings kept by then)."""
     seen: list[tuple[list[Any], list[Any]]] = []
     original = ceiling_count.ProjectionFills.of
 
     def of(tset: TemplateSet, unscored: frozenset[str], prep: Any, keep: Any) -> Any:
         fills = original(tset, unscored, prep, keep)
         assert fills is not None
-        seen.append((fills.set_extents, kept_set_extents(tset, prep, keep)))
+        seen.append((fills.set_extents, [hyp_set_extent(iset, prep) for iset in tset.instance_sets]))
         return fills
 
     with pytest.MonkeyPatch.context() as patched:

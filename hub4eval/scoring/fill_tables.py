@@ -46,6 +46,7 @@ class FillTable:
     ``fill_inst[f]``, ``fill_rank[f]``: the instance of fill ``f`` and the place of its slot
     among the instance's scored slots; ``numbers``, ``starts``, ``ends``: its text's number
     and its extent in characters less the premodifiers removed (:data:`NONE`: none);
+    ``raw_starts``: the start of that extent as written (the causes of errors read it);
     ``slot_fill[s][k]``: the fill of slot ``s`` (``slot_names[s]``) of instance ``k`` (-1:
     none); ``shapes[k]``: the shape of instance ``k`` (None: not covered); ``complete[k]``: whether
     every text fill of instance ``k`` is in the table (it is covered, and has no unscored
@@ -63,6 +64,7 @@ class FillTable:
         "numbers",
         "starts",
         "ends",
+        "raw_starts",
         "slot_names",
         "slot_fill",
         "reference",
@@ -102,7 +104,7 @@ class FillTable:
         one_text = ONE_TEXT
         shapes: list[Any] = []
         fills: list[TextFill] = []
-        flat: list[int] = []  # of each fill: its instance, slot, text number, start, end
+        flat: list[int] = []  # of each fill: its instance, slot, text number, start, end, start as written
         slot_ids: dict[str, int] = {}
         complete: list[bool] = []  # every text fill of the instance is in the table
         shapes_of: dict[tuple[int, ...], tuple[Any, ...] | None] = {}  # by the codes of its slots
@@ -140,15 +142,16 @@ class FillTable:
                     sid = slot_ids[name] = len(slot_ids)
                 if extents:
                     first = extents[0]
-                    start, end = first.start, first.end
+                    raw = start = first.start
+                    end = first.end
                     if norm[1]:
                         start = min(start + norm[1], end)  # as fills._shifted
                     codes.append((sid * 2 + (reference and slot.optional)) * 2 + 1)
                 else:
-                    start = end = none
+                    raw = start = end = none
                     codes.append((sid * 2 + (reference and slot.optional)) * 2)
                 fills.append(fill)
-                flat.extend((k, sid, norm[4], start, end))
+                flat.extend((k, sid, norm[4], start, end, raw))
             else:
                 code = tuple(codes)
                 shape = shapes_of.get(code, shapes_of)
@@ -160,19 +163,20 @@ class FillTable:
                 continue
             if codes:  # what the instance added is taken back
                 del fills[-len(codes) :]
-                del flat[-5 * len(codes) :]
+                del flat[-6 * len(codes) :]
             shapes.append(None)
             complete.append(False)
         self.shapes = shapes
         self.complete = np.asarray(complete, dtype=bool)
         self.covered = np.asarray([shape is not None for shape in shapes], dtype=bool)
         self.fills = fills
-        columns = np.asarray(flat, dtype=Int).reshape(-1, 5)
+        columns = np.asarray(flat, dtype=Int).reshape(-1, 6)
         self.fill_inst = columns[:, 0].copy()
         slot_of = columns[:, 1].copy()
         self.numbers = columns[:, 2].copy()
         self.starts = columns[:, 3].copy()
         self.ends = columns[:, 4].copy()
+        self.raw_starts = columns[:, 5].copy()
         bounds = np.zeros(len(instances) + 1, dtype=Int)
         np.cumsum(np.bincount(self.fill_inst, minlength=len(instances)), out=bounds[1:])
         self.fill_rank = np.arange(len(fills), dtype=Int) - bounds[self.fill_inst]  # the slot's place in its instance
@@ -272,6 +276,11 @@ def known(
         ):
             return table
     return None
+
+
+def tables_of(prep: FillPreparer) -> Sequence[FillTable]:
+    """The tables kept with ``prep``, in the order they were made."""
+    return _TABLES.get(prep, ())
 
 
 def table_over(prep: FillPreparer, instances: Sequence[Instance]) -> FillTable | None:

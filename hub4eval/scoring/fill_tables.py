@@ -104,20 +104,22 @@ class FillTable:
         one_text = ONE_TEXT
         shapes: list[Any] = []
         fills: list[TextFill] = []
-        flat: list[int] = []  # of each fill: its instance, slot, text number, start, end, start as written
+        flat: list[int] = []  # of each fill: its slot, text number, start, end
+        held: list[int] = []  # of each instance: how many of the fills are its
+        moved: list[tuple[int, int]] = []  # (fill, start as written) of each extent whose start premodifiers moved
         slot_ids: dict[str, int] = {}
         complete: list[bool] = []  # every text fill of the instance is in the table
         shapes_of: dict[tuple[int, ...], tuple[Any, ...] | None] = {}  # by the codes of its slots
-        for k, inst in enumerate(instances):
+        for inst in instances:
             codes: list[int] = []  # of each slot: (slot * 2 + optional) * 2 + has an extent
-            seen: set[str] = set()
+            seen = 0  # the bits of the slots read (by number)
             whole = True
             for slot in inst.slots:
                 name = slot.name
-                if name in unscored or name in seen:
-                    whole = False
+                sid = slot_ids.get(name)
+                if (sid is not None and seen >> sid & 1) or name in unscored:
+                    whole = False  # a second slot of a name, or one not scored
                     continue
-                seen.add(name)
                 alternatives = slot.alternatives
                 if len(alternatives) != 1:
                     whole = False
@@ -137,21 +139,21 @@ class FillTable:
                 ):
                     break  # minimal strings of its own: prepared with the instance
                 norm = get(content) or normalize(content)
-                sid = slot_ids.get(name)
                 if sid is None:
                     sid = slot_ids[name] = len(slot_ids)
+                seen |= 1 << sid
                 if extents:
                     first = extents[0]
-                    raw = start = first.start
-                    end = first.end
+                    start, end = first.start, first.end
                     if norm[1]:
+                        moved.append((len(fills), start))
                         start = min(start + norm[1], end)  # as fills._shifted
                     codes.append((sid * 2 + (reference and slot.optional)) * 2 + 1)
                 else:
-                    raw = start = end = none
+                    start = end = none
                     codes.append((sid * 2 + (reference and slot.optional)) * 2)
                 fills.append(fill)
-                flat.extend((k, sid, norm[4], start, end, raw))
+                flat.extend((sid, norm[4], start, end))
             else:
                 code = tuple(codes)
                 shape = shapes_of.get(code, shapes_of)
@@ -160,25 +162,33 @@ class FillTable:
                     shape = shapes_of[code] = tuple([(names[c >> 2], bool(c >> 1 & 1), one_text[c & 1]) for c in code])
                 shapes.append(shape)
                 complete.append(whole)
+                held.append(len(codes))
                 continue
             if codes:  # what the instance added is taken back
                 del fills[-len(codes) :]
-                del flat[-6 * len(codes) :]
+                del flat[-4 * len(codes) :]
+                while moved and moved[-1][0] >= len(fills):
+                    moved.pop()
             shapes.append(None)
             complete.append(False)
+            held.append(0)
         self.shapes = shapes
         self.complete = np.asarray(complete, dtype=bool)
         self.covered = np.asarray([shape is not None for shape in shapes], dtype=bool)
         self.fills = fills
-        columns = np.asarray(flat, dtype=Int).reshape(-1, 6)
-        self.fill_inst = columns[:, 0].copy()
-        slot_of = columns[:, 1].copy()
-        self.numbers = columns[:, 2].copy()
-        self.starts = columns[:, 3].copy()
-        self.ends = columns[:, 4].copy()
-        self.raw_starts = columns[:, 5].copy()
+        columns = np.fromiter(flat, dtype=Int, count=len(flat)).reshape(-1, 4)
+        counts = np.fromiter(held, dtype=Int, count=len(held))
+        self.fill_inst = np.repeat(np.arange(len(instances), dtype=Int), counts)
+        slot_of = columns[:, 0].copy()
+        self.numbers = columns[:, 1].copy()
+        self.starts = columns[:, 2].copy()
+        self.ends = columns[:, 3].copy()
+        self.raw_starts = self.starts.copy()
+        if moved:
+            at, raw = zip(*moved, strict=True)
+            self.raw_starts[list(at)] = raw
         bounds = np.zeros(len(instances) + 1, dtype=Int)
-        np.cumsum(np.bincount(self.fill_inst, minlength=len(instances)), out=bounds[1:])
+        np.cumsum(counts, out=bounds[1:])
         self.fill_rank = np.arange(len(fills), dtype=Int) - bounds[self.fill_inst]  # the slot's place in its instance
         self.slot_names = list(slot_ids)
         self.slot_fill = []

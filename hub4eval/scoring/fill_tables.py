@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Sequence
-from itertools import chain
+from itertools import chain, repeat
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -93,7 +94,7 @@ class FillTable:
         self.widen = reference and alignment is not None and prep.widen is not None
         self.unsegmented = prep.unsegmented
         self._columns: tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray] | None] | None = None
-        self._words: dict[frozenset[str], tuple[np.ndarray, ...]] = {}
+        self._words: dict[Any, Any] = {}  # word_keys_of's entries by fillers, their columns by (fillers, which)
         self._read(prep)
 
     def _read(self, prep: FillPreparer) -> None:
@@ -185,8 +186,8 @@ class FillTable:
         self.ends = columns[:, 3].copy()
         self.raw_starts = self.starts.copy()
         if moved:
-            at, raw = zip(*moved, strict=True)
-            self.raw_starts[list(at)] = raw
+            places, raw = zip(*moved, strict=True)
+            self.raw_starts[list(places)] = raw
         bounds = np.zeros(len(instances) + 1, dtype=Int)
         np.cumsum(counts, out=bounds[1:])
         self.fill_rank = np.arange(len(fills), dtype=Int) - bounds[self.fill_inst]  # the slot's place in its instance
@@ -200,8 +201,7 @@ class FillTable:
 
     def ordinals(self, instances: Sequence[Instance]) -> np.ndarray | None:
         """The place in this table of each of ``instances``; None unless every one is here and covered."""
-        get = self.ordinal.get
-        ords = np.fromiter((get(id(inst), -1) for inst in instances), dtype=Int, count=len(instances))
+        ords = np.fromiter(map(self.ordinal.get, map(id, instances), repeat(-1)), dtype=Int, count=len(instances))
         if len(ords) and (int(ords.min()) < 0 or not self.covered[ords].all()):
             return None
         return ords
@@ -241,28 +241,30 @@ class FillTable:
                 self._columns = (starts, ends, minimal)
         return self._columns
 
-    def words(self, prep: FillPreparer, fillers: frozenset[str]) -> tuple[np.ndarray, ...]:
-        """(where each fill's word keys begin in the next array, those keys, its hypothesis
-        word, its words' phrase as a reference's, its kept words' phrase): the entries of
-        :meth:`FillPreparer.word_keys_of` of every fill's content string, as arrays."""
-        found = self._words.get(fillers)
+    def words(self, prep: FillPreparer, fillers: frozenset[str], which: int) -> Any:
+        """:func:`word_column` ``which`` of the entries of :meth:`FillPreparer.word_keys_of`
+        of every fill's content string (a side reads only its own columns)."""
+        found = self._words.get((fillers, which))
         if found is None:
-            entries = prep.word_keys_of([fill.content for fill in self.fills], fillers)
-            n = len(entries)
-            if n:
-                keys, hyp_words, ref_phrases, hyp_phrases = zip(*entries, strict=True)
-            else:
-                keys = hyp_words = ref_phrases = hyp_phrases = ()
-            offsets = np.zeros(n + 1, dtype=Int)
-            np.cumsum(np.fromiter(map(len, keys), dtype=Int, count=n), out=offsets[1:])
-            found = self._words[fillers] = (
-                offsets,
-                np.fromiter(chain.from_iterable(keys), dtype=Int, count=int(offsets[-1])),
-                np.asarray(hyp_words, dtype=Int),
-                np.asarray(ref_phrases, dtype=Int),
-                np.asarray(hyp_phrases, dtype=Int),
-            )
+            entries = self._words.get(fillers)
+            if entries is None:
+                entries = self._words[fillers] = prep.word_keys_of([fill.content for fill in self.fills], fillers)
+            found = self._words[fillers, which] = word_column(entries, which)
         return found
+
+
+def word_column(entries: Sequence[tuple[tuple[int, ...], int, int, int]], which: int) -> Any:
+    """Of the entries of :meth:`FillPreparer.word_keys_of` (of each string: its word keys, its
+    hypothesis word, its words' phrase as a reference's, its kept words' phrase), as arrays:
+    ``which`` 0, (where each string's keys begin in the next array, those keys); 2, 3, 4: the
+    hypothesis words, the phrases, the kept phrases."""
+    n = len(entries)
+    if which:
+        return np.fromiter(map(itemgetter(which - 1), entries), dtype=Int, count=n)
+    keys = list(map(itemgetter(0), entries))
+    offsets = np.zeros(n + 1, dtype=Int)
+    np.cumsum(np.fromiter(map(len, keys), dtype=Int, count=n), out=offsets[1:])
+    return offsets, np.fromiter(chain.from_iterable(keys), dtype=Int, count=int(offsets[-1]))
 
 
 _TABLES: weakref.WeakKeyDictionary[FillPreparer, list[FillTable]] = weakref.WeakKeyDictionary()

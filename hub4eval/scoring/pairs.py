@@ -24,9 +24,7 @@ the procedure chooses without making a record per pair:
    aspect really is COR: clean content keys are exact (sharing one *is* the
    COR), noisy content by the numbers of the words of the two strings when the
    reference's has no optional word (:meth:`FillPreparer.word_keys_of`: equal
-   numbers, COR; such pairs are found by the phrase of those words itself,
-   :func:`_noisy_phrase_keys`, when the pairs need not be counted), else once per
-   distinct pair of strings (and the verdict kept
+   numbers, COR), else once per distinct pair of strings (and the verdict kept
    for the chosen pairs' match records: ``Mapper.noisy_verdicts``), extents by
    comparing offsets in numpy, pointers by the mapping of their targets (exact
    keys too). The text fills are read as rows (:class:`_Texts`: instance, fill,
@@ -61,8 +59,7 @@ the procedure chooses without making a record per pair:
 Memory is known before anything is made: the number of candidate pairs is the
 sum over keys of the products of their holders on each side, counted per group
 in one pass over the keys; above the bound the document is refused at once
-(:class:`~hub4eval.scoring.greedy.TooManyPairs`). Groups whose instance pairs are
-too few for any count to pass the bounds are not counted (:func:`_certainly_within`). The arrays take about 24
+(:class:`~hub4eval.scoring.greedy.TooManyPairs`). The arrays take about 24
 bytes a candidate pair at their peak.
 
 The chosen pairs are then scored by the mapper into the usual records
@@ -514,11 +511,7 @@ def _odd(refs: _Texts) -> set[int]:
 
 
 def _noisy_content_keys(
-    refs: _Texts,
-    hyps: _Texts,
-    groups: tuple[np.ndarray, np.ndarray],
-    how: TextComparison,
-    only: np.ndarray | None = None,
+    refs: _Texts, hyps: _Texts, groups: tuple[np.ndarray, np.ndarray], how: TextComparison
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """:func:`_by_keys` for the noisy content keys, told apart by group in numpy: each
     distinct word has a number (the preparers' ``words``), a key is ``group * words + number``.
@@ -553,50 +546,12 @@ def _noisy_content_keys(
         lengths = np.diff(offsets)
     pos = np.repeat(np.arange(len(lengths), dtype=Int), lengths)
     below = word < size  # a word first seen after the hypothesis side was read is no hypothesis's key
-    if only is not None:  # the keys of these reference positions only
-        mine = np.zeros(len(lengths), dtype=bool)
-        mine[only] = True
-        below &= mine[pos]
     pos, word = pos[below], word[below]
     wanted = groups[0][refs.columns()[0][pos]] * size + word
     at = np.searchsorted(distinct, wanted)
     ok = at < len(distinct)
     ok[ok] = distinct[at[ok]] == wanted[ok]
     return pos[ok], at[ok].astype(Int), hyp_kid, np.zeros(0, dtype=Int)
-
-
-def _noisy_phrase_keys(
-    refs: _Texts, hyps: _Texts, groups: tuple[np.ndarray, np.ndarray], how: TextComparison
-) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], np.ndarray]:
-    """The noisy content pairs that are COR, by phrase, and the reference positions left.
-
-    A usual reference fill none of whose words is optional is noisy COR with a hypothesis
-    fill exactly when its words' phrase is the hypothesis fill's kept words' phrase
-    (:meth:`FillPreparer.word_keys_of`, as :func:`_correct` decides it); such a pair shares
-    a word key too (the hypothesis word is one of its kept words, all of the reference's),
-    so the pairs of equal phrases are those of :func:`_noisy_content_keys` that
-    :func:`_correct` keeps. Here they are found by the phrase itself, told apart by group
-    in numpy (``group * phrases + number``): :func:`_by_keys`'s arrays of them (exact keys),
-    and the reference positions whose phrase is -1 (some word optional, or minimal strings
-    of their own), whose pairs are left to the word keys."""
-    fillers = how.fillers
-
-    def hyp_side() -> tuple[int, np.ndarray, np.ndarray]:
-        hyp_phrase = _memo(hyps, "phrases", partial(_phrases, hyps, fillers, False))
-        size = max(1, len(hyps.prep.phrases))  # every hypothesis phrase is below it
-        hyp_group = groups[1][hyps.columns()[0]]
-        distinct, hyp_kid = np.unique(hyp_group * size + hyp_phrase, return_inverse=True)
-        return size, distinct, hyp_kid.reshape(-1).astype(Int)
-
-    size, distinct, hyp_kid = _memo(hyps, "phrase keys", hyp_side)
-    ref_phrase = _memo(refs, "phrases", partial(_phrases, refs, fillers, True))
-    pos = np.flatnonzero((ref_phrase >= 0) & (ref_phrase < size))  # a phrase first seen later is no hypothesis's
-    wanted = groups[0][refs.columns()[0][pos]] * size + ref_phrase[pos]
-    at = np.searchsorted(distinct, wanted)
-    ok = at < len(distinct)
-    ok[ok] = distinct[at[ok]] == wanted[ok]
-    empty = np.zeros(0, dtype=Int)
-    return (pos[ok], at[ok].astype(Int), hyp_kid, empty), np.flatnonzero(ref_phrase < 0)
 
 
 _NONE = -(2**62)  # the offset of a missing extent: encloses nothing, enclosed by nothing
@@ -914,14 +869,11 @@ def _aspects(
     hyp_group: Sequence[int],
     groups: tuple[np.ndarray, np.ndarray],
     mappings: Sequence[Mapping[str, str]],
-    phrases: bool = False,
 ) -> list[_Aspect]:
     """The candidate fill pairs of the plain instances, slot by slot and aspect by aspect.
 
     A key is told apart by the group of its instance (``(group, key)``; with one group,
-    the key itself), so that fills of two groups never pair. With ``phrases`` (noisy
-    content), the reference fills whose phrase decides their verdict are paired only with
-    the hypothesis fills of that phrase (:func:`_noisy_phrase_keys`), the others by words."""
+    the key itself), so that fills of two groups never pair."""
     how = mapper.how
     texts = (ref_texts, hyp_side.texts)
     pointers = (ref_pointers, hyp_side.pointers)
@@ -946,13 +898,7 @@ def _aspects(
                 _clean_content_keys(text_refs, text_hyps, groups, how, mapper.ref_prep.numbers),
             )
         elif how.content:
-            if phrases:
-                by_phrase, others = _noisy_phrase_keys(text_refs, text_hyps, groups, how)
-                add("c", name, text_refs, text_hyps, by_phrase)  # the key is the rule: COR
-                if len(others):
-                    add("w", name, text_refs, text_hyps, _noisy_content_keys(text_refs, text_hyps, groups, how, others))
-            else:
-                add("w", name, text_refs, text_hyps, _noisy_content_keys(text_refs, text_hyps, groups, how))
+            add("w", name, text_refs, text_hyps, _noisy_content_keys(text_refs, text_hyps, groups, how))
         if how.extent:
             add("x", name, text_refs, text_hyps, _extent_keys(text_refs, text_hyps, groups))
     for name, pointer_refs in pointers[0].items():
@@ -1147,7 +1093,6 @@ class Group(NamedTuple):
 
 
 BATCH_PAIRS = 1 << 22  # candidate pairs of one call above which its groups are mapped in two halves
-PHRASES = True  # noisy content pairs found by phrase where that decides them (tests turn it off: by words only)
 
 Chosen = tuple[list[tuple[int, int]], dict[tuple[int, int], InstanceMatch]]
 
@@ -1201,10 +1146,8 @@ def map_groups(mapper: Mapper, groups: Sequence[Group], max_pairs: int) -> list[
     hyp_side = _HypSide.of(mapper, hyps, hyp_sizes)
     hyp_shapes = hyp_side.shapes
     mappings = [group.mapping for group in groups]
-    small = _certainly_within(ref_sizes, hyp_sizes, 2 * len(ref_texts) + len(ref_pointers), max_pairs)
-    phrases = small and mapper.how.noisy and PHRASES
-    aspects = _aspects(mapper, ref_texts, ref_pointers, hyp_side, ref_group, hyp_group, arrays, mappings, phrases)
-    estimate = np.zeros(n_groups, dtype=Int) if small else _estimates(aspects, n_groups)
+    aspects = _aspects(mapper, ref_texts, ref_pointers, hyp_side, ref_group, hyp_group, arrays, mappings)
+    estimate = _estimates(aspects, n_groups)
     over = np.flatnonzero(estimate > max_pairs)
     if len(over):
         raise TooManyPairs(int(estimate[over[0]]), int(over[0]))
@@ -1545,21 +1488,6 @@ def _points_with(
             (slot, kind, category or ("COR" if mask >> bits.get((slot, kind), 63) & 1 else "INC"))
             for slot, kind, category in template
         ]
-    )
-
-
-def _certainly_within(ref_sizes: Sequence[int], hyp_sizes: Sequence[int], n_aspects: int, max_pairs: int) -> bool:
-    """Whether the groups of these sizes are certainly within the bounds their candidate
-    pairs are counted against (:func:`_estimates`), whatever their fills: then the pairs are
-    not counted. Each of at most ``n_aspects`` aspects pairs a reference fill with a
-    hypothesis fill of its group at most once, so when (aspects + 1) times the instance
-    pairs of each group are within ``max_pairs``, and the aspects times all of them within
-    :data:`BATCH_PAIRS`, no count of them refuses a group or halves the call, nor do a
-    group's other pairs (its instances that are not plain) pass the bound."""
-    products = np.asarray(ref_sizes, dtype=Int) * np.asarray(hyp_sizes, dtype=Int)
-    return bool(
-        (n_aspects + 1) * int(products.max(initial=0)) <= max_pairs
-        and (len(products) == 1 or n_aspects * int(products.sum()) <= BATCH_PAIRS)
     )
 
 

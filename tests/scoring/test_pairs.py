@@ -87,9 +87,6 @@ def _tally(ref, hyp, config, engine, monkeypatch, counts_only: bool, **texts) ->
             patch.setattr(pairs, "BATCH_PAIRS", 0)
         elif engine == "few aspect bits":  # no call counts without records: every pair keeps its record
             patch.setattr(pairs, "_MAX_ASPECT_BITS", 0)
-        elif engine == "by words":  # noisy content paired by word keys only, every call's pairs counted
-            patch.setattr(pairs, "PHRASES", False)
-            patch.setattr(pairs, "_certainly_within", lambda *_: False)
         tally = Tally.of(pipeline.score(ref, hyp, config=config, ceiling=False, counts_only=counts_only, **texts))
     levels = [(level, list(groups.items())) for level, groups in tally.levels.items()]
     return [levels, tally.instance_pairs, tally.set_pairs, tally.set_counts]
@@ -107,7 +104,6 @@ def test_the_counts_without_match_records_are_those_of_the_records(
     assert _tally(ref, hyp, config, "compact", monkeypatch, True) == expected
     assert _tally(ref, hyp, config, "halved", monkeypatch, True) == expected
     assert _tally(ref, hyp, config, "few aspect bits", monkeypatch, True) == expected
-    assert _tally(ref, hyp, config, "by words", monkeypatch, True) == expected
 
 
 def _texts(seed: int) -> tuple[str, str, str, str]:
@@ -237,7 +233,6 @@ def test_the_early_bound_never_exceeds_the_estimate(ref, hyp, same, compare, con
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(pairs, "_lower_bounds", bounds)
         patch.setattr(pairs, "_estimates", counted)
-        patch.setattr(pairs, "_certainly_within", lambda *_: False)  # every group's pairs counted
         score(ref, hyp, config=ScoreConfig(compare=compare, content=content))
     for (kind, bound), (next_kind, estimate) in zip(calls[::2], calls[1::2], strict=True):
         assert (kind, next_kind) == ("bound", "estimate")

@@ -4,7 +4,8 @@
 The oracle is ``attribution._causes_one_by_one``, the match-by-match route (each plain
 match's fills read from its instances, each point's cause asked of a fresh
 :class:`~hub4eval.scoring.attribution.Attributor`), run on every match of the same count:
-the counts by key must be equal, and the tables must have read most of the points. The
+the counts by key must be equal (and, for the example's own hypothesis, whose instances
+are plain, the tables must have read most of the points). The
 hypotheses are the spoiled projections of tests/scoring/test_system_counts.py (fills
 moved, slots and instances dropped or repeated, slots of two fills or alternatives,
 joined sets), over the segmented and the unsegmented recognizer output, with
@@ -85,8 +86,7 @@ def test_the_causes_read_from_the_tables_are_those_asked_match_by_match(
         seen = _both_routes(patch)
         _scored(name, ref_text, hyp, CONFIGS[config], counts=True)
     assert len(seen) == 1
-    made, oracle, read = seen[0]
-    print("READ", name, config, read, sum(made.settled.values()) + sum(made.pending.values()))
+    made, oracle, _ = seen[0]
     assert made.settled == oracle.settled
     assert made.pending == oracle.pending
 

@@ -155,6 +155,31 @@ def _columns_of(alignment: Any) -> Callable[[TextFill, str], Extent | None]:
     return lambda fill, docid: alignment.hyp_extent(None, fill.extents[0]) if fill.extents else None
 
 
+def _many_hyp_extents(alignment: Any) -> Callable[[Sequence[Extent]], list[Extent | None]] | None:
+    """``alignment.hyp_extent(None, extent)`` of many extents of an unsegmented hypothesis at
+    once, found in numpy (:func:`hub4eval.text.column_extents.extents_of`); None for another
+    alignment."""
+    from hub4eval.text.columns import CorpusAlignment
+
+    if not isinstance(alignment, CorpusAlignment) or not alignment.unsegmented:
+        return None
+
+    def many(extents: Sequence[Extent]) -> list[Extent | None]:
+        import numpy as np
+
+        from hub4eval.text.column_extents import extents_of
+
+        starts = np.fromiter((extent.start for extent in extents), dtype=np.int64, count=len(extents))
+        ends = np.fromiter((extent.end for extent in extents), dtype=np.int64, count=len(extents))
+        first, last, found = extents_of(alignment, False, None, starts, ends)
+        return [
+            Extent(a, b) if touches else None
+            for a, b, touches in zip(first.tolist(), last.tolist(), found.tolist(), strict=True)
+        ]
+
+    return many
+
+
 @paused_gc()  # bulk work on many small objects: see gcpause
 def score(
     ref: TemplateSet,
@@ -431,7 +456,9 @@ def score(
         hyp_prep.forget()
         if not config.split_sets:
             extent_columns = partial(alignment.hyp_extent, None)  # what columns_of reads a fill's first extent with
-            warnings += split.spanning_set_warnings(hyp, spans, columns_of, matches, extent_columns)
+            warnings += split.spanning_set_warnings(
+                hyp, spans, columns_of, matches, extent_columns, _many_hyp_extents(alignment)
+            )
     elif counts_only and alignment is None and projecting is None and type(mapper) is Mapper:
         mapper.point_runs = point_runs
         counted = mapper.count_template_sets(ref, hyp, order)

@@ -45,6 +45,9 @@ ColumnsOf = Callable[[TextFill, str], "Extent | None"]
 ExtentColumns = Callable[[Extent], "Extent | None"]
 """A character extent of the (unsegmented) hypothesis text -> its first and last alignment column."""
 
+ManyExtentColumns = Callable[[Sequence[Extent]], "Sequence[Extent | None]"]
+""":data:`ExtentColumns` of many extents at once, in their order."""
+
 
 @dataclass(frozen=True)
 class SpanningSetWarning(InputWarning):
@@ -161,12 +164,9 @@ def split_sets(hyp: TemplateSet, spans: DocumentSpans, columns_of: ColumnsOf) ->
     return TemplateSet(tuple(out), role=hyp.role, path=hyp.path, warnings=hyp.warnings)
 
 
-def _in_one_document(
-    iset: InstanceSet, spans: DocumentSpans, starts: Sequence[int], extent_columns: ExtentColumns
-) -> bool:
-    """Whether every text fill of ``iset`` lies in one reference document's columns, or none in any:
-    read from the columns of one extent from the first start to the last end of the fills' (first)
-    extents, which holds the columns of each (columns follow the text's order)."""
+def _fills_bounds(iset: InstanceSet) -> tuple[int, int] | None:
+    """The first start and the last end of the (first) extents of the set's text fills, which
+    hold the columns of each (columns follow the text's order); None when it has none."""
     first = last = -1
     for inst in iset.instances:
         for slot in inst.slots:
@@ -178,9 +178,11 @@ def _in_one_document(
                             first = extent.start
                         if extent.end > last:
                             last = extent.end
-    if first < 0:
-        return True
-    columns = extent_columns(Extent(first, last))
+    return None if first < 0 else (first, last)
+
+
+def _in_one_span(columns: Extent | None, spans: DocumentSpans, starts: Sequence[int]) -> bool:
+    """Whether ``columns`` (None: touching no token) lie in one reference document's columns, or none."""
     if columns is None:
         return True
     d = max(0, bisect.bisect_right(starts, columns.start) - 1)
@@ -193,6 +195,7 @@ def spanning_set_warnings(
     columns_of: ColumnsOf,
     matches: Sequence[SetMatch] | Sequence[CountedSet],
     extent_columns: ExtentColumns | None = None,
+    many_extent_columns: ManyExtentColumns | None = None,
 ) -> list[SpanningSetWarning]:
     """One warning per hypothesis set whose instances lie in two or more reference documents.
 
@@ -202,16 +205,25 @@ def spanning_set_warnings(
     its counts). ``extent_columns``, when
     ``columns_of`` reads a fill's columns from its first extent with it: a set
     whose fills all lie in one document is then passed over without grouping
-    its instances (most sets).
+    its instances (most sets). ``many_extent_columns``: ``extent_columns`` of many
+    extents at once (the sets' bounds, all mapped in one call instead of one each).
     """
     if not spans:
         return []
     unmapped = {m.ref.docid: m for m in matches if m.ref is not None and m.hyp is None}
     warnings = []
     starts = [start for _, start, _ in spans]
-    for iset in hyp.instance_sets:
-        if extent_columns is not None and _in_one_document(iset, spans, starts, extent_columns):
-            continue
+    isets: Sequence[InstanceSet] = hyp.instance_sets
+    if extent_columns is not None:  # only the sets not in one document are grouped (most are in one)
+        bounds = [_fills_bounds(iset) for iset in isets]
+        extents = [Extent(*bound) for bound in bounds if bound is not None]
+        mapped = iter(many_extent_columns(extents) if many_extent_columns is not None else map(extent_columns, extents))
+        isets = [
+            iset
+            for iset, bound in zip(isets, bounds, strict=True)
+            if bound is not None and not _in_one_span(next(mapped), spans, starts)
+        ]
+    for iset in isets:
         indices = sorted({t for t in document_groups(iset, spans, columns_of, starts) if t is not None})
         if len(indices) < 2:
             continue

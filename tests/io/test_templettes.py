@@ -275,6 +275,32 @@ def test_byte_order_mark_is_dropped() -> None:
     assert parse_templates("\ufeff<T-D-1> :=\n").instances[0].key == "<T-D-1>"
 
 
+@pytest.mark.parametrize(
+    ("headers", "duplicate"),
+    [
+        (["<T-D-1>", "<U-D-2>", "<T-E-1>", "<T-E-5>"], None),  # each DOCID one run, numbered upwards
+        (["<T-D-2>", "<U-D-1>", "<T-D-3>"], None),  # numbers down within a run: checked, no duplicate
+        (["<T-D-1>", "<T-E-1>", "<U-D-1>"], None),  # a DOCID in two runs: checked, no duplicate
+        (["<T-D-1>", "<U-D-2>", "<T-D-1>"], ("<T-D-1>", 7)),  # numbers down within a run
+        (["<T-D-1>", "<T-E-1>", "<T-D-1>"], ("<T-D-1>", 7)),  # a DOCID in two runs
+        (["<T-D-1>", "<T-D-1>"], ("<T-D-1>", 4)),  # the same number twice
+        (["<T-D-1>", "<U-D-1>", "<T-D-1>"], ("<T-D-1>", 7)),
+    ],
+)
+def test_a_duplicate_header_of_a_file_of_usual_lines_is_found_however_the_headers_come(headers, duplicate) -> None:
+    """The usual reading passes over the check of duplicate headers only when each DOCID's
+    headers come in one run, numbered upwards; any other order is checked as before."""
+    text = "".join(f'{header} :=\n    X: "a" ##0#1#\n\n' for header in headers)
+    if duplicate is None:
+        assert sorted(inst.key for inst in parse_templates(text, "t.tpl").instances) == sorted(headers)
+        return
+    with pytest.raises(InputError) as caught:
+        parse_templates(text, "t.tpl")
+    key, line = duplicate
+    assert caught.value.message == f"duplicate instance header {key}"
+    assert (caught.value.line, caught.value.column) == (line, 1)
+
+
 # ------------------------------------------------------------------- errors
 
 ERRORS = [

@@ -270,6 +270,32 @@ def test_sets_in_one_document_are_passed_over_with_the_same_warnings(gaps, sets,
     def columns_of(fill, docid):
         return extent_columns(fill.extents[0])
 
-    assert spanning_set_warnings(hyp, spans, columns_of, [], extent_columns) == spanning_set_warnings(
-        hyp, spans, columns_of, []
-    )
+    every = spanning_set_warnings(hyp, spans, columns_of, [])
+    assert spanning_set_warnings(hyp, spans, columns_of, [], extent_columns) == every
+    asked: list[int] = []
+
+    def many_extent_columns(extents):  # the sets' bounds mapped at once, in the sets' order
+        asked.append(len(extents))
+        return [extent_columns(extent) for extent in extents]
+
+    assert spanning_set_warnings(hyp, spans, columns_of, [], extent_columns, many_extent_columns) == every
+    assert asked == [sum(1 for fills in sets if fills)]  # one call, one extent per set with a fill
+
+
+def test_the_sets_bounds_are_mapped_at_once_as_each_one_maps():
+    """The pipeline's mapping of many extents of an unsegmented hypothesis at once gives what
+    ``hyp_extent`` gives each: columns, or None where an extent touches no token."""
+    from hub4eval.io.corpus import parse_corpus
+    from hub4eval.scoring.pipeline import _many_hyp_extents
+    from hub4eval.text.columns import align_corpora
+
+    alignment = align_corpora(parse_corpus(REFERENCE, "r.sgml"), parse_corpus(ASR_TEXT, "h.sgml"), unsegmented=True)
+    many = _many_hyp_extents(alignment)
+    assert many is not None
+    extents = [Extent(a, b) for a in range(0, len(ASR_TEXT) + 2, 3) for b in range(a, len(ASR_TEXT) + 4, 7)]
+    expected = [alignment.hyp_extent(None, extent) for extent in extents]
+    assert None in expected and len(set(expected)) > 20  # extents between tokens, and many columns
+    assert many(extents) == expected
+    assert many([]) == []
+    segmented = align_corpora(parse_corpus(REFERENCE, "r.sgml"), parse_corpus(REFERENCE, "h.sgml"), unsegmented=False)
+    assert _many_hyp_extents(segmented) is None  # the sets of a segmented hypothesis are not mapped so

@@ -273,6 +273,51 @@ def test_shipped_en_glm_parses_without_warnings() -> None:
     assert default_glm() is glm  # cached
 
 
+def test_shipped_en_glm_is_parsed_once_then_read_back_from_the_cache(monkeypatch, tmp_path: Path) -> None:
+    """The first run parses the shipped file and keeps it in the cache directory; a later
+    process (the in-memory copy dropped) loads it without parsing, equal to a fresh parse
+    rule by rule, with the same trie; a damaged or foreign cache file is parsed again."""
+    import pickle
+
+    from hub4eval.text import glm as module
+    from hub4eval.util.resources import data_path
+
+    monkeypatch.setenv("HUB4EVAL_CACHE_DIR", str(tmp_path / "cache"))
+    fresh = read_glm(data_path("mapping_files", "en.glm"))
+    default_glm.cache_clear()
+    try:
+        assert default_glm() == fresh
+        (stored,) = (tmp_path / "cache").iterdir()
+        assert stored.name.startswith("glm-")
+
+        def no_parse(*args: object, **kwargs: object) -> Glm:
+            raise AssertionError("parsed although cached")
+
+        with monkeypatch.context() as patched:
+            patched.setattr(module, "parse_glm", no_parse)
+            default_glm.cache_clear()
+            loaded = default_glm()
+        assert loaded == fresh and loaded is not fresh
+        assert [rule.line for rule in loaded.rules] == [rule.line for rule in fresh.rules]
+        assert (loaded.path, loaded.digest, loaded.warnings) == (fresh.path, fresh.digest, fresh.warnings)
+        assert texts(apply_glm(tokenize("nineteen eighty six"), loaded)) == texts(
+            apply_glm(tokenize("nineteen eighty six"), fresh)
+        )
+        assert loaded._trie.keys() == fresh._trie.keys()
+
+        for damaged in (stored.read_bytes()[:-10], b"", pickle.dumps(["not a glm"])):
+            stored.write_bytes(damaged)  # the seal no longer matches, or the content is no Glm
+            default_glm.cache_clear()
+            assert default_glm() == fresh
+        from hub4eval.util import diskcache
+
+        diskcache.write(stored.name, pickle.dumps(["not a glm"]))  # sealed, but not a Glm
+        default_glm.cache_clear()
+        assert default_glm() == fresh
+    finally:
+        default_glm.cache_clear()
+
+
 def test_shipped_en_glm_is_what_the_script_generates() -> None:
     import importlib.util
 

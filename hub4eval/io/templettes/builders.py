@@ -138,6 +138,8 @@ class InstanceBuilder(Checks):
         # name, TYPE and DOCID; the pieces of each line head (see _head).
         self._names: dict[str, str] = {}
         self._heads: dict[str, tuple[str, bool, int, int]] = {}
+        # set by usual_instances: each DOCID's headers were one run, their numbers increasing
+        self.headers_ordered = False
 
     def start(self, tokens: list[Token]) -> tuple[Instance, ...]:
         """The instances of the file's INSTANCE tokens, in file order."""
@@ -267,6 +269,10 @@ class InstanceBuilder(Checks):
         name = ""  # the slot being read ("" before the instance's first)
         optional = False
         slot_line = slot_column = 0
+        # whether each DOCID's headers are one run, their numbers increasing: then no two
+        # headers are the same (TYPE, DOCID, N), which the reader need not check again
+        ordered = True
+        run_docids: set[str] = set()
         line -= 1
         size = len(text)
         position = 0
@@ -295,8 +301,15 @@ class InstanceBuilder(Checks):
                         break
                     if head:
                         return None  # an indented header, or one after a slot name
+                    previous_docid, previous_number = docid, head_number
                     head_type, docid = intern(type_, type_), intern(docid_, docid_)
                     head_number, head_line = int(number), line
+                    if docid is not previous_docid:
+                        if docid in run_docids:
+                            ordered = False  # a second run of a DOCID's instances
+                        run_docids.add(docid)
+                    elif head_number <= previous_number:
+                        ordered = False
                     slots, slot_names, fills, name = [], [], [], ""
                     continue
                 if not start and not number:  # a blank or comment line
@@ -346,6 +359,7 @@ class InstanceBuilder(Checks):
                     pointers.append(fill)
                 fills.append(fill)
         self.pointers += pointers
+        self.headers_ordered = ordered
         return instances
 
     def _head(self, head: str) -> tuple[str, bool, int, int]:

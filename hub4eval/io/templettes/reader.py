@@ -166,7 +166,8 @@ def parse_with_pointers(
     try:
         try:
             instances, pointers, warnings, usual = _parse(source, text, path, role, first_line)
-            headers = _check_headers(instances, path)
+            # the usual reading saw every DOCID's headers in one run, numbered upwards: no two alike
+            headers = None if usual and _instance_builder().headers_ordered else _check_headers(instances, path)
             if check_pointers:
                 _check_pointers(instances, pointers, path, headers, holders_checked=usual)
         except InputError as error:
@@ -332,6 +333,8 @@ def _check_pointers(
     ``holders_checked``: the reader has already checked that each pointer's
     DOCID is that of the instance holding it (the usual reading does).
     """
+    if not pointers:
+        return
     keys = headers or set(map(_HEADER, instances))
     if holders_checked and all(map(keys.__contains__, map(_HEADER, pointers))):
         return

@@ -509,8 +509,7 @@ class _Contents:
             self.ref_keys, self.hyp_keys = ref_table.numbers, hyp.numbers
             return
         fillers = how.fillers
-        ref_words = ref_table.words(mapper.ref_prep, fillers)
-        self.ref_keys = ref_words[3]  # -1: some word optional
+        self.ref_keys = ref_table.words(mapper.ref_prep, fillers, 3)  # its words' phrases; -1: some word optional
         # (the hypothesis strings that are reference strings, most, are read from the preparers' memo)
         entries = mapper.hyp_prep.word_keys_of(hyp.contents, fillers)
         kept = np.fromiter(map(itemgetter(3), entries), dtype=Int, count=len(entries))

@@ -24,7 +24,7 @@ import bisect
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from hub4eval.config import ScoreConfig
@@ -57,6 +57,7 @@ if TYPE_CHECKING:
 
 _TALLIES: dict[tuple[str, ...], Counts] = {}
 _indices = itemgetter(0, 1)  # (reference index, hypothesis index) of a chosen fill pair
+_type_of = attrgetter("type")
 
 Item = PreparedFill | PointerFill  # a single fill as the mapping compares it
 _ONE_TEXT = ((((True, False),),), (((True, True),),))  # the fills of a slot of one text fill, by has_extent
@@ -282,6 +283,9 @@ class Mapper:
         # Counting only (count_template_sets): the (slot, kind, category) of the points of each
         # instance match, each distinct sequence once, by its number.
         self.counting = False
+        # False while the sets mapped hold no pointer in a scored slot (count_template_sets
+        # knows it from its fill tables): then no one reads the mapping of the instances
+        self.pointers = True
         self.signatures: list[Signature] = []
         self._signature_ids: dict[Signature, int] = {}
         # hub4eval.scoring.pairs._counted: the bit of each (slot, kind) in its masks of COR aspects,
@@ -782,8 +786,9 @@ class Mapper:
                         i: counted.get((i, j)) or self.match_instance(refs[i], hyps[j], mapping, removable)
                         for i, j in pairs
                     }
-                for i, j in pairs:
-                    mapping[refs[i].key] = hyps[j].key
+                if self.pointers:  # (only a pointer reads which instances are mapped)
+                    for i, j in pairs:
+                        mapping[refs[i].key] = hyps[j].key
                 mapped_hyp = {j for _, j in pairs}
                 for i, r in enumerate(refs):
                     if i in by_ref:
@@ -868,6 +873,10 @@ class Mapper:
                 tabulate(self, ref.instances, True),
                 tabulate(self, hyp.instances, False) if counted is None else None,
             )
+            # every instance in a table holds only text fills in its scored slots: no pointer
+            # reads the mapping of the instances (nor which reference instances are removable);
+            # a side not tabulated here may hold some
+            self.pointers = not all(t is not None and bool(t.covered.all()) for t in tables)
             if order is None:  # the instances of one usual text fill a slot hold no pointer
                 order = type_order(ref, hyp, tuple(None if t is None else t.complete.tolist() for t in tables))
             return self.match_template_sets(  # type: ignore[return-value]
@@ -875,6 +884,7 @@ class Mapper:
             )
         finally:
             self.counting = False
+            self.pointers = True
 
     def match_template_sets(
         self,
@@ -974,9 +984,11 @@ class _SetState:
         self.by_type: tuple[dict[str, list[Instance]], dict[str, list[Instance]]] = ({}, {})
         for side, iset in zip(self.by_type, (ref, hyp), strict=True):
             instances = iset.instances if iset is not None else ()
-            if instances and all(inst.type == instances[0].type for inst in instances):  # one type (the usual set)
-                side[instances[0].type] = list(instances)
-                continue
+            if instances:
+                types = list(map(_type_of, instances))
+                if types.count(types[0]) == len(types):  # one type (the usual set)
+                    side[types[0]] = list(instances)
+                    continue
             for inst in instances:
                 side.setdefault(inst.type, []).append(inst)
         self.matches: list[Any] = []  # InstanceMatch, or CountedMatch when counting

@@ -243,3 +243,26 @@ def test_report_benchmark_runs(tmp_path: Path) -> None:
         "tables",
         "all four parts",
     ]
+
+
+@pytest.mark.slow
+def test_system_count_benchmark_compares_routes_that_agree(tmp_path: Path) -> None:
+    examples = BENCHMARKS.parent / "examples" / "asr"
+    done = run(
+        "bench_system_count.py",
+        "--runs",
+        "1",
+        "--",
+        "score",
+        str(examples / "ref.tpl"),
+        str(examples / "hyp.tpl"),
+        "--ref-text",
+        str(examples / "reference.sgml"),
+        "--hyp-text",
+        str(examples / "asr_unsegmented.sgml"),
+        "--quiet",
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    rows = {row[0].strip(): row for row in table_rows(done.stderr)}
+    assert rows["count"][4].strip() == "True" and rows["causes"][4].strip() == "True", done.stderr

@@ -387,28 +387,64 @@ def counted_causes(sets: Sequence[Any], mapper: Any, attributor: Attributor) -> 
     A match whose instances are both plain (one fill in each scored slot) has at most one
     fill pair per slot, which its points' signature gives
     (:func:`hub4eval.scoring.counted_points.layout`): its fills are read from the
-    instances as written. Another match (rare) has its match record made again, as the
-    mapper made it (the set's mapping is all its pointers read). Matches without an error
-    point are passed over."""
-    from hub4eval.scoring.counted_points import HYPOTHESIS, REFERENCE, Layouts, plain_fills, set_mapping
+    instances as written; those of the fill tables the count read, for all such matches
+    at once (:mod:`hub4eval.scoring.table_causes`). Another match (rare) has its match
+    record made again, as the mapper made it (the set's mapping is all its pointers
+    read). Matches without an error point are passed over."""
+    from hub4eval.scoring.counted_points import Layouts
+    from hub4eval.scoring.table_causes import table_causes
 
     layouts = Layouts(mapper.signatures)
-    errors_of: dict[int, tuple[tuple[str, int, tuple[tuple[str, str], ...]], ...]] = {}
+    errors_of = _ErrorsOf(layouts)
+    found = table_causes(sets, mapper, attributor, errors_of)
+    if found is None:
+        return _causes_one_by_one(((counted, counted.instances) for counted in sets), mapper, attributor, errors_of)
+    settled, pending, rest = found
+    if rest:
+        more = _causes_one_by_one(rest, mapper, attributor, errors_of)
+        for key, count in more.settled.items():
+            settled[key] = settled.get(key, 0) + count
+        for pending_key, count in more.pending.items():
+            pending[pending_key] = pending.get(pending_key, 0) + count
+    return CountedCauses(settled, pending)
+
+
+class _ErrorsOf(dict[int, tuple[tuple[str, int, tuple[tuple[str, str], ...]], ...]]):
+    """Of each signature number, the fill pairs of its layout that have error points:
+    (slot, side, (kind, category) of each of its error points), made when first asked for."""
+
+    __slots__ = ("layouts",)
+
+    def __init__(self, layouts: Mapping[int, Any]) -> None:
+        super().__init__()
+        self.layouts = layouts
+
+    def __missing__(self, number: int) -> tuple[tuple[str, int, tuple[tuple[str, str], ...]], ...]:
+        made = self[number] = tuple(
+            (name, side, kept)
+            for name, side, points in self.layouts[number]
+            if (kept := tuple((kind, category) for kind, category in points if category in ERROR_CATEGORIES))
+        )
+        return made
+
+
+def _causes_one_by_one(
+    matches: Iterable[tuple[Any, Iterable[Any]]], mapper: Any, attributor: Attributor, errors_of: Mapping[int, Any]
+) -> CountedCauses:
+    """:func:`counted_causes` of these matches (each with its ``CountedSet``), match by
+    match: the fills of a plain one read from its instances (``plain_fills``), the others'
+    from their match records made again; each point's cause asked of ``attributor``."""
+    from hub4eval.scoring.counted_points import HYPOTHESIS, REFERENCE, plain_fills, set_mapping
+
     unscored = mapper.unscored
     cause = attributor.cause
     settled: dict[CauseKey, int] = {}
     pending: dict[tuple[str, str, str, str, str, str], int] = {}
-    for counted in sets:
+    for counted, instance_matches in matches:
         docid = counted.docid
         mapping: dict[str, str] | None = None
-        for ref, hyp, _, number in counted.instances:
-            errors = errors_of.get(number)
-            if errors is None:  # the fill pairs of the signature's layout that have error points
-                errors = errors_of[number] = tuple(
-                    (name, side, kept)
-                    for name, side, points in layouts[number]
-                    if (kept := tuple((kind, category) for kind, category in points if category in ERROR_CATEGORIES))
-                )
+        for ref, hyp, _, number in instance_matches:
+            errors = errors_of[number]
             if not errors:
                 continue
             type_name = (ref if ref is not None else hyp).type

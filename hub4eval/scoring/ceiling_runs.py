@@ -132,19 +132,35 @@ def ceiling_part(
     normalized strings are at hand, instead of in the caller after the whole projection.
     ``preparers``: the reference's, the hypothesis's and the judge's (remembering ones, see
     the pipeline); ``set_extent(iset, preparer)``: a hypothesis set's extent (§7.4)."""
+    from hub4eval.scoring.ceiling_count import Diagonal, ProjectionFills
     from hub4eval.scoring.counted_parts import count_part
 
     ref_prep, hyp_prep, judge_prep = preparers
-    judge_prep.keep_texts(hyp_prep, contents(projected))
     mapper = Mapper(config, ref_prep, hyp_prep, noisy=noisy)
+    # the judge's strings kept, the sets' extents and the fills the diagonal count reads, in one walk
+    fills = ProjectionFills.of(projected, mapper.unscored, hyp_prep, judge_prep.keeper(hyp_prep))
+    counted = None
+    if fills is None:
+        judge_prep.keep_texts(hyp_prep, contents(projected))
+
+        def hyp_extent(iset: InstanceSet) -> Extent | None:
+            return set_extent(iset, hyp_prep)
+    else:
+        known = dict(zip(map(id, projected.instance_sets), fills.set_extents, strict=True))
+
+        def hyp_extent(iset: InstanceSet) -> Extent | None:
+            return known[id(iset)]
+
+        counted = Diagonal(mapper, run, projected, order, fills)
     hyp_prep.remember()  # each projected fill is prepared for its set's extent, then mapped: prepared once
     return count_part(
         mapper,
         run,
         projected,
         ref_extent=lambda iset: alignment.document_extent(iset.docid),
-        hyp_extent=lambda iset: set_extent(iset, hyp_prep),
+        hyp_extent=hyp_extent,
         order=order,
+        counted=counted,
     )
 
 

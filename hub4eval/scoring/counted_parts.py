@@ -23,7 +23,7 @@ in the caller, in one piece.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from hub4eval.model import Extent, Instance, InstanceSet, TemplateSet
@@ -47,19 +47,21 @@ def count_part(
     ref_extent: ExtentOf,
     hyp_extent: ExtentOf,
     order: Sequence[str],
+    counted: Callable[[list[tuple[int, int]]], Mapping[tuple[int, int], Any]] | None = None,
 ) -> Part:
     """The count of one part (``mapper.count_template_sets`` of its sets, in ``order``), as a
     child sends it: each counted set with its sets and instances as numbers (in ``ref`` and
     ``hyp``, which the caller has too), the signatures by number, and the hypothesis sets'
-    extents (which say whether the cut was clean)."""
+    extents (which say whether the cut was clean). ``counted``: see ``Mapper.match_template_sets``
+    (the ceiling's diagonal count)."""
     hyp_extents = [hyp_extent(iset) for iset in hyp.instance_sets]
     known = dict(zip(map(id, hyp.instance_sets), hyp_extents, strict=True))
-    counted = mapper.count_template_sets(
-        ref, hyp, order, ref_extent=ref_extent, hyp_extent=lambda iset: known[id(iset)]
+    counted_sets = mapper.count_template_sets(
+        ref, hyp, order, ref_extent=ref_extent, hyp_extent=lambda iset: known[id(iset)], counted=counted
     )
     set_numbers = [{id(iset): k for k, iset in enumerate(tset.instance_sets)} for tset in (ref, hyp)]
     sent: list[tuple[Any, ...]] = []
-    for counted_set in counted:
+    for counted_set in counted_sets:
         places: list[dict[int, int]] = []
         numbers: list[int | None] = []
         for side, iset in enumerate((counted_set.ref, counted_set.hyp)):

@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Sequence
-from itertools import chain
+from itertools import chain, repeat
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -46,6 +47,7 @@ class FillTable:
     ``fill_inst[f]``, ``fill_rank[f]``: the instance of fill ``f`` and the place of its slot
     among the instance's scored slots; ``numbers``, ``starts``, ``ends``: its text's number
     and its extent in characters less the premodifiers removed (:data:`NONE`: none);
+    ``raw_starts``: the start of that extent as written (the causes of errors read it);
     ``slot_fill[s][k]``: the fill of slot ``s`` (``slot_names[s]``) of instance ``k`` (-1:
     none); ``shapes[k]``: the shape of instance ``k`` (None: not covered); ``complete[k]``: whether
     every text fill of instance ``k`` is in the table (it is covered, and has no unscored
@@ -63,6 +65,7 @@ class FillTable:
         "numbers",
         "starts",
         "ends",
+        "raw_starts",
         "slot_names",
         "slot_fill",
         "reference",
@@ -91,7 +94,7 @@ class FillTable:
         self.widen = reference and alignment is not None and prep.widen is not None
         self.unsegmented = prep.unsegmented
         self._columns: tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray] | None] | None = None
-        self._words: dict[frozenset[str], tuple[np.ndarray, ...]] = {}
+        self._words: dict[Any, Any] = {}  # word_keys_of's entries by fillers, their columns by (fillers, which)
         self._read(prep)
 
     def _read(self, prep: FillPreparer) -> None:
@@ -102,20 +105,22 @@ class FillTable:
         one_text = ONE_TEXT
         shapes: list[Any] = []
         fills: list[TextFill] = []
-        flat: list[int] = []  # of each fill: its instance, slot, text number, start, end
+        flat: list[int] = []  # of each fill: its slot, text number, start, end
+        held: list[int] = []  # of each instance: how many of the fills are its
+        moved: list[tuple[int, int]] = []  # (fill, start as written) of each extent whose start premodifiers moved
         slot_ids: dict[str, int] = {}
         complete: list[bool] = []  # every text fill of the instance is in the table
         shapes_of: dict[tuple[int, ...], tuple[Any, ...] | None] = {}  # by the codes of its slots
-        for k, inst in enumerate(instances):
+        for inst in instances:
             codes: list[int] = []  # of each slot: (slot * 2 + optional) * 2 + has an extent
-            seen: set[str] = set()
+            seen = 0  # the bits of the slots read (by number)
             whole = True
             for slot in inst.slots:
                 name = slot.name
-                if name in unscored or name in seen:
-                    whole = False
+                sid = slot_ids.get(name)
+                if (sid is not None and seen >> sid & 1) or name in unscored:
+                    whole = False  # a second slot of a name, or one not scored
                     continue
-                seen.add(name)
                 alternatives = slot.alternatives
                 if len(alternatives) != 1:
                     whole = False
@@ -135,20 +140,21 @@ class FillTable:
                 ):
                     break  # minimal strings of its own: prepared with the instance
                 norm = get(content) or normalize(content)
-                sid = slot_ids.get(name)
                 if sid is None:
                     sid = slot_ids[name] = len(slot_ids)
+                seen |= 1 << sid
                 if extents:
                     first = extents[0]
                     start, end = first.start, first.end
                     if norm[1]:
+                        moved.append((len(fills), start))
                         start = min(start + norm[1], end)  # as fills._shifted
                     codes.append((sid * 2 + (reference and slot.optional)) * 2 + 1)
                 else:
                     start = end = none
                     codes.append((sid * 2 + (reference and slot.optional)) * 2)
                 fills.append(fill)
-                flat.extend((k, sid, norm[4], start, end))
+                flat.extend((sid, norm[4], start, end))
             else:
                 code = tuple(codes)
                 shape = shapes_of.get(code, shapes_of)
@@ -157,24 +163,33 @@ class FillTable:
                     shape = shapes_of[code] = tuple([(names[c >> 2], bool(c >> 1 & 1), one_text[c & 1]) for c in code])
                 shapes.append(shape)
                 complete.append(whole)
+                held.append(len(codes))
                 continue
             if codes:  # what the instance added is taken back
                 del fills[-len(codes) :]
-                del flat[-5 * len(codes) :]
+                del flat[-4 * len(codes) :]
+                while moved and moved[-1][0] >= len(fills):
+                    moved.pop()
             shapes.append(None)
             complete.append(False)
+            held.append(0)
         self.shapes = shapes
         self.complete = np.asarray(complete, dtype=bool)
         self.covered = np.asarray([shape is not None for shape in shapes], dtype=bool)
         self.fills = fills
-        columns = np.asarray(flat, dtype=Int).reshape(-1, 5)
-        self.fill_inst = columns[:, 0].copy()
-        slot_of = columns[:, 1].copy()
-        self.numbers = columns[:, 2].copy()
-        self.starts = columns[:, 3].copy()
-        self.ends = columns[:, 4].copy()
+        columns = np.fromiter(flat, dtype=Int, count=len(flat)).reshape(-1, 4)
+        counts = np.fromiter(held, dtype=Int, count=len(held))
+        self.fill_inst = np.repeat(np.arange(len(instances), dtype=Int), counts)
+        slot_of = columns[:, 0].copy()
+        self.numbers = columns[:, 1].copy()
+        self.starts = columns[:, 2].copy()
+        self.ends = columns[:, 3].copy()
+        self.raw_starts = self.starts.copy()
+        if moved:
+            places, raw = zip(*moved, strict=True)
+            self.raw_starts[list(places)] = raw
         bounds = np.zeros(len(instances) + 1, dtype=Int)
-        np.cumsum(np.bincount(self.fill_inst, minlength=len(instances)), out=bounds[1:])
+        np.cumsum(counts, out=bounds[1:])
         self.fill_rank = np.arange(len(fills), dtype=Int) - bounds[self.fill_inst]  # the slot's place in its instance
         self.slot_names = list(slot_ids)
         self.slot_fill = []
@@ -186,8 +201,7 @@ class FillTable:
 
     def ordinals(self, instances: Sequence[Instance]) -> np.ndarray | None:
         """The place in this table of each of ``instances``; None unless every one is here and covered."""
-        get = self.ordinal.get
-        ords = np.fromiter((get(id(inst), -1) for inst in instances), dtype=Int, count=len(instances))
+        ords = np.fromiter(map(self.ordinal.get, map(id, instances), repeat(-1)), dtype=Int, count=len(instances))
         if len(ords) and (int(ords.min()) < 0 or not self.covered[ords].all()):
             return None
         return ords
@@ -227,28 +241,30 @@ class FillTable:
                 self._columns = (starts, ends, minimal)
         return self._columns
 
-    def words(self, prep: FillPreparer, fillers: frozenset[str]) -> tuple[np.ndarray, ...]:
-        """(where each fill's word keys begin in the next array, those keys, its hypothesis
-        word, its words' phrase as a reference's, its kept words' phrase): the entries of
-        :meth:`FillPreparer.word_keys_of` of every fill's content string, as arrays."""
-        found = self._words.get(fillers)
+    def words(self, prep: FillPreparer, fillers: frozenset[str], which: int) -> Any:
+        """:func:`word_column` ``which`` of the entries of :meth:`FillPreparer.word_keys_of`
+        of every fill's content string (a side reads only its own columns)."""
+        found = self._words.get((fillers, which))
         if found is None:
-            entries = prep.word_keys_of([fill.content for fill in self.fills], fillers)
-            n = len(entries)
-            if n:
-                keys, hyp_words, ref_phrases, hyp_phrases = zip(*entries, strict=True)
-            else:
-                keys = hyp_words = ref_phrases = hyp_phrases = ()
-            offsets = np.zeros(n + 1, dtype=Int)
-            np.cumsum(np.fromiter(map(len, keys), dtype=Int, count=n), out=offsets[1:])
-            found = self._words[fillers] = (
-                offsets,
-                np.fromiter(chain.from_iterable(keys), dtype=Int, count=int(offsets[-1])),
-                np.asarray(hyp_words, dtype=Int),
-                np.asarray(ref_phrases, dtype=Int),
-                np.asarray(hyp_phrases, dtype=Int),
-            )
+            entries = self._words.get(fillers)
+            if entries is None:
+                entries = self._words[fillers] = prep.word_keys_of([fill.content for fill in self.fills], fillers)
+            found = self._words[fillers, which] = word_column(entries, which)
         return found
+
+
+def word_column(entries: Sequence[tuple[tuple[int, ...], int, int, int]], which: int) -> Any:
+    """Of the entries of :meth:`FillPreparer.word_keys_of` (of each string: its word keys, its
+    hypothesis word, its words' phrase as a reference's, its kept words' phrase), as arrays:
+    ``which`` 0, (where each string's keys begin in the next array, those keys); 2, 3, 4: the
+    hypothesis words, the phrases, the kept phrases."""
+    n = len(entries)
+    if which:
+        return np.fromiter(map(itemgetter(which - 1), entries), dtype=Int, count=n)
+    keys = list(map(itemgetter(0), entries))
+    offsets = np.zeros(n + 1, dtype=Int)
+    np.cumsum(np.fromiter(map(len, keys), dtype=Int, count=n), out=offsets[1:])
+    return offsets, np.fromiter(chain.from_iterable(keys), dtype=Int, count=int(offsets[-1]))
 
 
 _TABLES: weakref.WeakKeyDictionary[FillPreparer, list[FillTable]] = weakref.WeakKeyDictionary()
@@ -272,6 +288,11 @@ def known(
         ):
             return table
     return None
+
+
+def tables_of(prep: FillPreparer) -> Sequence[FillTable]:
+    """The tables kept with ``prep``, in the order they were made."""
+    return _TABLES.get(prep, ())
 
 
 def table_over(prep: FillPreparer, instances: Sequence[Instance]) -> FillTable | None:

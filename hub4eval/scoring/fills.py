@@ -217,6 +217,19 @@ class FillPreparer:
         ``setdefault(raw, found)``, which returns the one ``other`` then holds."""
         return self._texts, other._texts.setdefault
 
+    def keeper(self, other: FillPreparer) -> Callable[[str], _Normalized | None]:
+        """:meth:`kept_by` as one call a string: ``keep(raw)`` gives ``other``'s memo the
+        normalization of ``raw`` made here and returns the one ``other`` then holds (None:
+        ``raw`` was not normalized here)."""
+        mine, setdefault = self.kept_by(other)
+        get = dict.get
+
+        def keep(raw: str) -> _Normalized | None:
+            found = get(mine, raw)
+            return None if found is None else setdefault(raw, found)
+
+        return keep
+
     def normalize(self, strings: Iterable[str]) -> None:
         """Normalize these content strings now, each once (remembered: :meth:`prepare` finds them
         made), e.g. while the texts are still being aligned elsewhere, or before the mappings.

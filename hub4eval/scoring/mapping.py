@@ -24,7 +24,7 @@ import bisect
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from hub4eval.config import ScoreConfig
@@ -57,6 +57,7 @@ if TYPE_CHECKING:
 
 _TALLIES: dict[tuple[str, ...], Counts] = {}
 _indices = itemgetter(0, 1)  # (reference index, hypothesis index) of a chosen fill pair
+_type_of = attrgetter("type")
 
 Item = PreparedFill | PointerFill  # a single fill as the mapping compares it
 _ONE_TEXT = ((((True, False),),), (((True, True),),))  # the fills of a slot of one text fill, by has_extent
@@ -282,6 +283,9 @@ class Mapper:
         # Counting only (count_template_sets): the (slot, kind, category) of the points of each
         # instance match, each distinct sequence once, by its number.
         self.counting = False
+        # False while the sets mapped hold no pointer in a scored slot (count_template_sets
+        # knows it from its fill tables): then no one reads the mapping of the instances
+        self.pointers = True
         self.signatures: list[Signature] = []
         self._signature_ids: dict[Signature, int] = {}
         # hub4eval.scoring.pairs._counted: the bit of each (slot, kind) in its masks of COR aspects,
@@ -782,8 +786,9 @@ class Mapper:
                         i: counted.get((i, j)) or self.match_instance(refs[i], hyps[j], mapping, removable)
                         for i, j in pairs
                     }
-                for i, j in pairs:
-                    mapping[refs[i].key] = hyps[j].key
+                if self.pointers:  # (only a pointer reads which instances are mapped)
+                    for i, j in pairs:
+                        mapping[refs[i].key] = hyps[j].key
                 mapped_hyp = {j for _, j in pairs}
                 for i, r in enumerate(refs):
                     if i in by_ref:
@@ -852,6 +857,7 @@ class Mapper:
         *,
         ref_extent: Callable[[InstanceSet], Extent | None] | None = None,
         hyp_extent: Callable[[InstanceSet], Extent | None] | None = None,
+        counted: Callable[[list[tuple[int, int]]], Mapping[tuple[int, int], Any]] | None = None,
     ) -> tuple[CountedSet, ...]:
         """:meth:`match_template_sets` (instance sets by DOCID, or by overlap with the extent
         functions), giving of each instance match only its counts and the signature of its
@@ -862,14 +868,23 @@ class Mapper:
         try:
             # the fills of both sides read at once, for every run of documents (and, the
             # reference's, for a later count of it with the same preparer: the ceiling's)
-            tables = (tabulate(self, ref.instances, True), tabulate(self, hyp.instances, False))
+            # (a hypothesis counted by ``counted`` is read there, for what it counts)
+            tables = (
+                tabulate(self, ref.instances, True),
+                tabulate(self, hyp.instances, False) if counted is None else None,
+            )
+            # every instance in a table holds only text fills in its scored slots: no pointer
+            # reads the mapping of the instances (nor which reference instances are removable);
+            # a side not tabulated here may hold some
+            self.pointers = not all(t is not None and bool(t.covered.all()) for t in tables)
             if order is None:  # the instances of one usual text fill a slot hold no pointer
                 order = type_order(ref, hyp, tuple(None if t is None else t.complete.tolist() for t in tables))
             return self.match_template_sets(  # type: ignore[return-value]
-                ref, hyp, ref_extent=ref_extent, hyp_extent=hyp_extent, order=order
+                ref, hyp, ref_extent=ref_extent, hyp_extent=hyp_extent, order=order, counted=counted
             )
         finally:
             self.counting = False
+            self.pointers = True
 
     def match_template_sets(
         self,
@@ -879,12 +894,15 @@ class Mapper:
         ref_extent: Callable[[InstanceSet], Extent | None] | None = None,
         hyp_extent: Callable[[InstanceSet], Extent | None] | None = None,
         order: Sequence[str] | None = None,
+        counted: Callable[[list[tuple[int, int]]], Mapping[tuple[int, int], Any]] | None = None,
     ) -> tuple[SetMatch, ...]:
         """Map instance sets: by DOCID, or (with extent functions) by overlap (§7.4).
 
         ``order``: :func:`type_order` of the two sets when the caller has it already (a
         worker of :mod:`hub4eval.parallel` reads it from the pointers the reader listed),
-        instead of a walk over every slot of every instance."""
+        instead of a walk over every slot of every instance. ``counted``: given the pairs
+        (i, j) of overlapping sets, the matches of those it has made already (the ceiling's:
+        :class:`hub4eval.scoring.ceiling_count.Diagonal`); the others are mapped here."""
         if order is None:
             order = type_order(ref, hyp)
         if ref_extent is None or hyp_extent is None:
@@ -898,12 +916,20 @@ class Mapper:
         many = getattr(hyp_extent, "many", None)  # all the sets' extents at once (set_extents.HypSetExtents)
         hyp_extents = many(hyp.instance_sets) if many is not None else [hyp_extent(iset) for iset in hyp.instance_sets]
         overlapping = _overlapping(ref_extents, hyp_extents)
+        done = counted(overlapping) if counted is not None else {}
+        rest = [pair for pair in overlapping if pair not in done] if done else overlapping
         # a hypothesis set is kept prepared for every reference set it overlaps (no forgetting)
         mapped = self._match_in_runs(
-            [(ref.instance_sets[i], hyp.instance_sets[j]) for i, j in overlapping], order, forget=False
+            [(ref.instance_sets[i], hyp.instance_sets[j]) for i, j in rest], order, forget=False
         )
+        if done:
+            found = dict(zip(rest, mapped, strict=True))
+            mapped = [done[pair] if pair in done else found[pair] for pair in overlapping]
         candidates = [(i, j, match) for (i, j), match in zip(overlapping, mapped, strict=True)]
-        chosen = greedy_map(candidates, lambda m: m.counts, self.beta_squared)
+        if len({i for i, _ in overlapping}) == len({j for _, j in overlapping}) == len(overlapping):
+            chosen = candidates  # no two pairs share a set: the greedy takes every one, whatever its counts
+        else:
+            chosen = greedy_map(candidates, lambda m: m.counts, self.beta_squared)
         by_ref = {i: m for i, _, m in chosen}
         mapped_hyp = {j for _, j, _ in chosen}
         matches = [
@@ -958,9 +984,11 @@ class _SetState:
         self.by_type: tuple[dict[str, list[Instance]], dict[str, list[Instance]]] = ({}, {})
         for side, iset in zip(self.by_type, (ref, hyp), strict=True):
             instances = iset.instances if iset is not None else ()
-            if instances and all(inst.type == instances[0].type for inst in instances):  # one type (the usual set)
-                side[instances[0].type] = list(instances)
-                continue
+            if instances:
+                types = list(map(_type_of, instances))
+                if types.count(types[0]) == len(types):  # one type (the usual set)
+                    side[types[0]] = list(instances)
+                    continue
             for inst in instances:
                 side.setdefault(inst.type, []).append(inst)
         self.matches: list[Any] = []  # InstanceMatch, or CountedMatch when counting

@@ -522,14 +522,14 @@ def _noisy_content_keys(
     words = refs.prep.words  # the hypothesis preparer's too (FillPreparer.share_texts)
 
     def hyp_side() -> tuple[int, np.ndarray, np.ndarray]:
-        hyp_word = _word_arrays(hyps, fillers)[2]
+        hyp_word = _word_arrays(hyps, fillers, 2)
         size = max(1, len(words))  # every hypothesis word is below it
         hyp_group = groups[1][hyps.columns()[0]]
         distinct, hyp_kid = np.unique(hyp_group * size + hyp_word, return_inverse=True)
         return size, distinct, hyp_kid.reshape(-1).astype(Int)
 
     size, distinct, hyp_kid = _memo(hyps, "noisy", hyp_side)
-    offsets, word = _word_arrays(refs, fillers)[:2]
+    offsets, word = _word_arrays(refs, fillers, 0)
     odd = _odd(refs)
     if odd:
         flat = word.tolist()
@@ -958,41 +958,36 @@ def _noisy_verdicts(
     return out
 
 
-def _word_arrays(texts: _Texts, fillers: frozenset[str]) -> tuple[np.ndarray, ...]:
+def _word_arrays(texts: _Texts, fillers: frozenset[str], which: int) -> Any:
     """:meth:`FillPreparer.word_keys_of` the content string of each fill of ``texts`` (kept
-    with them), as arrays: (where each fill's word keys begin in the next array, those
-    keys, its hypothesis word, its words' phrase as a reference's, its kept words' phrase);
-    read from the table's arrays when the fills are a :class:`FillTable`'s."""
-    return _memo(texts, "word arrays", partial(_make_word_arrays, texts, fillers))
+    with them), as arrays, one column at a time (a side reads only its own): ``which`` 0,
+    (where each fill's word keys begin in the next array, those keys); 2, its hypothesis
+    word; 3, its words' phrase as a reference's; 4, its kept words' phrase. Read from the
+    table's arrays when the fills are a :class:`FillTable`'s."""
+    return _memo(texts, f"words {which}", partial(_make_word_arrays, texts, fillers, which))
 
 
-def _make_word_arrays(texts: _Texts, fillers: frozenset[str]) -> tuple[np.ndarray, ...]:
+def _make_word_arrays(texts: _Texts, fillers: frozenset[str], which: int) -> Any:
     table, at = texts.table, texts.at
     if table is not None and at is not None:
-        offsets, keys, *others = table.words(texts.prep, fillers)
+        if which:
+            return table.words(texts.prep, fillers, which)[at]
+        offsets, keys = table.words(texts.prep, fillers, 0)
         lengths = offsets[at + 1] - offsets[at]
         mine = np.zeros(len(at) + 1, dtype=Int)
         np.cumsum(lengths, out=mine[1:])
         total = int(mine[-1])
         where = np.repeat(offsets[at] - mine[:-1], lengths) + np.arange(total, dtype=Int)
-        return (mine, keys[where], *(column[at] for column in others))
-    entries = texts.prep.word_keys_of(texts.contents(), fillers)
-    n = len(entries)
-    lengths = np.fromiter((len(entry[0]) for entry in entries), dtype=Int, count=n)
-    offsets = np.zeros(n + 1, dtype=Int)
-    np.cumsum(lengths, out=offsets[1:])
-    return (
-        offsets,
-        np.fromiter(chain.from_iterable(entry[0] for entry in entries), dtype=Int, count=int(offsets[-1])),
-        *(np.fromiter((entry[which] for entry in entries), dtype=Int, count=n) for which in (1, 2, 3)),
-    )
+        return mine, keys[where]
+    entries = _memo(texts, "word entries", lambda: texts.prep.word_keys_of(texts.contents(), fillers))
+    return fill_tables.word_column(entries, which)
 
 
 def _phrases(texts: _Texts, fillers: frozenset[str], reference: bool) -> np.ndarray:
     """Of each fill of ``texts``, the number of its words (a reference's, -1 when some are
     optional or it has minimal strings of its own) or of its kept words (a hypothesis's):
     see :meth:`FillPreparer.word_keys_of`."""
-    phrases = _word_arrays(texts, fillers)[3 if reference else 4]
+    phrases = _word_arrays(texts, fillers, 3 if reference else 4)
     if reference:
         odd = _odd(texts)
         if odd:

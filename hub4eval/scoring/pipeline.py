@@ -507,7 +507,26 @@ def score(
         projected = projecting.result()
         ceiling_parts = projecting.counted
         projected_extents = None
-        if ceiling_parts is None and unsegmented:
+        projected_fills = None
+        if (
+            ceiling_parts is None
+            and unsegmented
+            and ceiling_counts
+            and mapper_class is Mapper
+            and not config.split_sets
+        ):
+            from hub4eval.scoring.ceiling_count import ProjectionFills
+
+            # the judge's normalizations of the projection's strings kept, its sets' extents (by
+            # which they are paired with the reference's) and its fills as the count reads them,
+            # in one walk
+            keep = judge_prep.keeper(hyp_prep)
+            projected_fills = ProjectionFills.of(projected, frozenset(config.unscored_slots), hyp_prep, keep)
+            if projected_fills is None:
+                projected_extents = kept_set_extents(projected, hyp_prep, judge_prep)
+            else:
+                projected_extents = projected_fills.set_extents
+        elif ceiling_parts is None and unsegmented:
             # the judge's normalizations of the projection's strings kept, and its sets' extents
             # (by which they are paired with the reference's) read from them, in one walk
             projected_extents = kept_set_extents(projected, hyp_prep, judge_prep)
@@ -530,6 +549,7 @@ def score(
             wer=_COUNTED_LATER if wer is None else wer,
             counted=ceiling_parts,
             projected_extents=projected_extents,
+            projected_fills=projected_fills,
         )
     if texts_aligned is not None:
         # sclite's alignment, counted while the templettes were mapped when a child counts it
@@ -568,6 +588,7 @@ def _score_ceiling(
     wer: dict[str, Any] | None,
     counted: tuple[list[tuple[TemplateSet, TemplateSet]], list[Any]] | None = None,
     projected_extents: Sequence[Extent | None] | None = None,
+    projected_fills: Any = None,
 ) -> ScoreResult:
     """The ceiling: ``ref`` scored against its projection onto the hypothesis text, as
     :func:`score` scores two template sets on the same texts and alignment.
@@ -581,7 +602,10 @@ def _score_ceiling(
     runs of the projection and their counts, made by the children that projected them
     (:func:`~hub4eval.scoring.ceiling_runs.ceiling_part`), put together here (:func:`hub4eval.scoring.counted_parts.join_parts`):
     the same result. ``projected_extents``: the extents of the sets of ``projected``
-    (:func:`~hub4eval.scoring.set_extents.hyp_set_extent`), when read already.
+    (:func:`~hub4eval.scoring.set_extents.hyp_set_extent`), when read already;
+    ``projected_fills``: its fills so read (:class:`~hub4eval.scoring.ceiling_count.ProjectionFills`),
+    whose pairs of sets are then counted, where each projected instance is provably mapped to
+    its own reference instance, without mapping them (:class:`~hub4eval.scoring.ceiling_count.Diagonal`).
     """
     ref_prep, hyp_prep = preparers
     mapper = mapper_class(config, ref_prep, hyp_prep, noisy=noisy)
@@ -613,6 +637,13 @@ def _score_ceiling(
             from hub4eval.scoring.counted_parts import join_parts
 
             matched = join_parts(mapper, ref, hyp, *counted, order=order, **extents)
+        elif counting and hyp is projected and projected_fills is not None:
+            from hub4eval.scoring.ceiling_count import Diagonal
+
+            # most pairs of sets are counted without being mapped: each projected instance is
+            # provably mapped to its own reference instance
+            diagonal = Diagonal(mapper, ref, hyp, order, projected_fills)
+            matched = mapper.count_template_sets(ref, hyp, order, counted=diagonal, **extents)
         else:
             matched = match(ref, hyp, order=order, **extents)
         hyp_prep.forget()

@@ -273,6 +273,18 @@ def _bisect_within(
     run ``values[lows[k]:highs[k]]``, as an index of ``values``: all at once, a halving of
     every run a step."""
     lows, highs = lows.copy(), highs.copy()
+    # every run halved together, as many steps as the longest needs (no run left behind is
+    # gathered out: a run already found keeps its bounds), then any left (none) one by one
+    span = int((highs - lows).max(initial=0))
+    last = len(values) - 1
+    while span > 0:
+        live = lows < highs
+        middle = (lows + highs) >> 1
+        found = values[np.minimum(middle, last)]
+        onward = (found <= targets if right else found < targets) & live
+        lows = np.where(onward, middle + 1, lows)
+        highs = np.where(live & ~onward, middle, highs)
+        span >>= 1
     active = np.flatnonzero(lows < highs)
     while len(active):
         low, high = lows[active], highs[active]

@@ -9,6 +9,7 @@ counts.
 
 from __future__ import annotations
 
+import bisect
 import json
 
 import numpy as np
@@ -25,7 +26,7 @@ from hub4eval.errors import InputError
 from hub4eval.io.corpus import parse_corpus, read_corpus
 from hub4eval.io.templettes import parse_templates, read_templates
 from hub4eval.model import Extent, TextFill
-from hub4eval.text.column_extents import enclosures_of, extents_of
+from hub4eval.text.column_extents import _bisect_within, enclosures_of, extents_of
 from hub4eval.text.columns import align_corpora, document_tokens
 from hub4eval.text.glm import default_glm
 from tests.support import EXAMPLES
@@ -720,3 +721,32 @@ def test_an_enclosure_widens_over_a_long_run_of_insertions_at_once_as_alone(inse
     expected = [alignment.ref_enclosure("A", extent) for extent in columns]
     assert expected[0] == Extent(columns[0].start - inserted, columns[0].end + inserted)  # both runs taken in
     assert _enclosures_at_once(alignment, ["A"] * len(columns), columns) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.lists(st.integers(0, 60), max_size=40), min_size=1, max_size=8),
+    st.lists(st.tuples(st.integers(0, 7), st.integers(-5, 70)), max_size=60),
+    st.booleans(),
+)
+def test_runs_bisected_together_give_what_bisect_gives_in_each(runs, targets, right):
+    """``_bisect_within`` (every run halved in the same numpy steps) is ``bisect.bisect_right``
+    (``right``) or ``bisect_left`` of each target in its own sorted run, as an index of all."""
+    values: list[int] = []
+    bounds = []
+    for run in runs:
+        bounds.append((len(values), len(values) + len(run)))
+        values += sorted(run)
+    asked = [(bounds[k % len(bounds)], target) for k, target in targets]
+    expected = [
+        (bisect.bisect_right if right else bisect.bisect_left)(values, target, low, high)
+        for (low, high), target in asked
+    ]
+    found = _bisect_within(
+        np.asarray(values, dtype=np.int32),
+        np.asarray([low for (low, _), _ in asked], dtype=np.int64),
+        np.asarray([high for (_, high), _ in asked], dtype=np.int64),
+        np.asarray([target for _, target in asked], dtype=np.int64),
+        right=right,
+    )
+    assert found.tolist() == expected

@@ -1,0 +1,595 @@
+"""The ceiling's count of pairs of instance sets whose every instance is provably mapped to
+the instance at its place in the other set: counted without mapping them.
+
+The ceiling scores the reference against its projection (:mod:`hub4eval.scoring.projection`),
+whose instances are the reference's, in the same order, each fill moved onto the hypothesis
+text. The mapping nearly always pairs each projected instance with its own reference
+instance; working that out for every candidate pair (:mod:`hub4eval.scoring.pairs`) was most
+of the ceiling's time. Here the *diagonal* of a pair of sets (the i-th reference instance of
+a type with the i-th hypothesis instance of that type) is checked against the greedy instead.
+
+**Why the check is exact.** The greedy (:func:`hub4eval.scoring.greedy.greedy_map`) ranks
+every pair of a type by its key (F desc, COR desc, INC + MIS + SPU asc, reference order,
+hypothesis order) and takes the best pair whose two instances are free, again and again.
+Suppose no pair (a, b) off the diagonal ranks before both diagonal pairs of its instances,
+(a, a) and (b, b). Then the greedy takes the diagonal: else let (d, d) be the first diagonal
+pair, in rank order, that it does not take; a pair taken before it holds d, (d, c) or (c, d)
+with c != d, and ranks before (d, d); so it ranks after (c, c), which ranks before (d, d) and
+was taken (d is the first not taken), holding c: that pair could not be taken. Every pair off
+the diagonal is checked with its exact counts, so the check never passes where the greedy
+would choose otherwise; where it fails, the pair of sets is mapped by the usual engine.
+
+**The counts of a pair without its match record.** This applies where the engine's counts
+do (:mod:`hub4eval.scoring.pairs`, steps 1 and 2): two *plain* instances (each scored slot
+one text fill, a reference fill without minimal strings of its own: the instances a
+:class:`~hub4eval.scoring.fill_tables.FillTable` covers, no pointer) have one point per slot
+and aspect compared, COR or INC, and the rest decided by their shapes. Which aspects are
+COR is read from the two tables' arrays as the engine reads it: a content is COR when the
+two texts' numbers are equal (clean), or when the reference string's words are the words
+the hypothesis string keeps (noisy; a reference string with optional words sends its pair
+of sets to the engine), an extent when the hypothesis's lies in the reference's enclosure
+and overlaps its extent. The counts and points of a pair are those of one real match of the
+same two shapes, each compared point COR or INC as read (the first pair of each two shapes
+is checked against its match record: a disagreement is a bug, and raises).
+
+Pairs of sets that are not such pairs (other instances, a different number of instances
+of a type, a type of more than :data:`MAX_GROUP` instances, options under which the tables
+are not read: ``--min-map-f``, exact extents) are mapped by the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from operator import itemgetter
+from typing import Any
+
+import numpy as np
+
+from hub4eval.model import Extent, Instance, InstanceSet, PointerFill, TemplateSet, TextFill
+from hub4eval.scoring.fill_tables import NONE, FillTable
+from hub4eval.scoring.mapping import CountedMatch, CountedSet, Mapper
+from hub4eval.scoring.metrics import Counts
+from hub4eval.scoring.noisy import kept_correct
+from hub4eval.scoring.pairs import _MAX_ASPECT_BITS, _column_mapper, _points_with, _template, tabulate
+from hub4eval.text.column_extents import map_in_place
+
+Int = np.int64
+
+SHORTCUT = True
+"""Whether a count of a projection counts its diagonal pairs of sets here (tests turn it off:
+every pair of sets then goes through the engine, the oracle)."""
+
+MAX_GROUP = 64
+"""Instances of one type of one set above which its pair of sets is mapped by the engine
+(the check compares every pair of them)."""
+
+
+def _never(fill: PointerFill) -> bool:
+    return False  # no pointer in the pairs counted here
+
+
+class Diagonal:
+    """Of a count of ``ref`` against ``hyp`` (``Mapper.count_template_sets`` with extent
+    functions, ``counting`` on), the pairs of sets, among the overlapping ones, whose
+    instances are provably mapped to the instances at their places (see the module):
+    called with the overlapping pairs (i, j) of sets, it gives their :class:`CountedSet`
+    by pair. The reference's fills are read from its :class:`FillTable` (made for the
+    system's count); the hypothesis's (a projection, counted once) are read here, for the
+    pairs of sets it counts only."""
+
+    def __init__(
+        self, mapper: Mapper, ref: TemplateSet, hyp: TemplateSet, order: Sequence[str], fills: ProjectionFills
+    ) -> None:
+        self.mapper = mapper
+        self.ref = ref
+        self.hyp = hyp
+        self.order = order
+        self.fills = fills  # of hyp
+
+    def __call__(self, overlapping: Sequence[tuple[int, int]]) -> dict[tuple[int, int], CountedSet]:
+        mapper = self.mapper
+        how = mapper.how
+        if (
+            not SHORTCUT
+            or not mapper.counting
+            or mapper.config.min_map_f
+            or how.exact_extent
+            or mapper.point_runs is not None
+            or not overlapping
+        ):
+            return {}
+        ref_sets, hyp_sets = self.ref.instance_sets, self.hyp.instance_sets
+        # a set paired with several (or with another's): the greedy over sets decides, the engine maps
+        if any(i != j for i, j in overlapping):
+            return {}
+        ref_table = tabulate(mapper, [inst for iset in ref_sets for inst in iset.instances], True)
+        if ref_table is None or self.fills.items != [inst for iset in hyp_sets for inst in iset.instances]:
+            return {}
+        try:
+            return self._counted(overlapping, ref_sets, hyp_sets, ref_table)
+        except _TooManyAspects:
+            return {}
+
+    def _counted(
+        self,
+        overlapping: Sequence[tuple[int, int]],
+        ref_sets: Sequence[InstanceSet],
+        hyp_sets: Sequence[InstanceSet],
+        ref_table: FillTable,
+    ) -> dict[tuple[int, int], CountedSet]:
+        mapper = self.mapper
+        how = mapper.how
+        # the groups (a type of a pair of sets) of the pairs of sets that may be counted here: of
+        # each pair of sets of as many instances, plain, of the same types in the same places
+        hyp = self.fills
+        ref_start = np.zeros(len(ref_sets) + 1, dtype=Int)
+        np.cumsum([len(iset.instances) for iset in ref_sets], out=ref_start[1:])
+        hyp_start = np.asarray(hyp.set_start, dtype=Int)
+        js = np.asarray([j for j, _ in overlapping], dtype=Int)
+        n = ref_start[js + 1] - ref_start[js]
+        js = js[(n > 0) & (n == hyp_start[js + 1] - hyp_start[js])]
+        n = ref_start[js + 1] - ref_start[js]
+        set_of_row = np.repeat(np.arange(len(js), dtype=Int), n)
+        offset = np.arange(len(set_of_row), dtype=Int) - np.repeat(np.cumsum(n) - n, n)
+        ref_rows = ref_start[js][set_of_row] + offset
+        hyp_rows = hyp_start[js][set_of_row] + offset
+        type_ids: dict[str, int] = {}
+        ref_type = np.fromiter((type_ids.setdefault(inst.type, len(type_ids)) for inst in ref_table.instances), Int)
+        hyp_type = np.fromiter((type_ids.setdefault(inst.type, len(type_ids)) for inst in hyp.items), Int)
+        hyp_odd = np.zeros(len(hyp.items), dtype=bool)
+        hyp_odd[hyp.odd] = True
+        row_ok = ref_table.covered[ref_rows] & ~hyp_odd[hyp_rows] & (ref_type[ref_rows] == hyp_type[hyp_rows])
+        first_type = ref_type[ref_rows[np.cumsum(n) - n]]
+        one_type = ref_type[ref_rows] == first_type[set_of_row]
+        set_ok = np.bincount(set_of_row[~row_ok], minlength=len(js)) == 0
+        set_one_type = np.bincount(set_of_row[~one_type], minlength=len(js)) == 0
+        usual = set_ok & set_one_type & (n <= MAX_GROUP)  # one type: one group
+        taken = usual[set_of_row]
+        sets = js[usual].tolist()
+        set_groups = [1] * len(sets)  # of each set: its number of groups
+        group_sizes = n[usual].tolist()
+        ref_rows_list = ref_rows[taken].tolist()
+        hyp_rows_list = hyp_rows[taken].tolist()
+        for s in np.flatnonzero(set_ok & ~set_one_type).tolist():  # several types (rare): a group each
+            j = int(js[s])
+            r0, h0 = int(ref_start[j]), int(hyp_start[j])
+            by_type: dict[str, list[int]] = {}
+            for k, inst in enumerate(ref_sets[j].instances):
+                by_type.setdefault(inst.type, []).append(k)
+            if max(map(len, by_type.values())) > MAX_GROUP:
+                continue
+            sets.append(j)
+            set_groups.append(len(by_type))
+            for members in by_type.values():
+                group_sizes.append(len(members))
+                ref_rows_list += [r0 + k for k in members]
+                hyp_rows_list += [h0 + k for k in members]
+        if not sets:
+            return {}
+        sizes = np.asarray(group_sizes, dtype=Int)
+        pairs = _Pairs(sizes)
+        ref_row = np.asarray(ref_rows_list, dtype=Int)
+        hyp_row = np.asarray(hyp_rows_list, dtype=Int)
+        content = _Contents(mapper, ref_table, hyp) if how.content else None
+        keys, diagonal_combo, combos = self._keys(pairs, ref_table, ref_row, hyp_row, content)
+        # the groups with a pair off the diagonal that ranks before both diagonal pairs of its instances
+        a, b = pairs.item_a - pairs.group_start[pairs.group], pairs.item_b - pairs.group_start[pairs.group]
+        before_a = _ranks_before(keys, pairs.diagonal[pairs.item_a], b < a)
+        before_b = _ranks_before(keys, pairs.diagonal[pairs.item_b], a < b)
+        bad = np.zeros(len(sizes), dtype=bool)
+        bad[pairs.group[(a != b) & before_a & before_b]] = True
+        set_of_group = np.repeat(np.arange(len(sets), dtype=Int), set_groups)
+        bad_sets = set(set_of_group[bad].tolist())
+        # the matches of the diagonal, by set, in the order the engine lists them
+        set_sizes = np.fromiter((len(ref_sets[j].instances) for j in sets), dtype=Int, count=len(sets))
+        good = np.ones(len(sets), dtype=bool)
+        good[list(bad_sets)] = False
+        if not good.any():
+            return {}
+        item_good = np.repeat(good, set_sizes)
+        combo_of = diagonal_combo[item_good]
+        used = np.unique(combo_of)
+        entries: list[Any] = [None] * len(combos)
+        for combo in used.tolist():
+            counts, points = combos[combo]
+            entries[combo] = (counts, mapper.signature(points))
+        values = np.zeros((len(combos), 6), dtype=Int)
+        for combo in used.tolist():
+            c = entries[combo][0]
+            values[combo] = (c.cor, c.inc, c.mis, c.spu, c.opt, c.rem)
+        combo_entries = list(map(entries.__getitem__, combo_of.tolist()))
+        matches = list(
+            map(
+                CountedMatch,
+                map(ref_table.instances.__getitem__, ref_row[item_good].tolist()),
+                map(hyp.items.__getitem__, hyp_row[item_good].tolist()),
+                map(itemgetter(0), combo_entries),
+                map(itemgetter(1), combo_entries),
+            )
+        )
+        good_sizes = set_sizes[good]
+        starts = np.zeros(len(good_sizes), dtype=Int)
+        np.cumsum(good_sizes[:-1], out=starts[1:])
+        totals = np.add.reduceat(values[combo_of], starts, axis=0).tolist()
+        rank = {name: k for k, name in enumerate(self.order)}
+        counted: dict[tuple[int, int], CountedSet] = {}
+        at = 0
+        for s, total, size in zip(np.flatnonzero(good).tolist(), totals, good_sizes.tolist(), strict=True):
+            j = sets[s]
+            found = matches[at : at + size]
+            at += size
+            if set_groups[s] > 1:  # several types: listed type by type, in the mapping's order
+                found.sort(key=lambda m: rank[m.ref.type])  # type: ignore[union-attr]
+            counted[j, j] = CountedSet(ref_sets[j], hyp_sets[j], tuple(found), Counts(*total))
+        return counted
+
+    def _keys(
+        self, pairs: _Pairs, ref_table: FillTable, ref_row: np.ndarray, hyp_row: np.ndarray, content: _Contents | None
+    ) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], np.ndarray, list[tuple[Counts, Any]]]:
+        """The greedy's key (-F, -COR, INC + MIS + SPU) of every pair of ``pairs`` (a pair
+        with a content not read exactly has it COR: the best it can be), the combination (two
+        shapes and the COR aspects) of the diagonal pair of each item, and the counts and points
+        of each combination."""
+        mapper = self.mapper
+        how = mapper.how
+        hyp = self.fills
+        rows = ref_row[pairs.item_a]
+        items = hyp_row[pairs.item_b]
+        # the COR aspects of each pair, as bits of (slot, aspect) (Mapper.aspect_bits, as the engine's)
+        bits = mapper.aspect_bits
+        mask = np.zeros(len(rows), dtype=Int)
+        exact = np.ones(len(rows), dtype=bool)
+        ref_columns = ref_table.columns() if how.extent else None
+        for s, name in enumerate(ref_table.slot_names):
+            rf = ref_table.slot_fill[s][rows]
+            hf = hyp.slot_fill(name)[items]
+            at = np.flatnonzero((rf >= 0) & (hf >= 0))
+            if not len(at):
+                continue
+            rf, hf = rf[at], hf[at]
+            if content is not None:
+                ok, guessed = content.correct(rf, hf, pairs.item_a[at] == pairs.item_b[at])
+                mask[at] |= ok.astype(Int) << _bit(bits, name, "content")
+                exact[at[guessed]] = False
+            if ref_columns is not None:
+                ok = _extent_ok(ref_columns, hyp.columns, rf, hf)
+                mask[at] |= ok.astype(Int) << _bit(bits, name, "extent")
+        # the shapes of the two instances (Mapper._shape: a table makes each distinct one once)
+        ref_shape = _shape_ids(ref_table, rows)
+        hyp_shape = hyp.shape[items]
+        shape_pair = ref_shape * max(1, hyp.n_shapes) + hyp_shape
+        by_key = np.lexsort((mask, shape_pair))
+        new = np.ones(len(by_key), dtype=bool)
+        new[1:] = (np.diff(shape_pair[by_key]) != 0) | (np.diff(mask[by_key]) != 0)
+        inverse = np.empty(len(by_key), dtype=Int)
+        inverse[by_key] = np.cumsum(new) - 1
+        firsts = by_key[new]
+        # each shape pair's template from the match of one of its pairs, read exactly if any is
+        exact_at = np.flatnonzero(exact)
+        known, first_exact = np.unique(shape_pair[exact_at], return_index=True)
+        examples = dict(zip(known.tolist(), exact_at[first_exact].tolist(), strict=True))
+        templates: dict[int, Any] = {}
+        combos: list[tuple[Counts, Any]] = []
+        beta_squared = mapper.beta_squared
+        f_key: list[float] = []
+        cor_key: list[int] = []
+        err_key: list[int] = []
+        for p in firsts.tolist():
+            pair = int(shape_pair[p])
+            template = templates.get(pair)
+            if template is None:
+                q = examples.get(pair, p)
+                template = templates[pair] = self._template(
+                    ref_table.instances[int(rows[q])], hyp.items[int(items[q])], int(mask[q]), bool(exact[q])
+                )
+            points = _points_with(template, int(mask[p]), bits)
+            counts = Counts.tally([category for _, _, category in points])
+            combos.append((counts, points))
+            f_key.append(-counts.f_key(beta_squared))
+            cor_key.append(-counts.cor)
+            err_key.append(counts.errors)
+        keys = (
+            np.asarray(f_key, dtype=np.float64)[inverse],
+            np.asarray(cor_key, dtype=Int)[inverse],
+            np.asarray(err_key, dtype=Int)[inverse],
+        )
+        return keys, inverse[pairs.diagonal], combos
+
+    def _template(self, ref: Instance, hyp: Instance, mask: int, exact: bool) -> Any:
+        """The points of the match of the two instances, each compared point's category left
+        out (``pairs._template``), checked against the COR aspects read of the pair (when
+        read exactly)."""
+        mapper = self.mapper
+        match = mapper.match_instance(ref, hyp, {}, _never)
+        template = _template(match)
+        if exact:
+            points = tuple(
+                [
+                    (slot.name, verdict.kind, verdict.category)
+                    for slot in match.slots
+                    for _, _, vs in slot.pairs
+                    for verdict in vs
+                ]
+            )
+            if _points_with(template, mask, mapper.aspect_bits) != points:  # pragma: no cover - a bug
+                raise AssertionError(f"{ref.key}, {hyp.key}: the COR aspects read are not those of the match")
+        return template
+
+
+class _Pairs:
+    """Every (reference item, hypothesis item) pair of each group of items (``sizes[g]``
+    consecutive items each), by reference item then hypothesis item, as arrays."""
+
+    def __init__(self, sizes: np.ndarray) -> None:
+        n_groups = len(sizes)
+        squares = sizes * sizes
+        self.group_start = np.zeros(n_groups, dtype=Int)
+        np.cumsum(sizes[:-1], out=self.group_start[1:])
+        pair_start = np.zeros(n_groups, dtype=Int)
+        np.cumsum(squares[:-1], out=pair_start[1:])
+        self.group = np.repeat(np.arange(n_groups, dtype=Int), squares)  # of each pair
+        within = np.arange(len(self.group), dtype=Int) - pair_start[self.group]
+        n = sizes[self.group]
+        self.item_a = self.group_start[self.group] + within // n
+        self.item_b = self.group_start[self.group] + within % n
+        self.item_group = np.repeat(np.arange(n_groups, dtype=Int), sizes)  # of each item
+        # the pair (x, x) of each item x
+        self.diagonal = pair_start[self.item_group] + (
+            np.arange(len(self.item_group), dtype=Int) - self.group_start[self.item_group]
+        ) * (sizes[self.item_group] + 1)
+
+
+class ProjectionFills:
+    """The text fills of the ceiling's projection (an unsegmented hypothesis) read in one
+    walk: each fill's string handed to ``keep`` first (the judge's normalizations kept, see
+    :func:`hub4eval.scoring.set_extents.kept_set_extents`), its extent, less the premodifiers
+    its content loses, mapped to the one column space with all the others at once, and so
+    the extents of the sets (:attr:`set_extents`, as :func:`~hub4eval.scoring.set_extents.hyp_set_extent`
+    gives them: the columns of the fill of the smallest span that touches a token, to those
+    of the first fill of the largest end that does); and, for :class:`Diagonal`, the fills
+    as the engine reads them: of each instance (an *item*, the sets' instances in order),
+    its shape (a number) and of each scored slot its one fill's content, text number and
+    compared extent. An item that is not plain (a pointer, a slot of several fills) is
+    :attr:`odd`.
+
+    Only for a preparer whose extents are mapped by the alignment's own ``hyp_extent``, of
+    an unsegmented hypothesis (:meth:`of`: None otherwise)."""
+
+    @classmethod
+    def of(
+        cls, tset: TemplateSet, mapper_unscored: frozenset[str], prep: Any, keep: Callable[[str], Any]
+    ) -> ProjectionFills | None:
+        alignment = _column_mapper(prep, False)
+        if alignment is None or not prep.unsegmented:
+            return None
+        return cls(tset, mapper_unscored, prep, keep, alignment)
+
+    def __init__(
+        self, tset: TemplateSet, unscored: frozenset[str], prep: Any, keep: Callable[[str], Any], alignment: Any
+    ) -> None:
+        get, normalize = prep.lookups()
+        self.items = items = [inst for iset in tset.instance_sets for inst in iset.instances]
+        self.set_start = set_start = [0]
+        for iset in tset.instance_sets:
+            set_start.append(set_start[-1] + len(iset.instances))
+        slot_ids: dict[str, int] = {}
+        slot_id = slot_ids.setdefault
+        contents: list[str] = []
+        flat: list[
+            int
+        ] = []  # of each fill with an extent or scored: its item, slot (-1: not scored), number, start, end
+        odd: list[int] = []
+        shape_ids: dict[tuple[Any, ...], int] = {}
+        shapes: list[int] = []
+        none = NONE
+        text_fill = TextFill
+        add_content, add = contents.append, flat.extend
+        twice: set[int] = set()  # the shapes with a name twice
+        for k, inst in enumerate(items):
+            codes: list[Any] = []
+            plain = True
+            for slot in inst.slots:
+                name = slot.name
+                alternatives = slot.alternatives
+                if (
+                    len(alternatives) == 1
+                    and len(fills := alternatives[0].fills) == 1
+                    and type(fill := fills[0]) is text_fill
+                ):  # the usual slot
+                    content = fill.content
+                    norm = keep(content) or get(content) or normalize(content)
+                    scored = not (unscored and name in unscored)
+                    extents = fill.extents
+                    if extents:
+                        first = extents[0]
+                        start, end = first.start, first.end
+                        if norm[1]:
+                            start = min(start + norm[1], end)  # as fills._shifted
+                    elif not scored:
+                        continue
+                    else:
+                        start = end = none
+                    if scored:
+                        codes.append((name, bool(extents)))
+                        add_content(content)
+                        add((k, slot_id(name, len(slot_ids)), norm[4], start, end))
+                    else:
+                        add_content(content)
+                        add((k, -1, norm[4], start, end))
+                    continue
+                # any other slot: every string kept and every extent read; the item is not plain
+                if not (unscored and name in unscored):
+                    plain = False
+                for alternative in alternatives:
+                    for fill in alternative.fills:
+                        if type(fill) is not text_fill:
+                            continue
+                        content = fill.content
+                        norm = keep(content) or get(content) or normalize(content)
+                        if fill.extents:
+                            first = fill.extents[0]
+                            start, end = first.start, first.end
+                            if norm[1]:
+                                start = min(start + norm[1], end)
+                            add_content(content)
+                            add((k, -1, norm[4], start, end))
+            if not plain:
+                odd.append(k)
+            shape = tuple(codes)
+            found = shape_ids.get(shape)
+            if found is None:
+                found = shape_ids[shape] = len(shape_ids)
+                if len({name for name, _ in codes}) != len(codes):
+                    twice.add(found)  # a second slot of a name (Mapper._view reads the first): the engine maps it
+            shapes.append(found)
+        if twice:
+            odd += [k for k, shape_id in enumerate(shapes) if shape_id in twice]
+        self.odd = np.asarray(odd, dtype=Int)
+        self.shape = np.asarray(shapes, dtype=Int)
+        self.n_shapes = len(shape_ids)
+        self.contents = contents
+        self.slot_names = list(slot_ids)
+        columns = np.asarray(flat, dtype=Int).reshape(-1, 5)
+        self.fill_item = columns[:, 0].copy()
+        self.fill_slot = columns[:, 1].copy()
+        self.numbers = columns[:, 2].copy()
+        starts, ends = columns[:, 3].copy(), columns[:, 4].copy()
+        at = np.flatnonzero(starts != none)
+        chars = starts[at], ends[at]
+        map_in_place(alignment, False, None, starts, ends, at, False, none)
+        self.columns = (starts, ends)
+        self.set_extents = self._extents_of_sets(at, chars)
+
+    def _extents_of_sets(self, at: np.ndarray, chars: tuple[np.ndarray, np.ndarray]) -> list[Extent | None]:
+        """The extent of each set: of its fills whose span touches a token, the columns of the
+        smallest span's start to those of the first fill of the largest end (see the class)."""
+        n_sets = len(self.set_start) - 1
+        out: list[Extent | None] = [None] * n_sets
+        mapped = self.columns[0][at] != NONE
+        at, starts, ends = at[mapped], chars[0][mapped], chars[1][mapped]
+        if not len(at):
+            return out
+        bounds = self.set_start
+        item_set = np.repeat(np.arange(n_sets, dtype=Int), [b - a for a, b in zip(bounds, bounds[1:], strict=False)])
+        sets = item_set[self.fill_item[at]]
+        low = np.lexsort((ends, starts, sets))
+        high = np.lexsort((np.arange(len(at), dtype=Int), -ends, sets))
+        firsts = np.flatnonzero(np.diff(sets[low], prepend=-1) != 0)  # the first of each set's run
+        spanned = sets[low][firsts]
+        first_column = self.columns[0][at[low[firsts]]]
+        last_column = self.columns[1][at[high[firsts]]]
+        for s, first, last in zip(spanned.tolist(), first_column.tolist(), last_column.tolist(), strict=True):
+            out[s] = Extent(first, last)
+        return out
+
+    def slot_fill(self, name: str) -> np.ndarray:
+        """The fill of slot ``name`` of each item (-1: none)."""
+        at = np.full(len(self.items), -1, dtype=Int)
+        s = self.slot_names.index(name) if name in self.slot_names else -1
+        if s >= 0:
+            mine = np.flatnonzero(self.fill_slot == s)
+            at[self.fill_item[mine]] = mine
+        return at
+
+
+class _Contents:
+    """Whether the content point of fill pairs is COR, as the engine reads it: clean, when
+    the two texts' numbers are equal; noisy, when the reference string's words (none of
+    them optional) are the words the hypothesis string keeps (:meth:`FillPreparer.word_keys_of`:
+    equal phrase numbers), else, for a diagonal pair, by the noisy comparison of the two
+    strings, and for the others taken as COR (the best the pair can be: enough for the check)."""
+
+    def __init__(self, mapper: Mapper, ref_table: FillTable, hyp: ProjectionFills) -> None:
+        how = mapper.how
+        self.mapper = mapper
+        self.noisy = how.noisy
+        self.ref_table = ref_table
+        self.hyp = hyp
+        if not how.noisy:
+            self.ref_keys, self.hyp_keys = ref_table.numbers, hyp.numbers
+            return
+        fillers = how.fillers
+        self.ref_keys = ref_table.words(mapper.ref_prep, fillers, 3)  # its words' phrases; -1: some word optional
+        # (the hypothesis strings that are reference strings, most, are read from the preparers' memo)
+        entries = mapper.hyp_prep.word_keys_of(hyp.contents, fillers)
+        kept = np.fromiter(map(itemgetter(3), entries), dtype=Int, count=len(entries))
+        self.hyp_keys = kept
+
+    def correct(self, rf: np.ndarray, hf: np.ndarray, diagonal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Whether the content of each fill pair is COR, and which were not read exactly (taken as COR)."""
+        ok = self.ref_keys[rf] == self.hyp_keys[hf]
+        if not self.noisy:
+            return ok, np.zeros(0, dtype=Int)
+        odd = self.ref_keys[rf] < 0
+        if not odd.any():
+            return ok, np.zeros(0, dtype=Int)
+        guessed = np.flatnonzero(odd & ~diagonal)
+        ok[guessed] = True
+        mapper = self.mapper
+        fillers = mapper.how.fillers
+        ref_words, hyp_words = mapper.ref_prep.noisy_words, mapper.hyp_prep.noisy_words
+        ref_fills, contents = self.ref_table.fills, self.hyp.contents
+        for at in np.flatnonzero(odd & diagonal).tolist():
+            words = ref_words(ref_fills[int(rf[at])].content, fillers)
+            ok[at] = kept_correct(words, (words,), hyp_words(contents[int(hf[at])], fillers).kept)
+        return ok, guessed
+
+
+def _rows_with(table: FillTable, fills: np.ndarray) -> np.ndarray:
+    """Whether each row (instance) of ``table`` has a fill where ``fills`` is true."""
+    return np.bincount(table.fill_inst[fills], minlength=len(table.instances)) > 0
+
+
+def _bit(bits: dict[tuple[str, str], int], slot: str, kind: str) -> int:
+    """The bit of (slot, kind) in the masks of COR aspects (``Mapper.aspect_bits``)."""
+    bit = bits.get((slot, kind))
+    if bit is None:
+        if len(bits) >= _MAX_ASPECT_BITS:
+            raise _TooManyAspects
+        bit = bits[slot, kind] = len(bits)
+    return bit
+
+
+class _TooManyAspects(Exception):
+    """More (slot, aspect) than the bits of a mask: the engine counts."""
+
+
+def _extent_ok(
+    ref_columns: tuple[np.ndarray, np.ndarray, Any],
+    hyp_columns: tuple[np.ndarray, np.ndarray],
+    rf: np.ndarray,
+    hf: np.ndarray,
+) -> np.ndarray:
+    """Whether the extent point of each fill pair is COR, as ``pairs._correct`` reads it: the
+    hypothesis's extent enclosed in the reference's enclosing one and overlapping its one
+    minimal extent (a table's reference fill has one, its maximal one)."""
+    starts, ends, minimal = ref_columns
+    ms, me = (starts, ends) if minimal is None else minimal
+    a, b, c, d = starts[rf], ends[rf], hyp_columns[0][hf], hyp_columns[1][hf]
+    ok = (a <= c) & (c <= b) & (a <= d) & (d <= b) & (c != NONE) & (a != NONE)
+    s_, e_ = ms[rf], me[rf]
+    overlaps = ((s_ <= c) & (c <= e_)) | ((s_ <= d) & (d <= e_)) | ((c <= s_) & (s_ <= d)) | ((c <= e_) & (e_ <= d))
+    return ok & overlaps & (s_ != NONE)
+
+
+def _shape_ids(table: FillTable, rows: np.ndarray) -> np.ndarray:
+    """A number for each distinct shape of the instances at ``rows`` (a table makes each distinct
+    shape once: equal shapes are one object)."""
+    ids = np.fromiter(map(id, table.shapes), dtype=Int, count=len(table.shapes))
+    _, inverse = np.unique(ids[rows], return_inverse=True)
+    return inverse.reshape(-1).astype(Int)
+
+
+def _ranks_before(
+    keys: tuple[np.ndarray, np.ndarray, np.ndarray], other: np.ndarray, earlier: np.ndarray
+) -> np.ndarray:
+    """Whether each pair ranks before the pair ``other`` (by index) in the greedy's order: a
+    better key, or an equal one and ``earlier`` (what the two pairs' places decide)."""
+    f, c, e = keys
+    f2, c2, e2 = f[other], c[other], e[other]
+    better = (f < f2) | ((f == f2) & ((c < c2) | ((c == c2) & (e < e2))))
+    same = (f == f2) & (c == c2) & (e == e2)
+    return better | (same & earlier)
+
+
+__all__ = ["SHORTCUT", "Diagonal"]

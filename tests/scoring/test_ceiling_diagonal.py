@@ -1,0 +1,251 @@
+"""The ceiling's diagonal count (:mod:`hub4eval.scoring.ceiling_count`) is the engine's count.
+
+The ceiling of an unsegmented hypothesis counts the pairs of sets whose every projected
+instance is provably mapped to its own reference instance without mapping them; the
+oracle is the same ceiling with that shortcut off (``ceiling_count.SHORTCUT``), every
+pair of sets mapped by the engine. Random plain references over the recognizer output of
+the shipped unsegmented example (duplicated instances and fills, optional slots, a
+second alternative now and then, unscored slots), and their projections spoiled at random
+while keeping their instances (fills swapped between instances, slots dropped, an
+instance made a copy of another, a set's instances reversed), so that pairs off the
+diagonal tie with it, beat it, or lose to it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hub4eval.config import ScoreConfig
+from hub4eval.io.templettes import parse_templates
+from hub4eval.model import Instance, InstanceSet, Slot, TemplateSet
+from hub4eval.scoring import ceiling_count, projection
+from hub4eval.scoring.result import ScoreResult, Tally
+from hub4eval.scoring.set_extents import hyp_set_extent
+from tests.support.reference_fills import _lines, reference_fill, with_ceiling
+
+NAME = "asr_unsegmented"  # the diagonal count is the count of an unsegmented hypothesis's ceiling
+
+CONFIGS = {
+    "default": ScoreConfig(),
+    "clean": ScoreConfig(content="clean"),
+    "extent": ScoreConfig(compare="extent"),
+    "content": ScoreConfig(compare="content"),
+    "beta": ScoreConfig(beta=0.5),
+}
+
+
+@st.composite
+def plain_fill(draw: st.DrawFn, docid: str) -> str:
+    """A fill of one to three words of a line of document ``docid``, without minimal strings
+    (now and then one that may have some: ``reference_fill``)."""
+    if draw(st.integers(0, 7)) == 3:  # (not an end of the range, which hypothesis draws often)
+        return draw(reference_fill(NAME, docid))
+    _, text, spans = draw(st.sampled_from([line for line in _lines(NAME) if line[0] == docid]))
+    i = draw(st.integers(0, len(spans) - 1))
+    j = min(len(spans) - 1, i + draw(st.integers(0, 2)))
+    content = text[spans[i][0] : spans[j][1]]
+    if any(c in content for c in '"[]#'):
+        j = i
+    start, end = spans[i][0], spans[j][1]
+    return f'"{text[start:end]}" ##{start}#{end}#'
+
+
+@st.composite
+def plain_references(draw: st.DrawFn) -> str:
+    """A reference templette file of events only (no pointer: the instances the diagonal
+    count reads), some events copies of earlier ones, some fills repeated, most fills
+    without minimal strings and slots of one alternative (the others are left to the engine)."""
+    docids = list(dict.fromkeys(docid for docid, _, _ in _lines(NAME)))
+    out = []
+    for docid in docids[: draw(st.integers(1, len(docids)))]:
+        events: list[list[str]] = []
+        for _ in range(draw(st.integers(1, 6))):
+            roll = draw(st.integers(0, 9))
+            if roll == 0 and events:  # a copy of an earlier event
+                events.append(list(draw(st.sampled_from(events))))
+                continue
+            lines = []
+            for slot in ("WINNER", "LOSER", "PLACE")[: draw(st.integers(1, 3))]:
+                optional = "? " if draw(st.integers(0, 4)) == 0 else ""
+                earlier = [line for event in events for line in event if line.startswith(f"    {slot}: ")]
+                if earlier and draw(st.integers(0, 3)) == 0:  # a fill of an earlier event again
+                    lines.append(draw(st.sampled_from(earlier)))
+                    continue
+                lines.append(f"    {slot}: {optional}{draw(plain_fill(docid))}")
+                if draw(st.integers(0, 11)) == 5:  # a second alternative (now and then)
+                    lines.append(f"         / {draw(plain_fill(docid))}")
+            if draw(st.integers(0, 5)) == 0:
+                lines.append("    OBJ_STATUS: OPTIONAL")
+            events.append(lines)
+        for number, lines in enumerate(events, 1):
+            out += [f"<EVENT-{docid}-{number}> :=", *lines, ""]
+    return "\n".join(out) + "\n"
+
+
+def _spoiled(tset: TemplateSet, seed: int) -> TemplateSet:
+    """The projection with its instances kept (their number and types, in each set) and their
+    slots spoiled: swapped between two instances, dropped, copied from another instance,
+    or a set's instances reversed."""
+    rng = random.Random(seed)
+    sets = []
+    for iset in tset.instance_sets:
+        slots = [list(inst.slots) for inst in iset.instances]
+        n = len(slots)
+        for _ in range(rng.randint(0, 2)):
+            roll = rng.random()
+            a, b = rng.randrange(n), rng.randrange(n)
+            if roll < 0.3 and slots[a] and slots[b]:  # a slot of each swapped
+                i, j = rng.randrange(len(slots[a])), rng.randrange(len(slots[b]))
+                slots[a][i], slots[b][j] = slots[b][j], slots[a][i]
+            elif roll < 0.5 and slots[a]:
+                del slots[a][rng.randrange(len(slots[a]))]
+            elif roll < 0.7:
+                slots[a] = list(slots[b])
+            elif roll < 0.8:
+                slots.reverse()
+            elif slots[a]:  # a slot renamed: it no longer pairs with its reference slot
+                i = rng.randrange(len(slots[a]))
+                slots[a][i] = Slot(rng.choice(("WINNER", "LOSER", "PLACE")), slots[a][i].alternatives)
+        instances = tuple(
+            Instance(inst.type, inst.docid, inst.number, tuple(mine))
+            for inst, mine in zip(iset.instances, slots, strict=True)
+        )
+        sets.append(InstanceSet(iset.docid, instances))
+    return TemplateSet(tuple(sets), role="hypothesis", path=tset.path)
+
+
+def _scored(ref_text: str, config: ScoreConfig, seed: int | None, shortcut: bool) -> ScoreResult:
+    project = projection.project
+
+    def spoiled_projection(*args: Any, **kwargs: Any) -> TemplateSet:
+        made = project(*args, **kwargs)
+        return made if seed is None else _spoiled(made, seed)
+
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(projection, "project", spoiled_projection)
+        patched.setattr(ceiling_count, "SHORTCUT", shortcut)
+        return with_ceiling(NAME, ref_text, config, ceiling_counts=True)
+
+
+def _same_ceiling(counted: ScoreResult, oracle: ScoreResult) -> None:
+    mine, theirs = counted.ceiling, oracle.ceiling
+    assert mine is not None and theirs is not None
+    assert mine.projection == theirs.projection
+    a, b = mine.tally, theirs.tally
+    assert isinstance(a, Tally) and isinstance(b, Tally)
+    assert {k: list(v.items()) for k, v in a.levels.items()} == {k: list(v.items()) for k, v in b.levels.items()}
+    assert list(a.instance_pairs) == list(b.instance_pairs)
+    assert a.set_pairs == b.set_pairs
+    assert a.set_counts == b.set_counts
+    assert mine.slot_errors == theirs.slot_errors
+    assert counted.ceiling_summary() == oracle.ceiling_summary()
+    assert counted.causes == oracle.causes
+
+
+def _counting_sets() -> tuple[list[int], Callable[[], None]]:
+    """A list that gets, at each diagonal count, the number of pairs of sets it counted."""
+    counted: list[int] = []
+    original = ceiling_count.Diagonal.__call__
+
+    def call(self: ceiling_count.Diagonal, overlapping: Any) -> Any:
+        found = original(self, overlapping)
+        counted.append(len(found))
+        return found
+
+    patched = pytest.MonkeyPatch()
+    patched.setattr(ceiling_count.Diagonal, "__call__", call)
+    return counted, patched.undo
+
+
+@pytest.mark.parametrize("config", sorted(CONFIGS))
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@given(ref_text=plain_references(), seed=st.one_of(st.none(), st.integers(0, 2**32 - 1)))
+def test_the_diagonal_count_is_the_engines_count(config: str, ref_text: str, seed: int | None) -> None:
+    _same_ceiling(_scored(ref_text, CONFIGS[config], seed, True), _scored(ref_text, CONFIGS[config], seed, False))
+
+
+@pytest.mark.parametrize("config", sorted(CONFIGS))
+def test_the_diagonal_count_counts_the_usual_projection_without_the_engine(config: str) -> None:
+    """A reference of plain events projected as it is: every pair of sets is counted by the
+    diagonal count (the check can pass), and the count is the engine's."""
+    ref_text = _usual_reference()
+    counted, undo = _counting_sets()
+    try:
+        fast = _scored(ref_text, CONFIGS[config], None, True)
+    finally:
+        undo()
+    sets = len(parse_templates(ref_text, role="reference").instance_sets)
+    assert counted == [sets]
+    _same_ceiling(fast, _scored(ref_text, CONFIGS[config], None, False))
+
+
+def test_a_set_whose_instances_compete_is_left_to_the_engine() -> None:
+    """A projection whose instances are reversed in every set: the pairs off the diagonal (each
+    projected instance with its own reference instance) beat the diagonal, so no pair of sets
+    of more than one instance is counted without the engine, and the counts are the engine's."""
+    ref_text = _usual_reference()
+    ref = parse_templates(ref_text, role="reference")
+    project = projection.project
+
+    def reversed_projection(*args: Any, **kwargs: Any) -> TemplateSet:
+        made = project(*args, **kwargs)
+        return TemplateSet(
+            tuple(InstanceSet(s.docid, tuple(reversed(s.instances))) for s in made.instance_sets),
+            role="hypothesis",
+            path=made.path,
+        )
+
+    counted, undo = _counting_sets()
+    try:
+        with pytest.MonkeyPatch.context() as patched:
+            patched.setattr(projection, "project", reversed_projection)
+            fast = with_ceiling(NAME, ref_text, ScoreConfig(), ceiling_counts=True)
+            patched.setattr(ceiling_count, "SHORTCUT", False)
+            oracle = with_ceiling(NAME, ref_text, ScoreConfig(), ceiling_counts=True)
+    finally:
+        undo()
+    singles = sum(len(s.instances) == 1 for s in ref.instance_sets)
+    assert counted and counted[0] == singles < len(ref.instance_sets)
+    _same_ceiling(fast, oracle)
+
+
+def test_the_projections_set_extents_are_those_of_its_sets() -> None:
+    """The set extents read with the projection's fills (one walk) are :func:`hyp_set_extent`'s of
+    each set (its strings kept by then)."""
+    seen: list[tuple[list[Any], list[Any]]] = []
+    original = ceiling_count.ProjectionFills.of
+
+    def of(tset: TemplateSet, unscored: frozenset[str], prep: Any, keep: Any) -> Any:
+        fills = original(tset, unscored, prep, keep)
+        assert fills is not None
+        seen.append((fills.set_extents, [hyp_set_extent(iset, prep) for iset in tset.instance_sets]))
+        return fills
+
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(ceiling_count.ProjectionFills, "of", of)
+        with_ceiling(NAME, _usual_reference(), ScoreConfig(), ceiling_counts=True)
+    assert len(seen) == 1
+    assert seen[0][0] == seen[0][1]
+    assert any(extent is not None for extent in seen[0][0])
+
+
+def _usual_reference() -> str:
+    """Three plain events in each document of the example, one word each (of its first lines)."""
+    out = []
+    by_doc: dict[str, list[tuple[str, tuple[int, int]]]] = {}
+    for docid, text, spans in _lines(NAME):
+        by_doc.setdefault(docid, []).extend((text, span) for span in spans)
+    for docid, words in by_doc.items():
+        for number in range(1, 4):
+            out.append(f"<EVENT-{docid}-{number}> :=")
+            for k, slot in enumerate(("WINNER", "LOSER")):
+                text, (start, end) = words[(number - 1) * 2 + k]
+                out.append(f'    {slot}: "{text[start:end]}" ##{start}#{end}#')
+            out.append("")
+    return "\n".join(out) + "\n"

@@ -111,8 +111,9 @@ def _end() -> None:
     )
 
 
-class _Os:
-    """``os`` as the command line's module sees it, with ``_exit`` printing the last line first."""
+class ExitingOs:
+    """``os`` as the command line's module sees it (``app.os``), with ``_exit`` replaced by
+    ``end`` (which prints a benchmark's last lines before the process goes)."""
 
     def __init__(self, end: Any) -> None:
         self._exit = end
@@ -139,7 +140,7 @@ def main() -> None:
         _end()
         ending(status)
 
-    app.os = _Os(end)  # type: ignore[attr-defined]
+    app.os = ExitingOs(end)  # type: ignore[attr-defined]
     sys.argv = ["hub4eval", *args.command]
     try:
         app.main()

@@ -86,6 +86,31 @@ def _spoiled(tset: TemplateSet, seed: int, join: bool) -> TemplateSet:
     return TemplateSet(tuple(sets), role="hypothesis", path=tset.path)
 
 
+def drawn_case(name: str, config: ScoreConfig, data: st.DataObject) -> tuple[str, TemplateSet]:
+    """A reference drawn for the example ``name`` and a hypothesis made from its ceiling's
+    projection, spoiled at random (and, unsegmented, sometimes joined into one set)."""
+    ref_text = data.draw(references(name))
+    projected = with_ceiling(name, ref_text, config).ceiling
+    assert projected is not None and projected.projection is not None
+    hyp = _spoiled(
+        projected.projection,
+        data.draw(st.integers(0, 2**32 - 1)),
+        name == "asr_unsegmented" and data.draw(st.booleans()),
+    )
+    return ref_text, hyp
+
+
+def _asr_example_both_ways() -> tuple[ScoreResult, ScoreResult]:
+    """The ASR example (unsegmented) scored with match records and counted without them."""
+    name = "asr_unsegmented"
+    ref_text = (EXAMPLES / "asr" / "ref.tpl").read_text()
+    hyp = parse_templates((EXAMPLES / "asr" / "hyp.tpl").read_text(), role="hypothesis")
+    return (
+        _scored(name, ref_text, hyp, ScoreConfig(), counts=False),
+        _scored(name, ref_text, hyp, ScoreConfig(), counts=True),
+    )
+
+
 def _scored(name: str, ref_text: str, hyp: TemplateSet, config: ScoreConfig, counts: bool) -> ScoreResult:
     ref_path, hyp_path = (EXAMPLES / path for path in TEXTS[name])
     return pipeline.score(
@@ -115,14 +140,7 @@ def _levels(tally: Tally) -> dict[str, list]:
 )
 @given(data=st.data())
 def test_the_counted_system_mapping_is_the_mapping_of_the_records(name: str, config: str, data: st.DataObject) -> None:
-    ref_text = data.draw(references(name))
-    projected = with_ceiling(name, ref_text, CONFIGS[config]).ceiling
-    assert projected is not None and projected.projection is not None
-    hyp = _spoiled(
-        projected.projection,
-        data.draw(st.integers(0, 2**32 - 1)),
-        name == "asr_unsegmented" and data.draw(st.booleans()),
-    )
+    ref_text, hyp = drawn_case(name, CONFIGS[config], data)
     records = _scored(name, ref_text, hyp, CONFIGS[config], counts=False)
     counted = _scored(name, ref_text, hyp, CONFIGS[config], counts=True)
     assert records.tally is None and records.matches
@@ -167,11 +185,7 @@ def test_the_instance_pairs_of_a_count_are_made_when_read_and_pickled_as_a_list(
 
     from hub4eval.scoring.result import CountedPairs
 
-    name = "asr_unsegmented"
-    ref_text = (EXAMPLES / "asr" / "ref.tpl").read_text()
-    hyp = parse_templates((EXAMPLES / "asr" / "hyp.tpl").read_text(), role="hypothesis")
-    records = _scored(name, ref_text, hyp, ScoreConfig(), counts=False)
-    counted = _scored(name, ref_text, hyp, ScoreConfig(), counts=True)
+    records, counted = _asr_example_both_ways()
     assert counted.tally is not None
     pairs = counted.tally.instance_pairs
     assert isinstance(pairs, CountedPairs) and pairs._pairs is None  # not made yet
@@ -194,11 +208,7 @@ def test_the_levels_of_a_count_are_grouped_when_read_and_pickled_as_a_dict() -> 
 
     from hub4eval.scoring.result import CountedLevels
 
-    name = "asr_unsegmented"
-    ref_text = (EXAMPLES / "asr" / "ref.tpl").read_text()
-    hyp = parse_templates((EXAMPLES / "asr" / "hyp.tpl").read_text(), role="hypothesis")
-    records = _scored(name, ref_text, hyp, ScoreConfig(), counts=False)
-    counted = _scored(name, ref_text, hyp, ScoreConfig(), counts=True)
+    records, counted = _asr_example_both_ways()
     assert counted.tally is not None
     levels = counted.tally.levels
     assert isinstance(levels, CountedLevels)

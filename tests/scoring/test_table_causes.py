@@ -24,8 +24,8 @@ from hypothesis import strategies as st
 from hub4eval.config import ScoreConfig
 from hub4eval.scoring import attribution, table_causes
 from hub4eval.scoring.counted_points import Layouts
-from tests.scoring.test_system_counts import _scored, _spoiled
-from tests.support.reference_fills import TEXTS, references, with_ceiling
+from tests.scoring.test_system_counts import _scored, drawn_case
+from tests.support.reference_fills import TEXTS
 
 CONFIGS = {
     "default": ScoreConfig(),
@@ -74,14 +74,7 @@ def _both_routes(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, Any, int]]:
 def test_the_causes_read_from_the_tables_are_those_asked_match_by_match(
     monkeypatch: pytest.MonkeyPatch, name: str, config: str, data: st.DataObject
 ) -> None:
-    ref_text = data.draw(references(name))
-    projected = with_ceiling(name, ref_text, CONFIGS[config]).ceiling
-    assert projected is not None and projected.projection is not None
-    hyp = _spoiled(
-        projected.projection,
-        data.draw(st.integers(0, 2**32 - 1)),
-        name == "asr_unsegmented" and data.draw(st.booleans()),
-    )
+    ref_text, hyp = drawn_case(name, CONFIGS[config], data)
     with monkeypatch.context() as patch:
         seen = _both_routes(patch)
         _scored(name, ref_text, hyp, CONFIGS[config], counts=True)

@@ -10,7 +10,7 @@ chosen pairs keep only their counts and the signature of their points, taken
 from one match record per kind of pair (two shapes and the COR aspects; two
 shapes without any COR; pointers that pair alike).
 
-Why one module of about 1,000 lines: it is the :class:`Mapper`, whose
+Why one module of about 1,150 lines: it is the :class:`Mapper`, whose
 per-instance caches (prepared slot views, candidate keys, shapes, the counted
 points of a shape) serve both ways of mapping, with the match records it makes
 and the functions that read those records back as points; a split would pass

@@ -65,7 +65,7 @@ bytes a candidate pair at their peak.
 The chosen pairs are then scored by the mapper into the usual records
 (points, reasons, drill-down), for them only.
 
-Why one module of about 1,250 lines: it is one algorithm, the four steps of
+Why one module of about 1,550 lines: it is one algorithm, the four steps of
 :func:`map_groups` over the same arrays (fill positions, key ids, groups);
 the key arrays are both counted for the refusal and expanded into the pairs
 that step 1 compares, and the memo of the hypothesis side serves every step,

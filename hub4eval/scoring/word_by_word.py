@@ -40,7 +40,7 @@ and the premodifiers, the words that may read their neighbours, the tokens, the
 runs of letters and the noisy words are found over arrays of all the words;
 one Python step per string is left, making its records.
 
-Why one module of about 850 lines: the two routes, one string at a time and
+Why one module of about 950 lines: the two routes, one string at a time and
 many at once, read the same words worked out once (:meth:`WordByWord._word`:
 their tokens, noisy words, the spelling rules that start or go on at them)
 under the same conditions for when a string can be put together from its

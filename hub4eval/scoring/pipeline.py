@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError, InputWarning, UsageError
-from hub4eval.model import Corpus, Extent, TemplateSet, TextFill
+from hub4eval.model import Corpus, Extent, InstanceSet, TemplateSet, TextFill
 from hub4eval.scoring.ceiling_runs import ProjectionRuns, ceiling_part, contents
 from hub4eval.scoring.fills import FillPreparer, PreparedFill
 from hub4eval.scoring.mapping import CountedSet, Mapper, SetMatch
@@ -626,13 +626,20 @@ def _score_ceiling(
             hyp = split_sets(hyp, alignment.document_spans(), _columns_of(alignment))
         # each projected fill is prepared for its set's extent, then mapped: prepared once
         hyp_prep.remember()
+        hyp_extent: Callable[[InstanceSet], Extent | None]
+        if projected_extents is not None and hyp is projected:  # read in the walk that kept the judge's strings
+            known = dict(zip(map(id, projected.instance_sets), projected_extents, strict=True))
+
+            def known_extent(iset: InstanceSet) -> Extent | None:
+                return known[id(iset)]
+
+            hyp_extent = known_extent
+        else:
+            hyp_extent = HypSetExtents(hyp_prep)
         extents: dict[str, Any] = {
             "ref_extent": lambda iset: alignment.document_extent(iset.docid),
-            "hyp_extent": HypSetExtents(hyp_prep),
+            "hyp_extent": hyp_extent,
         }
-        if projected_extents is not None and hyp is projected:
-            known = dict(zip(map(id, projected.instance_sets), projected_extents, strict=True))
-            extents["hyp_extent"] = lambda iset: known[id(iset)]
         if counting and counted is not None and hyp is projected:
             from hub4eval.scoring.counted_parts import join_parts
 

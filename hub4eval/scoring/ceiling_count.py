@@ -50,7 +50,7 @@ from hub4eval.scoring.fill_tables import NONE, FillTable
 from hub4eval.scoring.mapping import CountedMatch, CountedSet, Mapper
 from hub4eval.scoring.metrics import Counts
 from hub4eval.scoring.noisy import kept_correct
-from hub4eval.scoring.pairs import _MAX_ASPECT_BITS, _column_mapper, _points_with, _template, tabulate
+from hub4eval.scoring.pairs import MAX_ASPECT_BITS, column_mapper, point_template, points_with, tabulate
 from hub4eval.text.column_extents import map_in_place
 
 Int = np.int64
@@ -282,7 +282,7 @@ class Diagonal:
                 template = templates[pair] = self._template(
                     ref_table.instances[int(rows[q])], hyp.items[int(items[q])], int(mask[q]), bool(exact[q])
                 )
-            points = _points_with(template, int(mask[p]), bits)
+            points = points_with(template, int(mask[p]), bits)
             counts = Counts.tally([category for _, _, category in points])
             combos.append((counts, points))
             f_key.append(-counts.f_key(beta_squared))
@@ -297,11 +297,11 @@ class Diagonal:
 
     def _template(self, ref: Instance, hyp: Instance, mask: int, exact: bool) -> Any:
         """The points of the match of the two instances, each compared point's category left
-        out (``pairs._template``), checked against the COR aspects read of the pair (when
+        out (``pairs.point_template``), checked against the COR aspects read of the pair (when
         read exactly)."""
         mapper = self.mapper
         match = mapper.match_instance(ref, hyp, {}, _never)
-        template = _template(match)
+        template = point_template(match)
         if exact:
             points = tuple(
                 [
@@ -311,7 +311,7 @@ class Diagonal:
                     for verdict in vs
                 ]
             )
-            if _points_with(template, mask, mapper.aspect_bits) != points:  # pragma: no cover - a bug
+            if points_with(template, mask, mapper.aspect_bits) != points:  # pragma: no cover - a bug
                 raise AssertionError(f"{ref.key}, {hyp.key}: the COR aspects read are not those of the match")
         return template
 
@@ -359,7 +359,7 @@ class ProjectionFills:
     def of(
         cls, tset: TemplateSet, mapper_unscored: frozenset[str], prep: Any, keep: Callable[[str], Any]
     ) -> ProjectionFills | None:
-        alignment = _column_mapper(prep, False)
+        alignment = column_mapper(prep, False)
         if alignment is None or not prep.unsegmented:
             return None
         return cls(tset, mapper_unscored, prep, keep, alignment)
@@ -544,7 +544,7 @@ def _bit(bits: dict[tuple[str, str], int], slot: str, kind: str) -> int:
     """The bit of (slot, kind) in the masks of COR aspects (``Mapper.aspect_bits``)."""
     bit = bits.get((slot, kind))
     if bit is None:
-        if len(bits) >= _MAX_ASPECT_BITS:
+        if len(bits) >= MAX_ASPECT_BITS:
             raise _TooManyAspects
         bit = bits[slot, kind] = len(bits)
     return bit

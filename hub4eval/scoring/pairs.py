@@ -663,7 +663,7 @@ def _fills_by_slot(
     unscored = mapper.unscored
     fast = not prep.maps_extents
     if TABLES and (fast or mapper.counting):
-        found = fill_tables.lookup(prep, instances, unscored, None if fast else _column_mapper(prep, reference))
+        found = fill_tables.lookup(prep, instances, unscored, None if fast else column_mapper(prep, reference))
         if found is not None:  # every instance read into a table: its rows taken from the table's arrays
             table, ords = found
             tabled = {
@@ -676,7 +676,7 @@ def _fills_by_slot(
     views = None if fast or mapper.counting else mapper._views[reference]
     # Counting with texts that differ: the usual fills' extents are read in characters, then
     # mapped to alignment columns all at once (_ColumnsOf), without preparing the fills.
-    alignment = None if fast or views is not None else _column_mapper(prep, reference)
+    alignment = None if fast or views is not None else column_mapper(prep, reference)
     cheap = fast or alignment is not None
     shapes: list[Any] = []
     texts: dict[str, _Texts] = {}
@@ -783,7 +783,7 @@ def tabulate(mapper: Mapper, instances: Sequence[Instance], reference: bool) -> 
     fast = not prep.maps_extents
     if not TABLES or not (fast or mapper.counting):
         return None
-    alignment = None if fast else _column_mapper(prep, reference)
+    alignment = None if fast else column_mapper(prep, reference)
     if alignment is None and not fast:
         return None  # extents mapped otherwise: each fill is prepared
     table = fill_tables.known(prep, instances, mapper.unscored, alignment)
@@ -793,7 +793,7 @@ def tabulate(mapper: Mapper, instances: Sequence[Instance], reference: bool) -> 
     return table
 
 
-def _column_mapper(prep: FillPreparer, reference: bool) -> Any:
+def column_mapper(prep: FillPreparer, reference: bool) -> Any:
     """The :class:`~hub4eval.text.columns.CorpusAlignment` whose columns ``prep`` maps a
     side's extents to, when it maps them with the alignment's own ``ref_extent`` (widened
     by its ``ref_enclosure``, or not at all) or ``hyp_extent``: then the extents of many
@@ -1375,20 +1375,20 @@ def map_groups(mapper: Mapper, groups: Sequence[Group], max_pairs: int) -> list[
     return results
 
 
-_MAX_ASPECT_BITS = 62  # (slot, aspect) whose COR fit in the bits of an int64 (beyond: match records)
+MAX_ASPECT_BITS = 62  # (slot, aspect) whose COR fit in the bits of an int64 (beyond: match records)
 _KIND_OF_ASPECT = {"c": "content", "w": "content", "x": "extent", "p": "pointer"}
 
 
 def _aspect_bits(mapper: Mapper, aspects: Sequence[_Aspect]) -> list[int] | None:
     """The bit of each aspect's (slot, kind) in the masks of COR aspects (``Mapper.aspect_bits``,
-    the same in every call); None when there are more than :data:`_MAX_ASPECT_BITS`."""
+    the same in every call); None when there are more than :data:`MAX_ASPECT_BITS`."""
     known = mapper.aspect_bits
     bits = []
     for aspect in aspects:
         slot_kind = (aspect.slot, _KIND_OF_ASPECT[aspect.kind])
         bit = known.get(slot_kind)
         if bit is None:
-            if len(known) >= _MAX_ASPECT_BITS:
+            if len(known) >= MAX_ASPECT_BITS:
                 return None
             bit = known[slot_kind] = len(known)
         bits.append(bit)
@@ -1451,10 +1451,10 @@ def _counted(
         pair, mask = int(pair_ids[k]), int(masks[k])
         template = templates.get(pair)
         if template is None:
-            template = templates[pair] = mapper.template(_template(examples[pair]))
+            template = templates[pair] = mapper.template(point_template(examples[pair]))
         found = known.get((template, mask))
         if found is None:
-            points = _points_with(mapper.templates[template], mask, mapper.aspect_bits)
+            points = points_with(mapper.templates[template], mask, mapper.aspect_bits)
             found = known[template, mask] = (
                 Counts.tally([category for _, _, category in points]),
                 mapper.signature(points),
@@ -1465,7 +1465,7 @@ def _counted(
     return dict(zip(zip(ci.tolist(), cj.tolist(), strict=True), map(founds.__getitem__, inverse.tolist()), strict=True))
 
 
-def _template(example: InstanceMatch) -> tuple[tuple[str, str, str], ...]:
+def point_template(example: InstanceMatch) -> tuple[tuple[str, str, str], ...]:
     """(slot, kind, category) of the points of ``example``, the category "" for a compared
     point (a fill pair's: COR or INC)."""
     points = []
@@ -1478,7 +1478,7 @@ def _template(example: InstanceMatch) -> tuple[tuple[str, str, str], ...]:
     return tuple(points)
 
 
-def _points_with(
+def points_with(
     template: tuple[tuple[str, str, str], ...], mask: int, bits: Mapping[tuple[str, str], int]
 ) -> tuple[tuple[str, str, str], ...]:
     """The points of a template, each compared point COR when the bit of its (slot, kind)

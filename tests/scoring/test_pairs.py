@@ -86,7 +86,7 @@ def _tally(ref, hyp, config, engine, monkeypatch, counts_only: bool, **texts) ->
         elif engine == "halved":
             patch.setattr(pairs, "BATCH_PAIRS", 0)
         elif engine == "few aspect bits":  # no call counts without records: every pair keeps its record
-            patch.setattr(pairs, "_MAX_ASPECT_BITS", 0)
+            patch.setattr(pairs, "MAX_ASPECT_BITS", 0)
         tally = Tally.of(pipeline.score(ref, hyp, config=config, ceiling=False, counts_only=counts_only, **texts))
     levels = [(level, list(groups.items())) for level, groups in tally.levels.items()]
     return [levels, tally.instance_pairs, tally.set_pairs, tally.set_counts]

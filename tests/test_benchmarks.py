@@ -42,6 +42,21 @@ def table_rows(stdout: str) -> list[list[str]]:
     return [line.split("|")[1:-1] for line in stdout.splitlines() if line.startswith("| ") and "---" not in line]
 
 
+def _asr_as_made(files: Path, hyp: str = "hyp.tpl") -> Path:
+    """examples/asr (its unsegmented hypothesis, templettes ``hyp``) copied into ``files`` under
+    the names bench_score_texts.py gives the files it makes."""
+    asr = BENCHMARKS.parent / "examples" / "asr"
+    files.mkdir()
+    for name, source in (
+        ("ref_e5.tpl", "ref.tpl"),
+        ("hyp_e5_unsegmented.tpl", hyp),
+        ("ref.sgml", "reference.sgml"),
+        ("hyp_unsegmented.sgml", "asr_unsegmented.sgml"),
+    ):
+        (files / name).write_bytes((asr / source).read_bytes())
+    return files
+
+
 def test_every_script_is_listed() -> None:
     assert "bench_dense.py" in SCRIPTS and "bench_hub4.py" in SCRIPTS  # the glob found the folder
 
@@ -152,16 +167,7 @@ def test_stages_times_a_command_without_changing_it(tmp_path: Path, monkeypatch:
 
 def test_mapping_texts_benchmark_runs(tmp_path: Path) -> None:
     """bench_mapping_texts.py on examples/asr laid out as bench_score_texts.py names its files."""
-    asr = BENCHMARKS.parent / "examples" / "asr"
-    files = tmp_path / "files"
-    files.mkdir()
-    for name, source in (
-        ("ref_e5.tpl", "ref.tpl"),
-        ("hyp_e5_unsegmented.tpl", "hyp.tpl"),
-        ("ref.sgml", "reference.sgml"),
-        ("hyp_unsegmented.sgml", "asr_unsegmented.sgml"),
-    ):
-        (files / name).write_bytes((asr / source).read_bytes())
+    files = _asr_as_made(tmp_path / "files")
     for extra in ([], ["--normalized"]):
         done = run("bench_mapping_texts.py", str(files), "--rounds", "2", *extra, cwd=tmp_path, timeout=300)
         assert done.returncode == 0, done.stderr
@@ -173,16 +179,7 @@ def test_mapping_texts_benchmark_runs(tmp_path: Path) -> None:
 def test_shared_stages_benchmark_compares_the_same_work(tmp_path: Path) -> None:
     """bench_shared_stages.py on examples/asr laid out as bench_score_texts.py names its files:
     the shared stages of both commands timed, and the calls made inside align_texts the same."""
-    asr = BENCHMARKS.parent / "examples" / "asr"
-    files = tmp_path / "n1_d1_w0.0_s1"
-    files.mkdir()
-    for name, source in (
-        ("ref_e5.tpl", "ref.tpl"),
-        ("hyp_e5_unsegmented.tpl", "hyp.tpl"),
-        ("ref.sgml", "reference.sgml"),
-        ("hyp_unsegmented.sgml", "asr_unsegmented.sgml"),
-    ):
-        (files / name).write_bytes((asr / source).read_bytes())
+    _asr_as_made(tmp_path / "n1_d1_w0.0_s1")
     sizes = ("--words", "1", "--doc-words", "1", "--wer", "0.0", "--seed", "1")
     done = run(
         "bench_shared_stages.py",
@@ -203,16 +200,7 @@ def test_shared_stages_benchmark_compares_the_same_work(tmp_path: Path) -> None:
 def test_score_counts_benchmark_times_both_counts(tmp_path: Path) -> None:
     """bench_score_counts.py on examples/asr laid out as bench_score_texts.py names its files:
     the system's count and the ceiling's made again (each checked to count the same) and timed."""
-    asr = BENCHMARKS.parent / "examples" / "asr"
-    files = tmp_path / "n1_d1_w0.0_s1"
-    files.mkdir()
-    for name, source in (
-        ("ref_e5.tpl", "ref.tpl"),
-        ("hyp_e5_unsegmented.tpl", "hyp_one_set.tpl"),
-        ("ref.sgml", "reference.sgml"),
-        ("hyp_unsegmented.sgml", "asr_unsegmented.sgml"),
-    ):
-        (files / name).write_bytes((asr / source).read_bytes())
+    files = _asr_as_made(tmp_path / "n1_d1_w0.0_s1", hyp="hyp_one_set.tpl")
     done = run(
         "bench_score_counts.py",
         *(str(files), "--forms", "unsegmented", "--runs", "1", "--rounds", "1"),

@@ -22,7 +22,7 @@ from hub4eval.model import Extent, FillAlternative, Instance, InstanceSet, Point
 from hub4eval.scoring import fill_tables, pairs, pipeline
 from hub4eval.scoring.fills import FillPreparer
 from hub4eval.scoring.result import Tally
-from tests.scoring.test_pairs import _two_documents
+from tests.scoring.test_pairs import _texts_configs, _two_documents
 from tests.support.strategies import template_sets
 
 
@@ -80,11 +80,7 @@ def test_counts_from_tables_are_those_read_instance_by_instance_when_the_texts_d
     the ceiling's count of the same reference; most runs are read from tables."""
     inputs = _two_documents(seed, unsegmented)
     ref, hyp = inputs.pop("ref"), inputs.pop("hyp")
-    for config in (
-        ScoreConfig(unsegmented=unsegmented),
-        ScoreConfig(unsegmented=unsegmented, compare="content"),
-        ScoreConfig(unsegmented=unsegmented, content="clean"),
-    ):
+    for config in _texts_configs(unsegmented):
         expected = _counted(ref, hyp, config, monkeypatch, False, **inputs)
         with monkeypatch.context() as patch:
             found = _spy(patch)

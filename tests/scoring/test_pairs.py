@@ -476,6 +476,15 @@ def _shifted(tpl: str, by: int) -> str:
     return re.sub(r"##(\d+)#(\d+)#", lambda m: f"##{int(m.group(1)) + by}#{int(m.group(2)) + by}#", tpl)
 
 
+def _texts_configs(unsegmented: bool) -> tuple[ScoreConfig, ...]:
+    """The configurations :func:`_two_documents` is scored under: default, content only, clean."""
+    return (
+        ScoreConfig(unsegmented=unsegmented),
+        ScoreConfig(unsegmented=unsegmented, compare="content"),
+        ScoreConfig(unsegmented=unsegmented, content="clean"),
+    )
+
+
 def _two_documents(seed: int, unsegmented: bool) -> dict[str, Any]:
     """Two documents of :func:`_texts` in one corpus each side (the second renamed D2), minimal
     strings in some reference fills; unsegmented: the hypothesis text is one stream and its
@@ -504,11 +513,7 @@ def test_documents_whose_texts_differ_map_as_every_pair_counted(monkeypatch, see
     counted through its record, with the ceiling, and the counts kept without records."""
     inputs = _two_documents(seed, unsegmented)
     ref, hyp = inputs.pop("ref"), inputs.pop("hyp")
-    for config in (
-        ScoreConfig(unsegmented=unsegmented),
-        ScoreConfig(unsegmented=unsegmented, compare="content"),
-        ScoreConfig(unsegmented=unsegmented, content="clean"),
-    ):
+    for config in _texts_configs(unsegmented):
         expected = _scored(ref, hyp, config, "records", monkeypatch, **inputs)
         assert _scored(ref, hyp, config, "compact", monkeypatch, **inputs) == expected
         assert _scored(ref, hyp, config, "one by one", monkeypatch, **inputs) == expected

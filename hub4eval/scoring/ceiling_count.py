@@ -50,7 +50,14 @@ from hub4eval.scoring.fill_tables import NONE, FillTable
 from hub4eval.scoring.mapping import CountedMatch, CountedSet, Mapper
 from hub4eval.scoring.metrics import Counts
 from hub4eval.scoring.noisy import kept_correct
-from hub4eval.scoring.pairs import MAX_ASPECT_BITS, column_mapper, point_template, points_with, tabulate
+from hub4eval.scoring.pairs import (
+    MAX_ASPECT_BITS,
+    column_mapper,
+    extents_correct,
+    point_template,
+    points_with,
+    tabulate,
+)
 from hub4eval.text.column_extents import map_in_place
 
 Int = np.int64
@@ -535,11 +542,6 @@ class _Contents:
         return ok, guessed
 
 
-def _rows_with(table: FillTable, fills: np.ndarray) -> np.ndarray:
-    """Whether each row (instance) of ``table`` has a fill where ``fills`` is true."""
-    return np.bincount(table.fill_inst[fills], minlength=len(table.instances)) > 0
-
-
 def _bit(bits: dict[tuple[str, str], int], slot: str, kind: str) -> int:
     """The bit of (slot, kind) in the masks of COR aspects (``Mapper.aspect_bits``)."""
     bit = bits.get((slot, kind))
@@ -565,11 +567,7 @@ def _extent_ok(
     minimal extent (a table's reference fill has one, its maximal one)."""
     starts, ends, minimal = ref_columns
     ms, me = (starts, ends) if minimal is None else minimal
-    a, b, c, d = starts[rf], ends[rf], hyp_columns[0][hf], hyp_columns[1][hf]
-    ok = (a <= c) & (c <= b) & (a <= d) & (d <= b) & (c != NONE) & (a != NONE)
-    s_, e_ = ms[rf], me[rf]
-    overlaps = ((s_ <= c) & (c <= e_)) | ((s_ <= d) & (d <= e_)) | ((c <= s_) & (s_ <= d)) | ((c <= e_) & (e_ <= d))
-    return ok & overlaps & (s_ != NONE)
+    return extents_correct(starts[rf], ends[rf], ms[rf], me[rf], hyp_columns[0][hf], hyp_columns[1][hf])
 
 
 def _shape_ids(table: FillTable, rows: np.ndarray) -> np.ndarray:

@@ -37,7 +37,7 @@ from hub4eval.scoring.fills import FillPreparer
 from hub4eval.text.column_extents import extents_of, map_in_place
 
 Int = np.int64
-NONE = -(2**62)  # the offset of a missing extent (pairs._NONE)
+NONE = -(2**62)  # the offset of a missing extent: encloses nothing, enclosed by nothing (pairs reads it)
 ONE_TEXT = ((((True, False),),), (((True, True),),))  # a slot's fills in a shape: one text fill, by has_extent
 
 

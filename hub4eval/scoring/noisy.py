@@ -200,14 +200,6 @@ class NoisyWords(Record, frozen=True):
             flags = _NOT_OPTIONAL.setdefault(len(flags), flags)
         return cls(as_words, flags, as_words if len(kept) == len(as_words) else tuple(kept), fillers)
 
-    @classmethod
-    def all_kept(cls, words: tuple[str, ...], fillers: frozenset[str]) -> NoisyWords:
-        """:meth:`made` of words none of which is optional (so all are kept)."""
-        flags = _NOT_OPTIONAL.get(len(words))
-        if flags is None:
-            flags = _NOT_OPTIONAL[len(words)] = (False,) * len(words)
-        return cls(words, flags, words, fillers)
-
 
 def noisy_correct(ref_max: NoisyWords, ref_minimals: Sequence[NoisyWords], hyp: NoisyWords) -> bool:
     """:func:`noisy_content_correct`'s verdict alone, from words read beforehand

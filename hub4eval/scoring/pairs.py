@@ -554,7 +554,7 @@ def _noisy_content_keys(
     return pos[ok], at[ok].astype(Int), hyp_kid, np.zeros(0, dtype=Int)
 
 
-_NONE = -(2**62)  # the offset of a missing extent: encloses nothing, enclosed by nothing
+_NONE = fill_tables.NONE  # the offset of a missing extent: encloses nothing, enclosed by nothing
 _GROUP_BLOCKS = 1 << 36  # extent blocks of one group: group g's block b is the key g * _GROUP_BLOCKS + b
 
 
@@ -1053,14 +1053,21 @@ def _correct(aspect: _Aspect, rq: np.ndarray, hp: np.ndarray, mapper: Mapper) ->
     assert isinstance(ref_texts, _Texts) and isinstance(hyp_texts, _Texts)  # text fills: see _aspects
     rs, re_, ms, me, several = _memo(ref_texts, "extents", lambda: _ref_extents(ref_texts))
     hs, he = _hyp_extents(hyp_texts)
-    a, b, c, d = rs[rq], re_[rq], hs[hp], he[hp]
-    ok = (a <= c) & (c <= b) & (a <= d) & (d <= b) & (c != _NONE) & (a != _NONE)
-    s_, e_ = ms[rq], me[rq]
-    overlaps = ((s_ <= c) & (c <= e_)) | ((s_ <= d) & (d <= e_)) | ((c <= s_) & (s_ <= d)) | ((c <= e_) & (e_ <= d))
-    ok &= overlaps & (s_ != _NONE)
+    ok = extents_correct(rs[rq], re_[rq], ms[rq], me[rq], hs[hp], he[hp])
     for at in np.flatnonzero(several[rq]).tolist():
         ok[at] = extent_status(refs[int(rq[at])], hyps[int(hp[at])]) == "ok"
     return ok
+
+
+def extents_correct(
+    a: np.ndarray, b: np.ndarray, s_: np.ndarray, e_: np.ndarray, c: np.ndarray, d: np.ndarray
+) -> np.ndarray:
+    """Whether each hypothesis extent [c, d] is a COR extent point against a reference fill
+    whose enclosing extent is [a, b] and whose one minimal extent is [s_, e_] (offsets or
+    columns; :data:`_NONE` for a missing one): enclosed in the one, overlapping the other."""
+    ok = (a <= c) & (c <= b) & (a <= d) & (d <= b) & (c != _NONE) & (a != _NONE)
+    overlaps = ((s_ <= c) & (c <= e_)) | ((s_ <= d) & (d <= e_)) | ((c <= s_) & (s_ <= d)) | ((c <= e_) & (e_ <= d))
+    return ok & overlaps & (s_ != _NONE)
 
 
 class _HypSide:

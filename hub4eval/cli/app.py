@@ -23,6 +23,7 @@ except ImportError:  # pragma: no cover - older typer uses click itself
     from click import types as click_types  # type: ignore[no-redef]  # the same module, as click has it
 
 from hub4eval.errors import InputError, InputWarning
+from hub4eval.util import kept
 from hub4eval.util.gcpause import paused_gc
 from hub4eval.util.kept import ends_without_freeing
 
@@ -313,17 +314,14 @@ def command(*args: Any, **kwargs: Any) -> Callable[[F], F]:
     return decorate
 
 
-_KEPT: list[Any] = []
-
-
 def keep_until_exit(value: Any) -> Any:
-    """Keep ``value`` alive until :func:`main` ends the process, and return it.
+    """Keep ``value`` alive until :func:`main` ends the process (:func:`hub4eval.util.kept.keep_until_exit`), and return it.
 
     A result of a large evaluation is millions of small objects; freeing
     them one by one when the command returns took seconds of a run, and
     ``os._exit`` releases them at once.
     """
-    _KEPT.append(value)
+    kept.keep_until_exit(value)
     return value
 
 

@@ -240,19 +240,21 @@ def test_scoring_options_needs_a_scoring_parameter():
         scoring_options(command)
 
 
-def test_an_input_error_is_kept_until_the_process_ends(tmp_path):
+def test_an_input_error_is_kept_until_the_process_ends(tmp_path, monkeypatch):
     """What a refused run read (its traceback holds it: a refused document is millions of
     objects) is not freed one by one before the one line is written: the CLI keeps the error
-    until it ends the process, as it keeps a result."""
-    import importlib
-
+    until it ends the process, as it keeps a result (in a process that ends without freeing,
+    as the CLI's main says of its own)."""
     from hub4eval.errors import InputError
+    from hub4eval.util import kept as kept_module
 
-    app_module = importlib.import_module("hub4eval.cli.app")  # the module, not the Typer app of the package
+    monkeypatch.setattr(kept_module, "_KEPT", [])
+    monkeypatch.setattr(kept_module, "_PROCESS", [])
+    kept_module.ends_without_freeing()
 
     broken = tmp_path / "hyp.tpl"
     broken.write_text('<EVENT-D-1> :=\n    NAME: "unterminated\n', encoding="utf-8")
     result = invoke("score", SAMPLE / "ref.tpl", broken, "-q")
     assert result.exit_code == 2
-    kept = app_module._KEPT[-1]
+    [kept] = kept_module._KEPT[-1]
     assert isinstance(kept, InputError) and str(kept) in result.output

@@ -273,8 +273,9 @@ def _bisect_within(
     run ``values[lows[k]:highs[k]]``, as an index of ``values``: all at once, a halving of
     every run a step."""
     lows, highs = lows.copy(), highs.copy()
-    # every run halved together, as many steps as the longest needs (no run left behind is
-    # gathered out: a run already found keeps its bounds), then any left (none) one by one
+    # every run halved together, as many steps as the longest needs (a run already found keeps
+    # its bounds): a step leaves at most half of a run (floor), so bit_length(longest) steps
+    # leave none
     span = int((highs - lows).max(initial=0))
     last = len(values) - 1
     while span > 0:
@@ -285,16 +286,6 @@ def _bisect_within(
         lows = np.where(onward, middle + 1, lows)
         highs = np.where(live & ~onward, middle, highs)
         span >>= 1
-    active = np.flatnonzero(lows < highs)
-    while len(active):
-        low, high = lows[active], highs[active]
-        middle = (low + high) >> 1
-        found = values[middle]
-        target = targets[active]
-        onward = found <= target if right else found < target
-        lows[active] = np.where(onward, middle + 1, low)
-        highs[active] = np.where(onward, high, middle)
-        active = active[lows[active] < highs[active]]
     return lows
 
 

@@ -304,17 +304,9 @@ def cause_counts(result: Any) -> dict[str, dict[str, dict[str, dict[str, int]]]]
     others: dict[tuple[str, str, str, str | None, str], int] = {}
     get = others.get
     counted = result.tally.causes if result.tally is not None else None
-    if counted is None:
-        settled: Iterable[tuple[CauseKey, int]] = _point_causes(result, attributor).items()
-    else:
-        settled = counted.settled.items()
-        # the pending points' causes, decided by the ceiling: added here as they are decided
-        for (type_name, slot, docid, kind, category, _), count, cause in zip(
-            counted.pending.keys(), counted.pending.values(), counted.pending_causes(attributor), strict=True
-        ):
-            documents[docid][cause][category] += count
-            key = (type_name, slot, kind, cause, category)
-            others[key] = get(key, 0) + count
+    settled: Iterable[tuple[CauseKey, int]] = (
+        _point_causes(result, attributor).items() if counted is None else counted.resolved(attributor)
+    )
     for (type_name, slot, docid, kind, cause, category), count in settled:
         documents[docid][cause][category] += count  # type: ignore[index]  # an error's cause is never None
         key = (type_name, slot, kind, cause, category)

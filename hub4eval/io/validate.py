@@ -134,7 +134,7 @@ def check_against_corpus(
                                 content = fill.content
                                 # its words as the text has them, or with other blanks between
                                 # (an ASR text's line ends): no mismatch, as the check below finds
-                                if written == content or " ".join(written.split()) == " ".join(content.split()):
+                                if written == content or _fold(written) == _fold(content):
                                     fills += 1
                                     continue
                         others.append((fill, text, name))

@@ -618,27 +618,22 @@ class _Projector:
         normalized = get(content) or normalize(content)
         kept = normalized[3].kept
         removed = normalized[1]
-        words = None
-        if self._maps_reference:
-            words = judge._usual.get(fill.content)
-            if words is None:
-                words = judge.usual_of(fill.content)
-            if words is False or not fill.minimal_is_maximal:
-                words = None
+        mapped = None
+        if removed:  # the hypothesis's extent past its premodifiers
+            hyp_prep = judge.mapper.hyp_prep
+            mapped = hyp_prep.map_extent(
+                None if hyp_prep.unsegmented else docid, Extent(min(start + removed, end), end)
+            )
+        words = judge.usual_words(fill) if self._maps_reference else None
         if words is not None:
             # the usual reference fill (its one minimal string the maximal one, no premodifier
             # removed): prepared, its extent is its columns and its enclosure their widening (see
             # FillPreparer.prepare_mapped), read here as numbers without the records
-            cor = kept == words[2] if words[2] is not None else kept_correct(words[0], words[1], kept)
             if not self._widens:
                 wide_first, wide_last = column_first, column_last
             if removed:
-                hyp_prep = judge.mapper.hyp_prep
-                mapped = hyp_prep.map_extent(
-                    None if hyp_prep.unsegmented else docid, Extent(min(start + removed, end), end)
-                )
                 hyp_found = mapped is not None
-                if hyp_found:
+                if mapped is not None:
                     hyp_first, hyp_last = mapped.start, mapped.end
             extent_ok = hyp_found and _extent_in(
                 column_first, column_last, wide_first, wide_last, hyp_first, hyp_last, self._exact
@@ -652,15 +647,11 @@ class _Projector:
                 ref, words = judge._prepared(fill, docid, (extent, widened))
             else:
                 ref, words = judge._prepared(fill, docid)
-            cor = kept == words[2] if words[2] is not None else kept_correct(words[0], words[1], kept)
             if removed:
-                hyp_prep = judge.mapper.hyp_prep
-                mapped = hyp_prep.map_extent(
-                    None if hyp_prep.unsegmented else docid, Extent(min(start + removed, end), end)
-                )
                 extent_ok = _extent_at(ref, mapped, self._exact)
             else:
                 extent_ok = hyp_found and _extent_between(ref, hyp_first, hyp_last, self._exact)
+        cor = kept == words[2] if words[2] is not None else kept_correct(words[0], words[1], kept)
         if cor and extent_ok:
             return _hyp_fill(content, start, end)  # the usual fill: all of it correct
         if (cor or extent_ok) and self._only_first(docid, space, fill, text, first, last, from_token, to_token, words):

@@ -352,34 +352,6 @@ def wer_table(rows: list[list[str]], total: list[str]) -> Table:
     return table
 
 
-def wer_table_plain(rows: list[list[str]], total: list[str], width: int) -> str | None:
-    """:func:`wer_table` as rich draws it without colour or styles, drawn directly; None when rich must.
-
-    Rich measures and lays out every cell, seconds for ten thousand rows; the
-    layout here is fixed (the widest cell of each column, one space each side
-    of a rule, no outer edge), so the lines are made directly. None when the
-    table would not fit in ``width`` columns (rich wraps it), has no document
-    row, or a cell holds anything but plain ASCII without ``[`` and ``:``
-    (rich reads those as markup and emoji codes, and measures wide characters)
-    or has blanks at an end.
-    """
-    if not rows:
-        return None
-    every = [list(WER_COLUMNS), *rows, total]
-    if not all(_plain_cell(cell) for cells in every for cell in cells):
-        return None
-    widths = [max(len(cells[k]) for cells in every) for k in range(len(WER_COLUMNS))]
-    grid = _Grid(widths, [column == "DOCUMENT" for column in WER_COLUMNS])
-    header = grid.head(list(WER_COLUMNS))
-    if len(header) > width or len(WER_TITLE) > len(header):
-        return None
-    out = [WER_TITLE.ljust(len(header)), header, grid.head_rule()]
-    out.extend(grid.row(cells) for cells in rows)
-    out.append(grid.section_rule())
-    out.append(grid.row(total))
-    return "\n".join(out) + "\n"
-
-
 def cause_table(result: ScoreResult) -> Table | None:
     """What the recognizer cost: errors lost to recognition and to extraction, per slot and overall.
 

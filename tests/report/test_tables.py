@@ -206,3 +206,43 @@ def test_the_report_tables_are_drawn_without_rich_when_piped():
             assert plain is not None or width < 80
             if plain is not None:
                 assert plain == console.file.getvalue()
+
+
+_cell_text = st.one_of(
+    st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), min_size=1, max_size=30),
+    st.text(alphabet="abcXYZ019.-_() ", min_size=1, max_size=30),
+    st.text(alphabet="AB. é", min_size=1, max_size=5),
+)
+_count = st.integers(0, 10**7).map(str)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.lists(st.one_of(_cell_text, _count), min_size=7, max_size=7), max_size=6),
+    st.integers(40, 200),
+)
+def test_the_wer_table_drawn_without_rich_is_what_rich_draws(rows, width):
+    """``align``'s table (a title, a section, a bold ALL row), piped, is drawn by ``plain_table``
+    (``print_table``): rich is the reference (or draws it itself: None)."""
+    import io
+
+    from rich.console import Console
+
+    from hub4eval.report.tables import plain_table, wer_table
+
+    total = ["ALL", "1", "2", "3", "4", "5", "12.5"]
+    plain = plain_table(wer_table(rows, total), width)
+    if plain is None:
+        return
+    console = Console(width=width, no_color=True, file=io.StringIO())
+    console.print(wer_table(rows, total))
+    assert plain == console.file.getvalue()
+
+
+def test_the_wer_table_of_plain_docids_is_drawn_without_rich():
+    from hub4eval.report.tables import plain_table, wer_table
+
+    total = ["ALL", "1", "1", "0", "0", "0", "0.0"]
+    assert plain_table(wer_table([["DOC1", "1", "1", "0", "0", "0", "0.0"]], total), 160) is not None
+    assert plain_table(wer_table([["[b]x", "1", "1", "0", "0", "0", "0.0"]], total), 160) is None  # markup
+    assert plain_table(wer_table([["D" * 200, "1", "1", "0", "0", "0", "0.0"]], total), 160) is None  # too wide

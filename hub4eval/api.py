@@ -241,37 +241,40 @@ def score_files(
     texts = _Texts(ref_text, hyp_text, reading or ReadOptions())
     read_corpora = None
     if output.keep == "counts" and not output.ceiling:
-        from hub4eval import parallel
-
         texts.check()
-        paths = (ref_path, hyp_path)
-        workers = parallel.default_jobs(paths) if output.jobs is None else output.jobs
-        grouped = output.group_documents is not None
-        if workers > 1 or grouped or parallel.input_size(paths) >= parallel.SMALL_INPUT:
-            corpora: list[Corpus | None] | None = [None, None]
-            if ref_text is not None:
-                try:
-                    corpora = texts.corpora(config)
-                except InputError:
-                    corpora = None  # reported below, after the templette files' own errors, as always
-            if corpora is not None and _same_texts(corpora, config):
-                try:
-                    return parallel.score_grouped(
-                        ref_path,
-                        hyp_path,
-                        config=config,
-                        encoding=texts.reading.encoding,
-                        jobs=workers,
-                        group_documents=output.group_documents,
-                        progress=progress,
-                        point_writer=output.point_writer,
-                        column_writer=output.column_writer,
-                        ref_corpus=corpora[0],
-                        hyp_corpus=corpora[1],
-                    )
-                except parallel.Ungroupable:
-                    pass  # scored whole below: the same result, or the error at its place in the file
-            read_corpora = corpora
+        corpora: list[Corpus | None] | None = None
+        # two texts in files are read first: when they differ, nothing is scored in groups (and
+        # the groups' machinery, hub4eval.parallel, is not imported)
+        first = hyp_text is not None and "-" not in (str(ref_text), str(hyp_text))
+        if first:
+            corpora = read_corpora = _corpora_or_none(texts, config)
+        if not first or (corpora is not None and _same_texts(corpora, config)):
+            from hub4eval import parallel
+
+            paths = (ref_path, hyp_path)
+            workers = parallel.default_jobs(paths) if output.jobs is None else output.jobs
+            grouped = output.group_documents is not None
+            if workers > 1 or grouped or parallel.input_size(paths) >= parallel.SMALL_INPUT:
+                if not first:
+                    corpora = [None, None] if ref_text is None else _corpora_or_none(texts, config)
+                if corpora is not None and _same_texts(corpora, config):
+                    try:
+                        return parallel.score_grouped(
+                            ref_path,
+                            hyp_path,
+                            config=config,
+                            encoding=texts.reading.encoding,
+                            jobs=workers,
+                            group_documents=output.group_documents,
+                            progress=progress,
+                            point_writer=output.point_writer,
+                            column_writer=output.column_writer,
+                            ref_corpus=corpora[0],
+                            hyp_corpus=corpora[1],
+                        )
+                    except parallel.Ungroupable:
+                        pass  # scored whole below: the same result, or the error at its place in the file
+                read_corpora = corpora
     ref, hyp, corpora = _read_inputs(ref_path, hyp_path, texts, config, corpora=read_corpora)
     assert hyp is not None
     keep_until_exit(ref, hyp, corpora)  # freed with the process when it ends without freeing (util/kept)
@@ -412,6 +415,15 @@ def _read_inputs(
     if corpora is None:
         corpora = texts.corpora(config)
     return ref, hyp, corpora
+
+
+def _corpora_or_none(texts: _Texts, config: ScoreConfig) -> list[Corpus | None] | None:
+    """``texts.corpora(config)``, or None when they cannot be read: the error is reported
+    where the files are read for the score, after the templette files' own errors, as always."""
+    try:
+        return texts.corpora(config)
+    except InputError:
+        return None
 
 
 def _same_texts(corpora: Sequence[Corpus | None], config: ScoreConfig) -> bool:

@@ -61,3 +61,38 @@ def test_a_counts_output_in_groups_is_the_same_score():
     )
     assert grouped.tally is not None and whole.tally is None
     assert grouped.total == whole.total and grouped.signature == whole.signature
+
+
+def test_a_counts_output_of_texts_that_differ_imports_nothing_of_the_groups():
+    """Texts that differ are scored whole: the counts of such a score read both texts first and
+    never import the machinery of scoring in groups (``hub4eval.parallel``, multiprocessing);
+    the same texts (or none) are scored in groups when large, and import it."""
+    import os
+    import subprocess
+    import sys
+    import textwrap
+
+    run = textwrap.dedent(
+        """
+        import sys
+        from hub4eval.api import OutputOptions, score_files
+        texts = dict(ref_text=sys.argv[3], hyp_text=sys.argv[4]) if len(sys.argv) > 3 else {}
+        result = score_files(sys.argv[1], sys.argv[2], output=OutputOptions(ceiling=None, keep="counts"), **texts)
+        print(result.total.pos, "hub4eval.parallel" in sys.modules)
+        """
+    )
+    files = [str(ASR / "ref.tpl"), str(ASR / "hyp.tpl")]
+    differ = [*files, str(ASR / "reference.sgml"), str(ASR / "asr_unsegmented.sgml")]
+    outputs = [
+        subprocess.run(
+            [sys.executable, "-c", run, *args],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        ).stdout.split()
+        for args in (differ, files)
+    ]
+    assert [found for _, found in outputs] == ["False", "True"]
+    assert all(int(pos) > 0 for pos, _ in outputs)

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import chain, pairwise, repeat
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import Any, NamedTuple, cast
 
 from hub4eval.model import Extent, Fill, Instance, TextFill
@@ -539,42 +539,21 @@ def entity_wer(result: Any) -> dict[str, Any] | None:
     for space_kinds in kinds:
         base.append(base[-1] + len(space_kinds))
     unscored = frozenset(result.config.unscored_slots)
-    slots: dict[tuple[str, str], int] = {}  # (type, slot) -> its number, in order of the slots' first fills
-    numbers_of: dict[str, dict[str, int]] = {}  # the same numbers by type, then slot (no tuple made per fill)
-    # every fill's maximal extent (read as the fill is: its start and end) and slot number, in
-    # file order, and the runs of one document's fills
-    starts: list[int] = []
-    ends: list[int] = []
-    fill_slots: list[int] = []
-    runs: list[tuple[str, int]] = []  # (DOCID, index of its first fill)
-    add_start, add_end, add_slot = starts.append, ends.append, fill_slots.append
-    for iset in _reference_sets(result):
-        for inst in iset.instances:
-            if not runs or runs[-1][0] != inst.docid:
-                runs.append((inst.docid, len(starts)))
-            numbers = numbers_of.get(inst.type)
-            if numbers is None:
-                numbers = numbers_of[inst.type] = {}
-            for slot in inst.slots:
-                name = slot.name
-                if name in unscored:
-                    continue
-                number = -1
-                for alternative in slot.alternatives:
-                    for fill in alternative.fills:
-                        if type(fill) is not TextFill or not fill.extents:
-                            continue
-                        if number < 0:
-                            number = numbers.get(name, -1)
-                            if number < 0:
-                                number = numbers[name] = slots[inst.type, name] = len(slots)
-                        extent = fill.extents[0]
-                        add_start(extent.start)
-                        add_end(extent.end)
-                        add_slot(number)
-    first, last, found = _reference_columns(alignment, runs, starts, ends, base)
-    numbers = np.asarray(fill_slots, dtype=np.int64)[found]
-    firsts, after = first[found], last[found] + 1
+    sets = list(_reference_sets(result))
+    slots: dict[tuple[str, str], int] = {}  # (type, slot) -> its number
+    table = result.tally.reference_table if result.tally is not None else None
+    instances = list(chain.from_iterable(map(attrgetter("instances"), sets)))
+    if table is None or table.alignment is not alignment or table.unscored != unscored:
+        numbers, order, first, last, found = _fills_read(enumerate(instances), unscored, slots, alignment, base)
+    else:
+        # the instances the count's fill table holds whole read from its arrays, the others one by one
+        whole, *read = _table_fills(sets, instances, table, slots, alignment, base)
+        rest = _fills_read(
+            ((k, instances[k]) for k in np.flatnonzero(~whole).tolist()), unscored, slots, alignment, base
+        )
+        numbers, order, first, last, found = (np.concatenate(pair) for pair in zip(read, rest, strict=True))
+    numbers = numbers[found]
+    firsts, after, order = first[found], last[found] + 1, order[found]
     every = np.concatenate(kinds) if kinds else np.zeros(0, dtype=np.int64)
 
     def covered(number: int) -> np.ndarray:
@@ -592,10 +571,12 @@ def entity_wer(result: Any) -> dict[str, Any] | None:
         errors = total["substitutions"] + total["deletions"] + total["insertions"]
         return {**total, "errors": errors, "wer": errors / total["ref_words"] if total["ref_words"] else None}
 
-    # a slot is listed once a fill of it has columns: in the order of the slots' first fills with columns
-    firsts_of = np.full(len(slots), len(found), dtype=np.int64)
-    np.minimum.at(firsts_of, numbers, np.flatnonzero(found))
-    listed = sorted((int(firsts_of[number]), key) for key, number in slots.items() if firsts_of[number] < len(found))
+    # a slot is listed once a fill of it has columns: in the order of the slots' first fills with
+    # columns (fills in the order of the instances, then of their slots)
+    never = _NEVER
+    firsts_of = np.full(len(slots), never, dtype=np.int64)
+    np.minimum.at(firsts_of, numbers, order)
+    listed = sorted((int(firsts_of[number]), key) for key, number in slots.items() if firsts_of[number] < never)
     inside = {f"{key[0]}.{key[1]}": covered(slots[key]) for _, key in listed}
     union = _unique(np.concatenate(list(inside.values()))) if inside else np.zeros(0, dtype=np.int64)
     return {
@@ -603,6 +584,149 @@ def entity_wer(result: Any) -> dict[str, Any] | None:
         "summary": wer_of(union),
         "by_slot": {key: wer_of(columns) for key, columns in inside.items()},
     }
+
+
+_ORDER = 1 << 20  # a fill's place in the order of the fills: its instance's place * _ORDER + its place in it
+_NEVER = 2**63 - 1  # past every place
+
+
+def _fills_read(
+    instances: Iterable[tuple[int, Any]],
+    unscored: frozenset[str],
+    slots: dict[tuple[str, str], int],
+    alignment: Any,
+    base: Sequence[int],
+) -> tuple[Any, Any, Any, Any, Any]:
+    """Of every fill with an extent of a scored slot of ``instances`` (each with its place among
+    the instances of the reference sets), read from the instances: its slot's number in
+    ``slots`` (numbered as first met), its place in the order of the fills (see
+    :data:`_ORDER`), the first and last column of its maximal extent in the column spaces laid
+    end to end (``base``) and whether it touches a token."""
+    import numpy as np
+
+    numbers_of: dict[str, dict[str, int]] = {}  # the same numbers by type, then slot (no tuple made per fill)
+    # every fill's maximal extent (read as the fill is: its start and end), slot number and
+    # place, in order, and the runs of one document's fills
+    starts: list[int] = []
+    ends: list[int] = []
+    fill_slots: list[int] = []
+    places: list[int] = []
+    runs: list[tuple[str, int]] = []  # (DOCID, index of its first fill)
+    add_start, add_end, add_slot, add_place = starts.append, ends.append, fill_slots.append, places.append
+    for position, inst in instances:
+        if not runs or runs[-1][0] != inst.docid:
+            runs.append((inst.docid, len(starts)))
+        numbers = numbers_of.get(inst.type)
+        if numbers is None:
+            numbers = numbers_of[inst.type] = {}
+        place = position * _ORDER
+        for slot in inst.slots:
+            name = slot.name
+            if name in unscored:
+                continue
+            number = -1
+            for alternative in slot.alternatives:
+                for fill in alternative.fills:
+                    if type(fill) is not TextFill or not fill.extents:
+                        continue
+                    if number < 0:
+                        number = numbers.get(name, -1)
+                        if number < 0:
+                            number = numbers[name] = slots.setdefault((inst.type, name), len(slots))
+                    extent = fill.extents[0]
+                    add_start(extent.start)
+                    add_end(extent.end)
+                    add_slot(number)
+                    add_place(place)
+                    place += 1
+    # without the runs of no fill (a document's instances read from the table, or without extents)
+    nexts = [index for _, index in runs[1:]] + [len(starts)] if runs else []
+    runs = [run for run, following in zip(runs, nexts, strict=True) if following > run[1]]
+    first, last, found = _reference_columns(alignment, runs, starts, ends, base)
+    return (
+        np.asarray(fill_slots, dtype=np.int64),
+        np.asarray(places, dtype=np.int64),
+        first,
+        last,
+        found,
+    )
+
+
+def _table_fills(
+    sets: Sequence[Any],
+    instances: Sequence[Any],
+    table: Any,
+    slots: dict[tuple[str, str], int],
+    alignment: Any,
+    base: Sequence[int],
+) -> tuple[Any, Any, Any, Any, Any, Any]:
+    """:func:`_fills_read` of the instances of ``sets`` that the reference's fill table of the
+    count holds whole (:attr:`~hub4eval.scoring.fill_tables.FillTable.complete`: one fill in each
+    of its slots, every slot scored), read from its arrays instead of the instances: their
+    extents' columns are those the count mapped (the extents less premodifiers, not widened),
+    but for the fills whose premodifiers moved their start, mapped here as written. First, of
+    every one of ``instances`` (those of ``sets``, in order), whether it is read so."""
+    import numpy as np
+
+    from hub4eval.scoring.fill_tables import NONE
+    from hub4eval.text.column_extents import extents_of
+
+    ords = np.fromiter(map(table.ordinal.get, map(id, instances), repeat(-1)), dtype=np.int64, count=len(instances))
+    whole = ords >= 0
+    whole[whole] = table.complete[ords[whole]]
+    place_of = np.full(len(table.instances), -1, dtype=np.int64)  # of each of the table's instances
+    place_of[ords[whole]] = np.flatnonzero(whole)
+    fill_places = place_of[table.fill_inst]
+    take = np.flatnonzero((fill_places >= 0) & (table.starts != NONE))
+    places = fill_places[take]
+    mapped_first, mapped_last = table.columns()[2]
+    first, last = mapped_first[take], mapped_last[take]
+    # each set's column space
+    sizes = np.fromiter(map(len, (iset.instances for iset in sets)), dtype=np.int64, count=len(sets))
+    docids = list(map(attrgetter("docid"), sets))
+    set_of = np.repeat(np.arange(len(sets), dtype=np.int64), sizes)[places]  # of each fill
+    raw = table.raw_starts[take]
+    moved = np.flatnonzero(raw != table.starts[take])
+    if len(moved):  # premodifiers removed: the extent as written mapped here
+        moved_docids = [docids[k] for k in set_of[moved].tolist()]
+        first[moved], last[moved], touched = extents_of(
+            alignment, True, moved_docids, raw[moved], table.ends[take[moved]]
+        )
+        first[moved[~touched]] = NONE
+    found = first != NONE
+    space_of = {docid: alignment.column_space(docid, reference=True) for docid in dict.fromkeys(docids)}
+    shift_of = {docid: -1 if space is None else base[space] for docid, space in space_of.items()}
+    shift = np.fromiter(map(shift_of.__getitem__, docids), dtype=np.int64, count=len(docids))[set_of]
+    found &= shift >= 0
+    first = np.where(found, first + shift, 0)
+    last = np.where(found, last + shift, 0)
+    # each fill's slot: its type's and its name's
+    slot_of = np.zeros(len(table.fills), dtype=np.int64)
+    for s, holders in enumerate(table.slot_fill):
+        at = holders[holders >= 0]
+        slot_of[at] = s
+    type_names = list(map(attrgetter("type"), instances))
+    types = list(dict.fromkeys(type_names))
+    type_ids = {name: k for k, name in enumerate(types)}
+    instance_types = np.fromiter(map(type_ids.__getitem__, type_names), dtype=np.int64, count=len(instances))
+    names = table.slot_names
+    keys = instance_types[places] * len(names) + slot_of[take]
+    distinct, inverse = np.unique(keys, return_inverse=True)
+    # numbered in the order of their first fills, as the instances' loop numbers them
+    firsts = np.full(len(distinct), _NEVER, dtype=np.int64)
+    np.minimum.at(firsts, inverse, places * _ORDER + table.fill_rank[take])
+    number_of = np.zeros(len(distinct), dtype=np.int64)
+    for k in np.argsort(firsts, kind="stable").tolist():
+        key = int(distinct[k])
+        number_of[k] = slots.setdefault((types[key // len(names)], names[key % len(names)]), len(slots))
+    return (
+        whole,
+        number_of[inverse],
+        places * _ORDER + table.fill_rank[take],
+        first,
+        last,
+        found,
+    )
 
 
 def _reference_columns(

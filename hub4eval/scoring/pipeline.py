@@ -493,6 +493,7 @@ def score(
             # the ceiling decides some causes: they are settled when the result's are read
             causes=counted_causes(counted_sets, mapper, Attributor(alignment)),
             reference_sets=tuple(m.ref for m in counted_sets if m.ref is not None),
+            reference_table=_reference_table(mapper, alignment),
         )
         matches = ()
         keep_until_exit(counted_sets)  # as what the end of this function keeps
@@ -571,6 +572,17 @@ def score(
         ceiling=ceiling_result,
         tally=tally,
     )
+
+
+def _reference_table(mapper: Mapper, alignment: Any) -> Any:
+    """The fill table of the reference's instances that ``mapper``'s count read, its extents
+    mapped to the columns of ``alignment`` (:mod:`hub4eval.scoring.fill_tables`), or None."""
+    from hub4eval.scoring.fill_tables import tables_of
+
+    for table in tables_of(mapper.ref_prep):
+        if table.reference and table.unscored == mapper.unscored and table.alignment is alignment:
+            return table
+    return None
 
 
 def _score_ceiling(

@@ -224,6 +224,10 @@ class Tally:
     reference_sets: tuple[Any, ...] | None = None
     """When the texts differ: the reference instance sets of the mapping, in order, whose
     fills the entity WER reads (:func:`hub4eval.scoring.attribution.entity_wer`)."""
+    reference_table: Any = None
+    """When the texts differ: the reference's fill table the count read
+    (:class:`hub4eval.scoring.fill_tables.FillTable`), whose fills' columns the entity WER
+    reads for the instances it holds whole, instead of their fills (None: none)."""
 
     @classmethod
     def of(cls, result: ScoreResult, point_file: str | None = None, column_file: str | None = None) -> Tally:

@@ -50,7 +50,7 @@ class SlotErrors(Mapping[tuple[str, str], frozenset[str]]):
         self._skip = frozenset(unscored)
         self._by_signature: dict[int, dict[str, frozenset[str]]] = {}
         self._names: dict[int, tuple[Any, tuple[str, ...]]] = {}  # by id() of the instance, which it keeps alive
-        self._index: dict[str, list[tuple[Any, Any, int]]] | None = None
+        self._index: tuple[dict[str, tuple[Any, Any, int]], dict[str, list[tuple[Any, Any, int]]]] | None = None
         self._whole: dict[tuple[str, str], frozenset[str]] | None = None
 
     def _errors(self, number: int) -> dict[str, frozenset[str]]:
@@ -103,22 +103,23 @@ class SlotErrors(Mapping[tuple[str, str], frozenset[str]]):
             self._whole = out
         return self._whole
 
-    def _indexed(self) -> dict[str, list[tuple[Any, Any, int]]]:
-        """The matches of each reference instance key (:meth:`_matches`), made on the first read."""
+    def _indexed(self) -> tuple[dict[str, tuple[Any, Any, int]], dict[str, list[tuple[Any, Any, int]]]]:
+        """The matches of each reference instance key (:meth:`_matches`), made on the first read:
+        (the match of each key that has one, the matches of each key that has several, in order).
+        A reference instance is mostly in one match: the first dictionary, made at once."""
         index = self._index
         if index is None:
-            index = self._index = {}
-            get = index.get
-            for counted_set in self._sets:
-                for ref, hyp, _, number in counted_set.instances:
-                    if ref is None or (hyp is None and ref.optional):
-                        continue  # as _matches
-                    key = ref.key
-                    found = get(key)
-                    if found is None:
-                        index[key] = [(ref, hyp, number)]
-                    else:
-                        found.append((ref, hyp, number))
+            matches = list(self._matches())
+            keys = [ref.key for ref, _, _ in matches]
+            single = dict(zip(keys, matches, strict=True))
+            several: dict[str, list[tuple[Any, Any, int]]] = {}
+            if len(single) < len(matches):  # a key in more than one match: those apart, in order
+                for key, match in zip(keys, matches, strict=True):
+                    several.setdefault(key, []).append(match)
+                several = {key: found for key, found in several.items() if len(found) > 1}
+                for key in several:
+                    del single[key]
+            index = self._index = (single, several)
         return index
 
     def get(self, key: tuple[str, str], default: Any = None) -> Any:
@@ -138,7 +139,8 @@ class SlotErrors(Mapping[tuple[str, str], frozenset[str]]):
         if self._whole is not None:
             whole = self._whole.get
             return [whole(key, default) for key in keys]
-        matches_of = self._indexed().get
+        single, several = self._indexed()
+        one_of, several_of = single.get, several.get
         skip = self._skip
         by_signature = self._by_signature
         out: list[Any] = []
@@ -146,15 +148,15 @@ class SlotErrors(Mapping[tuple[str, str], frozenset[str]]):
         for ref_key, name in keys:
             found = default
             if name not in skip:  # else not a scored slot: no entry
-                matches = matches_of(ref_key, ())
-                if of_reference and len(matches) == 1:
-                    number = matches[0][2]
+                match = one_of(ref_key)
+                if of_reference and match is not None:
+                    number = match[2]
                     errors = by_signature.get(number)
                     if errors is None:
                         errors = self._errors(number)
                     found = errors.get(name, _NONE)
                 else:
-                    for ref, hyp, number in matches:
+                    for ref, hyp, number in (match,) if match is not None else several_of(ref_key, ()):
                         # the last match of this key with this slot writes the whole's entry (a slot
                         # of the signature's points is a slot of one of its instances: no need to look)
                         errors = by_signature.get(number)

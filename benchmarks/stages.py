@@ -49,7 +49,7 @@ STAGES = (
     ("hub4eval.scoring.pipeline", "_score_ceiling", "ceiling"),
     ("hub4eval.scoring.attribution", "counted_causes", "causes (counted with the mapping)"),
     ("hub4eval.scoring.attribution", "cause_counts", "causes"),
-    ("hub4eval.scoring.attribution", "entity_wer", "entity WER"),
+    ("hub4eval.scoring.entity_wer", "entity_wer", "entity WER"),
 )
 
 START = time.perf_counter()

@@ -223,7 +223,7 @@ class Tally:
     (:class:`hub4eval.scoring.attribution.CountedCauses`), which the result's causes read."""
     reference_sets: tuple[Any, ...] | None = None
     """When the texts differ: the reference instance sets of the mapping, in order, whose
-    fills the entity WER reads (:func:`hub4eval.scoring.attribution.entity_wer`)."""
+    fills the entity WER reads (:func:`hub4eval.scoring.entity_wer.entity_wer`)."""
     reference_table: Any = None
     """When the texts differ: the reference's fill table the count read
     (:class:`hub4eval.scoring.fill_tables.FillTable`), whose fills' columns the entity WER
@@ -362,7 +362,7 @@ class ScoreResult:
     @cached_property
     def entity_wer(self) -> dict[str, Any] | None:
         """WER inside the reference fills, overall and per slot (texts differ), else None."""
-        from hub4eval.scoring.attribution import entity_wer
+        from hub4eval.scoring.entity_wer import entity_wer
 
         return entity_wer(self)
 

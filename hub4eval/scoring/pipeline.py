@@ -533,7 +533,11 @@ def score(
             projected_extents = kept_set_extents(projected, hyp_prep, judge_prep)
         elif ceiling_parts is None:
             judge_prep.keep_texts(hyp_prep, contents(projected))
-        del projecting, judge, judge_prep  # and with them the judge's mapper and the strings it tried
+        # the judge's mapper and the strings it tried (its words' normalizations, the usual words
+        # of every content string): freed object by object, about 17 ms of CPU at a million words
+        # for no more than 3 MB of the peak, unless the process ends without freeing (util/kept)
+        keep_until_exit(projecting, judge, judge_prep)
+        del projecting, judge, judge_prep
         ceiling_result = _score_ceiling(
             ref,
             projected,

@@ -355,3 +355,13 @@ def set_extents(prep: FillPreparer, isets: Sequence[InstanceSet]) -> list[Extent
     for s in np.flatnonzero(~whole).tolist():
         out[s] = UNSETTLED
     return out
+
+
+def spans_of_sets(sets: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Of spans (``starts[k]``, ``ends[k]``) each of set ``sets[k]``: the sets that have any,
+    in order, and of each the place of its smallest (start, end) and of the first of its
+    largest ends (as ``min()`` and ``max()`` find them over the set's spans in order)."""
+    low = np.lexsort((ends, starts, sets))
+    high = np.lexsort((np.arange(len(sets)), -ends, sets))
+    firsts = np.flatnonzero(np.diff(sets[low], prepend=-1) != 0)  # the first of each set's run
+    return sets[low][firsts], low[firsts], high[firsts]

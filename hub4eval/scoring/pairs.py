@@ -1571,3 +1571,47 @@ def _scan(ii: np.ndarray, jj: np.ndarray, n_ref: int, n_hyp: int) -> list[tuple[
         if len(chosen) == room:
             break
     return chosen
+
+
+def aspect_bit(mapper: Mapper, slot: str, kind: str) -> int | None:
+    """The bit of (``slot``, ``kind``) ("content", "extent", "pointer") in the masks of COR
+    aspects (``Mapper.aspect_bits``, as :func:`_aspect_bits` gives it, the same in every
+    call); None when there are more than :data:`MAX_ASPECT_BITS`."""
+    known = mapper.aspect_bits
+    bit = known.get((slot, kind))
+    if bit is None:
+        if len(known) >= MAX_ASPECT_BITS:
+            return None
+        bit = known[slot, kind] = len(known)
+    return bit
+
+
+def distinct_combos(pair_ids: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct (shape pair, mask) of pairs, as :func:`_counted` finds them: the first pair
+    of each, in the order of the pairs, and of each pair the place of its combination's first
+    pair in that order."""
+    by_key = np.lexsort((masks, pair_ids))
+    new_key = np.ones(len(by_key), dtype=bool)
+    new_key[1:] = (np.diff(pair_ids[by_key]) != 0) | (np.diff(masks[by_key]) != 0)
+    firsts = by_key[new_key]
+    order = np.argsort(firsts, kind="stable")
+    rank = np.empty(len(firsts), dtype=Int)
+    rank[order] = np.arange(len(firsts), dtype=Int)
+    inverse = np.empty(len(by_key), dtype=Int)
+    inverse[by_key] = rank[np.cumsum(new_key) - 1]
+    return firsts[order], inverse
+
+
+def counted_with(mapper: Mapper, template: int, mask: int) -> tuple[Counts, int]:
+    """(counts, number of the signature) of the points of template number ``template``
+    (``Mapper.templates``) with each compared point COR when the bit of its aspect is set in
+    ``mask``, else INC (:func:`points_with`): worked out once per mapper (``Mapper.counted_points``)."""
+    known = mapper.counted_points
+    found = known.get((template, mask))
+    if found is None:
+        points = points_with(mapper.templates[template], mask, mapper.aspect_bits)
+        found = known[template, mask] = (
+            Counts.tally([category for _, _, category in points]),
+            mapper.signature(points),
+        )
+    return found

@@ -39,6 +39,7 @@ are not read: ``--min-map-f``, exact extents) are mapped by the engine.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Sequence
 from itertools import accumulate, repeat
 from operator import attrgetter, itemgetter
@@ -218,23 +219,28 @@ class Diagonal:
         good_sizes = set_sizes[good]
         starts = np.zeros(len(good_sizes), dtype=Int)
         np.cumsum(good_sizes[:-1], out=starts[1:])
-        totals = np.add.reduceat(values[combo_of], starts, axis=0).tolist()
+        totals = list(map(tuple, np.add.reduceat(values[combo_of], starts, axis=0).tolist()))
+        made = {total: Counts(*total) for total in dict.fromkeys(totals)}  # each distinct sum, one record
+        good_sets = np.flatnonzero(good).tolist()
+        good_js = [sets[s] for s in good_sets]
+        ends = (starts + good_sizes).tolist()
+        found = list(map(matches.__getitem__, map(slice, starts.tolist(), ends)))
         rank = {name: k for k, name in enumerate(self.order)}
-        counted: dict[tuple[int, int], CountedSet] = {}
-        made: dict[tuple[int, ...], Counts] = {}  # each distinct sum, one record
-        at = 0
-        for s, total, size in zip(np.flatnonzero(good).tolist(), totals, good_sizes.tolist(), strict=True):
-            j = sets[s]
-            found = matches[at : at + size]
-            at += size
-            if set_groups[s] > 1:  # several types: listed type by type, in the mapping's order
-                found.sort(key=lambda m: rank[m.ref.type])  # type: ignore[union-attr]
-            key = tuple(total)
-            sum_of = made.get(key)
-            if sum_of is None:
-                sum_of = made[key] = Counts(*total)
-            counted[j, j] = new_match(CountedSet, (ref_sets[j], hyp_sets[j], tuple(found), sum_of))
-        return counted
+        for k, s in enumerate(good_sets):
+            if set_groups[s] > 1:  # several types (rare): listed type by type, in the mapping's order
+                found[k].sort(key=lambda m: rank[m.ref.type])  # type: ignore[union-attr]
+        made_sets = map(
+            new_match,
+            repeat(CountedSet),
+            zip(
+                map(ref_sets.__getitem__, good_js),
+                map(hyp_sets.__getitem__, good_js),
+                map(tuple, found),
+                map(made.__getitem__, totals),
+                strict=True,
+            ),
+        )
+        return dict(zip(zip(good_js, good_js, strict=True), made_sets, strict=True))
 
     def _keys(
         self, pairs: _Pairs, ref_table: FillTable, ref_row: np.ndarray, hyp_row: np.ndarray, content: _Contents | None
@@ -382,9 +388,9 @@ class ProjectionFills:
         self.set_start = [0, *accumulate([len(iset.instances) for iset in tset.instance_sets])]
         slot_ids = _Numbered(dict.fromkeys(unscored, -1))  # the scored slots' names numbered as first met
         contents: list[str] = []
-        flat: list[
-            int
-        ] = []  # of each fill with an extent or scored: its item, slot (-1: not scored), number, start, end
+        # of each fill with an extent or scored: its item, slot (-1: not scored), number, start, end
+        # (as machine integers while each is at hand: not read again from a list of a million objects)
+        flat = array("q")
         odd: list[int] = []
         shape_ids: dict[tuple[Any, ...], int] = {}
         shapes: list[int] = []
@@ -460,7 +466,7 @@ class ProjectionFills:
         self.n_shapes = len(shape_ids)
         self.contents = contents
         self.slot_names = [name for name, sid in slot_ids.items() if sid >= 0]
-        columns = np.asarray(flat, dtype=Int).reshape(-1, 5)
+        columns = np.frombuffer(flat, dtype=Int).reshape(-1, 5)
         self.fill_item = columns[:, 0].copy()
         self.fill_slot = columns[:, 1].copy()
         self.numbers = columns[:, 2].copy()

@@ -580,3 +580,24 @@ def test_the_slot_views_made_with_the_rows_are_the_mapper_s(monkeypatch):
     monkeypatch.setattr(pairs, "_fills_by_slot", None)  # fresh views made by Mapper._view alone
     for reference, inst, view in left:
         assert view == fresh._view(inst, reference)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 3)), max_size=40))
+def test_distinct_combos_numbers_each_combination_in_the_order_of_its_first_pair(combos: list[tuple[int, int]]):
+    """``pairs.distinct_combos``: the first pair of each distinct (shape pair, mask), in the order of
+    the pairs, and of each pair its combination's place in that order; the oracle numbers the
+    combinations as a loop over the pairs first meets them."""
+    import numpy as np
+
+    numbers: dict[tuple[int, int], int] = {}
+    firsts = []
+    for k, combo in enumerate(combos):
+        if combo not in numbers:
+            numbers[combo] = len(numbers)
+            firsts.append(k)
+    pair_ids = np.asarray([pair for pair, _ in combos], dtype=np.int64)
+    masks = np.asarray([mask for _, mask in combos], dtype=np.int64)
+    found_firsts, inverse = pairs.distinct_combos(pair_ids, masks)
+    assert found_firsts.tolist() == firsts
+    assert inverse.tolist() == [numbers[combo] for combo in combos]

@@ -1590,16 +1590,22 @@ def distinct_combos(pair_ids: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray
     """The distinct (shape pair, mask) of pairs, as :func:`_counted` finds them: the first pair
     of each, in the order of the pairs, and of each pair the place of its combination's first
     pair in that order."""
-    by_key = np.lexsort((masks, pair_ids))
-    new_key = np.ones(len(by_key), dtype=bool)
-    new_key[1:] = (np.diff(pair_ids[by_key]) != 0) | (np.diff(masks[by_key]) != 0)
-    firsts = by_key[new_key]
+    top = int(masks.max()) + 1 if len(masks) else 1
+    if len(pair_ids) and int(pair_ids.min()) >= 0 and int(pair_ids.max()) < (1 << 62) // top:
+        # one key, one sort (by shape pair, then mask)
+        _, firsts, numbers = np.unique(pair_ids * top + masks, return_index=True, return_inverse=True)
+        numbers = numbers.reshape(-1)
+    else:
+        by_key = np.lexsort((masks, pair_ids))
+        new_key = np.ones(len(by_key), dtype=bool)
+        new_key[1:] = (np.diff(pair_ids[by_key]) != 0) | (np.diff(masks[by_key]) != 0)
+        firsts = by_key[new_key]
+        numbers = np.empty(len(by_key), dtype=Int)
+        numbers[by_key] = np.cumsum(new_key) - 1
     order = np.argsort(firsts, kind="stable")
     rank = np.empty(len(firsts), dtype=Int)
     rank[order] = np.arange(len(firsts), dtype=Int)
-    inverse = np.empty(len(by_key), dtype=Int)
-    inverse[by_key] = rank[np.cumsum(new_key) - 1]
-    return firsts[order], inverse
+    return firsts[order], rank[numbers]
 
 
 def counted_with(mapper: Mapper, template: int, mask: int) -> tuple[Counts, int]:

@@ -598,6 +598,7 @@ def test_distinct_combos_numbers_each_combination_in_the_order_of_its_first_pair
             firsts.append(k)
     pair_ids = np.asarray([pair for pair, _ in combos], dtype=np.int64)
     masks = np.asarray([mask for _, mask in combos], dtype=np.int64)
-    found_firsts, inverse = pairs.distinct_combos(pair_ids, masks)
-    assert found_firsts.tolist() == firsts
-    assert inverse.tolist() == [numbers[combo] for combo in combos]
+    for high in (0, 1 << 61):  # (masks of a high bit: two keys sorted, not one)
+        found_firsts, inverse = pairs.distinct_combos(pair_ids, masks + high)
+        assert found_firsts.tolist() == firsts
+        assert inverse.tolist() == [numbers[combo] for combo in combos]

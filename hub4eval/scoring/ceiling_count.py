@@ -392,8 +392,6 @@ class ProjectionFills:
         # (as machine integers while each is at hand: not read again from a list of a million objects)
         flat = array("q")
         odd: list[int] = []
-        shape_ids: dict[tuple[Any, ...], int] = {}
-        shapes: list[int] = []
         self.types: list[str] = []  # of each item
         types = self.types
         none = NONE
@@ -402,7 +400,6 @@ class ProjectionFills:
         add_type = types.append
         for k, inst in enumerate(items):
             add_type(inst.type)
-            codes: list[Any] = []
             plain = True
             for slot in inst.slots:
                 alternatives = slot.alternatives
@@ -428,7 +425,6 @@ class ProjectionFills:
                             add_content(content)
                             add((k, -1, norm[4], start, end))
                         continue
-                    codes.append(sid * 2 + (start != none))
                     add_content(content)
                     add((k, sid, norm[4], start, end))
                     continue
@@ -450,26 +446,31 @@ class ProjectionFills:
                             add((k, -1, norm[4], start, end))
             if not plain:
                 odd.append(k)
-            shape = tuple(codes)
-            found = shape_ids.get(shape)
-            if found is None:
-                found = shape_ids[shape] = len(shape_ids)
-                if len({code >> 1 for code in codes}) != len(codes):
-                    odd.append(-1 - found)  # a second slot of a name (Mapper._view reads the first): the engine maps it
-            shapes.append(found)
-        self.shape = np.asarray(shapes, dtype=Int)
-        odd_items = np.asarray([k for k in odd if k >= 0], dtype=Int)
-        twice = [-1 - k for k in odd if k < 0]
-        if twice:
-            odd_items = np.concatenate((odd_items, np.flatnonzero(np.isin(self.shape, twice))))
-        self.odd = odd_items
-        self.n_shapes = len(shape_ids)
         self.contents = contents
         self.slot_names = [name for name, sid in slot_ids.items() if sid >= 0]
         columns = np.frombuffer(flat, dtype=Int).reshape(-1, 5)
         self.fill_item = columns[:, 0].copy()
         self.fill_slot = columns[:, 1].copy()
         self.numbers = columns[:, 2].copy()
+        # the shape of each item: the (slot, has an extent) of its usual scored slots (its rows of
+        # a scored slot), numbered in the order of first sight; an item of a shape with a slot's
+        # name twice (Mapper._view reads the first), or with another scored slot, is odd: the
+        # engine maps it
+        scored = np.flatnonzero(self.fill_slot >= 0)
+        codes = self.fill_slot[scored] * 2 + (columns[scored, 3] != none)
+        self.shape, firsts = _numbered_runs(codes, self.fill_item[scored], len(items), 2 * len(self.slot_names))
+        self.n_shapes = len(firsts)
+        first_items = np.asarray(firsts, dtype=Int)
+        owned = self.fill_item[scored]
+        bounds = np.searchsorted(owned, first_items), np.searchsorted(owned, first_items + 1)
+        twice = [
+            number
+            for number, (a, b) in enumerate(zip(bounds[0].tolist(), bounds[1].tolist(), strict=True))
+            if len(set(self.fill_slot[scored[a:b]].tolist())) != b - a
+        ]
+        if twice:
+            odd += np.flatnonzero(np.isin(self.shape, twice)).tolist()
+        self.odd = np.asarray(odd, dtype=Int)
         self.slot_fills = [np.full(len(items), -1, dtype=Int) for _ in self.slot_names]
         for s, fill_of in enumerate(self.slot_fills):
             mine = np.flatnonzero(self.fill_slot == s)
@@ -504,6 +505,38 @@ class ProjectionFills:
         if name in self.slot_names:
             return self.slot_fills[self.slot_names.index(name)]
         return np.full(len(self.items), -1, dtype=Int)
+
+
+def _numbered_runs(codes: np.ndarray, owners: np.ndarray, n: int, top: int) -> tuple[np.ndarray, list[int]]:
+    """Of ``n`` owners whose codes (each in 0 .. ``top`` - 1) are ``codes[k]`` for ``owners[k]``
+    (in order, by owner): a number for each distinct sequence of codes, in the order of the
+    owner that first has it, and that first owner of each number."""
+    count = np.bincount(owners, minlength=n)
+    base = top + 1
+    longest = int(count.max()) if n else 0
+    if base**longest < 1 << 62:  # each sequence as one number (digits 1 .. base - 1)
+        place = np.arange(len(codes), dtype=Int) - np.repeat(np.cumsum(count) - count, count)
+        digits = (codes + 1) * np.power(base, place)
+        keys = np.zeros(n, dtype=Int)
+        np.add.at(keys, owners, digits)
+        _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        order = np.argsort(first, kind="stable")
+        rank = np.empty(len(first), dtype=Int)
+        rank[order] = np.arange(len(first), dtype=Int)
+        return rank[inverse.reshape(-1)], first[order].tolist()
+    bounds = [0, *accumulate(count.tolist())]
+    as_list = codes.tolist()
+    sequences = [tuple(as_list[a:b]) for a, b in zip(bounds, bounds[1:], strict=False)]
+    numbers: dict[tuple[int, ...], int] = {}
+    firsts: list[int] = []
+    shape = np.empty(n, dtype=Int)
+    for k, key in enumerate(sequences):
+        number = numbers.get(key)
+        if number is None:
+            number = numbers[key] = len(numbers)
+            firsts.append(k)
+        shape[k] = number
+    return shape, firsts
 
 
 class _Numbered(dict[str, int]):

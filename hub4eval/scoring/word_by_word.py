@@ -640,19 +640,25 @@ class WordByWord:
         joined = "\n".join(raws)
         if joined.isascii():  # (the usual case) joined, encoded and classified once
             chosen = np.arange(len(raws))
-            lengths = np.fromiter(map(len, raws), np.int64, len(raws))
-            starts = np.cumsum(lengths + 1) - lengths - 1
             encoded = joined.encode("ascii")
+            codes = np.frombuffer(encoded, np.uint8)
+            if joined.count("\n") == len(raws) - 1:  # no string holds a line break: each is a line
+                breaks = np.flatnonzero(codes == 10)
+                starts = np.concatenate(([0], breaks + 1))
+                lengths = np.concatenate((breaks, [len(codes)])) - starts
+            else:
+                lengths = np.fromiter(map(len, raws), np.int64, len(raws))
+                starts = np.cumsum(lengths + 1) - lengths - 1
             if "<" in joined:  # tags whited out (length-preserving) in place, string by string
                 buffer = bytearray(encoded)
                 non_extractable = cfg.non_extractable
-                for k, raw in enumerate(raws):
-                    if "<" in raw:
-                        start = int(starts[k])
-                        buffer[start : start + len(raw)] = whiteout_tags(raw, non_extractable).encode("ascii")
+                tagged = np.searchsorted(starts, np.flatnonzero(codes == 60), "right") - 1  # (the string of each <)
+                for k in np.unique(tagged).tolist():
+                    start, raw = int(starts[k]), raws[k]
+                    buffer[start : start + len(raw)] = whiteout_tags(raw, non_extractable).encode("ascii")
                 encoded = bytes(buffer)
                 joined = encoded.decode("ascii")
-            codes = np.frombuffer(encoded, np.uint8)
+                codes = np.frombuffer(encoded, np.uint8)
         else:
             whited = [whiteout_tags(raw, cfg.non_extractable) if "<" in raw else raw for raw in raws]
             chosen = np.asarray([number for number, text in enumerate(whited) if text.isascii()], np.int64)

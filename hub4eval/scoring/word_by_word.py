@@ -616,8 +616,11 @@ class WordByWord:
         with tags too (whited out first, as the full normalization does): the positions in
         ``raws`` of the strings left out, in order, and of each of the others, in order (column
         by column), the normalized text, the characters of premodifiers removed, the tokens and
-        the noisy words, and the places among them of those with no word or an optional one (as
-        :meth:`~hub4eval.scoring.fills.FillPreparer.normalize` reads their word keys). Left out: a string that is not ASCII letters, digits and blanks once
+        the noisy words, the places among them of those with no word or an optional one, and,
+        when ``numbering`` (a preparer's words) is given, their noisy words as arrays: the number
+        of each word in ``numbering`` (new ones numbered), its length and where each string's
+        words begin (as :meth:`~hub4eval.scoring.fills.FillPreparer.normalize` reads their word
+        keys; else None). Left out: a string that is not ASCII letters, digits and blanks once
         its tags are whited out (punctuation, parentheses, other scripts), or where a rule may
         read across its words; normalize those in full.
 

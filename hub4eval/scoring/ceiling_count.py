@@ -361,9 +361,9 @@ class ProjectionFills:
     gives them: the columns of the fill of the smallest span that touches a token, to those
     of the first fill of the largest end that does); and, for :class:`Diagonal`, the fills
     as the engine reads them: of each instance (an *item*, the sets' instances in order),
-    its shape (a number) and of each scored slot its one fill's content, text number and
-    compared extent. An item that is not plain (a pointer, a slot of several fills) is
-    :attr:`odd`.
+    its type and shape (a number) and of each scored slot its one fill's content, text number
+    and compared extent (:meth:`slot_fill`). An item that is not plain (a pointer, a slot of
+    several fills) is :attr:`odd`. :attr:`source`: the template set read.
 
     Only for a preparer whose extents are mapped by the alignment's own ``hyp_extent``, of
     an unsegmented hypothesis (:meth:`of`: None otherwise)."""

@@ -1,0 +1,179 @@
+"""Whether a later candidate of a projected fill can keep its reference fill's words, read from letters (§11).
+
+The ceiling's projection (:mod:`hub4eval.scoring.projection`) keeps a fill's first
+candidate, which has one COR point of two, when no later candidate (a run of the
+hypothesis tokens of its widened columns) has a correct content. For the usual
+reference fill that means keeping exactly its words (``plain``). Here that is
+ruled out for many fills at once, from the letters of the raw words, when every
+raw word of the region is one the normalization keeps as it is wherever it stands:
+
+* each token starts and ends at a blank (or the text's edge), so a candidate is a
+  run of whole raw words;
+* every raw word is :meth:`~hub4eval.scoring.word_by_word.WordByWord.literal`
+  (one token, the word itself: no spelling rule, number or parenthesis reads
+  across it), ASCII and without an apostrophe, or a tag that the normalization
+  whites out (then the words on either side are side by side).
+
+Then the words a candidate keeps are its raw words' own kept words, less some
+leading words (the premodifiers stripped), with runs of one-letter words joined,
+which changes none of their letters, unless a joined run is a filler (left out):
+a region where one-letter words side by side could spell a filler is not read
+here. So the kept words of a candidate that keeps ``plain`` are, joined, the
+letters of its words from one of the places its words may start (its first
+word, or past a leading word that may be a premodifier) to its end: when, for
+no candidate but the first, those letters are the letters of ``plain`` joined,
+no later candidate's content is correct. Anything this cannot rule out is left
+to the projection's word-by-word reading (``_Projector._only_first``), which
+the tests compare with the per-fill route.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+_Chunk = tuple[str, "tuple[int, ...] | None", str]
+"""A piece of the hypothesis text read (:meth:`RunSpellings._read`): its words' kept letters
+joined, the offsets in those where a candidate starting with the piece may start keeping
+words (0, and past each leading word that may be a premodifier; None: every word may be one),
+and its words as a run of letters reads them (a one-letter word's letter, ``|`` for another word)."""
+
+
+class RunSpellings:
+    """Reads whether a fill's later candidates can keep its reference fill's words (see the module docstring).
+
+    Args:
+        by_word: the judge's :class:`~hub4eval.scoring.word_by_word.WordByWord`.
+        blank: whether a raw word is tags the normalization whites out
+            (:meth:`hub4eval.scoring.projection.Judge.blank`).
+    """
+
+    def __init__(self, by_word: Any, blank: Callable[[str], bool]) -> None:
+        self.by_word = by_word
+        self.blank = blank
+        self.chunks: dict[str, _Chunk | bool] = {}  # a piece of text -> read (False: not read here)
+        self.fillers = tuple(sorted({filler.lower() for filler in by_word.fillers}))
+        self.premodifiers: frozenset[str] = by_word.premodifiers
+
+    def _read(self, chunk: str) -> _Chunk | bool:
+        """A piece of the hypothesis text read (:data:`_Chunk`), or False when a word of it is not
+        kept as it is wherever it stands."""
+        by_word = self.by_word
+        letters: list[str] = []
+        runs: list[str] = []
+        leads = [0]
+        leading = True
+        at = 0
+        for word in chunk.split():
+            if "<" in word:
+                if not self.blank(word):
+                    return False
+                continue  # whited out: the words on either side are side by side
+            if not word.isascii() or "'" in word or not by_word.literal(word):
+                return False
+            kept = "".join(by_word.words[word][7])
+            at += len(kept)
+            letters.append(kept)
+            runs.append(word.lower() if len(word) == 1 and word.isalpha() else "|")
+            if leading:
+                # a word that may be stripped as a premodifier (or is punctuation that the
+                # whiteout may make one, or none): a candidate may start keeping past it
+                if not word.isalnum() or word.lower() in self.premodifiers:
+                    leads.append(at)
+                else:
+                    leading = False
+        return "".join(letters), None if leading else tuple(leads), "".join(runs)
+
+    def first_only(self, text: str, starts: Sequence[int], ends: Sequence[int], items: Sequence[Any]) -> list[bool]:
+        """For each of ``items`` (first, last, wide_first, wide_last, plain: a fill's first
+        candidate's tokens, its widened tokens, and the usual reference fill's words), whether
+        it is ruled out that a run of its widened tokens other than the first candidate's keeps
+        ``plain`` (False: not ruled out here). ``starts`` and ``ends``: the tokens' offsets in
+        ``text``, the hypothesis text."""
+        chunks = self.chunks
+        read = self._read
+        size = len(text)
+        tokens = [token for item in items for token in range(item[2], item[3] + 1)]
+        token_starts = [starts[token] for token in tokens]
+        token_ends = [ends[token] for token in tokens]
+        # (a first token of an item has no gap before it: its own start)
+        gap_starts = [
+            ends[token - 1] if token > item[2] else starts[token]
+            for item in items
+            for token in range(item[2], item[3] + 1)
+        ]
+        whole = [
+            (not start or text[start - 1].isspace()) and (end >= size or text[end].isspace())
+            for start, end in zip(token_starts, token_ends, strict=True)
+        ]
+        pieces = [text[start:end] for start, end in zip(token_starts, token_ends, strict=True)]
+        gaps = [text[start:end] for start, end in zip(gap_starts, token_starts, strict=True)]
+        for piece in set(pieces).union(gaps).difference(chunks):
+            chunks[piece] = read(piece)
+        found = list(map(chunks.__getitem__, pieces))
+        between = list(map(chunks.__getitem__, gaps))
+        out: list[bool] = []
+        at = 0
+        fillers = self.fillers
+        for first, last, wide_first, wide_last, plain in items:
+            stop = at + wide_last - wide_first + 1
+            span = range(at, stop)
+            at = stop
+            if not all(whole[k] for k in span) or any(found[k] is False or between[k] is False for k in span):
+                out.append(False)
+                continue
+            letters: list[str] = []
+            runs: list[str] = []
+            offsets: list[int] = []  # where each token's letters start, and end, in the letters joined
+            position = 0
+            for k in span:
+                gap, own = between[k], found[k]
+                letters.append(gap[0])  # type: ignore[index]
+                runs.append(gap[2])  # type: ignore[index]
+                position += len(gap[0])  # type: ignore[index]
+                offsets.append(position)
+                letters.append(own[0])  # type: ignore[index]
+                runs.append(own[2])  # type: ignore[index]
+                position += len(own[0])  # type: ignore[index]
+                offsets.append(position)
+            joined_runs = "".join(runs)
+            if any(filler in joined_runs for filler in fillers):
+                out.append(False)  # one-letter words side by side that might be joined into a filler
+                continue
+            out.append(
+                _none_keeps(
+                    "".join(letters),
+                    offsets,
+                    [found[k][1] for k in span],
+                    "".join(plain),
+                    first - wide_first,
+                    last - wide_first,
+                )
+            )  # type: ignore[index]
+        return out
+
+
+def _none_keeps(
+    letters: str, offsets: list[int], leads: list[tuple[int, ...] | None], spelled: str, first: int, last: int
+) -> bool:
+    """Whether no run of tokens ``i`` to ``j`` but ``first`` to ``last`` has the letters ``spelled``
+    from one of the places it may start keeping words to its end (token ``k``'s letters are
+    ``letters[offsets[2k]:offsets[2k + 1]]``; ``leads[k]``: the places past its start where it may
+    start keeping, None: anywhere in it or after)."""
+    want = len(spelled)
+    for j in range(len(leads)):
+        stop = offsets[2 * j + 1]
+        begin = stop - want
+        if begin < 0 or letters[begin:stop] != spelled:
+            continue
+        for i in range(j + 1):
+            if (i, j) == (first, last):
+                continue
+            start = offsets[2 * i]
+            lead = leads[i]
+            if (start <= begin) if lead is None else (begin - start in lead):
+                return False
+    return True
+
+
+__all__ = ["RunSpellings"]

@@ -745,12 +745,12 @@ class _Projector:
         ruled_out: dict[int, bool] = {}
         by_space: dict[int, list[tuple[int, int]]] = {}
         for k, position in asked:
-            if words[position][2]:  # type: ignore[index]
+            if words[position][2]:
                 by_space.setdefault(space_list[position], []).append((k, position))
         for space, part in by_space.items():
             token_starts, token_ends = self._space_at(space)[1:3]
             items = [
-                (firsts[position], lasts[position], froms[position], tos[position], words[position][2])  # type: ignore[index]
+                (firsts[position], lasts[position], froms[position], tos[position], words[position][2])
                 for _, position in part
             ]
             verdicts = spellings.first_only(texts[space], token_starts, token_ends, items)  # type: ignore[arg-type]
@@ -1158,7 +1158,7 @@ class _Projector:
         one loop (the same as :meth:`slot` makes it), the others by :meth:`slot`."""
         docid = inst.docid
         slots: list[Slot] = []
-        decided, fill_route = self._decided, self.fill
+        decided, fill_route, made_all = self._decided, self.fill, self._made
         for slot in inst.slots:
             alternatives = slot.alternatives
             if len(alternatives) != 1:
@@ -1166,12 +1166,25 @@ class _Projector:
                 if made_slot is not None:
                     slots.append(made_slot)
                 continue
+            fills = alternatives[0].fills
+            if len(fills) == 1 and type(fills[0]) is TextFill and fills[0].extents:
+                # one text fill with an extent (most slots): as the loop below, its decision read here
+                number = self._at
+                self._at = number + 1
+                made = made_all[number]
+                if made is _PENDING:
+                    made = self._decided_one(number, docid, fills[0])
+                if made is _UNDECIDED:
+                    made = fill_route(docid, fills[0], slot.optional)
+                if made is not None:
+                    slots.append(Slot(slot.name, (FillAlternative((made,)),)))
+                continue
             chosen: list[Fill] = []
-            for fill in alternatives[0].fills:
+            for fill in fills:
                 if type(fill) is TextFill and fill.extents:
                     number = self._at
                     self._at = number + 1
-                    made: Fill | None = decided(number, docid, fill)
+                    made = decided(number, docid, fill)
                     if made is _UNDECIDED:
                         made = fill_route(docid, fill, slot.optional)
                 else:

@@ -29,7 +29,9 @@ the tests compare with the per-fill route.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
+from itertools import accumulate
 from typing import Any
 
 _Chunk = tuple[str, "tuple[int, ...] | None", str]
@@ -37,6 +39,9 @@ _Chunk = tuple[str, "tuple[int, ...] | None", str]
 joined, the offsets in those where a candidate starting with the piece may start keeping
 words (0, and past each leading word that may be a premodifier; None: every word may be one),
 and its words as a run of letters reads them (a one-letter word's letter, ``|`` for another word)."""
+
+
+_START = (0,)  # a piece whose first word is no premodifier: a candidate starts keeping at its start
 
 
 class RunSpellings:
@@ -52,29 +57,40 @@ class RunSpellings:
         self.by_word = by_word
         self.blank = blank
         self.chunks: dict[str, _Chunk | bool] = {}  # a piece of text -> read (False: not read here)
-        self.fillers = tuple(sorted({filler.lower() for filler in by_word.fillers}))
+        # one-letter words side by side that may be joined into a filler (in a run of letters, see _Chunk)
+        fillers = sorted({filler.lower() for filler in by_word.fillers}, key=len, reverse=True)
+        self.fillers = re.compile("|".join(map(re.escape, fillers))) if fillers else None
         self.premodifiers: frozenset[str] = by_word.premodifiers
 
     def _read(self, chunk: str) -> _Chunk | bool:
         """A piece of the hypothesis text read (:data:`_Chunk`), or False when a word of it is not
         kept as it is wherever it stands."""
         by_word = self.by_word
+        words = chunk.split()
+        if len(words) == 1 and "<" not in chunk:  # one word (most pieces): as the loop below reads it
+            word = words[0]
+            read = by_word.local_letters(word) if word.isascii() and "'" not in word else None
+            if read is None:
+                return False
+            return read[0], None if not word.isalnum() or word.lower() in self.premodifiers else _START, read[1]
         letters: list[str] = []
         runs: list[str] = []
         leads = [0]
         leading = True
         at = 0
-        for word in chunk.split():
+        for word in words:
             if "<" in word:
                 if not self.blank(word):
                     return False
                 continue  # whited out: the words on either side are side by side
-            if not word.isascii() or "'" in word or not by_word.literal(word):
+            if not word.isascii() or "'" in word:
                 return False
-            kept = "".join(by_word.words[word][7])
-            at += len(kept)
-            letters.append(kept)
-            runs.append(word.lower() if len(word) == 1 and word.isalpha() else "|")
+            read = by_word.local_letters(word)
+            if read is None:
+                return False
+            at += len(read[0])
+            letters.append(read[0])
+            runs.append(read[1])
             if leading:
                 # a word that may be stripped as a premodifier (or is punctuation that the
                 # whiteout may make one, or none): a candidate may start keeping past it
@@ -91,65 +107,55 @@ class RunSpellings:
         ``plain`` (False: not ruled out here). ``starts`` and ``ends``: the tokens' offsets in
         ``text``, the hypothesis text."""
         chunks = self.chunks
-        read = self._read
         size = len(text)
         tokens = [token for item in items for token in range(item[2], item[3] + 1)]
         token_starts = [starts[token] for token in tokens]
         token_ends = [ends[token] for token in tokens]
-        # (a first token of an item has no gap before it: its own start)
+        # the text between each token and the one before it (none before an item's first)
         gap_starts = [
             ends[token - 1] if token > item[2] else starts[token]
             for item in items
             for token in range(item[2], item[3] + 1)
         ]
-        whole = [
-            (not start or text[start - 1].isspace()) and (end >= size or text[end].isspace())
-            for start, end in zip(token_starts, token_ends, strict=True)
-        ]
         pieces = [text[start:end] for start, end in zip(token_starts, token_ends, strict=True)]
         gaps = [text[start:end] for start, end in zip(gap_starts, token_starts, strict=True)]
         for piece in set(pieces).union(gaps).difference(chunks):
-            chunks[piece] = read(piece)
+            chunks[piece] = self._read(piece)
         found = list(map(chunks.__getitem__, pieces))
         between = list(map(chunks.__getitem__, gaps))
+        # each token whole raw words (a blank or the text's edge on either side), it and the text before it read
+        good = [
+            (not start or text[start - 1].isspace())
+            and (end >= size or text[end].isspace())
+            and own is not False
+            and gap is not False
+            for start, end, own, gap in zip(token_starts, token_ends, found, between, strict=True)
+        ]
+        # the letters, and the words as a run of letters reads them, of each gap and token in turn
+        letters = [part[0] if part else "" for pair in zip(between, found, strict=True) for part in pair]  # type: ignore[index]
+        runs = [part[2] if part else "" for pair in zip(between, found, strict=True) for part in pair]  # type: ignore[index]
+        fillers = self.fillers
         out: list[bool] = []
         at = 0
-        fillers = self.fillers
         for first, last, wide_first, wide_last, plain in items:
             stop = at + wide_last - wide_first + 1
-            span = range(at, stop)
+            a, b = at, stop
             at = stop
-            if not all(whole[k] for k in span) or any(found[k] is False or between[k] is False for k in span):
+            if False in good[a:b]:
                 out.append(False)
                 continue
-            letters: list[str] = []
-            runs: list[str] = []
-            offsets: list[int] = []  # where each token's letters start, and end, in the letters joined
-            position = 0
-            for k in span:
-                gap, own = between[k], found[k]
-                letters.append(gap[0])  # type: ignore[index]
-                runs.append(gap[2])  # type: ignore[index]
-                position += len(gap[0])  # type: ignore[index]
-                offsets.append(position)
-                letters.append(own[0])  # type: ignore[index]
-                runs.append(own[2])  # type: ignore[index]
-                position += len(own[0])  # type: ignore[index]
-                offsets.append(position)
-            joined_runs = "".join(runs)
-            if any(filler in joined_runs for filler in fillers):
+            joined_runs = "".join(runs[2 * a : 2 * b])
+            if fillers is not None and fillers.search(joined_runs):
                 out.append(False)  # one-letter words side by side that might be joined into a filler
                 continue
-            out.append(
-                _none_keeps(
-                    "".join(letters),
-                    offsets,
-                    [found[k][1] for k in span],
-                    "".join(plain),
-                    first - wide_first,
-                    last - wide_first,
-                )
-            )  # type: ignore[index]
+            spelled = "".join(plain)
+            joined = "".join(letters[2 * a : 2 * b])
+            if spelled not in joined:
+                out.append(True)  # (the usual case: no run's letters hold them)
+                continue
+            offsets = list(accumulate(map(len, letters[2 * a : 2 * b])))
+            leads = [own[1] for own in found[a:b]]  # type: ignore[index]
+            out.append(_none_keeps(joined, offsets, leads, spelled, first - wide_first, last - wide_first))
         return out
 
 
@@ -157,9 +163,9 @@ def _none_keeps(
     letters: str, offsets: list[int], leads: list[tuple[int, ...] | None], spelled: str, first: int, last: int
 ) -> bool:
     """Whether no run of tokens ``i`` to ``j`` but ``first`` to ``last`` has the letters ``spelled``
-    from one of the places it may start keeping words to its end (token ``k``'s letters are
-    ``letters[offsets[2k]:offsets[2k + 1]]``; ``leads[k]``: the places past its start where it may
-    start keeping, None: anywhere in it or after)."""
+    from one of the places it may start keeping words to its end (token ``k``'s letters end at
+    ``offsets[2k + 1]`` and start at ``offsets[2k]``, after the gap before it; ``leads[k]``: the
+    places past its start where it may start keeping, None: anywhere in it or after)."""
     want = len(spelled)
     for j in range(len(leads)):
         stop = offsets[2 * j + 1]

@@ -107,20 +107,40 @@ class RunSpellings:
         ``plain`` (False: not ruled out here). ``starts`` and ``ends``: the tokens' offsets in
         ``text``, the hypothesis text."""
         chunks = self.chunks
+        read = self._read
         size = len(text)
         tokens = [token for item in items for token in range(item[2], item[3] + 1)]
         token_starts = [starts[token] for token in tokens]
         token_ends = [ends[token] for token in tokens]
+        heads = set(accumulate((item[3] - item[2] + 1 for item in items[:-1]), initial=0))  # each item's first
+        # A token that ends before the hyphens that end its raw word (a fragment's, as the aligner
+        # ends it) is read as its raw word inside a run, and as it is where a run ends with it.
+        word_ends = token_ends
+        tails: dict[int, tuple[str, Any, str]] = {}  # such a token (its place): as it is, read
+        cut = [k for k, end in enumerate(token_ends) if end < size and not text[end].isspace()]
+        unread: set[int] = set()
+        if cut:
+            word_ends = token_ends.copy()
+            for k in cut:
+                stop = end = token_ends[k]
+                while stop < size and text[stop] == "-":
+                    stop += 1
+                whole = read(text[token_starts[k] : stop])
+                tail = read(text[token_starts[k] : end])
+                if stop == end or (stop < size and not text[stop].isspace()) or whole is False or tail is False:
+                    unread.add(k)
+                    continue
+                if any(char != "|" for char in whole[2]):  # type: ignore[index]
+                    unread.add(k)  # (a letter that a run ending elsewhere might join)
+                    continue
+                word_ends[k] = stop
+                tails[k] = tail  # type: ignore[assignment]
         # the text between each token and the one before it (none before an item's first)
-        gap_starts = [
-            ends[token - 1] if token > item[2] else starts[token]
-            for item in items
-            for token in range(item[2], item[3] + 1)
-        ]
-        pieces = [text[start:end] for start, end in zip(token_starts, token_ends, strict=True)]
+        gap_starts = [token_starts[k] if k in heads else word_ends[k - 1] for k in range(len(tokens))]
+        pieces = [text[start:end] for start, end in zip(token_starts, word_ends, strict=True)]
         gaps = [text[start:end] for start, end in zip(gap_starts, token_starts, strict=True)]
         for piece in set(pieces).union(gaps).difference(chunks):
-            chunks[piece] = self._read(piece)
+            chunks[piece] = read(piece)
         found = list(map(chunks.__getitem__, pieces))
         between = list(map(chunks.__getitem__, gaps))
         # each token whole raw words (a blank or the text's edge on either side), it and the text before it read
@@ -129,8 +149,10 @@ class RunSpellings:
             and (end >= size or text[end].isspace())
             and own is not False
             and gap is not False
-            for start, end, own, gap in zip(token_starts, token_ends, found, between, strict=True)
+            for start, end, own, gap in zip(token_starts, word_ends, found, between, strict=True)
         ]
+        for k in unread:
+            good[k] = False
         # the letters, and the words as a run of letters reads them, of each gap and token in turn
         letters = [part[0] if part else "" for pair in zip(between, found, strict=True) for part in pair]  # type: ignore[index]
         runs = [part[2] if part else "" for pair in zip(between, found, strict=True) for part in pair]  # type: ignore[index]
@@ -145,33 +167,63 @@ class RunSpellings:
                 out.append(False)
                 continue
             joined_runs = "".join(runs[2 * a : 2 * b])
+            ending = [tails.get(k) for k in range(a, b)] if tails else None
+            if ending is not None and ending.count(None) == len(ending):
+                ending = None
+            if ending is not None:
+                # the runs of letters with each cut token as a run that ends with it reads it (a
+                # cut token's raw word inside a run is no letter: see above)
+                joined_runs += "/" + "".join(
+                    part
+                    for k, tail in zip(range(a, b), ending, strict=True)
+                    for part in (runs[2 * k], runs[2 * k + 1] if tail is None else tail[2])
+                )
             if fillers is not None and fillers.search(joined_runs):
                 out.append(False)  # one-letter words side by side that might be joined into a filler
                 continue
             spelled = "".join(plain)
             joined = "".join(letters[2 * a : 2 * b])
-            if spelled not in joined:
+            if ending is None and spelled not in joined:
                 out.append(True)  # (the usual case: no run's letters hold them)
                 continue
             offsets = list(accumulate(map(len, letters[2 * a : 2 * b])))
             leads = [own[1] for own in found[a:b]]  # type: ignore[index]
-            out.append(_none_keeps(joined, offsets, leads, spelled, first - wide_first, last - wide_first))
+            if ending is not None:
+                # a cut token's places to start keeping: those of both its readings, when they agree
+                leads = [
+                    lead if tail is None or tail[1] == lead else None for lead, tail in zip(leads, ending, strict=True)
+                ]
+            out.append(_none_keeps(joined, offsets, leads, spelled, first - wide_first, last - wide_first, ending))
         return out
 
 
 def _none_keeps(
-    letters: str, offsets: list[int], leads: list[tuple[int, ...] | None], spelled: str, first: int, last: int
+    letters: str,
+    offsets: list[int],
+    leads: list[tuple[int, ...] | None],
+    spelled: str,
+    first: int,
+    last: int,
+    ending: list[Any] | None = None,
 ) -> bool:
     """Whether no run of tokens ``i`` to ``j`` but ``first`` to ``last`` has the letters ``spelled``
     from one of the places it may start keeping words to its end (token ``k``'s letters end at
     ``offsets[2k + 1]`` and start at ``offsets[2k]``, after the gap before it; ``leads[k]``: the
-    places past its start where it may start keeping, None: anywhere in it or after)."""
+    places past its start where it may start keeping, None: anywhere in it or after; ``ending[k]``,
+    when given and not None: token ``k`` read as a run that ends with it reads it, its letters first)."""
     want = len(spelled)
     for j in range(len(leads)):
-        stop = offsets[2 * j + 1]
-        begin = stop - want
-        if begin < 0 or letters[begin:stop] != spelled:
-            continue
+        tail = None if ending is None else ending[j]
+        if tail is None:
+            stop = offsets[2 * j + 1]
+            begin = stop - want
+            if begin < 0 or letters[begin:stop] != spelled:
+                continue
+        else:
+            head = letters[: offsets[2 * j]] + tail[0]
+            begin = len(head) - want
+            if begin < 0 or head[begin:] != spelled:
+                continue
         for i in range(j + 1):
             if (i, j) == (first, last):
                 continue

@@ -128,6 +128,12 @@ def test_runs_of_whole_words_are_read_from_their_letters() -> None:
     assert spellings.first_only(text, starts, ends, [(0, 2, 0, 3, ("yf",))]) == [False]
     # a run that keeps the words but is the first candidate itself is no later candidate
     assert spellings.first_only(text, starts, ends, [(0, 1, 0, 3, ("red", "wings"))]) == [True]
+    # a fragment's token ends before its hyphen: a run that ends with it keeps it without the
+    # hyphen (`cb`), a longer one keeps the raw word (`cb-`)
+    assert (_kept("cb"), _kept("cb- mj")) == (("cb",), ("cb-", "mj"))
+    assert spellings.first_only("cb- mj", [0, 4], [2, 6], [(0, 1, 0, 1, ("cb",))]) == [False]
+    assert spellings.first_only("cb- mj", [0, 4], [2, 6], [(1, 1, 0, 1, ("cb-", "mj"))]) == [False]
+    assert spellings.first_only("cb- mj", [0, 4], [2, 6], [(0, 0, 0, 1, ("cb", "mj"))]) == [True]
     # (a leading premodifier may be stripped: `the red` keeps `red`)
     text = "the red"
     assert spellings.first_only(text, [0, 4], [3, 7], [(1, 1, 0, 1, ("red",))]) == [False]
@@ -137,8 +143,8 @@ def test_regions_it_does_not_read_are_left_to_the_word_by_word_reading() -> None
     spellings, _ = _tools(ScoreConfig(), True)
     # `u` may start the rule `u s`: not read, whatever the words asked for
     assert spellings.first_only("u s x", [0, 2, 4], [1, 3, 5], [(0, 2, 0, 2, ("q",))]) == [False]
-    # a token cut inside a raw word (a fragment's, before its hyphen)
-    assert spellings.first_only("cb- mj", [0, 4], [2, 6], [(0, 1, 0, 1, ("q",))]) == [False]
+    # a token cut inside a raw word, not before the hyphens that end it
+    assert spellings.first_only("cb-x mj", [0, 5], [2, 7], [(0, 1, 0, 1, ("q",))]) == [False]
     # one-letter words side by side that may be joined into a filler (`h m`: `hm`, left out, so
     # that `red h m wings` keeps `red wings`, which its letters do not spell)
     assert _kept("red h m wings") == ("red", "wings")

@@ -557,6 +557,9 @@ and end, and the hypothesis text."""
 _UNDECIDED = TextFill("", ())
 """What :meth:`_Projector._decided` gives when the batch cannot say (the fill goes through :meth:`_Projector.fill`)."""
 
+_SAME = ((), (), ())
+"""The reference words :meth:`_Projector._decide_all` does not read: its first candidate's string is its fill's."""
+
 _PENDING = TextFill("", ((0, 0),))
 """What :meth:`_Projector._decide_all` leaves to :meth:`_Projector._decided_one`."""
 
@@ -580,6 +583,7 @@ class _Projector:
         self._widens = False  # whether the reference preparer widens a fill's columns to its enclosure
         self._spaces_read: dict[int, Any] = {}  # each column space's token arrays, read once for the batches
         self._made: list[Any] = []  # what _decided makes of each fill of the batch (see _decide_all)
+        self._alike = False  # whether the reference's and the hypothesis's preparers normalize alike
         self._spellings: RunSpellings | None = None  # (made when first needed)
 
     def begin(self, sets: Sequence[InstanceSet]) -> None:
@@ -623,6 +627,8 @@ class _Projector:
                 and ref_prep.widen in (None, self.alignment.ref_enclosure)
             )
             self._widens = ref_prep.widen is not None
+            # whether a string normalizes to the same words as a reference's and a hypothesis's (see _decide_all)
+            self._alike = ref_prep.reference and ref_prep.normalizes_like(hyp_prep)
         self._made = self._decide_all(docids, fills)
 
     def _take(self, docid: str, fill: Fill, optional: bool) -> Fill | None:
@@ -688,10 +694,6 @@ class _Projector:
                 made[k] = _UNDECIDED
             return made
         normalized = list(map(self._lookups[0], contents))  # type: ignore[index]
-        if self._maps_reference:
-            words = judge.usual_known([fills[k] for k in numbers])
-        else:
-            words = [None] * len(numbers)
         # the extent verdicts of the usual reference fills, whose extent is their columns and whose
         # enclosure is their widening (see FillPreparer.prepare_mapped), as _extent_in reads them
         a, b = column_first[at], column_last[at]
@@ -712,6 +714,31 @@ class _Projector:
         one = (wide_from == wide_to).tolist()  # one token widened: the first candidate is the only one
         many = (wide_to - wide_from >= _MAX_RUN_TOKENS).tolist()  # a long fill: its candidates are not runs
         extents = extent_ok.tolist()
+        words: list[Any] = [None] * len(numbers)
+        if self._maps_reference:
+            # A first candidate whose string is its usual reference fill's, normalized alike, with
+            # no premodifier removed and no optional word, keeps its words: its content is correct
+            # (the fill is usual: its extent is read as the other usual fills' are). Only the
+            # other fills, and those whose extent is not correct, need their reference's words.
+            same = [False] * len(numbers)
+            if self._alike:
+                fillers = judge.mapper.how.fillers
+                same = [
+                    normal is not None
+                    and not normal[1]
+                    and extent
+                    and content == fills[k].content
+                    and (normal[3].fillers is fillers or normal[3].fillers == fillers)
+                    and True not in normal[3].optional
+                    and fills[k].minimal_is_maximal
+                    for k, content, normal, extent in zip(numbers, contents, normalized, extents, strict=True)
+                ]
+            needed = [position for position, alike in enumerate(same) if not alike]
+            for position, found in zip(needed, judge.usual_known([fills[numbers[p]] for p in needed]), strict=True):
+                words[position] = found
+            for position, alike in enumerate(same):
+                if alike:
+                    words[position] = _SAME
         firsts, lasts, froms, tos = (
             token_first[at].tolist(),
             token_last[at].tolist(),
@@ -724,6 +751,9 @@ class _Projector:
         for position, (k, normal, ref_words) in enumerate(zip(numbers, normalized, words, strict=True)):
             if normal is None or ref_words is None or normal[1]:
                 made[k] = _PENDING  # not normalized yet, not a usual reference fill, or a premodifier removed
+                continue
+            if ref_words is _SAME:
+                made[k] = _hyp_fill(contents[position], starts[position], ends[position])
                 continue
             kept = normal[3].kept
             plain = ref_words[2]

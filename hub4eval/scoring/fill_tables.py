@@ -48,6 +48,7 @@ class FillTable:
     among the instance's scored slots; ``numbers``, ``starts``, ``ends``: its text's number
     and its extent in characters less the premodifiers removed (:data:`NONE`: none);
     ``raw_starts``: the start of that extent as written (the causes of errors read it);
+    ``contents[f]``: its content string; ``docids[k]``: the DOCID of instance ``k``;
     ``slot_fill[s][k]``: the fill of slot ``s`` (``slot_names[s]``) of instance ``k`` (-1:
     none); ``shapes[k]``: the shape of instance ``k`` (None: not covered); ``complete[k]``: whether
     every text fill of instance ``k`` is in the table (it is covered, and has no unscored
@@ -60,6 +61,8 @@ class FillTable:
         "covered",
         "complete",
         "fills",
+        "contents",
+        "docids",
         "fill_inst",
         "fill_rank",
         "numbers",
@@ -105,6 +108,8 @@ class FillTable:
         one_text = ONE_TEXT
         shapes: list[Any] = []
         fills: list[TextFill] = []
+        contents: list[str] = []  # of each fill (what the words are read from: not the fills again)
+        docids: list[str] = []  # of each instance
         flat: list[int] = []  # of each fill: its slot, text number, start, end
         held: list[int] = []  # of each instance: how many of the fills are its
         moved: list[tuple[int, int]] = []  # (fill, start as written) of each extent whose start premodifiers moved
@@ -112,6 +117,7 @@ class FillTable:
         complete: list[bool] = []  # every text fill of the instance is in the table
         shapes_of: dict[tuple[int, ...], tuple[Any, ...] | None] = {}  # by the codes of its slots
         for inst in instances:
+            docids.append(inst.docid)
             codes: list[int] = []  # of each slot: (slot * 2 + optional) * 2 + has an extent
             seen = 0  # the bits of the slots read (by number)
             whole = True
@@ -154,6 +160,7 @@ class FillTable:
                     start = end = none
                     codes.append((sid * 2 + (reference and slot.optional)) * 2)
                 fills.append(fill)
+                contents.append(content)
                 flat.extend((sid, norm[4], start, end))
             else:
                 code = tuple(codes)
@@ -167,6 +174,7 @@ class FillTable:
                 continue
             if codes:  # what the instance added is taken back
                 del fills[-len(codes) :]
+                del contents[-len(codes) :]
                 del flat[-4 * len(codes) :]
                 while moved and moved[-1][0] >= len(fills):
                     moved.pop()
@@ -177,6 +185,8 @@ class FillTable:
         self.complete = np.asarray(complete, dtype=bool)
         self.covered = np.asarray([shape is not None for shape in shapes], dtype=bool)
         self.fills = fills
+        self.contents = contents
+        self.docids = docids
         columns = np.fromiter(flat, dtype=Int, count=len(flat)).reshape(-1, 4)
         counts = np.fromiter(held, dtype=Int, count=len(held))
         self.fill_inst = np.repeat(np.arange(len(instances), dtype=Int), counts)
@@ -234,12 +244,15 @@ class FillTable:
                 at = np.flatnonzero(starts != NONE)
                 docids = None
                 if self.reference or not self.unsegmented:
-                    instances = self.instances
-                    docids = [instances[k].docid for k in self.fill_inst[at].tolist()]
+                    docids = self.docids_of(self.fill_inst[at])
                 # widened: the extent a hypothesis extent must lie in
                 minimal = map_in_place(alignment, self.reference, docids, starts, ends, at, self.widen, NONE)
                 self._columns = (starts, ends, minimal)
         return self._columns
+
+    def docids_of(self, rows: np.ndarray) -> list[str]:
+        """The DOCID of each of the instances at ``rows``."""
+        return list(map(self.docids.__getitem__, rows.tolist()))
 
     def words(self, prep: FillPreparer, fillers: frozenset[str], which: int) -> Any:
         """:func:`word_column` ``which`` of the entries of :meth:`FillPreparer.word_keys_of`
@@ -248,7 +261,7 @@ class FillTable:
         if found is None:
             entries = self._words.get(fillers)
             if entries is None:
-                entries = self._words[fillers] = prep.word_keys_of([fill.content for fill in self.fills], fillers)
+                entries = self._words[fillers] = prep.word_keys_of(self.contents, fillers)
             found = self._words[fillers, which] = word_column(entries, which)
         return found
 

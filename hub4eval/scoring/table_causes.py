@@ -224,11 +224,10 @@ def _flagged(attributor: Any, table: FillTable, fills: np.ndarray, reference: bo
         first[same], last[same] = mapped[0][distinct[same]], mapped[1][distinct[same]]
         found[same] = first[same] != NONE
         has[same] = False
-    instances = table.instances
     segmented = not alignment.unsegmented
-    docids: list[str | None] = []
+    docids: Sequence[str | None] = []
     if segmented or (reference and has.any()):
-        docids = [instances[k].docid for k in table.fill_inst[distinct].tolist()]
+        docids = table.docids_of(table.fill_inst[distinct])
     left = np.flatnonzero(has)
     if len(left):
         at_docids = None if not reference and not segmented else [docids[k] for k in left.tolist()]

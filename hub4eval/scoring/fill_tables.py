@@ -288,19 +288,47 @@ def register(table: FillTable, prep: FillPreparer) -> None:
     _TABLES.setdefault(prep, []).append(table)
 
 
+_ANY: Any = object()  # kept(): a criterion not given
+
+
+def kept(
+    prep: FillPreparer,
+    instances: Sequence[Instance] | None = None,
+    *,
+    unscored: frozenset[str] | None = None,
+    alignment: Any = _ANY,
+    reference: bool | None = None,
+    covering: bool = False,
+) -> FillTable | None:
+    """The first table kept with ``prep`` read alike (with these ``unscored`` slots, this
+    column mapping ``alignment``, of this side: each when given) over exactly ``instances``
+    (``covering``: holding the first of them; not given: any); None when none is. The one
+    lookup of the tables: :func:`known`, :func:`table_over` and :func:`lookup` name its uses."""
+    first = id(instances[0]) if covering and instances else None
+    for table in _TABLES.get(prep, ()):
+        if (
+            (unscored is None or table.unscored == unscored)
+            and (alignment is _ANY or table.alignment is alignment)
+            and (reference is None or table.reference == reference)
+            and (
+                instances is None
+                or (
+                    first in table.ordinal
+                    if covering
+                    else len(table.instances) == len(instances)
+                    and all(a is b for a, b in zip(table.instances, instances, strict=True))
+                )
+            )
+        ):
+            return table
+    return None
+
+
 def known(
     prep: FillPreparer, instances: Sequence[Instance], unscored: frozenset[str], alignment: Any
 ) -> FillTable | None:
     """The table of exactly these instances, read alike, kept with ``prep`` (None: none is)."""
-    for table in _TABLES.get(prep, ()):
-        if (
-            len(table.instances) == len(instances)
-            and table.unscored == unscored
-            and table.alignment is alignment
-            and all(a is b for a, b in zip(table.instances, instances, strict=True))
-        ):
-            return table
-    return None
+    return kept(prep, instances, unscored=unscored, alignment=alignment)
 
 
 def tables_of(prep: FillPreparer) -> Sequence[FillTable]:
@@ -310,12 +338,7 @@ def tables_of(prep: FillPreparer) -> Sequence[FillTable]:
 
 def table_over(prep: FillPreparer, instances: Sequence[Instance]) -> FillTable | None:
     """A table kept with ``prep`` of exactly these instances (read with any unscored slots), or None."""
-    for table in _TABLES.get(prep, ()):
-        if len(table.instances) == len(instances) and all(
-            a is b for a, b in zip(table.instances, instances, strict=True)
-        ):
-            return table
-    return None
+    return kept(prep, instances)
 
 
 def lookup(
@@ -325,12 +348,11 @@ def lookup(
     (the same unscored slots and column mapping), and their places in it; None when none does."""
     if not instances:
         return None
-    first = id(instances[0])
-    for table in _TABLES.get(prep, ()):
-        if first in table.ordinal and table.unscored == unscored and table.alignment is alignment:
-            ords = table.ordinals(instances)
-            return None if ords is None else (table, ords)
-    return None
+    table = kept(prep, instances, unscored=unscored, alignment=alignment, covering=True)
+    if table is None:
+        return None
+    ords = table.ordinals(instances)
+    return None if ords is None else (table, ords)
 
 
 UNSETTLED = Extent(-1, -1)  # set_extents: a set's extent left to hub4eval.scoring.set_extents.hyp_set_extent

@@ -41,14 +41,6 @@ Errors = tuple[tuple[str, int, tuple[tuple[str, str], ...]], ...]
 """Of a signature's layout, the fill pairs with error points: (slot, side, (kind, category) of each)."""
 
 
-def _table_of(prep: Any, unscored: frozenset[str], reference: bool) -> FillTable | None:
-    """The table of one side's instances kept with ``prep`` (read with these unscored slots)."""
-    for table in fill_tables.tables_of(prep):
-        if table.reference == reference and table.unscored == unscored:
-            return table
-    return None
-
-
 def table_causes(
     sets: Sequence[Any], mapper: Any, attributor: Any, errors_of: Mapping[int, Errors]
 ) -> tuple[dict[Any, int], dict[Any, int], list[tuple[Any, list[Any]]]] | None:
@@ -60,8 +52,9 @@ def table_causes(
     if attributor.ceiling_errors is not None:
         return None  # a cause the ceiling decides now: match by match
     unscored = mapper.unscored
-    ref_table = _table_of(mapper.ref_prep, unscored, True)
-    hyp_table = _table_of(mapper.hyp_prep, unscored, False)
+    # the tables of the two sides' instances kept with their preparers (read with these unscored slots)
+    ref_table = fill_tables.kept(mapper.ref_prep, unscored=unscored, reference=True)
+    hyp_table = fill_tables.kept(mapper.hyp_prep, unscored=unscored, reference=False)
     if ref_table is None or hyp_table is None:
         return None
     ref_ordinal, hyp_ordinal = ref_table.ordinal.get, hyp_table.ordinal.get

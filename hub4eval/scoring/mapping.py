@@ -24,6 +24,7 @@ import bisect
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import chain
 from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
@@ -228,7 +229,14 @@ def _edges_of(tset: TemplateSet, plain: Sequence[bool] | None = None) -> dict[st
     edges: dict[str, list[tuple[str, PointerFill, str]]] = {}
     path = tset.path
     known = iter(plain) if plain is not None else None
-    for iset in tset.instance_sets:
+    if plain is not None and all(plain):  # no pointer anywhere: the types alone, in order of first sight
+        every = chain.from_iterable(iset.instances for iset in tset.instance_sets)
+        edges = {type_name: [] for type_name in dict.fromkeys(map(_type_of, every))}
+        known = None
+        instance_sets: Sequence[InstanceSet] = ()
+    else:
+        instance_sets = tset.instance_sets
+    for iset in instance_sets:
         for inst in iset.instances:
             targets = edges.setdefault(inst.type, [])
             if known is not None and next(known):

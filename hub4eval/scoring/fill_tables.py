@@ -49,6 +49,7 @@ class FillTable:
     and its extent in characters less the premodifiers removed (:data:`NONE`: none);
     ``raw_starts``: the start of that extent as written (the causes of errors read it);
     ``contents[f]``: its content string; ``docids[k]``: the DOCID of instance ``k``;
+    ``types``: the types of the instances (every one, covered or not), in order of first sight;
     ``slot_fill[s][k]``: the fill of slot ``s`` (``slot_names[s]``) of instance ``k`` (-1:
     none); ``shapes[k]``: the shape of instance ``k`` (None: not covered); ``complete[k]``: whether
     every text fill of instance ``k`` is in the table (it is covered, and has no unscored
@@ -63,6 +64,7 @@ class FillTable:
         "fills",
         "contents",
         "docids",
+        "types",
         "fill_inst",
         "fill_rank",
         "numbers",
@@ -110,6 +112,8 @@ class FillTable:
         fills: list[TextFill] = []
         contents: list[str] = []  # of each fill (what the words are read from: not the fills again)
         docids: list[str] = []  # of each instance
+        types: dict[str, None] = {}  # of the instances, in order of first sight
+        last_type: str | None = None
         flat: list[int] = []  # of each fill: its slot, text number, start, end
         held: list[int] = []  # of each instance: how many of the fills are its
         moved: list[tuple[int, int]] = []  # (fill, start as written) of each extent whose start premodifiers moved
@@ -118,6 +122,9 @@ class FillTable:
         shapes_of: dict[tuple[int, ...], tuple[Any, ...] | None] = {}  # by the codes of its slots
         for inst in instances:
             docids.append(inst.docid)
+            if inst.type is not last_type:  # (the types of consecutive instances are mostly one string)
+                last_type = inst.type
+                types[last_type] = None
             codes: list[int] = []  # of each slot: (slot * 2 + optional) * 2 + has an extent
             seen = 0  # the bits of the slots read (by number)
             whole = True
@@ -187,6 +194,7 @@ class FillTable:
         self.fills = fills
         self.contents = contents
         self.docids = docids
+        self.types = list(types)
         columns = np.fromiter(flat, dtype=Int, count=len(flat)).reshape(-1, 4)
         counts = np.fromiter(held, dtype=Int, count=len(held))
         self.fill_inst = np.repeat(np.arange(len(instances), dtype=Int), counts)

@@ -289,6 +289,13 @@ def _match_rows(
             last = s
         rest[-1][1].append(matches[p])
     at = np.flatnonzero(erring & covered)
+    one_type = dict.fromkeys([*ref_table.types, *hyp_table.types])
+    if len(one_type) == 1:  # every instance of the tables of one type (those of the matches read here are)
+        return (
+            (set_of[at], np.zeros(len(at), dtype=Int), ref_row[at], hyp_row[at], numbers[at]),
+            dict.fromkeys(one_type, 0),
+            rest,
+        )
     names = [
         (ref if ref is not None else hyp).type
         for ref, hyp in zip(map(refs.__getitem__, at.tolist()), map(hyps.__getitem__, at.tolist()), strict=True)

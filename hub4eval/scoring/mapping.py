@@ -781,6 +781,16 @@ class Mapper:
                 mapping, matches = state.mapping, state.matches
                 pairs, counted = next(chosen) if refs and hyps else ([], {})
                 by_ref: dict[int, Any]
+                if counting and not self.pointers and len(pairs) == len(refs) == len(hyps):
+                    # every instance paired (the usual document), each pair counted without a
+                    # record: the matches in reference order, as below
+                    entries: list[Any] = list(map(counted.get, pairs))
+                    if all(type(entry) is tuple for entry in entries):
+                        partner: list[Any] = [None] * len(refs)
+                        for (i, j), entry in zip(pairs, entries, strict=True):
+                            partner[i] = (hyps[j], *entry)
+                        matches += [CountedMatch(r, *rest) for r, rest in zip(refs, partner, strict=True)]
+                        continue
                 if counting:
                     by_ref = {}
                     for i, j in pairs:

@@ -66,7 +66,7 @@ def cached(
             pass
         else:
             if kind is None or type(value) is kind:
-                return value  # type: ignore[no-any-return]
+                return value
     value = derive()
     try:
         data = dump(value)

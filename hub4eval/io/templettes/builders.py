@@ -112,6 +112,7 @@ _USUAL_RE = {
     "hypothesis": re.compile(_USUAL_PATTERN.format(mark="", content=r'[^"\r\n]'), re.MULTILINE),
 }
 assert MAX_DIGITS == 18  # the {1,18} above
+_NO_OFFSET = 10**MAX_DIGITS  # above every offset
 
 
 class InstanceBuilder(Checks):
@@ -140,6 +141,10 @@ class InstanceBuilder(Checks):
         self._heads: dict[str, tuple[str, bool, int, int]] = {}
         # set by usual_instances: each DOCID's headers were one run, their numbers increasing
         self.headers_ordered = False
+        # set by usual_instances in a hypothesis whose DOCIDs' instances were one run each: per
+        # run, the smallest start and the largest end of its text fills' extents (see
+        # TemplateSet.fill_bounds)
+        self.fill_bounds: list[tuple[int, int] | None] | None = None
 
     def start(self, tokens: list[Token]) -> tuple[Instance, ...]:
         """The instances of the file's INSTANCE tokens, in file order."""
@@ -273,6 +278,10 @@ class InstanceBuilder(Checks):
         # headers are the same (TYPE, DOCID, N), which the reader need not check again
         ordered = True
         run_docids: set[str] = set()
+        # a hypothesis's runs' bounds (an unsegmented one's sets are placed by them)
+        bounding = self.hypothesis
+        bounds: list[tuple[int, int] | None] = []
+        low, high = _NO_OFFSET, -1
         line -= 1
         size = len(text)
         position = 0
@@ -306,8 +315,11 @@ class InstanceBuilder(Checks):
                     head_number, head_line = int(number), line
                     if docid is not previous_docid:
                         if docid in run_docids:
-                            ordered = False  # a second run of a DOCID's instances
+                            ordered = bounding = False  # a second run of a DOCID's instances
                         run_docids.add(docid)
+                        if bounding and previous_docid:
+                            bounds.append(None if high < 0 else (low, high))
+                            low, high = _NO_OFFSET, -1
                     elif head_number <= previous_number:
                         ordered = False
                     slots, slot_names, fills, name = [], [], [], ""
@@ -340,6 +352,11 @@ class InstanceBuilder(Checks):
                         return None
                     if last < shared:  # one int object per offset (see OFFSETS)
                         first, last = offsets[first], offsets[last]
+                    if bounding:
+                        if first < low:
+                            low = first
+                        if last > high:
+                            high = last
                     extents = (Extent(first, last),)
                     written, quoted = (plain, False) if plain else (content, True)
                     fill = TextFill(
@@ -360,6 +377,10 @@ class InstanceBuilder(Checks):
                 fills.append(fill)
         self.pointers += pointers
         self.headers_ordered = ordered
+        if bounding:
+            if head_line:
+                bounds.append(None if high < 0 else (low, high))
+            self.fill_bounds = bounds
         return instances
 
     def _head(self, head: str) -> tuple[str, bool, int, int]:

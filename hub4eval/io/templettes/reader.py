@@ -190,6 +190,11 @@ def parse_with_pointers(
             path=path,
             warnings=tuple(warnings),
         )
+        if usual:
+            builder = _instance_builder()
+            bounds, builder.fill_bounds = builder.fill_bounds, None
+            if bounds is not None and len(bounds) == len(tset.instance_sets):
+                tset.keep_fill_bounds(bounds)
         return tset, pointers
     finally:
         if collecting:

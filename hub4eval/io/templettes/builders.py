@@ -266,7 +266,10 @@ class InstanceBuilder(Checks):
         instances: list[Instance] = []
         slots: list[Slot] = []
         slot_names: list[str] = []
-        fills: list[Fill] = []
+        # the fills of the slot being read: a tuple of its first; a list from its second on
+        # (most slots have one fill, which then needs no list)
+        fills: tuple[Fill, ...] = ()
+        more: list[Fill] | None = None
         fill: Fill
         # the TYPE, DOCID, N and line of the instance being read (head_line 0 before the first)
         head_type = docid = ""
@@ -300,9 +303,9 @@ class InstanceBuilder(Checks):
                 line += 1
                 if assign:  # a header: the instance before it is complete
                     if fills:
-                        slots.append(
-                            Slot(name, (FillAlternative(tuple(fills), slot_line),), optional, slot_line, slot_column)
-                        )
+                        if more is not None:
+                            fills, more = tuple(more), None
+                        slots.append(Slot(name, (FillAlternative(fills, slot_line),), optional, slot_line, slot_column))
                     if head_line:
                         instances.append(Instance(head_type, docid, head_number, tuple(slots), head_line, column))
                         column = 1
@@ -322,7 +325,7 @@ class InstanceBuilder(Checks):
                             low, high = _NO_OFFSET, -1
                     elif head_number <= previous_number:
                         ordered = False
-                    slots, slot_names, fills, name = [], [], [], ""
+                    slots, slot_names, fills, name = [], [], (), ""
                     continue
                 if not start and not number:  # a blank or comment line
                     continue
@@ -334,10 +337,9 @@ class InstanceBuilder(Checks):
                     if not head_line:
                         return None
                     if fills:
-                        slots.append(
-                            Slot(name, (FillAlternative(tuple(fills), slot_line),), optional, slot_line, slot_column)
-                        )
-                        fills = []
+                        if more is not None:
+                            fills, more = tuple(more), None
+                        slots.append(Slot(name, (FillAlternative(fills, slot_line),), optional, slot_line, slot_column))
                     if new_name in slot_names:
                         return None  # a slot comes twice
                     name, optional, slot_column, slot_line = new_name, new_optional, new_column, line
@@ -358,7 +360,10 @@ class InstanceBuilder(Checks):
                         if last > high:
                             high = last
                     extents = (Extent(first, last),)
-                    written, quoted = (plain, False) if plain else (content, True)
+                    if plain:
+                        written, quoted = plain, False
+                    else:
+                        written, quoted = content, True
                     fill = TextFill(
                         written,
                         whole_spans.get(len(written)) or whole_span(len(written)),
@@ -374,7 +379,12 @@ class InstanceBuilder(Checks):
                         return None  # into another instance set
                     fill = PointerFill(intern(type_, type_), docid, int(number), line, fill_column)
                     pointers.append(fill)
-                fills.append(fill)
+                if new_name:
+                    fills = (fill,)
+                elif more is None:
+                    more = [*fills, fill]
+                else:
+                    more.append(fill)
         self.pointers += pointers
         self.headers_ordered = ordered
         if bounding:

@@ -175,6 +175,7 @@ class _Aspect:
         "ref_listed",
         "ref_grp",
         "hyp_grp",
+        "_held",
     )
 
     def __init__(
@@ -193,6 +194,7 @@ class _Aspect:
         self.hyp_listed = hyps
         self.ref_listed = refs
         self.ref_pos, self.ref_kid, self.hyp_kid, self.wild = keys
+        self._held: tuple[np.ndarray, np.ndarray] | None = None  # see _holders
         if groups is None:  # one group
             self.ref_grp = np.zeros(len(self.ref_fills), dtype=Int)
             self.hyp_grp = np.zeros(len(self.hyp_fills), dtype=Int)
@@ -200,7 +202,13 @@ class _Aspect:
             self.ref_grp, self.hyp_grp = groups[0][self.ref_inst], groups[1][self.hyp_inst]
 
     def _holders(self) -> tuple[np.ndarray, np.ndarray]:
-        """(hypothesis positions sorted by key, how many hold each key)."""
+        """(hypothesis positions sorted by key, how many hold each key), worked out once
+        (:meth:`count`, then :meth:`pairs`)."""
+        if self._held is None:
+            self._held = self._holding()
+        return self._held
+
+    def _holding(self) -> tuple[np.ndarray, np.ndarray]:
         has = np.flatnonzero(self.hyp_kid >= 0)
         kid = self.hyp_kid[has]
         size = max(int(kid.max()) if len(kid) else -1, int(self.ref_kid.max()) if len(self.ref_kid) else -1) + 1
@@ -1242,16 +1250,14 @@ def map_groups(mapper: Mapper, groups: Sequence[Group], max_pairs: int) -> list[
 
     plain_i = plain_codes // n_hyp if n_hyp else plain_codes
     plain_j = plain_codes % n_hyp if n_hyp else plain_codes
-    ref_shape_ids: dict[Any, int] = {}
-    hyp_shape_ids: dict[Any, int] = {}
     ref_sid = np.full(n_ref, -1, dtype=Int)
     hyp_sid = np.full(n_hyp, -1, dtype=Int)
     used = np.flatnonzero(np.bincount(plain_i, minlength=n_ref))
-    ref_sid[used] = [ref_shape_ids.setdefault(ref_shapes[i], len(ref_shape_ids)) for i in used.tolist()]
+    ref_sid[used], n_ref_shapes = _shape_numbers(ref_shapes, used)
     used = np.flatnonzero(np.bincount(plain_j, minlength=n_hyp))
-    hyp_sid[used] = [hyp_shape_ids.setdefault(hyp_shapes[j], len(hyp_shape_ids)) for j in used.tolist()]
-    n_shape_pairs = len(ref_shape_ids) * max(1, len(hyp_shape_ids))
-    combo_key = k * n_shape_pairs + (ref_sid[plain_i] * max(1, len(hyp_shape_ids)) + hyp_sid[plain_j])
+    hyp_sid[used], n_hyp_shapes = _shape_numbers(hyp_shapes, used)
+    n_shape_pairs = n_ref_shapes * max(1, n_hyp_shapes)
+    combo_key = k * n_shape_pairs + (ref_sid[plain_i] * max(1, n_hyp_shapes) + hyp_sid[plain_j])
     del plain_i, plain_j
     # one pair of each (k, shapes): any of them (the last written) stands for all
     size = (int(k.max()) + 1) * n_shape_pairs if len(k) else 0
@@ -1318,7 +1324,7 @@ def map_groups(mapper: Mapper, groups: Sequence[Group], max_pairs: int) -> list[
             np.asarray([s is not None for s in ref_shapes], dtype=bool),
             np.asarray([s is not None for s in hyp_shapes], dtype=bool),
         )
-        sids = (ref_sid, hyp_sid, max(1, len(hyp_shape_ids)))
+        sids = (ref_sid, hyp_sid, max(1, n_hyp_shapes))
         counted = _counted(mapper, chosen, n_hyp, plain, plain_codes, plain_combo, table, sids, verified, examples)
         for (i, j), entry in counted.items():
             if (i, j) not in matched:
@@ -1496,6 +1502,22 @@ def points_with(
             for slot, kind, category in template
         ]
     )
+
+
+def _shape_numbers(shapes: Sequence[Any], used: np.ndarray) -> tuple[np.ndarray, int]:
+    """``[numbers.setdefault(shapes[i], len(numbers)) for i in used]`` from ``numbers = {}``
+    (the shapes numbered by value, in order of first sight), as an array, and how many
+    numbers there are: each distinct shape object hashed once (the shapes of a table's
+    instances are one object per distinct shape; a shape's hash, of nested tuples, is not
+    kept), the others found by ``id`` in numpy."""
+    picked = list(map(shapes.__getitem__, used.tolist()))
+    ids = np.fromiter(map(id, picked), dtype=Int, count=len(picked))
+    _, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
+    numbers: dict[Any, int] = {}
+    by_object = np.empty(len(first), dtype=Int)
+    for k in np.argsort(first, kind="stable").tolist():  # the distinct objects in order of first sight
+        by_object[k] = numbers.setdefault(picked[int(first[k])], len(numbers))
+    return by_object[inverse.reshape(-1)], len(numbers)
 
 
 def _estimates(aspects: Sequence[_Aspect], n_groups: int) -> np.ndarray:

@@ -437,6 +437,41 @@ class WordByWord:
             )
         return found
 
+    def local_letters(self, word: str) -> tuple[str, str] | None:
+        """Of a raw word whose tokens are its own wherever it stands (worked out, :meth:`_word`:
+        no number and no spelling rule reads another word from it, it leaves no parenthesis open;
+        the usual one-token word of letters and digits, or one a one-word rule rewrites): its
+        kept words joined ("" for a filler), and its tokens as a run of letters reads them (a
+        one-letter token's text in lower case, ``|`` for another token). None for any other word.
+        Every string of such words keeps their kept words, in order, with their runs of letters
+        joined (:meth:`_kept`); a word of ASCII letters and digits at which no number and no
+        spelling rule starts (most) is read as :meth:`_plain_word` reads it, without its records."""
+        if word.isascii() and word.isalnum():
+            text = word if self.config.case_sensitive else word.lower()
+            plain = True
+            if self.numbers is not None:
+                numbers = self._number_classes
+                if numbers is None:
+                    numbers = self._number_classes = _words(self.numbers)
+                plain = not number_start(numbers, text)
+            if plain:
+                case_sensitive = self.config.case_sensitive
+                for glm in self.glms:
+                    if (text if glm.case_sensitive or case_sensitive is False else text.lower()) in glm._trie:
+                        plain = False
+                        break
+            if plain:  # its one token, the word in lower case: kept unless a filler
+                fillers = self.fillers
+                run = text.lower() if len(text) == 1 and text.isalpha() else "|"
+                return ("" if text in fillers or text.lower() in fillers else text), run
+        entry = self.words.get(word)
+        if entry is None:
+            entry = self._word(word)
+        if not entry or entry[4] or entry[9] is not None:
+            return None
+        run = "".join(cell[0].lower() if cell[1] else "|" for cell in entry[8])
+        return "".join(entry[7]), run
+
     def kept_of(self, found: list[_Word | tuple[()]]) -> tuple[str, ...] | None:
         """:meth:`kept_words` of a run whose words worked out (:meth:`runs`) are ``found``,
         within its reach."""

@@ -164,6 +164,23 @@ def test_a_table_is_found_only_for_runs_it_covers_read_alike():
     assert fill_tables.table_over(prep, TemplateSet(tuple(sets)).instances) is table
 
 
+def test_the_one_lookup_of_the_tables_matches_every_criterion_given():
+    """``fill_tables.kept``: the first table kept with the preparer that matches each criterion given."""
+    prep = FillPreparer(ScoreConfig(), reference=True)
+    instances = [_instance(n, (Slot("WINNER", (_text(f"w{n}", n),)),)) for n in range(1, 4)]
+    assert fill_tables.kept(prep) is None  # none kept
+    as_hypothesis = fill_tables.FillTable(prep, instances, False, frozenset(), None)
+    fill_tables.register(as_hypothesis, prep)
+    scored_apart = fill_tables.FillTable(prep, instances, True, frozenset({"LOSER"}), None)
+    fill_tables.register(scored_apart, prep)
+    assert fill_tables.kept(prep) is as_hypothesis  # the first made
+    assert fill_tables.kept(prep, reference=True) is scored_apart
+    assert fill_tables.kept(prep, unscored=frozenset(), reference=True) is None
+    assert fill_tables.kept(prep, instances[1:], covering=True, reference=True) is scored_apart
+    assert fill_tables.kept(prep, instances[1:]) is None  # not exactly these
+    assert fill_tables.kept(prep, instances, alignment=object()) is None
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 9), st.integers(0, 9)), max_size=30))
 def test_spans_of_sets_are_those_min_and_max_find(spans: list[tuple[int, int, int]]):

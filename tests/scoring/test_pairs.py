@@ -15,6 +15,7 @@ import random
 import re
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -580,6 +581,19 @@ def test_the_slot_views_made_with_the_rows_are_the_mapper_s(monkeypatch):
     monkeypatch.setattr(pairs, "_fills_by_slot", None)  # fresh views made by Mapper._view alone
     for reference, inst, view in left:
         assert view == fresh._view(inst, reference)
+
+
+@given(st.lists(st.integers(0, 5)), st.data())
+def test_shapes_are_numbered_by_value_in_order_of_first_sight(codes, data):
+    """``pairs._shape_numbers`` (distinct objects found by ``id``, each hashed once) against the
+    dictionary it stands for; equal shapes may be one object or several."""
+    objects = {code: ("S", code, ((True, bool(code % 2)),)) for code in set(codes)}
+    shapes = [objects[c] if data.draw(st.booleans()) else tuple([*objects[c]]) for c in codes]
+    used = sorted(data.draw(st.sets(st.integers(0, max(0, len(shapes) - 1)))) if shapes else [])
+    numbers: dict[Any, int] = {}
+    expected = [numbers.setdefault(shapes[i], len(numbers)) for i in used]
+    found, count = pairs._shape_numbers(shapes, np.asarray(used, dtype=np.int64))
+    assert found.tolist() == expected and count == len(numbers)
 
 
 @settings(max_examples=200, deadline=None)

@@ -44,7 +44,7 @@ STAGES = (
     ("hub4eval.scoring.mapping", "Mapper.match_template_sets", "map (records)"),
     ("hub4eval.scoring.mapping", "Mapper.count_template_sets", "map (counts)"),
     ("hub4eval.scoring.ceiling_runs", "ProjectionRuns.result", "projection"),
-    ("hub4eval.scoring.pipeline", "kept_set_extents", "projection's strings kept, set extents"),
+    ("hub4eval.scoring.ceiling_count", "read_projection", "projection read (strings kept, set extents)"),
     ("hub4eval.scoring.ceiling_count", "ProjectionFills.of", "projection's strings kept, fills read"),
     ("hub4eval.scoring.pipeline", "_score_ceiling", "ceiling"),
     ("hub4eval.scoring.attribution", "counted_causes", "causes (counted with the mapping)"),

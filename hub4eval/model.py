@@ -175,13 +175,31 @@ class InstanceSet(Record, frozen=True):
 
 
 @compare_without("path", "warnings")
-class TemplateSet(Record, frozen=True):
-    """A whole templette file."""
+class TemplateSet(Record, frozen=True, dict=True, gc=True):
+    """A whole templette file.
+
+    With an instance dictionary (a run makes two), where the reader leaves what it found of
+    the file's fills as it read them (:meth:`fill_bounds`), beside the fields (msgspec allows
+    it only for a record the garbage collector tracks). That is no field: not compared, not
+    pickled, and a copy (``replace``) is made without it.
+    """
 
     instance_sets: tuple[InstanceSet, ...]
     role: Role = "reference"
     path: str = ""
     warnings: tuple[InputWarning, ...] = ()
+
+    def fill_bounds(self) -> list[tuple[int, int] | None] | None:
+        """Per instance set, the smallest start and the largest end of the (first) extents of
+        its text fills (None for a set without one), when the reader found them as it made the
+        fills (a hypothesis file read a usual line at a time: each of its fills has one extent);
+        else None. An unsegmented hypothesis's sets are placed in the reference documents by
+        them, without a walk over every fill."""
+        return self.__dict__.get("_fill_bounds")
+
+    def keep_fill_bounds(self, bounds: list[tuple[int, int] | None]) -> None:
+        """Keep ``bounds`` for :meth:`fill_bounds` (the reader's, as it makes the set)."""
+        self.__dict__["_fill_bounds"] = bounds
 
     @property
     def instances(self) -> tuple[Instance, ...]:

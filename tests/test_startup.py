@@ -103,6 +103,53 @@ def test_the_key_tells_apart_every_part_and_where_parts_end() -> None:
     assert diskcache.key("ab", "c") == diskcache.key("ab", "c")
 
 
+def test_cached_derives_once_and_then_loads_what_it_kept(cache: Path) -> None:
+    calls: list[int] = []
+
+    def derive() -> dict[str, int]:
+        calls.append(1)
+        return {"a": 1}
+
+    assert diskcache.cached("v.pickle", derive) == {"a": 1}
+    assert diskcache.cached("v.pickle", derive) == {"a": 1}
+    assert len(calls) == 1
+    assert diskcache.cached("t.txt", lambda: "é", dump=str.encode, load=bytes.decode) == "é"
+    assert diskcache.read("t.txt") == "é".encode()
+
+
+@pytest.mark.parametrize(
+    "stored",
+    [
+        b"\x80 not a pickle",  # load fails
+        b"\x80\x05\x95",  # a truncated pickle
+    ],
+)
+def test_cached_derives_again_when_what_it_kept_does_not_load(cache: Path, stored: bytes) -> None:
+    diskcache.write("v.pickle", stored)
+    assert diskcache.cached("v.pickle", lambda: [1, 2]) == [1, 2]
+    assert diskcache.cached("v.pickle", lambda: [3]) == [1, 2]  # and keeps the derived value
+
+
+def test_cached_derives_again_when_what_it_kept_is_of_another_kind(cache: Path) -> None:
+    import pickle
+
+    diskcache.write("v.pickle", pickle.dumps(["not a dict"]))
+    assert diskcache.cached("v.pickle", lambda: {"a": 1}, kind=dict) == {"a": 1}
+
+
+def test_cached_gives_a_value_it_cannot_keep_and_keeps_nothing(cache: Path) -> None:
+    value = diskcache.cached("v.pickle", lambda: lambda: 1)  # a lambda does not pickle
+    assert value() == 1
+    assert not (cache / "v.pickle").exists()
+
+
+def test_cached_without_a_usable_directory_derives_every_time(no_cache: None) -> None:
+    calls: list[int] = []
+    for _ in range(2):
+        assert diskcache.cached("v.pickle", lambda: calls.append(1) or 5) == 5
+    assert len(calls) == 2
+
+
 # --- the parser tables -----------------------------------------------------------
 
 BUILD = reader._parser.__wrapped__  # the uncached builder behind functools.cache

@@ -39,25 +39,30 @@ are not read: ``--min-map-f``, exact extents) are mapped by the engine.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Sequence
-from operator import itemgetter
-from typing import Any
+from itertools import accumulate, repeat
+from operator import attrgetter, itemgetter
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from hub4eval.model import Extent, Instance, InstanceSet, PointerFill, TemplateSet, TextFill
-from hub4eval.scoring.fill_tables import NONE, FillTable
+from hub4eval.scoring.fill_tables import NONE, FillTable, spans_of_sets
 from hub4eval.scoring.mapping import CountedMatch, CountedSet, Mapper
 from hub4eval.scoring.metrics import Counts
 from hub4eval.scoring.noisy import kept_correct
 from hub4eval.scoring.pairs import (
-    MAX_ASPECT_BITS,
+    aspect_bit,
     column_mapper,
+    counted_with,
+    distinct_combos,
     extents_correct,
     point_template,
     points_with,
     tabulate,
 )
+from hub4eval.scoring.set_extents import KnownExtents, kept_set_extents
 from hub4eval.text.column_extents import map_in_place
 
 Int = np.int64
@@ -69,6 +74,9 @@ every pair of sets then goes through the engine, the oracle)."""
 MAX_GROUP = 64
 """Instances of one type of one set above which its pair of sets is mapped by the engine
 (the check compares every pair of them)."""
+
+
+_type = attrgetter("type")
 
 
 def _never(fill: PointerFill) -> bool:
@@ -103,17 +111,17 @@ class Diagonal:
             or how.exact_extent
             or mapper.point_runs is not None
             or not overlapping
+            or self.fills.source is not self.hyp
         ):
             return {}
-        ref_sets, hyp_sets = self.ref.instance_sets, self.hyp.instance_sets
         # a set paired with several (or with another's): the greedy over sets decides, the engine maps
         if any(i != j for i, j in overlapping):
             return {}
-        ref_table = tabulate(mapper, [inst for iset in ref_sets for inst in iset.instances], True)
-        if ref_table is None or self.fills.items != [inst for iset in hyp_sets for inst in iset.instances]:
+        ref_table = tabulate(mapper, self.ref.instances, True)
+        if ref_table is None:
             return {}
         try:
-            return self._counted(overlapping, ref_sets, hyp_sets, ref_table)
+            return self._counted(overlapping, self.ref.instance_sets, self.hyp.instance_sets, ref_table)
         except _TooManyAspects:
             return {}
 
@@ -140,9 +148,10 @@ class Diagonal:
         offset = np.arange(len(set_of_row), dtype=Int) - np.repeat(np.cumsum(n) - n, n)
         ref_rows = ref_start[js][set_of_row] + offset
         hyp_rows = hyp_start[js][set_of_row] + offset
-        type_ids: dict[str, int] = {}
-        ref_type = np.fromiter((type_ids.setdefault(inst.type, len(type_ids)) for inst in ref_table.instances), Int)
-        hyp_type = np.fromiter((type_ids.setdefault(inst.type, len(type_ids)) for inst in hyp.items), Int)
+        ref_types = list(map(_type, ref_table.instances))
+        type_ids = {name: k for k, name in enumerate(dict.fromkeys(ref_types))}
+        ref_type = np.fromiter(map(type_ids.__getitem__, ref_types), Int, len(ref_types))
+        hyp_type = np.fromiter(map(type_ids.get, hyp.types, repeat(-1)), Int, len(hyp.types))
         hyp_odd = np.zeros(len(hyp.items), dtype=bool)
         hyp_odd[hyp.odd] = True
         row_ok = ref_table.covered[ref_rows] & ~hyp_odd[hyp_rows] & (ref_type[ref_rows] == hyp_type[hyp_rows])
@@ -186,64 +195,66 @@ class Diagonal:
         bad = np.zeros(len(sizes), dtype=bool)
         bad[pairs.group[(a != b) & before_a & before_b]] = True
         set_of_group = np.repeat(np.arange(len(sets), dtype=Int), set_groups)
-        bad_sets = set(set_of_group[bad].tolist())
         # the matches of the diagonal, by set, in the order the engine lists them
-        set_sizes = np.fromiter((len(ref_sets[j].instances) for j in sets), dtype=Int, count=len(sets))
-        good = np.ones(len(sets), dtype=bool)
-        good[list(bad_sets)] = False
+        set_sizes = np.bincount(set_of_group, weights=sizes, minlength=len(sets)).astype(Int)
+        good = np.bincount(set_of_group[bad], minlength=len(sets)) == 0
         if not good.any():
             return {}
         item_good = np.repeat(good, set_sizes)
         combo_of = diagonal_combo[item_good]
-        used = np.unique(combo_of)
-        entries: list[Any] = [None] * len(combos)
-        for combo in used.tolist():
-            counts, points = combos[combo]
-            entries[combo] = (counts, mapper.signature(points))
-        values = np.zeros((len(combos), 6), dtype=Int)
-        for combo in used.tolist():
-            c = entries[combo][0]
-            values[combo] = (c.cor, c.inc, c.mis, c.spu, c.opt, c.rem)
-        combo_entries = list(map(entries.__getitem__, combo_of.tolist()))
+        values = np.asarray([(c.cor, c.inc, c.mis, c.spu, c.opt, c.rem) for c, _ in combos], dtype=Int).reshape(-1, 6)
+        new_match = tuple.__new__
         matches = list(
             map(
-                CountedMatch,
-                map(ref_table.instances.__getitem__, ref_row[item_good].tolist()),
-                map(hyp.items.__getitem__, hyp_row[item_good].tolist()),
-                map(itemgetter(0), combo_entries),
-                map(itemgetter(1), combo_entries),
+                new_match,
+                repeat(CountedMatch),
+                zip(
+                    map(ref_table.instances.__getitem__, ref_row[item_good].tolist()),
+                    map(hyp.items.__getitem__, hyp_row[item_good].tolist()),
+                    *zip(*map(combos.__getitem__, combo_of.tolist()), strict=True),
+                    strict=True,
+                ),
             )
         )
         good_sizes = set_sizes[good]
         starts = np.zeros(len(good_sizes), dtype=Int)
         np.cumsum(good_sizes[:-1], out=starts[1:])
-        totals = np.add.reduceat(values[combo_of], starts, axis=0).tolist()
+        totals = list(map(tuple, np.add.reduceat(values[combo_of], starts, axis=0).tolist()))
+        made = {total: Counts(*total) for total in dict.fromkeys(totals)}  # each distinct sum, one record
+        good_sets = np.flatnonzero(good).tolist()
+        good_js = [sets[s] for s in good_sets]
+        ends = (starts + good_sizes).tolist()
+        found = list(map(matches.__getitem__, map(slice, starts.tolist(), ends)))
         rank = {name: k for k, name in enumerate(self.order)}
-        counted: dict[tuple[int, int], CountedSet] = {}
-        at = 0
-        for s, total, size in zip(np.flatnonzero(good).tolist(), totals, good_sizes.tolist(), strict=True):
-            j = sets[s]
-            found = matches[at : at + size]
-            at += size
-            if set_groups[s] > 1:  # several types: listed type by type, in the mapping's order
-                found.sort(key=lambda m: rank[m.ref.type])  # type: ignore[union-attr]
-            counted[j, j] = CountedSet(ref_sets[j], hyp_sets[j], tuple(found), Counts(*total))
-        return counted
+        for k, s in enumerate(good_sets):
+            if set_groups[s] > 1:  # several types (rare): listed type by type, in the mapping's order
+                found[k].sort(key=lambda m: rank[m.ref.type])  # type: ignore[union-attr]
+        made_sets = map(
+            new_match,
+            repeat(CountedSet),
+            zip(
+                map(ref_sets.__getitem__, good_js),
+                map(hyp_sets.__getitem__, good_js),
+                map(tuple, found),
+                map(made.__getitem__, totals),
+                strict=True,
+            ),
+        )
+        return dict(zip(zip(good_js, good_js, strict=True), made_sets, strict=True))
 
     def _keys(
         self, pairs: _Pairs, ref_table: FillTable, ref_row: np.ndarray, hyp_row: np.ndarray, content: _Contents | None
-    ) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], np.ndarray, list[tuple[Counts, Any]]]:
+    ) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], np.ndarray, list[tuple[Counts, int]]]:
         """The greedy's key (-F, -COR, INC + MIS + SPU) of every pair of ``pairs`` (a pair
         with a content not read exactly has it COR: the best it can be), the combination (two
-        shapes and the COR aspects) of the diagonal pair of each item, and the counts and points
-        of each combination."""
+        shapes and the COR aspects) of the diagonal pair of each item, and the counts and
+        signature of each combination (``pairs.counted_with``, as the engine's counts give them)."""
         mapper = self.mapper
         how = mapper.how
         hyp = self.fills
         rows = ref_row[pairs.item_a]
         items = hyp_row[pairs.item_b]
         # the COR aspects of each pair, as bits of (slot, aspect) (Mapper.aspect_bits, as the engine's)
-        bits = mapper.aspect_bits
         mask = np.zeros(len(rows), dtype=Int)
         exact = np.ones(len(rows), dtype=bool)
         ref_columns = ref_table.columns() if how.extent else None
@@ -256,27 +267,22 @@ class Diagonal:
             rf, hf = rf[at], hf[at]
             if content is not None:
                 ok, guessed = content.correct(rf, hf, pairs.item_a[at] == pairs.item_b[at])
-                mask[at] |= ok.astype(Int) << _bit(bits, name, "content")
+                mask[at] |= ok.astype(Int) << _bit(mapper, name, "content")
                 exact[at[guessed]] = False
             if ref_columns is not None:
                 ok = _extent_ok(ref_columns, hyp.columns, rf, hf)
-                mask[at] |= ok.astype(Int) << _bit(bits, name, "extent")
+                mask[at] |= ok.astype(Int) << _bit(mapper, name, "extent")
         # the shapes of the two instances (Mapper._shape: a table makes each distinct one once)
         ref_shape = _shape_ids(ref_table, rows)
         hyp_shape = hyp.shape[items]
         shape_pair = ref_shape * max(1, hyp.n_shapes) + hyp_shape
-        by_key = np.lexsort((mask, shape_pair))
-        new = np.ones(len(by_key), dtype=bool)
-        new[1:] = (np.diff(shape_pair[by_key]) != 0) | (np.diff(mask[by_key]) != 0)
-        inverse = np.empty(len(by_key), dtype=Int)
-        inverse[by_key] = np.cumsum(new) - 1
-        firsts = by_key[new]
+        firsts, inverse = distinct_combos(shape_pair, mask)
         # each shape pair's template from the match of one of its pairs, read exactly if any is
         exact_at = np.flatnonzero(exact)
         known, first_exact = np.unique(shape_pair[exact_at], return_index=True)
         examples = dict(zip(known.tolist(), exact_at[first_exact].tolist(), strict=True))
-        templates: dict[int, Any] = {}
-        combos: list[tuple[Counts, Any]] = []
+        templates: dict[int, int] = {}
+        combos: list[tuple[Counts, int]] = []
         beta_squared = mapper.beta_squared
         f_key: list[float] = []
         cor_key: list[int] = []
@@ -289,9 +295,9 @@ class Diagonal:
                 template = templates[pair] = self._template(
                     ref_table.instances[int(rows[q])], hyp.items[int(items[q])], int(mask[q]), bool(exact[q])
                 )
-            points = points_with(template, int(mask[p]), bits)
-            counts = Counts.tally([category for _, _, category in points])
-            combos.append((counts, points))
+            found = counted_with(mapper, template, int(mask[p]))
+            combos.append(found)
+            counts = found[0]
             f_key.append(-counts.f_key(beta_squared))
             cor_key.append(-counts.cor)
             err_key.append(counts.errors)
@@ -302,10 +308,10 @@ class Diagonal:
         )
         return keys, inverse[pairs.diagonal], combos
 
-    def _template(self, ref: Instance, hyp: Instance, mask: int, exact: bool) -> Any:
-        """The points of the match of the two instances, each compared point's category left
-        out (``pairs.point_template``), checked against the COR aspects read of the pair (when
-        read exactly)."""
+    def _template(self, ref: Instance, hyp: Instance, mask: int, exact: bool) -> int:
+        """The number (``Mapper.template``) of the points of the match of the two instances, each
+        compared point's category left out (``pairs.point_template``), checked against the COR
+        aspects read of the pair (when read exactly)."""
         mapper = self.mapper
         match = mapper.match_instance(ref, hyp, {}, _never)
         template = point_template(match)
@@ -320,7 +326,7 @@ class Diagonal:
             )
             if points_with(template, mask, mapper.aspect_bits) != points:  # pragma: no cover - a bug
                 raise AssertionError(f"{ref.key}, {hyp.key}: the COR aspects read are not those of the match")
-        return template
+        return mapper.template(template)
 
 
 class _Pairs:
@@ -355,9 +361,9 @@ class ProjectionFills:
     gives them: the columns of the fill of the smallest span that touches a token, to those
     of the first fill of the largest end that does); and, for :class:`Diagonal`, the fills
     as the engine reads them: of each instance (an *item*, the sets' instances in order),
-    its shape (a number) and of each scored slot its one fill's content, text number and
-    compared extent. An item that is not plain (a pointer, a slot of several fills) is
-    :attr:`odd`.
+    its type and shape (a number) and of each scored slot its one fill's content, text number
+    and compared extent (:meth:`slot_fill`). An item that is not plain (a pointer, a slot of
+    several fills) is :attr:`odd`. :attr:`source`: the template set read.
 
     Only for a preparer whose extents are mapped by the alignment's own ``hyp_extent``, of
     an unsegmented hypothesis (:meth:`of`: None otherwise)."""
@@ -374,29 +380,28 @@ class ProjectionFills:
     def __init__(
         self, tset: TemplateSet, unscored: frozenset[str], prep: Any, keep: Callable[[str], Any], alignment: Any
     ) -> None:
+        # (one walk over the fills, each object read once: reading a million-word projection's
+        # objects from memory is most of the time, more than what is done with them)
         get, normalize = prep.lookups()
+        self.source = tset
         self.items = items = [inst for iset in tset.instance_sets for inst in iset.instances]
-        self.set_start = set_start = [0]
-        for iset in tset.instance_sets:
-            set_start.append(set_start[-1] + len(iset.instances))
-        slot_ids: dict[str, int] = {}
-        slot_id = slot_ids.setdefault
+        self.set_start = [0, *accumulate([len(iset.instances) for iset in tset.instance_sets])]
+        slot_ids = _Numbered(dict.fromkeys(unscored, -1))  # the scored slots' names numbered as first met
         contents: list[str] = []
-        flat: list[
-            int
-        ] = []  # of each fill with an extent or scored: its item, slot (-1: not scored), number, start, end
+        # of each fill with an extent or scored: its item, slot (-1: not scored), number, start, end
+        # (as machine integers while each is at hand: not read again from a list of a million objects)
+        flat = array("q")
         odd: list[int] = []
-        shape_ids: dict[tuple[Any, ...], int] = {}
-        shapes: list[int] = []
+        self.types: list[str] = []  # of each item
+        types = self.types
         none = NONE
         text_fill = TextFill
         add_content, add = contents.append, flat.extend
-        twice: set[int] = set()  # the shapes with a name twice
+        add_type = types.append
         for k, inst in enumerate(items):
-            codes: list[Any] = []
+            add_type(inst.type)
             plain = True
             for slot in inst.slots:
-                name = slot.name
                 alternatives = slot.alternatives
                 if (
                     len(alternatives) == 1
@@ -404,35 +409,34 @@ class ProjectionFills:
                     and type(fill := fills[0]) is text_fill
                 ):  # the usual slot
                     content = fill.content
-                    norm = keep(content) or get(content) or normalize(content)
-                    scored = not (unscored and name in unscored)
+                    # (keep(raw) or get(raw) or normalize(raw): a string in the memo is the memo's)
+                    norm = get(content) or keep(content) or normalize(content)
                     extents = fill.extents
                     if extents:
                         first = extents[0]
                         start, end = first.start, first.end
                         if norm[1]:
                             start = min(start + norm[1], end)  # as fills._shifted
-                    elif not scored:
-                        continue
                     else:
                         start = end = none
-                    if scored:
-                        codes.append((name, bool(extents)))
-                        add_content(content)
-                        add((k, slot_id(name, len(slot_ids)), norm[4], start, end))
-                    else:
-                        add_content(content)
-                        add((k, -1, norm[4], start, end))
+                    sid = slot_ids[slot.name]  # (-1: not scored)
+                    if sid < 0:
+                        if extents:
+                            add_content(content)
+                            add((k, -1, norm[4], start, end))
+                        continue
+                    add_content(content)
+                    add((k, sid, norm[4], start, end))
                     continue
                 # any other slot: every string kept and every extent read; the item is not plain
-                if not (unscored and name in unscored):
+                if slot.name not in unscored:
                     plain = False
                 for alternative in alternatives:
                     for fill in alternative.fills:
                         if type(fill) is not text_fill:
                             continue
                         content = fill.content
-                        norm = keep(content) or get(content) or normalize(content)
+                        norm = get(content) or keep(content) or normalize(content)
                         if fill.extents:
                             first = fill.extents[0]
                             start, end = first.start, first.end
@@ -442,28 +446,40 @@ class ProjectionFills:
                             add((k, -1, norm[4], start, end))
             if not plain:
                 odd.append(k)
-            shape = tuple(codes)
-            found = shape_ids.get(shape)
-            if found is None:
-                found = shape_ids[shape] = len(shape_ids)
-                if len({name for name, _ in codes}) != len(codes):
-                    twice.add(found)  # a second slot of a name (Mapper._view reads the first): the engine maps it
-            shapes.append(found)
-        if twice:
-            odd += [k for k, shape_id in enumerate(shapes) if shape_id in twice]
-        self.odd = np.asarray(odd, dtype=Int)
-        self.shape = np.asarray(shapes, dtype=Int)
-        self.n_shapes = len(shape_ids)
         self.contents = contents
-        self.slot_names = list(slot_ids)
-        columns = np.asarray(flat, dtype=Int).reshape(-1, 5)
+        self.slot_names = [name for name, sid in slot_ids.items() if sid >= 0]
+        columns = np.frombuffer(flat, dtype=Int).reshape(-1, 5)
         self.fill_item = columns[:, 0].copy()
         self.fill_slot = columns[:, 1].copy()
         self.numbers = columns[:, 2].copy()
+        # the shape of each item: the (slot, has an extent) of its usual scored slots (its rows of
+        # a scored slot), numbered in the order of first sight; an item of a shape with a slot's
+        # name twice (Mapper._view reads the first), or with another scored slot, is odd: the
+        # engine maps it
+        scored = np.flatnonzero(self.fill_slot >= 0)
+        codes = self.fill_slot[scored] * 2 + (columns[scored, 3] != none)
+        self.shape, firsts = _numbered_runs(codes, self.fill_item[scored], len(items), 2 * len(self.slot_names))
+        self.n_shapes = len(firsts)
+        first_items = np.asarray(firsts, dtype=Int)
+        owned = self.fill_item[scored]
+        bounds = np.searchsorted(owned, first_items), np.searchsorted(owned, first_items + 1)
+        twice = [
+            number
+            for number, (a, b) in enumerate(zip(bounds[0].tolist(), bounds[1].tolist(), strict=True))
+            if len(set(self.fill_slot[scored[a:b]].tolist())) != b - a
+        ]
+        if twice:
+            odd += np.flatnonzero(np.isin(self.shape, twice)).tolist()
+        self.odd = np.asarray(odd, dtype=Int)
+        self.slot_fills = [np.full(len(items), -1, dtype=Int) for _ in self.slot_names]
+        for s, fill_of in enumerate(self.slot_fills):
+            mine = np.flatnonzero(self.fill_slot == s)
+            fill_of[self.fill_item[mine]] = mine
         starts, ends = columns[:, 3].copy(), columns[:, 4].copy()
         at = np.flatnonzero(starts != none)
         chars = starts[at], ends[at]
-        map_in_place(alignment, False, None, starts, ends, at, False, none)
+        # (mapped in the order of their starts: the tokens are searched in that order, quicker)
+        map_in_place(alignment, False, None, starts, ends, at[np.argsort(chars[0], kind="stable")], False, none)
         self.columns = (starts, ends)
         self.set_extents = self._extents_of_sets(at, chars)
 
@@ -476,27 +492,66 @@ class ProjectionFills:
         at, starts, ends = at[mapped], chars[0][mapped], chars[1][mapped]
         if not len(at):
             return out
-        bounds = self.set_start
-        item_set = np.repeat(np.arange(n_sets, dtype=Int), [b - a for a, b in zip(bounds, bounds[1:], strict=False)])
-        sets = item_set[self.fill_item[at]]
-        low = np.lexsort((ends, starts, sets))
-        high = np.lexsort((np.arange(len(at), dtype=Int), -ends, sets))
-        firsts = np.flatnonzero(np.diff(sets[low], prepend=-1) != 0)  # the first of each set's run
-        spanned = sets[low][firsts]
-        first_column = self.columns[0][at[low[firsts]]]
-        last_column = self.columns[1][at[high[firsts]]]
+        item_set = np.repeat(np.arange(n_sets, dtype=Int), np.diff(self.set_start))
+        spanned, low, high = spans_of_sets(item_set[self.fill_item[at]], starts, ends)
+        first_column = self.columns[0][at[low]]
+        last_column = self.columns[1][at[high]]
         for s, first, last in zip(spanned.tolist(), first_column.tolist(), last_column.tolist(), strict=True):
             out[s] = Extent(first, last)
         return out
 
     def slot_fill(self, name: str) -> np.ndarray:
         """The fill of slot ``name`` of each item (-1: none)."""
-        at = np.full(len(self.items), -1, dtype=Int)
-        s = self.slot_names.index(name) if name in self.slot_names else -1
-        if s >= 0:
-            mine = np.flatnonzero(self.fill_slot == s)
-            at[self.fill_item[mine]] = mine
-        return at
+        if name in self.slot_names:
+            return self.slot_fills[self.slot_names.index(name)]
+        return np.full(len(self.items), -1, dtype=Int)
+
+
+def _numbered_runs(codes: np.ndarray, owners: np.ndarray, n: int, top: int) -> tuple[np.ndarray, list[int]]:
+    """Of ``n`` owners whose codes (each in 0 .. ``top`` - 1) are ``codes[k]`` for ``owners[k]``
+    (in order, by owner): a number for each distinct sequence of codes, in the order of the
+    owner that first has it, and that first owner of each number."""
+    count = np.bincount(owners, minlength=n)
+    base = top + 1
+    longest = int(count.max()) if n else 0
+    if base**longest < 1 << 62:  # each sequence as one number (digits 1 .. base - 1)
+        place = np.arange(len(codes), dtype=Int) - np.repeat(np.cumsum(count) - count, count)
+        digits = (codes + 1) * np.power(base, place)
+        keys = np.zeros(n, dtype=Int)
+        np.add.at(keys, owners, digits)
+        _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        order = np.argsort(first, kind="stable")
+        rank = np.empty(len(first), dtype=Int)
+        rank[order] = np.arange(len(first), dtype=Int)
+        return rank[inverse.reshape(-1)], first[order].tolist()
+    bounds = [0, *accumulate(count.tolist())]
+    as_list = codes.tolist()
+    sequences = [tuple(as_list[a:b]) for a, b in zip(bounds, bounds[1:], strict=False)]
+    numbers: dict[tuple[int, ...], int] = {}
+    firsts: list[int] = []
+    shape = np.empty(n, dtype=Int)
+    for k, key in enumerate(sequences):
+        number = numbers.get(key)
+        if number is None:
+            number = numbers[key] = len(numbers)
+            firsts.append(k)
+        shape[k] = number
+    return shape, firsts
+
+
+class _Numbered(dict[str, int]):
+    """Names numbered as they are first asked for (0, 1, ...; a name given a number when made keeps it)."""
+
+    __slots__ = ("next",)
+
+    def __init__(self, given: dict[str, int]) -> None:
+        super().__init__(given)
+        self.next = 0
+
+    def __missing__(self, name: str) -> int:
+        number = self[name] = self.next
+        self.next += 1
+        return number
 
 
 class _Contents:
@@ -542,13 +597,11 @@ class _Contents:
         return ok, guessed
 
 
-def _bit(bits: dict[tuple[str, str], int], slot: str, kind: str) -> int:
-    """The bit of (slot, kind) in the masks of COR aspects (``Mapper.aspect_bits``)."""
-    bit = bits.get((slot, kind))
+def _bit(mapper: Mapper, slot: str, kind: str) -> int:
+    """The bit of (slot, kind) in the masks of COR aspects (``pairs.aspect_bit``)."""
+    bit = aspect_bit(mapper, slot, kind)
     if bit is None:
-        if len(bits) >= MAX_ASPECT_BITS:
-            raise _TooManyAspects
-        bit = bits[slot, kind] = len(bits)
+        raise _TooManyAspects
     return bit
 
 
@@ -590,4 +643,28 @@ def _ranks_before(
     return better | (same & earlier)
 
 
-__all__ = ["SHORTCUT", "Diagonal"]
+class ReadProjection(NamedTuple):
+    """What the ceiling reads of the projection of an unsegmented hypothesis before counting it."""
+
+    extents: KnownExtents
+    """The extents of its sets, by which they are paired with the reference's (§7.4)."""
+    fills: ProjectionFills | None
+    """Its fills as :class:`Diagonal` reads them (None: its sets are mapped by the engine only)."""
+
+
+def read_projection(
+    projected: TemplateSet, unscored: frozenset[str], hyp_prep: Any, judge_prep: Any, fills: bool
+) -> ReadProjection:
+    """The ceiling's set-up of the projection of an unsegmented hypothesis, in one walk over its
+    fills: the judge's normalizations of its strings kept (``judge_prep``'s, given ``hyp_prep``,
+    which then maps the projection), its sets' extents and, with ``fills`` (a count whose
+    diagonal may be counted here), its :class:`ProjectionFills` when the preparer's extents are
+    mapped as they read them."""
+    if fills:
+        found = ProjectionFills.of(projected, unscored, hyp_prep, judge_prep.keeper(hyp_prep))
+        if found is not None:
+            return ReadProjection(KnownExtents(projected, found.set_extents), found)
+    return ReadProjection(KnownExtents(projected, kept_set_extents(projected, hyp_prep, judge_prep)), None)
+
+
+__all__ = ["SHORTCUT", "Diagonal", "ReadProjection", "read_projection"]

@@ -120,47 +120,28 @@ def ceiling_part(
     projected: TemplateSet,
     *,
     config: ScoreConfig,
-    alignment: Any,
+    ref_extent: Callable[[InstanceSet], Extent | None],
     preparers: tuple[Any, Any, Any],
     noisy: bool,
     order: Sequence[str],
-    set_extent: Callable[[InstanceSet, Any], Extent | None],
 ) -> Any:
     """The ceiling's count of a run of reference sets of an unsegmented hypothesis against their
     projection (:func:`hub4eval.scoring.counted_parts.count_part`), as the pipeline's ceiling
     counts the whole: made in the child that has just projected the run, while the judge's
     normalized strings are at hand, instead of in the caller after the whole projection.
-    ``preparers``: the reference's, the hypothesis's and the judge's (remembering ones, see
-    the pipeline); ``set_extent(iset, preparer)``: a hypothesis set's extent (§7.4)."""
-    from hub4eval.scoring.ceiling_count import Diagonal, ProjectionFills
+    ``ref_extent``: the reference sets' extents (§7.4); ``preparers``: the reference's, the
+    hypothesis's and the judge's (remembering ones, see the pipeline)."""
+    from hub4eval.scoring.ceiling_count import Diagonal, read_projection
     from hub4eval.scoring.counted_parts import count_part
 
     ref_prep, hyp_prep, judge_prep = preparers
     mapper = Mapper(config, ref_prep, hyp_prep, noisy=noisy)
     # the judge's strings kept, the sets' extents and the fills the diagonal count reads, in one walk
-    fills = ProjectionFills.of(projected, mapper.unscored, hyp_prep, judge_prep.keeper(hyp_prep))
-    counted = None
-    if fills is None:
-        judge_prep.keep_texts(hyp_prep, contents(projected))
-
-        def hyp_extent(iset: InstanceSet) -> Extent | None:
-            return set_extent(iset, hyp_prep)
-    else:
-        known = dict(zip(map(id, projected.instance_sets), fills.set_extents, strict=True))
-
-        def hyp_extent(iset: InstanceSet) -> Extent | None:
-            return known[id(iset)]
-
-        counted = Diagonal(mapper, run, projected, order, fills)
+    read = read_projection(projected, mapper.unscored, hyp_prep, judge_prep, True)
+    counted = None if read.fills is None else Diagonal(mapper, run, projected, order, read.fills)
     hyp_prep.remember()  # each projected fill is prepared for its set's extent, then mapped: prepared once
     return count_part(
-        mapper,
-        run,
-        projected,
-        ref_extent=lambda iset: alignment.document_extent(iset.docid),
-        hyp_extent=hyp_extent,
-        order=order,
-        counted=counted,
+        mapper, run, projected, ref_extent=ref_extent, hyp_extent=read.extents, order=order, counted=counted
     )
 
 

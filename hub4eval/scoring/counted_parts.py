@@ -28,6 +28,7 @@ from typing import Any
 
 from hub4eval.model import Extent, Instance, InstanceSet, TemplateSet
 from hub4eval.scoring.mapping import CountedMatch, CountedSet, Mapper, Signature, _overlapping, type_order
+from hub4eval.scoring.set_extents import KnownExtents
 
 ExtentOf = Callable[[InstanceSet], "Extent | None"]
 
@@ -54,10 +55,10 @@ def count_part(
     ``hyp``, which the caller has too), the signatures by number, and the hypothesis sets'
     extents (which say whether the cut was clean). ``counted``: see ``Mapper.match_template_sets``
     (the ceiling's diagonal count)."""
-    hyp_extents = [hyp_extent(iset) for iset in hyp.instance_sets]
-    known = dict(zip(map(id, hyp.instance_sets), hyp_extents, strict=True))
+    many = getattr(hyp_extent, "many", None)  # all the sets' extents at once (set_extents.KnownExtents)
+    hyp_extents = many(hyp.instance_sets) if many is not None else [hyp_extent(iset) for iset in hyp.instance_sets]
     counted_sets = mapper.count_template_sets(
-        ref, hyp, order, ref_extent=ref_extent, hyp_extent=lambda iset: known[id(iset)], counted=counted
+        ref, hyp, order, ref_extent=ref_extent, hyp_extent=KnownExtents(hyp, hyp_extents), counted=counted
     )
     set_numbers = [{id(iset): k for k, iset in enumerate(tset.instance_sets)} for tset in (ref, hyp)]
     sent: list[tuple[Any, ...]] = []

@@ -48,6 +48,8 @@ class FillTable:
     among the instance's scored slots; ``numbers``, ``starts``, ``ends``: its text's number
     and its extent in characters less the premodifiers removed (:data:`NONE`: none);
     ``raw_starts``: the start of that extent as written (the causes of errors read it);
+    ``contents[f]``: its content string; ``docids[k]``: the DOCID of instance ``k``;
+    ``types``: the types of the instances (every one, covered or not), in order of first sight;
     ``slot_fill[s][k]``: the fill of slot ``s`` (``slot_names[s]``) of instance ``k`` (-1:
     none); ``shapes[k]``: the shape of instance ``k`` (None: not covered); ``complete[k]``: whether
     every text fill of instance ``k`` is in the table (it is covered, and has no unscored
@@ -60,6 +62,9 @@ class FillTable:
         "covered",
         "complete",
         "fills",
+        "contents",
+        "docids",
+        "types",
         "fill_inst",
         "fill_rank",
         "numbers",
@@ -105,6 +110,10 @@ class FillTable:
         one_text = ONE_TEXT
         shapes: list[Any] = []
         fills: list[TextFill] = []
+        contents: list[str] = []  # of each fill (what the words are read from: not the fills again)
+        docids: list[str] = []  # of each instance
+        types: dict[str, None] = {}  # of the instances, in order of first sight
+        last_type: str | None = None
         flat: list[int] = []  # of each fill: its slot, text number, start, end
         held: list[int] = []  # of each instance: how many of the fills are its
         moved: list[tuple[int, int]] = []  # (fill, start as written) of each extent whose start premodifiers moved
@@ -112,6 +121,10 @@ class FillTable:
         complete: list[bool] = []  # every text fill of the instance is in the table
         shapes_of: dict[tuple[int, ...], tuple[Any, ...] | None] = {}  # by the codes of its slots
         for inst in instances:
+            docids.append(inst.docid)
+            if inst.type is not last_type:  # (the types of consecutive instances are mostly one string)
+                last_type = inst.type
+                types[last_type] = None
             codes: list[int] = []  # of each slot: (slot * 2 + optional) * 2 + has an extent
             seen = 0  # the bits of the slots read (by number)
             whole = True
@@ -154,6 +167,7 @@ class FillTable:
                     start = end = none
                     codes.append((sid * 2 + (reference and slot.optional)) * 2)
                 fills.append(fill)
+                contents.append(content)
                 flat.extend((sid, norm[4], start, end))
             else:
                 code = tuple(codes)
@@ -167,6 +181,7 @@ class FillTable:
                 continue
             if codes:  # what the instance added is taken back
                 del fills[-len(codes) :]
+                del contents[-len(codes) :]
                 del flat[-4 * len(codes) :]
                 while moved and moved[-1][0] >= len(fills):
                     moved.pop()
@@ -177,6 +192,9 @@ class FillTable:
         self.complete = np.asarray(complete, dtype=bool)
         self.covered = np.asarray([shape is not None for shape in shapes], dtype=bool)
         self.fills = fills
+        self.contents = contents
+        self.docids = docids
+        self.types = list(types)
         columns = np.fromiter(flat, dtype=Int, count=len(flat)).reshape(-1, 4)
         counts = np.fromiter(held, dtype=Int, count=len(held))
         self.fill_inst = np.repeat(np.arange(len(instances), dtype=Int), counts)
@@ -234,12 +252,15 @@ class FillTable:
                 at = np.flatnonzero(starts != NONE)
                 docids = None
                 if self.reference or not self.unsegmented:
-                    instances = self.instances
-                    docids = [instances[k].docid for k in self.fill_inst[at].tolist()]
+                    docids = self.docids_of(self.fill_inst[at])
                 # widened: the extent a hypothesis extent must lie in
                 minimal = map_in_place(alignment, self.reference, docids, starts, ends, at, self.widen, NONE)
                 self._columns = (starts, ends, minimal)
         return self._columns
+
+    def docids_of(self, rows: np.ndarray) -> list[str]:
+        """The DOCID of each of the instances at ``rows``."""
+        return list(map(self.docids.__getitem__, rows.tolist()))
 
     def words(self, prep: FillPreparer, fillers: frozenset[str], which: int) -> Any:
         """:func:`word_column` ``which`` of the entries of :meth:`FillPreparer.word_keys_of`
@@ -248,7 +269,7 @@ class FillTable:
         if found is None:
             entries = self._words.get(fillers)
             if entries is None:
-                entries = self._words[fillers] = prep.word_keys_of([fill.content for fill in self.fills], fillers)
+                entries = self._words[fillers] = prep.word_keys_of(self.contents, fillers)
             found = self._words[fillers, which] = word_column(entries, which)
         return found
 
@@ -275,19 +296,47 @@ def register(table: FillTable, prep: FillPreparer) -> None:
     _TABLES.setdefault(prep, []).append(table)
 
 
+_ANY: Any = object()  # kept(): a criterion not given
+
+
+def kept(
+    prep: FillPreparer,
+    instances: Sequence[Instance] | None = None,
+    *,
+    unscored: frozenset[str] | None = None,
+    alignment: Any = _ANY,
+    reference: bool | None = None,
+    covering: bool = False,
+) -> FillTable | None:
+    """The first table kept with ``prep`` read alike (with these ``unscored`` slots, this
+    column mapping ``alignment``, of this side: each when given) over exactly ``instances``
+    (``covering``: holding the first of them; not given: any); None when none is. The one
+    lookup of the tables: :func:`known`, :func:`table_over` and :func:`lookup` name its uses."""
+    first = id(instances[0]) if covering and instances else None
+    for table in _TABLES.get(prep, ()):
+        if (
+            (unscored is None or table.unscored == unscored)
+            and (alignment is _ANY or table.alignment is alignment)
+            and (reference is None or table.reference == reference)
+            and (
+                instances is None
+                or (
+                    first in table.ordinal
+                    if covering
+                    else len(table.instances) == len(instances)
+                    and all(a is b for a, b in zip(table.instances, instances, strict=True))
+                )
+            )
+        ):
+            return table
+    return None
+
+
 def known(
     prep: FillPreparer, instances: Sequence[Instance], unscored: frozenset[str], alignment: Any
 ) -> FillTable | None:
     """The table of exactly these instances, read alike, kept with ``prep`` (None: none is)."""
-    for table in _TABLES.get(prep, ()):
-        if (
-            len(table.instances) == len(instances)
-            and table.unscored == unscored
-            and table.alignment is alignment
-            and all(a is b for a, b in zip(table.instances, instances, strict=True))
-        ):
-            return table
-    return None
+    return kept(prep, instances, unscored=unscored, alignment=alignment)
 
 
 def tables_of(prep: FillPreparer) -> Sequence[FillTable]:
@@ -297,12 +346,7 @@ def tables_of(prep: FillPreparer) -> Sequence[FillTable]:
 
 def table_over(prep: FillPreparer, instances: Sequence[Instance]) -> FillTable | None:
     """A table kept with ``prep`` of exactly these instances (read with any unscored slots), or None."""
-    for table in _TABLES.get(prep, ()):
-        if len(table.instances) == len(instances) and all(
-            a is b for a, b in zip(table.instances, instances, strict=True)
-        ):
-            return table
-    return None
+    return kept(prep, instances)
 
 
 def lookup(
@@ -312,12 +356,11 @@ def lookup(
     (the same unscored slots and column mapping), and their places in it; None when none does."""
     if not instances:
         return None
-    first = id(instances[0])
-    for table in _TABLES.get(prep, ()):
-        if first in table.ordinal and table.unscored == unscored and table.alignment is alignment:
-            ords = table.ordinals(instances)
-            return None if ords is None else (table, ords)
-    return None
+    table = kept(prep, instances, unscored=unscored, alignment=alignment, covering=True)
+    if table is None:
+        return None
+    ords = table.ordinals(instances)
+    return None if ords is None else (table, ords)
 
 
 UNSETTLED = Extent(-1, -1)  # set_extents: a set's extent left to hub4eval.scoring.set_extents.hyp_set_extent
@@ -355,3 +398,13 @@ def set_extents(prep: FillPreparer, isets: Sequence[InstanceSet]) -> list[Extent
     for s in np.flatnonzero(~whole).tolist():
         out[s] = UNSETTLED
     return out
+
+
+def spans_of_sets(sets: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Of spans (``starts[k]``, ``ends[k]``) each of set ``sets[k]``: the sets that have any,
+    in order, and of each the place of its smallest (start, end) and of the first of its
+    largest ends (as ``min()`` and ``max()`` find them over the set's spans in order)."""
+    low = np.lexsort((ends, starts, sets))
+    high = np.lexsort((np.arange(len(sets)), -ends, sets))
+    firsts = np.flatnonzero(np.diff(sets[low], prepend=-1) != 0)  # the first of each set's run
+    return sets[low][firsts], low[firsts], high[firsts]

@@ -15,7 +15,6 @@ and works out their word keys with them; the others, one by one, in full.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from itertools import chain
 from typing import Any, Protocol, TypeVar, overload
 
 from hub4eval.config import ScoreConfig
@@ -101,6 +100,17 @@ def _merged(made: list[_T], left: list[int], others: list[_T]) -> list[_T]:
     return out
 
 
+def _without(items: list[_T], left: list[int]) -> list[_T]:
+    """``items`` less those at the places ``left`` (increasing): what :func:`_merged` puts them into."""
+    out: list[_T] = []
+    start = 0
+    for gap in left:
+        out.extend(items[start:gap])
+        start = gap + 1
+    out.extend(items[start:])
+    return out
+
+
 class _ReadThrough(dict[str, _Normalized]):
     """A memo of normalized strings that reads another one where it has no entry (and never writes it)."""
 
@@ -167,8 +177,8 @@ class FillPreparer:
         self.numbers: dict[str, int] = {}  # a number for each normalized text, in order of first sight
         # normalizes most strings from their words worked out once each (set by :meth:`by_words`)
         self.by_word: WordByWord | None = None
-        self._batch: WordByWord | None = None  # normalizes many strings at once (None: cannot)
-        self._batch_made = False
+        self._batch: WordByWord | None = None  # normalizes many strings at once, and by_word's (None: cannot)
+        self._word_by_word_made = False
         self.words: dict[str, int] = {}  # a number for each word of a noisy key, in order of first sight
         self.phrases: dict[tuple[str, ...], int] = {}  # a number for each sequence of words: see word_keys
         self._word_keys: dict[str, tuple[tuple[int, ...], int, int, int]] = {}  # see word_keys_of
@@ -237,10 +247,11 @@ class FillPreparer:
         With tokens (noisy content), all at once where that is the same
         (:meth:`WordByWord.normalize_many`), the others one by one, in order: the texts are
         numbered as one by one. Their word keys (:meth:`word_keys_of`) are worked out with
-        them, their words and phrases numbered in this order (numbers that are only ever
-        compared with each other)."""
-        texts, normalize = self._texts, self._normalize
+        them (their words and phrases numbered in no particular order: numbers that are only
+        ever compared with each other)."""
+        texts = self._texts
         if not self.tokens:
+            normalize = self._normalize
             for raw in strings:
                 if texts.get(raw) is None:
                     normalize(raw)
@@ -248,50 +259,52 @@ class FillPreparer:
         unique = dict.fromkeys(strings)
         # (a memo that reads another one through is empty only in appearance)
         fresh = list(unique) if type(texts) is dict and not texts else [raw for raw in unique if texts.get(raw) is None]
-        if not self._batch_made:
-            self._batch, self._batch_made = WordByWord.of(self.config, self.glm_apply), True
-        batch = self._batch
+        batch = self._word_by_word()
         if batch is None or not fresh:
             for raw in fresh:
-                normalize(raw)
+                self._normalize(raw)
             return
-        left, (folded, removed, tokens, noisy, odd) = batch.normalize_many(fresh)
+        left, (folded, removed, tokens, noisy, odd, numbered) = batch.normalize_many(fresh, self.words)
+        made, made_noisy = fresh, noisy
         if left:  # not plain words: word by word when that is the same, else in full (numbered below)
             others: list[tuple[str, int, tuple[Token, ...], NoisyWords]] = []
             for raw in map(fresh.__getitem__, left):
                 found = batch.normalize(raw)
                 if found is None:
-                    made = self._normalize(raw, False)
-                    assert made[3] is not None  # (with tokens)
-                    found = (made[0], made[1], made[2], made[3])
+                    normal = self._normalize(raw, False)
+                    assert normal[3] is not None  # (with tokens)
+                    found = (normal[0], normal[1], normal[2], normal[3])
                 others.append(found)
+            made = _without(fresh, left)  # the strings made all at once
             folded = _merged(folded, left, [other[0] for other in others])
             removed = _merged(removed, left, [other[1] for other in others])
             tokens = _merged(tokens, left, [other[2] for other in others])
             noisy = _merged(noisy, left, [other[3] for other in others])
-            import numpy as np
-
-            made_at = np.ones(len(fresh), bool)  # the places in ``fresh`` of those made all at once
-            made_at[left] = False
-            odd = sorted(
-                np.flatnonzero(made_at)[odd].tolist()
-                + [k for k, other in zip(left, others, strict=True) if not other[3].words or True in other[3].optional]
-            )
         # the texts numbered in order of first sight, as one by one
         numbers = self.numbers
         number_new(numbers, folded)
         texts.update(
             zip(fresh, zip(folded, removed, tokens, noisy, map(numbers.__getitem__, folded), strict=True), strict=True)
         )
-        # their word keys too, now that their noisy words are at hand (numbered in this order)
-        self._word_entries(fresh, self._key_fillers, noisy, odd)
+        # their word keys too, now that their words are at hand (those made all at once, from arrays)
+        assert numbered is not None  # (asked for with the words)
+        self._word_entries(made, made_noisy, odd, numbered)
+        fillers = self._key_fillers
+        for raw in map(fresh.__getitem__, left):
+            self._word_entry(raw, fillers)
+
+    def _word_by_word(self) -> WordByWord | None:
+        """The preparer's one :class:`WordByWord` (made when first asked; None: its GLM cannot be read)."""
+        if not self._word_by_word_made:
+            self._word_by_word_made, self._batch = True, WordByWord.of(self.config, self.glm_apply)
+        return self._batch
 
     def by_words(self) -> None:
         """Normalize from now on the strings that normalize word by word from their words
         worked out once each (:mod:`hub4eval.scoring.word_by_word`): the same result, for a
         preparer that normalizes many strings made of the same words (the projection's judge)."""
         if self.tokens and self.by_word is None:
-            self.by_word = WordByWord.of(self.config, self.glm_apply)
+            self.by_word = self._word_by_word()
 
     def normalizes_like(self, other: FillPreparer) -> bool:
         """Whether a content string normalizes to the same text here as in ``other``."""
@@ -312,10 +325,16 @@ class FillPreparer:
         a fill's text number and extents in a loop over a million fills."""
         return self._texts.get, self._normalize
 
+    def normalized(self, raw: str, remember: bool = True) -> _Normalized:
+        """A content string normalized (text, characters of premodifiers removed, tokens, noisy
+        words, number of the text): the memo's, else made (and, when ``remember``, remembered:
+        see :meth:`_normalize`). :meth:`prepare` writes it out (a million fills are prepared)."""
+        return self._texts.get(raw) or self._normalize(raw, remember)
+
     def noisy_words(self, raw: str, fillers: frozenset[str]) -> NoisyWords:
         """The words the noisy comparison reads of a content string with ``fillers``
         (:meth:`PreparedString.noisy_words` of the string prepared here), without preparing a fill."""
-        normalized = self._texts.get(raw) or self._normalize(raw)
+        normalized = self.normalized(raw)
         noisy = normalized[3]
         if noisy is not None and (noisy.fillers is fillers or noisy.fillers == fillers):
             return noisy
@@ -349,110 +368,67 @@ class FillPreparer:
             return list(map(known.__getitem__, strings))  # (strings normalized together have theirs: see normalize)
         except KeyError:
             pass
-        fresh = [raw for raw in dict.fromkeys(strings) if raw not in known]
-        self._word_entries(fresh, fillers)
-        return list(map(known.__getitem__, strings))
+        return [entry(raw, fillers) for raw in strings]
 
-    def _word_entries(
-        self,
-        fresh: list[str],
-        fillers: frozenset[str],
-        readings: Sequence[NoisyWords | None] | None = None,
-        odd: list[int] | None = None,
-    ) -> None:
-        """:meth:`_word_entry` of each of these strings (none remembered yet, read with the usual
-        fillers; ``readings``: their noisy words, when at hand; ``odd``: the places of those with
-        no word or an optional one, when known, and then ``readings`` are known to be read with
-        ``fillers``), worked out for all at once, words and phrases numbered in the same order as
-        one by one. Most strings have no optional word: all their words are kept, they are the
-        keys (less repeats) and the hypothesis word is among them."""
+    def _word_entries(self, fresh: list[str], readings: list[NoisyWords], odd: list[int], numbered: Any) -> None:
+        """:meth:`_word_entry` of each of these strings, none remembered yet, normalized all at once
+        (:meth:`WordByWord.normalize_many`, which gave their noisy words ``readings``, the places
+        ``odd`` of those with no word or an optional one, and ``numbered``: the number in
+        :attr:`words` of each of their words, side by side, its length and where each string's
+        begin), worked out for all at once. Most strings have no optional word: all their words
+        are kept, they are the keys (less repeats) and the hypothesis word is among them; their
+        words' phrase is their kept words' too."""
         import numpy as np
 
-        if readings is None:
-            texts_get, normalize = self._texts.get, self._normalize
-            readings = [(texts_get(raw) or normalize(raw))[3] for raw in fresh]
-        if odd is None and not all(noisy is not None and noisy.fillers is fillers for noisy in readings):
-            for raw in fresh:  # read again with other fillers (not the usual preparer)
-                self._word_entry(raw, fillers)
-            return
-        said: list[tuple[str, ...]] = [noisy.words for noisy in readings]  # type: ignore[union-attr]
-        if odd is None:
-            odd = [k for k, noisy in enumerate(readings) if not noisy.words or True in noisy.optional]  # type: ignore[union-attr]
-        # words numbered in order of first sight, as one by one: a string's keys, then its hypothesis
-        # word (one of its words when it keeps some, else the empty word, as is an empty key)
-        sequences: Sequence[Sequence[str]] = said
-        if odd:
-            sequences = copied = list[Sequence[str]](said)
-            for k in odd:
-                noisy = readings[k]
-                copied[k] = [*noisy.words, *([""] if all(noisy.optional) else ()), *(() if noisy.kept else [""])]  # type: ignore[union-attr]
-        words = self.words
-        number_new(words, chain.from_iterable(sequences))
-        flat = list(chain.from_iterable(said))
-        numbers = np.fromiter(map(words.__getitem__, flat), np.int64, len(flat))
-        sizes = np.fromiter(map(len, said), np.int64, len(said))
-        ends = np.cumsum(sizes)
-        starts = ends - sizes
-        owner = np.repeat(np.arange(len(said)), sizes)
+        numbers, lengths, bounds = numbered
+        count = len(fresh)
+        sizes = np.diff(bounds)
+        starts = bounds[:-1]
+        owner = np.repeat(np.arange(count), sizes)
         # the hypothesis word: the longest, the first of them
-        lengths = np.fromiter(map(len, flat), np.int64, len(flat))
-        hyp_words = [0] * len(said)
-        if len(flat):
+        hyp_words = [0] * count
+        if len(numbers):
             nonempty = sizes > 0
-            longest = np.zeros(len(said), np.int64)
+            longest = np.zeros(count, np.int64)
             longest[nonempty] = np.maximum.reduceat(lengths, starts[nonempty])
             firsts = np.flatnonzero(lengths == longest[owner])
             firsts = firsts[np.concatenate(([True], owner[firsts][1:] != owner[firsts][:-1]))]
-            hyp_numbers = np.zeros(len(said), np.int64)
+            hyp_numbers = np.zeros(count, np.int64)
             hyp_numbers[owner[firsts]] = numbers[firsts]
             hyp_words = hyp_numbers.tolist()
         # the keys: the distinct words of each string, in order (most strings repeat none)
         keys = run_tuples(np, numbers, starts, sizes)
-        if len(flat):
-            pairs = np.sort(owner * len(words) + numbers)  # (a string's words side by side)
+        if len(numbers):
+            width = len(self.words)  # (every number is below it)
+            pairs = np.sort(owner * width + numbers)  # (a string's words side by side)
             again = pairs[1:] == pairs[:-1]
-            for k in np.unique(pairs[1:][again] // len(words)).tolist():
+            for k in np.unique(pairs[1:][again] // width).tolist():
                 keys[k] = tuple(dict.fromkeys(keys[k]))
-        # the phrases: of a string's words unless some are optional, then of its kept words
+        # the phrases: of a string's words (those of a string with an optional word: see below)
         phrases = self.phrases
-        ordered: list[tuple[str, ...]] = said
-        if odd:  # numbered in order of first sight: each string's words (unless some are optional), then its kept words
-            ordered, done = [], 0
-            for k in odd:
-                noisy = readings[k]
-                ordered.extend(said[done:k])
-                if True not in noisy.optional:  # type: ignore[union-attr]
-                    ordered.append(noisy.words)  # type: ignore[union-attr]
-                ordered.append(noisy.kept)  # type: ignore[union-attr]
-                done = k + 1
-            ordered.extend(said[done:])
-        number_new(phrases, ordered)
-        said_phrases: list[Any] = list(map(phrases.get, said))  # (of a string with an optional word: see below)
+        said = [noisy.words for noisy in readings]
+        number_new(phrases, said)
+        said_phrases = list(map(phrases.__getitem__, said))
         remembered = self._word_keys
         remembered.update(zip(fresh, zip(keys, hyp_words, said_phrases, said_phrases, strict=True), strict=True))
+        entry = self._entry
         for k in odd:  # some words optional or none at all: as one by one
-            noisy = readings[k]
-            found = dict.fromkeys(noisy.words)  # type: ignore[union-attr]
-            if all(noisy.optional):  # type: ignore[union-attr]
-                found.setdefault("")
-            kept = noisy.kept  # type: ignore[union-attr]
-            hyp_word = (kept[0] if len(kept) == 1 else max(kept, key=len)) if kept else ""
-            remembered[fresh[k]] = (
-                tuple([words[word] for word in found]),
-                words[hyp_word],
-                -1 if True in noisy.optional else phrases[noisy.words],  # type: ignore[union-attr]
-                phrases[kept],
-            )
+            remembered[fresh[k]] = entry(readings[k])
 
     def _word_entry(self, raw: str, fillers: frozenset[str]) -> tuple[tuple[int, ...], int, int, int]:
         """:meth:`word_keys_of` of one string, remembered (with the usual fillers)."""
         found = self._word_keys.get(raw)
         if found is not None and fillers is self._key_fillers:
             return found
-        normalized = self._texts.get(raw) or self._normalize(raw)
-        noisy = normalized[3]
-        if noisy is None or not (noisy.fillers is fillers or noisy.fillers == fillers):
-            noisy = NoisyWords.of(normalized[2], fillers)
+        noisy = self.noisy_words(raw, fillers)
+        found = self._entry(noisy)
+        if fillers is self._key_fillers:
+            self._word_keys[raw] = found
+        return found
+
+    def _entry(self, noisy: NoisyWords) -> tuple[tuple[int, ...], int, int, int]:
+        """:meth:`word_keys_of`'s entry of a string whose noisy words are ``noisy`` (new words and
+        phrases numbered)."""
         words = self.words
         keys = dict.fromkeys(noisy.words)
         if all(noisy.optional):  # an empty hypothesis can be correct (§6)
@@ -460,15 +436,12 @@ class FillPreparer:
         kept = noisy.kept
         hyp_word = (kept[0] if len(kept) == 1 else max(kept, key=len)) if kept else ""
         phrases = self.phrases
-        found = (
+        return (
             tuple([words.setdefault(word, len(words)) for word in keys]),
             words.setdefault(hyp_word, len(words)),
             -1 if True in noisy.optional else phrases.setdefault(noisy.words, len(phrases)),
             phrases.setdefault(kept, len(phrases)),
         )
-        if fillers is self._key_fillers:
-            self._word_keys[raw] = found
-        return found
 
     def _normalize(self, raw: str, remember: bool = True) -> _Normalized:
         """(§3-normalized text, characters of premodifiers removed, tokens, the tokens
@@ -523,7 +496,7 @@ class FillPreparer:
         return cached
 
     def _string(self, raw: str, extent: Extent | None, docid: str) -> PreparedString:
-        folded, removed, tokens, noisy, number = self._texts.get(raw) or self._normalize(raw)
+        folded, removed, tokens, noisy, number = self.normalized(raw)
         if extent is not None:
             if removed:
                 extent = _shifted(extent, removed)
@@ -534,7 +507,7 @@ class FillPreparer:
     def content_string(self, raw: str, remember: bool = True) -> PreparedString:
         """A content string normalized, without an extent (for a content comparison alone);
         not ``remember``-ed, its normalization is not kept (see :meth:`_normalize`)."""
-        folded, _, tokens, noisy, number = self._texts.get(raw) or self._normalize(raw, remember)
+        folded, _, tokens, noisy, number = self.normalized(raw, remember)
         return PreparedString(folded, tokens, None, noisy, number)
 
     def prepare_mapped(self, fill: TextFill, docid: str, columns: Extent, widened: Extent) -> PreparedFill:
@@ -542,7 +515,7 @@ class FillPreparer:
         ``columns`` (``map_extent(docid, fill.extents[0])``), which widen to ``widened``
         (``widen(docid, columns)``), both found for many fills at once: used as they are
         when no premodifier is removed and the fill has no minimal string of its own."""
-        folded, removed, tokens, noisy, number = self._texts.get(fill.content) or self._normalize(fill.content)
+        folded, removed, tokens, noisy, number = self.normalized(fill.content)
         if removed or not self.reference or not fill.minimal_is_maximal:
             return self.prepare(fill, docid)
         maximal = PreparedString(folded, tokens, columns, noisy, number)

@@ -37,7 +37,7 @@ class FirstCandidates:
     ``spaces_read``: the token arrays of the column spaces read by the batch before (replaced by
     this one's), so that the batches of an unsegmented hypothesis read its one space once."""
 
-    __slots__ = ("rows", "spaces")
+    __slots__ = ("_rows", "arrays", "spaces")
 
     def __init__(
         self,
@@ -125,22 +125,38 @@ class FirstCandidates:
         )
         wide_from, wide_to = tokens_in(wide_first, wide_last)
         self.spaces = spaces.tolist()
-        self.rows = list(
-            zip(
-                *(
-                    values.tolist()
-                    for values in (found, spaces, token_first, token_last, span_starts, span_ends, first, last)
-                ),
-                *(
-                    values.tolist()
-                    for values in (wide_first, wide_last, hyp_found, hyp_first, hyp_last, wide_from, wide_to)
-                ),
-                strict=True,
-            )
+        self.arrays = (
+            found,
+            spaces,
+            token_first,
+            token_last,
+            span_starts,
+            span_ends,
+            first,
+            last,
+            wide_first,
+            wide_last,
+            hyp_found,
+            hyp_first,
+            hyp_last,
+            wide_from,
+            wide_to,
         )
+        """The columns of :attr:`rows` as numpy arrays, one value a fill, in the same order."""
+        self._rows: list[tuple[Any, ...]] | None = None
+
+    def __len__(self) -> int:
+        return len(self.spaces)
+
+    @property
+    def rows(self) -> list[tuple[Any, ...]]:
         """Per fill: (whether it is inside a column space, that space, its first and last token, its
         first candidate's start and end, its first and last column, those widened, whether the
-        candidate's span has columns, its first and last column, the first and last widened token)."""
+        candidate's span has columns, its first and last column, the first and last widened token),
+        as Python values (made when first asked: most fills are decided from :attr:`arrays`)."""
+        if self._rows is None:
+            self._rows = list(zip(*(values.tolist() for values in self.arrays), strict=True))
+        return self._rows
 
 
 __all__ = ["FirstCandidates"]

@@ -24,6 +24,7 @@ import bisect
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import chain
 from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
@@ -228,7 +229,14 @@ def _edges_of(tset: TemplateSet, plain: Sequence[bool] | None = None) -> dict[st
     edges: dict[str, list[tuple[str, PointerFill, str]]] = {}
     path = tset.path
     known = iter(plain) if plain is not None else None
-    for iset in tset.instance_sets:
+    if plain is not None and all(plain):  # no pointer anywhere: the types alone, in order of first sight
+        every = chain.from_iterable(iset.instances for iset in tset.instance_sets)
+        edges = {type_name: [] for type_name in dict.fromkeys(map(_type_of, every))}
+        known = None
+        instance_sets: Sequence[InstanceSet] = ()
+    else:
+        instance_sets = tset.instance_sets
+    for iset in instance_sets:
         for inst in iset.instances:
             targets = edges.setdefault(inst.type, [])
             if known is not None and next(known):
@@ -286,6 +294,9 @@ class Mapper:
         # False while the sets mapped hold no pointer in a scored slot (count_template_sets
         # knows it from its fill tables): then no one reads the mapping of the instances
         self.pointers = True
+        # The one type of every instance of the sets mapped, when count_template_sets knows it
+        # from its fill tables (None: not known): the sets' instances are not sorted by type
+        self.one_type: str | None = None
         self.signatures: list[Signature] = []
         self._signature_ids: dict[Signature, int] = {}
         # hub4eval.scoring.pairs._counted: the bit of each (slot, kind) in its masks of COR aspects,
@@ -753,7 +764,8 @@ class Mapper:
         """
         from hub4eval.scoring.pairs import map_groups  # numpy: imported when a type is mapped
 
-        states = [_SetState(ref, hyp) for ref, hyp in set_pairs]
+        one_type = self.one_type
+        states = [_SetState(ref, hyp, one_type) for ref, hyp in set_pairs]
         counting = self.counting
         for type_name in order:
             work = [(state, state.group(type_name)) for state in states]
@@ -769,6 +781,16 @@ class Mapper:
                 mapping, matches = state.mapping, state.matches
                 pairs, counted = next(chosen) if refs and hyps else ([], {})
                 by_ref: dict[int, Any]
+                if counting and not self.pointers and len(pairs) == len(refs) == len(hyps):
+                    # every instance paired (the usual document), each pair counted without a
+                    # record: the matches in reference order, as below
+                    entries: list[Any] = list(map(counted.get, pairs))
+                    if all(type(entry) is tuple for entry in entries):
+                        partner: list[Any] = [None] * len(refs)
+                        for (i, j), entry in zip(pairs, entries, strict=True):
+                            partner[i] = (hyps[j], *entry)
+                        matches += [CountedMatch(r, *rest) for r, rest in zip(refs, partner, strict=True)]
+                        continue
                 if counting:
                     by_ref = {}
                     for i, j in pairs:
@@ -877,6 +899,13 @@ class Mapper:
             # reads the mapping of the instances (nor which reference instances are removable);
             # a side not tabulated here may hold some
             self.pointers = not all(t is not None and bool(t.covered.all()) for t in tables)
+            ref_table, hyp_table = tables
+            if ref_table is not None and hyp_table is not None:
+                # every instance of both sets in a table: the tables know their types
+                types = dict.fromkeys([*ref_table.types, *hyp_table.types])
+                self.one_type = next(iter(types)) if len(types) == 1 else None
+                if order is None and bool(ref_table.complete.all()) and bool(hyp_table.complete.all()):
+                    order = tuple(types)  # no pointer anywhere: the types in order of first sight (type_order)
             if order is None:  # the instances of one usual text fill a slot hold no pointer
                 order = type_order(ref, hyp, tuple(None if t is None else t.complete.tolist() for t in tables))
             return self.match_template_sets(  # type: ignore[return-value]
@@ -885,6 +914,7 @@ class Mapper:
         finally:
             self.counting = False
             self.pointers = True
+            self.one_type = None
 
     def match_template_sets(
         self,
@@ -977,13 +1007,17 @@ class _SetState:
 
     __slots__ = ("ref", "hyp", "mapping", "_optional_refs", "by_type", "matches")
 
-    def __init__(self, ref: InstanceSet | None, hyp: InstanceSet | None) -> None:
+    def __init__(self, ref: InstanceSet | None, hyp: InstanceSet | None, one_type: str | None = None) -> None:
+        """``one_type``: the type of every instance of the two sets, when known (None: they are read)."""
         self.ref, self.hyp = ref, hyp
         self.mapping: dict[str, str] = {}
         self._optional_refs: set[str] | None = None  # made when first asked (see removable)
         self.by_type: tuple[dict[str, list[Instance]], dict[str, list[Instance]]] = ({}, {})
         for side, iset in zip(self.by_type, (ref, hyp), strict=True):
             instances = iset.instances if iset is not None else ()
+            if instances and one_type is not None:
+                side[one_type] = list(instances)
+                continue
             if instances:
                 types = list(map(_type_of, instances))
                 if types.count(types[0]) == len(types):  # one type (the usual set)

@@ -175,6 +175,7 @@ class _Aspect:
         "ref_listed",
         "ref_grp",
         "hyp_grp",
+        "_held",
     )
 
     def __init__(
@@ -193,6 +194,7 @@ class _Aspect:
         self.hyp_listed = hyps
         self.ref_listed = refs
         self.ref_pos, self.ref_kid, self.hyp_kid, self.wild = keys
+        self._held: tuple[np.ndarray, np.ndarray] | None = None  # see _holders
         if groups is None:  # one group
             self.ref_grp = np.zeros(len(self.ref_fills), dtype=Int)
             self.hyp_grp = np.zeros(len(self.hyp_fills), dtype=Int)
@@ -200,7 +202,13 @@ class _Aspect:
             self.ref_grp, self.hyp_grp = groups[0][self.ref_inst], groups[1][self.hyp_inst]
 
     def _holders(self) -> tuple[np.ndarray, np.ndarray]:
-        """(hypothesis positions sorted by key, how many hold each key)."""
+        """(hypothesis positions sorted by key, how many hold each key), worked out once
+        (:meth:`count`, then :meth:`pairs`)."""
+        if self._held is None:
+            self._held = self._holding()
+        return self._held
+
+    def _holding(self) -> tuple[np.ndarray, np.ndarray]:
         has = np.flatnonzero(self.hyp_kid >= 0)
         kid = self.hyp_kid[has]
         size = max(int(kid.max()) if len(kid) else -1, int(self.ref_kid.max()) if len(self.ref_kid) else -1) + 1
@@ -1242,16 +1250,14 @@ def map_groups(mapper: Mapper, groups: Sequence[Group], max_pairs: int) -> list[
 
     plain_i = plain_codes // n_hyp if n_hyp else plain_codes
     plain_j = plain_codes % n_hyp if n_hyp else plain_codes
-    ref_shape_ids: dict[Any, int] = {}
-    hyp_shape_ids: dict[Any, int] = {}
     ref_sid = np.full(n_ref, -1, dtype=Int)
     hyp_sid = np.full(n_hyp, -1, dtype=Int)
     used = np.flatnonzero(np.bincount(plain_i, minlength=n_ref))
-    ref_sid[used] = [ref_shape_ids.setdefault(ref_shapes[i], len(ref_shape_ids)) for i in used.tolist()]
+    ref_sid[used], n_ref_shapes = _shape_numbers(ref_shapes, used)
     used = np.flatnonzero(np.bincount(plain_j, minlength=n_hyp))
-    hyp_sid[used] = [hyp_shape_ids.setdefault(hyp_shapes[j], len(hyp_shape_ids)) for j in used.tolist()]
-    n_shape_pairs = len(ref_shape_ids) * max(1, len(hyp_shape_ids))
-    combo_key = k * n_shape_pairs + (ref_sid[plain_i] * max(1, len(hyp_shape_ids)) + hyp_sid[plain_j])
+    hyp_sid[used], n_hyp_shapes = _shape_numbers(hyp_shapes, used)
+    n_shape_pairs = n_ref_shapes * max(1, n_hyp_shapes)
+    combo_key = k * n_shape_pairs + (ref_sid[plain_i] * max(1, n_hyp_shapes) + hyp_sid[plain_j])
     del plain_i, plain_j
     # one pair of each (k, shapes): any of them (the last written) stands for all
     size = (int(k.max()) + 1) * n_shape_pairs if len(k) else 0
@@ -1318,7 +1324,7 @@ def map_groups(mapper: Mapper, groups: Sequence[Group], max_pairs: int) -> list[
             np.asarray([s is not None for s in ref_shapes], dtype=bool),
             np.asarray([s is not None for s in hyp_shapes], dtype=bool),
         )
-        sids = (ref_sid, hyp_sid, max(1, len(hyp_shape_ids)))
+        sids = (ref_sid, hyp_sid, max(1, n_hyp_shapes))
         counted = _counted(mapper, chosen, n_hyp, plain, plain_codes, plain_combo, table, sids, verified, examples)
         for (i, j), entry in counted.items():
             if (i, j) not in matched:
@@ -1498,6 +1504,22 @@ def points_with(
     )
 
 
+def _shape_numbers(shapes: Sequence[Any], used: np.ndarray) -> tuple[np.ndarray, int]:
+    """``[numbers.setdefault(shapes[i], len(numbers)) for i in used]`` from ``numbers = {}``
+    (the shapes numbered by value, in order of first sight), as an array, and how many
+    numbers there are: each distinct shape object hashed once (the shapes of a table's
+    instances are one object per distinct shape; a shape's hash, of nested tuples, is not
+    kept), the others found by ``id`` in numpy."""
+    picked = list(map(shapes.__getitem__, used.tolist()))
+    ids = np.fromiter(map(id, picked), dtype=Int, count=len(picked))
+    _, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
+    numbers: dict[Any, int] = {}
+    by_object = np.empty(len(first), dtype=Int)
+    for k in np.argsort(first, kind="stable").tolist():  # the distinct objects in order of first sight
+        by_object[k] = numbers.setdefault(picked[int(first[k])], len(numbers))
+    return by_object[inverse.reshape(-1)], len(numbers)
+
+
 def _estimates(aspects: Sequence[_Aspect], n_groups: int) -> np.ndarray:
     """The number of candidate pairs of each group: what the arrays will hold."""
     estimate = np.zeros(n_groups, dtype=Int)
@@ -1571,3 +1593,53 @@ def _scan(ii: np.ndarray, jj: np.ndarray, n_ref: int, n_hyp: int) -> list[tuple[
         if len(chosen) == room:
             break
     return chosen
+
+
+def aspect_bit(mapper: Mapper, slot: str, kind: str) -> int | None:
+    """The bit of (``slot``, ``kind``) ("content", "extent", "pointer") in the masks of COR
+    aspects (``Mapper.aspect_bits``, as :func:`_aspect_bits` gives it, the same in every
+    call); None when there are more than :data:`MAX_ASPECT_BITS`."""
+    known = mapper.aspect_bits
+    bit = known.get((slot, kind))
+    if bit is None:
+        if len(known) >= MAX_ASPECT_BITS:
+            return None
+        bit = known[slot, kind] = len(known)
+    return bit
+
+
+def distinct_combos(pair_ids: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct (shape pair, mask) of pairs, as :func:`_counted` finds them: the first pair
+    of each, in the order of the pairs, and of each pair the place of its combination's first
+    pair in that order."""
+    top = int(masks.max()) + 1 if len(masks) else 1
+    if len(pair_ids) and int(pair_ids.min()) >= 0 and int(pair_ids.max()) < (1 << 62) // top:
+        # one key, one sort (by shape pair, then mask)
+        _, firsts, numbers = np.unique(pair_ids * top + masks, return_index=True, return_inverse=True)
+        numbers = numbers.reshape(-1)
+    else:
+        by_key = np.lexsort((masks, pair_ids))
+        new_key = np.ones(len(by_key), dtype=bool)
+        new_key[1:] = (np.diff(pair_ids[by_key]) != 0) | (np.diff(masks[by_key]) != 0)
+        firsts = by_key[new_key]
+        numbers = np.empty(len(by_key), dtype=Int)
+        numbers[by_key] = np.cumsum(new_key) - 1
+    order = np.argsort(firsts, kind="stable")
+    rank = np.empty(len(firsts), dtype=Int)
+    rank[order] = np.arange(len(firsts), dtype=Int)
+    return firsts[order], rank[numbers]
+
+
+def counted_with(mapper: Mapper, template: int, mask: int) -> tuple[Counts, int]:
+    """(counts, number of the signature) of the points of template number ``template``
+    (``Mapper.templates``) with each compared point COR when the bit of its aspect is set in
+    ``mask``, else INC (:func:`points_with`): worked out once per mapper (``Mapper.counted_points``)."""
+    known = mapper.counted_points
+    found = known.get((template, mask))
+    if found is None:
+        points = points_with(mapper.templates[template], mask, mapper.aspect_bits)
+        found = known[template, mask] = (
+            Counts.tally([category for _, _, category in points]),
+            mapper.signature(points),
+        )
+    return found

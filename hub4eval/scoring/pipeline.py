@@ -26,7 +26,7 @@ from hub4eval.scoring.ceiling_runs import ProjectionRuns, ceiling_part, contents
 from hub4eval.scoring.fills import FillPreparer, PreparedFill
 from hub4eval.scoring.mapping import CountedSet, Mapper, SetMatch
 from hub4eval.scoring.result import ScoreResult, Tally
-from hub4eval.scoring.set_extents import HypSetExtents, hyp_set_extent, kept_set_extents
+from hub4eval.scoring.set_extents import HypSetExtents, KnownExtents
 from hub4eval.scoring.slot_errors import counted_slot_errors
 from hub4eval.util.gcpause import paused_gc
 from hub4eval.util.kept import keep_until_exit
@@ -399,9 +399,11 @@ def score(
 
     mapper = mapper_class(config, ref_prep, hyp_prep, noisy=noisy, progress=advance if progress else None)
     forked = texts_aligned is not None and texts_aligned.forked
+    document_extents = None  # of an unsegmented hypothesis: the reference sets' extents (§7.4), made once
     if unsegmented:
         from hub4eval.scoring import split_sets as split
 
+        document_extents = KnownExtents(ref, [alignment.document_extent(iset.docid) for iset in ref.instance_sets])
         spans = alignment.document_spans()
         columns_of = _columns_of(alignment)
         if config.split_sets:
@@ -415,6 +417,7 @@ def score(
         # prepared for their sets' extents by the mapping, while the children project.)
         _prepare_fills(ref, ref_prep, mapper.unscored)
     projecting = None
+    ceiling_order: tuple[str, ...] | None = None  # the ceiling's order of types, once made
     if scoring_ceiling:
         from hub4eval.scoring.projection import Judge
 
@@ -433,19 +436,21 @@ def score(
         # it was projected (of an unsegmented hypothesis, whose sets are paired by overlap: the
         # runs are put together by hub4eval.scoring.counted_parts)
         count = None
-        if forked and unsegmented and ceiling_counts and mapper_class is Mapper and not config.split_sets:
-            from hub4eval.scoring.mapping import type_order
-
-            # the projection's types and pointers are the reference's: the order of the whole
-            order_of_ceiling = type_order(ref, TemplateSet((), role="hypothesis"))
+        if (
+            forked
+            and document_extents is not None  # (an unsegmented hypothesis)
+            and ceiling_counts
+            and mapper_class is Mapper
+            and not config.split_sets
+        ):
+            ceiling_order = _ceiling_order(ref)
             count = partial(
                 ceiling_part,
                 config=config,
-                alignment=alignment,
+                ref_extent=document_extents,
                 preparers=(ref_prep, hyp_prep, judge_prep),
                 noisy=noisy,
-                order=order_of_ceiling,
-                set_extent=hyp_set_extent,
+                order=ceiling_order,
             )
         projecting = ProjectionRuns(ref, alignment, hyp_corpus, judge, jobs if forked else 1, count)
     # With texts that differ, a score that keeps counts counts the mapping too (no match record
@@ -456,12 +461,7 @@ def score(
     map_sets: Callable[..., Any] | None = None  # the mapper's, of an unsegmented hypothesis
     if unsegmented:
         map_sets = mapper.count_template_sets if counting else mapper.match_template_sets
-        matches = map_sets(
-            ref,
-            hyp,
-            ref_extent=lambda iset: alignment.document_extent(iset.docid),
-            hyp_extent=HypSetExtents(hyp_prep),
-        )
+        matches = map_sets(ref, hyp, ref_extent=document_extents, hyp_extent=HypSetExtents(hyp_prep))
         hyp_prep.forget()
         if not config.split_sets:
             extent_columns = partial(alignment.hyp_extent, None)  # what columns_of reads a fill's first extent with
@@ -507,30 +507,15 @@ def score(
     if projecting is not None:
         projected = projecting.result()
         ceiling_parts = projecting.counted
-        projected_extents = None
-        projected_fills = None
-        if (
-            ceiling_parts is None
-            and unsegmented
-            and ceiling_counts
-            and mapper_class is Mapper
-            and not config.split_sets
-        ):
-            from hub4eval.scoring.ceiling_count import ProjectionFills
+        read = None
+        if ceiling_parts is None and unsegmented:
+            from hub4eval.scoring.ceiling_count import read_projection
 
             # the judge's normalizations of the projection's strings kept, its sets' extents (by
-            # which they are paired with the reference's) and its fills as the count reads them,
-            # in one walk
-            keep = judge_prep.keeper(hyp_prep)
-            projected_fills = ProjectionFills.of(projected, frozenset(config.unscored_slots), hyp_prep, keep)
-            if projected_fills is None:
-                projected_extents = kept_set_extents(projected, hyp_prep, judge_prep)
-            else:
-                projected_extents = projected_fills.set_extents
-        elif ceiling_parts is None and unsegmented:
-            # the judge's normalizations of the projection's strings kept, and its sets' extents
-            # (by which they are paired with the reference's) read from them, in one walk
-            projected_extents = kept_set_extents(projected, hyp_prep, judge_prep)
+            # which they are paired with the reference's) and, for a count, its fills as the
+            # count reads them, in one walk
+            diagonal = ceiling_counts and mapper_class is Mapper and not config.split_sets
+            read = read_projection(projected, frozenset(config.unscored_slots), hyp_prep, judge_prep, diagonal)
         elif ceiling_parts is None:
             judge_prep.keep_texts(hyp_prep, contents(projected))
         # the judge's mapper and the strings it tried (its words' normalizations, the usual words
@@ -552,9 +537,10 @@ def score(
             warnings=tuple(warnings),
             # the same texts: the same WER, not counted again (set below when it is still being counted)
             wer=_COUNTED_LATER if wer is None else wer,
+            order=_ceiling_order(ref) if ceiling_order is None else ceiling_order,
+            ref_extent=document_extents,
             counted=ceiling_parts,
-            projected_extents=projected_extents,
-            projected_fills=projected_fills,
+            read=read,
         )
     if texts_aligned is not None:
         # sclite's alignment, counted while the templettes were mapped when a child counts it
@@ -581,12 +567,9 @@ def score(
 def _reference_table(mapper: Mapper, alignment: Any) -> Any:
     """The fill table of the reference's instances that ``mapper``'s count read, its extents
     mapped to the columns of ``alignment`` (:mod:`hub4eval.scoring.fill_tables`), or None."""
-    from hub4eval.scoring.fill_tables import tables_of
+    from hub4eval.scoring.fill_tables import kept
 
-    for table in tables_of(mapper.ref_prep):
-        if table.reference and table.unscored == mapper.unscored and table.alignment is alignment:
-            return table
-    return None
+    return kept(mapper.ref_prep, unscored=mapper.unscored, alignment=alignment, reference=True)
 
 
 def _score_ceiling(
@@ -602,9 +585,10 @@ def _score_ceiling(
     signature: str,
     warnings: tuple[InputWarning, ...],
     wer: dict[str, Any] | None,
+    order: Sequence[str],
+    ref_extent: Callable[[InstanceSet], Extent | None] | None = None,
     counted: tuple[list[tuple[TemplateSet, TemplateSet]], list[Any]] | None = None,
-    projected_extents: Sequence[Extent | None] | None = None,
-    projected_fills: Any = None,
+    read: Any = None,
 ) -> ScoreResult:
     """The ceiling: ``ref`` scored against its projection onto the hypothesis text, as
     :func:`score` scores two template sets on the same texts and alignment.
@@ -617,11 +601,13 @@ def _score_ceiling(
     own words, so checking it against that text again tells nothing new. ``counted``: the
     runs of the projection and their counts, made by the children that projected them
     (:func:`~hub4eval.scoring.ceiling_runs.ceiling_part`), put together here (:func:`hub4eval.scoring.counted_parts.join_parts`):
-    the same result. ``projected_extents``: the extents of the sets of ``projected``
-    (:func:`~hub4eval.scoring.set_extents.hyp_set_extent`), when read already;
-    ``projected_fills``: its fills so read (:class:`~hub4eval.scoring.ceiling_count.ProjectionFills`),
-    whose pairs of sets are then counted, where each projected instance is provably mapped to
-    its own reference instance, without mapping them (:class:`~hub4eval.scoring.ceiling_count.Diagonal`).
+    the same result. ``order``: the ceiling's order of the types (:func:`_ceiling_order`);
+    ``ref_extent``: the reference sets' extents, of an unsegmented hypothesis (those of the
+    system's score). ``read``: what was read of the projection of an unsegmented hypothesis
+    (:func:`~hub4eval.scoring.ceiling_count.read_projection`): its sets' extents and, when read,
+    its fills, whose pairs of sets are then counted, where each projected instance is provably
+    mapped to its own reference instance, without mapping them
+    (:class:`~hub4eval.scoring.ceiling_count.Diagonal`).
     """
     ref_prep, hyp_prep = preparers
     mapper = mapper_class(config, ref_prep, hyp_prep, noisy=noisy)
@@ -629,12 +615,6 @@ def _score_ceiling(
     match = mapper.count_template_sets if counting else mapper.match_template_sets
     hyp = projected
     matched: tuple[CountedSet, ...] | tuple[SetMatch, ...]
-    from hub4eval.scoring.mapping import type_order
-
-    # The projection's instances have the reference's types and pointers (a projected instance
-    # keeps its reference instance's type and pointer fills, or fewer): the order of the
-    # reference alone is the order of the two, without walking the projection again.
-    order = type_order(ref, TemplateSet((), role="hypothesis"))
     if alignment is not None and alignment.unsegmented:
         if config.split_sets:
             from hub4eval.scoring.split_sets import split_sets
@@ -643,29 +623,24 @@ def _score_ceiling(
         # each projected fill is prepared for its set's extent, then mapped: prepared once
         hyp_prep.remember()
         hyp_extent: Callable[[InstanceSet], Extent | None]
-        if projected_extents is not None and hyp is projected:  # read in the walk that kept the judge's strings
-            known = dict(zip(map(id, projected.instance_sets), projected_extents, strict=True))
-
-            def known_extent(iset: InstanceSet) -> Extent | None:
-                return known[id(iset)]
-
-            hyp_extent = known_extent
+        if read is not None and hyp is projected:  # read in the walk that kept the judge's strings
+            hyp_extent = read.extents
         else:
             hyp_extent = HypSetExtents(hyp_prep)
         extents: dict[str, Any] = {
-            "ref_extent": lambda iset: alignment.document_extent(iset.docid),
+            "ref_extent": ref_extent or (lambda iset: alignment.document_extent(iset.docid)),
             "hyp_extent": hyp_extent,
         }
         if counting and counted is not None and hyp is projected:
             from hub4eval.scoring.counted_parts import join_parts
 
             matched = join_parts(mapper, ref, hyp, *counted, order=order, **extents)
-        elif counting and hyp is projected and projected_fills is not None:
+        elif counting and hyp is projected and read is not None and read.fills is not None:
             from hub4eval.scoring.ceiling_count import Diagonal
 
             # most pairs of sets are counted without being mapped: each projected instance is
             # provably mapped to its own reference instance
-            diagonal = Diagonal(mapper, ref, hyp, order, projected_fills)
+            diagonal = Diagonal(mapper, ref, hyp, order, read.fills)
             matched = mapper.count_template_sets(ref, hyp, order, counted=diagonal, **extents)
         else:
             matched = match(ref, hyp, order=order, **extents)
@@ -691,6 +666,16 @@ def _score_ceiling(
         tally=Tally.counted(matched, mapper.signatures, config.beta),  # type: ignore[arg-type]
         slot_errors=counted_slot_errors(matched, mapper.signatures, config.unscored_slots),  # type: ignore[arg-type]
     )
+
+
+def _ceiling_order(ref: TemplateSet) -> tuple[str, ...]:
+    """The order of the types of the ceiling's mapping (:func:`~hub4eval.scoring.mapping.type_order`).
+    The projection's instances have the reference's types and pointers (a projected instance
+    keeps its reference instance's type and pointer fills, or fewer): the order of the
+    reference alone is the order of the two, without walking the projection."""
+    from hub4eval.scoring.mapping import type_order
+
+    return type_order(ref, TemplateSet((), role="hypothesis"))
 
 
 RAW_OFFSETS = InputWarning(

@@ -58,6 +58,8 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from hub4eval.io.templettes.checks import OFFSETS, whole_span
 from hub4eval.model import (
     Corpus,
@@ -74,6 +76,7 @@ from hub4eval.scoring.fills import PreparedFill
 from hub4eval.scoring.first_candidates import FirstCandidates
 from hub4eval.scoring.metrics import Counts
 from hub4eval.scoring.noisy import NoisyWords, kept_correct
+from hub4eval.scoring.run_spellings import RunSpellings
 from hub4eval.scoring.verdicts import (
     TextComparison,
     clean_content_status,
@@ -383,21 +386,41 @@ class Judge:
             found = self.usual_of(ref_fill.content)
         return found if found is not False and ref_fill.minimal_is_maximal else None
 
+    def usual_known(self, ref_fills: Sequence[TextFill]) -> list[Any]:
+        """:meth:`usual_words` of each of ``ref_fills`` whose content string is normalized already
+        (else None, as for a fill that is not usual: it is not normalized here, out of turn), all
+        at once: each content string's words read once, as :meth:`usual_of` reads them."""
+        memo = self._usual
+        found = [memo.get(fill.content) for fill in ref_fills]
+        if None in found:
+            if self._by_word is None:
+                return [None] * len(ref_fills)
+            ref_prep = self.mapper.ref_prep
+            get = ref_prep.lookups()[0]
+            fillers = self.mapper.how.fillers
+            reference = ref_prep.reference
+            for content in dict.fromkeys(
+                fill.content for fill, words in zip(ref_fills, found, strict=True) if words is None
+            ):
+                normalized = get(content)
+                if normalized is None:
+                    continue  # not normalized yet (then not here: the texts are numbered in order)
+                memo[content] = _usual_reading(normalized, fillers) if reference else False
+            found = [memo.get(fill.content) for fill in ref_fills]
+        return [
+            None if words is None or words is False or not fill.minimal_is_maximal else words
+            for fill, words in zip(ref_fills, found, strict=True)
+        ]
+
     def usual_of(self, content: str) -> Any:
         """:meth:`usual_words` of a usual fill of this content string (remembered in :attr:`_usual`);
         False when its words are not read so (a premodifier removed, no noisy comparison)."""
         found: Any = False
         if self._by_word is not None:
             ref_prep = self.mapper.ref_prep
-            get, normalize = ref_prep.lookups()
-            normalized = get(content) or normalize(content)
-            if not normalized[1] and ref_prep.reference:
-                # as PreparedString.noisy_words reads the string (its minimal strings: itself)
-                fillers = self.mapper.how.fillers
-                noisy = normalized[3]
-                if noisy is None or not (noisy.fillers is fillers or noisy.fillers == fillers):
-                    noisy = NoisyWords.of(normalized[2], fillers)
-                found = (noisy, [noisy], noisy.words if True not in noisy.optional else None)
+            if ref_prep.reference:
+                get, normalize = ref_prep.lookups()
+                found = _usual_reading(get(content) or normalize(content), self.mapper.how.fillers)
         self._usual[content] = found
         return found
 
@@ -413,6 +436,19 @@ class Judge:
             hyp_view = (Slot(name, (FillAlternative(fills),)), (items,), None)
         match = mapper.match_slot(name, ref_view, hyp_view, self.identity, lambda _fill: False)
         return match.counts
+
+
+def _usual_reading(normalized: Any, fillers: frozenset[str]) -> Any:
+    """:meth:`Judge.usual_of` of a reference content string normalized (by its preparer: text,
+    characters of premodifiers removed, tokens, noisy words, number): its noisy words as
+    :meth:`~hub4eval.scoring.fills.FillPreparer.noisy_words` reads them, as the maximal string and
+    the one minimal string, and its words when none is optional; False when a premodifier is removed."""
+    if normalized[1]:
+        return False
+    noisy = normalized[3]
+    if noisy is None or not (noisy.fillers is fillers or noisy.fillers == fillers):
+        noisy = NoisyWords.of(normalized[2], fillers)
+    return (noisy, [noisy], noisy.words if True not in noisy.optional else None)
 
 
 def _region_words(
@@ -521,6 +557,12 @@ and end, and the hypothesis text."""
 _UNDECIDED = TextFill("", ())
 """What :meth:`_Projector._decided` gives when the batch cannot say (the fill goes through :meth:`_Projector.fill`)."""
 
+_SAME = ((), (), ())
+"""The reference words :meth:`_Projector._decide_all` does not read: its first candidate's string is its fill's."""
+
+_PENDING = TextFill("", ((0, 0),))
+"""What :meth:`_Projector._decide_all` leaves to :meth:`_Projector._decided_one`."""
+
 
 class _Projector:
     batched = True
@@ -540,6 +582,9 @@ class _Projector:
         self._lookups: tuple[Any, Any] | None = None
         self._widens = False  # whether the reference preparer widens a fill's columns to its enclosure
         self._spaces_read: dict[int, Any] = {}  # each column space's token arrays, read once for the batches
+        self._made: list[Any] = []  # what _decided makes of each fill of the batch (see _decide_all)
+        self._alike = False  # whether the reference's and the hypothesis's preparers normalize alike
+        self._spellings: RunSpellings | None = None  # (made when first needed)
 
     def begin(self, sets: Sequence[InstanceSet]) -> None:
         """Find the first candidates of the text fills of ``sets`` at once (:class:`FirstCandidates`), when
@@ -582,6 +627,9 @@ class _Projector:
                 and ref_prep.widen in (None, self.alignment.ref_enclosure)
             )
             self._widens = ref_prep.widen is not None
+            # whether a string normalizes to the same words as a reference's and a hypothesis's (see _decide_all)
+            self._alike = ref_prep.reference and ref_prep.normalizes_like(hyp_prep)
+        self._made = self._decide_all(docids, fills)
 
     def _take(self, docid: str, fill: Fill, optional: bool) -> Fill | None:
         """:meth:`fill`, decided from the batch when there is one (see :meth:`begin`)."""
@@ -595,7 +643,166 @@ class _Projector:
     def _decided(self, number: int, docid: str, fill: TextFill) -> TextFill | None:
         """What :meth:`fill` makes of fill ``number`` of the batch, read from its first candidate:
         that candidate when all of it is correct or (with a judge) no other candidate can beat
-        it, None when the fill has no column or no hypothesis text; else :data:`_UNDECIDED`."""
+        it, None when the fill has no column or no hypothesis text; else :data:`_UNDECIDED`.
+        Decided for the whole batch at once when it began (:meth:`_decide_all`), or here, in
+        order, by :meth:`_decided_one`."""
+        made = self._made[number]
+        return self._decided_one(number, docid, fill) if made is _PENDING else made
+
+    def _decide_all(self, docids: list[str], fills: list[TextFill]) -> list[Any]:
+        """:meth:`_decided` of every fill of the batch, read from the batch's arrays at once where
+        that is the same: the first candidates' strings cut in one pass, their normalizations
+        read from the memo (a string not there yet is left :data:`_PENDING`, to be normalized in
+        its turn, so that the texts are numbered in the order they always were), the usual
+        reference fills' words from the judge's (:meth:`Judge.usual_known`), the contents
+        compared in one pass and the extents in numpy (as :func:`_extent_in`); a fill whose
+        first candidate has one COR point of two and whose widened tokens are more than one
+        asks :meth:`_only_first` (which normalizes nothing it remembers). Every other fill is
+        :data:`_PENDING`: :meth:`_decided_one`, in order."""
+        batch = self._batch
+        assert batch is not None
+        found, _, token_first, token_last, span_starts, span_ends, *rest = batch.arrays
+        column_first, column_last, wide_first, wide_last, hyp_found, hyp_first, hyp_last, from_token, to_token = rest
+        count = len(fills)
+        texts = self._space_texts
+        spaces = batch.spaces
+        made: list[Any] = [None] * count  # no reference token, no column space or no hypothesis text
+        live = found & np.fromiter((texts[space] is not None for space in spaces), bool, count)
+        for k in np.flatnonzero(live & (token_first > token_last)).tolist():
+            made[k] = _UNDECIDED  # no hypothesis token in its columns (fill() tries the later ones)
+        at = np.flatnonzero(live & (token_first <= token_last))
+        if not len(at):
+            return made
+        numbers = at.tolist()
+        starts, ends = span_starts[at].tolist(), span_ends[at].tolist()
+        space_list = [spaces[k] for k in numbers]
+        if len(texts) == 2:  # one column space (and -1): one text
+            text = next(value for value in texts.values() if value is not None)
+            contents = [text[a:b].translate(_LINE_BREAKS) for a, b in zip(starts, ends, strict=True)]
+        else:
+            contents = [
+                texts[space][a:b].translate(_LINE_BREAKS)  # type: ignore[index]
+                for space, a, b in zip(space_list, starts, ends, strict=True)
+            ]
+        judge = self.judge
+        if judge is None:
+            for k, content, a, b in zip(numbers, contents, starts, ends, strict=True):
+                made[k] = _hyp_fill(content, a, b)
+            return made
+        if not self._lean:
+            for k in numbers:
+                made[k] = _UNDECIDED
+            return made
+        normalized = list(map(self._lookups[0], contents))  # type: ignore[index]
+        # the extent verdicts of the usual reference fills, whose extent is their columns and whose
+        # enclosure is their widening (see FillPreparer.prepare_mapped), as _extent_in reads them
+        a, b = column_first[at], column_last[at]
+        low, high = (wide_first[at], wide_last[at]) if self._widens else (a, b)
+        first, last = hyp_first[at], hyp_last[at]
+        if self._exact:
+            extent_ok = (a == first) & (b == last)
+        else:
+            extent_ok = (low <= first) & (first <= high) & (low <= last) & (last <= high)
+            extent_ok &= (
+                ((a <= first) & (first <= b))
+                | ((a <= last) & (last <= b))
+                | ((first <= a) & (a <= last))
+                | ((first <= b) & (b <= last))
+            )
+        extent_ok &= hyp_found[at]
+        wide_from, wide_to = from_token[at], to_token[at]
+        one = (wide_from == wide_to).tolist()  # one token widened: the first candidate is the only one
+        many = (wide_to - wide_from >= _MAX_RUN_TOKENS).tolist()  # a long fill: its candidates are not runs
+        extents = extent_ok.tolist()
+        words: list[Any] = [None] * len(numbers)
+        if self._maps_reference:
+            # A first candidate whose string is its usual reference fill's, normalized alike, with
+            # no premodifier removed and no optional word, keeps its words: its content is correct
+            # (the fill is usual: its extent is read as the other usual fills' are). Only the
+            # other fills, and those whose extent is not correct, need their reference's words.
+            same = [False] * len(numbers)
+            if self._alike:
+                fillers = judge.mapper.how.fillers
+                same = [
+                    normal is not None
+                    and not normal[1]
+                    and extent
+                    and content == fills[k].content
+                    and (normal[3].fillers is fillers or normal[3].fillers == fillers)
+                    and True not in normal[3].optional
+                    and fills[k].minimal_is_maximal
+                    for k, content, normal, extent in zip(numbers, contents, normalized, extents, strict=True)
+                ]
+            needed = [position for position, alike in enumerate(same) if not alike]
+            for position, found in zip(needed, judge.usual_known([fills[numbers[p]] for p in needed]), strict=True):
+                words[position] = found
+            for position, alike in enumerate(same):
+                if alike:
+                    words[position] = _SAME
+        firsts, lasts, froms, tos = (
+            token_first[at].tolist(),
+            token_last[at].tolist(),
+            wide_from.tolist(),
+            wide_to.tolist(),
+        )
+        asked: list[
+            tuple[int, int]
+        ] = []  # (fill, position) of those that ask whether a later candidate can beat the first
+        for position, (k, normal, ref_words) in enumerate(zip(numbers, normalized, words, strict=True)):
+            if normal is None or ref_words is None or normal[1]:
+                made[k] = _PENDING  # not normalized yet, not a usual reference fill, or a premodifier removed
+                continue
+            if ref_words is _SAME:
+                made[k] = _hyp_fill(contents[position], starts[position], ends[position])
+                continue
+            kept = normal[3].kept
+            plain = ref_words[2]
+            cor = kept == plain if plain is not None else kept_correct(ref_words[0], ref_words[1], kept)
+            extent = extents[position]
+            if cor and extent or ((cor or extent) and one[position]):
+                made[k] = _hyp_fill(contents[position], starts[position], ends[position])
+            elif (cor or extent) and not many[position]:
+                asked.append((k, position))
+            else:
+                made[k] = _UNDECIDED
+        if not asked:
+            return made
+        # Those of the usual reference fill, whose later candidates cannot keep its words as their
+        # letters show (RunSpellings), keep the first candidate; the others ask _only_first.
+        spellings = self._spellings
+        if spellings is None:
+            spellings = self._spellings = RunSpellings(judge._by_word, judge.blank)
+        ruled_out: dict[int, bool] = {}
+        by_space: dict[int, list[tuple[int, int]]] = {}
+        for k, position in asked:
+            if words[position][2]:
+                by_space.setdefault(space_list[position], []).append((k, position))
+        for space, part in by_space.items():
+            token_starts, token_ends = self._space_at(space)[1:3]
+            items = [
+                (firsts[position], lasts[position], froms[position], tos[position], words[position][2])
+                for _, position in part
+            ]
+            verdicts = spellings.first_only(texts[space], token_starts, token_ends, items)  # type: ignore[arg-type]
+            ruled_out.update(zip((k for k, _ in part), verdicts, strict=True))
+        for k, position in asked:
+            space = space_list[position]
+            chosen = ruled_out.get(k) or self._only_first(
+                docids[k],
+                space,
+                fills[k],
+                texts[space],  # type: ignore[arg-type]
+                firsts[position],
+                lasts[position],
+                froms[position],
+                tos[position],
+                words[position],
+            )
+            made[k] = _hyp_fill(contents[position], starts[position], ends[position]) if chosen else _UNDECIDED
+        return made
+
+    def _decided_one(self, number: int, docid: str, fill: TextFill) -> TextFill | None:
+        """:meth:`_decided` of one fill, from its row of the batch."""
         batch = self._batch
         assert batch is not None
         found, space, first, last, start, end, *rest = batch.rows[number]
@@ -981,7 +1188,7 @@ class _Projector:
         one loop (the same as :meth:`slot` makes it), the others by :meth:`slot`."""
         docid = inst.docid
         slots: list[Slot] = []
-        decided, fill_route = self._decided, self.fill
+        decided, fill_route, made_all = self._decided, self.fill, self._made
         for slot in inst.slots:
             alternatives = slot.alternatives
             if len(alternatives) != 1:
@@ -989,12 +1196,25 @@ class _Projector:
                 if made_slot is not None:
                     slots.append(made_slot)
                 continue
+            fills = alternatives[0].fills
+            if len(fills) == 1 and type(fills[0]) is TextFill and fills[0].extents:
+                # one text fill with an extent (most slots): as the loop below, its decision read here
+                number = self._at
+                self._at = number + 1
+                made = made_all[number]
+                if made is _PENDING:
+                    made = self._decided_one(number, docid, fills[0])
+                if made is _UNDECIDED:
+                    made = fill_route(docid, fills[0], slot.optional)
+                if made is not None:
+                    slots.append(Slot(slot.name, (FillAlternative((made,)),)))
+                continue
             chosen: list[Fill] = []
-            for fill in alternatives[0].fills:
+            for fill in fills:
                 if type(fill) is TextFill and fill.extents:
                     number = self._at
                     self._at = number + 1
-                    made: Fill | None = decided(number, docid, fill)
+                    made = decided(number, docid, fill)
                     if made is _UNDECIDED:
                         made = fill_route(docid, fill, slot.optional)
                 else:

@@ -19,7 +19,7 @@ from typing import Any
 from hub4eval.model import Extent, InstanceSet, TemplateSet, TextFill
 from hub4eval.scoring.fills import ExtentMapper, FillPreparer
 
-__all__ = ["HypSetExtents", "hyp_set_extent", "kept_set_extents", "spans_extent"]
+__all__ = ["HypSetExtents", "KnownExtents", "hyp_set_extent", "kept_set_extents", "spans_extent"]
 
 
 def hyp_set_extent(
@@ -182,3 +182,26 @@ def kept_set_extents(tset: TemplateSet, preparer: FillPreparer, source: FillPrep
     fills of a set are read while they are at hand, not again in a second pass)."""
     keep = source.kept_by(preparer)
     return [hyp_set_extent(iset, preparer, keep) for iset in tset.instance_sets]
+
+
+class KnownExtents:
+    """The extents of the sets of a template set, worked out already (``extents[k]``: that of
+    ``tset.instance_sets[k]``), as an extent function of a mapping: ``extents(iset)`` of one of
+    those sets (or of a run of them), and :meth:`many` of all of them at once."""
+
+    __slots__ = ("sets", "extents", "_by_id")
+
+    def __init__(self, tset: TemplateSet, extents: Sequence[Extent | None]) -> None:
+        self.sets = tset.instance_sets
+        self.extents = list(extents)
+        self._by_id: dict[int, Extent | None] | None = None
+
+    def __call__(self, iset: InstanceSet) -> Extent | None:
+        by_id = self._by_id
+        if by_id is None:
+            by_id = self._by_id = dict(zip(map(id, self.sets), self.extents, strict=True))
+        return by_id[id(iset)]
+
+    def many(self, isets: Sequence[InstanceSet]) -> list[Extent | None]:
+        """``[self(iset) for iset in isets]``."""
+        return list(self.extents) if isets is self.sets else [self(iset) for iset in isets]

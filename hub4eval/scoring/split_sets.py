@@ -215,7 +215,7 @@ def spanning_set_warnings(
     starts = [start for _, start, _ in spans]
     isets: Sequence[InstanceSet] = hyp.instance_sets
     if extent_columns is not None:  # only the sets not in one document are grouped (most are in one)
-        bounds = [_fills_bounds(iset) for iset in isets]
+        bounds = hyp.fill_bounds() or [_fills_bounds(iset) for iset in isets]
         extents = [Extent(*bound) for bound in bounds if bound is not None]
         mapped = iter(many_extent_columns(extents) if many_extent_columns is not None else map(extent_columns, extents))
         isets = [

@@ -25,6 +25,8 @@ It imports the fill tables and the column extents (numpy: imported where the cou
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import chain, repeat
+from operator import is_
 from typing import Any
 
 import numpy as np
@@ -41,14 +43,6 @@ Errors = tuple[tuple[str, int, tuple[tuple[str, str], ...]], ...]
 """Of a signature's layout, the fill pairs with error points: (slot, side, (kind, category) of each)."""
 
 
-def _table_of(prep: Any, unscored: frozenset[str], reference: bool) -> FillTable | None:
-    """The table of one side's instances kept with ``prep`` (read with these unscored slots)."""
-    for table in fill_tables.tables_of(prep):
-        if table.reference == reference and table.unscored == unscored:
-            return table
-    return None
-
-
 def table_causes(
     sets: Sequence[Any], mapper: Any, attributor: Any, errors_of: Mapping[int, Errors]
 ) -> tuple[dict[Any, int], dict[Any, int], list[tuple[Any, list[Any]]]] | None:
@@ -60,38 +54,19 @@ def table_causes(
     if attributor.ceiling_errors is not None:
         return None  # a cause the ceiling decides now: match by match
     unscored = mapper.unscored
-    ref_table = _table_of(mapper.ref_prep, unscored, True)
-    hyp_table = _table_of(mapper.hyp_prep, unscored, False)
+    # the tables of the two sides' instances kept with their preparers (read with these unscored slots)
+    ref_table = fill_tables.kept(mapper.ref_prep, unscored=unscored, reference=True)
+    hyp_table = fill_tables.kept(mapper.hyp_prep, unscored=unscored, reference=False)
     if ref_table is None or hyp_table is None:
         return None
-    ref_ordinal, hyp_ordinal = ref_table.ordinal.get, hyp_table.ordinal.get
-    ref_covered, hyp_covered = ref_table.covered.tolist(), hyp_table.covered.tolist()
-    type_ids: dict[str, int] = {}
     # of each match with error points read from the tables: its set, type, reference and
     # hypothesis rows of the tables (-1: none) and signature number
-    rows: list[int] = []
-    rest: list[tuple[Any, list[Any]]] = []
-    for s, counted in enumerate(sets):
-        left: list[Any] = []
-        for match in counted.instances:
-            ref, hyp, _, number = match
-            if not errors_of[number]:
-                continue
-            r = -1 if ref is None else ref_ordinal(id(ref), -2)
-            h = -1 if hyp is None else hyp_ordinal(id(hyp), -2)
-            if r == -2 or h == -2 or (r >= 0 and not ref_covered[r]) or (h >= 0 and not hyp_covered[h]):
-                left.append(match)
-                continue
-            type_name = (ref if ref is not None else hyp).type
-            t = type_ids.get(type_name)
-            if t is None:
-                t = type_ids[type_name] = len(type_ids)
-            rows += (s, t, r, h, number)
-        if left:
-            rest.append((counted, left))
-    if not rows:
+    found = _match_rows(sets, ref_table, hyp_table, errors_of)
+    if found is None:
+        return {}, {}, []
+    (match_set, match_type, match_ref, match_hyp, match_sig), type_ids, rest = found
+    if not len(match_set):
         return {}, {}, rest
-    match_set, match_type, match_ref, match_hyp, match_sig = np.asarray(rows, dtype=Int).reshape(-1, 5).T
 
     # every error point of a signature: (slot, side, kind, category), numbered
     names: dict[str, int] = {}
@@ -224,11 +199,10 @@ def _flagged(attributor: Any, table: FillTable, fills: np.ndarray, reference: bo
         first[same], last[same] = mapped[0][distinct[same]], mapped[1][distinct[same]]
         found[same] = first[same] != NONE
         has[same] = False
-    instances = table.instances
     segmented = not alignment.unsegmented
-    docids: list[str | None] = []
+    docids: Sequence[str | None] = []
     if segmented or (reference and has.any()):
-        docids = [instances[k].docid for k in table.fill_inst[distinct].tolist()]
+        docids = table.docids_of(table.fill_inst[distinct])
     left = np.flatnonzero(has)
     if len(left):
         at_docids = None if not reference and not segmented else [docids[k] for k in left.tolist()]
@@ -278,3 +252,61 @@ def _flagged(attributor: Any, table: FillTable, fills: np.ndarray, reference: bo
         else:  # no column of them is a match
             flags = inside & (matched == 0)
     return flags[inverse.reshape(-1)]
+
+
+def _match_rows(
+    sets: Sequence[Any], ref_table: FillTable, hyp_table: FillTable, errors_of: Mapping[int, Errors]
+) -> tuple[tuple[np.ndarray, ...], dict[str, int], list[tuple[Any, list[Any]]]] | None:
+    """Of each match of ``sets`` with error points whose instances the tables cover, in
+    order: (its set, the number of its type, its reference and hypothesis rows of the
+    tables (-1: none), its signature number), as arrays; the types numbered in order of
+    first sight; and (set, its matches with error points left) of the others. None: no
+    match at all. Each field of every match read at once (``zip``, ``map``), not match by match."""
+    sizes = np.fromiter(map(len, (counted.instances for counted in sets)), dtype=Int, count=len(sets))
+    matches = list(chain.from_iterable(counted.instances for counted in sets))
+    if not matches:
+        return None
+    refs, hyps, _, signatures = zip(*matches, strict=True)
+    numbers = np.fromiter(signatures, dtype=Int, count=len(matches))
+    distinct, inverse = np.unique(numbers, return_inverse=True)
+    erring = np.asarray([bool(errors_of[number]) for number in distinct.tolist()], dtype=bool)[inverse.reshape(-1)]
+    rows = []
+    for side, table in ((refs, ref_table), (hyps, hyp_table)):
+        row = np.fromiter(map(table.ordinal.get, map(id, side), repeat(-2)), dtype=Int, count=len(side))
+        row[np.fromiter(map(is_, side, repeat(None)), dtype=bool, count=len(side))] = -1
+        rows.append(row)
+    ref_row, hyp_row = rows
+    # (a row -2: an instance not in its table)
+    covered = _covered(ref_table, ref_row) & _covered(hyp_table, hyp_row) & (ref_row != -2) & (hyp_row != -2)
+    set_of = np.repeat(np.arange(len(sets), dtype=Int), sizes)
+    rest: list[tuple[Any, list[Any]]] = []
+    left = np.flatnonzero(erring & ~covered).tolist()
+    last = -1
+    for p in left:  # (rare) by set, in order
+        s = int(set_of[p])
+        if s != last:
+            rest.append((sets[s], []))
+            last = s
+        rest[-1][1].append(matches[p])
+    at = np.flatnonzero(erring & covered)
+    one_type = dict.fromkeys([*ref_table.types, *hyp_table.types])
+    if len(one_type) == 1:  # every instance of the tables of one type (those of the matches read here are)
+        return (
+            (set_of[at], np.zeros(len(at), dtype=Int), ref_row[at], hyp_row[at], numbers[at]),
+            dict.fromkeys(one_type, 0),
+            rest,
+        )
+    names = [
+        (ref if ref is not None else hyp).type
+        for ref, hyp in zip(map(refs.__getitem__, at.tolist()), map(hyps.__getitem__, at.tolist()), strict=True)
+    ]
+    type_ids = {name: t for t, name in enumerate(dict.fromkeys(names))}
+    types = np.fromiter(map(type_ids.__getitem__, names), dtype=Int, count=len(names))
+    return (set_of[at], types, ref_row[at], hyp_row[at], numbers[at]), type_ids, rest
+
+
+def _covered(table: FillTable, row: np.ndarray) -> np.ndarray:
+    """Whether each row is -1 (no instance) or covered by ``table`` (another negative row: not)."""
+    if not len(table.covered):
+        return row == -1
+    return (row == -1) | ((row >= 0) & table.covered[np.maximum(row, 0)])

@@ -88,6 +88,8 @@ tokens as a run of letters reads them; the GLM's words that would start a rule a
 token if the next word started with one of them (None: no such rule); and the GLM's key of
 its first token (None: it has none); and the kept words of its tokens that are not one letter,
 which every run of words holding it keeps, whether or not the run joins letters (:meth:`WordByWord.runs`)."""
+_Many = tuple[list[str], list[int], list[tuple[Token, ...]], list[NoisyWords], list[int], "tuple[Any, Any, Any] | None"]
+"""What :meth:`WordByWord.normalize_many` makes of the strings it makes: see there."""
 _WORDS_TOO = frozenset({"a", "i", "A", "I"})  # a run of letters does not start with them across words
 
 
@@ -145,6 +147,8 @@ class WordByWord:
         self.template_texts: tuple[list[str], list[str | None], list[str]] = ([], [], [])
         self.template_columns: tuple[Any, ...] | None = None
         self.joined: dict[tuple[str, bool, bool], tuple[str, bool, bool]] = {}  # a run of letters' noisy reading
+        # the number of each template's noisy word in a preparer's words, and its length (-1: not yet)
+        self.template_words: tuple[dict[str, int], Any, Any] | None = None
 
     @classmethod
     def of(cls, config: ScoreConfig, glm_apply: Callable[..., Any] | None) -> WordByWord | None:
@@ -433,6 +437,41 @@ class WordByWord:
             )
         return found
 
+    def local_letters(self, word: str) -> tuple[str, str] | None:
+        """Of a raw word whose tokens are its own wherever it stands (worked out, :meth:`_word`:
+        no number and no spelling rule reads another word from it, it leaves no parenthesis open;
+        the usual one-token word of letters and digits, or one a one-word rule rewrites): its
+        kept words joined ("" for a filler), and its tokens as a run of letters reads them (a
+        one-letter token's text in lower case, ``|`` for another token). None for any other word.
+        Every string of such words keeps their kept words, in order, with their runs of letters
+        joined (:meth:`_kept`); a word of ASCII letters and digits at which no number and no
+        spelling rule starts (most) is read as :meth:`_plain_word` reads it, without its records."""
+        if word.isascii() and word.isalnum():
+            text = word if self.config.case_sensitive else word.lower()
+            plain = True
+            if self.numbers is not None:
+                numbers = self._number_classes
+                if numbers is None:
+                    numbers = self._number_classes = _words(self.numbers)
+                plain = not number_start(numbers, text)
+            if plain:
+                case_sensitive = self.config.case_sensitive
+                for glm in self.glms:
+                    if (text if glm.case_sensitive or case_sensitive is False else text.lower()) in glm._trie:
+                        plain = False
+                        break
+            if plain:  # its one token, the word in lower case: kept unless a filler
+                fillers = self.fillers
+                run = text.lower() if len(text) == 1 and text.isalpha() else "|"
+                return ("" if text in fillers or text.lower() in fillers else text), run
+        entry = self.words.get(word)
+        if entry is None:
+            entry = self._word(word)
+        if not entry or entry[4] or entry[9] is not None:
+            return None
+        run = "".join(cell[0].lower() if cell[1] else "|" for cell in entry[8])
+        return "".join(entry[7]), run
+
     def kept_of(self, found: list[_Word | tuple[()]]) -> tuple[str, ...] | None:
         """:meth:`kept_words` of a run whose words worked out (:meth:`runs`) are ``found``,
         within its reach."""
@@ -607,15 +646,16 @@ class WordByWord:
         self.word_keys.extend(keys)
         return numbers
 
-    def normalize_many(
-        self, raws: Sequence[str]
-    ) -> tuple[list[int], tuple[list[str], list[int], list[tuple[Token, ...]], list[NoisyWords], list[int]]]:
+    def normalize_many(self, raws: Sequence[str], numbering: dict[str, int] | None = None) -> tuple[list[int], _Many]:
         """:meth:`normalize` of many strings, worked out for all of them at once, and of strings
         with tags too (whited out first, as the full normalization does): the positions in
         ``raws`` of the strings left out, in order, and of each of the others, in order (column
         by column), the normalized text, the characters of premodifiers removed, the tokens and
-        the noisy words, and the places among them of those with no word or an optional one (as
-        :meth:`~hub4eval.scoring.fills.FillPreparer.normalize` reads their word keys). Left out: a string that is not ASCII letters, digits and blanks once
+        the noisy words, the places among them of those with no word or an optional one, and,
+        when ``numbering`` (a preparer's words) is given, their noisy words as arrays: the number
+        of each word in ``numbering`` (new ones numbered), its length and where each string's
+        words begin (as :meth:`~hub4eval.scoring.fills.FillPreparer.normalize` reads their word
+        keys; else None). Left out: a string that is not ASCII letters, digits and blanks once
         its tags are whited out (punctuation, parentheses, other scripts), or where a rule may
         read across its words; normalize those in full.
 
@@ -626,38 +666,61 @@ class WordByWord:
         import numpy as np
 
         cfg = self.config
-        nothing: tuple[list[str], list[int], list[tuple[Token, ...]], list[NoisyWords], list[int]] = (
+        nothing: _Many = (
             [],
             [],
             [],
             [],
             [],
+            None if numbering is None else (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(1, np.int64)),
         )
-        non_extractable = cfg.non_extractable
-        whited = [whiteout_tags(raw, non_extractable) if "<" in raw else raw for raw in raws]
-        if "".join(whited).isascii():
-            chosen, texts = list(range(len(whited))), whited
-        else:
-            chosen = [number for number, text in enumerate(whited) if text.isascii()]
-            texts = [whited[number] for number in chosen]
         kinds_of = _kinds(np)
-        codes = np.frombuffer("\n".join(texts).encode("ascii"), np.uint8)
-        lengths = np.fromiter(map(len, texts), np.int64, len(texts))
-        starts = np.cumsum(lengths + 1) - lengths - 1
-        other = np.concatenate(([0], np.cumsum(kinds_of[codes] == 2)))
-        plain = other[starts + lengths] == other[starts]
-        if not plain.all():
-            keep = np.flatnonzero(plain).tolist()
-            chosen = [chosen[k] for k in keep]
-            texts = [texts[k] for k in keep]
-            lengths = lengths[keep]
+        joined = "\n".join(raws)
+        if joined.isascii():  # (the usual case) joined, encoded and classified once
+            chosen = np.arange(len(raws))
+            encoded = joined.encode("ascii")
+            codes = np.frombuffer(encoded, np.uint8)
+            if joined.count("\n") == len(raws) - 1:  # no string holds a line break: each is a line
+                breaks = np.flatnonzero(codes == 10)
+                starts = np.concatenate(([0], breaks + 1))
+                lengths = np.concatenate((breaks, [len(codes)])) - starts
+            else:
+                lengths = np.fromiter(map(len, raws), np.int64, len(raws))
+                starts = np.cumsum(lengths + 1) - lengths - 1
+            if "<" in joined:  # tags whited out (length-preserving) in place, string by string
+                buffer = bytearray(encoded)
+                non_extractable = cfg.non_extractable
+                tagged = np.searchsorted(starts, np.flatnonzero(codes == 60), "right") - 1  # (the string of each <)
+                for k in np.unique(tagged).tolist():
+                    start, raw = int(starts[k]), raws[k]
+                    buffer[start : start + len(raw)] = whiteout_tags(raw, non_extractable).encode("ascii")
+                encoded = bytes(buffer)
+                joined = encoded.decode("ascii")
+                codes = np.frombuffer(encoded, np.uint8)
+        else:
+            whited = [whiteout_tags(raw, cfg.non_extractable) if "<" in raw else raw for raw in raws]
+            chosen = np.asarray([number for number, text in enumerate(whited) if text.isascii()], np.int64)
+            texts = [whited[number] for number in chosen.tolist()]
+            joined = "\n".join(texts)
+            codes = np.frombuffer(joined.encode("ascii"), np.uint8)
+            lengths = np.fromiter(map(len, texts), np.int64, len(texts))
             starts = np.cumsum(lengths + 1) - lengths - 1
-        if not texts:
+        kinds = kinds_of[codes]
+        other = np.concatenate(([0], np.cumsum(kinds == 2)))
+        plain = other[starts + lengths] == other[starts]
+        if not plain.all():  # the others' characters dropped, each with the line break after it
+            keep = np.repeat(plain, lengths + 1)[: len(codes)]
+            codes, kinds = codes[keep], kinds[keep]
+            if len(codes) and not plain[-1]:  # (the last string kept had a line break after it)
+                codes, kinds = codes[:-1], kinds[:-1]
+            joined = codes.tobytes().decode("ascii")
+            chosen, lengths = chosen[plain], lengths[plain]
+            starts = np.cumsum(lengths + 1) - lengths - 1
+        if not len(chosen):
             return list(range(len(raws))), nothing
-        big = "\n".join(texts)
-        codes = np.frombuffer(big.encode("ascii"), np.uint8)
-        blank = kinds_of[codes] == 1
-        count = len(texts)
+        big = joined
+        blank = kinds == 1
+        count = len(chosen)
         ends = starts + lengths
         low = big if cfg.case_sensitive else big.lower()
         edges = np.flatnonzero(np.diff(np.concatenate(([True], blank, [True])).view(np.int8)))
@@ -722,6 +785,7 @@ class WordByWord:
         forms = _objects(np, forms_of)[which]
         noisy_words = _objects(np, noisy_of)[which]
         noisy_optional = noisy_optional_of[which]
+        token_word = which.copy()  # the template of each token's noisy word (-1: a run of letters joined)
         noisy_kept = kept_of[which]
         kept = np.ones(total, bool)
         if self.letters and total:
@@ -769,6 +833,7 @@ class WordByWord:
                         reading = memo[key] = (read.words[0], read.optional[0], len(read.kept) == 1)
                     read_words[k], read_optional[k], read_kept[k] = reading
                 token_texts[heads] = joined_texts
+                token_word[heads] = -1
                 token_ends[heads] = token_ends[tails]
                 parens[heads] = joined_parens
                 optionals[heads] = joined_optional
@@ -788,6 +853,7 @@ class WordByWord:
             parens, optionals, forms = parens[kept], optionals[kept], forms[kept]
             noisy_words, noisy_optional, noisy_kept = noisy_words[kept], noisy_optional[kept], noisy_kept[kept]
             token_owner = token_owner[kept]
+            token_word = token_word[kept]
         tokens = _objects(
             np,
             list(
@@ -836,12 +902,49 @@ class WordByWord:
         for s in np.flatnonzero(~folded[good]).tolist():
             pieces[s] = " ".join(pieces[s].split())
         odd = np.flatnonzero((sizes == 0) | some).tolist()  # no word, or an optional one
-        made = (pieces, cuts, token_tuples, noisy, odd)
+        numbered = None if numbering is None else (*self._numbers_in(numbering, token_word, noisy_words), bounds)
+        made = (pieces, cuts, token_tuples, noisy, odd, numbered)
         if len(good) == len(raws):
             return [], made
         left = np.ones(len(raws), bool)
-        left[np.asarray(chosen, np.int64)[good]] = False
+        left[chosen[good]] = False
         return np.flatnonzero(left).tolist(), made
+
+    def _numbers_in(self, words: dict[str, int], token_word: Any, noisy_words: Any) -> tuple[Any, Any]:
+        """Of each token of :meth:`normalize_many`: the number in ``words`` of its noisy word (new words
+        numbered, in no particular order: the numbers are only compared with each other) and the
+        word's length. A token's word is its template's (``token_word``; -1: a run of letters joined,
+        read from ``noisy_words``), whose number is remembered with the template (per ``words``)."""
+        import numpy as np
+
+        _, _, noisy_of = self.template_texts
+        count = len(noisy_of)
+        known = self.template_words
+        if known is None or known[0] is not words:
+            numbers, lengths = np.full(count, -1, np.int64), np.full(count, -1, np.int64)
+        else:
+            _, numbers, lengths = known
+            if len(numbers) < count:
+                grown = np.full(count - len(numbers), -1, np.int64)
+                numbers, lengths = np.concatenate((numbers, grown)), np.concatenate((lengths, grown))
+        joined = token_word < 0
+        used = np.zeros(count, bool)
+        used[token_word[~joined] if joined.any() else token_word] = True
+        unknown = np.flatnonzero(used & (numbers < 0))
+        if len(unknown):
+            new = [noisy_of[t] for t in unknown.tolist()]
+            number_new(words, new)
+            numbers[unknown] = np.fromiter(map(words.__getitem__, new), np.int64, len(new))
+            lengths[unknown] = np.fromiter(map(len, new), np.int64, len(new))
+        self.template_words = (words, numbers, lengths)
+        out = numbers[np.maximum(token_word, 0)]
+        out_lengths = lengths[np.maximum(token_word, 0)]
+        if joined.any():
+            others = noisy_words[joined].tolist()
+            number_new(words, others)
+            out[joined] = np.fromiter(map(words.__getitem__, others), np.int64, len(others))
+            out_lengths[joined] = np.fromiter(map(len, others), np.int64, len(others))
+        return out, out_lengths
 
     def normalize(self, raw: str) -> tuple[str, int, tuple[Token, ...], NoisyWords] | None:
         """(normalized text, characters of premodifiers removed, tokens, noisy words) of a content

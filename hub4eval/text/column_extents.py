@@ -22,6 +22,7 @@ from hub4eval.text.align import INSERTION
 from hub4eval.text.columns import CorpusAlignment, _Side
 from hub4eval.text.token_arrays import TokenArray
 
+_STRETCH = 32  # TokenRuns.extents searches a document's run at a time when its stretches hold this many extents or more, on average
 _WIDENING_STEPS = 16  # columns of insertions that enclosures_of widens over in numpy, beyond which one by one
 
 
@@ -249,12 +250,23 @@ class TokenRuns(NamedTuple):
         """:func:`extents_of` of extents of these documents: each bisected
         within its document's run, all at once (a document not here has no token)."""
         nowhere = (0, 0)  # an empty run
-        bounds = np.fromiter(
-            chain.from_iterable(map(self.runs.get, docids, repeat(nowhere))), dtype=np.int64, count=2 * len(docids)
-        )
-        lows, highs = bounds[0::2], bounds[1::2]
-        first = _bisect_within(self.ends, lows, highs, starts, right=True)  # first token ending after start
-        last = _bisect_within(self.starts, lows, highs, ends, right=False) - 1  # last token starting before end
+        count = len(docids)
+        # where the document changes (extents come document by document: a few long stretches)
+        changes = [k for k in range(1, count) if docids[k] is not docids[k - 1] and docids[k] != docids[k - 1]]
+        if len(changes) * _STRETCH < count:
+            # each stretch of one document searched in its run of tokens, as _bisect_within would
+            first = np.empty(count, dtype=np.int64)
+            last = np.empty(count, dtype=np.int64)
+            runs = self.runs
+            for a, b in zip([0, *changes], [*changes, count], strict=True):
+                low, high = runs.get(docids[a], nowhere)
+                first[a:b] = np.searchsorted(self.ends[low:high], starts[a:b], side="right") + low
+                last[a:b] = np.searchsorted(self.starts[low:high], ends[a:b], side="left") + (low - 1)
+        else:
+            bounds = np.fromiter(chain.from_iterable(map(self.runs.get, docids, repeat(nowhere))), np.int64, 2 * count)
+            lows, highs = bounds[0::2], bounds[1::2]
+            first = _bisect_within(self.ends, lows, highs, starts, right=True)  # first token ending after start
+            last = _bisect_within(self.starts, lows, highs, ends, right=False) - 1  # last token starting before end
         found = first <= last
         if not found.any():
             return np.zeros(len(starts), dtype=np.int64), np.zeros(len(starts), dtype=np.int64), found

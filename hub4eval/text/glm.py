@@ -899,7 +899,6 @@ def default_glm() -> Glm:
 
 def _read_cached(path: Path) -> Glm:
     """:func:`read_glm` of ``path`` (UTF-8), from the cache directory when it is there."""
-    import pickle
     import sys
     import unicodedata
 
@@ -916,15 +915,4 @@ def _read_cached(path: Path) -> Glm:
         return read_glm(path)  # its error
     digests = [hashlib.sha256(part).hexdigest() for part in (data, *sources)]
     name = f"glm-{diskcache.key(*digests, str(path), sys.version, unicodedata.unidata_version)}.pickle"
-    cached = diskcache.read(name)
-    if cached is not None:
-        try:
-            glm = pickle.loads(cached)
-        except Exception:  # any failure to load means: not cached
-            pass
-        else:
-            if type(glm) is Glm:
-                return glm
-    glm = read_glm(path)
-    diskcache.write(name, pickle.dumps(glm, protocol=pickle.HIGHEST_PROTOCOL))
-    return glm
+    return diskcache.cached(name, lambda: read_glm(path), kind=Glm)

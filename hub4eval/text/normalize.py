@@ -62,16 +62,16 @@ def _punctuation_pattern() -> re.Pattern[str]:
     """
     kept = APOSTROPHES
     name = f"punctuation-{diskcache.key('punctuation v1', unicodedata.unidata_version, kept)}.txt"
-    cached = diskcache.read(name)
-    if cached is not None:
-        punctuation = cached.decode("utf-8")
-    else:
-        punctuation = "".join(
+    punctuation = diskcache.cached(
+        name,
+        lambda: "".join(
             chr(code)
             for code in range(sys.maxunicode + 1)
             if unicodedata.category(chr(code)).startswith("P") and chr(code) not in kept
-        )
-        diskcache.write(name, punctuation.encode("utf-8"))
+        ),
+        dump=str.encode,
+        load=bytes.decode,
+    )
     others = "".join(re.escape(char) for char in punctuation)
     ah = re.escape(kept)
     # an apostrophe is whited out unless a letter or digit is on both sides

@@ -14,17 +14,66 @@ on Windows).  A cache never changes a result:
   means "not cached": the caller derives the data as if there were no cache;
 * a directory that others may write to is not used (the parser tables are
   pickles, and loading a pickle runs code).
+
+:func:`cached` is the one way the package uses it: the value kept under a
+name, or derived and kept there (the parser tables, the class of Unicode
+punctuation, the parsed English GLM).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 _SEAL = b"\nhub4eval-cache sha256 "
 _SEAL_SIZE = len(_SEAL) + 64 + 1  # marker, hex digest, newline
+
+
+def cached(
+    name: str,
+    derive: Callable[[], T],
+    *,
+    dump: Callable[[T], bytes] | None = None,
+    load: Callable[[bytes], Any] | None = None,
+    kind: type | None = None,
+) -> T:
+    """The value kept in cache file ``name``, ``load`` of its bytes; else ``derive()``, kept there
+    as ``dump`` of it for the next run.
+
+    ``name`` must carry a :func:`key` of everything the value is derived from. Loading that fails
+    in any way (a damaged or outdated file, a value that is not of type ``kind`` when ``kind`` is
+    given) means: not cached, and the value is derived as if there were no cache; so does a value
+    that cannot be stored (nothing is written). By default (no ``dump``, no ``load``) the value is
+    pickled.
+    """
+    if dump is None or load is None:
+        import pickle  # imported when used: not every run that imports this module caches a pickle
+
+        dump = dump or functools.partial(pickle.dumps, protocol=pickle.HIGHEST_PROTOCOL)
+        load = load or pickle.loads
+    content = read(name)
+    if content is not None:
+        try:
+            value = load(content)
+        except Exception:  # any failure to load means: not cached
+            pass
+        else:
+            if kind is None or type(value) is kind:
+                return value
+    value = derive()
+    try:
+        data = dump(value)
+    except Exception:  # a value that cannot be stored is still the value
+        return value
+    write(name, data)
+    return value
 
 
 def key(*parts: str) -> str:

@@ -14,6 +14,8 @@ lines, with near misses, check that it reads them as the general way does.
 
 from __future__ import annotations
 
+import itertools
+import pickle
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +26,8 @@ from hypothesis import strategies as st
 from hub4eval.errors import InputError, InputWarning
 from hub4eval.io.templettes import parse_templates, write_templates
 from hub4eval.io.templettes.reader import _parser, instance_tokens
-from hub4eval.model import Instance, PointerFill
+from hub4eval.model import Instance, PointerFill, TextFill
+from hub4eval.util.records import replace
 
 # ----------------------------------------------------------- generated files
 
@@ -528,6 +531,47 @@ def test_a_file_of_usual_lines_is_read_by_the_short_cut_as_the_grammar_reads_it(
     usual = _usual_file_reading(text, role)
     assert usual is not None, text
     assert usual == _parse_with("tokens", text, role) == _parse_with("start", text, role), text
+
+
+@settings(max_examples=100, deadline=None)
+@given(strictly_usual_texts())
+def test_the_usual_reading_bounds_each_hypothesis_set_as_a_walk_over_its_fills_does(text: str) -> None:
+    text = text.replace(": ? ", ": ")
+    try:
+        tset = parse_templates(text, "t.tpl", "hypothesis")
+    except InputError:
+        return  # a pointer to no instance, a header the slips read otherwise: no set to bound
+    walked = []  # the smallest start and the largest end of the first extents of each set's text fills
+    for iset in tset.instance_sets:
+        extents = [
+            fill.extents[0]
+            for instance in iset.instances
+            for slot in instance.slots
+            for alternative in slot.alternatives
+            for fill in alternative.fills
+            if isinstance(fill, TextFill) and fill.extents
+        ]
+        walked.append((min(e.start for e in extents), max(e.end for e in extents)) if extents else None)
+    in_file_order = sorted(tset.instances, key=lambda instance: instance.line)
+    runs = [docid for docid, _ in itertools.groupby(instance.docid for instance in in_file_order)]
+    if len(set(runs)) == len(runs):  # each DOCID's instances one run: the reader's runs are the sets
+        assert tset.fill_bounds() == walked, text
+    else:
+        assert tset.fill_bounds() is None, text
+    assert parse_templates(text, "t.tpl", "reference").fill_bounds() is None  # a hypothesis's only
+
+
+def test_the_readers_bounds_are_left_out_where_its_sets_are_not_its_runs() -> None:
+    split = '<T-D-1> :=\n    A: "a" ##1#2#\n<T-E-1> :=\n    A: "b" ##5#9#\n<T-D-2> :=\n    A: "c" ##0#1#\n'
+    assert parse_templates(split, "t.tpl", "hypothesis").fill_bounds() is None  # D's instances in two runs
+    one = '<T-D-1> :=\n    A: "a" ##3#4#\n    B: <T-D-2>\n<T-D-2> :=\n    A: "c" ##1#2#\n<T-E-1> :=\n    B: <T-E-1>\n'
+    tset = parse_templates(one, "t.tpl", "hypothesis")
+    assert tset.fill_bounds() == [(1, 4), None]
+    copy = replace(tset, path="u.tpl")  # a copy is made without what the reader kept, and so is a pickle
+    assert copy == tset and copy.fill_bounds() is None
+    assert pickle.loads(pickle.dumps(tset)).fill_bounds() is None
+    general = one.replace('"a" ##3#4#', '"a" ##3#4#5#6#')  # read by the grammar: no bounds kept
+    assert parse_templates(general, "t.tpl", "hypothesis").fill_bounds() is None
 
 
 @pytest.mark.parametrize(

@@ -249,3 +249,24 @@ def _usual_reference() -> str:
                 out.append(f'    {slot}: "{text[start:end]}" ##{start}#{end}#')
             out.append("")
     return "\n".join(out) + "\n"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 5), max_size=4), max_size=12), st.sampled_from([6, 2**40]))
+def test_the_shapes_are_numbered_as_first_met(sequences: list[list[int]], top: int) -> None:
+    """The projection's items' shapes (``ceiling_count._numbered_runs``: each item's sequence of
+    codes, as one number when it fits in 64 bits, else as a tuple) are numbered as a loop over
+    the items first meets them."""
+    import numpy as np
+
+    numbers: dict[tuple[int, ...], int] = {}
+    firsts = []
+    for k, sequence in enumerate(sequences):
+        if tuple(sequence) not in numbers:
+            numbers[tuple(sequence)] = len(numbers)
+            firsts.append(k)
+    codes = np.asarray([code for sequence in sequences for code in sequence], dtype=np.int64)
+    owners = np.asarray([k for k, sequence in enumerate(sequences) for _ in sequence], dtype=np.int64)
+    shape, found_firsts = ceiling_count._numbered_runs(codes, owners, len(sequences), top)
+    assert shape.tolist() == [numbers[tuple(sequence)] for sequence in sequences]
+    assert found_firsts == firsts

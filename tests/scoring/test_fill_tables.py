@@ -162,3 +162,39 @@ def test_a_table_is_found_only_for_runs_it_covers_read_alike():
     sets = [InstanceSet("D1", tuple(instances))]
     assert fill_tables.set_extents(prep, sets) is None  # offsets not mapped to an unsegmented text's columns
     assert fill_tables.table_over(prep, TemplateSet(tuple(sets)).instances) is table
+
+
+def test_the_one_lookup_of_the_tables_matches_every_criterion_given():
+    """``fill_tables.kept``: the first table kept with the preparer that matches each criterion given."""
+    prep = FillPreparer(ScoreConfig(), reference=True)
+    instances = [_instance(n, (Slot("WINNER", (_text(f"w{n}", n),)),)) for n in range(1, 4)]
+    assert fill_tables.kept(prep) is None  # none kept
+    as_hypothesis = fill_tables.FillTable(prep, instances, False, frozenset(), None)
+    fill_tables.register(as_hypothesis, prep)
+    scored_apart = fill_tables.FillTable(prep, instances, True, frozenset({"LOSER"}), None)
+    fill_tables.register(scored_apart, prep)
+    assert fill_tables.kept(prep) is as_hypothesis  # the first made
+    assert fill_tables.kept(prep, reference=True) is scored_apart
+    assert fill_tables.kept(prep, unscored=frozenset(), reference=True) is None
+    assert fill_tables.kept(prep, instances[1:], covering=True, reference=True) is scored_apart
+    assert fill_tables.kept(prep, instances[1:]) is None  # not exactly these
+    assert fill_tables.kept(prep, instances, alignment=object()) is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 9), st.integers(0, 9)), max_size=30))
+def test_spans_of_sets_are_those_min_and_max_find(spans: list[tuple[int, int, int]]):
+    """``fill_tables.spans_of_sets``: of each set that has spans, in order, the place of its
+    smallest (start, end) and of the first of its largest ends, as ``min()`` and ``max()``
+    find them over the set's spans in order."""
+    import numpy as np
+
+    sets = sorted({s for s, _, _ in spans})
+    places = {s: [k for k, (t, _, _) in enumerate(spans) if t == s] for s in sets}
+    low = [min(places[s], key=lambda k: spans[k][1:]) for s in sets]
+    high = [max(places[s], key=lambda k: spans[k][2]) for s in sets]
+    columns = [np.asarray([span[i] for span in spans], dtype=np.int64) for i in range(3)]
+    found_sets, found_low, found_high = fill_tables.spans_of_sets(*columns)
+    assert found_sets.tolist() == sets
+    assert [spans[k][1:] for k in found_low.tolist()] == [spans[k][1:] for k in low]
+    assert found_high.tolist() == high

@@ -15,6 +15,7 @@ import random
 import re
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -580,3 +581,38 @@ def test_the_slot_views_made_with_the_rows_are_the_mapper_s(monkeypatch):
     monkeypatch.setattr(pairs, "_fills_by_slot", None)  # fresh views made by Mapper._view alone
     for reference, inst, view in left:
         assert view == fresh._view(inst, reference)
+
+
+@given(st.lists(st.integers(0, 5)), st.data())
+def test_shapes_are_numbered_by_value_in_order_of_first_sight(codes, data):
+    """``pairs._shape_numbers`` (distinct objects found by ``id``, each hashed once) against the
+    dictionary it stands for; equal shapes may be one object or several."""
+    objects = {code: ("S", code, ((True, bool(code % 2)),)) for code in set(codes)}
+    shapes = [objects[c] if data.draw(st.booleans()) else tuple([*objects[c]]) for c in codes]
+    used = sorted(data.draw(st.sets(st.integers(0, max(0, len(shapes) - 1)))) if shapes else [])
+    numbers: dict[Any, int] = {}
+    expected = [numbers.setdefault(shapes[i], len(numbers)) for i in used]
+    found, count = pairs._shape_numbers(shapes, np.asarray(used, dtype=np.int64))
+    assert found.tolist() == expected and count == len(numbers)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 3)), max_size=40))
+def test_distinct_combos_numbers_each_combination_in_the_order_of_its_first_pair(combos: list[tuple[int, int]]):
+    """``pairs.distinct_combos``: the first pair of each distinct (shape pair, mask), in the order of
+    the pairs, and of each pair its combination's place in that order; the oracle numbers the
+    combinations as a loop over the pairs first meets them."""
+    import numpy as np
+
+    numbers: dict[tuple[int, int], int] = {}
+    firsts = []
+    for k, combo in enumerate(combos):
+        if combo not in numbers:
+            numbers[combo] = len(numbers)
+            firsts.append(k)
+    pair_ids = np.asarray([pair for pair, _ in combos], dtype=np.int64)
+    masks = np.asarray([mask for _, mask in combos], dtype=np.int64)
+    for high in (0, 1 << 61):  # (masks of a high bit: two keys sorted, not one)
+        found_firsts, inverse = pairs.distinct_combos(pair_ids, masks + high)
+        assert found_firsts.tolist() == firsts
+        assert inverse.tolist() == [numbers[combo] for combo in combos]

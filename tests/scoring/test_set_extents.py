@@ -177,3 +177,18 @@ def test_the_extents_of_many_sets_are_those_of_each(data: st.DataObject) -> None
     fill_tables.register(fill_tables.FillTable(preparer, instances, False, unscored, alignment), preparer)
     assert HypSetExtents(preparer).many(isets) == expected
     assert HypSetExtents(_preparer(alignment)).many(isets) == expected  # no table: one by one
+
+
+def test_known_extents_read_each_set_s_own_and_all_at_once() -> None:
+    """``KnownExtents``: the extent given for each set, read by the set (or by a set of a run of
+    the sets), and all at once (the list given, for the sets of the template set)."""
+    from hub4eval.scoring.set_extents import KnownExtents
+
+    sets = tuple(InstanceSet(f"D{k}", ()) for k in range(4))
+    tset = TemplateSet(sets, role="hypothesis")
+    extents = [Extent(0, 3), None, Extent(5, 9), Extent(5, 9)]
+    known = KnownExtents(tset, extents)
+    assert known.many(tset.instance_sets) == extents
+    assert [known(iset) for iset in sets] == extents
+    run = TemplateSet(sets[2:], role="hypothesis")
+    assert known.many(run.instance_sets) == extents[2:]

@@ -15,8 +15,10 @@ from hypothesis import strategies as st
 
 from hub4eval.api import score_files
 from hub4eval.config import ScoreConfig
+from hub4eval.io.templettes import parse_templates, write_templates
 from hub4eval.model import Extent, FillAlternative, Instance, InstanceSet, PointerFill, Slot, TemplateSet, TextFill
 from hub4eval.scoring.split_sets import SpanningSetWarning, document_groups, spanning_set_warnings
+from hub4eval.util.records import replace
 
 ROOT = Path(__file__).resolve().parents[2]
 ASR = ROOT / "examples" / "asr"
@@ -280,6 +282,16 @@ def test_sets_in_one_document_are_passed_over_with_the_same_warnings(gaps, sets,
 
     assert spanning_set_warnings(hyp, spans, columns_of, [], extent_columns, many_extent_columns) == every
     assert asked == [sum(1 for fills in sets if fills)]  # one call, one extent per set with a fill
+    # the same sets read from a file: their bounds come from the reader (TemplateSet.fill_bounds),
+    # and warn as the walk over every fill of a copy without them does
+    own = [InstanceSet(i.docid, tuple(replace(inst, docid=i.docid) for inst in i.instances)) for i in instance_sets]
+    read = parse_templates(write_templates(TemplateSet(tuple(own), role="hypothesis")), "h.tpl", "hypothesis")
+    assert read.fill_bounds() is not None
+    walked = replace(read, path=read.path)
+    assert walked.fill_bounds() is None
+    assert spanning_set_warnings(read, spans, columns_of, [], extent_columns) == spanning_set_warnings(
+        walked, spans, columns_of, []
+    )
 
 
 def test_the_sets_bounds_are_mapped_at_once_as_each_one_maps():

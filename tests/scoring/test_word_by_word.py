@@ -196,6 +196,34 @@ def test_strings_normalized_all_at_once_as_one_by_one(config: str, glm: str, str
     _normalized_all_at_once_as_one_by_one(config, glm, strings)
 
 
+_MIXED = st.lists(
+    st.one_of(content_strings(), st.lists(st.sampled_from(PLAIN_WORDS), min_size=0, max_size=6).map(" ".join)),
+    min_size=1,
+    max_size=10,
+)
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(first=_MIXED, second=_MIXED, other_words=st.booleans())
+def test_strings_normalized_in_two_calls_keep_the_word_keys_of_one_by_one(
+    first: list[str], second: list[str], other_words: bool
+) -> None:
+    """A preparer that normalizes strings twice reads the numbers of the words it numbered the
+    first time (``WordByWord`` remembers them with its token templates), unless its words are
+    another preparer's by then (:meth:`FillPreparer.share_texts`): the second call's word keys
+    read back as the words one by one gives them."""
+    glm_apply = partial(apply_glm, glm=GLMS["default"])
+    one = FillPreparer(CONFIGS["default"], glm_apply=glm_apply, reference=False)
+    many = FillPreparer(CONFIGS["default"], glm_apply=glm_apply, reference=False)
+    many.normalize(first)
+    if other_words:  # numbered afresh in the other preparer's words
+        many.share_texts(FillPreparer(CONFIGS["default"], glm_apply=glm_apply, reference=False))
+    many.normalize(second)
+    fillers = one._key_fillers
+    expected = [_word_keys_as_words(one, one._word_entry(raw, fillers)) for raw in second]
+    assert [_word_keys_as_words(many, entry) for entry in many.word_keys_of(second, fillers)] == expected
+
+
 @pytest.mark.parametrize(
     "strings",
     [

@@ -26,7 +26,7 @@ from hub4eval.errors import InputError
 from hub4eval.io.corpus import parse_corpus, read_corpus
 from hub4eval.io.templettes import parse_templates, read_templates
 from hub4eval.model import Extent, TextFill
-from hub4eval.text.column_extents import _bisect_within, enclosures_of, extents_of
+from hub4eval.text.column_extents import TokenRuns, _bisect_within, enclosures_of, extents_of
 from hub4eval.text.columns import align_corpora, document_tokens
 from hub4eval.text.glm import default_glm
 from tests.support import EXAMPLES
@@ -750,3 +750,42 @@ def test_runs_bisected_together_give_what_bisect_gives_in_each(runs, targets, ri
         right=right,
     )
     assert found.tolist() == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.lists(st.tuples(st.integers(0, 60), st.integers(0, 4)), max_size=40), min_size=1, max_size=6),
+    st.lists(st.tuples(st.integers(0, 6), st.integers(-5, 70), st.integers(0, 9)), max_size=40),
+    st.integers(1, 40),
+)
+def test_extents_in_runs_of_documents_are_those_of_bisect(documents, asked, repeats):
+    """``TokenRuns.extents`` of extents that come a document at a time (each searched in its
+    document's run) and of extents in any order (all bisected together) are what
+    ``bisect`` gives in each document's tokens; a document it does not have has none."""
+    starts: list[int] = []
+    ends: list[int] = []
+    runs = {}
+    for number, tokens in enumerate(documents):
+        low = len(starts)
+        position = 0
+        for gap, width in tokens:  # tokens in order, each after the one before
+            starts.append(position + gap)
+            ends.append(position + gap + width)
+            position += gap + width
+        runs[f"d{number}"] = (low, len(starts))
+    token_runs = TokenRuns(
+        runs, np.asarray(starts, np.int32), np.asarray(ends, np.int32), np.arange(len(starts), dtype=np.int64) * 2
+    )
+    # each extent asked ``repeats`` times in a row: long stretches of one document (searched a run at a time)
+    extents = [(f"d{doc}", start, start + width) for doc, start, width in asked for _ in range(repeats)]
+    for order in (extents, extents[::-1], sorted(extents, key=lambda extent: extent[1])):
+        docids = [docid for docid, _, _ in order]
+        first, last, found = token_runs.extents(
+            docids, np.asarray([a for _, a, _ in order], np.int64), np.asarray([b for _, _, b in order], np.int64)
+        )
+        for (docid, start, end), a, b, hit in zip(order, first.tolist(), last.tolist(), found.tolist(), strict=True):
+            low, high = runs.get(docid, (0, 0))
+            i = bisect.bisect_right(ends, start, low, high)  # as _Side.extent
+            j = bisect.bisect_left(starts, end, low, high) - 1
+            assert hit == (i <= j)
+            assert (a, b) == ((2 * i, 2 * j) if i <= j else (0, 0))

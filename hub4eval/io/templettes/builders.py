@@ -112,6 +112,7 @@ _USUAL_RE = {
     "hypothesis": re.compile(_USUAL_PATTERN.format(mark="", content=r'[^"\r\n]'), re.MULTILINE),
 }
 assert MAX_DIGITS == 18  # the {1,18} above
+_NO_OFFSET = 10**MAX_DIGITS  # above every offset
 
 
 class InstanceBuilder(Checks):
@@ -140,6 +141,10 @@ class InstanceBuilder(Checks):
         self._heads: dict[str, tuple[str, bool, int, int]] = {}
         # set by usual_instances: each DOCID's headers were one run, their numbers increasing
         self.headers_ordered = False
+        # set by usual_instances in a hypothesis whose DOCIDs' instances were one run each: per
+        # run, the smallest start and the largest end of its text fills' extents (see
+        # TemplateSet.fill_bounds)
+        self.fill_bounds: list[tuple[int, int] | None] | None = None
 
     def start(self, tokens: list[Token]) -> tuple[Instance, ...]:
         """The instances of the file's INSTANCE tokens, in file order."""
@@ -261,7 +266,10 @@ class InstanceBuilder(Checks):
         instances: list[Instance] = []
         slots: list[Slot] = []
         slot_names: list[str] = []
-        fills: list[Fill] = []
+        # the fills of the slot being read: a tuple of its first; a list from its second on
+        # (most slots have one fill, which then needs no list)
+        fills: tuple[Fill, ...] = ()
+        more: list[Fill] | None = None
         fill: Fill
         # the TYPE, DOCID, N and line of the instance being read (head_line 0 before the first)
         head_type = docid = ""
@@ -273,6 +281,10 @@ class InstanceBuilder(Checks):
         # headers are the same (TYPE, DOCID, N), which the reader need not check again
         ordered = True
         run_docids: set[str] = set()
+        # a hypothesis's runs' bounds (an unsegmented one's sets are placed by them)
+        bounding = self.hypothesis
+        bounds: list[tuple[int, int] | None] = []
+        low, high = _NO_OFFSET, -1
         line -= 1
         size = len(text)
         position = 0
@@ -291,9 +303,9 @@ class InstanceBuilder(Checks):
                 line += 1
                 if assign:  # a header: the instance before it is complete
                     if fills:
-                        slots.append(
-                            Slot(name, (FillAlternative(tuple(fills), slot_line),), optional, slot_line, slot_column)
-                        )
+                        if more is not None:
+                            fills, more = tuple(more), None
+                        slots.append(Slot(name, (FillAlternative(fills, slot_line),), optional, slot_line, slot_column))
                     if head_line:
                         instances.append(Instance(head_type, docid, head_number, tuple(slots), head_line, column))
                         column = 1
@@ -306,11 +318,14 @@ class InstanceBuilder(Checks):
                     head_number, head_line = int(number), line
                     if docid is not previous_docid:
                         if docid in run_docids:
-                            ordered = False  # a second run of a DOCID's instances
+                            ordered = bounding = False  # a second run of a DOCID's instances
                         run_docids.add(docid)
+                        if bounding and previous_docid:
+                            bounds.append(None if high < 0 else (low, high))
+                            low, high = _NO_OFFSET, -1
                     elif head_number <= previous_number:
                         ordered = False
-                    slots, slot_names, fills, name = [], [], [], ""
+                    slots, slot_names, fills, name = [], [], (), ""
                     continue
                 if not start and not number:  # a blank or comment line
                     continue
@@ -322,10 +337,9 @@ class InstanceBuilder(Checks):
                     if not head_line:
                         return None
                     if fills:
-                        slots.append(
-                            Slot(name, (FillAlternative(tuple(fills), slot_line),), optional, slot_line, slot_column)
-                        )
-                        fills = []
+                        if more is not None:
+                            fills, more = tuple(more), None
+                        slots.append(Slot(name, (FillAlternative(fills, slot_line),), optional, slot_line, slot_column))
                     if new_name in slot_names:
                         return None  # a slot comes twice
                     name, optional, slot_column, slot_line = new_name, new_optional, new_column, line
@@ -340,8 +354,16 @@ class InstanceBuilder(Checks):
                         return None
                     if last < shared:  # one int object per offset (see OFFSETS)
                         first, last = offsets[first], offsets[last]
+                    if bounding:
+                        if first < low:
+                            low = first
+                        if last > high:
+                            high = last
                     extents = (Extent(first, last),)
-                    written, quoted = (plain, False) if plain else (content, True)
+                    if plain:
+                        written, quoted = plain, False
+                    else:
+                        written, quoted = content, True
                     fill = TextFill(
                         written,
                         whole_spans.get(len(written)) or whole_span(len(written)),
@@ -357,9 +379,18 @@ class InstanceBuilder(Checks):
                         return None  # into another instance set
                     fill = PointerFill(intern(type_, type_), docid, int(number), line, fill_column)
                     pointers.append(fill)
-                fills.append(fill)
+                if new_name:
+                    fills = (fill,)
+                elif more is None:
+                    more = [*fills, fill]
+                else:
+                    more.append(fill)
         self.pointers += pointers
         self.headers_ordered = ordered
+        if bounding:
+            if head_line:
+                bounds.append(None if high < 0 else (low, high))
+            self.fill_bounds = bounds
         return instances
 
     def _head(self, head: str) -> tuple[str, bool, int, int]:

@@ -79,17 +79,19 @@ def _parser(start: str) -> tuple[Lark, InstanceBuilder | TokenBuilder]:
     # atomically, and by default into the shared temporary directory.)
     options = {"start": start, "parser": "lalr", "lexer": "contextual"}
     name = f"templette-{start}-{diskcache.key(grammar, repr(options), lark_version, sys.version)}.lark"
-    cached = diskcache.read(name)
-    if cached is not None:
-        try:
-            # Lark.load takes no transformer; _load is what Lark's own cache= option calls.
-            return Lark.__new__(Lark)._load(pickle.loads(cached), transformer=transformer), builder
-        except Exception:  # any failure to load means: not cached
-            pass
-    parser = Lark(grammar, transformer=transformer, **options)
-    tables = io.BytesIO()
-    parser.save(tables, exclude_options=("transformer",))
-    diskcache.write(name, tables.getvalue())
+
+    def tables(parser: Lark) -> bytes:
+        saved = io.BytesIO()
+        parser.save(saved, exclude_options=("transformer",))
+        return saved.getvalue()
+
+    parser = diskcache.cached(
+        name,
+        lambda: Lark(grammar, transformer=transformer, **options),
+        dump=tables,
+        # Lark.load takes no transformer; _load is what Lark's own cache= option calls.
+        load=lambda saved: Lark.__new__(Lark)._load(pickle.loads(saved), transformer=transformer),
+    )
     return parser, builder
 
 
@@ -188,6 +190,11 @@ def parse_with_pointers(
             path=path,
             warnings=tuple(warnings),
         )
+        if usual:
+            builder = _instance_builder()
+            bounds, builder.fill_bounds = builder.fill_bounds, None
+            if bounds is not None and len(bounds) == len(tset.instance_sets):
+                tset.keep_fill_bounds(bounds)
         return tset, pointers
     finally:
         if collecting:

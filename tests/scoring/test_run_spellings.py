@@ -1,0 +1,160 @@
+"""A fill's later candidates ruled out from their letters keep none of them the reference fill's words.
+
+:class:`hub4eval.scoring.run_spellings.RunSpellings` says, for many fills at once,
+that no run of a fill's widened hypothesis tokens but its first candidate keeps
+the usual reference fill's words (``plain``), reading only the letters the raw
+words keep. The oracle is the full normalization of every such run's string
+(:meth:`FillPreparer._normalize` without the word-by-word route, the kept words
+the judge compares): random hypothesis texts of words that start numbers and
+spelling rules (the shipped GLM), letters side by side (joined), fillers (which
+letters side by side may spell), premodifiers, fragments (whose tokens end
+before their hyphen, as the aligner's do), possessives, punctuation and tags,
+cut into tokens at random; ``plain`` most often the kept words of one of the
+runs, so that a wrong "ruled out" shows.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from types import SimpleNamespace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hub4eval.config import ScoreConfig
+from hub4eval.scoring.fills import FillPreparer
+from hub4eval.scoring.projection import Judge
+from hub4eval.scoring.run_spellings import RunSpellings
+from hub4eval.scoring.word_by_word import WordByWord
+from hub4eval.text.glm import apply_glm, default_glm
+
+WORDS = (
+    "red", "wings", "Beam", "vg", "y", "f", "b", "g", "h", "m", "a", "i", "o", "e", "u", "s", "k",
+    "the", "an", "The", "uh", "um", "hm", "mm", "%hesitation", "q-", "cb-", "-", "--", ",",
+    "it's", "jones'", "mr", "dr", "mail", "ok", "twenty", "two", "1994", "nil", "U.S.", "e-mail",
+    "(uh)", "</s>", "<s>", "<b>", "caf\u00e9", "yf", "hmm", "redwings",
+    "red h m wings", "x u s", "the red",  # (several words drawn at once: letters that spell a filler)
+)  # fmt: skip
+CONFIGS = {
+    "default": ScoreConfig(),
+    "case": ScoreConfig(case_sensitive=True),
+    "no spoken forms": ScoreConfig(spoken_forms="none"),
+    "punctuation kept": ScoreConfig(keep_punctuation=True),
+}
+
+
+def _tools(config: ScoreConfig, glm: bool) -> tuple[RunSpellings, FillPreparer]:
+    glm_apply = partial(apply_glm, glm=default_glm()) if glm else None
+    by_word = WordByWord.of(config, glm_apply)
+    assert by_word is not None
+    judge = SimpleNamespace(_blanks={}, mapper=SimpleNamespace(config=config))  # what Judge.blank reads
+    spellings = RunSpellings(by_word, partial(Judge.blank, judge))  # type: ignore[arg-type]
+    return spellings, FillPreparer(config, glm_apply=glm_apply, reference=False)  # the full normalization
+
+
+@st.composite
+def regions(draw: st.DrawFn) -> tuple[str, list[int], list[int]]:
+    """A hypothesis text and its tokens (their starts and ends): runs of its words that are not
+    tags, a fragment's token ending before its hyphen."""
+    words = draw(st.lists(st.sampled_from(WORDS), min_size=1, max_size=9))
+    blanks = draw(st.lists(st.sampled_from((" ", " ", "\n", "  ")), min_size=len(words), max_size=len(words)))
+    text, spans = "", []
+    for word, blank in zip(words, blanks, strict=True):
+        if text:
+            text += blank
+        spans.append((len(text), len(text) + len(word), word))
+        text += word
+    spans = [span for span in spans if not span[2].startswith("<")]
+    starts: list[int] = []
+    ends: list[int] = []
+    k = 0
+    while k < len(spans):
+        size = draw(st.integers(1, 3))
+        group = spans[k : k + size]
+        k += size
+        end = group[-1][1]
+        if group[-1][2].endswith("-") and len(group[-1][2]) > 1:
+            end -= 1  # (the aligner's token of a fragment ends before its hyphen)
+        starts.append(group[0][0])
+        ends.append(end)
+    return text, starts, ends
+
+
+@pytest.mark.parametrize("glm", [True, False])
+@pytest.mark.parametrize("config", sorted(CONFIGS))
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(data=st.data())
+def test_a_fill_ruled_out_has_no_later_run_that_keeps_its_words(config: str, glm: bool, data: st.DataObject) -> None:
+    text, starts, ends = data.draw(regions())
+    if not starts:
+        return
+    spellings, prep = _tools(CONFIGS[config], glm)
+
+    def kept(i: int, j: int) -> tuple[str, ...]:
+        noisy = prep._normalize(text[starts[i] : ends[j]], False)[3]
+        assert noisy is not None
+        return noisy.kept
+
+    count = len(starts)
+    wide_first = data.draw(st.integers(0, count - 1))
+    wide_last = data.draw(st.integers(wide_first, count - 1))
+    first = data.draw(st.integers(wide_first, wide_last))
+    last = data.draw(st.integers(first, wide_last))
+    runs = [(i, j) for i in range(wide_first, wide_last + 1) for j in range(i, wide_last + 1)]
+    if data.draw(st.booleans()):
+        plain = kept(*data.draw(st.sampled_from(runs)))  # the words of a run (perhaps the first candidate)
+    else:
+        plain = tuple(data.draw(st.lists(st.sampled_from(("red", "wings", "vg", "y", "yf", "hm", "b")), max_size=3)))
+    if not plain:
+        return
+    (ruled_out,) = spellings.first_only(text, starts, ends, [(first, last, wide_first, wide_last, plain)])
+    if ruled_out:
+        for i, j in runs:
+            if (i, j) != (first, last):
+                assert kept(i, j) != plain, (text[starts[i] : ends[j]], plain)
+
+
+def test_runs_of_whole_words_are_read_from_their_letters() -> None:
+    spellings, _ = _tools(ScoreConfig(), True)
+    text = "red wings beam y f"
+    starts, ends = [0, 4, 10, 15], [3, 9, 14, 18]  # red, wings, beam, `y f` (one token, its letters joined)
+    # the first candidate is all the tokens; of the runs after it, none keeps `red beam` ...
+    assert spellings.first_only(text, starts, ends, [(0, 3, 0, 3, ("red", "beam"))]) == [True]
+    # ... nor `beam y` (`y f` is one token, read whole: `yf`) ...
+    assert spellings.first_only(text, starts, ends, [(0, 3, 0, 3, ("beam", "y"))]) == [True]
+    # ... but `red wings` is the run of the first two tokens, and `yf` the last token's
+    assert spellings.first_only(text, starts, ends, [(0, 3, 0, 3, ("red", "wings"))]) == [False]
+    assert spellings.first_only(text, starts, ends, [(0, 2, 0, 3, ("yf",))]) == [False]
+    # a run that keeps the words but is the first candidate itself is no later candidate
+    assert spellings.first_only(text, starts, ends, [(0, 1, 0, 3, ("red", "wings"))]) == [True]
+    # a fragment's token ends before its hyphen: a run that ends with it keeps it without the
+    # hyphen (`cb`), a longer one keeps the raw word (`cb-`)
+    assert (_kept("cb"), _kept("cb- mj")) == (("cb",), ("cb-", "mj"))
+    assert spellings.first_only("cb- mj", [0, 4], [2, 6], [(0, 1, 0, 1, ("cb",))]) == [False]
+    assert spellings.first_only("cb- mj", [0, 4], [2, 6], [(1, 1, 0, 1, ("cb-", "mj"))]) == [False]
+    assert spellings.first_only("cb- mj", [0, 4], [2, 6], [(0, 0, 0, 1, ("cb", "mj"))]) == [True]
+    # (a leading premodifier may be stripped: `the red` keeps `red`)
+    text = "the red"
+    assert spellings.first_only(text, [0, 4], [3, 7], [(1, 1, 0, 1, ("red",))]) == [False]
+
+
+def test_regions_it_does_not_read_are_left_to_the_word_by_word_reading() -> None:
+    spellings, _ = _tools(ScoreConfig(), True)
+    # `u` may start the rule `u s`: not read, whatever the words asked for
+    assert spellings.first_only("u s x", [0, 2, 4], [1, 3, 5], [(0, 2, 0, 2, ("q",))]) == [False]
+    # a token cut inside a raw word, not before the hyphens that end it
+    assert spellings.first_only("cb-x mj", [0, 5], [2, 7], [(0, 1, 0, 1, ("q",))]) == [False]
+    # one-letter words side by side that may be joined into a filler (`h m`: `hm`, left out, so
+    # that `red h m wings` keeps `red wings`, which its letters do not spell)
+    assert _kept("red h m wings") == ("red", "wings")
+    assert spellings.first_only("red h m wings", [0, 4, 6, 8], [3, 5, 7, 13], [(0, 0, 0, 3, ("red", "wings"))]) == [
+        False
+    ]
+
+
+def _kept(text: str) -> tuple[str, ...]:
+    """The kept words of a string, by the full normalization."""
+    noisy = _tools(ScoreConfig(), True)[1]._normalize(text, False)[3]
+    assert noisy is not None
+    return noisy.kept

@@ -1452,29 +1452,18 @@ def _counted(
     # pair, mask) worked out once, in the order of its first pair (the numbers of templates
     # and signatures are given in that order)
     combos = plain_combo[at]
-    by_key = np.lexsort((masks, pair_ids))
-    new_key = np.ones(len(by_key), dtype=bool)
-    new_key[1:] = (np.diff(pair_ids[by_key]) != 0) | (np.diff(masks[by_key]) != 0)
-    distinct = np.cumsum(new_key) - 1
-    inverse = np.empty(len(by_key), dtype=Int)
-    inverse[by_key] = distinct
-    firsts = np.sort(by_key[new_key])  # the first pair of each (shape pair, mask), in chosen order
-    founds: list[tuple[Counts, int]] = [None] * len(firsts)  # type: ignore[list-item]
+    firsts, inverse = distinct_combos(pair_ids, masks)
+    founds: list[tuple[Counts, int]] = []
     for k in firsts.tolist():
-        pair, mask = int(pair_ids[k]), int(masks[k])
+        pair = int(pair_ids[k])
         template = templates.get(pair)
         if template is None:
             template = templates[pair] = mapper.template(point_template(examples[pair]))
-        found = known.get((template, mask))
-        if found is None:
-            points = points_with(mapper.templates[template], mask, mapper.aspect_bits)
-            found = known[template, mask] = (
-                Counts.tally([category for _, _, category in points]),
-                mapper.signature(points),
-            )
-            if found[0] != table[int(combos[k])]:  # pragma: no cover - a bug
-                raise AssertionError(f"pair {ci[k]}, {cj[k]}: its points do not add up to its counts")
-        founds[int(inverse[k])] = found
+        fresh = (template, int(masks[k])) not in known
+        found = counted_with(mapper, template, int(masks[k]))
+        if fresh and found[0] != table[int(combos[k])]:  # pragma: no cover - a bug
+            raise AssertionError(f"pair {ci[k]}, {cj[k]}: its points do not add up to its counts")
+        founds.append(found)
     return dict(zip(zip(ci.tolist(), cj.tolist(), strict=True), map(founds.__getitem__, inverse.tolist()), strict=True))
 
 

@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from bench_align_cli import add_text_arguments
+from stages import run_cli  # the stage timer beside this one
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ("read texts", "align texts", "sclite WER")
@@ -108,10 +109,7 @@ def child(out: str, arguments: list[str]) -> None:
             profile.dump_stats(out)
 
     module.align_texts = profiled  # type: ignore[attr-defined]
-    importlib.import_module("hub4eval.cli")  # registers the commands
-    app = sys.modules["hub4eval.cli.app"]
-    sys.argv = ["hub4eval", *arguments]
-    app.main()
+    run_cli(arguments)
 
 
 def main() -> None:

@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import argparse
 import copy
-import importlib
 import os
 import sys
 import time
 from typing import Any
+
+from stages import run_cli  # the stage timer beside this one
 
 
 def _timed(make: Any) -> tuple[float, Any]:
@@ -104,10 +105,7 @@ def main() -> None:
         os._exit(0)
 
     mapping.Mapper.count_template_sets = measured  # type: ignore[method-assign]
-    importlib.import_module("hub4eval.cli")  # registers the commands
-    app = sys.modules["hub4eval.cli.app"]
-    sys.argv = ["hub4eval", *command]
-    app.main()
+    run_cli(command)
 
 
 if __name__ == "__main__":

@@ -122,6 +122,15 @@ class ExitingOs:
         return getattr(os, name)
 
 
+def run_cli(arguments: list[str]) -> None:
+    """Run the hub4eval command line ``arguments`` in this process (after a benchmark has
+    wrapped the functions it times), as ``python -m hub4eval`` would."""
+    importlib.import_module("hub4eval.cli")  # registers the commands
+    app = sys.modules["hub4eval.cli.app"]  # the module (the package's attribute `app` is the typer app)
+    sys.argv = ["hub4eval", *arguments]
+    app.main()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("command", nargs=argparse.REMAINDER, help="the hub4eval command line, e.g. score REF HYP ...")

@@ -23,7 +23,7 @@ case folding, the GLM and any spoken-form normalization plugged in there).
 The extents used are the maximal extents as written (no premodifier strip).
 
 Entity WER, the word error rate inside the reference fills, is
-:mod:`hub4eval.scoring.entity_wer` (:func:`entity_wer`, here too).
+:mod:`hub4eval.scoring.entity_wer`.
 """
 
 from __future__ import annotations
@@ -33,7 +33,6 @@ from operator import itemgetter
 from typing import Any, NamedTuple, cast
 
 from hub4eval.model import Extent, Fill, Instance, TextFill
-from hub4eval.scoring.entity_wer import entity_wer
 from hub4eval.scoring.points import FillRef, Point
 
 RECOGNITION = "recognition"
@@ -515,5 +514,4 @@ __all__ = [
     "CountedCauses",
     "counted_causes",
     "describe",
-    "entity_wer",
 ]

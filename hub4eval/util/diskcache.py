@@ -15,7 +15,7 @@ on Windows).  A cache never changes a result:
 * a directory that others may write to is not used (the parser tables are
   pickles, and loading a pickle runs code).
 
-:func:`cached` is the one way the package uses it: the value kept under a
+:func:`cached` is the one way the package (not its tests) uses it: the value kept under a
 name, or derived and kept there (the parser tables, the class of Unicode
 punctuation, the parsed English GLM).
 """

@@ -56,6 +56,53 @@ def test_the_ceiling_projects_as_fill_by_fill(name: str, config: str, data: st.D
     assert batched.ceiling.to_json() == alone.ceiling.to_json()
 
 
+@pytest.mark.parametrize("config", sorted(CONFIGS))
+@pytest.mark.parametrize("name", sorted(TEXTS))
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@given(data=st.data())
+def test_the_ceiling_of_a_system_that_is_its_own_projection_projects_as_fill_by_fill(
+    name: str, config: str, data: st.DataObject
+) -> None:
+    # Scored against the projection itself, every first candidate's string is normalized
+    # (as the system's) before the batch begins: the batch then decides its fills from the
+    # memo, one-COR-point fills through RunSpellings and _only_first, as on large texts,
+    # rather than leaving them to their turn as it does against an empty hypothesis.
+    ref_text = data.draw(references(name))
+    with pytest.MonkeyPatch.context() as patched:
+        _one_by_one(patched)
+        first = with_ceiling(name, ref_text, CONFIGS[config])
+        assert first.ceiling is not None and first.ceiling.projection is not None
+        system = first.ceiling.projection
+        alone = with_ceiling(name, ref_text, CONFIGS[config], hyp=system)
+    batched = with_ceiling(name, ref_text, CONFIGS[config], hyp=system)
+    assert batched.ceiling is not None and alone.ceiling is not None
+    assert batched.ceiling.projection == alone.ceiling.projection
+    assert batched.ceiling.to_json() == alone.ceiling.to_json()
+    assert batched.to_json() == alone.to_json()
+
+
+def test_a_system_that_is_its_own_projection_reaches_the_spellings_route() -> None:
+    # the test above reaches the route it guards: fills ruled out from their letters
+    from hub4eval.scoring import run_spellings
+
+    calls: list[int] = []
+    read = run_spellings.RunSpellings.first_only
+
+    def counted(self: object, *args: object) -> list[bool]:
+        out = read(self, *args)  # type: ignore[arg-type]
+        calls.append(len(out))
+        return out
+
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(run_spellings.RunSpellings, "first_only", counted)
+        for name in sorted(TEXTS):
+            ref_text = (EXAMPLES / TEXTS[name][0]).with_name("ref.tpl").read_text(encoding="utf-8")
+            first = with_ceiling(name, ref_text, ScoreConfig())
+            assert first.ceiling is not None and first.ceiling.projection is not None
+            with_ceiling(name, ref_text, ScoreConfig(), hyp=first.ceiling.projection)
+    assert sum(calls) > 0
+
+
 @pytest.mark.parametrize("name", sorted(TEXTS))
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
 @given(data=st.data())

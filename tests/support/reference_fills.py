@@ -91,14 +91,16 @@ def references(draw: st.DrawFn, name: str) -> str:
     return "\n".join(out) + "\n"
 
 
-def with_ceiling(name: str, ref_text: str, config: ScoreConfig, **options: object) -> ScoreResult:
-    """``ref_text`` scored with its ceiling over the texts of case ``name`` (against no
-    hypothesis instance: the ceiling is what the tests read); ``options`` go to
-    :func:`hub4eval.scoring.pipeline.score`."""
+def with_ceiling(
+    name: str, ref_text: str, config: ScoreConfig, hyp: TemplateSet | None = None, **options: object
+) -> ScoreResult:
+    """``ref_text`` scored with its ceiling over the texts of case ``name`` against ``hyp``
+    (by default no hypothesis instance: the ceiling is what the tests read); ``options`` go
+    to :func:`hub4eval.scoring.pipeline.score`."""
     ref_path, hyp_path = (EXAMPLES / path for path in TEXTS[name])
     return pipeline.score(
         parse_templates(ref_text, role="reference"),
-        TemplateSet((), role="hypothesis"),
+        TemplateSet((), role="hypothesis") if hyp is None else hyp,
         ref_corpus=read_corpus(ref_path),
         hyp_corpus=read_corpus(hyp_path),
         config=config,

@@ -256,6 +256,8 @@ def _normalized_all_at_once_as_one_by_one(config: str, glm: str, strings: list[s
         if one._texts.get(raw) is None:
             one._normalize(raw)
     many.normalize(strings)
+    if many._word_by_word() is not None:  # each string's word keys made with it, not on demand below
+        assert set(strings) <= many._word_keys.keys()
     assert list(many._texts) == list(one._texts)
     for raw, made in one._texts.items():
         found = many._texts[raw]

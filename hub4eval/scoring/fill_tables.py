@@ -339,11 +339,6 @@ def known(
     return kept(prep, instances, unscored=unscored, alignment=alignment)
 
 
-def tables_of(prep: FillPreparer) -> Sequence[FillTable]:
-    """The tables kept with ``prep``, in the order they were made."""
-    return _TABLES.get(prep, ())
-
-
 def table_over(prep: FillPreparer, instances: Sequence[Instance]) -> FillTable | None:
     """A table kept with ``prep`` of exactly these instances (read with any unscored slots), or None."""
     return kept(prep, instances)

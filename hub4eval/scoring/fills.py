@@ -179,7 +179,7 @@ class FillPreparer:
         self.by_word: WordByWord | None = None
         self._batch: WordByWord | None = None  # normalizes many strings at once, and by_word's (None: cannot)
         self._word_by_word_made = False
-        self.words: dict[str, int] = {}  # a number for each word of a noisy key, in order of first sight
+        self.words: dict[str, int] = {}  # a number for each word of a noisy key (in no particular order: only compared)
         self.phrases: dict[tuple[str, ...], int] = {}  # a number for each sequence of words: see word_keys
         self._word_keys: dict[str, tuple[tuple[int, ...], int, int, int]] = {}  # see word_keys_of
         self._key_fillers = filler_set(config.fillers)  # those the remembered word keys are read with

@@ -188,7 +188,8 @@ def test_known_extents_read_each_set_s_own_and_all_at_once() -> None:
     tset = TemplateSet(sets, role="hypothesis")
     extents = [Extent(0, 3), None, Extent(5, 9), Extent(5, 9)]
     known = KnownExtents(tset, extents)
-    assert known.many(tset.instance_sets) == extents
+    assert known.many(tset.instance_sets) == extents  # the list given
+    assert known.many(list(tset.instance_sets)) == extents  # the same sets, read one by one
     assert [known(iset) for iset in sets] == extents
     run = TemplateSet(sets[2:], role="hypothesis")
     assert known.many(run.instance_sets) == extents[2:]

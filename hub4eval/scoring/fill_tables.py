@@ -378,11 +378,7 @@ def set_extents(prep: FillPreparer, isets: Sequence[InstanceSet]) -> list[Extent
     sets = set_of[table.fill_inst[has]]
     starts, ends = table.starts[has], table.ends[has]
     # per set, the smallest (start, end), and the first of the largest ends (as min() and max() find them)
-    low = np.lexsort((ends, starts, sets))
-    high = np.lexsort((np.arange(len(has)), -ends, sets))
-    firsts = np.flatnonzero(np.diff(sets[low], prepend=-1) != 0)  # the first of each set's run
-    spanned = sets[low][firsts]
-    low, high = low[firsts], high[firsts]
+    spanned, low, high = spans_of_sets(sets, starts, ends)
     a_first, _, a_found = extents_of(table.alignment, False, None, starts[low], ends[low])
     _, b_last, b_found = extents_of(table.alignment, False, None, starts[high], ends[high])
     out: list[Extent | None] = [None] * n_sets

@@ -1395,15 +1395,11 @@ _KIND_OF_ASPECT = {"c": "content", "w": "content", "x": "extent", "p": "pointer"
 def _aspect_bits(mapper: Mapper, aspects: Sequence[_Aspect]) -> list[int] | None:
     """The bit of each aspect's (slot, kind) in the masks of COR aspects (``Mapper.aspect_bits``,
     the same in every call); None when there are more than :data:`MAX_ASPECT_BITS`."""
-    known = mapper.aspect_bits
     bits = []
     for aspect in aspects:
-        slot_kind = (aspect.slot, _KIND_OF_ASPECT[aspect.kind])
-        bit = known.get(slot_kind)
+        bit = aspect_bit(mapper, aspect.slot, _KIND_OF_ASPECT[aspect.kind])
         if bit is None:
-            if len(known) >= MAX_ASPECT_BITS:
-                return None
-            bit = known[slot_kind] = len(known)
+            return None
         bits.append(bit)
     return bits
 

@@ -26,7 +26,8 @@ from hub4eval.text.columns import token_bounds
 class FirstCandidates:
     """The first candidates of the text fills with an extent of some instance sets, in the order
     :meth:`hub4eval.scoring.projection.project` projects them, found at once in numpy (what the projection's per-fill route
-    looks up one fill at a time), one tuple of Python ints a fill (:attr:`rows`): whether its
+    looks up one fill at a time), one numpy column an item (:attr:`arrays`), or, made when first
+    asked for, one tuple of Python ints a fill (:attr:`rows`): whether its
     extent touches a reference token in a column space and that space (-1: none); the first and
     the last hypothesis token in its columns (the first after the last: none), the span from the
     first's start to the last's end; its columns and those widened over the insertions at their

@@ -9,10 +9,12 @@ raw word of the region is one the normalization keeps as it is wherever it stand
 
 * each token starts and ends at a blank (or the text's edge), so a candidate is a
   run of whole raw words;
-* every raw word is :meth:`~hub4eval.scoring.word_by_word.WordByWord.literal`
-  (one token, the word itself: no spelling rule, number or parenthesis reads
-  across it), ASCII and without an apostrophe, or a tag that the normalization
-  whites out (then the words on either side are side by side).
+* every raw word reads the same wherever it stands
+  (:meth:`~hub4eval.scoring.word_by_word.WordByWord.local_letters`: no spelling
+  rule, number or parenthesis reads across it; a one-word spelling rule or a word
+  of several tokens is read as its letters), ASCII and without an apostrophe, or a
+  tag that the normalization whites out (then the words on either side are side
+  by side).
 
 Then the words a candidate keeps are its raw words' own kept words, less some
 leading words (the premodifiers stripped), with runs of one-letter words joined,
@@ -23,8 +25,10 @@ letters of its words from one of the places its words may start (its first
 word, or past a leading word that may be a premodifier) to its end: when, for
 no candidate but the first, those letters are the letters of ``plain`` joined,
 no later candidate's content is correct. Anything this cannot rule out is left
-to the projection's word-by-word reading (``_Projector._only_first``), which
-the tests compare with the per-fill route.
+to the projection's word-by-word reading (``_Projector._only_first``). The
+tests compare this reading with the full normalization of every later run
+(``tests/scoring/test_run_spellings.py``), and the batch it serves with the
+per-fill route.
 """
 
 from __future__ import annotations

@@ -327,8 +327,7 @@ class _Texts:
     def contents(self) -> list[str]:
         """The content string of each fill, by position."""
         if self.table is not None:
-            fills = self.table.fills
-            return [fills[f].content for f in self.at.tolist()]  # type: ignore[union-attr]
+            return list(map(self.table.contents.__getitem__, self.at.tolist()))  # type: ignore[union-attr]
         return [row[1].content for row in self.rows]
 
     def pop(self) -> None:

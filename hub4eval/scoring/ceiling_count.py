@@ -42,7 +42,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Callable, Sequence
 from itertools import accumulate, repeat
-from operator import attrgetter, itemgetter
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -572,10 +572,8 @@ class _Contents:
             return
         fillers = how.fillers
         self.ref_keys = ref_table.words(mapper.ref_prep, fillers, 3)  # its words' phrases; -1: some word optional
-        # (the hypothesis strings that are reference strings, most, are read from the preparers' memo)
-        entries = mapper.hyp_prep.word_keys_of(hyp.contents, fillers)
-        kept = np.fromiter(map(itemgetter(3), entries), dtype=Int, count=len(entries))
-        self.hyp_keys = kept
+        # (the hypothesis strings that are reference strings, most, are read from the preparers' columns)
+        self.hyp_keys = mapper.hyp_prep.word_columns(hyp.contents, fillers, 4)
 
     def correct(self, rf: np.ndarray, hf: np.ndarray, diagonal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Whether the content of each fill pair is COR, and which were not read exactly (taken as COR)."""

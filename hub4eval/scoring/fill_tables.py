@@ -26,14 +26,13 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Sequence
-from itertools import chain, repeat
-from operator import itemgetter
+from itertools import repeat
 from typing import Any
 
 import numpy as np
 
 from hub4eval.model import Extent, Instance, InstanceSet, TextFill
-from hub4eval.scoring.fills import FillPreparer
+from hub4eval.scoring.fills import FillPreparer, entry_columns
 from hub4eval.text.column_extents import extents_of, map_in_place
 
 Int = np.int64
@@ -99,7 +98,7 @@ class FillTable:
         self.widen = reference and alignment is not None and prep.widen is not None
         self.unsegmented = prep.unsegmented
         self._columns: tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray] | None] | None = None
-        self._words: dict[Any, Any] = {}  # word_keys_of's entries by fillers, their columns by (fillers, which)
+        self._words: dict[Any, Any] = {}  # the word rows by fillers, their columns by (fillers, which)
         self._read(prep)
 
     def _read(self, prep: FillPreparer) -> None:
@@ -263,29 +262,19 @@ class FillTable:
         return list(map(self.docids.__getitem__, rows.tolist()))
 
     def words(self, prep: FillPreparer, fillers: frozenset[str], which: int) -> Any:
-        """:func:`word_column` ``which`` of the entries of :meth:`FillPreparer.word_keys_of`
-        of every fill's content string (a side reads only its own columns)."""
+        """:meth:`FillPreparer.word_columns` ``which`` of every fill's content string (a side
+        reads only its own columns)."""
         found = self._words.get((fillers, which))
         if found is None:
-            entries = self._words.get(fillers)
-            if entries is None:
-                entries = self._words[fillers] = prep.word_keys_of(self.contents, fillers)
-            found = self._words[fillers, which] = word_column(entries, which)
+            rows = self._words.get(fillers)
+            if rows is None:
+                rows = self._words[fillers] = prep.word_rows(self.contents, fillers)
+            found = self._words[fillers, which] = prep.word_columns(self.contents, fillers, which, rows)
         return found
 
 
-def word_column(entries: Sequence[tuple[tuple[int, ...], int, int, int]], which: int) -> Any:
-    """Of the entries of :meth:`FillPreparer.word_keys_of` (of each string: its word keys, its
-    hypothesis word, its words' phrase as a reference's, its kept words' phrase), as arrays:
-    ``which`` 0, (where each string's keys begin in the next array, those keys); 2, 3, 4: the
-    hypothesis words, the phrases, the kept phrases."""
-    n = len(entries)
-    if which:
-        return np.fromiter(map(itemgetter(which - 1), entries), dtype=Int, count=n)
-    keys = list(map(itemgetter(0), entries))
-    offsets = np.zeros(n + 1, dtype=Int)
-    np.cumsum(np.fromiter(map(len, keys), dtype=Int, count=n), out=offsets[1:])
-    return offsets, np.fromiter(chain.from_iterable(keys), dtype=Int, count=int(offsets[-1]))
+word_column = entry_columns
+"""Of the entries of :meth:`FillPreparer.word_keys_of`, as arrays (:func:`~hub4eval.scoring.fills.entry_columns`)."""
 
 
 _TABLES: weakref.WeakKeyDictionary[FillPreparer, list[FillTable]] = weakref.WeakKeyDictionary()

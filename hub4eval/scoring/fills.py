@@ -15,6 +15,8 @@ and works out their word keys with them; the others, one by one, in full.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from itertools import chain, repeat
+from operator import itemgetter
 from typing import Any, Protocol, TypeVar, overload
 
 from hub4eval.config import ScoreConfig
@@ -134,6 +136,87 @@ class _ReadThrough(dict[str, _Normalized]):
         return self.under.get(key, default) if found is None else found
 
 
+class WordColumns:
+    """The word keys of the strings a preparer normalized all at once (:meth:`FillPreparer.normalize`),
+    as numpy arrays, a row per string (:attr:`rows`: its row; a string with no word or an optional
+    one has none: its keys are a record, as one by one): ``keys[offsets[r] : offsets[r + 1]]`` the
+    numbers of row ``r``'s distinct words in order, ``hyp_words[r]`` its hypothesis word and
+    ``phrases[r]`` the phrase of its words, which are also its kept words (see
+    :meth:`FillPreparer.word_keys_of`). The fill tables read them as arrays
+    (:meth:`FillPreparer.word_columns`), without a record per string."""
+
+    __slots__ = ("rows", "offsets", "keys", "hyp_words", "phrases", "_entries")
+
+    def __init__(self) -> None:
+        self.rows: dict[str, int] = {}
+        self.offsets: Any = None  # (numpy arrays, made with the first rows)
+        self.keys: Any = None
+        self.hyp_words: Any = None
+        self.phrases: Any = None
+        self._entries: list[tuple[tuple[int, ...], int, int, int]] | None = None  # see entries
+
+    def add(self, strings: list[str], odd: list[int], offsets: Any, keys: Any, hyp_words: Any, phrases: Any) -> None:
+        """Rows for ``strings`` (those at the places ``odd`` left out), ``offsets`` (from 0) into ``keys``."""
+        import numpy as np
+
+        base = 0 if self.hyp_words is None else len(self.hyp_words)
+        if self.hyp_words is None:
+            self.offsets, self.keys, self.hyp_words, self.phrases = offsets, keys, hyp_words, phrases
+        else:
+            self.offsets = np.concatenate((self.offsets, offsets[1:] + self.offsets[-1]))
+            self.keys = np.concatenate((self.keys, keys))
+            self.hyp_words = np.concatenate((self.hyp_words, hyp_words))
+            self.phrases = np.concatenate((self.phrases, phrases))
+        self._entries = None
+        if not odd:
+            self.rows.update(zip(strings, range(base, base + len(strings)), strict=True))
+            return
+        usual = np.ones(len(strings), bool)
+        usual[odd] = False
+        places = np.flatnonzero(usual).tolist()
+        self.rows.update(zip(map(strings.__getitem__, places), [base + k for k in places], strict=True))
+
+    def entry(self, row: int) -> tuple[tuple[int, ...], int, int, int]:
+        """The record of a row, as :meth:`FillPreparer.word_keys_of` gives it."""
+        keys = tuple(self.keys[self.offsets[row] : self.offsets[row + 1]].tolist())
+        phrase = int(self.phrases[row])
+        return keys, int(self.hyp_words[row]), phrase, phrase
+
+    def entries(self) -> list[tuple[tuple[int, ...], int, int, int]]:
+        """The record of every row, made once (for a caller that reads records)."""
+        if self._entries is None:
+            import numpy as np
+
+            sizes = np.diff(self.offsets)
+            phrases = self.phrases.tolist()
+            self._entries = list(
+                zip(
+                    run_tuples(np, self.keys, self.offsets[:-1], sizes),
+                    self.hyp_words.tolist(),
+                    phrases,
+                    phrases,
+                    strict=True,
+                )
+            )
+        return self._entries
+
+
+def entry_columns(entries: Sequence[tuple[tuple[int, ...], int, int, int]], which: int) -> Any:
+    """Of the entries of :meth:`FillPreparer.word_keys_of` (of each string: its word keys, its
+    hypothesis word, its words' phrase as a reference's, its kept words' phrase), as arrays:
+    ``which`` 0, (where each string's keys begin in the next array, those keys); 2, 3, 4: the
+    hypothesis words, the phrases, the kept phrases."""
+    import numpy as np
+
+    n = len(entries)
+    if which:
+        return np.fromiter(map(itemgetter(which - 1), entries), dtype=np.int64, count=n)
+    keys = list(map(itemgetter(0), entries))
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.fromiter(map(len, keys), dtype=np.int64, count=n), out=offsets[1:])
+    return offsets, np.fromiter(chain.from_iterable(keys), dtype=np.int64, count=int(offsets[-1]))
+
+
 class FillPreparer:
     """Prepares text fills of one side (reference or hypothesis).
 
@@ -182,6 +265,7 @@ class FillPreparer:
         self.words: dict[str, int] = {}  # a number for each word of a noisy key (in no particular order: only compared)
         self.phrases: dict[tuple[str, ...], int] = {}  # a number for each sequence of words: see word_keys
         self._word_keys: dict[str, tuple[tuple[int, ...], int, int, int]] = {}  # see word_keys_of
+        self._word_columns = WordColumns()  # those of strings normalized all at once: see word_columns
         self._key_fillers = filler_set(config.fillers)  # those the remembered word keys are read with
 
     def share_texts(self, other: FillPreparer) -> None:
@@ -198,6 +282,7 @@ class FillPreparer:
         if self.normalizes_like(other):
             self._texts = other._texts
             self._word_keys = other._word_keys
+            self._word_columns = other._word_columns
 
     def read_texts(self, other: FillPreparer) -> None:
         """Read ``other``'s normalized strings too when both normalize alike, but remember
@@ -357,7 +442,8 @@ class FillPreparer:
         none of whose words is optional (-1: some are), then that of the words a hypothesis
         fill of it keeps). A usual reference fill of one string and a hypothesis fill of
         another are noisy COR exactly when those two numbers are equal
-        (:func:`~hub4eval.scoring.noisy.kept_correct`). The remembered ones are read at once."""
+        (:func:`~hub4eval.scoring.noisy.kept_correct`). The remembered ones are read at once
+        (as records: :meth:`word_columns` reads them as arrays)."""
         entry = self._word_entry
         if fillers is not self._key_fillers:
             return [entry(raw, fillers) for raw in strings]
@@ -365,19 +451,75 @@ class FillPreparer:
             strings = list(strings)
         known = self._word_keys
         try:
-            return list(map(known.__getitem__, strings))  # (strings normalized together have theirs: see normalize)
+            return list(map(known.__getitem__, strings))
         except KeyError:
             pass
+        columns = self._word_columns
+        if columns.rows:  # (strings normalized together have theirs as columns: see normalize)
+            rows, entries = columns.rows, columns.entries()
+            return [entries[row] if (row := rows.get(raw)) is not None else entry(raw, fillers) for raw in strings]
         return [entry(raw, fillers) for raw in strings]
+
+    def word_columns(self, strings: Sequence[str], fillers: frozenset[str], which: int, rows: Any = None) -> Any:
+        """Column ``which`` of :meth:`word_keys_of` ``(strings, fillers)`` as numpy arrays: 0, (where
+        each string's word keys begin in the next array, with the end of the last; those keys);
+        2, 3, 4: the hypothesis words, the phrases as a reference's, the kept phrases. Read from
+        the columns of the strings normalized all at once, without a record per string; ``rows``:
+        :meth:`word_rows` of the strings, for a caller that reads several columns of them."""
+        import numpy as np
+
+        if rows is None:
+            rows = self.word_rows(strings, fillers)
+        if rows is False:
+            return entry_columns(self.word_keys_of(strings, fillers), which)
+        at, missing, entries = rows
+        columns = self._word_columns
+        if which:
+            found = (columns.hyp_words if which == 2 else columns.phrases)[at]
+            if entries:
+                found[missing] = [entry[which - 1] for entry in entries]
+            return found
+        offsets = columns.offsets
+        starts = offsets[at]
+        lengths = offsets[at + 1] - starts
+        if entries:
+            lengths[missing] = [len(entry[0]) for entry in entries]
+        bounds = np.zeros(len(at) + 1, np.int64)
+        np.cumsum(lengths, out=bounds[1:])
+        total = int(bounds[-1])
+        places = np.repeat(starts - bounds[:-1], lengths) + np.arange(total)  # (of a missing string: none)
+        if not entries:
+            return bounds, columns.keys[places]
+        found = np.repeat(at >= 0, lengths)
+        keys = np.zeros(total, np.int64)
+        keys[found] = columns.keys[places[found]]
+        keys[~found] = np.fromiter(
+            chain.from_iterable(entry[0] for entry in entries), np.int64, total - int(found.sum())
+        )
+        return bounds, keys
+
+    def word_rows(self, strings: Sequence[str], fillers: frozenset[str]) -> Any:
+        """Where :meth:`word_columns` reads each of ``strings``: (its row in the columns, -1: none;
+        the places of those with none; their records, :meth:`word_keys_of`), or False when it
+        reads none of them from the columns."""
+        import numpy as np
+
+        columns = self._word_columns
+        if fillers is not self._key_fillers or not columns.rows:
+            return False
+        at = np.fromiter(map(columns.rows.get, strings, repeat(-1)), np.int64, len(strings))
+        missing = np.flatnonzero(at < 0)
+        return at, missing, list(map(self._word_entry, map(strings.__getitem__, missing.tolist()), repeat(fillers)))
 
     def _word_entries(self, fresh: list[str], readings: list[NoisyWords], odd: list[int], numbered: Any) -> None:
         """:meth:`_word_entry` of each of these strings, none remembered yet, normalized all at once
         (:meth:`WordByWord.normalize_many`, which gave their noisy words ``readings``, the places
         ``odd`` of those with no word or an optional one, and ``numbered``: the number in
         :attr:`words` of each of their words, side by side, its length and where each string's
-        begin), worked out for all at once. Most strings have no optional word: all their words
-        are kept, they are the keys (less repeats) and the hypothesis word is among them; their
-        words' phrase is their kept words' too."""
+        begin), worked out for all at once into :class:`WordColumns` (the odd ones one by one,
+        as records). Most strings have no optional word: all their words are kept, they are the
+        keys (less repeats) and the hypothesis word is among them; their words' phrase is their
+        kept words' too."""
         import numpy as np
 
         numbers, lengths, bounds = numbered
@@ -386,31 +528,39 @@ class FillPreparer:
         starts = bounds[:-1]
         owner = np.repeat(np.arange(count), sizes)
         # the hypothesis word: the longest, the first of them
-        hyp_words = [0] * count
+        hyp_words = np.zeros(count, np.int64)
         if len(numbers):
             nonempty = sizes > 0
             longest = np.zeros(count, np.int64)
             longest[nonempty] = np.maximum.reduceat(lengths, starts[nonempty])
             firsts = np.flatnonzero(lengths == longest[owner])
             firsts = firsts[np.concatenate(([True], owner[firsts][1:] != owner[firsts][:-1]))]
-            hyp_numbers = np.zeros(count, np.int64)
-            hyp_numbers[owner[firsts]] = numbers[firsts]
-            hyp_words = hyp_numbers.tolist()
+            hyp_words[owner[firsts]] = numbers[firsts]
         # the keys: the distinct words of each string, in order (most strings repeat none)
-        keys = run_tuples(np, numbers, starts, sizes)
+        keys, offsets = numbers, bounds
         if len(numbers):
             width = len(self.words)  # (every number is below it)
             pairs = np.sort(owner * width + numbers)  # (a string's words side by side)
             again = pairs[1:] == pairs[:-1]
-            for k in np.unique(pairs[1:][again] // width).tolist():
-                keys[k] = tuple(dict.fromkeys(keys[k]))
+            if again.any():
+                keep = np.ones(len(numbers), bool)
+                listed = numbers.tolist()
+                for k in np.unique(pairs[1:][again] // width).tolist():
+                    seen: set[int] = set()
+                    for at in range(int(bounds[k]), int(bounds[k + 1])):
+                        if listed[at] in seen:
+                            keep[at] = False
+                        seen.add(listed[at])
+                keys = numbers[keep]
+                offsets = np.zeros(count + 1, np.int64)
+                np.cumsum(np.bincount(owner[keep], minlength=count), out=offsets[1:])
         # the phrases: of a string's words (those of a string with an optional word: see below)
         phrases = self.phrases
         said = [noisy.words for noisy in readings]
         number_new(phrases, said)
-        said_phrases = list(map(phrases.__getitem__, said))
+        said_phrases = np.fromiter(map(phrases.__getitem__, said), np.int64, count)
+        self._word_columns.add(fresh, odd, offsets, keys, hyp_words, said_phrases)
         remembered = self._word_keys
-        remembered.update(zip(fresh, zip(keys, hyp_words, said_phrases, said_phrases, strict=True), strict=True))
         entry = self._entry
         for k in odd:  # some words optional or none at all: as one by one
             remembered[fresh[k]] = entry(readings[k])
@@ -420,6 +570,10 @@ class FillPreparer:
         found = self._word_keys.get(raw)
         if found is not None and fillers is self._key_fillers:
             return found
+        if fillers is self._key_fillers:
+            row = self._word_columns.rows.get(raw)
+            if row is not None:
+                return self._word_columns.entry(row)
         noisy = self.noisy_words(raw, fillers)
         found = self._entry(noisy)
         if fillers is self._key_fillers:

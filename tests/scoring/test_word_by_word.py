@@ -173,6 +173,22 @@ def _word_keys_as_words(preparer: FillPreparer, entry: tuple[tuple[int, ...], in
     return tuple(words[k] for k in keys), words[hyp_word], None if said < 0 else phrases[said], phrases[kept]
 
 
+def _column_entries(
+    preparer: FillPreparer, strings: list[str], fillers: frozenset[str]
+) -> list[tuple[tuple[int, ...], int, int, int]]:
+    """The word keys of ``strings`` as the fill tables read them (:meth:`FillPreparer.word_columns`,
+    arrays), put back into :meth:`FillPreparer.word_keys_of`'s records."""
+    offsets, keys = preparer.word_columns(strings, fillers, 0)
+    flat = keys.tolist()
+    return list(
+        zip(
+            [tuple(flat[a:b]) for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist(), strict=True)],
+            *(preparer.word_columns(strings, fillers, which).tolist() for which in (2, 3, 4)),
+            strict=True,
+        )
+    )
+
+
 @pytest.mark.parametrize("glm", sorted(GLMS))
 @pytest.mark.parametrize("config", sorted(CONFIGS))
 @settings(max_examples=200, deadline=None, derandomize=True)
@@ -222,6 +238,7 @@ def test_strings_normalized_in_two_calls_keep_the_word_keys_of_one_by_one(
     fillers = one._key_fillers
     expected = [_word_keys_as_words(one, one._word_entry(raw, fillers)) for raw in second]
     assert [_word_keys_as_words(many, entry) for entry in many.word_keys_of(second, fillers)] == expected
+    assert [_word_keys_as_words(many, entry) for entry in _column_entries(many, second, fillers)] == expected
 
 
 @pytest.mark.parametrize(
@@ -257,7 +274,7 @@ def _normalized_all_at_once_as_one_by_one(config: str, glm: str, strings: list[s
             one._normalize(raw)
     many.normalize(strings)
     if many._word_by_word() is not None:  # each string's word keys made with it, not on demand below
-        assert set(strings) <= many._word_keys.keys()
+        assert set(strings) <= many._word_keys.keys() | many._word_columns.rows.keys()
     assert list(many._texts) == list(one._texts)
     for raw, made in one._texts.items():
         found = many._texts[raw]
@@ -270,6 +287,7 @@ def _normalized_all_at_once_as_one_by_one(config: str, glm: str, strings: list[s
     fillers = one._key_fillers
     expected = [_word_keys_as_words(one, one._word_entry(raw, fillers)) for raw in strings]
     assert [_word_keys_as_words(many, entry) for entry in many.word_keys_of(strings, fillers)] == expected
+    assert [_word_keys_as_words(many, entry) for entry in _column_entries(many, strings, fillers)] == expected
 
 
 @pytest.mark.parametrize(

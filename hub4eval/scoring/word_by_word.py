@@ -58,7 +58,7 @@ from typing import Any
 
 from hub4eval.config import ScoreConfig
 from hub4eval.scoring.noisy import _NOT_OPTIONAL, NoisyWords, filler_set, kept_hypothesis_tokens
-from hub4eval.text.normalize import strip_premodifiers, whiteout_punctuation, whiteout_tags
+from hub4eval.text.normalize import strip_premodifiers, whiteout_punctuation, whiteout_tags, whiteout_tags_by_line
 from hub4eval.text.spoken import _words, is_letter, join_letters, number_start, strip_possessive
 from hub4eval.text.tokens import _BLANKS, Token, tokenize
 
@@ -680,14 +680,19 @@ class WordByWord:
             chosen = np.arange(len(raws))
             encoded = joined.encode("ascii")
             codes = np.frombuffer(encoded, np.uint8)
-            if joined.count("\n") == len(raws) - 1:  # no string holds a line break: each is a line
+            lines = joined.count("\n") == len(raws) - 1  # no string holds a line break: each is a line
+            if lines:
                 breaks = np.flatnonzero(codes == 10)
                 starts = np.concatenate(([0], breaks + 1))
                 lengths = np.concatenate((breaks, [len(codes)])) - starts
             else:
                 lengths = np.fromiter(map(len, raws), np.int64, len(raws))
                 starts = np.cumsum(lengths + 1) - lengths - 1
-            if "<" in joined:  # tags whited out (length-preserving) in place, string by string
+            whited = whiteout_tags_by_line(joined, cfg.non_extractable) if lines and "<" in joined else None
+            if whited is not None:  # tags whited out (length-preserving), every line at once
+                joined = whited
+                codes = np.frombuffer(joined.encode("ascii"), np.uint8)
+            elif "<" in joined:  # tags whited out (length-preserving) in place, string by string
                 buffer = bytearray(encoded)
                 non_extractable = cfg.non_extractable
                 tagged = np.searchsorted(starts, np.flatnonzero(codes == 60), "right") - 1  # (the string of each <)

@@ -47,6 +47,25 @@ def whiteout_tags(text: str, non_extractable: Iterable[str] = DEFAULT_NON_EXTRAC
     return _TAG.sub(_blank, text)
 
 
+_TAG_IN_LINE = re.compile(r"<[^<>\n]*>")  # a tag within a line
+
+
+def whiteout_tags_by_line(text: str, non_extractable: Iterable[str] = DEFAULT_NON_EXTRACTABLE) -> str | None:
+    r""":func:`whiteout_tags` of each line of ``text`` (a string a line, for many strings at once,
+    none of which holds a line break), in one pass; None when a non-extractable element may be
+    in it (then white out its lines one by one).
+
+    >>> whiteout_tags_by_line("a <s> b\n<x\ny> c")
+    'a     b\n<x\ny> c'
+    >>> whiteout_tags_by_line("<ANNOTATION> x\n</ANNOTATION>") is None
+    True
+    """
+    pattern = _element_pattern(tuple(non_extractable))
+    if pattern is not None and pattern.search(text):
+        return None
+    return _TAG_IN_LINE.sub(_blank, text)
+
+
 @lru_cache(maxsize=1)
 def _punctuation_pattern() -> re.Pattern[str]:
     """Every Unicode punctuation character, except a word-internal apostrophe.

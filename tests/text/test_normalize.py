@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hub4eval.text import normalize
-from hub4eval.text.normalize import strip_premodifiers, whiteout_punctuation, whiteout_tags
+from hub4eval.text.normalize import strip_premodifiers, whiteout_punctuation, whiteout_tags, whiteout_tags_by_line
 from tests.support.scoring import cats, run
 
 KEPT_INSIDE_WORDS = "'\u2019"  # apostrophes
@@ -124,6 +124,43 @@ def test_tag_whiteout_with_no_non_extractable_elements_keeps_their_content():
     text = "a <ANNOTATION>x</ANNOTATION> b"
     assert whiteout_tags(text, ()).split() == ["a", "x", "b"]
     assert whiteout_tags(text, ("annotation",)).split() == ["a", "b"]
+
+
+_TAG_PIECES = (
+    "a",
+    "b ",
+    " ",
+    "<",
+    ">",
+    "<s>",
+    "</s>",
+    "< x >",
+    "<ANNOTATION>",
+    "</annotation >",
+    "<Annotation k=1>",
+    "/",
+)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(
+    lines=st.lists(st.lists(st.sampled_from(_TAG_PIECES), max_size=8).map("".join), min_size=1, max_size=6),
+    non_extractable=st.sampled_from([("ANNOTATION",), (), ("s", "x")]),
+)
+def test_tags_whited_out_by_line_as_line_by_line(lines: list[str], non_extractable: tuple[str, ...]) -> None:
+    """The oracle of whiteout_tags_by_line (the strings normalized all at once, a string a line)
+    is whiteout_tags of each line alone; when it declines (None), an element may be there."""
+    whited = whiteout_tags_by_line("\n".join(lines), non_extractable)
+    if whited is None:
+        assert non_extractable and any("<" in line for line in lines)
+    else:
+        assert whited.split("\n") == [whiteout_tags(line, non_extractable) for line in lines]
+
+
+def test_tags_whited_out_by_line_leave_a_tag_across_lines_and_decline_an_element() -> None:
+    assert whiteout_tags_by_line("x <s> y\n<a\nb> <t>") == "x     y\n<a\nb>    "
+    assert whiteout_tags_by_line("<ANNOTATION>\n</ANNOTATION>") is None  # (across lines: declined all the same)
+    assert whiteout_tags_by_line("<ANNOTATION>\n</ANNOTATION>", ()) == "            \n             "
 
 
 def test_punctuation_short_cut_for_letters_and_digits():

@@ -581,9 +581,11 @@ class WordByWord:
         initials = np.frombuffer("".join(plain).encode("ascii"), np.uint8)[np.cumsum(word_lengths) - word_lengths]
         alphabetic = ((initials | 32) >= ord("a")) & ((initials | 32) <= ord("z"))
         fillers = self.fillers
-        filler = np.zeros(size, bool)
-        if new_set.intersection(fillers) or not lower:
-            filler[:] = [word in fillers or word.lower() in fillers for word in plain]
+        filler = np.zeros(size, bool)  # (the fillers are in lower case: a filler's word.lower() is one)
+        if not lower:
+            filler = np.fromiter(map(fillers.__contains__, map(str.lower, plain)), bool, size)
+        elif new_set.intersection(fillers):
+            filler = np.fromiter(map(fillers.__contains__, plain), bool, size)
         falses = np.zeros(size, bool)
         columns = [
             np.zeros(size, np.int64),
@@ -642,7 +644,9 @@ class WordByWord:
         known_words = self.word_templates
         self.word_templates = (np.concatenate((known_words[0], firsts)), np.concatenate((known_words[1], counts)))
         self.word_needs.extend(needs)
-        self.word_needy = np.concatenate((self.word_needy, np.fromiter((need is not None for need in needs), bool)))
+        needy = np.zeros(len(new), bool)  # (a plain word's need is None)
+        needy[at] = [needs[k] is not None for k in at]
+        self.word_needy = np.concatenate((self.word_needy, needy))
         self.word_keys.extend(keys)
         return numbers
 

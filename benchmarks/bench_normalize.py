@@ -8,13 +8,15 @@ folders; a folder of such folders is searched for the first one). What a score
 with texts that differ does with the strings of both templette files before
 and while it maps them: each distinct content string normalized (text,
 premodifiers removed, tokens, noisy words, number of the text), then the word
-keys of every fill's string (``FillPreparer.word_keys_of``).
+keys of every fill's string as the fill tables read them, arrays of each column
+(hypothesis word, phrases, keys: ``FillPreparer.word_columns``).
 
 * anchor (the one-by-one route): ``FillPreparer._normalize`` of each distinct
-  string in turn, then ``FillPreparer._word_entry`` of each fill's string;
+  string in turn, then ``FillPreparer._word_entry`` of each fill's string, its
+  records made into the columns (``fills.entry_columns``);
 * all at once: ``FillPreparer.normalize`` of all the strings
-  (``WordByWord.normalize_many``, the word keys made with them), then
-  ``word_keys_of`` of the fills' strings.
+  (``WordByWord.normalize_many``, the word keys made with them as columns), then
+  ``word_columns`` of the fills' strings.
 
 Both in one process, interleaved, best of ``--runs``, CPU seconds
 (``time.process_time``), the cyclic collector paused as a score pauses it. The
@@ -32,11 +34,13 @@ from pathlib import Path
 
 from hub4eval.config import ScoreConfig
 from hub4eval.io.templettes.reader import read_templates
-from hub4eval.scoring.fills import FillPreparer
+from hub4eval.scoring.fills import FillPreparer, entry_columns
 from hub4eval.scoring.noisy import filler_set
 from hub4eval.scoring.pipeline import _strings
 from hub4eval.text.glm import apply_glm, default_glm
 from hub4eval.text.spoken import _words
+
+COLUMNS = (0, 2, 3, 4)  # the word keys' columns: keys, hypothesis words, phrases, kept phrases
 
 
 def _folder(base: Path) -> Path:
@@ -73,7 +77,9 @@ def measure(folder: Path, form: str, runs: int) -> tuple[float, float, float, fl
             normalized = time.process_time()
             for contents in fills:
                 entry = one._word_entry
-                [entry(raw, fillers) for raw in contents]
+                entries = [entry(raw, fillers) for raw in contents]
+                for which in COLUMNS:
+                    entry_columns(entries, which)
             keyed = time.process_time()
             best[0], best[1] = min(best[0], normalized - started), min(best[1], keyed - normalized)
             del one
@@ -82,7 +88,9 @@ def measure(folder: Path, form: str, runs: int) -> tuple[float, float, float, fl
             many.normalize(strings)
             normalized = time.process_time()
             for contents in fills:
-                many.word_keys_of(contents, fillers)
+                rows = many.word_rows(contents, fillers)
+                for which in COLUMNS:
+                    many.word_columns(contents, fillers, which, rows)
             keyed = time.process_time()
             best[2], best[3] = min(best[2], normalized - started), min(best[3], keyed - normalized)
             del many

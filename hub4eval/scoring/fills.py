@@ -9,7 +9,8 @@ mapping characters to alignment columns.
 A score with noisy content normalizes the strings of both templette files all
 at once first (:meth:`FillPreparer.normalize`, word by word over arrays of all
 their words where that is the same: :mod:`hub4eval.scoring.word_by_word`),
-and works out their word keys with them; the others, one by one, in full.
+and works out their word keys with them, as numpy columns that the fill tables read by
+row (:class:`WordColumns`, :meth:`FillPreparer.word_columns`); the others, one by one, in full.
 """
 
 from __future__ import annotations

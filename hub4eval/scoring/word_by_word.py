@@ -692,9 +692,9 @@ class WordByWord:
             else:
                 lengths = np.fromiter(map(len, raws), np.int64, len(raws))
                 starts = np.cumsum(lengths + 1) - lengths - 1
-            whited = whiteout_tags_by_line(joined, cfg.non_extractable) if lines and "<" in joined else None
-            if whited is not None:  # tags whited out (length-preserving), every line at once
-                joined = whited
+            by_line = whiteout_tags_by_line(joined, cfg.non_extractable) if lines and "<" in joined else None
+            if by_line is not None:  # tags whited out (length-preserving), every line at once
+                joined = by_line
                 codes = np.frombuffer(joined.encode("ascii"), np.uint8)
             elif "<" in joined:  # tags whited out (length-preserving) in place, string by string
                 buffer = bytearray(encoded)

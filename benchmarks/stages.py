@@ -41,6 +41,8 @@ STAGES = (
     ("hub4eval.scoring.pipeline", "check_texts", "check templettes against texts"),
     ("hub4eval.text.aligned_texts", "align_texts", "align texts"),
     ("hub4eval.text.aligned_texts", "AlignedTexts.wer", "sclite WER"),
+    ("hub4eval.scoring.pipeline", "_strings", "templettes' strings listed"),
+    ("hub4eval.scoring.fills", "FillPreparer.normalize", "strings normalized all at once"),
     ("hub4eval.scoring.mapping", "Mapper.match_template_sets", "map (records)"),
     ("hub4eval.scoring.mapping", "Mapper.count_template_sets", "map (counts)"),
     ("hub4eval.scoring.ceiling_runs", "ProjectionRuns.result", "projection"),

@@ -508,13 +508,14 @@ def score(
         projected = projecting.result()
         ceiling_parts = projecting.counted
         read = None
-        if ceiling_parts is None and unsegmented:
+        if ceiling_parts is None and unsegmented and not config.split_sets:
             from hub4eval.scoring.ceiling_count import read_projection
 
             # the judge's normalizations of the projection's strings kept, its sets' extents (by
             # which they are paired with the reference's) and, for a count, its fills as the
-            # count reads them, in one walk
-            diagonal = ceiling_counts and mapper_class is Mapper and not config.split_sets
+            # count reads them, in one walk (split, its sets are others: their extents are read
+            # when they are mapped)
+            diagonal = ceiling_counts and mapper_class is Mapper
             read = read_projection(projected, frozenset(config.unscored_slots), hyp_prep, judge_prep, diagonal)
         elif ceiling_parts is None:
             judge_prep.keep_texts(hyp_prep, contents(projected))
@@ -602,9 +603,9 @@ def _score_ceiling(
     runs of the projection and their counts, made by the children that projected them
     (:func:`~hub4eval.scoring.ceiling_runs.ceiling_part`), put together here (:func:`hub4eval.scoring.counted_parts.join_parts`):
     the same result. ``order``: the ceiling's order of the types (:func:`_ceiling_order`);
-    ``ref_extent``: the reference sets' extents, of an unsegmented hypothesis (those of the
-    system's score). ``read``: what was read of the projection of an unsegmented hypothesis
-    (:func:`~hub4eval.scoring.ceiling_count.read_projection`): its sets' extents and, when read,
+    ``ref_extent``: the reference sets' extents, given with an unsegmented hypothesis (those
+    of the system's score). ``read``: what was read of the projection of an unsegmented hypothesis
+    whose sets are not split (:func:`~hub4eval.scoring.ceiling_count.read_projection`): its sets' extents and, when read,
     its fills, whose pairs of sets are then counted, where each projected instance is provably
     mapped to its own reference instance, without mapping them
     (:class:`~hub4eval.scoring.ceiling_count.Diagonal`).
@@ -627,10 +628,8 @@ def _score_ceiling(
             hyp_extent = read.extents
         else:
             hyp_extent = HypSetExtents(hyp_prep)
-        extents: dict[str, Any] = {
-            "ref_extent": ref_extent or (lambda iset: alignment.document_extent(iset.docid)),
-            "hyp_extent": hyp_extent,
-        }
+        assert ref_extent is not None  # (the caller's, of an unsegmented hypothesis)
+        extents: dict[str, Any] = {"ref_extent": ref_extent, "hyp_extent": hyp_extent}
         if counting and counted is not None and hyp is projected:
             from hub4eval.scoring.counted_parts import join_parts
 

@@ -15,13 +15,15 @@ before the next mapping); every stage's work is a call into its own module.
 from __future__ import annotations
 
 import dataclasses
+import operator
 from collections.abc import Callable, Sequence
 from functools import partial
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError, InputWarning, UsageError
-from hub4eval.model import Corpus, Extent, InstanceSet, TemplateSet, TextFill
+from hub4eval.model import Corpus, Extent, Instance, InstanceSet, TemplateSet, TextFill
 from hub4eval.scoring.ceiling_runs import ProjectionRuns, ceiling_part, contents
 from hub4eval.scoring.fills import FillPreparer, PreparedFill
 from hub4eval.scoring.mapping import CountedSet, Mapper, SetMatch
@@ -538,7 +540,9 @@ def score(
             warnings=tuple(warnings),
             # the same texts: the same WER, not counted again (set below when it is still being counted)
             wer=_COUNTED_LATER if wer is None else wer,
-            order=_ceiling_order(ref) if ceiling_order is None else ceiling_order,
+            order=_ceiling_order(ref, tally.reference_table if tally is not None else None)
+            if ceiling_order is None
+            else ceiling_order,
             ref_extent=document_extents,
             counted=ceiling_parts,
             read=read,
@@ -667,14 +671,27 @@ def _score_ceiling(
     )
 
 
-def _ceiling_order(ref: TemplateSet) -> tuple[str, ...]:
+def _ceiling_order(ref: TemplateSet, table: Any = None) -> tuple[str, ...]:
     """The order of the types of the ceiling's mapping (:func:`~hub4eval.scoring.mapping.type_order`).
     The projection's instances have the reference's types and pointers (a projected instance
     keeps its reference instance's type and pointer fills, or fewer): the order of the
-    reference alone is the order of the two, without walking the projection."""
+    reference alone is the order of the two, without walking the projection. ``table``: the
+    reference's fill table of the system's count, or None; when it holds every instance of
+    ``ref`` (in order) and each is complete (only usual text fills: no pointer), the order is
+    its types in order of first sight, as ``type_order`` finds them, without a walk over
+    every slot."""
     from hub4eval.scoring.mapping import type_order
 
+    if table is not None and bool(table.complete.all()) and _holds_exactly(table.instances, ref):
+        return tuple(table.types)
     return type_order(ref, TemplateSet((), role="hypothesis"))
+
+
+def _holds_exactly(instances: Sequence[Instance], tset: TemplateSet) -> bool:
+    """Whether ``instances`` are the instances of ``tset`` (the same objects, in order)."""
+    if len(instances) != sum(len(iset.instances) for iset in tset.instance_sets):
+        return False
+    return all(map(operator.is_, instances, chain.from_iterable(iset.instances for iset in tset.instance_sets)))
 
 
 RAW_OFFSETS = InputWarning(

@@ -27,7 +27,7 @@ from hub4eval.model import Extent, FillAlternative, Instance, InstanceSet, Point
 from hub4eval.scoring import ceiling_count, projection
 from hub4eval.scoring.result import ScoreResult, Tally
 from hub4eval.scoring.set_extents import hyp_set_extent
-from tests.support.reference_fills import _lines, reference_fill, with_ceiling
+from tests.support.reference_fills import _lines, reference_fill, references, with_ceiling
 
 NAME = "asr_unsegmented"  # the diagonal count is the count of an unsegmented hypothesis's ceiling
 
@@ -412,3 +412,48 @@ def test_the_projections_fills_are_read_as_one_by_one(
     assert read.odd == odd
     assert mine.calls == theirs.calls
     assert list(mine.texts.items()) == list(theirs.texts.items())
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@given(plain=plain_references(), pointing=references(NAME))
+def test_the_ceilings_order_of_types_read_from_the_reference_table_is_type_orders(plain: str, pointing: str) -> None:
+    """The ceiling's order of types, read from the system count's reference table when it holds
+    every reference instance, each complete (no pointer), is :func:`type_order`'s of the
+    reference; a reference with pointers (its TEMPLATE instances) has it from ``type_order``,
+    and the usual plain reference from the table."""
+    from hub4eval.scoring import pipeline
+    from hub4eval.scoring.mapping import type_order
+
+    original = pipeline._ceiling_order
+    seen: list[tuple[tuple[str, ...], tuple[str, ...], bool]] = []
+
+    def order(ref: TemplateSet, table: Any = None) -> tuple[str, ...]:
+        found = original(ref, table)
+        complete = table is not None and bool(table.complete.all())
+        seen.append((found, type_order(ref, TemplateSet((), role="hypothesis")), complete))
+        return found
+
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(pipeline, "_ceiling_order", order)
+        for ref_text in (plain, pointing, _usual_reference()):
+            # (as ``hub4eval score`` scores: the system's mapping counted, with its reference table)
+            with_ceiling(NAME, ref_text, ScoreConfig(), ceiling_counts=True, counts_only=True)
+    assert len(seen) == 3
+    assert all(found == oracle for found, oracle, _ in seen)
+    assert not seen[1][2]  # pointers: not read from the table
+    assert seen[2][2]  # read from the table
+
+
+def test_a_reference_table_of_other_instances_is_not_read_for_the_order() -> None:
+    """The table is read for the ceiling's order only when it holds the reference's very
+    instances, in order (not equal copies, fewer, or others)."""
+    from hub4eval.scoring import pipeline
+
+    ref = parse_templates(_usual_reference(), role="reference")
+    mine = list(ref.instances)
+    copies = list(parse_templates(_usual_reference(), role="reference").instances)
+    assert copies == mine
+    assert pipeline._holds_exactly(mine, ref)
+    assert not pipeline._holds_exactly(copies, ref)
+    assert not pipeline._holds_exactly(mine[:-1], ref)
+    assert not pipeline._holds_exactly(mine[::-1], ref)

@@ -805,7 +805,7 @@ class _Projector:
         """:meth:`_decided` of one fill, from its row of the batch."""
         batch = self._batch
         assert batch is not None
-        found, space, first, last, start, end, *rest = batch.rows[number]
+        found, space, first, last, start, end, *rest = batch.row(number)
         if not found:
             return None  # no reference token, or no column space: fill() finds no columns
         text = self._space_texts[space]

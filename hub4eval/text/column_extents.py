@@ -301,4 +301,20 @@ def _bisect_within(
     return lows
 
 
-__all__ = ["TokenRuns", "enclosures_of", "extents_of", "map_in_place", "side_extents", "token_runs"]
+def same_hyp_tokens(alignment: CorpusAlignment, docid: str | None, space: int) -> bool:
+    """Whether ``alignment.hyp_extent(docid, ...)`` bisects the hypothesis tokens of column space
+    ``space`` (those tokens, the same object: then a span from a token's start to another's end
+    maps to their columns, when neither shares a character with the token beside it)."""
+    side = alignment._hyp.get(None if alignment.unsegmented else docid)
+    return side is not None and side.tokens is alignment.documents[space].hyp_tokens
+
+
+__all__ = [
+    "TokenRuns",
+    "enclosures_of",
+    "extents_of",
+    "map_in_place",
+    "same_hyp_tokens",
+    "side_extents",
+    "token_runs",
+]

@@ -155,8 +155,8 @@ def test_first_candidates_are_the_per_fill_lookups(name: str, config: str, tmp_p
     # Every run of one to three reference words of every line (and a fill past the last token of
     # each document): the batch's columns, tokens, spans and the spans' hypothesis columns must be
     # those the per-fill route looks up one by one (ref_extent, the tokens of the columns,
-    # hyp_extent of the span, ref_enclosure). Spoken numbers give a word's tokens the word's
-    # span: then the span's columns are not its end tokens' and are bisected (reached below), as
+    # hyp_extent of the span, ref_enclosure). A word that the GLM or the spoken numbers split
+    # gives its tokens the word's span: then the span's columns are not its end tokens' and are bisected (reached below), as
     # they are where a hypothesis document is paired by its DOCID in another case (hyp_extent of
     # the reference's DOCID finds no hypothesis document).
     from hub4eval.model import Extent, TemplateSet, TextFill

@@ -25,7 +25,7 @@ from hub4eval.api import score_files
 from hub4eval.config import ScoreConfig
 from hub4eval.io.corpus import read_corpus
 from hub4eval.io.templettes import parse_templates
-from hub4eval.scoring import pipeline, projection
+from hub4eval.scoring import pipeline, projection, run_spellings
 from hub4eval.scoring.result import ScoreResult
 from tests.support.reference_fills import EXAMPLES, TEXTS, references, with_ceiling
 
@@ -224,3 +224,52 @@ def test_first_candidates_are_the_per_fill_lookups(name: str, config: str, tmp_p
         assert shared  # the bisected spans were reached
     if lower:
         assert alignment.hyp_extent(docids[0], Extent(0, 10**6)) is None  # (no hypothesis document of that DOCID)
+
+
+def test_a_later_candidate_that_keeps_the_words_is_chosen_as_fill_by_fill(tmp_path: Path) -> None:
+    # `y z` (one reference token, its letters joined: `yz`) heard as `y z- z`: the reference token
+    # aligns with `y`, and the fragment `z-` and `z` are inserted after it. The first candidate,
+    # `y`, has its extent right and its content wrong; the run widened over the fragment, `y z`
+    # (a fragment's token ends before its hyphen), keeps `yz` and has both points: it is the
+    # projection. The batch must not rule it out (RunSpellings or _only_first ruling out every
+    # later candidate keeps `y`). The system's fill is the first candidate, so that its string is
+    # normalized before the batch begins, which then decides it at once, as on large texts.
+    def corpus(name: str, words: str) -> Path:
+        path = tmp_path / name
+        path.write_text(f"<DOC>\n<DOCNO> D1 </DOCNO>\n<TEXT>\nwe saw us {words} kgoil today\n</TEXT>\n</DOC>\n")
+        return path
+
+    ref_path, hyp_path = corpus("ref.sgml", "y z"), corpus("hyp.sgml", "y z- z")
+    start = ref_path.read_text().index("y z")
+    ref = parse_templates(f'<EVENT-D1-1> :=\n    TEAM: "y z" ##{start}#{start + 3}#\n', role="reference")
+    start = hyp_path.read_text().index("y z")
+    hyp = parse_templates(f'<EVENT-D1-1> :=\n    TEAM: "y" ##{start}#{start + 1}#\n', role="hypothesis")
+    asked: list[list[bool]] = []
+    read = run_spellings.RunSpellings.first_only
+
+    def counted(self: object, *args: object) -> list[bool]:
+        out = read(self, *args)  # type: ignore[arg-type]
+        asked.append(out)
+        return out
+
+    def projected() -> str:
+        result = pipeline.score(
+            ref,
+            hyp,
+            ref_corpus=read_corpus(ref_path),
+            hyp_corpus=read_corpus(hyp_path),
+            config=ScoreConfig(),
+            ceiling=True,
+        )
+        assert result.ceiling is not None and result.ceiling.projection is not None
+        [fill] = result.ceiling.projection.instance_sets[0].instances[0].slots[0].alternatives[0].fills
+        assert isinstance(fill, projection.TextFill)
+        return fill.content
+
+    with pytest.MonkeyPatch.context() as patched:
+        _one_by_one(patched)
+        assert projected() == "y z"
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(run_spellings.RunSpellings, "first_only", counted)
+        assert projected() == "y z"
+    assert asked == [[False]]  # (the batch's route was taken)

@@ -137,7 +137,9 @@ class FirstCandidates:
         # before and the one after (a spelling rule that splits a word gives its tokens the
         # word's span), its first token's column and its last one's; the others bisected.
         direct = has.copy()
-        same = {docid: space is not None and same_hyp_tokens(alignment, docid, space) for docid, space in space_of.items()}
+        same = {
+            docid: space is not None and same_hyp_tokens(alignment, docid, space) for docid, space in space_of.items()
+        }
         if not all(same.values()):
             direct &= np.fromiter(map(same.__getitem__, docids), dtype=bool, count=count)
         if len(token_starts):

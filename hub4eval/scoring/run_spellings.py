@@ -65,6 +65,7 @@ class RunSpellings:
         fillers = sorted({filler.lower() for filler in by_word.fillers}, key=len, reverse=True)
         self.fillers = re.compile("|".join(map(re.escape, fillers))) if fillers else None
         self.premodifiers: frozenset[str] = by_word.premodifiers
+        self.needy = len(by_word.glms) == 1  # whether a longer spelling rule may start at a word (see first_only)
 
     def _read(self, chunk: str) -> _Chunk | bool:
         """A piece of the hypothesis text read (:data:`_Chunk`), or False when a word of it is not
@@ -73,10 +74,7 @@ class RunSpellings:
         words = chunk.split()
         if len(words) == 1 and "<" not in chunk:  # one word (most pieces): as the loop below reads it
             word = words[0]
-            read = by_word.local_letters(word) if word.isascii() and "'" not in word else None
-            if read is None:
-                return False
-            return read[0], None if not word.isalnum() or word.lower() in self.premodifiers else _START, read[1]
+            return self._word(word, by_word.local_letters(word) if word.isascii() and "'" not in word else None)
         letters: list[str] = []
         runs: list[str] = []
         leads = [0]
@@ -103,6 +101,22 @@ class RunSpellings:
                 else:
                     leading = False
         return "".join(letters), None if leading else tuple(leads), "".join(runs)
+
+    def _word(self, word: str, read: tuple[str, str] | None) -> _Chunk | bool:
+        """A piece of one raw word read (:data:`_Chunk`), from its letters ``read``
+        (:meth:`~hub4eval.scoring.word_by_word.WordByWord.local_letters`; None: False)."""
+        if read is None:
+            return False
+        return read[0], None if not word.isalnum() or word.lower() in self.premodifiers else _START, read[1]
+
+    def _read_before(self, piece: str, after: str | None) -> _Chunk | bool:
+        """:meth:`_read` of a piece of one raw word at which a longer spelling rule may start
+        (``u`` of ``u s``), followed in every run that holds it by the raw word ``after`` (None:
+        by none): read when that word does not go on with the rule, else False."""
+        words = piece.split()
+        if len(words) != 1 or "<" in piece or not piece.isascii() or "'" in piece:
+            return False
+        return self._word(words[0], self.by_word.letters_before(words[0], after))
 
     def first_only(self, text: str, starts: Sequence[int], ends: Sequence[int], items: Sequence[Any]) -> list[bool]:
         """For each of ``items`` (first, last, wide_first, wide_last, plain: a fill's first
@@ -146,6 +160,22 @@ class RunSpellings:
         for piece in set(pieces).union(gaps).difference(chunks):
             chunks[piece] = read(piece)
         found = list(map(chunks.__getitem__, pieces))
+        if self.needy:
+            # A word at which a longer spelling rule may start (`u` of `u s`) reads as its own
+            # wherever the next raw word does not go on with it: the next token's (its item's last
+            # token is followed by none in any of the item's runs), when only a blank is between
+            # (not a tag) and that token is read whole (not cut before its hyphens).
+            count = len(tokens)
+            for k in [k for k, own in enumerate(found) if own is False and k not in unread]:
+                after = None
+                if k + 1 < count and k + 1 not in heads:
+                    following = pieces[k + 1].split()
+                    if gaps[k + 1].strip() or not following or "<" in following[0] or k + 1 in tails or k + 1 in unread:
+                        continue
+                    after = following[0]
+                read_before = self._read_before(pieces[k], after)
+                if read_before is not False:
+                    found[k] = read_before
         between = list(map(chunks.__getitem__, gaps))
         # each token whole raw words (a blank or the text's edge on either side), it and the text before it read
         good = [

@@ -67,20 +67,30 @@ class RunSpellings:
         self.premodifiers: frozenset[str] = by_word.premodifiers
         self.needy = len(by_word.glms) == 1  # whether a longer spelling rule may start at a word (see first_only)
 
-    def _read(self, chunk: str) -> _Chunk | bool:
+    def _read(self, chunk: str, after: str | bool | None = False) -> _Chunk | bool:
         """A piece of the hypothesis text read (:data:`_Chunk`), or False when a word of it is not
-        kept as it is wherever it stands."""
+        kept as it is wherever it stands. A word at which a longer spelling rule may start (``u``
+        of ``u s``) is read when the raw word after it does not go on with the rule: the next
+        one of the piece, or ``after`` for its last (the raw word after the piece in every run
+        that holds it, None: none; False: not known, the word then not read)."""
         by_word = self.by_word
         words = chunk.split()
         if len(words) == 1 and "<" not in chunk:  # one word (most pieces): as the loop below reads it
             word = words[0]
-            return self._word(word, by_word.local_letters(word) if word.isascii() and "'" not in word else None)
+            if not word.isascii() or "'" in word:
+                return False
+            read = by_word.local_letters(word)
+            if read is None and after is not False:
+                read = by_word.letters_before(word, after)
+            if read is None:
+                return False
+            return read[0], None if not word.isalnum() or word.lower() in self.premodifiers else _START, read[1]
         letters: list[str] = []
         runs: list[str] = []
         leads = [0]
         leading = True
         at = 0
-        for word in words:
+        for number, word in enumerate(words):
             if "<" in word:
                 if not self.blank(word):
                     return False
@@ -89,7 +99,12 @@ class RunSpellings:
                 return False
             read = by_word.local_letters(word)
             if read is None:
-                return False
+                following = words[number + 1] if number + 1 < len(words) else after
+                if following is False or (type(following) is str and "<" in following):
+                    return False  # (a tag after it: not read)
+                read = by_word.letters_before(word, following)
+                if read is None:
+                    return False
             at += len(read[0])
             letters.append(read[0])
             runs.append(read[1])
@@ -101,22 +116,6 @@ class RunSpellings:
                 else:
                     leading = False
         return "".join(letters), None if leading else tuple(leads), "".join(runs)
-
-    def _word(self, word: str, read: tuple[str, str] | None) -> _Chunk | bool:
-        """A piece of one raw word read (:data:`_Chunk`), from its letters ``read``
-        (:meth:`~hub4eval.scoring.word_by_word.WordByWord.local_letters`; None: False)."""
-        if read is None:
-            return False
-        return read[0], None if not word.isalnum() or word.lower() in self.premodifiers else _START, read[1]
-
-    def _read_before(self, piece: str, after: str | None) -> _Chunk | bool:
-        """:meth:`_read` of a piece of one raw word at which a longer spelling rule may start
-        (``u`` of ``u s``), followed in every run that holds it by the raw word ``after`` (None:
-        by none): read when that word does not go on with the rule, else False."""
-        words = piece.split()
-        if len(words) != 1 or "<" in piece or not piece.isascii() or "'" in piece:
-            return False
-        return self._word(words[0], self.by_word.letters_before(words[0], after))
 
     def first_only(self, text: str, starts: Sequence[int], ends: Sequence[int], items: Sequence[Any]) -> list[bool]:
         """For each of ``items`` (first, last, wide_first, wide_last, plain: a fill's first
@@ -162,9 +161,10 @@ class RunSpellings:
         found = list(map(chunks.__getitem__, pieces))
         if self.needy:
             # A word at which a longer spelling rule may start (`u` of `u s`) reads as its own
-            # wherever the next raw word does not go on with it: the next token's (its item's last
-            # token is followed by none in any of the item's runs), when only a blank is between
-            # (not a tag) and that token is read whole (not cut before its hyphens).
+            # wherever the next raw word does not go on with it: a piece's last word is followed
+            # by the next token's first (an item's last token by none in any of the item's runs),
+            # when only a blank is between (not a tag) and that token is read whole (not cut
+            # before its hyphens).
             count = len(tokens)
             for k in [k for k, own in enumerate(found) if own is False and k not in unread]:
                 after = None
@@ -173,9 +173,7 @@ class RunSpellings:
                     if gaps[k + 1].strip() or not following or "<" in following[0] or k + 1 in tails or k + 1 in unread:
                         continue
                     after = following[0]
-                read_before = self._read_before(pieces[k], after)
-                if read_before is not False:
-                    found[k] = read_before
+                found[k] = read(pieces[k], after)  # (not remembered: it depends on the next word)
         between = list(map(chunks.__getitem__, gaps))
         # each token whole raw words (a blank or the text's edge on either side), it and the text before it read
         good = [

@@ -149,6 +149,9 @@ def test_regions_it_does_not_read_are_left_to_the_word_by_word_reading() -> None
     # (no run holds a word after it)
     assert spellings.first_only("u x", [0, 2], [1, 3], [(0, 1, 0, 1, ("q",))]) == [True]
     assert spellings.first_only("x u s", [0, 2, 4], [1, 3, 5], [(0, 1, 0, 1, ("q",))]) == [True]
+    # (and inside a token of several words: `u s` one token)
+    assert spellings.first_only("x u s", [0, 2], [1, 5], [(0, 0, 0, 1, ("united", "states"))]) == [False]
+    assert spellings.first_only("x u b", [0, 2], [1, 5], [(0, 0, 0, 1, ("united", "states"))]) == [True]
     # (the next word is the next raw word, even outside the tokens: `u s x` keeps `united states x`)
     assert _kept("u s x") == ("united", "states", "x")
     assert spellings.first_only("u s x", [0, 4], [1, 5], [(1, 1, 0, 1, ("united", "states", "x"))]) == [False]

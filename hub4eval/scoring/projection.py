@@ -35,16 +35,20 @@ Without an alignment (the texts are the same), fills keep their content and
 offsets: the projection is the reference itself, and scores 100 %.
 
 Most fills are decided from their first candidates, found for all of them at
-once (:class:`~hub4eval.scoring.first_candidates.FirstCandidates`): a fill whose
-first candidate is all correct keeps it, and so does one whose first
-candidate has one COR point of two when no later candidate's content can be
-correct (a run of hypothesis words holding a word the reference fill does not
-have, or too few words, or not beginning or ending with its first or last word,
-as the judge reads them; or, without reading the runs, a word of the reference
-fill that is none of the region's words nor made of its letters, when every
-word there is kept as it is: :func:`_missing_word`); every other fill tries its
-candidates one by one (:meth:`_Projector.fill`), which is also the route the
-tests compare the quick one with.
+once (:class:`~hub4eval.scoring.first_candidates.FirstCandidates`), in
+:meth:`_Projector._decide_all`: a fill whose first candidate is all correct keeps
+it, and so does one whose first candidate has one COR point of two when no later
+candidate's content can be correct: read from the letters of the region's raw
+words where each reads the same wherever it stands
+(:class:`~hub4eval.scoring.run_spellings.RunSpellings`), else from the runs of
+its words (:meth:`_Projector._only_first`: a run holding a word the reference
+fill does not have, or too few words, or not beginning or ending with its first
+or last word, as the judge reads them; or a word of the reference fill that is
+none of the region's words nor made of its letters, when every word there is
+kept as it is: :func:`_missing_word`). A fill whose first candidate's string is
+not normalized yet is decided in its turn (:meth:`_Projector._decided_one`);
+every other fill tries its candidates one by one (:meth:`_Projector.fill`),
+which is also the route the tests compare the quick ones with.
 
 Why one module: the judge (how a candidate scores) and the projector (which
 candidates, in which order) are the two halves of one choice; the projector's

@@ -1,11 +1,14 @@
-"""The extents of many fills mapped to alignment columns at once (§7.3), for the mapping
-engine's counts (:mod:`hub4eval.scoring.pairs`): the columns
+"""The extents of many fills mapped to alignment columns at once (§7.3): the columns
 :meth:`~hub4eval.text.columns.CorpusAlignment.ref_extent`,
 :meth:`~hub4eval.text.columns.CorpusAlignment.hyp_extent` and
-:meth:`~hub4eval.text.columns.CorpusAlignment.ref_enclosure` give each one, found in numpy:
-an unsegmented hypothesis's extents in its one text by one search, the others bisected
-within their documents' runs of tokens, all at once, and the enclosures widened over the
-insertion columns a column a step.
+:meth:`~hub4eval.text.columns.CorpusAlignment.ref_enclosure` give each one, found in numpy,
+for the mapping engine's counts and fill tables (:mod:`hub4eval.scoring.pairs`,
+:func:`map_in_place`) and the projection's first candidates
+(:mod:`hub4eval.scoring.first_candidates`): an unsegmented hypothesis's extents in its one text
+by one search (:func:`side_extents`), the others bisected within their documents' runs of
+tokens (:class:`TokenRuns`), all at once, and the enclosures widened over the insertion columns
+a column a step (:func:`enclosures_of`). :func:`same_hyp_tokens` says when a span of a column
+space's hypothesis tokens maps to their own columns without a search.
 """
 
 from __future__ import annotations

@@ -118,10 +118,12 @@ class FirstCandidates:
                 return np.zeros(count, dtype=np.int64), np.full(count, -1, dtype=np.int64)
             a, b = np.minimum(a + column_shift, top), np.minimum(b + column_shift, top)
             low, high = column_tokens[a], column_tokens[b]
-            for bounds, at, side, shift in ((low, a, "left", 0), (high, b, "right", 1)):
-                gaps = np.flatnonzero(bounds < 0)
-                if len(gaps):
-                    bounds[gaps] = np.searchsorted(token_columns, at[gaps], side=side) - shift
+            gaps = np.flatnonzero(low < 0)
+            if len(gaps):
+                low[gaps] = np.searchsorted(token_columns, a[gaps], side="left")
+            gaps = np.flatnonzero(high < 0)
+            if len(gaps):
+                high[gaps] = np.searchsorted(token_columns, b[gaps], side="right") - 1
             return low - token_shift, high - token_shift
 
         token_first, token_last = tokens_in(first, last)

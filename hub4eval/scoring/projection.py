@@ -393,39 +393,45 @@ class Judge:
     def usual_known(self, ref_fills: Sequence[TextFill]) -> list[Any]:
         """:meth:`usual_words` of each of ``ref_fills`` whose content string is normalized already
         (else None, as for a fill that is not usual: it is not normalized here, out of turn), all
-        at once: each content string read once (:meth:`usual_of`)."""
+        at once: each content string read once (:meth:`_usual_all`)."""
         memo = self._usual
         found = [memo.get(fill.content) for fill in ref_fills]
         if None in found:
-            usual_of = self.usual_of
-            for content in dict.fromkeys(
-                fill.content for fill, words in zip(ref_fills, found, strict=True) if words is None
-            ):
-                usual_of(content, False)
+            new = dict.fromkeys(fill.content for fill, words in zip(ref_fills, found, strict=True) if words is None)
+            self._usual_all(list(new), False)
             found = [memo.get(fill.content) for fill in ref_fills]
         return [
             None if words is None or words is False or not fill.minimal_is_maximal else words
             for fill, words in zip(ref_fills, found, strict=True)
         ]
 
-    def usual_of(self, content: str, normalize: bool = True) -> Any:
+    def usual_of(self, content: str) -> Any:
         """:meth:`usual_words` of a usual fill of this content string (remembered in :attr:`_usual`);
-        False when its words are not read so (a premodifier removed, no noisy comparison). Without
-        ``normalize``, None when the string is not normalized yet (nothing remembered: the texts
-        are numbered in the order they are normalized, which this must not change)."""
-        found: Any = False
-        if self._by_word is not None:
-            ref_prep = self.mapper.ref_prep
-            if ref_prep.reference:
-                get, normalizing = ref_prep.lookups()
-                normalized = get(content)
-                if normalized is None:
-                    if not normalize:
-                        return None
-                    normalized = normalizing(content)
-                found = _usual_reading(normalized, self.mapper.how.fillers)
-        self._usual[content] = found
-        return found
+        False when its words are not read so (a premodifier removed, no noisy comparison)."""
+        return self._usual_all([content], True)[0]
+
+    def _usual_all(self, contents: list[str], normalize: bool) -> list[Any]:
+        """:meth:`usual_of` of each of ``contents``, remembered; without ``normalize``, None for
+        a string not normalized yet (nothing remembered: the texts are numbered in the order
+        they are normalized, which this must not change)."""
+        memo = self._usual
+        if self._by_word is None or not self.mapper.ref_prep.reference:
+            for content in contents:
+                memo[content] = False
+            return [False] * len(contents)
+        get, normalizing = self.mapper.ref_prep.lookups()
+        fillers = self.mapper.how.fillers
+        out: list[Any] = []
+        for content in contents:
+            normalized = get(content)
+            if normalized is None:
+                if not normalize:
+                    out.append(None)
+                    continue
+                normalized = normalizing(content)
+            found = memo[content] = _usual_reading(normalized, fillers)
+            out.append(found)
+        return out
 
     def slot(self, inst: Instance, name: str, fills: tuple[Fill, ...]) -> Counts | None:
         """The counts of a reference slot against projected fills; None for an unscored slot."""

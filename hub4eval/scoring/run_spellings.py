@@ -142,8 +142,12 @@ class RunSpellings:
                 stop = end = token_ends[k]
                 while stop < size and text[stop] == "-":
                     stop += 1
-                whole = read(text[token_starts[k] : stop])
-                tail = read(text[token_starts[k] : end])
+                whole = chunks.get(piece := text[token_starts[k] : stop])
+                if whole is None:
+                    whole = chunks[piece] = read(piece)
+                tail = chunks.get(piece := text[token_starts[k] : end])
+                if tail is None:
+                    tail = chunks[piece] = read(piece)
                 if stop == end or (stop < size and not text[stop].isspace()) or whole is False or tail is False:
                     unread.add(k)
                     continue

@@ -218,7 +218,8 @@ class FillTable:
         n = len(self.instances)
         self.shapes = shapes
         self.complete = complete
-        self.covered = np.asarray([shape is not None for shape in shapes], dtype=bool)
+        # (every instance complete: every one covered)
+        self.covered = complete.copy() if complete.all() else np.asarray([s is not None for s in shapes], dtype=bool)
         self.fills = fills
         self.contents = contents
         self.docids = docids

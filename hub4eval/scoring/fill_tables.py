@@ -14,7 +14,10 @@ indexing those arrays (:meth:`FillTable.slots_of`).
 
 A table covers the instances whose every scored slot holds one text fill (a hypothesis
 slot's first alternative), usual for a reference (its one minimal string is its maximal
-one); a run with any other instance is read as before, instance by instance. Tables are
+one); a run with any other instance is read as before, instance by instance. A usual
+template set, every slot of every instance so, is read with a few comprehensions over all
+of its slots and fills (:meth:`FillTable._read_usual`); any other, in one loop over its
+instances that tells covered from not (:meth:`FillTable._read_each`, the first's oracle). Tables are
 kept per preparer (:func:`register`, :func:`lookup`), for as long as the preparer lives,
 and keep their instances alive, so that an instance's ``id()`` names it.
 
@@ -116,7 +119,8 @@ class FillTable:
         every instance is covered and complete, and each slot's fill is in the table. False
         (nothing read, nothing normalized) otherwise."""
         instances, reference = self.instances, self.reference
-        slots = [slot for inst in instances for slot in inst.slots]
+        held_slots = [inst.slots for inst in instances]
+        slots = list(chain.from_iterable(held_slots))
         if not slots:
             return False
         names = [slot.name for slot in slots]
@@ -143,7 +147,7 @@ class FillTable:
         codes = slot_of * 4 + has  # of each slot: (slot * 2 + optional) * 2 + has an extent
         if reference:
             codes += np.fromiter([slot.optional for slot in slots], dtype=bool, count=len(slots)) * 2
-        sizes = [len(inst.slots) for inst in instances]
+        sizes = list(map(len, held_slots))
         flat = codes.tolist()
         if min(sizes) == max(sizes):  # the usual file: as many slots in every instance
             code_of = list(zip(*[iter(flat)] * sizes[0], strict=True))

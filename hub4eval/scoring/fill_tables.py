@@ -466,7 +466,7 @@ def kept(
     """The first table kept with ``prep`` read alike (with these ``unscored`` slots, this
     column mapping ``alignment``, of this side: each when given) over exactly ``instances``
     (``covering``: holding the first of them; not given: any); None when none is. The one
-    lookup of the tables: :func:`known`, :func:`table_over` and :func:`lookup` name its uses."""
+    lookup of the tables (:func:`lookup` adds the places of the instances in the table)."""
     first = id(instances[0]) if covering and instances else None
     for table in _TABLES.get(prep, ()):
         if (
@@ -485,18 +485,6 @@ def kept(
         ):
             return table
     return None
-
-
-def known(
-    prep: FillPreparer, instances: Sequence[Instance], unscored: frozenset[str], alignment: Any
-) -> FillTable | None:
-    """The table of exactly these instances, read alike, kept with ``prep`` (None: none is)."""
-    return kept(prep, instances, unscored=unscored, alignment=alignment)
-
-
-def table_over(prep: FillPreparer, instances: Sequence[Instance]) -> FillTable | None:
-    """A table kept with ``prep`` of exactly these instances (read with any unscored slots), or None."""
-    return kept(prep, instances)
 
 
 def lookup(
@@ -522,7 +510,7 @@ def set_extents(prep: FillPreparer, isets: Sequence[InstanceSet]) -> list[Extent
     of an unsegmented hypothesis): each set's extent, :data:`UNSETTLED` for a set to work
     out one by one."""
     instances = [inst for iset in isets for inst in iset.instances]
-    table = table_over(prep, instances)
+    table = kept(prep, instances)  # (read with any unscored slots)
     if table is None or table.alignment is None or table.reference or not table.unsegmented:
         return None
     n_sets = len(isets)

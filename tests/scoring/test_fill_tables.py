@@ -157,11 +157,11 @@ def test_a_table_is_found_only_for_runs_it_covers_read_alike():
     assert fill_tables.lookup(prep, [instances[0], other], frozenset(), None) is None  # one not in it
     assert fill_tables.lookup(prep, instances, frozenset({"LOSER"}), None) is None  # read with other slots
     assert fill_tables.lookup(FillPreparer(ScoreConfig(), reference=False), instances, frozenset(), None) is None
-    assert fill_tables.known(prep, instances, frozenset(), None)
-    assert not fill_tables.known(prep, instances[1:], frozenset(), None)
+    assert fill_tables.kept(prep, instances, unscored=frozenset(), alignment=None)
+    assert not fill_tables.kept(prep, instances[1:], unscored=frozenset(), alignment=None)
     sets = [InstanceSet("D1", tuple(instances))]
     assert fill_tables.set_extents(prep, sets) is None  # offsets not mapped to an unsegmented text's columns
-    assert fill_tables.table_over(prep, TemplateSet(tuple(sets)).instances) is table
+    assert fill_tables.kept(prep, TemplateSet(tuple(sets)).instances) is table
 
 
 def test_the_one_lookup_of_the_tables_matches_every_criterion_given():

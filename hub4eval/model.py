@@ -194,7 +194,9 @@ class TemplateSet(Record, frozen=True, dict=True, gc=True):
         its text fills (None for a set without one), when the reader found them as it made the
         fills (a hypothesis file read a usual line at a time: each of its fills has one extent);
         else None. An unsegmented hypothesis's sets are placed in the reference documents by
-        them, without a walk over every fill."""
+        them, without a walk over every fill. Each is what ``split_sets._fills_bounds``, that
+        walk, gives for its set: the walk takes its place where there are none, and is its
+        oracle (tests/scoring/test_split_sets.py)."""
         return self.__dict__.get("_fill_bounds")
 
     def keep_fill_bounds(self, bounds: list[tuple[int, int] | None]) -> None:

@@ -39,9 +39,8 @@ are not read: ``--min-map-f``, exact extents) are mapped by the engine.
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Callable, Sequence
-from itertools import accumulate, repeat
+from itertools import accumulate, compress, repeat
 from operator import attrgetter, itemgetter
 from typing import Any, NamedTuple
 
@@ -77,6 +76,9 @@ MAX_GROUP = 64
 
 
 _type = attrgetter("type")
+_content, _extents, _start, _end = attrgetter("content"), attrgetter("extents"), attrgetter("start"), attrgetter("end")
+_first = itemgetter(0)
+_removed, _number = itemgetter(1), itemgetter(4)  # of a normalized string: premodifier characters removed, text number
 
 
 def _never(fill: PointerFill) -> bool:
@@ -353,9 +355,9 @@ class _Pairs:
 
 
 class ProjectionFills:
-    """The text fills of the ceiling's projection (an unsegmented hypothesis) read in one
-    walk: each fill's string handed to ``keep`` first (the judge's normalizations kept, see
-    :func:`hub4eval.scoring.set_extents.kept_set_extents`), its extent, less the premodifiers
+    """The text fills of the ceiling's projection (an unsegmented hypothesis) read at once
+    (:func:`read_fills`): each fill's string handed to ``keep`` (the judge's normalizations
+    kept, see :func:`hub4eval.scoring.set_extents.kept_set_extents`), its extent, less the premodifiers
     its content loses, mapped to the one column space with all the others at once, and so
     the extents of the sets (:attr:`set_extents`, as :func:`~hub4eval.scoring.set_extents.hyp_set_extent`
     gives them: the columns of the fill of the smallest span that touches a token, to those
@@ -380,84 +382,25 @@ class ProjectionFills:
     def __init__(
         self, tset: TemplateSet, unscored: frozenset[str], prep: Any, keep: Callable[[str], Any], alignment: Any
     ) -> None:
-        # (one walk over the fills, each object read once: reading a million-word projection's
-        # objects from memory is most of the time, more than what is done with them)
-        get, normalize = prep.lookups()
         self.source = tset
         self.items = items = [inst for iset in tset.instance_sets for inst in iset.instances]
         self.set_start = [0, *accumulate([len(iset.instances) for iset in tset.instance_sets])]
-        slot_ids = _Numbered(dict.fromkeys(unscored, -1))  # the scored slots' names numbered as first met
-        contents: list[str] = []
-        # of each fill with an extent or scored: its item, slot (-1: not scored), number, start, end
-        # (as machine integers while each is at hand: not read again from a list of a million objects)
-        flat = array("q")
-        odd: list[int] = []
-        self.types: list[str] = []  # of each item
-        types = self.types
-        none = NONE
-        text_fill = TextFill
-        add_content, add = contents.append, flat.extend
-        add_type = types.append
-        for k, inst in enumerate(items):
-            add_type(inst.type)
-            plain = True
-            for slot in inst.slots:
-                alternatives = slot.alternatives
-                if (
-                    len(alternatives) == 1
-                    and len(fills := alternatives[0].fills) == 1
-                    and type(fill := fills[0]) is text_fill
-                ):  # the usual slot
-                    content = fill.content
-                    # (keep(raw) or get(raw) or normalize(raw): a string in the memo is the memo's)
-                    norm = get(content) or keep(content) or normalize(content)
-                    extents = fill.extents
-                    if extents:
-                        first = extents[0]
-                        start, end = first.start, first.end
-                        if norm[1]:
-                            start = min(start + norm[1], end)  # as fills._shifted
-                    else:
-                        start = end = none
-                    sid = slot_ids[slot.name]  # (-1: not scored)
-                    if sid < 0:
-                        if extents:
-                            add_content(content)
-                            add((k, -1, norm[4], start, end))
-                        continue
-                    add_content(content)
-                    add((k, sid, norm[4], start, end))
-                    continue
-                # any other slot: every string kept and every extent read; the item is not plain
-                if slot.name not in unscored:
-                    plain = False
-                for alternative in alternatives:
-                    for fill in alternative.fills:
-                        if type(fill) is not text_fill:
-                            continue
-                        content = fill.content
-                        norm = get(content) or keep(content) or normalize(content)
-                        if fill.extents:
-                            first = fill.extents[0]
-                            start, end = first.start, first.end
-                            if norm[1]:
-                                start = min(start + norm[1], end)
-                            add_content(content)
-                            add((k, -1, norm[4], start, end))
-            if not plain:
-                odd.append(k)
-        self.contents = contents
-        self.slot_names = [name for name, sid in slot_ids.items() if sid >= 0]
-        columns = np.frombuffer(flat, dtype=Int).reshape(-1, 5)
-        self.fill_item = columns[:, 0].copy()
-        self.fill_slot = columns[:, 1].copy()
-        self.numbers = columns[:, 2].copy()
+        self.types = list(map(_type, items))  # of each item
+        get, normalize = prep.lookups()
+        read = read_fills(items, unscored, get, normalize, keep)
+        self.contents = read.contents
+        self.slot_names = read.slot_names
+        self.fill_item = read.fill_item
+        self.fill_slot = read.fill_slot
+        self.numbers = read.numbers
+        starts, ends = read.starts, read.ends
+        odd = read.odd
         # the shape of each item: the (slot, has an extent) of its usual scored slots (its rows of
         # a scored slot), numbered in the order of first sight; an item of a shape with a slot's
         # name twice (Mapper._view reads the first), or with another scored slot, is odd: the
         # engine maps it
         scored = np.flatnonzero(self.fill_slot >= 0)
-        codes = self.fill_slot[scored] * 2 + (columns[scored, 3] != none)
+        codes = self.fill_slot[scored] * 2 + (starts[scored] != NONE)
         self.shape, firsts = _numbered_runs(codes, self.fill_item[scored], len(items), 2 * len(self.slot_names))
         self.n_shapes = len(firsts)
         first_items = np.asarray(firsts, dtype=Int)
@@ -475,11 +418,10 @@ class ProjectionFills:
         for s, fill_of in enumerate(self.slot_fills):
             mine = np.flatnonzero(self.fill_slot == s)
             fill_of[self.fill_item[mine]] = mine
-        starts, ends = columns[:, 3].copy(), columns[:, 4].copy()
-        at = np.flatnonzero(starts != none)
+        at = np.flatnonzero(starts != NONE)
         chars = starts[at], ends[at]
         # (mapped in the order of their starts: the tokens are searched in that order, quicker)
-        map_in_place(alignment, False, None, starts, ends, at[np.argsort(chars[0], kind="stable")], False, none)
+        map_in_place(alignment, False, None, starts, ends, at[np.argsort(chars[0], kind="stable")], False, NONE)
         self.columns = (starts, ends)
         self.set_extents = self._extents_of_sets(at, chars)
 
@@ -539,16 +481,118 @@ def _numbered_runs(codes: np.ndarray, owners: np.ndarray, n: int, top: int) -> t
     return shape, firsts
 
 
-class _Numbered(dict[str, int]):
+class ReadFills(NamedTuple):
+    """What :func:`read_fills` reads of the text fills of a sequence of instances (*items*)."""
+
+    contents: list[str]
+    """The content string of each fill read: each text fill of an item that has an extent or
+    is the one fill of a scored slot of one alternative (a *usual* slot), in order."""
+    fill_item: np.ndarray
+    """The item of each."""
+    fill_slot: np.ndarray
+    """Its slot's number in :attr:`slot_names` (-1: unscored, or not a usual slot)."""
+    numbers: np.ndarray
+    """The number of its normalized text."""
+    starts: np.ndarray
+    """The start of its first extent, moved past the premodifiers its content loses (:data:`NONE`: no extent)."""
+    ends: np.ndarray
+    """The end of its first extent (:data:`NONE`: no extent)."""
+    slot_names: list[str]
+    """The names of the scored usual slots, in the order first met."""
+    odd: list[int]
+    """The items with a scored slot that is not usual, in order."""
+
+
+def read_fills(
+    items: Sequence[Instance],
+    unscored: frozenset[str],
+    get: Callable[[str], Any],
+    normalize: Callable[[str], Any],
+    keep: Callable[[str], Any],
+) -> ReadFills:
+    """The text fills of ``items`` as :class:`ProjectionFills` reads them, each string
+    normalized as ``get(raw) or keep(raw) or normalize(raw)`` reads it (a preparer's memo,
+    the judge's normalizations kept, else a new one; see :meth:`FillPreparer.lookups`), every
+    text fill's in order, also of a fill not read (as one loop over the fills, one at a time,
+    would: the texts are numbered in that order).
+
+    One walk over the objects gathers each text fill and its slot's name; what is read of
+    them (strings, normalizations, extents) is read a column at a time afterwards (``map``
+    over the list, in C), not a few steps of Python per fill: reading a million-word
+    projection's 40,000 fills one by one was most of the time of its set-up."""
+    found: list[TextFill] = []  # every text fill, in order
+    names: list[str | None] = []  # of each: the name of its slot when usual (one text fill), else None
+    held: list[int] = []  # of each item: the fills found up to its last
+    odd: list[int] = []
+    text_fill = TextFill
+    add_fill, add_name, add_held = found.append, names.append, held.append
+    for k, inst in enumerate(items):
+        plain = True
+        for slot in inst.slots:
+            alternatives = slot.alternatives
+            if (
+                len(alternatives) == 1
+                and len(fills := alternatives[0].fills) == 1
+                and type(fill := fills[0]) is text_fill
+            ):  # the usual slot
+                add_fill(fill)
+                add_name(slot.name)
+                continue
+            # any other slot: every string kept and every extent read; the item is not plain
+            if plain and slot.name not in unscored:
+                plain = False
+            for alternative in alternatives:
+                for fill in alternative.fills:
+                    if type(fill) is text_fill:
+                        add_fill(fill)
+                        add_name(None)
+        if not plain:
+            odd.append(k)
+        add_held(len(found))
+    n = len(found)
+    contents = list(map(_content, found))
+    # the strings in the memo read at once; those not there, in order
+    norms = list(map(get, contents))
+    if not all(norms):
+        for place, norm in enumerate(norms):
+            if norm is None:
+                raw = contents[place]
+                norms[place] = get(raw) or keep(raw) or normalize(raw)
+    extents = list(map(_extents, found))
+    has = np.fromiter(map(bool, extents), dtype=bool, count=n)
+    starts = np.full(n, NONE, dtype=Int)
+    ends = np.full(n, NONE, dtype=Int)
+    firsts = list(map(_first, extents if has.all() else compress(extents, has.tolist())))
+    starts[has] = np.fromiter(map(_start, firsts), dtype=Int, count=len(firsts))
+    ends[has] = np.fromiter(map(_end, firsts), dtype=Int, count=len(firsts))
+    removed = np.fromiter(map(_removed, norms), dtype=Int, count=n)
+    moved = np.flatnonzero(has & (removed != 0))
+    starts[moved] = np.minimum(starts[moved] + removed[moved], ends[moved])  # as fills._shifted
+    # the scored slots' names numbered as first met (-1: not scored; None: not a usual slot)
+    slot_ids = _Numbered({None: -1, **dict.fromkeys(unscored, -1)})
+    fill_slot = np.fromiter(map(slot_ids.__getitem__, names), dtype=Int, count=n)
+    numbers = np.fromiter(map(_number, norms), dtype=Int, count=n)
+    ends_of_items = np.fromiter(held, dtype=Int, count=len(held))
+    fill_item = np.repeat(np.arange(len(items), dtype=Int), np.diff(ends_of_items, prepend=0))
+    kept = has | (fill_slot >= 0)  # (a fill of a slot not scored, or not usual, without an extent: not read)
+    if not kept.all():
+        contents = list(compress(contents, kept.tolist()))
+        fill_item, fill_slot, numbers = fill_item[kept], fill_slot[kept], numbers[kept]
+        starts, ends = starts[kept], ends[kept]
+    slot_names = [name for name, sid in slot_ids.items() if name is not None and sid >= 0]
+    return ReadFills(contents, fill_item, fill_slot, numbers, starts, ends, slot_names, odd)
+
+
+class _Numbered(dict[str | None, int]):
     """Names numbered as they are first asked for (0, 1, ...; a name given a number when made keeps it)."""
 
     __slots__ = ("next",)
 
-    def __init__(self, given: dict[str, int]) -> None:
+    def __init__(self, given: dict[str | None, int]) -> None:
         super().__init__(given)
         self.next = 0
 
-    def __missing__(self, name: str) -> int:
+    def __missing__(self, name: str | None) -> int:
         number = self[name] = self.next
         self.next += 1
         return number

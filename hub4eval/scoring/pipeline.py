@@ -15,13 +15,15 @@ before the next mapping); every stage's work is a call into its own module.
 from __future__ import annotations
 
 import dataclasses
+import operator
 from collections.abc import Callable, Sequence
 from functools import partial
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from hub4eval.config import ScoreConfig
 from hub4eval.errors import InputError, InputWarning, UsageError
-from hub4eval.model import Corpus, Extent, InstanceSet, TemplateSet, TextFill
+from hub4eval.model import Corpus, Extent, Instance, InstanceSet, TemplateSet, TextFill
 from hub4eval.scoring.ceiling_runs import ProjectionRuns, ceiling_part, contents
 from hub4eval.scoring.fills import FillPreparer, PreparedFill
 from hub4eval.scoring.mapping import CountedSet, Mapper, SetMatch
@@ -509,13 +511,14 @@ def score(
         projected = projecting.result()
         ceiling_parts = projecting.counted
         read = None
-        if ceiling_parts is None and unsegmented:
+        if ceiling_parts is None and unsegmented and not config.split_sets:
             from hub4eval.scoring.ceiling_count import read_projection
 
             # the judge's normalizations of the projection's strings kept, its sets' extents (by
             # which they are paired with the reference's) and, for a count, its fills as the
-            # count reads them, in one walk
-            diagonal = ceiling_counts and mapper_class is Mapper and not config.split_sets
+            # count reads them, in one walk (split, its sets are others: their extents are read
+            # when they are mapped)
+            diagonal = ceiling_counts and mapper_class is Mapper
             read = read_projection(projected, frozenset(config.unscored_slots), hyp_prep, judge_prep, diagonal)
         elif ceiling_parts is None:
             judge_prep.keep_texts(hyp_prep, contents(projected))
@@ -538,7 +541,9 @@ def score(
             warnings=tuple(warnings),
             # the same texts: the same WER, not counted again (set below when it is still being counted)
             wer=_COUNTED_LATER if wer is None else wer,
-            order=_ceiling_order(ref) if ceiling_order is None else ceiling_order,
+            order=_ceiling_order(ref, tally.reference_table if tally is not None else None)
+            if ceiling_order is None
+            else ceiling_order,
             ref_extent=document_extents,
             counted=ceiling_parts,
             read=read,
@@ -603,9 +608,9 @@ def _score_ceiling(
     runs of the projection and their counts, made by the children that projected them
     (:func:`~hub4eval.scoring.ceiling_runs.ceiling_part`), put together here (:func:`hub4eval.scoring.counted_parts.join_parts`):
     the same result. ``order``: the ceiling's order of the types (:func:`_ceiling_order`);
-    ``ref_extent``: the reference sets' extents, of an unsegmented hypothesis (those of the
-    system's score). ``read``: what was read of the projection of an unsegmented hypothesis
-    (:func:`~hub4eval.scoring.ceiling_count.read_projection`): its sets' extents and, when read,
+    ``ref_extent``: the reference sets' extents, given with an unsegmented hypothesis (those
+    of the system's score). ``read``: what was read of the projection of an unsegmented hypothesis
+    whose sets are not split (:func:`~hub4eval.scoring.ceiling_count.read_projection`): its sets' extents and, when read,
     its fills, whose pairs of sets are then counted, where each projected instance is provably
     mapped to its own reference instance, without mapping them
     (:class:`~hub4eval.scoring.ceiling_count.Diagonal`).
@@ -628,10 +633,8 @@ def _score_ceiling(
             hyp_extent = read.extents
         else:
             hyp_extent = HypSetExtents(hyp_prep)
-        extents: dict[str, Any] = {
-            "ref_extent": ref_extent or (lambda iset: alignment.document_extent(iset.docid)),
-            "hyp_extent": hyp_extent,
-        }
+        assert ref_extent is not None  # (the caller's, of an unsegmented hypothesis)
+        extents: dict[str, Any] = {"ref_extent": ref_extent, "hyp_extent": hyp_extent}
         if counting and counted is not None and hyp is projected:
             from hub4eval.scoring.counted_parts import join_parts
 
@@ -669,14 +672,27 @@ def _score_ceiling(
     )
 
 
-def _ceiling_order(ref: TemplateSet) -> tuple[str, ...]:
+def _ceiling_order(ref: TemplateSet, table: Any = None) -> tuple[str, ...]:
     """The order of the types of the ceiling's mapping (:func:`~hub4eval.scoring.mapping.type_order`).
     The projection's instances have the reference's types and pointers (a projected instance
     keeps its reference instance's type and pointer fills, or fewer): the order of the
-    reference alone is the order of the two, without walking the projection."""
+    reference alone is the order of the two, without walking the projection. ``table``: the
+    reference's fill table of the system's count, or None; when it holds every instance of
+    ``ref`` (in order) and each is complete (only usual text fills: no pointer), the order is
+    its types in order of first sight, as ``type_order`` finds them, without a walk over
+    every slot."""
     from hub4eval.scoring.mapping import type_order
 
+    if table is not None and bool(table.complete.all()) and _holds_exactly(table.instances, ref):
+        return tuple(table.types)
     return type_order(ref, TemplateSet((), role="hypothesis"))
+
+
+def _holds_exactly(instances: Sequence[Instance], tset: TemplateSet) -> bool:
+    """Whether ``instances`` are the instances of ``tset`` (the same objects, in order)."""
+    if len(instances) != sum(len(iset.instances) for iset in tset.instance_sets):
+        return False
+    return all(map(operator.is_, instances, chain.from_iterable(iset.instances for iset in tset.instance_sets)))
 
 
 RAW_OFFSETS = InputWarning(

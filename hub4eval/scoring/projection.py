@@ -1268,10 +1268,11 @@ def project(
     sets: list[InstanceSet] = []
     # the first candidates found for a part of the sets at a time: all at once, their rows and
     # numpy's arrays for 40,000 fills raised a million-word score's peak of memory by ~50 MB
+    instance = projector.instance
     for at in range(0, len(kept), _SETS_AT_ONCE):
         part = kept[at : at + _SETS_AT_ONCE]
         projector.begin(part)
-        sets += [InstanceSet(iset.docid, tuple(projector.instance(inst) for inst in iset.instances)) for iset in part]
+        sets += [InstanceSet(iset.docid, tuple(map(instance, iset.instances))) for iset in part]
     return TemplateSet(tuple(sets), role="hypothesis", path=ref.path)
 
 

@@ -166,7 +166,9 @@ def split_sets(hyp: TemplateSet, spans: DocumentSpans, columns_of: ColumnsOf) ->
 
 def _fills_bounds(iset: InstanceSet) -> tuple[int, int] | None:
     """The first start and the last end of the (first) extents of the set's text fills, which
-    hold the columns of each (columns follow the text's order); None when it has none."""
+    hold the columns of each (columns follow the text's order); None when it has none.
+    ``TemplateSet.fill_bounds`` gives the same for each set where the reader found them as it
+    made the fills (this walk is its oracle in tests/scoring/test_split_sets.py)."""
     first = last = -1
     for inst in iset.instances:
         for slot in inst.slots:

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from hub4eval.errors import InputError, InputWarning
 from hub4eval.io.templettes import parse_templates, write_templates
-from hub4eval.io.templettes.reader import _parser, instance_tokens
+from hub4eval.io.templettes.reader import _group, _parser, instance_tokens
 from hub4eval.model import Instance, PointerFill, TextFill
 from hub4eval.util.records import replace
 
@@ -559,6 +559,24 @@ def test_the_usual_reading_bounds_each_hypothesis_set_as_a_walk_over_its_fills_d
     else:
         assert tset.fill_bounds() is None, text
     assert parse_templates(text, "t.tpl", "reference").fill_bounds() is None  # a hypothesis's only
+
+
+@settings(max_examples=100, deadline=None)
+@given(strictly_usual_texts(), st.sampled_from(["reference", "hypothesis"]))
+def test_the_usual_reading_cuts_the_sets_at_its_runs_as_grouping_each_instance_does(text: str, role: str) -> None:
+    if role == "hypothesis":
+        text = text.replace(": ? ", ": ")
+    try:
+        tset = parse_templates(text, "t.tpl", role)  # type: ignore[arg-type]
+    except InputError:
+        return
+    from hub4eval.io.templettes.builders import InstanceBuilder
+
+    builder = InstanceBuilder()  # the file's instances read again, in file order
+    builder.reset("t.tpl", role)  # type: ignore[arg-type]
+    instances = builder.usual_file(text)
+    assert instances is not None, text
+    assert tset.instance_sets == _group(instances), text  # the oracle: each instance looked at
 
 
 def test_the_readers_bounds_are_left_out_where_its_sets_are_not_its_runs() -> None:

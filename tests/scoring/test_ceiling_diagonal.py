@@ -23,11 +23,11 @@ from hypothesis import strategies as st
 
 from hub4eval.config import ScoreConfig
 from hub4eval.io.templettes import parse_templates
-from hub4eval.model import Instance, InstanceSet, Slot, TemplateSet
+from hub4eval.model import Extent, FillAlternative, Instance, InstanceSet, PointerFill, Slot, TemplateSet, TextFill
 from hub4eval.scoring import ceiling_count, projection
 from hub4eval.scoring.result import ScoreResult, Tally
 from hub4eval.scoring.set_extents import hyp_set_extent
-from tests.support.reference_fills import _lines, reference_fill, with_ceiling
+from tests.support.reference_fills import _lines, reference_fill, references, with_ceiling
 
 NAME = "asr_unsegmented"  # the diagonal count is the count of an unsegmented hypothesis's ceiling
 
@@ -270,3 +270,190 @@ def test_the_shapes_are_numbered_as_first_met(sequences: list[list[int]], top: i
     shape, found_firsts = ceiling_count._numbered_runs(codes, owners, len(sequences), top)
     assert shape.tolist() == [numbers[tuple(sequence)] for sequence in sequences]
     assert found_firsts == firsts
+
+
+def _read_one_by_one(
+    items: list[Instance], unscored: frozenset[str], get: Any, normalize: Any, keep: Any
+) -> tuple[list[str], list[tuple[int, int, int, int, int]], list[str], list[int]]:
+    """The oracle of ``ceiling_count.read_fills``: its loop of before, one fill at a time (the
+    contents, the (item, slot, number, start, end) of each fill read, the scored slots' names,
+    the odd items)."""
+    slot_ids: dict[str, int] = dict.fromkeys(unscored, -1)
+    contents: list[str] = []
+    rows: list[tuple[int, int, int, int, int]] = []
+    odd: list[int] = []
+    none = ceiling_count.NONE
+    for k, inst in enumerate(items):
+        plain = True
+        for slot in inst.slots:
+            alternatives = slot.alternatives
+            first = alternatives[0].fills[0] if len(alternatives) == 1 and len(alternatives[0].fills) == 1 else None
+            if isinstance(first, TextFill):
+                fill = first
+                norm = get(fill.content) or keep(fill.content) or normalize(fill.content)
+                start = end = none
+                if fill.extents:
+                    start, end = fill.extents[0].start, fill.extents[0].end
+                    if norm[1]:
+                        start = min(start + norm[1], end)
+                sid = slot_ids.setdefault(slot.name, len([s for s in slot_ids.values() if s >= 0]))
+                if sid >= 0 or fill.extents:
+                    contents.append(fill.content)
+                    rows.append((k, sid, norm[4], start, end))
+                continue
+            if slot.name not in unscored:
+                plain = False
+            for alternative in alternatives:
+                for other in alternative.fills:
+                    if not isinstance(other, TextFill):
+                        continue
+                    norm = get(other.content) or keep(other.content) or normalize(other.content)
+                    if other.extents:
+                        start, end = other.extents[0].start, other.extents[0].end
+                        if norm[1]:
+                            start = min(start + norm[1], end)
+                        contents.append(other.content)
+                        rows.append((k, -1, norm[4], start, end))
+        if not plain:
+            odd.append(k)
+    return contents, rows, [name for name, sid in slot_ids.items() if sid >= 0], odd
+
+
+class _Memo:
+    """A preparer's memo of normalized strings as ``read_fills`` reads it (``get``, ``normalize``)
+    and the judge's normalizations it is given (``keep``): (text, premodifier characters
+    removed, -, -, number); a string is numbered when first normalized (here or by the judge)."""
+
+    def __init__(self, known: list[str], judged: list[str]) -> None:
+        self.numbers = 0
+        self.texts: dict[str, tuple[str, int, None, None, int]] = {}
+        self.judged: dict[str, tuple[str, int, None, None, int]] = {}
+        for raw in known:
+            self.texts.setdefault(raw, self._made(raw))
+        for raw in judged:
+            self.judged.setdefault(raw, self.texts.get(raw) or self._made(raw))
+        self.calls: list[tuple[str, str]] = []
+
+    def _made(self, raw: str) -> tuple[str, int, None, None, int]:
+        self.numbers += 1
+        removed = len(raw) - len(raw.removeprefix("the ")) if raw != "the " else 0
+        return (raw.removeprefix("the "), removed, None, None, self.numbers)
+
+    def get(self, raw: str) -> Any:
+        return self.texts.get(raw)
+
+    def keep(self, raw: str) -> Any:
+        found = self.judged.get(raw)
+        if found is not None:
+            self.calls.append(("keep", raw))
+            return self.texts.setdefault(raw, found)
+        return None
+
+    def normalize(self, raw: str) -> Any:
+        self.calls.append(("normalize", raw))
+        made = self.texts[raw] = self._made(raw)
+        return made
+
+
+_STRINGS = ("the cup", "cup", "the", "the big one", "a cup", "one")
+
+
+@st.composite
+def _items(draw: st.DrawFn) -> list[Instance]:
+    """Instances of usual slots (one text fill, with an extent or not) and others (pointers,
+    several fills or alternatives, no alternative), slot names repeated, some unscored."""
+    items = []
+    for number in range(draw(st.integers(0, 6))):
+        slots = []
+        for _ in range(draw(st.integers(0, 4))):
+            name = draw(st.sampled_from(("A", "B", "C", "UNSCORED")))
+            kind = draw(st.integers(0, 9))
+            fills: list[Any] = []
+            for _ in range(1 if kind < 6 else draw(st.integers(0, 3))):
+                if kind == 9 and draw(st.booleans()):
+                    fills.append(PointerFill("EVENT", "D", 1))
+                    continue
+                content = draw(st.sampled_from(_STRINGS))
+                start = draw(st.integers(0, 50))
+                extent = () if draw(st.integers(0, 4)) == 0 else (Extent(start, start + draw(st.integers(0, 9))),)
+                fills.append(TextFill(content, ((0, len(content)),), extent, extent[:1]))
+            alternatives: tuple[FillAlternative, ...] = (FillAlternative(tuple(fills)),)
+            if kind == 8:
+                alternatives += (FillAlternative(tuple(fills[:1])),)
+            elif kind == 7 and draw(st.booleans()):
+                alternatives = ()
+            slots.append(Slot(name, alternatives))
+        items.append(Instance("EVENT", "D", number + 1, tuple(slots)))
+    return items
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    _items(),
+    st.lists(st.sampled_from(_STRINGS), max_size=4),
+    st.lists(st.sampled_from(_STRINGS), max_size=4),
+    st.sampled_from([frozenset(), frozenset({"UNSCORED"}), frozenset({"UNSCORED", "B"})]),
+)
+def test_the_projections_fills_are_read_as_one_by_one(
+    items: list[Instance], known: list[str], judged: list[str], unscored: frozenset[str]
+) -> None:
+    """``read_fills`` (a walk that gathers the fills, then each column at once) reads what a
+    loop over the fills one at a time reads, and keeps and normalizes the same strings in the
+    same order (the texts are numbered in that order)."""
+    import numpy as np
+
+    mine, theirs = _Memo(known, judged), _Memo(known, judged)
+    read = ceiling_count.read_fills(items, unscored, mine.get, mine.normalize, mine.keep)
+    contents, rows, names, odd = _read_one_by_one(items, unscored, theirs.get, theirs.normalize, theirs.keep)
+    columns = np.stack([read.fill_item, read.fill_slot, read.numbers, read.starts, read.ends], axis=1)
+    assert [tuple(row) for row in columns.tolist()] == rows
+    assert read.contents == contents
+    assert read.slot_names == names
+    assert read.odd == odd
+    assert mine.calls == theirs.calls
+    assert list(mine.texts.items()) == list(theirs.texts.items())
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@given(plain=plain_references(), pointing=references(NAME))
+def test_the_ceilings_order_of_types_read_from_the_reference_table_is_type_orders(plain: str, pointing: str) -> None:
+    """The ceiling's order of types, read from the system count's reference table when it holds
+    every reference instance, each complete (no pointer), is :func:`type_order`'s of the
+    reference; a reference with pointers (its TEMPLATE instances) has it from ``type_order``,
+    and the usual plain reference from the table."""
+    from hub4eval.scoring import pipeline
+    from hub4eval.scoring.mapping import type_order
+
+    original = pipeline._ceiling_order
+    seen: list[tuple[tuple[str, ...], tuple[str, ...], bool]] = []
+
+    def order(ref: TemplateSet, table: Any = None) -> tuple[str, ...]:
+        found = original(ref, table)
+        complete = table is not None and bool(table.complete.all())
+        seen.append((found, type_order(ref, TemplateSet((), role="hypothesis")), complete))
+        return found
+
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(pipeline, "_ceiling_order", order)
+        for ref_text in (plain, pointing, _usual_reference()):
+            # (as ``hub4eval score`` scores: the system's mapping counted, with its reference table)
+            with_ceiling(NAME, ref_text, ScoreConfig(), ceiling_counts=True, counts_only=True)
+    assert len(seen) == 3
+    assert all(found == oracle for found, oracle, _ in seen)
+    assert not seen[1][2]  # pointers: not read from the table
+    assert seen[2][2]  # read from the table
+
+
+def test_a_reference_table_of_other_instances_is_not_read_for_the_order() -> None:
+    """The table is read for the ceiling's order only when it holds the reference's very
+    instances, in order (not equal copies, fewer, or others)."""
+    from hub4eval.scoring import pipeline
+
+    ref = parse_templates(_usual_reference(), role="reference")
+    mine = list(ref.instances)
+    copies = list(parse_templates(_usual_reference(), role="reference").instances)
+    assert copies == mine
+    assert pipeline._holds_exactly(mine, ref)
+    assert not pipeline._holds_exactly(copies, ref)
+    assert not pipeline._holds_exactly(mine[:-1], ref)
+    assert not pipeline._holds_exactly(mine[::-1], ref)

@@ -311,3 +311,37 @@ def test_the_sets_bounds_are_mapped_at_once_as_each_one_maps():
     assert many([]) == []
     segmented = align_corpora(parse_corpus(REFERENCE, "r.sgml"), parse_corpus(REFERENCE, "h.sgml"), unsegmented=False)
     assert _many_hyp_extents(segmented) is None  # the sets of a segmented hypothesis are not mapped so
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.lists(st.tuples(st.integers(0, 5_000), st.integers(0, 40)), max_size=3), min_size=1, max_size=3),
+        min_size=1,
+        max_size=5,
+    ),
+    st.booleans(),
+)
+def test_the_readers_bounds_of_each_set_are_those_of_the_walk_over_its_fills(sets, pointer):
+    """``TemplateSet.fill_bounds`` (what the reader found as it made the fills) gives, for each
+    set, what ``_fills_bounds`` (the walk that takes its place without them) gives: sets of
+    instances with 0-3 text fills each (some with none: None), and a pointer slot, from a
+    written hypothesis file."""
+    from hub4eval.scoring.split_sets import _fills_bounds
+
+    instance_sets = []
+    for number, instances in enumerate(sets):
+        docid = f"D{number}"
+        made = []
+        for k, fills in enumerate(instances, 1):
+            slots = [
+                Slot(f"S{j}", (FillAlternative((TextFill("w x", ((0, 3),), (Extent(start, start + width),)),)),))
+                for j, (start, width) in enumerate(fills)
+            ]
+            if pointer:
+                slots.append(Slot("P", (FillAlternative((PointerFill("E", docid, 1),)),)))
+            made.append(Instance("E", docid, k, tuple(slots)))
+        instance_sets.append(InstanceSet(docid, tuple(made)))
+    read = parse_templates(write_templates(TemplateSet(tuple(instance_sets), role="hypothesis")), "t.tpl", "hypothesis")
+    assert read.fill_bounds() == [_fills_bounds(iset) for iset in read.instance_sets]
+    assert replace(read, path="u.tpl").fill_bounds() is None  # a copy: the caller walks

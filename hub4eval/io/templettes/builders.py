@@ -141,6 +141,9 @@ class InstanceBuilder(Checks):
         self._heads: dict[str, tuple[str, bool, int, int]] = {}
         # set by usual_instances: each DOCID's headers were one run, their numbers increasing
         self.headers_ordered = False
+        # set by usual_instances when each DOCID's instances were one run: the index of each
+        # run's first instance, and the number of instances last (the runs are the instance sets)
+        self.run_starts: list[int] | None = None
         # set by usual_instances in a hypothesis whose DOCIDs' instances were one run each: per
         # run, the smallest start and the largest end of its text fills' extents (see
         # TemplateSet.fill_bounds)
@@ -240,6 +243,7 @@ class InstanceBuilder(Checks):
         """The instance of ``token`` if it is made of usual lines only, else
         None (see :meth:`usual_instances`)."""
         instances = self.usual_instances(token, token.line, token.column)
+        self.run_starts = None  # a file's, not an instance's
         return instances[0] if instances is not None and len(instances) == 1 else None
 
     def usual_instances(self, text: str, line: int = 1, column: int = 1) -> list[Instance] | None:
@@ -281,6 +285,8 @@ class InstanceBuilder(Checks):
         # headers are the same (TYPE, DOCID, N), which the reader need not check again
         ordered = True
         run_docids: set[str] = set()
+        run_starts: list[int] = []  # the index of each run's first instance (see reset)
+        runs = True  # each DOCID one run so far
         # a hypothesis's runs' bounds (an unsegmented one's sets are placed by them)
         bounding = self.hypothesis
         bounds: list[tuple[int, int] | None] = []
@@ -314,12 +320,16 @@ class InstanceBuilder(Checks):
                     if head:
                         return None  # an indented header, or one after a slot name
                     previous_docid, previous_number = docid, head_number
-                    head_type, docid = intern(type_, type_), intern(docid_, docid_)
+                    if type_ != head_type:  # (mostly the TYPE and DOCID of the header before)
+                        head_type = intern(type_, type_)
+                    if docid_ != docid:
+                        docid = intern(docid_, docid_)
                     head_number, head_line = int(number), line
                     if docid is not previous_docid:
                         if docid in run_docids:
-                            ordered = bounding = False  # a second run of a DOCID's instances
+                            ordered = bounding = runs = False  # a second run of a DOCID's instances
                         run_docids.add(docid)
+                        run_starts.append(len(instances))
                         if bounding and previous_docid:
                             bounds.append(None if high < 0 else (low, high))
                             low, high = _NO_OFFSET, -1
@@ -387,6 +397,9 @@ class InstanceBuilder(Checks):
                     more.append(fill)
         self.pointers += pointers
         self.headers_ordered = ordered
+        if runs:
+            run_starts.append(len(instances))
+        self.run_starts = run_starts if runs else None
         if bounding:
             if head_line:
                 bounds.append(None if high < 0 else (low, high))

@@ -184,8 +184,11 @@ def parse_with_pointers(
                 raise slip
         if not instances:
             warnings.append(InputWarning("no instances in the file", path))
+        runs = None
+        if usual:
+            runs, _instance_builder().run_starts = _instance_builder().run_starts, None
         tset = TemplateSet(
-            instance_sets=_group(instances),
+            instance_sets=_group(instances, runs),
             role=role,
             path=path,
             warnings=tuple(warnings),
@@ -287,8 +290,18 @@ def instance_tokens(parser: Lark, source: str | TextSlice) -> list[Token]:
     return tokens
 
 
-def _group(instances: Sequence[Instance]) -> tuple[InstanceSet, ...]:
-    """Instance sets by DOCID, in order of each DOCID's first appearance."""
+def _group(instances: tuple[Instance, ...], starts: Sequence[int] | None = None) -> tuple[InstanceSet, ...]:
+    """Instance sets by DOCID, in order of each DOCID's first appearance.
+
+    ``starts``: where the reader saw each DOCID's instances in one run, the index of each
+    run's first instance and the number of instances last (``InstanceBuilder.run_starts``):
+    the runs are the sets, cut without a look at each instance.
+    """
+    if starts is not None:
+        return tuple(
+            InstanceSet(instances[first].docid, instances[first:last])
+            for first, last in zip(starts, starts[1:], strict=False)  # (one less: each run's end)
+        )
     # the usual file: each document's instances together, cut by C loops
     runs = [(docid, tuple(run)) for docid, run in itertools.groupby(instances, _DOCID)]
     if len({docid for docid, _ in runs}) == len(runs):

@@ -14,7 +14,10 @@ indexing those arrays (:meth:`FillTable.slots_of`).
 
 A table covers the instances whose every scored slot holds one text fill (a hypothesis
 slot's first alternative), usual for a reference (its one minimal string is its maximal
-one); a run with any other instance is read as before, instance by instance. Tables are
+one); a run with any other instance is read as before, instance by instance. A usual
+template set, every slot of every instance so, is read with a few comprehensions over all
+of its slots and fills (:meth:`FillTable._read_usual`); any other, in one loop over its
+instances that tells covered from not (:meth:`FillTable._read_each`, the first's oracle). Tables are
 kept per preparer (:func:`register`, :func:`lookup`), for as long as the preparer lives,
 and keep their instances alive, so that an instance's ``id()`` names it.
 
@@ -26,8 +29,9 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Sequence
-from itertools import repeat
-from typing import Any
+from itertools import accumulate, chain, repeat
+from operator import attrgetter, eq, is_, itemgetter
+from typing import Any, cast
 
 import numpy as np
 
@@ -102,7 +106,150 @@ class FillTable:
         self._read(prep)
 
     def _read(self, prep: FillPreparer) -> None:
-        """Read the instances, in one loop (as ``pairs._fills_by_slot`` reads a run's)."""
+        """Read the instances: those of a usual template set all at once (:meth:`_read_usual`),
+        any others in one loop (:meth:`_read_each`)."""
+        if not self._read_usual(prep):
+            self._read_each(prep)
+
+    def _read_usual(self, prep: FillPreparer) -> bool:
+        """Read the instances as :meth:`_read_each` does, a few comprehensions over all of their
+        slots and fills instead of one loop, when every slot of every instance is scored, of a
+        name of its own in the instance and holds one alternative of one text fill (a
+        reference's usual: no minimal string of its own), as in a usual template set; then
+        every instance is covered and complete, and each slot's fill is in the table. False
+        (nothing read, nothing normalized) otherwise."""
+        instances, reference = self.instances, self.reference
+        held_slots = [inst.slots for inst in instances]
+        slots = list(chain.from_iterable(held_slots))
+        if not slots:
+            return False
+        names = [slot.name for slot in slots]
+        if not self.unscored.isdisjoint(names):
+            return False
+        alternatives = [slot.alternatives for slot in slots]
+        if set(map(len, alternatives)) != {1}:
+            return False
+        held = [alternative[0].fills for alternative in alternatives]
+        if set(map(len, held)) != {1}:
+            return False
+        written = [one[0] for one in held]
+        if set(map(type, written)) != {TextFill}:
+            return False
+        fills = cast("list[TextFill]", written)
+        contents = [fill.content for fill in fills]
+        extents = [fill.extents for fill in fills]
+        if reference and not _usual_references(fills, contents, extents):
+            return False  # minimal strings of their own: read with the instance
+        slot_names = list(dict.fromkeys(names))  # in order of first sight
+        slot_ids = {name: sid for sid, name in enumerate(slot_names)}
+        slot_of = np.fromiter(map(slot_ids.__getitem__, names), dtype=Int, count=len(names))
+        has = np.fromiter(map(bool, extents), dtype=bool, count=len(extents))
+        codes = slot_of * 4 + has  # of each slot: (slot * 2 + optional) * 2 + has an extent
+        if reference:
+            codes += np.fromiter([slot.optional for slot in slots], dtype=bool, count=len(slots)) * 2
+        sizes = list(map(len, held_slots))
+        flat = codes.tolist()
+        if min(sizes) == max(sizes):  # the usual file: as many slots in every instance
+            code_of = list(zip(*[iter(flat)] * sizes[0], strict=True))
+        else:
+            bounds = [0, *accumulate(sizes)]
+            code_of = [tuple(flat[a:b]) for a, b in zip(bounds, bounds[1:], strict=False)]
+        one_text = ONE_TEXT
+        shapes_of: dict[tuple[int, ...], tuple[Any, ...]] = {}
+        for code in dict.fromkeys(code_of):
+            if len({c >> 2 for c in code}) != len(code):
+                return False  # a second slot of a name: not read
+            shapes_of[code] = tuple([(slot_names[c >> 2], bool(c >> 1 & 1), one_text[c & 1]) for c in code])
+        # (from here on, as the loop: each content string normalized in the order of the fills)
+        get, normalize = prep.lookups()
+        found = list(map(get, contents))  # (mostly normalized all at once before)
+        normalized = (
+            cast("list[Any]", found)
+            if None not in found
+            else [known or get(content) or normalize(content) for known, content in zip(found, contents, strict=True)]
+        )
+        none = NONE
+        if has.all():
+            starts = [extent[0].start for extent in extents]
+            ends = [extent[0].end for extent in extents]
+        else:
+            starts = [extent[0].start if extent else none for extent in extents]
+            ends = [extent[0].end if extent else none for extent in extents]
+        count = len(fills)
+        raw_starts = np.fromiter(starts, dtype=Int, count=count)
+        end_array = np.fromiter(ends, dtype=Int, count=count)
+        removed = np.fromiter(map(itemgetter(1), normalized), dtype=Int, count=count)
+        places = np.flatnonzero((removed != 0) & has)
+        start_array = raw_starts.copy()
+        start_array[places] = np.minimum(raw_starts[places] + removed[places], end_array[places])  # as fills._shifted
+        self._set(
+            list(map(shapes_of.__getitem__, code_of)),
+            np.ones(len(instances), dtype=bool),
+            fills,
+            contents,
+            [inst.docid for inst in instances],
+            list(dict.fromkeys([inst.type for inst in instances])),
+            slot_names,
+            np.fromiter(sizes, dtype=Int, count=len(sizes)),
+            slot_of,
+            np.fromiter(map(itemgetter(4), normalized), dtype=Int, count=count),
+            start_array,
+            end_array,
+            (places, raw_starts[places]),
+        )
+        return True
+
+    def _set(
+        self,
+        shapes: list[Any],
+        complete: np.ndarray,
+        fills: list[TextFill],
+        contents: list[str],
+        docids: list[str],
+        types: list[str],
+        slot_names: list[str],
+        counts: np.ndarray,
+        slot_of: np.ndarray,
+        numbers: np.ndarray,
+        starts: np.ndarray,
+        ends: np.ndarray,
+        moved: tuple[Any, Any],
+    ) -> None:
+        """Keep what :meth:`_read_each` or :meth:`_read_usual` read: ``counts[k]``, how many of
+        the fills are instance ``k``'s; ``slot_of``, the slot of each fill (by number of
+        ``slot_names``); ``moved``, the places of the starts premodifiers moved and those
+        starts as written."""
+        n = len(self.instances)
+        self.shapes = shapes
+        self.complete = complete
+        # (every instance complete: every one covered)
+        self.covered = complete.copy() if complete.all() else np.asarray([s is not None for s in shapes], dtype=bool)
+        self.fills = fills
+        self.contents = contents
+        self.docids = docids
+        self.types = types
+        self.fill_inst = np.repeat(np.arange(n, dtype=Int), counts)
+        self.numbers = numbers
+        self.starts = starts
+        self.ends = ends
+        self.raw_starts = starts.copy()
+        places, raw = moved
+        if len(places):
+            self.raw_starts[places] = raw
+        bounds = np.zeros(n + 1, dtype=Int)
+        np.cumsum(counts, out=bounds[1:])
+        self.fill_rank = np.arange(len(fills), dtype=Int) - bounds[self.fill_inst]  # the slot's place in its instance
+        self.slot_names = slot_names
+        self.slot_fill = []
+        for s in range(len(slot_names)):
+            at = np.full(n, -1, dtype=Int)
+            mine = np.flatnonzero(slot_of == s)
+            at[self.fill_inst[mine]] = mine
+            self.slot_fill.append(at)
+
+    def _read_each(self, prep: FillPreparer) -> None:
+        """Read the instances, in one loop (as ``pairs._fills_by_slot`` reads a run's): any
+        instances, and the oracle of :meth:`_read_usual`."""
         instances, reference, unscored = self.instances, self.reference, self.unscored
         get, normalize = prep.lookups()
         none = NONE
@@ -187,34 +334,24 @@ class FillTable:
             shapes.append(None)
             complete.append(False)
             held.append(0)
-        self.shapes = shapes
-        self.complete = np.asarray(complete, dtype=bool)
-        self.covered = np.asarray([shape is not None for shape in shapes], dtype=bool)
-        self.fills = fills
-        self.contents = contents
-        self.docids = docids
-        self.types = list(types)
+        places = [place for place, _ in moved]
+        raw = [start for _, start in moved]
         columns = np.fromiter(flat, dtype=Int, count=len(flat)).reshape(-1, 4)
-        counts = np.fromiter(held, dtype=Int, count=len(held))
-        self.fill_inst = np.repeat(np.arange(len(instances), dtype=Int), counts)
-        slot_of = columns[:, 0].copy()
-        self.numbers = columns[:, 1].copy()
-        self.starts = columns[:, 2].copy()
-        self.ends = columns[:, 3].copy()
-        self.raw_starts = self.starts.copy()
-        if moved:
-            places, raw = zip(*moved, strict=True)
-            self.raw_starts[list(places)] = raw
-        bounds = np.zeros(len(instances) + 1, dtype=Int)
-        np.cumsum(counts, out=bounds[1:])
-        self.fill_rank = np.arange(len(fills), dtype=Int) - bounds[self.fill_inst]  # the slot's place in its instance
-        self.slot_names = list(slot_ids)
-        self.slot_fill = []
-        for s in range(len(self.slot_names)):
-            at = np.full(len(instances), -1, dtype=Int)
-            mine = np.flatnonzero(slot_of == s)
-            at[self.fill_inst[mine]] = mine
-            self.slot_fill.append(at)
+        self._set(
+            shapes,
+            np.asarray(complete, dtype=bool),
+            fills,
+            contents,
+            docids,
+            list(types),
+            list(slot_ids),
+            np.fromiter(held, dtype=Int, count=len(held)),
+            columns[:, 0].copy(),
+            columns[:, 1].copy(),
+            columns[:, 2].copy(),
+            columns[:, 3].copy(),
+            (places, raw),
+        )
 
     def ordinals(self, instances: Sequence[Instance]) -> np.ndarray | None:
         """The place in this table of each of ``instances``; None unless every one is here and covered."""
@@ -273,6 +410,25 @@ class FillTable:
         return found
 
 
+def _usual_references(fills: list[TextFill], contents: list[str], extents: list[tuple[Extent, ...]]) -> bool:
+    """Whether each of these reference fills (with their ``contents`` and ``extents``) is the
+    usual one, as ``FillTable._read_each`` tells it (one minimal string, the whole content, at
+    the maximal extent: none of its own to prepare), a few passes in C over all of them."""
+    lengths = list(map(len, contents))
+    wholes = {length: ((0, length),) for length in set(lengths)}
+    if not all(map(eq, map(_MINIMAL_SPANS, fills), map(wholes.__getitem__, lengths))):
+        return False
+    if max(map(len, extents), default=0) < 2 and all(map(is_, map(_MINIMAL_EXTENTS, fills), extents)):
+        return True  # (the reader's: its one minimal extent is its maximal one, the same tuple)
+    return all(
+        (fill.minimal_extents is fill.extents and len(fill.extents) < 2) or fill.minimal_is_maximal for fill in fills
+    )
+
+
+_MINIMAL_SPANS = attrgetter("minimal_spans")
+_MINIMAL_EXTENTS = attrgetter("minimal_extents")
+
+
 word_column = entry_columns
 """Of the entries of :meth:`FillPreparer.word_keys_of`, as arrays (:func:`~hub4eval.scoring.fills.entry_columns`)."""
 
@@ -300,7 +456,7 @@ def kept(
     """The first table kept with ``prep`` read alike (with these ``unscored`` slots, this
     column mapping ``alignment``, of this side: each when given) over exactly ``instances``
     (``covering``: holding the first of them; not given: any); None when none is. The one
-    lookup of the tables: :func:`known`, :func:`table_over` and :func:`lookup` name its uses."""
+    lookup of the tables (:func:`lookup` adds the places of the instances in the table)."""
     first = id(instances[0]) if covering and instances else None
     for table in _TABLES.get(prep, ()):
         if (
@@ -319,18 +475,6 @@ def kept(
         ):
             return table
     return None
-
-
-def known(
-    prep: FillPreparer, instances: Sequence[Instance], unscored: frozenset[str], alignment: Any
-) -> FillTable | None:
-    """The table of exactly these instances, read alike, kept with ``prep`` (None: none is)."""
-    return kept(prep, instances, unscored=unscored, alignment=alignment)
-
-
-def table_over(prep: FillPreparer, instances: Sequence[Instance]) -> FillTable | None:
-    """A table kept with ``prep`` of exactly these instances (read with any unscored slots), or None."""
-    return kept(prep, instances)
 
 
 def lookup(
@@ -356,7 +500,7 @@ def set_extents(prep: FillPreparer, isets: Sequence[InstanceSet]) -> list[Extent
     of an unsegmented hypothesis): each set's extent, :data:`UNSETTLED` for a set to work
     out one by one."""
     instances = [inst for iset in isets for inst in iset.instances]
-    table = table_over(prep, instances)
+    table = kept(prep, instances)  # (read with any unscored slots)
     if table is None or table.alignment is None or table.reference or not table.unsegmented:
         return None
     n_sets = len(isets)

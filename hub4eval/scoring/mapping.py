@@ -24,6 +24,7 @@ import bisect
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from itertools import chain
 from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
@@ -135,6 +136,9 @@ class CountedMatch(NamedTuple):
     hyp: Instance | None
     counts: Counts
     signature: int
+
+
+_COUNTED_MATCH = partial(tuple.__new__, CountedMatch)  # of (ref, hyp, counts, signature), as CountedMatch(*them)
 
 
 class CountedSet(NamedTuple):
@@ -785,11 +789,11 @@ class Mapper:
                     # every instance paired (the usual document), each pair counted without a
                     # record: the matches in reference order, as below
                     entries: list[Any] = list(map(counted.get, pairs))
-                    if all(type(entry) is tuple for entry in entries):
-                        partner: list[Any] = [None] * len(refs)
-                        for (i, j), entry in zip(pairs, entries, strict=True):
-                            partner[i] = (hyps[j], *entry)
-                        matches += [CountedMatch(r, *rest) for r, rest in zip(refs, partner, strict=True)]
+                    if set(map(type, entries)) == {tuple}:
+                        ranked = sorted(zip(pairs, entries, strict=True))  # by reference (each once)
+                        partners = [hyps[j] for (_, j), _ in ranked]
+                        counts, signatures = zip(*map(itemgetter(1), ranked), strict=True)
+                        matches += map(_COUNTED_MATCH, zip(refs, partners, counts, signatures, strict=True))
                         continue
                 if counting:
                     by_ref = {}

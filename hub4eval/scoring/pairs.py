@@ -793,7 +793,7 @@ def tabulate(mapper: Mapper, instances: Sequence[Instance], reference: bool) -> 
     alignment = None if fast else column_mapper(prep, reference)
     if alignment is None and not fast:
         return None  # extents mapped otherwise: each fill is prepared
-    table = fill_tables.known(prep, instances, mapper.unscored, alignment)
+    table = fill_tables.kept(prep, instances, unscored=mapper.unscored, alignment=alignment)
     if table is None:
         table = FillTable(prep, instances, reference, mapper.unscored, alignment)
         fill_tables.register(table, prep)

@@ -350,8 +350,9 @@ def score(
         unsegmented = alignment.unsegmented
         if not texts_aligned.forked:
             # No child counts sclite's alignment: it is counted now, before the templettes
-            # are mapped, so that its working memory is freed before theirs is taken.
-            texts_aligned.wer()
+            # are mapped, so that its working memory is freed before theirs is taken (its
+            # overall counts only: the result keeps no row per document).
+            texts_aligned.wer_summary()
     if not unsegmented:
         warnings += _check_docids(ref, hyp)
     scoring_ceiling = bool(ceiling or (ceiling is None and aligned))
@@ -504,7 +505,7 @@ def score(
     if wer is None and texts_aligned is None and alignment is not None and hasattr(alignment, "wer_summary"):
         from hub4eval.text import wer as wer_module
 
-        wer = wer_module.corpus_wer(alignment)["summary"]  # sclite's counts; the §7 ones beside them if they differ
+        wer = wer_module.corpus_wer_summary(alignment)  # sclite's counts; the §7 ones beside them if they differ
     ceiling_result = None
     if projecting is not None:
         projected = projecting.result()
@@ -549,7 +550,7 @@ def score(
         )
     if texts_aligned is not None:
         # sclite's alignment, counted while the templettes were mapped when a child counts it
-        wer = texts_aligned.wer()["summary"]  # sclite's counts; the §7 ones beside them if they differ
+        wer = texts_aligned.wer_summary()  # sclite's counts; the §7 ones beside them if they differ
         if ceiling_result is not None:
             ceiling_result = dataclasses.replace(ceiling_result, wer=wer)
     if alignment is not None:

@@ -35,16 +35,20 @@ Without an alignment (the texts are the same), fills keep their content and
 offsets: the projection is the reference itself, and scores 100 %.
 
 Most fills are decided from their first candidates, found for all of them at
-once (:class:`~hub4eval.scoring.first_candidates.FirstCandidates`): a fill whose
-first candidate is all correct keeps it, and so does one whose first
-candidate has one COR point of two when no later candidate's content can be
-correct (a run of hypothesis words holding a word the reference fill does not
-have, or too few words, or not beginning or ending with its first or last word,
-as the judge reads them; or, without reading the runs, a word of the reference
-fill that is none of the region's words nor made of its letters, when every
-word there is kept as it is: :func:`_missing_word`); every other fill tries its
-candidates one by one (:meth:`_Projector.fill`), which is also the route the
-tests compare the quick one with.
+once (:class:`~hub4eval.scoring.first_candidates.FirstCandidates`), in
+:meth:`_Projector._decide_all`: a fill whose first candidate is all correct keeps
+it, and so does one whose first candidate has one COR point of two when no later
+candidate's content can be correct: read from the letters of the region's raw
+words where each reads the same wherever it stands
+(:class:`~hub4eval.scoring.run_spellings.RunSpellings`), else from the runs of
+its words (:meth:`_Projector._only_first`: a run holding a word the reference
+fill does not have, or too few words, or not beginning or ending with its first
+or last word, as the judge reads them; or a word of the reference fill that is
+none of the region's words nor made of its letters, when every word there is
+kept as it is: :func:`_missing_word`). A fill whose first candidate's string is
+not normalized yet is decided in its turn (:meth:`_Projector._decided_one`);
+every other fill tries its candidates one by one (:meth:`_Projector.fill`),
+which is also the route the tests compare the quick ones with.
 
 Why one module: the judge (how a candidate scores) and the projector (which
 candidates, in which order) are the two halves of one choice; the projector's
@@ -104,6 +108,12 @@ _LINE_BREAKS = str.maketrans(
 )
 
 
+def _one_line(text: str) -> str:
+    """``text`` with its line breaks turned into spaces (a projected fill is written on one line);
+    most strings have none (a printable string has no line break: it is kept as it is)."""
+    return text if text.isprintable() else text.translate(_LINE_BREAKS)
+
+
 def _content_ok(ref: PreparedFill, hyp: PreparedFill, how: TextComparison) -> bool:
     """Whether the content point of the pair is COR (the category :func:`compare_text` gives)."""
     return noisy_content_ok(ref, hyp, how.fillers) if how.noisy else clean_content_status(ref, hyp) == "ok"
@@ -116,57 +126,51 @@ def _extent_ok(ref: PreparedFill, hyp: PreparedFill, how: TextComparison) -> boo
     return extent_status(ref, hyp) == "ok"
 
 
-def _extent_at(ref: PreparedFill, extent: Extent | None, exact: bool) -> bool:
-    """:func:`_extent_ok` of a hypothesis fill with an extent part whose mapped extent is ``extent``."""
-    if extent is None or not ref.has_extent:
-        return False
-    ref_extent = ref.maximal.extent
-    if ref_extent is None:
-        return False
+def _overlaps(a: Any, b: Any, first: Any, last: Any) -> Any:
+    """Whether columns [a, b] and [first, last] overlap, as :meth:`Extent.overlaps` reads it (any of
+    a <= first <= b, a <= last <= b, first <= a <= last, first <= b <= last), of ints or, each
+    pair of values in turn, of numpy arrays."""
+    return (
+        ((a <= first) & (first <= b))
+        | ((a <= last) & (last <= b))
+        | ((first <= a) & (a <= last))
+        | ((first <= b) & (b <= last))
+    )
+
+
+def _extent_in(a: Any, b: Any, low: Any, high: Any, first: Any, last: Any, exact: bool) -> Any:
+    """:func:`_extent_ok` of a hypothesis fill whose extent maps to columns ``first`` to ``last``
+    against a reference fill whose one minimal string is its maximal one, at columns ``a`` to
+    ``b``, enclosed by columns ``low`` to ``high`` (``exact``: the extent must be the reference's):
+    of ints or, each fill in turn, of numpy arrays. The one formula of the projection's extent
+    verdicts (:func:`_extent_between` reads it for each minimal string)."""
     if exact:
-        return ref_extent == extent
-    enclosure = ref_extent if ref.enclosure is None else ref.enclosure
-    low, high = enclosure.start, enclosure.end
-    if not (low <= extent.start <= high and low <= extent.end <= high):
-        return False
-    for minimal in ref.minimals:
-        if minimal.extent is not None and minimal.extent.overlaps(extent):
-            return True
-    return False
+        return (a == first) & (b == last)
+    return (low <= first) & (first <= high) & (low <= last) & (last <= high) & _overlaps(a, b, first, last)
 
 
 def _extent_between(ref: PreparedFill, first: int, last: int, exact: bool) -> bool:
-    """:func:`_extent_at` of the mapped extent from column ``first`` to column ``last``, without
-    an :class:`Extent` made for it."""
-    if not ref.has_extent:
-        return False
-    ref_extent = ref.maximal.extent
+    """:func:`_extent_ok` of a hypothesis fill whose extent maps to columns ``first`` to ``last``,
+    without an :class:`Extent` made for it: :func:`_extent_in` of its maximal extent and, but
+    with ``exact``, of any of its minimal ones."""
+    ref_extent = ref.maximal.extent if ref.has_extent else None
     if ref_extent is None:
         return False
+    a, b = ref_extent.start, ref_extent.end
     if exact:
-        return ref_extent.start == first and ref_extent.end == last
+        return a == first and b == last
     enclosure = ref_extent if ref.enclosure is None else ref.enclosure
     low, high = enclosure.start, enclosure.end
-    if not (low <= first <= high and low <= last <= high):
-        return False
-    for minimal in ref.minimals:
-        extent = minimal.extent
-        if extent is not None:  # as Extent.overlaps
-            a, b = extent.start, extent.end
-            if a <= first <= b or a <= last <= b or first <= a <= last or first <= b <= last:
-                return True
-    return False
+    return any(
+        _extent_in(minimal.extent.start, minimal.extent.end, low, high, first, last, False)
+        for minimal in ref.minimals
+        if minimal.extent is not None
+    )
 
 
-def _extent_in(column_first: int, column_last: int, low: int, high: int, first: int, last: int, exact: bool) -> bool:
-    """:func:`_extent_between` of a reference fill whose one minimal string is its maximal one, at
-    columns ``column_first`` to ``column_last``, enclosed by columns ``low`` to ``high``."""
-    if exact:
-        return column_first == first and column_last == last
-    if not (low <= first <= high and low <= last <= high):
-        return False
-    a, b = column_first, column_last  # as Extent.overlaps
-    return a <= first <= b or a <= last <= b or first <= a <= last or first <= b <= last
+def _extent_at(ref: PreparedFill, extent: Extent | None, exact: bool) -> bool:
+    """:func:`_extent_ok` of a hypothesis fill with an extent part whose mapped extent is ``extent``."""
+    return extent is not None and _extent_between(ref, extent.start, extent.end, exact)
 
 
 def _hyp_fill(content: str, start: int, end: int) -> TextFill:
@@ -389,23 +393,12 @@ class Judge:
     def usual_known(self, ref_fills: Sequence[TextFill]) -> list[Any]:
         """:meth:`usual_words` of each of ``ref_fills`` whose content string is normalized already
         (else None, as for a fill that is not usual: it is not normalized here, out of turn), all
-        at once: each content string's words read once, as :meth:`usual_of` reads them."""
+        at once: each content string read once (:meth:`_usual_all`)."""
         memo = self._usual
         found = [memo.get(fill.content) for fill in ref_fills]
         if None in found:
-            if self._by_word is None:
-                return [None] * len(ref_fills)
-            ref_prep = self.mapper.ref_prep
-            get = ref_prep.lookups()[0]
-            fillers = self.mapper.how.fillers
-            reference = ref_prep.reference
-            for content in dict.fromkeys(
-                fill.content for fill, words in zip(ref_fills, found, strict=True) if words is None
-            ):
-                normalized = get(content)
-                if normalized is None:
-                    continue  # not normalized yet (then not here: the texts are numbered in order)
-                memo[content] = _usual_reading(normalized, fillers) if reference else False
+            new = dict.fromkeys(fill.content for fill, words in zip(ref_fills, found, strict=True) if words is None)
+            self._usual_all(list(new), False)
             found = [memo.get(fill.content) for fill in ref_fills]
         return [
             None if words is None or words is False or not fill.minimal_is_maximal else words
@@ -415,14 +408,30 @@ class Judge:
     def usual_of(self, content: str) -> Any:
         """:meth:`usual_words` of a usual fill of this content string (remembered in :attr:`_usual`);
         False when its words are not read so (a premodifier removed, no noisy comparison)."""
-        found: Any = False
-        if self._by_word is not None:
-            ref_prep = self.mapper.ref_prep
-            if ref_prep.reference:
-                get, normalize = ref_prep.lookups()
-                found = _usual_reading(get(content) or normalize(content), self.mapper.how.fillers)
-        self._usual[content] = found
-        return found
+        return self._usual_all([content], True)[0]
+
+    def _usual_all(self, contents: list[str], normalize: bool) -> list[Any]:
+        """:meth:`usual_of` of each of ``contents``, remembered; without ``normalize``, None for
+        a string not normalized yet (nothing remembered: the texts are numbered in the order
+        they are normalized, which this must not change)."""
+        memo = self._usual
+        if self._by_word is None or not self.mapper.ref_prep.reference:
+            for content in contents:
+                memo[content] = False
+            return [False] * len(contents)
+        get, normalizing = self.mapper.ref_prep.lookups()
+        fillers = self.mapper.how.fillers
+        out: list[Any] = []
+        for content in contents:
+            normalized = get(content)
+            if normalized is None:
+                if not normalize:
+                    out.append(None)
+                    continue
+                normalized = normalizing(content)
+            found = memo[content] = _usual_reading(normalized, fillers)
+            out.append(found)
+        return out
 
     def slot(self, inst: Instance, name: str, fills: tuple[Fill, ...]) -> Counts | None:
         """The counts of a reference slot against projected fills; None for an unscored slot."""
@@ -555,7 +564,8 @@ and end, and the hypothesis text."""
 
 
 _UNDECIDED = TextFill("", ())
-"""What :meth:`_Projector._decided` gives when the batch cannot say (the fill goes through :meth:`_Projector.fill`)."""
+"""What :meth:`_Projector._decide_all` and :meth:`_Projector._decided_one` give when the batch cannot say
+(the fill goes through :meth:`_Projector.fill`)."""
 
 _SAME = ((), (), ())
 """The reference words :meth:`_Projector._decide_all` does not read: its first candidate's string is its fill's."""
@@ -582,7 +592,7 @@ class _Projector:
         self._lookups: tuple[Any, Any] | None = None
         self._widens = False  # whether the reference preparer widens a fill's columns to its enclosure
         self._spaces_read: dict[int, Any] = {}  # each column space's token arrays, read once for the batches
-        self._made: list[Any] = []  # what _decided makes of each fill of the batch (see _decide_all)
+        self._made: list[Any] = []  # what _decide_all makes of each fill of the batch
         self._alike = False  # whether the reference's and the hypothesis's preparers normalize alike
         self._spellings: RunSpellings | None = None  # (made when first needed)
 
@@ -632,33 +642,43 @@ class _Projector:
         self._made = self._decide_all(docids, fills)
 
     def _take(self, docid: str, fill: Fill, optional: bool) -> Fill | None:
-        """:meth:`fill`, decided from the batch when there is one (see :meth:`begin`)."""
+        """:meth:`fill`, decided from the batch when there is one (see :meth:`begin`): the fills
+        of the batch are taken in order, each the next number."""
         if self._batch is None or type(fill) is not TextFill or not fill.extents:
             return self.fill(docid, fill, optional)
         number = self._at
         self._at = number + 1
-        decided = self._decided(number, docid, fill)
-        return self.fill(docid, fill, optional) if decided is _UNDECIDED else decided
-
-    def _decided(self, number: int, docid: str, fill: TextFill) -> TextFill | None:
-        """What :meth:`fill` makes of fill ``number`` of the batch, read from its first candidate:
-        that candidate when all of it is correct or (with a judge) no other candidate can beat
-        it, None when the fill has no column or no hypothesis text; else :data:`_UNDECIDED`.
-        Decided for the whole batch at once when it began (:meth:`_decide_all`), or here, in
-        order, by :meth:`_decided_one`."""
         made = self._made[number]
-        return self._decided_one(number, docid, fill) if made is _PENDING else made
+        return self._settled(number, docid, fill, optional) if made is _PENDING or made is _UNDECIDED else made
+
+    def _settled(self, number: int, docid: str, fill: TextFill, optional: bool) -> Fill | None:
+        """What :meth:`fill` makes of fill ``number`` of the batch, which :meth:`_decide_all` left
+        :data:`_PENDING` (decided here, in order, by :meth:`_decided_one`) or
+        :data:`_UNDECIDED` (or :meth:`_decided_one` leaves so): then :meth:`fill` itself."""
+        made = self._made[number]
+        if made is _PENDING:
+            made = self._decided_one(number, docid, fill)
+        return self.fill(docid, fill, optional) if made is _UNDECIDED else made
 
     def _decide_all(self, docids: list[str], fills: list[TextFill]) -> list[Any]:
-        """:meth:`_decided` of every fill of the batch, read from the batch's arrays at once where
-        that is the same: the first candidates' strings cut in one pass, their normalizations
-        read from the memo (a string not there yet is left :data:`_PENDING`, to be normalized in
-        its turn, so that the texts are numbered in the order they always were), the usual
-        reference fills' words from the judge's (:meth:`Judge.usual_known`), the contents
-        compared in one pass and the extents in numpy (as :func:`_extent_in`); a fill whose
-        first candidate has one COR point of two and whose widened tokens are more than one
-        asks :meth:`_only_first` (which normalizes nothing it remembers). Every other fill is
-        :data:`_PENDING`: :meth:`_decided_one`, in order."""
+        """What :meth:`fill` makes of each fill of the batch, where the batch's arrays say it at
+        once: None (no reference token, no column space or no hypothesis text), the first
+        candidate (the projected fill), :data:`_UNDECIDED` (:meth:`fill` itself decides: no
+        hypothesis token in its columns, a first candidate with no COR point, a long fill, or a
+        later candidate whose content may be correct), or :data:`_PENDING` (decided in its turn
+        by :meth:`_decided_one`: its first candidate's string not normalized yet, so that the
+        texts are numbered in the order they always were, a reference fill that is not usual,
+        or a premodifier removed).
+
+        The first candidates' strings are cut in one pass and their normalizations read from the
+        memo; a string that is its usual reference fill's, normalized alike, keeps its words
+        (:data:`_SAME`); the other usual reference fills' words are the judge's
+        (:meth:`Judge.usual_known`); the contents are compared in one pass and the extents in
+        numpy (:func:`_extent_in`). A first candidate with both points is kept, and so is one
+        with one point of two whose widened tokens are one; one with one point of two and a few
+        widened tokens is kept when no later candidate's content can be correct: read from the
+        letters of the words (:class:`RunSpellings`), else from the words' runs
+        (:meth:`_only_first`, which normalizes nothing it remembers)."""
         batch = self._batch
         assert batch is not None
         found, _, token_first, token_last, span_starts, span_ends, *rest = batch.arrays
@@ -678,10 +698,13 @@ class _Projector:
         space_list = [spaces[k] for k in numbers]
         if len(texts) == 2:  # one column space (and -1): one text
             text = next(value for value in texts.values() if value is not None)
-            contents = [text[a:b].translate(_LINE_BREAKS) for a, b in zip(starts, ends, strict=True)]
+            contents = [
+                piece if (piece := text[a:b]).isprintable() else piece.translate(_LINE_BREAKS)  # as _one_line
+                for a, b in zip(starts, ends, strict=True)
+            ]
         else:
             contents = [
-                texts[space][a:b].translate(_LINE_BREAKS)  # type: ignore[index]
+                _one_line(texts[space][a:b])  # type: ignore[index]
                 for space, a, b in zip(space_list, starts, ends, strict=True)
             ]
         judge = self.judge
@@ -699,16 +722,7 @@ class _Projector:
         a, b = column_first[at], column_last[at]
         low, high = (wide_first[at], wide_last[at]) if self._widens else (a, b)
         first, last = hyp_first[at], hyp_last[at]
-        if self._exact:
-            extent_ok = (a == first) & (b == last)
-        else:
-            extent_ok = (low <= first) & (first <= high) & (low <= last) & (last <= high)
-            extent_ok &= (
-                ((a <= first) & (first <= b))
-                | ((a <= last) & (last <= b))
-                | ((first <= a) & (a <= last))
-                | ((first <= b) & (b <= last))
-            )
+        extent_ok = _extent_in(a, b, low, high, first, last, self._exact)
         extent_ok &= hyp_found[at]
         wide_from, wide_to = from_token[at], to_token[at]
         one = (wide_from == wide_to).tolist()  # one token widened: the first candidate is the only one
@@ -802,10 +816,11 @@ class _Projector:
         return made
 
     def _decided_one(self, number: int, docid: str, fill: TextFill) -> TextFill | None:
-        """:meth:`_decided` of one fill, from its row of the batch."""
+        """What :meth:`fill` makes of fill ``number`` of the batch that :meth:`_decide_all` left
+        :data:`_PENDING`, read from its row of the batch (:data:`_UNDECIDED`: :meth:`fill` decides)."""
         batch = self._batch
         assert batch is not None
-        found, space, first, last, start, end, *rest = batch.rows[number]
+        found, space, first, last, start, end, *rest = batch.row(number)
         if not found:
             return None  # no reference token, or no column space: fill() finds no columns
         text = self._space_texts[space]
@@ -813,7 +828,7 @@ class _Projector:
             return None
         if first > last:
             return _UNDECIDED  # no hypothesis token in its columns: the first candidate is a later one's
-        content = text[start:end].translate(_LINE_BREAKS)
+        content = _one_line(text[start:end])
         judge = self.judge
         if judge is None:
             return _hyp_fill(content, start, end)
@@ -980,7 +995,7 @@ class _Projector:
                         continue
                 # not known from its words
                 start, end = starts[wide_first + i], ends[wide_first + j]
-                if judge.later_content_ok(docid, fill, text[start:end].translate(_LINE_BREAKS), start, end):
+                if judge.later_content_ok(docid, fill, _one_line(text[start:end]), start, end):
                     return False
         return True
 
@@ -1089,14 +1104,14 @@ class _Projector:
         when that one is not all correct)."""
         text, spans = self.spans(docid, fill)
         for start, end in spans:
-            yield _hyp_fill(text[start:end].translate(_LINE_BREAKS), start, end)  # type: ignore[index]
+            yield _hyp_fill(_one_line(text[start:end]), start, end)  # type: ignore[index]
 
     def fill(self, docid: str, fill: Fill, optional: bool = False) -> Fill | None:
         if type(fill) is not TextFill or fill.extent is None:
             return fill if type(fill) is not TextFill else _plain(fill)
         if self.alignment is None:
             extent = fill.extent
-            return _hyp_fill(fill.content.translate(_LINE_BREAKS), extent.start, extent.end)
+            return _hyp_fill(_one_line(fill.content), extent.start, extent.end)
         columns = self.alignment.ref_extent(docid, fill.extent)
         space = None if columns is None else self._space(docid)
         if space is None or space[3] is None:
@@ -1112,7 +1127,7 @@ class _Projector:
             if first is None:
                 return None
             start, end, _ = first
-        content = text[start:end].translate(_LINE_BREAKS)
+        content = _one_line(text[start:end])
         judge = self.judge
         if judge is None:
             return _hyp_fill(content, start, end)
@@ -1134,7 +1149,7 @@ class _Projector:
                     runs = _Runs(judge, docid, fill, text, region)
                 if runs.correct(start, end) is False:
                     continue
-            content = text[start:end].translate(_LINE_BREAKS)
+            content = _one_line(text[start:end])
             cor = judge.judge(docid, fill, content, start, end, points, best_cor)
             if cor is not None:
                 best, best_cor = (content, start, end), cor
@@ -1188,7 +1203,7 @@ class _Projector:
         one loop (the same as :meth:`slot` makes it), the others by :meth:`slot`."""
         docid = inst.docid
         slots: list[Slot] = []
-        decided, fill_route, made_all = self._decided, self.fill, self._made
+        take, settled, made_all = self._take, self._settled, self._made
         for slot in inst.slots:
             alternatives = slot.alternatives
             if len(alternatives) != 1:
@@ -1197,30 +1212,17 @@ class _Projector:
                     slots.append(made_slot)
                 continue
             fills = alternatives[0].fills
-            if len(fills) == 1 and type(fills[0]) is TextFill and fills[0].extents:
-                # one text fill with an extent (most slots): as the loop below, its decision read here
+            if len(fills) == 1 and type(fill := fills[0]) is TextFill and fill.extents:
+                # one text fill with an extent (most slots): _take, its decision read here
                 number = self._at
                 self._at = number + 1
                 made = made_all[number]
-                if made is _PENDING:
-                    made = self._decided_one(number, docid, fills[0])
-                if made is _UNDECIDED:
-                    made = fill_route(docid, fills[0], slot.optional)
+                if made is _PENDING or made is _UNDECIDED:
+                    made = settled(number, docid, fill, slot.optional)
                 if made is not None:
                     slots.append(Slot(slot.name, (FillAlternative((made,)),)))
                 continue
-            chosen: list[Fill] = []
-            for fill in fills:
-                if type(fill) is TextFill and fill.extents:
-                    number = self._at
-                    self._at = number + 1
-                    made = decided(number, docid, fill)
-                    if made is _UNDECIDED:
-                        made = fill_route(docid, fill, slot.optional)
-                else:
-                    made = fill_route(docid, fill, slot.optional)
-                if made is not None:
-                    chosen.append(made)
+            chosen = [made for fill in fills if (made := take(docid, fill, slot.optional)) is not None]
             if chosen:
                 slots.append(Slot(slot.name, (FillAlternative(tuple(chosen)),)))
         return Instance(inst.type, docid, inst.number, tuple(slots))
@@ -1228,7 +1230,7 @@ class _Projector:
 
 def _plain(fill: TextFill) -> TextFill:
     """A reference fill without extent as a hypothesis writes it (no minimal strings)."""
-    content = fill.content.translate(_LINE_BREAKS)
+    content = _one_line(fill.content)
     return TextFill(content, ((0, len(content)),), (), (), False, fill.quoted)
 
 

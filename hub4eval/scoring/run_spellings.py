@@ -65,15 +65,23 @@ class RunSpellings:
         fillers = sorted({filler.lower() for filler in by_word.fillers}, key=len, reverse=True)
         self.fillers = re.compile("|".join(map(re.escape, fillers))) if fillers else None
         self.premodifiers: frozenset[str] = by_word.premodifiers
+        self.needy = len(by_word.glms) == 1  # whether a longer spelling rule may start at a word (see first_only)
 
-    def _read(self, chunk: str) -> _Chunk | bool:
+    def _read(self, chunk: str, after: str | bool | None = False) -> _Chunk | bool:
         """A piece of the hypothesis text read (:data:`_Chunk`), or False when a word of it is not
-        kept as it is wherever it stands."""
+        kept as it is wherever it stands. A word at which a longer spelling rule may start (``u``
+        of ``u s``) is read when the raw word after it does not go on with the rule: the next
+        one of the piece, or ``after`` for its last (the raw word after the piece in every run
+        that holds it, None: none; False: not known, the word then not read)."""
         by_word = self.by_word
         words = chunk.split()
         if len(words) == 1 and "<" not in chunk:  # one word (most pieces): as the loop below reads it
             word = words[0]
-            read = by_word.local_letters(word) if word.isascii() and "'" not in word else None
+            if not word.isascii() or "'" in word:
+                return False
+            read = by_word.local_letters(word)
+            if read is None and after is not False:
+                read = by_word.letters_before(word, after)
             if read is None:
                 return False
             return read[0], None if not word.isalnum() or word.lower() in self.premodifiers else _START, read[1]
@@ -82,7 +90,7 @@ class RunSpellings:
         leads = [0]
         leading = True
         at = 0
-        for word in words:
+        for number, word in enumerate(words):
             if "<" in word:
                 if not self.blank(word):
                     return False
@@ -91,7 +99,12 @@ class RunSpellings:
                 return False
             read = by_word.local_letters(word)
             if read is None:
-                return False
+                following = words[number + 1] if number + 1 < len(words) else after
+                if following is False or (type(following) is str and "<" in following):
+                    return False  # (a tag after it: not read)
+                read = by_word.letters_before(word, following)
+                if read is None:
+                    return False
             at += len(read[0])
             letters.append(read[0])
             runs.append(read[1])
@@ -129,8 +142,12 @@ class RunSpellings:
                 stop = end = token_ends[k]
                 while stop < size and text[stop] == "-":
                     stop += 1
-                whole = read(text[token_starts[k] : stop])
-                tail = read(text[token_starts[k] : end])
+                whole = chunks.get(piece := text[token_starts[k] : stop])
+                if whole is None:
+                    whole = chunks[piece] = read(piece)
+                tail = chunks.get(piece := text[token_starts[k] : end])
+                if tail is None:
+                    tail = chunks[piece] = read(piece)
                 if stop == end or (stop < size and not text[stop].isspace()) or whole is False or tail is False:
                     unread.add(k)
                     continue
@@ -146,6 +163,21 @@ class RunSpellings:
         for piece in set(pieces).union(gaps).difference(chunks):
             chunks[piece] = read(piece)
         found = list(map(chunks.__getitem__, pieces))
+        if self.needy:
+            # A word at which a longer spelling rule may start (`u` of `u s`) reads as its own
+            # wherever the next raw word does not go on with it: a piece's last word is followed
+            # by the next token's first (an item's last token by none in any of the item's runs),
+            # when only a blank is between (not a tag) and that token is read whole (not cut
+            # before its hyphens).
+            count = len(tokens)
+            for k in [k for k, own in enumerate(found) if own is False and k not in unread]:
+                after = None
+                if k + 1 < count and k + 1 not in heads:
+                    following = pieces[k + 1].split()
+                    if gaps[k + 1].strip() or not following or "<" in following[0] or k + 1 in tails or k + 1 in unread:
+                        continue
+                    after = following[0]
+                found[k] = read(pieces[k], after)  # (not remembered: it depends on the next word)
         between = list(map(chunks.__getitem__, gaps))
         # each token whole raw words (a blank or the text's edge on either side), it and the text before it read
         good = [

@@ -417,6 +417,17 @@ class WordByWord:
         found = self.run_words[word] = (entry, simple)
         return found
 
+    def _local_entry(self, word: str) -> _Word | None:
+        """A raw word worked out (:meth:`_word`), when its tokens are its own wherever it stands
+        (no number and no spelling rule reads another word from it, it leaves no parenthesis
+        open) but maybe for a longer spelling rule that the next word may go on with (its
+        ``needs``, see :data:`_Word`); None for any other word. What :meth:`literal`,
+        :meth:`local_letters` and :meth:`letters_before` read first."""
+        entry = self.words.get(word)
+        if entry is None:
+            entry = self._word(word)
+        return entry if entry and not entry[4] else None
+
     def literal(self, word: str) -> bool:
         """Whether a raw word is one token that is the word itself (in lower case), at which no
         spelling rule, number or parenthesis reads on past it: wherever it is in a string, the
@@ -424,23 +435,20 @@ class WordByWord:
         the letters beside it (a letter)."""
         found = self.literals.get(word)
         if found is None:
-            entry = self.words.get(word)
-            if entry is None:
-                entry = self._word(word)
+            entry = self._local_entry(word)
             found = self.literals[word] = (
-                bool(entry)
+                entry is not None
+                and entry[9] is None
                 and "<" not in word
-                and not entry[4]  # type: ignore[misc]
-                and entry[9] is None  # type: ignore[misc]
-                and len(entry[0]) == 1  # type: ignore[misc]
-                and entry[0][0].text.lower() == word.lower()  # type: ignore[misc]
+                and len(entry[0]) == 1
+                and entry[0][0].text.lower() == word.lower()
             )
         return found
 
     def local_letters(self, word: str) -> tuple[str, str] | None:
         """Of a raw word whose tokens are its own wherever it stands (worked out, :meth:`_word`:
-        no number and no spelling rule reads another word from it, it leaves no parenthesis open;
-        the usual one-token word of letters and digits, or one a one-word rule rewrites): its
+        no number and no spelling rule reads another word from it, it leaves no parenthesis
+        open; the usual one-token word of letters and digits, or one a one-word rule rewrites): its
         kept words joined ("" for a filler), and its tokens as a run of letters reads them (a
         one-letter token's text in lower case, ``|`` for another token). None for any other word.
         Every string of such words keeps their kept words, in order, with their runs of letters
@@ -464,13 +472,25 @@ class WordByWord:
                 fillers = self.fillers
                 run = text.lower() if len(text) == 1 and text.isalpha() else "|"
                 return ("" if text in fillers or text.lower() in fillers else text), run
-        entry = self.words.get(word)
-        if entry is None:
-            entry = self._word(word)
-        if not entry or entry[4] or entry[9] is not None:
+        entry = self._local_entry(word)
+        return None if entry is None or entry[9] is not None else _letters(entry)
+
+    def letters_before(self, word: str, after: str | None) -> tuple[str, str] | None:
+        """:meth:`local_letters` of a raw word at which a longer spelling rule may start (``u`` of
+        ``u s``), where the raw word after it in every string that holds it is ``after`` (None: no
+        word follows it there): its own when ``after`` does not go on with the rule (as
+        :meth:`_found` reads it: ``after`` worked out, its first token's key not one the rule
+        needs). None for any other word, or when ``after`` may go on with the rule."""
+        entry = self._local_entry(word)
+        if entry is None or entry[9] is None:
             return None
-        run = "".join(cell[0].lower() if cell[1] else "|" for cell in entry[8])
-        return "".join(entry[7]), run
+        if after is not None:
+            following = self.words.get(after)
+            if following is None:
+                following = self._word(after)
+            if not following or following[10] is None or following[10] in entry[9]:
+                return None
+        return _letters(entry)
 
     def kept_of(self, found: list[_Word | tuple[()]]) -> tuple[str, ...] | None:
         """:meth:`kept_words` of a run whose words worked out (:meth:`runs`) are ``found``,
@@ -998,6 +1018,12 @@ class WordByWord:
             joined = join_letters(tokens, piece)
             return folded, removed, joined, NoisyWords.of(joined, self.fillers)
         return folded, removed, tuple(tokens), NoisyWords.made(words, optional, kept, self.fillers)
+
+
+def _letters(entry: _Word) -> tuple[str, str]:
+    """A worked-out raw word's kept words joined, and its tokens as a run of letters reads them
+    (see :meth:`WordByWord.local_letters`)."""
+    return "".join(entry[7]), "".join(cell[0].lower() if cell[1] else "|" for cell in entry[8])
 
 
 def _objects(np: Any, values: list[Any]) -> Any:

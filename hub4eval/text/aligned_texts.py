@@ -107,8 +107,9 @@ class AlignedTexts:
 
     def __init__(self, alignment: CorpusAlignment | Any, counts: Any, forked: bool = False) -> None:
         self._alignment = alignment  # or () -> CorpusAlignment, made when first read
-        self._counts = counts  # () -> SCliteCounts
+        self._counts = counts  # () -> SCliteCounts (or None: counted when asked, here)
         self._wer: dict[str, Any] | None = None
+        self._summary: dict[str, Any] | None = None
         self.forked = forked
         """Whether the texts were long enough, and ``jobs`` above 1, to be aligned in processes
         (so that the caller's other work on them may go to processes too)."""
@@ -130,8 +131,26 @@ class AlignedTexts:
         if self._wer is None:
             from hub4eval.text import wer
 
-            self._wer = wer.corpus_wer(self.alignment, self._counts())
+            self._wer = wer.corpus_wer(self.alignment, self._counted())
         return self._wer
+
+    def wer_summary(self) -> dict[str, Any]:
+        """The ``"summary"`` of :meth:`wer` (waits for a child counting it): what a score keeps,
+        made without :meth:`wer`'s rows per document unless they were made already."""
+        if self._wer is not None:
+            return self._wer["summary"]
+        if self._summary is None:
+            from hub4eval.text import wer
+
+            self._summary = wer.corpus_wer_summary(self.alignment, self._counted())
+        return self._summary
+
+    def _counted(self) -> SCliteCounts | None:
+        """sclite's counts made in a child (asked once), or None when none counts them."""
+        counts = self._counts
+        if callable(counts):
+            counts = self._counts = counts()
+        return counts
 
 
 def align_texts(

@@ -1,11 +1,14 @@
-"""The extents of many fills mapped to alignment columns at once (§7.3), for the mapping
-engine's counts (:mod:`hub4eval.scoring.pairs`): the columns
+"""The extents of many fills mapped to alignment columns at once (§7.3): the columns
 :meth:`~hub4eval.text.columns.CorpusAlignment.ref_extent`,
 :meth:`~hub4eval.text.columns.CorpusAlignment.hyp_extent` and
-:meth:`~hub4eval.text.columns.CorpusAlignment.ref_enclosure` give each one, found in numpy:
-an unsegmented hypothesis's extents in its one text by one search, the others bisected
-within their documents' runs of tokens, all at once, and the enclosures widened over the
-insertion columns a column a step.
+:meth:`~hub4eval.text.columns.CorpusAlignment.ref_enclosure` give each one, found in numpy,
+for the mapping engine's counts and fill tables (:mod:`hub4eval.scoring.pairs`,
+:func:`map_in_place`) and the projection's first candidates
+(:mod:`hub4eval.scoring.first_candidates`): an unsegmented hypothesis's extents in its one text
+by one search (:func:`side_extents`), the others bisected within their documents' runs of
+tokens (:class:`TokenRuns`), all at once, and the enclosures widened over the insertion columns
+a column a step (:func:`enclosures_of`). :func:`same_hyp_tokens` says when a span of a column
+space's hypothesis tokens maps to their own columns without a search.
 """
 
 from __future__ import annotations
@@ -301,4 +304,20 @@ def _bisect_within(
     return lows
 
 
-__all__ = ["TokenRuns", "enclosures_of", "extents_of", "map_in_place", "side_extents", "token_runs"]
+def same_hyp_tokens(alignment: CorpusAlignment, docid: str | None, space: int) -> bool:
+    """Whether ``alignment.hyp_extent(docid, ...)`` bisects the hypothesis tokens of column space
+    ``space`` (those tokens, the same object: then a span from a token's start to another's end
+    maps to their columns, when neither shares a character with the token beside it)."""
+    side = alignment._hyp.get(None if alignment.unsegmented else docid)
+    return side is not None and side.tokens is alignment.documents[space].hyp_tokens
+
+
+__all__ = [
+    "TokenRuns",
+    "enclosures_of",
+    "extents_of",
+    "map_in_place",
+    "same_hyp_tokens",
+    "side_extents",
+    "token_runs",
+]

@@ -63,6 +63,7 @@ __all__ = [
     "sclite_align_arrays",
     "sclite_align_full",
     "corpus_wer",
+    "corpus_wer_summary",
     "SCliteCounts",
     "pair_counts",
     "stream_counts",
@@ -216,3 +217,23 @@ def _counts_by_span(ops: np.ndarray, spans: Sequence[tuple[int, int]]) -> list[d
     first = spans[0][0]
     table = np.bincount(owner * 4 + ops[first : first + len(owner)], minlength=4 * len(spans)).reshape(-1, 4)
     return [counts_of(*row) for row in table.tolist()]
+
+
+def corpus_wer_summary(alignment: CorpusAlignment, counts: SCliteCounts | None = None) -> dict[str, Any]:
+    """``corpus_wer(alignment, counts)["summary"]`` alone, for a caller that keeps no row per
+    document (a score): sclite's overall counts, an unsegmented stream's not split by
+    reference document first, and no weighted row per document made.
+
+    ``counts``: as for :func:`corpus_wer` (only their overall counts are read); None:
+    counted here.
+    """
+    if counts is not None:
+        total = counts[1]
+    elif alignment.unsegmented and alignment._spans:
+        from hub4eval.text.align.sclite import _align_codes
+
+        [whole] = alignment.documents
+        total = _counts(_align_codes(*_codes(whole.ref_tokens, whole.hyp_tokens, shared=True))[0])
+    else:
+        total = _alignment_counts(alignment)[1]
+    return _with_weighted(_rates(total), alignment.wer_summary())

@@ -23,7 +23,7 @@ from hub4eval.scoring import fill_tables, pairs, pipeline
 from hub4eval.scoring.fills import FillPreparer
 from hub4eval.scoring.result import Tally
 from tests.scoring.test_pairs import _texts_configs, _two_documents
-from tests.support.strategies import template_sets
+from tests.support.strategies import SLOTS, template_sets, text_fills
 
 
 def _counted(ref, hyp, config, monkeypatch, tables: bool, **texts) -> list:
@@ -157,11 +157,11 @@ def test_a_table_is_found_only_for_runs_it_covers_read_alike():
     assert fill_tables.lookup(prep, [instances[0], other], frozenset(), None) is None  # one not in it
     assert fill_tables.lookup(prep, instances, frozenset({"LOSER"}), None) is None  # read with other slots
     assert fill_tables.lookup(FillPreparer(ScoreConfig(), reference=False), instances, frozenset(), None) is None
-    assert fill_tables.known(prep, instances, frozenset(), None)
-    assert not fill_tables.known(prep, instances[1:], frozenset(), None)
+    assert fill_tables.kept(prep, instances, unscored=frozenset(), alignment=None)
+    assert not fill_tables.kept(prep, instances[1:], unscored=frozenset(), alignment=None)
     sets = [InstanceSet("D1", tuple(instances))]
     assert fill_tables.set_extents(prep, sets) is None  # offsets not mapped to an unsegmented text's columns
-    assert fill_tables.table_over(prep, TemplateSet(tuple(sets)).instances) is table
+    assert fill_tables.kept(prep, TemplateSet(tuple(sets)).instances) is table
 
 
 def test_the_one_lookup_of_the_tables_matches_every_criterion_given():
@@ -198,3 +198,96 @@ def test_spans_of_sets_are_those_min_and_max_find(spans: list[tuple[int, int, in
     assert found_sets.tolist() == sets
     assert [spans[k][1:] for k in found_low.tolist()] == [spans[k][1:] for k in low]
     assert found_high.tolist() == high
+
+
+def _read_each(prep: FillPreparer, instances, reference: bool, unscored: frozenset[str]) -> fill_tables.FillTable:
+    """A table read by the loop alone (``FillTable._read_each``), the oracle of the usual route."""
+    table = object.__new__(fill_tables.FillTable)
+    table.instances, table.reference, table.unscored = list(instances), reference, unscored
+    table._read_each(prep)
+    return table
+
+
+def _table_fields(table: fill_tables.FillTable) -> list:
+    import numpy as np
+
+    arrays = ("complete", "covered", "fill_inst", "fill_rank", "numbers", "starts", "ends", "raw_starts")
+    out = [getattr(table, name).tolist() for name in arrays]
+    for array in (*(getattr(table, name) for name in arrays), *table.slot_fill):
+        assert array.dtype in (np.int64, np.bool_)
+    out += [table.shapes, table.fills, table.contents, table.docids, table.types, table.slot_names]
+    out.append([at.tolist() for at in table.slot_fill])
+    # instances of one shape share one shape record, as the loop makes them (ceiling_count reads their id())
+    out.append([table.shapes.index(shape) for shape in table.shapes])
+    return out
+
+
+@st.composite
+def _mostly_usual(draw, reference: bool) -> list[Instance]:
+    """Instances whose slots mostly hold one text fill each (a reference's without minimal
+    strings of its own, mostly), now and then one that does not: a pointer, two fills, two
+    alternatives, a second slot of a name."""
+    instances = []
+    for number in range(1, draw(st.integers(1, 6)) + 1):
+        slots = []
+        for name in draw(st.lists(st.sampled_from([*SLOTS, "PLACE"]), max_size=4, unique=True)):
+            fill = draw(text_fills(reference))
+            if reference and draw(st.integers(0, 9)):  # the reference's usual fill
+                fill = TextFill(fill.content, ((0, len(fill.content)),), fill.extents, fill.extents[:1])
+            slots.append(Slot(name, (FillAlternative((fill,)),), reference and draw(st.integers(0, 4)) == 0))
+        odd = draw(st.integers(0, 20))
+        if slots and odd == 1:
+            slots.append(slots[0])
+        elif slots and odd == 2:
+            slots[-1] = Slot(slots[-1].name, (FillAlternative((PointerFill("EV", "D1", 1),)),))
+        elif slots and odd == 3:
+            slots[-1] = Slot(slots[-1].name, (slots[-1].alternatives[0], slots[-1].alternatives[0]))
+        elif slots and odd == 4:
+            slots[-1] = Slot(slots[-1].name, (FillAlternative(slots[-1].alternatives[0].fills * 2),))
+        docid = draw(st.sampled_from(["D1", "D2"]))
+        instances.append(Instance(draw(st.sampled_from(["EV", "AGENT"])), docid, number, tuple(slots)))
+    return instances
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.booleans().flatmap(lambda reference: st.tuples(st.just(reference), _mostly_usual(reference))),
+    st.sampled_from([frozenset(), frozenset(), frozenset({"LOSER"})]),
+)
+def test_a_usual_set_read_at_once_is_read_as_by_the_loop(drawn, unscored):
+    """``FillTable._read_usual`` (comprehensions over every slot and fill, when each holds
+    one text fill) reads what the loop reads, every array and list, or declines and leaves
+    the set to the loop; the normalized strings are numbered in the same order."""
+    reference, instances = drawn
+    preps = [FillPreparer(ScoreConfig(), reference=reference) for _ in range(2)]
+    expected = _table_fields(_read_each(preps[0], instances, reference, unscored))
+    table = object.__new__(fill_tables.FillTable)
+    table.instances, table.reference, table.unscored = list(instances), reference, unscored
+    if table._read_usual(preps[1]):
+        assert _table_fields(table) == expected
+        assert [preps[1].normalized(c)[4] for c in table.contents] == [
+            preps[0].normalized(c)[4] for c in table.contents
+        ]
+    else:
+        written = [fill for inst in instances for slot in inst.slots for alt in slot.alternatives for fill in alt.fills]
+        assert not any(preps[1].lookups()[0](fill.content) for fill in written if type(fill) is TextFill)
+
+
+def test_the_usual_route_reads_the_usual_set():
+    """The test above meets sets the usual route reads (it can fail): one of several slots per
+    instance, slots not in the same order, and a fill without extents."""
+    no_extent = Slot("SCORE", (FillAlternative((TextFill("2-0", ((0, 3),)),)),))
+    instances = [
+        _instance(1, (Slot("WINNER", (_text("the bulls", 10),)), Slot("LOSER", (_text("jazz", 30),)))),
+        _instance(2, (Slot("LOSER", (_text("jazz", 30),)), no_extent)),
+        _instance(3, ()),
+    ]
+    for reference in (True, False):
+        prep = FillPreparer(ScoreConfig(), reference=reference)
+        table = object.__new__(fill_tables.FillTable)
+        table.instances, table.reference, table.unscored = instances, reference, frozenset()
+        assert table._read_usual(prep)
+        assert _table_fields(table) == _table_fields(
+            _read_each(FillPreparer(ScoreConfig(), reference=reference), instances, reference, frozenset())
+        )
+        assert table.starts.tolist() == [14, 30, 30, fill_tables.NONE]

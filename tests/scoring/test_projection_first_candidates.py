@@ -15,6 +15,8 @@ the ceiling must count alike.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -23,7 +25,7 @@ from hub4eval.api import score_files
 from hub4eval.config import ScoreConfig
 from hub4eval.io.corpus import read_corpus
 from hub4eval.io.templettes import parse_templates
-from hub4eval.scoring import projection
+from hub4eval.scoring import pipeline, projection, run_spellings
 from hub4eval.scoring.result import ScoreResult
 from tests.support.reference_fills import EXAMPLES, TEXTS, references, with_ceiling
 
@@ -145,3 +147,129 @@ def test_first_candidates_found_a_few_sets_at_a_time_project_alike(
     assert len(parted.ceiling.projection.instance_sets) > at_once  # more than one part was projected
     assert parted.ceiling.projection == alone.ceiling.projection
     assert parted.ceiling.to_json() == alone.ceiling.to_json()
+
+
+@pytest.mark.parametrize("config", ["default", "no spoken forms"])
+@pytest.mark.parametrize("name", [*sorted(TEXTS), "asr, a hypothesis DOCID in lower case"])
+def test_first_candidates_are_the_per_fill_lookups(name: str, config: str, tmp_path: Path) -> None:
+    # Every run of one to three reference words of every line (and a fill past the last token of
+    # each document): the batch's columns, tokens, spans and the spans' hypothesis columns must be
+    # those the per-fill route looks up one by one (ref_extent, the tokens of the columns,
+    # hyp_extent of the span, ref_enclosure). A word that the GLM or the spoken numbers split
+    # gives its tokens the word's span: then the span's columns are not its end tokens' and are bisected (reached below), as
+    # they are where a hypothesis document is paired by its DOCID in another case (hyp_extent of
+    # the reference's DOCID finds no hypothesis document).
+    from hub4eval.model import Extent, TemplateSet, TextFill
+    from hub4eval.scoring.first_candidates import FirstCandidates
+    from tests.support.reference_fills import _lines
+
+    lower = name not in TEXTS
+    if lower:
+        name = "asr"
+    ref_path, hyp_path = (EXAMPLES / path for path in TEXTS[name])
+    if lower:
+        text = hyp_path.read_text(encoding="utf-8")
+        hyp_path = tmp_path / "hyp.sgml"
+        assert "<DOCNO> ABC" in text
+        hyp_path.write_text(text.replace("<DOCNO> ABC", "<DOCNO> abc", 1), encoding="utf-8")  # one of two
+    ref = parse_templates(ref_path.with_name("ref.tpl").read_text(encoding="utf-8"), role="reference")
+    alignment = pipeline.score(
+        ref,
+        TemplateSet((), role="hypothesis"),
+        ref_corpus=read_corpus(ref_path),
+        hyp_corpus=read_corpus(hyp_path),
+        config=CONFIGS[config],
+    ).alignment
+    assert alignment is not None
+    docids: list[str] = []
+    fills: list[TextFill] = []
+    for docid, text, spans in _lines(name):
+        for i in range(len(spans)):
+            for j in range(i, min(i + 3, len(spans))):
+                extent = Extent(spans[i][0], spans[j][1])
+                docids.append(docid)
+                fills.append(TextFill(text[extent.start : extent.end], ((0, 1),), (extent,), (extent,)))
+        docids.append(docid)
+        fills.append(TextFill("x", ((0, 1),), (Extent(len(text) + 5, len(text) + 6),), ()))
+    batch = FirstCandidates(alignment, docids, fills)
+    projector = projection._Projector(alignment, None)
+    shared = 0  # spans whose end tokens share characters with a neighbouring token
+    for number, (docid, fill) in enumerate(zip(docids, fills, strict=True)):
+        found, space, first, last, start, end, *rest = batch.row(number)
+        column_first, column_last, wide_first, wide_last, hyp_found, hyp_first, hyp_last, wide_from, wide_to = rest
+        columns = alignment.ref_extent(docid, fill.extents[0])
+        number_space = alignment.column_space(docid, reference=True)
+        assert found == (columns is not None and number_space is not None)
+        if not found:
+            continue
+        assert (space, column_first, column_last) == (number_space, columns.start, columns.end)
+        widened = alignment.ref_enclosure(docid, columns)
+        assert (wide_first, wide_last) == (widened.start, widened.end)
+        space_view = projector._space_at(space)
+        tokens = projector._tokens(space_view, columns)
+        wide = projector._tokens(space_view, widened)
+        assert (wide_from, wide_to) == ((wide[0], wide[-1]) if wide else (wide_from, wide_from - 1))
+        if not tokens:
+            assert first > last
+            continue
+        assert (first, last) == (tokens[0], tokens[-1])
+        starts, ends = space_view[1], space_view[2]
+        assert (start, end) == (starts[first], ends[last])
+        mapped = alignment.hyp_extent(docid, Extent(start, end))
+        assert hyp_found == (mapped is not None)
+        if mapped is not None:
+            assert (hyp_first, hyp_last) == (mapped.start, mapped.end)
+        shared += (first > 0 and ends[first - 1] > start) or (last + 1 < len(starts) and starts[last + 1] < end)
+    if name == "asr_numbers" and config == "default":
+        assert shared  # the bisected spans were reached
+    if lower:
+        assert alignment.hyp_extent(docids[0], Extent(0, 10**6)) is None  # (no hypothesis document of that DOCID)
+
+
+def test_a_later_candidate_that_keeps_the_words_is_chosen_as_fill_by_fill(tmp_path: Path) -> None:
+    # `y z` (one reference token, its letters joined: `yz`) heard as `y z- z`: the reference token
+    # aligns with `y`, and the fragment `z-` and `z` are inserted after it. The first candidate,
+    # `y`, has its extent right and its content wrong; the run widened over the fragment, `y z`
+    # (a fragment's token ends before its hyphen), keeps `yz` and has both points: it is the
+    # projection. The batch must not rule it out (RunSpellings or _only_first ruling out every
+    # later candidate keeps `y`). The system's fill is the first candidate, so that its string is
+    # normalized before the batch begins, which then decides it at once, as on large texts.
+    def corpus(name: str, words: str) -> Path:
+        path = tmp_path / name
+        path.write_text(f"<DOC>\n<DOCNO> D1 </DOCNO>\n<TEXT>\nwe saw us {words} kgoil today\n</TEXT>\n</DOC>\n")
+        return path
+
+    ref_path, hyp_path = corpus("ref.sgml", "y z"), corpus("hyp.sgml", "y z- z")
+    start = ref_path.read_text().index("y z")
+    ref = parse_templates(f'<EVENT-D1-1> :=\n    TEAM: "y z" ##{start}#{start + 3}#\n', role="reference")
+    start = hyp_path.read_text().index("y z")
+    hyp = parse_templates(f'<EVENT-D1-1> :=\n    TEAM: "y" ##{start}#{start + 1}#\n', role="hypothesis")
+    asked: list[list[bool]] = []
+    read = run_spellings.RunSpellings.first_only
+
+    def counted(self: object, *args: object) -> list[bool]:
+        out = read(self, *args)  # type: ignore[arg-type]
+        asked.append(out)
+        return out
+
+    def projected() -> str:
+        result = pipeline.score(
+            ref,
+            hyp,
+            ref_corpus=read_corpus(ref_path),
+            hyp_corpus=read_corpus(hyp_path),
+            config=ScoreConfig(),
+            ceiling=True,
+        )
+        assert result.ceiling is not None and result.ceiling.projection is not None
+        [fill] = result.ceiling.projection.instance_sets[0].instances[0].slots[0].alternatives[0].fills
+        assert isinstance(fill, projection.TextFill)
+        return fill.content
+
+    with pytest.MonkeyPatch.context() as patched:
+        _one_by_one(patched)
+        assert projected() == "y z"
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(run_spellings.RunSpellings, "first_only", counted)
+        assert projected() == "y z"
+    assert asked == [[False]]  # (the batch's route was taken)

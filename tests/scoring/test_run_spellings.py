@@ -56,7 +56,7 @@ def _tools(config: ScoreConfig, glm: bool) -> tuple[RunSpellings, FillPreparer]:
 @st.composite
 def regions(draw: st.DrawFn) -> tuple[str, list[int], list[int]]:
     """A hypothesis text and its tokens (their starts and ends): runs of its words that are not
-    tags, a fragment's token ending before its hyphen."""
+    tags (but, sometimes, one word between two tokens), a fragment's token ending before its hyphen."""
     words = draw(st.lists(st.sampled_from(WORDS), min_size=1, max_size=9))
     blanks = draw(st.lists(st.sampled_from((" ", " ", "\n", "  ")), min_size=len(words), max_size=len(words)))
     text, spans = "", []
@@ -66,6 +66,8 @@ def regions(draw: st.DrawFn) -> tuple[str, list[int], list[int]]:
         spans.append((len(text), len(text) + len(word), word))
         text += word
     spans = [span for span in spans if not span[2].startswith("<")]
+    if len(spans) > 2 and draw(st.integers(0, 3)) == 0:  # a word left between tokens (as `--` is)
+        del spans[draw(st.integers(1, len(spans) - 2))]
     starts: list[int] = []
     ends: list[int] = []
     k = 0
@@ -141,8 +143,18 @@ def test_runs_of_whole_words_are_read_from_their_letters() -> None:
 
 def test_regions_it_does_not_read_are_left_to_the_word_by_word_reading() -> None:
     spellings, _ = _tools(ScoreConfig(), True)
-    # `u` may start the rule `u s`: not read, whatever the words asked for
+    # `u` may start the rule `u s`: not read before `s`, whatever the words asked for ...
     assert spellings.first_only("u s x", [0, 2, 4], [1, 3, 5], [(0, 2, 0, 2, ("q",))]) == [False]
+    # ... but read before a word that does not go on with it, and where it ends the region
+    # (no run holds a word after it)
+    assert spellings.first_only("u x", [0, 2], [1, 3], [(0, 1, 0, 1, ("q",))]) == [True]
+    assert spellings.first_only("x u s", [0, 2, 4], [1, 3, 5], [(0, 1, 0, 1, ("q",))]) == [True]
+    # (and inside a token of several words: `u s` one token)
+    assert spellings.first_only("x u s", [0, 2], [1, 5], [(0, 0, 0, 1, ("united", "states"))]) == [False]
+    assert spellings.first_only("x u b", [0, 2], [1, 5], [(0, 0, 0, 1, ("united", "states"))]) == [True]
+    # (the next word is the next raw word, even outside the tokens: `u s x` keeps `united states x`)
+    assert _kept("u s x") == ("united", "states", "x")
+    assert spellings.first_only("u s x", [0, 4], [1, 5], [(1, 1, 0, 1, ("united", "states", "x"))]) == [False]
     # a token cut inside a raw word, not before the hyphens that end it
     assert spellings.first_only("cb-x mj", [0, 5], [2, 7], [(0, 1, 0, 1, ("q",))]) == [False]
     # one-letter words side by side that may be joined into a filler (`h m`: `hm`, left out, so

@@ -20,7 +20,7 @@ from hub4eval.io.corpus import parse_corpus
 from hub4eval.model import Extent
 from hub4eval.text.aligned_texts import _runs, align_texts
 from hub4eval.text.columns import align_corpora, tokenize_corpora
-from hub4eval.text.wer import corpus_wer
+from hub4eval.text.wer import corpus_wer, corpus_wer_summary
 from hub4eval.util.forked import can_fork
 
 WORDS = ["the", "a", "heart", "part", "motors", "general", "of", "uh", "h-", "hea-", "ninety", "two", "clinton's"]
@@ -98,6 +98,42 @@ def test_several_processes_give_the_alignment_and_wer_of_one(
         aligned_texts.PARALLEL_WORDS = saved
     _same_alignment(made.alignment, expected)
     assert made.wer() == corpus_wer(expected)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    documents=st.integers(1, 7),
+    words=st.integers(0, 60),
+    jobs=st.integers(1, 3),
+    unsegmented=st.booleans(),
+    missing=st.booleans(),
+    whole_first=st.booleans(),
+)
+def test_the_wer_summary_alone_is_the_summary_of_the_whole_wer(
+    seed, documents, words, jobs, unsegmented, missing, whole_first
+):
+    """``wer_summary`` (what a score keeps: sclite's overall counts, made without the rows per
+    document, an unsegmented stream's counts not split by document first) is the ``summary``
+    of :func:`corpus_wer` in one process (the oracle), whether sclite's counts are made in
+    the caller (``jobs`` 1) or in a child, and whether the whole WER was asked first."""
+    if jobs > 1 and not can_fork():
+        jobs = 1
+    ref_text, segmented, stream = _texts(seed, documents, words, missing=missing and documents > 1)
+    ref = parse_corpus(ref_text, "ref.sgml")
+    hyp = parse_corpus(stream if unsegmented else segmented, "hyp.sgml")
+    expected = corpus_wer(align_corpora(ref, hyp))["summary"]
+    saved = aligned_texts.PARALLEL_WORDS
+    aligned_texts.PARALLEL_WORDS = 0  # every pair of texts is long enough to start processes
+    try:
+        made = align_texts(ref, hyp, jobs=jobs, weighted_beside=True)
+    finally:
+        aligned_texts.PARALLEL_WORDS = saved
+    if whole_first:
+        assert made.wer()["summary"] == expected
+    assert made.wer_summary() == expected
+    assert made.wer_summary() == expected  # asked again: the same, counted once
+    assert corpus_wer_summary(made.alignment) == expected  # counted here, from the alignment alone
 
 
 def test_the_work_goes_to_children_above_the_threshold_only(monkeypatch):

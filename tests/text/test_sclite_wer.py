@@ -715,6 +715,25 @@ def test_sclite_counts_from_the_tokens_alone_per_document_and_overall(hypothesis
     assert corpus_wer(alignment, counts) == corpus_wer(alignment)
 
 
+@pytest.mark.parametrize("hypothesis", [_SEGMENTED, _STREAM], ids=["segmented", "unsegmented"])
+def test_the_summary_alone_counts_the_whole_texts(hypothesis):
+    """corpus_wer_summary, what a score keeps, gives corpus_wer's summary (the sum of the two
+    documents' rows above, _TOTAL) without the rows, from sclite's counts or counting them itself."""
+    from hub4eval.io.corpus import parse_corpus
+    from hub4eval.text.columns import align_corpora, tokenize_corpora
+    from hub4eval.text.wer import corpus_wer, corpus_wer_summary, sclite_counts
+
+    ref, hyp = parse_corpus(_REF, "r"), parse_corpus(hypothesis, "h")
+    alignment = align_corpora(ref, hyp)
+    for summary in (
+        corpus_wer_summary(alignment),
+        corpus_wer_summary(alignment, sclite_counts(tokenize_corpora(ref, hyp))),
+    ):
+        assert {k: summary[k] for k in _TOTAL} == _TOTAL
+        assert (summary["errors"], summary["wer"], summary["alignment"]) == (2, 2 / 7, "sclite")
+        assert summary == corpus_wer(alignment)["summary"]
+
+
 def test_weighted_alignment_is_reported_only_where_its_counts_differ():
     """Here both alignments agree (one substitution, one insertion: nothing cheaper either
     way), so no row carries a `weighted_alignment`; only the label `sclite`."""

@@ -39,7 +39,8 @@ once (:class:`~hub4eval.scoring.first_candidates.FirstCandidates`), in
 :meth:`_Projector._decide_all`: a fill whose first candidate is all correct keeps
 it, and so does one whose first candidate has one COR point of two when no later
 candidate's content can be correct: read from the letters of the region's raw
-words where each reads the same wherever it stands
+words where each reads the same wherever it stands, or starts a longer spelling
+rule that the next raw word does not go on with
 (:class:`~hub4eval.scoring.run_spellings.RunSpellings`), else from the runs of
 its words (:meth:`_Projector._only_first`: a run holding a word the reference
 fill does not have, or too few words, or not beginning or ending with its first
@@ -158,7 +159,7 @@ def _extent_between(ref: PreparedFill, first: int, last: int, exact: bool) -> bo
         return False
     a, b = ref_extent.start, ref_extent.end
     if exact:
-        return a == first and b == last
+        return bool(_extent_in(a, b, a, b, first, last, True))
     enclosure = ref_extent if ref.enclosure is None else ref.enclosure
     low, high = enclosure.start, enclosure.end
     return any(
@@ -664,8 +665,10 @@ class _Projector:
         """What :meth:`fill` makes of each fill of the batch, where the batch's arrays say it at
         once: None (no reference token, no column space or no hypothesis text), the first
         candidate (the projected fill), :data:`_UNDECIDED` (:meth:`fill` itself decides: no
-        hypothesis token in its columns, a first candidate with no COR point, a long fill, or a
-        later candidate whose content may be correct), or :data:`_PENDING` (decided in its turn
+        hypothesis token in its columns, a first candidate with no COR point, a long fill, a
+        later candidate whose content may be correct, or every fill with a first candidate when
+        the judge does not read one as the batch does: words compared, two points, the extents
+        mapped and the text's form the alignment's), or :data:`_PENDING` (decided in its turn
         by :meth:`_decided_one`: its first candidate's string not normalized yet, so that the
         texts are numbered in the order they always were, a reference fill that is not usual,
         or a premodifier removed).

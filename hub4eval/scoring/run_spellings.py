@@ -5,16 +5,19 @@ candidate, which has one COR point of two, when no later candidate (a run of the
 hypothesis tokens of its widened columns) has a correct content. For the usual
 reference fill that means keeping exactly its words (``plain``). Here that is
 ruled out for many fills at once, from the letters of the raw words, when every
-raw word of the region is one the normalization keeps as it is wherever it stands:
+raw word of the region is one whose reading its neighbours cannot change:
 
 * each token starts and ends at a blank (or the text's edge), so a candidate is a
   run of whole raw words;
 * every raw word reads the same wherever it stands
   (:meth:`~hub4eval.scoring.word_by_word.WordByWord.local_letters`: no spelling
   rule, number or parenthesis reads across it; a one-word spelling rule or a word
-  of several tokens is read as its letters), ASCII and without an apostrophe, or a
-  tag that the normalization whites out (then the words on either side are side
-  by side).
+  of several tokens is read as its letters), or a word at which a longer spelling
+  rule may start (``u`` of ``u s``) where the next raw word does not go on with it
+  and no tag follows it
+  (:meth:`~hub4eval.scoring.word_by_word.WordByWord.letters_before`); ASCII and
+  without an apostrophe; or a tag that the normalization whites out (then the
+  words on either side are side by side).
 
 Then the words a candidate keeps are its raw words' own kept words, less some
 leading words (the premodifiers stripped), with runs of one-letter words joined,

@@ -35,6 +35,7 @@ WORDS = (
     "it's", "jones'", "mr", "dr", "mail", "ok", "twenty", "two", "1994", "nil", "U.S.", "e-mail",
     "(uh)", "</s>", "<s>", "<b>", "caf\u00e9", "yf", "hmm", "redwings",
     "red h m wings", "x u s", "the red",  # (several words drawn at once: letters that spell a filler)
+    "u <b> s", "u , s", "s-", "u-", "-s", "(u", "s)", "u's",  # (words around a rule's start: `u s`)
 )  # fmt: skip
 CONFIGS = {
     "default": ScoreConfig(),
@@ -117,6 +118,39 @@ def test_a_fill_ruled_out_has_no_later_run_that_keeps_its_words(config: str, glm
                 assert kept(i, j) != plain, (text[starts[i] : ends[j]], plain)
 
 
+@pytest.mark.parametrize("config", sorted(CONFIGS))
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(data=st.data())
+def test_fills_asked_together_are_each_answered_as_alone(config: str, data: st.DataObject) -> None:
+    """Several fills asked at once (as the projection asks a batch): each answer is the one the fill
+    gets asked alone, so a fill's words are never read against the next fill's."""
+    text, starts, ends = data.draw(regions())
+    if not starts:
+        return
+    spellings, prep = _tools(CONFIGS[config], True)
+    items = []
+    for _ in range(data.draw(st.integers(2, 4))):
+        wide_first = data.draw(st.integers(0, len(starts) - 1))
+        wide_last = data.draw(st.integers(wide_first, len(starts) - 1))
+        first = data.draw(st.integers(wide_first, wide_last))
+        last = data.draw(st.integers(first, wide_last))
+        noisy = prep._normalize(text[starts[first] : ends[last]], False)[3]
+        assert noisy is not None
+        plain = noisy.kept or ("q",)
+        items.append((first, last, wide_first, wide_last, plain))
+    together = spellings.first_only(text, starts, ends, items)
+    assert together == [spellings.first_only(text, starts, ends, [item])[0] for item in items]
+
+
+def test_a_fills_last_word_is_not_read_against_the_next_fills_first() -> None:
+    spellings, _ = _tools(ScoreConfig(), True)
+    # `x u` and `s y` are two fills' tokens: the first fill's `u` ends its region (no rule `u s`
+    # across fills), asked together as alone
+    text, starts, ends = "x u s y", [0, 2, 4, 6], [1, 3, 5, 7]
+    items = [(0, 0, 0, 1, ("q",)), (2, 2, 2, 3, ("q",))]
+    assert spellings.first_only(text, starts, ends, items) == [True, True]
+
+
 def test_runs_of_whole_words_are_read_from_their_letters() -> None:
     spellings, _ = _tools(ScoreConfig(), True)
     text = "red wings beam y f"
@@ -155,6 +189,14 @@ def test_regions_it_does_not_read_are_left_to_the_word_by_word_reading() -> None
     # (the next word is the next raw word, even outside the tokens: `u s x` keeps `united states x`)
     assert _kept("u s x") == ("united", "states", "x")
     assert spellings.first_only("u s x", [0, 4], [1, 5], [(1, 1, 0, 1, ("united", "states", "x"))]) == [False]
+    # a fragment's token ends before its hyphen: the run that ends with it reads `u s`
+    assert spellings.first_only("u s-", [0, 2], [1, 3], [(0, 0, 0, 1, ("united", "states"))]) == [False]
+    # a tag between the words is whited out (`u <b> s` keeps `united states`) ...
+    assert _kept("u <b> s") == ("united", "states")
+    assert spellings.first_only("x u <b> s", [0, 2], [1, 9], [(0, 0, 0, 1, ("united", "states"))]) == [False]
+    # ... and so is punctuation (`u , s` too)
+    assert _kept("u , s") == ("united", "states")
+    assert spellings.first_only("u , s", [0, 2, 4], [1, 3, 5], [(0, 0, 0, 2, ("united", "states"))]) == [False]
     # a token cut inside a raw word, not before the hyphens that end it
     assert spellings.first_only("cb-x mj", [0, 5], [2, 7], [(0, 1, 0, 1, ("q",))]) == [False]
     # one-letter words side by side that may be joined into a filler (`h m`: `hm`, left out, so

@@ -233,7 +233,15 @@ def _mostly_usual(draw, reference: bool) -> list[Instance]:
         for name in draw(st.lists(st.sampled_from([*SLOTS, "PLACE"]), max_size=4, unique=True)):
             fill = draw(text_fills(reference))
             if reference and draw(st.integers(0, 9)):  # the reference's usual fill
-                fill = TextFill(fill.content, ((0, len(fill.content)),), fill.extents, fill.extents[:1])
+                extents, minimal, odd = fill.extents, fill.extents[:1], draw(st.integers(0, 9))
+                if extents and odd == 0:
+                    minimal = ()  # (its whole content, but no minimal extent ...)
+                elif extents and odd == 1:
+                    minimal = (Extent(extents[0].start + 1, extents[0].end + 1),)  # (... or another one ...)
+                elif extents and odd == 2:  # (... or two extents, the minimal ones both or the first)
+                    extents = (*extents, Extent(extents[0].start + 20, extents[0].end + 20))
+                    minimal = draw(st.sampled_from([extents, extents[:1]]))
+                fill = TextFill(fill.content, ((0, len(fill.content)),), extents, minimal)
             slots.append(Slot(name, (FillAlternative((fill,)),), reference and draw(st.integers(0, 4)) == 0))
         odd = draw(st.integers(0, 20))
         if slots and odd == 1:

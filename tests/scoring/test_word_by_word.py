@@ -40,7 +40,7 @@ WORDS = (
     "(uh)", "(uh", "huh)", "x)", "<b>", "</b>", "x<y", "caf\u00e9", "NBC's",
 )  # fmt: skip
 PLAIN_WORDS = ("red", "wings", "beam", "the", "an", "a", "i", "b", "x", "z", "uh", "um", "u", "s", "o", "k", "e",
-               "twenty", "1994", "4", "mail", "</s>", "<s>", "WINGS", "The")  # fmt: skip
+               "twenty", "1994", "4", "mail", "</s>", "<s>", "WINGS", "The", "UH")  # fmt: skip
 BLANKS = (" ", " ", " ", "  ", "\t", "\u00a0")
 
 GLMS = {

@@ -36,7 +36,7 @@ from typing import Any, cast
 import numpy as np
 
 from hub4eval.model import Extent, Instance, InstanceSet, TextFill
-from hub4eval.scoring.fills import FillPreparer, entry_columns
+from hub4eval.scoring.fills import FillPreparer
 from hub4eval.text.column_extents import extents_of, map_in_place
 
 Int = np.int64
@@ -154,12 +154,11 @@ class FillTable:
         else:
             bounds = [0, *accumulate(sizes)]
             code_of = [tuple(flat[a:b]) for a, b in zip(bounds, bounds[1:], strict=False)]
-        one_text = ONE_TEXT
         shapes_of: dict[tuple[int, ...], tuple[Any, ...]] = {}
         for code in dict.fromkeys(code_of):
             if len({c >> 2 for c in code}) != len(code):
                 return False  # a second slot of a name: not read
-            shapes_of[code] = tuple([(slot_names[c >> 2], bool(c >> 1 & 1), one_text[c & 1]) for c in code])
+            shapes_of[code] = _shape(code, slot_names)
         # (from here on, as the loop: each content string normalized in the order of the fills)
         get, normalize = prep.lookups()
         found = list(map(get, contents))  # (mostly normalized all at once before)
@@ -253,7 +252,6 @@ class FillTable:
         instances, reference, unscored = self.instances, self.reference, self.unscored
         get, normalize = prep.lookups()
         none = NONE
-        one_text = ONE_TEXT
         shapes: list[Any] = []
         fills: list[TextFill] = []
         contents: list[str] = []  # of each fill (what the words are read from: not the fills again)
@@ -320,7 +318,7 @@ class FillTable:
                 shape = shapes_of.get(code, shapes_of)
                 if shape is shapes_of:
                     names = list(slot_ids)
-                    shape = shapes_of[code] = tuple([(names[c >> 2], bool(c >> 1 & 1), one_text[c & 1]) for c in code])
+                    shape = shapes_of[code] = _shape(code, names)
                 shapes.append(shape)
                 complete.append(whole)
                 held.append(len(codes))
@@ -425,12 +423,15 @@ def _usual_references(fills: list[TextFill], contents: list[str], extents: list[
     )
 
 
+def _shape(code: tuple[int, ...], names: Sequence[str]) -> tuple[Any, ...]:
+    """An instance's shape from its slots' codes (the slot name's number, whether the slot is
+    scored, whether it holds one text fill: ``number << 2 | scored << 1 | one``), as both
+    routes of :class:`FillTable` make it."""
+    return tuple([(names[c >> 2], bool(c >> 1 & 1), ONE_TEXT[c & 1]) for c in code])
+
+
 _MINIMAL_SPANS = attrgetter("minimal_spans")
 _MINIMAL_EXTENTS = attrgetter("minimal_extents")
-
-
-word_column = entry_columns
-"""Of the entries of :meth:`FillPreparer.word_keys_of`, as arrays (:func:`~hub4eval.scoring.fills.entry_columns`)."""
 
 
 _TABLES: weakref.WeakKeyDictionary[FillPreparer, list[FillTable]] = weakref.WeakKeyDictionary()

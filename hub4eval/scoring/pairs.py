@@ -986,8 +986,8 @@ def _make_word_arrays(texts: _Texts, fillers: frozenset[str], which: int) -> Any
         total = int(mine[-1])
         where = np.repeat(offsets[at] - mine[:-1], lengths) + np.arange(total, dtype=Int)
         return mine, keys[where]
-    entries = _memo(texts, "word entries", lambda: texts.prep.word_keys_of(texts.contents(), fillers))
-    return fill_tables.word_column(entries, which)
+    rows = _memo(texts, "word rows", lambda: texts.prep.word_rows(texts.contents(), fillers))
+    return texts.prep.word_columns(texts.contents(), fillers, which, rows)
 
 
 def _phrases(texts: _Texts, fillers: frozenset[str], reference: bool) -> np.ndarray:

@@ -9,6 +9,7 @@ must be those of :func:`align_corpora` and :func:`corpus_wer` in one process.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -72,44 +73,47 @@ def _same_alignment(one, other) -> None:
     assert one._hyp.keys() == other._hyp.keys()
 
 
+_CORPORA = {
+    "seed": st.integers(0, 10**6),
+    "documents": st.integers(1, 7),
+    "words": st.integers(0, 60),
+    "unsegmented": st.booleans(),
+    "missing": st.booleans(),
+}  # (the arguments of _corpora, drawn)
+
+
+def _corpora(seed: int, documents: int, words: int, unsegmented: bool, missing: bool) -> tuple[Any, Any]:
+    """The reference and the hypothesis corpus of :func:`_texts` (the hypothesis one stream or
+    segmented; a document missing from it, when there are several and ``missing``)."""
+    ref_text, segmented, stream = _texts(seed, documents, words, missing=missing and documents > 1)
+    return parse_corpus(ref_text, "ref.sgml"), parse_corpus(stream if unsegmented else segmented, "hyp.sgml")
+
+
+def _aligned_in_processes(ref: Any, hyp: Any, jobs: int, weighted_beside: bool) -> Any:
+    """:func:`align_texts` with every pair of texts long enough to start processes."""
+    saved = aligned_texts.PARALLEL_WORDS
+    aligned_texts.PARALLEL_WORDS = 0
+    try:
+        return align_texts(ref, hyp, jobs=jobs, weighted_beside=weighted_beside)
+    finally:
+        aligned_texts.PARALLEL_WORDS = saved
+
+
 @pytest.mark.skipif(not can_fork(), reason="no fork on this platform: every job runs in the caller")
 @settings(max_examples=12, deadline=None)
-@given(
-    seed=st.integers(0, 10**6),
-    documents=st.integers(1, 7),
-    words=st.integers(0, 60),
-    jobs=st.integers(2, 4),
-    unsegmented=st.booleans(),
-    missing=st.booleans(),
-    weighted_beside=st.booleans(),
-)
+@given(**_CORPORA, jobs=st.integers(2, 4), weighted_beside=st.booleans())
 def test_several_processes_give_the_alignment_and_wer_of_one(
     seed, documents, words, jobs, unsegmented, missing, weighted_beside
 ):
-    ref_text, segmented, stream = _texts(seed, documents, words, missing=missing and documents > 1)
-    ref = parse_corpus(ref_text, "ref.sgml")
-    hyp = parse_corpus(stream if unsegmented else segmented, "hyp.sgml")
+    ref, hyp = _corpora(seed, documents, words, unsegmented, missing)
     expected = align_corpora(ref, hyp)
-    saved = aligned_texts.PARALLEL_WORDS
-    aligned_texts.PARALLEL_WORDS = 0  # every pair of texts is long enough to start processes
-    try:
-        made = align_texts(ref, hyp, jobs=jobs, weighted_beside=weighted_beside)
-    finally:
-        aligned_texts.PARALLEL_WORDS = saved
+    made = _aligned_in_processes(ref, hyp, jobs, weighted_beside)
     _same_alignment(made.alignment, expected)
     assert made.wer() == corpus_wer(expected)
 
 
 @settings(max_examples=25, deadline=None)
-@given(
-    seed=st.integers(0, 10**6),
-    documents=st.integers(1, 7),
-    words=st.integers(0, 60),
-    jobs=st.integers(1, 3),
-    unsegmented=st.booleans(),
-    missing=st.booleans(),
-    whole_first=st.booleans(),
-)
+@given(**_CORPORA, jobs=st.integers(1, 3), whole_first=st.booleans())
 # (always the counts made in a child and read without the whole WER first, both forms)
 @example(seed=1, documents=3, words=30, jobs=2, unsegmented=False, missing=False, whole_first=False)
 @example(seed=1, documents=3, words=30, jobs=2, unsegmented=True, missing=False, whole_first=False)
@@ -122,16 +126,9 @@ def test_the_wer_summary_alone_is_the_summary_of_the_whole_wer(
     the caller (``jobs`` 1) or in a child, and whether the whole WER was asked first."""
     if jobs > 1 and not can_fork():
         jobs = 1
-    ref_text, segmented, stream = _texts(seed, documents, words, missing=missing and documents > 1)
-    ref = parse_corpus(ref_text, "ref.sgml")
-    hyp = parse_corpus(stream if unsegmented else segmented, "hyp.sgml")
+    ref, hyp = _corpora(seed, documents, words, unsegmented, missing)
     expected = corpus_wer(align_corpora(ref, hyp))["summary"]
-    saved = aligned_texts.PARALLEL_WORDS
-    aligned_texts.PARALLEL_WORDS = 0  # every pair of texts is long enough to start processes
-    try:
-        made = align_texts(ref, hyp, jobs=jobs, weighted_beside=True)
-    finally:
-        aligned_texts.PARALLEL_WORDS = saved
+    made = _aligned_in_processes(ref, hyp, jobs, True)
     if whole_first:
         assert made.wer()["summary"] == expected
     assert made.wer_summary() == expected

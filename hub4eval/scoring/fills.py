@@ -473,8 +473,7 @@ class FillPreparer:
             rows = self.word_rows(strings, fillers)
         if rows is False:
             return entry_columns(self.word_keys_of(strings, fillers), which)
-        at, missing, entries = rows
-        columns = self._word_columns
+        columns, at, missing, entries = rows
         if which:
             found = (columns.hyp_words if which == 2 else columns.phrases)[at]
             if entries:
@@ -500,9 +499,10 @@ class FillPreparer:
         return bounds, keys
 
     def word_rows(self, strings: Sequence[str], fillers: frozenset[str]) -> Any:
-        """Where :meth:`word_columns` reads each of ``strings``: (its row in the columns, -1: none;
-        the places of those with none; their records, :meth:`word_keys_of`), or False when it
-        reads none of them from the columns."""
+        """Where :meth:`word_columns` reads each of ``strings``: (the columns themselves, so that
+        rows kept by a caller always index the columns they were found in; its row in them, -1:
+        none; the places of those with none; their records, :meth:`word_keys_of`), or False when
+        it reads none of them from the columns."""
         import numpy as np
 
         columns = self._word_columns
@@ -510,7 +510,8 @@ class FillPreparer:
             return False
         at = np.fromiter(map(columns.rows.get, strings, repeat(-1)), np.int64, len(strings))
         missing = np.flatnonzero(at < 0)
-        return at, missing, list(map(self._word_entry, map(strings.__getitem__, missing.tolist()), repeat(fillers)))
+        entries = list(map(self._word_entry, map(strings.__getitem__, missing.tolist()), repeat(fillers)))
+        return columns, at, missing, entries
 
     def _word_entries(self, fresh: list[str], readings: list[NoisyWords], odd: list[int], numbered: Any) -> None:
         """:meth:`_word_entry` of each of these strings, none remembered yet, normalized all at once

@@ -169,3 +169,23 @@ def test_a_content_string_not_remembered_is_the_remembered_one_and_leaves_no_tra
     assert passing.number == -1
     # a text numbered before keeps its number, also when not remembered
     assert FillPreparer.content_string(preparer, " ".join(raw.split()) + " ", remember=False).number == 0
+
+
+def test_word_rows_kept_by_a_caller_read_the_columns_they_were_found_in() -> None:
+    """A fill table keeps the rows of its strings; if the preparer's columns were then replaced
+    (``share_texts`` with a preparer that normalized other strings), the rows still read the
+    columns they index, not the new ones."""
+    config = ScoreConfig()
+    strings = ["red wings", "the beam", "red wings uh"]
+    mine = FillPreparer(config, reference=False)
+    mine.normalize(strings)
+    fillers = mine._key_fillers
+    rows = mine.word_rows(strings, fillers)
+    assert rows is not False and rows[1].tolist()[:2] == [0, 1]  # (the filler's string: a record)
+    before = [mine.word_columns(strings, fillers, which, rows) for which in (0, 2, 3, 4)]
+    other = FillPreparer(config, reference=False)
+    other.normalize(["x y z", "q", "red wings", "a b c d"])
+    mine.share_texts(other)
+    after = [mine.word_columns(strings, fillers, which, rows) for which in (0, 2, 3, 4)]
+    assert [a.tolist() for a in after[0]] == [b.tolist() for b in before[0]]
+    assert [a.tolist() for a in after[1:]] == [b.tolist() for b in before[1:]]

@@ -202,6 +202,17 @@ class WordColumns:
         return self._entries
 
 
+def row_places(starts: Any, lengths: Any) -> tuple[Any, Any]:
+    """Where rows of ``lengths`` items starting at ``starts`` (numpy arrays) of a flat array
+    go when they are taken side by side: (where each row begins among them, with the end of
+    the last; each taken item's place in the flat array)."""
+    import numpy as np
+
+    bounds = np.zeros(len(lengths) + 1, np.int64)
+    np.cumsum(lengths, out=bounds[1:])
+    return bounds, np.repeat(starts - bounds[:-1], lengths) + np.arange(int(bounds[-1]), dtype=np.int64)
+
+
 def entry_columns(entries: Sequence[tuple[tuple[int, ...], int, int, int]], which: int) -> Any:
     """Of the entries of :meth:`FillPreparer.word_keys_of` (of each string: its word keys, its
     hypothesis word, its words' phrase as a reference's, its kept words' phrase), as arrays:
@@ -484,10 +495,8 @@ class FillPreparer:
         lengths = offsets[at + 1] - starts
         if entries:
             lengths[missing] = [len(entry[0]) for entry in entries]
-        bounds = np.zeros(len(at) + 1, np.int64)
-        np.cumsum(lengths, out=bounds[1:])
+        bounds, places = row_places(starts, lengths)  # (of a missing string: none)
         total = int(bounds[-1])
-        places = np.repeat(starts - bounds[:-1], lengths) + np.arange(total)  # (of a missing string: none)
         if not entries:
             return bounds, columns.keys[places]
         found = np.repeat(at >= 0, lengths)

@@ -92,7 +92,7 @@ from hub4eval.scoring.candidates import (
     sharing_pairs,
 )
 from hub4eval.scoring.fill_tables import FillTable
-from hub4eval.scoring.fills import FillPreparer, PreparedFill
+from hub4eval.scoring.fills import FillPreparer, PreparedFill, row_places
 from hub4eval.scoring.greedy import TooManyPairs, greedy_by_class
 from hub4eval.scoring.metrics import Counts
 from hub4eval.scoring.noisy import noisy_correct
@@ -980,11 +980,7 @@ def _make_word_arrays(texts: _Texts, fillers: frozenset[str], which: int) -> Any
         if which:
             return table.words(texts.prep, fillers, which)[at]
         offsets, keys = table.words(texts.prep, fillers, 0)
-        lengths = offsets[at + 1] - offsets[at]
-        mine = np.zeros(len(at) + 1, dtype=Int)
-        np.cumsum(lengths, out=mine[1:])
-        total = int(mine[-1])
-        where = np.repeat(offsets[at] - mine[:-1], lengths) + np.arange(total, dtype=Int)
+        mine, where = row_places(offsets[at], offsets[at + 1] - offsets[at])
         return mine, keys[where]
     rows = _memo(texts, "word rows", lambda: texts.prep.word_rows(texts.contents(), fillers))
     return texts.prep.word_columns(texts.contents(), fillers, which, rows)

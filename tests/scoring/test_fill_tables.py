@@ -299,3 +299,44 @@ def test_the_usual_route_reads_the_usual_set():
             _read_each(FillPreparer(ScoreConfig(), reference=reference), instances, reference, frozenset())
         )
         assert table.starts.tolist() == [14, 30, 30, fill_tables.NONE]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_the_places_of_a_run_are_those_looked_up_one_by_one(data):
+    """``FillTable.ordinals``: a stretch of the table's instances in order (a run of documents,
+    found by identity from its first instance's place) and any other list (looked up by
+    ``id()`` one by one) give the places the lookup gives, and None when one is not in the
+    table or not covered."""
+    usual = [_instance(n, (Slot("WINNER", (_text(f"w{n}", n),)),)) for n in range(1, 7)]
+    pointer = _instance(9, (Slot("WINNER", (FillAlternative((PointerFill("EV", "D1", 1),)),)),))
+    stranger = _instance(1, (Slot("WINNER", (_text("w1", 1),)),))  # equal to the first, another object
+    kinds = data.draw(st.lists(st.sampled_from(["usual", "pointer"]), min_size=1, max_size=6))
+    instances = [pointer if kind == "pointer" else usual[k] for k, kind in enumerate(kinds)]
+    if data.draw(st.booleans()):
+        instances.append(data.draw(st.sampled_from(instances)))  # one twice: the lookup gives its last place
+    table = fill_tables.FillTable(FillPreparer(ScoreConfig(), reference=False), instances, False, frozenset(), None)
+    if data.draw(st.booleans()):
+        start = data.draw(st.integers(0, len(instances) - 1))
+        run = instances[start : data.draw(st.integers(start + 1, len(instances) + 1))]
+    else:
+        run = data.draw(st.lists(st.sampled_from([*instances, stranger]), min_size=1, max_size=8))
+    if data.draw(st.booleans()) and len(run) > 1:
+        run = [*run[:-1], stranger]  # the stretch broken at its end
+    places = [table.ordinal.get(id(inst), -1) for inst in run]
+    covered = table.covered.tolist()
+    expected = None if min(places) < 0 or not all(covered[p] for p in places) else places
+    found = table.ordinals(run)
+    assert (None if found is None else found.tolist()) == expected
+
+
+def test_a_run_of_an_instance_the_table_holds_twice_takes_its_last_place():
+    """The stretch found by identity is taken only when no instance is in the table twice: the
+    lookup by ``id()`` gives such an instance its last place (and a run its places as before)."""
+    usual = [_instance(n, (Slot("WINNER", (_text(f"w{n}", n),)),)) for n in range(1, 4)]
+    table = fill_tables.FillTable(
+        FillPreparer(ScoreConfig(), reference=False), [*usual, usual[1]], False, frozenset(), None
+    )
+    assert table.ordinals(usual[:2]).tolist() == [0, 3]  # type: ignore[union-attr]
+    once = fill_tables.FillTable(FillPreparer(ScoreConfig(), reference=False), usual, False, frozenset(), None)
+    assert once.ordinals(usual[1:]).tolist() == [1, 2]  # type: ignore[union-attr]

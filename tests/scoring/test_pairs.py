@@ -616,3 +616,25 @@ def test_distinct_combos_numbers_each_combination_in_the_order_of_its_first_pair
         found_firsts, inverse = pairs.distinct_combos(pair_ids, masks + high)
         assert found_firsts.tolist() == firsts
         assert inverse.tolist() == [numbers[combo] for combo in combos]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 6), st.integers(1, 6), st.data())
+def test_the_chosen_pairs_among_codes_are_those_numpy_isin_finds(n_ref: int, n_hyp: int, data):
+    """``pairs.chosen_places`` (each chosen reference instance's one partner looked up by index)
+    against the route it replaced in ``_counted``: ``numpy.isin`` of the codes in the chosen
+    pairs' codes, each found one's place by a sort of them. Codes repeat (one per COR aspect)."""
+    refs = data.draw(st.permutations(range(n_ref)))
+    hyps = data.draw(st.permutations(range(n_hyp)))
+    size = data.draw(st.integers(0, min(n_ref, n_hyp)))
+    ci = np.asarray(refs[:size], dtype=np.int64)  # (the greedy takes each instance once)
+    cj = np.asarray(hyps[:size], dtype=np.int64)
+    pair = st.tuples(st.integers(0, n_ref - 1), st.integers(0, n_hyp - 1))
+    every = np.asarray([i * n_hyp + j for i, j in data.draw(st.lists(pair, max_size=40))], dtype=np.int64)
+    codes = ci * n_hyp + cj
+    wanted = np.isin(every, codes)
+    by_code = np.argsort(codes, kind="stable")
+    where = by_code[np.searchsorted(codes[by_code], every[wanted])]
+    found, places = pairs.chosen_places(every, n_hyp, ci, cj, n_ref)
+    assert found.tolist() == wanted.tolist()
+    assert places.tolist() == where.tolist()

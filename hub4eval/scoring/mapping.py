@@ -60,6 +60,7 @@ if TYPE_CHECKING:
 _TALLIES: dict[tuple[str, ...], Counts] = {}
 _indices = itemgetter(0, 1)  # (reference index, hypothesis index) of a chosen fill pair
 _type_of = attrgetter("type")
+_SECOND = itemgetter(1)
 
 Item = PreparedFill | PointerFill  # a single fill as the mapping compares it
 _ONE_TEXT = ((((True, False),),), (((True, True),),))  # the fills of a slot of one text fill, by has_extent
@@ -766,13 +767,14 @@ class Mapper:
         pair of sets (through the pointers), so each type is mapped for every pair
         at once (:func:`hub4eval.scoring.pairs.map_groups`), then the next type.
         """
-        from hub4eval.scoring.pairs import map_groups  # numpy: imported when a type is mapped
+        from hub4eval.scoring.pairs import Group, map_groups  # numpy: imported when a type is mapped
 
+        new_group = partial(tuple.__new__, Group)  # of its fields, as Group(*them)
         one_type = self.one_type
         states = [_SetState(ref, hyp, one_type) for ref, hyp in set_pairs]
         counting = self.counting
         for type_name in order:
-            work = [(state, state.group(type_name)) for state in states]
+            work = [(state, state.group(type_name, new_group)) for state in states]
             paired = [group for _, group in work if group.refs and group.hyps]
             try:
                 chosen = iter(map_groups(self, paired, MAX_CANDIDATE_PAIRS) if paired else ())
@@ -788,11 +790,11 @@ class Mapper:
                 if counting and not self.pointers and len(pairs) == len(refs) == len(hyps):
                     # every instance paired (the usual document), each pair counted without a
                     # record: the matches in reference order, as below
-                    entries: list[Any] = list(map(counted.get, pairs))
+                    ranked = sorted(pairs)  # by reference (each once)
+                    entries: list[Any] = list(map(counted.get, ranked))
                     if set(map(type, entries)) == {tuple}:
-                        ranked = sorted(zip(pairs, entries, strict=True))  # by reference (each once)
-                        partners = [hyps[j] for (_, j), _ in ranked]
-                        counts, signatures = zip(*map(itemgetter(1), ranked), strict=True)
+                        partners = map(hyps.__getitem__, map(_SECOND, ranked))
+                        counts, signatures = zip(*entries, strict=True)
                         matches += map(_COUNTED_MATCH, zip(refs, partners, counts, signatures, strict=True))
                         continue
                 if counting:
@@ -1016,12 +1018,17 @@ class _SetState:
         self.ref, self.hyp = ref, hyp
         self.mapping: dict[str, str] = {}
         self._optional_refs: set[str] | None = None  # made when first asked (see removable)
-        self.by_type: tuple[dict[str, list[Instance]], dict[str, list[Instance]]] = ({}, {})
+        self.by_type: tuple[dict[str, list[Instance]], dict[str, list[Instance]]]
+        if one_type is not None:  # (a count's usual sets: made without the loop below)
+            self.by_type = (
+                {one_type: list(ref.instances)} if ref is not None and ref.instances else {},
+                {one_type: list(hyp.instances)} if hyp is not None and hyp.instances else {},
+            )
+            self.matches: list[Any] = []  # InstanceMatch, or CountedMatch when counting
+            return
+        self.by_type = ({}, {})
         for side, iset in zip(self.by_type, (ref, hyp), strict=True):
             instances = iset.instances if iset is not None else ()
-            if instances and one_type is not None:
-                side[one_type] = list(instances)
-                continue
             if instances:
                 types = list(map(_type_of, instances))
                 if types.count(types[0]) == len(types):  # one type (the usual set)
@@ -1029,7 +1036,7 @@ class _SetState:
                     continue
             for inst in instances:
                 side.setdefault(inst.type, []).append(inst)
-        self.matches: list[Any] = []  # InstanceMatch, or CountedMatch when counting
+        self.matches = []
 
     @property
     def optional_refs(self) -> set[str]:
@@ -1044,12 +1051,12 @@ class _SetState:
         key = fill.key
         return key not in self.mapping and key in self.optional_refs
 
-    def group(self, type_name: str) -> Group:
-        from hub4eval.scoring.pairs import Group
-
-        return Group(
-            self.by_type[0].get(type_name, []), self.by_type[1].get(type_name, []), self.mapping, self.removable
-        )
+    def group(self, type_name: str, new_group: Callable[[tuple[Any, ...]], Group]) -> Group:
+        """The pair's instances of type ``type_name`` and its state, as a ``pairs.Group`` made
+        by ``new_group`` (the caller's, which imported the engine: no import and no
+        ``Group.__new__`` in Python for each of the thousands of pairs of sets of a run)."""
+        refs, hyps = self.by_type
+        return new_group((refs.get(type_name, []), hyps.get(type_name, []), self.mapping, self.removable))
 
 
 # Instances of the pairs of sets mapped together: bounds the memory of the caches (the

@@ -638,3 +638,34 @@ def test_the_chosen_pairs_among_codes_are_those_numpy_isin_finds(n_ref: int, n_h
     found, places = pairs.chosen_places(every, n_hyp, ci, cj, n_ref)
     assert found.tolist() == wanted.tolist()
     assert places.tolist() == where.tolist()
+
+
+def test_a_document_whose_every_instance_is_paired_keeps_its_pairs_in_reference_order():
+    """The count of documents whose instances are all paired, each pair counted without a record
+    (``Mapper.match_groups`` then lists a document's matches at once): the greedy takes the
+    better pair first, the second reference instance with the first hypothesis instance (four
+    COR), then the first with the second (three COR, an extent off); the matches keep reference
+    order, each with its own partner and counts, as the records do. (Two documents alike: the
+    pairs of one stand for their shapes, with records; the other's are counted without.)"""
+    ref_events = '<EVENT-{d}-1> :=\n    WINNER: "alpha" ##0#5#\n    LOSER: "gamma" ##20#25#\n\n' + (
+        '<EVENT-{d}-2> :=\n    WINNER: "beta" ##10#14#\n    LOSER: "delta" ##30#35#\n\n'
+    )
+    hyp_events = '<EVENT-{d}-1> :=\n    WINNER: "beta" ##10#14#\n    LOSER: "delta" ##30#35#\n\n' + (
+        '<EVENT-{d}-2> :=\n    WINNER: "alpha" ##0#5#\n    LOSER: "gamma" ##40#45#\n\n'
+    )
+    ref = parse_templates("".join(ref_events.format(d=d) for d in ("D1", "D2")), "reference")
+    hyp = parse_templates("".join(hyp_events.format(d=d) for d in ("D1", "D2")), "hypothesis")
+    config = ScoreConfig()
+
+    def mapper() -> mapping.Mapper:
+        return mapping.Mapper(config, FillPreparer(config), FillPreparer(config, reference=False))
+
+    counted = [[(m.ref.key, m.hyp.key, m.counts) for m in s.instances] for s in mapper().count_template_sets(ref, hyp)]
+    recorded = [[(m.ref.key, m.hyp.key, m.counts) for m in s.instances] for s in mapper().match_template_sets(ref, hyp)]
+    assert counted == recorded
+    for d, matches in zip(("D1", "D2"), counted, strict=True):
+        assert [(r, h) for r, h, _ in matches] == [
+            (f"<EVENT-{d}-1>", f"<EVENT-{d}-2>"),
+            (f"<EVENT-{d}-2>", f"<EVENT-{d}-1>"),
+        ]
+        assert [c.cor for _, _, c in matches] == [3, 4]

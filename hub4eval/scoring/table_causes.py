@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from itertools import chain, repeat
-from operator import attrgetter, is_
+from operator import is_
 from typing import Any
 
 import numpy as np
@@ -38,7 +38,6 @@ from hub4eval.text.column_extents import extents_of
 Int = np.int64
 _CATEGORIES = ("INC", "MIS", "SPU")
 _HYPOTHESIS_SIDE = 2  # counted_points.HYPOTHESIS: a pair's hypothesis fill alone
-_KEY = attrgetter("key")
 
 Errors = tuple[tuple[str, int, tuple[tuple[str, str], ...]], ...]
 """Of a signature's layout, the fill pairs with error points: (slot, side, (kind, category) of each)."""
@@ -128,7 +127,7 @@ def table_causes(
     waiting = np.flatnonzero(waits)
     ref_instances = ref_table.instances
     rows_of = np.unique(ref_row[waiting]).tolist()
-    ref_keys = dict(zip(rows_of, map(_KEY, map(ref_instances.__getitem__, rows_of)), strict=True))
+    ref_keys = dict(zip(rows_of, [ref_instances[r].key for r in rows_of], strict=True))
     pending = _tally(
         (base * 2 + category) * len(ref_instances) + ref_row,
         waiting,

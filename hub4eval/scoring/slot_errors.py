@@ -12,11 +12,14 @@ matches, each slot's when the causes ask for it (:class:`SlotErrors`). Used by
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from itertools import chain
+from operator import attrgetter, itemgetter
 from typing import Any
 
-from hub4eval.scoring.mapping import CountedSet, Signature
+from hub4eval.scoring.mapping import CountedMatch, CountedSet, Signature
 
 _NONE: frozenset[str] = frozenset()  # the kinds of a slot without an error
+_INSTANCES, _KEY, _REF = attrgetter("instances"), attrgetter("key"), itemgetter(0)
 
 
 def counted_slot_errors(
@@ -50,7 +53,7 @@ class SlotErrors(Mapping[tuple[str, str], frozenset[str]]):
         self._skip = frozenset(unscored)
         self._by_signature: dict[int, dict[str, frozenset[str]]] = {}
         self._names: dict[int, tuple[Any, tuple[str, ...]]] = {}  # by id() of the instance, which it keeps alive
-        self._index: tuple[dict[str, tuple[Any, Any, int]], dict[str, list[tuple[Any, Any, int]]]] | None = None
+        self._index: tuple[dict[str, CountedMatch], dict[str, list[CountedMatch]]] | None = None
         self._whole: dict[tuple[str, str], frozenset[str]] | None = None
 
     def _errors(self, number: int) -> dict[str, frozenset[str]]:
@@ -78,21 +81,23 @@ class SlotErrors(Mapping[tuple[str, str], frozenset[str]]):
             )
         return found[1]
 
-    def _matches(self) -> Iterator[tuple[Any, Any, int]]:
-        """(reference instance, hypothesis instance or None, signature number) of every match
-        that has slots of a reference instance, in order."""
-        for counted_set in self._sets:
-            for ref, hyp, _, number in counted_set.instances:
-                if ref is None or (hyp is None and ref.optional):
-                    continue  # a hypothesis instance alone; an optional one left out has no slots
-                yield ref, hyp, number
+    def _matches(self) -> list[CountedMatch]:
+        """Every match that has slots of a reference instance, in order (a list made in one
+        pass over the sets' matches: the index of :meth:`_indexed` reads them all)."""
+        return [
+            match
+            for match in chain.from_iterable(map(_INSTANCES, self._sets))
+            # (not a hypothesis instance alone, nor an optional one left out: those have no slots)
+            if (ref := match[0]) is not None and (match[1] is not None or not ref.optional)
+        ]
 
     def whole(self) -> dict[tuple[str, str], frozenset[str]]:
         """Every entry, in the order of the matches and of their slots (the reference's, then the hypothesis's)."""
         if self._whole is None:
             none: frozenset[str] = frozenset()
             out: dict[tuple[str, str], frozenset[str]] = {}
-            for ref, hyp, number in self._matches():
+            for ref, hyp, _, number in self._matches():
+                assert ref is not None  # (the matches of a reference instance only)
                 errors = self._errors(number)
                 key = ref.key
                 for name in self._slots(ref):
@@ -103,16 +108,16 @@ class SlotErrors(Mapping[tuple[str, str], frozenset[str]]):
             self._whole = out
         return self._whole
 
-    def _indexed(self) -> tuple[dict[str, tuple[Any, Any, int]], dict[str, list[tuple[Any, Any, int]]]]:
+    def _indexed(self) -> tuple[dict[str, CountedMatch], dict[str, list[CountedMatch]]]:
         """The matches of each reference instance key (:meth:`_matches`), made on the first read:
         (the match of each key that has one, the matches of each key that has several, in order).
         A reference instance is mostly in one match: the first dictionary, made at once."""
         index = self._index
         if index is None:
-            matches = list(self._matches())
-            keys = [ref.key for ref, _, _ in matches]
+            matches = self._matches()
+            keys = list(map(_KEY, map(_REF, matches)))
             single = dict(zip(keys, matches, strict=True))
-            several: dict[str, list[tuple[Any, Any, int]]] = {}
+            several: dict[str, list[CountedMatch]] = {}
             if len(single) < len(matches):  # a key in more than one match: those apart, in order
                 for key, match in zip(keys, matches, strict=True):
                     several.setdefault(key, []).append(match)
@@ -150,13 +155,13 @@ class SlotErrors(Mapping[tuple[str, str], frozenset[str]]):
             if name not in skip:  # else not a scored slot: no entry
                 match = one_of(ref_key)
                 if of_reference and match is not None:
-                    number = match[2]
+                    number = match[3]
                     errors = by_signature.get(number)
                     if errors is None:
                         errors = self._errors(number)
                     found = errors.get(name, _NONE)
                 else:
-                    for ref, hyp, number in (match,) if match is not None else several_of(ref_key, ()):
+                    for ref, hyp, _, number in (match,) if match is not None else several_of(ref_key, ()):
                         # the last match of this key with this slot writes the whole's entry (a slot
                         # of the signature's points is a slot of one of its instances: no need to look)
                         errors = by_signature.get(number)

@@ -113,6 +113,19 @@ _USUAL_RE = {
 }
 assert MAX_DIGITS == 18  # the {1,18} above
 _NO_OFFSET = 10**MAX_DIGITS  # above every offset
+_DIGITS: dict[str, int] = {}
+"""The offsets of fewer than five digits read so far, by their digits (at most 11,110), as the
+int objects of OFFSETS: a segmented file's offsets repeat, and a look-up of the digits is about
+a fifth of what int() of them costs (5 % of reading a file of such offsets; an unsegmented
+file's longer offsets go to int() at once)."""
+
+
+def _small_offset(digits: str) -> int:
+    """The offset that ``digits`` spell, remembered in _DIGITS if they are fewer than five."""
+    value = int(digits)
+    if len(digits) < 5:
+        value = _DIGITS[digits] = OFFSETS[value]
+    return value
 
 
 class InstanceBuilder(Checks):
@@ -144,6 +157,9 @@ class InstanceBuilder(Checks):
         # set by usual_instances when each DOCID's instances were one run: the index of each
         # run's first instance, and the number of instances last (the runs are the instance sets)
         self.run_starts: list[int] | None = None
+        # set by usual_instances when each DOCID's instances were one run: the text fills in file
+        # order and the index of each run's first, then their number (TemplateSet.usual_fills)
+        self.usual_fills: tuple[list[TextFill], list[int]] | None = None
         # set by usual_instances in a hypothesis whose DOCIDs' instances were one run each: per
         # run, the smallest start and the largest end of its text fills' extents (see
         # TemplateSet.fill_bounds)
@@ -243,7 +259,7 @@ class InstanceBuilder(Checks):
         """The instance of ``token`` if it is made of usual lines only, else
         None (see :meth:`usual_instances`)."""
         instances = self.usual_instances(token, token.line, token.column)
-        self.run_starts = None  # a file's, not an instance's
+        self.run_starts = self.usual_fills = None  # a file's, not an instance's
         return instances[0] if instances is not None and len(instances) == 1 else None
 
     def usual_instances(self, text: str, line: int = 1, column: int = 1) -> list[Instance] | None:
@@ -264,8 +280,7 @@ class InstanceBuilder(Checks):
         names = self._names
         heads = self._heads
         whole_spans = WHOLE_SPANS
-        offsets = OFFSETS
-        shared = len(offsets)
+        digits = _DIGITS.get
         pointers: list[PointerFill] = []
         instances: list[Instance] = []
         slots: list[Slot] = []
@@ -286,6 +301,10 @@ class InstanceBuilder(Checks):
         ordered = True
         run_docids: set[str] = set()
         run_starts: list[int] = []  # the index of each run's first instance (see reset)
+        # its text fills in file order, and the index of each run's first (TemplateSet.usual_fills)
+        text_fills: list[TextFill] = []
+        fill_starts: list[int] = []
+        keep_fill = text_fills.append
         runs = True  # each DOCID one run so far
         # a hypothesis's runs' bounds (an unsegmented one's sets are placed by them)
         bounding = self.hypothesis
@@ -330,6 +349,7 @@ class InstanceBuilder(Checks):
                             ordered = bounding = runs = False  # a second run of a DOCID's instances
                         run_docids.add(docid)
                         run_starts.append(len(instances))
+                        fill_starts.append(len(text_fills))
                         if bounding and previous_docid:
                             bounds.append(None if high < 0 else (low, high))
                             low, high = _NO_OFFSET, -1
@@ -359,11 +379,17 @@ class InstanceBuilder(Checks):
                 elif plain and plain.split(" ", 1)[0] in names:
                     return None  # a slot line without ':', most likely (io/templettes/slips.py)
                 if start:
-                    first, last = int(start), int(end)
+                    if len(end) < 5:  # below 10,000: see _DIGITS
+                        first = digits(start)
+                        if first is None:
+                            first = _small_offset(start)
+                        last = digits(end)
+                        if last is None:
+                            last = _small_offset(end)
+                    else:
+                        first, last = int(start), int(end)
                     if first > last:
                         return None
-                    if last < shared:  # one int object per offset (see OFFSETS)
-                        first, last = offsets[first], offsets[last]
                     if bounding:
                         if first < low:
                             low = first
@@ -384,6 +410,7 @@ class InstanceBuilder(Checks):
                         line,
                         fill_column,
                     )
+                    keep_fill(fill)
                 else:  # a pointer
                     if docid_ != docid:
                         return None  # into another instance set
@@ -399,7 +426,9 @@ class InstanceBuilder(Checks):
         self.headers_ordered = ordered
         if runs:
             run_starts.append(len(instances))
+            fill_starts.append(len(text_fills))
         self.run_starts = run_starts if runs else None
+        self.usual_fills = (text_fills, fill_starts) if runs else None
         if bounding:
             if head_line:
                 bounds.append(None if high < 0 else (low, high))

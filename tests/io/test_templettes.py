@@ -639,7 +639,7 @@ def test_the_readers_list_of_fills_is_each_sets_text_fills_in_file_order(
     """``TemplateSet.usual_fills`` (the text fills a file of usual lines was made of, listed as
     the reader made them) holds the very fills a walk over each set's instances finds, in file
     order, each cut at its set's start; and their offsets are the numbers their digits spell
-    (leading zeros, four or five digits: those below 10,000 are looked up by their digits)."""
+    (leading zeros, four or five digits)."""
     lines, spelled = [], []
     for number, instances in enumerate(sets):
         for k, fills in enumerate(instances, 1):

@@ -113,19 +113,6 @@ _USUAL_RE = {
 }
 assert MAX_DIGITS == 18  # the {1,18} above
 _NO_OFFSET = 10**MAX_DIGITS  # above every offset
-_DIGITS: dict[str, int] = {}
-"""The offsets of fewer than five digits read so far, by their digits (at most 11,110), as the
-int objects of OFFSETS: a segmented file's offsets repeat, and a look-up of the digits is about
-a fifth of what int() of them costs (5 % of reading a file of such offsets; an unsegmented
-file's longer offsets go to int() at once)."""
-
-
-def _small_offset(digits: str) -> int:
-    """The offset that ``digits`` spell, remembered in _DIGITS if they are fewer than five."""
-    value = int(digits)
-    if len(digits) < 5:
-        value = _DIGITS[digits] = OFFSETS[value]
-    return value
 
 
 class InstanceBuilder(Checks):
@@ -280,7 +267,8 @@ class InstanceBuilder(Checks):
         names = self._names
         heads = self._heads
         whole_spans = WHOLE_SPANS
-        digits = _DIGITS.get
+        offsets = OFFSETS
+        shared = len(offsets)
         pointers: list[PointerFill] = []
         instances: list[Instance] = []
         slots: list[Slot] = []
@@ -379,17 +367,11 @@ class InstanceBuilder(Checks):
                 elif plain and plain.split(" ", 1)[0] in names:
                     return None  # a slot line without ':', most likely (io/templettes/slips.py)
                 if start:
-                    if len(end) < 5:  # below 10,000: see _DIGITS
-                        first = digits(start)
-                        if first is None:
-                            first = _small_offset(start)
-                        last = digits(end)
-                        if last is None:
-                            last = _small_offset(end)
-                    else:
-                        first, last = int(start), int(end)
+                    first, last = int(start), int(end)
                     if first > last:
                         return None
+                    if last < shared:  # one int object per offset (see OFFSETS)
+                        first, last = offsets[first], offsets[last]
                     if bounding:
                         if first < low:
                             low = first

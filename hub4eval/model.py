@@ -179,9 +179,9 @@ class TemplateSet(Record, frozen=True, dict=True, gc=True):
     """A whole templette file.
 
     With an instance dictionary (a run makes two), where the reader leaves what it found of
-    the file's fills as it read them (:meth:`fill_bounds`), beside the fields (msgspec allows
-    it only for a record the garbage collector tracks). That is no field: not compared, not
-    pickled, and a copy (``replace``) is made without it.
+    the file's fills as it read them (:meth:`fill_bounds`, :meth:`usual_fills`), beside the
+    fields (msgspec allows it only for a record the garbage collector tracks). That is no
+    field: not compared, not pickled, and a copy (``replace``) is made without it.
     """
 
     instance_sets: tuple[InstanceSet, ...]
@@ -209,7 +209,7 @@ class TemplateSet(Record, frozen=True, dict=True, gc=True):
         extent, its own minimal extent, no brackets): set k's are ``fills[starts[k]:starts[k + 1]]``;
         else None. The check against the text reads a set's fills from this list instead of
         walking its instances, slots and alternatives (a third of the check's time); the walk,
-        :meth:`text_fills` per set, is its oracle (tests/io/test_templettes_reader.py)."""
+        :meth:`text_fills` per set, is its oracle (tests/io/test_templettes.py)."""
         return self.__dict__.get("_usual_fills")
 
     def keep_usual_fills(self, fills: list[TextFill], starts: list[int]) -> None:

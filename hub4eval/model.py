@@ -179,9 +179,9 @@ class TemplateSet(Record, frozen=True, dict=True, gc=True):
     """A whole templette file.
 
     With an instance dictionary (a run makes two), where the reader leaves what it found of
-    the file's fills as it read them (:meth:`fill_bounds`), beside the fields (msgspec allows
-    it only for a record the garbage collector tracks). That is no field: not compared, not
-    pickled, and a copy (``replace``) is made without it.
+    the file's fills as it read them (:meth:`fill_bounds`, :meth:`usual_fills`), beside the
+    fields (msgspec allows it only for a record the garbage collector tracks). That is no
+    field: not compared, not pickled, and a copy (``replace``) is made without it.
     """
 
     instance_sets: tuple[InstanceSet, ...]
@@ -202,6 +202,19 @@ class TemplateSet(Record, frozen=True, dict=True, gc=True):
     def keep_fill_bounds(self, bounds: list[tuple[int, int] | None]) -> None:
         """Keep ``bounds`` for :meth:`fill_bounds` (the reader's, as it makes the set)."""
         self.__dict__["_fill_bounds"] = bounds
+
+    def usual_fills(self) -> tuple[list[TextFill], list[int]] | None:
+        """The text fills in file order and, per instance set, the index of its first (then
+        their number), when the reader made each from a usual line as it read the file (one
+        extent, its own minimal extent, no brackets): set k's are ``fills[starts[k]:starts[k + 1]]``;
+        else None. The check against the text reads a set's fills from this list instead of
+        walking its instances, slots and alternatives (a third of the check's time); the walk,
+        :meth:`text_fills` per set, is its oracle (tests/io/test_templettes.py)."""
+        return self.__dict__.get("_usual_fills")
+
+    def keep_usual_fills(self, fills: list[TextFill], starts: list[int]) -> None:
+        """Keep ``fills`` and ``starts`` for :meth:`usual_fills` (the reader's, as it makes the set)."""
+        self.__dict__["_usual_fills"] = (fills, starts)
 
     @property
     def instances(self) -> tuple[Instance, ...]:

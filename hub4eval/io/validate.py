@@ -115,10 +115,28 @@ def check_against_corpus(
     first: TextFill | None = None
     # The usual fill (one extent, its own minimal extent, no brackets) that is the text at its
     # extent, whitespace runs folded, fits and warns of nothing: counted here; every other is
-    # checked below, in file order.
+    # checked below, in file order. The text fills of a file the reader made a usual line at a
+    # time are listed (TemplateSet.usual_fills), every one usual: a set's are read from that
+    # list instead of found by a walk of its instances, slots and alternatives (which was a
+    # third of this check).
     others: list[tuple[TextFill, str, str]] = []
-    for instances, text, name in _placed_instances(tset, corpus, as_stream):
+    usual = tset.usual_fills()
+    for sets, instances, text, name in _placed_instances(tset, corpus, as_stream):
         length = len(text)
+        if usual is not None:
+            listed, starts = usual
+            run = listed[starts[sets.start] : starts[sets.stop]]
+            before = len(others)
+            for made in run:
+                extent = made.extents[0]
+                start, end = extent.start, extent.end
+                if 0 <= start <= end <= length:
+                    written = text[start:end]
+                    if written == made.content or _same_words(written, made.content):
+                        continue
+                others.append((made, text, name))
+            fills += len(run) - (len(others) - before)
+            continue
         for instance in instances:
             for slot in instance.slots:
                 for alternative in slot.alternatives:
@@ -132,14 +150,7 @@ def check_against_corpus(
                             if 0 <= start <= end <= length:
                                 written = text[start:end]
                                 content = fill.content
-                                # its words as the text has them, or with other blanks between
-                                # (an ASR text's line ends, tried first: folded, such a text is
-                                # the content): no mismatch, as the check below finds
-                                if (
-                                    written == content
-                                    or written.replace("\n", " ") == content
-                                    or _fold(written) == _fold(content)
-                                ):
+                                if written == content or _same_words(written, content):
                                     fills += 1
                                     continue
                         others.append((fill, text, name))
@@ -211,7 +222,7 @@ def _placed_fills(
     tset: TemplateSet, corpus: Corpus, as_stream: bool, unknown_ok: bool = False
 ) -> Iterator[tuple[TextFill, str, str]]:
     """Each text fill with the text its offsets index and that text's name."""
-    for instances, text, name in _placed_instances(tset, corpus, as_stream, unknown_ok):
+    for _, instances, text, name in _placed_instances(tset, corpus, as_stream, unknown_ok):
         for instance in instances:
             for fill in _text_fills(instance):
                 yield fill, text, name
@@ -219,27 +230,28 @@ def _placed_fills(
 
 def _placed_instances(
     tset: TemplateSet, corpus: Corpus, as_stream: bool, unknown_ok: bool = False
-) -> Iterator[tuple[Sequence[Instance], str, str]]:
+) -> Iterator[tuple[range, Sequence[Instance], str, str]]:
     """The instances of ``tset`` in file order, in runs with the text their offsets index and
-    that text's name (None and "" for a DOCID not in the corpus, with ``unknown_ok``)."""
+    that text's name (None and "" for a DOCID not in the corpus, with ``unknown_ok``); each run
+    with the indices of the instance sets it holds."""
     if not corpus.segmented or as_stream:
         from hub4eval.io.corpus import as_unsegmented
 
         stream = as_unsegmented(corpus)
         text = stream.documents[0].text if stream.documents else ""
-        yield tset.instances, text, "the text file"
+        yield range(len(tset.instance_sets)), tset.instances, text, "the text file"
         return
     docids = [doc.docid for doc in corpus.documents if doc.docid is not None]
-    for iset in tset.instance_sets:
+    for index, iset in enumerate(tset.instance_sets):
         if not iset.instances:  # a document without instances (named entities: no region): nothing to check
             continue
         document = corpus.document(iset.docid)
         if document is None:
             if not unknown_ok:
                 raise _unknown_docid(tset, corpus, iset.instances[0], docids)
-            yield iset.instances, None, ""  # type: ignore[misc]
+            yield range(index, index + 1), iset.instances, None, ""  # type: ignore[misc]
             continue
-        yield iset.instances, document.text, f"document {iset.docid}"
+        yield range(index, index + 1), iset.instances, document.text, f"document {iset.docid}"
 
 
 def _likely_cause(tset: TemplateSet, corpus: Corpus, as_stream: bool, misfits: int, outside: int) -> tuple[str, str]:
@@ -324,6 +336,13 @@ def _outside(tset: TemplateSet, fill: TextFill, length: int, name: str) -> Exten
 
 def _fold(text: str) -> str:
     return " ".join(text.split())
+
+
+def _same_words(written: str, content: str) -> bool:
+    """Whether ``content`` is ``written``, the text at its extent, with other blanks between its
+    words (an ASR text's line ends, tried first: folded, such a text is the content): then it
+    fits, and the checks of a mismatch would find none."""
+    return written.replace("\n", " ") == content or _fold(written) == _fold(content)
 
 
 def _shorten(text: str) -> str:

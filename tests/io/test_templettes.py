@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 import textwrap
 from pathlib import Path
@@ -22,6 +23,7 @@ from hub4eval.model import (
     TemplateSet,
     TextFill,
 )
+from hub4eval.util.records import replace
 
 
 def parse(text: str, role: str = "reference") -> TemplateSet:
@@ -613,3 +615,58 @@ def test_a_file_read_in_chunks_gives_the_instances_read_at_once(monkeypatch, chu
         monkeypatch.setattr(builders, "_CHUNK", chunk)
         assert parse_templates(text, str(path), role="reference") == whole, path
         monkeypatch.setattr(builders, "_CHUNK", 1 << 16)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    sets=st.lists(
+        st.lists(
+            st.lists(
+                st.tuples(st.sampled_from(["", "0", "00"]), st.integers(0, 12_000), st.integers(0, 30)), max_size=3
+            ),
+            min_size=1,
+            max_size=3,
+        ),
+        min_size=1,
+        max_size=4,
+    ),
+    pointer=st.booleans(),
+    role=st.sampled_from(["reference", "hypothesis"]),
+)
+def test_the_readers_list_of_fills_is_each_sets_text_fills_in_file_order(
+    sets: list[list[list[tuple[str, int, int]]]], pointer: bool, role: str
+) -> None:
+    """``TemplateSet.usual_fills`` (the text fills a file of usual lines was made of, listed as
+    the reader made them) holds the very fills a walk over each set's instances finds, in file
+    order, each cut at its set's start; and their offsets are the numbers their digits spell
+    (leading zeros, four or five digits)."""
+    lines, spelled = [], []
+    for number, instances in enumerate(sets):
+        for k, fills in enumerate(instances, 1):
+            lines.append(f"<T-D{number}-{k}> :=")
+            if pointer:
+                lines.append(f"  P: <T-D{number}-1>")
+            for j, (zeros, start, width) in enumerate(fills):
+                lines.append(f'  S{j}: "w x" ##{zeros}{start}#{start + width}#')
+                spelled.append(Extent(start, start + width))
+    tset = parse_templates("\n".join(lines) + "\n", "t.tpl", role)  # type: ignore[arg-type]
+    usual = tset.usual_fills()
+    assert usual is not None
+    listed, starts = usual
+    walked = [[fill for _, fill in TemplateSet((iset,)).text_fills()] for iset in tset.instance_sets]
+    assert [listed[a:b] for a, b in itertools.pairwise(starts)] == walked
+    assert all(a is b for a, b in zip(listed, itertools.chain.from_iterable(walked), strict=True))
+    assert [fill.extents[0] for fill in listed] == spelled
+    assert all(fill.minimal_extents is fill.extents and not fill.bracketed for fill in listed)
+    assert replace(tset, path="u.tpl").usual_fills() is None  # a copy: the check walks
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<T-D-1> :=\n  A: "[a] b" ##0#3#\n',  # brackets: read by the grammar
+        '<T-D-1> :=\n  A: "a" ##0#1#\n<T-E-1> :=\n  A: "a" ##0#1#\n<T-D-2> :=\n  A: "a" ##0#1#\n',  # D twice
+    ],
+)
+def test_no_list_of_fills_where_the_reader_did_not_make_the_sets_a_usual_line_at_a_time(text: str) -> None:
+    assert parse(text).usual_fills() is None

@@ -181,3 +181,74 @@ def test_a_usual_fill_is_checked_as_every_other_fill(fills: list[tuple[int, int,
         except InputError as error:
             outcomes.append((type(error), str(error)))
     assert outcomes[0] == outcomes[1]
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    sets=st.lists(
+        st.lists(
+            st.tuples(
+                st.integers(0, len(D1) + 3),
+                st.integers(0, 15),
+                st.sampled_from(["text", "newlines", "upper", "other"]),
+            ),
+            min_size=1,
+            max_size=4,
+        ),
+        min_size=1,
+        max_size=2,
+    ),
+    role=st.sampled_from(["reference", "hypothesis"]),
+    as_stream=st.booleans(),
+    force=st.booleans(),
+)
+def test_fills_the_reader_listed_are_checked_as_the_walk_checks_them(
+    sets: list[list[tuple[int, int, str]]], role: str, as_stream: bool, force: bool
+) -> None:
+    """A file of usual lines has its text fills listed by the reader (``TemplateSet.usual_fills``),
+    and the check reads each set's fills from that list: the warnings (in file order), the error
+    and the counts are those of the walk over the instances of a copy without the list, and of
+    the general route. Two documents (a set each), a pointer among the
+    fills, contents that are the text, the text with its line ends as blanks, other case or
+    other words, extents inside and outside, a segmented text or the file as one stream."""
+    texts = {"D1": D1, "D2": D2}
+    lines = []
+    for docid, fills in zip(("D1", "D2"), sets, strict=False):
+        lines.append(f"<T-{docid}-1> :=")
+        lines.append(f"  P: <T-{docid}-1>")
+        for slot, (start, length, content) in enumerate(fills):
+            end = start + length
+            text = texts[docid]
+            written = {
+                "text": text[start:end],
+                "newlines": text[start:end].replace("\n", " "),
+                "upper": " ".join(text[start:end].split()).upper(),
+                "other": "zz top",
+            }[content]
+            written = written.replace('"', "'").replace("[", "(").replace("]", ")").replace("\n", " ") or "x"
+            lines.append(f'  S{slot}: "{written}" ##{start}#{end}#')
+    tset = parse_templates("\n".join(lines) + "\n", "t.tpl", role)  # type: ignore[arg-type]
+    assert tset.usual_fills() is not None
+    walked = replace(tset, path=tset.path)
+    assert walked.usual_fills() is None
+    outcomes = []
+    for checked in (tset, walked, _unusual(tset)):
+        try:
+            outcomes.append(check_against_corpus(checked, CORPUS, as_stream=as_stream, force=force))
+        except InputError as error:
+            outcomes.append((type(error), str(error), getattr(error, "misfits", None), getattr(error, "fills", None)))
+    assert outcomes[0] == outcomes[1] == outcomes[2]
+
+
+def test_each_set_of_listed_fills_is_checked_against_its_own_document() -> None:
+    """A set's listed fills are its own: two documents whose fills each fit their own text (and
+    not the other's) warn of nothing, in the reader's list or walked."""
+    tset = parse_templates(
+        '<T-D1-1> :=\n  A: "The" ##26#29#\n  B: "big red dog" ##30#43#\n'
+        '<T-PRI19980302.2000.2923-1> :=\n  A: "A cat." ##45#51#\n',
+        "t.tpl",
+    )
+    assert D2[45:51] == "A cat." and D1[45:51] != "A cat."
+    usual = tset.usual_fills()
+    assert usual is not None and usual[1] == [0, 2, 3]
+    assert check_against_corpus(tset, CORPUS) == check_against_corpus(replace(tset, path="t.tpl"), CORPUS) == ()

@@ -144,6 +144,9 @@ class InstanceBuilder(Checks):
         # set by usual_instances when each DOCID's instances were one run: the index of each
         # run's first instance, and the number of instances last (the runs are the instance sets)
         self.run_starts: list[int] | None = None
+        # set by usual_instances when each DOCID's instances were one run: the text fills in file
+        # order and the index of each run's first, then their number (TemplateSet.usual_fills)
+        self.usual_fills: tuple[list[TextFill], list[int]] | None = None
         # set by usual_instances in a hypothesis whose DOCIDs' instances were one run each: per
         # run, the smallest start and the largest end of its text fills' extents (see
         # TemplateSet.fill_bounds)
@@ -243,7 +246,7 @@ class InstanceBuilder(Checks):
         """The instance of ``token`` if it is made of usual lines only, else
         None (see :meth:`usual_instances`)."""
         instances = self.usual_instances(token, token.line, token.column)
-        self.run_starts = None  # a file's, not an instance's
+        self.run_starts = self.usual_fills = None  # a file's, not an instance's
         return instances[0] if instances is not None and len(instances) == 1 else None
 
     def usual_instances(self, text: str, line: int = 1, column: int = 1) -> list[Instance] | None:
@@ -286,6 +289,10 @@ class InstanceBuilder(Checks):
         ordered = True
         run_docids: set[str] = set()
         run_starts: list[int] = []  # the index of each run's first instance (see reset)
+        # its text fills in file order, and the index of each run's first (TemplateSet.usual_fills)
+        text_fills: list[TextFill] = []
+        fill_starts: list[int] = []
+        keep_fill = text_fills.append
         runs = True  # each DOCID one run so far
         # a hypothesis's runs' bounds (an unsegmented one's sets are placed by them)
         bounding = self.hypothesis
@@ -330,6 +337,7 @@ class InstanceBuilder(Checks):
                             ordered = bounding = runs = False  # a second run of a DOCID's instances
                         run_docids.add(docid)
                         run_starts.append(len(instances))
+                        fill_starts.append(len(text_fills))
                         if bounding and previous_docid:
                             bounds.append(None if high < 0 else (low, high))
                             low, high = _NO_OFFSET, -1
@@ -384,6 +392,7 @@ class InstanceBuilder(Checks):
                         line,
                         fill_column,
                     )
+                    keep_fill(fill)
                 else:  # a pointer
                     if docid_ != docid:
                         return None  # into another instance set
@@ -399,7 +408,9 @@ class InstanceBuilder(Checks):
         self.headers_ordered = ordered
         if runs:
             run_starts.append(len(instances))
+            fill_starts.append(len(text_fills))
         self.run_starts = run_starts if runs else None
+        self.usual_fills = (text_fills, fill_starts) if runs else None
         if bounding:
             if head_line:
                 bounds.append(None if high < 0 else (low, high))

@@ -94,8 +94,9 @@ def _numbers_of(numbers: dict[Any, int], keys: Iterable[Any]) -> list[int]:
     """The number of each of ``keys`` in ``numbers``, a new one given the next number as it
     comes (``numbers.setdefault(key, len(numbers))`` of each in turn). One look-up a key: the
     bulk way, numbering the new keys first (``word_by_word.number_new``) and then reading
-    every key's number, takes three, and a tuple (a phrase) is hashed anew at each; for the
-    templettes' 41,000 phrases and texts this way takes a third less time."""
+    every key's number, takes three, and a tuple (a phrase) is hashed anew at each: for the
+    templettes' 41,000 phrases this way takes a third less time (less for their texts, strings,
+    which keep their hash)."""
     number = numbers.setdefault
     return [number(key, len(numbers)) for key in keys]
 

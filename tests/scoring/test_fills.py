@@ -5,11 +5,15 @@ fills whose minimal strings have no extent, the preparer's defaults.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hub4eval.config import ScoreConfig
 from hub4eval.model import Extent, TextFill
-from hub4eval.scoring.fills import FillPreparer
+from hub4eval.scoring.fills import FillPreparer, WordColumns, _numbers_of
+from hub4eval.scoring.word_by_word import number_new
 from tests.support.scoring import cats, run
 
 
@@ -189,3 +193,38 @@ def test_word_rows_kept_by_a_caller_read_the_columns_they_were_found_in() -> Non
     after = [mine.word_columns(strings, fillers, which, rows) for which in (0, 2, 3, 4)]
     assert [a.tolist() for a in after[0]] == [b.tolist() for b in before[0]]
     assert [a.tolist() for a in after[1:]] == [b.tolist() for b in before[1:]]
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(
+    known=st.lists(st.tuples(st.sampled_from("abcde")), max_size=4, unique=True),
+    keys=st.lists(st.lists(st.sampled_from("abcdef"), max_size=3).map(tuple), max_size=12),
+)
+def test_keys_numbered_one_look_up_each_as_numbered_in_bulk(known: list[tuple[str, ...]], keys: list) -> None:
+    """_numbers_of (one ``setdefault`` a key) against the bulk way it replaced: the new keys
+    numbered first in order of first sight (``number_new``), then every key's number read;
+    the same numbers, the same dictionary in the same order, whatever it held before."""
+    mine = {key: number for number, key in enumerate(known)}
+    theirs = dict(mine)
+    found = _numbers_of(mine, keys)
+    number_new(theirs, keys)
+    assert found == [theirs[key] for key in keys]
+    assert list(mine.items()) == list(theirs.items())
+
+
+def test_rows_of_strings_added_twice_skip_the_odd_ones_and_count_from_the_rows_before() -> None:
+    """WordColumns.add gives each string but the ``odd`` ones its row among all the rows added
+    so far (an odd string's row is there, unread: its keys are a record)."""
+    columns = WordColumns()
+
+    def add(strings: list[str], odd: list[int]) -> None:  # (row r: one key, r; hypothesis word and phrase r)
+        n = len(strings)
+        base = 0 if columns.hyp_words is None else len(columns.hyp_words)
+        values = np.arange(base, base + n)
+        columns.add(strings, odd, np.arange(n + 1), values, values, values)
+
+    add(["a", "b", "c"], [])
+    add(["d", "e", "f", "g", "h"], [0, 2, 4])
+    add(["i", "j"], [1])
+    assert columns.rows == {"a": 0, "b": 1, "c": 2, "e": 4, "g": 6, "i": 8}
+    assert columns.entry(6) == ((6,), 6, 6, 6)

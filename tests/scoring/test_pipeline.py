@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from hub4eval.config import ScoreConfig
 from hub4eval.io.templettes import parse_templates
+from hub4eval.model import FillAlternative, Instance, InstanceSet, Slot, TemplateSet, TextFill
 from hub4eval.scoring.pipeline import _strings
 from tests.support.reference_fills import references
 
@@ -35,3 +36,18 @@ def test_the_strings_of_several_sets_are_those_of_each_set_in_turn(texts: list[s
             if fill.minimal_spans != ((0, len(fill.content)),):
                 expected.extend(fill.minimal_strings)
     assert _strings(tsets, config) == expected
+
+
+def test_a_fill_made_by_hand_is_read_by_its_spans_not_by_the_reader_s_shared_span() -> None:
+    """The reader's usual fill shares its whole span (one tuple per length), which _strings
+    recognizes by identity; a fill made by hand has a span of its own, read as it is: whole,
+    its content alone; not whole, its content and its minimal strings."""
+    fills = [
+        TextFill("red wings", ((0, 9),)),  # whole, not the reader's tuple: the content once
+        TextFill("the red wings", ((4, 13),), bracketed=True),
+        TextFill("a b", ((0, 1), (2, 3)), bracketed=True),
+        TextFill("xy", ((0, 2),), bracketed=True),  # a whole bracketed string: the content again
+    ]
+    slots = tuple(Slot("WINNER", (FillAlternative((fill,)),)) for fill in fills)
+    tset = TemplateSet((InstanceSet("d1", (Instance("ENTITY", "d1", 1, slots),)),))
+    assert _strings([tset], ScoreConfig()) == ["red wings", "the red wings", "red wings", "a b", "a", "b", "xy"]

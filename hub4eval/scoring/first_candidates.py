@@ -114,9 +114,12 @@ class FirstCandidates:
             """The first and the last token (of its space) in columns [a, b] of each fill's space:
             the tokens in columns a and b where they hold one (most), else those the tokens'
             columns give (the first in a column at or after a, the last at or before b)."""
-            if top < 0:
+            if top < 0:  # no column (no fill in a column space): no token
                 return np.zeros(count, dtype=np.int64), np.full(count, -1, dtype=np.int64)
-            a, b = np.minimum(a + column_shift, top), np.minimum(b + column_shift, top)
+            # (no clip needed: a fill found in a column space has its columns inside that space's,
+            # which its shift places inside the spaces side by side; any other fill's columns are 0,
+            # and so is its shift, space 0's: the first of the spaces side by side, or none)
+            a, b = a + column_shift, b + column_shift
             low, high = column_tokens[a], column_tokens[b]
             gaps = np.flatnonzero(low < 0)
             if len(gaps):

@@ -105,6 +105,27 @@ def test_a_system_that_is_its_own_projection_reaches_the_spellings_route() -> No
     assert sum(calls) > 0
 
 
+def test_the_tests_above_reach_the_later_candidates_of_fills_the_batch_judged() -> None:
+    # the two property tests above reach the route they guard: a fill whose first candidate the
+    # batch has judged (fewer than both points) and left to its later candidates, which are then
+    # tried from its row (_Projector._later_of) rather than looked up again by fill()
+    calls: list[int] = []
+    later_of = projection._Projector._later_of
+
+    def counted(self: projection._Projector, number: int, *args: object) -> object:
+        calls.append(number)
+        return later_of(self, number, *args)  # type: ignore[arg-type]
+
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(projection._Projector, "_later_of", counted)
+        for name in sorted(TEXTS):
+            ref_text = (EXAMPLES / TEXTS[name][0]).with_name("ref.tpl").read_text(encoding="utf-8")
+            first = with_ceiling(name, ref_text, ScoreConfig())
+            assert first.ceiling is not None and first.ceiling.projection is not None
+            with_ceiling(name, ref_text, ScoreConfig(), hyp=first.ceiling.projection)
+    assert calls
+
+
 @pytest.mark.parametrize("name", sorted(TEXTS))
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
 @given(data=st.data())

@@ -750,7 +750,7 @@ class _Projector:
             for k in numbers:
                 made[k] = _UNDECIDED
             return made
-        normalized = list(map(self._lookups[0], contents))  # type: ignore[index]
+        normalized = judge.mapper.hyp_prep.known(contents)  # (the memo self._lookups reads)
         # the extent verdicts of the usual reference fills, whose extent is their columns and whose
         # enclosure is their widening (see FillPreparer.prepare_mapped), as _extent_in reads them
         a, b = column_first[at], column_last[at]

@@ -189,3 +189,22 @@ def test_word_rows_kept_by_a_caller_read_the_columns_they_were_found_in() -> Non
     after = [mine.word_columns(strings, fillers, which, rows) for which in (0, 2, 3, 4)]
     assert [a.tolist() for a in after[0]] == [b.tolist() for b in before[0]]
     assert [a.tolist() for a in after[1:]] == [b.tolist() for b in before[1:]]
+
+
+def test_known_strings_are_the_memos_lookups_all_at_once() -> None:
+    # FillPreparer.known reads the memo as lookups()' get reads it, one string at a time: with its
+    # own memo, and with one that reads another preparer's (read_texts, the projection's judge):
+    # strings normalized there, here, in both, and in neither (None)
+    config = ScoreConfig()
+    other, mine = FillPreparer(config), FillPreparer(config)
+    other.normalize(["red wings", "the detroit red wings", "two"])
+    mine.read_texts(other)
+    mine.normalized("blue jays")  # remembered here only
+    mine.normalized("two")  # other's
+    asked = ["red wings", "blue jays", "two", "never seen", "the detroit red wings", "blue jays"]
+    for preparer in (other, mine):
+        get = preparer.lookups()[0]
+        expected = [get(raw) for raw in asked]
+        assert preparer.known(asked) == expected
+    assert mine.known(asked)[1] is not None and other.known(asked)[1] is None  # (the memos differ)
+    assert mine.known(asked)[3] is None and mine.known(asked)[0] is other.known(asked)[0]

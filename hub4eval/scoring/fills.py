@@ -147,6 +147,12 @@ class _ReadThrough(dict[str, _Normalized]):
         found = dict.get(self, key)
         return self.under.get(key, default) if found is None else found
 
+    def get_all(self, keys: Iterable[str]) -> list[_Normalized | None]:
+        """:meth:`get` of each of ``keys``, without a Python call a key (a normalization is a
+        non-empty tuple: found here, it is never false)."""
+        own, under = dict.get.__get__(self), self.under.get
+        return [own(key) or under(key) for key in keys]
+
 
 class WordColumns:
     """The word keys of the strings a preparer normalized all at once (:meth:`FillPreparer.normalize`),
@@ -426,6 +432,13 @@ class FillPreparer:
         words, number of the text), as :meth:`prepare` reads it, for a caller that reads only
         a fill's text number and extents in a loop over a million fills."""
         return self._texts.get, self._normalize
+
+    def known(self, raws: Iterable[str]) -> list[_Normalized | None]:
+        """:meth:`lookups`' ``get`` of each of ``raws`` (None: not normalized yet), all at once:
+        the projection's judge reads its tens of thousands of first candidates so, through a
+        memo that reads another (:meth:`read_texts`)."""
+        texts = self._texts
+        return texts.get_all(raws) if type(texts) is _ReadThrough else list(map(texts.get, raws))
 
     def normalized(self, raw: str, remember: bool = True) -> _Normalized:
         """A content string normalized (text, characters of premodifiers removed, tokens, noisy

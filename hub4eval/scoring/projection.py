@@ -596,6 +596,10 @@ class _Projector:
         self._made: list[Any] = []  # what _decide_all makes of each fill of the batch
         self._alike = False  # whether the reference's and the hypothesis's preparers normalize alike
         self._spellings: RunSpellings | None = None  # (made when first needed)
+        # the COR points of the first candidate of each fill of the batch left to fill() that the
+        # batch has judged (:meth:`_decide_all`, :meth:`_decided_one`): its later ones are tried
+        # from its row (:meth:`_later_of`)
+        self._first_cor: dict[int, int] = {}
 
     def begin(self, sets: Sequence[InstanceSet]) -> None:
         """Find the first candidates of the text fills of ``sets`` at once (:class:`FirstCandidates`), when
@@ -659,7 +663,33 @@ class _Projector:
         made = self._made[number]
         if made is _PENDING:
             made = self._decided_one(number, docid, fill)
-        return self.fill(docid, fill, optional) if made is _UNDECIDED else made
+        if made is not _UNDECIDED:
+            return made
+        first_cor = self._first_cor.get(number)
+        return (
+            self.fill(docid, fill, optional)
+            if first_cor is None
+            else self._later_of(number, docid, fill, optional, first_cor)
+        )
+
+    def _later_of(self, number: int, docid: str, fill: TextFill, optional: bool, first_cor: int) -> Fill | None:
+        """:meth:`fill` of fill ``number`` of the batch, whose first candidate the batch has judged
+        (``first_cor`` COR points, fewer than all): its columns, tokens, span and widened tokens
+        read from its row instead of looked up again, its later candidates tried as :meth:`fill`
+        tries them."""
+        judge = self.judge
+        assert judge is not None and self._batch is not None
+        _, space_number, first, last, start, end, column_first, column_last, *_, wide_from, wide_to = self._batch.row(
+            number
+        )
+        judge._prepared(fill, docid)  # as Judge.first prepares it: the reference fills are prepared in the same order
+        space = self._space_at(space_number)
+        text: str = space[3]  # type: ignore[assignment]
+        best = (_one_line(text[start:end]), start, end)
+        tokens = range(first, last + 1)
+        wide = range(wide_from, wide_to + 1)
+        spans = self._later(docid, fill, Extent(column_first, column_last), space, tokens, {(start, end)}, wide)
+        return self._best_of(docid, fill, optional, text, spans, best, first_cor)
 
     def _decide_all(self, docids: list[str], fills: list[TextFill]) -> list[Any]:
         """What :meth:`fill` makes of each fill of the batch, where the batch's arrays say it at
@@ -690,6 +720,7 @@ class _Projector:
         texts = self._space_texts
         spaces = batch.spaces
         made: list[Any] = [None] * count  # no reference token, no column space or no hypothesis text
+        first_cor = self._first_cor = {}  # (read by _settled: see there)
         live = found & np.fromiter((texts[space] is not None for space in spaces), bool, count)
         for k in np.flatnonzero(live & (token_first > token_last)).tolist():
             made[k] = _UNDECIDED  # no hypothesis token in its columns (fill() tries the later ones)
@@ -719,7 +750,7 @@ class _Projector:
             for k in numbers:
                 made[k] = _UNDECIDED
             return made
-        normalized = list(map(self._lookups[0], contents))  # type: ignore[index]
+        normalized = judge.mapper.hyp_prep.known(contents)  # (the memo self._lookups reads)
         # the extent verdicts of the usual reference fills, whose extent is their columns and whose
         # enclosure is their widening (see FillPreparer.prepare_mapped), as _extent_in reads them
         a, b = column_first[at], column_last[at]
@@ -782,6 +813,7 @@ class _Projector:
                 asked.append((k, position))
             else:
                 made[k] = _UNDECIDED
+                first_cor[k] = int(cor) + int(extent)  # (fewer than both points)
         if not asked:
             return made
         # Those of the usual reference fill, whose later candidates cannot keep its words as their
@@ -815,7 +847,11 @@ class _Projector:
                 tos[position],
                 words[position],
             )
-            made[k] = _hyp_fill(contents[position], starts[position], ends[position]) if chosen else _UNDECIDED
+            if chosen:
+                made[k] = _hyp_fill(contents[position], starts[position], ends[position])
+            else:
+                made[k] = _UNDECIDED
+                first_cor[k] = 1  # (one point of two)
         return made
 
     def _decided_one(self, number: int, docid: str, fill: TextFill) -> TextFill | None:
@@ -881,6 +917,7 @@ class _Projector:
             return _hyp_fill(content, start, end)  # the usual fill: all of it correct
         if (cor or extent_ok) and self._only_first(docid, space, fill, text, first, last, from_token, to_token, words):
             return _hyp_fill(content, start, end)
+        self._first_cor[number] = int(cor) + int(extent_ok)  # (fewer than both points)
         return _UNDECIDED
 
     def _only_first(
@@ -1076,12 +1113,15 @@ class _Projector:
         space: _Space,
         tokens: Sequence[int],
         made: set[tuple[int, int]],
+        wide: Sequence[int] | None = None,
     ) -> Iterator[tuple[int, int, tuple[int, int] | None]]:
         """The spans of :meth:`_spans` after the tokens of the columns (``tokens``), which a judge
-        tries: those not ``made`` already."""
+        tries: those not ``made`` already. ``wide``: the tokens of the columns widened over the
+        insertions at their edges, when known (the batch's)."""
         starts, ends = space[1], space[2]
-        widened = self.alignment.ref_enclosure(docid, columns)
-        wide = self._tokens(space, widened) if widened != columns else tokens
+        if wide is None:
+            widened = self.alignment.ref_enclosure(docid, columns)
+            wide = self._tokens(space, widened) if widened != columns else tokens
         if len(wide) <= _MAX_RUN_TOKENS:
             region = (starts[wide[0]], ends[wide[-1]]) if wide else None
             for i, a in enumerate(wide):
@@ -1143,6 +1183,24 @@ class _Projector:
             return _hyp_fill(content, start, end)
         if spans is None:
             spans = self._later(docid, fill, columns, space, tokens, {(start, end)})
+        return self._best_of(docid, fill, optional, text, spans, best, best_cor)
+
+    def _best_of(
+        self,
+        docid: str,
+        fill: TextFill,
+        optional: bool,
+        text: str,
+        spans: Iterator[tuple[int, int, tuple[int, int] | None]],
+        best: tuple[str, int, int],
+        best_cor: int,
+    ) -> Fill | None:
+        """What :meth:`fill` makes of a fill whose first candidate ``best`` has ``best_cor`` COR
+        points, fewer than all: the later candidates ``spans`` tried in turn, each replacing the
+        best so far only with more COR, then the fill left out if that scores better."""
+        judge = self.judge
+        assert judge is not None
+        points = judge.points
         runs: _Runs | None = None
         for start, end, region in spans:
             if region is not None and judge.reads_words and points - 1 <= best_cor:

@@ -228,3 +228,22 @@ def test_rows_of_strings_added_twice_skip_the_odd_ones_and_count_from_the_rows_b
     add(["i", "j"], [1])
     assert columns.rows == {"a": 0, "b": 1, "c": 2, "e": 4, "g": 6, "i": 8}
     assert columns.entry(6) == ((6,), 6, 6, 6)
+
+
+def test_known_strings_are_the_memos_lookups_all_at_once() -> None:
+    # FillPreparer.known reads the memo as lookups()' get reads it, one string at a time: with its
+    # own memo, and with one that reads another preparer's (read_texts, the projection's judge):
+    # strings normalized there, here, in both, and in neither (None)
+    config = ScoreConfig()
+    other, mine = FillPreparer(config), FillPreparer(config)
+    other.normalize(["red wings", "the detroit red wings", "two"])
+    mine.read_texts(other)
+    mine.normalized("blue jays")  # remembered here only
+    mine.normalized("two")  # other's
+    asked = ["red wings", "blue jays", "two", "never seen", "the detroit red wings", "blue jays"]
+    for preparer in (other, mine):
+        get = preparer.lookups()[0]
+        expected = [get(raw) for raw in asked]
+        assert preparer.known(asked) == expected
+    assert mine.known(asked)[1] is not None and other.known(asked)[1] is None  # (the memos differ)
+    assert mine.known(asked)[3] is None and mine.known(asked)[0] is other.known(asked)[0]

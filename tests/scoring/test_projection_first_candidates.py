@@ -105,6 +105,27 @@ def test_a_system_that_is_its_own_projection_reaches_the_spellings_route() -> No
     assert sum(calls) > 0
 
 
+def test_the_tests_above_reach_the_later_candidates_of_fills_the_batch_judged() -> None:
+    # the two property tests above reach the route they guard: a fill whose first candidate the
+    # batch has judged (fewer than both points) and left to its later candidates, which are then
+    # tried from its row (_Projector._later_of) rather than looked up again by fill()
+    calls: list[int] = []
+    later_of = projection._Projector._later_of
+
+    def counted(self: projection._Projector, number: int, *args: object) -> object:
+        calls.append(number)
+        return later_of(self, number, *args)  # type: ignore[arg-type]
+
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(projection._Projector, "_later_of", counted)
+        for name in sorted(TEXTS):
+            ref_text = (EXAMPLES / TEXTS[name][0]).with_name("ref.tpl").read_text(encoding="utf-8")
+            first = with_ceiling(name, ref_text, ScoreConfig())
+            assert first.ceiling is not None and first.ceiling.projection is not None
+            with_ceiling(name, ref_text, ScoreConfig(), hyp=first.ceiling.projection)
+    assert calls
+
+
 @pytest.mark.parametrize("name", sorted(TEXTS))
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
 @given(data=st.data())
@@ -273,3 +294,91 @@ def test_a_later_candidate_that_keeps_the_words_is_chosen_as_fill_by_fill(tmp_pa
         patched.setattr(run_spellings.RunSpellings, "first_only", counted)
         assert projected() == "y z"
     assert asked == [[False]]  # (the batch's route was taken)
+
+
+def _texts(tmp_path: Path, ref_words: str, hyp_words: str) -> tuple[Path, Path]:
+    """A reference and a hypothesis text of one document, D1, of these words."""
+    paths = []
+    for name, words in (("ref.sgml", ref_words), ("hyp.sgml", hyp_words)):
+        path = tmp_path / name
+        path.write_text(f"<DOC>\n<DOCNO> D1 </DOCNO>\n<TEXT>\n{words}\n</TEXT>\n</DOC>\n", encoding="utf-8")
+        paths.append(path)
+    return paths[0], paths[1]
+
+
+def test_fills_of_documents_no_column_space_holds_have_no_first_candidate(tmp_path: Path) -> None:
+    # Fills of DOCIDs that no document of the alignment holds (none of the batch's fills in a
+    # column space: no column, no token to read) are each outside every space, with no token
+    # and no candidate, as the per-fill route finds none (ref_extent and column_space None).
+    from hub4eval.model import Extent, TemplateSet, TextFill
+    from hub4eval.scoring.first_candidates import FirstCandidates
+
+    ref_path, hyp_path = _texts(tmp_path, "the red wings won", "the red wings one")
+    alignment = pipeline.score(
+        parse_templates("", role="reference"),
+        TemplateSet((), role="hypothesis"),
+        ref_corpus=read_corpus(ref_path),
+        hyp_corpus=read_corpus(hyp_path),
+        config=ScoreConfig(),
+    ).alignment
+    assert alignment is not None
+    fills = [TextFill("red", ((0, 3),), (Extent(start, start + 3),), ()) for start in (0, 4, 40)]
+    docids = ["D2", "D3", "D2"]
+    batch = FirstCandidates(alignment, docids, fills)
+    assert not batch.arrays[0].any()  # not found in a column space
+    for number, (docid, fill) in enumerate(zip(docids, fills, strict=True)):
+        found, space, first, last, *_ = batch.row(number)
+        assert (found, space) == (False, -1)
+        assert first > last  # no hypothesis token
+        assert alignment.ref_extent(docid, fill.extents[0]) is None
+        assert projection._Projector(alignment, read_corpus(hyp_path)).fill(docid, fill) is None
+
+
+@pytest.mark.parametrize("hyp_words", ["", "<UNK>"])
+def test_a_hypothesis_document_without_a_token_projects_as_fill_by_fill(tmp_path: Path, hyp_words: str) -> None:
+    # A hypothesis document without a token (empty, or only a tag the tokenizer drops): every
+    # reference token is deleted, so the batch's column spaces hold columns but no hypothesis
+    # token. Each fill is found in its columns with no token there (its first candidate none),
+    # and the projection, with a judge and without, is the per-fill route's: no fill.
+    from hub4eval.model import TemplateSet
+    from hub4eval.scoring.first_candidates import FirstCandidates
+
+    ref_path, hyp_path = _texts(tmp_path, "we saw the red wings win today", hyp_words)
+    text = ref_path.read_text(encoding="utf-8")
+    slots = [
+        ("WINNER", text.index("red wings"), len("red wings")),
+        ("PLACE", text.index("today"), len("today")),
+        ("LOSER", text.index("we saw"), len("we saw")),
+    ]
+    ref_text = "<EVENT-D1-1> :=\n" + "".join(
+        f'    {slot}: "{text[start : start + size]}" ##{start}#{start + size}#\n' for slot, start, size in slots
+    )
+    ref = parse_templates(ref_text, role="reference")
+
+    def scored() -> ScoreResult:
+        return pipeline.score(
+            ref,
+            TemplateSet((), role="hypothesis"),
+            ref_corpus=read_corpus(ref_path),
+            hyp_corpus=read_corpus(hyp_path),
+            config=ScoreConfig(),
+            ceiling=True,
+        )
+
+    batched = scored()
+    with pytest.MonkeyPatch.context() as patched:
+        _one_by_one(patched)
+        alone = scored()
+    assert batched.ceiling is not None and alone.ceiling is not None
+    assert batched.ceiling.projection == alone.ceiling.projection
+    assert batched.ceiling.to_json() == alone.ceiling.to_json()
+    alignment = batched.alignment
+    assert alignment is not None
+    assert not alignment.documents[0].hyp_tokens  # (the case: no hypothesis token)
+    fills = [fill for _, fill in ref.text_fills()]
+    batch = FirstCandidates(alignment, ["D1"] * len(fills), fills)
+    for number in range(len(fills)):
+        found, space, first, last, start, end, *_ = batch.row(number)
+        assert (found, space) == (True, 0)  # in the columns of the one document
+        assert first > last and (start, end) == (0, 0)  # no token: no first candidate
+    assert projection.project(ref, alignment, read_corpus(hyp_path)).instance_sets[0].instances[0].slots == ()

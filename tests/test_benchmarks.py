@@ -254,3 +254,18 @@ def test_system_count_benchmark_compares_routes_that_agree(tmp_path: Path) -> No
     assert done.returncode == 0, done.stderr
     rows = {row[0].strip(): row for row in table_rows(done.stderr)}
     assert rows["count"][4].strip() == "True" and rows["causes"][4].strip() == "True", done.stderr
+
+
+@pytest.mark.slow
+def test_ceiling_benchmark_compares_routes_that_agree(tmp_path: Path) -> None:
+    # the runs and the command line after `--` read by stages.runs_and_command, as for bench_system_count.py
+    examples = BENCHMARKS.parent / "examples" / "asr"
+    done = run(
+        "bench_ceiling.py",
+        *("--runs", "2", "--", "score", str(examples / "ref.tpl"), str(examples / "hyp.tpl")),
+        *("--ref-text", str(examples / "reference.sgml"), "--hyp-text", str(examples / "asr_unsegmented.sgml")),
+        "--quiet",
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "(best of 2)" in done.stdout and "same counts: True" in done.stdout, done.stdout

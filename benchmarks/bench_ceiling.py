@@ -22,21 +22,16 @@ the CPU seconds, the ratio, and whether the two gave the same counts, then ends 
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
 from typing import Any
 
-from stages import run_cli  # the stage timer beside this one
+from stages import run_cli, runs_and_command  # the stage timer beside this one
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5, help="ceilings of each route, interleaved (best kept)")
-    parser.add_argument("command", nargs=argparse.REMAINDER, help="the hub4eval score command line, after --")
-    args = parser.parse_args()
-    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    runs, command = runs_and_command(__doc__.splitlines()[0], "ceilings of each route, interleaved (best kept)")
 
     from hub4eval.scoring import ceiling_count, pipeline
 
@@ -54,7 +49,7 @@ def main() -> None:
             os._exit(2)
         times: dict[str, list[float]] = {"diagonal": [], "engine (anchor)": []}
         counts: dict[str, Any] = {}
-        for _ in range(args.runs):
+        for _ in range(runs):
             for route, shortcut in (("diagonal", True), ("engine (anchor)", False)):
                 ceiling_count.SHORTCUT = shortcut
                 began = time.process_time()
@@ -64,7 +59,7 @@ def main() -> None:
         ceiling_count.SHORTCUT = True
         best = {route: min(spent) for route, spent in times.items()}
         for route, spent in best.items():
-            print(f"{route:16s} CPU {spent:.4f} s (best of {args.runs})")
+            print(f"{route:16s} CPU {spent:.4f} s (best of {runs})")
         print(f"ratio {best['diagonal'] / best['engine (anchor)']:.3f}")
         print(f"same counts: {counts['diagonal'] == counts['engine (anchor)']}")
         sys.stdout.flush()

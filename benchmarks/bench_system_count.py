@@ -20,14 +20,13 @@ ends the process (the rest of the score is not run)::
 
 from __future__ import annotations
 
-import argparse
 import copy
 import os
 import sys
 import time
 from typing import Any
 
-from stages import run_cli  # the stage timer beside this one
+from stages import run_cli, runs_and_command  # the stage timer beside this one
 
 
 def _timed(make: Any) -> tuple[float, Any]:
@@ -37,11 +36,7 @@ def _timed(make: Any) -> tuple[float, Any]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5, help="counts of each route, interleaved (best kept)")
-    parser.add_argument("command", nargs=argparse.REMAINDER, help="the hub4eval score command line, after --")
-    args = parser.parse_args()
-    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    runs, command = runs_and_command(__doc__.splitlines()[0], "counts of each route, interleaved (best kept)")
 
     from hub4eval.scoring import attribution, mapping, pairs
     from hub4eval.scoring.counted_points import Layouts
@@ -53,7 +48,7 @@ def main() -> None:
         alignment = self.ref_prep.map_extent.__self__
         times: dict[str, list[float]] = {}
         results: dict[str, Any] = {}
-        for _ in range(args.runs):
+        for _ in range(runs):
             for route in ("count", "count without tables"):
                 ref_prep, hyp_prep = copy.copy(self.ref_prep), copy.copy(self.hyp_prep)
                 mapper = type(self)(self.config, ref_prep, hyp_prep, noisy=self.noisy)
@@ -90,7 +85,7 @@ def main() -> None:
                 results["causes match by match"] = causes
         best = {route: min(seconds) for route, seconds in times.items()}
         load = os.getloadavg()[0]
-        print(f"# load {load:.2f}; CPU seconds, best of {args.runs}", file=sys.stderr)
+        print(f"# load {load:.2f}; CPU seconds, best of {runs}", file=sys.stderr)
         print("| route | CPU s | before | ratio | same |", file=sys.stderr)
         print("|---|---|---|---|---|", file=sys.stderr)
         for new, old in (("count", "count without tables"), ("causes", "causes match by match")):

@@ -141,6 +141,21 @@ def run_cli(arguments: list[str]) -> None:
     app.main()
 
 
+def runs_and_command(description: str, runs_help: str) -> tuple[int, list[str]]:
+    """The command line of a benchmark that times one part of a ``hub4eval score`` run in
+    this process (``bench_ceiling.py``, ``bench_system_count.py``): ``--runs N`` (default 5;
+    ``runs_help`` says what is repeated), then the score's command line, after ``--``.
+
+    Returns the runs and the hub4eval command line (without the ``--``), for :func:`run_cli`.
+    """
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--runs", type=int, default=5, help=runs_help)
+    parser.add_argument("command", nargs=argparse.REMAINDER, help="the hub4eval score command line, after --")
+    args = parser.parse_args()
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    return args.runs, command
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("command", nargs=argparse.REMAINDER, help="the hub4eval command line, e.g. score REF HYP ...")

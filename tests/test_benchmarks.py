@@ -233,24 +233,30 @@ def test_report_benchmark_runs(tmp_path: Path) -> None:
     ]
 
 
-@pytest.mark.slow
-def test_system_count_benchmark_compares_routes_that_agree(tmp_path: Path) -> None:
+def _timed_on_asr(script: str, runs: int, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``script`` (one that times a part of a score in its process: ``stages.runs_and_command``
+    reads its ``--runs`` and the command line after ``--``) on examples/asr's unsegmented text."""
     examples = BENCHMARKS.parent / "examples" / "asr"
     done = run(
-        "bench_system_count.py",
-        "--runs",
-        "1",
-        "--",
-        "score",
-        str(examples / "ref.tpl"),
-        str(examples / "hyp.tpl"),
-        "--ref-text",
-        str(examples / "reference.sgml"),
-        "--hyp-text",
-        str(examples / "asr_unsegmented.sgml"),
+        script,
+        *("--runs", str(runs), "--", "score", str(examples / "ref.tpl"), str(examples / "hyp.tpl")),
+        *("--ref-text", str(examples / "reference.sgml"), "--hyp-text", str(examples / "asr_unsegmented.sgml")),
         "--quiet",
-        cwd=tmp_path,
+        cwd=cwd,
     )
     assert done.returncode == 0, done.stderr
+    return done
+
+
+@pytest.mark.slow
+def test_system_count_benchmark_compares_routes_that_agree(tmp_path: Path) -> None:
+    done = _timed_on_asr("bench_system_count.py", 1, tmp_path)
     rows = {row[0].strip(): row for row in table_rows(done.stderr)}
     assert rows["count"][4].strip() == "True" and rows["causes"][4].strip() == "True", done.stderr
+    assert "best of 1" in done.stderr
+
+
+@pytest.mark.slow
+def test_ceiling_benchmark_compares_routes_that_agree(tmp_path: Path) -> None:
+    done = _timed_on_asr("bench_ceiling.py", 2, tmp_path)
+    assert "(best of 2)" in done.stdout and "same counts: True" in done.stdout, done.stdout

@@ -311,3 +311,53 @@ def test_a_file_of_usual_lines_is_read_without_importing_lark() -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-c", READ], capture_output=True, text=True, env=env, cwd=ROOT, check=True)
     assert done.stdout.split() == ["False", "True"]
+
+
+MODULES = textwrap.dedent(
+    """
+    import json, os, sys
+    import hub4eval.cli
+
+    exit_ = os._exit
+    def report(code):
+        sys.stdout.flush()
+        print(json.dumps(sorted(name for name in sys.modules if name.startswith("hub4eval."))), file=sys.stderr)
+        exit_(code)
+    os._exit = report
+    sys.argv = ["hub4eval", *sys.argv[1:]]
+    hub4eval.cli.main()
+    """
+)
+
+
+def _modules_of(*arguments: str) -> list[str]:
+    """The hub4eval modules a run of the command line ``arguments`` imported, in a process of its own."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-c", MODULES, *arguments], capture_output=True, text=True, env=env, cwd=ROOT
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stderr.strip().splitlines()[-1])
+
+
+@pytest.mark.slow
+def test_a_score_imports_no_templette_writer() -> None:
+    """A score reads its templette files and writes none: the writer is imported by what writes
+    (``hub4eval project``), not with the reader (``hub4eval.io.templettes.__getattr__``)."""
+    asr = ROOT / "examples" / "asr"
+    texts = ["--ref-text", str(asr / "reference.sgml"), "--hyp-text", str(asr / "asr_unsegmented.sgml")]
+    scored = _modules_of("score", str(asr / "ref.tpl"), str(asr / "hyp.tpl"), *texts, "--jobs", "1", "-q")
+    assert "hub4eval.io.templettes.reader" in scored
+    assert "hub4eval.io.templettes.writer" not in scored
+    projected = _modules_of("project", str(asr / "ref.tpl"), *texts, "-o", os.devnull)
+    assert "hub4eval.io.templettes.writer" in projected
+
+
+def test_the_writer_is_still_a_name_of_the_templette_package() -> None:
+    import hub4eval.io.templettes as templettes
+    from hub4eval.io.templettes import write_templates
+    from hub4eval.io.templettes.writer import write_templates as written
+
+    assert write_templates is written and "write_templates" in templettes.__all__
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        templettes.nothing  # noqa: B018

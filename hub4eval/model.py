@@ -206,7 +206,8 @@ class TemplateSet(Record, frozen=True, dict=True, gc=True):
     def usual_fills(self) -> tuple[list[TextFill], list[int]] | None:
         """The text fills in file order and, per instance set, the index of its first (then
         their number), when the reader made each from a usual line as it read the file (one
-        extent, its own minimal extent, no brackets): set k's are ``fills[starts[k]:starts[k + 1]]``;
+        extent, its own minimal extent, no brackets) and each DOCID's instances came in one run
+        (a file whose DOCIDs come back later has none): set k's are ``fills[starts[k]:starts[k + 1]]``;
         else None. The check against the text reads a set's fills from this list instead of
         walking its instances, slots and alternatives (a third of the check's time); the walk,
         :meth:`text_fills` per set, is its oracle (tests/io/test_templettes.py)."""

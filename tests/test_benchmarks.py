@@ -260,3 +260,25 @@ def test_system_count_benchmark_compares_routes_that_agree(tmp_path: Path) -> No
 def test_ceiling_benchmark_compares_routes_that_agree(tmp_path: Path) -> None:
     done = _timed_on_asr("bench_ceiling.py", 2, tmp_path)
     assert "(best of 2)" in done.stdout and "same counts: True" in done.stdout, done.stdout
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (
+            ["--runs", "3", "--", "score", "r.tpl", "h.tpl", "--jobs", "1"],
+            (3, ["score", "r.tpl", "h.tpl", "--jobs", "1"]),
+        ),
+        (["score", "r.tpl", "h.tpl"], (5, ["score", "r.tpl", "h.tpl"])),
+    ],
+)
+def test_a_part_of_a_score_is_timed_for_runs_of_the_command_after_the_dashes(
+    argv: list[str], expected: tuple[int, list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """stages.runs_and_command: --runs (default 5) and the score's command line, the ``--``
+    that separates it dropped (hub4eval would take a leading ``--`` too, so the end-to-end
+    benchmark tests cannot tell)."""
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    stages = __import__("stages")
+    monkeypatch.setattr(sys, "argv", ["bench", *argv])
+    assert stages.runs_and_command("timing", "what is repeated") == expected

@@ -116,9 +116,9 @@ def check_against_corpus(
     # The usual fill (one extent, its own minimal extent, no brackets) that is the text at its
     # extent, whitespace runs folded, fits and warns of nothing: counted here; every other is
     # checked below, in file order. The text fills of a file the reader made a usual line at a
-    # time are listed (TemplateSet.usual_fills), every one usual: a set's are read from that
-    # list instead of found by a walk of its instances, slots and alternatives (which was a
-    # third of this check).
+    # time, each DOCID's instances in one run, are listed (TemplateSet.usual_fills), every one
+    # usual: a set's are read from that list instead of found by a walk of its instances,
+    # slots and alternatives (which was a third of this check).
     others: list[tuple[TextFill, str, str]] = []
     usual = tset.usual_fills()
     for sets, instances, text, name in _placed_instances(tset, corpus, as_stream):

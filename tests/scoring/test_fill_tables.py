@@ -159,6 +159,9 @@ def test_a_table_is_found_only_for_runs_it_covers_read_alike():
     assert fill_tables.lookup(FillPreparer(ScoreConfig(), reference=False), instances, frozenset(), None) is None
     assert fill_tables.kept(prep, instances, unscored=frozenset(), alignment=None)
     assert not fill_tables.kept(prep, instances[1:], unscored=frozenset(), alignment=None)
+    # equal instances that are not these: a table reads its places by identity (id())
+    equal = [_instance(n, (Slot("WINNER", (_text(f"w{n}", n),)),)) for n in range(1, 5)]
+    assert equal == instances and fill_tables.kept(prep, equal, unscored=frozenset(), alignment=None) is None
     sets = [InstanceSet("D1", tuple(instances))]
     assert fill_tables.set_extents(prep, sets) is None  # offsets not mapped to an unsegmented text's columns
     assert fill_tables.kept(prep, TemplateSet(tuple(sets)).instances) is table

@@ -4,7 +4,7 @@ hand from each match's signature.
 
 The end-to-end oracle (the match records' kinds) is in ``test_ceiling_counts.py``; here the
 rarer matches are built on purpose: a hypothesis instance alone, an optional reference
-instance left out (neither has slots), and a reference key in two matches (the last match
+instance left out (neither has slots) and one matched (its slots count), and a reference key in two matches (the last match
 with the slot gives its kinds)."""
 
 from __future__ import annotations
@@ -40,15 +40,18 @@ def _sets() -> tuple[list[CountedSet], dict[tuple[str, str], frozenset[str]]]:
     plain = _instance(1, "A", "B")
     twice = _instance(2, "A", "B")  # in two matches (of two sets)
     optional = _instance(3, "A", optional=True)  # left out: no slots
+    kept = _instance(4, "A", optional=True)  # optional, matched: its slots as any reference's
+    hyp_kept = _instance(5, "A")
     alone = _instance(9, "C")  # a hypothesis instance alone
     hyp = _instance(7, "A", "B", "C")
     hyp_c, hyp_ab = _instance(8, "C"), _instance(6, "A", "B")
     zero = Counts()
     first = CountedSet(
-        InstanceSet("D", (plain, twice, optional)),
-        InstanceSet("D", (hyp, hyp_c, alone)),
+        InstanceSet("D", (plain, twice, optional, kept)),
+        InstanceSet("D", (hyp, hyp_c, alone, hyp_kept)),
         (
             CountedMatch(plain, hyp, zero, 0),
+            CountedMatch(kept, hyp_kept, zero, 3),
             CountedMatch(twice, hyp_c, zero, 4),
             CountedMatch(optional, None, zero, 1),
             CountedMatch(None, alone, zero, 2),
@@ -68,6 +71,8 @@ def _sets() -> tuple[list[CountedSet], dict[tuple[str, str], frozenset[str]]]:
         (twice.key, "A"): frozenset({"extent"}),
         (twice.key, "B"): none,
         (twice.key, "C"): frozenset({"content"}),
+        (kept.key, "A"): frozenset({"extent"}),
+        (kept.key, "OBJ_STATUS"): none,
     }
     return [first, second], expected
 

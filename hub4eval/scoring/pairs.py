@@ -1458,7 +1458,8 @@ def chosen_places(
     and the place ``k`` of each of those. The greedy takes a reference instance once, so its
     one partner is looked up by index: no sort of the codes (``numpy.isin`` sorted both
     arrays, a few milliseconds a run of a million-word count; its route is this one's oracle
-    in the tests)."""
+    in the tests). It needs what the greedy gives: no reference instance twice in ``ci``,
+    every code's reference index below ``n_ref``, and ``n_hyp > 0`` when there are codes."""
     place = np.full(n_ref, -1, dtype=Int)  # of each reference instance, its chosen pair's place
     place[ci] = np.arange(len(ci), dtype=Int)
     ref_of = codes // n_hyp

@@ -659,7 +659,9 @@ class _Projector:
     def _settled(self, number: int, docid: str, fill: TextFill, optional: bool) -> Fill | None:
         """What :meth:`fill` makes of fill ``number`` of the batch, which :meth:`_decide_all` left
         :data:`_PENDING` (decided here, in order, by :meth:`_decided_one`) or
-        :data:`_UNDECIDED` (or :meth:`_decided_one` leaves so): then :meth:`fill` itself."""
+        :data:`_UNDECIDED` (or :meth:`_decided_one` leaves so): then its later candidates tried
+        from its row (:meth:`_later_of`) when the batch judged its first candidate, else
+        :meth:`fill` itself."""
         made = self._made[number]
         if made is _PENDING:
             made = self._decided_one(number, docid, fill)
@@ -674,8 +676,9 @@ class _Projector:
 
     def _later_of(self, number: int, docid: str, fill: TextFill, optional: bool, first_cor: int) -> Fill | None:
         """:meth:`fill` of fill ``number`` of the batch, whose first candidate the batch has judged
-        (``first_cor`` COR points, fewer than all): its columns, tokens, span and widened tokens
-        read from its row instead of looked up again, its later candidates tried as :meth:`fill`
+        (``first_cor`` COR points, fewer than all): its span and widened tokens read from its
+        row instead of looked up again (its columns and tokens too, which :meth:`_later` reads
+        only for a fill without widened tokens), its later candidates tried as :meth:`fill`
         tries them."""
         judge = self.judge
         assert judge is not None and self._batch is not None
@@ -694,7 +697,8 @@ class _Projector:
     def _decide_all(self, docids: list[str], fills: list[TextFill]) -> list[Any]:
         """What :meth:`fill` makes of each fill of the batch, where the batch's arrays say it at
         once: None (no reference token, no column space or no hypothesis text), the first
-        candidate (the projected fill), :data:`_UNDECIDED` (:meth:`fill` itself decides: no
+        candidate (the projected fill), :data:`_UNDECIDED` (decided one by one, by :meth:`_later_of`
+        from its row when the batch judged its first candidate, else by :meth:`fill`: no
         hypothesis token in its columns, a first candidate with no COR point, a long fill, a
         later candidate whose content may be correct, or every fill with a first candidate when
         the judge does not read one as the batch does: words compared, two points, the extents

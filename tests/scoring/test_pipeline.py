@@ -46,7 +46,7 @@ def test_a_fill_made_by_hand_is_read_by_its_spans_not_by_the_reader_s_shared_spa
         TextFill("red wings", ((0, 9),)),  # whole, not the reader's tuple: the content once
         TextFill("the red wings", ((4, 13),), bracketed=True),
         TextFill("a b", ((0, 1), (2, 3)), bracketed=True),
-        TextFill("xy", ((0, 2),), bracketed=True),  # a whole bracketed string: the content again
+        TextFill("xy", ((0, 2),), bracketed=True),  # a whole bracketed string: its content once
     ]
     slots = tuple(Slot("WINNER", (FillAlternative((fill,)),)) for fill in fills)
     tset = TemplateSet((InstanceSet("d1", (Instance("ENTITY", "d1", 1, slots),)),))

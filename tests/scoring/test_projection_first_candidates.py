@@ -382,3 +382,83 @@ def test_a_hypothesis_document_without_a_token_projects_as_fill_by_fill(tmp_path
         assert (found, space) == (True, 0)  # in the columns of the one document
         assert first > last and (start, end) == (0, 0)  # no token: no first candidate
     assert projection.project(ref, alignment, read_corpus(hyp_path)).instance_sets[0].instances[0].slots == ()
+
+
+_LONG = "y z- z " + " ".join(f"a{letter}" for letter in "bcdefghijklm")  # 15 tokens: a long fill (12 or more)
+
+
+@pytest.mark.parametrize(
+    ("hyp_words", "system"),
+    [
+        ("y z- z", None),  # no system fill: the first candidate's string is not normalized (_decided_one)
+        ("y z- z", "y"),  # the system's fill the first candidate: decided at once, _only_first asked
+        (_LONG, "y"),  # decided at once, a long fill: left to fill() without asking
+    ],
+    ids=["in its turn", "at once", "at once, a long fill"],
+)
+def test_a_first_candidate_with_only_its_extent_correct_ties_a_later_one_with_only_its_content(
+    tmp_path: Path, hyp_words: str, system: str | None
+) -> None:
+    # Named entities (extents exact): `y z` (one reference token, its letters joined) heard as
+    # `y z- z`, with inserted words after it in the long fill. The first candidate, `y`, has its
+    # extent right (the reference token's one column) and its content wrong: one point of two,
+    # not kept at once, since a later candidate's content may be correct. `y z` keeps the words
+    # but spans the inserted columns: its extent is wrong, one point too, and does not beat the
+    # first (the first of equals). The batch must hand fill() the first candidate's COR count with
+    # its extent point (_decided_one, _decide_all after _only_first, and for a long fill):
+    # counted 0, `y z` beats it, or the fill is left out.
+    from hub4eval.model import TemplateSet
+    from hub4eval.scoring.entities import EntityMapper
+
+    ref_path, hyp_path = _texts(tmp_path, "we saw us y z kgoil today", f"we saw us {hyp_words} kgoil today")
+    start = ref_path.read_text(encoding="utf-8").index("y z")
+    ref = parse_templates(
+        f'<ENAMEX-D1-1> :=\n    TYPE: PERSON\n    TEXT: "y z" ##{start}#{start + 3}#\n', role="reference"
+    )
+    if system is None:
+        hyp = TemplateSet((), role="hypothesis")
+    else:
+        start = hyp_path.read_text(encoding="utf-8").index("y z")
+        hyp = parse_templates(
+            f'<ENAMEX-D1-1> :=\n    TYPE: PERSON\n    TEXT: "{system}" ##{start}#{start + len(system)}#\n',
+            role="hypothesis",
+        )
+
+    def scored() -> ScoreResult:
+        return pipeline.score(
+            ref,
+            hyp,
+            ref_corpus=read_corpus(ref_path),
+            hyp_corpus=read_corpus(hyp_path),
+            config=ScoreConfig(),
+            ceiling=True,
+            mapper_class=EntityMapper,
+        )
+
+    later: list[int] = []
+    later_of = projection._Projector._later_of
+
+    def counted(self: projection._Projector, number: int, *args: object) -> object:
+        later.append(number)
+        return later_of(self, number, *args)  # type: ignore[arg-type]
+
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(projection._Projector, "_later_of", counted)
+        batched = scored()
+    with pytest.MonkeyPatch.context() as patched:
+        _one_by_one(patched)
+        alone = scored()
+    assert batched.ceiling is not None and alone.ceiling is not None
+    assert alone.ceiling.projection is not None
+    [instance] = alone.ceiling.projection.instance_sets[0].instances
+    texts = [
+        fill.content
+        for slot in instance.slots
+        if slot.name == "TEXT"
+        for alternative in slot.alternatives
+        for fill in alternative.fills
+    ]
+    assert texts == ["y"]  # (the case: the first candidate kept, the tie)
+    assert batched.ceiling.projection == alone.ceiling.projection
+    assert batched.ceiling.to_json() == alone.ceiling.to_json()
+    assert later == [0]  # (the batch's route was taken: its later candidates tried from its row)

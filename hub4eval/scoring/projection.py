@@ -680,12 +680,10 @@ class _Projector:
         row instead of looked up again (its columns and tokens too, which :meth:`_later` reads
         only for a fill without widened tokens), its later candidates tried as :meth:`fill`
         tries them."""
-        judge = self.judge
-        assert judge is not None and self._batch is not None
+        assert self.judge is not None and self._batch is not None
         _, space_number, first, last, start, end, column_first, column_last, *_, wide_from, wide_to = self._batch.row(
             number
         )
-        judge._prepared(fill, docid)  # as Judge.first prepares it: the reference fills are prepared in the same order
         space = self._space_at(space_number)
         text: str = space[3]  # type: ignore[assignment]
         best = (_one_line(text[start:end]), start, end)

@@ -15,7 +15,10 @@ the ceiling must count alike.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -25,6 +28,7 @@ from hub4eval.api import score_files
 from hub4eval.config import ScoreConfig
 from hub4eval.io.corpus import read_corpus
 from hub4eval.io.templettes import parse_templates
+from hub4eval.model import TemplateSet
 from hub4eval.scoring import pipeline, projection, run_spellings
 from hub4eval.scoring.result import ScoreResult
 from tests.support.reference_fills import EXAMPLES, TEXTS, references, with_ceiling
@@ -83,6 +87,46 @@ def test_the_ceiling_of_a_system_that_is_its_own_projection_projects_as_fill_by_
     assert batched.to_json() == alone.to_json()
 
 
+def _with_ceiling(ref: TemplateSet, hyp: TemplateSet, ref_path: Path, hyp_path: Path, **options: Any) -> ScoreResult:
+    """``ref`` and ``hyp`` scored on the texts at ``ref_path`` and ``hyp_path`` (default
+    options), the ceiling made."""
+    return pipeline.score(
+        ref,
+        hyp,
+        ref_corpus=read_corpus(ref_path),
+        hyp_corpus=read_corpus(hyp_path),
+        config=ScoreConfig(),
+        ceiling=True,
+        **options,
+    )
+
+
+@contextmanager
+def _later_of_counted() -> Iterator[list[int]]:
+    """While it is open, the batch numbers of the fills _Projector._later_of is called for."""
+    calls: list[int] = []
+    later_of = projection._Projector._later_of
+
+    def counted(self: projection._Projector, number: int, *args: object) -> object:
+        calls.append(number)
+        return later_of(self, number, *args)  # type: ignore[arg-type]
+
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(projection._Projector, "_later_of", counted)
+        yield calls
+
+
+def _project_the_examples_and_their_projections() -> None:
+    """Each example's reference projected onto its hypothesis text, then the projection scored
+    with its own ceiling (a system that is its reference's projection): the routes the tests
+    below count calls of."""
+    for name in sorted(TEXTS):
+        ref_text = (EXAMPLES / TEXTS[name][0]).with_name("ref.tpl").read_text(encoding="utf-8")
+        first = with_ceiling(name, ref_text, ScoreConfig())
+        assert first.ceiling is not None and first.ceiling.projection is not None
+        with_ceiling(name, ref_text, ScoreConfig(), hyp=first.ceiling.projection)
+
+
 def test_a_system_that_is_its_own_projection_reaches_the_spellings_route() -> None:
     # the test above reaches the route it guards: fills ruled out from their letters
     from hub4eval.scoring import run_spellings
@@ -97,11 +141,7 @@ def test_a_system_that_is_its_own_projection_reaches_the_spellings_route() -> No
 
     with pytest.MonkeyPatch.context() as patched:
         patched.setattr(run_spellings.RunSpellings, "first_only", counted)
-        for name in sorted(TEXTS):
-            ref_text = (EXAMPLES / TEXTS[name][0]).with_name("ref.tpl").read_text(encoding="utf-8")
-            first = with_ceiling(name, ref_text, ScoreConfig())
-            assert first.ceiling is not None and first.ceiling.projection is not None
-            with_ceiling(name, ref_text, ScoreConfig(), hyp=first.ceiling.projection)
+        _project_the_examples_and_their_projections()
     assert sum(calls) > 0
 
 
@@ -109,20 +149,8 @@ def test_the_tests_above_reach_the_later_candidates_of_fills_the_batch_judged() 
     # the two property tests above reach the route they guard: a fill whose first candidate the
     # batch has judged (fewer than both points) and left to its later candidates, which are then
     # tried from its row (_Projector._later_of) rather than looked up again by fill()
-    calls: list[int] = []
-    later_of = projection._Projector._later_of
-
-    def counted(self: projection._Projector, number: int, *args: object) -> object:
-        calls.append(number)
-        return later_of(self, number, *args)  # type: ignore[arg-type]
-
-    with pytest.MonkeyPatch.context() as patched:
-        patched.setattr(projection._Projector, "_later_of", counted)
-        for name in sorted(TEXTS):
-            ref_text = (EXAMPLES / TEXTS[name][0]).with_name("ref.tpl").read_text(encoding="utf-8")
-            first = with_ceiling(name, ref_text, ScoreConfig())
-            assert first.ceiling is not None and first.ceiling.projection is not None
-            with_ceiling(name, ref_text, ScoreConfig(), hyp=first.ceiling.projection)
+    with _later_of_counted() as calls:
+        _project_the_examples_and_their_projections()
     assert calls
 
 
@@ -274,14 +302,7 @@ def test_a_later_candidate_that_keeps_the_words_is_chosen_as_fill_by_fill(tmp_pa
         return out
 
     def projected() -> str:
-        result = pipeline.score(
-            ref,
-            hyp,
-            ref_corpus=read_corpus(ref_path),
-            hyp_corpus=read_corpus(hyp_path),
-            config=ScoreConfig(),
-            ceiling=True,
-        )
+        result = _with_ceiling(ref, hyp, ref_path, hyp_path)
         assert result.ceiling is not None and result.ceiling.projection is not None
         [fill] = result.ceiling.projection.instance_sets[0].instances[0].slots[0].alternatives[0].fills
         assert isinstance(fill, projection.TextFill)
@@ -356,14 +377,7 @@ def test_a_hypothesis_document_without_a_token_projects_as_fill_by_fill(tmp_path
     ref = parse_templates(ref_text, role="reference")
 
     def scored() -> ScoreResult:
-        return pipeline.score(
-            ref,
-            TemplateSet((), role="hypothesis"),
-            ref_corpus=read_corpus(ref_path),
-            hyp_corpus=read_corpus(hyp_path),
-            config=ScoreConfig(),
-            ceiling=True,
-        )
+        return _with_ceiling(ref, TemplateSet((), role="hypothesis"), ref_path, hyp_path)
 
     batched = scored()
     with pytest.MonkeyPatch.context() as patched:
@@ -425,25 +439,9 @@ def test_a_first_candidate_with_only_its_extent_correct_ties_a_later_one_with_on
         )
 
     def scored() -> ScoreResult:
-        return pipeline.score(
-            ref,
-            hyp,
-            ref_corpus=read_corpus(ref_path),
-            hyp_corpus=read_corpus(hyp_path),
-            config=ScoreConfig(),
-            ceiling=True,
-            mapper_class=EntityMapper,
-        )
+        return _with_ceiling(ref, hyp, ref_path, hyp_path, mapper_class=EntityMapper)
 
-    later: list[int] = []
-    later_of = projection._Projector._later_of
-
-    def counted(self: projection._Projector, number: int, *args: object) -> object:
-        later.append(number)
-        return later_of(self, number, *args)  # type: ignore[arg-type]
-
-    with pytest.MonkeyPatch.context() as patched:
-        patched.setattr(projection._Projector, "_later_of", counted)
+    with _later_of_counted() as later:
         batched = scored()
     with pytest.MonkeyPatch.context() as patched:
         _one_by_one(patched)

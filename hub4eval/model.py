@@ -213,25 +213,9 @@ class TemplateSet(Record, frozen=True, dict=True, gc=True):
         :meth:`text_fills` per set, is its oracle (tests/io/test_templettes.py)."""
         return self.__dict__.get("_usual_fills")
 
-    def keep_usual_fills(
-        self,
-        fills: list[TextFill],
-        starts: list[int],
-        columns: tuple[list[str], list[int], list[int]] | None = None,
-    ) -> None:
-        """Keep ``fills`` and ``starts`` for :meth:`usual_fills`, and ``columns`` for
-        :meth:`usual_columns` (the reader's, as it makes the set)."""
+    def keep_usual_fills(self, fills: list[TextFill], starts: list[int]) -> None:
+        """Keep ``fills`` and ``starts`` for :meth:`usual_fills` (the reader's, as it makes the set)."""
         self.__dict__["_usual_fills"] = (fills, starts)
-        if columns is not None:
-            self.__dict__["_usual_columns"] = columns
-
-    def usual_columns(self) -> tuple[list[str], list[int], list[int]] | None:
-        """With :meth:`usual_fills`, when the reader read a regular file
-        (:mod:`hub4eval.io.templettes.regular`): the contents of those fills and the start and
-        the end of their extents, each a list in the same order (every start at most its end);
-        else None. The check against the text compares a set's contents with the text at their
-        extents a list at a time, with no Python step per fill (tests/io/test_validate.py)."""
-        return self.__dict__.get("_usual_columns")
 
     @property
     def instances(self) -> tuple[Instance, ...]:

@@ -12,8 +12,6 @@ belong together, an error that names the cause it finds by trying.
 from __future__ import annotations
 
 import difflib
-import itertools
-import operator
 from collections.abc import Iterator, Sequence
 
 from hub4eval.errors import InputError, InputWarning
@@ -123,28 +121,10 @@ def check_against_corpus(
     # slots and alternatives (which was a third of this check).
     others: list[tuple[TextFill, str, str]] = []
     usual = tset.usual_fills()
-    columns = tset.usual_columns()
     for sets, instances, text, name in _placed_instances(tset, corpus, as_stream):
         length = len(text)
         if usual is not None:
             listed, starts = usual
-            if columns is not None:
-                low, high = starts[sets.start], starts[sets.stop]
-                contents, firsts, lasts = columns
-                if low == high or max(lasts[low:high]) <= length:  # (each start is at least 0, at most its end)
-                    # a list at a time: the text at each extent, the indices of those that are not the
-                    # content, and a Python step for those only
-                    at_extents = map(text.__getitem__, map(slice, firsts[low:high], lasts[low:high]))
-                    differ = list(
-                        itertools.compress(range(low, high), map(operator.ne, at_extents, contents[low:high]))
-                    )
-                    before = len(others)
-                    for index in differ:
-                        made = listed[index]
-                        if not _same_words(text[firsts[index] : lasts[index]], made.content):
-                            others.append((made, text, name))
-                    fills += high - low - (len(others) - before)
-                    continue
             run = listed[starts[sets.start] : starts[sets.stop]]
             before = len(others)
             for made in run:

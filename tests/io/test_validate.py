@@ -201,25 +201,21 @@ def test_a_usual_fill_is_checked_as_every_other_fill(fills: list[tuple[int, int,
     role=st.sampled_from(["reference", "hypothesis"]),
     as_stream=st.booleans(),
     force=st.booleans(),
-    pointer=st.booleans(),
 )
 def test_fills_the_reader_listed_are_checked_as_the_walk_checks_them(
-    sets: list[list[tuple[int, int, str]]], role: str, as_stream: bool, force: bool, pointer: bool
+    sets: list[list[tuple[int, int, str]]], role: str, as_stream: bool, force: bool
 ) -> None:
     """A file of usual lines has its text fills listed by the reader (``TemplateSet.usual_fills``),
     and the check reads each set's fills from that list: the warnings (in file order), the error
     and the counts are those of the walk over the instances of a copy without the list, and of
-    the general route. Without a pointer the file is regular, and the reader keeps the fills'
-    contents and extents as lists (``TemplateSet.usual_columns``), which the check compares a list
-    at a time. Two documents (a set each), a pointer among the
-    fills or none, contents that are the text, the text with its line ends as blanks, other case or
+    the general route. Two documents (a set each), a pointer among the
+    fills, contents that are the text, the text with its line ends as blanks, other case or
     other words, extents inside and outside, a segmented text or the file as one stream."""
     texts = {"D1": D1, "D2": D2}
     lines = []
     for docid, fills in zip(("D1", "D2"), sets, strict=False):
         lines.append(f"<T-{docid}-1> :=")
-        if pointer:
-            lines.append(f"  P: <T-{docid}-1>")
+        lines.append(f"  P: <T-{docid}-1>")
         for slot, (start, length, content) in enumerate(fills):
             end = start + length
             text = texts[docid]
@@ -233,7 +229,6 @@ def test_fills_the_reader_listed_are_checked_as_the_walk_checks_them(
             lines.append(f'  S{slot}: "{written}" ##{start}#{end}#')
     tset = parse_templates("\n".join(lines) + "\n", "t.tpl", role)  # type: ignore[arg-type]
     assert tset.usual_fills() is not None
-    assert (tset.usual_columns() is None) == pointer
     walked = replace(tset, path=tset.path)
     assert walked.usual_fills() is None
     outcomes = []

@@ -38,8 +38,7 @@ Decisions the specification leaves open:
 * A leading byte-order mark is dropped.
 
 Modules: :mod:`.reader` (the parsers and file-wide checks), :mod:`.builders`
-(the builder of every file), :mod:`.regular` (the regular file, the usual file of most
-large evaluations, read a column at a time), :mod:`.token_builder` (the token-level grammar's
+(the builder of every file), :mod:`.token_builder` (the token-level grammar's
 Transformer, which imports Lark), :mod:`.checks` (checks on pieces of a line),
 :mod:`.messages` (syntax-error messages), :mod:`.writer`, :mod:`.split` (the
 byte ranges of each document, read on their own to score in groups).

@@ -26,7 +26,6 @@ if TYPE_CHECKING:
 
 
 from hub4eval.io.templettes.checks import MAX_DIGITS, OFFSETS, WHOLE_SPANS, Checks, whole_span
-from hub4eval.io.templettes.regular import read_regular
 from hub4eval.model import (
     Extent,
     Fill,
@@ -148,9 +147,6 @@ class InstanceBuilder(Checks):
         # set by usual_instances when each DOCID's instances were one run: the text fills in file
         # order and the index of each run's first, then their number (TemplateSet.usual_fills)
         self.usual_fills: tuple[list[TextFill], list[int]] | None = None
-        # set with usual_fills by the reading of a regular file: the contents of those fills
-        # and the starts and ends of their extents (TemplateSet.usual_columns)
-        self.usual_columns: tuple[list[str], list[int], list[int]] | None = None
         # set by usual_instances in a hypothesis whose DOCIDs' instances were one run each: per
         # run, the smallest start and the largest end of its text fills' extents (see
         # TemplateSet.fill_bounds)
@@ -165,20 +161,7 @@ class InstanceBuilder(Checks):
 
     def usual_file(self, source: str, first_line: int = 1) -> tuple[Instance, ...] | None:
         """The instances of a whole file read without Lark, if it is made of
-        usual lines only (see :meth:`usual_instances`), else None.  A regular
-        file (:mod:`~hub4eval.io.templettes.regular`), the usual file of most
-        large evaluations, is read a column at a time instead of a line at a
-        time (the same records, a fraction of the Python steps)."""
-        regular = read_regular(source, self.role, self._names, first_line)
-        if regular is not None:
-            self.headers_ordered = regular.headers_ordered
-            self.run_starts = regular.run_starts
-            if regular.fill_starts is not None:
-                self.usual_fills = (regular.text_fills, regular.fill_starts)
-                self.usual_columns = regular.columns
-            self.fill_bounds = regular.fill_bounds
-            self._names, self._heads = {}, {}  # free them with the parse
-            return tuple(regular.instances)
+        usual lines only (see :meth:`usual_instances`), else None."""
         instances = self.usual_instances(source, first_line)
         self._names, self._heads = {}, {}  # free them with the parse
         return None if instances is None else tuple(instances)

@@ -199,9 +199,8 @@ def parse_with_pointers(
             if bounds is not None and len(bounds) == len(tset.instance_sets):
                 tset.keep_fill_bounds(bounds)
             usual_fills, builder.usual_fills = builder.usual_fills, None
-            columns, builder.usual_columns = builder.usual_columns, None
             if usual_fills is not None and len(usual_fills[1]) == len(tset.instance_sets) + 1:
-                tset.keep_usual_fills(*usual_fills, columns)
+                tset.keep_usual_fills(*usual_fills)
         return tset, pointers
     finally:
         if collecting:

@@ -6,7 +6,7 @@ for the mapping engine's counts and fill tables (:mod:`hub4eval.scoring.pairs`,
 :func:`map_in_place`) and the projection's first candidates
 (:mod:`hub4eval.scoring.first_candidates`): an unsegmented hypothesis's extents in its one text
 by one search (:func:`side_extents`), the others bisected within their documents' runs of
-tokens (:class:`TokenRuns`), all at once, and the enclosures widened over the insertion columns
+tokens (:class:`TokenRuns`), all at once in a loop numba compiles, and the enclosures widened over the insertion columns
 a column a step (:func:`enclosures_of`). :func:`same_hyp_tokens` says when a span of a column
 space's hypothesis tokens maps to their own columns without a search.
 """
@@ -14,9 +14,10 @@ space's hypothesis tokens maps to their own columns without a search.
 from __future__ import annotations
 
 import bisect
+import threading
 from collections.abc import Iterable, Sequence
 from itertools import chain, repeat
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -25,7 +26,6 @@ from hub4eval.text.align import INSERTION
 from hub4eval.text.columns import CorpusAlignment, _Side
 from hub4eval.text.token_arrays import TokenArray
 
-_STRETCH = 32  # TokenRuns.extents searches a document's run at a time when its stretches hold this many extents or more, on average
 _WIDENING_STEPS = 16  # columns of insertions that enclosures_of widens over in numpy, beyond which one by one
 
 
@@ -213,30 +213,16 @@ def enclosures_of(
 def side_extents(side: _Side, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``side.extent`` of many character extents at once, [starts, ends): the columns of
     each one's first and last token, and whether it touches any (where not, its two
-    columns are 0)."""
+    columns are 0). Each bisected in all the tokens, as one run (:func:`_k_run_extents`)."""
     tokens = side.tokens
     if isinstance(tokens, TokenArray):
         token_starts, token_ends = tokens.starts, tokens.ends
     else:
         token_starts, token_ends = (np.asarray(bounds, dtype=np.int64) for bounds in side._lookup[:2])
-    # the offsets in the tokens' own type (searching an int32 array for int64 values would copy it
-    # whole into int64 first); an offset past what that type holds is past every token
-    top = np.iinfo(token_ends.dtype).max if token_ends.dtype.kind in "iu" else None
-    if top is not None and top < np.iinfo(np.int64).max:
-        starts = np.minimum(starts, top).astype(token_ends.dtype)
-        ends = np.minimum(ends, top).astype(token_starts.dtype)
-    first = np.searchsorted(token_ends, starts, side="right")  # as bisect_right: first token ending after start
-    last = np.searchsorted(token_starts, ends, side="left") - 1  # last token starting before end
-    found = first <= last
-    if not found.any():
-        zeros = np.zeros(len(starts), dtype=np.int64)
-        return zeros, zeros.copy(), found
-    columns = side.columns
-    return (
-        np.where(found, columns[np.where(found, first, 0)], 0).astype(np.int64),
-        np.where(found, columns[np.where(found, last, 0)], 0).astype(np.int64),
-        found,
-    )
+    count = len(starts)
+    bounds = np.zeros(2 * count, dtype=np.int64)
+    bounds[1::2] = len(token_starts)
+    return _run_extents(token_starts, token_ends, side.columns, bounds, starts, ends)
 
 
 class TokenRuns(NamedTuple):
@@ -250,58 +236,103 @@ class TokenRuns(NamedTuple):
     def extents(
         self, docids: Sequence[str | None], starts: np.ndarray, ends: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """:func:`extents_of` of extents of these documents: each bisected
-        within its document's run, all at once (a document not here has no token)."""
-        nowhere = (0, 0)  # an empty run
+        """:func:`extents_of` of extents of these documents: each bisected within its
+        document's run, all at once by a compiled loop (:func:`_k_run_extents`; a document
+        not here has no token)."""
         count = len(docids)
-        # where the document changes (extents come document by document: a few long stretches)
-        changes = [k for k in range(1, count) if docids[k] is not docids[k - 1] and docids[k] != docids[k - 1]]
-        if len(changes) * _STRETCH < count:
-            # each stretch of one document searched in its run of tokens, as _bisect_within would
-            first = np.empty(count, dtype=np.int64)
-            last = np.empty(count, dtype=np.int64)
-            runs = self.runs
-            for a, b in zip([0, *changes], [*changes, count], strict=True):
-                low, high = runs.get(docids[a], nowhere)
-                first[a:b] = np.searchsorted(self.ends[low:high], starts[a:b], side="right") + low
-                last[a:b] = np.searchsorted(self.starts[low:high], ends[a:b], side="left") + (low - 1)
+        # each extent's run, [low, high) one after the other (a document not here: an empty run)
+        bounds = np.fromiter(chain.from_iterable(map(self.runs.get, docids, repeat((0, 0)))), np.int64, 2 * count)
+        return _run_extents(self.starts, self.ends, self.columns, bounds, starts, ends)
+
+
+def _run_extents(
+    token_starts: np.ndarray,
+    token_ends: np.ndarray,
+    columns: np.ndarray,
+    bounds: np.ndarray,
+    starts: np.ndarray,
+    ends: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(first columns, last columns, whether each touches a token) of the extents [``starts[k]``,
+    ``ends[k]``), each bisected in its run of the tokens [``bounds[2k]``, ``bounds[2k + 1]``)
+    (:func:`_k_run_extents`)."""
+    count = len(starts)
+    first = np.empty(count, dtype=np.int64)
+    last = np.empty(count, dtype=np.int64)
+    found = np.empty(count, dtype=np.bool_)
+    # the offsets as int64 whatever the caller's type: one compiled variant of the loop for them
+    _run_extents_kernel()(
+        token_starts,
+        token_ends,
+        columns,
+        bounds,
+        np.ascontiguousarray(starts, dtype=np.int64),
+        np.ascontiguousarray(ends, dtype=np.int64),
+        first,
+        last,
+        found,
+    )
+    return first, last, found
+
+
+def _k_run_extents(
+    token_starts, token_ends, columns, bounds, starts, ends, first, last, found
+):  # pragma: no cover - compiled
+    """The extent k, [``starts[k]``, ``ends[k]``), mapped in its run of tokens
+    [``bounds[2k]``, ``bounds[2k + 1]``) (:meth:`TokenRuns.extents`, :func:`side_extents`), written into ``first[k]``, ``last[k]`` and ``found[k]``:
+    the columns of its first and last token, as :meth:`~hub4eval.text.columns._Side.extent`
+    bisects (0 and 0 when it touches none). A loop of numba's: a bisection an extent costs about
+    what one numpy step of a bisection of all of them at once did (40,000 extents of a
+    million-word reference: two bisections of about ten steps each)."""
+    for k in range(len(starts)):
+        low = bounds[2 * k]
+        high = bounds[2 * k + 1]
+        target = starts[k]
+        a, b = low, high
+        while a < b:  # bisect_right: the first token ending after the start
+            middle = (a + b) >> 1
+            if token_ends[middle] <= target:
+                a = middle + 1
+            else:
+                b = middle
+        begin = a
+        target = ends[k]
+        a, b = low, high
+        while a < b:  # bisect_left, less one: the last token starting before the end
+            middle = (a + b) >> 1
+            if token_starts[middle] < target:
+                a = middle + 1
+            else:
+                b = middle
+        end = a - 1
+        if begin <= end:
+            first[k] = columns[begin]
+            last[k] = columns[end]
+            found[k] = True
         else:
-            bounds = np.fromiter(chain.from_iterable(map(self.runs.get, docids, repeat(nowhere))), np.int64, 2 * count)
-            lows, highs = bounds[0::2], bounds[1::2]
-            first = _bisect_within(self.ends, lows, highs, starts, right=True)  # first token ending after start
-            last = _bisect_within(self.starts, lows, highs, ends, right=False) - 1  # last token starting before end
-        found = first <= last
-        if not found.any():
-            return np.zeros(len(starts), dtype=np.int64), np.zeros(len(starts), dtype=np.int64), found
-        columns = self.columns
-        return (
-            np.where(found, columns[np.where(found, first, 0)], 0).astype(np.int64),
-            np.where(found, columns[np.where(found, last, 0)], 0).astype(np.int64),
-            found,
-        )
+            first[k] = 0
+            last[k] = 0
+            found[k] = False
 
 
-def _bisect_within(
-    values: np.ndarray, lows: np.ndarray, highs: np.ndarray, targets: np.ndarray, *, right: bool
-) -> np.ndarray:
-    """``bisect.bisect_right`` (``right``) or ``bisect_left`` of each target in its own sorted
-    run ``values[lows[k]:highs[k]]``, as an index of ``values``: all at once, a halving of
-    every run a step."""
-    lows, highs = lows.copy(), highs.copy()
-    # every run halved together, as many steps as the longest needs (a run already found keeps
-    # its bounds): a step leaves at most half of a run (floor), so bit_length(longest) steps
-    # leave none
-    span = int((highs - lows).max(initial=0))
-    last = len(values) - 1
-    while span > 0:
-        live = lows < highs
-        middle = (lows + highs) >> 1
-        found = values[np.minimum(middle, last)]
-        onward = (found <= targets if right else found < targets) & live
-        lows = np.where(onward, middle + 1, lows)
-        highs = np.where(live & ~onward, middle, highs)
-        span >>= 1
-    return lows
+_kernel_lock = threading.Lock()
+_compiled: list[Any] = []  # the compiled _k_run_extents, once made
+
+
+def _run_extents_kernel() -> Any:
+    """:func:`_k_run_extents` compiled by numba on first use (or loaded from its on-disk cache,
+    as the aligner's kernels are: :func:`hub4eval.text.align.numba_cache.cached_njit`); numba is
+    imported then, not with this module (``hub4eval --help`` must stay fast)."""
+    with _kernel_lock:
+        if not _compiled:
+            import numba
+
+            from hub4eval.text.align.numba_cache import cached_njit
+
+            # only the package's module caches (a copy imported under another name would write
+            # entries the package cannot load)
+            _compiled.append(cached_njit(numba, _k_run_extents, __name__ == "hub4eval.text.column_extents"))
+        return _compiled[0]
 
 
 def same_hyp_tokens(alignment: CorpusAlignment, docid: str | None, space: int) -> bool:

@@ -26,7 +26,7 @@ from hub4eval.errors import InputError
 from hub4eval.io.corpus import parse_corpus, read_corpus
 from hub4eval.io.templettes import parse_templates, read_templates
 from hub4eval.model import Extent, TextFill
-from hub4eval.text.column_extents import TokenRuns, _bisect_within, enclosures_of, extents_of
+from hub4eval.text.column_extents import TokenRuns, _run_extents, enclosures_of, extents_of
 from hub4eval.text.columns import align_corpora, document_tokens
 from hub4eval.text.glm import default_glm
 from tests.support import EXAMPLES
@@ -725,31 +725,42 @@ def test_an_enclosure_widens_over_a_long_run_of_insertions_at_once_as_alone(inse
 
 @settings(max_examples=200, deadline=None)
 @given(
-    st.lists(st.lists(st.integers(0, 60), max_size=40), min_size=1, max_size=8),
-    st.lists(st.tuples(st.integers(0, 7), st.integers(-5, 70)), max_size=60),
-    st.booleans(),
+    st.lists(st.lists(st.tuples(st.integers(0, 60), st.integers(0, 4)), max_size=40), min_size=1, max_size=8),
+    st.lists(st.tuples(st.integers(0, 8), st.integers(-5, 70), st.integers(-3, 9)), max_size=60),
+    st.sampled_from([np.int32, np.int64]),
 )
-def test_runs_bisected_together_give_what_bisect_gives_in_each(runs, targets, right):
-    """``_bisect_within`` (every run halved in the same numpy steps) is ``bisect.bisect_right``
-    (``right``) or ``bisect_left`` of each target in its own sorted run, as an index of all."""
-    values: list[int] = []
+def test_extents_bisected_in_their_runs_are_those_of_bisect(runs, asked, dtype):
+    """``_run_extents`` (numba's loop under ``TokenRuns.extents`` and ``side_extents``) maps each
+    extent in its own run of tokens as ``bisect`` does (``_Side.extent``), with tokens of
+    either integer type; an empty run (a document not aligned) and an empty or reversed
+    extent touch no token."""
+    starts: list[int] = []
+    ends: list[int] = []
     bounds = []
-    for run in runs:
-        bounds.append((len(values), len(values) + len(run)))
-        values += sorted(run)
-    asked = [(bounds[k % len(bounds)], target) for k, target in targets]
-    expected = [
-        (bisect.bisect_right if right else bisect.bisect_left)(values, target, low, high)
-        for (low, high), target in asked
-    ]
-    found = _bisect_within(
-        np.asarray(values, dtype=np.int32),
-        np.asarray([low for (low, _), _ in asked], dtype=np.int64),
-        np.asarray([high for (_, high), _ in asked], dtype=np.int64),
-        np.asarray([target for _, target in asked], dtype=np.int64),
-        right=right,
+    for tokens in runs:
+        low = len(starts)
+        position = 0
+        for gap, width in tokens:  # tokens in order, each after the one before
+            starts.append(position + gap)
+            ends.append(position + gap + width)
+            position += gap + width
+        bounds.append((low, len(starts)))
+    bounds.append((0, 0))  # no run
+    placed = [(bounds[min(k, len(bounds) - 1)], start, start + width) for k, start, width in asked]
+    first, last, found = _run_extents(
+        np.asarray(starts, dtype),
+        np.asarray(ends, dtype),
+        np.arange(len(starts), dtype=np.int64) * 3 + 1,
+        np.asarray([bound for (low, high), _, _ in placed for bound in (low, high)], dtype=np.int64),
+        np.asarray([start for _, start, _ in placed], dtype=np.int32),  # the offsets in any type
+        np.asarray([end for _, _, end in placed], dtype=np.int64),
     )
-    assert found.tolist() == expected
+    assert first.dtype == last.dtype == np.int64 and found.dtype == np.bool_
+    for ((low, high), start, end), a, b, hit in zip(placed, first.tolist(), last.tolist(), found.tolist(), strict=True):
+        i = bisect.bisect_right(ends, start, low, high)
+        j = bisect.bisect_left(starts, end, low, high) - 1
+        assert hit == (i <= j)
+        assert (a, b) == ((3 * i + 1, 3 * j + 1) if i <= j else (0, 0))
 
 
 @settings(max_examples=200, deadline=None)
@@ -759,9 +770,9 @@ def test_runs_bisected_together_give_what_bisect_gives_in_each(runs, targets, ri
     st.integers(1, 40),
 )
 def test_extents_in_runs_of_documents_are_those_of_bisect(documents, asked, repeats):
-    """``TokenRuns.extents`` of extents that come a document at a time (each searched in its
-    document's run) and of extents in any order (all bisected together) are what
-    ``bisect`` gives in each document's tokens; a document it does not have has none."""
+    """``TokenRuns.extents`` of extents that come a document at a time and of extents in any
+    order are what ``bisect`` gives in each document's tokens; a document it does not have
+    has none."""
     starts: list[int] = []
     ends: list[int] = []
     runs = {}

@@ -26,6 +26,7 @@ from hub4eval.text.align import INSERTION
 from hub4eval.text.columns import CorpusAlignment, _Side
 from hub4eval.text.token_arrays import TokenArray
 
+_STEPS_ON = 32  # _k_run_extents searches an offset after the one before by doubling steps up to this many tokens on
 _WIDENING_STEPS = 16  # columns of insertions that enclosures_of widens over in numpy, beyond which one by one
 
 
@@ -279,32 +280,59 @@ def _k_run_extents(
     token_starts, token_ends, columns, bounds, starts, ends, first, last, found
 ):  # pragma: no cover - compiled
     """The extent k, [``starts[k]``, ``ends[k]``), mapped in its run of tokens
-    [``bounds[2k]``, ``bounds[2k + 1]``) (:meth:`TokenRuns.extents`, :func:`side_extents`), written into ``first[k]``, ``last[k]`` and ``found[k]``:
-    the columns of its first and last token, as :meth:`~hub4eval.text.columns._Side.extent`
-    bisects (0 and 0 when it touches none). A loop of numba's: a bisection an extent costs about
-    what one numpy step of a bisection of all of them at once did (40,000 extents of a
-    million-word reference: two bisections of about ten steps each)."""
+    [``bounds[2k]``, ``bounds[2k + 1]``) (:meth:`TokenRuns.extents`, :func:`side_extents`), written
+    into ``first[k]``, ``last[k]`` and ``found[k]``: the columns of its first and last token, as
+    :meth:`~hub4eval.text.columns._Side.extent` bisects (0 and 0 when it touches none). A loop
+    of numba's: a bisection an extent costs about what one numpy step of a bisection of all of
+    them at once did (40,000 extents of a million-word reference: two bisections of about ten
+    steps each)."""
+    # An offset at or past the one before in the same run is searched from where that one was
+    # found, by steps doubling (up to _STEPS_ON tokens on) and then a bisection: the extents of
+    # a set or a document often come in order, a few tokens apart (a few steps near the last
+    # token found, in memory just read, instead of a bisection of the whole run); one far on
+    # costs a few steps more than a bisection
+    run_low, run_high = -1, -1
+    after_start = after_end = 0  # the last offsets searched in the run, and where they were found
+    begin = end = 0
     for k in range(len(starts)):
         low = bounds[2 * k]
         high = bounds[2 * k + 1]
+        onward = low == run_low and high == run_high
+        run_low, run_high = low, high
         target = starts[k]
-        a, b = low, high
-        while a < b:  # bisect_right: the first token ending after the start
+        # bisect_right of the start in the ends: the first token ending after it
+        a = begin if onward and target >= after_start else low
+        b = a
+        step = 1
+        while b < high and token_ends[b] <= target:  # the first token ending after it is past b
+            a = b + 1
+            b = a + step if step < _STEPS_ON else high  # far on: the rest of the run bisected
+            step <<= 1
+        b = min(b, high)
+        while a < b:
             middle = (a + b) >> 1
             if token_ends[middle] <= target:
                 a = middle + 1
             else:
                 b = middle
-        begin = a
+        begin, after_start = a, target
         target = ends[k]
-        a, b = low, high
-        while a < b:  # bisect_left, less one: the last token starting before the end
+        # bisect_left of the end in the starts (less one: the last token starting before it)
+        a = end + 1 if onward and target >= after_end else low
+        b = a
+        step = 1
+        while b < high and token_starts[b] < target:
+            a = b + 1
+            b = a + step if step < _STEPS_ON else high
+            step <<= 1
+        b = min(b, high)
+        while a < b:
             middle = (a + b) >> 1
             if token_starts[middle] < target:
                 a = middle + 1
             else:
                 b = middle
-        end = a - 1
+        end, after_end = a - 1, target
         if begin <= end:
             first[k] = columns[begin]
             last[k] = columns[end]

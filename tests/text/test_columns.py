@@ -732,8 +732,9 @@ def test_an_enclosure_widens_over_a_long_run_of_insertions_at_once_as_alone(inse
 def test_extents_bisected_in_their_runs_are_those_of_bisect(runs, asked, dtype):
     """``_run_extents`` (numba's loop under ``TokenRuns.extents`` and ``side_extents``) maps each
     extent in its own run of tokens as ``bisect`` does (``_Side.extent``), with tokens of
-    either integer type; an empty run (a document not aligned) and an empty or reversed
-    extent touch no token."""
+    either integer type, in any order and in order (where each is searched on from the one
+    before); an empty run (a document not aligned) and an empty or reversed extent touch no
+    token."""
     starts: list[int] = []
     ends: list[int] = []
     bounds = []
@@ -747,20 +748,24 @@ def test_extents_bisected_in_their_runs_are_those_of_bisect(runs, asked, dtype):
         bounds.append((low, len(starts)))
     bounds.append((0, 0))  # no run
     placed = [(bounds[min(k, len(bounds) - 1)], start, start + width) for k, start, width in asked]
-    first, last, found = _run_extents(
-        np.asarray(starts, dtype),
-        np.asarray(ends, dtype),
-        np.arange(len(starts), dtype=np.int64) * 3 + 1,
-        np.asarray([bound for (low, high), _, _ in placed for bound in (low, high)], dtype=np.int64),
-        np.asarray([start for _, start, _ in placed], dtype=np.int32),  # the offsets in any type
-        np.asarray([end for _, _, end in placed], dtype=np.int64),
-    )
-    assert first.dtype == last.dtype == np.int64 and found.dtype == np.bool_
-    for ((low, high), start, end), a, b, hit in zip(placed, first.tolist(), last.tolist(), found.tolist(), strict=True):
-        i = bisect.bisect_right(ends, start, low, high)
-        j = bisect.bisect_left(starts, end, low, high) - 1
-        assert hit == (i <= j)
-        assert (a, b) == ((3 * i + 1, 3 * j + 1) if i <= j else (0, 0))
+    # in any order, and in order of their runs and offsets (each searched on from the one before)
+    for order in (placed, sorted(placed)):
+        first, last, found = _run_extents(
+            np.asarray(starts, dtype),
+            np.asarray(ends, dtype),
+            np.arange(len(starts), dtype=np.int64) * 3 + 1,
+            np.asarray([bound for (low, high), _, _ in order for bound in (low, high)], dtype=np.int64),
+            np.asarray([start for _, start, _ in order], dtype=np.int32),  # the offsets in any type
+            np.asarray([end for _, _, end in order], dtype=np.int64),
+        )
+        assert first.dtype == last.dtype == np.int64 and found.dtype == np.bool_
+        for ((low, high), start, end), a, b, hit in zip(
+            order, first.tolist(), last.tolist(), found.tolist(), strict=True
+        ):
+            i = bisect.bisect_right(ends, start, low, high)
+            j = bisect.bisect_left(starts, end, low, high) - 1
+            assert hit == (i <= j)
+            assert (a, b) == ((3 * i + 1, 3 * j + 1) if i <= j else (0, 0))
 
 
 @settings(max_examples=200, deadline=None)

@@ -6,9 +6,10 @@ for the mapping engine's counts and fill tables (:mod:`hub4eval.scoring.pairs`,
 :func:`map_in_place`) and the projection's first candidates
 (:mod:`hub4eval.scoring.first_candidates`): an unsegmented hypothesis's extents in its one text
 by one search (:func:`side_extents`), the others bisected within their documents' runs of
-tokens (:class:`TokenRuns`), all at once in a loop numba compiles, and the enclosures widened over the insertion columns
-a column a step (:func:`enclosures_of`). :func:`same_hyp_tokens` says when a span of a column
-space's hypothesis tokens maps to their own columns without a search.
+tokens (:class:`TokenRuns`), each search in one loop that numba compiles (:func:`_k_run_extents`),
+and the enclosures widened over the insertion columns a column a step (:func:`enclosures_of`).
+:func:`same_hyp_tokens` says when a span of a column space's hypothesis tokens maps to their
+own columns without a search.
 """
 
 from __future__ import annotations
@@ -292,8 +293,8 @@ def _k_run_extents(
     # token found, in memory just read, instead of a bisection of the whole run); one far on
     # costs a few steps more than a bisection
     run_low, run_high = -1, -1
-    after_start = after_end = 0  # the last offsets searched in the run, and where they were found
-    begin = end = 0
+    after_start = after_end = 0  # the last start and end searched in the run
+    begin = end = 0  # the tokens they found
     for k in range(len(starts)):
         low = bounds[2 * k]
         high = bounds[2 * k + 1]

@@ -723,6 +723,23 @@ def test_an_enclosure_widens_over_a_long_run_of_insertions_at_once_as_alone(inse
     assert _enclosures_at_once(alignment, ["A"] * len(columns), columns) == expected
 
 
+def _tokens_in_runs(runs: list[list[tuple[int, int]]]) -> tuple[list[int], list[int], list[tuple[int, int]]]:
+    """The starts and ends of tokens drawn as (gap, width) in runs, one run after the other (in
+    each, every token after the one before), and each run's [first, end) tokens."""
+    starts: list[int] = []
+    ends: list[int] = []
+    bounds = []
+    for tokens in runs:
+        low = len(starts)
+        position = 0
+        for gap, width in tokens:
+            starts.append(position + gap)
+            ends.append(position + gap + width)
+            position += gap + width
+        bounds.append((low, len(starts)))
+    return starts, ends, bounds
+
+
 @settings(max_examples=200, deadline=None)
 @given(
     st.lists(st.lists(st.tuples(st.integers(0, 60), st.integers(0, 4)), max_size=40), min_size=1, max_size=8),
@@ -735,17 +752,7 @@ def test_extents_bisected_in_their_runs_are_those_of_bisect(runs, asked, dtype):
     either integer type, in any order and in order (where each is searched on from the one
     before); an empty run (a document not aligned) and an empty or reversed extent touch no
     token."""
-    starts: list[int] = []
-    ends: list[int] = []
-    bounds = []
-    for tokens in runs:
-        low = len(starts)
-        position = 0
-        for gap, width in tokens:  # tokens in order, each after the one before
-            starts.append(position + gap)
-            ends.append(position + gap + width)
-            position += gap + width
-        bounds.append((low, len(starts)))
+    starts, ends, bounds = _tokens_in_runs(runs)
     bounds.append((0, 0))  # no run
     placed = [(bounds[min(k, len(bounds) - 1)], start, start + width) for k, start, width in asked]
     # in any order, and in order of their runs and offsets (each searched on from the one before)
@@ -778,17 +785,8 @@ def test_extents_in_runs_of_documents_are_those_of_bisect(documents, asked, repe
     """``TokenRuns.extents`` of extents that come a document at a time and of extents in any
     order are what ``bisect`` gives in each document's tokens; a document it does not have
     has none."""
-    starts: list[int] = []
-    ends: list[int] = []
-    runs = {}
-    for number, tokens in enumerate(documents):
-        low = len(starts)
-        position = 0
-        for gap, width in tokens:  # tokens in order, each after the one before
-            starts.append(position + gap)
-            ends.append(position + gap + width)
-            position += gap + width
-        runs[f"d{number}"] = (low, len(starts))
+    starts, ends, bounds = _tokens_in_runs(documents)
+    runs = {f"d{number}": run for number, run in enumerate(bounds)}
     token_runs = TokenRuns(
         runs, np.asarray(starts, np.int32), np.asarray(ends, np.int32), np.arange(len(starts), dtype=np.int64) * 2
     )

@@ -6,15 +6,16 @@ for the mapping engine's counts and fill tables (:mod:`hub4eval.scoring.pairs`,
 :func:`map_in_place`) and the projection's first candidates
 (:mod:`hub4eval.scoring.first_candidates`): an unsegmented hypothesis's extents in its one text
 by one search (:func:`side_extents`), the others bisected within their documents' runs of
-tokens (:class:`TokenRuns`), each search in one loop that numba compiles (:func:`_k_run_extents`),
-and the enclosures widened over the insertion columns a column a step (:func:`enclosures_of`).
-:func:`same_hyp_tokens` says when a span of a column space's hypothesis tokens maps to their
-own columns without a search.
+tokens (:class:`TokenRuns`), all at once (by one loop that numba compiles, :func:`_k_run_extents`,
+or in numpy where numba is not loaded), and the enclosures widened over the insertion columns a
+column a step (:func:`enclosures_of`). :func:`same_hyp_tokens` says when a span of a column
+space's hypothesis tokens maps to their own columns without a search.
 """
 
 from __future__ import annotations
 
 import bisect
+import sys
 import threading
 from collections.abc import Iterable, Sequence
 from itertools import chain, repeat
@@ -27,6 +28,7 @@ from hub4eval.text.align import INSERTION
 from hub4eval.text.columns import CorpusAlignment, _Side
 from hub4eval.text.token_arrays import TokenArray
 
+_STRETCH = 32  # TokenRuns.extents in numpy searches a document's run at a time when its stretches hold this many extents, on average
 _STEPS_ON = 32  # _k_run_extents searches an offset after the one before by doubling steps up to this many tokens on
 _WIDENING_STEPS = 16  # columns of insertions that enclosures_of widens over in numpy, beyond which one by one
 
@@ -215,16 +217,35 @@ def enclosures_of(
 def side_extents(side: _Side, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``side.extent`` of many character extents at once, [starts, ends): the columns of
     each one's first and last token, and whether it touches any (where not, its two
-    columns are 0). Each bisected in all the tokens, as one run (:func:`_k_run_extents`)."""
+    columns are 0). Each bisected in all the tokens, as one run, by the compiled loop
+    (:func:`_k_run_extents`) when numba is loaded (:func:`_numba_loaded`), else by numpy."""
     tokens = side.tokens
     if isinstance(tokens, TokenArray):
         token_starts, token_ends = tokens.starts, tokens.ends
     else:
         token_starts, token_ends = (np.asarray(bounds, dtype=np.int64) for bounds in side._lookup[:2])
-    count = len(starts)
-    bounds = np.zeros(2 * count, dtype=np.int64)
-    bounds[1::2] = len(token_starts)
-    return _run_extents(token_starts, token_ends, side.columns, bounds, starts, ends)
+    if _numba_loaded():
+        bounds = np.zeros(2 * len(starts), dtype=np.int64)
+        bounds[1::2] = len(token_starts)
+        return _run_extents(token_starts, token_ends, side.columns, bounds, starts, ends)
+    # the offsets in the tokens' own type (searching an int32 array for int64 values would copy it
+    # whole into int64 first); an offset past what that type holds is past every token
+    top = np.iinfo(token_ends.dtype).max if token_ends.dtype.kind in "iu" else None
+    if top is not None and top < np.iinfo(np.int64).max:
+        starts = np.minimum(starts, top).astype(token_ends.dtype)
+        ends = np.minimum(ends, top).astype(token_starts.dtype)
+    first = np.searchsorted(token_ends, starts, side="right")  # as bisect_right: first token ending after start
+    last = np.searchsorted(token_starts, ends, side="left") - 1  # last token starting before end
+    found = first <= last
+    if not found.any():
+        zeros = np.zeros(len(starts), dtype=np.int64)
+        return zeros, zeros.copy(), found
+    columns = side.columns
+    return (
+        np.where(found, columns[np.where(found, first, 0)], 0).astype(np.int64),
+        np.where(found, columns[np.where(found, last, 0)], 0).astype(np.int64),
+        found,
+    )
 
 
 class TokenRuns(NamedTuple):
@@ -239,12 +260,64 @@ class TokenRuns(NamedTuple):
         self, docids: Sequence[str | None], starts: np.ndarray, ends: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """:func:`extents_of` of extents of these documents: each bisected within its
-        document's run, all at once by a compiled loop (:func:`_k_run_extents`; a document
-        not here has no token)."""
+        document's run (a document not here has no token), all at once: by the compiled loop
+        (:func:`_k_run_extents`) when numba is loaded (:func:`_numba_loaded`), else in numpy."""
+        if _numba_loaded():
+            # each extent's run, [low, high) one after the other (a document not here: an empty run)
+            bounds = np.fromiter(
+                chain.from_iterable(map(self.runs.get, docids, repeat((0, 0)))), np.int64, 2 * len(docids)
+            )
+            return _run_extents(self.starts, self.ends, self.columns, bounds, starts, ends)
+        nowhere = (0, 0)  # an empty run
         count = len(docids)
-        # each extent's run, [low, high) one after the other (a document not here: an empty run)
-        bounds = np.fromiter(chain.from_iterable(map(self.runs.get, docids, repeat((0, 0)))), np.int64, 2 * count)
-        return _run_extents(self.starts, self.ends, self.columns, bounds, starts, ends)
+        # where the document changes (extents come document by document: a few long stretches)
+        changes = [k for k in range(1, count) if docids[k] is not docids[k - 1] and docids[k] != docids[k - 1]]
+        if len(changes) * _STRETCH < count:
+            # each stretch of one document searched in its run of tokens, as _bisect_within would
+            first = np.empty(count, dtype=np.int64)
+            last = np.empty(count, dtype=np.int64)
+            runs = self.runs
+            for a, b in zip([0, *changes], [*changes, count], strict=True):
+                low, high = runs.get(docids[a], nowhere)
+                first[a:b] = np.searchsorted(self.ends[low:high], starts[a:b], side="right") + low
+                last[a:b] = np.searchsorted(self.starts[low:high], ends[a:b], side="left") + (low - 1)
+        else:
+            bounds = np.fromiter(chain.from_iterable(map(self.runs.get, docids, repeat(nowhere))), np.int64, 2 * count)
+            lows, highs = bounds[0::2], bounds[1::2]
+            first = _bisect_within(self.ends, lows, highs, starts, right=True)  # first token ending after start
+            last = _bisect_within(self.starts, lows, highs, ends, right=False) - 1  # last token starting before end
+        found = first <= last
+        if not found.any():
+            return np.zeros(len(starts), dtype=np.int64), np.zeros(len(starts), dtype=np.int64), found
+        columns = self.columns
+        return (
+            np.where(found, columns[np.where(found, first, 0)], 0).astype(np.int64),
+            np.where(found, columns[np.where(found, last, 0)], 0).astype(np.int64),
+            found,
+        )
+
+
+def _bisect_within(
+    values: np.ndarray, lows: np.ndarray, highs: np.ndarray, targets: np.ndarray, *, right: bool
+) -> np.ndarray:
+    """``bisect.bisect_right`` (``right``) or ``bisect_left`` of each target in its own sorted
+    run ``values[lows[k]:highs[k]]``, as an index of ``values``: all at once, a halving of
+    every run a step."""
+    lows, highs = lows.copy(), highs.copy()
+    # every run halved together, as many steps as the longest needs (a run already found keeps
+    # its bounds): a step leaves at most half of a run (floor), so bit_length(longest) steps
+    # leave none
+    span = int((highs - lows).max(initial=0))
+    last = len(values) - 1
+    while span > 0:
+        live = lows < highs
+        middle = (lows + highs) >> 1
+        found = values[np.minimum(middle, last)]
+        onward = (found <= targets if right else found < targets) & live
+        lows = np.where(onward, middle + 1, lows)
+        highs = np.where(live & ~onward, middle, highs)
+        span >>= 1
+    return lows
 
 
 def _run_extents(
@@ -342,6 +415,14 @@ def _k_run_extents(
             first[k] = 0
             last[k] = 0
             found[k] = False
+
+
+def _numba_loaded() -> bool:
+    """Whether extents are searched by the compiled loop (:func:`_k_run_extents`): when numba is
+    loaded in this process already (the aligner's kernels load it, with ``--jobs 1``). A process
+    whose children aligned the texts has not loaded it, and searches in numpy rather than
+    import numba (about half a second) for searches of a few milliseconds."""
+    return "numba" in sys.modules
 
 
 _kernel_lock = threading.Lock()

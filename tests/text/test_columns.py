@@ -10,7 +10,9 @@ counts.
 from __future__ import annotations
 
 import bisect
+import itertools
 import json
+from unittest.mock import patch
 
 import numpy as np
 import pytest
@@ -26,7 +28,8 @@ from hub4eval.errors import InputError
 from hub4eval.io.corpus import parse_corpus, read_corpus
 from hub4eval.io.templettes import parse_templates, read_templates
 from hub4eval.model import Extent, TextFill
-from hub4eval.text.column_extents import TokenRuns, _run_extents, enclosures_of, extents_of
+from hub4eval.text import column_extents
+from hub4eval.text.column_extents import TokenRuns, _bisect_within, _run_extents, enclosures_of, extents_of
 from hub4eval.text.columns import align_corpora, document_tokens
 from hub4eval.text.glm import default_glm
 from tests.support import EXAMPLES
@@ -664,11 +667,17 @@ def test_blank_lines_before_the_first_document_score_as_the_same_text(tmp_path):
 
 
 def _at_once(alignment, reference, docids, extents):
-    """``extents_of`` of the extents, as ``ref_extent``/``hyp_extent`` give them (None: no token)."""
+    """``extents_of`` of the extents, as ``ref_extent``/``hyp_extent`` give them (None: no token):
+    the same by the compiled loop and in numpy (a process without numba loaded)."""
     starts = np.asarray([e.start for e in extents], dtype=np.int64)
     ends = np.asarray([e.end for e in extents], dtype=np.int64)
-    first, last, found = extents_of(alignment, reference, docids, starts, ends)
-    return [Extent(int(a), int(b)) if ok else None for a, b, ok in zip(first, last, found, strict=True)]
+    routes = []
+    for compiled in (True, False):
+        with patch.object(column_extents, "_numba_loaded", return_value=compiled):
+            first, last, found = extents_of(alignment, reference, docids, starts, ends)
+        routes.append([Extent(int(a), int(b)) if ok else None for a, b, ok in zip(first, last, found, strict=True)])
+    assert routes[0] == routes[1]
+    return routes[0]
 
 
 def _enclosures_at_once(alignment, docids, extents):
@@ -721,6 +730,35 @@ def test_an_enclosure_widens_over_a_long_run_of_insertions_at_once_as_alone(inse
     expected = [alignment.ref_enclosure("A", extent) for extent in columns]
     assert expected[0] == Extent(columns[0].start - inserted, columns[0].end + inserted)  # both runs taken in
     assert _enclosures_at_once(alignment, ["A"] * len(columns), columns) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.lists(st.integers(0, 60), max_size=40), min_size=1, max_size=8),
+    st.lists(st.tuples(st.integers(0, 7), st.integers(-5, 70)), max_size=60),
+    st.booleans(),
+)
+def test_runs_bisected_together_give_what_bisect_gives_in_each(runs, targets, right):
+    """``_bisect_within`` (every run halved in the same numpy steps) is ``bisect.bisect_right``
+    (``right``) or ``bisect_left`` of each target in its own sorted run, as an index of all."""
+    values: list[int] = []
+    bounds = []
+    for run in runs:
+        bounds.append((len(values), len(values) + len(run)))
+        values += sorted(run)
+    asked = [(bounds[k % len(bounds)], target) for k, target in targets]
+    expected = [
+        (bisect.bisect_right if right else bisect.bisect_left)(values, target, low, high)
+        for (low, high), target in asked
+    ]
+    found = _bisect_within(
+        np.asarray(values, dtype=np.int32),
+        np.asarray([low for (low, _), _ in asked], dtype=np.int64),
+        np.asarray([high for (_, high), _ in asked], dtype=np.int64),
+        np.asarray([target for _, target in asked], dtype=np.int64),
+        right=right,
+    )
+    assert found.tolist() == expected
 
 
 def _tokens_in_runs(runs: list[list[tuple[int, int]]]) -> tuple[list[int], list[int], list[tuple[int, int]]]:
@@ -783,8 +821,8 @@ def test_extents_bisected_in_their_runs_are_those_of_bisect(runs, asked, dtype):
 )
 def test_extents_in_runs_of_documents_are_those_of_bisect(documents, asked, repeats):
     """``TokenRuns.extents`` of extents that come a document at a time and of extents in any
-    order are what ``bisect`` gives in each document's tokens; a document it does not have
-    has none."""
+    order, by the compiled loop and in numpy, are what ``bisect`` gives in each document's
+    tokens; a document it does not have has none."""
     starts, ends, bounds = _tokens_in_runs(documents)
     runs = {f"d{number}": run for number, run in enumerate(bounds)}
     token_runs = TokenRuns(
@@ -792,11 +830,13 @@ def test_extents_in_runs_of_documents_are_those_of_bisect(documents, asked, repe
     )
     # each extent asked ``repeats`` times in a row: long stretches of one document (searched a run at a time)
     extents = [(f"d{doc}", start, start + width) for doc, start, width in asked for _ in range(repeats)]
-    for order in (extents, extents[::-1], sorted(extents, key=lambda extent: extent[1])):
+    orders = (extents, extents[::-1], sorted(extents, key=lambda extent: extent[1]))
+    for compiled, order in itertools.product((True, False), orders):  # the compiled loop; numpy
         docids = [docid for docid, _, _ in order]
-        first, last, found = token_runs.extents(
-            docids, np.asarray([a for _, a, _ in order], np.int64), np.asarray([b for _, _, b in order], np.int64)
-        )
+        with patch.object(column_extents, "_numba_loaded", return_value=compiled):
+            first, last, found = token_runs.extents(
+                docids, np.asarray([a for _, a, _ in order], np.int64), np.asarray([b for _, _, b in order], np.int64)
+            )
         for (docid, start, end), a, b, hit in zip(order, first.tolist(), last.tolist(), found.tolist(), strict=True):
             low, high = runs.get(docid, (0, 0))
             i = bisect.bisect_right(ends, start, low, high)  # as _Side.extent

@@ -81,6 +81,15 @@ def _strings(tsets: Sequence[TemplateSet], config: ScoreConfig) -> list[str]:
     from hub4eval.io.templettes.checks import WHOLE_SPANS
 
     unscored = frozenset(config.unscored_slots)
+    listed = [usual[0] for tset in tsets if (usual := tset.usual_fills()) is not None]
+    if len(listed) == len(tsets) and unscored.isdisjoint(
+        {slot.name for tset in tsets for iset in tset.instance_sets for inst in iset.instances for slot in inst.slots}
+    ):
+        # every text fill is one the reader made of a usual line (its content is its one minimal
+        # string) and listed in file order (TemplateSet.usual_fills), and every slot is scored:
+        # their contents in the order of that list (the walk below, without reading each fill's
+        # spans, about a tenth of its time; a walk over the slots alone checks their names)
+        return [fill.content for fills in listed for fill in fills]
     whole = WHOLE_SPANS.get
     # as tset.text_fills(unscored), written out and in one walk of the sets (a million-word score
     # has 80,000 fills): the content of a usual fill, the fill itself when it has minimal strings.

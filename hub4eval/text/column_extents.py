@@ -6,17 +6,20 @@ for the mapping engine's counts and fill tables (:mod:`hub4eval.scoring.pairs`,
 :func:`map_in_place`) and the projection's first candidates
 (:mod:`hub4eval.scoring.first_candidates`): an unsegmented hypothesis's extents in its one text
 by one search (:func:`side_extents`), the others bisected within their documents' runs of
-tokens (:class:`TokenRuns`), all at once, and the enclosures widened over the insertion columns
-a column a step (:func:`enclosures_of`). :func:`same_hyp_tokens` says when a span of a column
+tokens (:class:`TokenRuns`), all at once (by one loop that numba compiles, :func:`_k_run_extents`,
+or in numpy where numba is not loaded), and the enclosures widened over the insertion columns a
+column a step (:func:`enclosures_of`). :func:`same_hyp_tokens` says when a span of a column
 space's hypothesis tokens maps to their own columns without a search.
 """
 
 from __future__ import annotations
 
 import bisect
+import sys
+import threading
 from collections.abc import Iterable, Sequence
 from itertools import chain, repeat
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -25,7 +28,8 @@ from hub4eval.text.align import INSERTION
 from hub4eval.text.columns import CorpusAlignment, _Side
 from hub4eval.text.token_arrays import TokenArray
 
-_STRETCH = 32  # TokenRuns.extents searches a document's run at a time when its stretches hold this many extents or more, on average
+_STRETCH = 32  # TokenRuns.extents in numpy searches a document's run at a time when its stretches hold this many extents, on average
+_STEPS_ON = 32  # _k_run_extents searches an offset after the one before by doubling steps up to this many tokens on
 _WIDENING_STEPS = 16  # columns of insertions that enclosures_of widens over in numpy, beyond which one by one
 
 
@@ -213,12 +217,17 @@ def enclosures_of(
 def side_extents(side: _Side, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``side.extent`` of many character extents at once, [starts, ends): the columns of
     each one's first and last token, and whether it touches any (where not, its two
-    columns are 0)."""
+    columns are 0). Each bisected in all the tokens, as one run, by the compiled loop
+    (:func:`_k_run_extents`) when numba is loaded (:func:`_numba_loaded`), else by numpy."""
     tokens = side.tokens
     if isinstance(tokens, TokenArray):
         token_starts, token_ends = tokens.starts, tokens.ends
     else:
         token_starts, token_ends = (np.asarray(bounds, dtype=np.int64) for bounds in side._lookup[:2])
+    if _numba_loaded():
+        bounds = np.zeros(2 * len(starts), dtype=np.int64)
+        bounds[1::2] = len(token_starts)
+        return _run_extents(token_starts, token_ends, side.columns, bounds, starts, ends)
     # the offsets in the tokens' own type (searching an int32 array for int64 values would copy it
     # whole into int64 first); an offset past what that type holds is past every token
     top = np.iinfo(token_ends.dtype).max if token_ends.dtype.kind in "iu" else None
@@ -250,8 +259,15 @@ class TokenRuns(NamedTuple):
     def extents(
         self, docids: Sequence[str | None], starts: np.ndarray, ends: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """:func:`extents_of` of extents of these documents: each bisected
-        within its document's run, all at once (a document not here has no token)."""
+        """:func:`extents_of` of extents of these documents: each bisected within its
+        document's run (a document not here has no token), all at once: by the compiled loop
+        (:func:`_k_run_extents`) when numba is loaded (:func:`_numba_loaded`), else in numpy."""
+        if _numba_loaded():
+            # each extent's run, [low, high) one after the other (a document not here: an empty run)
+            bounds = np.fromiter(
+                chain.from_iterable(map(self.runs.get, docids, repeat((0, 0)))), np.int64, 2 * len(docids)
+            )
+            return _run_extents(self.starts, self.ends, self.columns, bounds, starts, ends)
         nowhere = (0, 0)  # an empty run
         count = len(docids)
         # where the document changes (extents come document by document: a few long stretches)
@@ -302,6 +318,131 @@ def _bisect_within(
         highs = np.where(live & ~onward, middle, highs)
         span >>= 1
     return lows
+
+
+def _run_extents(
+    token_starts: np.ndarray,
+    token_ends: np.ndarray,
+    columns: np.ndarray,
+    bounds: np.ndarray,
+    starts: np.ndarray,
+    ends: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(first columns, last columns, whether each touches a token) of the extents [``starts[k]``,
+    ``ends[k]``), each bisected in its run of the tokens [``bounds[2k]``, ``bounds[2k + 1]``)
+    (:func:`_k_run_extents`)."""
+    count = len(starts)
+    first = np.empty(count, dtype=np.int64)
+    last = np.empty(count, dtype=np.int64)
+    found = np.empty(count, dtype=np.bool_)
+    # the offsets as int64 whatever the caller's type: one compiled variant of the loop for them
+    _run_extents_kernel()(
+        token_starts,
+        token_ends,
+        columns,
+        bounds,
+        np.ascontiguousarray(starts, dtype=np.int64),
+        np.ascontiguousarray(ends, dtype=np.int64),
+        first,
+        last,
+        found,
+    )
+    return first, last, found
+
+
+def _k_run_extents(
+    token_starts, token_ends, columns, bounds, starts, ends, first, last, found
+):  # pragma: no cover - compiled
+    """The extent k, [``starts[k]``, ``ends[k]``), mapped in its run of tokens
+    [``bounds[2k]``, ``bounds[2k + 1]``) (:meth:`TokenRuns.extents`, :func:`side_extents`), written
+    into ``first[k]``, ``last[k]`` and ``found[k]``: the columns of its first and last token, as
+    :meth:`~hub4eval.text.columns._Side.extent` bisects (0 and 0 when it touches none). A loop
+    of numba's: a bisection an extent costs about what one numpy step of a bisection of all of
+    them at once did (40,000 extents of a million-word reference: two bisections of about ten
+    steps each)."""
+    # An offset at or past the one before in the same run is searched from where that one was
+    # found, by steps doubling (up to _STEPS_ON tokens on) and then a bisection: the extents of
+    # a set or a document often come in order, a few tokens apart (a few steps near the last
+    # token found, in memory just read, instead of a bisection of the whole run); one far on
+    # costs a few steps more than a bisection
+    run_low, run_high = -1, -1
+    after_start = after_end = 0  # the last start and end searched in the run
+    begin = end = 0  # the tokens they found
+    for k in range(len(starts)):
+        low = bounds[2 * k]
+        high = bounds[2 * k + 1]
+        onward = low == run_low and high == run_high
+        run_low, run_high = low, high
+        target = starts[k]
+        # bisect_right of the start in the ends: the first token ending after it
+        a = begin if onward and target >= after_start else low
+        b = a
+        step = 1
+        while b < high and token_ends[b] <= target:  # the first token ending after it is past b
+            a = b + 1
+            b = a + step if step < _STEPS_ON else high  # far on: the rest of the run bisected
+            step <<= 1
+        b = min(b, high)
+        while a < b:
+            middle = (a + b) >> 1
+            if token_ends[middle] <= target:
+                a = middle + 1
+            else:
+                b = middle
+        begin, after_start = a, target
+        target = ends[k]
+        # bisect_left of the end in the starts (less one: the last token starting before it)
+        a = end + 1 if onward and target >= after_end else low
+        b = a
+        step = 1
+        while b < high and token_starts[b] < target:
+            a = b + 1
+            b = a + step if step < _STEPS_ON else high
+            step <<= 1
+        b = min(b, high)
+        while a < b:
+            middle = (a + b) >> 1
+            if token_starts[middle] < target:
+                a = middle + 1
+            else:
+                b = middle
+        end, after_end = a - 1, target
+        if begin <= end:
+            first[k] = columns[begin]
+            last[k] = columns[end]
+            found[k] = True
+        else:
+            first[k] = 0
+            last[k] = 0
+            found[k] = False
+
+
+def _numba_loaded() -> bool:
+    """Whether extents are searched by the compiled loop (:func:`_k_run_extents`): when numba is
+    loaded in this process already (the aligner's kernels load it, with ``--jobs 1``). A process
+    whose children aligned the texts has not loaded it, and searches in numpy rather than
+    import numba (about half a second) for searches of a few milliseconds."""
+    return "numba" in sys.modules
+
+
+_kernel_lock = threading.Lock()
+_compiled: list[Any] = []  # the compiled _k_run_extents, once made
+
+
+def _run_extents_kernel() -> Any:
+    """:func:`_k_run_extents` compiled by numba on first use (or loaded from its on-disk cache,
+    as the aligner's kernels are: :func:`hub4eval.text.align.numba_cache.cached_njit`); numba is
+    imported then, not with this module (``hub4eval --help`` must stay fast)."""
+    with _kernel_lock:
+        if not _compiled:
+            import numba
+
+            from hub4eval.text.align.numba_cache import cached_njit
+
+            # only the package's module caches (a copy imported under another name would write
+            # entries the package cannot load)
+            _compiled.append(cached_njit(numba, _k_run_extents, __name__ == "hub4eval.text.column_extents"))
+        return _compiled[0]
 
 
 def same_hyp_tokens(alignment: CorpusAlignment, docid: str | None, space: int) -> bool:

@@ -19,6 +19,7 @@ from hub4eval.config import ScoreConfig
 from hub4eval.io.templettes import parse_templates
 from hub4eval.model import FillAlternative, Instance, InstanceSet, Slot, TemplateSet, TextFill
 from hub4eval.scoring.pipeline import _strings
+from hub4eval.util.records import replace
 from tests.support.reference_fills import references
 
 
@@ -36,6 +37,32 @@ def test_the_strings_of_several_sets_are_those_of_each_set_in_turn(texts: list[s
             if fill.minimal_spans != ((0, len(fill.content)),):
                 expected.extend(fill.minimal_strings)
     assert _strings(tsets, config) == expected
+
+
+def _usual_lines(text: str) -> str:
+    """A reference templette of ``references`` with the lines the reader does not make a usual
+    line at a time (second alternatives, ``OBJ_STATUS``) left out and brackets removed."""
+    lines = [line for line in text.split("\n") if not line.lstrip().startswith("/") and "OBJ_STATUS" not in line]
+    return "\n".join(lines).replace("[", "").replace("]", "")
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(
+    texts=st.lists(references("asr").map(_usual_lines), min_size=1, max_size=3), unscored=st.sampled_from(["", "LOSER"])
+)
+def test_the_strings_of_sets_the_reader_listed_are_those_of_the_walk(texts: list[str], unscored: str) -> None:
+    """Sets whose every text fill the reader listed (``TemplateSet.usual_fills``: a usual line
+    each) give the strings of the walk over their instances (a copy without the list, and the
+    definition), whether every slot is scored (the list read) or not (the walk)."""
+    config = ScoreConfig()
+    if unscored:
+        config = dataclasses.replace(config, unscored_slots=(*config.unscored_slots, unscored))
+    tsets = [parse_templates(text, role="reference") for text in texts]
+    assert all(tset.usual_fills() is not None for tset in tsets)
+    walked = [replace(tset) for tset in tsets]  # a copy: without the reader's list
+    assert all(tset.usual_fills() is None for tset in walked)
+    expected = [fill.content for tset in tsets for _, fill in tset.text_fills(frozenset(config.unscored_slots))]
+    assert _strings(tsets, config) == _strings(walked, config) == expected
 
 
 def test_a_fill_made_by_hand_is_read_by_its_spans_not_by_the_reader_s_shared_span() -> None:

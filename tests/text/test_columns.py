@@ -10,7 +10,9 @@ counts.
 from __future__ import annotations
 
 import bisect
+import itertools
 import json
+from unittest.mock import patch
 
 import numpy as np
 import pytest
@@ -26,7 +28,8 @@ from hub4eval.errors import InputError
 from hub4eval.io.corpus import parse_corpus, read_corpus
 from hub4eval.io.templettes import parse_templates, read_templates
 from hub4eval.model import Extent, TextFill
-from hub4eval.text.column_extents import TokenRuns, _bisect_within, enclosures_of, extents_of
+from hub4eval.text import column_extents
+from hub4eval.text.column_extents import TokenRuns, _bisect_within, _run_extents, enclosures_of, extents_of
 from hub4eval.text.columns import align_corpora, document_tokens
 from hub4eval.text.glm import default_glm
 from tests.support import EXAMPLES
@@ -664,11 +667,17 @@ def test_blank_lines_before_the_first_document_score_as_the_same_text(tmp_path):
 
 
 def _at_once(alignment, reference, docids, extents):
-    """``extents_of`` of the extents, as ``ref_extent``/``hyp_extent`` give them (None: no token)."""
+    """``extents_of`` of the extents, as ``ref_extent``/``hyp_extent`` give them (None: no token):
+    the same by the compiled loop and in numpy (a process without numba loaded)."""
     starts = np.asarray([e.start for e in extents], dtype=np.int64)
     ends = np.asarray([e.end for e in extents], dtype=np.int64)
-    first, last, found = extents_of(alignment, reference, docids, starts, ends)
-    return [Extent(int(a), int(b)) if ok else None for a, b, ok in zip(first, last, found, strict=True)]
+    routes = []
+    for compiled in (True, False):
+        with patch.object(column_extents, "_numba_loaded", return_value=compiled):
+            first, last, found = extents_of(alignment, reference, docids, starts, ends)
+        routes.append([Extent(int(a), int(b)) if ok else None for a, b, ok in zip(first, last, found, strict=True)])
+    assert routes[0] == routes[1]
+    return routes[0]
 
 
 def _enclosures_at_once(alignment, docids, extents):
@@ -752,6 +761,58 @@ def test_runs_bisected_together_give_what_bisect_gives_in_each(runs, targets, ri
     assert found.tolist() == expected
 
 
+def _tokens_in_runs(runs: list[list[tuple[int, int]]]) -> tuple[list[int], list[int], list[tuple[int, int]]]:
+    """The starts and ends of tokens drawn as (gap, width) in runs, one run after the other (in
+    each, every token after the one before), and each run's [first, end) tokens."""
+    starts: list[int] = []
+    ends: list[int] = []
+    bounds = []
+    for tokens in runs:
+        low = len(starts)
+        position = 0
+        for gap, width in tokens:
+            starts.append(position + gap)
+            ends.append(position + gap + width)
+            position += gap + width
+        bounds.append((low, len(starts)))
+    return starts, ends, bounds
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.lists(st.tuples(st.integers(0, 60), st.integers(0, 4)), max_size=40), min_size=1, max_size=8),
+    st.lists(st.tuples(st.integers(0, 8), st.integers(-5, 70), st.integers(-3, 9)), max_size=60),
+    st.sampled_from([np.int32, np.int64]),
+)
+def test_extents_bisected_in_their_runs_are_those_of_bisect(runs, asked, dtype):
+    """``_run_extents`` (numba's loop under ``TokenRuns.extents`` and ``side_extents``) maps each
+    extent in its own run of tokens as ``bisect`` does (``_Side.extent``), with tokens of
+    either integer type, in any order and in order (where each is searched on from the one
+    before); an empty run (a document not aligned) and an empty or reversed extent touch no
+    token."""
+    starts, ends, bounds = _tokens_in_runs(runs)
+    bounds.append((0, 0))  # no run
+    placed = [(bounds[min(k, len(bounds) - 1)], start, start + width) for k, start, width in asked]
+    # in any order, and in order of their runs and offsets (each searched on from the one before)
+    for order in (placed, sorted(placed)):
+        first, last, found = _run_extents(
+            np.asarray(starts, dtype),
+            np.asarray(ends, dtype),
+            np.arange(len(starts), dtype=np.int64) * 3 + 1,
+            np.asarray([bound for (low, high), _, _ in order for bound in (low, high)], dtype=np.int64),
+            np.asarray([start for _, start, _ in order], dtype=np.int32),  # the offsets in any type
+            np.asarray([end for _, _, end in order], dtype=np.int64),
+        )
+        assert first.dtype == last.dtype == np.int64 and found.dtype == np.bool_
+        for ((low, high), start, end), a, b, hit in zip(
+            order, first.tolist(), last.tolist(), found.tolist(), strict=True
+        ):
+            i = bisect.bisect_right(ends, start, low, high)
+            j = bisect.bisect_left(starts, end, low, high) - 1
+            assert hit == (i <= j)
+            assert (a, b) == ((3 * i + 1, 3 * j + 1) if i <= j else (0, 0))
+
+
 @settings(max_examples=200, deadline=None)
 @given(
     st.lists(st.lists(st.tuples(st.integers(0, 60), st.integers(0, 4)), max_size=40), min_size=1, max_size=6),
@@ -759,30 +820,23 @@ def test_runs_bisected_together_give_what_bisect_gives_in_each(runs, targets, ri
     st.integers(1, 40),
 )
 def test_extents_in_runs_of_documents_are_those_of_bisect(documents, asked, repeats):
-    """``TokenRuns.extents`` of extents that come a document at a time (each searched in its
-    document's run) and of extents in any order (all bisected together) are what
-    ``bisect`` gives in each document's tokens; a document it does not have has none."""
-    starts: list[int] = []
-    ends: list[int] = []
-    runs = {}
-    for number, tokens in enumerate(documents):
-        low = len(starts)
-        position = 0
-        for gap, width in tokens:  # tokens in order, each after the one before
-            starts.append(position + gap)
-            ends.append(position + gap + width)
-            position += gap + width
-        runs[f"d{number}"] = (low, len(starts))
+    """``TokenRuns.extents`` of extents that come a document at a time and of extents in any
+    order, by the compiled loop and in numpy, are what ``bisect`` gives in each document's
+    tokens; a document it does not have has none."""
+    starts, ends, bounds = _tokens_in_runs(documents)
+    runs = {f"d{number}": run for number, run in enumerate(bounds)}
     token_runs = TokenRuns(
         runs, np.asarray(starts, np.int32), np.asarray(ends, np.int32), np.arange(len(starts), dtype=np.int64) * 2
     )
     # each extent asked ``repeats`` times in a row: long stretches of one document (searched a run at a time)
     extents = [(f"d{doc}", start, start + width) for doc, start, width in asked for _ in range(repeats)]
-    for order in (extents, extents[::-1], sorted(extents, key=lambda extent: extent[1])):
+    orders = (extents, extents[::-1], sorted(extents, key=lambda extent: extent[1]))
+    for compiled, order in itertools.product((True, False), orders):  # the compiled loop; numpy
         docids = [docid for docid, _, _ in order]
-        first, last, found = token_runs.extents(
-            docids, np.asarray([a for _, a, _ in order], np.int64), np.asarray([b for _, _, b in order], np.int64)
-        )
+        with patch.object(column_extents, "_numba_loaded", return_value=compiled):
+            first, last, found = token_runs.extents(
+                docids, np.asarray([a for _, a, _ in order], np.int64), np.asarray([b for _, _, b in order], np.int64)
+            )
         for (docid, start, end), a, b, hit in zip(order, first.tolist(), last.tolist(), found.tolist(), strict=True):
             low, high = runs.get(docid, (0, 0))
             i = bisect.bisect_right(ends, start, low, high)  # as _Side.extent

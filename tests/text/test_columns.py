@@ -843,3 +843,27 @@ def test_extents_in_runs_of_documents_are_those_of_bisect(documents, asked, repe
             j = bisect.bisect_left(starts, end, low, high) - 1
             assert hit == (i <= j)
             assert (a, b) == ((2 * i, 2 * j) if i <= j else (0, 0))
+
+
+def test_the_extents_loop_compiles_without_the_aligners_notice(tmp_path) -> None:
+    """The loop compiles in a fraction of a second: an empty numba cache is not announced as the
+    aligner compiling "about 10 s" (the notice, raised here as an error, would fail the run)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import warnings\n"
+        "import numpy as np\n"
+        "from hub4eval.text.align.numba_cache import KernelCompileNotice\n"
+        "from hub4eval.text.column_extents import _run_extents_kernel\n"
+        "warnings.simplefilter('error', KernelCompileNotice)\n"
+        "first, last = np.zeros(1, np.int64), np.zeros(1, np.int64)\n"
+        "found = np.zeros(1, np.bool_)\n"
+        "tokens = np.array([0, 4], np.int64), np.array([3, 7], np.int64), np.array([1, 2], np.int64)\n"
+        "_run_extents_kernel()(*tokens, np.array([0, 2], np.int64), np.array([0]), np.array([7]), first, last, found)\n"
+        "assert (first[0], last[0], bool(found[0])) == (1, 2, True)\n"
+    )
+    env = {**__import__("os").environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert list((tmp_path / "cache").rglob("*.nbi"))  # it was compiled into the empty cache, and cached

@@ -84,8 +84,12 @@ def _warn_cache(what: str, error: BaseException) -> None:
     )
 
 
-def cached_njit(numba: Any, function: Any, cache: bool) -> Any:
+def cached_njit(numba: Any, function: Any, cache: bool, announce: bool = True) -> Any:
     """``numba.njit(cache=cache, nogil=True)(function)``, with a cache that cannot break a run.
+
+    ``announce``: whether a compile for want of a cached entry says so (:data:`COMPILE_NOTICE`,
+    once a process): the aligners' kernels take seconds; a loop compiled in a fraction of one
+    is compiled without a word (the notice, which names the aligner, would be wrong there).
 
     A damaged cache (garbage or a truncated file in the ``.nbi`` index or a
     ``.nbc`` data file) made every call fail until the user deleted it: now
@@ -118,7 +122,8 @@ def cached_njit(numba: Any, function: Any, cache: bool) -> Any:
             _drop_cache_files(store)
             return None
         if verdict == "empty":  # nothing cached: numba compiles now (seconds), once
-            _announce_compile()
+            if announce:
+                _announce_compile()
             return None
         try:
             return load(*args, **kwargs)

@@ -567,10 +567,17 @@ class WordByWord:
             from hub4eval.text.spoken import _words
 
             starts = _words(self.numbers)
+            # each word's class, one look-up a word: the table holds every word of the texts by then
+            # (far more than fit in the processor's caches: a look-up there is slow)
             classes = starts.classes
-            for word in [word for word in new if word not in classes]:
-                starts.trigger(word)
-            kinds = np.fromiter(map(classes.__getitem__, new), np.int64, len(new))
+            found = list(map(classes.get, new))
+            try:
+                kinds = np.fromiter(found, np.int64, len(new))
+            except TypeError:  # (None: a word not classed yet, classed now, in order)
+                for k in [k for k, kind in enumerate(found) if kind is None]:
+                    starts.trigger(new[k])
+                    found[k] = classes[new[k]]
+                kinds = np.fromiter(found, np.int64, len(new))
             # as number_start reads a word's class: a number, not a blocked word (or a score word read as 0)
             special.update([new[k] for k in np.flatnonzero((kinds >= 1) & (kinds != 2)).tolist()])
             special.update(new_set.intersection(starts.language.score_zero))
@@ -586,7 +593,7 @@ class WordByWord:
             key_of = str if self.glms[0].case_sensitive or lower else str.lower
         premodifiers = self.premodifiers
         if premodifiers:
-            present = premodifiers.intersection(new) if lower else [w for w in new if w.lower() in premodifiers]
+            present = new_set.intersection(premodifiers) if lower else [w for w in new if w.lower() in premodifiers]
             self.premodifier_numbers.update(numbered[word] for word in present)
         # the special words' places among the new ones (most words are plain)
         at = sorted(numbered[word] - known for word in special)

@@ -290,6 +290,40 @@ def _normalized_all_at_once_as_one_by_one(config: str, glm: str, strings: list[s
     assert [_word_keys_as_words(many, entry) for entry in _column_entries(many, strings, fillers)] == expected
 
 
+def test_words_not_classed_yet_are_classed_as_one_by_one() -> None:
+    """normalize_many reads each new word's class (whether a number may start at it) from the
+    spoken forms' table in one look-up, and classes first, in order, the words the table does not
+    hold yet: strings of words that no test of this process has seen (number words among them,
+    written in a case of their own: the table is read case by case) are left out or made as one
+    by one, though normalized all at once first."""
+    from itertools import product
+
+    from hub4eval.text.spoken import _words
+
+    classes = _words("en").classes
+
+    def unseen(word: str) -> str:
+        for cases in product((str.lower, str.upper), repeat=len(word)):
+            written = "".join(case(char) for case, char in zip(cases, word, strict=True))
+            if written not in classes:
+                return written
+        raise AssertionError(word)  # (every case of it seen: the test would read no new word)
+
+    seventy, hundred, plain = unseen("seventy"), unseen("hundred"), unseen("qvzx")
+    strings = [f"{seventy} {plain}", f"{plain} x y", f"the {hundred}", f"{plain} {seventy} one", "red wings"]
+    many = FillPreparer(CONFIGS["case"], reference=False)
+    many.normalize(strings)  # (before anything else reads them)
+    assert {seventy, hundred, plain} <= classes.keys()
+    one = FillPreparer(CONFIGS["case"], reference=False)
+    for raw in strings:
+        one._normalize(raw)
+    assert list(many._texts) == list(one._texts)
+    assert all(many._texts[raw] == made for raw, made in one._texts.items())
+    fillers = one._key_fillers
+    expected = [_word_keys_as_words(one, one._word_entry(raw, fillers)) for raw in strings]
+    assert [_word_keys_as_words(many, entry) for entry in many.word_keys_of(strings, fillers)] == expected
+
+
 @pytest.mark.parametrize(
     ("raw", "at_once"),
     [

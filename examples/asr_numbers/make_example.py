@@ -23,6 +23,7 @@ Audio is made in a temporary directory and not kept.
 Usage:  python3 make_example.py [--out DIR] [--voice en-us+f5] [--speed 150]
                                 [--asr-from asr.sgml]   (skip synthesis/recognition)
 """
+
 from __future__ import annotations
 
 import argparse
@@ -45,13 +46,13 @@ make_example.py needs:
   pocketsphinx >= 5   (pip install pocketsphinx; it bundles the en-us model)"""
 
 # Slots are written in this order (others after them, alphabetically).
-SLOT_ORDER = ["WHO", "AGAINST", "SCORE", "AMOUNT", "COUNT", "RATE", "CHANGE",
-              "RANK", "DURATION", "DATE", "LOCATION"]
+SLOT_ORDER = ["WHO", "AGAINST", "SCORE", "AMOUNT", "COUNT", "RATE", "CHANGE", "RANK", "DURATION", "DATE", "LOCATION"]
 
 
 # --------------------------------------------------------------------------
 # tools
 # --------------------------------------------------------------------------
+
 
 def check_tools(need_audio: bool = True) -> dict:
     missing = []
@@ -81,12 +82,14 @@ def check_tools(need_audio: bool = True) -> dict:
 # stories and their markup
 # --------------------------------------------------------------------------
 
+
 @dataclasses.dataclass
 class Group:
     """A number: written form in the reference, spoken form as said."""
+
     written: str
     spoken: str
-    start: int = 0          # span of the written form in the story text
+    start: int = 0  # span of the written form in the story text
     end: int = 0
     fed_written: bool = False
 
@@ -94,9 +97,9 @@ class Group:
 @dataclasses.dataclass
 class Story:
     docno: str
-    text: str = ""                                      # written (reference) text
-    tokens: list = dataclasses.field(default_factory=list)   # (word, start, end, group index or None)
-    fills: list = dataclasses.field(default_factory=list)    # (slot, start, end)
+    text: str = ""  # written (reference) text
+    tokens: list = dataclasses.field(default_factory=list)  # (word, start, end, group index or None)
+    fills: list = dataclasses.field(default_factory=list)  # (slot, start, end)
     groups: list = dataclasses.field(default_factory=list)
     feed_parts: list = dataclasses.field(default_factory=list)  # plain str or Group
 
@@ -138,10 +141,10 @@ def _strip_word(word: str, start: int):
 
 def parse_markup(docno: str, src: str) -> Story:
     st = Story(docno)
-    out: list[str] = []          # written text being built
-    pos = 0                      # length of written text so far
-    open_fill = None             # (slot, start)
-    plain: list[str] = []        # pending plain chars (for tokenizing and feeding)
+    out: list[str] = []  # written text being built
+    pos = 0  # length of written text so far
+    open_fill = None  # (slot, start)
+    plain: list[str] = []  # pending plain chars (for tokenizing and feeding)
     plain_start = 0
     i = 0
 
@@ -162,7 +165,7 @@ def parse_markup(docno: str, src: str) -> Story:
         if c == "[":
             m = re.match(r"\[([A-Za-z0-9_-]+) ", src[i:])
             if not m or open_fill:
-                sys.exit(f"{docno}: bad or nested '[' at {src[i:i+30]!r}")
+                sys.exit(f"{docno}: bad or nested '[' at {src[i : i + 30]!r}")
             flush_plain()
             open_fill = (m.group(1).upper(), pos)
             i += m.end()
@@ -178,7 +181,7 @@ def parse_markup(docno: str, src: str) -> Story:
         elif c == "{":
             m = re.match(r"\{([^|{}]+)\|([^|{}]+)\}", src[i:])
             if not m:
-                sys.exit(f"{docno}: bad number markup at {src[i:i+30]!r}")
+                sys.exit(f"{docno}: bad number markup at {src[i : i + 30]!r}")
             flush_plain()
             g = Group(m.group(1), m.group(2).strip(), pos, pos + len(m.group(1)))
             gi = len(st.groups)
@@ -215,9 +218,11 @@ def parse_markup(docno: str, src: str) -> Story:
 # speech: espeak-ng -> sox -> pocketsphinx
 # --------------------------------------------------------------------------
 
+
 def _phonemes(text: str, voice: str) -> str:
-    out = subprocess.run(["espeak-ng", "-v", voice, "-q", "-x", text],
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        ["espeak-ng", "-v", voice, "-q", "-x", text], capture_output=True, text=True, check=True
+    ).stdout
     # Compare phonemes, not prosody: drop stress, pause and word-boundary marks,
     # and two vowel variants espeak picks by context (O@/o@, 2i/i).
     out = re.sub(r"[',;_!\s]", "", out)
@@ -244,17 +249,17 @@ def feed_text(st: Story) -> str:
     return "".join(parts).replace("\n", " ")
 
 
-st_seconds: dict[str, float] = {}     # audio length per story, for the report
+st_seconds: dict[str, float] = {}  # audio length per story, for the report
 
 
 def synthesize_and_recognize(st: Story, voice: str, speed: int, tmp: str, decoder) -> str:
     raw = os.path.join(tmp, st.docno + ".espeak.wav")
     wav = os.path.join(tmp, st.docno + ".16k.wav")
-    subprocess.run(["espeak-ng", "-v", voice, "-s", str(speed), "-w", raw, feed_text(st)],
-                   check=True)
+    subprocess.run(["espeak-ng", "-v", voice, "-s", str(speed), "-w", raw, feed_text(st)], check=True)
     # -D: no dither (keeps the run repeatable); gain -n -1 avoids clipping in rate.
-    subprocess.run(["sox", "-D", "-V1", raw, "-c", "1", "-b", "16", wav,
-                    "gain", "-n", "-1", "rate", "16000"], check=True)
+    subprocess.run(
+        ["sox", "-D", "-V1", raw, "-c", "1", "-b", "16", wav, "gain", "-n", "-1", "rate", "16000"], check=True
+    )
     with wave.open(wav, "rb") as w:
         assert (w.getframerate(), w.getnchannels(), w.getsampwidth()) == (16000, 1, 2)
         pcm = w.readframes(w.getnframes())
@@ -268,10 +273,10 @@ def synthesize_and_recognize(st: Story, voice: str, speed: int, tmp: str, decode
     return " ".join(words).lower()
 
 
-
 # --------------------------------------------------------------------------
 # corpora
 # --------------------------------------------------------------------------
+
 
 def doc_head(docno: str) -> str:
     return f"<DOC>\n<DOCNO> {docno} </DOCNO>\n<TEXT>\n"
@@ -289,8 +294,7 @@ def read_asr_corpus(path: str) -> dict[str, str]:
     with open(path, encoding="utf-8") as f:
         data = f.read()
     docs = {}
-    for m in re.finditer(r"<DOC>\n<DOCNO> (\S+) </DOCNO>\n<TEXT>\n(.*?)\n</TEXT>\n</DOC>\n",
-                         data, re.DOTALL):
+    for m in re.finditer(r"<DOC>\n<DOCNO> (\S+) </DOCNO>\n<TEXT>\n(.*?)\n</TEXT>\n</DOC>\n", data, re.DOTALL):
         docs[m.group(1)] = m.group(2)
     return docs
 
@@ -298,6 +302,7 @@ def read_asr_corpus(path: str) -> dict[str, str]:
 # --------------------------------------------------------------------------
 # word alignment (the costs of the spec, section 7.2)
 # --------------------------------------------------------------------------
+
 
 def _lev(a: str, b: str) -> int:
     prev = list(range(len(b) + 1))
@@ -313,7 +318,7 @@ def _sub_cost(a: str, b: str) -> int:
     if a == b:
         return 0
     n = max(len(a), len(b))
-    return 200 + (200 * _lev(a, b) * 2 + n) // (2 * n)   # round half up
+    return 200 + (200 * _lev(a, b) * 2 + n) // (2 * n)  # round half up
 
 
 def align(ref: list[str], hyp: list[str]) -> list[tuple]:
@@ -339,11 +344,15 @@ def align(ref: list[str], hyp: list[str]) -> list[tuple]:
     i, j = n, m
     while i or j:
         if i and d[i][j] == d[i - 1][j] + 300:
-            cols.append((i - 1, None)); i -= 1
+            cols.append((i - 1, None))
+            i -= 1
         elif j and d[i][j] == d[i][j - 1] + 300:
-            cols.append((None, j - 1)); j -= 1
+            cols.append((None, j - 1))
+            j -= 1
         else:
-            cols.append((i - 1, j - 1)); i -= 1; j -= 1
+            cols.append((i - 1, j - 1))
+            i -= 1
+            j -= 1
     cols.reverse()
     return cols
 
@@ -359,16 +368,15 @@ def wer_counts(ref: list[str], hyp: list[str], cols) -> dict:
 # templettes
 # --------------------------------------------------------------------------
 
+
 def _slot_key(slot: str):
     return (SLOT_ORDER.index(slot) if slot in SLOT_ORDER else len(SLOT_ORDER), slot)
 
 
-def format_instances(docno: str, fills: list[tuple[str, str, int, int]],
-                     docno_extent: tuple[int, int]) -> str:
+def format_instances(docno: str, fills: list[tuple[str, str, int, int]], docno_extent: tuple[int, int]) -> str:
     """fills: (slot, content, start, end) with document-relative extents."""
     ev = f"<EVENT-{docno}-1>"
-    out = [f"<TEMPLATE-{docno}-1> :=",
-           f"    DOC_NR: {docno} ##{docno_extent[0]}#{docno_extent[1]}#"]
+    out = [f"<TEMPLATE-{docno}-1> :=", f"    DOC_NR: {docno} ##{docno_extent[0]}#{docno_extent[1]}#"]
     by_slot: dict[str, list] = {}
     for slot, content, a, b in fills:
         by_slot.setdefault(slot, []).append((content, a, b))
@@ -389,16 +397,20 @@ def format_instances(docno: str, fills: list[tuple[str, str, int, int]],
 # main
 # --------------------------------------------------------------------------
 
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--stories", default=os.path.join(HERE, "stories.txt"))
     ap.add_argument("--out", default=HERE, help="output directory (default: beside this script)")
-    ap.add_argument("--voice", default="en-us+f5",
-                    help="espeak-ng voice (default en-us+f5: pocketsphinx recognizes "
-                         "it much better than plain en-us)")
+    ap.add_argument(
+        "--voice",
+        default="en-us+f5",
+        help="espeak-ng voice (default en-us+f5: pocketsphinx recognizes it much better than plain en-us)",
+    )
     ap.add_argument("--speed", type=int, default=150, help="espeak-ng words per minute")
-    ap.add_argument("--asr-from", metavar="ASR.SGML",
-                    help="reuse this recognizer output instead of synthesizing and recognizing")
+    ap.add_argument(
+        "--asr-from", metavar="ASR.SGML", help="reuse this recognizer output instead of synthesizing and recognizing"
+    )
     args = ap.parse_args()
 
     versions = check_tools(need_audio=args.asr_from is None)
@@ -417,6 +429,7 @@ def main() -> None:
                 g.fed_written = None
     else:
         from pocketsphinx import Decoder
+
         decide_feed(stories, args.voice)
         decoder = Decoder(samprate=16000, loglevel="FATAL")
         asr = {}
@@ -427,12 +440,18 @@ def main() -> None:
     write_corpus(os.path.join(args.out, "asr.sgml"), [(s.docno, asr[s.docno]) for s in stories])
 
     # 3./4. templettes
-    ref_out = ["; Reference for the asr_numbers example (transcript: reference.sgml).",
-               "; Offsets count from the '<' of each <DOC>. Made by make_example.py.", ""]
-    hyp_out = ["; Hypothesis of a perfect extractor on the recognizer output (asr.sgml):",
-               "; each reference fill projected through a word alignment onto the",
-               "; recognizer's words; offsets count from the '<' of each <DOC>.",
-               "; Made by make_example.py.", ""]
+    ref_out = [
+        "; Reference for the asr_numbers example (transcript: reference.sgml).",
+        "; Offsets count from the '<' of each <DOC>. Made by make_example.py.",
+        "",
+    ]
+    hyp_out = [
+        "; Hypothesis of a perfect extractor on the recognizer output (asr.sgml):",
+        "; each reference fill projected through a word alignment onto the",
+        "; recognizer's words; offsets count from the '<' of each <DOC>.",
+        "; Made by make_example.py.",
+        "",
+    ]
     report = []
     for s in stories:
         head = doc_head(s.docno)
@@ -471,8 +490,7 @@ def main() -> None:
         for gi, g in enumerate(s.groups):
             ks = [k for k, t in enumerate(s.tokens) if t[3] == gi]
             c0, c1 = col_of_ref[ks[0]], col_of_ref[ks[-1]]
-            heard = " ".join(hwords[cols[c][1]] for c in range(c0, c1 + 1)
-                             if cols[c][1] is not None)
+            heard = " ".join(hwords[cols[c][1]] for c in range(c0, c1 + 1) if cols[c][1] is not None)
             numbers.append((g, heard))
         report.append((s, wer_counts(rwords, hwords, cols), numbers, ref_fills, hyp_fills))
 
@@ -505,11 +523,10 @@ def verify(out: str) -> None:
                 if m:
                     docid = m.group(1)
                     continue
-                m = re.search(r'"(.*)" ##(\d+)#(\d+)#', line) or \
-                    re.search(r":\s*(\S+) ##(\d+)#(\d+)#", line)
+                m = re.search(r'"(.*)" ##(\d+)#(\d+)#', line) or re.search(r":\s*(\S+) ##(\d+)#(\d+)#", line)
                 if not m:
                     continue
-                got = docs[docid][int(m.group(2)):int(m.group(3))]
+                got = docs[docid][int(m.group(2)) : int(m.group(3))]
                 want = m.group(1)
                 ok = got == want if exact else " ".join(got.split()) == want
                 if not ok:
@@ -525,10 +542,14 @@ def render_report(report, versions, args) -> str:
         for k in tot:
             tot[k] += w[k]
         sec = f"{st_seconds[s.docno]:.1f} s" if s.docno in st_seconds else "?"
-        lines.append(f"| {s.docno} | {sec} | {w['N']} | {w['S']} | {w['D']} | {w['I']} | "
-                     f"{100 * (w['S'] + w['D'] + w['I']) / w['N']:.0f}% |")
-    lines.append(f"| all | {sum(st_seconds.values()):.1f} s | {tot['N']} | {tot['S']} | {tot['D']} | {tot['I']} | "
-                 f"{100 * (tot['S'] + tot['D'] + tot['I']) / tot['N']:.0f}% |")
+        lines.append(
+            f"| {s.docno} | {sec} | {w['N']} | {w['S']} | {w['D']} | {w['I']} | "
+            f"{100 * (w['S'] + w['D'] + w['I']) / w['N']:.0f}% |"
+        )
+    lines.append(
+        f"| all | {sum(st_seconds.values()):.1f} s | {tot['N']} | {tot['S']} | {tot['D']} | {tot['I']} | "
+        f"{100 * (tot['S'] + tot['D'] + tot['I']) / tot['N']:.0f}% |"
+    )
     lines.append("")
     lines.append("| story | written | said | espeak-ng was given | recognized | right? |")
     lines.append("|---|---|---|---|---|---|")
@@ -540,14 +561,17 @@ def render_report(report, versions, args) -> str:
             right += ok
             total += 1
             fed = {True: "written", False: "spoken", None: "?"}[g.fed_written]
-            lines.append(f"| {s.docno[-4:]} | `{g.written}` | {g.spoken} | {fed} | "
-                         f"{heard or '(nothing)'} | {'yes' if ok else 'no'} |")
+            lines.append(
+                f"| {s.docno[-4:]} | `{g.written}` | {g.spoken} | {fed} | "
+                f"{heard or '(nothing)'} | {'yes' if ok else 'no'} |"
+            )
     lines.append("")
     lines.append(f"Numbers recognized exactly: {right} of {total}.")
     nref = sum(len(r[3]) for r in report)
     nhyp = sum(len(r[4]) for r in report)
-    lines.append(f"Reference fills: {nref}; hypothesis fills kept: {nhyp} "
-                 f"(dropped, words lost entirely: {nref - nhyp}).")
+    lines.append(
+        f"Reference fills: {nref}; hypothesis fills kept: {nhyp} (dropped, words lost entirely: {nref - nhyp})."
+    )
     return "\n".join(lines)
 
 
@@ -622,8 +646,8 @@ python3 make_example.py            # --voice, --speed, --out; --asr-from asr.sgm
    is the "ceiling" extractor (a perfect extractor on the recognizer output): every error it makes is the
    recognizer's (or the scorer's, if it cannot see that `forty eight` is `48`).
 
-Tool versions: espeak-ng `{versions.get('espeak-ng', '?')}` (Debian package), sox `{versions.get('sox', '?')}`,
-pocketsphinx `{versions.get('pocketsphinx', '?')}` (Python package, its bundled en-us model).
+Tool versions: espeak-ng `{versions.get("espeak-ng", "?")}` (Debian package), sox `{versions.get("sox", "?")}`,
+pocketsphinx `{versions.get("pocketsphinx", "?")}` (Python package, its bundled en-us model).
 
 ## What the recognizer did
 

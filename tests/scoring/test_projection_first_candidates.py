@@ -28,7 +28,7 @@ from hub4eval.api import score_files
 from hub4eval.config import ScoreConfig
 from hub4eval.io.corpus import read_corpus
 from hub4eval.io.templettes import parse_templates
-from hub4eval.model import TemplateSet
+from hub4eval.model import Extent, TemplateSet, TextFill
 from hub4eval.scoring import pipeline, projection, run_spellings
 from hub4eval.scoring.result import ScoreResult
 from tests.support.reference_fills import EXAMPLES, TEXTS, references, with_ceiling
@@ -460,3 +460,62 @@ def test_a_first_candidate_with_only_its_extent_correct_ties_a_later_one_with_on
     assert batched.ceiling.projection == alone.ceiling.projection
     assert batched.ceiling.to_json() == alone.ceiling.to_json()
     assert later == [0]  # (the batch's route was taken: its later candidates tried from its row)
+
+
+def _old_hyp_fill(content: str, start: int, end: int) -> TextFill:
+    """The oracle: projection._hyp_fill as it was before it read whole_span's memo inline."""
+    from hub4eval.io.templettes.checks import OFFSETS, whole_span
+
+    if 0 <= start <= end < len(OFFSETS):
+        start, end = OFFSETS[start], OFFSETS[end]
+    extents = (Extent(start, end),)
+    return TextFill(content, whole_span(len(content)), extents, extents, False, True)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(
+    content=st.text(max_size=40),
+    start=st.integers(0, 20_000),
+    length=st.integers(0, 20_000),
+    fresh=st.integers(10**6, 2 * 10**6),
+)
+def test_a_projected_fill_is_the_one_the_reader_builds(content: str, start: int, length: int, fresh: int) -> None:
+    # the same record, its spans tuple the memo's one of its length and, below 10,000, its
+    # offsets the shared int objects; also for a length whose spans are not remembered yet
+    from hub4eval.io.templettes.checks import OFFSETS, WHOLE_SPANS
+
+    for text in (content, "x" * fresh):
+        WHOLE_SPANS.pop(fresh, None)
+        end = start + length
+        made, oracle = projection._hyp_fill(text, start, end), _old_hyp_fill(text, start, end)
+        assert made == oracle
+        assert made.minimal_spans is WHOLE_SPANS[len(text)] and made.minimal_extents is made.extents
+        extent = made.extents[0]
+        assert (extent.start, extent.end) == (start, end)
+        if end < len(OFFSETS):
+            assert extent.start is OFFSETS[start] and extent.end is OFFSETS[end]
+
+
+def test_usual_known_reads_the_usual_words_of_the_normalized_strings_only() -> None:
+    # Judge.usual_known, as _decide_all asks it (the fills whose first candidate is not their
+    # own string): each fill's usual_words when its content string is normalized already,
+    # else None, and no string normalized by it (the texts are numbered in the order they
+    # are normalized)
+    asked: list[int] = []
+    usual_known = projection.Judge.usual_known
+
+    def checked(self: projection.Judge, ref_fills: Any) -> list[Any]:
+        get = self.mapper.ref_prep.lookups()[0]
+        normalized = [get(fill.content) is not None for fill in ref_fills]
+        out = usual_known(self, ref_fills)
+        assert [get(fill.content) is not None for fill in ref_fills] == normalized
+        assert out == [
+            self.usual_words(fill) if known else None for fill, known in zip(ref_fills, normalized, strict=True)
+        ]
+        asked.append(len(ref_fills))
+        return out
+
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(projection.Judge, "usual_known", checked)
+        _project_the_examples_and_their_projections()
+    assert sum(asked) > 0

@@ -15,7 +15,7 @@ the ceiling must count alike.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -127,22 +127,28 @@ def _project_the_examples_and_their_projections() -> None:
         with_ceiling(name, ref_text, ScoreConfig(), hyp=first.ceiling.projection)
 
 
+def _sizes_while_projecting(owner: type, name: str, size: Callable[[Any, tuple[Any, ...], Any], int]) -> list[int]:
+    """The examples projected (:func:`_project_the_examples_and_their_projections`) with the method
+    ``name`` of ``owner`` watched: ``size(self, args, out)`` of each call (which may check it)."""
+    sizes: list[int] = []
+    method = getattr(owner, name)
+
+    def watched(self: object, *args: object) -> object:
+        out = method(self, *args)
+        sizes.append(size(self, args, out))
+        return out
+
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(owner, name, watched)
+        _project_the_examples_and_their_projections()
+    return sizes
+
+
 def test_a_system_that_is_its_own_projection_reaches_the_spellings_route() -> None:
     # the test above reaches the route it guards: fills ruled out from their letters
     from hub4eval.scoring import run_spellings
 
-    calls: list[int] = []
-    read = run_spellings.RunSpellings.first_only
-
-    def counted(self: object, *args: object) -> list[bool]:
-        out = read(self, *args)  # type: ignore[arg-type]
-        calls.append(len(out))
-        return out
-
-    with pytest.MonkeyPatch.context() as patched:
-        patched.setattr(run_spellings.RunSpellings, "first_only", counted)
-        _project_the_examples_and_their_projections()
-    assert sum(calls) > 0
+    assert sum(_sizes_while_projecting(run_spellings.RunSpellings, "first_only", lambda _, __, out: len(out))) > 0
 
 
 def test_the_tests_above_reach_the_later_candidates_of_fills_the_batch_judged() -> None:
@@ -501,21 +507,26 @@ def test_usual_known_reads_the_usual_words_of_the_normalized_strings_only() -> N
     # own string): each fill's usual_words when its content string is normalized already,
     # else None, and no string normalized by it (the texts are numbered in the order they
     # are normalized)
-    asked: list[int] = []
-    usual_known = projection.Judge.usual_known
 
-    def checked(self: projection.Judge, ref_fills: Any) -> list[Any]:
-        get = self.mapper.ref_prep.lookups()[0]
+    def checked(judge: projection.Judge, args: tuple[Any, ...], out: list[Any]) -> int:
+        (ref_fills,) = args
+        get = judge.mapper.ref_prep.lookups()[0]
         normalized = [get(fill.content) is not None for fill in ref_fills]
-        out = usual_known(self, ref_fills)
-        assert [get(fill.content) is not None for fill in ref_fills] == normalized
         assert out == [
-            self.usual_words(fill) if known else None for fill, known in zip(ref_fills, normalized, strict=True)
+            judge.usual_words(fill) if known else None for fill, known in zip(ref_fills, normalized, strict=True)
         ]
-        asked.append(len(ref_fills))
+        return len(ref_fills)
+
+    normalizing = projection.Judge.usual_known
+
+    def before(judge: projection.Judge, ref_fills: Any) -> list[Any]:
+        # nothing normalized by it: a string not normalized before is not after
+        get = judge.mapper.ref_prep.lookups()[0]
+        known = [get(fill.content) is not None for fill in ref_fills]
+        out = normalizing(judge, ref_fills)
+        assert [get(fill.content) is not None for fill in ref_fills] == known
         return out
 
     with pytest.MonkeyPatch.context() as patched:
-        patched.setattr(projection.Judge, "usual_known", checked)
-        _project_the_examples_and_their_projections()
-    assert sum(asked) > 0
+        patched.setattr(projection.Judge, "usual_known", before)
+        assert sum(_sizes_while_projecting(projection.Judge, "usual_known", checked)) > 0

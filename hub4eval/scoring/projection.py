@@ -792,15 +792,13 @@ class _Projector:
                     made[k] = hyp_fill(content, starts[position], ends[position])
                     continue
             others.append(position)
-        words: list[Any] = [None] * len(numbers)
-        # (fill, position) of those that ask whether a later candidate can beat the first
-        asked: list[tuple[int, int]] = []
+        # (fill, position, reference words) of those that ask whether a later candidate can beat the first
+        asked: list[tuple[int, int, Any]] = []
         for position, ref_words in zip(others, judge.usual_known([fills[numbers[p]] for p in others]), strict=True):
             k = numbers[position]
             if ref_words is None:
                 made[k] = _PENDING  # not a usual reference fill
                 continue
-            words[position] = ref_words
             kept = normalized[position][3].kept
             plain = ref_words[2]
             cor = kept == plain if plain is not None else kept_correct(ref_words[0], ref_words[1], kept)
@@ -808,7 +806,7 @@ class _Projector:
             if cor and extent or ((cor or extent) and one[position]):
                 made[k] = hyp_fill(contents[position], starts[position], ends[position])
             elif (cor or extent) and not many[position]:
-                asked.append((k, position))
+                asked.append((k, position, ref_words))
             else:
                 made[k] = _UNDECIDED
                 first_cor[k] = int(cor) + int(extent)  # (fewer than both points)
@@ -826,19 +824,16 @@ class _Projector:
         if spellings is None:
             spellings = self._spellings = RunSpellings(judge._by_word, judge.blank)
         ruled_out: dict[int, bool] = {}
-        by_space: dict[int, list[tuple[int, int]]] = {}
-        for k, position in asked:
-            if words[position][2]:
-                by_space.setdefault(space_list[position], []).append((k, position))
+        by_space: dict[int, list[tuple[int, int, Any]]] = {}
+        for k, position, ref_words in asked:
+            if ref_words[2]:
+                by_space.setdefault(space_list[position], []).append((k, position, ref_words[2]))
         for space, part in by_space.items():
             token_starts, token_ends = self._space_at(space)[1:3]
-            items = [
-                (firsts[position], lasts[position], froms[position], tos[position], words[position][2])
-                for _, position in part
-            ]
+            items = [(firsts[p], lasts[p], froms[p], tos[p], plain) for _, p, plain in part]
             verdicts = spellings.first_only(texts[space], token_starts, token_ends, items)  # type: ignore[arg-type]
-            ruled_out.update(zip((k for k, _ in part), verdicts, strict=True))
-        for k, position in asked:
+            ruled_out.update(zip((k for k, _, _ in part), verdicts, strict=True))
+        for k, position, ref_words in asked:
             space = space_list[position]
             chosen = ruled_out.get(k) or self._only_first(
                 docids[k],
@@ -849,10 +844,10 @@ class _Projector:
                 lasts[position],
                 froms[position],
                 tos[position],
-                words[position],
+                ref_words,
             )
             if chosen:
-                made[k] = _hyp_fill(contents[position], starts[position], ends[position])
+                made[k] = hyp_fill(contents[position], starts[position], ends[position])
             else:
                 made[k] = _UNDECIDED
                 first_cor[k] = 1  # (one point of two)

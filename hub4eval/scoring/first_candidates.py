@@ -61,9 +61,8 @@ class FirstCandidates:
                 widened = enclosures_of(alignment, [docids[k] for k in inside.tolist()], first[inside], last[inside])
                 wide_first[inside], wide_last[inside] = widened
         space_of = {docid: alignment.column_space(docid, reference=True) for docid in dict.fromkeys(docids)}
-        spaces = np.fromiter(
-            (-1 if space is None else space for space in map(space_of.__getitem__, docids)), dtype=np.int64, count=count
-        )
+        space_number = {docid: -1 if space is None else space for docid, space in space_of.items()}
+        spaces = np.fromiter(map(space_number.__getitem__, docids), dtype=np.int64, count=count)
         found &= spaces >= 0
         self.spaces = spaces.tolist()
         # The hypothesis tokens of the column spaces one after the other (an unsegmented text's

@@ -65,7 +65,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from hub4eval.io.templettes.checks import OFFSETS, whole_span
+from hub4eval.io.templettes.checks import OFFSETS, WHOLE_SPANS, whole_span
 from hub4eval.model import (
     Corpus,
     Extent,
@@ -176,10 +176,14 @@ def _extent_at(ref: PreparedFill, extent: Extent | None, exact: bool) -> bool:
 
 def _hyp_fill(content: str, start: int, end: int) -> TextFill:
     """A hypothesis text fill as the templette reader builds one."""
-    if 0 <= start <= end < len(OFFSETS):  # one int object per offset, one spans tuple per length
+    if 0 <= start <= end < _OFFSET_COUNT:  # one int object per offset, one spans tuple per length
         start, end = OFFSETS[start], OFFSETS[end]
     extents = (Extent(start, end),)
-    return TextFill(content, whole_span(len(content)), extents, extents, False, True)
+    return TextFill(content, _whole_span(len(content)) or whole_span(len(content)), extents, extents, False, True)
+
+
+_OFFSET_COUNT = len(OFFSETS)
+_whole_span = WHOLE_SPANS.get  # (whole_span's memo read inline: it is called for tens of thousands of fills)
 
 
 def _rank(counts: Counts) -> tuple[int, int, int]:
@@ -395,12 +399,14 @@ class Judge:
         """:meth:`usual_words` of each of ``ref_fills`` whose content string is normalized already
         (else None, as for a fill that is not usual: it is not normalized here, out of turn), all
         at once: each content string read once (:meth:`_usual_all`)."""
-        memo = self._usual
-        found = [memo.get(fill.content) for fill in ref_fills]
+        get = self._usual.get
+        contents = [fill.content for fill in ref_fills]
+        found = list(map(get, contents))
         if None in found:
-            new = dict.fromkeys(fill.content for fill, words in zip(ref_fills, found, strict=True) if words is None)
-            self._usual_all(list(new), False)
-            found = [memo.get(fill.content) for fill in ref_fills]
+            self._usual_all(
+                list(dict.fromkeys(c for c, words in zip(contents, found, strict=True) if words is None)), False
+            )
+            found = list(map(get, contents))
         return [
             None if words is None or words is False or not fill.minimal_is_maximal else words
             for fill, words in zip(ref_fills, found, strict=True)
@@ -568,9 +574,6 @@ _UNDECIDED = TextFill("", ())
 """What :meth:`_Projector._decide_all` and :meth:`_Projector._decided_one` give when the batch cannot say
 (the fill goes through :meth:`_Projector.fill`)."""
 
-_SAME = ((), (), ())
-"""The reference words :meth:`_Projector._decide_all` does not read: its first candidate's string is its fill's."""
-
 _PENDING = TextFill("", ((0, 0),))
 """What :meth:`_Projector._decide_all` leaves to :meth:`_Projector._decided_one`."""
 
@@ -701,8 +704,8 @@ class _Projector:
         or a premodifier removed).
 
         The first candidates' strings are cut in one pass and their normalizations read from the
-        memo; a string that is its usual reference fill's, normalized alike, keeps its words
-        (:data:`_SAME`); the other usual reference fills' words are the judge's
+        memo; a string that is its usual reference fill's, normalized alike, keeps its words;
+        the other usual reference fills' words are the judge's
         (:meth:`Judge.usual_known`); the contents are compared in one pass and the extents in
         numpy (:func:`_extent_in`). A first candidate with both points is kept, and so is one
         with one point of two whose widened tokens are one; one with one point of two and a few
@@ -711,14 +714,13 @@ class _Projector:
         (:meth:`_only_first`, which normalizes nothing it remembers)."""
         batch = self._batch
         assert batch is not None
-        found, _, token_first, token_last, span_starts, span_ends, *rest = batch.arrays
+        found, space_numbers, token_first, token_last, span_starts, span_ends, *rest = batch.arrays
         column_first, column_last, wide_first, wide_last, hyp_found, hyp_first, hyp_last, from_token, to_token = rest
         count = len(fills)
         texts = self._space_texts
-        spaces = batch.spaces
         made: list[Any] = [None] * count  # no reference token, no column space or no hypothesis text
         first_cor = self._first_cor = {}  # (read by _settled: see there)
-        live = found & np.fromiter((texts[space] is not None for space in spaces), bool, count)
+        live = found & np.isin(space_numbers, [space for space, text in texts.items() if text is not None])
         for k in np.flatnonzero(live & (token_first > token_last)).tolist():
             made[k] = _UNDECIDED  # no hypothesis token in its columns (fill() tries the later ones)
         at = np.flatnonzero(live & (token_first <= token_last))
@@ -726,7 +728,7 @@ class _Projector:
             return made
         numbers = at.tolist()
         starts, ends = span_starts[at].tolist(), span_ends[at].tolist()
-        space_list = [spaces[k] for k in numbers]
+        space_list = space_numbers[at].tolist()
         if len(texts) == 2:  # one column space (and -1): one text
             text = next(value for value in texts.values() if value is not None)
             contents = [
@@ -759,79 +761,79 @@ class _Projector:
         one = (wide_from == wide_to).tolist()  # one token widened: the first candidate is the only one
         many = (wide_to - wide_from >= _MAX_RUN_TOKENS).tolist()  # a long fill: its candidates are not runs
         extents = extent_ok.tolist()
-        words: list[Any] = [None] * len(numbers)
-        if self._maps_reference:
-            # A first candidate whose string is its usual reference fill's, normalized alike, with
-            # no premodifier removed and no optional word, keeps its words: its content is correct
-            # (the fill is usual: its extent is read as the other usual fills' are). Only the
-            # other fills, and those whose extent is not correct, need their reference's words.
-            same = [False] * len(numbers)
-            if self._alike:
-                fillers = judge.mapper.how.fillers
-                same = [
-                    normal is not None
-                    and not normal[1]
-                    and extent
-                    and content == fills[k].content
-                    and (normal[3].fillers is fillers or normal[3].fillers == fillers)
-                    and True not in normal[3].optional
-                    and fills[k].minimal_is_maximal
-                    for k, content, normal, extent in zip(numbers, contents, normalized, extents, strict=True)
-                ]
-            needed = [position for position, alike in enumerate(same) if not alike]
-            for position, found in zip(needed, judge.usual_known([fills[numbers[p]] for p in needed]), strict=True):
-                words[position] = found
-            for position, alike in enumerate(same):
-                if alike:
-                    words[position] = _SAME
+        if not self._maps_reference:
+            for k in numbers:
+                made[k] = _PENDING  # the reference fills' extents are not read as their columns here
+            return made
+        # One pass: a first candidate that is not normalized yet, or has a premodifier removed, is
+        # left pending; one whose string is its usual reference fill's, normalized alike, with no
+        # optional word, keeps its words: its content is correct (the fill is usual: its extent is
+        # read as the other usual fills' are), and with a correct extent it is kept here. Only the
+        # others, and those whose extent is not correct, need their reference's words.
+        alike = self._alike
+        fillers = judge.mapper.how.fillers
+        hyp_fill = _hyp_fill
+        others: list[int] = []  # (positions whose reference fill's words are read below)
+        for position, (k, content, normal, extent) in enumerate(
+            zip(numbers, contents, normalized, extents, strict=True)
+        ):
+            if normal is None or normal[1]:
+                made[k] = _PENDING  # not normalized yet, or a premodifier removed
+                continue
+            if alike and extent:
+                fill = fills[k]
+                noisy = normal[3]
+                if (
+                    content == fill.content
+                    and (noisy.fillers is fillers or noisy.fillers == fillers)
+                    and True not in noisy.optional
+                    and fill.minimal_is_maximal
+                ):
+                    made[k] = hyp_fill(content, starts[position], ends[position])
+                    continue
+            others.append(position)
+        # (fill, position, reference words) of those that ask whether a later candidate can beat the first
+        asked: list[tuple[int, int, Any]] = []
+        for position, ref_words in zip(others, judge.usual_known([fills[numbers[p]] for p in others]), strict=True):
+            k = numbers[position]
+            if ref_words is None:
+                made[k] = _PENDING  # not a usual reference fill
+                continue
+            kept = normalized[position][3].kept
+            plain = ref_words[2]
+            cor = kept == plain if plain is not None else kept_correct(ref_words[0], ref_words[1], kept)
+            extent = extents[position]
+            if cor and extent or ((cor or extent) and one[position]):
+                made[k] = hyp_fill(contents[position], starts[position], ends[position])
+            elif (cor or extent) and not many[position]:
+                asked.append((k, position, ref_words))
+            else:
+                made[k] = _UNDECIDED
+                first_cor[k] = int(cor) + int(extent)  # (fewer than both points)
+        if not asked:
+            return made
         firsts, lasts, froms, tos = (
             token_first[at].tolist(),
             token_last[at].tolist(),
             wide_from.tolist(),
             wide_to.tolist(),
         )
-        asked: list[
-            tuple[int, int]
-        ] = []  # (fill, position) of those that ask whether a later candidate can beat the first
-        for position, (k, normal, ref_words) in enumerate(zip(numbers, normalized, words, strict=True)):
-            if normal is None or ref_words is None or normal[1]:
-                made[k] = _PENDING  # not normalized yet, not a usual reference fill, or a premodifier removed
-                continue
-            if ref_words is _SAME:
-                made[k] = _hyp_fill(contents[position], starts[position], ends[position])
-                continue
-            kept = normal[3].kept
-            plain = ref_words[2]
-            cor = kept == plain if plain is not None else kept_correct(ref_words[0], ref_words[1], kept)
-            extent = extents[position]
-            if cor and extent or ((cor or extent) and one[position]):
-                made[k] = _hyp_fill(contents[position], starts[position], ends[position])
-            elif (cor or extent) and not many[position]:
-                asked.append((k, position))
-            else:
-                made[k] = _UNDECIDED
-                first_cor[k] = int(cor) + int(extent)  # (fewer than both points)
-        if not asked:
-            return made
         # Those of the usual reference fill, whose later candidates cannot keep its words as their
         # letters show (RunSpellings), keep the first candidate; the others ask _only_first.
         spellings = self._spellings
         if spellings is None:
             spellings = self._spellings = RunSpellings(judge._by_word, judge.blank)
         ruled_out: dict[int, bool] = {}
-        by_space: dict[int, list[tuple[int, int]]] = {}
-        for k, position in asked:
-            if words[position][2]:
-                by_space.setdefault(space_list[position], []).append((k, position))
+        by_space: dict[int, list[tuple[int, int, Any]]] = {}
+        for k, position, ref_words in asked:
+            if ref_words[2]:
+                by_space.setdefault(space_list[position], []).append((k, position, ref_words[2]))
         for space, part in by_space.items():
             token_starts, token_ends = self._space_at(space)[1:3]
-            items = [
-                (firsts[position], lasts[position], froms[position], tos[position], words[position][2])
-                for _, position in part
-            ]
+            items = [(firsts[p], lasts[p], froms[p], tos[p], plain) for _, p, plain in part]
             verdicts = spellings.first_only(texts[space], token_starts, token_ends, items)  # type: ignore[arg-type]
-            ruled_out.update(zip((k for k, _ in part), verdicts, strict=True))
-        for k, position in asked:
+            ruled_out.update(zip((k for k, _, _ in part), verdicts, strict=True))
+        for k, position, ref_words in asked:
             space = space_list[position]
             chosen = ruled_out.get(k) or self._only_first(
                 docids[k],
@@ -842,10 +844,10 @@ class _Projector:
                 lasts[position],
                 froms[position],
                 tos[position],
-                words[position],
+                ref_words,
             )
             if chosen:
-                made[k] = _hyp_fill(contents[position], starts[position], ends[position])
+                made[k] = hyp_fill(contents[position], starts[position], ends[position])
             else:
                 made[k] = _UNDECIDED
                 first_cor[k] = 1  # (one point of two)
@@ -1257,28 +1259,35 @@ class _Projector:
         one loop (the same as :meth:`slot` makes it), the others by :meth:`slot`."""
         docid = inst.docid
         slots: list[Slot] = []
-        take, settled, made_all = self._take, self._settled, self._made
+        settled, made_all = self._settled, self._made
+        number = self._at  # (the batch's next fill, kept here and written back around the other slots)
         for slot in inst.slots:
             alternatives = slot.alternatives
+            if len(alternatives) == 1:
+                fills = alternatives[0].fills
+                if len(fills) == 1 and type(fill := fills[0]) is TextFill and fill.extents:
+                    # one text fill with an extent (most slots): _take, its decision read here
+                    made = made_all[number]
+                    if made is _PENDING or made is _UNDECIDED:
+                        made = settled(number, docid, fill, slot.optional)
+                    number += 1
+                    if made is not None:
+                        slots.append(Slot(slot.name, (FillAlternative((made,)),)))
+                    continue
+            self._at = number
             if len(alternatives) != 1:
                 made_slot = self.slot(inst, slot)
                 if made_slot is not None:
                     slots.append(made_slot)
-                continue
-            fills = alternatives[0].fills
-            if len(fills) == 1 and type(fill := fills[0]) is TextFill and fill.extents:
-                # one text fill with an extent (most slots): _take, its decision read here
-                number = self._at
-                self._at = number + 1
-                made = made_all[number]
-                if made is _PENDING or made is _UNDECIDED:
-                    made = settled(number, docid, fill, slot.optional)
-                if made is not None:
-                    slots.append(Slot(slot.name, (FillAlternative((made,)),)))
-                continue
-            chosen = [made for fill in fills if (made := take(docid, fill, slot.optional)) is not None]
-            if chosen:
-                slots.append(Slot(slot.name, (FillAlternative(tuple(chosen)),)))
+            else:
+                take = self._take
+                chosen = [
+                    made for fill in alternatives[0].fills if (made := take(docid, fill, slot.optional)) is not None
+                ]
+                if chosen:
+                    slots.append(Slot(slot.name, (FillAlternative(tuple(chosen)),)))
+            number = self._at
+        self._at = number
         return Instance(inst.type, docid, inst.number, tuple(slots))
 
 

@@ -15,7 +15,7 @@ the ceiling must count alike.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -28,7 +28,7 @@ from hub4eval.api import score_files
 from hub4eval.config import ScoreConfig
 from hub4eval.io.corpus import read_corpus
 from hub4eval.io.templettes import parse_templates
-from hub4eval.model import TemplateSet
+from hub4eval.model import Extent, TemplateSet, TextFill
 from hub4eval.scoring import pipeline, projection, run_spellings
 from hub4eval.scoring.result import ScoreResult
 from tests.support.reference_fills import EXAMPLES, TEXTS, references, with_ceiling
@@ -127,22 +127,28 @@ def _project_the_examples_and_their_projections() -> None:
         with_ceiling(name, ref_text, ScoreConfig(), hyp=first.ceiling.projection)
 
 
+def _sizes_while_projecting(owner: type, name: str, size: Callable[[Any, tuple[Any, ...], Any], int]) -> list[int]:
+    """The examples projected (:func:`_project_the_examples_and_their_projections`) with the method
+    ``name`` of ``owner`` watched: ``size(self, args, out)`` of each call (which may check it)."""
+    sizes: list[int] = []
+    method = getattr(owner, name)
+
+    def watched(self: object, *args: object) -> object:
+        out = method(self, *args)
+        sizes.append(size(self, args, out))
+        return out
+
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(owner, name, watched)
+        _project_the_examples_and_their_projections()
+    return sizes
+
+
 def test_a_system_that_is_its_own_projection_reaches_the_spellings_route() -> None:
     # the test above reaches the route it guards: fills ruled out from their letters
     from hub4eval.scoring import run_spellings
 
-    calls: list[int] = []
-    read = run_spellings.RunSpellings.first_only
-
-    def counted(self: object, *args: object) -> list[bool]:
-        out = read(self, *args)  # type: ignore[arg-type]
-        calls.append(len(out))
-        return out
-
-    with pytest.MonkeyPatch.context() as patched:
-        patched.setattr(run_spellings.RunSpellings, "first_only", counted)
-        _project_the_examples_and_their_projections()
-    assert sum(calls) > 0
+    assert sum(_sizes_while_projecting(run_spellings.RunSpellings, "first_only", lambda _, __, out: len(out))) > 0
 
 
 def test_the_tests_above_reach_the_later_candidates_of_fills_the_batch_judged() -> None:
@@ -460,3 +466,67 @@ def test_a_first_candidate_with_only_its_extent_correct_ties_a_later_one_with_on
     assert batched.ceiling.projection == alone.ceiling.projection
     assert batched.ceiling.to_json() == alone.ceiling.to_json()
     assert later == [0]  # (the batch's route was taken: its later candidates tried from its row)
+
+
+def _old_hyp_fill(content: str, start: int, end: int) -> TextFill:
+    """The oracle: projection._hyp_fill as it was before it read whole_span's memo inline."""
+    from hub4eval.io.templettes.checks import OFFSETS, whole_span
+
+    if 0 <= start <= end < len(OFFSETS):
+        start, end = OFFSETS[start], OFFSETS[end]
+    extents = (Extent(start, end),)
+    return TextFill(content, whole_span(len(content)), extents, extents, False, True)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(
+    content=st.text(max_size=40),
+    start=st.integers(0, 20_000),
+    length=st.integers(0, 20_000),
+    fresh=st.integers(10**6, 2 * 10**6),
+)
+def test_a_projected_fill_is_the_one_the_reader_builds(content: str, start: int, length: int, fresh: int) -> None:
+    # the same record, its spans tuple the memo's one of its length and, below 10,000, its
+    # offsets the shared int objects; also for a length whose spans are not remembered yet
+    from hub4eval.io.templettes.checks import OFFSETS, WHOLE_SPANS
+
+    for text in (content, "x" * fresh):
+        WHOLE_SPANS.pop(fresh, None)
+        end = start + length
+        made, oracle = projection._hyp_fill(text, start, end), _old_hyp_fill(text, start, end)
+        assert made == oracle
+        assert made.minimal_spans is WHOLE_SPANS[len(text)] and made.minimal_extents is made.extents
+        extent = made.extents[0]
+        assert (extent.start, extent.end) == (start, end)
+        if end < len(OFFSETS):
+            assert extent.start is OFFSETS[start] and extent.end is OFFSETS[end]
+
+
+def test_usual_known_reads_the_usual_words_of_the_normalized_strings_only() -> None:
+    # Judge.usual_known, as _decide_all asks it (the fills whose first candidate is not their
+    # own string): each fill's usual_words when its content string is normalized already,
+    # else None, and no string normalized by it (the texts are numbered in the order they
+    # are normalized)
+
+    def checked(judge: projection.Judge, args: tuple[Any, ...], out: list[Any]) -> int:
+        (ref_fills,) = args
+        get = judge.mapper.ref_prep.lookups()[0]
+        normalized = [get(fill.content) is not None for fill in ref_fills]
+        assert out == [
+            judge.usual_words(fill) if known else None for fill, known in zip(ref_fills, normalized, strict=True)
+        ]
+        return len(ref_fills)
+
+    normalizing = projection.Judge.usual_known
+
+    def before(judge: projection.Judge, ref_fills: Any) -> list[Any]:
+        # nothing normalized by it: a string not normalized before is not after
+        get = judge.mapper.ref_prep.lookups()[0]
+        known = [get(fill.content) is not None for fill in ref_fills]
+        out = normalizing(judge, ref_fills)
+        assert [get(fill.content) is not None for fill in ref_fills] == known
+        return out
+
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(projection.Judge, "usual_known", before)
+        assert sum(_sizes_while_projecting(projection.Judge, "usual_known", checked)) > 0

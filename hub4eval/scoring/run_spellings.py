@@ -39,7 +39,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from functools import cache
-from itertools import repeat
+from itertools import accumulate, repeat
 from operator import is_, itemgetter
 from typing import Any
 
@@ -87,7 +87,6 @@ class RunSpellings:
         self.filler_starts = (
             re.compile("(?=(" + "|".join(map(re.escape, reversed(fillers))) + "))") if fillers else None
         )
-        self._last: tuple[str, np.ndarray] | None = None  # (the last text's blanks, see _blanks)
         self.premodifiers: frozenset[str] = by_word.premodifiers
         self.needy = len(by_word.glms) == 1  # whether a longer spelling rule may start at a word (see first_only)
 
@@ -166,14 +165,13 @@ class RunSpellings:
         tokens = np.arange(count) - np.repeat(heads - wide_first, sizes)  # each one's number in the text
         token_starts = np.asarray(starts)[tokens]
         token_ends = np.asarray(ends)[tokens]
-        blank = self._blanks(text)
         begins: list[int] = token_starts.tolist()
         word_ends: list[int] = token_ends.tolist()
         # A token that ends before the hyphens that end its raw word (a fragment's, as the aligner
         # ends it) is read as its raw word inside a run, and as it is where a run ends with it.
         tails: dict[int, _Chunk] = {}  # such a token (its place): as it is, read
         unread: list[int] = []  # (a token not read here)
-        cut = np.flatnonzero(~blank[token_ends]).tolist()
+        cut = np.flatnonzero(~_blank_at(text, token_ends)).tolist()
         if cut:
             word_ends = word_ends.copy()
             tails, unread = self._cut(text, cut, begins, word_ends)  # (moves the ends of those read)
@@ -201,7 +199,7 @@ class RunSpellings:
         bad[not_read] = 1
         bad[unread] = 1
         bad[[k for k, gap in between.items() if gap is _UNREAD]] = 1
-        bad[~blank[token_starts - 1]] = 1
+        bad[~_blank_at(text, token_starts - 1)] = 1
         before = np.zeros(count + 1, np.int64)  # (bad tokens before each)
         np.cumsum(bad, out=before[1:])
         good = before[bounds[1:]] == before[heads]
@@ -209,13 +207,14 @@ class RunSpellings:
         # the text before it)
         letters = list(map(itemgetter(0), found))
         runs = list(map(itemgetter(2), found))
-        lengths = np.fromiter(map(len, letters), np.int64, count)
+        lengths = np.fromiter(map(len, letters), np.int64, count)  # (the token's own)
+        gap_lengths = np.zeros(count, np.int64)  # (the text's before it)
         for k, gap in between.items():
             letters[k] = gap[0] + letters[k]
             runs[k] = gap[2] + runs[k]
-            lengths[k] += len(gap[0])
+            gap_lengths[k] = len(gap[0])
         joined = "".join(letters)
-        letter_ends = np.cumsum(lengths)
+        letter_ends = np.cumsum(lengths + gap_lengths)
         letter_starts = letter_ends - lengths  # (past the text before the token)
         spelled = list(map("".join, plains))
         hits = np.fromiter(
@@ -273,22 +272,6 @@ class RunSpellings:
                 )
         return verdicts
 
-    def _blanks(self, text: str) -> np.ndarray:
-        """Whether each character of ``text`` is a blank (as :meth:`str.isspace` reads it), with
-        True past its end and at -1 (the text's edges); for the last text asked (a text's
-        batches ask in turn)."""
-        last = self._last
-        if last is not None and last[0] is text:
-            return last[1]
-        blank = np.ones(len(text) + 2, bool)  # (the last two: past the end, and at -1)
-        if text.isascii():
-            blank[: len(text)] = _blank_table()[np.frombuffer(text.encode("ascii"), np.uint8)]
-        else:
-            codes = np.frombuffer(text.encode("utf-32-le"), np.uint32)
-            blank[: len(text)] = _blank_table()[np.minimum(codes, _LAST_BLANK + 1)]
-        self._last = (text, blank)
-        return blank
-
     def _filled(self, runs: list[str], heads: np.ndarray, bounds: np.ndarray) -> list[int]:
         """The items (by number) whose tokens' runs of letters (``runs``, token by token, item by
         item from ``heads``) hold one-letter words side by side that might be joined into a
@@ -309,6 +292,40 @@ class RunSpellings:
         item = np.searchsorted(item_runs, at, "right") - 1
         inside = (item < len(heads)) & (end <= item_runs[np.minimum(item + 1, len(heads))])
         return np.unique(item[inside]).tolist()
+
+    def first_only_spaces(
+        self, asked: Sequence[tuple[str, Sequence[int], Sequence[int], Sequence[Any]]]
+    ) -> list[list[bool]]:
+        """:meth:`first_only` of each of ``asked`` (text, starts, ends, items: a column space's
+        hypothesis text, its tokens' offsets and its items), read as one batch: the texts joined
+        with a blank between (which reads as the edges of each), each space's tokens from the
+        first one its items read to the last, and its items' token numbers moved with them (a
+        batch's steps cost the same for a few items as for many: a segmented text asks a few
+        items per document)."""
+        if len(asked) == 1:
+            text, starts, ends, items = asked[0]
+            return [self.first_only(text, starts, ends, items)]
+        texts: list[str] = []
+        all_starts: list[np.ndarray] = []
+        all_ends: list[np.ndarray] = []
+        all_items: list[Any] = []
+        at = tokens = 0
+        for text, starts, ends, items in asked:
+            low = min(item[2] for item in items) if items else 0
+            high = max(item[3] for item in items) + 1 if items else 0
+            texts.append(text)
+            all_starts.append(np.asarray(starts)[low:high].astype(np.int64) + at)
+            all_ends.append(np.asarray(ends)[low:high].astype(np.int64) + at)
+            moved = tokens - low
+            all_items += [
+                (first + moved, last + moved, wide_first + moved, wide_last + moved, plain)
+                for first, last, wide_first, wide_last, plain in items
+            ]
+            at += len(text) + 1
+            tokens += high - low
+        verdicts = self.first_only(" ".join(texts), np.concatenate(all_starts), np.concatenate(all_ends), all_items)
+        bounds = list(accumulate((len(items) for *_, items in asked), initial=0))
+        return [verdicts[start:end] for start, end in zip(bounds, bounds[1:], strict=False)]
 
     def _cut(
         self, text: str, cut: list[int], begins: list[int], ends: list[int]
@@ -415,6 +432,20 @@ class RunSpellings:
         return _none_keeps(
             letters, starts, ends, a, leads, "".join(plain), first - wide_first, last - wide_first, ending
         )
+
+
+def _blank_at(text: str, places: np.ndarray) -> np.ndarray:
+    """Whether the character of ``text`` at each of ``places`` is a blank (as :meth:`str.isspace`
+    reads it; True past either end), read from one string of those characters."""
+    size = len(text)
+    if not size:
+        return np.ones(len(places), bool)
+    chars = "".join(map(text.__getitem__, np.clip(places, 0, size - 1).tolist()))
+    if chars.isascii():
+        blank = _blank_table()[np.frombuffer(chars.encode("ascii"), np.uint8)]
+    else:
+        blank = _blank_table()[np.minimum(np.frombuffer(chars.encode("utf-32-le"), np.uint32), _LAST_BLANK + 1)]
+    return blank | (places < 0) | (places >= size)
 
 
 def _held_once(

@@ -397,3 +397,27 @@ def test_blanks_are_those_of_str_isspace() -> None:
     starts, ends = [0, 5, 9], [4, 8, 14]
     assert spellings.first_only(text, starts, ends, [(1, 2, 1, 2, ("red", "wings"))]) == [True]
     assert spellings.first_only(text, starts, [3, 8, 14], [(1, 2, 0, 2, ("red", "wings"))]) == [False]
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(data=st.data())
+def test_spaces_asked_together_are_each_answered_as_alone(data: st.DataObject) -> None:
+    """Several column spaces asked as one batch (their texts joined): each space's verdicts are
+    those it gets asked alone, its first and last words read at its text's edges."""
+    spellings, prep = _tools(ScoreConfig(), True)
+    asked = []
+    for _ in range(data.draw(st.integers(1, 3))):
+        text, starts, ends = data.draw(regions())
+        items = []
+        for _ in range(data.draw(st.integers(0, 3)) if starts else 0):
+            wide_first = data.draw(st.integers(0, len(starts) - 1))
+            wide_last = data.draw(st.integers(wide_first, len(starts) - 1))
+            first = data.draw(st.integers(wide_first, wide_last))
+            last = data.draw(st.integers(first, wide_last))
+            noisy = prep._normalize(text[starts[first] : ends[last]], False)[3]
+            assert noisy is not None
+            items.append((first, last, wide_first, wide_last, noisy.kept or ("q",)))
+        asked.append((text, starts, ends, items))
+    assert spellings.first_only_spaces(asked) == [
+        _tools(ScoreConfig(), True)[0].first_only(text, starts, ends, items) for text, starts, ends, items in asked
+    ]

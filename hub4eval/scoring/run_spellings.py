@@ -140,7 +140,9 @@ class RunSpellings:
                     leading = False
         return "".join(letters), None if leading else tuple(leads), "".join(runs)
 
-    def first_only(self, text: str, starts: Sequence[int], ends: Sequence[int], items: Sequence[Any]) -> list[bool]:
+    def first_only(
+        self, text: str, starts: Sequence[int] | np.ndarray, ends: Sequence[int] | np.ndarray, items: Sequence[Any]
+    ) -> list[bool]:
         """For each of ``items`` (first, last, wide_first, wide_last, plain: a fill's first
         candidate's tokens, its widened tokens, at least one, and the usual reference fill's
         words), whether it is ruled out that a run of its widened tokens other than the first

@@ -87,6 +87,15 @@ def regions(draw: st.DrawFn) -> tuple[str, list[int], list[int]]:
     return text, starts, ends
 
 
+def _spans(data: st.DataObject, count: int) -> tuple[int, int, int, int]:
+    """A fill's widened tokens of ``count`` and its first candidate's among them (first, last,
+    wide_first, wide_last, as first_only's items hold them)."""
+    wide_first = data.draw(st.integers(0, count - 1))
+    wide_last = data.draw(st.integers(wide_first, count - 1))
+    first = data.draw(st.integers(wide_first, wide_last))
+    return first, data.draw(st.integers(first, wide_last)), wide_first, wide_last
+
+
 @pytest.mark.parametrize("glm", [True, False])
 @pytest.mark.parametrize("config", sorted(CONFIGS))
 @settings(max_examples=150, deadline=None, derandomize=True)
@@ -133,10 +142,7 @@ def test_fills_asked_together_are_each_answered_as_alone(config: str, data: st.D
     spellings, prep = _tools(CONFIGS[config], True)
     items = []
     for _ in range(data.draw(st.integers(2, 4))):
-        wide_first = data.draw(st.integers(0, len(starts) - 1))
-        wide_last = data.draw(st.integers(wide_first, len(starts) - 1))
-        first = data.draw(st.integers(wide_first, wide_last))
-        last = data.draw(st.integers(first, wide_last))
+        first, last, wide_first, wide_last = _spans(data, len(starts))
         noisy = prep._normalize(text[starts[first] : ends[last]], False)[3]
         assert noisy is not None
         plain = noisy.kept or ("q",)
@@ -350,10 +356,7 @@ def test_a_batch_is_read_as_the_token_by_token_reading_reads_it(config: str, dat
     spellings, prep = _tools(CONFIGS[config], data.draw(st.booleans()))
     items = []
     for _ in range(data.draw(st.integers(1, 5))):
-        wide_first = data.draw(st.integers(0, len(starts) - 1))
-        wide_last = data.draw(st.integers(wide_first, len(starts) - 1))
-        first = data.draw(st.integers(wide_first, wide_last))
-        last = data.draw(st.integers(first, wide_last))
+        first, last, wide_first, wide_last = _spans(data, len(starts))
         i = data.draw(st.integers(wide_first, wide_last))
         noisy = prep._normalize(text[starts[i] : ends[data.draw(st.integers(i, wide_last))]], False)[3]
         assert noisy is not None
@@ -410,10 +413,7 @@ def test_spaces_asked_together_are_each_answered_as_alone(data: st.DataObject) -
         text, starts, ends = data.draw(regions())
         items = []
         for _ in range(data.draw(st.integers(0, 3)) if starts else 0):
-            wide_first = data.draw(st.integers(0, len(starts) - 1))
-            wide_last = data.draw(st.integers(wide_first, len(starts) - 1))
-            first = data.draw(st.integers(wide_first, wide_last))
-            last = data.draw(st.integers(first, wide_last))
+            first, last, wide_first, wide_last = _spans(data, len(starts))
             noisy = prep._normalize(text[starts[first] : ends[last]], False)[3]
             assert noisy is not None
             items.append((first, last, wide_first, wide_last, noisy.kept or ("q",)))

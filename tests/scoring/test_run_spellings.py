@@ -15,8 +15,11 @@ runs, so that a wrong "ruled out" shows.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import partial
+from itertools import accumulate
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -25,7 +28,7 @@ from hypothesis import strategies as st
 from hub4eval.config import ScoreConfig
 from hub4eval.scoring.fills import FillPreparer
 from hub4eval.scoring.projection import Judge
-from hub4eval.scoring.run_spellings import RunSpellings
+from hub4eval.scoring.run_spellings import _LAST_BLANK, _UNREAD, RunSpellings, _blank_table
 from hub4eval.scoring.word_by_word import WordByWord
 from hub4eval.text.glm import apply_glm, default_glm
 
@@ -84,6 +87,15 @@ def regions(draw: st.DrawFn) -> tuple[str, list[int], list[int]]:
     return text, starts, ends
 
 
+def _spans(data: st.DataObject, count: int) -> tuple[int, int, int, int]:
+    """A fill's widened tokens of ``count`` and its first candidate's among them (first, last,
+    wide_first, wide_last, as first_only's items hold them)."""
+    wide_first = data.draw(st.integers(0, count - 1))
+    wide_last = data.draw(st.integers(wide_first, count - 1))
+    first = data.draw(st.integers(wide_first, wide_last))
+    return first, data.draw(st.integers(first, wide_last)), wide_first, wide_last
+
+
 @pytest.mark.parametrize("glm", [True, False])
 @pytest.mark.parametrize("config", sorted(CONFIGS))
 @settings(max_examples=150, deadline=None, derandomize=True)
@@ -130,10 +142,7 @@ def test_fills_asked_together_are_each_answered_as_alone(config: str, data: st.D
     spellings, prep = _tools(CONFIGS[config], True)
     items = []
     for _ in range(data.draw(st.integers(2, 4))):
-        wide_first = data.draw(st.integers(0, len(starts) - 1))
-        wide_last = data.draw(st.integers(wide_first, len(starts) - 1))
-        first = data.draw(st.integers(wide_first, wide_last))
-        last = data.draw(st.integers(first, wide_last))
+        first, last, wide_first, wide_last = _spans(data, len(starts))
         noisy = prep._normalize(text[starts[first] : ends[last]], False)[3]
         assert noisy is not None
         plain = noisy.kept or ("q",)
@@ -212,3 +221,203 @@ def _kept(text: str) -> tuple[str, ...]:
     noisy = _tools(ScoreConfig(), True)[1]._normalize(text, False)[3]
     assert noisy is not None
     return noisy.kept
+
+
+def _oracle(
+    spellings: RunSpellings, text: str, starts: Sequence[int], ends: Sequence[int], items: Sequence[Any]
+) -> list[bool]:
+    """RunSpellings.first_only before its steps were done over the whole batch at once (a Python
+    step per token and per item; its pieces read by the same _read): the oracle of its verdicts,
+    every one, not only of the ruled-out ones' soundness (a verdict lost costs a fill read one by one)."""
+    chunks: dict[str, Any] = {}
+
+    def read(piece: str, after: Any = False) -> Any:
+        found = spellings._read(piece, after)
+        return False if found is _UNREAD else found
+
+    size = len(text)
+    tokens = [token for item in items for token in range(item[2], item[3] + 1)]
+    token_starts = [starts[token] for token in tokens]
+    token_ends = [ends[token] for token in tokens]
+    heads = set(accumulate((item[3] - item[2] + 1 for item in items[:-1]), initial=0))
+    word_ends = token_ends.copy()
+    tails: dict[int, Any] = {}
+    unread: set[int] = set()
+    for k in [k for k, end in enumerate(token_ends) if end < size and not text[end].isspace()]:
+        stop = end = token_ends[k]
+        while stop < size and text[stop] == "-":
+            stop += 1
+        whole = chunks.setdefault(text[token_starts[k] : stop], read(text[token_starts[k] : stop]))
+        tail = chunks.setdefault(text[token_starts[k] : end], read(text[token_starts[k] : end]))
+        if stop == end or (stop < size and not text[stop].isspace()) or whole is False or tail is False:
+            unread.add(k)
+        elif any(char != "|" for char in whole[2]):
+            unread.add(k)
+        else:
+            word_ends[k] = stop
+            tails[k] = tail
+    gap_starts = [token_starts[k] if k in heads else word_ends[k - 1] for k in range(len(tokens))]
+    pieces = [text[start:end] for start, end in zip(token_starts, word_ends, strict=True)]
+    gaps = [text[start:end] for start, end in zip(gap_starts, token_starts, strict=True)]
+    for piece in set(pieces).union(gaps).difference(chunks):
+        chunks[piece] = read(piece)
+    found = [chunks[piece] for piece in pieces]
+    if spellings.needy:
+        for k in [k for k, own in enumerate(found) if own is False and k not in unread]:
+            after = None
+            if k + 1 < len(tokens) and k + 1 not in heads:
+                following = pieces[k + 1].split()
+                if gaps[k + 1].strip() or not following or "<" in following[0] or k + 1 in tails or k + 1 in unread:
+                    continue
+                after = following[0]
+            found[k] = read(pieces[k], after)
+    between = [chunks[gap] for gap in gaps]
+    good = [
+        (not start or text[start - 1].isspace())
+        and (end >= size or text[end].isspace())
+        and own is not False
+        and gap is not False
+        for start, end, own, gap in zip(token_starts, word_ends, found, between, strict=True)
+    ]
+    for k in unread:
+        good[k] = False
+    letters = [part[0] if part else "" for pair in zip(between, found, strict=True) for part in pair]
+    runs = [part[2] if part else "" for pair in zip(between, found, strict=True) for part in pair]
+    out: list[bool] = []
+    at = 0
+    for first, last, wide_first, wide_last, plain in items:
+        a = at
+        b = at = at + wide_last - wide_first + 1
+        if False in good[a:b]:
+            out.append(False)
+            continue
+        joined_runs = "".join(runs[2 * a : 2 * b])
+        ending = [tails.get(k) for k in range(a, b)] if any(k in tails for k in range(a, b)) else None
+        if ending is not None:
+            joined_runs += "/" + "".join(
+                part
+                for k, tail in zip(range(a, b), ending, strict=True)
+                for part in (runs[2 * k], runs[2 * k + 1] if tail is None else tail[2])
+            )
+        if spellings.fillers is not None and spellings.fillers.search(joined_runs):
+            out.append(False)
+            continue
+        spelled = "".join(plain)
+        joined = "".join(letters[2 * a : 2 * b])
+        if ending is None and spelled not in joined:
+            out.append(True)
+            continue
+        offsets = list(accumulate(map(len, letters[2 * a : 2 * b])))
+        leads = [own[1] for own in found[a:b]]
+        if ending is not None:
+            leads = [
+                lead if tail is None or tail[1] == lead else None for lead, tail in zip(leads, ending, strict=True)
+            ]
+        out.append(_oracle_none_keeps(joined, offsets, leads, spelled, first - wide_first, last - wide_first, ending))
+    return out
+
+
+def _oracle_none_keeps(
+    letters: str, offsets: list[int], leads: list[Any], spelled: str, first: int, last: int, ending: list[Any] | None
+) -> bool:
+    want = len(spelled)
+    for j in range(len(leads)):
+        tail = None if ending is None else ending[j]
+        if tail is None:
+            stop = offsets[2 * j + 1]
+            begin = stop - want
+            if begin < 0 or letters[begin:stop] != spelled:
+                continue
+        else:
+            head = letters[: offsets[2 * j]] + tail[0]
+            begin = len(head) - want
+            if begin < 0 or head[begin:] != spelled:
+                continue
+        for i in range(j + 1):
+            if (i, j) == (first, last):
+                continue
+            start = offsets[2 * i]
+            lead = leads[i]
+            if (start <= begin) if lead is None else (begin - start in lead):
+                return False
+    return True
+
+
+@pytest.mark.parametrize("config", sorted(CONFIGS))
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(data=st.data())
+def test_a_batch_is_read_as_the_token_by_token_reading_reads_it(config: str, data: st.DataObject) -> None:
+    """Every verdict of a batch (its steps over all its tokens at once, in numpy and maps) is the
+    one the per-token reading (the oracle) gives, ruled out or not: several items, some of the
+    text's first token (no blank before it), some holding plain's letters once or more."""
+    text, starts, ends = data.draw(regions())
+    if not starts:
+        return
+    spellings, prep = _tools(CONFIGS[config], data.draw(st.booleans()))
+    items = []
+    for _ in range(data.draw(st.integers(1, 5))):
+        first, last, wide_first, wide_last = _spans(data, len(starts))
+        i = data.draw(st.integers(wide_first, wide_last))
+        noisy = prep._normalize(text[starts[i] : ends[data.draw(st.integers(i, wide_last))]], False)[3]
+        assert noisy is not None
+        plain = noisy.kept or tuple(
+            data.draw(st.lists(st.sampled_from(("red", "y", "yf", "hm")), min_size=1, max_size=2))
+        )
+        items.append((first, last, wide_first, wide_last, plain))
+    assert spellings.first_only(text, starts, ends, items) == _oracle(
+        _tools(CONFIGS[config], spellings.needy)[0], text, starts, ends, items
+    )
+
+
+def test_a_batch_reads_each_item_apart_from_its_neighbours() -> None:
+    spellings, _ = _tools(ScoreConfig(), True)
+    # `q-x` (cut inside its raw word: not read) is the batch's first token; the next item's
+    # tokens are read all the same
+    text, starts, ends = "q-x red wings", [0, 4, 8], [1, 7, 13]
+    items = [(0, 0, 0, 0, ("q",)), (1, 1, 1, 2, ("beam",))]
+    assert spellings.first_only(text, starts, ends, items) == [False, True]
+    # `h` ends one item and `m` starts the next: no filler `hm` read across them ...
+    text, starts, ends = "red h m wings", [0, 4, 6, 8], [3, 5, 7, 13]
+    items = [(0, 0, 0, 1, ("red",)), (3, 3, 2, 3, ("wings",))]
+    assert spellings.first_only(text, starts, ends, items) == [True, True]
+    # ... but one inside an item is
+    assert spellings.first_only(text, starts, ends, [(0, 0, 0, 3, ("red",))]) == [False]
+    # plain's letters held twice (`red red`): the run of the second `red` keeps them too
+    text, starts, ends = "red red", [0, 4], [3, 7]
+    assert spellings.first_only(text, starts, ends, [(0, 0, 0, 1, ("red",))]) == [False]
+    assert spellings.first_only(text, starts, ends, [(0, 1, 0, 1, ("red", "red"))]) == [True]
+
+
+def test_blanks_are_those_of_str_isspace() -> None:
+    table = _blank_table()
+    assert [code for code in range(len(table)) if table[code]] == [
+        code for code in range(0x110000) if chr(code).isspace()
+    ]  # (none after the last)
+    assert not table[_LAST_BLANK + 1]
+    spellings, _ = _tools(ScoreConfig(), True)
+    # a text that is not ASCII: its blanks read from its code points (U+3000 a blank, U+00E9 none)
+    text = "caf\u00e9\u3000red\u2003wings"
+    starts, ends = [0, 5, 9], [4, 8, 14]
+    assert spellings.first_only(text, starts, ends, [(1, 2, 1, 2, ("red", "wings"))]) == [True]
+    assert spellings.first_only(text, starts, [3, 8, 14], [(1, 2, 0, 2, ("red", "wings"))]) == [False]
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(data=st.data())
+def test_spaces_asked_together_are_each_answered_as_alone(data: st.DataObject) -> None:
+    """Several column spaces asked as one batch (their texts joined): each space's verdicts are
+    those it gets asked alone, its first and last words read at its text's edges."""
+    spellings, prep = _tools(ScoreConfig(), True)
+    asked = []
+    for _ in range(data.draw(st.integers(1, 3))):
+        text, starts, ends = data.draw(regions())
+        items = []
+        for _ in range(data.draw(st.integers(0, 3)) if starts else 0):
+            first, last, wide_first, wide_last = _spans(data, len(starts))
+            noisy = prep._normalize(text[starts[first] : ends[last]], False)[3]
+            assert noisy is not None
+            items.append((first, last, wide_first, wide_last, noisy.kept or ("q",)))
+        asked.append((text, starts, ends, items))
+    assert spellings.first_only_spaces(asked) == [
+        _tools(ScoreConfig(), True)[0].first_only(text, starts, ends, items) for text, starts, ends, items in asked
+    ]

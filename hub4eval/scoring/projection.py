@@ -828,10 +828,17 @@ class _Projector:
         for k, position, ref_words in asked:
             if ref_words[2]:
                 by_space.setdefault(space_list[position], []).append((k, position, ref_words[2]))
-        for space, part in by_space.items():
+        # all the spaces asked at once (one batch's steps cost the same for a few items as for
+        # many: a segmented text asks a few items in each of many documents)
+        spaces = list(by_space.items())
+        asked_of: list[tuple[str, Any, Any, list[tuple[int, int, int, int, Any]]]] = []
+        for space, part in spaces:
             token_starts, token_ends = self._space_at(space)[1:3]
             items = [(firsts[p], lasts[p], froms[p], tos[p], plain) for _, p, plain in part]
-            verdicts = spellings.first_only(texts[space], token_starts, token_ends, items)  # type: ignore[arg-type]
+            hyp_text = texts[space]
+            assert hyp_text is not None  # its fills' widened tokens are tokens of its text
+            asked_of.append((hyp_text, token_starts, token_ends, items))
+        for (_, part), verdicts in zip(spaces, spellings.first_only_spaces(asked_of), strict=True):
             ruled_out.update(zip((k for k, _, _ in part), verdicts, strict=True))
         for k, position, ref_words in asked:
             space = space_list[position]

@@ -304,6 +304,8 @@ class RunSpellings:
         first one its items read to the last, and its items' token numbers moved with them (a
         batch's steps cost the same for a few items as for many: a segmented text asks a few
         items per document)."""
+        if not asked:
+            return []
         if len(asked) == 1:
             text, starts, ends, items = asked[0]
             return [self.first_only(text, starts, ends, items)]

@@ -56,7 +56,7 @@ _START = (0,)  # a piece whose first word is no premodifier: a candidate starts 
 _UNREAD: _Chunk = ("", None, "")
 """A piece not read here (a word of it not kept as it is wherever it stands), told apart by
 identity: its parts are those of a piece that keeps no word, so that the batch reads them as
-any other piece's (its items are ruled out first)."""
+any other piece's (its items are answered first: False, not ruled out here)."""
 _LAST_BLANK = 0x3000  # the last character that str.isspace calls a blank (U+3000, the ideographic space)
 
 
@@ -152,7 +152,9 @@ class RunSpellings:
         The tokens of all the items are read at once: their offsets and the characters around
         them in numpy, their pieces of text each looked up once (a Python step per distinct
         piece, in :meth:`_read`), their letters joined into one string in which each item looks
-        for ``plain``'s letters; only an item whose letters hold them is read in Python
+        for ``plain``'s letters. An item whose letters do not hold them is ruled out at once; one
+        that holds them once and reads simply is decided in numpy (:func:`_held_once`); one with
+        a token cut before its hyphen is read by :meth:`_tailed`, and any other in Python
         (:func:`_none_keeps`)."""
         if not items:
             return []
@@ -448,7 +450,9 @@ def _blank_at(text: str, places: np.ndarray) -> np.ndarray:
     if chars.isascii():
         blank = _blank_table()[np.frombuffer(chars.encode("ascii"), np.uint8)]
     else:
-        blank = _blank_table()[np.minimum(np.frombuffer(chars.encode("utf-32-le"), np.uint32), _LAST_BLANK + 1)]
+        # (a lone surrogate, which a text made by hand may hold, is a code point like any other)
+        codes = np.frombuffer(chars.encode("utf-32-le", "surrogatepass"), np.uint32)
+        blank = _blank_table()[np.minimum(codes, _LAST_BLANK + 1)]
     return blank | (places < 0) | (places >= size)
 
 
@@ -469,7 +473,8 @@ def _held_once(
     from ``heads`` on, ``sizes`` of them, the first candidate's ``firsts`` to ``lasts`` among
     them) whose letters (in ``letters``, the batch's, each token's from ``starts`` to ``ends``)
     hold ``spelled`` once (at ``hits``) and whose tokens each may start keeping ``at_start`` or
-    ``anywhere`` (their leads ``(0,)`` or None), whether it is read here and, if so, the verdict.
+    ``anywhere`` (their leads the shared ``_START``, told by identity: a fresh ``(0,)`` of a piece
+    of several words is left to Python, or None), whether it is read here and, if so, the verdict.
 
     Then a run of tokens ``i`` to ``j`` keeps ``spelled`` exactly when token ``j``'s letters end
     where those held end and token ``i``'s start where they start (or before, ``anywhere``): the

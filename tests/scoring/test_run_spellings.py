@@ -386,6 +386,15 @@ def test_a_batch_reads_each_item_apart_from_its_neighbours() -> None:
     text, starts, ends = "red red", [0, 4], [3, 7]
     assert spellings.first_only(text, starts, ends, [(0, 0, 0, 1, ("red",))]) == [False]
     assert spellings.first_only(text, starts, ends, [(0, 1, 0, 1, ("red", "red"))]) == [True]
+    # held twice, the two overlapping (`red red` in `red red red`): the run of the last two keeps them
+    text, starts, ends = "red red red", [0, 4, 8], [3, 7, 11]
+    assert spellings.first_only(text, starts, ends, [(0, 1, 0, 2, ("red", "red"))]) == [False]
+    # a later item whose first token is a fragment cut before its hyphen (`red-`) is read as alone
+    text, starts, ends = "beam red- wings", [0, 5, 10], [4, 8, 15]
+    items = [(0, 0, 0, 0, ("beam",)), (2, 2, 1, 2, ("red",))]
+    alone = [spellings.first_only(text, starts, ends, [item])[0] for item in items]
+    assert alone == [True, False]
+    assert spellings.first_only(text, starts, ends, items) == alone
 
 
 def test_blanks_are_those_of_str_isspace() -> None:
@@ -400,6 +409,8 @@ def test_blanks_are_those_of_str_isspace() -> None:
     starts, ends = [0, 5, 9], [4, 8, 14]
     assert spellings.first_only(text, starts, ends, [(1, 2, 1, 2, ("red", "wings"))]) == [True]
     assert spellings.first_only(text, starts, [3, 8, 14], [(1, 2, 0, 2, ("red", "wings"))]) == [False]
+    # a lone surrogate beside a token (a text made by hand; no file decodes to one): no blank
+    assert spellings.first_only("red\ud800 wings", [0, 5], [3, 10], [(0, 0, 0, 1, ("red",))]) == [False]
 
 
 @settings(max_examples=100, deadline=None, derandomize=True)

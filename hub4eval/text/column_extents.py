@@ -29,7 +29,7 @@ from hub4eval.text.columns import CorpusAlignment, _Side
 from hub4eval.text.token_arrays import TokenArray
 
 _STRETCH = 32  # TokenRuns.extents in numpy searches a document's run at a time when its stretches hold this many extents, on average
-_STEPS_ON = 32  # _k_run_extents searches an offset after the one before by doubling steps up to this many tokens on
+_STEPS_ON = 32  # _k_run_extents searches an offset after the one before by doubling steps while a step is under this many tokens
 _WIDENING_STEPS = 16  # columns of insertions that enclosures_of widens over in numpy, beyond which one by one
 
 
@@ -48,7 +48,8 @@ def extents_of(
     extent maps to None and its columns are 0): the same columns.
 
     An unsegmented hypothesis's extents are all in one text: found in numpy at once.
-    Others are bisected within their document's tokens, all at once in numpy, in
+    Others are bisected within their document's tokens, all at once (by one compiled loop,
+    :func:`_k_run_extents`, when numba is loaded in this process; else in numpy), in
     ``runs`` (:func:`token_runs` of the documents of ``docids``, or of more; made here
     when not given), or one by one when the tokens are not arrays."""
     sides: dict[str | None, _Side] = alignment._ref if reference else alignment._hyp  # type: ignore[assignment]

@@ -63,6 +63,9 @@ def test_the_strings_of_sets_the_reader_listed_are_those_of_the_walk(texts: list
     assert all(tset.usual_fills() is None for tset in walked)
     expected = [fill.content for tset in tsets for _, fill in tset.text_fills(frozenset(config.unscored_slots))]
     assert _strings(tsets, config) == _strings(walked, config) == expected
+    # listed sets beside sets without the list: all walked (none of the sets' fills left out)
+    for mixed in ([tsets[0], *walked[1:]], [walked[0], *tsets[1:]]):
+        assert _strings(mixed, config) == expected
 
 
 def test_a_fill_made_by_hand_is_read_by_its_spans_not_by_the_reader_s_shared_span() -> None:

@@ -7,7 +7,9 @@ user deleted it, and a flipped bit in compiled code would crash the process.
 against checksums written with them, removes a damaged entry (with one
 warning, :class:`KernelCacheWarning`) and compiles afresh, and runs without a
 cache where none can be written. Used by the word aligner's kernels
-(:mod:`hub4eval.text.align.kernels`) and sclite's (:mod:`hub4eval.text.wer`).
+(:mod:`hub4eval.text.align.kernels`), sclite's (:mod:`hub4eval.text.wer`) and the loop
+that finds extents in the aligned tokens (:mod:`hub4eval.text.column_extents`; its cache
+warnings, like theirs, speak of the alignment kernels).
 """
 
 from __future__ import annotations

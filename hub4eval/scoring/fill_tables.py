@@ -113,11 +113,11 @@ class FillTable:
 
     def _read_usual(self, prep: FillPreparer) -> bool:
         """Read the instances as :meth:`_read_each` does, a few comprehensions over their slots
-        and fills (a stretch of :data:`_STRETCH` instances at a time) instead of one loop, when every slot of every instance is scored, of a
-        name of its own in the instance and holds one alternative of one text fill (a
-        reference's usual: no minimal string of its own), as in a usual template set; then
-        every instance is covered and complete, and each slot's fill is in the table. False
-        (nothing read, nothing normalized) otherwise."""
+        and fills (a stretch of :data:`_STRETCH` instances at a time) instead of one loop, when
+        every slot of every instance is scored, of a name of its own in the instance and holds
+        one alternative of one text fill (a reference's usual: no minimal string of its own),
+        as in a usual template set; then every instance is covered and complete, and each
+        slot's fill is in the table. False (nothing read, nothing normalized) otherwise."""
         instances, reference = self.instances, self.reference
         get, normalize = prep.lookups()
         # Read a stretch of instances at a time, every pass over its slots and fills in turn

@@ -567,7 +567,7 @@ class WordByWord:
             from hub4eval.text.spoken import _words
 
             starts = _words(self.numbers)
-            # each word's class, one look-up a word: the table holds every word of the texts by then
+            # each word's class, one look-up a word: the table holds most words of the texts by then
             # (far more than fit in the processor's caches: a look-up there is slow)
             classes = starts.classes
             found = list(map(classes.get, new))

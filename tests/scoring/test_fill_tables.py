@@ -272,12 +272,14 @@ def test_a_usual_set_read_at_once_is_read_as_by_the_loop(drawn, unscored):
     _read_as_by_the_loop(*drawn, unscored)
 
 
-def _read_as_by_the_loop(reference: bool, instances: list[Instance], unscored: frozenset[str]) -> None:
+def _read_as_by_the_loop(reference: bool, instances: list[Instance], unscored: frozenset[str]) -> bool:
+    """Whether the usual route read ``instances`` (checked: as the loop reads them, or nothing normalized)."""
     preps = [FillPreparer(ScoreConfig(), reference=reference) for _ in range(2)]
     expected = _table_fields(_read_each(preps[0], instances, reference, unscored))
     table = object.__new__(fill_tables.FillTable)
     table.instances, table.reference, table.unscored = list(instances), reference, unscored
-    if table._read_usual(preps[1]):
+    read = table._read_usual(preps[1])
+    if read:
         assert _table_fields(table) == expected
         assert [preps[1].normalized(c)[4] for c in table.contents] == [
             preps[0].normalized(c)[4] for c in table.contents
@@ -285,6 +287,7 @@ def _read_as_by_the_loop(reference: bool, instances: list[Instance], unscored: f
     else:
         written = [fill for inst in instances for slot in inst.slots for alt in slot.alternatives for fill in alt.fills]
         assert not any(preps[1].lookups()[0](fill.content) for fill in written if type(fill) is TextFill)
+    return read
 
 
 @settings(max_examples=200, deadline=None)
@@ -297,10 +300,12 @@ def test_a_usual_set_read_a_stretch_at_a_time_is_read_as_by_the_loop(drawn, unsc
     """``FillTable._read_usual`` reads a stretch of instances at a time (``_STRETCH``): with
     stretches of a few instances, so that a set spans several (an odd instance in any of
     them, a type or a slot name first seen in a later one), it reads what the loop reads, or
-    declines having normalized nothing."""
+    declines having normalized nothing; and it reads a set in stretches exactly when it reads
+    it whole (a stretch with no slots, or past the first, declines nothing)."""
+    whole = _read_as_by_the_loop(*drawn, unscored)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(fill_tables, "_STRETCH", stretch)
-        _read_as_by_the_loop(*drawn, unscored)
+        assert _read_as_by_the_loop(*drawn, unscored) == whole
 
 
 def test_the_usual_route_reads_the_usual_set():

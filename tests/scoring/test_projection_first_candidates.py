@@ -468,6 +468,41 @@ def test_a_first_candidate_with_only_its_extent_correct_ties_a_later_one_with_on
     assert later == [0]  # (the batch's route was taken: its later candidates tried from its row)
 
 
+def test_a_first_candidate_with_only_its_content_correct_loses_to_a_later_one_with_both(tmp_path: Path) -> None:
+    # `gonna going to going to` heard for `going to going to`: the GLM splits `gonna` into
+    # `going` and `to`, each with the word's span, and the two words after it are inserted at
+    # the end. The reference fill spans `to going to` (its columns the first `to` to the last)
+    # and its string is `gonna going to`, the first candidate's: its content is correct (its
+    # string is the fill's, normalized alike, with no optional word), but its span `gonna`
+    # touches the split `going` in the column before the fill's: its extent is not. The later
+    # candidate `going to going to` (the fill's columns and the insertions after them) has both
+    # points and beats it, so the batch must not keep the first candidate at once (counted 2
+    # points for a correct content alone): it hands fill() its one point. The system's fill is
+    # the first candidate, so that its string is normalized before the batch begins.
+    ref_path, hyp_path = _texts(tmp_path, "we saw going to going to today", "we saw gonna going to going to today")
+    start = ref_path.read_text(encoding="utf-8").index("to going to")
+    ref = parse_templates(f'<EVENT-D1-1> :=\n    TEAM: "gonna going to" ##{start}#{start + 11}#\n', role="reference")
+    start = hyp_path.read_text(encoding="utf-8").index("gonna going to")
+    hyp = parse_templates(f'<EVENT-D1-1> :=\n    TEAM: "gonna going to" ##{start}#{start + 14}#\n', role="hypothesis")
+
+    def scored() -> ScoreResult:
+        return _with_ceiling(ref, hyp, ref_path, hyp_path)
+
+    with _later_of_counted() as later:
+        batched = scored()
+    with pytest.MonkeyPatch.context() as patched:
+        _one_by_one(patched)
+        alone = scored()
+    assert batched.ceiling is not None and alone.ceiling is not None
+    assert alone.ceiling.projection is not None
+    [fill] = alone.ceiling.projection.instance_sets[0].instances[0].slots[0].alternatives[0].fills
+    assert isinstance(fill, TextFill)
+    assert fill.content == "going to going to"  # (the case: a later candidate beats the first)
+    assert batched.ceiling.projection == alone.ceiling.projection
+    assert batched.ceiling.to_json() == alone.ceiling.to_json()
+    assert later == [0]  # (the batch's route was taken: its later candidates tried from its row)
+
+
 def _old_hyp_fill(content: str, start: int, end: int) -> TextFill:
     """The oracle: projection._hyp_fill as it was before it read whole_span's memo inline."""
     from hub4eval.io.templettes.checks import OFFSETS, whole_span

@@ -407,6 +407,17 @@ def test_a_hypothesis_document_without_a_token_projects_as_fill_by_fill(tmp_path
 _LONG = "y z- z " + " ".join(f"a{letter}" for letter in "bcdefghijklm")  # 15 tokens: a long fill (12 or more)
 
 
+def _batched_then_alone(scored: Callable[[], ScoreResult]) -> tuple[ScoreResult, ScoreResult, list[int]]:
+    """``scored()`` projected in batches (with the batch numbers _later_of was called for), then
+    one fill at a time (the oracle)."""
+    with _later_of_counted() as later:
+        batched = scored()
+    with pytest.MonkeyPatch.context() as patched:
+        _one_by_one(patched)
+        alone = scored()
+    return batched, alone, later
+
+
 @pytest.mark.parametrize(
     ("hyp_words", "system"),
     [
@@ -447,11 +458,7 @@ def test_a_first_candidate_with_only_its_extent_correct_ties_a_later_one_with_on
     def scored() -> ScoreResult:
         return _with_ceiling(ref, hyp, ref_path, hyp_path, mapper_class=EntityMapper)
 
-    with _later_of_counted() as later:
-        batched = scored()
-    with pytest.MonkeyPatch.context() as patched:
-        _one_by_one(patched)
-        alone = scored()
+    batched, alone, later = _batched_then_alone(scored)
     assert batched.ceiling is not None and alone.ceiling is not None
     assert alone.ceiling.projection is not None
     [instance] = alone.ceiling.projection.instance_sets[0].instances
@@ -488,11 +495,7 @@ def test_a_first_candidate_with_only_its_content_correct_loses_to_a_later_one_wi
     def scored() -> ScoreResult:
         return _with_ceiling(ref, hyp, ref_path, hyp_path)
 
-    with _later_of_counted() as later:
-        batched = scored()
-    with pytest.MonkeyPatch.context() as patched:
-        _one_by_one(patched)
-        alone = scored()
+    batched, alone, later = _batched_then_alone(scored)
     assert batched.ceiling is not None and alone.ceiling is not None
     assert alone.ceiling.projection is not None
     [fill] = alone.ceiling.projection.instance_sets[0].instances[0].slots[0].alternatives[0].fills

@@ -39,8 +39,8 @@ more than about a small run (a run has a cost of its own: a few, not many)."""
 class ProjectionRuns:
     """The reference projected onto the hypothesis text (:func:`~hub4eval.scoring.projection.project`),
     in runs of consecutive instance sets (cut at about equal numbers of instances) shared out
-    among ``parts`` forked children started when made and this process once :meth:`result`
-    is asked (:class:`~hub4eval.util.forked.Shared`), or here when asked (``parts`` 1).
+    among ``children`` forked children started when made and this process once :meth:`result`
+    is asked (:class:`~hub4eval.util.forked.Shared`), or here when asked (``children`` 0).
 
     Each instance is projected on its own, so the runs' projections one after the other are
     the projection of the whole. With ``count`` (children only), the ceiling of each run is
@@ -54,18 +54,18 @@ class ProjectionRuns:
         alignment: Any,
         hyp_corpus: Corpus | None,
         judge: Any,
-        parts: int,
+        children: int,
         count: Callable[[TemplateSet, TemplateSet], Any] | None = None,
     ) -> None:
         from hub4eval.util.forked import MOST_SHARED, Shared
 
         self.ref = ref
-        forked = parts > 1
-        runs = _runs(ref, min(parts * RUNS_PER_CHILD, MOST_SHARED) if forked else 1, parts)
+        forked = children > 0
+        runs = _runs(ref, min(children * RUNS_PER_CHILD, MOST_SHARED), children) if forked else [ref]
         self._count = count if forked else None
         self._runs = runs
         run = partial(_project_run, runs, alignment, hyp_corpus, judge, self._count)
-        self._parts = Shared(run, len(runs), parts, forked=forked)
+        self._parts = Shared(run, len(runs), children, forked=forked)
         self.counted: tuple[list[tuple[TemplateSet, TemplateSet]], list[Any]] | None = None
         """(the runs and their projections, their ceiling's counts), when ``count`` was given."""
 

@@ -451,8 +451,9 @@ def score(
         )
         judge_prep.read_texts(hyp_prep)
         # It depends on the reference and the alignment only: when the texts were long enough
-        # to align in processes, children project runs of it while this one maps the system's
-        # templettes (and this one the runs left, once it has), each run's ceiling counted where
+        # to align in processes, children (one for each core left free: _projecting_children)
+        # project runs of it while this one maps the system's templettes (and this one the runs
+        # left, once it has), each run's ceiling counted where
         # it was projected (of an unsegmented hypothesis, whose sets are paired by overlap: the
         # runs are put together by hub4eval.scoring.counted_parts)
         count = None
@@ -472,7 +473,7 @@ def score(
                 noisy=noisy,
                 order=ceiling_order,
             )
-        projecting = ProjectionRuns(ref, alignment, hyp_corpus, judge, jobs if forked else 1, count)
+        projecting = ProjectionRuns(ref, alignment, hyp_corpus, judge, _projecting_children(jobs, texts_aligned), count)
     # With texts that differ, a score that keeps counts counts the mapping too (no match record
     # per chosen pair): the causes of its error points are counted from it (a writer of points
     # asks for the records)
@@ -585,6 +586,18 @@ def score(
         ceiling=ceiling_result,
         tally=tally,
     )
+
+
+def _projecting_children(jobs: int, texts_aligned: Any) -> int:
+    """The children that project runs of the reference for the ceiling while this process maps
+    the system's templettes (:class:`~hub4eval.scoring.ceiling_runs.ProjectionRuns`): one for each
+    of the ``jobs`` cores that neither this process nor a child still counting sclite's
+    alignment takes (more would only share the same cores, each run then costing its own start and
+    its result sent back: on two cores, the projection is made here); none when the texts were
+    not aligned in processes."""
+    if texts_aligned is None or not texts_aligned.forked:
+        return 0
+    return max(0, jobs - 1 - texts_aligned.counting())
 
 
 def _reference_table(mapper: Mapper, alignment: Any) -> Any:

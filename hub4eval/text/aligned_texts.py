@@ -105,14 +105,22 @@ def _corpus_of(tokenized: TokenizedCorpora, weighted: Beside[list[Alignment]]) -
 class AlignedTexts:
     """The weighted alignment of two corpora (:attr:`alignment`) and, when asked, sclite's WER of them."""
 
-    def __init__(self, alignment: CorpusAlignment | Any, counts: Any, forked: bool = False) -> None:
+    def __init__(
+        self, alignment: CorpusAlignment | Any, counts: Any, forked: bool = False, counters: Sequence[Beside[Any]] = ()
+    ) -> None:
         self._alignment = alignment  # or () -> CorpusAlignment, made when first read
         self._counts = counts  # () -> SCliteCounts (or None: counted when asked, here)
+        self._counters = counters  # the children counting sclite's alignment
         self._wer: dict[str, Any] | None = None
         self._summary: dict[str, Any] | None = None
         self.forked = forked
         """Whether the texts were long enough, and ``jobs`` above 1, to be aligned in processes
         (so that the caller's other work on them may go to processes too)."""
+
+    def counting(self) -> int:
+        """How many children are still counting sclite's alignment (asked without waiting): the
+        cores they take are not free for the caller's other work yet."""
+        return sum(counter.running for counter in self._counters)
 
     @property
     def waiting(self) -> bool:
@@ -192,10 +200,12 @@ def align_texts(
             # sclite's counted beside it (see the module docstring)
             weighted = Beside(_weighted_alone, tokenized)
             counting = Beside(_sclite_all, tokenized)
-            return AlignedTexts(partial(_corpus_of, tokenized, weighted), counting.result, forked=True)
+            return AlignedTexts(
+                partial(_corpus_of, tokenized, weighted), counting.result, forked=True, counters=[counting]
+            )
         counting = Beside(_sclite_all, tokenized)
         alignment = corpus_alignment(tokenized, weighted_alignments(tokenized))
-        return AlignedTexts(alignment, counting.result, forked=True)
+        return AlignedTexts(alignment, counting.result, forked=True, counters=[counting])
     runs = _runs(tokenized, jobs)
     # The compiled kernels are loaded before the children are forked, which
     # then have them: each child loading them again cost more than its share.
@@ -212,7 +222,7 @@ def align_texts(
 
         return summed([counts for run in counted for counts in run.result()])
 
-    return AlignedTexts(corpus_alignment(tokenized, alignments), counts, forked=True)
+    return AlignedTexts(corpus_alignment(tokenized, alignments), counts, forked=True, counters=counted)
 
 
 __all__ = ["PARALLEL_WORDS", "AlignedTexts", "align_texts"]

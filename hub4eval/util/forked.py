@@ -116,6 +116,17 @@ class Beside(Generic[T]):
         """Whether a child is computing it (until :meth:`result` is asked)."""
         return self._process is not None
 
+    @property
+    def running(self) -> bool:
+        """Whether a child is still computing it: forked, and nothing sent yet (asked without
+        waiting; a child that ended without sending is not running)."""
+        if self._process is None:
+            return False
+        try:
+            return not self._receive.poll()
+        except (OSError, ValueError):  # the pipe is closed: nothing more comes
+            return False
+
     def result(self) -> T:
         """The value of ``function(*args)``: the child's, or computed here (once)."""
         if self._value is not _NONE:

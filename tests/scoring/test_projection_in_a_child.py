@@ -3,9 +3,10 @@
 When the texts are long enough to be aligned in processes (``jobs`` above 1,
 :data:`hub4eval.text.aligned_texts.PARALLEL_WORDS` tokens), the reference is
 projected onto the hypothesis text in runs of its instance sets, shared out
-among ``jobs`` children while the caller maps the system's templettes and the
-caller once it is done; the projection and the whole result must be those of
-``jobs=1``.
+among children (one for each core that neither the caller nor a child still
+counting sclite's alignment takes) while the caller maps the system's
+templettes, and the caller once it is done; the projection and the whole
+result must be those of ``jobs=1``.
 """
 
 from __future__ import annotations
@@ -26,13 +27,16 @@ ASR = Path(__file__).resolve().parents[2] / "examples" / "asr"
 
 
 @pytest.mark.skipif(not can_fork(), reason="no fork on this platform: the projection runs in the caller")
-@pytest.mark.parametrize("jobs", [2, 3])
-def test_the_projection_made_in_children_is_the_one_of_one_process(monkeypatch, jobs):
-    # one child per job, each projecting the runs of the instance sets it takes
+@pytest.mark.parametrize(("jobs", "counting", "children"), [(2, 0, 1), (3, 0, 2), (4, 0, 2), (2, 1, 0), (3, 1, 1)])
+def test_the_projection_made_in_children_is_the_one_of_one_process(monkeypatch, jobs, counting, children):
+    # a child for each core that neither the caller nor a child counting sclite's alignment takes,
+    # each projecting the runs of the instance sets it takes (the example has two sets: a run
+    # each at least); none, the caller projects them all: the same result every time
     ref, hyp = read_templates(ASR / "ref.tpl"), read_templates(ASR / "hyp.tpl", role="hypothesis")
     ref_text, hyp_text = read_corpus(ASR / "reference.sgml"), read_corpus(ASR / "asr_unsegmented.sgml")
     alone = score(ref, hyp, ref_corpus=ref_text, hyp_corpus=hyp_text, jobs=1)
     started = []
+    monkeypatch.setattr(aligned_texts.AlignedTexts, "counting", lambda self: counting)
 
     class Recording(forked.Beside):  # type: ignore[misc]
         def __init__(self, function, *args, **kwargs):
@@ -43,7 +47,7 @@ def test_the_projection_made_in_children_is_the_one_of_one_process(monkeypatch, 
     monkeypatch.setattr(aligned_texts, "Beside", Recording)
     monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", 0)
     beside = score(ref, hyp, ref_corpus=ref_text, hyp_corpus=hyp_text, jobs=jobs)
-    assert started.count(("_take_all_pickled", True)) == min(jobs, len(ref.instance_sets))  # a run each at least
+    assert started.count(("_take_all_pickled", True)) == children
     assert alone.ceiling is not None and beside.ceiling is not None
     assert beside.ceiling.projection == alone.ceiling.projection
     assert beside.ceiling.to_json() == alone.ceiling.to_json()
@@ -71,8 +75,9 @@ def test_the_child_finds_the_fills_this_process_maps_already_prepared(monkeypatc
 
     monkeypatch.setattr(forked, "Beside", Recording)
     monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", 0)
-    score(ref, hyp, ref_corpus=ref_text, hyp_corpus=hyp_text, jobs=2)
-    assert len(at_fork) == 2  # a child for each of the two jobs
+    monkeypatch.setattr(aligned_texts.AlignedTexts, "counting", lambda self: 0)  # sclite's child done
+    score(ref, hyp, ref_corpus=ref_text, hyp_corpus=hyp_text, jobs=3)
+    assert len(at_fork) == 2  # a child for each of the two cores the caller leaves
     prepared, strings = at_fork[0]
     scored = [
         (fill, inst.docid)

@@ -9,6 +9,7 @@ must be those of :func:`align_corpora` and :func:`corpus_wer` in one process.
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 import numpy as np
@@ -22,7 +23,7 @@ from hub4eval.model import Extent
 from hub4eval.text.aligned_texts import _runs, align_texts
 from hub4eval.text.columns import align_corpora, tokenize_corpora
 from hub4eval.text.wer import corpus_wer, corpus_wer_summary
-from hub4eval.util.forked import can_fork
+from hub4eval.util.forked import can_fork, in_child
 
 WORDS = ["the", "a", "heart", "part", "motors", "general", "of", "uh", "h-", "hea-", "ninety", "two", "clinton's"]
 
@@ -184,6 +185,34 @@ def test_a_stream_aligned_beside_is_aligned_in_one_child_and_counted_in_another_
     _same_alignment(made.alignment, expected)
     assert not made.waiting
     assert made.wer() == corpus_wer(expected)
+
+
+@pytest.mark.skipif(not can_fork(), reason="no fork on this platform: every job runs in the caller")
+@pytest.mark.parametrize("segmented", [False, True])
+def test_the_children_still_counting_sclites_alignment_are_known_without_waiting(monkeypatch, tmp_path, segmented):
+    """:meth:`AlignedTexts.counting`: how many children counting sclite's alignment have not sent
+    their counts yet (the pipeline gives the cores they take no child of its own)."""
+    go = tmp_path / "go"
+
+    def held(function):
+        def wait_then(*args):
+            while in_child() and not go.exists():  # (the caller counts a first pair itself: see align_texts)
+                time.sleep(0.01)
+            return function(*args)
+
+        return wait_then
+
+    monkeypatch.setattr(aligned_texts, "_sclite_all", held(aligned_texts._sclite_all))
+    monkeypatch.setattr(aligned_texts, "_sclite_run", held(aligned_texts._sclite_run))
+    monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", 0)
+    ref_text, segmented_text, stream = _texts(5, 4, 60, missing=False)
+    ref, hyp = parse_corpus(ref_text, "r"), parse_corpus(segmented_text if segmented else stream, "h")
+    made = align_texts(ref, hyp, jobs=2)
+    assert made.counting() == (2 if segmented else 1)
+    go.touch()
+    assert made.wer() == corpus_wer(align_corpora(ref, hyp))
+    assert made.counting() == 0
+    assert align_texts(ref, hyp, jobs=1).counting() == 0  # no child
 
 
 def test_a_score_aligning_a_stream_beside_never_loads_the_aligners_in_its_process(tmp_path):

@@ -95,6 +95,36 @@ def _sleeps() -> int:
     return 1
 
 
+def _waits_for(path: str) -> int:
+    while not os.path.exists(path):
+        time.sleep(0.01)
+    return 7
+
+
+@needs_fork
+def test_a_child_is_running_until_it_has_sent_its_result(tmp_path):
+    go = tmp_path / "go"
+    beside = Beside(_waits_for, str(go))
+    time.sleep(0.05)
+    assert beside.running  # still computing: nothing sent
+    go.touch()
+    deadline = time.monotonic() + 30
+    while beside.running and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not beside.running and beside.forked  # sent, not read yet
+    assert beside.result() == 7
+    assert not beside.running
+    assert not Beside(_waits_for, str(go), forked=False).running  # computed here, when asked
+
+
+@needs_fork
+def test_a_child_that_died_is_not_running(monkeypatch):
+    beside = Beside(_waits_for, "/nonexistent/never")
+    beside._process.kill()
+    beside._process.join(timeout=10)
+    assert not beside.running  # its end of the pipe closed: nothing will come
+
+
 @needs_fork
 def test_a_child_whose_result_is_never_asked_is_stopped():
     beside = Beside(_sleeps)

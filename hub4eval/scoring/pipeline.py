@@ -359,9 +359,11 @@ def score(
             weighted_beside=True,
         )
         if texts_aligned.waiting:
-            # while a child aligns, the templettes' strings are normalized (no extent needed)
+            # while a child aligns, the templettes' strings are normalized (no extent needed);
+            # sclite's alignment, whose counts are asked for last, is counted once that is done
             normalized = FillPreparer(config, glm_apply=ref_glm_apply, tokens=noisy)
             normalized.normalize(_strings((hyp, ref) if hyp_glm_apply is ref_glm_apply else (ref,), config))
+        texts_aligned.start_counting()
         alignment = texts_aligned.alignment
         warnings += alignment.warnings
         unsegmented = alignment.unsegmented

@@ -14,14 +14,15 @@ pair of documents of a segmented hypothesis is aligned on its own, so with
 * unsegmented (one pair, the whole stream): one child counts sclite's
   alignment while the caller makes the weighted one; or, when the caller
   has other work to do first (``weighted_beside``: a score normalizes the
-  templettes' strings), one child makes the weighted alignment and another
-  counts sclite's beside it, and the caller waits for the weighted
-  alignment only when it reads :attr:`AlignedTexts.alignment` (the compiled
-  kernels are then loaded in the children only, never in the caller).
-  sclite's child runs on the core the caller leaves idle while it waits
-  for the weighted alignment (its own work before is the shorter), so that
-  it is done, or nearly, when the caller and its children map the
-  templettes, instead of taking a share of the cores from them.
+  templettes' strings), one child makes the weighted alignment, and the
+  caller waits for it only when it reads :attr:`AlignedTexts.alignment`
+  (the compiled kernels are then loaded in the children only, never in the
+  caller); the child that counts sclite's alignment is started once the
+  caller's own work is done (:meth:`AlignedTexts.start_counting`), on the
+  core the caller then leaves idle while it waits for the weighted
+  alignment: three processes never share two cores, the weighted alignment,
+  which the caller waits for first, is made at full speed, and sclite's
+  counts, asked for last, are made while the caller maps the templettes.
 
 The caller needs the weighted alignment to go on (to map the templettes);
 sclite's counts are waited for only when the WER is asked (:meth:`AlignedTexts.wer`),
@@ -33,7 +34,7 @@ functions of the same tokens, wherever they run.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -106,16 +107,33 @@ class AlignedTexts:
     """The weighted alignment of two corpora (:attr:`alignment`) and, when asked, sclite's WER of them."""
 
     def __init__(
-        self, alignment: CorpusAlignment | Any, counts: Any, forked: bool = False, counters: Sequence[Beside[Any]] = ()
+        self,
+        alignment: CorpusAlignment | Any,
+        counts: Any,
+        forked: bool = False,
+        counters: Sequence[Beside[Any]] = (),
+        count_beside: Callable[[], Beside[Any]] | None = None,
     ) -> None:
         self._alignment = alignment  # or () -> CorpusAlignment, made when first read
         self._counts = counts  # () -> SCliteCounts (or None: counted when asked, here)
         self._counters = counters  # the children counting sclite's alignment
+        self._count_beside = count_beside  # starts the child that counts it, when the caller says so
         self._wer: dict[str, Any] | None = None
         self._summary: dict[str, Any] | None = None
         self.forked = forked
         """Whether the texts were long enough, and ``jobs`` above 1, to be aligned in processes
         (so that the caller's other work on them may go to processes too)."""
+
+    def start_counting(self) -> None:
+        """Start the child that counts sclite's alignment, when it waits for the caller's word
+        (``count_when_told``: see :func:`align_texts`); else nothing. Its counts are asked for
+        only at the end, so it is started once the caller's own work beside the weighted
+        alignment's child is done: the three never share the two cores of a small machine."""
+        start = self._count_beside
+        if start is not None:
+            self._count_beside = None
+            counting = start()
+            self._counts, self._counters = counting.result, [counting]
 
     def counting(self) -> int:
         """How many children are still counting sclite's alignment (asked without waiting): the
@@ -155,6 +173,7 @@ class AlignedTexts:
 
     def _counted(self) -> SCliteCounts | None:
         """sclite's counts made in a child (asked once), or None when none counts them."""
+        self.start_counting()  # (never told: started now, and waited for)
         counts = self._counts
         if callable(counts):
             counts = self._counts = counts()
@@ -175,7 +194,9 @@ def align_texts(
 ) -> AlignedTexts:
     """Align two corpora (:func:`hub4eval.text.columns.align_corpora`) and count their WER,
     in up to ``jobs`` processes at once (see the module docstring; ``weighted_beside``: an
-    unsegmented stream's weighted alignment is made in the child too, read when asked)."""
+    unsegmented stream's weighted alignment is made in a child too, read when asked, and the
+    child that counts sclite's alignment is started when the caller says so,
+    :meth:`AlignedTexts.start_counting`, or when the WER is asked)."""
     # A long unsegmented hypothesis is tokenized in a child while the reference is here
     # (about 5 characters a word: the length of the texts says whether they are long).
     stream = unsegmented if unsegmented is not None else not hyp.segmented
@@ -199,9 +220,11 @@ def align_texts(
             # the caller waits for the weighted alignment first: a child of its own, and
             # sclite's counted beside it (see the module docstring)
             weighted = Beside(_weighted_alone, tokenized)
-            counting = Beside(_sclite_all, tokenized)
             return AlignedTexts(
-                partial(_corpus_of, tokenized, weighted), counting.result, forked=True, counters=[counting]
+                partial(_corpus_of, tokenized, weighted),
+                None,
+                forked=True,
+                count_beside=partial(Beside, _sclite_all, tokenized),
             )
         counting = Beside(_sclite_all, tokenized)
         alignment = corpus_alignment(tokenized, weighted_alignments(tokenized))

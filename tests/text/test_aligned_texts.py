@@ -164,9 +164,12 @@ def test_the_work_goes_to_children_above_the_threshold_only(monkeypatch):
 
 
 @pytest.mark.skipif(not can_fork(), reason="no fork on this platform: every job runs in the caller")
-def test_a_stream_aligned_beside_is_aligned_in_one_child_and_counted_in_another_read_when_asked(monkeypatch):
-    """``weighted_beside``: one child makes the weighted alignment, another counts sclite's at the
-    same time; the caller reads the alignment when it asks (until then it may do other work)."""
+@pytest.mark.parametrize("told", [True, False])
+def test_a_stream_aligned_beside_is_aligned_in_one_child_and_counted_in_another_once_told(monkeypatch, told):
+    """``weighted_beside``: one child makes the weighted alignment; the caller reads it when it
+    asks (until then it may do other work), and says when sclite's alignment may be counted in
+    another child (its own work done: the two children then have the cores); never told, it is
+    counted when the WER is asked. The alignment and the WER are the same."""
     started = []
 
     class Recording(aligned_texts.Beside):  # type: ignore[misc]
@@ -179,12 +182,17 @@ def test_a_stream_aligned_beside_is_aligned_in_one_child_and_counted_in_another_
     ref_text, _, stream = _texts(11, 5, 60, missing=False)
     ref, hyp = parse_corpus(ref_text, "r"), parse_corpus(stream, "h")
     made = align_texts(ref, hyp, jobs=2, weighted_beside=True)
-    # both started before the caller goes on: sclite's does not wait for the weighted one
-    assert started == ["_weighted_alone", "_sclite_all"] and made.forked and made.waiting
+    assert started == ["_weighted_alone"] and made.forked and made.waiting and made.counting() == 0
+    if told:
+        made.start_counting()
+        assert started == ["_weighted_alone", "_sclite_all"]  # before the caller waits for the alignment
+        made.start_counting()  # (told twice: one child)
+        assert started == ["_weighted_alone", "_sclite_all"]
     expected = align_corpora(ref, hyp)
     _same_alignment(made.alignment, expected)
     assert not made.waiting
     assert made.wer() == corpus_wer(expected)
+    assert started == ["_weighted_alone", "_sclite_all"]
 
 
 @pytest.mark.skipif(not can_fork(), reason="no fork on this platform: every job runs in the caller")

@@ -109,3 +109,38 @@ def test_many_jobs_share_out_no_more_runs_than_can_be_shared(monkeypatch):
     monkeypatch.setattr(forked, "Shared", Recording)
     ceiling_runs.ProjectionRuns(many, None, None, None, 1000)
     assert shared == [(forked.MOST_SHARED, 1000, {"forked": True})]
+
+
+@pytest.mark.skipif(not can_fork(), reason="no fork on this platform: the aligning is done in the caller")
+def test_sclites_child_starts_after_the_strings_are_normalized_and_before_the_alignment_is_awaited(monkeypatch):
+    # an unsegmented hypothesis: the weighted alignment's child first; sclite's, whose counts are
+    # asked for last, once this process has normalized the templettes' strings (not three
+    # processes on two cores), and before it waits for the alignment (not after: then it would
+    # count alone at the end)
+    from hub4eval.scoring.fills import FillPreparer
+
+    ref, hyp = read_templates(ASR / "ref.tpl"), read_templates(ASR / "hyp.tpl", role="hypothesis")
+    ref_text, hyp_text = read_corpus(ASR / "reference.sgml"), read_corpus(ASR / "asr_unsegmented.sgml")
+    events = []
+
+    class Recording(forked.Beside):  # type: ignore[misc]
+        def __init__(self, function, *args, **kwargs):
+            events.append(function.__name__)
+            super().__init__(function, *args, **kwargs)
+
+    def normalizing(self, strings):
+        events.append("normalize")
+        return normalize(self, strings)
+
+    def awaited(*args):
+        events.append("alignment awaited")
+        return corpus_of(*args)
+
+    normalize, corpus_of = FillPreparer.normalize, aligned_texts._corpus_of
+    monkeypatch.setattr(aligned_texts, "Beside", Recording)
+    monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", 0)
+    monkeypatch.setattr(FillPreparer, "normalize", normalizing)
+    monkeypatch.setattr(aligned_texts, "_corpus_of", awaited)
+    result = score(ref, hyp, ref_corpus=ref_text, hyp_corpus=hyp_text, jobs=2)
+    assert events[:4] == ["_weighted_alone", "normalize", "_sclite_all", "alignment awaited"]
+    assert result.to_json() == score(ref, hyp, ref_corpus=ref_text, hyp_corpus=hyp_text, jobs=1).to_json()

@@ -329,7 +329,14 @@ def project_files(
     # the reference exactly as `score` does for its ceiling, with the same options
     empty = TemplateSet((), role="hypothesis")
     result = score(
-        ref, empty, ref_corpus=ref_corpus, hyp_corpus=hyp_corpus, config=config, ceiling=True, force=texts.reading.force
+        ref,
+        empty,
+        ref_corpus=ref_corpus,
+        hyp_corpus=hyp_corpus,
+        config=config,
+        ceiling=True,
+        force=texts.reading.force,
+        count_wer=False,  # (a projection has no WER line)
     )
     assert result.ceiling is not None and result.ceiling.projection is not None
     return replace(result.ceiling.projection, warnings=result.warnings)

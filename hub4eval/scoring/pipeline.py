@@ -225,6 +225,7 @@ def score(
     ceiling_counts: bool = False,
     point_runs: Callable[[CountedRun], None] | None = None,
     order: Sequence[str] | None = None,
+    count_wer: bool = True,
 ) -> ScoreResult:
     """Score ``hyp`` against ``ref`` (the rules: docs/scoring-rules.md).
 
@@ -271,6 +272,10 @@ def score(
         order: the instance types in dependency order, as
             :func:`~hub4eval.scoring.mapping.type_order` gives them for ``ref`` and
             ``hyp``, when the caller has worked them out (None: worked out here).
+        count_wer: count sclite's WER of texts that differ (``result.wer``); False
+            when only the ceiling's projection is wanted (:func:`hub4eval.api.project_files`):
+            the WER is then None, and the seconds of sclite's alignment of a long text
+            are saved (with ``jobs`` above 1, children may count it all the same).
 
     Raises:
         InputError: bad input (unknown DOCID, extent outside its document,
@@ -363,11 +368,12 @@ def score(
             # sclite's alignment, whose counts are asked for last, is counted once that is done
             normalized = FillPreparer(config, glm_apply=ref_glm_apply, tokens=noisy)
             normalized.normalize(_strings((hyp, ref) if hyp_glm_apply is ref_glm_apply else (ref,), config))
-        texts_aligned.start_counting()
+        if count_wer:
+            texts_aligned.start_counting()
         alignment = texts_aligned.alignment
         warnings += alignment.warnings
         unsegmented = alignment.unsegmented
-        if not texts_aligned.forked:
+        if count_wer and not texts_aligned.forked:
             # No child counts sclite's alignment: it is counted now, before the templettes
             # are mapped, so that its working memory is freed before theirs is taken (its
             # overall counts only: the result keeps no row per document).
@@ -522,7 +528,13 @@ def score(
         keep_until_exit(counted_sets)  # as what the end of this function keeps
     del mapper  # its prepared instances, kept while it mapped, are freed before the ceiling's are made
     wer = wer_summary
-    if wer is None and texts_aligned is None and alignment is not None and hasattr(alignment, "wer_summary"):
+    if (
+        count_wer
+        and wer is None
+        and texts_aligned is None
+        and alignment is not None
+        and hasattr(alignment, "wer_summary")
+    ):
         from hub4eval.text import wer as wer_module
 
         wer = wer_module.corpus_wer_summary(alignment)  # sclite's counts; the §7 ones beside them if they differ
@@ -560,7 +572,7 @@ def score(
             signature=signature,
             warnings=tuple(warnings),
             # the same texts: the same WER, not counted again (set below when it is still being counted)
-            wer=_COUNTED_LATER if wer is None else wer,
+            wer=(_COUNTED_LATER if count_wer else None) if wer is None else wer,
             order=_ceiling_order(ref, tally.reference_table if tally is not None else None)
             if ceiling_order is None
             else ceiling_order,
@@ -568,7 +580,7 @@ def score(
             counted=ceiling_parts,
             read=read,
         )
-    if texts_aligned is not None:
+    if texts_aligned is not None and count_wer:
         # sclite's alignment, counted while the templettes were mapped when a child counts it
         wer = texts_aligned.wer_summary()  # sclite's counts; the §7 ones beside them if they differ
         if ceiling_result is not None:

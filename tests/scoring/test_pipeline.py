@@ -6,6 +6,10 @@ oracle is the definition, set after set: each text fill of a scored slot
 strings are not the content itself, those strings, in file order. The sets are random
 reference templettes over the shipped examples' texts (minimal strings in brackets,
 second alternatives, optional slots, unscored ``OBJ_STATUS``).
+
+A score that wants only the ceiling's projection (``count_wer=False``, as
+:func:`hub4eval.api.project_files` asks) does not count sclite's alignment of the
+texts, and has the projection of a full score.
 """
 
 from __future__ import annotations
@@ -81,3 +85,31 @@ def test_a_fill_made_by_hand_is_read_by_its_spans_not_by_the_reader_s_shared_spa
     slots = tuple(Slot("WINNER", (FillAlternative((fill,)),)) for fill in fills)
     tset = TemplateSet((InstanceSet("d1", (Instance("ENTITY", "d1", 1, slots),)),))
     assert _strings([tset], ScoreConfig()) == ["red wings", "the red wings", "red wings", "a b", "a", "b", "xy"]
+
+
+def test_a_projection_alone_counts_no_wer_and_is_the_ceilings_projection(monkeypatch) -> None:
+    from pathlib import Path
+
+    import hub4eval.text.wer as wer
+    from hub4eval.api import project_files
+    from hub4eval.io.corpus import read_corpus
+    from hub4eval.io.templettes.reader import read_templates
+    from hub4eval.scoring.pipeline import score
+
+    asr = Path(__file__).resolve().parents[2] / "examples" / "asr"
+    ref, hyp = read_templates(asr / "ref.tpl"), read_templates(asr / "hyp.tpl", role="hypothesis")
+    texts = {"ref_corpus": read_corpus(asr / "reference.sgml"), "hyp_corpus": read_corpus(asr / "asr_unsegmented.sgml")}
+    full = score(ref, hyp, **texts)
+    assert full.wer is not None and full.ceiling is not None and full.ceiling.wer == full.wer
+
+    def counted(*args, **kwargs):
+        raise AssertionError("sclite's alignment counted")
+
+    monkeypatch.setattr(wer, "corpus_wer_summary", counted)
+    monkeypatch.setattr(wer, "corpus_wer", counted)
+    alone = score(ref, hyp, **texts, count_wer=False)
+    assert alone.wer is None and alone.ceiling is not None and alone.ceiling.wer is None
+    assert alone.ceiling.projection == full.ceiling.projection
+    assert alone.tally == full.tally and alone.matches == full.matches
+    projected = project_files(asr / "ref.tpl", ref_text=asr / "reference.sgml", hyp_text=asr / "asr_unsegmented.sgml")
+    assert projected.instance_sets == full.ceiling.projection.instance_sets

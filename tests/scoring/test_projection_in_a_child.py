@@ -11,7 +11,9 @@ result must be those of ``jobs=1``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,23 +28,37 @@ from hub4eval.util.forked import can_fork
 ASR = Path(__file__).resolve().parents[2] / "examples" / "asr"
 
 
+def _example() -> tuple[Any, Any, Any, Any]:
+    """examples/asr: its reference and hypothesis templettes, its reference text and its
+    unsegmented hypothesis text."""
+    ref, hyp = read_templates(ASR / "ref.tpl"), read_templates(ASR / "hyp.tpl", role="hypothesis")
+    return ref, hyp, read_corpus(ASR / "reference.sgml"), read_corpus(ASR / "asr_unsegmented.sgml")
+
+
+def _recording(note: Callable[..., None]) -> type[forked.Beside[Any]]:
+    """A :class:`~hub4eval.util.forked.Beside` that calls ``note(function, *args, **kwargs)`` as each is made."""
+
+    class Recording(forked.Beside):  # type: ignore[type-arg]
+        def __init__(self, function, *args, **kwargs):
+            note(function, *args, **kwargs)
+            super().__init__(function, *args, **kwargs)
+
+    return Recording
+
+
 @pytest.mark.skipif(not can_fork(), reason="no fork on this platform: the projection runs in the caller")
 @pytest.mark.parametrize(("jobs", "counting", "children"), [(2, 0, 1), (3, 0, 2), (4, 0, 2), (2, 1, 0), (3, 1, 1)])
 def test_the_projection_made_in_children_is_the_one_of_one_process(monkeypatch, jobs, counting, children):
     # a child for each core that neither the caller nor a child counting sclite's alignment takes,
     # each projecting the runs of the instance sets it takes (the example has two sets: a run
     # each at least); none, the caller projects them all: the same result every time
-    ref, hyp = read_templates(ASR / "ref.tpl"), read_templates(ASR / "hyp.tpl", role="hypothesis")
-    ref_text, hyp_text = read_corpus(ASR / "reference.sgml"), read_corpus(ASR / "asr_unsegmented.sgml")
+    ref, hyp, ref_text, hyp_text = _example()
     alone = score(ref, hyp, ref_corpus=ref_text, hyp_corpus=hyp_text, jobs=1)
     started = []
     monkeypatch.setattr(aligned_texts.AlignedTexts, "counting", lambda self: counting)
-
-    class Recording(forked.Beside):  # type: ignore[misc]
-        def __init__(self, function, *args, **kwargs):
-            started.append((function.__name__, kwargs.get("forked", True)))
-            super().__init__(function, *args, **kwargs)
-
+    Recording = _recording(
+        lambda function, *_, **kwargs: started.append((function.__name__, kwargs.get("forked", True)))
+    )
     monkeypatch.setattr(forked, "Beside", Recording)
     monkeypatch.setattr(aligned_texts, "Beside", Recording)
     monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", 0)
@@ -61,19 +77,16 @@ def test_the_child_finds_the_fills_this_process_maps_already_prepared(monkeypatc
     from hub4eval.config import ScoreConfig
     from hub4eval.model import TextFill
 
-    ref, hyp = read_templates(ASR / "ref.tpl"), read_templates(ASR / "hyp.tpl", role="hypothesis")
-    ref_text, hyp_text = read_corpus(ASR / "reference.sgml"), read_corpus(ASR / "asr_unsegmented.sgml")
+    ref, hyp, ref_text, hyp_text = _example()
     at_fork = []
 
-    class Recording(forked.Beside):  # type: ignore[misc]
-        def __init__(self, function, *args, **kwargs):
-            if function.__name__ == "_take_all_pickled":  # a child taking runs to project (hub4eval.util.forked.Shared)
-                mapper = args[1].args[3].mapper  # the judge's, given to each run's projection
-                prepared = dict(mapper.ref_prep._prepared or {})
-                at_fork.append((prepared, set(mapper.hyp_prep._texts.under)))
-            super().__init__(function, *args, **kwargs)
+    def note(function, *args, **kwargs):
+        if function.__name__ == "_take_all_pickled":  # a child taking runs to project (hub4eval.util.forked.Shared)
+            mapper = args[1].args[3].mapper  # the judge's, given to each run's projection
+            prepared = dict(mapper.ref_prep._prepared or {})
+            at_fork.append((prepared, set(mapper.hyp_prep._texts.under)))
 
-    monkeypatch.setattr(forked, "Beside", Recording)
+    monkeypatch.setattr(forked, "Beside", _recording(note))
     monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", 0)
     monkeypatch.setattr(aligned_texts.AlignedTexts, "counting", lambda self: 0)  # sclite's child done
     score(ref, hyp, ref_corpus=ref_text, hyp_corpus=hyp_text, jobs=3)
@@ -119,14 +132,8 @@ def test_sclites_child_starts_after_the_strings_are_normalized_and_before_the_al
     # count alone at the end)
     from hub4eval.scoring.fills import FillPreparer
 
-    ref, hyp = read_templates(ASR / "ref.tpl"), read_templates(ASR / "hyp.tpl", role="hypothesis")
-    ref_text, hyp_text = read_corpus(ASR / "reference.sgml"), read_corpus(ASR / "asr_unsegmented.sgml")
+    ref, hyp, ref_text, hyp_text = _example()
     events = []
-
-    class Recording(forked.Beside):  # type: ignore[misc]
-        def __init__(self, function, *args, **kwargs):
-            events.append(function.__name__)
-            super().__init__(function, *args, **kwargs)
 
     def normalizing(self, strings):
         events.append("normalize")
@@ -137,7 +144,9 @@ def test_sclites_child_starts_after_the_strings_are_normalized_and_before_the_al
         return corpus_of(*args)
 
     normalize, corpus_of = FillPreparer.normalize, aligned_texts._corpus_of
-    monkeypatch.setattr(aligned_texts, "Beside", Recording)
+    monkeypatch.setattr(
+        aligned_texts, "Beside", _recording(lambda function, *_, **__: events.append(function.__name__))
+    )
     monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", 0)
     monkeypatch.setattr(FillPreparer, "normalize", normalizing)
     monkeypatch.setattr(aligned_texts, "_corpus_of", awaited)

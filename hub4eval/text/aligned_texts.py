@@ -126,7 +126,7 @@ class AlignedTexts:
 
     def start_counting(self) -> None:
         """Start the child that counts sclite's alignment, when it waits for the caller's word
-        (``count_when_told``: see :func:`align_texts`); else nothing. Its counts are asked for
+        (``weighted_beside``: see :func:`align_texts`); else nothing. Its counts are asked for
         only at the end, so it is started once the caller's own work beside the weighted
         alignment's child is done: the three never share the two cores of a small machine."""
         start = self._count_beside
@@ -218,7 +218,7 @@ def align_texts(
     if tokenized.unsegmented or len(tokenized.pairs) < 2:
         if weighted_beside:
             # the caller waits for the weighted alignment first: a child of its own, and
-            # sclite's counted beside it (see the module docstring)
+            # sclite's counted in another once the caller says so (see the module docstring)
             weighted = Beside(_weighted_alone, tokenized)
             return AlignedTexts(
                 partial(_corpus_of, tokenized, weighted),

@@ -275,7 +275,7 @@ def score(
         count_wer: count sclite's WER of texts that differ (``result.wer``); False
             when only the ceiling's projection is wanted (:func:`hub4eval.api.project_files`):
             the WER is then None, and the seconds of sclite's alignment of a long text
-            are saved (with ``jobs`` above 1, children may count it all the same).
+            are saved.
 
     Raises:
         InputError: bad input (unknown DOCID, extent outside its document,
@@ -362,6 +362,7 @@ def score(
             unsegmented=config.unsegmented,
             spoken_forms=config.spoken_forms,
             weighted_beside=True,
+            count_wer=count_wer,
         )
         if texts_aligned.waiting:
             # while a child aligns, the templettes' strings are normalized (no extent needed);
@@ -572,7 +573,7 @@ def score(
             signature=signature,
             warnings=tuple(warnings),
             # the same texts: the same WER, not counted again (set below when it is still being counted)
-            wer=(_COUNTED_LATER if count_wer else None) if wer is None else wer,
+            wer=(_COUNTED_LATER if texts_aligned is not None and count_wer else None) if wer is None else wer,
             order=_ceiling_order(ref, tally.reference_table if tally is not None else None)
             if ceiling_order is None
             else ceiling_order,

@@ -191,12 +191,14 @@ def align_texts(
     unsegmented: bool | None = None,
     spoken_forms: str | None = None,
     weighted_beside: bool = False,
+    count_wer: bool = True,
 ) -> AlignedTexts:
     """Align two corpora (:func:`hub4eval.text.columns.align_corpora`) and count their WER,
     in up to ``jobs`` processes at once (see the module docstring; ``weighted_beside``: an
     unsegmented stream's weighted alignment is made in a child too, read when asked, and the
     child that counts sclite's alignment is started when the caller says so,
-    :meth:`AlignedTexts.start_counting`, or when the WER is asked)."""
+    :meth:`AlignedTexts.start_counting`, or when the WER is asked; without ``count_wer``, no
+    child counts sclite's alignment: the WER is counted here if it is asked after all)."""
     # A long unsegmented hypothesis is tokenized in a child while the reference is here
     # (about 5 characters a word: the length of the texts says whether they are long).
     stream = unsegmented if unsegmented is not None else not hyp.segmented
@@ -222,30 +224,32 @@ def align_texts(
             weighted = Beside(_weighted_alone, tokenized)
             return AlignedTexts(
                 partial(_corpus_of, tokenized, weighted),
-                None,
+                None if count_wer else lambda: None,
                 forked=True,
-                count_beside=partial(Beside, _sclite_all, tokenized),
+                count_beside=partial(Beside, _sclite_all, tokenized) if count_wer else None,
             )
-        counting = Beside(_sclite_all, tokenized)
+        counters = [Beside(_sclite_all, tokenized)] if count_wer else []
         alignment = corpus_alignment(tokenized, weighted_alignments(tokenized))
-        return AlignedTexts(alignment, counting.result, forked=True, counters=[counting])
+        counts = counters[0].result if counters else lambda: None
+        return AlignedTexts(alignment, counts, forked=True, counters=counters)
     runs = _runs(tokenized, jobs)
     # The compiled kernels are loaded before the children are forked, which
     # then have them: each child loading them again cost more than its share.
     weighted_alignments(tokenized, runs[0][:1])
-    _sclite_run(tokenized, runs[0][:1])
-    counted = [Beside(_sclite_run, tokenized, numbers) for numbers in runs]
+    if count_wer:
+        _sclite_run(tokenized, runs[0][:1])
+    counted = [Beside(_sclite_run, tokenized, numbers) for numbers in runs] if count_wer else []
     others = [Beside(weighted_alignments, tokenized, numbers) for numbers in runs[1:]]
     alignments: list[Alignment] = weighted_alignments(tokenized, runs[0])
     for other in others:
         alignments += other.result()
 
-    def counts() -> SCliteCounts:
+    def summed_counts() -> SCliteCounts | None:
         from hub4eval.text.wer import summed
 
-        return summed([counts for run in counted for counts in run.result()])
+        return summed([counts for run in counted for counts in run.result()]) if counted else None
 
-    return AlignedTexts(corpus_alignment(tokenized, alignments), counts, forked=True, counters=counted)
+    return AlignedTexts(corpus_alignment(tokenized, alignments), summed_counts, forked=True, counters=counted)
 
 
 __all__ = ["PARALLEL_WORDS", "AlignedTexts", "align_texts"]

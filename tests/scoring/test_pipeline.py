@@ -113,3 +113,41 @@ def test_a_projection_alone_counts_no_wer_and_is_the_ceilings_projection(monkeyp
     assert alone.tally == full.tally and alone.matches == full.matches
     projected = project_files(asr / "ref.tpl", ref_text=asr / "reference.sgml", hyp_text=asr / "asr_unsegmented.sgml")
     assert projected.instance_sets == full.ceiling.projection.instance_sets
+    # in processes, no child counts it either
+    import hub4eval.text.aligned_texts as aligned_texts
+
+    started = []
+
+    class Recording(aligned_texts.Beside):  # type: ignore[misc]
+        def __init__(self, function, *args, **kwargs):
+            started.append(function.__name__)
+            super().__init__(function, *args, **kwargs)
+
+    monkeypatch.setattr(aligned_texts, "Beside", Recording)
+    monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", 0)
+    beside = score(ref, hyp, **texts, count_wer=False, jobs=2)
+    assert started and not any(name.startswith("_sclite") for name in started)
+    assert beside.wer is None and beside.ceiling is not None and beside.ceiling.wer is None
+    assert beside.ceiling.projection == full.ceiling.projection and beside.tally == full.tally
+    # a segmented hypothesis text (its documents aligned in runs), projected as `project` does
+    started.clear()
+    segmented = {**texts, "hyp_corpus": read_corpus(asr / "asr_segmented.sgml")}
+    empty = TemplateSet((), role="hypothesis")
+    projected = score(ref, empty, **segmented, ceiling=True, count_wer=False, jobs=2)
+    assert started and not any(name.startswith("_sclite") for name in started)
+    monkeypatch.undo()
+    assert projected.ceiling is not None and projected.ceiling.wer is None
+    alone = score(ref, empty, **segmented, ceiling=True)
+    assert alone.ceiling is not None and projected.ceiling.projection == alone.ceiling.projection
+
+
+def test_a_ceiling_asked_without_aligned_texts_has_the_scores_wer() -> None:
+    from pathlib import Path
+
+    from hub4eval.io.templettes.reader import read_templates
+    from hub4eval.scoring.pipeline import score
+
+    asr = Path(__file__).resolve().parents[2] / "examples" / "asr"
+    ref, hyp = read_templates(asr / "ref.tpl"), read_templates(asr / "hyp.tpl", role="hypothesis")
+    result = score(ref, hyp, ceiling=True)  # no texts: nothing to count a WER of
+    assert result.wer is None and result.ceiling is not None and result.ceiling.wer is None

@@ -153,3 +153,13 @@ def test_sclites_child_starts_after_the_strings_are_normalized_and_before_the_al
     result = score(ref, hyp, ref_corpus=ref_text, hyp_corpus=hyp_text, jobs=2)
     assert events[:4] == ["_weighted_alone", "normalize", "_sclite_all", "alignment awaited"]
     assert result.to_json() == score(ref, hyp, ref_corpus=ref_text, hyp_corpus=hyp_text, jobs=1).to_json()
+
+
+def test_no_child_projects_when_the_texts_were_not_aligned_in_processes():
+    from hub4eval.scoring.pipeline import _projecting_children
+    from hub4eval.text.aligned_texts import AlignedTexts
+
+    assert _projecting_children(4, None) == 0  # (the texts were not aligned here)
+    assert _projecting_children(4, AlignedTexts(None, lambda: None, forked=False)) == 0  # short texts
+    assert _projecting_children(4, AlignedTexts(None, lambda: None, forked=True)) == 3
+    assert _projecting_children(1, AlignedTexts(None, lambda: None, forked=True)) == 0

@@ -196,8 +196,8 @@ def test_a_stream_aligned_beside_is_aligned_in_one_child_and_counted_in_another_
 
 
 @pytest.mark.skipif(not can_fork(), reason="no fork on this platform: every job runs in the caller")
-@pytest.mark.parametrize("segmented", [False, True])
-def test_the_children_still_counting_sclites_alignment_are_known_without_waiting(monkeypatch, tmp_path, segmented):
+@pytest.mark.parametrize("layout", ["stream", "stream beside", "segmented"])
+def test_the_children_still_counting_sclites_alignment_are_known_without_waiting(monkeypatch, tmp_path, layout):
     """:meth:`AlignedTexts.counting`: how many children counting sclite's alignment have not sent
     their counts yet (the pipeline gives the cores they take no child of its own)."""
     go = tmp_path / "go"
@@ -214,13 +214,43 @@ def test_the_children_still_counting_sclites_alignment_are_known_without_waiting
     monkeypatch.setattr(aligned_texts, "_sclite_run", held(aligned_texts._sclite_run))
     monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", 0)
     ref_text, segmented_text, stream = _texts(5, 4, 60, missing=False)
+    segmented = layout == "segmented"
     ref, hyp = parse_corpus(ref_text, "r"), parse_corpus(segmented_text if segmented else stream, "h")
-    made = align_texts(ref, hyp, jobs=2)
+    made = align_texts(ref, hyp, jobs=2, weighted_beside=layout == "stream beside")
+    if layout == "stream beside":
+        assert made.counting() == 0  # not started yet
+        made.start_counting()
     assert made.counting() == (2 if segmented else 1)
     go.touch()
     assert made.wer() == corpus_wer(align_corpora(ref, hyp))
     assert made.counting() == 0
     assert align_texts(ref, hyp, jobs=1).counting() == 0  # no child
+
+
+@pytest.mark.skipif(not can_fork(), reason="no fork on this platform: every job runs in the caller")
+@pytest.mark.parametrize("layout", ["stream", "stream beside", "segmented"])
+def test_without_the_wer_no_child_counts_sclites_alignment(monkeypatch, layout):
+    """``count_wer=False`` (a projection): no child counts sclite's alignment, in any layout; the
+    alignment is the same, and a WER asked all the same is counted here, the same too."""
+    started = []
+
+    class Recording(aligned_texts.Beside):  # type: ignore[misc]
+        def __init__(self, function, *args, **kwargs):
+            started.append(function.__name__)
+            super().__init__(function, *args, **kwargs)
+
+    monkeypatch.setattr(aligned_texts, "Beside", Recording)
+    monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", 0)
+    ref_text, segmented_text, stream = _texts(7, 4, 60, missing=True)
+    ref, hyp = parse_corpus(ref_text, "r"), parse_corpus(segmented_text if layout == "segmented" else stream, "h")
+    made = align_texts(ref, hyp, jobs=2, weighted_beside=layout == "stream beside", count_wer=False)
+    made.start_counting()  # (told: still none)
+    expected = align_corpora(ref, hyp)
+    _same_alignment(made.alignment, expected)
+    assert made.counting() == 0
+    assert made.wer() == corpus_wer(expected)
+    # only the weighted alignment's children (made in the caller for a stream not aligned beside)
+    assert started == {"stream": [], "stream beside": ["_weighted_alone"], "segmented": ["weighted_alignments"]}[layout]
 
 
 def test_a_score_aligning_a_stream_beside_never_loads_the_aligners_in_its_process(tmp_path):

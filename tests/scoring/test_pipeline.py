@@ -24,6 +24,7 @@ from hub4eval.io.templettes import parse_templates
 from hub4eval.model import FillAlternative, Instance, InstanceSet, Slot, TemplateSet, TextFill
 from hub4eval.scoring.pipeline import _strings
 from hub4eval.util.records import replace
+from tests.support.children import started_children
 from tests.support.reference_fills import references
 
 
@@ -116,14 +117,7 @@ def test_a_projection_alone_counts_no_wer_and_is_the_ceilings_projection(monkeyp
     # in processes, no child counts it either
     import hub4eval.text.aligned_texts as aligned_texts
 
-    started = []
-
-    class Recording(aligned_texts.Beside):  # type: ignore[misc]
-        def __init__(self, function, *args, **kwargs):
-            started.append(function.__name__)
-            super().__init__(function, *args, **kwargs)
-
-    monkeypatch.setattr(aligned_texts, "Beside", Recording)
+    started = started_children(monkeypatch, aligned_texts)
     monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", 0)
     beside = score(ref, hyp, **texts, count_wer=False, jobs=2)
     assert started and not any(name.startswith("_sclite") for name in started)

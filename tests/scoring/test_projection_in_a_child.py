@@ -11,7 +11,6 @@ result must be those of ``jobs=1``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +23,7 @@ from hub4eval.io.templettes.reader import read_templates
 from hub4eval.model import TemplateSet
 from hub4eval.scoring.pipeline import score
 from hub4eval.util.forked import can_fork
+from tests.support.children import recording_beside
 
 ASR = Path(__file__).resolve().parents[2] / "examples" / "asr"
 
@@ -33,17 +33,6 @@ def _example() -> tuple[Any, Any, Any, Any]:
     unsegmented hypothesis text."""
     ref, hyp = read_templates(ASR / "ref.tpl"), read_templates(ASR / "hyp.tpl", role="hypothesis")
     return ref, hyp, read_corpus(ASR / "reference.sgml"), read_corpus(ASR / "asr_unsegmented.sgml")
-
-
-def _recording(note: Callable[..., None]) -> type[forked.Beside[Any]]:
-    """A :class:`~hub4eval.util.forked.Beside` that calls ``note(function, *args, **kwargs)`` as each is made."""
-
-    class Recording(forked.Beside):  # type: ignore[type-arg]
-        def __init__(self, function, *args, **kwargs):
-            note(function, *args, **kwargs)
-            super().__init__(function, *args, **kwargs)
-
-    return Recording
 
 
 @pytest.mark.skipif(not can_fork(), reason="no fork on this platform: the projection runs in the caller")
@@ -56,7 +45,7 @@ def test_the_projection_made_in_children_is_the_one_of_one_process(monkeypatch, 
     alone = score(ref, hyp, ref_corpus=ref_text, hyp_corpus=hyp_text, jobs=1)
     started = []
     monkeypatch.setattr(aligned_texts.AlignedTexts, "counting", lambda self: counting)
-    Recording = _recording(
+    Recording = recording_beside(
         lambda function, *_, **kwargs: started.append((function.__name__, kwargs.get("forked", True)))
     )
     monkeypatch.setattr(forked, "Beside", Recording)
@@ -86,7 +75,7 @@ def test_the_child_finds_the_fills_this_process_maps_already_prepared(monkeypatc
             prepared = dict(mapper.ref_prep._prepared or {})
             at_fork.append((prepared, set(mapper.hyp_prep._texts.under)))
 
-    monkeypatch.setattr(forked, "Beside", _recording(note))
+    monkeypatch.setattr(forked, "Beside", recording_beside(note))
     monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", 0)
     monkeypatch.setattr(aligned_texts.AlignedTexts, "counting", lambda self: 0)  # sclite's child done
     score(ref, hyp, ref_corpus=ref_text, hyp_corpus=hyp_text, jobs=3)
@@ -145,7 +134,7 @@ def test_sclites_child_starts_after_the_strings_are_normalized_and_before_the_al
 
     normalize, corpus_of = FillPreparer.normalize, aligned_texts._corpus_of
     monkeypatch.setattr(
-        aligned_texts, "Beside", _recording(lambda function, *_, **__: events.append(function.__name__))
+        aligned_texts, "Beside", recording_beside(lambda function, *_, **__: events.append(function.__name__))
     )
     monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", 0)
     monkeypatch.setattr(FillPreparer, "normalize", normalizing)

@@ -24,6 +24,7 @@ from hub4eval.text.aligned_texts import _runs, align_texts
 from hub4eval.text.columns import align_corpora, tokenize_corpora
 from hub4eval.text.wer import corpus_wer, corpus_wer_summary
 from hub4eval.util.forked import can_fork, in_child
+from tests.support.children import started_children
 
 WORDS = ["the", "a", "heart", "part", "motors", "general", "of", "uh", "h-", "hea-", "ninety", "two", "clinton's"]
 
@@ -139,14 +140,7 @@ def test_the_wer_summary_alone_is_the_summary_of_the_whole_wer(
 
 def test_the_work_goes_to_children_above_the_threshold_only(monkeypatch):
     """Children are forked only with jobs above 1 and texts of PARALLEL_WORDS tokens or more."""
-    started = []
-
-    class Recording(aligned_texts.Beside):  # type: ignore[misc]
-        def __init__(self, function, *args, **kwargs):
-            started.append(function.__name__)
-            super().__init__(function, *args, **kwargs)
-
-    monkeypatch.setattr(aligned_texts, "Beside", Recording)
+    started = started_children(monkeypatch, aligned_texts)
     ref_text, segmented, stream = _texts(3, 4, 50, missing=False)
     ref, hyp = parse_corpus(ref_text, "r"), parse_corpus(segmented, "h")
     words = tokenize_corpora(ref, hyp).words()
@@ -170,14 +164,7 @@ def test_a_stream_aligned_beside_is_aligned_in_one_child_and_counted_in_another_
     asks (until then it may do other work), and says when sclite's alignment may be counted in
     another child (its own work done: the two children then have the cores); never told, it is
     counted when the WER is asked. The alignment and the WER are the same."""
-    started = []
-
-    class Recording(aligned_texts.Beside):  # type: ignore[misc]
-        def __init__(self, function, *args, **kwargs):
-            started.append(function.__name__)
-            super().__init__(function, *args, **kwargs)
-
-    monkeypatch.setattr(aligned_texts, "Beside", Recording)
+    started = started_children(monkeypatch, aligned_texts)
     monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", 0)
     ref_text, _, stream = _texts(11, 5, 60, missing=False)
     ref, hyp = parse_corpus(ref_text, "r"), parse_corpus(stream, "h")
@@ -232,14 +219,7 @@ def test_the_children_still_counting_sclites_alignment_are_known_without_waiting
 def test_without_the_wer_no_child_counts_sclites_alignment(monkeypatch, layout):
     """``count_wer=False`` (a projection): no child counts sclite's alignment, in any layout; the
     alignment is the same, and a WER asked all the same is counted here, the same too."""
-    started = []
-
-    class Recording(aligned_texts.Beside):  # type: ignore[misc]
-        def __init__(self, function, *args, **kwargs):
-            started.append(function.__name__)
-            super().__init__(function, *args, **kwargs)
-
-    monkeypatch.setattr(aligned_texts, "Beside", Recording)
+    started = started_children(monkeypatch, aligned_texts)
     monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", 0)
     ref_text, segmented_text, stream = _texts(7, 4, 60, missing=True)
     ref, hyp = parse_corpus(ref_text, "r"), parse_corpus(segmented_text if layout == "segmented" else stream, "h")
@@ -336,14 +316,7 @@ def test_a_stream_tokenized_in_a_child_has_the_tokens_and_ids_made_here(seed, mo
     import hub4eval.util.forked as forked
     from hub4eval.scoring.pipeline import load_glm
 
-    started = []
-
-    class Recording(forked.Beside):  # type: ignore[misc]
-        def __init__(self, function, *args, **kwargs):
-            started.append(function.__name__)
-            super().__init__(function, *args, **kwargs)
-
-    monkeypatch.setattr(forked, "Beside", Recording)
+    started = started_children(monkeypatch, forked)
     ref_text, _, stream = _texts(seed, 6, 60, missing=False)
     stream += "<s> ninety two general motors hea- uh clinton's NEWWORD </s>\n"  # words the reference lacks
     ref, hyp = parse_corpus(ref_text, "r"), parse_corpus(stream, "h")

@@ -369,8 +369,7 @@ def score(
             # sclite's alignment, whose counts are asked for last, is counted once that is done
             normalized = FillPreparer(config, glm_apply=ref_glm_apply, tokens=noisy)
             normalized.normalize(_strings((hyp, ref) if hyp_glm_apply is ref_glm_apply else (ref,), config))
-        if count_wer:
-            texts_aligned.start_counting()
+        texts_aligned.start_counting()  # (none counts it without count_wer: align_texts was told)
         alignment = texts_aligned.alignment
         warnings += alignment.warnings
         unsegmented = alignment.unsegmented

@@ -571,13 +571,11 @@ class WordByWord:
             # (far more than fit in the processor's caches: a look-up there is slow)
             classes = starts.classes
             found = list(map(classes.get, new))
-            try:
-                kinds = np.fromiter(found, np.int64, len(new))
-            except TypeError:  # (None: a word not classed yet, classed now, in order)
+            if None in found:  # a word not classed yet: classed now, in order
                 for k in [k for k, kind in enumerate(found) if kind is None]:
                     starts.trigger(new[k])
                     found[k] = classes[new[k]]
-                kinds = np.fromiter(found, np.int64, len(new))
+            kinds = np.fromiter(found, np.int64, len(new))
             # as number_start reads a word's class: a number, not a blocked word (or a score word read as 0)
             special.update([new[k] for k in np.flatnonzero((kinds >= 1) & (kinds != 2)).tolist()])
             special.update(new_set.intersection(starts.language.score_zero))

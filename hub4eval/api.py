@@ -315,13 +315,17 @@ def project_files(
     hyp_text: str | Path,
     config: ScoreConfig | None = None,
     reading: ReadOptions | None = None,
+    jobs: int | None = 1,
 ) -> TemplateSet:
     """The reference templates projected onto the hypothesis text (the ceiling), as a hypothesis set.
 
     Written with :func:`hub4eval.io.templettes.write_templates`, it is a valid
     hypothesis file that scores as the ceiling against ``ref_path`` with the
-    same texts and options. ``config`` and ``reading``: as in :func:`score_files`.
+    same texts and options. ``config`` and ``reading``: as in :func:`score_files`;
+    ``jobs``: the processes that align the texts at once, as ``OutputOptions.jobs``
+    (None: every core). The result is the same for every ``jobs``.
     """
+    jobs = OutputOptions(jobs=jobs).jobs  # out of bounds: refused before any file is read
     config = config or ScoreConfig()
     texts = _Texts(ref_text, hyp_text, reading or ReadOptions())
     ref, _, (ref_corpus, hyp_corpus) = _read_inputs(ref_path, None, texts, config)
@@ -336,6 +340,7 @@ def project_files(
         config=config,
         ceiling=True,
         force=texts.reading.force,
+        jobs=_available_jobs(jobs),
         count_wer=False,  # (a projection has no WER line)
     )
     assert result.ceiling is not None and result.ceiling.projection is not None

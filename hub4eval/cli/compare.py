@@ -32,6 +32,7 @@ def compare_command(
     json_path: Optional[str] = typer.Option(
         None, "--json", help="Write the comparison as JSON to PATH ('-' for standard output)."
     ),
+    jobs: Optional[int] = o.TextJobs,
     quiet: bool = o.Quiet,
 ) -> None:
     """Score A and B against REF (same texts for both) and test F(A) - F(B) by paired bootstrap."""
@@ -57,6 +58,7 @@ def compare_command(
     o.one_from_stdin(REF=ref, A=hyp_a, B=hyp_b, **scoring.text_files())
     check_outputs({"--json": json_path}, {"REF": ref, "A": hyp_a, "B": hyp_b, **scoring.inputs()})
     config = scoring.config()
+    OutputOptions(jobs=jobs)  # a --jobs out of bounds refused before any file is read
     results = []
     for number, hyp in enumerate((hyp_a, hyp_b)):
         if number:
@@ -70,7 +72,7 @@ def compare_command(
                 description=f"scoring {hyp.name}",
                 quiet=quiet,
                 # one ceiling: the same reference and texts
-                output=OutputOptions(ceiling=None if number == 0 else False),
+                output=OutputOptions(ceiling=None if number == 0 else False, jobs=jobs),
             )
         )
     # B shares A's reference and texts, so A's ceiling: its causes agree with it too (§11)

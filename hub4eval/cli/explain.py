@@ -130,6 +130,7 @@ def explain_command(
         False, "--table", help="One table row per point (fills side by side), no aligned context."
     ),
     scoring: o.ScoringOptions = o.SCORING,
+    jobs: Optional[int] = o.TextJobs,
     quiet: bool = o.Quiet,
 ) -> None:
     """List every point matching the filters: category, reference and hypothesis fills, reason.
@@ -145,9 +146,8 @@ def explain_command(
     from hub4eval.api import OutputOptions
 
     # when the texts differ, the ceiling too: the causes agree with it, as in `score`
-    result = score_with_progress(
-        ref, hyp, scoring, config, description="mapping documents", quiet=quiet, output=OutputOptions(ceiling=None)
-    )
+    output = OutputOptions(ceiling=None, jobs=jobs)  # (a --jobs out of bounds refused before any file is read)
+    result = score_with_progress(ref, hyp, scoring, config, description="mapping documents", quiet=quiet, output=output)
     print_warnings(result.warnings, quiet)
     rows = explain(
         result,

@@ -239,6 +239,16 @@ AlignJobs = typer.Option(
     "same for every N.",
 )
 
+TextJobs = typer.Option(
+    None,
+    "--jobs",
+    "-j",
+    min=1,
+    metavar="N",
+    help="When the texts differ, align them in N processes at once (default: every core; one for texts under "
+    "20,000 words; at most 4 per core or 32, whichever is more). The result is the same for every N.",
+)
+
 # The options of every command that scores (score, explain, compare), in --help order:
 # (parameter name, annotation, option). `scoring_options` puts them in a command's signature.
 _SCORING_OPTIONS: tuple[tuple[str, Any, Any], ...] = (

@@ -9,6 +9,7 @@ output. See :mod:`hub4eval.scoring.projection`.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Optional
 
 import typer
 
@@ -24,6 +25,7 @@ def project_command(
         ..., "--output", "-o", help="Where to write the projected templates ('-' for standard output)."
     ),
     scoring: o.ScoringOptions = o.SCORING,
+    jobs: Optional[int] = o.TextJobs,
     quiet: bool = o.Quiet,
 ) -> None:
     """Write REF projected onto the hypothesis text as a hypothesis file: the ceiling of any extractor.
@@ -52,6 +54,7 @@ def project_command(
         hyp_text=str(scoring.hyp_text),
         config=scoring.config(),
         reading=scoring.reading(),
+        jobs=jobs,
     )
     print_warnings(projected.warnings, quiet)
     _write(write_templates(projected), output, "--output")

@@ -1,4 +1,5 @@
-"""`score --jobs N` and `align --jobs N` when the texts differ: the same JSON for every N (real processes).
+"""`score`, `align`, `project` and `explain` with `--jobs N` when the texts differ: the same output for every N
+(real processes).
 
 With texts of 20,000 words or more (`hub4eval.text.aligned_texts.PARALLEL_WORDS`)
 and `--jobs 2`, the documents' alignments are made in forked children; the
@@ -126,6 +127,22 @@ def test_align_gives_the_same_json_in_one_and_in_two_processes(tmp_path, form):
         outputs.append(out.read_bytes())
     assert outputs[0] == outputs[1]
     assert b'"substitutions"' in outputs[0]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("form", ["segmented", "unsegmented"])
+def test_project_and_explain_give_the_same_output_in_one_and_in_two_processes(tmp_path, form):
+    paths = _corpus(tmp_path)
+    texts = ["--ref-text", str(paths["ref.sgml"]), "--hyp-text", str(paths[f"hyp_{form}.sgml"])]
+    projected, explained = [], []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"project_{jobs}.tpl"
+        _hub4eval("project", str(paths["ref.tpl"]), *texts, "-o", str(out), "-q", "--jobs", jobs, cwd=tmp_path)
+        projected.append(out.read_bytes())
+        hyp = str(tmp_path / "project_1.tpl")
+        explained.append(_hub4eval("explain", str(paths["ref.tpl"]), hyp, *texts, "--jobs", jobs, cwd=tmp_path).stdout)
+    assert projected[0] == projected[1] and b"<EVENT-S039-1>" in projected[0]
+    assert explained[0] == explained[1] and "points (COR" in explained[0]
 
 
 @pytest.mark.slow

@@ -767,12 +767,18 @@ def test_with_texts_the_checks_of_the_groups_after_a_refused_one_come_first(tmp_
 # -- a first document far too large, refused before anything is mapped ----------------------
 
 
-def _dense_first(dense: int = 50, slots: tuple[str, ...] = ("NAME",), *, before: str = "", after: str = "") -> str:
+def _dense_first(
+    dense: int = 50, slots: tuple[str, ...] = ("NAME",), *, before: str = "", after: str = "", extents: bool = False
+) -> str:
     """The document DENSE first (``dense`` EVENT instances whose slots all say "same", after
-    ``before``), then three usual documents (``after`` ends the last)."""
-    lines = "".join(f'    {slot}: "same"\n' for slot in slots)
+    ``before``), then three usual documents (``after`` ends the last); ``extents``: each fill
+    with one (then every line is a usual line, which the reader lists the fills of)."""
+    at = " ##0#4#" if extents else ""
+    lines = "".join(f'    {slot}: "same"{at}\n' for slot in slots)
     text = before + "".join(f"<EVENT-DENSE-{k}> :=\n{lines}" for k in range(1, dense + 1))
-    text += "".join(f'<EVENT-B{n}-1> :=\n    NAME: "three"\n<EVENT-B{n}-2> :=\n    NAME: "four"\n' for n in range(3))
+    text += "".join(
+        f'<EVENT-B{n}-1> :=\n    NAME: "three"{at}\n<EVENT-B{n}-2> :=\n    NAME: "four"{at}\n' for n in range(3)
+    )
     return text + after
 
 
@@ -787,14 +793,17 @@ def _unmapped(monkeypatch) -> None:
     monkeypatch.setattr(api, "_read_inputs", refuse_to_map)
 
 
+@pytest.mark.parametrize("extents", [False, True])
 @pytest.mark.parametrize("jobs, size", [(1, 100), (2, 100), (2, 1)])
 def test_a_first_document_far_too_large_is_refused_before_anything_is_mapped(
-    tmp_path, low_bound, monkeypatch, jobs, size
+    tmp_path, low_bound, monkeypatch, jobs, size, extents
 ):
     """One group (the hypothesis read in a forked child with two jobs, in this process with
     one) or a group per document (in workers): the error of the whole files, from the
-    contents as written, before a fill is prepared or a pair counted."""
-    text = _dense_first()
+    contents as written (counted by a walk, or from the reader's lists of a file of usual
+    lines), before a fill is prepared or a pair counted."""
+    text = _dense_first(extents=extents)
+    assert (parse_templates(text, "t.tpl").usual_slots() is not None) == extents
     paths = _refusal_files(tmp_path, text, text)
     expected = _whole_error(paths)
     assert expected.startswith("document DENSE, type EVENT: 50 reference and 50 hypothesis instances")
@@ -856,14 +865,17 @@ def test_a_first_document_that_may_be_too_large_is_otherwise_as_the_whole_files_
     assert str(grouped.value) == expected
 
 
+@pytest.mark.parametrize("extents", [False, True])
 @pytest.mark.parametrize("content", ["clean", "noisy", "auto"])
 @pytest.mark.parametrize("compare", ["both", "content", "extent"])
 @pytest.mark.parametrize("unscored", [(), ("NAME",), ("NAME", "TEXT")])
-def test_the_early_refusal_follows_the_options_as_the_mapper_does(tmp_path, low_bound, content, compare, unscored):
+def test_the_early_refusal_follows_the_options_as_the_mapper_does(
+    tmp_path, low_bound, content, compare, unscored, extents
+):
     """Whatever the options, a document is refused (or scored) by the groups exactly as by
     the whole files: refused early only where the mapper's bound from the contents as
     written applies (clean content compared, scored slots)."""
-    text = _dense_first(slots=("NAME", "TEXT"))
+    text = _dense_first(slots=("NAME", "TEXT"), extents=extents)
     paths = _refusal_files(tmp_path, text, text.replace('TEXT: "same"', 'TEXT: "other"'))
     config = ScoreConfig(content=content, compare=compare, unscored_slots=unscored)
     try:

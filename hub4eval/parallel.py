@@ -300,8 +300,11 @@ def _score_group(
         ref_raw = _events(ref, ref_pointers)
         del ref_pointers
         hyp: TemplateSet | None = None
+        ref_counts: dict[str, tuple[int, Counted]] | None = None
         if beside is not None:
             if beside.forked:
+                if beside.running:  # counted while this process would wait for the child anyway
+                    ref_counts = _ref_counts(job, ref)
                 side = beside.result()
             else:  # read here, once: the hypothesis is scored from it unless the document is refused
                 hyp = read_parts(job.hyp_path, job.encoding, group.hyp_parts, "hypothesis", hyp_pointers)
@@ -309,7 +312,7 @@ def _score_group(
                     keep.append(hyp)
                 side = _hyp_side(job, group, hyp, hyp_pointers)
             del beside
-            refused = _refused_early(job, group, ref, ref_raw, side) if side is not None else None
+            refused = _refused_early(job, group, ref, ref_raw, side, ref_counts) if side is not None else None
             if refused is not None:
                 return refused
         if hyp is None:
@@ -458,8 +461,21 @@ def _hyp_side(job: _Job, group: _Group, hyp: TemplateSet, pointers: Sequence[Poi
     )
 
 
+def _ref_counts(job: _Job, ref: TemplateSet) -> dict[str, tuple[int, Counted]] | None:
+    """Per type of the reference's first instance set: how many, and the counts of their
+    contents as written, from the reader's lists (None without them: the walk is not made
+    ahead of need)."""
+    usual = usual_written(ref, 0, frozenset(job.config.unscored_slots)) if ref.instance_sets else None
+    return None if usual is None else {name: (size, counted(keys)) for name, (size, keys) in usual.items()}
+
+
 def _refused_early(
-    job: _Job, group: _Group, ref: TemplateSet, ref_raw: list[list[tuple[str, ...]]], hyp: _HypSide
+    job: _Job,
+    group: _Group,
+    ref: TemplateSet,
+    ref_raw: list[list[tuple[str, ...]]],
+    hyp: _HypSide,
+    ref_counts: dict[str, tuple[int, Counted]] | None = None,
 ) -> _Refused | None:
     """The group's outcome when scoring it would refuse its first document by the bound from
     the contents as written, before any fill is prepared; None when it would not, or when
@@ -472,6 +488,9 @@ def _refused_early(
     with instances on both sides is mapped, and that type is refused first when its bound
     passes the limit (:func:`hub4eval.scoring.pairs.map_groups`).  So that is the error
     whenever this group's reading and checks pass (as :func:`_score_group` checks them).
+
+    ``ref_counts``: :func:`_ref_counts`, when counted already (while the child read); else
+    the first type mapped alone has its bound counted, and only when it may pass the limit.
     """
     if ref.warnings or hyp.warned:
         return None
@@ -486,8 +505,13 @@ def _refused_early(
     max_pairs = mapping.MAX_CANDIDATE_PAIRS
     first = ref.instance_sets[0]
     unscored = frozenset(job.config.unscored_slots)
-    usual = usual_written(ref, 0, unscored)  # per type: its instances and the keys of its fills (not read yet)
-    ref_sizes = Counter(map(_TYPE, first.instances)) if usual is None else {t: n for t, (n, _) in usual.items()}
+    usual = None if ref_counts is not None else usual_written(ref, 0, unscored)  # keys not read yet
+    if ref_counts is not None:
+        ref_sizes = {name: size for name, (size, _) in ref_counts.items()}
+    elif usual is not None:
+        ref_sizes = {name: size for name, (size, _) in usual.items()}
+    else:
+        ref_sizes = Counter(map(_TYPE, first.instances))
     for type_name in order:
         n_ref = ref_sizes.get(type_name, 0)
         n_hyp, hyp_counts = hyp.types.get(type_name, (0, {}))
@@ -496,7 +520,9 @@ def _refused_early(
         # the first type mapped: refused here by its bound, or not early
         if not may_be_refused(n_ref, n_hyp, max_pairs) or most_alike(n_ref, hyp_counts) <= max_pairs:
             return None  # its bound is not counted, or cannot pass the limit
-        if usual is not None:
+        if ref_counts is not None:
+            bound = pairs_alike(ref_counts[type_name][1], hyp_counts)
+        elif usual is not None:
             bound = alike_with(usual[type_name][1], hyp_counts)
         else:  # not listed by the reader: the walk
             refs = [inst for inst in first.instances if inst.type == type_name]

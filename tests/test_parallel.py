@@ -888,3 +888,36 @@ def test_the_early_refusal_follows_the_options_as_the_mapper_does(
         except InputError as error:
             grouped = str(error)
         assert grouped == expected, (jobs, grouped)
+
+
+@pytest.mark.parametrize("bound", [1000, 2600, 10**6])
+@pytest.mark.parametrize("unscored", [(), ("NAME",)])
+def test_the_references_counts_made_while_the_child_reads_give_the_same_outcome(tmp_path, monkeypatch, bound, unscored):
+    """The reference's counts made ahead (while this process would wait for the child that
+    reads the hypothesis) decide as the bound counted when needed does: the same error, or
+    the same None (then the group is scored)."""
+    from hub4eval.io.templettes.split import read_parts, split_documents
+    from hub4eval.scoring import mapping
+
+    monkeypatch.setattr(mapping, "MAX_CANDIDATE_PAIRS", bound)
+    ref_text = _dense_first(slots=("NAME", "TEXT"), extents=True)
+    paths = _refusal_files(tmp_path, ref_text, ref_text.replace('TEXT: "same"', 'TEXT: "other"', 30))
+    config = ScoreConfig(unscored_slots=unscored)
+    ref_parts, hyp_parts = (split_documents(path) for path in paths)
+    assert ref_parts is not None and hyp_parts is not None
+    group = parallel.plan(ref_parts, hyp_parts, 2, 100)[0]
+    job = parallel._Job(*paths, "utf-8", config, None, None)
+    pointers: list = []
+    ref = read_parts(paths[0], "utf-8", group.ref_parts, "reference", pointers)
+    hyp = read_parts(paths[1], "utf-8", group.hyp_parts, "hypothesis", [])
+    side = parallel._hyp_side(job, group, hyp, [])
+    events = parallel._events(ref, pointers)
+    ahead = parallel._ref_counts(job, ref)
+    assert ahead is not None
+    outcomes = [parallel._refused_early(job, group, ref, events, side, counts) for counts in (ahead, None)]
+    as_seen = [
+        None if o is None else (str(o.error), o.order, o.ref_events, o.hyp_events, o.instances) for o in outcomes
+    ]
+    assert as_seen[0] == as_seen[1]
+    alike = 50 * 20 + (0 if unscored else 50 * 50)  # TEXT "same" 50 x 20 times, NAME 50 x 50
+    assert (as_seen[0] is not None) == (alike > bound), as_seen

@@ -174,6 +174,20 @@ class InstanceSet(Record, frozen=True):
     instances: tuple[Instance, ...]
 
 
+class UsualSlots(Record, frozen=True):
+    """Where the reader of a file of usual lines put the text fills it listed
+    (:meth:`TemplateSet.usual_fills`): the slot of each and the instance it is in.
+
+    Every slot of such a file has one alternative, its name comes once in its instance, and
+    each text fill is its own minimal string at its one extent; what is left to know of a
+    fill, to count it as the early refusal counts it (``scoring/refusal``), is kept here.
+    """
+
+    names: list[str]  # per listed fill, its slot's name
+    heads: list[int]  # per instance in file order, the index of its first listed fill; then their number
+    several: list[tuple[int, str]]  # each slot of more than one fill (pointers too): its instance's index, its name
+
+
 @compare_without("path", "warnings")
 class TemplateSet(Record, frozen=True, dict=True, gc=True):
     """A whole templette file.
@@ -216,6 +230,18 @@ class TemplateSet(Record, frozen=True, dict=True, gc=True):
     def keep_usual_fills(self, fills: list[TextFill], starts: list[int]) -> None:
         """Keep ``fills`` and ``starts`` for :meth:`usual_fills` (the reader's, as it makes the set)."""
         self.__dict__["_usual_fills"] = (fills, starts)
+
+    def usual_slots(self) -> UsualSlots | None:
+        """The slot of each fill of :meth:`usual_fills` and the instance it is in, when the
+        reader listed them (with those fills); else None. The early refusal counts a large
+        document's contents as written from them instead of walking its instances, slots and
+        alternatives; the walk, ``refusal.written_contents``, is its oracle
+        (tests/scoring/test_refusal.py)."""
+        return self.__dict__.get("_usual_slots")
+
+    def keep_usual_slots(self, slots: UsualSlots) -> None:
+        """Keep ``slots`` for :meth:`usual_slots` (the reader's, as it makes the set)."""
+        self.__dict__["_usual_slots"] = slots
 
     @property
     def instances(self) -> tuple[Instance, ...]:

@@ -45,9 +45,11 @@ import atexit
 import dataclasses
 import math
 import multiprocessing
+import operator
 import os
 import shutil
 import tempfile
+from collections import Counter
 from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import closing
 from dataclasses import dataclass
@@ -61,7 +63,16 @@ from hub4eval.model import Corpus, Instance, PointerFill, TemplateSet
 from hub4eval.scoring import mapping
 from hub4eval.scoring.greedy import PairsRefused
 from hub4eval.scoring.pipeline import RAW_OFFSETS, score
-from hub4eval.scoring.refusal import Counted, may_be_refused, most_alike, pairs_alike, written_contents
+from hub4eval.scoring.refusal import (
+    Counted,
+    alike_with,
+    counted,
+    may_be_refused,
+    most_alike,
+    pairs_alike,
+    usual_written,
+    written_contents,
+)
 from hub4eval.scoring.result import ScoreResult, Tally
 from hub4eval.util.forked import Beside, available_cores
 
@@ -70,6 +81,7 @@ from hub4eval.util.forked import Beside, available_cores
 SMALL_INPUT = 4_000_000
 # Documents per group at most: a group is what one process holds at a time.
 MAX_GROUP_DOCUMENTS = 2000
+_TYPE = operator.attrgetter("type")
 
 
 class Ungroupable(Exception):
@@ -288,8 +300,11 @@ def _score_group(
         ref_raw = _events(ref, ref_pointers)
         del ref_pointers
         hyp: TemplateSet | None = None
+        ref_counts: dict[str, tuple[int, Counted]] | None = None
         if beside is not None:
             if beside.forked:
+                if beside.running:  # counted while this process would wait for the child anyway
+                    ref_counts = _ref_counts(job, ref)
                 side = beside.result()
             else:  # read here, once: the hypothesis is scored from it unless the document is refused
                 hyp = read_parts(job.hyp_path, job.encoding, group.hyp_parts, "hypothesis", hyp_pointers)
@@ -297,7 +312,7 @@ def _score_group(
                     keep.append(hyp)
                 side = _hyp_side(job, group, hyp, hyp_pointers)
             del beside
-            refused = _refused_early(job, group, ref, ref_raw, side) if side is not None else None
+            refused = _refused_early(job, group, ref, ref_raw, side, ref_counts) if side is not None else None
             if refused is not None:
                 return refused
         if hyp is None:
@@ -429,19 +444,38 @@ def _hyp_side(job: _Job, group: _Group, hyp: TemplateSet, pointers: Sequence[Poi
     """What the refusal needs of the group's hypothesis (``pointers``: its pointer fills, as
     :func:`_events` takes them)."""
     docid = group.ref_docids[0]
-    first = next((iset.instances for iset in hyp.instance_sets if iset.docid == docid), ())
+    index = next((k for k, iset in enumerate(hyp.instance_sets) if iset.docid == docid), None)
     unscored = frozenset(job.config.unscored_slots)
+    usual = None if index is None else usual_written(hyp, index, unscored)
+    if usual is not None:
+        types = {name: (size, counted(keys)) for name, (size, keys) in usual.items()}
+    else:  # not listed by the reader: the walk
+        first = () if index is None else hyp.instance_sets[index].instances
+        types = {name: (len(held), written_contents(held, unscored, False)) for name, held in _by_type(first).items()}
     return _HypSide(
         tuple(iset.docid for iset in hyp.instance_sets),
         bool(hyp.warnings),
         _events(hyp, pointers),
-        len(hyp.instances),
-        {name: (len(held), written_contents(held, unscored, False)) for name, held in _by_type(first).items()},
+        sum(len(iset.instances) for iset in hyp.instance_sets),
+        types,
     )
 
 
+def _ref_counts(job: _Job, ref: TemplateSet) -> dict[str, tuple[int, Counted]] | None:
+    """Per type of the reference's first instance set: how many, and the counts of their
+    contents as written, from the reader's lists (None without them: the walk is not made
+    ahead of need)."""
+    usual = usual_written(ref, 0, frozenset(job.config.unscored_slots)) if ref.instance_sets else None
+    return None if usual is None else {name: (size, counted(keys)) for name, (size, keys) in usual.items()}
+
+
 def _refused_early(
-    job: _Job, group: _Group, ref: TemplateSet, ref_raw: list[list[tuple[str, ...]]], hyp: _HypSide
+    job: _Job,
+    group: _Group,
+    ref: TemplateSet,
+    ref_raw: list[list[tuple[str, ...]]],
+    hyp: _HypSide,
+    ref_counts: dict[str, tuple[int, Counted]] | None = None,
 ) -> _Refused | None:
     """The group's outcome when scoring it would refuse its first document by the bound from
     the contents as written, before any fill is prepared; None when it would not, or when
@@ -454,6 +488,9 @@ def _refused_early(
     with instances on both sides is mapped, and that type is refused first when its bound
     passes the limit (:func:`hub4eval.scoring.pairs.map_groups`).  So that is the error
     whenever this group's reading and checks pass (as :func:`_score_group` checks them).
+
+    ``ref_counts``: :func:`_ref_counts`, when counted already (while the child read); else
+    the first type mapped alone has its bound counted, and only when it may pass the limit.
     """
     if ref.warnings or hyp.warned:
         return None
@@ -467,20 +504,34 @@ def _refused_early(
         return None
     max_pairs = mapping.MAX_CANDIDATE_PAIRS
     first = ref.instance_sets[0]
-    refs_by_type = _by_type(first.instances)
+    unscored = frozenset(job.config.unscored_slots)
+    usual = None if ref_counts is not None else usual_written(ref, 0, unscored)  # keys not read yet
+    if ref_counts is not None:
+        ref_sizes = {name: size for name, (size, _) in ref_counts.items()}
+    elif usual is not None:
+        ref_sizes = {name: size for name, (size, _) in usual.items()}
+    else:
+        ref_sizes = Counter(map(_TYPE, first.instances))
     for type_name in order:
-        refs = refs_by_type.get(type_name)
+        n_ref = ref_sizes.get(type_name, 0)
         n_hyp, hyp_counts = hyp.types.get(type_name, (0, {}))
-        if not refs or not n_hyp:
+        if not n_ref or not n_hyp:
             continue  # not mapped: each instance counted alone (which cannot fail)
         # the first type mapped: refused here by its bound, or not early
-        if not may_be_refused(len(refs), n_hyp, max_pairs) or most_alike(len(refs), hyp_counts) <= max_pairs:
+        if not may_be_refused(n_ref, n_hyp, max_pairs) or most_alike(n_ref, hyp_counts) <= max_pairs:
             return None  # its bound is not counted, or cannot pass the limit
-        bound = pairs_alike(written_contents(refs, frozenset(job.config.unscored_slots), True), hyp_counts)
+        if ref_counts is not None:
+            bound = pairs_alike(ref_counts[type_name][1], hyp_counts)
+        elif usual is not None:
+            bound = alike_with(usual[type_name][1], hyp_counts)
+        else:  # not listed by the reader: the walk
+            refs = [inst for inst in first.instances if inst.type == type_name]
+            bound = pairs_alike(written_contents(refs, unscored, True), hyp_counts)
         if bound <= max_pairs:
             return None  # mapped, and maybe refused by the count of its prepared fills
-        error = mapping.pairs_refused(first.docid, len(refs), n_hyp, type_name, bound, True)
-        return _Refused(error, order, ref_events, hyp_events, (len(ref.instances), hyp.instances))
+        error = mapping.pairs_refused(first.docid, n_ref, n_hyp, type_name, bound, True)
+        ref_instances = sum(len(iset.instances) for iset in ref.instance_sets)
+        return _Refused(error, order, ref_events, hyp_events, (ref_instances, hyp.instances))
     return None
 
 

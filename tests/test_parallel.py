@@ -767,12 +767,18 @@ def test_with_texts_the_checks_of_the_groups_after_a_refused_one_come_first(tmp_
 # -- a first document far too large, refused before anything is mapped ----------------------
 
 
-def _dense_first(dense: int = 50, slots: tuple[str, ...] = ("NAME",), *, before: str = "", after: str = "") -> str:
+def _dense_first(
+    dense: int = 50, slots: tuple[str, ...] = ("NAME",), *, before: str = "", after: str = "", extents: bool = False
+) -> str:
     """The document DENSE first (``dense`` EVENT instances whose slots all say "same", after
-    ``before``), then three usual documents (``after`` ends the last)."""
-    lines = "".join(f'    {slot}: "same"\n' for slot in slots)
+    ``before``), then three usual documents (``after`` ends the last); ``extents``: each fill
+    with one (then every line is a usual line, which the reader lists the fills of)."""
+    at = " ##0#4#" if extents else ""
+    lines = "".join(f'    {slot}: "same"{at}\n' for slot in slots)
     text = before + "".join(f"<EVENT-DENSE-{k}> :=\n{lines}" for k in range(1, dense + 1))
-    text += "".join(f'<EVENT-B{n}-1> :=\n    NAME: "three"\n<EVENT-B{n}-2> :=\n    NAME: "four"\n' for n in range(3))
+    text += "".join(
+        f'<EVENT-B{n}-1> :=\n    NAME: "three"{at}\n<EVENT-B{n}-2> :=\n    NAME: "four"{at}\n' for n in range(3)
+    )
     return text + after
 
 
@@ -787,14 +793,17 @@ def _unmapped(monkeypatch) -> None:
     monkeypatch.setattr(api, "_read_inputs", refuse_to_map)
 
 
+@pytest.mark.parametrize("extents", [False, True])
 @pytest.mark.parametrize("jobs, size", [(1, 100), (2, 100), (2, 1)])
 def test_a_first_document_far_too_large_is_refused_before_anything_is_mapped(
-    tmp_path, low_bound, monkeypatch, jobs, size
+    tmp_path, low_bound, monkeypatch, jobs, size, extents
 ):
     """One group (the hypothesis read in a forked child with two jobs, in this process with
     one) or a group per document (in workers): the error of the whole files, from the
-    contents as written, before a fill is prepared or a pair counted."""
-    text = _dense_first()
+    contents as written (counted by a walk, or from the reader's lists of a file of usual
+    lines), before a fill is prepared or a pair counted."""
+    text = _dense_first(extents=extents)
+    assert (parse_templates(text, "t.tpl").usual_slots() is not None) == extents
     paths = _refusal_files(tmp_path, text, text)
     expected = _whole_error(paths)
     assert expected.startswith("document DENSE, type EVENT: 50 reference and 50 hypothesis instances")
@@ -856,14 +865,17 @@ def test_a_first_document_that_may_be_too_large_is_otherwise_as_the_whole_files_
     assert str(grouped.value) == expected
 
 
+@pytest.mark.parametrize("extents", [False, True])
 @pytest.mark.parametrize("content", ["clean", "noisy", "auto"])
 @pytest.mark.parametrize("compare", ["both", "content", "extent"])
 @pytest.mark.parametrize("unscored", [(), ("NAME",), ("NAME", "TEXT")])
-def test_the_early_refusal_follows_the_options_as_the_mapper_does(tmp_path, low_bound, content, compare, unscored):
+def test_the_early_refusal_follows_the_options_as_the_mapper_does(
+    tmp_path, low_bound, content, compare, unscored, extents
+):
     """Whatever the options, a document is refused (or scored) by the groups exactly as by
     the whole files: refused early only where the mapper's bound from the contents as
     written applies (clean content compared, scored slots)."""
-    text = _dense_first(slots=("NAME", "TEXT"))
+    text = _dense_first(slots=("NAME", "TEXT"), extents=extents)
     paths = _refusal_files(tmp_path, text, text.replace('TEXT: "same"', 'TEXT: "other"'))
     config = ScoreConfig(content=content, compare=compare, unscored_slots=unscored)
     try:
@@ -876,3 +888,36 @@ def test_the_early_refusal_follows_the_options_as_the_mapper_does(tmp_path, low_
         except InputError as error:
             grouped = str(error)
         assert grouped == expected, (jobs, grouped)
+
+
+@pytest.mark.parametrize("bound", [1000, 2600, 10**6])
+@pytest.mark.parametrize("unscored", [(), ("NAME",)])
+def test_the_references_counts_made_while_the_child_reads_give_the_same_outcome(tmp_path, monkeypatch, bound, unscored):
+    """The reference's counts made ahead (while this process would wait for the child that
+    reads the hypothesis) decide as the bound counted when needed does: the same error, or
+    the same None (then the group is scored)."""
+    from hub4eval.io.templettes.split import read_parts, split_documents
+    from hub4eval.scoring import mapping
+
+    monkeypatch.setattr(mapping, "MAX_CANDIDATE_PAIRS", bound)
+    ref_text = _dense_first(slots=("NAME", "TEXT"), extents=True)
+    paths = _refusal_files(tmp_path, ref_text, ref_text.replace('TEXT: "same"', 'TEXT: "other"', 30))
+    config = ScoreConfig(unscored_slots=unscored)
+    ref_parts, hyp_parts = (split_documents(path) for path in paths)
+    assert ref_parts is not None and hyp_parts is not None
+    group = parallel.plan(ref_parts, hyp_parts, 2, 100)[0]
+    job = parallel._Job(*paths, "utf-8", config, None, None)
+    pointers: list = []
+    ref = read_parts(paths[0], "utf-8", group.ref_parts, "reference", pointers)
+    hyp = read_parts(paths[1], "utf-8", group.hyp_parts, "hypothesis", [])
+    side = parallel._hyp_side(job, group, hyp, [])
+    events = parallel._events(ref, pointers)
+    ahead = parallel._ref_counts(job, ref)
+    assert ahead is not None
+    outcomes = [parallel._refused_early(job, group, ref, events, side, counts) for counts in (ahead, None)]
+    as_seen = [
+        None if o is None else (str(o.error), o.order, o.ref_events, o.hyp_events, o.instances) for o in outcomes
+    ]
+    assert as_seen[0] == as_seen[1]
+    alike = 50 * 20 + (0 if unscored else 50 * 50)  # TEXT "same" 50 x 20 times, NAME 50 x 50
+    assert (as_seen[0] is not None) == (alike > bound), as_seen

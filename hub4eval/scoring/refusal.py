@@ -20,11 +20,15 @@ side, the hypothesis's counted in another process, without mapping anything.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+import operator
+from bisect import bisect_left
+from collections import Counter
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from hub4eval.io.templettes.checks import WHOLE_SPANS
-from hub4eval.model import Instance, TextFill
+from hub4eval.model import Instance, TemplateSet, TextFill
 
 # Slots an instance would need for a group of fewer instance pairs to be refused early:
 # a group of at most ``max_pairs / EARLY_SLOTS`` instance pairs (the usual document) is
@@ -32,6 +36,7 @@ from hub4eval.model import Instance, TextFill
 EARLY_SLOTS = 64
 
 Counted = dict[Any, int]  # (slot name, content as written) -> the usual text fills that hold it
+Keys = Iterator[tuple[str, str]]  # the (slot name, content as written) of each fill counted
 
 
 def may_be_refused(n_ref: int, n_hyp: int, max_pairs: int) -> bool:
@@ -78,6 +83,73 @@ def written_contents(instances: Sequence[Instance], unscored: frozenset[str], re
             for key in keys:
                 counts[key] = get(key, 0) + 1
     return counts
+
+
+_TYPE = operator.attrgetter("type")
+_CONTENT = operator.attrgetter("content")
+
+
+def usual_written(tset: TemplateSet, index: int, unscored: frozenset[str]) -> dict[str, tuple[int, Keys]] | None:
+    """Per type of the instances of instance set ``index``: how many, and the (slot, content
+    as written) of each fill :func:`written_contents` counts in them (in either role), read from
+    the lists the reader made of the set's text fills as it read them
+    (``TemplateSet.usual_fills``, ``TemplateSet.usual_slots``) instead of a walk over every
+    slot; None when it made none.  The keys are read when iterated (once), by C loops.
+
+    Such a file's every slot holds one alternative, its name comes once in its instance,
+    and each listed fill is usual (its content its one minimal string at its one extent:
+    counted in a reference too), so what the walk decides is left: an unscored slot's fills
+    are not counted, nor those of an instance with a scored slot of several fills (not
+    plain); a pointer alone in its slot is not listed.  The instances of a type are cut into
+    runs of consecutive ones, each a slice of the lists.
+    """
+    usual, slots = tset.usual_fills(), tset.usual_slots()
+    if usual is None or slots is None:
+        return None
+    fills, names, heads = usual[0], slots.names, slots.heads
+    first = sum(len(iset.instances) for iset in tset.instance_sets[:index])  # the file's index of its first
+    instances = tset.instance_sets[index].instances
+    size = len(instances)
+    not_plain = sorted({k - first for k, name in slots.several if first <= k < first + size and name not in unscored})
+    types = list(map(_TYPE, instances))
+    # the runs of instances of one type (found by C loops), each cut where an instance is not plain
+    starts = [0, *itertools.compress(range(1, size), map(operator.ne, types[1:], types)), size]
+    runs: dict[str, list[tuple[int, int]]] = {}
+    sizes: dict[str, int] = {}
+    for start, end in zip(starts, starts[1:], strict=False):
+        name = types[start]
+        sizes[name] = sizes.get(name, 0) + end - start
+        held = runs.setdefault(name, [])
+        for k in not_plain[bisect_left(not_plain, start) : bisect_left(not_plain, end)]:
+            held.append((first + start, first + k))
+            start = k + 1
+        held.append((first + start, first + end))
+    out: dict[str, tuple[int, Keys]] = {}
+    for name, held in runs.items():
+        spans = [(heads[start], heads[end]) for start, end in held if start < end]
+        if len(spans) == 1:
+            begin, stop = spans[0]
+            kept_names, kept_fills = names[begin:stop], fills[begin:stop]
+        else:
+            kept_names = list(itertools.chain.from_iterable(names[begin:stop] for begin, stop in spans))
+            kept_fills = list(itertools.chain.from_iterable(fills[begin:stop] for begin, stop in spans))
+        keys: Keys = zip(kept_names, map(_CONTENT, kept_fills), strict=True)
+        if unscored and not unscored.isdisjoint(kept_names):
+            keys = itertools.compress(keys, map(operator.not_, map(unscored.__contains__, kept_names)))
+        out[name] = (sizes[name], keys)
+    return out
+
+
+def counted(keys: Keys) -> Counted:
+    """How many of ``keys`` are each key: :func:`written_contents` from :func:`usual_written`."""
+    return dict(Counter(keys))
+
+
+def alike_with(keys: Keys, hyp_counts: Counted) -> int:
+    """:func:`pairs_alike` of the counts of ``keys`` with ``hyp_counts``, without those counts:
+    each key is in as many pairs as the hypothesis has fills written so (one look-up a key,
+    where counting them took two)."""
+    return sum(map(hyp_counts.get, keys, itertools.repeat(0)))
 
 
 def pairs_alike(ref_counts: Counted, hyp_counts: Counted) -> int:

@@ -7,7 +7,15 @@ from hypothesis import strategies as st
 
 from hub4eval.io.templettes import parse_templates, write_templates
 from hub4eval.model import FillAlternative, Instance, PointerFill, Slot, TemplateSet, TextFill
-from hub4eval.scoring.refusal import may_be_refused, most_alike, pairs_alike, written_contents
+from hub4eval.scoring.refusal import (
+    alike_with,
+    counted,
+    may_be_refused,
+    most_alike,
+    pairs_alike,
+    usual_written,
+    written_contents,
+)
 from tests.support.strategies import SLOTS, template_sets
 
 
@@ -101,3 +109,82 @@ def test_the_most_alike_takes_the_most_frequent_content_of_each_slot():
     counts = {("A", "x"): 3, ("A", "y"): 5, ("B", "z"): 2}
     assert most_alike(10, counts) == 10 * (5 + 2)
     assert most_alike(10, {}) == 0
+
+
+# -- the counts from the reader's lists of a file of usual lines -----------------------------
+
+_WORDS = ("x", "y", "x y", "y z")
+
+
+@st.composite
+def _usual_files(draw, reference: bool) -> str:
+    """A file of usual lines (one extent a text fill): documents of EV and AG instances in
+    any order, slots (COMMENT among them) of one or two fills, text or pointers."""
+    lines = []
+    for docid in draw(st.lists(st.sampled_from(("D1", "D2", "D3")), min_size=1, max_size=3, unique=True)):
+        numbers = {"EV": 1, "AG": 0}
+        lines.append(f'<EV-{docid}-1> :=\n  A: "x" ##0#1#')  # what the pointers name
+        for kind in draw(st.lists(st.sampled_from(("EV", "AG")), max_size=8)):
+            numbers[kind] += 1
+            lines.append(f"<{kind}-{docid}-{numbers[kind]}> :=")
+            for name in draw(
+                st.lists(st.sampled_from(("A", "B", "C", "COMMENT")), min_size=1, max_size=4, unique=True)
+            ):
+                mark = "? " if reference and draw(st.integers(0, 4)) == 0 else ""
+                for k in range(draw(st.sampled_from((1, 1, 1, 2)))):
+                    head = f"  {name}: {mark}" if k == 0 else "        "
+                    fill = draw(st.sampled_from(("text", "text", "plain", "pointer")))
+                    word = draw(st.sampled_from(_WORDS))
+                    if fill == "pointer":
+                        lines.append(f"{head}<EV-{docid}-1>")
+                    elif fill == "plain":
+                        lines.append(f"{head}{word} ##3#{3 + len(word)}#")
+                    else:
+                        lines.append(f'{head}"{word}" ##3#{3 + len(word)}#')
+    return "\n".join(lines) + "\n"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.booleans(), st.frozensets(st.sampled_from(("A", "B", "COMMENT"))), st.data())
+def test_the_counts_from_the_readers_lists_are_those_of_the_walk(reference, unscored, data):
+    """For every set and type of a file of usual lines: the instances and the counts of the
+    contents as written that the reader's lists give are the walk's (written_contents), and the
+    bound from their keys is :func:`pairs_alike` of those counts."""
+    role = "reference" if reference else "hypothesis"
+    tset = parse_templates(data.draw(_usual_files(reference)), "t.tpl", role)
+    assert tset.usual_slots() is not None  # read a usual line at a time
+    hyp_counts = {("A", "x"): 3, ("B", "y z"): 2, ("C", "y"): 5, ("COMMENT", "x"): 7}
+    for index, iset in enumerate(tset.instance_sets):
+        by_type = {}
+        for inst in iset.instances:
+            by_type.setdefault(inst.type, []).append(inst)
+        usual = usual_written(tset, index, unscored)
+        assert usual is not None
+        walked = {name: (len(held), written_contents(held, unscored, reference)) for name, held in by_type.items()}
+        assert {name: (size, counted(keys)) for name, (size, keys) in usual.items()} == walked
+        again = usual_written(tset, index, unscored)
+        assert again is not None
+        for name, (_, keys) in again.items():
+            assert alike_with(keys, hyp_counts) == pairs_alike(walked[name][1], hyp_counts)
+
+
+def test_a_slot_of_several_fills_leaves_its_instance_out_unless_unscored():
+    text = (
+        '<EV-D-1> :=\n  A: "x" ##0#1#\n  B: "y" ##0#1#\n'
+        '<EV-D-2> :=\n  A: "x" ##0#1#\n  B: "y" ##0#1#\n     "z" ##2#3#\n'
+        '<EV-D-3> :=\n  A: "x" ##0#1#\n  B: <EV-D-1>\n'
+    )
+    tset = parse_templates(text, "t.tpl", "hypothesis")
+    counts = {frozenset(): {("A", "x"): 2, ("B", "y"): 1}, frozenset({"B"}): {("A", "x"): 3}}
+    for unscored, expected in counts.items():
+        usual = usual_written(tset, 0, unscored)
+        assert usual is not None
+        size, keys = usual["EV"]
+        assert (size, counted(keys)) == (3, expected)
+        assert written_contents(tset.instances, unscored, False) == expected
+
+
+def test_no_counts_from_lists_where_the_reader_made_none():
+    tset = parse_templates('<EV-D-1> :=\n  A: "x"\n', "t.tpl", "hypothesis")  # no extent: the grammar reads it
+    assert tset.usual_slots() is None
+    assert usual_written(tset, 0, frozenset()) is None

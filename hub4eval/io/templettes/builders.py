@@ -35,6 +35,7 @@ from hub4eval.model import (
     Role,
     Slot,
     TextFill,
+    UsualSlots,
 )
 
 # The lexer has already checked every line: these expressions only cut them
@@ -147,6 +148,9 @@ class InstanceBuilder(Checks):
         # set by usual_instances when each DOCID's instances were one run: the text fills in file
         # order and the index of each run's first, then their number (TemplateSet.usual_fills)
         self.usual_fills: tuple[list[TextFill], list[int]] | None = None
+        # set with usual_fills: the slot of each of those fills and the instances they are in
+        # (TemplateSet.usual_slots)
+        self.usual_slots: UsualSlots | None = None
         # set by usual_instances in a hypothesis whose DOCIDs' instances were one run each: per
         # run, the smallest start and the largest end of its text fills' extents (see
         # TemplateSet.fill_bounds)
@@ -246,7 +250,7 @@ class InstanceBuilder(Checks):
         """The instance of ``token`` if it is made of usual lines only, else
         None (see :meth:`usual_instances`)."""
         instances = self.usual_instances(token, token.line, token.column)
-        self.run_starts = self.usual_fills = None  # a file's, not an instance's
+        self.run_starts = self.usual_fills = self.usual_slots = None  # a file's, not an instance's
         return instances[0] if instances is not None and len(instances) == 1 else None
 
     def usual_instances(self, text: str, line: int = 1, column: int = 1) -> list[Instance] | None:
@@ -293,6 +297,12 @@ class InstanceBuilder(Checks):
         text_fills: list[TextFill] = []
         fill_starts: list[int] = []
         keep_fill = text_fills.append
+        # per text fill, its slot's name; per instance, the index of its first text fill; each
+        # instance (its index) with a slot of several fills, and that slot's name (UsualSlots)
+        fill_slots: list[str] = []
+        keep_slot = fill_slots.append
+        fill_heads: list[int] = []
+        several: list[tuple[int, str]] = []
         runs = True  # each DOCID one run so far
         # a hypothesis's runs' bounds (an unsegmented one's sets are placed by them)
         bounding = self.hypothesis
@@ -332,6 +342,7 @@ class InstanceBuilder(Checks):
                     if docid_ != docid:
                         docid = intern(docid_, docid_)
                     head_number, head_line = int(number), line
+                    fill_heads.append(len(text_fills))
                     if docid is not previous_docid:
                         if docid in run_docids:
                             ordered = bounding = runs = False  # a second run of a DOCID's instances
@@ -393,6 +404,7 @@ class InstanceBuilder(Checks):
                         fill_column,
                     )
                     keep_fill(fill)
+                    keep_slot(name)
                 else:  # a pointer
                     if docid_ != docid:
                         return None  # into another instance set
@@ -402,6 +414,7 @@ class InstanceBuilder(Checks):
                     fills = (fill,)
                 elif more is None:
                     more = [*fills, fill]
+                    several.append((len(instances), name))
                 else:
                     more.append(fill)
         self.pointers += pointers
@@ -411,6 +424,9 @@ class InstanceBuilder(Checks):
             fill_starts.append(len(text_fills))
         self.run_starts = run_starts if runs else None
         self.usual_fills = (text_fills, fill_starts) if runs else None
+        if runs:
+            fill_heads.append(len(text_fills))
+        self.usual_slots = UsualSlots(fill_slots, fill_heads, several) if runs else None
         if bounding:
             if head_line:
                 bounds.append(None if high < 0 else (low, high))

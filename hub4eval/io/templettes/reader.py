@@ -199,8 +199,11 @@ def parse_with_pointers(
             if bounds is not None and len(bounds) == len(tset.instance_sets):
                 tset.keep_fill_bounds(bounds)
             usual_fills, builder.usual_fills = builder.usual_fills, None
+            usual_slots, builder.usual_slots = builder.usual_slots, None
             if usual_fills is not None and len(usual_fills[1]) == len(tset.instance_sets) + 1:
                 tset.keep_usual_fills(*usual_fills)
+                if usual_slots is not None:
+                    tset.keep_usual_slots(usual_slots)
         return tset, pointers
     finally:
         if collecting:

@@ -34,6 +34,7 @@ from hub4eval.report import export
 from hub4eval.report.confidence import bootstrap_intervals, document_counts
 from hub4eval.report.html import join_columns, point_columns, to_html, write_point_columns
 from hub4eval.scoring.mapping import type_order
+from hub4eval.scoring.refusal import written_contents
 from tests.support import EXAMPLES, ROOT
 
 runner = CliRunner()
@@ -900,8 +901,10 @@ def test_the_references_counts_made_while_the_child_reads_give_the_same_outcome(
     from hub4eval.scoring import mapping
 
     monkeypatch.setattr(mapping, "MAX_CANDIDATE_PAIRS", bound)
-    ref_text = _dense_first(slots=("NAME", "TEXT"), extents=True)
-    paths = _refusal_files(tmp_path, ref_text, ref_text.replace('TEXT: "same"', 'TEXT: "other"', 30))
+    text = _dense_first(slots=("NAME", "TEXT"), extents=True)
+    # ten reference instances whose NAME holds two fills: not plain, unless NAME is not scored
+    ref_text = text.replace('NAME: "same" ##0#4#\n', 'NAME: "same" ##0#4#\n          "more" ##0#4#\n', 10)
+    paths = _refusal_files(tmp_path, ref_text, text.replace('TEXT: "same"', 'TEXT: "other"', 30))
     config = ScoreConfig(unscored_slots=unscored)
     ref_parts, hyp_parts = (split_documents(path) for path in paths)
     assert ref_parts is not None and hyp_parts is not None
@@ -913,11 +916,13 @@ def test_the_references_counts_made_while_the_child_reads_give_the_same_outcome(
     side = parallel._hyp_side(job, group, hyp, [])
     events = parallel._events(ref, pointers)
     ahead = parallel._ref_counts(job, ref)
-    assert ahead is not None
+    first = ref.instance_sets[0].instances
+    assert ahead == {"EVENT": (len(first), written_contents(first, frozenset(unscored), True))}  # the walk's
     outcomes = [parallel._refused_early(job, group, ref, events, side, counts) for counts in (ahead, None)]
     as_seen = [
         None if o is None else (str(o.error), o.order, o.ref_events, o.hyp_events, o.instances) for o in outcomes
     ]
     assert as_seen[0] == as_seen[1]
-    alike = 50 * 20 + (0 if unscored else 50 * 50)  # TEXT "same" 50 x 20 times, NAME 50 x 50
+    # TEXT "same" 50 x 20 times, NAME 50 x 50, but for the 10 reference instances of two NAMEs
+    alike = 50 * 20 if unscored else 40 * 20 + 40 * 50
     assert (as_seen[0] is not None) == (alike > bound), as_seen

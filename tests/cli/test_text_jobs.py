@@ -36,14 +36,33 @@ def _run(arguments: list[str]) -> str:
     return result.stdout
 
 
+SCORINGS = {"explain": 1, "project": 1, "compare": 2}  # the scorings of a command (compare: A's, then B's)
+
+
+def _recording_alignments(monkeypatch) -> list[int]:
+    """The ``jobs`` each alignment of the texts is given, in order."""
+    given: list[int] = []
+    align_texts = aligned_texts.align_texts
+
+    def recording(*args, **kwargs):
+        given.append(kwargs["jobs"])
+        return align_texts(*args, **kwargs)
+
+    monkeypatch.setattr(aligned_texts, "align_texts", recording)
+    return given
+
+
 @pytest.mark.parametrize("name", COMMANDS)
 def test_the_texts_are_aligned_in_children_only_with_several_jobs(monkeypatch, name):
     monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", 0)
     started = started_children(monkeypatch, aligned_texts)
+    given = _recording_alignments(monkeypatch)
     outputs = {}
     for jobs in ("1", "2"):
         started.clear()
+        given.clear()
         outputs[jobs] = _run([*COMMANDS[name], "--jobs", jobs])
+        assert given == [int(jobs)] * SCORINGS[name]  # every scoring's alignment, B's too
         assert bool(started) == (jobs == "2"), started
     assert outputs["1"] == outputs["2"]
     assert outputs["1"].strip()
@@ -53,13 +72,14 @@ def test_the_texts_are_aligned_in_children_only_with_several_jobs(monkeypatch, n
 def test_left_out_jobs_is_every_core(monkeypatch, name):
     monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", 0)
     started = started_children(monkeypatch, aligned_texts)
-    monkeypatch.setattr(forked, "available_cores", lambda: 2)
-    _run(COMMANDS[name])
-    assert started
-    started.clear()
-    monkeypatch.setattr(forked, "available_cores", lambda: 1)
-    _run(COMMANDS[name])
-    assert not started
+    given = _recording_alignments(monkeypatch)
+    for cores in (2, 3, 1):
+        started.clear()
+        given.clear()
+        monkeypatch.setattr(forked, "available_cores", lambda cores=cores: cores)
+        _run(COMMANDS[name])
+        assert given == [cores] * SCORINGS[name]
+        assert bool(started) == (cores > 1)
 
 
 @pytest.mark.parametrize("name", COMMANDS)

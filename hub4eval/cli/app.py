@@ -348,8 +348,11 @@ def main() -> None:
     at interpreter exit took seconds after the work was done. Every file the
     commands write is closed by then (context managers).
     """
+    from hub4eval.text.align.numba_cache import runs_nothing_else
+
     warnings.showwarning = _show_warning
     ends_without_freeing()  # this process ends with os._exit below: see util/kept
+    runs_nothing_else()  # numba, if a kernel is needed, starts without asking scipy for a BLAS
     code: int | str | None = 0
     try:
         app()

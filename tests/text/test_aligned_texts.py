@@ -290,6 +290,38 @@ def test_a_child_that_aligns_starts_numba_without_scipys_blas_and_aligns_the_sam
     assert scipy_here == str(_has_scipy())
 
 
+def _has_scipy_linalg() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("scipy") is not None and importlib.util.find_spec("scipy.linalg") is not None
+
+
+@pytest.mark.skipif(not _has_scipy_linalg(), reason="scipy is not installed: numba asks nothing of it")
+def test_the_command_lines_own_process_starts_numba_without_scipys_blas(tmp_path):
+    """The command line runs nothing but hub4eval, so numba starts in its own process without the
+    question to scipy for a BLAS too (about 0.15 s of a small score with texts, aligned there);
+    a program using hub4eval as a library asks it as usual (the test above)."""
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    asr = Path(__file__).resolve().parents[2] / "examples" / "asr"
+    arguments = [str(asr / "ref.tpl"), str(asr / "hyp.tpl"), "--ref-text", str(asr / "reference.sgml")]
+    arguments += ["--hyp-text", str(asr / "asr_unsegmented.sgml"), "--jobs", "1", "--json", "-"]
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "hub4eval", "score", *arguments],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    imported = re.findall(r"^import time:.*\|\s*([\w.]+)$", done.stderr, re.MULTILINE)
+    assert "numba.np.arraymath" in imported  # the kernels were loaded in this process
+    assert "scipy.linalg" not in imported
+    assert '"ceiling"' in done.stdout
+
+
 def _has_scipy() -> bool:
     import importlib.util
 

@@ -42,18 +42,31 @@ def _announce_compile() -> None:
 
 
 _BLAS = "scipy.linalg.cython_blas"
+_alone = False  # set by runs_nothing_else (the command line's process, and the children it forks)
+
+
+def runs_nothing_else() -> None:
+    """Say that this process runs nothing but hub4eval (the command line does, first thing):
+    then numba starts without asking scipy for a BLAS (:func:`start_without_blas`) when the
+    first kernel is made (:func:`cached_njit`), here and in the children forked from here.
+    A program that imports hub4eval as a library, and may compile its own code with numba,
+    never says so: numba starts there as usual."""
+    global _alone
+    _alone = True
 
 
 def start_without_blas() -> None:
     """Import numba and its array functions without asking scipy for a BLAS: for a process
-    of ours that only runs the kernels (a forked child of :mod:`hub4eval.text.aligned_texts`).
+    of ours that only runs the kernels (a forked child of :mod:`hub4eval.text.aligned_texts`,
+    or the command line's process, :func:`runs_nothing_else`).
 
     When scipy is installed, numba's array functions import ``scipy.linalg`` when they are
     first loaded, to know whether ``np.dot`` and the like can be compiled: about 0.2 s of a
-    child's start, for kernels that use no BLAS (they are loaded from numba's cache, or
+    start, for kernels that use no BLAS (they are loaded from numba's cache, or
     compiled, the same without it; a kernel that used one would fail to compile, in every
-    test). Elsewhere (the caller's own process, which may compile its own code with numba)
-    numba starts as usual: this is only for a process that does nothing else.
+    test that runs the command line). Elsewhere (a program that uses hub4eval as a library,
+    and may compile its own code with numba) numba starts as usual: this is only for a
+    process that does nothing else.
     """
     import sys
 
@@ -99,6 +112,8 @@ def cached_njit(numba: Any, function: Any, cache: bool, announce: bool = True) -
     kernel is compiled and cached again. A cache directory that cannot be used
     at all means no cache.
     """
+    if _alone:
+        start_without_blas()  # before any kernel is loaded (once: then numba's array functions are)
     try:
         dispatcher = numba.njit(cache=cache, nogil=True)(function)
     except Exception as error:  # no usable cache directory (NUMBA_CACHE_DIR unwritable, ...)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import bisect
 import sys
-import threading
 from collections.abc import Iterable, Sequence
 from itertools import chain, repeat
 from typing import Any, NamedTuple
@@ -25,6 +24,7 @@ import numpy as np
 
 from hub4eval.model import Extent
 from hub4eval.text.align import INSERTION
+from hub4eval.text.align.numba_cache import CompiledOnce
 from hub4eval.text.columns import CorpusAlignment, _Side
 from hub4eval.text.token_arrays import TokenArray
 
@@ -426,26 +426,22 @@ def _numba_loaded() -> bool:
     return "numba" in sys.modules
 
 
-_kernel_lock = threading.Lock()
-_compiled: list[Any] = []  # the compiled _k_run_extents, once made
+def _compile_run_extents() -> Any:
+    """:func:`_k_run_extents` compiled by numba (or loaded from its on-disk cache, as the
+    aligner's kernels are: :func:`hub4eval.text.align.numba_cache.cached_njit`)."""
+    import numba
+
+    from hub4eval.text.align.numba_cache import cached_njit
+
+    # only the package's module caches (a copy imported under another name would write
+    # entries the package cannot load)
+    # compiled in about 0.4 s: without the aligner's notice (it names the aligner)
+    cached = __name__ == "hub4eval.text.column_extents"
+    return cached_njit(numba, _k_run_extents, cached, announce=False)
 
 
-def _run_extents_kernel() -> Any:
-    """:func:`_k_run_extents` compiled by numba on first use (or loaded from its on-disk cache,
-    as the aligner's kernels are: :func:`hub4eval.text.align.numba_cache.cached_njit`); numba is
-    imported then, not with this module (``hub4eval --help`` must stay fast)."""
-    with _kernel_lock:
-        if not _compiled:
-            import numba
-
-            from hub4eval.text.align.numba_cache import cached_njit
-
-            # only the package's module caches (a copy imported under another name would write
-            # entries the package cannot load)
-            # compiled in about 0.4 s: without the aligner's notice (it names the aligner)
-            cached = __name__ == "hub4eval.text.column_extents"
-            _compiled.append(cached_njit(numba, _k_run_extents, cached, announce=False))
-        return _compiled[0]
+_run_extents_kernel = CompiledOnce(_compile_run_extents)
+""":func:`_k_run_extents` compiled on first use; numba is imported then, not with this module."""
 
 
 def same_hyp_tokens(alignment: CorpusAlignment, docid: str | None, space: int) -> bool:

@@ -537,3 +537,29 @@ def test_tie_between_two_equal_cost_paths():
     # ref z, hyp x y: insertion of y ties the diagonal z/y; insertion before the diagonal.
     cols, cost = _columns("z", "x y")
     assert cost == 700 and cols == [("z", "x", SUB), ("", "y", INS)]
+
+
+def test_kernels_are_compiled_once_when_threads_ask_at_once() -> None:
+    """``CompiledOnce``: the first caller makes them; threads asking meanwhile wait for it, and
+    every caller gets the same object."""
+    import threading
+    import time
+
+    from hub4eval.text.align.numba_cache import CompiledOnce
+
+    made: list[object] = []
+
+    def make() -> object:
+        time.sleep(0.05)  # long enough for the other threads to ask while it is made
+        made.append(object())
+        return made[-1]
+
+    compiled = CompiledOnce(make)
+    got: list[object] = []
+    threads = [threading.Thread(target=lambda: got.append(compiled())) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(made) == 1
+    assert got == made * 4 and compiled() is made[0]

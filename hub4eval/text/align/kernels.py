@@ -17,7 +17,6 @@ they compute, and the pure-Python reference the tests compare them with, is in
 
 from __future__ import annotations
 
-import threading
 from types import SimpleNamespace
 
 import numpy as np
@@ -27,7 +26,7 @@ import numpy as np
 # rebinds each module-level name to its compiled dispatcher so that kernels
 # calling each other resolve to compiled code.
 from hub4eval.text.align.costs import DELETION, FRAGMENT, INDEL, INSERTION, MATCH, SUB_BASE, SUB_SPAN, SUBSTITUTION
-from hub4eval.text.align.numba_cache import cached_njit
+from hub4eval.text.align.numba_cache import CompiledOnce, cached_njit
 
 _BIG = 1 << 60
 """Infinity for the band DP's cost arrays (int64)."""
@@ -959,25 +958,24 @@ _KERNEL_NAMES = (
     "_k_absent_lengths",
     "_k_absent_bound",
 )
-_kernel_lock = threading.Lock()
-_compiled: SimpleNamespace | None = None
 
 
-def _kernels() -> SimpleNamespace:
-    """Compile (or load from numba's on-disk cache) the kernels on first use."""
-    global _compiled
-    with _kernel_lock:
-        if _compiled is None:
-            import numba
+def _compile() -> SimpleNamespace:
+    """The kernels compiled (or loaded from numba's on-disk cache), each module-level name
+    rebound to its dispatcher: :func:`_kernels`, once."""
+    import numba
 
-            g = globals()
-            # numba keys its cache by source file, but the cached code refers to
-            # the module by name: a copy loaded under another name (``python -m
-            # doctest hub4eval/text/align/kernels.py`` imports it as ``kernels``) would write
-            # entries that hub4eval.text.align.kernels cannot load. Only cache the real module.
-            cache = __name__ == "hub4eval.text.align.kernels"
-            for name in _KERNEL_NAMES:
-                if not isinstance(g[name], numba.core.dispatcher.Dispatcher):
-                    g[name] = cached_njit(numba, g[name], cache)
-            _compiled = SimpleNamespace(**{name[3:]: g[name] for name in _KERNEL_NAMES})
-        return _compiled
+    g = globals()
+    # numba keys its cache by source file, but the cached code refers to
+    # the module by name: a copy loaded under another name (``python -m
+    # doctest hub4eval/text/align/kernels.py`` imports it as ``kernels``) would write
+    # entries that hub4eval.text.align.kernels cannot load. Only cache the real module.
+    cache = __name__ == "hub4eval.text.align.kernels"
+    for name in _KERNEL_NAMES:
+        if not isinstance(g[name], numba.core.dispatcher.Dispatcher):
+            g[name] = cached_njit(numba, g[name], cache)
+    return SimpleNamespace(**{name[3:]: g[name] for name in _KERNEL_NAMES})
+
+
+_kernels = CompiledOnce(_compile)
+"""The kernels, compiled (or loaded from numba's on-disk cache) on first use."""

@@ -14,7 +14,11 @@ warnings, like theirs, speak of the alignment kernels).
 
 from __future__ import annotations
 
-from typing import Any
+import threading
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+T = TypeVar("T")
 
 
 class KernelCacheWarning(RuntimeWarning):
@@ -39,6 +43,24 @@ def _announce_compile() -> None:
     import warnings
 
     warnings.warn(COMPILE_NOTICE, KernelCompileNotice, stacklevel=3)
+
+
+class CompiledOnce(Generic[T]):
+    """What ``make`` returns, made on the first call and kept for the process: kernels compiled by
+    numba (or loaded from its on-disk cache) once, when first needed, not when their module is
+    imported (``hub4eval --help`` must stay fast). A lock makes threads that ask at once wait
+    for the one that makes them."""
+
+    def __init__(self, make: Callable[[], T]) -> None:
+        self._make = make
+        self._lock = threading.Lock()
+        self._made: list[T] = []
+
+    def __call__(self) -> T:
+        with self._lock:
+            if not self._made:
+                self._made.append(self._make())
+            return self._made[0]
 
 
 _BLAS = "scipy.linalg.cython_blas"

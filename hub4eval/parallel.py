@@ -66,10 +66,10 @@ from hub4eval.scoring.pipeline import RAW_OFFSETS, score
 from hub4eval.scoring.refusal import (
     Counted,
     alike_with,
-    counted,
     may_be_refused,
     most_alike,
     pairs_alike,
+    usual_counted,
     usual_written,
     written_contents,
 )
@@ -446,10 +446,8 @@ def _hyp_side(job: _Job, group: _Group, hyp: TemplateSet, pointers: Sequence[Poi
     docid = group.ref_docids[0]
     index = next((k for k, iset in enumerate(hyp.instance_sets) if iset.docid == docid), None)
     unscored = frozenset(job.config.unscored_slots)
-    usual = None if index is None else usual_written(hyp, index, unscored)
-    if usual is not None:
-        types = {name: (size, counted(keys)) for name, (size, keys) in usual.items()}
-    else:  # not listed by the reader: the walk
+    types = None if index is None else usual_counted(hyp, index, unscored)
+    if types is None:  # not listed by the reader: the walk
         first = () if index is None else hyp.instance_sets[index].instances
         types = {name: (len(held), written_contents(held, unscored, False)) for name, held in _by_type(first).items()}
     return _HypSide(
@@ -465,8 +463,7 @@ def _ref_counts(job: _Job, ref: TemplateSet) -> dict[str, tuple[int, Counted]] |
     """Per type of the reference's first instance set: how many, and the counts of their
     contents as written, from the reader's lists (None without them: the walk is not made
     ahead of need)."""
-    usual = usual_written(ref, 0, frozenset(job.config.unscored_slots)) if ref.instance_sets else None
-    return None if usual is None else {name: (size, counted(keys)) for name, (size, keys) in usual.items()}
+    return usual_counted(ref, 0, frozenset(job.config.unscored_slots)) if ref.instance_sets else None
 
 
 def _refused_early(

@@ -58,7 +58,6 @@ def compare_command(
     o.one_from_stdin(REF=ref, A=hyp_a, B=hyp_b, **scoring.text_files())
     check_outputs({"--json": json_path}, {"REF": ref, "A": hyp_a, "B": hyp_b, **scoring.inputs()})
     config = scoring.config()
-    OutputOptions(jobs=jobs)  # a --jobs out of bounds refused before any file is read
     results = []
     for number, hyp in enumerate((hyp_a, hyp_b)):
         if number:
@@ -71,7 +70,8 @@ def compare_command(
                 config,
                 description=f"scoring {hyp.name}",
                 quiet=quiet,
-                # one ceiling: the same reference and texts
+                # one ceiling: the same reference and texts (a --jobs out of bounds is refused
+                # as A's options are made, before any file is read)
                 output=OutputOptions(ceiling=None if number == 0 else False, jobs=jobs),
             )
         )

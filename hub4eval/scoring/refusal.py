@@ -145,6 +145,13 @@ def counted(keys: Keys) -> Counted:
     return dict(Counter(keys))
 
 
+def usual_counted(tset: TemplateSet, index: int, unscored: frozenset[str]) -> dict[str, tuple[int, Counted]] | None:
+    """:func:`usual_written` with each type's keys counted: per type, how many instances and
+    :func:`written_contents` of them; None when the reader made no lists."""
+    usual = usual_written(tset, index, unscored)
+    return None if usual is None else {name: (size, counted(keys)) for name, (size, keys) in usual.items()}
+
+
 def alike_with(keys: Keys, hyp_counts: Counted) -> int:
     """:func:`pairs_alike` of the counts of ``keys`` with ``hyp_counts``, without those counts:
     each key is in as many pairs as the hypothesis has fills written so (one look-up a key,

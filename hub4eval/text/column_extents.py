@@ -24,7 +24,7 @@ import numpy as np
 
 from hub4eval.model import Extent
 from hub4eval.text.align import INSERTION
-from hub4eval.text.align.numba_cache import CompiledOnce
+from hub4eval.text.align.numba_cache import CompiledOnce, cached_njit
 from hub4eval.text.columns import CorpusAlignment, _Side
 from hub4eval.text.token_arrays import TokenArray
 
@@ -430,8 +430,6 @@ def _compile_run_extents() -> Any:
     """:func:`_k_run_extents` compiled by numba (or loaded from its on-disk cache, as the
     aligner's kernels are: :func:`hub4eval.text.align.numba_cache.cached_njit`)."""
     import numba
-
-    from hub4eval.text.align.numba_cache import cached_njit
 
     # only the package's module caches (a copy imported under another name would write
     # entries the package cannot load)

@@ -352,6 +352,16 @@ def score(
     elif aligned:
         from hub4eval.text.aligned_texts import align_texts
 
+        made: list[FillPreparer] = []
+
+        def normalize_strings() -> None:
+            # the templettes' strings normalized (no extent needed) while a child tokenizes
+            # the hypothesis or makes the weighted alignment; sclite's alignment, whose
+            # counts are asked for last, is counted once that is done
+            prepared = FillPreparer(config, glm_apply=ref_glm_apply, tokens=noisy)
+            prepared.normalize(_strings((hyp, ref) if hyp_glm_apply is ref_glm_apply else (ref,), config))
+            made.append(prepared)
+
         texts_aligned = align_texts(
             ref_corpus,  # type: ignore[arg-type]
             hyp_corpus,  # type: ignore[arg-type]
@@ -363,12 +373,9 @@ def score(
             spoken_forms=config.spoken_forms,
             weighted_beside=True,
             count_wer=count_wer,
+            meanwhile=normalize_strings,
         )
-        if texts_aligned.waiting:
-            # while a child aligns, the templettes' strings are normalized (no extent needed);
-            # sclite's alignment, whose counts are asked for last, is counted once that is done
-            normalized = FillPreparer(config, glm_apply=ref_glm_apply, tokens=noisy)
-            normalized.normalize(_strings((hyp, ref) if hyp_glm_apply is ref_glm_apply else (ref,), config))
+        normalized = made[0] if made else None
         texts_aligned.start_counting()  # (none counts it without count_wer: align_texts was told)
         alignment = texts_aligned.alignment
         warnings += alignment.warnings

@@ -85,6 +85,17 @@ def _kernels_alone() -> None:
         start_without_blas()
 
 
+def _load_kernels() -> tuple[object, ...]:
+    """The compiled kernels of both alignments, loaded as their first use would load them
+    (numba started, the weighted alignment's dispatchers made, sclite's module, which makes
+    its own, imported): by a caller that will align, while it waits for a child tokenizing
+    the hypothesis."""
+    from hub4eval.text.align.kernels import _kernels
+    from hub4eval.text.align.sclite import sclite_align
+
+    return _kernels(), sclite_align
+
+
 def _sclite_all(tokenized: TokenizedCorpora) -> SCliteCounts:
     _kernels_alone()
     from hub4eval.text.wer import sclite_counts
@@ -192,17 +203,32 @@ def align_texts(
     spoken_forms: str | None = None,
     weighted_beside: bool = False,
     count_wer: bool = True,
+    meanwhile: Callable[[], object] | None = None,
 ) -> AlignedTexts:
     """Align two corpora (:func:`hub4eval.text.columns.align_corpora`) and count their WER,
     in up to ``jobs`` processes at once (see the module docstring; ``weighted_beside``: an
     unsegmented stream's weighted alignment is made in a child too, read when asked, and the
     child that counts sclite's alignment is started when the caller says so,
     :meth:`AlignedTexts.start_counting`, or when the WER is asked; without ``count_wer``, no
-    child counts sclite's alignment: the WER is counted here if it is asked after all)."""
-    # A long unsegmented hypothesis is tokenized in a child while the reference is here
-    # (about 5 characters a word: the length of the texts says whether they are long).
-    stream = unsegmented if unsegmented is not None else not hyp.segmented
+    child counts sclite's alignment: the WER is counted here if it is asked after all).
+
+    ``meanwhile``: the caller's own work, which needs neither the tokens nor the alignment,
+    called (once) while a child works for it: the reference tokenized, while a child still
+    tokenizes the hypothesis; else once the child making the weighted alignment is started
+    (``weighted_beside``); else not at all (the caller does it when it likes)."""
+    # A long hypothesis is tokenized in a child while the reference is here (about 5
+    # characters a word: the length of the texts says whether they are long).
     long = sum(len(doc.text) for doc in hyp.documents) >= PARALLEL_WORDS * 5 // 2
+    stream = unsegmented if unsegmented is not None else not hyp.segmented
+    called: list[object] = []
+
+    def own_work() -> None:
+        if meanwhile is not None and not called:
+            called.append(meanwhile())
+
+    # while a child tokenizes the hypothesis: the kernels of an alignment made here, then the caller's work
+    while_tokenized = ([] if weighted_beside and stream else [_load_kernels]) + [own_work]
+
     tokenized = tokenize_corpora(
         ref,
         hyp,
@@ -211,7 +237,8 @@ def align_texts(
         case_sensitive=case_sensitive,
         unsegmented=unsegmented,
         spoken_forms=spoken_forms,
-        hyp_beside=jobs > 1 and stream and long,
+        hyp_beside=jobs > 1 and long,
+        meanwhile=while_tokenized,
     )
     forked = jobs > 1 and tokenized.words() >= PARALLEL_WORDS
     if not forked:
@@ -222,6 +249,7 @@ def align_texts(
             # the caller waits for the weighted alignment first: a child of its own, and
             # sclite's counted in another once the caller says so (see the module docstring)
             weighted = Beside(_weighted_alone, tokenized)
+            own_work()
             return AlignedTexts(
                 partial(_corpus_of, tokenized, weighted),
                 None if count_wer else lambda: None,

@@ -26,7 +26,7 @@ the recognizer inserted at a story boundary count against the story before.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, cast, overload
@@ -570,12 +570,18 @@ def _hyp_glm(glm: Glm | GlmStack | None) -> Glm | GlmStack | None:
     return glm
 
 
-def _hyp_stream(hyp: Corpus, options: dict[str, Any]) -> TokenArray:
-    """An unsegmented hypothesis's tokens, coded by a vocabulary of their own (in a child)."""
-    from hub4eval.io.corpus import as_unsegmented
+def _hyp_tokens(
+    hyp: Corpus, documents: Sequence[Document] | None, options: dict[str, Any]
+) -> tuple[TokenArray, list[int]]:
+    """The tokens of the hypothesis's ``documents`` (None: its stream) one after the other,
+    coded by a vocabulary of their own, and each document's count of them (made in a child)."""
+    if documents is None:
+        from hub4eval.io.corpus import as_unsegmented
 
+        documents = as_unsegmented(hyp).documents
     arrays = _ArrayTokens(Vocabulary(), **options)
-    return TokenArray.concatenate([arrays(doc) for doc in as_unsegmented(hyp).documents], arrays.vocabulary.words)
+    parts = [arrays(doc) for doc in documents]
+    return TokenArray.concatenate(parts, arrays.vocabulary.words), [len(part) for part in parts]
 
 
 def _coded(tokens: TokenArray, vocabulary: Vocabulary) -> TokenArray:
@@ -598,12 +604,17 @@ def tokenize_corpora(
     unsegmented: bool | None = None,
     spoken_forms: str | None = None,
     hyp_beside: bool = False,
+    meanwhile: Sequence[Callable[[], object]] = (),
 ) -> TokenizedCorpora:
     """The tokens of two corpora, paired for aligning; the arguments are those of :func:`align_corpora`.
 
-    ``hyp_beside``: an unsegmented hypothesis is tokenized in a forked child
+    ``hyp_beside``: the hypothesis is tokenized in a forked child
     (:mod:`hub4eval.util.forked`) while the caller tokenizes the reference; the
-    tokens, and their ids, are those made here in turn.
+    tokens, and their ids, are those made here in turn. ``meanwhile``: work of
+    the caller's own, each called in turn, once the reference is tokenized, for as
+    long as the child still tokenizes the hypothesis (the caller does what is left
+    later: waiting for the child would leave a core idle, doing it after the child
+    is done delays the alignment).
     """
     options: dict[str, Any] = {
         "glm": glm,
@@ -626,13 +637,25 @@ def tokenize_corpora(
         ref_arrays = _ArrayTokens(vocabulary, **{**options, "glm": for_side(glm, "ref")})
         arrays = _ArrayTokens(vocabulary, **{**options, "glm": for_side(glm, "hyp")})
 
+    hyp_by_id: dict[str | None, Any] = {}
+    unpaired: list[Any] = []
+    hyp_order: list[Any] = []  # segmented: its documents in the order they are aligned (and coded)
+    if not unsegmented:
+        hyp_by_id = _pair_documents([d.docid for d in ref.documents], hyp.documents)
+        paired = {id(doc) for doc in hyp_by_id.values()}
+        unpaired = [doc for doc in hyp.documents if id(doc) not in paired]
+        hyp_order = [*(hyp_by_id[d.docid] for d in ref.documents if d.docid in hyp_by_id), *unpaired]
     beside = None
-    if unsegmented and hyp_beside:
+    if hyp_beside:
         from hub4eval.util.forked import Beside
 
-        beside = Beside(_hyp_stream, hyp, {**options, "glm": _hyp_glm(glm)})
+        beside = Beside(_hyp_tokens, hyp, None if unsegmented else hyp_order, {**options, "glm": _hyp_glm(glm)})
 
     ref_tokens = {doc.docid: ref_arrays(doc) for doc in ref.documents}
+    for work in meanwhile:
+        if beside is None or not beside.running:
+            break
+        work()
 
     if unsegmented:
         from hub4eval.io.corpus import as_unsegmented
@@ -642,7 +665,7 @@ def tokenize_corpora(
         sizes = {docid: len(tokens) for docid, tokens in ref_tokens.items()}
         del ref_tokens
         if beside is not None:
-            hyp_all = _coded(beside.result(), vocabulary)
+            hyp_all = _coded(beside.result()[0], vocabulary)
         else:
             hyp_all = TokenArray.concatenate([arrays(doc) for doc in as_unsegmented(hyp).documents], vocabulary.words)
         if not len(hyp_all):
@@ -663,7 +686,12 @@ def tokenize_corpora(
             tuple((doc.docid, sizes[doc.docid]) for doc in ref.documents),
         )
 
-    hyp_by_id = _pair_documents([d.docid for d in ref.documents], hyp.documents)
+    hyp_parts: Iterator[TokenArray]  # each hypothesis document's tokens, in the order they are aligned
+    if beside is not None:
+        hyp_stream, hyp_sizes = beside.result()
+        hyp_parts = iter(_coded(hyp_stream, vocabulary).parts(hyp_sizes))
+    else:
+        hyp_parts = map(arrays, hyp_order)
     empty = TokenArray.of((), vocabulary)
     pairs: list[tuple[str | None, str | None, TokenArray, TokenArray]] = []
     for doc in ref.documents:
@@ -678,18 +706,16 @@ def tokenize_corpora(
             )
             pairs.append((doc.docid, None, ref_tokens[doc.docid], empty))
         else:
-            pairs.append((doc.docid, other.docid, ref_tokens[doc.docid], arrays(other)))
-    paired = {id(doc) for doc in hyp_by_id.values()}
-    for doc in hyp.documents:
-        if id(doc) not in paired:
-            warnings.append(
-                InputWarning(
-                    f"document {doc.docid} of the hypothesis text is not in the reference text",
-                    hyp.path or None,
-                    changes_score=True,
-                )
+            pairs.append((doc.docid, other.docid, ref_tokens[doc.docid], next(hyp_parts)))
+    for doc in unpaired:
+        warnings.append(
+            InputWarning(
+                f"document {doc.docid} of the hypothesis text is not in the reference text",
+                hyp.path or None,
+                changes_score=True,
             )
-            pairs.append((None, doc.docid, empty, arrays(doc)))
+        )
+        pairs.append((None, doc.docid, empty, next(hyp_parts)))
     return TokenizedCorpora(False, tuple(pairs), tuple(warnings), vocabulary)
 
 

@@ -9,6 +9,7 @@ that align texts import this module (and numpy).
 from __future__ import annotations
 
 import string
+from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from itertools import repeat
 from operator import attrgetter, is_not, itemgetter
@@ -115,6 +116,28 @@ class TokenArray(Sequence[Token]):
             np.concatenate([p.flags for p in parts]) if parts else np.empty(0, np.uint8),
             forms,
         )
+
+    def parts(self, sizes: Sequence[int]) -> list[TokenArray]:
+        """The inverse of :meth:`concatenate`: consecutive parts of ``sizes`` tokens (views, not copies)."""
+        forms = sorted(self.forms.items())  # (by index: each part's forms are one slice of them)
+        keys = [index for index, _ in forms]
+        parts = []
+        start = 0
+        for size in sizes:
+            stop = start + size
+            first, last = bisect_left(keys, start), bisect_left(keys, stop)
+            parts.append(
+                TokenArray(
+                    self.words,
+                    self.ids[start:stop],
+                    self.starts[start:stop],
+                    self.ends[start:stop],
+                    self.flags[start:stop],
+                    {index - start: form for index, form in forms[first:last]},
+                )
+            )
+            start = stop
+        return parts
 
     def __len__(self) -> int:
         return len(self.ids)

@@ -233,6 +233,47 @@ def test_without_the_wer_no_child_counts_sclites_alignment(monkeypatch, layout):
     assert started == {"stream": [], "stream beside": ["_weighted_alone"], "segmented": ["weighted_alignments"]}[layout]
 
 
+@pytest.mark.skipif(not can_fork(), reason="no fork on this platform: every job runs in the caller")
+@pytest.mark.parametrize("layout", ["stream", "stream beside", "segmented"])
+@pytest.mark.parametrize("still_tokenizing", [True, False])
+def test_the_callers_work_and_kernels_are_done_while_the_hypothesis_is_tokenized(monkeypatch, layout, still_tokenizing):
+    """A long hypothesis is tokenized in a child; while it still is, the caller loads the kernels of the
+    alignment it will make itself (none when a child makes it: ``weighted_beside``), then does its own
+    work (``meanwhile``). A child done first: the work waits until the weighted alignment's child is
+    started (``weighted_beside``) or for the caller (not done here); the kernels load when first used."""
+    import hub4eval.util.forked as forked
+
+    done: list[str] = []
+
+    class Recording(forked.Beside):  # type: ignore[type-arg]
+        def __init__(self, function, *args, **kwargs) -> None:
+            done.append(function.__name__)
+            super().__init__(function, *args, **kwargs)
+
+        @property
+        def running(self) -> bool:
+            return still_tokenizing
+
+    monkeypatch.setattr(forked, "Beside", Recording)
+    monkeypatch.setattr(aligned_texts, "Beside", Recording)
+    monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", 0)  # (long texts: the hypothesis tokenized in a child)
+    monkeypatch.setattr(aligned_texts, "_load_kernels", lambda: done.append("kernels"))
+    ref_text, segmented_text, stream = _texts(9, 4, 60, missing=False)
+    ref, hyp = parse_corpus(ref_text, "r"), parse_corpus(segmented_text if layout == "segmented" else stream, "h")
+    made = align_texts(ref, hyp, jobs=2, weighted_beside=layout != "stream", meanwhile=lambda: done.append("mine"))
+    layouts = {
+        (True, "stream"): ["_hyp_tokens", "kernels", "mine"],
+        (True, "stream beside"): ["_hyp_tokens", "mine", "_weighted_alone"],
+        (True, "segmented"): ["_hyp_tokens", "kernels", "mine", "_sclite_run", "_sclite_run", "weighted_alignments"],
+        (False, "stream"): ["_hyp_tokens"],
+        (False, "stream beside"): ["_hyp_tokens", "_weighted_alone", "mine"],
+        (False, "segmented"): ["_hyp_tokens", "_sclite_run", "_sclite_run", "weighted_alignments"],
+    }
+    assert done[: len(layouts[still_tokenizing, layout])] == layouts[still_tokenizing, layout]
+    assert done.count("mine") <= 1
+    _same_alignment(made.alignment, align_corpora(ref, hyp))
+
+
 def test_a_score_aligning_a_stream_beside_never_loads_the_aligners_in_its_process(tmp_path):
     """The weighted alignment and sclite's are both made in children: the compiled kernels (numba)
     are loaded there only, not in the process that maps the templettes (a load costs 0.4 s)."""
@@ -355,7 +396,7 @@ def test_a_stream_tokenized_in_a_child_has_the_tokens_and_ids_made_here(seed, mo
     options = {"glm": load_glm("default"), "spoken_forms": "en"}
     here = tokenize_corpora(ref, hyp, **options)
     beside = tokenize_corpora(ref, hyp, hyp_beside=True, **options)
-    assert started == ["_hyp_stream"]
+    assert started == ["_hyp_tokens"]
     assert here.vocabulary.words == beside.vocabulary.words
     [(_, _, ref_here, hyp_here)] = here.pairs
     [(_, _, ref_beside, hyp_beside)] = beside.pairs
@@ -364,3 +405,62 @@ def test_a_stream_tokenized_in_a_child_has_the_tokens_and_ids_made_here(seed, mo
             assert np.array_equal(getattr(one, name), getattr(other, name))
         assert one.forms == other.forms and list(one) == list(other)
     assert here.spans == beside.spans
+
+
+@pytest.mark.skipif(not can_fork(), reason="no fork on this platform: the hypothesis is tokenized in the caller")
+@pytest.mark.parametrize("seed", [1, 2])
+def test_segmented_documents_tokenized_in_a_child_have_the_tokens_and_ids_made_here(seed, monkeypatch):
+    import hub4eval.util.forked as forked
+    from hub4eval.scoring.pipeline import load_glm
+
+    started = started_children(monkeypatch, forked)
+    ref_text, segmented, _ = _texts(seed, 7, 60, missing=True)  # a document on one side only, each way
+    # words the reference lacks, forms that differ from their text, and a DOCID paired by its case
+    segmented = segmented.replace(
+        "D3 </DOCNO>\n<TEXT>\n", "d3 </DOCNO>\n<TEXT>\nNinety Two hea- uh clinton's NEWWORD (uh) %hesitation "
+    )
+    ref, hyp = parse_corpus(ref_text, "r"), parse_corpus(segmented, "h")
+    options = {"glm": load_glm("default"), "spoken_forms": "en"}
+    here = tokenize_corpora(ref, hyp, **options)
+    beside = tokenize_corpora(ref, hyp, hyp_beside=True, **options)
+    assert started == ["_hyp_tokens"]
+    assert here.vocabulary.words == beside.vocabulary.words
+    assert here.warnings == beside.warnings and len(here.warnings) == 2
+    assert [pair[:2] for pair in here.pairs] == [pair[:2] for pair in beside.pairs]
+    assert ("D3", "d3") in [pair[:2] for pair in here.pairs]
+    assert any(h.forms for _, _, _, h in beside.pairs)
+    for (_, _, *sides_here), (_, _, *sides_beside) in zip(here.pairs, beside.pairs, strict=True):
+        for one, other in zip(sides_here, sides_beside, strict=True):
+            for name in ("ids", "starts", "ends", "flags"):
+                assert np.array_equal(getattr(one, name), getattr(other, name))
+            assert one.forms == other.forms and list(one) == list(other)
+
+
+@pytest.mark.skipif(not can_fork(), reason="no fork on this platform: the hypothesis is tokenized in the caller")
+@pytest.mark.parametrize("polls", [0, 1, 2, 3])
+def test_the_callers_work_is_done_in_turn_while_the_child_still_tokenizes(polls, monkeypatch):
+    import hub4eval.util.forked as forked
+
+    class Slow(forked.Beside):  # type: ignore[type-arg]
+        """Still running for the first ``polls`` times it is asked."""
+
+        asked = 0
+
+        @property
+        def running(self) -> bool:
+            Slow.asked += 1
+            return Slow.asked <= polls
+
+    monkeypatch.setattr(forked, "Beside", Slow)
+    ref_text, segmented, _ = _texts(3, 4, 30, missing=False)
+    done: list[str] = []
+    work = [lambda: done.append("kernels"), lambda: done.append("strings")]
+    tokenize_corpora(parse_corpus(ref_text, "r"), parse_corpus(segmented, "h"), hyp_beside=True, meanwhile=work)
+    assert done == ["kernels", "strings"][:polls]  # what is left, the caller does later
+
+
+def test_no_work_is_done_meanwhile_when_no_child_tokenizes():
+    ref_text, segmented, _ = _texts(3, 4, 30, missing=False)
+    done: list[int] = []
+    tokenize_corpora(parse_corpus(ref_text, "r"), parse_corpus(segmented, "h"), meanwhile=[lambda: done.append(1)])
+    assert done == []

@@ -38,6 +38,19 @@ def test_slices_and_concatenation_keep_the_forms_in_place():
     assert whole[::2] == tokens[::2]
 
 
+@given(st.lists(st.integers(0, len(tokenize(TEXT))), max_size=6))
+def test_parts_undo_a_concatenation(cuts):
+    tokens = tokenize(TEXT)
+    bounds = [0, *sorted(cuts), len(tokens)]
+    pieces = [tokens[start:stop] for start, stop in zip(bounds, bounds[1:], strict=False)]
+    vocabulary = Vocabulary()
+    whole = TokenArray.concatenate([TokenArray.of(piece, vocabulary) for piece in pieces], vocabulary.words)
+    parts = whole.parts([len(piece) for piece in pieces])
+    assert [list(part) for part in parts] == [list(piece) for piece in pieces]  # forms at their place
+    assert sum(len(part.forms) for part in parts) == len(whole.forms) > 0
+    assert all(part.words is whole.words for part in parts)
+
+
 def test_words_are_numbered_in_the_order_first_seen():
     vocabulary = Vocabulary()
     array = TokenArray.of(tokenize("b a b c a"), vocabulary)

@@ -5,7 +5,11 @@ extents (:mod:`hub4eval.text.columns`) and sclite's alignment counts the WER
 (:mod:`hub4eval.text.wer`). Both are functions of the tokens alone, and each
 pair of documents of a segmented hypothesis is aligned on its own, so with
 ``jobs`` above 1 the work goes to forked processes
-(:mod:`hub4eval.util.forked`), started once the texts are tokenized:
+(:mod:`hub4eval.util.forked`). A long hypothesis is tokenized in a child while
+the caller tokenizes the reference; for as long as that child is still at it,
+the caller loads the compiled kernels of the alignment it will make, then does
+its own work (``meanwhile``: a score normalizes the templettes' strings). Once
+the texts are tokenized:
 
 * segmented: the pairs are cut into ``jobs`` runs of about equal words; the
   caller makes the weighted alignments of the first run and children those
@@ -13,8 +17,9 @@ pair of documents of a segmented hypothesis is aligned on its own, so with
   each run;
 * unsegmented (one pair, the whole stream): one child counts sclite's
   alignment while the caller makes the weighted one; or, when the caller
-  has other work to do first (``weighted_beside``: a score normalizes the
-  templettes' strings), one child makes the weighted alignment, and the
+  has other work to do (``weighted_beside``: a score maps the templettes,
+  and normalizes their strings then if the hypothesis's child was done
+  first), one child makes the weighted alignment, and the
   caller waits for it only when it reads :attr:`AlignedTexts.alignment`
   (the compiled kernels are then loaded in the children only, never in the
   caller); the child that counts sclite's alignment is started once the

@@ -8,8 +8,9 @@ pair of documents of a segmented hypothesis is aligned on its own, so with
 (:mod:`hub4eval.util.forked`). A long hypothesis is tokenized in a child while
 the caller tokenizes the reference; for as long as that child is still at it,
 the caller loads the compiled kernels of the alignment it will make, then does
-its own work (``meanwhile``: a score normalizes the templettes' strings). Once
-the texts are tokenized:
+its own work (``meanwhile``: a score normalizes the templettes' strings), unless
+a child will make the alignment (``weighted_beside``, below). Once the texts are
+tokenized:
 
 * segmented: the pairs are cut into ``jobs`` runs of about equal words; the
   caller makes the weighted alignments of the first run and children those
@@ -17,9 +18,8 @@ the texts are tokenized:
   each run;
 * unsegmented (one pair, the whole stream): one child counts sclite's
   alignment while the caller makes the weighted one; or, when the caller
-  has other work to do (``weighted_beside``: a score maps the templettes,
-  and normalizes their strings then if the hypothesis's child was done
-  first), one child makes the weighted alignment, and the
+  has other work to do first (``weighted_beside``: a score normalizes the
+  templettes' strings), one child makes the weighted alignment, and the
   caller waits for it only when it reads :attr:`AlignedTexts.alignment`
   (the compiled kernels are then loaded in the children only, never in the
   caller); the child that counts sclite's alignment is started once the
@@ -218,9 +218,9 @@ def align_texts(
     child counts sclite's alignment: the WER is counted here if it is asked after all).
 
     ``meanwhile``: the caller's own work, which needs neither the tokens nor the alignment,
-    called (once) while a child works for it: the reference tokenized, while a child still
-    tokenizes the hypothesis; else once the child making the weighted alignment is started
-    (``weighted_beside``); else not at all (the caller does it when it likes)."""
+    called (once) while a child works for it: once the child making the weighted alignment is
+    started (``weighted_beside``, a stream); else when the reference is tokenized, while a child
+    still tokenizes the hypothesis; else not at all (the caller does it when it likes)."""
     # A long hypothesis is tokenized in a child while the reference is here (about 5
     # characters a word: the length of the texts says whether they are long).
     long = sum(len(doc.text) for doc in hyp.documents) >= PARALLEL_WORDS * 5 // 2
@@ -231,8 +231,10 @@ def align_texts(
         if meanwhile is not None and not called:
             called.append(meanwhile())
 
-    # while a child tokenizes the hypothesis: the kernels of an alignment made here, then the caller's work
-    while_tokenized = ([] if weighted_beside and stream else [_load_kernels]) + [own_work]
+    # While a child tokenizes the hypothesis, a caller that will align loads the kernels, then does
+    # its own work (its stream aligned in a child instead, it does that work while the child aligns,
+    # below: done now, it would hold back the alignment it waits for whenever the child is done first).
+    while_tokenized = [] if weighted_beside and stream else [_load_kernels, own_work]
 
     tokenized = tokenize_corpora(
         ref,

@@ -114,24 +114,12 @@ def test_many_jobs_share_out_no_more_runs_than_can_be_shared(monkeypatch):
 
 
 @pytest.mark.skipif(not can_fork(), reason="no fork on this platform: the aligning is done in the caller")
-@pytest.mark.parametrize("still_tokenizing", [True, False])
-def test_sclites_child_starts_after_the_strings_are_normalized_and_before_the_alignment_is_awaited(
-    monkeypatch, still_tokenizing
-):
-    # an unsegmented hypothesis: the templettes' strings are normalized while a child tokenizes
-    # the hypothesis, if it still does once the reference is tokenized, else while the weighted
-    # alignment's child aligns; sclite's, whose counts are asked for last, once this process has
-    # normalized them (not three processes on two cores), and before it waits for the alignment
-    # (not after: then it would count alone at the end)
-    import hub4eval.util.forked as forked
+def test_sclites_child_starts_after_the_strings_are_normalized_and_before_the_alignment_is_awaited(monkeypatch):
+    # an unsegmented hypothesis: the weighted alignment's child first; sclite's, whose counts are
+    # asked for last, once this process has normalized the templettes' strings (not three
+    # processes on two cores), and before it waits for the alignment (not after: then it would
+    # count alone at the end)
     from hub4eval.scoring.fills import FillPreparer
-
-    class Tokenizing(forked.Beside):  # type: ignore[type-arg]
-        @property
-        def running(self) -> bool:
-            return still_tokenizing
-
-    monkeypatch.setattr(forked, "Beside", Tokenizing)
 
     ref, hyp, ref_text, hyp_text = _example()
     events = []
@@ -152,8 +140,7 @@ def test_sclites_child_starts_after_the_strings_are_normalized_and_before_the_al
     monkeypatch.setattr(FillPreparer, "normalize", normalizing)
     monkeypatch.setattr(aligned_texts, "_corpus_of", awaited)
     result = score(ref, hyp, ref_corpus=ref_text, hyp_corpus=hyp_text, jobs=2)
-    first = ["normalize", "_weighted_alone"] if still_tokenizing else ["_weighted_alone", "normalize"]
-    assert events[:4] == [*first, "_sclite_all", "alignment awaited"]
+    assert events[:4] == ["_weighted_alone", "normalize", "_sclite_all", "alignment awaited"]
     assert result.to_json() == score(ref, hyp, ref_corpus=ref_text, hyp_corpus=hyp_text, jobs=1).to_json()
 
 

@@ -237,10 +237,10 @@ def test_without_the_wer_no_child_counts_sclites_alignment(monkeypatch, layout):
 @pytest.mark.parametrize("layout", ["stream", "stream beside", "segmented"])
 @pytest.mark.parametrize("still_tokenizing", [True, False])
 def test_the_callers_work_and_kernels_are_done_while_the_hypothesis_is_tokenized(monkeypatch, layout, still_tokenizing):
-    """A long hypothesis is tokenized in a child; while it still is, the caller loads the kernels of the
-    alignment it will make itself (none when a child makes it: ``weighted_beside``), then does its own
-    work (``meanwhile``). A child done first: the work waits until the weighted alignment's child is
-    started (``weighted_beside``) or for the caller (not done here); the kernels load when first used."""
+    """A long hypothesis is tokenized in a child; while it still is, a caller that will align loads the
+    kernels, then does its own work (``meanwhile``); a child done first, that work is left to the caller
+    (not done here) and the kernels load when first used. A stream aligned in a child
+    (``weighted_beside``): the caller's work is done once that child is started, in either case."""
     import hub4eval.util.forked as forked
 
     done: list[str] = []
@@ -263,7 +263,7 @@ def test_the_callers_work_and_kernels_are_done_while_the_hypothesis_is_tokenized
     made = align_texts(ref, hyp, jobs=2, weighted_beside=layout != "stream", meanwhile=lambda: done.append("mine"))
     layouts = {
         (True, "stream"): ["_hyp_tokens", "kernels", "mine"],
-        (True, "stream beside"): ["_hyp_tokens", "mine", "_weighted_alone"],
+        (True, "stream beside"): ["_hyp_tokens", "_weighted_alone", "mine"],
         (True, "segmented"): ["_hyp_tokens", "kernels", "mine", "_sclite_run", "_sclite_run", "weighted_alignments"],
         (False, "stream"): ["_hyp_tokens"],
         (False, "stream beside"): ["_hyp_tokens", "_weighted_alone", "mine"],

@@ -88,7 +88,7 @@ def stream_codes(ref_path: str, hyp_path: str):
     from hub4eval.config import ScoreConfig
     from hub4eval.io.formats import read_text_corpora
     from hub4eval.scoring.pipeline import load_glm
-    from hub4eval.text.columns import tokenize_corpora
+    from hub4eval.text.tokenized import tokenize_corpora
 
     config = ScoreConfig(glm=("default",))
     ref, hyp = read_text_corpora(ref_path, hyp_path)

@@ -44,7 +44,7 @@ STAGES = (
     ("hub4eval.scoring.pipeline", "check_texts", "check templettes against texts"),
     ("hub4eval.text.aligned_texts", "align_texts", "align texts"),
     ("hub4eval.text.aligned_texts", "tokenize_corpora", "tokenize texts"),
-    ("hub4eval.text.columns", "_hyp_tokens", "hypothesis tokenized (in a child)"),
+    ("hub4eval.text.tokenized", "_hyp_tokens", "hypothesis tokenized (in a child)"),
     ("hub4eval.text.aligned_texts", "_load_kernels", "kernels loaded"),
     ("hub4eval.text.aligned_texts", "weighted_alignments", "weighted alignments"),
     ("hub4eval.text.aligned_texts", "AlignedTexts.wer", "sclite WER"),

@@ -9,15 +9,16 @@ pair of documents of a segmented hypothesis is aligned on its own, so with
 the caller tokenizes the reference; for as long as that child is still at it,
 the caller loads the compiled kernels of the alignment it will make, then does
 its own work (``meanwhile``: a score normalizes the templettes' strings), unless
-a child will make the alignment (``weighted_beside``, below). Once the texts are
-tokenized:
+a child will make the alignment (``weighted_beside`` and one pair, below). Once
+the texts are tokenized:
 
 * segmented: the pairs are cut into ``jobs`` runs of about equal words; the
   caller makes the weighted alignments of the first run and children those
   of the others, while ``jobs`` more children count sclite's alignments of
   each run;
-* unsegmented (one pair, the whole stream): one child counts sclite's
-  alignment while the caller makes the weighted one; or, when the caller
+* unsegmented (one pair, the whole stream; or a single pair of documents):
+  one child counts sclite's alignment while the caller makes the weighted
+  one; or, when the caller
   has other work to do first (``weighted_beside``: a score normalizes the
   templettes' strings), one child makes the weighted alignment, and the
   caller waits for it only when it reads :attr:`AlignedTexts.alignment`
@@ -44,13 +45,8 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from hub4eval.model import Corpus
-from hub4eval.text.columns import (
-    CorpusAlignment,
-    TokenizedCorpora,
-    corpus_alignment,
-    tokenize_corpora,
-    weighted_alignments,
-)
+from hub4eval.text.columns import CorpusAlignment, corpus_alignment, weighted_alignments
+from hub4eval.text.tokenized import TokenizedCorpora, tokenize_corpora
 from hub4eval.util.forked import Beside, in_child
 
 if TYPE_CHECKING:
@@ -219,8 +215,9 @@ def align_texts(
 
     ``meanwhile``: the caller's own work, which needs neither the tokens nor the alignment,
     called (once) while a child works for it: once the child making the weighted alignment is
-    started (``weighted_beside``, a stream); else when the reference is tokenized, while a child
-    still tokenizes the hypothesis; else not at all (the caller does it when it likes)."""
+    started (``weighted_beside``, one pair: a stream, or one document on each side); else when
+    the reference is tokenized, while a child still tokenizes the hypothesis; else not at all
+    (the caller does it when it likes)."""
     # A long hypothesis is tokenized in a child while the reference is here (about 5
     # characters a word: the length of the texts says whether they are long).
     long = sum(len(doc.text) for doc in hyp.documents) >= PARALLEL_WORDS * 5 // 2
@@ -232,9 +229,12 @@ def align_texts(
             called.append(meanwhile())
 
     # While a child tokenizes the hypothesis, a caller that will align loads the kernels, then does
-    # its own work (its stream aligned in a child instead, it does that work while the child aligns,
-    # below: done now, it would hold back the alignment it waits for whenever the child is done first).
-    while_tokenized = [] if weighted_beside and stream else [_load_kernels, own_work]
+    # its own work. When a child will align instead (weighted_beside and one pair, below: a stream,
+    # or a single reference document, which makes one pair unless the hypothesis has documents
+    # of its own), the caller does that work while that child aligns: done now, it would hold
+    # back the alignment it waits for whenever the tokenizing child is done first.
+    aligned_beside = weighted_beside and (stream or len(ref.documents) < 2)
+    while_tokenized = [] if aligned_beside else [_load_kernels, own_work]
 
     tokenized = tokenize_corpora(
         ref,

@@ -28,7 +28,8 @@ if TYPE_CHECKING:
         sclite_align_arrays,
         sclite_align_full,
     )
-    from hub4eval.text.columns import CorpusAlignment, TokenizedCorpora
+    from hub4eval.text.columns import CorpusAlignment
+    from hub4eval.text.tokenized import TokenizedCorpora
 
 _ALIGNER = frozenset(
     (

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from hub4eval.cli import app
 from hub4eval.io.corpus import read_corpus
-from hub4eval.text.columns import document_tokens
+from hub4eval.text.tokenized import document_tokens
 from tests.support import EXAMPLES
 
 ASR = EXAMPLES / "asr"

@@ -8,7 +8,6 @@ must be those of :func:`align_corpora` and :func:`corpus_wer` in one process.
 
 from __future__ import annotations
 
-import random
 import time
 from typing import Any
 
@@ -21,35 +20,12 @@ import hub4eval.text.aligned_texts as aligned_texts
 from hub4eval.io.corpus import parse_corpus
 from hub4eval.model import Extent
 from hub4eval.text.aligned_texts import _runs, align_texts
-from hub4eval.text.columns import align_corpora, tokenize_corpora
+from hub4eval.text.columns import align_corpora
+from hub4eval.text.tokenized import tokenize_corpora
 from hub4eval.text.wer import corpus_wer, corpus_wer_summary
 from hub4eval.util.forked import can_fork, in_child
 from tests.support.children import started_children
-
-WORDS = ["the", "a", "heart", "part", "motors", "general", "of", "uh", "h-", "hea-", "ninety", "two", "clinton's"]
-
-
-def _texts(seed: int, documents: int, words: int, *, missing: bool) -> tuple[str, str, str]:
-    """(reference SGML, segmented hypothesis SGML, unsegmented hypothesis) at about 20% word errors."""
-    rng = random.Random(seed)
-    ref_docs, hyp_docs, stream = [], [], []
-    for number in range(documents):
-        ref = [rng.choice(WORDS) for _ in range(rng.randint(0, words))]
-        hyp = []
-        for word in ref:
-            roll = rng.random()
-            if roll < 0.07:
-                continue  # deleted
-            hyp.append(rng.choice(WORDS) if roll < 0.14 else word)
-            if roll > 0.94:
-                hyp.append(rng.choice(WORDS))  # inserted
-        ref_docs.append(f"<DOC>\n<DOCNO> D{number} </DOCNO>\n<TEXT>\n{' '.join(ref)}\n</TEXT>\n</DOC>\n")
-        if not (missing and number == 1):  # a reference document the hypothesis lacks
-            hyp_docs.append(f"<DOC>\n<DOCNO> D{number} </DOCNO>\n<TEXT>\n{' '.join(hyp)}\n</TEXT>\n</DOC>\n")
-        stream.append(f"<s> {' '.join(hyp)} </s>\n")
-    if missing:  # and one only the hypothesis has
-        hyp_docs.append("<DOC>\n<DOCNO> EXTRA </DOCNO>\n<TEXT>\ngeneral motors\n</TEXT>\n</DOC>\n")
-    return "".join(ref_docs), "".join(hyp_docs), "".join(stream)
+from tests.support.texts import random_texts
 
 
 def _same_alignment(one, other) -> None:
@@ -87,7 +63,7 @@ _CORPORA = {
 def _corpora(seed: int, documents: int, words: int, unsegmented: bool, missing: bool) -> tuple[Any, Any]:
     """The reference and the hypothesis corpus of :func:`_texts` (the hypothesis one stream or
     segmented; a document missing from it, when there are several and ``missing``)."""
-    ref_text, segmented, stream = _texts(seed, documents, words, missing=missing and documents > 1)
+    ref_text, segmented, stream = random_texts(seed, documents, words, missing=missing and documents > 1)
     return parse_corpus(ref_text, "ref.sgml"), parse_corpus(stream if unsegmented else segmented, "hyp.sgml")
 
 
@@ -138,10 +114,24 @@ def test_the_wer_summary_alone_is_the_summary_of_the_whole_wer(
     assert corpus_wer_summary(made.alignment) == expected  # counted here, from the alignment alone
 
 
+@pytest.mark.parametrize("form", ["segmented", "stream"])
+def test_a_long_hypothesis_is_tokenized_in_a_child_with_jobs_above_1_only(monkeypatch, form):
+    import hub4eval.util.forked as forked
+
+    started = started_children(monkeypatch, aligned_texts, forked)
+    monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", 0)  # (every text long)
+    ref_text, segmented, stream = random_texts(3, 4, 50, missing=False)
+    ref, hyp = parse_corpus(ref_text, "r"), parse_corpus(segmented if form == "segmented" else stream, "h")
+    align_texts(ref, hyp, jobs=1).wer()
+    assert started == []
+    align_texts(ref, hyp, jobs=2).wer()
+    assert started[0] == "_hyp_tokens"
+
+
 def test_the_work_goes_to_children_above_the_threshold_only(monkeypatch):
     """Children are forked only with jobs above 1 and texts of PARALLEL_WORDS tokens or more."""
     started = started_children(monkeypatch, aligned_texts)
-    ref_text, segmented, stream = _texts(3, 4, 50, missing=False)
+    ref_text, segmented, stream = random_texts(3, 4, 50, missing=False)
     ref, hyp = parse_corpus(ref_text, "r"), parse_corpus(segmented, "h")
     words = tokenize_corpora(ref, hyp).words()
     monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", words + 1)
@@ -166,7 +156,7 @@ def test_a_stream_aligned_beside_is_aligned_in_one_child_and_counted_in_another_
     counted when the WER is asked. The alignment and the WER are the same."""
     started = started_children(monkeypatch, aligned_texts)
     monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", 0)
-    ref_text, _, stream = _texts(11, 5, 60, missing=False)
+    ref_text, _, stream = random_texts(11, 5, 60, missing=False)
     ref, hyp = parse_corpus(ref_text, "r"), parse_corpus(stream, "h")
     made = align_texts(ref, hyp, jobs=2, weighted_beside=True)
     assert started == ["_weighted_alone"] and made.forked and made.waiting and made.counting() == 0
@@ -200,7 +190,7 @@ def test_the_children_still_counting_sclites_alignment_are_known_without_waiting
     monkeypatch.setattr(aligned_texts, "_sclite_all", held(aligned_texts._sclite_all))
     monkeypatch.setattr(aligned_texts, "_sclite_run", held(aligned_texts._sclite_run))
     monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", 0)
-    ref_text, segmented_text, stream = _texts(5, 4, 60, missing=False)
+    ref_text, segmented_text, stream = random_texts(5, 4, 60, missing=False)
     segmented = layout == "segmented"
     ref, hyp = parse_corpus(ref_text, "r"), parse_corpus(segmented_text if segmented else stream, "h")
     made = align_texts(ref, hyp, jobs=2, weighted_beside=layout == "stream beside")
@@ -221,7 +211,7 @@ def test_without_the_wer_no_child_counts_sclites_alignment(monkeypatch, layout):
     alignment is the same, and a WER asked all the same is counted here, the same too."""
     started = started_children(monkeypatch, aligned_texts)
     monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", 0)
-    ref_text, segmented_text, stream = _texts(7, 4, 60, missing=True)
+    ref_text, segmented_text, stream = random_texts(7, 4, 60, missing=True)
     ref, hyp = parse_corpus(ref_text, "r"), parse_corpus(segmented_text if layout == "segmented" else stream, "h")
     made = align_texts(ref, hyp, jobs=2, weighted_beside=layout == "stream beside", count_wer=False)
     made.start_counting()  # (told: still none)
@@ -234,7 +224,7 @@ def test_without_the_wer_no_child_counts_sclites_alignment(monkeypatch, layout):
 
 
 @pytest.mark.skipif(not can_fork(), reason="no fork on this platform: every job runs in the caller")
-@pytest.mark.parametrize("layout", ["stream", "stream beside", "segmented"])
+@pytest.mark.parametrize("layout", ["stream", "stream beside", "segmented", "one document beside"])
 @pytest.mark.parametrize("still_tokenizing", [True, False])
 def test_the_callers_work_and_kernels_are_done_while_the_hypothesis_is_tokenized(monkeypatch, layout, still_tokenizing):
     """A long hypothesis is tokenized in a child; while it still is, a caller that will align loads the
@@ -258,8 +248,9 @@ def test_the_callers_work_and_kernels_are_done_while_the_hypothesis_is_tokenized
     monkeypatch.setattr(aligned_texts, "Beside", Recording)
     monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", 0)  # (long texts: the hypothesis tokenized in a child)
     monkeypatch.setattr(aligned_texts, "_load_kernels", lambda: done.append("kernels"))
-    ref_text, segmented_text, stream = _texts(9, 4, 60, missing=False)
-    ref, hyp = parse_corpus(ref_text, "r"), parse_corpus(segmented_text if layout == "segmented" else stream, "h")
+    ref_text, segmented_text, stream = random_texts(9, 1 if layout.startswith("one") else 4, 60, missing=False)
+    segmented = layout in ("segmented", "one document beside")
+    ref, hyp = parse_corpus(ref_text, "r"), parse_corpus(segmented_text if segmented else stream, "h")
     made = align_texts(ref, hyp, jobs=2, weighted_beside=layout != "stream", meanwhile=lambda: done.append("mine"))
     layouts = {
         (True, "stream"): ["_hyp_tokens", "kernels", "mine"],
@@ -268,6 +259,9 @@ def test_the_callers_work_and_kernels_are_done_while_the_hypothesis_is_tokenized
         (False, "stream"): ["_hyp_tokens"],
         (False, "stream beside"): ["_hyp_tokens", "_weighted_alone", "mine"],
         (False, "segmented"): ["_hyp_tokens", "_sclite_run", "_sclite_run", "weighted_alignments"],
+        # one pair of documents: aligned in a child, as a stream is
+        (True, "one document beside"): ["_hyp_tokens", "_weighted_alone", "mine"],
+        (False, "one document beside"): ["_hyp_tokens", "_weighted_alone", "mine"],
     }
     assert done[: len(layouts[still_tokenizing, layout])] == layouts[still_tokenizing, layout]
     assert done.count("mine") <= 1
@@ -310,7 +304,7 @@ def test_a_child_that_aligns_starts_numba_without_scipys_blas_and_aligns_the_sam
     program = (
         "import sys, hub4eval.text.aligned_texts as at\n"
         "from hub4eval.io.corpus import read_corpus\n"
-        "from hub4eval.text.columns import tokenize_corpora\n"
+        "from hub4eval.text.tokenized import tokenize_corpora\n"
         "from hub4eval.util.forked import Beside\n"
         "def probe(make, tokenized):\n"
         "    return make(tokenized), 'scipy.linalg' in sys.modules\n"
@@ -370,7 +364,7 @@ def _has_scipy() -> bool:
 
 
 def test_runs_cut_the_pairs_in_order_into_runs_of_about_equal_words():
-    ref_text, segmented, _ = _texts(5, 9, 80, missing=True)
+    ref_text, segmented, _ = random_texts(5, 9, 80, missing=True)
     tokenized = tokenize_corpora(parse_corpus(ref_text, "r"), parse_corpus(segmented, "h"))
     for parts in range(1, 12):
         runs = _runs(tokenized, parts)
@@ -381,86 +375,3 @@ def test_runs_cut_the_pairs_in_order_into_runs_of_about_equal_words():
     # the first run stops at the first pair that reaches half the words
     assert sum(sizes[k] for k in first[:-1]) < sum(sizes) / 2 <= sum(sizes[k] for k in first)
     assert second == list(range(len(first), len(sizes)))
-
-
-@pytest.mark.skipif(not can_fork(), reason="no fork on this platform: the hypothesis is tokenized in the caller")
-@pytest.mark.parametrize("seed", [1, 2])
-def test_a_stream_tokenized_in_a_child_has_the_tokens_and_ids_made_here(seed, monkeypatch):
-    import hub4eval.util.forked as forked
-    from hub4eval.scoring.pipeline import load_glm
-
-    started = started_children(monkeypatch, forked)
-    ref_text, _, stream = _texts(seed, 6, 60, missing=False)
-    stream += "<s> ninety two general motors hea- uh clinton's NEWWORD </s>\n"  # words the reference lacks
-    ref, hyp = parse_corpus(ref_text, "r"), parse_corpus(stream, "h")
-    options = {"glm": load_glm("default"), "spoken_forms": "en"}
-    here = tokenize_corpora(ref, hyp, **options)
-    beside = tokenize_corpora(ref, hyp, hyp_beside=True, **options)
-    assert started == ["_hyp_tokens"]
-    assert here.vocabulary.words == beside.vocabulary.words
-    [(_, _, ref_here, hyp_here)] = here.pairs
-    [(_, _, ref_beside, hyp_beside)] = beside.pairs
-    for one, other in ((ref_here, ref_beside), (hyp_here, hyp_beside)):
-        for name in ("ids", "starts", "ends", "flags"):
-            assert np.array_equal(getattr(one, name), getattr(other, name))
-        assert one.forms == other.forms and list(one) == list(other)
-    assert here.spans == beside.spans
-
-
-@pytest.mark.skipif(not can_fork(), reason="no fork on this platform: the hypothesis is tokenized in the caller")
-@pytest.mark.parametrize("seed", [1, 2])
-def test_segmented_documents_tokenized_in_a_child_have_the_tokens_and_ids_made_here(seed, monkeypatch):
-    import hub4eval.util.forked as forked
-    from hub4eval.scoring.pipeline import load_glm
-
-    started = started_children(monkeypatch, forked)
-    ref_text, segmented, _ = _texts(seed, 7, 60, missing=True)  # a document on one side only, each way
-    # words the reference lacks, forms that differ from their text, and a DOCID paired by its case
-    segmented = segmented.replace(
-        "D3 </DOCNO>\n<TEXT>\n", "d3 </DOCNO>\n<TEXT>\nNinety Two hea- uh clinton's NEWWORD (uh) %hesitation "
-    )
-    ref, hyp = parse_corpus(ref_text, "r"), parse_corpus(segmented, "h")
-    options = {"glm": load_glm("default"), "spoken_forms": "en"}
-    here = tokenize_corpora(ref, hyp, **options)
-    beside = tokenize_corpora(ref, hyp, hyp_beside=True, **options)
-    assert started == ["_hyp_tokens"]
-    assert here.vocabulary.words == beside.vocabulary.words
-    assert here.warnings == beside.warnings and len(here.warnings) == 2
-    assert [pair[:2] for pair in here.pairs] == [pair[:2] for pair in beside.pairs]
-    assert ("D3", "d3") in [pair[:2] for pair in here.pairs]
-    assert any(h.forms for _, _, _, h in beside.pairs)
-    for (_, _, *sides_here), (_, _, *sides_beside) in zip(here.pairs, beside.pairs, strict=True):
-        for one, other in zip(sides_here, sides_beside, strict=True):
-            for name in ("ids", "starts", "ends", "flags"):
-                assert np.array_equal(getattr(one, name), getattr(other, name))
-            assert one.forms == other.forms and list(one) == list(other)
-
-
-@pytest.mark.skipif(not can_fork(), reason="no fork on this platform: the hypothesis is tokenized in the caller")
-@pytest.mark.parametrize("polls", [0, 1, 2, 3])
-def test_the_callers_work_is_done_in_turn_while_the_child_still_tokenizes(polls, monkeypatch):
-    import hub4eval.util.forked as forked
-
-    class Slow(forked.Beside):  # type: ignore[type-arg]
-        """Still running for the first ``polls`` times it is asked."""
-
-        asked = 0
-
-        @property
-        def running(self) -> bool:
-            Slow.asked += 1
-            return Slow.asked <= polls
-
-    monkeypatch.setattr(forked, "Beside", Slow)
-    ref_text, segmented, _ = _texts(3, 4, 30, missing=False)
-    done: list[str] = []
-    work = [lambda: done.append("kernels"), lambda: done.append("strings")]
-    tokenize_corpora(parse_corpus(ref_text, "r"), parse_corpus(segmented, "h"), hyp_beside=True, meanwhile=work)
-    assert done == ["kernels", "strings"][:polls]  # what is left, the caller does later
-
-
-def test_no_work_is_done_meanwhile_when_no_child_tokenizes():
-    ref_text, segmented, _ = _texts(3, 4, 30, missing=False)
-    done: list[int] = []
-    tokenize_corpora(parse_corpus(ref_text, "r"), parse_corpus(segmented, "h"), meanwhile=[lambda: done.append(1)])
-    assert done == []

@@ -30,8 +30,9 @@ from hub4eval.io.templettes import parse_templates, read_templates
 from hub4eval.model import Extent, TextFill
 from hub4eval.text import column_extents
 from hub4eval.text.column_extents import TokenRuns, _bisect_within, _run_extents, enclosures_of, extents_of
-from hub4eval.text.columns import align_corpora, document_tokens
+from hub4eval.text.columns import align_corpora
 from hub4eval.text.glm import default_glm
+from hub4eval.text.tokenized import document_tokens
 from tests.support import EXAMPLES
 from tests.support.scoring import cats
 

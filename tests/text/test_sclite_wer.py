@@ -607,7 +607,7 @@ def test_live_sclite_agrees_on_the_asr_example_tokens(tmp_path):
 
     from hub4eval.cli import app
     from hub4eval.io.corpus import read_corpus
-    from hub4eval.text.columns import document_tokens
+    from hub4eval.text.tokenized import document_tokens
 
     spec = importlib.util.spec_from_file_location(
         "make_sclite_fixtures", os.path.join(os.path.dirname(HERE), "benchmarks", "make_sclite_fixtures.py")
@@ -704,7 +704,8 @@ def test_sclite_counts_from_the_tokens_alone_per_document_and_overall(hypothesis
     reference document and their sum, segmented (each pair aligned on its own) and unsegmented
     (the stream aligned once and split by document)."""
     from hub4eval.io.corpus import parse_corpus
-    from hub4eval.text.columns import align_corpora, tokenize_corpora
+    from hub4eval.text.columns import align_corpora
+    from hub4eval.text.tokenized import tokenize_corpora
     from hub4eval.text.wer import corpus_wer, sclite_counts
 
     ref, hyp = parse_corpus(_REF, "r"), parse_corpus(hypothesis, "h")
@@ -720,7 +721,8 @@ def test_the_summary_alone_counts_the_whole_texts(hypothesis):
     """corpus_wer_summary, what a score keeps, gives corpus_wer's summary (the sum of the two
     documents' rows above, _TOTAL) without the rows, from sclite's counts or counting them itself."""
     from hub4eval.io.corpus import parse_corpus
-    from hub4eval.text.columns import align_corpora, tokenize_corpora
+    from hub4eval.text.columns import align_corpora
+    from hub4eval.text.tokenized import tokenize_corpora
     from hub4eval.text.wer import corpus_wer, corpus_wer_summary, sclite_counts
 
     ref, hyp = parse_corpus(_REF, "r"), parse_corpus(hypothesis, "h")
@@ -754,7 +756,8 @@ def test_a_reference_without_documents_against_a_stream_is_one_row():
     but with no documents to split the stream by, so one row (ids None) with every count.
     By hand: `heart` -> `part`, one substitution, 2 matches."""
     from hub4eval.io.corpus import parse_corpus
-    from hub4eval.text.columns import align_corpora, tokenize_corpora
+    from hub4eval.text.columns import align_corpora
+    from hub4eval.text.tokenized import tokenize_corpora
     from hub4eval.text.wer import corpus_wer, sclite_counts
 
     ref, hyp = parse_corpus("the heart of\n", "r"), parse_corpus("<s> the part of </s>\n", "h")

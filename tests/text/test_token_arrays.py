@@ -175,8 +175,8 @@ def test_array_tokens_equal_the_document_tokens(documents, case_sensitive, spoke
     # the align path makes document tokens as arrays; they must be document_tokens'
     # tokens, coded in the order first seen, whatever the text holds
     from hub4eval.io.corpus import parse_corpus
-    from hub4eval.text.columns import _ArrayTokens, document_tokens
     from hub4eval.text.glm import default_glm
+    from hub4eval.text.tokenized import _ArrayTokens, document_tokens
 
     text = "".join(
         f"<DOC>\n<DOCNO> D{k} </DOCNO>\n<TEXT>\n{' '.join(words)}\n</TEXT>\n</DOC>\n"
@@ -256,7 +256,7 @@ def test_runs_cut_a_long_text_between_spans_only():
 
 @given(st.lists(st.integers(0, 4), max_size=20), st.integers(-25, 25), st.integers(-25, 25))
 def test_keys_read_where_asked_are_the_list_of_keys(ids, start, stop):
-    from hub4eval.text.columns import _Keys
+    from hub4eval.text.tokenized import _Keys
 
     keys = ["a", "b", "c", "d", "e"]
     lazy, listed = _Keys(keys, np.array(ids, np.int32)), [keys[i] for i in ids]

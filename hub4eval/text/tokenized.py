@@ -271,6 +271,13 @@ def _coded(tokens: TokenArray, vocabulary: Vocabulary) -> TokenArray:
     return TokenArray(vocabulary.words, table[tokens.ids], tokens.starts, tokens.ends, tokens.flags, tokens.forms)
 
 
+def _one_side_only(docid: str | None, side: str, other: str, path: str | None) -> InputWarning:
+    """The warning of a document of one text that the other lacks (its words then all errors)."""
+    return InputWarning(
+        f"document {docid} of the {side} text is not in the {other} text", path or None, changes_score=True
+    )
+
+
 def tokenize_corpora(
     ref: Corpus,
     hyp: Corpus,
@@ -283,7 +290,8 @@ def tokenize_corpora(
     hyp_beside: bool = False,
     meanwhile: Sequence[Callable[[], object]] = (),
 ) -> TokenizedCorpora:
-    """The tokens of two corpora, paired for aligning; the arguments are those of :func:`~hub4eval.text.columns.align_corpora`.
+    """The tokens of two corpora, paired for aligning; the arguments are those of
+    :func:`~hub4eval.text.columns.align_corpora`.
 
     ``hyp_beside``: the hypothesis is tokenized in a forked child
     (:mod:`hub4eval.util.forked`) while the caller tokenizes the reference; the
@@ -374,24 +382,12 @@ def tokenize_corpora(
     for doc in ref.documents:
         other = hyp_by_id.get(doc.docid)
         if other is None:
-            warnings.append(
-                InputWarning(
-                    f"document {doc.docid} of the reference text is not in the hypothesis text",
-                    ref.path or None,
-                    changes_score=True,
-                )
-            )
+            warnings.append(_one_side_only(doc.docid, "reference", "hypothesis", ref.path))
             pairs.append((doc.docid, None, ref_tokens[doc.docid], empty))
         else:
             pairs.append((doc.docid, other.docid, ref_tokens[doc.docid], next(hyp_parts)))
     for doc in unpaired:
-        warnings.append(
-            InputWarning(
-                f"document {doc.docid} of the hypothesis text is not in the reference text",
-                hyp.path or None,
-                changes_score=True,
-            )
-        )
+        warnings.append(_one_side_only(doc.docid, "hypothesis", "reference", hyp.path))
         pairs.append((None, doc.docid, empty, next(hyp_parts)))
     return TokenizedCorpora(False, tuple(pairs), tuple(warnings), vocabulary)
 

@@ -144,6 +144,46 @@ def test_sclites_child_starts_after_the_strings_are_normalized_and_before_the_al
     assert result.to_json() == score(ref, hyp, ref_corpus=ref_text, hyp_corpus=hyp_text, jobs=1).to_json()
 
 
+@pytest.mark.skipif(not can_fork(), reason="no fork on this platform: the hypothesis is tokenized in the caller")
+def test_a_segmented_score_normalizes_the_strings_once_while_the_hypothesis_is_tokenized_if_it_still_is(monkeypatch):
+    # a segmented hypothesis: the caller aligns half the documents itself, so the strings it
+    # normalizes are normalized while a child tokenizes the hypothesis, if it still does once
+    # the reference is tokenized (else after the alignment, as before): once either way, and
+    # the same result
+    from hub4eval.scoring.fills import FillPreparer
+
+    ref, _, ref_text, _ = _example()
+    hyp = read_templates(ASR / "ref.tpl", role="hypothesis")  # (its extents are the reference text's)
+    hyp_text = read_corpus(ASR / "asr_segmented.sgml")
+    normalize = FillPreparer.normalize
+    monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", 0)
+    results, orders = [], []
+    for still_tokenizing in (True, False):
+        events: list[str] = []
+
+        class Tokenizing(forked.Beside):  # type: ignore[type-arg]
+            @property
+            def running(self, still: bool = still_tokenizing) -> bool:
+                return still
+
+        def normalizing(self, strings, events=events):
+            events.append("normalize")
+            return normalize(self, strings)
+
+        monkeypatch.setattr(forked, "Beside", Tokenizing)
+        monkeypatch.setattr(
+            aligned_texts, "Beside", recording_beside(lambda f, *_, events=events, **__: events.append(f.__name__))
+        )
+        monkeypatch.setattr(FillPreparer, "normalize", normalizing)
+        results.append(score(ref, hyp, ref_corpus=ref_text, hyp_corpus=hyp_text, jobs=2, force=True).to_json())
+        orders.append(events)
+    first, then = orders
+    assert first.index("normalize") < first.index("weighted_alignments")  # while the child tokenized
+    assert "normalize" not in then[: then.index("weighted_alignments")]  # the child done first: after
+    assert first.count("normalize") == then.count("normalize")  # once either way
+    assert results[0] == results[1] == score(ref, hyp, ref_corpus=ref_text, hyp_corpus=hyp_text, force=True).to_json()
+
+
 def test_no_child_projects_when_the_texts_were_not_aligned_in_processes():
     from hub4eval.scoring.pipeline import _projecting_children
     from hub4eval.text.aligned_texts import AlignedTexts

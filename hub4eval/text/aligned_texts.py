@@ -222,19 +222,14 @@ def align_texts(
     # characters a word: the length of the texts says whether they are long).
     long = sum(len(doc.text) for doc in hyp.documents) >= PARALLEL_WORDS * 5 // 2
     stream = unsegmented if unsegmented is not None else not hyp.segmented
-    called: list[object] = []
-
-    def own_work() -> None:
-        if meanwhile is not None and not called:
-            called.append(meanwhile())
-
     # While a child tokenizes the hypothesis, a caller that will align loads the kernels, then does
     # its own work. When a child will align instead (weighted_beside and one pair, below: a stream,
     # or a single reference document, which makes one pair unless the hypothesis has documents
     # of its own), the caller does that work while that child aligns: done now, it would hold
-    # back the alignment it waits for whenever the tokenizing child is done first.
+    # back the alignment it waits for whenever the tokenizing child is done first. (Every run
+    # that takes that branch is one of these: the work is done once at most.)
     aligned_beside = weighted_beside and (stream or len(ref.documents) < 2)
-    while_tokenized = [] if aligned_beside else [_load_kernels, own_work]
+    while_tokenized = [] if aligned_beside else [_load_kernels, *([meanwhile] if meanwhile is not None else [])]
 
     tokenized = tokenize_corpora(
         ref,
@@ -256,7 +251,8 @@ def align_texts(
             # the caller waits for the weighted alignment first: a child of its own, and
             # sclite's counted in another once the caller says so (see the module docstring)
             weighted = Beside(_weighted_alone, tokenized)
-            own_work()
+            if meanwhile is not None:
+                meanwhile()
             return AlignedTexts(
                 partial(_corpus_of, tokenized, weighted),
                 None if count_wer else lambda: None,

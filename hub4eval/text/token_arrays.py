@@ -126,18 +126,20 @@ class TokenArray(Sequence[Token]):
         for size in sizes:
             stop = start + size
             first, last = bisect_left(keys, start), bisect_left(keys, stop)
-            parts.append(
-                TokenArray(
-                    self.words,
-                    self.ids[start:stop],
-                    self.starts[start:stop],
-                    self.ends[start:stop],
-                    self.flags[start:stop],
-                    {index - start: form for index, form in forms[first:last]},
-                )
-            )
+            parts.append(self._view(start, stop, {index - start: form for index, form in forms[first:last]}))
             start = stop
         return parts
+
+    def _view(self, start: int, stop: int, forms: dict[int, str]) -> TokenArray:
+        """Tokens ``start`` to ``stop`` (views of the arrays), whose forms are ``forms``."""
+        return TokenArray(
+            self.words,
+            self.ids[start:stop],
+            self.starts[start:stop],
+            self.ends[start:stop],
+            self.flags[start:stop],
+            forms,
+        )
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -156,15 +158,7 @@ class TokenArray(Sequence[Token]):
             start, stop, step = index.indices(len(self))
             if step != 1:
                 return tuple(self)[index]
-            forms = {i - start: f for i, f in self.forms.items() if start <= i < stop} if self.forms else {}
-            return TokenArray(
-                self.words,
-                self.ids[start:stop],
-                self.starts[start:stop],
-                self.ends[start:stop],
-                self.flags[start:stop],
-                forms,
-            )
+            return self._view(start, stop, {i - start: f for i, f in self.forms.items() if start <= i < stop})
         if index < 0:
             index += len(self)
         if not 0 <= index < len(self):

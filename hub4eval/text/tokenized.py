@@ -315,12 +315,13 @@ def tokenize_corpora(
     # order they are aligned; the order the aligners code words in too.
     vocabulary = Vocabulary()
     ref_arrays = arrays = _ArrayTokens(vocabulary, **options)
+    hyp_options = {**options, "glm": _hyp_glm(glm)}
     if glm is not None and glm.sections:
         # one-sided rule sections: each side its own rules (hub4eval.text.glm.for_side)
         from hub4eval.text.glm import for_side
 
         ref_arrays = _ArrayTokens(vocabulary, **{**options, "glm": for_side(glm, "ref")})
-        arrays = _ArrayTokens(vocabulary, **{**options, "glm": for_side(glm, "hyp")})
+        arrays = _ArrayTokens(vocabulary, **hyp_options)
 
     hyp_by_id: dict[str | None, Any] = {}
     unpaired: list[Any] = []
@@ -334,7 +335,7 @@ def tokenize_corpora(
     if hyp_beside:
         from hub4eval.util.forked import Beside
 
-        beside = Beside(_hyp_tokens, hyp, None if unsegmented else hyp_order, {**options, "glm": _hyp_glm(glm)})
+        beside = Beside(_hyp_tokens, hyp, None if unsegmented else hyp_order, hyp_options)
 
     ref_tokens = {doc.docid: ref_arrays(doc) for doc in ref.documents}
     for work in meanwhile:

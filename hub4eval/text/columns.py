@@ -331,19 +331,26 @@ def _owned_columns(ref_index: np.ndarray, sizes: Sequence[int]) -> list[tuple[in
 
 
 def _align_coded(ref: TokenArray, hyp: TokenArray, vocabulary: Vocabulary) -> Alignment:
-    """``align_words(ref.texts(), hyp.texts())`` without making the word lists and coding them again.
+    """``align_words(ref.texts(), hyp.texts())`` without making the word lists and coding them again
+    (:func:`align_ids`)."""
+    return align_ids(ref.ids, hyp.ids, vocabulary.words)
 
-    The aligner codes words in the order it first sees them, reference
-    first; ``vocabulary`` numbered them in that order (every word it holds is
-    in ``ref`` or ``hyp``), so the ids are its codes and the alignment is the
+
+def align_ids(ref_ids: np.ndarray, hyp_ids: np.ndarray, words: Sequence[str]) -> Alignment:
+    """``align_words`` of the words ``ref_ids`` and ``hyp_ids`` number in ``words`` (a
+    :class:`Vocabulary`'s, which numbered them as first seen, reference first).
+
+    The aligner codes words in the order it first sees them, reference first;
+    the vocabulary numbered them in that order (every word it holds is in one
+    text or the other), so the ids are its codes and the alignment is the
     same. Of ten million words the lists and their codes took about a gigabyte.
     """
     from hub4eval.text.align.codes import _encode
     from hub4eval.text.align.kernels import _kernels
     from hub4eval.text.align.seeded import _align_codes
 
-    _, coded = _encode((vocabulary.words,))
-    return _align_codes(_kernels(), ref.ids, hyp.ids, coded)
+    _, coded = _encode((words,))
+    return _align_codes(_kernels(), ref_ids, hyp_ids, coded)
 
 
 def weighted_alignments(tokenized: TokenizedCorpora, pairs: Sequence[int] | None = None) -> list[Alignment]:

@@ -289,6 +289,7 @@ def tokenize_corpora(
     spoken_forms: str | None = None,
     hyp_beside: bool = False,
     meanwhile: Sequence[Callable[[], object]] = (),
+    core_free: Callable[[], object] | None = None,
 ) -> TokenizedCorpora:
     """The tokens of two corpora, paired for aligning; the arguments are those of
     :func:`~hub4eval.text.columns.align_corpora`.
@@ -299,7 +300,10 @@ def tokenize_corpora(
     the caller's own, each called in turn, once the reference is tokenized, for as
     long as the child still tokenizes the hypothesis (the caller does what is left
     later: waiting for the child would leave a core idle, doing it after the child
-    is done delays the alignment).
+    is done delays the alignment). ``core_free``: called once, as soon as the first of
+    the two is done (this process looks at the child after each reference document),
+    for work that needs no tokens on the core that is free (such as starting a process
+    that gets ready to align them); never without a child.
     """
     options: dict[str, Any] = {
         "glm": glm,
@@ -337,7 +341,18 @@ def tokenize_corpora(
 
         beside = Beside(_hyp_tokens, hyp, None if unsegmented else hyp_order, hyp_options)
 
-    ref_tokens = {doc.docid: ref_arrays(doc) for doc in ref.documents}
+    if beside is None or core_free is None:
+        ref_tokens = {doc.docid: ref_arrays(doc) for doc in ref.documents}
+    else:
+        ref_tokens = {}
+        told = False  # core_free is called once, when a core is free
+        for doc in ref.documents:
+            ref_tokens[doc.docid] = ref_arrays(doc)
+            if not told and not beside.running:  # the child is done first
+                told = True
+                core_free()
+        if not told:  # this process is done first: the child still tokenizes
+            core_free()
     for work in meanwhile:
         if beside is None or not beside.running:
             break

@@ -12,6 +12,9 @@ without the child.
 calls of a function on the numbers 0 to n - 1, shared out among several
 children and the caller, each taking the next number not yet taken when it
 is free, so that none waits for another while work is left.
+:class:`Standby` is a child forked before its work exists: it gets ready at
+once (loads compiled code, say, on a core that is free now), then computes
+the one call it is given later, whose arguments are sent to it pickled.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import pickle
+import threading
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
@@ -53,6 +57,11 @@ def _run(send: Any, receive: Any, function: Callable[..., Any], args: tuple[Any,
     # The caller's end is closed here, so that a caller gone (ended on an error) is a
     # broken pipe, not a full one that the child would wait on for ever.
     receive.close()
+    _send_result(send, function, args)
+
+
+def _send_result(send: Any, function: Callable[..., Any], args: tuple[Any, ...]) -> None:
+    """In the child: send ``function(*args)``, or (False, None) when there is none to send."""
     try:
         value = (True, function(*args))
     except BaseException:  # the caller computes it again and raises it there
@@ -89,15 +98,21 @@ class Beside(Generic[T]):
     """``function(*args)``, started in a forked child when made; :meth:`result` waits for it.
 
     ``forked=False`` (or no fork on this platform) computes it in the
-    caller, when :meth:`result` is first asked.
+    caller, when :meth:`result` is first asked. ``standby``: computed by
+    that :class:`Standby` child instead of a new one (the arguments are sent
+    to it pickled), or in the caller when it cannot take it.
     """
 
-    def __init__(self, function: Callable[..., T], *args: Any, forked: bool = True) -> None:
+    def __init__(
+        self, function: Callable[..., T], *args: Any, forked: bool = True, standby: Standby | None = None
+    ) -> None:
         self._function, self._args = function, args
         self._process: Any = None
         self._receive: Any = None
         self._value: Any = _NONE
-        if forked and can_fork():
+        if standby is not None:  # computed by that child, ready already (else here, when asked)
+            self._process, self._receive = standby.give(function, args)
+        elif forked and can_fork():
             self._process, self._receive = _start(_run, function, args)
 
     def __del__(self) -> None:
@@ -146,6 +161,107 @@ class Beside(Generic[T]):
                 return value
         self._value = self._function(*self._args)
         return self._value
+
+
+def _stand_by(send: Any, receive: Any, ready: Callable[[], object], work: Any, give: Any) -> None:
+    """In a :class:`Standby` child: get ready, then compute the call sent through ``work``
+    and send its result; nothing when none comes (the caller went on without it)."""
+    global _in_child
+    _in_child = True
+    receive.close()
+    give.close()  # the caller's end: closed there, the pipe ends, and recv() says so
+    try:
+        ready()
+    except BaseException:  # not ready, or less so: the call is computed all the same
+        pass
+    try:
+        function, args = work.recv()
+    except BaseException:  # EOFError: the caller gave it no work
+        send.close()
+        return
+    finally:
+        work.close()
+    _send_result(send, function, args)
+
+
+class Standby:
+    """A forked child that gets ready when made (``ready()``: work that needs none of the
+    inputs, such as loading the compiled code it will run, done on a core that is free now
+    rather than once the inputs exist) and then computes the one call it is given
+    (:meth:`give`, through ``Beside(function, *args, standby=...)``), whose arguments are
+    sent to it pickled: what the call needs should be small to send.
+
+    Where the platform cannot fork, or no process is to be had, there is no child: the call
+    is computed in the caller. A standby never given its call is stopped when dropped.
+    """
+
+    def __init__(self, ready: Callable[[], object]) -> None:
+        self._process: Any = None
+        self._receive: Any = None
+        self._give: Any = None
+        if not can_fork():
+            return
+        context = multiprocessing.get_context("fork")
+        receive, send = context.Pipe(duplex=False)
+        work, give = context.Pipe(duplex=False)
+        process = context.Process(target=_stand_by, args=(send, receive, ready, work, give), daemon=True)
+        try:
+            process.start()
+        except OSError:
+            for end in (receive, send, work, give):
+                end.close()
+            return
+        send.close()
+        work.close()
+        self._process, self._receive, self._give = process, receive, give
+
+    def __del__(self) -> None:
+        """A child never given its call (the caller went another way, or met an error) is stopped."""
+        process = getattr(self, "_process", None)
+        if process is not None:
+            self._process = None
+            try:
+                process.terminate()
+                self._receive.close()
+                self._give.close()
+            except (OSError, ValueError, AttributeError):
+                pass
+
+    @property
+    def forked(self) -> bool:
+        """Whether a child stands by (until it is given its call)."""
+        return self._process is not None
+
+    def give(self, function: Callable[..., Any], args: tuple[Any, ...]) -> tuple[Any, Any]:
+        """Send the child ``function(*args)``: the child's process and the end of the pipe its
+        result comes by, as :class:`Beside` keeps them; (None, None) when there is no child,
+        it was given a call already, or the call cannot be sent (the caller computes it)."""
+        process, receive, give = self._process, self._receive, self._give
+        if process is None:
+            return None, None
+        self._process = self._receive = self._give = None
+        try:
+            payload = pickle.dumps((function, args), pickle.HIGHEST_PROTOCOL)
+        except BaseException:  # arguments that cannot be pickled
+            process.terminate()
+            receive.close()
+            give.close()
+            return None, None
+        # Written by a thread of its own: a child still getting ready reads nothing yet, and a
+        # payload larger than the pipe holds would keep the caller waiting until it does.
+        threading.Thread(target=_write_then_close, args=(give, payload), daemon=True).start()
+        return process, receive
+
+
+def _write_then_close(give: Any, payload: bytes) -> None:
+    """Send a :class:`Standby` child its call (a child gone: its caller finds no result and
+    computes the call itself)."""
+    try:
+        give.send_bytes(payload)
+    except OSError:
+        pass
+    finally:
+        give.close()
 
 
 MOST_SHARED = 256
@@ -257,4 +373,4 @@ class Shared(Generic[T]):
         return self._results
 
 
-__all__ = ["MOST_SHARED", "Beside", "Shared", "available_cores", "can_fork", "in_child"]
+__all__ = ["MOST_SHARED", "Beside", "Shared", "Standby", "available_cores", "can_fork", "in_child"]

@@ -159,17 +159,18 @@ def test_a_stream_aligned_beside_is_aligned_in_one_child_and_counted_in_another_
     ref_text, _, stream = random_texts(11, 5, 60, missing=False)
     ref, hyp = parse_corpus(ref_text, "r"), parse_corpus(stream, "h")
     made = align_texts(ref, hyp, jobs=2, weighted_beside=True)
-    assert started == ["_weighted_alone"] and made.forked and made.waiting and made.counting() == 0
+    # (the hypothesis tokenized in a child: the child that aligns was made ready meanwhile, see below)
+    assert started == ["_weighted_ids"] and made.forked and made.waiting and made.counting() == 0
     if told:
         made.start_counting()
-        assert started == ["_weighted_alone", "_sclite_all"]  # before the caller waits for the alignment
+        assert started == ["_weighted_ids", "_sclite_all"]  # before the caller waits for the alignment
         made.start_counting()  # (told twice: one child)
-        assert started == ["_weighted_alone", "_sclite_all"]
+        assert started == ["_weighted_ids", "_sclite_all"]
     expected = align_corpora(ref, hyp)
     _same_alignment(made.alignment, expected)
     assert not made.waiting
     assert made.wer() == corpus_wer(expected)
-    assert started == ["_weighted_alone", "_sclite_all"]
+    assert started == ["_weighted_ids", "_sclite_all"]
 
 
 @pytest.mark.skipif(not can_fork(), reason="no fork on this platform: every job runs in the caller")
@@ -220,7 +221,7 @@ def test_without_the_wer_no_child_counts_sclites_alignment(monkeypatch, layout):
     assert made.counting() == 0
     assert made.wer() == corpus_wer(expected)
     # only the weighted alignment's children (made in the caller for a stream not aligned beside)
-    assert started == {"stream": [], "stream beside": ["_weighted_alone"], "segmented": ["weighted_alignments"]}[layout]
+    assert started == {"stream": [], "stream beside": ["_weighted_ids"], "segmented": ["weighted_alignments"]}[layout]
 
 
 @pytest.mark.skipif(not can_fork(), reason="no fork on this platform: every job runs in the caller")
@@ -254,10 +255,10 @@ def test_the_callers_work_and_kernels_are_done_while_the_hypothesis_is_tokenized
     made = align_texts(ref, hyp, jobs=2, weighted_beside=layout != "stream", meanwhile=lambda: done.append("mine"))
     layouts = {
         (True, "stream"): ["_hyp_tokens", "kernels", "mine"],
-        (True, "stream beside"): ["_hyp_tokens", "_weighted_alone", "mine"],
+        (True, "stream beside"): ["_hyp_tokens", "_weighted_ids", "mine"],
         (True, "segmented"): ["_hyp_tokens", "kernels", "mine", "_sclite_run", "_sclite_run", "weighted_alignments"],
         (False, "stream"): ["_hyp_tokens"],
-        (False, "stream beside"): ["_hyp_tokens", "_weighted_alone", "mine"],
+        (False, "stream beside"): ["_hyp_tokens", "_weighted_ids", "mine"],
         (False, "segmented"): ["_hyp_tokens", "_sclite_run", "_sclite_run", "weighted_alignments"],
         # one pair of documents: aligned in a child, as a stream is
         (True, "one document beside"): ["_hyp_tokens", "_weighted_alone", "mine"],
@@ -293,9 +294,10 @@ def test_a_score_aligning_a_stream_beside_never_loads_the_aligners_in_its_proces
 
 @pytest.mark.skipif(not can_fork(), reason="no fork on this platform: the aligning is done in the caller")
 def test_a_child_that_aligns_starts_numba_without_scipys_blas_and_aligns_the_same(tmp_path):
-    """The children that align a stream load the kernels without numba's question to scipy for a
-    BLAS (0.2 s of their start when scipy is installed); their alignment and WER are those made in a
-    process that loaded numba as usual, where the question is asked."""
+    """The children that align a stream (one made ready before its work exists among them) load the
+    kernels without numba's question to scipy for a BLAS (0.2 s of their start when scipy is
+    installed); their alignment and WER are those made in a process that loaded numba as usual,
+    where the question is asked."""
     import subprocess
     import sys
     from pathlib import Path
@@ -305,17 +307,21 @@ def test_a_child_that_aligns_starts_numba_without_scipys_blas_and_aligns_the_sam
         "import sys, hub4eval.text.aligned_texts as at\n"
         "from hub4eval.io.corpus import read_corpus\n"
         "from hub4eval.text.tokenized import tokenize_corpora\n"
-        "from hub4eval.util.forked import Beside\n"
-        "def probe(make, tokenized):\n"
-        "    return make(tokenized), 'scipy.linalg' in sys.modules\n"
+        "from hub4eval.util.forked import Beside, Standby\n"
+        "def probe(make, *args):\n"
+        "    return make(*args), 'scipy.linalg' in sys.modules\n"
         f"t = tokenize_corpora(read_corpus({str(asr / 'reference.sgml')!r}), "
         f"read_corpus({str(asr / 'asr_unsegmented.sgml')!r}))\n"
         "(aligned, blas_1), (counted, blas_2) = [Beside(probe, make, t).result() for make in "
         "(at._weighted_alone, at._sclite_all)]\n"
+        # the child made ready before the tokens exist, then sent their numbers
+        "[(_, _, r, h)] = t.pairs\n"
+        "ready = Standby(at._ready_to_align)\n"
+        "readied, blas_3 = Beside(probe, at._weighted_ids, r.ids, h.ids, t.vocabulary.words, standby=ready).result()\n"
         "here = at._weighted_alone(t)\n"
-        "same = [a.ref_index.tolist() for a in aligned] == [a.ref_index.tolist() for a in here]\n"
-        "same = same and [a.hyp_index.tolist() for a in aligned] == [a.hyp_index.tolist() for a in here]\n"
-        "print(same, counted == at._sclite_all(t), blas_1 or blas_2, 'scipy' in sys.modules)\n"
+        "same = all([a.ref_index.tolist() for a in made] == [a.ref_index.tolist() for a in here] "
+        "and [a.hyp_index.tolist() for a in made] == [a.hyp_index.tolist() for a in here] for made in (aligned, readied))\n"
+        "print(same, counted == at._sclite_all(t), blas_1 or blas_2 or blas_3, 'scipy' in sys.modules)\n"
     )
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True, cwd=tmp_path)
     same_alignment, same_wer, blas_in_child, scipy_here = done.stdout.split()

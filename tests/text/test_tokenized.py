@@ -128,3 +128,55 @@ def test_no_work_is_done_meanwhile_when_no_child_tokenizes():
     done: list[int] = []
     tokenize_corpora(parse_corpus(ref_text, "r"), parse_corpus(segmented, "h"), meanwhile=[lambda: done.append(1)])
     assert done == []
+
+
+@pytest.mark.skipif(not can_fork(), reason="no fork on this platform: the hypothesis is tokenized in the caller")
+@pytest.mark.parametrize("polls", [0, 1, 3, 4, 6])
+def test_a_free_core_is_told_once_as_soon_as_the_first_tokenizing_process_is_done(polls, monkeypatch):
+    """``core_free`` is called once: after the reference document at which the child is seen done
+    (it is looked at after each), or, this process done first, once the reference is tokenized,
+    before the caller's own work; the tokens are those made without it."""
+    import hub4eval.util.forked as forked
+
+    class Slow(forked.Beside):  # type: ignore[type-arg]
+        """Still running for the first ``polls`` times it is asked."""
+
+        asked = 0
+
+        @property
+        def running(self) -> bool:
+            Slow.asked += 1
+            return Slow.asked <= polls
+
+    monkeypatch.setattr(forked, "Beside", Slow)
+    ref_text, segmented, _ = random_texts(5, 4, 30, missing=False)
+    done: list[str] = []
+    tokenizing = tokenized_module._ArrayTokens.__call__
+
+    def tokenized(self, document):  # (in this process only)
+        done.append(document.docid)
+        return tokenizing(self, document)
+
+    monkeypatch.setattr(tokenized_module._ArrayTokens, "__call__", tokenized)
+    ref, hyp = parse_corpus(ref_text, "r"), parse_corpus(segmented, "h")
+    made = tokenize_corpora(
+        ref, hyp, hyp_beside=True, meanwhile=[lambda: done.append("mine")], core_free=lambda: done.append("free")
+    )
+    docids = [doc.docid for doc in ref.documents]
+    assert len(docids) == 4
+    if polls < len(docids):  # the child seen done after reference document polls + 1
+        assert done == [*docids[: polls + 1], "free", *docids[polls + 1 :]]
+    else:  # still tokenizing when the reference is done: told then, before the caller's work
+        assert done == [*docids, "free", "mine"][: len(docids) + 1 + (polls > len(docids))]
+    monkeypatch.undo()
+    alone = tokenize_corpora(ref, hyp)
+    assert [(r.texts(), h.texts()) for _, _, r, h in made.pairs] == [
+        (r.texts(), h.texts()) for _, _, r, h in alone.pairs
+    ]
+
+
+def test_no_free_core_is_told_when_no_child_tokenizes():
+    ref_text, segmented, _ = random_texts(3, 4, 30, missing=False)
+    told: list[int] = []
+    tokenize_corpora(parse_corpus(ref_text, "r"), parse_corpus(segmented, "h"), core_free=lambda: told.append(1))
+    assert told == []

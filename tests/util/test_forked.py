@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
+from functools import partial
 
 import pytest
 
@@ -164,7 +166,9 @@ def test_no_process_to_be_had_leaves_the_work_to_the_caller(monkeypatch):
     monkeypatch.setattr(multiprocessing.context.ForkProcess, "start", refused)
     beside = Beside(_pid_and_sum, 1, 2)
     shared = forked.Shared(_square_where, 3, 2)
-    assert not beside.forked and not shared.forked
+    standby = forked.Standby(_gets_ready)
+    assert not beside.forked and not shared.forked and not standby.forked
+    assert Beside(_pid_and_sum, 3, standby=standby).result() == (os.getpid(), 3)
     assert beside.result() == (os.getpid(), 3)
     assert shared.results() == [(0, os.getpid()), (1, os.getpid()), (4, os.getpid())]
 
@@ -269,3 +273,109 @@ def test_no_more_children_are_started_than_there_are_calls():
     shared = forked.Shared(_square_where, 2, 50)
     assert len(shared._children) == 2
     assert [square for square, _ in shared.results()] == [0, 1]
+
+
+# ---------------------------------------------------------------- Standby: a child made ready before its work exists
+
+_READY: list[int] = []
+
+
+def _gets_ready() -> None:
+    _READY.append(os.getpid())
+
+
+def _ready_then_sum(*numbers: int) -> tuple[list[int], bool, int]:
+    """What the child knows when its work comes: who got ready (in its memory), and whether it is a child."""
+    return list(_READY), forked.in_child(), sum(numbers)
+
+
+@needs_fork
+def test_a_standby_gets_ready_in_its_child_then_computes_the_call_it_is_given():
+    _READY.clear()
+    standby = forked.Standby(_gets_ready)
+    assert standby.forked
+    beside = Beside(_ready_then_sum, 1, 2, 3, standby=standby)
+    assert not standby.forked and beside.forked  # given: the child is the call's now
+    ready, child, total = beside.result()
+    assert total == 6 and child and len(ready) == 1 and ready[0] != os.getpid()
+    assert _READY == []  # got ready there, not here
+    assert Beside(_ready_then_sum, 4, standby=standby).result() == ([], False, 4)  # given once: then the caller
+
+
+def _waits_for_file(path: str) -> None:
+    deadline = time.monotonic() + 60
+    while not os.path.exists(path) and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
+def _length(data: bytes) -> int:
+    return len(data)
+
+
+@needs_fork
+def test_a_standby_still_getting_ready_does_not_hold_the_caller_back(tmp_path):
+    """The call's arguments (larger than a pipe holds) are sent while the child still gets
+    ready: the caller goes on at once and reads the result once the child has it."""
+    import threading
+
+    go = tmp_path / "go"
+    standby = forked.Standby(partial(_waits_for_file, str(go)))
+    late = threading.Timer(30, go.touch)  # only if the caller were held back (the test then fails)
+    late.start()
+    try:
+        beside = Beside(_length, b"x" * 5_000_000, standby=standby)
+        given_before_ready = not go.exists()
+        go.touch()
+        assert beside.result() == 5_000_000
+    finally:
+        late.cancel()
+    assert given_before_ready
+
+
+def _fails_to_get_ready() -> None:
+    raise RuntimeError("not ready")
+
+
+@needs_fork
+def test_a_standby_that_could_not_get_ready_computes_its_call_all_the_same():
+    pid, total = Beside(_pid_and_sum, 2, 3, standby=forked.Standby(_fails_to_get_ready)).result()
+    assert total == 5 and pid != os.getpid()
+
+
+@needs_fork
+def test_a_call_a_standby_cannot_be_sent_or_compute_is_computed_in_the_caller():
+    # arguments that cannot be pickled (a lambda), and a call that fails in the child only
+    assert Beside(_pid_and_sum, 1, standby=forked.Standby(_gets_ready)).result()[1] == 1
+    unpicklable = Beside(_called, lambda: 7, standby=forked.Standby(_gets_ready))
+    assert not unpicklable.forked and unpicklable.result() == 7
+    _CALLS.clear()
+    assert Beside(_fails_in_a_child, 8, standby=forked.Standby(_gets_ready)).result() == 16
+    assert _CALLS == [8]
+
+
+def _called(function: Callable[[], int]) -> int:
+    return function()
+
+
+@needs_fork
+def test_a_standby_that_died_leaves_its_call_to_the_caller():
+    standby = forked.Standby(_gets_ready)
+    standby._process.kill()
+    standby._process.join(timeout=10)
+    assert Beside(_pid_and_sum, 5, 6, standby=standby).result() == (os.getpid(), 11)
+
+
+@needs_fork
+def test_a_standby_never_given_a_call_is_stopped():
+    standby = forked.Standby(_sleeps)
+    process = standby._process
+    del standby  # the caller went another way
+    process.join(timeout=10)
+    assert not process.is_alive()
+
+
+def test_without_fork_there_is_no_standby_and_the_call_is_the_callers(monkeypatch):
+    monkeypatch.setattr(forked, "can_fork", lambda: False)
+    standby = forked.Standby(_gets_ready)
+    assert not standby.forked
+    assert Beside(_pid_and_sum, 1, 1, standby=standby).result() == (os.getpid(), 2)

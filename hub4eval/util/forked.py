@@ -94,6 +94,17 @@ def _start(target: Callable[..., None], function: Callable[..., Any], args: tupl
     return process, receive
 
 
+def _stop(process: Any, *ends: Any) -> None:
+    """Stop a child no one will read, and close the caller's ends of its pipes (quietly: this
+    runs when its owner is dropped, perhaps as the interpreter ends)."""
+    try:
+        process.terminate()
+        for end in ends:
+            end.close()
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 class Beside(Generic[T]):
     """``function(*args)``, started in a forked child when made; :meth:`result` waits for it.
 
@@ -120,11 +131,7 @@ class Beside(Generic[T]):
         process = getattr(self, "_process", None)
         if process is not None:
             self._process = None
-            try:
-                process.terminate()
-                self._receive.close()
-            except (OSError, ValueError, AttributeError):
-                pass
+            _stop(process, self._receive)
 
     @property
     def forked(self) -> bool:
@@ -220,12 +227,7 @@ class Standby:
         process = getattr(self, "_process", None)
         if process is not None:
             self._process = None
-            try:
-                process.terminate()
-                self._receive.close()
-                self._give.close()
-            except (OSError, ValueError, AttributeError):
-                pass
+            _stop(process, self._receive, self._give)
 
     @property
     def forked(self) -> bool:
@@ -243,9 +245,7 @@ class Standby:
         try:
             payload = pickle.dumps((function, args), pickle.HIGHEST_PROTOCOL)
         except BaseException:  # arguments that cannot be pickled
-            process.terminate()
-            receive.close()
-            give.close()
+            _stop(process, receive, give)
             return None, None
         # Written by a thread of its own: a child still getting ready reads nothing yet, and a
         # payload larger than the pipe holds would keep the caller waiting until it does.

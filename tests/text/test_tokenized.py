@@ -91,14 +91,13 @@ def test_segmented_documents_tokenized_in_a_child_have_the_tokens_and_ids_made_h
             assert one.forms == other.forms and list(one) == list(other)
 
 
-@pytest.mark.skipif(not can_fork(), reason="no fork on this platform: the hypothesis is tokenized in the caller")
-@pytest.mark.parametrize("polls", [0, 1, 2, 3])
-def test_the_callers_work_is_done_in_turn_while_the_child_still_tokenizes(polls, monkeypatch):
+def _tokenized_while_running(monkeypatch: pytest.MonkeyPatch, polls: int, done: list[str]) -> None:
+    """The child tokenizing the hypothesis is still running the first ``polls`` times it is
+    asked; each reference document tokenized here is noted in ``done`` (the child's are not
+    seen here)."""
     import hub4eval.util.forked as forked
 
     class Slow(forked.Beside):  # type: ignore[type-arg]
-        """Still running for the first ``polls`` times it is asked."""
-
         asked = 0
 
         @property
@@ -107,15 +106,21 @@ def test_the_callers_work_is_done_in_turn_while_the_child_still_tokenizes(polls,
             return Slow.asked <= polls
 
     monkeypatch.setattr(forked, "Beside", Slow)
-    ref_text, segmented, _ = random_texts(3, 4, 30, missing=False)
-    done: list[str] = []
     tokenizing = tokenized_module._ArrayTokens.__call__
 
-    def tokenized(self, document):  # (in this process only: the child's calls are not seen here)
+    def tokenized(self, document):
         done.append(document.docid)
         return tokenizing(self, document)
 
     monkeypatch.setattr(tokenized_module._ArrayTokens, "__call__", tokenized)
+
+
+@pytest.mark.skipif(not can_fork(), reason="no fork on this platform: the hypothesis is tokenized in the caller")
+@pytest.mark.parametrize("polls", [0, 1, 2, 3])
+def test_the_callers_work_is_done_in_turn_while_the_child_still_tokenizes(polls, monkeypatch):
+    ref_text, segmented, _ = random_texts(3, 4, 30, missing=False)
+    done: list[str] = []
+    _tokenized_while_running(monkeypatch, polls, done)
     ref, hyp = parse_corpus(ref_text, "r"), parse_corpus(segmented, "h")
     work = [lambda: done.append("kernels"), lambda: done.append("strings")]
     tokenize_corpora(ref, hyp, hyp_beside=True, meanwhile=work)
@@ -136,28 +141,9 @@ def test_a_free_core_is_told_once_as_soon_as_the_first_tokenizing_process_is_don
     """``core_free`` is called once: after the reference document at which the child is seen done
     (it is looked at after each), or, this process done first, once the reference is tokenized,
     before the caller's own work; the tokens are those made without it."""
-    import hub4eval.util.forked as forked
-
-    class Slow(forked.Beside):  # type: ignore[type-arg]
-        """Still running for the first ``polls`` times it is asked."""
-
-        asked = 0
-
-        @property
-        def running(self) -> bool:
-            Slow.asked += 1
-            return Slow.asked <= polls
-
-    monkeypatch.setattr(forked, "Beside", Slow)
     ref_text, segmented, _ = random_texts(5, 4, 30, missing=False)
     done: list[str] = []
-    tokenizing = tokenized_module._ArrayTokens.__call__
-
-    def tokenized(self, document):  # (in this process only)
-        done.append(document.docid)
-        return tokenizing(self, document)
-
-    monkeypatch.setattr(tokenized_module._ArrayTokens, "__call__", tokenized)
+    _tokenized_while_running(monkeypatch, polls, done)
     ref, hyp = parse_corpus(ref_text, "r"), parse_corpus(segmented, "h")
     made = tokenize_corpora(
         ref, hyp, hyp_beside=True, meanwhile=[lambda: done.append("mine")], core_free=lambda: done.append("free")

@@ -452,6 +452,7 @@ def score(
         # prepared for their sets' extents by the mapping, while the children project.)
         _prepare_fills(ref, ref_prep, mapper.unscored)
     projecting = None
+    project_later: Callable[[int], ProjectionRuns] | None = None
     ceiling_order: tuple[str, ...] | None = None  # the ceiling's order of types, once made
     if scoring_ceiling:
         from hub4eval.scoring.projection import Judge
@@ -488,7 +489,12 @@ def score(
                 noisy=noisy,
                 order=ceiling_order,
             )
-        projecting = ProjectionRuns(ref, alignment, hyp_corpus, judge, _projecting_children(jobs, texts_aligned), count)
+        children = _projecting_children(jobs, texts_aligned)
+        make_runs = partial(ProjectionRuns, ref, alignment, hyp_corpus, judge, count=count)
+        if children or not _cores_to_come(jobs, texts_aligned):
+            projecting = make_runs(children)
+        else:  # every core taken now: asked again once the system's templettes are mapped
+            project_later = make_runs
     # With texts that differ, a score that keeps counts counts the mapping too (no match record
     # per chosen pair): the causes of its error points are counted from it (a writer of points
     # asks for the records)
@@ -546,6 +552,10 @@ def score(
 
         wer = wer_module.corpus_wer_summary(alignment)  # sclite's counts; the §7 ones beside them if they differ
     ceiling_result = None
+    if project_later is not None:
+        # sclite's child was still counting when the system's mapping began: if it is done
+        # now, a child projects beside this process, else this process projects alone
+        projecting = project_later(_projecting_children(jobs, texts_aligned))
     if projecting is not None:
         projected = projecting.result()
         ceiling_parts = projecting.counted
@@ -614,11 +624,18 @@ def _projecting_children(jobs: int, texts_aligned: Any) -> int:
     the system's templettes (:class:`~hub4eval.scoring.ceiling_runs.ProjectionRuns`): one for each
     of the ``jobs`` cores that neither this process nor a child still counting sclite's
     alignment takes (more would only share the same cores, each run then costing its own start and
-    its result sent back: on two cores, the projection is made here); none when the texts were
-    not aligned in processes."""
+    its result sent back: on two cores, the projection is made here, unless sclite's child is
+    done once the system's templettes are mapped, when it is asked again: :func:`_cores_to_come`);
+    none when the texts were not aligned in processes."""
     if texts_aligned is None or not texts_aligned.forked:
         return 0
     return max(0, jobs - 1 - texts_aligned.counting())
+
+
+def _cores_to_come(jobs: int, texts_aligned: Any) -> bool:
+    """Whether cores that children counting sclite's alignment take now may be free for the
+    projection later (:func:`_projecting_children`, once they are done)."""
+    return texts_aligned is not None and texts_aligned.forked and texts_aligned.counting() > 0 and jobs > 1
 
 
 def _reference_table(mapper: Mapper, alignment: Any) -> Any:

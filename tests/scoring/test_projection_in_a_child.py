@@ -192,3 +192,43 @@ def test_no_child_projects_when_the_texts_were_not_aligned_in_processes():
     assert _projecting_children(4, AlignedTexts(None, lambda: None, forked=False)) == 0  # short texts
     assert _projecting_children(4, AlignedTexts(None, lambda: None, forked=True)) == 3
     assert _projecting_children(1, AlignedTexts(None, lambda: None, forked=True)) == 0
+
+
+@pytest.mark.skipif(not can_fork(), reason="no fork on this platform: the projection runs in the caller")
+@pytest.mark.parametrize(
+    ("jobs", "done_by_then", "children", "later"), [(2, True, 1, True), (2, False, 0, True), (3, True, 1, False)]
+)
+def test_a_core_freed_while_the_system_is_mapped_gets_a_child_that_projects(
+    monkeypatch, jobs, done_by_then, children, later
+):
+    # sclite's child still counts when the projection would start, and takes the one core left:
+    # the children are decided again once the system's templettes are mapped (a child then for
+    # each core free); with a core free at the start, they start then, as they are. The same
+    # result every time
+    from hub4eval.scoring.mapping import Mapper
+
+    ref, hyp, ref_text, hyp_text = _example()
+    alone = score(ref, hyp, ref_corpus=ref_text, hyp_corpus=hyp_text, jobs=1)
+    events: list[str] = []
+    mapped = Mapper.match_template_sets
+
+    def mapping(self, *args, **kwargs):
+        events.append("system mapped")  # (first: the system's; the ceiling's comes last)
+        return mapped(self, *args, **kwargs)
+
+    monkeypatch.setattr(Mapper, "match_template_sets", mapping)
+    # one child counting until the system is mapped, then none (or still one)
+    monkeypatch.setattr(
+        aligned_texts.AlignedTexts,
+        "counting",
+        lambda self: 0 if done_by_then and "system mapped" in events else 1,
+    )
+    Recording = recording_beside(lambda function, *_, **__: events.append(function.__name__))
+    monkeypatch.setattr(forked, "Beside", Recording)
+    monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", 0)
+    beside = score(ref, hyp, ref_corpus=ref_text, hyp_corpus=hyp_text, jobs=jobs)
+    projecting = [k for k, event in enumerate(events) if event == "_take_all_pickled"]
+    assert len(projecting) == children
+    assert all((k > events.index("system mapped")) == later for k in projecting)
+    assert beside.ceiling is not None and alone.ceiling is not None
+    assert beside.to_json() == alone.to_json()

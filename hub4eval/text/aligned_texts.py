@@ -23,13 +23,12 @@ the texts are tokenized:
   templettes' strings), one child makes the weighted alignment, and the
   caller waits for it only when it reads :attr:`AlignedTexts.alignment`
   (the compiled kernels are then loaded in the children only, never in the
-  caller). For a stream, that child, and the one that will count sclite's
-  alignment, are forked while the texts are still tokenized, as soon as the
-  first of the two tokenizing processes is done
-  (:class:`~hub4eval.util.forked.Standby`): each starts numba and loads its
-  compiled code on the core that is free then (0.3-0.6 s that its work no
-  longer waits for), and is sent the two texts' word numbers later. The
-  child that counts sclite's alignment is given its work once the
+  caller). For a stream, that child is forked while the texts are still
+  tokenized, as soon as the first of the two tokenizing processes is done
+  (:class:`~hub4eval.util.forked.Standby`): it starts numba and loads the
+  aligner's compiled code on the core that is free then, about 0.4 s that
+  the alignment no longer waits for, and is sent the two texts' word
+  numbers once they are tokenized. The child that counts sclite's alignment is started once the
   caller's own work is done (:meth:`AlignedTexts.start_counting`), on the
   core the caller then leaves idle while it waits for the weighted
   alignment: three processes never share two cores, the weighted alignment,
@@ -127,30 +126,6 @@ def _ready_to_align() -> None:
     ref = [f"w{k * 7 % 50}" for k in range(300)]
     hyp = [word if k % 6 else "x" for k, word in enumerate(ref) if k % 9]
     align_words(ref, hyp)
-
-
-def _ready_to_count() -> None:
-    """In a :class:`~hub4eval.util.forked.Standby` child that will count sclite's alignment of
-    a stream: numba started, and the compiled code of sclite's alignment loaded by aligning a
-    few hundred made-up words (without it, the first count of a long stream takes about
-    0.1-0.4 s more, on top of numba's start)."""
-    import numpy as np
-
-    from hub4eval.text.align.sclite import _align_codes
-
-    _kernels_alone()
-    ref = np.arange(300, dtype=np.int32) * 7 % 50
-    hyp = ref.copy()
-    hyp[::6] = 99
-    _align_codes(ref, np.delete(hyp, np.s_[::9]))
-
-
-def _sclite_ids(ref_ids: Any, hyp_ids: Any, sizes: Sequence[int]) -> SCliteCounts:
-    """:func:`_sclite_all` of a stream, from the word numbers of each side (its codes) and the
-    reference documents' token counts."""
-    from hub4eval.text.wer import stream_code_counts
-
-    return stream_code_counts(ref_ids, hyp_ids, sizes)
 
 
 def _weighted_ids(ref_ids: Any, hyp_ids: Any, words: Sequence[str]) -> list[Alignment]:
@@ -280,14 +255,10 @@ def align_texts(
     # that takes that branch is one of these: the work is done once at most.)
     aligned_beside = weighted_beside and (stream or len(ref.documents) < 2)
     while_tokenized = [] if aligned_beside else [_load_kernels, *([meanwhile] if meanwhile is not None else [])]
-    # A stream's alignments: their children are started as soon as a core is free while the
-    # texts are tokenized, and get ready then (see the module docstring).
-    ready: dict[str, Standby] = {}
-
-    def core_free() -> None:
-        ready["weighted"] = Standby(_ready_to_align)
-        if count_wer:
-            ready["sclite"] = Standby(_ready_to_count)
+    # A stream's weighted alignment: its child is started as soon as a core is free
+    # while the texts are tokenized, and gets ready to align then (see the module docstring).
+    ready: list[Standby] = []
+    core_free = (lambda: ready.append(Standby(_ready_to_align))) if aligned_beside and stream else None
 
     tokenized = tokenize_corpora(
         ref,
@@ -299,7 +270,7 @@ def align_texts(
         spoken_forms=spoken_forms,
         hyp_beside=jobs > 1 and long,
         meanwhile=while_tokenized,
-        core_free=core_free if aligned_beside and stream else None,
+        core_free=core_free,
     )
     forked = jobs > 1 and tokenized.words() >= PARALLEL_WORDS
     if not forked:
@@ -309,16 +280,10 @@ def align_texts(
         if weighted_beside:
             # the caller waits for the weighted alignment first: a child of its own, and
             # sclite's counted in another once the caller says so (see the module docstring)
-            count_beside = partial(Beside, _sclite_all, tokenized) if count_wer else None
-            if ready and tokenized.unsegmented:  # (a stream's tokens: one pair, the vocabulary's ids its codes)
+            if ready and tokenized.unsegmented:
                 [(_, _, ref_all, hyp_all)] = tokenized.pairs
                 words = tokenized.vocabulary.words
-                weighted = Beside(_weighted_ids, ref_all.ids, hyp_all.ids, words, standby=ready["weighted"])
-                if count_beside is not None and tokenized.spans:
-                    sizes = [size for _, size in tokenized.spans]
-                    count_beside = partial(
-                        Beside, _sclite_ids, ref_all.ids, hyp_all.ids, sizes, standby=ready["sclite"]
-                    )
+                weighted = Beside(_weighted_ids, ref_all.ids, hyp_all.ids, words, standby=ready.pop())
             else:
                 weighted = Beside(_weighted_alone, tokenized)
             if meanwhile is not None:
@@ -327,7 +292,7 @@ def align_texts(
                 partial(_corpus_of, tokenized, weighted),
                 None if count_wer else lambda: None,
                 forked=True,
-                count_beside=count_beside,
+                count_beside=partial(Beside, _sclite_all, tokenized) if count_wer else None,
             )
         counters = [Beside(_sclite_all, tokenized)] if count_wer else []
         alignment = corpus_alignment(tokenized, weighted_alignments(tokenized))

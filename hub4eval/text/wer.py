@@ -114,16 +114,10 @@ def pair_counts(pairs: Sequence[tuple[Sequence[Any], Sequence[Any]]]) -> list[di
 def stream_counts(ref: Sequence[Any], hyp: Sequence[Any], sizes: Sequence[int]) -> SCliteCounts:
     """sclite's counts of one unsegmented pair (the tokens of one corpus alignment, so their
     ids are the codes), split by the reference documents of the given token counts."""
-    return stream_code_counts(*_codes(ref, hyp, shared=True), sizes)
-
-
-def stream_code_counts(ref_codes: np.ndarray, hyp_codes: np.ndarray, sizes: Sequence[int]) -> SCliteCounts:
-    """:func:`stream_counts` of the words of the two texts as codes (the ids of the one
-    vocabulary of a corpus alignment's tokens)."""
     from hub4eval.text.align.sclite import _align_codes
     from hub4eval.text.columns import _owned_columns
 
-    ops, ref_index, _ = _align_codes(ref_codes, hyp_codes)
+    ops, ref_index, _ = _align_codes(*_codes(ref, hyp, shared=True))
     owned = _owned_columns(ref_index, sizes)
     del ref_index
     return _counts_by_span(ops, owned), _counts(ops)

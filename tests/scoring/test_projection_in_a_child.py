@@ -140,7 +140,7 @@ def test_sclites_child_starts_after_the_strings_are_normalized_and_before_the_al
     monkeypatch.setattr(FillPreparer, "normalize", normalizing)
     monkeypatch.setattr(aligned_texts, "_corpus_of", awaited)
     result = score(ref, hyp, ref_corpus=ref_text, hyp_corpus=hyp_text, jobs=2)
-    assert events[:4] == ["_weighted_ids", "normalize", "_sclite_ids", "alignment awaited"]
+    assert events[:4] == ["_weighted_ids", "normalize", "_sclite_all", "alignment awaited"]
     assert result.to_json() == score(ref, hyp, ref_corpus=ref_text, hyp_corpus=hyp_text, jobs=1).to_json()
 
 

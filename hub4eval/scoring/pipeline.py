@@ -491,9 +491,9 @@ def score(
             )
         children = _projecting_children(jobs, texts_aligned)
         make_runs = partial(ProjectionRuns, ref, alignment, hyp_corpus, judge, count=count)
-        if children or not _cores_to_come(jobs, texts_aligned):
+        if children:
             projecting = make_runs(children)
-        else:  # every core taken now: asked again once the system's templettes are mapped
+        else:  # made once the system's templettes are mapped, the children counted again then
             project_later = make_runs
     # With texts that differ, a score that keeps counts counts the mapping too (no match record
     # per chosen pair): the causes of its error points are counted from it (a writer of points
@@ -510,7 +510,7 @@ def score(
             warnings += split.spanning_set_warnings(
                 hyp, spans, columns_of, matches, extent_columns, _many_hyp_extents(alignment)
             )
-    elif counts_only and alignment is None and projecting is None and type(mapper) is Mapper:
+    elif counts_only and alignment is None and not scoring_ceiling and type(mapper) is Mapper:
         mapper.point_runs = point_runs
         counted = mapper.count_template_sets(ref, hyp, order)
         return ScoreResult(
@@ -553,8 +553,8 @@ def score(
         wer = wer_module.corpus_wer_summary(alignment)  # sclite's counts; the §7 ones beside them if they differ
     ceiling_result = None
     if project_later is not None:
-        # sclite's child was still counting when the system's mapping began: if it is done
-        # now, a child projects beside this process, else this process projects alone
+        # no core was free when the system's mapping began (sclite's child counting, or one
+        # core): if one is now, a child projects beside this process, else it projects alone
         projecting = project_later(_projecting_children(jobs, texts_aligned))
     if projecting is not None:
         projected = projecting.result()
@@ -625,17 +625,11 @@ def _projecting_children(jobs: int, texts_aligned: Any) -> int:
     of the ``jobs`` cores that neither this process nor a child still counting sclite's
     alignment takes (more would only share the same cores, each run then costing its own start and
     its result sent back: on two cores, the projection is made here, unless sclite's child is
-    done once the system's templettes are mapped, when it is asked again: :func:`_cores_to_come`);
-    none when the texts were not aligned in processes."""
+    done once the system's templettes are mapped, when it is asked again); none when the texts
+    were not aligned in processes."""
     if texts_aligned is None or not texts_aligned.forked:
         return 0
     return max(0, jobs - 1 - texts_aligned.counting())
-
-
-def _cores_to_come(jobs: int, texts_aligned: Any) -> bool:
-    """Whether cores that children counting sclite's alignment take now may be free for the
-    projection later (:func:`_projecting_children`, once they are done)."""
-    return texts_aligned is not None and texts_aligned.forked and texts_aligned.counting() > 0 and jobs > 1
 
 
 def _reference_table(mapper: Mapper, alignment: Any) -> Any:

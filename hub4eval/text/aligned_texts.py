@@ -23,13 +23,15 @@ the texts are tokenized:
   templettes' strings), one child makes the weighted alignment, and the
   caller waits for it only when it reads :attr:`AlignedTexts.alignment`
   (the compiled kernels are then loaded in the children only, never in the
-  caller). For a stream, that child is forked while the texts are still
-  tokenized, as soon as the first of the two tokenizing processes is done
+  caller). For a stream whose hypothesis is tokenized in a child, that
+  child is forked while the texts are still tokenized, as soon as the first
+  of the two tokenizing processes is done
   (:class:`~hub4eval.util.forked.Standby`): it starts numba and loads the
   aligner's compiled code on the core that is free then, about 0.4 s that
   the alignment no longer waits for, and is sent the two texts' word
-  numbers once they are tokenized. The child that counts sclite's alignment is started once the
-  caller's own work is done (:meth:`AlignedTexts.start_counting`), on the
+  numbers once they are tokenized. The child that counts sclite's
+  alignment is started once the caller's own work is done
+  (:meth:`AlignedTexts.start_counting`), on the
   core the caller then leaves idle while it waits for the weighted
   alignment: three processes never share two cores, the weighted alignment,
   which the caller waits for first, is made at full speed, and sclite's
@@ -117,13 +119,18 @@ def _weighted_alone(tokenized: TokenizedCorpora) -> list[Alignment]:
 
 def _ready_to_align() -> None:
     """In a :class:`~hub4eval.util.forked.Standby` child that will align a stream: numba
-    started, and the aligner's compiled code loaded by aligning a few hundred made-up words
-    (after it, the first alignment of a long stream takes no longer than a second one; without
-    it, about 0.15 s more, on top of numba's 0.2-0.3 s start)."""
+    started (0.2-0.3 s), and the compiled code of the route a long text takes (the anchors'
+    kernels, those of their gaps) loaded, by aligning 5,000 made-up words of a skewed
+    vocabulary, which takes that route (about 0.15 s in all). The check of the anchors runs
+    only when an alignment is not proven optimal, which this one is: its kernel is loaded
+    when the stream's alignment first uses it."""
     from hub4eval.text.align import align_words
 
     _kernels_alone()
-    ref = [f"w{k * 7 % 50}" for k in range(300)]
+    state, ref = 1, []
+    for _ in range(5000):  # (a fixed sequence: the same words on every platform)
+        state = (state * 1103515245 + 12345) % 2**31
+        ref.append(f"w{int(500 ** (state / 2**31))}")
     hyp = [word if k % 6 else "x" for k, word in enumerate(ref) if k % 9]
     align_words(ref, hyp)
 
@@ -274,13 +281,14 @@ def align_texts(
     )
     forked = jobs > 1 and tokenized.words() >= PARALLEL_WORDS
     if not forked:
+        ready.clear()  # (a child made ready for texts too short to align in processes: stopped)
         alignment = corpus_alignment(tokenized, weighted_alignments(tokenized))
         return AlignedTexts(alignment, lambda: None)
     if tokenized.unsegmented or len(tokenized.pairs) < 2:
         if weighted_beside:
             # the caller waits for the weighted alignment first: a child of its own, and
             # sclite's counted in another once the caller says so (see the module docstring)
-            if ready and tokenized.unsegmented:
+            if ready:  # (a stream's tokens: one pair, the vocabulary's ids its codes)
                 [(_, _, ref_all, hyp_all)] = tokenized.pairs
                 words = tokenized.vocabulary.words
                 weighted = Beside(_weighted_ids, ref_all.ids, hyp_all.ids, words, standby=ready.pop())

@@ -303,7 +303,7 @@ def tokenize_corpora(
     is done delays the alignment). ``core_free``: called once, as soon as the first of
     the two is done (this process looks at the child after each reference document),
     for work that needs no tokens on the core that is free (such as starting a process
-    that gets ready to align them); never without a child.
+    that gets ready to align them); never when no child tokenizes the hypothesis.
     """
     options: dict[str, Any] = {
         "glm": glm,
@@ -341,7 +341,7 @@ def tokenize_corpora(
 
         beside = Beside(_hyp_tokens, hyp, None if unsegmented else hyp_order, hyp_options)
 
-    if beside is None or core_free is None:
+    if beside is None or not beside.forked or core_free is None:
         ref_tokens = {doc.docid: ref_arrays(doc) for doc in ref.documents}
     else:
         ref_tokens = {}

@@ -22,7 +22,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import pickle
-import threading
+import tempfile
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
@@ -32,8 +32,9 @@ _in_child = False  # set in a child started here
 
 
 def in_child() -> bool:
-    """Whether this process is a child started by :class:`Beside` (or :class:`Shared`): it computes
-    for its caller, then ends (so it may set itself up for that work alone)."""
+    """Whether this process is a child started by :class:`Beside` (or :class:`Shared`, or
+    :class:`Standby`): it computes for its caller, then ends (so it may set itself up for that
+    work alone)."""
     return _in_child
 
 
@@ -110,8 +111,9 @@ class Beside(Generic[T]):
 
     ``forked=False`` (or no fork on this platform) computes it in the
     caller, when :meth:`result` is first asked. ``standby``: computed by
-    that :class:`Standby` child instead of a new one (the arguments are sent
-    to it pickled), or in the caller when it cannot take it.
+    that :class:`Standby` child instead of a new one, whatever ``forked``
+    says (the arguments are sent to it pickled), or in the caller when it
+    cannot take it.
     """
 
     def __init__(
@@ -170,9 +172,10 @@ class Beside(Generic[T]):
         return self._value
 
 
-def _stand_by(send: Any, receive: Any, ready: Callable[[], object], work: Any, give: Any) -> None:
-    """In a :class:`Standby` child: get ready, then compute the call sent through ``work``
-    and send its result; nothing when none comes (the caller went on without it)."""
+def _stand_by(send: Any, receive: Any, ready: Callable[[], object], work: Any, give: Any, parcel: int) -> None:
+    """In a :class:`Standby` child: get ready, then compute the call written into ``parcel``
+    once ``work`` says how long it is, and send its result; nothing when no call comes (the
+    caller went on without it)."""
     global _in_child
     _in_child = True
     receive.close()
@@ -182,13 +185,28 @@ def _stand_by(send: Any, receive: Any, ready: Callable[[], object], work: Any, g
     except BaseException:  # not ready, or less so: the call is computed all the same
         pass
     try:
-        function, args = work.recv()
-    except BaseException:  # EOFError: the caller gave it no work
+        size = work.recv()
+        function, args = pickle.loads(_read_at_start(parcel, size))
+    except BaseException:  # EOFError: the caller gave it no call
         send.close()
         return
     finally:
         work.close()
+        os.close(parcel)
     _send_result(send, function, args)
+
+
+def _read_at_start(descriptor: int, size: int) -> bytes:
+    """The first ``size`` bytes of the file ``descriptor`` opens."""
+    pieces = []
+    done = 0
+    while done < size:
+        piece = os.pread(descriptor, size - done, done)
+        if not piece:
+            raise EOFError("the call was not written whole")
+        pieces.append(piece)
+        done += len(piece)
+    return b"".join(pieces)
 
 
 class Standby:
@@ -198,29 +216,38 @@ class Standby:
     (:meth:`give`, through ``Beside(function, *args, standby=...)``), whose arguments are
     sent to it pickled: what the call needs should be small to send.
 
-    Where the platform cannot fork, or no process is to be had, there is no child: the call
-    is computed in the caller. A standby never given its call is stopped when dropped.
+    The call is written into a temporary file without a name that the child has open from
+    its start, and only its length goes through a pipe: a child still getting ready reads
+    nothing yet, and a call larger than a pipe holds would otherwise keep the caller
+    waiting until it does. Where the platform cannot fork, or no process (or file) is to be
+    had, there is no child: the call is computed in the caller. A standby never given its
+    call is stopped when dropped.
     """
 
     def __init__(self, ready: Callable[[], object]) -> None:
         self._process: Any = None
         self._receive: Any = None
         self._give: Any = None
+        self._parcel = -1
         if not can_fork():
             return
         context = multiprocessing.get_context("fork")
-        receive, send = context.Pipe(duplex=False)
-        work, give = context.Pipe(duplex=False)
-        process = context.Process(target=_stand_by, args=(send, receive, ready, work, give), daemon=True)
+        parcel, ends = -1, []
         try:
+            with tempfile.TemporaryFile() as file:  # (without a name where the system allows)
+                parcel = os.dup(file.fileno())
+            receive, send = context.Pipe(duplex=False)
+            ends += [receive, send]
+            work, give = context.Pipe(duplex=False)
+            ends += [work, give]
+            process = context.Process(target=_stand_by, args=(send, receive, ready, work, give, parcel), daemon=True)
             process.start()
-        except OSError:
-            for end in (receive, send, work, give):
-                end.close()
+        except OSError:  # no file, pipe or process to be had
+            _close(parcel, *ends)
             return
         send.close()
         work.close()
-        self._process, self._receive, self._give = process, receive, give
+        self._process, self._receive, self._give, self._parcel = process, receive, give, parcel
 
     def __del__(self) -> None:
         """A child never given its call (the caller went another way, or met an error) is stopped."""
@@ -228,6 +255,7 @@ class Standby:
         if process is not None:
             self._process = None
             _stop(process, self._receive, self._give)
+            _close(self._parcel)
 
     @property
     def forked(self) -> bool:
@@ -238,30 +266,36 @@ class Standby:
         """Send the child ``function(*args)``: the child's process and the end of the pipe its
         result comes by, as :class:`Beside` keeps them; (None, None) when there is no child,
         it was given a call already, or the call cannot be sent (the caller computes it)."""
-        process, receive, give = self._process, self._receive, self._give
+        process, receive, give, parcel = self._process, self._receive, self._give, self._parcel
         if process is None:
             return None, None
         self._process = self._receive = self._give = None
+        self._parcel = -1
         try:
             payload = pickle.dumps((function, args), pickle.HIGHEST_PROTOCOL)
-        except BaseException:  # arguments that cannot be pickled
+            done = 0
+            while done < len(payload):
+                done += os.pwrite(parcel, memoryview(payload)[done:], done)
+            give.send(len(payload))  # a few bytes: never more than the pipe holds
+        except BaseException:  # arguments that cannot be pickled, a full disk, a child gone
             _stop(process, receive, give)
             return None, None
-        # Written by a thread of its own: a child still getting ready reads nothing yet, and a
-        # payload larger than the pipe holds would keep the caller waiting until it does.
-        threading.Thread(target=_write_then_close, args=(give, payload), daemon=True).start()
+        finally:
+            _close(parcel, give)
         return process, receive
 
 
-def _write_then_close(give: Any, payload: bytes) -> None:
-    """Send a :class:`Standby` child its call (a child gone: its caller finds no result and
-    computes the call itself)."""
-    try:
-        give.send_bytes(payload)
-    except OSError:
-        pass
-    finally:
-        give.close()
+def _close(*ends: Any) -> None:
+    """Close pipe ends (connections) and file descriptors (ints), quietly."""
+    for end in ends:
+        try:
+            if isinstance(end, int):
+                if end >= 0:
+                    os.close(end)
+            else:
+                end.close()
+        except OSError:
+            pass
 
 
 MOST_SHARED = 256

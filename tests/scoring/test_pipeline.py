@@ -145,3 +145,18 @@ def test_a_ceiling_asked_without_aligned_texts_has_the_scores_wer() -> None:
     ref, hyp = read_templates(asr / "ref.tpl"), read_templates(asr / "hyp.tpl", role="hypothesis")
     result = score(ref, hyp, ceiling=True)  # no texts: nothing to count a WER of
     assert result.wer is None and result.ceiling is not None and result.ceiling.wer is None
+
+
+def test_a_ceiling_asked_of_a_count_without_texts_is_made() -> None:
+    """A score that keeps only counts, with no texts, returns early from its count unless a
+    ceiling is asked: then the ceiling is made, with the counts of the full score."""
+    from pathlib import Path
+
+    from hub4eval.io.templettes.reader import read_templates
+    from hub4eval.scoring.pipeline import score
+
+    asr = Path(__file__).resolve().parents[2] / "examples" / "asr"
+    ref, hyp = read_templates(asr / "ref.tpl"), read_templates(asr / "hyp.tpl", role="hypothesis")
+    counted, full = score(ref, hyp, ceiling=True, counts_only=True), score(ref, hyp, ceiling=True)
+    assert counted.ceiling is not None and full.ceiling is not None
+    assert counted.ceiling.total == full.ceiling.total and counted.total == full.total

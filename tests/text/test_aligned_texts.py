@@ -245,8 +245,14 @@ def test_the_callers_work_and_kernels_are_done_while_the_hypothesis_is_tokenized
         def running(self) -> bool:
             return still_tokenizing
 
+    class Ready(forked.Standby):
+        def __init__(self, ready) -> None:
+            done.append(f"standby {ready.__name__}")
+            super().__init__(ready)
+
     monkeypatch.setattr(forked, "Beside", Recording)
     monkeypatch.setattr(aligned_texts, "Beside", Recording)
+    monkeypatch.setattr(aligned_texts, "Standby", Ready)
     monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", 0)  # (long texts: the hypothesis tokenized in a child)
     monkeypatch.setattr(aligned_texts, "_load_kernels", lambda: done.append("kernels"))
     ref_text, segmented_text, stream = random_texts(9, 1 if layout.startswith("one") else 4, 60, missing=False)
@@ -255,10 +261,12 @@ def test_the_callers_work_and_kernels_are_done_while_the_hypothesis_is_tokenized
     made = align_texts(ref, hyp, jobs=2, weighted_beside=layout != "stream", meanwhile=lambda: done.append("mine"))
     layouts = {
         (True, "stream"): ["_hyp_tokens", "kernels", "mine"],
-        (True, "stream beside"): ["_hyp_tokens", "_weighted_ids", "mine"],
+        # a stream's aligning child: made ready while the reference is tokenized (the child is
+        # seen done after its first document, or still tokenizing once it is all tokenized)
+        (True, "stream beside"): ["_hyp_tokens", "standby _ready_to_align", "_weighted_ids", "mine"],
         (True, "segmented"): ["_hyp_tokens", "kernels", "mine", "_sclite_run", "_sclite_run", "weighted_alignments"],
         (False, "stream"): ["_hyp_tokens"],
-        (False, "stream beside"): ["_hyp_tokens", "_weighted_ids", "mine"],
+        (False, "stream beside"): ["_hyp_tokens", "standby _ready_to_align", "_weighted_ids", "mine"],
         (False, "segmented"): ["_hyp_tokens", "_sclite_run", "_sclite_run", "weighted_alignments"],
         # one pair of documents: aligned in a child, as a stream is
         (True, "one document beside"): ["_hyp_tokens", "_weighted_alone", "mine"],
@@ -266,6 +274,7 @@ def test_the_callers_work_and_kernels_are_done_while_the_hypothesis_is_tokenized
     }
     assert done[: len(layouts[still_tokenizing, layout])] == layouts[still_tokenizing, layout]
     assert done.count("mine") <= 1
+    assert sum(event.startswith("standby") for event in done) == (layout == "stream beside")
     _same_alignment(made.alignment, align_corpora(ref, hyp))
 
 
@@ -381,3 +390,59 @@ def test_runs_cut_the_pairs_in_order_into_runs_of_about_equal_words():
     # the first run stops at the first pair that reaches half the words
     assert sum(sizes[k] for k in first[:-1]) < sum(sizes) / 2 <= sum(sizes[k] for k in first)
     assert second == list(range(len(first), len(sizes)))
+
+
+@pytest.mark.skipif(not can_fork(), reason="no fork on this platform: no child is made ready")
+def test_a_child_made_ready_to_align_a_stream_has_the_anchored_routes_kernels_loaded(tmp_path):
+    """``_ready_to_align`` (what a stream's aligning child does while the texts are still
+    tokenized) loads the kernels a long text's anchored alignment calls first (a HUB-4-size
+    stream: the batch of its gaps, the anchors' runs and their chain), not only numba."""
+    import json
+    import subprocess
+    import sys
+
+    program = (
+        "import json, hub4eval.text.aligned_texts as at\n"
+        "from hub4eval.text.align.kernels import _kernels\n"
+        "k = _kernels()\n"
+        "def loaded():\n"
+        "    return sorted(name for name, d in vars(k).items() if getattr(d, 'signatures', None))\n"
+        "before = loaded()\n"
+        "at._ready_to_align()\n"
+        "print(json.dumps([before, loaded()]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True, cwd=tmp_path)
+    before, after = json.loads(done.stdout)
+    assert before == [] and {"batch", "runs", "lis"} <= set(after)
+
+
+@pytest.mark.skipif(not can_fork(), reason="no fork on this platform: no child is made ready")
+def test_a_child_made_ready_for_texts_too_short_for_processes_is_stopped_before_this_one_aligns(monkeypatch):
+    """A long hypothesis tokenized in a child, but fewer than PARALLEL_WORDS tokens in all: the
+    stream is aligned here, and the child made ready to align it is stopped first (it would
+    take the other core while this process aligns)."""
+    ref_text, _, stream = random_texts(3, 4, 50, missing=False)
+    ref, hyp = parse_corpus(ref_text, "r"), parse_corpus(stream, "h")
+    words = tokenize_corpora(ref, hyp).words()
+    processes = []
+
+    class Ready(aligned_texts.Standby):
+        def __init__(self, ready) -> None:
+            super().__init__(ready)
+            processes.append(self._process)
+
+    aligning = aligned_texts.weighted_alignments
+    alive_then: list[bool] = []
+
+    def aligned(*args, **kwargs):
+        for process in processes:
+            process.join(timeout=10)
+        alive_then.extend(process.is_alive() for process in processes)
+        return aligning(*args, **kwargs)
+
+    monkeypatch.setattr(aligned_texts, "Standby", Ready)
+    monkeypatch.setattr(aligned_texts, "weighted_alignments", aligned)
+    monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", words + 1)  # (long enough for the child, not for processes)
+    made = align_texts(ref, hyp, jobs=2, weighted_beside=True)
+    assert len(processes) == 1 and alive_then == [False]
+    _same_alignment(made.alignment, align_corpora(ref, hyp))

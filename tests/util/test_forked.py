@@ -144,10 +144,13 @@ def _sends_after_the_caller_left(size: int) -> bytes:
 
 
 @needs_fork
-def test_a_child_whose_caller_stopped_reading_ends_quietly(capfd):
+@pytest.mark.parametrize("standby", [False, True])
+def test_a_child_whose_caller_stopped_reading_ends_quietly(capfd, standby):
     """The caller closed its end (it ended on an error): the child ends without a traceback and
-    without waiting for ever on a result larger than the pipe holds."""
-    beside = Beside(_sends_after_the_caller_left, 10_000_000)
+    without waiting for ever on a result larger than the pipe holds; a standby child, given its
+    call, likewise."""
+    ready = forked.Standby(_gets_ready) if standby else None
+    beside = Beside(_sends_after_the_caller_left, 10_000_000, standby=ready)
     process = beside._process
     beside._receive.close()
     beside._process = None
@@ -363,6 +366,22 @@ def test_a_standby_that_died_leaves_its_call_to_the_caller():
     standby._process.kill()
     standby._process.join(timeout=10)
     assert Beside(_pid_and_sum, 5, 6, standby=standby).result() == (os.getpid(), 11)
+    # arguments larger than a pipe holds: given to a child gone, the caller is not held either
+    standby = forked.Standby(_gets_ready)
+    standby._process.kill()
+    standby._process.join(timeout=10)
+    assert Beside(_length, b"x" * 5_000_000, standby=standby).result() == 5_000_000
+
+
+@needs_fork
+def test_a_standby_whose_caller_gave_it_nothing_ends_by_itself():
+    """The caller's end of its pipe closed without a call (the caller went on without it, or
+    ended): the child ends quietly once ready, without being stopped."""
+    standby = forked.Standby(_gets_ready)
+    process = standby._process
+    standby._give.close()
+    process.join(timeout=30)
+    assert process.exitcode == 0
 
 
 @needs_fork

@@ -86,6 +86,8 @@ def _shifted(extent: Extent, removed: int) -> Extent:
 
 
 _T = TypeVar("_T")
+
+_STRETCH = 8192  # the most strings FillPreparer.normalize normalizes all at once
 _Normalized = tuple[str, int, tuple[Token, ...], "NoisyWords | None", int]
 """A content string normalized: see :meth:`FillPreparer._normalize`."""
 
@@ -364,6 +366,16 @@ class FillPreparer:
             for raw in fresh:
                 self._normalize(raw)
             return
+        # A stretch at a time: the arrays and lists normalize_many works with take about as much
+        # memory again as what it makes, and all the templettes' strings at once (a million words:
+        # 40,000) made them the peak of a score's memory. Made in order, stretch after stretch,
+        # the texts are numbered as all at once.
+        for at in range(0, len(fresh), _STRETCH):
+            self._normalize_many(batch, fresh[at : at + _STRETCH])
+
+    def _normalize_many(self, batch: WordByWord, fresh: list[str]) -> None:
+        """:meth:`normalize` of ``fresh``, strings not normalized yet, with ``batch``."""
+        texts = self._texts
         left, (folded, removed, tokens, noisy, odd, numbered) = batch.normalize_many(fresh, self.words)
         made, made_noisy = fresh, noisy
         if left:  # not plain words: word by word when that is the same, else in full (numbered below)

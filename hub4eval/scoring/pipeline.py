@@ -445,11 +445,19 @@ def score(
             hyp = split.split_sets(hyp, spans, columns_of)
         # each hypothesis fill is prepared for its set's extent, then mapped: prepared once
         hyp_prep.remember()
-    if scoring_ceiling and forked:
+    # With texts that differ, a score that keeps counts counts the mapping too (no match record
+    # per chosen pair): the causes of its error points are counted from it (a writer of points
+    # asks for the records)
+    counting = counts_only and alignment is not None and point_runs is None and type(mapper) is Mapper
+    if scoring_ceiling and forked and (unsegmented or not counting):
         # The projection's judge, forked below, prepares every reference fill: made here first
         # (this process needs them for its own mapping anyway), the children have them and do
         # not make them a second time. (The hypothesis fills, which they do not read, are
-        # prepared for their sets' extents by the mapping, while the children project.)
+        # prepared for their sets' extents by the mapping, while the children project.) Not
+        # when this process counts the sets of a segmented hypothesis: both of its counts read
+        # the fills from fill tables, without a prepared fill, so that the records made here
+        # (40,000 at a million words, 8 MB kept to the end) served the children only, and took
+        # 14 MB of the peak; a child prepares what its judge reads, as a score in one process does.
         _prepare_fills(ref, ref_prep, mapper.unscored)
     projecting = None
     project_later: Callable[[int], ProjectionRuns] | None = None
@@ -495,10 +503,6 @@ def score(
             projecting = make_runs(children)
         else:  # made once the system's templettes are mapped, the children counted again then
             project_later = make_runs
-    # With texts that differ, a score that keeps counts counts the mapping too (no match record
-    # per chosen pair): the causes of its error points are counted from it (a writer of points
-    # asks for the records)
-    counting = counts_only and alignment is not None and point_runs is None and type(mapper) is Mapper
     matches: tuple[SetMatch, ...] | tuple[CountedSet, ...]
     map_sets: Callable[..., Any] | None = None  # the mapper's, of an unsegmented hypothesis
     if unsegmented:

@@ -227,3 +227,44 @@ def test_known_strings_are_the_memos_lookups_all_at_once() -> None:
         assert preparer.known(asked) == expected
     assert mine.known(asked)[1] is not None and other.known(asked)[1] is None  # (the memos differ)
     assert mine.known(asked)[3] is None and mine.known(asked)[0] is other.known(asked)[0]
+
+
+def test_strings_normalized_a_few_at_a_time_are_those_normalized_all_at_once(monkeypatch) -> None:
+    """``normalize`` works through its strings a stretch at a time (less memory at once): the same
+    records, the texts numbered in the same order, and word keys that tell the same words and
+    phrases apart (their numbers are only compared with each other), whatever the stretch."""
+    from hub4eval.scoring import fills
+
+    strings = [
+        "the Detroit Red Wings",
+        "Red Wings",
+        "uh Glen Buni- Bunting's",
+        "twenty one",
+        "the U. S. Open",
+        "Red Wings",  # again: normalized once
+        "red   wings",
+        "(um) the beam",
+        "a <b>tagged</b> word",
+        "Bunting's",
+        "two",
+    ]
+
+    def normalized(stretch: int) -> FillPreparer:
+        monkeypatch.setattr(fills, "_STRETCH", stretch)
+        preparer = FillPreparer(ScoreConfig(), reference=False)
+        preparer.normalize(strings)
+        return preparer
+
+    whole, stretched = normalized(len(strings)), normalized(2)
+    assert list(stretched._texts.items()) == list(whole._texts.items())
+    assert list(stretched.numbers.items()) == list(whole.numbers.items())
+
+    def keys(preparer: FillPreparer) -> list[tuple[object, ...]]:
+        words = {number: word for word, number in preparer.words.items()}
+        phrases = {number: phrase for phrase, number in preparer.phrases.items()}
+        return [
+            (tuple(words[k] for k in found), words[hyp_word], phrases.get(said), phrases[kept])
+            for found, hyp_word, said, kept in preparer.word_keys_of(strings, preparer._key_fillers)
+        ]
+
+    assert keys(stretched) == keys(whole)

@@ -146,7 +146,7 @@ class _ReadThrough(dict[str, _Normalized]):
 
 
 class WordColumns:
-    """The word keys of the strings a preparer normalized all at once (:meth:`FillPreparer.normalize`),
+    """The word keys of the strings a preparer normalized many at once (:meth:`FillPreparer.normalize`),
     as numpy arrays, a row per string (:attr:`rows`: its row; a string with no word or an optional
     one has none: its keys are a record, as one by one): ``keys[offsets[r] : offsets[r + 1]]`` the
     numbers of row ``r``'s distinct words in order, ``hyp_words[r]`` its hypothesis word and
@@ -346,9 +346,9 @@ class FillPreparer:
         """Normalize these content strings now, each once (remembered: :meth:`prepare` finds them
         made), e.g. while the texts are still being aligned elsewhere, or before the mappings.
 
-        With tokens (noisy content), all at once where that is the same
-        (:meth:`WordByWord.normalize_many`), the others one by one, in order: the texts are
-        numbered as one by one. Their word keys (:meth:`word_keys_of`) are worked out with
+        With tokens (noisy content), many at once (:meth:`WordByWord.normalize_many`, a stretch
+        of :data:`_STRETCH` strings at a time) where that is the same, the others one by one, in
+        order: the texts are numbered as one by one. Their word keys (:meth:`word_keys_of`) are worked out with
         them (their words and phrases numbered in no particular order: numbers that are only
         ever compared with each other)."""
         texts = self._texts

@@ -255,7 +255,17 @@ def test_strings_normalized_a_few_at_a_time_are_those_normalized_all_at_once(mon
         preparer.normalize(strings)
         return preparer
 
-    whole, stretched = normalized(len(strings)), normalized(2)
+    whole = normalized(len(strings))
+    stretches: list[list[str]] = []  # what each call of normalize_many is given
+    normalize_many = FillPreparer._normalize_many
+    monkeypatch.setattr(
+        FillPreparer,
+        "_normalize_many",
+        lambda self, batch, fresh: stretches.append(fresh) or normalize_many(self, batch, fresh),
+    )
+    stretched = normalized(2)
+    assert [len(stretch) for stretch in stretches] == [2] * 5  # (10 strings once each, "Red Wings" twice)
+    assert [raw for stretch in stretches for raw in stretch] == list(dict.fromkeys(strings))
     assert list(stretched._texts.items()) == list(whole._texts.items())
     assert list(stretched.numbers.items()) == list(whole.numbers.items())
 

@@ -232,3 +232,39 @@ def test_a_core_freed_while_the_system_is_mapped_gets_a_child_that_projects(
     assert all((k > events.index("system mapped")) == later for k in projecting)
     assert beside.ceiling is not None and alone.ceiling is not None
     assert beside.to_json() == alone.to_json()
+
+
+@pytest.mark.skipif(not can_fork(), reason="no fork on this platform: the projection runs in the caller")
+@pytest.mark.parametrize(("form", "counts_only", "prepared"), [
+    ("unsegmented", True, True),  # the children's judge reads the prepared fills the mapping made too
+    ("segmented", False, True),  # the system's mapping of match records prepares them anyway
+    ("segmented", True, False),  # its counts read fill tables: prepared for the children only, so not
+])  # fmt: skip
+def test_the_reference_fills_are_prepared_before_the_children_fork_only_where_the_mapping_needs_them(
+    monkeypatch, form, counts_only, prepared
+):
+    import hub4eval.scoring.pipeline as pipeline
+    from hub4eval.scoring.mapping import Mapper
+
+    ref, hyp, ref_text, hyp_text = _example()
+    if form == "segmented":
+        hyp = read_templates(ASR / "ref.tpl", role="hypothesis")  # (its extents are the reference text's)
+        hyp_text = read_corpus(ASR / "asr_segmented.sgml")
+    events: list[str] = []
+    preparing, counting, matching = pipeline._prepare_fills, Mapper.count_template_sets, Mapper.match_template_sets
+
+    def prepare(*args, **kwargs):
+        events.append("prepared")
+        return preparing(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "_prepare_fills", prepare)
+    monkeypatch.setattr(
+        Mapper, "count_template_sets", lambda self, *a, **k: events.append("mapped") or counting(self, *a, **k)
+    )
+    monkeypatch.setattr(
+        Mapper, "match_template_sets", lambda self, *a, **k: events.append("mapped") or matching(self, *a, **k)
+    )
+    monkeypatch.setattr(aligned_texts.AlignedTexts, "counting", lambda self: 0)  # (a child projects from the start)
+    monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", 0)
+    score(ref, hyp, ref_corpus=ref_text, hyp_corpus=hyp_text, jobs=2, counts_only=counts_only, force=True)
+    assert ("prepared" in events[: events.index("mapped")]) == prepared

@@ -36,7 +36,7 @@ import numpy as np
 from hub4eval.errors import InputWarning
 from hub4eval.model import Corpus, Extent
 from hub4eval.text.align import INSERTION
-from hub4eval.text.token_arrays import TokenArray, Vocabulary
+from hub4eval.text.token_arrays import TokenArray
 from hub4eval.text.tokenized import TokenizedCorpora, tokenize_corpora
 from hub4eval.text.tokens import Token
 
@@ -330,15 +330,10 @@ def _owned_columns(ref_index: np.ndarray, sizes: Sequence[int]) -> list[tuple[in
     return list(zip([0, *ends[:-1]], ends, strict=True))
 
 
-def _align_coded(ref: TokenArray, hyp: TokenArray, vocabulary: Vocabulary) -> Alignment:
-    """``align_words(ref.texts(), hyp.texts())`` without making the word lists and coding them again
-    (:func:`align_ids`)."""
-    return align_ids(ref.ids, hyp.ids, vocabulary.words)
-
-
 def align_ids(ref_ids: np.ndarray, hyp_ids: np.ndarray, words: Sequence[str]) -> Alignment:
     """``align_words`` of the words ``ref_ids`` and ``hyp_ids`` number in ``words`` (a
-    :class:`Vocabulary`'s, which numbered them as first seen, reference first).
+    :class:`Vocabulary`'s, which numbered them as first seen, reference first), without
+    making the word lists and coding them again.
 
     The aligner codes words in the order it first sees them, reference first;
     the vocabulary numbered them in that order (every word it holds is in one
@@ -363,7 +358,7 @@ def weighted_alignments(tokenized: TokenizedCorpora, pairs: Sequence[int] | None
 
     chosen = tokenized.pairs if pairs is None else [tokenized.pairs[k] for k in pairs]
     if tokenized.unsegmented:
-        return [_align_coded(r, h, tokenized.vocabulary) for _, _, r, h in chosen]
+        return [align_ids(r.ids, h.ids, tokenized.vocabulary.words) for _, _, r, h in chosen]
     words = np.array(tokenized.vocabulary.words, dtype=object)
     return align_many([(words[r.ids].tolist(), words[h.ids].tolist()) for _, _, r, h in chosen])
 

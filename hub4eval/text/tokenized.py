@@ -341,18 +341,18 @@ def tokenize_corpora(
 
         beside = Beside(_hyp_tokens, hyp, None if unsegmented else hyp_order, hyp_options)
 
-    if beside is None or not beside.forked or core_free is None:
-        ref_tokens = {doc.docid: ref_arrays(doc) for doc in ref.documents}
-    else:
-        ref_tokens = {}
-        told = False  # core_free is called once, when a core is free
-        for doc in ref.documents:
-            ref_tokens[doc.docid] = ref_arrays(doc)
-            if not told and not beside.running:  # the child is done first
-                told = True
-                core_free()
-        if not told:  # this process is done first: the child still tokenizes
-            core_free()
+    # core_free, called once: when the child is seen done after a document, or once this
+    # process is done first
+    free = core_free if beside is not None and beside.forked else None
+    ref_tokens = {}
+    for doc in ref.documents:
+        ref_tokens[doc.docid] = ref_arrays(doc)
+        if free is not None and beside is not None and not beside.running:
+            called = free
+            free = None
+            called()
+    if free is not None:
+        free()
     for work in meanwhile:
         if beside is None or not beside.running:
             break

@@ -141,12 +141,12 @@ def test_words_found_with_arrays_or_split_are_the_words_found_one_by_one(text, c
 @given(words, words, st.lists(st.sampled_from(["x-", "a", "ab", "b-"]), max_size=5))
 def test_aligning_the_ids_is_aligning_the_words(ref, hyp, extra):
     from hub4eval.text.align import align_words
-    from hub4eval.text.columns import _align_coded
+    from hub4eval.text.columns import align_ids
 
     vocabulary = Vocabulary()
     r = TokenArray.of(tokenize(" ".join(ref + extra)), vocabulary)
     h = TokenArray.of(tokenize(" ".join(extra + hyp)), vocabulary)
-    got, want = _align_coded(r, h, vocabulary), align_words(r.texts(), h.texts())
+    got, want = align_ids(r.ids, h.ids, vocabulary.words), align_words(r.texts(), h.texts())
     assert got.cost == want.cost and got.exact == want.exact
     for name in ("ref_index", "hyp_index", "kinds"):
         assert getattr(got, name).tolist() == getattr(want, name).tolist()

@@ -32,6 +32,7 @@ from hub4eval.scoring.result import Tally
 from hub4eval.util.records import replace
 from tests.support.mapping_oracle import brute_force_map_groups
 from tests.support.strategies import template_sets
+from tests.support.texts import with_errors
 
 
 def _scored(ref, hyp, config, engine, monkeypatch, **texts) -> str:
@@ -113,14 +114,7 @@ def _texts(seed: int) -> tuple[str, str, str, str]:
     rng = random.Random(seed)
     words = ["egypt", "south", "africa", "cup", "uh", "egypt's", "two", "goal"]
     ref_words = [rng.choice(words) for _ in range(rng.randint(30, 120))]
-    hyp_words: list[str] = []
-    for word in ref_words:
-        r = rng.random()
-        if r < 0.08:
-            continue  # deletion
-        hyp_words.append(rng.choice(words) if r < 0.16 else word)
-        if r > 0.95:
-            hyp_words.append("uh")  # insertion
+    hyp_words = with_errors(ref_words, words, rng, (0.08, 0.16, 0.95), inserted="uh")
     ref_text = f"<DOC>\n<DOCNO> D1 </DOCNO>\n<TEXT>\n{' '.join(ref_words)}\n</TEXT>\n</DOC>\n"
     hyp_text = f"<DOC>\n<DOCNO> D1 </DOCNO>\n<TEXT>\n{' '.join(hyp_words)}\n</TEXT>\n</DOC>\n"
 

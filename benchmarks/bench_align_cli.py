@@ -149,6 +149,12 @@ def run_alignment(words: Path, form: str) -> dict:
     return json.loads(result.stdout)
 
 
+def absolute(text: str) -> Path:
+    """A path of the command line made absolute: the commands run from the checkout (``cwd``), not from
+    the folder the script was started in."""
+    return Path(text).resolve()
+
+
 def add_text_arguments(parser: argparse.ArgumentParser) -> None:
     """The options that choose the generated texts (see :func:`write_files`) and the runs."""
     parser.add_argument("--words", type=int, default=1_000_000, help="reference words")
@@ -159,7 +165,7 @@ def add_text_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--runs", type=int, default=1, help="runs of each measurement, interleaved (best kept)")
     parser.add_argument(
         "--dir",
-        type=Path,
+        type=absolute,
         default=Path(tempfile.gettempdir()) / "bench_align_cli",
         help="where the files go (default: bench_align_cli in the temporary folder)",
     )
@@ -170,7 +176,10 @@ def main() -> None:
     add_text_arguments(parser)
     parser.add_argument("--skip-alignment", action="store_true", help="time the command only")
     parser.add_argument(
-        "--code", type=Path, default=ROOT, help="checkout whose hub4eval the command runs (A/B against another branch)"
+        "--code",
+        type=absolute,
+        default=ROOT,
+        help="checkout whose hub4eval the command runs (A/B against another branch)",
     )
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()

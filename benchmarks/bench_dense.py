@@ -40,6 +40,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench_align_cli import absolute
 from gen_dense import generate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -141,7 +142,7 @@ def main() -> None:
         "--refusal", action="store_true", help="time the whole command refusing a set too large (see above)"
     )
     parser.add_argument(
-        "--dir", type=Path, default=Path(tempfile.gettempdir()) / "hub4eval_bench_dense", help="where the files go"
+        "--dir", type=absolute, default=Path(tempfile.gettempdir()) / "hub4eval_bench_dense", help="where the files go"
     )
     args = parser.parse_args()
     if args.check:

@@ -48,7 +48,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench_align_cli import write_files
+from bench_align_cli import absolute, write_files
 from bench_score_texts import reference_templettes
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -144,7 +144,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=None, help="--jobs of the score (default: the command's)")
     parser.add_argument(
         "--dir",
-        type=Path,
+        type=absolute,
         default=Path(tempfile.gettempdir()) / "bench_hub4",
         help="where the files go (default: bench_hub4 in the temporary folder)",
     )

@@ -27,6 +27,8 @@ import threading
 import time
 from pathlib import Path
 
+from bench_align_cli import absolute  # the scores run from the checkout: a relative DIR is the caller's
+
 ROOT = Path(__file__).resolve().parent.parent
 
 WHOLE = (
@@ -89,7 +91,7 @@ def run(command: list[str]) -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("dir", type=Path)
+    parser.add_argument("dir", type=absolute)
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--json", action="store_true", help="also write the JSON (every point)")
     parser.add_argument("--whole", action="store_true", help="add the anchor: the files scored whole")

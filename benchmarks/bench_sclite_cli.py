@@ -30,6 +30,7 @@ import os
 import random
 import re
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -116,6 +117,8 @@ def main() -> None:
     parser.add_argument("--recordings", type=int, default=20, help="recordings of the stm case")
     parser.add_argument("--bytecode", action="store_true", help="compiled bytecode written and used, as installed")
     args = parser.parse_args()
+    if args.sclite:  # each program runs in its case's folder: a relative path is made absolute here
+        args.sclite = os.path.abspath(shutil.which(args.sclite) or args.sclite)
     hub4eval = [sys.executable, "-m", "hub4eval", "sclite"]
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)

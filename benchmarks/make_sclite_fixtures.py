@@ -29,6 +29,7 @@ import json
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -253,6 +254,8 @@ def main(argv=None) -> int:
     )
     ap.add_argument("--sctk-commit", default=DEFAULT_SCTK_COMMIT)
     args = ap.parse_args(argv)
+    # sclite runs in a temporary folder: a relative path (or a name on the PATH) is made absolute here
+    args.sclite = os.path.abspath(shutil.which(args.sclite) or args.sclite)
 
     cases = make_cases()
     for k, c in enumerate(cases):

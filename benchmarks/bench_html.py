@@ -72,7 +72,9 @@ result = api.score_files(
     sys.argv[2],
     output=api.OutputOptions(keep="counts", jobs=None, column_writer=write_point_columns),
 )
-assert result.tally is not None, "not scored in groups"
+if result.tally is None:  # scored whole (files under 4 MB in one process): no columns to join
+    print("null")
+    sys.exit()
 cpu, wall = time.process_time(), time.perf_counter()
 to_html(result)
 print(json.dumps([time.perf_counter() - wall, time.process_time() - cpu]))
@@ -80,16 +82,17 @@ result.tally.discard_point_files()
 """
 
 
-def write_in_process(ref: Path, hyp: Path, script: str = WRITE) -> tuple[float, float]:
+def write_in_process(ref: Path, hyp: Path, script: str = WRITE) -> tuple[float, float] | None:
     """(wall, CPU seconds) of ``to_html`` on a result scored beforehand in the same process: the
     time to write the report, making the points and their reasons included (the points are made
     lazily, for the report or ``--json``). With ``JOIN``: the result was scored in groups of
-    documents (as ``score`` does), each group made its points' columns, and ``to_html`` joins them."""
+    documents (as ``score`` does), each group made its points' columns, and ``to_html`` joins them;
+    None when the files were scored whole (under 4 MB, one process: nothing to join)."""
     done = subprocess.run(
         [sys.executable, "-c", script, str(ref), str(hyp)], check=True, capture_output=True, text=True
     )
-    wall, cpu = json.loads(done.stdout.strip().splitlines()[-1])
-    return wall, cpu
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    return None if figures is None else (figures[0], figures[1])
 
 
 def open_in_browser(report: Path, chromium: str) -> dict[str, float | int | str]:
@@ -165,8 +168,10 @@ def main() -> None:
     for _ in range(args.repeat):  # interleaved, so that a change in the machine's load hits all
         runs["without"].append(run_score(args.ref, args.hyp, None))
         runs["with"].append(run_score(args.ref, args.hyp, report))
-        runs["write"].append(write_in_process(args.ref, args.hyp))
-        runs["join"].append(write_in_process(args.ref, args.hyp, JOIN))
+        for key, script in (("write", WRITE), ("join", JOIN)):
+            figures = write_in_process(args.ref, args.hyp, script)
+            if figures is not None:
+                runs[key].append(figures)
     print(f"# {time.strftime('%Y-%m-%d')}, {os.cpu_count()} CPUs, Python {sys.version.split()[0]}, load {_load()}")
     for n, what in ((0, "wall"), (1, "CPU")):
         without = statistics.median(run[n] for run in runs["without"])
@@ -176,15 +181,21 @@ def main() -> None:
             f"{what}: score without --html: {without:.1f} s; with --html: {with_html:.1f} s; writing the report: "
             f"{with_html - without:.1f} s (each pair: {', '.join(f'{e:.1f}' for e in extra)})"
         )
-    print(
-        "(both scored in groups of documents, every core: with --html each group also makes its points' "
-        "columns, in parallel, and the main process joins them and writes the report)"
-    )
+    if runs["join"]:
+        print(
+            "(both scored in groups of documents, every core: with --html each group also makes its points' "
+            "columns, in parallel, and the main process joins them and writes the report)"
+        )
+    else:
+        print("(both scored whole, in one process: files under 4 MB)")
     for key, what in (
         ("join", "joining the groups' columns and writing the report, in the main process"),
         ("write", "writing the report from a result scored whole, in one process"),
     ):
         write = runs[key]
+        if not write:
+            print(f"{what}: not measured (files under 4 MB are scored whole, in one process)")
+            continue
         print(
             f"{what}: wall {min(w for w, _ in write):.1f} s, CPU {min(c for _, c in write):.1f} s "
             f"(best of {len(write)})"

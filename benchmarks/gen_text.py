@@ -122,6 +122,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True, help="output prefix")
     args = parser.parse_args()
     ref, hyp = make_pair(args.n, args.wer, args.seed)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.with_suffix(".ref.txt").write_text("\n".join(ref) + "\n")
     args.out.with_suffix(".hyp.txt").write_text("\n".join(hyp) + "\n")
 

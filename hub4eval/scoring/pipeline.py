@@ -356,8 +356,8 @@ def score(
 
         def normalize_strings() -> None:
             # the templettes' strings normalized (no extent needed) while a child tokenizes
-            # the hypothesis or makes the weighted alignment; sclite's alignment, whose
-            # counts are asked for last, is counted once that is done
+            # the hypothesis (a stream's) or children make the weighted alignments; sclite's
+            # alignment, whose counts are asked for last, is counted once that is done
             prepared = FillPreparer(config, glm_apply=ref_glm_apply, tokens=noisy)
             prepared.normalize(_strings((hyp, ref) if hyp_glm_apply is ref_glm_apply else (ref,), config))
             made.append(prepared)

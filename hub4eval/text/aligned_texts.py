@@ -7,15 +7,17 @@ pair of documents of a segmented hypothesis is aligned on its own, so with
 ``jobs`` above 1 the work goes to forked processes
 (:mod:`hub4eval.util.forked`). A long hypothesis is tokenized in a child while
 the caller tokenizes the reference; for as long as that child is still at it,
-the caller loads the compiled kernels of the alignment it will make, then does
-its own work (``meanwhile``: a score normalizes the templettes' strings), unless
-a child will make the alignment (``weighted_beside`` and one pair, below). Once
-the texts are tokenized:
+the caller loads the compiled kernels of the alignment it will make, then, for a
+stream, does its own work (``meanwhile``: a score normalizes the templettes'
+strings), unless a child will make the alignment (``weighted_beside`` and one
+pair, below). Once the texts are tokenized:
 
 * segmented: the pairs are cut into ``jobs`` runs of about equal words; the
   caller makes the weighted alignments of the first run and children those
   of the others, while ``jobs`` more children count sclite's alignments of
-  each run;
+  each run; the caller's own work is done once they are forked (a forked
+  child holds every page its parent had, and a score's normalized strings
+  made before were in each of them);
 * unsegmented (one pair, the whole stream; or a single pair of documents):
   one child counts sclite's alignment while the caller makes the weighted
   one; or, when the caller
@@ -247,7 +249,8 @@ def align_texts(
 
     ``meanwhile``: the caller's own work, which needs neither the tokens nor the alignment,
     called (once) while a child works for it: once the child making the weighted alignment is
-    started (``weighted_beside``, one pair: a stream, or one document on each side); else when
+    started (``weighted_beside``, one pair: a stream, or one document on each side); once the
+    children aligning runs of pairs of documents are forked (segmented); else, for a stream, when
     the reference is tokenized, while a child still tokenizes the hypothesis; else not at all
     (the caller does it when it likes)."""
     # A long hypothesis is tokenized in a child while the reference is here (about 5
@@ -261,7 +264,14 @@ def align_texts(
     # back the alignment it waits for whenever the tokenizing child is done first. (Every run
     # that takes that branch is one of these: the work is done once at most.)
     aligned_beside = weighted_beside and (stream or len(ref.documents) < 2)
-    while_tokenized = [] if aligned_beside else [_load_kernels, *([meanwhile] if meanwhile is not None else [])]
+    # Pairs of documents are aligned in runs by forked children: the caller's work is done once
+    # they are forked, not while the texts are tokenized. A child's resident memory holds every
+    # page the caller had when it was forked, and is counted in full where the memory of a process
+    # tree is summed: a score's normalized strings (47 MB at a million words) made before the fork
+    # were in each of its three children (sampled peak of the tree's sum: 1,056 -> 900 MB).
+    while_tokenized: list[Callable[[], object]] = [] if aligned_beside else [_load_kernels]
+    if meanwhile is not None and not aligned_beside and stream:
+        while_tokenized.append(meanwhile)
     # A stream's weighted alignment: its child is started as soon as a core is free
     # while the texts are tokenized, and gets ready to align then (see the module docstring).
     ready: list[Standby] = []
@@ -314,6 +324,8 @@ def align_texts(
         _sclite_run(tokenized, runs[0][:1])
     counted = [Beside(_sclite_run, tokenized, numbers) for numbers in runs] if count_wer else []
     others = [Beside(weighted_alignments, tokenized, numbers) for numbers in runs[1:]]
+    if meanwhile is not None and not stream:  # (see above: after the fork)
+        meanwhile()
     alignments: list[Alignment] = weighted_alignments(tokenized, runs[0])
     for other in others:
         alignments += other.result()

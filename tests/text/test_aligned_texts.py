@@ -229,9 +229,10 @@ def test_without_the_wer_no_child_counts_sclites_alignment(monkeypatch, layout):
 @pytest.mark.parametrize("still_tokenizing", [True, False])
 def test_the_callers_work_and_kernels_are_done_while_the_hypothesis_is_tokenized(monkeypatch, layout, still_tokenizing):
     """A long hypothesis is tokenized in a child; while it still is, a caller that will align loads the
-    kernels, then does its own work (``meanwhile``); a child done first, that work is left to the caller
-    (not done here) and the kernels load when first used. A stream aligned in a child
-    (``weighted_beside``): the caller's work is done once that child is started, in either case."""
+    kernels, then does its own work (``meanwhile``) for a stream; a child done first, that work is left
+    to the caller (not done here) and the kernels load when first used. A stream aligned in a child
+    (``weighted_beside``): the caller's work is done once that child is started, in either case; segmented
+    texts aligned in runs: once the runs' children are forked, in either case."""
     import hub4eval.util.forked as forked
 
     done: list[str] = []
@@ -264,10 +265,11 @@ def test_the_callers_work_and_kernels_are_done_while_the_hypothesis_is_tokenized
         # a stream's aligning child: made ready while the reference is tokenized (the child is
         # seen done after its first document, or still tokenizing once it is all tokenized)
         (True, "stream beside"): ["_hyp_tokens", "standby _ready_to_align", "_weighted_ids", "mine"],
-        (True, "segmented"): ["_hyp_tokens", "kernels", "mine", "_sclite_run", "_sclite_run", "weighted_alignments"],
+        # runs of pairs: the caller's work once their children are forked (they do not hold what it makes)
+        (True, "segmented"): ["_hyp_tokens", "kernels", "_sclite_run", "_sclite_run", "weighted_alignments", "mine"],
         (False, "stream"): ["_hyp_tokens"],
         (False, "stream beside"): ["_hyp_tokens", "standby _ready_to_align", "_weighted_ids", "mine"],
-        (False, "segmented"): ["_hyp_tokens", "_sclite_run", "_sclite_run", "weighted_alignments"],
+        (False, "segmented"): ["_hyp_tokens", "_sclite_run", "_sclite_run", "weighted_alignments", "mine"],
         # one pair of documents: aligned in a child, as a stream is
         (True, "one document beside"): ["_hyp_tokens", "_weighted_alone", "mine"],
         (False, "one document beside"): ["_hyp_tokens", "_weighted_alone", "mine"],

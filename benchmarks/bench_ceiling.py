@@ -31,7 +31,7 @@ from stages import run_cli, runs_and_command  # the stage timer beside this one
 
 
 def main() -> None:
-    runs, command = runs_and_command(__doc__.splitlines()[0], "ceilings of each route, interleaved (best kept)")
+    runs, command = runs_and_command(__doc__.split("\n\n")[0], "ceilings of each route, interleaved (best kept)")
 
     from hub4eval.scoring import ceiling_count, pipeline
 

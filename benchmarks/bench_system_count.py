@@ -36,7 +36,7 @@ def _timed(make: Any) -> tuple[float, Any]:
 
 
 def main() -> None:
-    runs, command = runs_and_command(__doc__.splitlines()[0], "counts of each route, interleaved (best kept)")
+    runs, command = runs_and_command(__doc__.split("\n\n")[0], "counts of each route, interleaved (best kept)")
 
     from hub4eval.scoring import attribution, mapping, pairs
     from hub4eval.scoring.counted_points import Layouts

@@ -16,7 +16,7 @@ line per 20 words, the documents' hypotheses one after another) and
   warmed first, the word lists built before the clock starts;
 
 and prints the ratio command / alignment. Both sides load numba's cached
-kernels: the command is run once on the form's files before timing, so that
+kernels: each side is run once on the form's files before timing, so that
 a checkout's first run, which compiles them, is not timed. Generated files
 are kept in ``--dir`` (one set per size and seed) and reused.
 
@@ -199,9 +199,13 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|---|---|")
     for form in forms:
         commands, alignments = [], []
-        # a warm-up run, not timed: a checkout's first alignment of a long text compiles the
-        # aligner's kernels for numba's on-disk cache (seconds), and the files come into the page cache
+        # a warm-up run of each side, not timed: a checkout's first alignment of a long text compiles
+        # the aligner's kernels for numba's on-disk cache (seconds; the library calls on the word
+        # lists compile some of sclite's for types the command never uses), and the files come
+        # into the page cache
         run_command(paths["ref"], paths[form], folder / f"{form}.json", args.code)
+        if not args.skip_alignment:
+            run_alignment(paths["words"], form)
         for _ in range(args.runs):
             commands.append(run_command(paths["ref"], paths[form], folder / f"{form}.json", args.code))
             if not args.skip_alignment:

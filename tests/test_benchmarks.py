@@ -97,14 +97,22 @@ def test_dense_benchmark_times_a_refusal(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_hub4_benchmark_runs(tmp_path: Path) -> None:
+    # --dir relative to where the script is started (it runs hub4eval from the checkout)
     done = run(
         "bench_hub4.py",
-        *("--stories", "3", "--story-words", "120", "--events", "2", "--runs", "1", "--dir", str(tmp_path)),
+        *("--stories", "3", "--story-words", "120", "--events", "2", "--runs", "1", "--dir", "made"),
         cwd=tmp_path,
     )
     assert done.returncode == 0, done.stderr
     rows = table_rows(done.stdout)
     assert [row[0].strip() for row in rows[1:]] == ["score -j1", "align", "score"]
+    assert [path.name for path in (tmp_path / "made").iterdir()] == ["s3_w120_e2_wer0.25_seed1"]
+
+
+def test_gen_text_makes_the_folder_of_its_prefix(tmp_path: Path) -> None:
+    done = run("gen_text.py", "200", "--out", "new/folder/pair", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert sorted(path.name for path in (tmp_path / "new" / "folder").iterdir())
 
 
 @pytest.mark.slow

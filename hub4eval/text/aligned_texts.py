@@ -268,7 +268,7 @@ def align_texts(
     # they are forked, not while the texts are tokenized. A child's resident memory holds every
     # page the caller had when it was forked, and is counted in full where the memory of a process
     # tree is summed: a score's normalized strings (47 MB at a million words) made before the fork
-    # were in each of its three children (sampled peak of the tree's sum: 1,056 -> 900 MB).
+    # were in each of its three children (sampled peak of the tree's sum: 1,045-1,051 -> 897-902 MB).
     while_tokenized: list[Callable[[], object]] = [] if aligned_beside else [_load_kernels]
     if meanwhile is not None and not aligned_beside and stream:
         while_tokenized.append(meanwhile)

@@ -8,6 +8,8 @@ must be those of :func:`align_corpora` and :func:`corpus_wer` in one process.
 
 from __future__ import annotations
 
+import functools
+import os
 import time
 from typing import Any
 
@@ -240,20 +242,34 @@ def test_the_callers_work_and_kernels_are_done_while_the_hypothesis_is_tokenized
     class Recording(forked.Beside):  # type: ignore[type-arg]
         def __init__(self, function, *args, **kwargs) -> None:
             done.append(function.__name__)
+            self.name = function.__name__
             super().__init__(function, *args, **kwargs)
 
         @property
         def running(self) -> bool:
             return still_tokenizing
 
+        def result(self):
+            if self.name == "weighted_alignments":
+                done.append("their alignments")  # a run's, aligned by a child
+            return super().result()
+
     class Ready(forked.Standby):
         def __init__(self, ready) -> None:
             done.append(f"standby {ready.__name__}")
             super().__init__(ready)
 
+    caller, aligning = os.getpid(), aligned_texts.weighted_alignments
+
+    def own(tokenized, numbers=None):  # the caller's own alignments (a child's are made in the child)
+        if os.getpid() == caller and numbers is not None and len(numbers) > 1:
+            done.append("own alignments")
+        return aligning(tokenized, numbers)
+
     monkeypatch.setattr(forked, "Beside", Recording)
     monkeypatch.setattr(aligned_texts, "Beside", Recording)
     monkeypatch.setattr(aligned_texts, "Standby", Ready)
+    monkeypatch.setattr(aligned_texts, "weighted_alignments", functools.wraps(aligning)(own))
     monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", 0)  # (long texts: the hypothesis tokenized in a child)
     monkeypatch.setattr(aligned_texts, "_load_kernels", lambda: done.append("kernels"))
     ref_text, segmented_text, stream = random_texts(9, 1 if layout.startswith("one") else 4, 60, missing=False)
@@ -265,11 +281,29 @@ def test_the_callers_work_and_kernels_are_done_while_the_hypothesis_is_tokenized
         # a stream's aligning child: made ready while the reference is tokenized (the child is
         # seen done after its first document, or still tokenizing once it is all tokenized)
         (True, "stream beside"): ["_hyp_tokens", "standby _ready_to_align", "_weighted_ids", "mine"],
-        # runs of pairs: the caller's work once their children are forked (they do not hold what it makes)
-        (True, "segmented"): ["_hyp_tokens", "kernels", "_sclite_run", "_sclite_run", "weighted_alignments", "mine"],
+        # runs of pairs: the caller's work once their children are forked (they do not hold what it
+        # makes), before its own run's alignments (while the children align theirs)
+        (True, "segmented"): [
+            "_hyp_tokens",
+            "kernels",
+            "_sclite_run",
+            "_sclite_run",
+            "weighted_alignments",
+            "mine",
+            "own alignments",
+            "their alignments",
+        ],
         (False, "stream"): ["_hyp_tokens"],
         (False, "stream beside"): ["_hyp_tokens", "standby _ready_to_align", "_weighted_ids", "mine"],
-        (False, "segmented"): ["_hyp_tokens", "_sclite_run", "_sclite_run", "weighted_alignments", "mine"],
+        (False, "segmented"): [
+            "_hyp_tokens",
+            "_sclite_run",
+            "_sclite_run",
+            "weighted_alignments",
+            "mine",
+            "own alignments",
+            "their alignments",
+        ],
         # one pair of documents: aligned in a child, as a stream is
         (True, "one document beside"): ["_hyp_tokens", "_weighted_alone", "mine"],
         (False, "one document beside"): ["_hyp_tokens", "_weighted_alone", "mine"],
@@ -277,6 +311,42 @@ def test_the_callers_work_and_kernels_are_done_while_the_hypothesis_is_tokenized
     assert done[: len(layouts[still_tokenizing, layout])] == layouts[still_tokenizing, layout]
     assert done.count("mine") <= 1
     assert sum(event.startswith("standby") for event in done) == (layout == "stream beside")
+    _same_alignment(made.alignment, align_corpora(ref, hyp))
+
+
+@pytest.mark.skipif(not can_fork(), reason="no fork on this platform: every job runs in the caller")
+@pytest.mark.parametrize("layout", ["stream", "segmented"])
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_texts_not_aligned_in_processes_do_the_callers_work_only_for_a_stream_tokenized_beside(
+    monkeypatch, layout, jobs
+):
+    """Texts aligned in the caller (one job, or too short for processes, though the hypothesis is
+    long enough to be tokenized in a child): the caller's work (``meanwhile``) is done here only
+    for a stream, while a child still tokenizes its hypothesis; a segmented hypothesis's is left
+    to the caller (a score does it after the alignment), and never is it done twice."""
+    import hub4eval.util.forked as forked
+
+    done: list[str] = []
+
+    class StillTokenizing(forked.Beside):  # type: ignore[type-arg]
+        def __init__(self, function, *args, **kwargs) -> None:
+            done.append(function.__name__)
+            super().__init__(function, *args, **kwargs)
+
+        @property
+        def running(self) -> bool:
+            return True
+
+    ref_text, segmented_text, stream = random_texts(9, 4, 60, missing=False)
+    ref, hyp = parse_corpus(ref_text, "r"), parse_corpus(segmented_text if layout == "segmented" else stream, "h")
+    # the most words for which the hypothesis is long (tokenized in a child): more than the texts have
+    monkeypatch.setattr(aligned_texts, "PARALLEL_WORDS", sum(len(doc.text) for doc in hyp.documents) * 2 // 5)
+    monkeypatch.setattr(forked, "Beside", StillTokenizing)
+    monkeypatch.setattr(aligned_texts, "Beside", StillTokenizing)
+    made = align_texts(ref, hyp, jobs=jobs, weighted_beside=False, meanwhile=lambda: done.append("mine"))
+    assert not made.forked  # aligned here
+    assert done.count("_hyp_tokens") == (jobs > 1)  # (tokenized in a child: long texts)
+    assert done.count("mine") == (jobs > 1 and layout == "stream")
     _same_alignment(made.alignment, align_corpora(ref, hyp))
 
 

@@ -276,34 +276,18 @@ def test_the_callers_work_and_kernels_are_done_while_the_hypothesis_is_tokenized
     segmented = layout in ("segmented", "one document beside")
     ref, hyp = parse_corpus(ref_text, "r"), parse_corpus(segmented_text if segmented else stream, "h")
     made = align_texts(ref, hyp, jobs=2, weighted_beside=layout != "stream", meanwhile=lambda: done.append("mine"))
+    # runs of pairs: the caller's work once their children are forked (they do not hold what it
+    # makes), before its own run's alignments (while the children align theirs)
+    in_runs = ["_sclite_run", "_sclite_run", "weighted_alignments", "mine", "own alignments", "their alignments"]
     layouts = {
         (True, "stream"): ["_hyp_tokens", "kernels", "mine"],
         # a stream's aligning child: made ready while the reference is tokenized (the child is
         # seen done after its first document, or still tokenizing once it is all tokenized)
         (True, "stream beside"): ["_hyp_tokens", "standby _ready_to_align", "_weighted_ids", "mine"],
-        # runs of pairs: the caller's work once their children are forked (they do not hold what it
-        # makes), before its own run's alignments (while the children align theirs)
-        (True, "segmented"): [
-            "_hyp_tokens",
-            "kernels",
-            "_sclite_run",
-            "_sclite_run",
-            "weighted_alignments",
-            "mine",
-            "own alignments",
-            "their alignments",
-        ],
+        (True, "segmented"): ["_hyp_tokens", "kernels", *in_runs],
         (False, "stream"): ["_hyp_tokens"],
         (False, "stream beside"): ["_hyp_tokens", "standby _ready_to_align", "_weighted_ids", "mine"],
-        (False, "segmented"): [
-            "_hyp_tokens",
-            "_sclite_run",
-            "_sclite_run",
-            "weighted_alignments",
-            "mine",
-            "own alignments",
-            "their alignments",
-        ],
+        (False, "segmented"): ["_hyp_tokens", *in_runs],
         # one pair of documents: aligned in a child, as a stream is
         (True, "one document beside"): ["_hyp_tokens", "_weighted_alone", "mine"],
         (False, "one document beside"): ["_hyp_tokens", "_weighted_alone", "mine"],

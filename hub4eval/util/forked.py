@@ -95,15 +95,18 @@ def _start(target: Callable[..., None], function: Callable[..., Any], args: tupl
     return process, receive
 
 
+# what stopping a child or closing an end may raise when its owner is dropped as the interpreter ends
+_QUIET = (OSError, ValueError, AttributeError)
+
+
 def _stop(process: Any, *ends: Any) -> None:
     """Stop a child no one will read, and close the caller's ends of its pipes (quietly: this
     runs when its owner is dropped, perhaps as the interpreter ends)."""
     try:
         process.terminate()
-        for end in ends:
-            end.close()
-    except (OSError, ValueError, AttributeError):
+    except _QUIET:
         pass
+    _close(*ends)
 
 
 class Beside(Generic[T]):
@@ -286,7 +289,7 @@ class Standby:
 
 
 def _close(*ends: Any) -> None:
-    """Close pipe ends (connections) and file descriptors (ints), quietly."""
+    """Close pipe ends (connections) and file descriptors (ints; -1: none), quietly."""
     for end in ends:
         try:
             if isinstance(end, int):
@@ -294,7 +297,7 @@ def _close(*ends: Any) -> None:
                     os.close(end)
             else:
                 end.close()
-        except OSError:
+        except _QUIET:
             pass
 
 
